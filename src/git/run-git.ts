@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+
+/** How one git command is run: always an argument array, never a shell. */
+export interface GitCall {
+  readonly args: readonly string[];
+  /** Working directory (a repository, a work tree, or a bare repository). */
+  readonly cwd: string;
+  /** Bytes for standard input (closed when absent). */
+  readonly input?: string | Buffer;
+  /** Extra environment on top of the runner's base environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Exit codes that are answers, not failures (e.g. `diff --quiet` exits 1 for "different"). */
+  readonly okCodes?: readonly number[];
+}
+
+export interface GitOutput {
+  readonly code: number;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+/** The port every git adapter in `src/git/` goes through, so tests can count or fake calls. */
+export type Git = (call: GitCall) => Promise<GitOutput>;
+
+/** git failed. Carries the command, the exit code and the tail of stderr. */
+export class GitError extends Error {
+  override readonly name = "GitError";
+  readonly args: readonly string[];
+  readonly code: number | null;
+  readonly stderr: string;
+
+  constructor(args: readonly string[], code: number | null, stderr: string, options?: { cause?: unknown }) {
+    const tail = stderr.trim().split("\n").slice(-6).join("\n");
+    super(`git ${args.join(" ")} failed (exit ${code ?? "signal"})${tail ? `:\n${tail}` : ""}`, options);
+    this.args = args;
+    this.code = code;
+    this.stderr = tail;
+  }
+}
+
+export interface GitRunnerOptions {
+  /** The base environment for git (normally the process environment, given by an entry point). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The git executable. */
+  readonly binary?: string;
+}
+
+/**
+ * Creates the real git runner.
+ *
+ * git's output is read as bytes (paths come NUL-separated with `-z`), and prompts for
+ * credentials or editors are switched off so that no call can hang waiting for a person.
+ */
+export function createGit(options: GitRunnerOptions = {}): Git {
+  const binary = options.binary ?? "git";
+  const base = { ...(options.env ?? {}) };
+  return (call) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(binary, call.args as string[], {
+        cwd: call.cwd,
+        env: {
+          ...base,
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_EDITOR: "true",
+          GIT_PAGER: "cat",
+          LC_ALL: "C",
+          ...call.env,
+        },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on("data", (b: Buffer) => out.push(b));
+      child.stderr.on("data", (b: Buffer) => err.push(b));
+      child.on("error", (e) => reject(new GitError(call.args, null, String(e), { cause: e })));
+      child.stdin.on("error", () => {
+        // git may exit before reading all input (e.g. after an error); the exit code says why.
+      });
+      child.on("close", (code) => {
+        const stderr = Buffer.concat(err).toString("utf8");
+        const exit = code ?? -1;
+        if (exit === 0 || call.okCodes?.includes(exit)) {
+          resolve({ code: exit, stdout: Buffer.concat(out), stderr });
+        } else {
+          reject(new GitError(call.args, code, stderr));
+        }
+      });
+      if (call.input !== undefined) child.stdin.end(call.input);
+      else child.stdin.end();
+    });
+}
+
+/** Runs git and returns stdout as text without the final newline. */
+export async function gitText(git: Git, call: GitCall): Promise<string> {
+  const { stdout } = await git(call);
+  return stdout.toString("utf8").replace(/\n$/, "");
+}
+
+/** Splits `-z` output into its NUL-terminated fields. */
+export function splitNul(buf: Buffer | string): string[] {
+  const text = typeof buf === "string" ? buf : buf.toString("utf8");
+  const parts = text.split("\0");
+  if (parts.at(-1) === "") parts.pop();
+  return parts;
+}
