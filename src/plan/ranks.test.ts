@@ -51,7 +51,9 @@ describe("indexGraph", () => {
     expect(graph.order).toEqual([1, 2, 0, 3]);
     expect(graph.dependents[1]).toEqual([0]);
   });
+});
 
+describe("an invalid graph", () => {
   it.each([
     ["a duplicate id", [node("a", 1), node("a", 1)], "a", `duplicate id "a"`],
     ["an unknown dependency", [node("a", 1, "zz")], "a", `unknown "zz"`],
@@ -60,7 +62,7 @@ describe("indexGraph", () => {
     ["a negative estimate", [node("a", -1)], "a", "estimate -1"],
     ["a NaN estimate", [node("a", Number.NaN)], "a", "estimate NaN"],
   ])("rejects %s", (_name, nodes: WorkNode[], id: string, message: string) => {
-    const error = catchError(() => indexGraph(nodes));
+    const error = catchError(() => computeRanks(nodes));
     expect(error).toBeInstanceOf(WorkGraphError);
     expect(error).toMatchObject({ name: "WorkGraphError", id });
     expect(String(error)).toContain(message);

@@ -6,16 +6,20 @@
  * `deps` = declared `after` + the planner's added edges.
  */
 
-/** What scheduling needs to know about one item of work. */
-export interface WorkNode {
+/** A node of a dependency graph. */
+export interface GraphNode {
   readonly id: string;
-  /** Estimated duration in units (1 unit = 1 minute); finite and at least 0. */
-  readonly estimate: number;
   /** Ids this node waits for (declared and added `after` edges): all known, no cycle. */
   readonly deps: readonly string[];
 }
 
-/** A graph that breaks the {@link WorkNode} contract: unknown or duplicate id, cycle, bad estimate. */
+/** What scheduling needs to know about one item of work. */
+export interface WorkNode extends GraphNode {
+  /** Estimated duration in units (1 unit = 1 minute); finite and at least 0. */
+  readonly estimate: number;
+}
+
+/** A graph that breaks the {@link WorkNode} contract: duplicate or unknown id, cycle, bad number. */
 export class WorkGraphError extends Error {
   override readonly name = "WorkGraphError";
   constructor(
@@ -40,15 +44,12 @@ export interface IndexedGraph {
 
 /**
  * Indexes a graph and orders it topologically (Kahn's algorithm), in O(V + E).
- * @throws {WorkGraphError} on a duplicate id, an unknown dependency, a cycle or a bad estimate.
+ * @throws {WorkGraphError} on a duplicate id, an unknown dependency or a cycle.
  */
-export function indexGraph(nodes: readonly WorkNode[]): IndexedGraph {
+export function indexGraph(nodes: readonly GraphNode[]): IndexedGraph {
   const index = new Map<string, number>();
   nodes.forEach((node, i) => {
     if (index.has(node.id)) throw new WorkGraphError(`duplicate id "${node.id}"`, node.id);
-    if (!Number.isFinite(node.estimate) || node.estimate < 0) {
-      throw new WorkGraphError(`"${node.id}" has estimate ${node.estimate}; use a finite number >= 0`, node.id);
-    }
     index.set(node.id, i);
   });
   const deps: number[][] = [];
@@ -81,8 +82,16 @@ export function indexGraph(nodes: readonly WorkNode[]): IndexedGraph {
   return { index, deps, dependents, order };
 }
 
-/** Ranks by position; see {@link computeRanks}. */
+/**
+ * Ranks by position; see {@link computeRanks}.
+ * @throws {WorkGraphError} when the graph breaks the {@link WorkNode} contract.
+ */
 export function ranksOf(nodes: readonly WorkNode[], graph: IndexedGraph = indexGraph(nodes)): number[] {
+  for (const node of nodes) {
+    if (!Number.isFinite(node.estimate) || node.estimate < 0) {
+      throw new WorkGraphError(`"${node.id}" has estimate ${node.estimate}; use a finite number >= 0`, node.id);
+    }
+  }
   const ranks = new Array<number>(nodes.length).fill(0);
   // Reverse topological order: every dependent is ranked before the node that it waits for.
   for (let k = graph.order.length - 1; k >= 0; k--) {
