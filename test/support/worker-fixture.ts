@@ -1,0 +1,78 @@
+import { chmod, lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { gitText } from "../../src/git/run-git.ts";
+import { createWorktree, type Worktree } from "../../src/git/worktree.ts";
+import { createTestRepo, type TestRepo } from "./git-repo.ts";
+
+/** What a fake agent does in its work tree: plain file-system edits and git commands. */
+export interface AgentHands {
+  readonly dir: string;
+  write(files: Record<string, string | Buffer>): Promise<void>;
+  remove(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+  symlink(target: string, path: string): Promise<void>;
+  /** Runs git in the work tree, as an agent would (with the test identity). */
+  git(...args: string[]): Promise<string>;
+}
+
+export function agentHands(repo: TestRepo, dir: string): AgentHands {
+  const at = (p: string) => join(dir, p);
+  return {
+    dir,
+    write: async (files) => {
+      for (const [p, content] of Object.entries(files)) {
+        await mkdir(dirname(at(p)), { recursive: true });
+        await writeFile(at(p), content);
+      }
+    },
+    remove: (p) => rm(at(p), { recursive: true, force: true }),
+    rename: async (from, to) => {
+      await mkdir(dirname(at(to)), { recursive: true });
+      await rename(at(from), at(to));
+    },
+    chmod: (p, mode) => chmod(at(p), mode),
+    symlink: async (target, p) => {
+      await mkdir(dirname(at(p)), { recursive: true });
+      await symlink(target, at(p));
+    },
+    git: (...args) => gitText(repo.git, { args, cwd: dir }),
+  };
+}
+
+export interface WorkerFixture {
+  readonly repo: TestRepo;
+  readonly worktree: Worktree;
+  readonly agent: AgentHands;
+}
+
+/** A throwaway repository holding `files` and a fresh worker work tree at its HEAD. */
+export async function createWorkerFixture(
+  files: Record<string, string | Buffer>,
+  ids: { mission?: string; item?: string } = {},
+): Promise<WorkerFixture> {
+  const repo = await createTestRepo(files);
+  const worktree = await createWorktree({ git: repo.git, repoDir: repo.dir, mission: ids.mission ?? "m-test", item: ids.item ?? "item", at: "HEAD" });
+  return { repo, worktree, agent: agentHands(repo, worktree.path) };
+}
+
+/**
+ * Every byte of a user's checkout that naruto must not touch: the work tree's files (symlinks by
+ * target), and git's index and HEAD. Keyed by path; values are hex so that diffs print readably.
+ */
+export async function snapshotCheckout(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (rel: string): Promise<void> => {
+    for (const entry of await readdir(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (path === ".git") continue;
+      const info = await lstat(join(dir, path));
+      if (info.isSymbolicLink()) out[path] = `link:${await readlink(join(dir, path))}`;
+      else if (info.isDirectory()) await walk(path);
+      else out[path] = `mode:${info.mode.toString(8)}:${(await readFile(join(dir, path))).toString("hex")}`;
+    }
+  };
+  await walk("");
+  for (const meta of [".git/index", ".git/HEAD"]) out[meta] = (await readFile(join(dir, meta))).toString("hex");
+  return out;
+}
