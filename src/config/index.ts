@@ -1,0 +1,9 @@
+/** Public face of `src/config/`: `.github/naruto.yml`, its schema, defaults and presets. */
+export { CONFIG_PATH, defaultConfig, formatConfigErrors, loadConfig } from "./load-config.ts";
+export type { AgentProfile, Config, ConfigError, LoadConfigResult } from "./types.ts";
+export { ConfigSchema, DEFAULT_PROTECTED, PERMISSIONS, PROFILE_NAME_PATTERN, type Permission } from "./schema.ts";
+export { DEFAULT_PRESET } from "./resolve-config.ts";
+export { PRESETS, PRESET_NAMES, isPresetName, type Preset, type PresetName } from "./presets.ts";
+export { DURATION_HINT, formatDuration, parseDuration, type DurationResult } from "./duration.ts";
+export { BASIC_ENV_NAMES, NARUTO_ENV_NAMES, forbiddenEnvReason } from "./env-policy.ts";
+export { configJsonSchema, formatConfigJsonSchema, JSON_SCHEMA_PATH } from "./json-schema.ts";

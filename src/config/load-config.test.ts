@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import { formatConfigErrors, loadConfig } from "./load-config.ts";
+import { PRESETS } from "./presets.ts";
+import type { Config, ConfigError } from "./types.ts";
+
+function configOf(text: string | null): Config {
+  const result = loadConfig(text);
+  if (!result.ok) throw new Error(`expected a valid config, got:\n${formatConfigErrors(result.errors)}`);
+  return result.config;
+}
+
+function errorsOf(text: string): readonly ConfigError[] {
+  const result = loadConfig(text);
+  if (result.ok) throw new Error("expected the config to be rejected");
+  return result.errors;
+}
+
+describe("loadConfig defaults", () => {
+  it.each([
+    ["no file", null],
+    ["an empty file", ""],
+    ["a file of comments", "# nothing yet\n"],
+    ["only the version", "version: 1\n"],
+  ])("%s gives every default", (_, text) => {
+    const config = configOf(text);
+    expect(config.limits).toEqual({
+      max_parallel: 4,
+      max_attempts: 2,
+      item_timeout: 30 * 60_000,
+      mission_timeout: 6 * 3_600_000,
+      max_items: 1000,
+      max_cost_usd: null,
+      min_permission: "write",
+    });
+    expect(config.queue).toEqual({ verify: null, batch: 8 });
+    expect(config.planner).toEqual({ agent: "default" });
+    expect(config.arbiter).toEqual({ agent: null });
+    expect(config.protected.map((p) => p.path)).toEqual([".github/workflows/", ".github/naruto.yml"]);
+    expect(config).toMatchObject({ allow_protected: false, allow_bots: [], approval: false });
+    expect(Object.keys(config.agents)).toEqual(["default", "claude", "codex", "aider", "gemini"]);
+    expect(config.agents.default).toMatchObject({ command: PRESETS.claude.command, preset: "claude", timeout: 30 * 60_000 });
+  });
+});
+
+describe("loadConfig agents", () => {
+  it("builds the default profile from a preset, with extra env names and its own timeout", () => {
+    const config = configOf("agents:\n  default: { preset: codex, timeout: 1h, env: [HTTPS_PROXY] }\n");
+    expect(config.agents.default).toEqual({
+      name: "default",
+      command: PRESETS.codex.command,
+      timeout: 3_600_000,
+      env: ["CODEX_API_KEY", "OPENAI_API_KEY", "HTTPS_PROXY"],
+      description: PRESETS.codex.description,
+      preset: "codex",
+    });
+  });
+
+  it("takes a command profile, times it with limits.item_timeout, and lets planner and arbiter use it", () => {
+    const config = configOf(
+      [
+        "agents:",
+        "  mine: { command: ./scripts/agent.sh, env: [MY_KEY], description: our wrapper }",
+        "limits: { item_timeout: 10m }",
+        "planner: { agent: mine }",
+        "arbiter: { agent: gemini }",
+      ].join("\n"),
+    );
+    expect(config.agents.mine).toEqual({
+      name: "mine",
+      command: "./scripts/agent.sh",
+      timeout: 600_000,
+      env: ["MY_KEY"],
+      description: "our wrapper",
+      preset: null,
+    });
+    expect(config.agents.claude?.timeout).toBe(600_000);
+    expect(config.planner.agent).toBe("mine");
+    expect(config.arbiter.agent).toBe("gemini");
+  });
+
+  it.each([["none"], ["~"], ["null"]])("arbiter agent %s means no review agent", (value) => {
+    expect(configOf(`arbiter: { agent: ${value} }`).arbiter.agent).toBeNull();
+  });
+
+  it("every preset allowlists its agent's auth variables and reads the prompt file on stdin", () => {
+    const config = configOf(null);
+    expect(config.agents.claude?.env).toContain("ANTHROPIC_API_KEY");
+    expect(config.agents.codex?.env).toContain("CODEX_API_KEY");
+    expect(config.agents.aider?.env).toContain("OPENAI_API_KEY");
+    expect(config.agents.gemini?.env).toContain("GEMINI_API_KEY");
+    for (const preset of Object.values(PRESETS)) {
+      expect(preset.command).toMatch(/"\$NARUTO_PROMPT_FILE"/);
+      expect(preset.command).toContain("process.env.NARUTO_RESULT_FILE");
+      expect(preset.command.trimEnd().endsWith("exit $rc")).toBe(true);
+      expect(preset.env.some((name) => /GITHUB|GH_/.test(name))).toBe(false);
+    }
+  });
+});
+
+describe("loadConfig errors name the field and what is allowed", () => {
+  it.each<[string, string, string, RegExp]>([
+    ["a number too large", "limits:\n  max_parallel: 999", "limits.max_parallel", /at most 256/],
+    ["a number too small", "queue: { batch: 0 }", "queue.batch", /at least 1/],
+    ["a fraction", "limits: { max_attempts: 1.5 }", "limits.max_attempts", /whole number/],
+    ["a quoted number", "limits: { max_items: '10' }", "limits.max_items", /expected a number, got string "10"/],
+    ["a bare number as duration", "limits: { item_timeout: 30 }", "limits.item_timeout", /duration like 90s, 10m, 1h or 1h30m/],
+    ["a bad duration", "limits: { mission_timeout: 1.5h }", "limits.mission_timeout", /duration like/],
+    ["a permission", "limits: { min_permission: owner }", "limits.min_permission", /one of: admin, maintain, write, triage, read/],
+    ["a cost", "limits: { max_cost_usd: 0 }", "limits.max_cost_usd", /greater than 0/],
+    ["a preset", "agents: { x: { preset: claud } }", "agents.x.preset", /one of: claude, codex, aider, gemini/],
+    ["preset and command", "agents: { x: { preset: codex, command: y } }", "agents.x", /either `preset` or `command`/],
+    ["neither", "agents: { x: { timeout: 5m } }", "agents.x", /needs a `command`/],
+    ["an empty command", "agents: { x: { command: '' } }", "agents.x.command", /must not be empty/],
+    ["a profile name", "agents: { My Agent: { command: y } }", 'agents["My Agent"]', /a-z, 0-9/],
+    ["a reserved name", "agents: { none: { command: y } }", "agents.none", /means no agent/],
+    ["a GitHub token", "agents: { x: { command: y, env: [GH_TOKEN] } }", "agents.x.env[0]", /GitHub tokens never reach an agent/],
+    ["the Actions runtime", "agents: { x: { command: y, env: [ACTIONS_ID_TOKEN_REQUEST_TOKEN] } }", "agents.x.env[0]", /ACTIONS_/],
+    ["an Action input", "agents: { x: { command: y, env: [INPUT_GITHUB_TOKEN] } }", "agents.x.env[0]", /INPUT_/],
+    ["a variable name", "agents: { x: { command: y, env: [MY-KEY] } }", "agents.x.env[0]", /variable name/],
+    ["a variable naruto sets", "agents: { x: { command: y, env: [NARUTO_ITEM] } }", "agents.x.env[0]", /naruto sets/],
+    ["an unknown planner", "planner: { agent: defualt }", "planner.agent", /did you mean "default"/],
+    ["an unknown reviewer", "arbiter: { agent: codx }", "arbiter.agent", /did you mean "codex".*or none/],
+    ["a path leaving the repository", "protected: [../secrets]", "protected[0]", /leaves the repository/],
+    ["an absolute path", "protected: [ok/, /etc]", "protected[1]", /absolute paths are not allowed/],
+    ["a bot written with @", "allow_bots: ['@renovate']", "allow_bots[0]", /no @/],
+    ["a yes/no string", "approval: 'yes'", "approval", /true or false/],
+    ["a version", "version: 2", "version", /must be 1/],
+    ["a list for a mapping", "limits: [1]", "limits", /expected a mapping/],
+    ["a misspelled key", "limits: { max_paralel: 2 }", "limits.max_paralel", /did you mean "max_parallel"/],
+    ["a key at the wrong level", "max_parallel: 2", "max_parallel", /did you mean "limits.max_parallel"/],
+    ["a key in a profile", "agents: { x: { command: y, tmeout: 5m } }", "agents.x.tmeout", /did you mean "timeout"/],
+    ["a key nowhere", "colour: blue", "colour", /allowed keys: version, agents/],
+    ["YAML syntax", "limits: [1", "(root)", /not valid YAML/],
+    ["a duplicate key", "approval: true\napproval: false", "(root)", /not valid YAML: Map keys must be unique/],
+    ["a top-level list", "- 1", "(root)", /expected a mapping/],
+  ])("%s", (_, text, path, message) => {
+    const errors = errorsOf(text);
+    expect(errors).toContainEqual(expect.objectContaining({ path, message: expect.stringMatching(message) }));
+  });
+
+  it("lists every error, top to bottom with lines", () => {
+    const errors = errorsOf("limits:\n  max_parallel: 0\n  max_attempts: 0\nqueue:\n  batch: x\n");
+    expect(errors).toEqual([
+      { path: "limits.max_parallel", message: "must be at least 1", line: 2 },
+      { path: "limits.max_attempts", message: "must be at least 1", line: 3 },
+      { path: "queue.batch", message: 'expected a number, got string "x"', line: 5 },
+    ]);
+    expect(formatConfigErrors(errors)).toBe(
+      [
+        ".github/naruto.yml:2: limits.max_parallel: must be at least 1",
+        ".github/naruto.yml:3: limits.max_attempts: must be at least 1",
+        '.github/naruto.yml:5: queue.batch: expected a number, got string "x"',
+      ].join("\n"),
+    );
+  });
+});
+
+describe("loadConfig other fields", () => {
+  it("normalizes protected paths and removes duplicates and repeated bots", () => {
+    const config = configOf("protected: [./.github//workflows/, .GitHub/Workflows/, secrets/]\nallow_bots: ['renovate[bot]', 'renovate[bot]']");
+    expect(config.protected.map((p) => p.path)).toEqual([".github/workflows/", "secrets/"]);
+    expect(config.allow_bots).toEqual(["renovate[bot]"]);
+  });
+
+  it("reads a whole config", () => {
+    const config = configOf(
+      [
+        "version: 1",
+        "queue: { verify: npm test, batch: 4 }",
+        "limits: { max_parallel: 256, max_cost_usd: 12.5, min_permission: maintain }",
+        "allow_protected: true",
+        "approval: true",
+      ].join("\n"),
+    );
+    expect(config.queue).toEqual({ verify: "npm test", batch: 4 });
+    expect(config.limits).toMatchObject({ max_parallel: 256, max_cost_usd: 12.5, min_permission: "maintain" });
+    expect(config).toMatchObject({ allow_protected: true, approval: true });
+  });
+});

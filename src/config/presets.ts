@@ -1,0 +1,90 @@
+/**
+ * Agent presets: plain config built from the command lines checked in AGENTS.md (claude 2.1.332,
+ * codex-cli 0.171.0, gemini 0.61.0; aider from its docs). Each one reads the prompt from
+ * `$NARUTO_PROMPT_FILE` on stdin (no argument-length cap, and stdin gets an EOF), keeps raw output
+ * in `mktemp` files outside the work tree, turns the agent's own output into the
+ * `$NARUTO_RESULT_FILE` summary, and exits with the agent's exit code.
+ *
+ * Each preset's `env` is the allowlist of that agent's authentication variables: nothing else of
+ * the runner's environment reaches the agent (see env-policy.ts).
+ */
+
+export const PRESET_NAMES = ["claude", "codex", "aider", "gemini"] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+export interface Preset {
+  readonly command: string;
+  readonly env: readonly string[];
+  readonly description: string;
+}
+
+// String.raw: the commands hold shell line continuations and `\n` escapes meant for node -e.
+const CLAUDE = String.raw`out=$(mktemp)
+claude -p --output-format json --permission-mode acceptEdits \
+  --allowedTools "Bash" --disallowedTools "Bash(git commit:*),Bash(git push:*)" \
+  --max-turns 80 --model sonnet < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
+node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),u=r.usage||{};fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}))' "$out" || true
+exit $rc
+`;
+
+const CODEX = String.raw`ev=$(mktemp); last=$(mktemp)
+codex exec --sandbox workspace-write --json --ephemeral -o "$last" - < "$NARUTO_PROMPT_FILE" > "$ev"; rc=$?
+node -e 'const fs=require("fs");let i=0,o=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.type==="turn.completed"&&e.usage){i+=e.usage.input_tokens||0;o+=e.usage.output_tokens||0}}catch{}}fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:fs.readFileSync(process.argv[2],"utf8").slice(0,2000),tokens_in:i,tokens_out:o}))' "$ev" "$last" || true
+exit $rc
+`;
+
+const AIDER = String.raw`log=$(mktemp)
+aider --message-file "$NARUTO_PROMPT_FILE" --yes-always --no-auto-commits --no-dirty-commits \
+  --no-gitignore --no-analytics --analytics-log "$log" --no-check-update --no-show-release-notes \
+  --no-stream --no-pretty --chat-history-file /dev/null --input-history-file /dev/null --model sonnet; rc=$?
+node -e 'const fs=require("fs");let i=0,o=0,c,m;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.event==="message_send"){const p=e.properties;i+=p.prompt_tokens||0;o+=p.completion_tokens||0;c=p.total_cost;m=p.main_model}}catch{}}fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:"aider run",cost_usd:c,tokens_in:i,tokens_out:o,model:m}))' "$log" || true
+exit $rc
+`;
+
+const GEMINI = String.raw`out=$(mktemp)
+GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json \
+  -p "Carry out the task given on standard input." < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
+node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),m=Object.entries(r.stats?.models||{});fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:m[0]?.[0]}))' "$out" || true
+exit $rc
+`;
+
+// AWS and Google credential variables are listed for the Bedrock and Vertex routes.
+const AWS = ["AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"];
+const GOOGLE_ADC = ["GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"];
+
+export const PRESETS: Readonly<Record<PresetName, Preset>> = {
+  claude: {
+    command: CLAUDE,
+    env: [
+      "ANTHROPIC_API_KEY",
+      "CLAUDE_CODE_OAUTH_TOKEN",
+      "CLAUDE_CODE_USE_BEDROCK",
+      ...AWS,
+      "CLAUDE_CODE_USE_VERTEX",
+      "ANTHROPIC_VERTEX_PROJECT_ID",
+      "CLOUD_ML_REGION",
+      "GOOGLE_APPLICATION_CREDENTIALS",
+      "CLAUDE_CODE_USE_FOUNDRY",
+    ],
+    description: "Claude Code (claude -p), edits accepted, git commit/push denied",
+  },
+  codex: {
+    command: CODEX,
+    env: ["CODEX_API_KEY", "OPENAI_API_KEY"],
+    description: "OpenAI Codex CLI (codex exec), workspace-write sandbox",
+  },
+  aider: {
+    command: AIDER,
+    env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "AIDER_MODEL"],
+    description: "aider (--message-file), no auto-commits",
+  },
+  gemini: {
+    command: GEMINI,
+    env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC],
+    description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace",
+  },
+};
+
+export function isPresetName(name: string): name is PresetName {
+  return (PRESET_NAMES as readonly string[]).includes(name);
+}

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { DURATION_HINT, DURATION_PATTERN, parseDuration } from "./duration.ts";
+import { ENV_NAME_PATTERN, forbiddenEnvReason } from "./env-policy.ts";
+import { PRESET_NAMES } from "./presets.ts";
+
+/**
+ * The file format of `.github/naruto.yml` (DESIGN.md §10), version 1. This is the one definition:
+ * the loader parses with it and `schema/naruto.schema.json` is generated from it. Cross-field
+ * rules (profile references, path normalization, profile timeouts defaulting to
+ * `limits.item_timeout`) are applied afterwards by `resolveConfig`.
+ */
+
+export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+export const PERMISSIONS = ["admin", "maintain", "write", "triage", "read"] as const;
+export const DEFAULT_PROTECTED = [".github/workflows/", ".github/naruto.yml"];
+
+/** What to call a field's type in an error, where "a string" would not help (kept out of the JSON Schema). */
+export const typeHints = z.registry<{ expected: string }>();
+
+const Duration = z
+  .string()
+  .regex(DURATION_PATTERN, { error: `expected ${DURATION_HINT}`, abort: true })
+  .check((ctx) => {
+    const parsed = parseDuration(ctx.value);
+    if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
+  })
+  .register(typeHints, { expected: DURATION_HINT });
+
+const EnvName = z
+  .string()
+  .regex(ENV_NAME_PATTERN, { error: "expected a variable name (letters, digits and _; not starting with a digit)", abort: true })
+  .check((ctx) => {
+    const reason = forbiddenEnvReason(ctx.value);
+    if (reason !== null) ctx.issues.push({ code: "custom", message: `${ctx.value} cannot be passed to an agent: ${reason}`, input: ctx.value });
+  });
+
+const ProfileName = z.string().regex(PROFILE_NAME_PATTERN, {
+  error: "profile names are 1-63 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit",
+});
+
+const count = (max: number) => z.number().int().min(1).max(max);
+
+export const AgentProfileSchema = z
+  .strictObject({
+    preset: z.enum(PRESET_NAMES).optional().describe("a built-in agent: its checked command line and auth variables"),
+    command: z.string().min(1).optional().describe("run with `sh -c` in the worker's work tree; the prompt is in $NARUTO_PROMPT_FILE"),
+    timeout: Duration.optional().describe("per attempt; default limits.item_timeout"),
+    env: z.array(EnvName).default([]).describe("names of variables passed through from the runner's environment (added to a preset's)"),
+    description: z.string().optional(),
+  })
+  .check((ctx) => {
+    const hasPreset = ctx.value.preset !== undefined;
+    const hasCommand = ctx.value.command !== undefined;
+    if (hasPreset === hasCommand) {
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message: hasPreset
+          ? "give either `preset` or `command`, not both"
+          : `needs a \`command\` (run with sh -c) or a \`preset\` (one of ${PRESET_NAMES.join(", ")})`,
+      });
+    }
+  });
+
+export const ConfigSchema = z
+  .strictObject({
+    version: z.literal(1).default(1).describe("config format version"),
+    agents: z
+      .record(ProfileName, AgentProfileSchema)
+      .default({})
+      .describe(`agent profiles by name; \`default\` always exists, presets ${PRESET_NAMES.join(", ")} are available by name`),
+    planner: z
+      .strictObject({ agent: ProfileName.default("default").describe("profile that writes a plan when a request has none") })
+      .prefault({}),
+    arbiter: z
+      .strictObject({
+        agent: z.string().nullable().default("none").describe("profile of the review agent, or `none` for the policy rules only"),
+      })
+      .prefault({}),
+    queue: z
+      .strictObject({
+        verify: z.string().min(1).optional().describe("command run once per batch on the candidate queue head"),
+        batch: count(256).default(8).describe("checkpoints integrated and verified together"),
+      })
+      .prefault({}),
+    limits: z
+      .strictObject({
+        max_parallel: count(256).default(4).describe("attempts running at once (an Actions matrix holds at most 256 jobs)"),
+        max_attempts: count(10).default(2).describe("runs of one item, first attempt included"),
+        item_timeout: Duration.default("30m"),
+        mission_timeout: Duration.default("6h"),
+        max_items: count(100_000).default(1000).describe("largest plan accepted"),
+        max_cost_usd: z.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
+        min_permission: z.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto"),
+      })
+      .prefault({}),
+    protected: z
+      .array(z.string())
+      .default(DEFAULT_PROTECTED)
+      .describe("paths no item may write unless allow_protected; replaces the default list, so keep .github/workflows/ in it"),
+    allow_protected: z.boolean().default(false),
+    allow_bots: z
+      .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, { error: "expected a GitHub login, like renovate[bot] (no @)" }))
+      .default([])
+      .describe("bot logins allowed to run /naruto, matched exactly"),
+    approval: z.boolean().default(false).describe("`/naruto <task>` posts the plan and waits for `/naruto approve`"),
+  })
+  .meta({ title: "naruto configuration (.github/naruto.yml)" });
+
+export type ConfigFile = z.output<typeof ConfigSchema>;
+export type AgentProfileFile = z.output<typeof AgentProfileSchema>;
+export type Permission = (typeof PERMISSIONS)[number];

@@ -1,0 +1,56 @@
+import type { RepoPath } from "../plan/paths.ts";
+import type { PresetName } from "./presets.ts";
+import type { Permission } from "./schema.ts";
+
+/** An agent profile after defaults and presets are applied. */
+export interface AgentProfile {
+  readonly name: string;
+  /** Run with `sh -c` in the worker's work tree. */
+  readonly command: string;
+  /** Per attempt, in milliseconds. */
+  readonly timeout: number;
+  /** Names of the runner's variables passed through (see env-policy.ts for what else is). */
+  readonly env: readonly string[];
+  readonly description: string | null;
+  /** The preset the command came from, if any. */
+  readonly preset: PresetName | null;
+}
+
+/**
+ * `.github/naruto.yml` after validation: every default filled in, durations in milliseconds,
+ * protected paths normalized, profile references checked. Keys are the file's keys.
+ */
+export interface Config {
+  readonly version: 1;
+  /** Always holds `default` and the presets by name, plus the file's own profiles. */
+  readonly agents: Readonly<Record<string, AgentProfile>>;
+  readonly planner: { readonly agent: string };
+  /** `agent` is null when no review agent runs (the policy rules always do). */
+  readonly arbiter: { readonly agent: string | null };
+  readonly queue: { readonly verify: string | null; readonly batch: number };
+  readonly limits: {
+    readonly max_parallel: number;
+    readonly max_attempts: number;
+    /** Milliseconds. */
+    readonly item_timeout: number;
+    /** Milliseconds. */
+    readonly mission_timeout: number;
+    readonly max_items: number;
+    readonly max_cost_usd: number | null;
+    readonly min_permission: Permission;
+  };
+  readonly protected: readonly RepoPath[];
+  readonly allow_protected: boolean;
+  readonly allow_bots: readonly string[];
+  readonly approval: boolean;
+}
+
+/** One problem in a config file: `path` is the field, like `limits.max_parallel` or `agents.x.env[0]`. */
+export interface ConfigError {
+  readonly path: string;
+  readonly message: string;
+  /** Line in the file (1-based), when the field is in it. */
+  readonly line?: number;
+}
+
+export type LoadConfigResult = { ok: true; config: Config } | { ok: false; errors: readonly ConfigError[] };
