@@ -3,7 +3,7 @@
  * the estimated timeline and by `bench/schedule` to compare it with wave-by-wave scheduling.
  * A slot is one agent that may run at a time (`max_parallel` slots).
  */
-import { indexGraph, ranksOf, type IndexedGraph, type WorkNode } from "../plan/ranks.ts";
+import { indexGraph, longestPaths, ranksOf, WorkGraphError, type IndexedGraph, type WorkNode } from "../plan/ranks.ts";
 import { createHeap } from "./heap.ts";
 
 /** What to simulate. */
@@ -51,12 +51,17 @@ function prepare({ nodes, slots, durations }: SimulationInput): Prepared {
   }
   const graph = indexGraph(nodes);
   const ranks = ranksOf(nodes, graph);
-  const timed = nodes.map((node) => ({ ...node, estimate: durations?.get(node.id) ?? node.estimate }));
-  // ranksOf checks the real durations too; the largest real rank is the real critical path.
-  const realRanks = ranksOf(timed, graph);
-  const path = realRanks.reduce((a, b) => Math.max(a, b), 0);
-  const work = timed.reduce((sum, node) => sum + node.estimate, 0);
-  return { graph, durations: timed.map((n) => n.estimate), ranks, lowerBound: Math.max(path, work / slots) };
+  const real = nodes.map((node) => {
+    const duration = durations?.get(node.id) ?? node.estimate;
+    if (!Number.isFinite(duration) || duration < 0) {
+      throw new WorkGraphError(`"${node.id}" has duration ${duration}; use a finite number >= 0`, node.id);
+    }
+    return duration;
+  });
+  // The bound must come from the real durations: the estimates only set priorities.
+  const path = longestPaths(graph, real).reduce((a, b) => Math.max(a, b), 0);
+  const work = real.reduce((sum, d) => sum + d, 0);
+  return { graph, durations: real, ranks, lowerBound: Math.max(path, work / slots) };
 }
 
 /**

@@ -56,7 +56,8 @@ export function indexGraph(nodes: readonly GraphNode[]): IndexedGraph {
   const dependents: number[][] = nodes.map(() => []);
   for (const [i, node] of nodes.entries()) {
     // A plan may name the same dependency twice (declared and added); count it once.
-    const own = [...new Set(node.deps)].map((dep) => {
+    const unique = node.deps.length < 2 ? node.deps : [...new Set(node.deps)];
+    const own = unique.map((dep) => {
       const j = index.get(dep);
       if (j === undefined) throw new WorkGraphError(`"${node.id}" depends on unknown "${dep}"`, node.id);
       dependents[j]?.push(i);
@@ -83,24 +84,32 @@ export function indexGraph(nodes: readonly GraphNode[]): IndexedGraph {
 }
 
 /**
- * Ranks by position; see {@link computeRanks}.
- * @throws {WorkGraphError} when the graph breaks the {@link WorkNode} contract.
+ * Ranks by position, with the estimates as weights; see {@link computeRanks}.
+ * @throws {WorkGraphError} when an estimate is negative or not a number.
  */
-export function ranksOf(nodes: readonly WorkNode[], graph: IndexedGraph = indexGraph(nodes)): number[] {
+export function ranksOf(nodes: readonly WorkNode[], graph: IndexedGraph): number[] {
   for (const node of nodes) {
     if (!Number.isFinite(node.estimate) || node.estimate < 0) {
       throw new WorkGraphError(`"${node.id}" has estimate ${node.estimate}; use a finite number >= 0`, node.id);
     }
   }
-  const ranks = new Array<number>(nodes.length).fill(0);
-  // Reverse topological order: every dependent is ranked before the node that it waits for.
+  return longestPaths(graph, nodes.map((node) => node.estimate));
+}
+
+/**
+ * For each position, its weight plus the heaviest path from it to the end of the graph. The
+ * weights (by position) must be finite and at least 0. O(V + E).
+ */
+export function longestPaths(graph: IndexedGraph, weights: readonly number[]): number[] {
+  const paths = new Array<number>(weights.length).fill(0);
+  // Reverse topological order: every dependent is done before the node that it waits for.
   for (let k = graph.order.length - 1; k >= 0; k--) {
     const i = graph.order[k] ?? 0;
     let longest = 0;
-    for (const j of graph.dependents[i] ?? []) longest = Math.max(longest, ranks[j] ?? 0);
-    ranks[i] = (nodes[i]?.estimate ?? 0) + longest;
+    for (const j of graph.dependents[i] ?? []) longest = Math.max(longest, paths[j] ?? 0);
+    paths[i] = (weights[i] ?? 0) + longest;
   }
-  return ranks;
+  return paths;
 }
 
 /**
@@ -114,13 +123,13 @@ export function ranksOf(nodes: readonly WorkNode[], graph: IndexedGraph = indexG
  * @throws {WorkGraphError} when the graph breaks the {@link WorkNode} contract.
  */
 export function computeRanks(nodes: readonly WorkNode[]): Map<string, number> {
-  const ranks = ranksOf(nodes);
+  const ranks = ranksOf(nodes, indexGraph(nodes));
   return new Map(nodes.map((node, i) => [node.id, ranks[i] ?? 0]));
 }
 
 /** The length of the longest estimated path through the graph (0 for no nodes). O(V + E). */
 export function criticalPath(nodes: readonly WorkNode[]): number {
-  return ranksOf(nodes).reduce((a, b) => Math.max(a, b), 0);
+  return ranksOf(nodes, indexGraph(nodes)).reduce((a, b) => Math.max(a, b), 0);
 }
 
 /** The sum of all estimates: the time one agent would need for everything. */
