@@ -46,13 +46,26 @@ export interface WorkerFixture {
   readonly agent: AgentHands;
 }
 
-/** A throwaway repository holding `files` and a fresh worker work tree at its HEAD. */
-export async function createWorkerFixture(
-  files: Record<string, string | Buffer>,
-  ids: { mission?: string; item?: string } = {},
-): Promise<WorkerFixture> {
+export interface WorkerFixtureOptions {
+  readonly mission?: string;
+  readonly item?: string;
+  /** Runs on the repository before the work tree is made (more commits, branches, …). */
+  readonly prepare?: (repo: TestRepo) => Promise<void>;
+  /** Where the work tree starts (default HEAD). */
+  readonly at?: string;
+}
+
+/** A throwaway repository holding `files` and a fresh worker work tree (mission `m-test`, item `item`). */
+export async function createWorkerFixture(files: Record<string, string | Buffer>, options: WorkerFixtureOptions = {}): Promise<WorkerFixture> {
   const repo = await createTestRepo(files);
-  const worktree = await createWorktree({ git: repo.git, repoDir: repo.dir, mission: ids.mission ?? "m-test", item: ids.item ?? "item", at: "HEAD" });
+  await options.prepare?.(repo);
+  const worktree = await createWorktree({
+    git: repo.git,
+    repoDir: repo.dir,
+    mission: options.mission ?? "m-test",
+    item: options.item ?? "item",
+    at: options.at ?? "HEAD",
+  });
   return { repo, worktree, agent: agentHands(repo, worktree.path) };
 }
 
