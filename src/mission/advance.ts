@@ -1,0 +1,125 @@
+/**
+ * After every event: apply the scheduling policy to the mission and say what to do next. This
+ * is where items start, dependents of failures are skipped, checkpoints go to the queue, caps
+ * stop the mission, and a finished mission goes to review.
+ */
+import { attemptsLeft, type Mission, type MissionItem } from "./document.ts";
+import type { AttemptOrder, CheckpointOrder, MissionCommand } from "./events.ts";
+import { nextToStart } from "./scheduler.ts";
+import { isFinal } from "./status.ts";
+
+/** Advances a `running` mission in place and appends the commands it needs. */
+export function advance(m: Mission, at: string, commands: MissionCommand[]): void {
+  if (m.status !== "running") return;
+  const capped = costCapReached(m);
+  if (capped !== null) stopForCap(m, capped, at, commands);
+
+  const decision = nextToStart(
+    { items: m.items.map((i) => ({ id: i.id, deps: depsOf(i), rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })) },
+    { maxParallel: m.settings.max_parallel },
+  );
+  const byId = new Map(m.items.map((i) => [i.id, i]));
+  for (const s of decision.skip) {
+    const item = byId.get(s.id);
+    if (item) Object.assign(item, { status: "skipped", reason: s.reason });
+  }
+  const orders: AttemptOrder[] = [];
+  for (const id of decision.start) {
+    const item = byId.get(id);
+    if (item) orders.push(startAttempt(item, at));
+  }
+  for (const id of decision.ready) {
+    const item = byId.get(id);
+    if (item && item.status === "pending") item.status = "ready";
+  }
+  if (orders.length > 0) commands.push({ type: "start_attempts", attempts: orders });
+
+  const checkpoints: CheckpointOrder[] = [];
+  for (const item of m.items) {
+    const last = item.attempts.at(-1);
+    if (item.status === "checkpointed" && last?.status === "checkpointed" && last.checkpoint && last.base) {
+      last.status = "integrating";
+      checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
+    }
+  }
+  if (checkpoints.length > 0) commands.push({ type: "integrate", checkpoints });
+
+  if (m.items.every((i) => isFinal(i.status, attemptsLeft(i)))) {
+    m.status = "reviewing";
+    commands.push({ type: "review" });
+  }
+}
+
+/** Declared and added dependencies: the scheduler orders by both. */
+export function depsOf(item: MissionItem): string[] {
+  return [...item.after, ...item.added_after];
+}
+
+function startAttempt(item: MissionItem, at: string): AttemptOrder {
+  const previous = item.attempts.at(-1);
+  const n = item.attempts.length + 1;
+  item.attempts.push({
+    n,
+    status: "dispatched",
+    base: null,
+    checkpoint: null,
+    changed: [],
+    reason: null,
+    summary: null,
+    cost_usd: null,
+    tokens_in: null,
+    tokens_out: null,
+    model: null,
+    runner: null,
+    dispatched_at: at,
+    started_at: null,
+    finished_at: null,
+  });
+  item.status = "running";
+  item.reason = null;
+  const previousFailure = previous?.reason && previous.status !== "interrupted" ? `attempt ${previous.n}: ${previous.reason}` : null;
+  return { item: item.id, attempt: n, previousFailure };
+}
+
+/** Total reported agent cost of the mission, in USD. */
+export function totalCost(m: Mission): number {
+  let sum = 0;
+  for (const item of m.items) for (const a of item.attempts) sum += a.cost_usd ?? 0;
+  return sum;
+}
+
+function costCapReached(m: Mission): string | null {
+  const cap = m.settings.max_cost_usd;
+  if (cap === null) return null;
+  const spent = totalCost(m);
+  return spent >= cap ? `cost cap reached: $${spent.toFixed(2)} spent of $${cap.toFixed(2)}` : null;
+}
+
+/**
+ * A cap stops, it does not warn: nothing new starts, running attempts are cancelled, and what is
+ * already integrated stays on the queue for review.
+ */
+function stopForCap(m: Mission, reason: string, at: string, commands: MissionCommand[]): void {
+  const cancel = cancelOpenItems(m, reason, at);
+  if (cancel.length > 0) commands.push({ type: "cancel_attempts", attempts: cancel });
+  m.reason = reason;
+}
+
+/**
+ * Cancels every item that is not final (failures that could still be retried included) and
+ * returns the attempts a driver must stop. Checkpointed items are left to integrate.
+ */
+export function cancelOpenItems(m: Mission, reason: string, at: string): { item: string; attempt: number }[] {
+  const running: { item: string; attempt: number }[] = [];
+  for (const item of m.items) {
+    // A checkpoint on its way to the queue is finished work: it still integrates.
+    if (isFinal(item.status, attemptsLeft(item)) || item.status === "checkpointed") continue;
+    const last = item.attempts.at(-1);
+    if (last && (last.status === "dispatched" || last.status === "running")) {
+      running.push({ item: item.id, attempt: last.n });
+      Object.assign(last, { status: "cancelled", reason, finished_at: at });
+    }
+    Object.assign(item, { status: "cancelled", reason });
+  }
+  return running;
+}

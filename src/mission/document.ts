@@ -1,0 +1,171 @@
+/**
+ * The mission document (DESIGN.md §6): everything naruto knows about one request, stored in git
+ * and read back through {@link parseMission}. It is the only state; comments and reports are
+ * rendered from it.
+ */
+import { z } from "zod";
+import { ITEM_STATUSES, MISSION_STATUSES } from "./status.ts";
+
+export const MISSION_SCHEMA = "naruto.mission/v1";
+
+/** How an attempt stands. `dispatched`: asked for, not yet seen running. */
+export const ATTEMPT_STATUSES = [
+  "dispatched",
+  "running",
+  "checkpointed",
+  "integrating",
+  "integrated",
+  "no_changes",
+  "failed",
+  "timed_out",
+  "out_of_scope",
+  "conflicted",
+  "verify_failed",
+  "interrupted",
+  "cancelled",
+] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+const attemptSchema = z.object({
+  n: z.number().int().min(1),
+  status: z.enum(ATTEMPT_STATUSES),
+  /** The queue commit the attempt started from. */
+  base: z.string().nullable(),
+  /** The checkpoint commit on `naruto/<mission>/<item>`. */
+  checkpoint: z.string().nullable(),
+  changed: z.array(z.string()),
+  reason: z.string().nullable(),
+  summary: z.string().nullable(),
+  cost_usd: z.number().nullable(),
+  tokens_in: z.number().nullable(),
+  tokens_out: z.number().nullable(),
+  model: z.string().nullable(),
+  /** Where the attempt ran: a local pid, an Actions run or job URL. */
+  runner: z.string().nullable(),
+  dispatched_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type Attempt = z.infer<typeof attemptSchema>;
+
+const itemSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  prompt: z.string(),
+  writes: z.array(z.string()),
+  reads: z.array(z.string()),
+  after: z.array(z.string()),
+  added_after: z.array(z.string()),
+  agent: z.string(),
+  verify: z.string().nullable(),
+  estimate: z.number(),
+  readonly: z.boolean(),
+  rank: z.number(),
+  status: z.enum(ITEM_STATUSES),
+  /** Why the item is not (yet) integrated: the failure, the failed dependency, the cancel. */
+  reason: z.string().nullable(),
+  /** Attempts the item may make; `retry_requested` raises it. */
+  max_attempts: z.number().int().min(0),
+  attempts: z.array(attemptSchema),
+  /** The item's commit on the queue once integrated. */
+  commit: z.string().nullable(),
+  changed: z.array(z.string()),
+});
+export type MissionItem = z.infer<typeof itemSchema>;
+
+const settingsSchema = z.object({
+  max_parallel: z.number().int().min(1),
+  max_attempts: z.number().int().min(1),
+  item_timeout_ms: z.number().int().min(1),
+  mission_timeout_ms: z.number().int().min(1),
+  batch: z.number().int().min(1),
+  approval: z.boolean(),
+  max_cost_usd: z.number().nullable(),
+  strict: z.boolean(),
+});
+export type MissionSettings = z.infer<typeof settingsSchema>;
+
+const findingSchema = z.object({
+  severity: z.enum(["info", "warning", "error"]),
+  rule: z.string(),
+  message: z.string(),
+  path: z.string().nullable(),
+  line: z.number().int().nullable(),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+export const VERDICTS = ["approve", "request_changes", "block"] as const;
+export type VerdictKind = (typeof VERDICTS)[number];
+
+const verdictSchema = z.object({
+  verdict: z.enum(VERDICTS),
+  summary: z.string(),
+  findings: z.array(findingSchema),
+});
+export type Verdict = z.infer<typeof verdictSchema>;
+
+const sourceSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("local"), cwd: z.string() }),
+  z.object({
+    kind: z.literal("github"),
+    repo: z.string(),
+    issue: z.number().int(),
+    comment_id: z.number().int().nullable(),
+    actor: z.string(),
+  }),
+]);
+export type MissionSource = z.infer<typeof sourceSchema>;
+
+export const missionSchema = z.object({
+  schema: z.literal(MISSION_SCHEMA),
+  id: z.string().regex(/^m-[a-z0-9]{4,32}$/),
+  status: z.enum(MISSION_STATUSES),
+  reason: z.string().nullable(),
+  task: z.string(),
+  source: sourceSchema,
+  base: z.object({ ref: z.string(), commit: z.string() }),
+  queue: z.object({ branch: z.string(), head: z.string(), verify_runs: z.number().int().min(0) }),
+  settings: settingsSchema,
+  plan_title: z.string().nullable(),
+  /** The no-overlap proof (`naruto.proof/v1`), checked again before work starts. */
+  proof: z.unknown().nullable(),
+  items: z.array(itemSchema),
+  verdict: verdictSchema.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Events applied so far: a store save is a compare-and-swap on the document this counts. */
+  seq: z.number().int().min(0),
+});
+export type Mission = z.infer<typeof missionSchema>;
+
+/** The stored mission is not a mission document naruto can read. */
+export class MissionFormatError extends Error {
+  override readonly name = "MissionFormatError";
+}
+
+/** Reads a stored mission document, checking its shape. */
+export function parseMission(json: unknown): Mission {
+  const result = missionSchema.safeParse(json);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    const where = first ? first.path.join(".") || "(root)" : "(root)";
+    throw new MissionFormatError(
+      `the mission document is not ${MISSION_SCHEMA}: ${where}: ${first?.message ?? "invalid"}; ` +
+        "it was written by another naruto version or edited by hand",
+    );
+  }
+  return result.data;
+}
+
+/** Attempts that count against `max_attempts` (an interrupted runner is not the agent's fault). */
+export function attemptsUsed(item: MissionItem): number {
+  return item.attempts.filter((a) => a.status !== "interrupted" && a.status !== "cancelled").length;
+}
+
+export function attemptsLeft(item: MissionItem): number {
+  return Math.max(item.max_attempts - attemptsUsed(item), 0);
+}
+
+export function currentAttempt(item: MissionItem): Attempt | undefined {
+  return item.attempts.at(-1);
+}

@@ -1,0 +1,131 @@
+/**
+ * Events and commands of the mission engine (DESIGN.md §6). Events say what happened; commands
+ * say what a driver must do next. Both are plain data so that the local driver and the GitHub
+ * driver interpret the same decisions.
+ */
+import { z } from "zod";
+import { VERDICTS } from "./document.ts";
+
+const at = z.string();
+
+const plannedItem = z.object({
+  id: z.string(),
+  title: z.string(),
+  prompt: z.string(),
+  writes: z.array(z.string()),
+  reads: z.array(z.string()),
+  after: z.array(z.string()),
+  added_after: z.array(z.string()),
+  agent: z.string(),
+  verify: z.string().nullable(),
+  estimate: z.number(),
+  readonly: z.boolean(),
+  rank: z.number(),
+});
+export type PlannedItem = z.infer<typeof plannedItem>;
+
+const agentReport = {
+  summary: z.string().nullable().optional(),
+  cost_usd: z.number().nullable().optional(),
+  tokens_in: z.number().nullable().optional(),
+  tokens_out: z.number().nullable().optional(),
+  model: z.string().nullable().optional(),
+};
+
+/** How an attempt ended, as its worker saw it. */
+export const attemptOutcomeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("checkpointed"), commit: z.string(), base: z.string(), changed: z.array(z.string()) }),
+  z.object({ kind: z.literal("no_changes") }),
+  z.object({ kind: z.literal("out_of_scope"), paths: z.array(z.string()) }),
+  z.object({ kind: z.literal("failed"), reason: z.string() }),
+  z.object({ kind: z.literal("timed_out"), reason: z.string() }),
+  /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
+  z.object({ kind: z.literal("interrupted"), reason: z.string() }),
+]);
+export type AttemptOutcome = z.infer<typeof attemptOutcomeSchema>;
+
+export const integrationResultSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("integrated"), item: z.string(), attempt: z.number().int(), commit: z.string(), changed: z.array(z.string()) }),
+  z.object({ kind: z.literal("conflicted"), item: z.string(), attempt: z.number().int(), paths: z.array(z.string()) }),
+  z.object({ kind: z.literal("verify_failed"), item: z.string(), attempt: z.number().int(), output: z.string() }),
+]);
+export type IntegrationResult = z.infer<typeof integrationResultSchema>;
+
+export const missionEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("requested"),
+    at,
+    id: z.string(),
+    task: z.string(),
+    source: z.unknown(),
+    base: z.object({ ref: z.string(), commit: z.string() }),
+    queue_branch: z.string(),
+    settings: z.unknown(),
+  }),
+  z.object({
+    type: z.literal("planned"),
+    at,
+    title: z.string(),
+    items: z.array(plannedItem),
+    proof: z.unknown(),
+  }),
+  /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
+  z.object({ type: z.literal("planning_failed"), at, reason: z.string() }),
+  z.object({ type: z.literal("approved"), at, by: z.string().nullable() }),
+  z.object({ type: z.literal("attempt_started"), at, item: z.string(), attempt: z.number().int(), base: z.string(), runner: z.string().nullable() }),
+  z.object({
+    type: z.literal("attempt_finished"),
+    at,
+    item: z.string(),
+    attempt: z.number().int(),
+    outcome: attemptOutcomeSchema,
+    ...agentReport,
+  }),
+  z.object({ type: z.literal("integrated"), at, queue_head: z.string(), verify_runs: z.number().int().min(0), results: z.array(integrationResultSchema) }),
+  z.object({ type: z.literal("verify_failed"), at, item: z.string(), attempt: z.number().int(), output: z.string() }),
+  z.object({
+    type: z.literal("reviewed"),
+    at,
+    verdict: z.enum(VERDICTS),
+    summary: z.string(),
+    findings: z.array(
+      z.object({
+        severity: z.enum(["info", "warning", "error"]),
+        rule: z.string(),
+        message: z.string(),
+        path: z.string().nullable(),
+        line: z.number().int().nullable(),
+      }),
+    ),
+  }),
+  z.object({ type: z.literal("tick"), at }),
+  z.object({ type: z.literal("cancelled"), at, by: z.string().nullable() }),
+  z.object({ type: z.literal("retry_requested"), at, target: z.string() }),
+]);
+export type MissionEvent = z.infer<typeof missionEventSchema>;
+export type MissionEventType = MissionEvent["type"];
+
+/** One attempt a driver must start. */
+export interface AttemptOrder {
+  readonly item: string;
+  readonly attempt: number;
+  /** The previous attempt's failure, for the agent's prompt (DESIGN.md §5). */
+  readonly previousFailure: string | null;
+}
+
+/** One checkpoint a driver must integrate. */
+export interface CheckpointOrder {
+  readonly item: string;
+  readonly attempt: number;
+  readonly commit: string;
+  readonly base: string;
+}
+
+export type MissionCommand =
+  | { readonly type: "plan" }
+  | { readonly type: "start_attempts"; readonly attempts: readonly AttemptOrder[] }
+  | { readonly type: "cancel_attempts"; readonly attempts: readonly { item: string; attempt: number }[] }
+  | { readonly type: "integrate"; readonly checkpoints: readonly CheckpointOrder[] }
+  | { readonly type: "review" }
+  | { readonly type: "report" }
+  | { readonly type: "finish"; readonly status: "done" | "failed" | "cancelled" };

@@ -1,0 +1,238 @@
+import { describe, expect, it } from "vitest";
+import { IllegalEventError } from "./errors.ts";
+import type { AttemptOutcome } from "./events.ts";
+import { step } from "./step.ts";
+import {
+  at,
+  checkpointed,
+  finished,
+  integrated,
+  item,
+  missionAfter,
+  planned,
+  requested,
+  run,
+  statusOf,
+} from "../../test/support/mission-builders.ts";
+
+const commandTypes = (r: { commands: readonly { type: string }[] }) => r.commands.map((c) => c.type);
+
+describe("step: requested and planned", () => {
+  it("creates a planning mission that asks for a plan", () => {
+    const [r] = run([requested()]);
+    expect(r?.mission.status).toBe("planning");
+    expect(r?.mission.queue.head).toBe("b".repeat(40));
+    expect(commandTypes(r!)).toEqual(["plan"]);
+  });
+
+  it("treats a second `requested` for the same mission as a redelivery", () => {
+    const [, r] = run([requested(), requested()]);
+    expect(r?.duplicate).toBe(true);
+    expect(r?.commands).toEqual([]);
+  });
+
+  it("rejects a request with bad settings, naming the field", () => {
+    expect(() => step(null, requested({ max_parallel: 0 }))).toThrow(/settings\.max_parallel/);
+  });
+
+  it("starts the items with no dependencies, highest rank first", () => {
+    const results = run([requested(), planned([item("a", [], { rank: 1 }), item("b", [], { rank: 3 }), item("c", ["a"])])]);
+    const r = results[1]!;
+    expect(r.mission.status).toBe("running");
+    expect(r.commands).toEqual([
+      { type: "start_attempts", attempts: [
+        { item: "b", attempt: 1, previousFailure: null },
+        { item: "a", attempt: 1, previousFailure: null },
+      ] },
+    ]);
+    expect(statusOf(r.mission, "c")).toBe("pending");
+  });
+
+  it("respects max_parallel and marks the rest ready", () => {
+    const m = missionAfter([requested({ max_parallel: 1 }), planned([item("a"), item("b")])]);
+    expect(statusOf(m, "a")).toBe("running");
+    expect(statusOf(m, "b")).toBe("ready");
+  });
+
+  it("waits for approval when the settings ask for it", () => {
+    const results = run([requested({ approval: true }), planned([item("a")])]);
+    expect(results[1]?.mission.status).toBe("awaiting_approval");
+    expect(commandTypes(results[1]!)).toEqual(["report"]);
+    const approved = step(results[1]!.mission, { type: "approved", at: at(2), by: "octo" });
+    expect(approved.mission.status).toBe("running");
+    expect(commandTypes(approved)).toEqual(["start_attempts"]);
+    expect(step(approved.mission, { type: "approved", at: at(3), by: "octo" }).duplicate).toBe(true);
+  });
+
+  it("fails the mission when planning fails", () => {
+    const r = run([requested(), { type: "planning_failed", at: at(1), reason: "the planner wrote no plan" }])[1]!;
+    expect(r.mission.status).toBe("failed");
+    expect(r.mission.reason).toContain("the planner wrote no plan");
+    expect(r.commands).toEqual([{ type: "report" }, { type: "finish", status: "failed" }]);
+  });
+});
+
+describe("step: attempts", () => {
+  const base = () => missionAfter([requested(), planned([item("a"), item("b", ["a"])])]);
+
+  it("records a start, then a checkpoint, and asks for integration", () => {
+    const r = run(
+      [{ type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner: "pid 1" }, checkpointed("a")],
+      base(),
+    );
+    expect(r[0]?.mission.items[0]?.attempts[0]?.status).toBe("running");
+    const m = r[1]!.mission;
+    expect(statusOf(m, "a")).toBe("checkpointed");
+    expect(r[1]!.commands).toEqual([{ type: "integrate", checkpoints: [{ item: "a", attempt: 1, commit: "c-a-1", base: "b".repeat(40) }] }]);
+  });
+
+  it("starts a dependent only once its dependency is integrated", () => {
+    const r = run([checkpointed("a"), integrated("a")], base());
+    expect(statusOf(r[0]!.mission, "b")).toBe("pending");
+    expect(statusOf(r[1]!.mission, "b")).toBe("running");
+    expect(r[1]!.mission.queue.head).toBe("q-a");
+    expect(r[1]!.mission.items[0]?.commit).toBe("queue-a");
+  });
+
+  it("retries a failed attempt with the failure in the next prompt", () => {
+    const r = run([finished("a", 1, { kind: "failed", reason: "agent exited with code 3" })], base())[0]!;
+    expect(r.commands).toEqual([
+      { type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: agent exited with code 3" }] },
+    ]);
+  });
+
+  it.each<[AttemptOutcome, string]>([
+    [{ kind: "failed", reason: "crash" }, "failed"],
+    [{ kind: "timed_out", reason: "timed out" }, "timed_out"],
+    [{ kind: "out_of_scope", paths: ["etc/x"] }, "out_of_scope"],
+    [{ kind: "no_changes" }, "failed"],
+  ])("an item failing for good (%j) skips its dependents with the reason", (outcome, status) => {
+    const r = run([finished("a", 1, outcome), finished("a", 2, outcome)], base());
+    const m = r[1]!.mission;
+    expect(statusOf(m, "a")).toBe(status);
+    expect(statusOf(m, "b")).toBe("skipped");
+    expect(m.items[1]?.reason).toBe(`dependency "a" failed (${status})`);
+    expect(m.status).toBe("reviewing");
+    expect(commandTypes(r[1]!)).toEqual(["review"]);
+  });
+
+  it("does not count an interrupted runner against the attempts", () => {
+    const r = run([finished("a", 1, { kind: "interrupted", reason: "runner killed" }), finished("a", 2, { kind: "failed", reason: "x" })], base());
+    expect(r[0]!.commands).toEqual([{ type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: null }] }]);
+    expect(commandTypes(r[1]!)).toEqual(["start_attempts"]);
+  });
+
+  it("completes a read-only item that changed nothing", () => {
+    const m = missionAfter([requested(), planned([item("look", [], { writes: [], readonly: true })]), finished("look", 1, { kind: "no_changes" })]);
+    expect(statusOf(m, "look")).toBe("integrated");
+    expect(m.status).toBe("reviewing");
+  });
+
+  it.each([
+    ["an item that does not exist", finished("zz", 1, { kind: "no_changes" }), /no item "zz"/],
+    ["an attempt that never ran", finished("a", 2, { kind: "no_changes" }), /no attempt 2/],
+    ["integration of an item that never ran", integrated("b"), /no attempt 1/],
+  ])("rejects %s and changes nothing", (_name, event, message) => {
+    const m = base();
+    const before = JSON.stringify(m);
+    expect(() => step(m, event)).toThrow(IllegalEventError);
+    expect(() => step(m, event)).toThrow(message);
+    expect(JSON.stringify(m)).toBe(before);
+  });
+
+  it("rejects integration of an attempt that has no checkpoint", () => {
+    expect(() => step(base(), integrated("a"))).toThrow(/no checkpoint waiting/);
+  });
+
+  it("ignores a redelivered finish and a redelivered integration", () => {
+    const r = run([checkpointed("a"), checkpointed("a"), integrated("a"), integrated("a")], base());
+    expect(r[1]!.duplicate).toBe(true);
+    expect(r[3]!.duplicate).toBe(true);
+    expect(r[3]!.mission.seq).toBe(r[2]!.mission.seq);
+  });
+
+  it("retries a conflicted checkpoint, and fails an item whose queue verification failed", () => {
+    const m = run([checkpointed("a")], base())[0]!.mission;
+    const conflicted = step(m, { type: "integrated", at: at(6), queue_head: "b".repeat(40), verify_runs: 0, results: [{ kind: "conflicted", item: "a", attempt: 1, paths: ["src/a/x.ts"] }] });
+    // Conflicted, then retried at once from the current queue head with the conflict in the prompt.
+    expect(conflicted.mission.items[0]?.attempts[0]?.status).toBe("conflicted");
+    expect(statusOf(conflicted.mission, "a")).toBe("running");
+    expect(conflicted.commands).toEqual([
+      { type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: conflict with the queue on src/a/x.ts" }] },
+    ]);
+    const verify = step(m, { type: "verify_failed", at: at(6), item: "a", attempt: 1, output: "1 test failed" });
+    expect(verify.mission.items[0]?.attempts[0]?.status).toBe("verify_failed");
+    expect(verify.mission.items[0]?.attempts[0]?.reason).toBe("queue verification failed:\n1 test failed");
+  });
+});
+
+describe("step: review, time, cancel, retry", () => {
+  const done = () => missionAfter([requested(), planned([item("a")]), checkpointed("a"), integrated("a")]);
+
+  it("goes to review when every item is final, and finishes with the verdict", () => {
+    const m = done();
+    expect(m.status).toBe("reviewing");
+    const r = step(m, { type: "reviewed", at: at(9), verdict: "approve", summary: "ok", findings: [] });
+    expect(r.mission.status).toBe("done");
+    expect(r.mission.verdict?.verdict).toBe("approve");
+    expect(r.commands).toEqual([{ type: "report" }, { type: "finish", status: "done" }]);
+    expect(() => step(missionAfter([requested()]), { type: "reviewed", at: at(9), verdict: "approve", summary: "", findings: [] })).toThrow(IllegalEventError);
+  });
+
+  it("times out an attempt past item_timeout and retries it", () => {
+    const m = missionAfter([requested(), planned([item("a")])]);
+    expect(step(m, { type: "tick", at: at(20) }).duplicate).toBe(true);
+    const r = step(m, { type: "tick", at: at(40) });
+    expect(r.commands).toEqual([
+      { type: "cancel_attempts", attempts: [{ item: "a", attempt: 1 }] },
+      { type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: timed out: no result after 30 min" }] },
+    ]);
+  });
+
+  it("stops a mission past mission_timeout and reviews what was integrated", () => {
+    const m = missionAfter([requested({ mission_timeout_ms: 60 * 60_000, item_timeout_ms: 600 * 60_000 }), planned([item("a"), item("b")]), checkpointed("a"), integrated("a")]);
+    const r = step(m, { type: "tick", at: at(61) });
+    expect(statusOf(r.mission, "b")).toBe("cancelled");
+    expect(statusOf(r.mission, "a")).toBe("integrated");
+    expect(r.mission.status).toBe("reviewing");
+    expect(r.mission.reason).toBe("mission timed out after 60 min");
+  });
+
+  it("cancels running work but lets a checkpoint on its way finish integrating", () => {
+    const m = missionAfter([requested(), planned([item("a"), item("b")]), checkpointed("a")]);
+    const r = step(m, { type: "cancelled", at: at(7), by: "octo" });
+    expect(r.mission.status).toBe("cancelled");
+    expect(statusOf(r.mission, "b")).toBe("cancelled");
+    expect(r.commands).toEqual([
+      { type: "cancel_attempts", attempts: [{ item: "b", attempt: 1 }] },
+      { type: "report" },
+      { type: "finish", status: "cancelled" },
+    ]);
+    expect(statusOf(step(r.mission, integrated("a")).mission, "a")).toBe("integrated");
+    expect(step(r.mission, { type: "cancelled", at: at(8), by: null }).duplicate).toBe(true);
+  });
+
+  it("stops at the cost cap instead of warning", () => {
+    const m = missionAfter([requested({ max_cost_usd: 1 }), planned([item("a"), item("b", ["a"])])]);
+    const r = step(m, { type: "attempt_finished", at: at(5), item: "a", attempt: 1, outcome: { kind: "failed", reason: "x" }, cost_usd: 1.5 });
+    expect(statusOf(r.mission, "a")).toBe("cancelled");
+    expect(r.mission.reason).toBe("cost cap reached: $1.50 spent of $1.00");
+    expect(r.mission.status).toBe("reviewing");
+  });
+
+  it("retries failed items on request and un-skips their dependents", () => {
+    const m = missionAfter([
+      requested({ max_attempts: 1 }),
+      planned([item("a"), item("b", ["a"])]),
+      finished("a", 1, { kind: "failed", reason: "x" }),
+      { type: "reviewed", at: at(9), verdict: "request_changes", summary: "", findings: [] },
+    ]);
+    expect(statusOf(m, "b")).toBe("skipped");
+    const r = step(m, { type: "retry_requested", at: at(10), target: "failed" });
+    expect(r.mission.status).toBe("running");
+    expect(r.mission.verdict).toBeNull();
+    expect(statusOf(r.mission, "a")).toBe("running");
+    expect(statusOf(r.mission, "b")).toBe("pending");
+    expect(() => step(m, { type: "retry_requested", at: at(10), target: "zz" })).toThrow(/no item "zz"/);
+  });
+});

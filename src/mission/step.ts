@@ -1,0 +1,197 @@
+/**
+ * The mission engine: `step(mission, event) → { mission, commands }` (DESIGN.md §6). Pure: the
+ * same mission and event always give the same result, and nothing outside is touched. Drivers
+ * (local, GitHub) store the new mission with a compare-and-swap, then carry out the commands.
+ */
+import { advance, cancelOpenItems } from "./advance.ts";
+import {
+  applyAttemptFinished,
+  applyAttemptStarted,
+  applyIntegrated,
+  applyVerifyFailed,
+  DUPLICATE,
+  type Applied,
+} from "./attempt-events.ts";
+import { attemptsLeft, attemptsUsed, MISSION_SCHEMA, missionSchema, type Mission, type MissionItem } from "./document.ts";
+import { IllegalEventError } from "./errors.ts";
+import type { MissionCommand, MissionEvent } from "./events.ts";
+import { isFailure, isMissionTerminal } from "./status.ts";
+
+export interface StepResult {
+  readonly mission: Mission;
+  readonly commands: readonly MissionCommand[];
+  /** The event had been applied before (a redelivery): the mission is unchanged. */
+  readonly duplicate: boolean;
+}
+
+type Of<T extends MissionEvent["type"]> = Extract<MissionEvent, { type: T }>;
+
+/**
+ * Applies one event.
+ *
+ * @throws {IllegalEventError} when the event cannot apply (an attempt that never ran, approval of
+ *   a running mission, …); the given mission is never modified.
+ */
+export function step(mission: Mission | null, event: MissionEvent): StepResult {
+  if (event.type === "requested") return request(mission, event);
+  if (mission === null) throw new IllegalEventError(event.type, "there is no mission yet: the first event must be `requested`");
+  const m = structuredClone(mission);
+  const commands: MissionCommand[] = [];
+  const applied = apply(m, event, commands);
+  if (applied === DUPLICATE) return { mission, commands: [], duplicate: true };
+  advance(m, event.at, commands);
+  m.seq += 1;
+  m.updated_at = event.at;
+  return { mission: m, commands, duplicate: false };
+}
+
+function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied {
+  switch (e.type) {
+    case "requested":
+      throw new IllegalEventError(e.type, `mission ${m.id} exists already`);
+    case "planned":
+      return planned(m, e, commands);
+    case "planning_failed":
+      expectStatus(m, e.type, ["planning"]);
+      Object.assign(m, { status: "failed", reason: `planning failed: ${e.reason}` });
+      commands.push({ type: "report" }, { type: "finish", status: "failed" });
+      return;
+    case "approved":
+      if (m.status === "running" || m.status === "reviewing" || m.status === "done") return DUPLICATE;
+      expectStatus(m, e.type, ["awaiting_approval"]);
+      m.status = "running";
+      return;
+    case "attempt_started":
+      return applyAttemptStarted(m, e);
+    case "attempt_finished":
+      return applyAttemptFinished(m, e);
+    case "integrated":
+      return applyIntegrated(m, e);
+    case "verify_failed":
+      return applyVerifyFailed(m, e);
+    case "reviewed":
+      if (m.status === "done" && m.verdict?.verdict === e.verdict) return DUPLICATE;
+      expectStatus(m, e.type, ["reviewing"]);
+      Object.assign(m, { status: "done", verdict: { verdict: e.verdict, summary: e.summary, findings: e.findings } });
+      commands.push({ type: "report" }, { type: "finish", status: "done" });
+      return;
+    case "tick":
+      return tick(m, e, commands);
+    case "cancelled":
+      return cancel(m, e, commands);
+    case "retry_requested":
+      return retry(m, e);
+  }
+}
+
+function request(mission: Mission | null, e: Of<"requested">): StepResult {
+  if (mission !== null) {
+    if (mission.id === e.id) return { mission, commands: [], duplicate: true };
+    throw new IllegalEventError(e.type, `mission ${mission.id} exists already`);
+  }
+  const candidate = {
+    schema: MISSION_SCHEMA,
+    id: e.id,
+    status: "planning",
+    reason: null,
+    task: e.task,
+    source: e.source,
+    base: e.base,
+    queue: { branch: e.queue_branch, head: e.base.commit, verify_runs: 0 },
+    settings: e.settings,
+    plan_title: null,
+    proof: null,
+    items: [],
+    verdict: null,
+    created_at: e.at,
+    updated_at: e.at,
+    seq: 1,
+  };
+  const parsed = missionSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new IllegalEventError(e.type, `${issue?.path.join(".") ?? "event"}: ${issue?.message ?? "invalid"}`);
+  }
+  return { mission: parsed.data, commands: [{ type: "plan" }], duplicate: false };
+}
+
+function planned(m: Mission, e: Of<"planned">, commands: MissionCommand[]): Applied {
+  if (m.status !== "planning" && m.plan_title === e.title && m.items.length === e.items.length) return DUPLICATE;
+  expectStatus(m, e.type, ["planning"]);
+  if (e.items.length === 0) throw new IllegalEventError(e.type, "the plan has no items");
+  m.plan_title = e.title;
+  m.proof = e.proof;
+  m.items = e.items.map(
+    (p): MissionItem => ({ ...p, status: "pending", reason: null, max_attempts: m.settings.max_attempts, attempts: [], commit: null, changed: [] }),
+  );
+  if (m.settings.approval) {
+    m.status = "awaiting_approval";
+    commands.push({ type: "report" });
+  } else {
+    m.status = "running";
+  }
+}
+
+function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
+  if (m.status !== "running") return DUPLICATE;
+  const now = Date.parse(e.at);
+  const stop: { item: string; attempt: number }[] = [];
+  for (const item of m.items) {
+    const last = item.attempts.at(-1);
+    if (!last || (last.status !== "dispatched" && last.status !== "running")) continue;
+    const since = Date.parse(last.started_at ?? last.dispatched_at);
+    if (now - since <= m.settings.item_timeout_ms) continue;
+    const reason = `timed out: no result after ${Math.round(m.settings.item_timeout_ms / 60_000)} min`;
+    Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
+    Object.assign(item, { status: "timed_out", reason });
+    stop.push({ item: item.id, attempt: last.n });
+  }
+  let missionTimedOut = false;
+  if (m.reason === null && now - Date.parse(m.created_at) > m.settings.mission_timeout_ms) {
+    // The mission's own time is up: stop everything and review what was integrated.
+    const reason = `mission timed out after ${Math.round(m.settings.mission_timeout_ms / 60_000)} min`;
+    stop.push(...cancelOpenItems(m, reason, e.at));
+    m.reason = reason;
+    missionTimedOut = true;
+  }
+  if (stop.length === 0 && !missionTimedOut) return DUPLICATE;
+  if (stop.length > 0) commands.push({ type: "cancel_attempts", attempts: stop });
+}
+
+function cancel(m: Mission, e: Of<"cancelled">, commands: MissionCommand[]): Applied {
+  if (isMissionTerminal(m.status)) return DUPLICATE;
+  const reason = e.by ? `cancelled by ${e.by}` : "cancelled";
+  const stop = cancelOpenItems(m, reason, e.at);
+  Object.assign(m, { status: "cancelled", reason });
+  if (stop.length > 0) commands.push({ type: "cancel_attempts", attempts: stop });
+  commands.push({ type: "report" }, { type: "finish", status: "cancelled" });
+}
+
+function retry(m: Mission, e: Of<"retry_requested">): Applied {
+  if (m.status === "planning" || m.status === "awaiting_approval" || m.status === "cancelled" || m.status === "failed") {
+    throw new IllegalEventError(e.type, `mission ${m.id} is ${m.status}: only a running or finished mission's items can be retried`);
+  }
+  const failedForGood = (i: MissionItem) => isFailure(i.status) && attemptsLeft(i) === 0;
+  let targets: MissionItem[];
+  if (e.target === "failed") {
+    targets = m.items.filter(failedForGood);
+  } else {
+    const item = m.items.find((i) => i.id === e.target);
+    if (!item) throw new IllegalEventError(e.type, `mission ${m.id} has no item "${e.target}"`);
+    if (!isFailure(item.status)) {
+      throw new IllegalEventError(e.type, `item "${item.id}" is ${item.status}: only failed items can be retried`);
+    }
+    targets = failedForGood(item) ? [item] : [];
+  }
+  if (targets.length === 0) return DUPLICATE;
+  for (const t of targets) t.max_attempts = attemptsUsed(t) + 1;
+  // Skips are re-decided by the scheduler: those still behind a failure are skipped again.
+  for (const i of m.items) if (i.status === "skipped") Object.assign(i, { status: "pending", reason: null });
+  Object.assign(m, { status: "running", verdict: null, reason: null });
+}
+
+function expectStatus(m: Mission, type: string, allowed: readonly Mission["status"][]): void {
+  if (!allowed.includes(m.status)) {
+    throw new IllegalEventError(type, `mission ${m.id} is ${m.status}, expected ${allowed.join(" or ")}`);
+  }
+}
