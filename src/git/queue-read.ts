@@ -1,0 +1,73 @@
+/**
+ * Reads what a batch needs from git with one process per kind of question, whatever the batch
+ * size: the checkpoints' commit objects (`cat-file --batch`), all their changes (`diff-tree
+ * --stdin`), and a head's whole tree (`ls-tree -r`).
+ */
+import type { Git } from "./run-git.ts";
+import { CheckpointInputError, type Checkpoint } from "./queue-types.ts";
+import { parseCatFileBatch, parseCommit, parseLsTree, parseRawDiff, type CommitObject } from "./queue-parse.ts";
+import { VirtualTree, type PathChange } from "./queue-tree.ts";
+
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** A checkpoint with everything needed to replay it: its commit object and its changes. */
+export interface PreparedCheckpoint {
+  readonly checkpoint: Checkpoint;
+  readonly meta: CommitObject;
+  readonly changes: readonly PathChange[];
+}
+
+/** Diff options that make the output independent of the user's diff config. */
+const RAW_DIFF = ["-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+
+export async function readCheckpoints(git: Git, repoDir: string, checkpoints: readonly Checkpoint[]): Promise<PreparedCheckpoint[]> {
+  if (checkpoints.length === 0) return [];
+  for (const cp of checkpoints) {
+    if (!OID.test(cp.commit) || !OID.test(cp.base)) throw new CheckpointInputError(cp, "commit and base must be full object ids");
+  }
+  const unique = [...new Set(checkpoints.map((cp) => cp.commit))];
+  const objects = await git({
+    args: ["--no-optional-locks", "cat-file", "--batch"],
+    cwd: repoDir,
+    input: unique.map((id) => `${id}\n`).join(""),
+  });
+  const metas = new Map<string, CommitObject>();
+  for (const obj of parseCatFileBatch(objects.stdout.toString("latin1"))) {
+    if ("oid" in obj && obj.type === "commit") metas.set(obj.oid, parseCommit(obj.content));
+  }
+  const withMeta = checkpoints.map((checkpoint) => {
+    const meta = metas.get(checkpoint.commit);
+    if (!meta) throw new CheckpointInputError(checkpoint, "no such commit in the repository");
+    if (meta.parents.length !== 1 || meta.parents[0] !== checkpoint.base) {
+      const parents = meta.parents.join(", ");
+      throw new CheckpointInputError(checkpoint, `its parents are [${parents}], expected exactly its base ${checkpoint.base}`);
+    }
+    return { checkpoint, meta };
+  });
+  const diff = await git({
+    args: ["--no-optional-locks", "diff-tree", "--stdin", ...RAW_DIFF],
+    cwd: repoDir,
+    input: withMeta.map(({ checkpoint }) => `${checkpoint.commit} ${checkpoint.base}\n`).join(""),
+  });
+  // A commit without changes gets no section at all.
+  const changes = new Map<string, PathChange[]>();
+  for (const section of parseRawDiff(diff.stdout.toString("latin1"))) {
+    if (section.header !== null) changes.set(section.header, section.changes);
+  }
+  return withMeta.map(({ checkpoint, meta }) => ({ checkpoint, meta, changes: changes.get(checkpoint.commit) ?? [] }));
+}
+
+/** The whole tree of a commit, one `ls-tree` process (a 5,000-file tree lists in milliseconds). */
+export async function readTree(git: Git, repoDir: string, commit: string): Promise<VirtualTree> {
+  const { stdout } = await git({
+    args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit],
+    cwd: repoDir,
+  });
+  return VirtualTree.fromEntries(parseLsTree(stdout.toString("latin1")));
+}
+
+/** The changes between two trees, as `PathChange`s (used after a three-way merge). */
+export async function diffTrees(git: Git, repoDir: string, from: string, to: string): Promise<PathChange[]> {
+  const { stdout } = await git({ args: ["--no-optional-locks", "diff-tree", ...RAW_DIFF, from, to], cwd: repoDir });
+  return parseRawDiff(stdout.toString("latin1")).flatMap((s) => s.changes);
+}

@@ -1,0 +1,91 @@
+/**
+ * The merge queue's inputs and results (DESIGN.md §7). Everything the queue reports is data a
+ * report or the mission engine can use without asking git again.
+ */
+
+/** The commit an attempt ended with. Its one parent is `base` (the queue head at its start). */
+export interface Checkpoint {
+  readonly item: string;
+  readonly attempt: number;
+  /** Full object id of the checkpoint commit. */
+  readonly commit: string;
+  /** Full object id of the commit the attempt started from (the checkpoint's parent). */
+  readonly base: string;
+}
+
+/** Who naruto writes as committer of queue commits (the author is always the checkpoint's). */
+export interface Identity {
+  readonly name: string;
+  readonly email: string;
+}
+
+/** On the queue: `commit` is its queue commit, `changed` the paths that commit changes. */
+export interface IntegratedResult {
+  readonly status: "integrated";
+  readonly checkpoint: Checkpoint;
+  readonly commit: string;
+  readonly changed: readonly string[];
+  /** True when a path had changed underneath and a three-way merge was needed (slow path). */
+  readonly merged: boolean;
+}
+
+/** A real three-way merge conflicted: nothing of the checkpoint is on the queue. */
+export interface ConflictedResult {
+  readonly status: "conflicted";
+  readonly checkpoint: Checkpoint;
+  readonly paths: readonly string[];
+}
+
+/** Bisection isolated this checkpoint as one that makes the verify command fail. */
+export interface VerifyFailedResult {
+  readonly status: "verify_failed";
+  readonly checkpoint: Checkpoint;
+  readonly exitCode: number | null;
+  readonly outputTail: string;
+}
+
+export type CheckpointResult = IntegratedResult | ConflictedResult | VerifyFailedResult;
+
+/** What one `integrate` call did. `results` are in the order the checkpoints were given. */
+export interface BatchResult {
+  readonly queueRef: string;
+  /** The head the batch was built on (the value the compare-and-swap replaced). */
+  readonly oldHead: string;
+  /** The head afterwards; equal to `oldHead` when nothing was integrated. */
+  readonly newHead: string;
+  readonly results: readonly CheckpointResult[];
+  /** How many times the verify command ran for this batch, over all race retries. */
+  readonly verifyRuns: number;
+  /** How many times the queue moved underneath and the batch was rebuilt from the new head. */
+  readonly raceRetries: number;
+}
+
+/** The input named a checkpoint the queue cannot take (a caller's bug, not a conflict). */
+export class CheckpointInputError extends Error {
+  override readonly name = "CheckpointInputError";
+  constructor(
+    readonly checkpoint: Checkpoint,
+    reason: string,
+  ) {
+    super(`checkpoint ${checkpoint.item}#${checkpoint.attempt} (${checkpoint.commit}): ${reason}`);
+  }
+}
+
+/** The queue ref kept moving; the batch was not integrated. Run the batch again. */
+export class QueueRaceError extends Error {
+  override readonly name = "QueueRaceError";
+  constructor(
+    readonly queueRef: string,
+    readonly attempts: number,
+  ) {
+    super(`${queueRef} moved during each of ${attempts} attempts to integrate; nothing was integrated, run the batch again`);
+  }
+}
+
+/** The queue ref is missing: create it with `createQueueBranch` first. */
+export class QueueMissingError extends Error {
+  override readonly name = "QueueMissingError";
+  constructor(readonly queueRef: string) {
+    super(`${queueRef} does not exist; create the queue branch at the mission's base first`);
+  }
+}
