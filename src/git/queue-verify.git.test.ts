@@ -1,0 +1,98 @@
+import { readdir } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
+import { readWholeTree, writeCheckpoints } from "../../test/support/checkpoint-builder.ts";
+import { gitText } from "./run-git.ts";
+import { createQueueBranch, integrate } from "./queue.ts";
+import { createVerifyRunner } from "./verify-runner.ts";
+import type { VerifyRunner } from "./verify.ts";
+
+let repo: TestRepo;
+afterEach(async () => repo?.remove());
+
+/** A verify command that is red when the candidate holds a `fail-*` file; it records what it saw. */
+function fakeVerify() {
+  const seen: Array<{ commit: string; green: boolean }> = [];
+  const run: VerifyRunner = async ({ cwd }) => {
+    const failing = (await readdir(cwd)).filter((f) => f.startsWith("fail-"));
+    const commit = await gitText(repo.git, { args: ["rev-parse", "HEAD"], cwd });
+    seen.push({ commit, green: failing.length === 0 });
+    return { exitCode: failing.length === 0 ? 0 : 1, output: `checked ${commit}\nfailing: ${failing.join(" ")}\n` };
+  };
+  return { seen, verify: { argv: ["fake-verify"], run } };
+}
+
+async function batchOf(n: number, culprits: readonly number[]) {
+  repo = await createTestRepo({ "README.md": "r\n" });
+  const base = await repo.run("rev-parse", "HEAD");
+  const { ref } = await createQueueBranch({ git: repo.git, repoDir: repo.dir, mission: "m-verify", base });
+  const checkpoints = await writeCheckpoints(
+    repo.git,
+    repo.dir,
+    Array.from({ length: n }, (_, i) => ({
+      base,
+      item: `i${i}`,
+      files: { [`src/f${i}.txt`]: `${i}\n`, ...(culprits.includes(i) ? { [`fail-${i}`]: "breaks the build\n" } : {}) },
+    })),
+  );
+  return { base, ref, checkpoints };
+}
+
+const bound = (n: number, k: number) => 2 * k * Math.ceil(Math.log2(n)) + 1;
+
+describe("integrate with a verify command", () => {
+  it.each([
+    [1, [0]],
+    [2, [0]],
+    [2, [1]],
+    [2, [0, 1]],
+    [7, [3]],
+    [7, [1, 5]],
+    [16, [0]],
+    [16, [15]],
+    [16, [4, 5]],
+    [16, [0, 11]],
+  ])("isolates the culprits in a batch of %i with failing %j within the 2·k·log2 n bound", async (n, culprits) => {
+    const { base, ref, checkpoints } = await batchOf(n, culprits);
+    const { seen, verify } = fakeVerify();
+    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify });
+
+    expect(batch.results.flatMap((r, i) => (r.status === "verify_failed" ? [i] : []))).toEqual(culprits);
+    expect(batch.results.filter((r) => r.status === "integrated")).toHaveLength(n - culprits.length);
+    for (const r of batch.results) if (r.status === "verify_failed") expect(r.outputTail).toContain(`fail-${r.checkpoint.item.slice(1)}`);
+    expect(batch.verifyRuns).toBe(seen.length);
+    expect(batch.verifyRuns).toBeLessThanOrEqual(bound(n, culprits.length));
+    // The queue moved only to a commit that verified green, holding every other change.
+    if (n > culprits.length) expect(seen.filter((s) => s.green).map((s) => s.commit)).toContain(batch.newHead);
+    else expect(batch.newHead).toBe(base);
+    const tree = await readWholeTree(repo.git, repo.dir, await repo.run("rev-parse", ref));
+    expect([...tree.keys()].filter((p) => p.startsWith("src/")).length).toBe(n - culprits.length);
+    expect([...tree.keys()].some((p) => p.startsWith("fail-"))).toBe(false);
+  });
+
+  it("verifies a green batch once and removes the scratch work tree", async () => {
+    const { ref, checkpoints } = await batchOf(16, []);
+    const { verify } = fakeVerify();
+    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify });
+    expect(batch.verifyRuns).toBe(1);
+    expect(batch.results.every((r) => r.status === "integrated")).toBe(true);
+    expect(await repo.run("worktree", "list", "--porcelain")).not.toContain("scratch");
+  });
+
+  it("runs a real command in a checkout of the candidate and reports its output", async () => {
+    const { ref, checkpoints } = await batchOf(3, [1]);
+    const run = createVerifyRunner({ env: { PATH: process.env.PATH } });
+    const verify = { argv: ["sh", "-c", 'for f in fail-*; do [ -e "$f" ] && { echo "found $f" >&2; exit 3; }; done; echo ok'], run };
+    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify });
+    expect(batch.results[1]).toMatchObject({ status: "verify_failed", exitCode: 3, outputTail: "found fail-1\n" });
+    expect(batch.results.filter((r) => r.status === "integrated")).toHaveLength(2);
+  });
+
+  it("kills a verify command that runs past its timeout and counts the run as red", async () => {
+    const run = createVerifyRunner({ env: { PATH: process.env.PATH }, timeoutMs: 200 });
+    const result = await run({ argv: ["sh", "-c", "echo started; sleep 30"], cwd: process.cwd() });
+    expect(result.exitCode).toBeNull();
+    expect(result.output).toContain("started");
+    expect(result.output).toContain("timed out");
+  });
+});
