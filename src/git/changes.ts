@@ -19,6 +19,11 @@ export interface Change {
   readonly symlinkTarget: string | null;
 }
 
+/** git answered in a shape this parser does not know (a git version or bug to report). */
+export class GitOutputError extends Error {
+  override readonly name = "GitOutputError";
+}
+
 export const SYMLINK_MODE = "120000";
 const NO_MODE = "000000";
 const KINDS: Readonly<Record<string, Change["kind"]>> = { A: "added", D: "deleted", M: "modified", R: "renamed", T: "type_changed" };
@@ -58,7 +63,7 @@ export function parseDiffTree(out: Buffer | string): Change[] {
     if (head.startsWith(":")) {
       const [oldMode, newMode, oldOid, newOid, status] = head.slice(1).split(" ");
       const kind = KINDS[(status ?? "").charAt(0)];
-      if (!kind || !oldMode || !newMode || !oldOid || !newOid) throw new Error(`unexpected diff-tree record ${JSON.stringify(head)}`);
+      if (!kind || !oldMode || !newMode || !oldOid || !newOid) throw new GitOutputError(`unexpected diff-tree record ${JSON.stringify(head)}`);
       const first = tokens[i++]!;
       const second = kind === "renamed" ? tokens[i++]! : null;
       raw.push({
@@ -97,7 +102,7 @@ async function readBlobs(git: Git, gitDir: string, oids: readonly string[]): Pro
   for (const oid of unique) {
     const eol = stdout.indexOf(0x0a, at);
     const size = Number(stdout.subarray(at, eol).toString("latin1").split(" ")[2]);
-    if (!Number.isInteger(size)) throw new Error(`cat-file could not read object ${oid}`);
+    if (!Number.isInteger(size)) throw new GitOutputError(`cat-file could not read object ${oid}`);
     blobs.set(oid, stdout.subarray(eol + 1, eol + 1 + size).toString("utf8"));
     at = eol + 1 + size + 1;
   }

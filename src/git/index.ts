@@ -1,7 +1,7 @@
 // Worker side: work trees, change listing, scope check, checkpoint.
 export { createWorktree, recreateWorktree, removeWorktree, readRefs, workerBranch, worktreeArgs, WorktreeError, WORKTREES_DIR } from "./worktree.ts";
 export type { Worktree, WorktreeProblem, WorktreeTarget } from "./worktree.ts";
-export { listChanges, parseDiffTree, changedPaths, SYMLINK_MODE } from "./changes.ts";
+export { listChanges, parseDiffTree, changedPaths, GitOutputError, SYMLINK_MODE } from "./changes.ts";
 export type { Change } from "./changes.ts";
 export { checkHistory, diffRefs } from "./history.ts";
 export type { HistoryCheck, HistoryProblem, RefChange } from "./history.ts";

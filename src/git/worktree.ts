@@ -1,6 +1,6 @@
 import { mkdir, realpath, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { gitText, splitNul, type Git } from "./run-git.ts";
+import { GitError, gitText, splitNul, type Git } from "./run-git.ts";
 
 /**
  * The work tree of one attempt. Plain data (JSON-safe), so a driver can store it and finish the
@@ -96,10 +96,13 @@ export async function removeWorktree(options: WorktreeTarget & { readonly delete
   const path = await worktreePath(git, repoDir, options.mission, options.item);
   if (await isRegistered(git, repoDir, path)) {
     // Twice --force: also removes a dirty or locked work tree (the agent may have locked it).
-    await git({ args: ["worktree", "remove", "--force", "--force", path], cwd: repoDir });
-  } else {
-    await rm(path, { recursive: true, force: true });
+    // git still refuses some (e.g. with initialized submodules); the directory is naruto's own,
+    // so deleting it and letting `prune` drop git's record is equally clean.
+    await git({ args: ["worktree", "remove", "--force", "--force", path], cwd: repoDir }).catch((error: unknown) => {
+      if (!(error instanceof GitError)) throw error;
+    });
   }
+  await rm(path, { recursive: true, force: true });
   await git({ args: ["worktree", "prune"], cwd: repoDir });
   await rmdir(dirname(path)).catch(() => undefined); // only when empty: other items may still be there
   if (options.deleteBranch) {
