@@ -79,12 +79,14 @@ function prepare({ nodes, slots, durations }: SimulationInput): Prepared {
 export function simulate(input: SimulationInput): Simulation {
   const { graph, durations, ranks, lowerBound } = prepare(input);
   const rank = (i: number): number => ranks[i] ?? 0;
+  // Per position: when it ends and on which slot (typed arrays keep the hot loop allocation-free).
+  const ends = new Float64Array(durations.length);
+  const slotOf = new Int32Array(durations.length);
+  const end = (i: number): number => ends[i] ?? 0;
   const ready = createHeap<number>((a, b) => rank(a) > rank(b) || (rank(a) === rank(b) && a < b));
+  const running = createHeap<number>((a, b) => end(a) < end(b) || (end(a) === end(b) && a < b));
   const free = createHeap<number>((a, b) => a < b);
   for (let slot = 0; slot < input.slots; slot++) free.push(slot);
-  const running = createHeap<TimelineEntry & { readonly at: number }>(
-    (a, b) => a.end < b.end || (a.end === b.end && a.at < b.at),
-  );
   const waiting = graph.deps.map((d) => d.length);
   waiting.forEach((w, i) => w === 0 && ready.push(i));
   const timeline: TimelineEntry[] = [];
@@ -92,19 +94,20 @@ export function simulate(input: SimulationInput): Simulation {
   for (;;) {
     while (ready.size > 0 && free.size > 0) {
       const at = ready.pop() ?? 0;
-      const entry = { id: input.nodes[at]?.id ?? "", start: now, end: now + (durations[at] ?? 0), slot: free.pop() ?? 0 };
-      timeline.push(entry);
-      running.push({ ...entry, at });
+      const slot = free.pop() ?? 0;
+      ends[at] = now + (durations[at] ?? 0);
+      slotOf[at] = slot;
+      timeline.push({ id: input.nodes[at]?.id ?? "", start: now, end: end(at), slot });
+      running.push(at);
     }
     const next = running.peek();
     if (next === undefined) break;
-    now = next.end;
+    now = end(next);
     // Release everything that ends now before choosing, so the best newly ready item wins.
-    while (running.peek()?.end === now) {
-      const done = running.pop();
-      if (done === undefined) break;
-      free.push(done.slot);
-      for (const j of graph.dependents[done.at] ?? []) {
+    while (running.size > 0 && end(running.peek() ?? 0) === now) {
+      const done = running.pop() ?? 0;
+      free.push(slotOf[done] ?? 0);
+      for (const j of graph.dependents[done] ?? []) {
         const left = (waiting[j] ?? 0) - 1;
         waiting[j] = left;
         if (left === 0) ready.push(j);
