@@ -1,0 +1,53 @@
+/**
+ * The local mission store: each mission is a commit on `refs/naruto/missions/<id>` holding
+ * `mission.json`; a save makes a commit whose parent is the version read and moves the ref with
+ * `git update-ref REF NEW OLD`, git's own compare-and-swap. The history of the ref is the
+ * mission's history. Nothing touches the user's work tree, index or branches.
+ */
+import { parseMission, type Mission } from "../mission/document.ts";
+import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
+import { GitError, gitText, type Git } from "./run-git.ts";
+
+export const MISSION_REF_PREFIX = "refs/naruto/missions/";
+const ZERO = "0".repeat(40);
+const IDENTITY = {
+  GIT_AUTHOR_NAME: "naruto",
+  GIT_AUTHOR_EMAIL: "naruto@localhost",
+  GIT_COMMITTER_NAME: "naruto",
+  GIT_COMMITTER_EMAIL: "naruto@localhost",
+};
+
+export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: string }): MissionStore {
+  const run = (args: string[], input?: string) => gitText(git, { args, cwd: repoDir, env: IDENTITY, ...(input === undefined ? {} : { input }) });
+
+  return {
+    async load(id: string): Promise<StoredMission | null> {
+      const ref = MISSION_REF_PREFIX + id;
+      const { stdout } = await git({ args: ["--no-optional-locks", "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
+      const version = stdout.toString("utf8").trim();
+      if (version === "") return null;
+      const json = await run(["cat-file", "blob", `${version}:mission.json`]);
+      return { mission: parseMission(JSON.parse(json)), version };
+    },
+
+    async save(mission: Mission, expected: string | null): Promise<SaveResult> {
+      const blob = await run(["hash-object", "-w", "--stdin"], JSON.stringify(mission, null, 2) + "\n");
+      const tree = await run(["mktree"], `100644 blob ${blob}\tmission.json\n`);
+      const parents = expected === null ? [] : ["-p", expected];
+      const commit = await run(["commit-tree", tree, ...parents, "-m", `${mission.id}: ${mission.status} (seq ${mission.seq})`]);
+      try {
+        await run(["update-ref", "-m", "naruto: save mission", MISSION_REF_PREFIX + mission.id, commit, expected ?? ZERO]);
+      } catch (e) {
+        // update-ref refuses when the ref is no longer `expected`: another writer won the race.
+        if (e instanceof GitError) return { ok: false, reason: "conflict" };
+        throw e;
+      }
+      return { ok: true, version: commit };
+    },
+
+    async list(): Promise<string[]> {
+      const out = await run(["for-each-ref", "--format=%(refname)", MISSION_REF_PREFIX]);
+      return out === "" ? [] : out.split("\n").map((r) => r.slice(MISSION_REF_PREFIX.length));
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The state store port (DESIGN.md §6): missions live in git, never only in memory, and every
+ * save is a compare-and-swap against the version that was read. Two adapters: a local ref
+ * (`src/git/mission-store.ts`) and a branch on GitHub (`src/github/`).
+ */
+import type { Mission } from "./document.ts";
+import type { MissionEvent } from "./events.ts";
+import { step, type StepResult } from "./step.ts";
+
+/** A mission as read, with the opaque version a save must name. */
+export interface StoredMission {
+  readonly mission: Mission;
+  readonly version: string;
+}
+
+export type SaveResult = { readonly ok: true; readonly version: string } | { readonly ok: false; readonly reason: "conflict" };
+
+export interface MissionStore {
+  load(id: string): Promise<StoredMission | null>;
+  /** Saves when the stored version is still `expected` (null: the mission must not exist yet). */
+  save(mission: Mission, expected: string | null): Promise<SaveResult>;
+  /** Ids of every stored mission. */
+  list(): Promise<string[]>;
+}
+
+/** Every retry lost the race: something keeps moving the mission. */
+export class StoreContentionError extends Error {
+  override readonly name = "StoreContentionError";
+}
+
+export interface ApplyOptions {
+  /** Saves to try before giving up (each after reloading). */
+  readonly attempts?: number;
+  /** Waits before a retry; jittered so that racing writers spread out. */
+  readonly backoff?: (attempt: number) => Promise<void>;
+}
+
+/**
+ * Applies an event to the stored mission: load, `step`, compare-and-swap; a lost race reloads
+ * and applies the event again to the newer mission, so no writer's update is ever lost.
+ * An illegal event throws {@link IllegalEventError} and stores nothing.
+ */
+export async function applyEvent(store: MissionStore, id: string, event: MissionEvent, options: ApplyOptions = {}): Promise<StepResult> {
+  const attempts = options.attempts ?? 20;
+  const backoff = options.backoff ?? jitter;
+  for (let i = 0; i < attempts; i++) {
+    const stored = await store.load(id);
+    if (stored === null && event.type !== "requested") {
+      throw new MissionNotFoundError(id);
+    }
+    const result = step(stored?.mission ?? null, event);
+    if (result.duplicate) return result;
+    const saved = await store.save(result.mission, stored?.version ?? null);
+    if (saved.ok) return result;
+    await backoff(i);
+  }
+  throw new StoreContentionError(`mission ${id}: ${attempts} saves in a row lost the race; try again`);
+}
+
+export class MissionNotFoundError extends Error {
+  override readonly name = "MissionNotFoundError";
+  readonly id: string;
+  constructor(id: string) {
+    super(`no mission ${id}: run \`naruto status\` to list missions`);
+    this.id = id;
+  }
+}
+
+function jitter(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(5 * 2 ** attempt, 200);
+  return new Promise((r) => setTimeout(r, ms));
+}
