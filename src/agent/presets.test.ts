@@ -1,0 +1,108 @@
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PRESETS, type PresetName } from "../config/presets.ts";
+import type { AgentResult } from "./agent-result.ts";
+import { runAgent } from "./run-agent.ts";
+
+// Stand-ins for the agent CLIs: each records its arguments and stdin, and prints output in the
+// shape AGENTS.md documents for the real CLI, so the presets' result parsers run for real.
+const FAKE_CLIS: Record<PresetName, (log: string, rc: number) => string> = {
+  claude: (log, rc) => `#!/bin/sh
+printf '%s\\n' "$@" > ${log}/args; cat > ${log}/stdin
+echo '{"type":"result","subtype":"success","is_error":false,"result":"did it","total_cost_usd":0.5,"usage":{"input_tokens":10,"cache_read_input_tokens":5,"output_tokens":7},"modelUsage":{"claude-sonnet-x":{}}}'
+exit ${rc}`,
+  codex: (log, rc) => `#!/bin/sh
+printf '%s\\n' "$@" > ${log}/args; cat > ${log}/stdin
+while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; printf 'codex summary' > "$1"; fi; shift; done
+echo '{"type":"thread.started"}'
+echo '{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":2,"output_tokens":3}}'
+echo 'not json'
+echo '{"type":"turn.completed","usage":{"input_tokens":5,"output_tokens":1}}'
+exit ${rc}`,
+  aider: (log, rc) => `#!/bin/sh
+printf '%s\\n' "$@" > ${log}/args; cat > ${log}/stdin
+while [ $# -gt 0 ]; do if [ "$1" = "--analytics-log" ]; then shift; out="$1"; fi; shift; done
+echo '{"event":"launched"}' > "$out"
+echo '{"event":"message_send","properties":{"prompt_tokens":100,"completion_tokens":20,"total_cost":0.01,"main_model":"sonnet-x"}}' >> "$out"
+echo '{"event":"message_send","properties":{"prompt_tokens":50,"completion_tokens":5,"total_cost":0.02,"main_model":"sonnet-x"}}' >> "$out"
+echo "Tokens: 150 sent, 25 received."
+exit ${rc}`,
+  gemini: (log, rc) => `#!/bin/sh
+printf '%s\\n' "$@" > ${log}/args; cat > ${log}/stdin
+echo "trust=$GEMINI_CLI_TRUST_WORKSPACE" >> ${log}/args
+echo '{"response":"gem","stats":{"models":{"gemini-x":{"tokens":{"prompt":3,"candidates":4,"thoughts":1}}}}}'
+exit ${rc}`,
+};
+
+const EXPECTED: Record<PresetName, AgentResult> = {
+  claude: { summary: "did it", cost_usd: 0.5, tokens_in: 15, tokens_out: 7, model: "claude-sonnet-x" },
+  codex: { summary: "codex summary", cost_usd: null, tokens_in: 15, tokens_out: 4, model: null },
+  aider: { summary: "aider run", cost_usd: 0.02, tokens_in: 150, tokens_out: 25, model: "sonnet-x" },
+  gemini: { summary: "gem", cost_usd: null, tokens_in: 3, tokens_out: 5, model: "gemini-x" },
+};
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "naruto-presets-"));
+  await mkdir(join(dir, "bin"));
+  await mkdir(join(dir, "log"));
+  await mkdir(join(dir, "work"));
+  await writeFile(join(dir, "prompt.md"), "# the prompt\n");
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function runPreset(name: PresetName, rc: number) {
+  const bin = join(dir, "bin", name);
+  await writeFile(bin, FAKE_CLIS[name](join(dir, "log"), rc));
+  await chmod(bin, 0o755);
+  return runAgent({
+    command: PRESETS[name].command,
+    cwd: join(dir, "work"),
+    env: { PATH: `${join(dir, "bin")}:${process.env.PATH}`, TMPDIR: dir },
+    allowEnv: PRESETS[name].env,
+    mission: "m-test",
+    item: "x",
+    attempt: 1,
+    writes: ["src/"],
+    promptFile: join(dir, "prompt.md"),
+    resultFile: join(dir, "result.json"),
+    timeoutMs: 60_000,
+  });
+}
+
+describe("agent presets (run against stand-in CLIs)", () => {
+  it.each(["claude", "codex", "aider", "gemini"] as const)("%s gets the prompt and reports its result", async (name) => {
+    const agent = await runPreset(name, 0);
+    expect(agent.outcome).toBe("exited");
+    expect(agent.notes).toEqual([]);
+    expect(agent.result).toEqual(EXPECTED[name]);
+    const args = await readFile(join(dir, "log", "args"), "utf8");
+    if (name === "aider") expect(args).toContain(`--message-file\n${join(dir, "prompt.md")}\n`);
+    else expect(await readFile(join(dir, "log", "stdin"), "utf8")).toBe("# the prompt\n");
+    // Raw output goes to mktemp files, never into the work tree.
+    expect(await readdir(join(dir, "work"))).toEqual([]);
+  });
+
+  it.each(["claude", "codex", "aider", "gemini"] as const)("%s keeps the agent's exit code", async (name) => {
+    const agent = await runPreset(name, 7);
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 7 });
+    expect(agent.result).toEqual(EXPECTED[name]);
+  });
+
+  it("passes the flags AGENTS.md checked", async () => {
+    await runPreset("claude", 0);
+    expect(await readFile(join(dir, "log", "args"), "utf8")).toContain("--disallowedTools\nBash(git commit:*),Bash(git push:*)\n");
+    await runPreset("codex", 0);
+    expect(await readFile(join(dir, "log", "args"), "utf8")).toMatch(/^exec\n--sandbox\nworkspace-write\n/);
+    await runPreset("aider", 0);
+    expect(await readFile(join(dir, "log", "args"), "utf8")).toContain("--no-auto-commits\n--no-dirty-commits\n");
+    await runPreset("gemini", 0);
+    expect(await readFile(join(dir, "log", "args"), "utf8")).toContain("trust=true");
+  });
+});

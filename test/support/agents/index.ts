@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { shellQuote } from "../../../src/agent/shell-quote.ts";
+
+/** The fake agents of this folder; see each script's header for what it does. */
+export type FakeAgent = "edit" | "slow" | "crash" | "hang" | "out-of-scope" | "noop" | "flaky";
+
+export function fakeAgentPath(name: FakeAgent): string {
+  return fileURLToPath(new URL(`./${name}.mjs`, import.meta.url));
+}
+
+/** A profile command that runs the fake agent with the Node running the tests. */
+export function fakeAgentCommand(name: FakeAgent): string {
+  return `${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath(name))}`;
+}
