@@ -53,3 +53,29 @@ export interface PlanLimits {
   /** The config allows items to write protected paths. */
   readonly allowProtected: boolean;
 }
+
+/**
+ * How a conflicting pair is ordered: by the plan's own `after` edges, by an edge the planner
+ * added, or not at all (only in strict mode, where that makes the plan invalid).
+ */
+export type ConflictOrder = "declared" | "added" | "unordered";
+
+/**
+ * Two items whose writes overlap, as `naruto plan --json` prints them (DESIGN.md §4).
+ * `a` is ordered before `b`; `path` is the overlapping path (the deeper of the two writes).
+ */
+export interface PlanConflict {
+  readonly a: string;
+  readonly b: string;
+  readonly path: string;
+  readonly order: ConflictOrder;
+}
+
+/** An item's dependencies as `naruto plan --json` prints them (DESIGN.md §4). */
+export interface OrderedItem {
+  readonly id: string;
+  /** The plan's declared dependencies, as written. */
+  readonly after: readonly string[];
+  /** Only the edges the planner added to order conflicting items, in plan order. */
+  readonly added_after: readonly string[];
+}
