@@ -71,8 +71,12 @@ function makePath(parts: string[], subtree: boolean): RepoPath {
 
 /** Comparison form of one component: case-insensitive and Unicode-normalized. */
 export function keyOf(component: string): string {
+  // ASCII is already in NFC, and the Unicode normalizer is the slow part on big plans.
+  if (ASCII.test(component)) return component.toLowerCase();
   return component.normalize("NFC").toLowerCase();
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The comparison key of a whole path, components joined by `/` (the root is ""). */
 export function pathKey(p: RepoPath): string {
