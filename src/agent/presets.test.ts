@@ -57,9 +57,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function runPreset(name: PresetName, rc: number) {
+async function runPreset(name: PresetName, rc: number, script = FAKE_CLIS[name](join(dir, "log"), rc)) {
   const bin = join(dir, "bin", name);
-  await writeFile(bin, FAKE_CLIS[name](join(dir, "log"), rc));
+  await writeFile(bin, script);
   await chmod(bin, 0o755);
   return runAgent({
     command: PRESETS[name].command,
@@ -93,6 +93,16 @@ describe("agent presets (run against stand-in CLIs)", () => {
     const agent = await runPreset(name, 7);
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 7 });
     expect(agent.result).toEqual(EXPECTED[name]);
+  });
+
+  it("aider fails an attempt that made no model call, although aider exits 0", async () => {
+    const silent = `#!/bin/sh
+while [ $# -gt 0 ]; do if [ "$1" = "--analytics-log" ]; then shift; echo '{"event":"launched"}' > "$1"; fi; shift; done
+exit 0`;
+    const agent = await runPreset("aider", 0, silent);
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
+    expect(agent.output).toContain("aider made no model call");
+    expect(agent.result?.summary).toBe("aider made no model call");
   });
 
   it("passes the flags AGENTS.md checked", async () => {

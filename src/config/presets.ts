@@ -37,7 +37,8 @@ const AIDER = String.raw`log=$(mktemp)
 aider --message-file "$NARUTO_PROMPT_FILE" --yes-always --no-auto-commits --no-dirty-commits \
   --no-gitignore --no-analytics --analytics-log "$log" --no-check-update --no-show-release-notes \
   --no-stream --no-pretty --chat-history-file /dev/null --input-history-file /dev/null --model sonnet; rc=$?
-node -e 'const fs=require("fs");let i=0,o=0,c,m;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.event==="message_send"){const p=e.properties;i+=p.prompt_tokens||0;o+=p.completion_tokens||0;c=p.total_cost;m=p.main_model}}catch{}}fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:"aider run",cost_usd:c,tokens_in:i,tokens_out:o,model:m}))' "$log" || true
+node -e 'const fs=require("fs");let i=0,o=0,c,m,n=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.event==="message_send"){const p=e.properties;n++;i+=p.prompt_tokens||0;o+=p.completion_tokens||0;c=p.total_cost;m=p.main_model}}catch{}}fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:n?"aider run":"aider made no model call",cost_usd:c,tokens_in:i,tokens_out:o,model:m}));if(!n)process.exit(9)' "$log"
+if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then echo "naruto: aider made no model call (no message_send event): failing the attempt" >&2; rc=1; fi
 exit $rc
 `;
 
@@ -47,6 +48,9 @@ GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json
 node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),m=Object.entries(r.stats?.models||{});fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:m[0]?.[0]}))' "$out" || true
 exit $rc
 `;
+
+// aider exits 0 even on fatal API errors (Aider-AI/aider#5552, AGENTS.md): its preset fails the
+// attempt when the analytics log shows no model call at all.
 
 // AWS and Google credential variables are listed for the Bedrock and Vertex routes.
 const AWS = ["AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"];
