@@ -26,3 +26,4 @@ export { createVerifyRunner } from "./verify-runner.ts";
 export type { VerifyRunnerOptions } from "./verify-runner.ts";
 export { dropItems, nextBisectStep, recordVerify, startBisect } from "./bisect.ts";
 export type { BisectState, BisectStep } from "./bisect.ts";
+export { GitParseError } from "./queue-parse.ts";

@@ -133,6 +133,15 @@ describe("integrate", () => {
     expect(tree.get("img.bin")?.content).toEqual(Buffer.concat([binary, binary]));
   });
 
+  it("keeps path bytes that are not UTF-8 exactly", async () => {
+    const { base, ref } = await setup({ "a.txt": "a\n" });
+    const checkpoints = await writeCheckpoints(repo.git, repo.dir, [{ base, files: { "caf\u00e9 \u00ff.txt": "latin1 name\n" }, pathBytes: "latin1" }]);
+    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints });
+    const listing = await repo.git({ args: ["ls-tree", "-z", "--name-only", batch.newHead], cwd: repo.dir });
+    expect(listing.stdout.toString("latin1").split("\0")).toContain("caf\u00e9 \u00ff.txt");
+    expect(batch.results[0]).toMatchObject({ status: "integrated", changed: ["caf\ufffd \ufffd.txt"] });
+  });
+
   it("uses the same number of git processes for 1 and for 20 disjoint checkpoints", async () => {
     const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.txt`, `${i}\n`]));
     const { base, ref } = await setup(files);

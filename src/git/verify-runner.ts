@@ -43,6 +43,15 @@ export function createVerifyRunner(options: VerifyRunnerOptions): VerifyRunner {
         clearTimeout(timer);
         resolve({ exitCode: null, output: `cannot run ${command}: ${error.message}` });
       });
+      child.on("exit", () => {
+        // Whatever the command left running in its group would hold the output pipes open and
+        // keep working in a scratch tree that is about to be removed.
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // The group is already gone.
+        }
+      });
       child.on("close", (code) => {
         clearTimeout(timer);
         resolve({ exitCode: code, output: kept.subarray(Math.max(0, kept.length - max)).toString("utf8") });

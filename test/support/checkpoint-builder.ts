@@ -17,12 +17,14 @@ export interface CommitSpec {
   readonly author?: string;
   readonly item?: string;
   readonly attempt?: number;
+  /** "latin1": each path character is one byte, to write paths that are not valid UTF-8. */
+  readonly pathBytes?: "utf8" | "latin1";
 }
 
 const AUTHOR = "Worker Agent <agent@example.test> 1767225600 +0000";
 
-function quote(path: string): Buffer {
-  const bytes = Buffer.from(path, "utf8");
+function quote(path: string, encoding: "utf8" | "latin1" = "utf8"): Buffer {
+  const bytes = Buffer.from(path, encoding);
   let out = '"';
   for (const b of bytes) {
     if (b === 0x22 || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
@@ -48,12 +50,12 @@ export async function writeCommits(git: Git, repoDir: string, specs: readonly Co
     parts.push(data(spec.message ?? `work on ${spec.item ?? "item"}\n\nNaruto-Item: ${spec.item ?? "item"}\n`));
     parts.push(Buffer.from(`from ${spec.base}\n`));
     for (const [path, file] of Object.entries(spec.files)) {
-      if (file === null) parts.push(Buffer.from("D "), quote(path), Buffer.from("\n"));
+      if (file === null) parts.push(Buffer.from("D "), quote(path, spec.pathBytes), Buffer.from("\n"));
     }
     for (const [path, file] of Object.entries(spec.files)) {
       if (file === null) continue;
       const { content, mode } = typeof file === "string" || Buffer.isBuffer(file) ? { content: file, mode: "100644" } : file;
-      parts.push(Buffer.from(`M ${mode} inline `), quote(path), Buffer.from("\n"), data(content));
+      parts.push(Buffer.from(`M ${mode} inline `), quote(path, spec.pathBytes), Buffer.from("\n"), data(content));
     }
     parts.push(Buffer.from("\n"));
   });
