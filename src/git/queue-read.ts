@@ -25,14 +25,20 @@ export async function readCheckpoints(git: Git, repoDir: string, checkpoints: re
   for (const cp of checkpoints) {
     if (!OID.test(cp.commit) || !OID.test(cp.base)) throw new CheckpointInputError(cp, "commit and base must be full object ids");
   }
-  const unique = [...new Set(checkpoints.map((cp) => cp.commit))];
-  const objects = await git({
-    args: ["--no-optional-locks", "cat-file", "--batch"],
-    cwd: repoDir,
-    input: unique.map((id) => `${id}\n`).join(""),
-  });
+  const unique = [...new Map(checkpoints.map((cp) => [cp.commit, cp.base]))];
+  // Both reads at once (they are independent); the commit objects are checked first so that a
+  // bad input is reported as such rather than as diff-tree's failure.
+  const [objects, diff] = await Promise.allSettled([
+    git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: unique.map(([id]) => `${id}\n`).join("") }),
+    git({
+      args: ["--no-optional-locks", "diff-tree", "--stdin", ...RAW_DIFF],
+      cwd: repoDir,
+      input: unique.map(([id, base]) => `${id} ${base}\n`).join(""),
+    }),
+  ]);
+  if (objects.status === "rejected") throw objects.reason;
   const metas = new Map<string, CommitObject>();
-  for (const obj of parseCatFileBatch(objects.stdout.toString("latin1"))) {
+  for (const obj of parseCatFileBatch(objects.value.stdout.toString("latin1"))) {
     if ("oid" in obj && obj.type === "commit") metas.set(obj.oid, parseCommit(obj.content));
   }
   const withMeta = checkpoints.map((checkpoint) => {
@@ -44,14 +50,10 @@ export async function readCheckpoints(git: Git, repoDir: string, checkpoints: re
     }
     return { checkpoint, meta };
   });
-  const diff = await git({
-    args: ["--no-optional-locks", "diff-tree", "--stdin", ...RAW_DIFF],
-    cwd: repoDir,
-    input: withMeta.map(({ checkpoint }) => `${checkpoint.commit} ${checkpoint.base}\n`).join(""),
-  });
+  if (diff.status === "rejected") throw diff.reason;
   // A commit without changes gets no section at all.
   const changes = new Map<string, PathChange[]>();
-  for (const section of parseRawDiff(diff.stdout.toString("latin1"))) {
+  for (const section of parseRawDiff(diff.value.stdout.toString("latin1"))) {
     if (section.header !== null) changes.set(section.header, section.changes);
   }
   return withMeta.map(({ checkpoint, meta }) => ({ checkpoint, meta, changes: changes.get(checkpoint.commit) ?? [] }));

@@ -162,13 +162,16 @@ describe("integrate", () => {
     expect(one).toBeLessThanOrEqual(6);
   });
 
-  it("rejects a checkpoint whose parent is not its base", async () => {
+  it("rejects a checkpoint whose parent is not its base, or that does not exist, and leaves the queue", async () => {
     const { base, ref } = await setup({ "a.txt": "a\n" });
     const [cp] = await writeCheckpoints(repo.git, repo.dir, [{ base, files: { "a.txt": "b\n" } }]);
     const other = await repo.commit("elsewhere", { "x.txt": "x\n" });
     await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: [{ ...cp!, base: other }] })).rejects.toBeInstanceOf(
       CheckpointInputError,
     );
+    const missing = { ...cp!, commit: "f".repeat(40) };
+    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: [missing] })).rejects.toBeInstanceOf(CheckpointInputError);
+    expect(await repo.run("rev-parse", ref)).toBe(base);
   });
 
   it("creates the queue branch once and leaves an existing one where it is", async () => {
