@@ -1,0 +1,201 @@
+/**
+ * The bundled example that `naruto demo` runs (examples/demo/): its plan is valid with exactly
+ * the one conflict the demo is about, its config loads, its project is green, and carrying out
+ * every item's prompt with the demo agent, one item after another in dependency order, gives
+ * a project whose tests still pass, each item changing only what it owns.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_AGENT_PATH } from "../src/agent/demo-agent.ts";
+import { buildPrompt } from "../src/agent/prompt.ts";
+import { runAgent } from "../src/agent/run-agent.ts";
+import { shellQuote } from "../src/agent/shell-quote.ts";
+import { loadConfig } from "../src/config/index.ts";
+import { checkPlan, isCoveredBy, repoPathOf, type CheckResult, type Plan, type PlanItem } from "../src/plan/index.ts";
+import { createTestRepo, type TestRepo } from "./support/git-repo.ts";
+
+const EXAMPLE = fileURLToPath(new URL("../examples/demo/", import.meta.url));
+const PROJECT = join(EXAMPLE, "project");
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+/** The config as `naruto demo` loads it: the placeholder replaced by the demo agent's path. */
+async function demoConfigText(): Promise<string> {
+  const text = await readFile(join(EXAMPLE, "naruto.yml"), "utf8");
+  return text.replaceAll("{{demo_agent}}", shellQuote(DEMO_AGENT_PATH));
+}
+
+async function checkedPlan(): Promise<CheckResult & { plan: Plan }> {
+  const result = checkPlan(await readFile(join(EXAMPLE, "plan.yml"), "utf8"));
+  if (result.plan === null) throw new Error(`the demo plan is invalid: ${JSON.stringify(result.errors)}`);
+  return { ...result, plan: result.plan };
+}
+
+/** A throwaway repository whose first commit is the example project. */
+async function projectRepo(): Promise<TestRepo> {
+  const files: Record<string, Buffer> = {};
+  for (const entry of await readdir(PROJECT, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    files[full.slice(PROJECT.length + 1)] = await readFile(full);
+  }
+  const repo = await createTestRepo(files);
+  cleanups.push(() => repo.remove());
+  return repo;
+}
+
+/** Runs a shell command the way naruto runs `verify` commands; never throws for a failure. */
+function sh(command: string, cwd: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    // A clean environment: vitest's own variables must not change how `node --test` behaves.
+    const child = spawn("sh", ["-c", command], { cwd, env: { PATH: process.env.PATH ?? "", HOME: tmpdir() }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+/** Carries out one item with the demo agent, started as naruto starts agents (config command, prompt file). */
+async function runItem(repo: TestRepo, item: PlanItem, task: string, command: string): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "naruto-demo-example-"));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const promptFile = join(dir, "prompt.md");
+  await writeFile(promptFile, buildPrompt({ task, item }));
+  const agent = await runAgent({
+    command, cwd: repo.dir, env: { PATH: process.env.PATH }, allowEnv: [],
+    mission: "m-demo", item: item.id, attempt: 1, writes: item.writes,
+    promptFile, resultFile: join(dir, "result.json"), timeoutMs: 60_000,
+  });
+  expect(agent.outcome, `${item.id}: ${agent.output}`).toBe("exited");
+  expect(agent.result?.summary).not.toMatch(/^(failed|no instructions)/);
+}
+
+/** Paths changed since the last commit, from `git status --porcelain -z` (both sides of a rename). */
+async function changedPaths(repo: TestRepo): Promise<string[]> {
+  const fields = (await repo.run("status", "--porcelain", "-z", "--untracked-files=all")).split("\0").filter((f) => f !== "");
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    paths.push(field.slice(3));
+    if (field[0] === "R" || field[0] === "C") paths.push(fields[++i]!);
+  }
+  return paths;
+}
+
+/** Every item of `order` comes after the items it waits for (declared, and added when `added` is set). */
+function respectsOrder(order: readonly string[], result: CheckResult, added: boolean): boolean {
+  const at = (id: string) => order.indexOf(id);
+  return result.items
+    .filter((item) => order.includes(item.id))
+    .every((item) => [...item.after, ...(added ? item.added_after : [])].every((dep) => at(dep) >= 0 && at(dep) < at(item.id)));
+}
+
+/** The order naruto integrates in with one item running at a time (stable topological order, added edges included). */
+const QUEUE_ORDER = ["validate-item", "restock", "money-parse", "stock-report", "csv-import", "report-format", "cli", "docs"];
+/**
+ * The conflicting pair the other way round, with what it needs: their edits must not depend on
+ * which lands first (the planner could as well have ordered them the other way).
+ */
+const SWAPPED_ORDER = ["money-parse", "csv-import", "stock-report"];
+
+/**
+ * Carries out every item in `order`, committing each as its checkpoint. Each item's changes must
+ * stay inside its writes and pass its own verify; with `verifyEach`, the project's tests run
+ * after every item, as the queue's verify would on a batch of one.
+ */
+async function simulate(order: readonly string[], options: { verifyEach: boolean }): Promise<TestRepo> {
+  const { plan } = await checkedPlan();
+  const config = loadConfig(await demoConfigText());
+  if (!config.ok) throw new Error("the demo config does not load");
+  const repo = await projectRepo();
+  for (const id of order) {
+    const item = plan.items.find((i) => i.id === id)!;
+    await runItem(repo, item, plan.title, config.config.agents.default!.command);
+    const changed = await changedPaths(repo);
+    expect(changed, `${id} changes something`).not.toEqual([]);
+    expect(changed.filter((path) => !isCoveredBy(repoPathOf(path), item.writes)), `${id} stays in its writes`).toEqual([]);
+    if (item.verify !== null) expect(await sh(item.verify, repo.dir), `${id} verify`).toMatchObject({ code: 0 });
+    await repo.commit(`${id}`);
+    if (options.verifyEach) expect(await sh("node --test", repo.dir), `node --test after ${id}`).toMatchObject({ code: 0 });
+  }
+  return repo;
+}
+
+describe("the demo plan (examples/demo/plan.yml)", () => {
+  it("is valid and has exactly one conflict, which the planner orders with an added edge", async () => {
+    const result = await checkedPlan();
+    expect(result.errors).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.proof?.ok).toBe(true);
+    expect(result.conflicts).toEqual([{ a: "stock-report", b: "csv-import", path: "src/index.js", order: "added" }]);
+    expect(result.items.filter((item) => item.added_after.length > 0)).toEqual([
+      { id: "csv-import", after: ["money-parse"], added_after: ["stock-report"] },
+    ]);
+  });
+
+  it("has about 8 items with estimates, and a chain where each item builds on the one before", async () => {
+    const { plan } = await checkedPlan();
+    expect(plan.items).toHaveLength(8);
+    // Every item states its estimate (the default of 1 unit would make the timeline flat).
+    const itemTexts = (await readFile(join(EXAMPLE, "plan.yml"), "utf8")).split(/^ {2}- id: /m).slice(1);
+    expect(itemTexts).toHaveLength(8);
+    expect(itemTexts.filter((text) => !/^ {4}estimate: \d+m$/m.test(text))).toEqual([]);
+    const after = (id: string) => plan.items.find((item) => item.id === id)?.after;
+    expect(after("report-format")).toContain("stock-report");
+    expect(after("cli")).toContain("report-format");
+    expect(after("docs")).toContain("cli");
+  });
+
+  it("lists the orders the simulation uses as valid orders of its items", async () => {
+    const result = await checkedPlan();
+    expect([...QUEUE_ORDER].sort()).toEqual(result.plan.items.map((item) => item.id).sort());
+    expect(respectsOrder(QUEUE_ORDER, result, true)).toBe(true);
+    expect(respectsOrder(SWAPPED_ORDER, result, false)).toBe(true);
+    expect(respectsOrder(SWAPPED_ORDER, result, true)).toBe(false);
+  });
+});
+
+describe("the demo config (examples/demo/naruto.yml)", () => {
+  it("loads once the demo agent's path replaces the placeholder", async () => {
+    expect(await readFile(join(EXAMPLE, "naruto.yml"), "utf8")).toContain("node {{demo_agent}}");
+    const result = loadConfig(await demoConfigText());
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.config.agents.default?.command).toBe(`node ${shellQuote(DEMO_AGENT_PATH)}`);
+    expect(result.config.queue).toEqual({ verify: "node --test", batch: 4 });
+    expect(result.config.limits.max_parallel).toBe(4);
+  });
+});
+
+describe("the demo project (examples/demo/project)", () => {
+  it("is green before any item runs", async () => {
+    const repo = await projectRepo();
+    const run = await sh("node --test", repo.dir);
+    expect(run, run.output).toMatchObject({ code: 0 });
+    expect(run.output).toMatch(/# fail 0/);
+  });
+
+  it("stays green after every item, carried out by the demo agent in the queue's order", async () => {
+    const repo = await simulate(QUEUE_ORDER, { verifyEach: true });
+    const index = await readFile(join(repo.dir, "src/index.js"), "utf8");
+    expect(index.endsWith('export * from "./report.js";\nexport * from "./csv.js";\n')).toBe(true);
+    const cli = await sh("node bin/inventory.js report data/stock.csv", repo.dir);
+    expect(cli.output).toMatch(/^Total value: 81\.00$/m);
+  });
+
+  it("ends green with the conflicting pair integrated the other way round", async () => {
+    const repo = await simulate(SWAPPED_ORDER, { verifyEach: false });
+    const run = await sh("node --test", repo.dir);
+    expect(run, run.output).toMatchObject({ code: 0 });
+    const index = await readFile(join(repo.dir, "src/index.js"), "utf8");
+    expect(index.endsWith('export * from "./csv.js";\nexport * from "./report.js";\n')).toBe(true);
+  });
+});
