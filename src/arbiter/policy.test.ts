@@ -82,6 +82,13 @@ describe("policyFindings", () => {
     expect(rulesOf(facts(m))).toContain("error item_unexplained");
   });
 
+  it("quotes at most 1,000 characters of a long reason (a failed verification's output)", () => {
+    const m = withItem(failedMission({ kind: "failed", reason: "boom" }), "a", { reason: `queue verification failed:\n${"x".repeat(5000)}` });
+    const message = policyFindings(facts(m)).find((f) => f.rule === "item_failed")?.message ?? "";
+    expect(message.length).toBeLessThan(1100);
+    expect(message.endsWith("…")).toBe(true);
+  });
+
   it("reports an item that has not finished", () => {
     expect(rulesOf(facts(runningMission()))).toContain("error item_unfinished");
   });

@@ -91,6 +91,9 @@ function missionFindings(mission: Mission): Finding[] {
   return [finding("error", RULES.missionStopped, `the mission stopped early: ${mission.reason}`)];
 }
 
+/** Longest item reason quoted in a finding. */
+const MAX_REASON = 1000;
+
 function itemFindings(mission: Mission): Finding[] {
   const byId = new Map(mission.items.map((i) => [i.id, i]));
   const out: Finding[] = [];
@@ -103,7 +106,9 @@ function itemFindings(mission: Mission): Finding[] {
 
 function itemFinding(item: MissionItem, byId: ReadonlyMap<string, MissionItem>): Finding | null {
   const name = `item "${item.id}"`;
-  const reason = item.reason ?? item.attempts.at(-1)?.reason ?? null;
+  const full = item.reason ?? item.attempts.at(-1)?.reason ?? null;
+  // A failed queue verification carries its output: the finding names it, the log keeps it.
+  const reason = full !== null && full.length > MAX_REASON ? `${full.slice(0, MAX_REASON - 1)}…` : full;
   switch (item.status) {
     case "integrated":
       return null;
