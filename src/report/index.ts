@@ -1,0 +1,12 @@
+/**
+ * Reports (DESIGN.md §9, §10, §13): pure renderers of the mission document — the JSON result,
+ * the markdown report, the tracking and verdict comments, the Mermaid graph. The public face of
+ * `src/report`.
+ */
+export { missionResult, type MissionResult, type MissionResultItem } from "./result-json.ts";
+export { missionReport, type ReportOptions } from "./markdown.ts";
+export { trackingComment, trackingMarker, type TrackingLinks } from "./tracking-comment.ts";
+export { verdictComment, verdictMarker } from "./verdict-comment.ts";
+export { MERMAID_MAX_ITEMS, mermaidBlock, mermaidLabel, planGraph } from "./mermaid.ts";
+export { COMMENT_LIMIT } from "./fit.ts";
+export { readProof, type ProofConflictSummary, type ProofSummary } from "./proof-summary.ts";

@@ -1,0 +1,111 @@
+/**
+ * The mission report in markdown (DESIGN.md §9, issue 4): the request, the verdict with its
+ * findings, the items, the proof, the queue, the cost and the graph. Pure: the same mission
+ * always renders the same text; every untrusted string is escaped on its way in.
+ */
+import type { Mission, MissionItem } from "../mission/document.ts";
+import { codeSpan, inlineText, quoteBlock } from "./escape.ts";
+import { assemble, COMMENT_LIMIT, type FlexibleList } from "./fit.ts";
+import {
+  formatDuration,
+  formatUsage,
+  itemBranch,
+  itemDurationMs,
+  progressOf,
+  shortSha,
+  STATUS_MARK,
+  usageOf,
+} from "./format.ts";
+import { mermaidBlock } from "./mermaid.ts";
+import { findingsTable, proofSection, queueLine, verdictHeadline } from "./sections.ts";
+
+export { trackingComment, type TrackingLinks } from "./tracking-comment.ts";
+export { verdictComment } from "./verdict-comment.ts";
+
+export interface ReportOptions {
+  /** Longest report in characters; default GitHub's comment limit, so it can be posted as is. */
+  readonly limit?: number;
+}
+
+/**
+ * The full mission report. Long tables are cut to stay within `limit`, with a note saying how
+ * many rows were left out (the JSON result always has every item).
+ */
+export function missionReport(mission: Mission, options: ReportOptions = {}): string {
+  const usage = usageOf(mission.items);
+  const hasUsage = usage.costUsd !== null || usage.tokensIn !== null || usage.tokensOut !== null;
+  return `${assemble(
+    [
+      `# naruto mission ${codeSpan(mission.id)}${mission.plan_title ? `: ${inlineText(mission.plan_title, 120)}` : ""}`,
+      summaryLine(mission),
+      "## Request",
+      quoteBlock(mission.task),
+      "## Verdict",
+      verdictHeadline(mission.verdict),
+      findingsTable(mission.verdict?.findings ?? []),
+      "## Items",
+      itemsTable(mission, hasUsage),
+      "## No-overlap proof",
+      proofSection(mission),
+      "## Queue",
+      queueLine(mission),
+      "## Cost",
+      hasUsage ? `Total reported by the agents: ${formatUsage(usage)}.` : "No agent reported its cost or tokens.",
+      "## Graph",
+      mermaidBlock(mission),
+    ],
+    options.limit ?? COMMENT_LIMIT,
+  )}\n`;
+}
+
+function summaryLine(mission: Mission): string {
+  const parts = [`**Status:** ${mission.status}`, `**Items:** ${progressOf(mission)}`];
+  if (mission.verdict) parts.push(`**Verdict:** ${mission.verdict.verdict}`);
+  const line = parts.join(" · ");
+  return mission.reason === null ? line : `${line}\n\n**Stopped:** ${inlineText(mission.reason, 300)}`;
+}
+
+function itemsTable(mission: Mission, withUsage: boolean): FlexibleList | string {
+  if (mission.items.length === 0) return "No items yet.";
+  const columns = ["", "item", "status", "attempts", "duration", "changed", "branch", "commit", ...(withUsage ? ["cost"] : [])];
+  return {
+    head: [`| ${columns.join(" | ")} |`, `|${columns.map(() => "---").join("|")}|`],
+    lines: mission.items.map((item) => {
+      const cells = [
+        STATUS_MARK[item.status],
+        `${codeSpan(item.id, 64)} ${inlineText(item.title, 80)}`,
+        statusCell(item),
+        String(item.attempts.length),
+        formatDuration(itemDurationMs(mission, item)),
+        changedCell(item),
+        item.attempts.length === 0 ? "—" : codeSpan(itemBranch(mission, item)),
+        item.commit === null ? "—" : codeSpan(shortSha(item.commit)),
+        ...(withUsage ? [formatUsage(usageOf([item]))] : []),
+      ];
+      return `| ${cells.join(" | ")} |`;
+    }),
+    note: (hidden) => `\n_… and ${hidden} more items — see the JSON result (\`naruto status ${mission.id} --json\`)._`,
+    weight: 3,
+  };
+}
+
+function statusCell(item: MissionItem): string {
+  return item.status === "integrated" || item.reason === null ? item.status : `${item.status}: ${inlineText(item.reason, 160)}`;
+}
+
+/** Files the item changed: those on the queue, or the last checkpoint's when not integrated yet. */
+function changedCell(item: MissionItem): string {
+  const changed = item.changed.length > 0 ? item.changed : (item.attempts.at(-1)?.changed ?? []);
+  if (changed.length === 0) return "—";
+  const shown = changed.slice(0, 3).map((p) => codeSpan(shortenPath(p), 60));
+  const more = changed.length - shown.length;
+  return more > 0 ? `${shown.join(", ")} +${more} more` : shown.join(", ");
+}
+
+/** A long path keeps its end, where the file name is: `…/handlers/users.ts`. */
+function shortenPath(path: string, max = 40): string {
+  if (path.length <= max) return path;
+  const tail = path.slice(path.length - max + 2);
+  const cut = tail.indexOf("/");
+  return `…/${cut >= 0 && cut < tail.length - 1 ? tail.slice(cut + 1) : tail}`;
+}

@@ -1,0 +1,65 @@
+/**
+ * Sections shared by the mission report and the comments: the findings table, the proof
+ * summary, the queue line. Each returns markdown (or a list that `assemble` may cut).
+ */
+import type { Finding, Mission, Verdict } from "../mission/document.ts";
+import { codeSpan, inlineText } from "./escape.ts";
+import type { FlexibleList } from "./fit.ts";
+import { SEVERITY_MARK, shortSha, VERDICT_MARK } from "./format.ts";
+import { readProof } from "./proof-summary.ts";
+
+/** The verdict's headline: mark, verdict and summary. */
+export function verdictHeadline(verdict: Verdict | null): string {
+  if (verdict === null) return "⏳ **Not reviewed yet**: the arbiter reviews once every item has finished.";
+  return `${VERDICT_MARK[verdict.verdict]} **${verdict.verdict}**: ${inlineText(verdict.summary, 1000)}`;
+}
+
+/** The findings as a table that may be cut, or a line saying there are none. */
+export function findingsTable(findings: readonly Finding[]): FlexibleList | string {
+  if (findings.length === 0) return "No findings.";
+  return {
+    head: ["| | rule | where | message |", "|---|---|---|---|"],
+    lines: findings.map(
+      (f) => `| ${SEVERITY_MARK[f.severity]} ${f.severity} | ${codeSpan(f.rule, 64)} | ${where(f)} | ${inlineText(f.message, 500)} |`,
+    ),
+    // A blank line first: a text line right after a table would be read as one more row.
+    note: (hidden) => `\n_… and ${hidden} more findings — see the report._`,
+    weight: 1,
+  };
+}
+
+function where(f: Finding): string {
+  if (f.path === null) return "—";
+  return codeSpan(f.line === null ? f.path : `${f.path}:${f.line}`, 80);
+}
+
+/** The no-overlap proof: whether it holds, and each conflicting pair with how it is ordered. */
+export function proofSection(mission: Mission): FlexibleList | string {
+  if (mission.proof === null) return "No proof: the mission has no plan yet.";
+  const proof = readProof(mission.proof);
+  if (proof === null) return "⚠️ The mission's proof is not a `naruto.proof/v1` document.";
+  const claim = proof.ok === false ? "❌ The proof does not hold: some items that may run together write the same path." : "✅ No two items that may run at the same time write the same path.";
+  const skipped = proof.unreadable === 0 ? "" : proof.unreadable === 1 ? " (1 conflict entry could not be read)" : ` (${proof.unreadable} conflict entries could not be read)`;
+  if (proof.conflicts.length === 0) return `${claim} No two items write overlapping paths${skipped}.`;
+  const pairs = proof.conflicts.length === 1 ? "1 conflicting pair" : `${proof.conflicts.length} conflicting pairs`;
+  return {
+    head: [`${claim} ${pairs}${skipped}, each run one after the other:`, "", "| first | then | overlapping path | ordered by |", "|---|---|---|---|"],
+    lines: proof.conflicts.map((c) => `| ${codeSpan(c.a, 64)} | ${codeSpan(c.b, 64)} | ${codeSpan(c.path, 80)} | ${orderText(c.order)} |`),
+    note: (hidden) => `\n_… and ${hidden} more conflicting pairs — see the proof._`,
+    weight: 0.5,
+  };
+}
+
+function orderText(order: string): string {
+  if (order === "declared") return "the plan's own `after`";
+  if (order === "added") return "an edge the planner added";
+  if (order === "unordered") return "❌ nothing (may run together)";
+  return inlineText(order, 40);
+}
+
+/** The queue branch, its head and the verify runs, on one line. */
+export function queueLine(mission: Mission): string {
+  const runs = mission.queue.verify_runs === 1 ? "1 verify run" : `${mission.queue.verify_runs} verify runs`;
+  const atBase = mission.queue.head === mission.base.commit ? " (still the base)" : "";
+  return `Queue ${codeSpan(mission.queue.branch)} at ${codeSpan(shortSha(mission.queue.head))}${atBase} · ${runs} · base ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(mission.base.commit))}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The tracking comment (DESIGN.md §10): the live, compact form of the mission on the issue,
+ * updated in place and found again by its hidden marker. Display only: it is never read back
+ * as state.
+ */
+import type { Mission, MissionItem } from "../mission/document.ts";
+import { codeSpan, inlineText, safeLink } from "./escape.ts";
+import { assemble, COMMENT_LIMIT } from "./fit.ts";
+import { formatDuration, itemBranch, itemDurationMs, progressOf, STATUS_MARK } from "./format.ts";
+import { mermaidBlock } from "./mermaid.ts";
+import { queueLine, verdictHeadline } from "./sections.ts";
+
+/** Where the comment may link; only http(s) URLs are shown. */
+export interface TrackingLinks {
+  /** The workflow run (or the local log) of the mission. */
+  readonly run?: string;
+  /** The queue pull request `naruto/<mission>` → base. */
+  readonly pullRequest?: string;
+  /** The full report. */
+  readonly report?: string;
+  /** Per item id: its current attempt's run or job; default the attempt's `runner` when it is a URL. */
+  readonly items?: Readonly<Record<string, string>>;
+}
+
+/** The hidden marker that starts the tracking comment of a mission. */
+export function trackingMarker(missionId: string): string {
+  return `<!-- naruto:tracking:${markerId(missionId)} -->`;
+}
+
+/** Mission ids are `m-[a-z0-9]+`; anything else is reduced to that, so it cannot end the comment. */
+export function markerId(missionId: string): string {
+  return missionId.replace(/[^a-z0-9-]/gi, "");
+}
+
+/**
+ * The tracking comment: a checklist of the items (status, branch, attempt, duration, link), the
+ * graph, links, and the verdict at the end. Always under GitHub's comment limit: a long checklist
+ * ends with "… and N more items — see the report".
+ */
+export function trackingComment(mission: Mission, { links = {} }: { readonly links?: TrackingLinks } = {}): string {
+  const header = `${trackingMarker(mission.id)}\n### naruto ${codeSpan(mission.id)} · ${mission.status} · ${progressOf(mission)}`;
+  const linkLine = [
+    safeLink("pull request", links.pullRequest),
+    safeLink("run", links.run),
+    safeLink("full report", links.report),
+  ].filter((l): l is string => l !== null);
+  return `${assemble(
+    [
+      header,
+      `> ${inlineText(firstLine(mission.task), 200) || "(no task)"}`,
+      mission.items.length === 0
+        ? `_${mission.status === "planning" ? "Planning…" : "No items."}_`
+        : {
+          lines: mission.items.map((item) => checklistLine(mission, item, links)),
+          note: (hidden) => `- … and ${hidden} more items — see the report`,
+        },
+      [queueLine(mission), ...linkLine].join(" · "),
+      ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
+      mermaidBlock(mission),
+      `**Verdict:** ${verdictHeadline(mission.verdict)}`,
+    ],
+    COMMENT_LIMIT,
+  )}\n`;
+}
+
+function checklistLine(mission: Mission, item: MissionItem, links: TrackingLinks): string {
+  const box = item.status === "integrated" ? "[x]" : "[ ]";
+  const parts = [`${STATUS_MARK[item.status]} ${statusText(item)}`];
+  if (item.attempts.length > 0) {
+    parts.push(codeSpan(itemBranch(mission, item)));
+    parts.push(`attempt ${item.attempts.length}/${Math.max(item.max_attempts, item.attempts.length)}`);
+    parts.push(formatDuration(itemDurationMs(mission, item)));
+  }
+  const link = safeLink("run", links.items?.[item.id] ?? item.attempts.at(-1)?.runner);
+  if (link) parts.push(link);
+  return `- ${box} ${codeSpan(item.id, 64)} ${inlineText(item.title, 80)} — ${parts.join(" · ")}`;
+}
+
+function statusText(item: MissionItem): string {
+  if (item.status === "integrated" || item.reason === null) return item.status;
+  return `${item.status}: ${inlineText(item.reason, 120)}`;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}
