@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stableTopoOrder } from "./graph.ts";
-import { orderPlan } from "./order.ts";
+import { declaredHops, orderPlan } from "./order.ts";
 import { pathsOverlap } from "./paths.ts";
 import { item, mustPlan, planArb, rawPlan } from "./test-utils.ts";
 import type { Plan } from "./types.ts";
@@ -118,6 +118,28 @@ describe("orderPlan", () => {
         }
         const addedCount = result.addedAfter.reduce((n, list) => n + list.length, 0);
         expect(addedCount).toBe(strict ? 0 : result.conflicts.filter((c) => c.order === "added").length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("finds the same first hops whatever the chunk size of the reachability closure", () => {
+    fc.assert(
+      fc.property(planArb({ maxItems: 14 }), fc.constantFrom(1, 3, 32, 8192), (plan, chunkBits) => {
+        const declared = edgesOf(plan);
+        const pos = new Map(plan.items.map((it, i) => [it.id, i]));
+        const deps = plan.items.map((it) => it.after.map((id) => pos.get(id)!));
+        const topo = stableTopoOrder(deps);
+        const pairs = topo.flatMap((a, x) => topo.slice(x + 1).map((b) => [a, b] as const));
+        const hops = declaredHops(deps, topo, Int32Array.from(pairs, ([a]) => a), Int32Array.from(pairs, ([, b]) => b), chunkBits);
+        pairs.forEach(([a, b], k) => {
+          const expected = !reaches(declared, a, b)
+            ? -1
+            : declared[a]!.includes(b)
+              ? b
+              : [...declared[a]!].sort((x, y) => x - y).find((d) => reaches(declared, d, b))!;
+          expect(hops[k]).toBe(expected);
+        });
       }),
       { numRuns: 300 },
     );

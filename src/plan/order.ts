@@ -4,7 +4,7 @@
  * `after` edges, or gets an added edge from the item earlier in the stable topological order to
  * the later one. Every added edge points forward in one fixed order, so none can close a cycle.
  */
-import { stableTopoOrder } from "./graph.ts";
+import { dependentsOf, stableTopoOrder } from "./graph.ts";
 import { findConflicts } from "./overlap.ts";
 import type { RepoPath } from "./paths.ts";
 import type { ConflictOrder, Plan } from "./types.ts";
@@ -46,62 +46,89 @@ export function orderPlan(plan: Plan, options: OrderOptions = {}): PlanOrder {
   const rank = new Int32Array(items.length);
   topo.forEach((item, k) => (rank[item] = k));
 
-  const pairs = findConflicts(items.map((item) => item.writes)).map((c) =>
-    rank[c.a]! < rank[c.b]! ? c : { a: c.b, b: c.a, path: c.path },
-  );
-  const hops = declaredHops(deps, topo, pairs);
-  const addedAfter: number[][] = items.map(() => []);
-  const conflicts = pairs.map((pair, k): OrderedConflict => {
-    const hop = hops[k] ?? -1;
-    if (hop >= 0) return { ...pair, order: "declared", edge: { from: pair.a, to: hop } };
-    if (options.strict === true) return { ...pair, order: "unordered", edge: null };
-    addedAfter[pair.b]!.push(pair.a);
-    return { ...pair, order: "added", edge: { from: pair.a, to: pair.b } };
+  const found = findConflicts(items.map((item) => item.writes));
+  // Orient each pair: `a` is the one earlier in the stable topological order.
+  const as = new Int32Array(found.length);
+  const bs = new Int32Array(found.length);
+  found.forEach((c, k) => {
+    const keep = rank[c.a]! < rank[c.b]!;
+    as[k] = keep ? c.a : c.b;
+    bs[k] = keep ? c.b : c.a;
   });
-  for (const list of addedAfter) list.sort((x, y) => x - y);
+  const hops = declaredHops(deps, topo, as, bs);
+  const addedAfter: number[][] = items.map(() => []);
+  const strict = options.strict === true;
+  const conflicts = found.map((c, k): OrderedConflict => {
+    const [a, b, hop] = [as[k]!, bs[k]!, hops[k]!];
+    if (hop >= 0) return { a, b, path: c.path, order: "declared", edge: { from: a, to: hop } };
+    if (strict) return { a, b, path: c.path, order: "unordered", edge: null };
+    addedAfter[b]!.push(a);
+    return { a, b, path: c.path, order: "added", edge: { from: a, to: b } };
+  });
+  for (const list of addedAfter) if (list.length > 1) list.sort((x, y) => x - y);
   conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
   return { topo, addedAfter, conflicts };
 }
 
-// Bits of reachability computed per pass; bounds memory at n × 1 KiB whatever the plan size.
+// Bits of reachability computed per pass; bounds memory at (items with dependents) × 1 KiB.
 const CHUNK_BITS = 8192;
 
 /**
- * For each pair (a before b in topo order), the first declared hop from a toward b, or -1 when
- * the declared edges do not order the pair. Reachability is a bitset transitive closure over
- * the items that some pair needs to reach, computed in reverse topological order; with many such
- * items it runs in chunks so memory stays linear in the number of items.
+ * For each pair `k` (as[k] before bs[k] in topo order), the first declared hop from a toward b,
+ * or -1 when the declared edges do not order the pair. Reachability is a bitset transitive
+ * closure computed in reverse topological order, kept only for items that something waits for
+ * (no other item can reach anything) and only over the items some pair needs to reach; with
+ * many of those it runs in chunks of `chunkBits`, so memory stays linear in the plan size.
  */
-function declaredHops(deps: readonly (readonly number[])[], topo: readonly number[], pairs: readonly { a: number; b: number }[]): number[] {
-  const hops = pairs.map(() => -1);
+export function declaredHops(
+  deps: readonly (readonly number[])[],
+  topo: readonly number[],
+  as: Int32Array,
+  bs: Int32Array,
+  chunkBits: number = CHUNK_BITS,
+): Int32Array {
+  const hops = new Int32Array(as.length).fill(-1);
   const n = deps.length;
-  const dependents: number[][] = deps.map(() => []);
-  deps.forEach((list, i) => list.forEach((d) => dependents[d]!.push(i)));
-  if (!dependents.some((list) => list.length > 0)) return hops;
+  const dependents = dependentsOf(deps);
+  const row = new Int32Array(n).fill(-1);
+  let rows = 0;
+  dependents.forEach((list, v) => {
+    if (list.length > 0) row[v] = rows++;
+  });
+  const needed: number[] = [];
+  as.forEach((a, k) => {
+    if (row[a]! >= 0) needed.push(k);
+  });
+  if (needed.length === 0) return hops;
   const direct = new Set<number>();
   deps.forEach((list, i) => list.forEach((d) => direct.add(d * n + i)));
+  const slot = new Int32Array(n).fill(-1);
+  let targets = 0;
+  for (const k of needed) if (slot[bs[k]!] === -1) slot[bs[k]!] = targets++;
 
-  const targets = [...new Set(pairs.map((p) => p.b))];
-  const slot = new Map(targets.map((t, k) => [t, k]));
-  for (let base = 0; base < targets.length; base += CHUNK_BITS) {
-    const width = Math.min(CHUNK_BITS, targets.length - base);
+  for (let base = 0; base < targets; base += chunkBits) {
+    const width = Math.min(chunkBits, targets - base);
     const words = (width + 31) >>> 5;
-    // rows[v] holds the chunk's targets that are v itself or wait, transitively, for v.
-    const rows = new Uint32Array(n * words);
-    for (let k = topo.length - 1; k >= 0; k--) {
-      const v = topo[k]!;
-      const own = (slot.get(v) ?? -1) - base;
-      if (own >= 0 && own < width) rows[v * words + (own >>> 5)]! |= 1 << (own & 31);
+    // bits[row[v]] holds the chunk's targets that wait, transitively, for v.
+    const bits = new Uint32Array(rows * words);
+    for (let t = topo.length - 1; t >= 0; t--) {
+      const v = topo[t]!;
+      const r = row[v]!;
+      if (r < 0) continue;
       for (const d of dependents[v]!) {
-        for (let w = 0; w < words; w++) rows[v * words + w]! |= rows[d * words + w]!;
+        const s = slot[d]! - base;
+        if (s >= 0 && s < width) bits[r * words + (s >>> 5)]! |= 1 << (s & 31);
+        const rd = row[d]!;
+        if (rd >= 0) for (let w = 0; w < words; w++) bits[r * words + w]! |= bits[rd * words + w]!;
       }
     }
-    const has = (v: number, bit: number) => (rows[v * words + (bit >>> 5)]! & (1 << (bit & 31))) !== 0;
-    pairs.forEach(({ a, b }, k) => {
-      const bit = slot.get(b)! - base;
-      if (bit < 0 || bit >= width || !has(a, bit)) return;
-      hops[k] = direct.has(a * n + b) ? b : dependents[a]!.find((d) => has(d, bit)) ?? -1;
-    });
+    const waits = (v: number, s: number) => row[v]! >= 0 && (bits[row[v]! * words + (s >>> 5)]! & (1 << (s & 31))) !== 0;
+    for (const k of needed) {
+      const [a, b] = [as[k]!, bs[k]!];
+      const s = slot[b]! - base;
+      if (s < 0 || s >= width || !waits(a, s)) continue;
+      hops[k] = direct.has(a * n + b) ? b : dependents[a]!.find((d) => d === b || waits(d, s)) ?? -1;
+    }
   }
   return hops;
 }

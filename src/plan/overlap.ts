@@ -38,8 +38,8 @@ const newNode = (): TrieNode => ({ children: null, owners: null, paths: null });
  */
 export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): WriteConflict[] {
   const root = newNode();
-  writeSets.forEach((writes, item) => {
-    for (const path of writes) {
+  for (let item = 0; item < writeSets.length; item++) {
+    for (const path of writeSets[item]!) {
       let node = root;
       for (const component of path.key) {
         node.children ??= new Map();
@@ -50,7 +50,7 @@ export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): Writ
       (node.owners ??= []).push(item);
       (node.paths ??= []).push(path);
     }
-  });
+  }
 
   const n = writeSets.length;
   const found = new Map<number, WriteConflict>();
@@ -60,7 +60,9 @@ export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): Writ
   const stack: { node: TrieNode; children: TrieNode[]; next: number }[] = [];
   const enter = (node: TrieNode) => {
     visit(node, active, found, n);
-    stack.push({ node, children: sortedChildren(node), next: 0 });
+    // Most nodes are leaves: done as soon as visited, without a frame.
+    if (node.children === null) active.length -= node.owners?.length ?? 0;
+    else stack.push({ node, children: sortedChildren(node.children), next: 0 });
   };
   enter(root);
   while (stack.length > 0) {
@@ -75,11 +77,7 @@ export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): Writ
   return [...found.values()].sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
-const NO_CHILDREN: TrieNode[] = [];
-
-function sortedChildren(node: TrieNode): TrieNode[] {
-  const children = node.children;
-  if (children === null) return NO_CHILDREN;
+function sortedChildren(children: Map<string, TrieNode>): TrieNode[] {
   if (children.size === 1) return [...children.values()];
   return [...children.keys()].sort().map((k) => children.get(k)!);
 }
