@@ -1,13 +1,18 @@
-import { Command, CommanderError } from "commander";
+/**
+ * The `naruto` command line. Each command lives in its own file; this one parses arguments,
+ * maps errors to exit codes (0 ok, 1 the answer is "no", 2 bad usage or a failure), and is the
+ * only place that knows about `process`.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { ConfigInvalidError } from "../local/local-mission.ts";
+import { MissionNotFoundError } from "../mission/store.ts";
+import { demoCommand } from "./demo-command.ts";
+import type { CliIO } from "./io.ts";
+import { cancelCommand, resumeCommand, runCommand, statusCommand, UsageError } from "./mission-commands.ts";
+import { planCommand, verifyProofCommand } from "./plan-command.ts";
+import { workingTreeConfig } from "./working-config.ts";
 
-/** Where the CLI writes; injected so tests can run commands in-process. */
-export interface CliIO {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly readStdin: () => Promise<string>;
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
+export type { CliIO } from "./io.ts";
 
 export function processIO(): CliIO {
   return {
@@ -20,8 +25,15 @@ export function processIO(): CliIO {
     },
     cwd: process.cwd(),
     env: process.env,
+    isTTY: process.stdout.isTTY === true,
   };
 }
+
+const positiveInt = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
+  return n;
+};
 
 /** Runs the CLI and returns the exit code. */
 export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
@@ -29,20 +41,89 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   const program = new Command("naruto")
     .description("One request, many coding agents in parallel, safely.")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError();
+
+  program
+    .command("plan")
+    .description("validate a plan, prove that no two items running at once write the same path, and estimate its schedule")
+    .argument("<file>", "the plan (YAML, JSON, or markdown with a ```naruto block); - reads standard input")
+    .option("--json", "print one JSON object (the contract of DESIGN.md §4)", false)
+    .option("--strict", "reject conflicting items the plan does not order itself, instead of ordering them", false)
+    .option("--max-parallel <n>", "agents at once, for the estimated schedule", positiveInt("--max-parallel"))
+    .option("--max-items <n>", "raise the item limit (default 1,000 or limits.max_items)", positiveInt("--max-items"))
+    .action(async (file: string, o: { json: boolean; strict: boolean; maxParallel?: number; maxItems?: number }) => {
+      const config = await workingTreeConfig(io);
+      code = await planCommand(io, file, { json: o.json, strict: o.strict, maxParallel: o.maxParallel ?? null, maxItems: o.maxItems ?? null }, config);
+    });
+
+  program
+    .command("verify-proof")
+    .description("check a no-overlap proof against its plan with the independent checker (exit 0 ok, 1 rejected)")
+    .argument("<plan>", "the plan file")
+    .argument("<proof>", "the proof document (naruto.proof/v1)")
+    .action(async (plan: string, proof: string) => {
+      code = await verifyProofCommand(io, plan, proof);
+    });
+
+  program
+    .command("run")
+    .description("run a mission in this repository; the result is the queue branch naruto/<mission>")
+    .option("--plan <file>", "an explicit plan (- reads standard input)")
+    .option("--task <text>", "the request; without --plan the planner agent plans it")
+    .option("--agent <command>", "the command of the default agent profile (run with sh -c in each worker's work tree)")
+    .addOption(new Option("--parallel <n>", "agents at once").argParser(positiveInt("--parallel")))
+    .option("--base <ref>", "where the queue starts (default HEAD)")
+    .option("--verify <command>", "verify command for each queue batch (default queue.verify)")
+    .option("--strict", "reject conflicting items the plan does not order itself", false)
+    .option("--json", "print the result object (DESIGN.md §13)", false)
+    .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; json: boolean; strict: boolean }) => {
+      code = await runCommand(io, o);
+    });
+
+  program
+    .command("status")
+    .description("list missions, or show one")
+    .argument("[id]", "a mission id (m-…)")
+    .option("--json", "print the result object (DESIGN.md §13)", false)
+    .action(async (id: string | undefined, o: { json: boolean }) => {
+      code = await statusCommand(io, id, o.json);
+    });
+
+  program
+    .command("resume")
+    .description("finish a mission whose `naruto run` was stopped, without redoing integrated items")
+    .argument("<id>", "the mission id")
+    .option("--json", "print the result object", false)
+    .action(async (id: string, o: { json: boolean }) => {
+      code = await resumeCommand(io, id, o.json);
+    });
+
+  program
+    .command("cancel")
+    .description("cancel a mission; its running agents are stopped")
+    .argument("<id>", "the mission id")
+    .action(async (id: string) => {
+      code = await cancelCommand(io, id);
+    });
 
   program
     .command("demo")
-    .description("run a whole mission on a bundled example (no network, no keys)")
-    .action(() => {
-      io.stderr("naruto demo: not yet — the local runner lands with the mission engine.\n");
-      code = 1;
+    .description("run a whole mission on a bundled example project (no network, no keys)")
+    .option("--keep", "keep the temporary repository (its path is printed)", true)
+    .option("--json", "print the result object", false)
+    .action(async (o: { json: boolean }) => {
+      code = await demoCommand(io, o);
     });
 
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError) {
+      io.stderr(`naruto: ${e.message}\n`);
+      return 2;
+    }
     throw e;
   }
   return code;

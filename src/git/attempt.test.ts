@@ -50,7 +50,7 @@ describe("finishAttempt: the checkpoint", () => {
     const outcome = await finish(["src/api/"], { summary: "Added validation." });
     const commit = commitOf(outcome);
 
-    expect(outcome).toMatchObject({ base: f.worktree.start, branch: "refs/heads/naruto/m-test/item", changed: ["src/api/users.ts"] });
+    expect(outcome).toMatchObject({ base: f.worktree.start, branch: "refs/heads/naruto/m-test--item", changed: ["src/api/users.ts"] });
     expect(await f.repo.run("rev-parse", f.worktree.branch)).toBe(commit);
     expect(await f.repo.run("rev-parse", `${commit}^@`)).toBe(f.worktree.start);
     expect(await f.repo.run("log", "-1", "--format=%an <%ae>|%cn <%ce>", commit)).toBe(

@@ -103,14 +103,14 @@ describe("history the agent left", () => {
   it("fails when the worker branch was deleted behind a detached HEAD", async () => {
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.agent.git("checkout", "-q", "--detach");
-    await f.agent.git("branch", "-D", "naruto/m-test/item");
+    await f.agent.git("branch", "-D", "naruto/m-test--item");
     await expectInvalid("branch_deleted", /was deleted/);
   });
 
   it("does not blame the agent for refs listed as shared (moved by the user or the queue meanwhile)", async () => {
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.repo.commit("the user commits on main meanwhile", { "user.txt": "u\n" });
-    await f.repo.run("branch", "naruto/m-test/other-item", "main");
+    await f.repo.run("branch", "naruto/m-test--other-item", "main");
     await f.agent.write({ "a.txt": "changed\n" });
     expect(await finish()).toMatchObject({ kind: "invalid_history", problem: { code: "refs_changed" } });
     expect(await finish({ sharedRefs: ["refs/heads/main", "refs/heads/naruto/"] })).toMatchObject({ kind: "checkpointed", changed: ["a.txt"] });

@@ -18,8 +18,8 @@ async function repo(files?: Record<string, string>): Promise<TestRepo> {
 }
 
 describe("workerBranch", () => {
-  it("names the branch naruto/<mission>/<item>", () => {
-    expect(workerBranch("m-1a2b", "users-api")).toBe("naruto/m-1a2b/users-api");
+  it("names the branch naruto/<mission>--<item>", () => {
+    expect(workerBranch("m-1a2b", "users-api")).toBe("naruto/m-1a2b--users-api");
   });
 
   it.each(["", "Upper", "a..b", "x.lock", "ends.", "-dash", "sp ace", "a/b", "ä"])("rejects the id %j", (id) => {
@@ -36,8 +36,8 @@ describe("createWorktree", () => {
     const wt = await createWorktree({ git: r.git, repoDir: r.dir, mission: "m-1", item: "api", at: first });
 
     expect(wt.start).toBe(first);
-    expect(wt.branch).toBe("refs/heads/naruto/m-1/api");
-    expect(await r.run("rev-parse", "refs/heads/naruto/m-1/api")).toBe(first);
+    expect(wt.branch).toBe("refs/heads/naruto/m-1--api");
+    expect(await r.run("rev-parse", "refs/heads/naruto/m-1--api")).toBe(first);
     expect(wt.path).toBe(join(await realpath(r.dir), ".git", "naruto", "worktrees", "m-1", "api"));
     expect(await readFile(join(wt.path, "a.txt"), "utf8")).toBe("one\n");
     expect(wt.refs["refs/heads/main"]).toBe(await r.run("rev-parse", "main"));
@@ -80,7 +80,7 @@ describe("recreateWorktree", () => {
     const wt = await recreateWorktree({ git: r.git, repoDir: r.dir, mission: "m-1", item: "api", at: head });
     expect(wt.path).toBe(old.path);
     expect(wt.start).toBe(head);
-    expect(await r.run("rev-parse", "refs/heads/naruto/m-1/api")).toBe(head);
+    expect(await r.run("rev-parse", "refs/heads/naruto/m-1--api")).toBe(head);
     expect(await readFile(join(wt.path, "a.txt"), "utf8")).toBe("one\n");
     expect(await readFile(join(wt.path, "b.txt"), "utf8")).toBe("b\n");
     expect(existsSync(join(wt.path, "junk.txt"))).toBe(false);
@@ -113,7 +113,7 @@ describe("removeWorktree", () => {
     const wt = await createWorktree({ git: r.git, repoDir: r.dir, mission: "m-1", item: "api", at: "HEAD" });
     await removeWorktree({ git: r.git, repoDir: r.dir, mission: "m-1", item: "api", deleteBranch: false });
     await removeWorktree({ git: r.git, repoDir: r.dir, mission: "m-1", item: "api", deleteBranch: false });
-    expect(await r.run("rev-parse", "refs/heads/naruto/m-1/api")).toBe(wt.start);
+    expect(await r.run("rev-parse", "refs/heads/naruto/m-1--api")).toBe(wt.start);
     expect(await worktreeCount(r)).toBe(1);
   });
 

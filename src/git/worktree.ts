@@ -9,7 +9,7 @@ import { GitError, gitText, splitNul, type Git } from "./run-git.ts";
 export interface Worktree {
   readonly mission: string;
   readonly item: string;
-  /** Full ref name of the worker branch: `refs/heads/naruto/<mission>/<item>`. */
+  /** Full ref name of the worker branch: `refs/heads/naruto/<mission>--<item>`. */
   readonly branch: string;
   /** The work tree directory the agent runs in. */
   readonly path: string;
@@ -48,14 +48,18 @@ export const WORKTREES_DIR = join("naruto", "worktrees");
 // (the plan format's id rule, minus what `git check-ref-format` rejects).
 const ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
-/** `naruto/<mission>/<item>`, the worker branch of an item (throws WorktreeError for bad ids). */
+/**
+ * `naruto/<mission>--<item>`, the worker branch of an item (throws WorktreeError for bad ids).
+ * Not `naruto/<mission>/<item>`: git cannot hold a ref and refs below it, and the queue is
+ * `naruto/<mission>`.
+ */
 export function workerBranch(mission: string, item: string): string {
   for (const [what, id] of [["mission", mission], ["item", item]] as const) {
     if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
       throw new WorktreeError("invalid_id", `${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
     }
   }
-  return `naruto/${mission}/${item}`;
+  return `naruto/${mission}--${item}`;
 }
 
 /**

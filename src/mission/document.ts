@@ -31,7 +31,7 @@ const attemptSchema = z.object({
   status: z.enum(ATTEMPT_STATUSES),
   /** The queue commit the attempt started from. */
   base: z.string().nullable(),
-  /** The checkpoint commit on `naruto/<mission>/<item>`. */
+  /** The checkpoint commit on `naruto/<mission>--<item>`. */
   checkpoint: z.string().nullable(),
   changed: z.array(z.string()),
   reason: z.string().nullable(),

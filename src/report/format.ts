@@ -26,7 +26,7 @@ export const SEVERITY_MARK: Readonly<Record<Finding["severity"], string>> = { er
 
 /** The worker branch of an item (DESIGN.md §2). */
 export function itemBranch(mission: Mission, item: MissionItem): string {
-  return `naruto/${mission.id}/${item.id}`;
+  return `naruto/${mission.id}--${item.id}`;
 }
 
 /** The first 7 characters of a commit id, the way git and GitHub show it. */

@@ -1,0 +1,85 @@
+/**
+ * The planner agent (DESIGN.md §8): when a request has no explicit plan, an agent is asked to
+ * write one. Its plan is validated like any other; one retry gets the validation errors; then
+ * planning fails with those errors, never with a half-valid plan.
+ */
+import { readFile, rm } from "node:fs/promises";
+import { checkPlan, formatPlanError, type CheckOptions, type CheckResult } from "../plan/index.ts";
+import { sanitizeUntrusted } from "./sanitize-untrusted.ts";
+
+/** Runs the planner agent once with a prompt; the agent must write the plan to `planFile`. */
+export type PlannerRun = (input: { prompt: string; attempt: number }) => Promise<{ ok: boolean; detail: string }>;
+
+export interface PlanWithAgentInput {
+  readonly task: string;
+  /** Where the agent is told to write the plan (outside any work tree). */
+  readonly planFile: string;
+  readonly run: PlannerRun;
+  readonly check?: CheckOptions;
+}
+
+export type PlannerResult =
+  | { readonly ok: true; readonly check: CheckResult; readonly text: string; readonly attempts: number }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+
+export const PLANNER_ATTEMPTS = 2;
+
+export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerResult> {
+  let errors: string[] = [];
+  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
+    await rm(input.planFile, { force: true });
+    const run = await input.run({ prompt: plannerPrompt(input.task, input.planFile, errors), attempt });
+    if (!run.ok) {
+      errors = [`the planner agent failed: ${run.detail}`];
+      continue;
+    }
+    const text = await readFile(input.planFile, "utf8").catch(() => null);
+    if (text === null) {
+      errors = [`the planner agent wrote no plan to ${input.planFile}`];
+      continue;
+    }
+    const check = checkPlan(text, input.check ?? {});
+    if (check.ok) return { ok: true, check, text, attempts: attempt };
+    errors = check.errors.map(formatPlanError);
+  }
+  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:\n${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
+}
+
+/** The planner's prompt: the request, the plan format, and the previous attempt's errors. */
+export function plannerPrompt(task: string, planFile: string, previousErrors: readonly string[]): string {
+  const parts = [
+    "# naruto planner",
+    "You plan work for several coding agents that will run in parallel on this repository.",
+    "Read the repository (do not change it) and split the request below into small work items.",
+    "",
+    "## The request",
+    "",
+    sanitizeUntrusted(task).trim(),
+    "",
+    "## What to write",
+    "",
+    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
+    "",
+    "```yaml",
+    "version: 1",
+    "title: <one line>",
+    "items:",
+    "  - id: <lowercase id, letters digits . _ ->",
+    "    title: <one line>",
+    "    prompt: |",
+    "      <exact instructions for the agent doing this item>",
+    "    writes: [<files, or directories ending in />, that this item may change>]",
+    "    reads: [<files worth reading first>]",
+    "    after: [<ids this item needs finished first>]",
+    "    estimate: 10m",
+    "```",
+    "",
+    "Rules: items that may run at the same time must not write the same paths (a directory",
+    "ending in / covers everything under it); put `after` on an item that needs another's code;",
+    "prefer many small items with disjoint writes; never write under .github/workflows/.",
+  ];
+  if (previousErrors.length > 0) {
+    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
+  }
+  return parts.join("\n") + "\n";
+}

@@ -1,0 +1,155 @@
+/**
+ * `naruto run`, `naruto resume`, `naruto status` and `naruto cancel`: the local driver behind a
+ * command line. This file wires the real outside world (git, the clock, signals, the terminal).
+ */
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { createGit, gitText, type Git } from "../git/run-git.ts";
+import { createLocalMissionStore } from "../git/mission-store.ts";
+import { gitCommonDir } from "../local/layout.ts";
+import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
+import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";
+import { reportPaths } from "../local/reports.ts";
+import type { Mission } from "../mission/document.ts";
+import { applyEvent } from "../mission/store.ts";
+import { missionResult } from "../report/index.ts";
+import type { CliIO } from "./io.ts";
+
+export interface RunOptions {
+  readonly plan?: string;
+  readonly task?: string;
+  readonly agent?: string;
+  readonly parallel?: number;
+  readonly base?: string;
+  readonly verify?: string;
+  readonly json: boolean;
+  readonly strict: boolean;
+}
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export async function runCommand(io: CliIO, options: RunOptions): Promise<number> {
+  if (!options.plan && !options.task) throw new UsageError("naruto run needs --plan FILE or --task TEXT");
+  const git = createGit({ env: io.env });
+  const repoDir = await repoRoot(git, io.cwd);
+  const planText = options.plan ? (options.plan === "-" ? await io.readStdin() : await readFile(resolve(io.cwd, options.plan), "utf8")) : null;
+  const request: RunRequest = {
+    repoDir,
+    planText,
+    task: options.task ?? null,
+    baseRef: options.base ?? "HEAD",
+    agentCommand: options.agent ?? null,
+    parallel: options.parallel ?? null,
+    verify: options.verify ?? null,
+    strict: options.strict,
+  };
+  return withShutdown(io, (deps) => runLocalMission(deps, request), options.json, git, repoDir);
+}
+
+export async function resumeCommand(io: CliIO, id: string, json: boolean): Promise<number> {
+  const git = createGit({ env: io.env });
+  const repoDir = await repoRoot(git, io.cwd);
+  return withShutdown(io, (deps) => resumeLocalMission(deps, { repoDir, id }), json, git, repoDir);
+}
+
+export async function statusCommand(io: CliIO, id: string | undefined, json: boolean): Promise<number> {
+  const git = createGit({ env: io.env });
+  const repoDir = await repoRoot(git, io.cwd);
+  const store = createLocalMissionStore({ git, repoDir });
+  if (id) {
+    const stored = await store.load(id);
+    if (!stored) {
+      io.stderr(`no mission ${id}: run \`naruto status\` to list missions\n`);
+      return 1;
+    }
+    io.stdout(json ? JSON.stringify(missionResult(stored.mission), null, 2) + "\n" : describeMission(stored.mission, await gitCommonDir(git, repoDir)));
+    return 0;
+  }
+  const missions = (await Promise.all((await store.list()).map((m) => store.load(m)))).flatMap((s) => (s ? [s.mission] : []));
+  missions.sort((a, b) => b.created_at.localeCompare(a.created_at));
+  if (json) {
+    io.stdout(JSON.stringify(missions.map(missionResult), null, 2) + "\n");
+  } else if (missions.length === 0) {
+    io.stdout("no missions yet: start one with `naruto run --plan FILE` or `naruto demo`\n");
+  } else {
+    for (const m of missions) io.stdout(`${m.id}  ${m.status.padEnd(17)} ${(m.verdict?.verdict ?? "-").padEnd(15)} ${counts(m)}  ${m.created_at}  ${firstLine(m.task)}\n`);
+  }
+  return 0;
+}
+
+export async function cancelCommand(io: CliIO, id: string): Promise<number> {
+  const git = createGit({ env: io.env });
+  const repoDir = await repoRoot(git, io.cwd);
+  const store = createLocalMissionStore({ git, repoDir });
+  const r = await applyEvent(store, id, { type: "cancelled", at: new Date().toISOString(), by: io.env.USER ?? null });
+  io.stdout(r.duplicate ? `mission ${id} had already ended (${r.mission.status})\n` : `mission ${id} cancelled; a running \`naruto run\` stops its agents within seconds\n`);
+  return 0;
+}
+
+/** Runs a mission with Ctrl-C wired to a clean, resumable stop; prints the outcome. */
+async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>, json: boolean, git: Git, repoDir: string): Promise<number> {
+  const shutdown = new AbortController();
+  const onSignal = () => {
+    if (shutdown.signal.aborted) return;
+    io.stderr("\nstopping: agents are being stopped; the mission can be resumed with `naruto resume <id>`\n");
+    shutdown.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const now = () => new Date();
+  const progress: Progress = json ? logProgress(io.stderr, now) : io.isTTY ? terminalProgress(io.stdout, now) : logProgress(io.stdout, now);
+  try {
+    const mission = await go({ git: createGit({ env: io.env }), env: io.env, now, randomId, progress, shutdown: shutdown.signal });
+    progress.close();
+    const paths = reportPaths(await gitCommonDir(git, repoDir), mission.id);
+    if (json) io.stdout(JSON.stringify(missionResult(mission), null, 2) + "\n");
+    else io.stdout(summary(mission, paths.markdown));
+    return mission.verdict?.verdict === "approve" ? 0 : 1;
+  } finally {
+    progress.close();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+function summary(m: Mission, report: string): string {
+  const lines = [
+    "",
+    `mission ${m.id}: ${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}${m.reason ? ` (${m.reason})` : ""}`,
+    `  items: ${counts(m)}`,
+    `  queue: ${m.queue.branch} at ${m.queue.head.slice(0, 12)} (${m.queue.verify_runs} verify runs) — review it with \`git log ${m.queue.branch}\``,
+    `  report: ${report}`,
+  ];
+  if (m.status !== "done" && m.status !== "cancelled" && m.status !== "failed") lines.push(`  resume with: naruto resume ${m.id}`);
+  return lines.join("\n") + "\n";
+}
+
+function describeMission(m: Mission, commonDir: string): string {
+  const rows = m.items.map((i) => `  ${i.id.padEnd(24)} ${i.status.padEnd(13)} attempts ${i.attempts.length}  ${i.commit ? i.commit.slice(0, 12) : ""}${i.reason ? `  ${firstLine(i.reason)}` : ""}`);
+  return [summary(m, reportPaths(commonDir, m.id).markdown).trimStart(), ...rows].join("\n") + "\n";
+}
+
+function counts(m: Mission): string {
+  const integrated = m.items.filter((i) => i.status === "integrated").length;
+  return `${integrated}/${m.items.length} integrated`;
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").slice(0, 100);
+}
+
+async function repoRoot(git: Git, cwd: string): Promise<string> {
+  try {
+    return await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd });
+  } catch {
+    throw new UsageError(`${cwd} is not inside a git repository: naruto runs missions on a git repository`);
+  }
+}
+
+function randomId(): string {
+  return randomBytes(4).readUInt32BE(0).toString(36).padStart(6, "0").slice(-6);
+}
+

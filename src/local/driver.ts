@@ -1,0 +1,198 @@
+/**
+ * The local driver (DESIGN.md §6): interprets the mission engine's commands on this machine —
+ * work trees and agent processes for attempts, the merge queue in-process, the arbiter — and
+ * feeds what happened back to the engine as events. Every event goes through the store's
+ * compare-and-swap, so a killed run resumes from the stored mission (`naruto resume`), and
+ * `naruto cancel` from another process is seen at the next tick.
+ */
+import type { Config } from "../config/index.ts";
+import type { Git } from "../git/run-git.ts";
+import type { Mission } from "../mission/document.ts";
+import { IllegalEventError } from "../mission/errors.ts";
+import type { CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
+import { applyEvent, type MissionStore } from "../mission/store.ts";
+import { isMissionTerminal } from "../mission/status.ts";
+import { createInbox } from "./inbox.ts";
+import { integrateBatch } from "./integrator.ts";
+import type { Progress } from "./progress.ts";
+import { reviewLocally } from "./review.ts";
+import { runAttempt } from "./worker.ts";
+
+export interface DriverContext {
+  readonly git: Git;
+  readonly repoDir: string;
+  readonly commonDir: string;
+  readonly store: MissionStore;
+  readonly config: Config;
+  /** The queue's verify command; null: none. */
+  readonly verify: string | null;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+  readonly progress: Progress;
+  /** Makes the plan: the `planned` or `planning_failed` event. */
+  readonly plan: (mission: Mission) => Promise<MissionEvent>;
+  /** Writes the report of the mission as it stands. */
+  readonly report: (mission: Mission) => Promise<void>;
+  /** Stops the run (Ctrl-C): agents are stopped, the mission stays resumable. */
+  readonly shutdown?: AbortSignal;
+  /** How often the clock ticks (item and mission timeouts, cancels from elsewhere). */
+  readonly tickMs?: number;
+}
+
+/** Null wakes the loop when a task ended without an event. */
+type Message = MissionEvent | null;
+
+/**
+ * Drives a mission until it finishes (or the run is shut down) and returns it as stored.
+ * `first` are the events that start the drive (`requested`, or what `resume` found).
+ */
+export async function driveMission(ctx: DriverContext, id: string, first: readonly MissionEvent[], resumeWork: ResumeWork = EMPTY_RESUME): Promise<Mission> {
+  const inbox = createInbox<Message>();
+  const attempts = new Map<string, AbortController>();
+  const tasks = new Set<Promise<void>>();
+  const pending: CheckpointOrder[] = [...resumeWork.checkpoints];
+  let integrating = false;
+  let finished = false;
+  let mission: Mission | null = null;
+
+  const spawn = (work: () => Promise<Message>) => {
+    const task = work()
+      .then((m) => inbox.push(m))
+      .catch((e: unknown) => {
+        ctx.progress.error(e);
+        inbox.push(null);
+      });
+    tasks.add(task);
+    void task.finally(() => tasks.delete(task));
+  };
+
+  const stopAll = () => {
+    for (const c of attempts.values()) c.abort();
+  };
+  ctx.shutdown?.addEventListener("abort", stopAll, { once: true });
+
+  const kickIntegrator = () => {
+    if (integrating || pending.length === 0 || !mission || ctx.shutdown?.aborted) return;
+    const batch = pending.splice(0, mission.settings.batch);
+    integrating = true;
+    const current = mission;
+    spawn(async () => {
+      try {
+        return await integrateBatch({ git: ctx.git, repoDir: ctx.repoDir, config: ctx.config, verify: ctx.verify, env: ctx.env, now: ctx.now }, current, batch);
+      } catch (e) {
+        pending.unshift(...batch);
+        throw e;
+      } finally {
+        integrating = false;
+      }
+    });
+  };
+
+  const handle = (commands: readonly MissionCommand[], m: Mission) => {
+    for (const c of commands) {
+      switch (c.type) {
+        case "plan":
+          spawn(() => ctx.plan(m));
+          break;
+        case "start_attempts":
+          if (ctx.shutdown?.aborted) break; // stays dispatched; `resume` takes it up
+          for (const order of c.attempts) {
+            const controller = new AbortController();
+            const key = `${order.item}#${order.attempt}`;
+            attempts.set(key, controller);
+            spawn(async () => {
+              try {
+                return await runAttempt(workerContext(ctx), m, order, {
+                  signal: controller.signal,
+                  started: async (base, runner) => inbox.push({ type: "attempt_started", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, base, runner }),
+                });
+              } catch (e) {
+                // naruto's own step failed (a work tree, git): the attempt ends with the reason
+                // instead of waiting for its timeout.
+                const reason = `naruto could not run the attempt: ${e instanceof Error ? e.message : String(e)}`;
+                return { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason } };
+              } finally {
+                attempts.delete(key);
+              }
+            });
+          }
+          break;
+        case "cancel_attempts":
+          for (const a of c.attempts) attempts.get(`${a.item}#${a.attempt}`)?.abort();
+          break;
+        case "integrate":
+          pending.push(...c.checkpoints);
+          break;
+        case "review":
+          spawn(() => reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, m));
+          break;
+        case "report":
+          spawn(async () => {
+            await ctx.report(m);
+            return null;
+          });
+          break;
+        case "finish":
+          finished = true;
+          stopAll();
+          break;
+      }
+    }
+  };
+
+  for (const e of first) inbox.push(e);
+  if (resumeWork.review) inbox.push(null);
+  const ticker = setInterval(() => inbox.push({ type: "tick", at: ctx.now().toISOString() }), ctx.tickMs ?? 2000);
+  try {
+    let reviewPending = resumeWork.review;
+    while (!((finished || ctx.shutdown?.aborted) && tasks.size === 0 && inbox.size === 0)) {
+      const message = await inbox.next();
+      if (message !== null && !(finished && message.type === "tick")) {
+        try {
+          const result = await applyEvent(ctx.store, id, message);
+          mission = result.mission;
+          if (!result.duplicate) ctx.progress.event(message, mission);
+          handle(result.commands, mission);
+          if (isMissionTerminal(mission.status) && !finished && result.commands.length === 0) {
+            // Finished elsewhere (`naruto cancel` in another process): stop here too.
+            finished = true;
+            stopAll();
+          }
+        } catch (e) {
+          if (!(e instanceof IllegalEventError)) throw e;
+          ctx.progress.error(e);
+        }
+      }
+      if (reviewPending && mission) {
+        reviewPending = false;
+        handle([{ type: "review" }], mission);
+      }
+      kickIntegrator();
+    }
+  } finally {
+    clearInterval(ticker);
+    ctx.shutdown?.removeEventListener("abort", stopAll);
+  }
+  const stored = await ctx.store.load(id);
+  if (!stored) throw new Error(`mission ${id} disappeared from the store`);
+  return stored.mission;
+}
+
+/** Work a resumed mission had under way when its runner stopped. */
+export interface ResumeWork {
+  readonly checkpoints: readonly CheckpointOrder[];
+  readonly review: boolean;
+}
+const EMPTY_RESUME: ResumeWork = { checkpoints: [], review: false };
+
+function workerContext(ctx: DriverContext) {
+  return {
+    git: ctx.git,
+    repoDir: ctx.repoDir,
+    commonDir: ctx.commonDir,
+    config: ctx.config,
+    env: ctx.env,
+    now: ctx.now,
+    onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk),
+  };
+}

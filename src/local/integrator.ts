@@ -1,0 +1,84 @@
+/**
+ * Integration on this machine: checkpoints go onto the queue in batches of `queue.batch`, one
+ * batch at a time, each verified (and bisected when red) by the merge queue of `src/git/`.
+ */
+import type { Config } from "../config/index.ts";
+import { integrate } from "../git/queue.ts";
+import { queueRefName } from "../git/queue-ref.ts";
+import { gitText, type Git } from "../git/run-git.ts";
+import { createVerifyRunner } from "../git/verify-runner.ts";
+import type { Mission } from "../mission/document.ts";
+import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/events.ts";
+
+export type Integrated = Extract<MissionEvent, { type: "integrated" }>;
+
+export interface IntegratorContext {
+  readonly git: Git;
+  readonly repoDir: string;
+  readonly config: Config;
+  /** The queue's verify command (config `queue.verify`, or `--verify`); null: none. */
+  readonly verify: string | null;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+}
+
+export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" } as const;
+
+/**
+ * Integrates one batch and returns the `integrated` event. A checkpoint that is already on the
+ * queue (the runner stopped after integrating but before saving the mission) is recognised by
+ * its trailers and reported with its queue commit instead of being applied twice.
+ */
+export async function integrateBatch(ctx: IntegratorContext, mission: Mission, batch: readonly CheckpointOrder[]): Promise<Integrated> {
+  const queueRef = queueRefName(mission.id);
+  const onQueue = await integratedAttempts(ctx, mission, queueRef);
+  const results: IntegrationResult[] = [];
+  const todo: CheckpointOrder[] = [];
+  for (const c of batch) {
+    const found = onQueue.get(`${c.item}#${c.attempt}`);
+    if (found) results.push({ kind: "integrated", item: c.item, attempt: c.attempt, commit: found.commit, changed: found.changed });
+    else todo.push(c);
+  }
+  let head = mission.queue.head;
+  let verifyRuns = 0;
+  if (todo.length > 0) {
+    const run = createVerifyRunner({ env: ctx.env, timeoutMs: ctx.config.limits.item_timeout });
+    const batchResult = await integrate({
+      git: ctx.git,
+      repoDir: ctx.repoDir,
+      queueRef,
+      checkpoints: todo,
+      ...(ctx.verify ? { verify: { argv: ["sh", "-c", ctx.verify], run } } : {}),
+      committer: NARUTO_COMMITTER,
+      now: ctx.now,
+    });
+    head = batchResult.newHead;
+    verifyRuns = batchResult.verifyRuns;
+    for (const r of batchResult.results) {
+      const { item, attempt } = r.checkpoint;
+      if (r.status === "integrated") results.push({ kind: "integrated", item, attempt, commit: r.commit, changed: [...r.changed] });
+      else if (r.status === "conflicted") results.push({ kind: "conflicted", item, attempt, paths: [...r.paths] });
+      else results.push({ kind: "verify_failed", item, attempt, output: `exit ${r.exitCode ?? "none"}\n${r.outputTail}` });
+    }
+  } else {
+    head = (await gitText(ctx.git, { args: ["rev-parse", queueRef], cwd: ctx.repoDir })) || head;
+  }
+  return { type: "integrated", at: ctx.now().toISOString(), queue_head: head, verify_runs: verifyRuns, results };
+}
+
+/** Queue commits since the mission's base, by `item#attempt`, read from their trailers. */
+async function integratedAttempts(ctx: IntegratorContext, mission: Mission, queueRef: string): Promise<Map<string, { commit: string; changed: string[] }>> {
+  const format = "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
+  const out = await gitText(ctx.git, {
+    args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${mission.base.commit}..${queueRef}`],
+    cwd: ctx.repoDir,
+  });
+  const found = new Map<string, { commit: string; changed: string[] }>();
+  for (const record of out.split("\x1e").slice(1)) {
+    const [commit, m, item, attempt, names] = record.split("\x1f");
+    if (!commit || m?.trim() !== mission.id || !item || !attempt) continue;
+    const changed = (names ?? "").split("\0").map((n) => n.replace(/^\n/, "")).filter((n) => n !== "");
+    found.set(`${item.trim()}#${attempt.trim()}`, { commit, changed });
+  }
+  return found;
+}

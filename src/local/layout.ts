@@ -1,0 +1,20 @@
+/**
+ * Where the local driver keeps its files: under `<git-common-dir>/naruto/`, never in the user's
+ * work tree (DESIGN.md §6). State itself is in refs (`refs/naruto/missions/<id>`); these are
+ * prompts, agent results, logs and reports.
+ */
+import { isAbsolute, join, resolve } from "node:path";
+import { gitText, type Git } from "../git/run-git.ts";
+
+export async function gitCommonDir(git: Git, repoDir: string): Promise<string> {
+  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
+  return isAbsolute(dir) ? dir : resolve(repoDir, dir);
+}
+
+export function missionDir(commonDir: string, mission: string): string {
+  return join(commonDir, "naruto", "missions", mission);
+}
+
+export function attemptDir(commonDir: string, mission: string, item: string, attempt: number): string {
+  return join(commonDir, "naruto", "attempts", mission, item, String(attempt));
+}

@@ -1,0 +1,203 @@
+/**
+ * Starting and resuming a mission on this machine: resolves the base, reads the config from the
+ * base commit (reviewed code, not the dirty work tree), creates the queue branch, and hands the
+ * mission to the driver. The user's branch, index and work tree are never touched.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { planWithAgent } from "../agent/planner.ts";
+import { runAgent } from "../agent/run-agent.ts";
+import { loadConfig, formatConfigErrors, type Config } from "../config/index.ts";
+import { createQueueBranch } from "../git/queue.ts";
+import { gitText, type Git } from "../git/run-git.ts";
+import { createLocalMissionStore } from "../git/mission-store.ts";
+import type { Mission } from "../mission/document.ts";
+import type { MissionEvent, PlannedItem } from "../mission/events.ts";
+import { resumption } from "../mission/resume.ts";
+import { MissionNotFoundError } from "../mission/store.ts";
+import { isMissionTerminal } from "../mission/status.ts";
+import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
+import { driveMission, type DriverContext } from "./driver.ts";
+import { gitCommonDir, missionDir } from "./layout.ts";
+import type { Progress } from "./progress.ts";
+import { writeReports } from "./reports.ts";
+import { withScratchTree } from "./scratch.ts";
+import { computeRanks } from "../plan/ranks.ts";
+
+export interface LocalDeps {
+  readonly git: Git;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+  readonly randomId: () => string;
+  readonly progress: Progress;
+  readonly shutdown?: AbortSignal;
+  readonly tickMs?: number;
+}
+
+export interface RunRequest {
+  readonly repoDir: string;
+  /** An explicit plan (YAML, JSON or markdown with a `naruto` block); null: the planner agent plans. */
+  readonly planText: string | null;
+  readonly task: string | null;
+  readonly baseRef: string;
+  /** Replaces the `default` agent profile's command. */
+  readonly agentCommand: string | null;
+  readonly parallel: number | null;
+  readonly verify: string | null;
+  readonly strict: boolean;
+  /** A config to use instead of `.github/naruto.yml` at the base (the demo's). */
+  readonly config?: Config;
+}
+
+/** The config is invalid; the message lists every bad field. */
+export class ConfigInvalidError extends Error {
+  override readonly name = "ConfigInvalidError";
+}
+
+export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise<Mission> {
+  const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
+  const commit = await gitText(git, { args: ["rev-parse", "--verify", "--end-of-options", `${req.baseRef}^{commit}`], cwd: repoDir });
+  const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
+  const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), req);
+  const id = `m-${deps.randomId()}`;
+  const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
+  const task = req.task ?? firstTitle(req.planText) ?? "run the plan";
+  const requested: MissionEvent = {
+    type: "requested",
+    at: deps.now().toISOString(),
+    id,
+    task,
+    source: { kind: "local", cwd: repoDir },
+    base: { ref: refName, commit },
+    queue_branch: queue.ref.replace(/^refs\/heads\//, ""),
+    settings: {
+      max_parallel: config.limits.max_parallel,
+      max_attempts: config.limits.max_attempts,
+      item_timeout_ms: config.limits.item_timeout,
+      mission_timeout_ms: config.limits.mission_timeout,
+      batch: config.queue.batch,
+      approval: false,
+      max_cost_usd: config.limits.max_cost_usd,
+      strict: req.strict,
+    },
+  };
+  const ctx = await driverContext(deps, repoDir, config, req.verify ?? config.queue.verify, req.planText);
+  return driveMission(ctx, id, [requested]);
+}
+
+export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
+  const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
+  const stored = await store.load(input.id);
+  if (!stored) throw new MissionNotFoundError(input.id);
+  const m = stored.mission;
+  if (isMissionTerminal(m.status)) return m;
+  const config = input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit));
+  const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? config.queue.verify, null);
+  const r = resumption(m, deps.now().toISOString());
+  const first: MissionEvent[] = [...r.events];
+  if (r.plan) first.push(await ctx.plan(m));
+  return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });
+}
+
+async function driverContext(deps: LocalDeps, repoDir: string, config: Config, verify: string | null, planText: string | null): Promise<DriverContext> {
+  const commonDir = await gitCommonDir(deps.git, repoDir);
+  return {
+    git: deps.git,
+    repoDir,
+    commonDir,
+    store: createLocalMissionStore({ git: deps.git, repoDir }),
+    config,
+    verify,
+    env: deps.env,
+    now: deps.now,
+    progress: deps.progress,
+    ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
+    ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
+    plan: (m) => makePlan({ deps, repoDir, commonDir, config, planText, mission: m }),
+    report: async (m) => {
+      await writeReports(commonDir, m);
+    },
+  };
+}
+
+/** The `planned` event for an explicit plan, or the planner agent's plan. */
+async function makePlan(input: { deps: LocalDeps; repoDir: string; commonDir: string; config: Config; planText: string | null; mission: Mission }): Promise<MissionEvent> {
+  const { deps, config, mission } = input;
+  const at = () => deps.now().toISOString();
+  const limits = { maxItems: config.limits.max_items, maxPromptChars: 65_536, protected: config.protected, allowProtected: config.allow_protected };
+  const options = { limits, strict: mission.settings.strict };
+  let check: CheckResult;
+  if (input.planText !== null) {
+    check = checkPlan(input.planText, options);
+    if (!check.ok) return { type: "planning_failed", at: at(), reason: check.errors.map(formatPlanError).join("\n") };
+  } else {
+    const profile = config.agents[config.planner.agent];
+    if (!profile) return { type: "planning_failed", at: at(), reason: `the planner's agent profile "${config.planner.agent}" is not defined` };
+    const dir = join(missionDir(input.commonDir, mission.id), "planner");
+    await mkdir(dir, { recursive: true });
+    const result = await planWithAgent({
+      task: mission.task,
+      planFile: join(dir, "plan.yml"),
+      check: options,
+      run: async ({ prompt, attempt }) => {
+        const promptFile = join(dir, `prompt-${attempt}.md`);
+        await writeFile(promptFile, prompt);
+        const tree = { git: deps.git, repoDir: input.repoDir, path: join(dir, `tree-${attempt}`), commit: mission.base.commit };
+        const run = await withScratchTree(tree, (cwd) =>
+          runAgent({
+            command: profile.command, cwd, env: deps.env, allowEnv: profile.env, mission: mission.id, item: "planner",
+            attempt, writes: [], promptFile, resultFile: join(dir, `result-${attempt}.json`), timeoutMs: profile.timeout,
+          }),
+        );
+        return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2000)}` };
+      },
+    });
+    if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason };
+    check = result.check;
+  }
+  return plannedEvent(check, at());
+}
+
+/** The `planned` event of a checked plan: items with their added edges and ranks. */
+export function plannedEvent(check: CheckResult, at: string): MissionEvent {
+  if (!check.plan || !check.proof) throw new Error("plannedEvent needs a valid plan");
+  const added = new Map(check.items.map((i) => [i.id, i.added_after]));
+  const ranks = computeRanks(check.plan.items.map((i) => ({ id: i.id, estimate: i.estimate, deps: [...i.after, ...(added.get(i.id) ?? [])] })));
+  const items: PlannedItem[] = check.plan.items.map((i) => ({
+    id: i.id,
+    title: i.title,
+    prompt: i.prompt,
+    writes: i.writes.map((w) => w.path),
+    reads: i.reads.map((r) => r.path),
+    after: [...i.after],
+    added_after: [...(added.get(i.id) ?? [])],
+    agent: i.agent,
+    verify: i.verify,
+    estimate: i.estimate,
+    readonly: i.readonly,
+    rank: ranks.get(i.id) ?? 1,
+  }));
+  return { type: "planned", at, title: check.plan.title, items, proof: check.proof };
+}
+
+/** `.github/naruto.yml` as committed at the base; defaults when there is none. */
+export async function configAt(git: Git, repoDir: string, commit: string): Promise<Config> {
+  const { stdout, code } = await git({ args: ["cat-file", "blob", `${commit}:.github/naruto.yml`], cwd: repoDir, okCodes: [128] });
+  const loaded = loadConfig(code === 0 ? stdout.toString("utf8") : null);
+  if (!loaded.ok) throw new ConfigInvalidError(`the config is invalid:\n${formatConfigErrors(loaded.errors)}`);
+  return loaded.config;
+}
+
+function withOverrides(config: Config, req: RunRequest): Config {
+  const agents = { ...config.agents };
+  const base = agents["default"];
+  if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null };
+  const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
+  return { ...config, agents, limits };
+}
+
+function firstTitle(planText: string | null): string | null {
+  if (planText === null) return null;
+  const check = checkPlan(planText);
+  return check.plan?.title || null;
+}
