@@ -8,7 +8,7 @@ import { DEFAULT_ESTIMATE, parseEstimate } from "./estimate.ts";
 import { isAncestorOrSelf, normalizePath, pathKey, type RepoPath } from "./paths.ts";
 import type { PlanItem, PlanLimits } from "./types.ts";
 
-/** Item ids become part of branch names (`naruto/<mission>/<item>`) and file names. */
+/** Item ids become part of branch names (`naruto/<mission>--<item>`) and file names. */
 export const ITEM_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 export const PLAN_FIELDS = ["version", "title", "items"] as const;
@@ -31,10 +31,14 @@ export function itemIdProblem(id: string): string | null {
   return null;
 }
 
-const itemId = z.string({ error: "id must be a string" }).check((ctx) => {
-  const problem = itemIdProblem(ctx.value);
-  if (problem !== null) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
-});
+// The pattern as a zod regex too, so that a JSON Schema made from this schema carries it.
+const itemId = z
+  .string({ error: "id must be a string" })
+  .regex(ITEM_ID_PATTERN, { error: (issue) => itemIdProblem(String(issue.input)) ?? "invalid id", abort: true })
+  .check((ctx) => {
+    const problem = itemIdProblem(ctx.value);
+    if (problem !== null) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+  });
 
 /** A path in normal form; `protectedPaths` are refused (a write inside one), ancestors allowed. */
 function pathSchema(protectedPaths: readonly RepoPath[]) {
