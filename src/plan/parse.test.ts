@@ -48,6 +48,18 @@ describe("parsePlanText", () => {
     expect(result).toEqual({ ok: true, format: "markdown", raw: { items: [{ id: "a", writes: ["x"], prompt: "```ts\ncode()\n```\n" }] } });
   });
 
+  it.each([
+    ["a comment around the block", `<!--\n\`\`\`naruto\nitems: [{id: hidden, writes: [x]}]\n\`\`\`\n-->\n\`\`\`naruto\n${YAML_PLAN}\n\`\`\``],
+    ["a comment that ends on its first line", `<!-- note -->\n\`\`\`naruto\n${YAML_PLAN}\n\`\`\``],
+    ["a comment ending mid-line", `  <!-- a\n\`\`\`naruto\nitems: []\n\`\`\`\nb --> text\n\`\`\`naruto\n${YAML_PLAN}\n\`\`\``],
+  ])("never takes a block hidden in an HTML comment: %s", (_name, text) => {
+    expect(parsePlanText(text)).toEqual({ ok: true, raw: EXPECTED, format: "markdown" });
+  });
+
+  it("finds nothing when the only block is hidden in an unclosed comment", () => {
+    expect(findFencedPlan(`<!--\n\`\`\`naruto\n${YAML_PLAN}\n\`\`\``)).toBeNull();
+  });
+
   it("does not take a quoted block for the plan", () => {
     expect(findFencedPlan(`> \`\`\`naruto\n> ${YAML_PLAN}\n> \`\`\``)).toBeNull();
   });

@@ -22,16 +22,26 @@ export interface FencedPlan {
 const OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const ANY_FENCE = /^ {0,3}(```|~~~)/m;
+const COMMENT_START = /^ {0,3}<!--/;
 
 /**
  * Finds the first fenced block whose info string starts with `naruto`. Other fenced blocks are
  * skipped whole, so an example inside a ```` ```markdown ```` block is not taken for the plan;
- * quoted blocks (`> ```naruto`) are not plans either (a reply quoting an older plan). An
- * unclosed block runs to the end of the text, as in CommonMark.
+ * quoted blocks (`> ```naruto`) are not plans either (a reply quoting an older plan). A block
+ * inside an HTML comment is invisible on GitHub, so it is never the plan: a maintainer must be
+ * able to see the plan they approve. An unclosed block runs to the end of the text, as in
+ * CommonMark.
  */
 export function findFencedPlan(markdown: string): FencedPlan | null {
   const lines = markdown.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
+    const first = lines[i] ?? "";
+    if (COMMENT_START.test(first)) {
+      // A CommonMark HTML block of kind 2: from `<!--` to the first line holding `-->`.
+      let end = first.indexOf("-->", first.indexOf("<!--") + 4);
+      while (end < 0 && i + 1 < lines.length) end = (lines[++i] ?? "").indexOf("-->");
+      continue;
+    }
     const open = OPEN.exec(lines[i] ?? "");
     if (!open) continue;
     const [, indent = "", fence = "", rest = ""] = open;
