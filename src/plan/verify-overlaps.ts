@@ -6,31 +6,35 @@
  */
 import type { Plan } from "./types.ts";
 
+interface Entry {
+  readonly key: string;
+  readonly item: number;
+  readonly path: string;
+}
+
 /** Canonical overlapping path (display form) per conflicting pair, keyed `lo * n + hi`. */
 export function sweepOverlaps(plan: Plan): Map<number, string> {
   const n = plan.items.length;
-  const entries: { key: string; item: number }[] = [];
-  const spelling = new Map<string, string>(); // `${item}\n${key}` → the item's spelling
+  const entries: Entry[] = [];
   plan.items.forEach((item, i) => {
-    for (const write of item.writes) {
-      const key = write.key.join("\0");
-      entries.push({ key, item: i });
-      if (!spelling.has(`${i}\n${key}`)) spelling.set(`${i}\n${key}`, write.path);
-    }
+    for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
   });
+  // Equal keys by item, so that of two items writing the same path the lower one comes first.
   entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.item - y.item));
 
   const pairs = new Map<number, string>();
-  const above: { key: string; item: number }[] = [];
+  const above: Entry[] = [];
   for (const entry of entries) {
     while (above.length > 0 && !isAncestorOrSelfKey(above[above.length - 1]!.key, entry.key)) above.pop();
-    for (const other of above) {
+    // Sorted keys: the first overlap met for a pair is the first in component order, and it is
+    // this entry's path (the deeper one). Walking the stack from the top meets an equal path
+    // of a lower item first, whose spelling is the canonical one.
+    for (let k = above.length - 1; k >= 0; k--) {
+      const other = above[k]!;
       if (other.item === entry.item) continue;
       const [lo, hi] = other.item < entry.item ? [other.item, entry.item] : [entry.item, other.item];
       const id = lo * n + hi;
-      // Sorted keys: the first overlap met for a pair is the first in component order. It is
-      // this entry's path (the deeper one), spelled as the lower item writes it if it does.
-      if (!pairs.has(id)) pairs.set(id, spelling.get(`${lo}\n${entry.key}`) ?? spelling.get(`${hi}\n${entry.key}`) ?? "");
+      if (!pairs.has(id)) pairs.set(id, other.key === entry.key ? other.path : entry.path);
     }
     above.push(entry);
   }
