@@ -20,6 +20,7 @@ import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir, missionDir } from "./layout.ts";
 import type { Progress } from "./progress.ts";
+import { serialWorktrees } from "./serial-worktrees.ts";
 import { writeReports } from "./reports.ts";
 import { withScratchTree } from "./scratch.ts";
 import { computeRanks } from "../plan/ranks.ts";
@@ -54,7 +55,8 @@ export class ConfigInvalidError extends Error {
   override readonly name = "ConfigInvalidError";
 }
 
-export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise<Mission> {
+export async function runLocalMission(given: LocalDeps, req: RunRequest): Promise<Mission> {
+  const deps = withSerialWorktrees(given);
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
   const commit = await gitText(git, { args: ["rev-parse", "--verify", "--end-of-options", `${req.baseRef}^{commit}`], cwd: repoDir });
   const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
@@ -85,7 +87,8 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   return driveMission(ctx, id, [requested]);
 }
 
-export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
+export async function resumeLocalMission(given: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
+  const deps = withSerialWorktrees(given);
   const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
   const stored = await store.load(input.id);
   if (!stored) throw new MissionNotFoundError(input.id);
@@ -118,6 +121,11 @@ async function driverContext(deps: LocalDeps, repoDir: string, config: Config, v
       await writeReports(commonDir, m);
     },
   };
+}
+
+/** Attempts, verification and review share one repository: see serial-worktrees.ts. */
+function withSerialWorktrees(deps: LocalDeps): LocalDeps {
+  return { ...deps, git: serialWorktrees(deps.git) };
 }
 
 /** The `planned` event for an explicit plan, or the planner agent's plan. */
