@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { formatConfigErrors, loadConfig, type Config } from "../../src/config/index.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps } from "../../src/local/local-mission.ts";
 import { silentProgress } from "../../src/local/progress.ts";
-import type { Mission } from "../../src/mission/document.ts";
+import { parseMission, type Mission } from "../../src/mission/document.ts";
 import { fakeAgentCommand, type FakeAgent } from "../support/agents/index.ts";
 import type { TestRepo } from "../support/git-repo.ts";
 
@@ -26,6 +26,8 @@ export interface FakeConfigOptions {
   readonly slowMs?: number;
   /** Where the `hang` agent writes its grandchild's pid. */
   readonly hangPidFile?: string;
+  /** More profiles: name → command. */
+  readonly agents?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -39,6 +41,7 @@ export function fakeConfigFile(options: FakeConfigOptions = {}): Record<string, 
   };
   const agents: Record<string, { command: string }> = { default: { command: fakeAgentCommand("edit") } };
   for (const name of AGENTS) agents[name] = { command: `${extraEnv[name] ?? ""}${fakeAgentCommand(name)}` };
+  for (const [name, command] of Object.entries(options.agents ?? {})) agents[name] = { command };
   return {
     version: 1,
     agents,
@@ -63,7 +66,8 @@ export interface ItemSpec {
   /** Default `src/<id>/`: the `edit` agent then writes `src/<id>/<id>.txt`. */
   readonly writes?: readonly string[];
   readonly after?: readonly string[];
-  readonly agent?: FakeAgent | "default";
+  /** A profile: a fake agent's name, `default` (the `edit` agent), or one of `agents`. */
+  readonly agent?: string;
   /** Exact edits (path → content) instead of the agent's default file. */
   readonly edits?: Readonly<Record<string, string>>;
 }
@@ -148,6 +152,12 @@ export async function queueFiles(repo: TestRepo, m: Mission): Promise<Record<str
     out[name] = stdout.toString("utf8");
   }
   return out;
+}
+
+/** Every stored version of a mission, oldest first: one per event applied. */
+export async function missionHistory(repo: TestRepo, id: string): Promise<Mission[]> {
+  const versions = (await repo.run("rev-list", "--reverse", `refs/naruto/missions/${id}`)).split("\n");
+  return Promise.all(versions.map(async (v) => parseMission(JSON.parse(await repo.run("cat-file", "blob", `${v}:mission.json`)))));
 }
 
 export function itemOf(m: Mission, id: string) {

@@ -1,0 +1,48 @@
+/**
+ * A local mission with a hanging agent (issue 4 "Tests"): the item times out, its whole process
+ * tree is gone afterwards (a grandchild that ignores SIGTERM included), its dependents are
+ * skipped, and the rest of the mission goes on.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { isAlive, waitForFile } from "../support/agents/processes.ts";
+import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { itemOf, missionProcesses, queueCommits, runMission } from "./local-fixture.ts";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+
+describe("a hanging agent in a local mission", () => {
+  it("times the item out, stops its process tree, and skips its dependents", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    const dir = await mkdtemp(join(tmpdir(), "naruto-hang-"));
+    cleanups.push(() => repo.remove(), () => rm(dir, { recursive: true, force: true }));
+    const pidFile = join(dir, "grandchild.pid");
+
+    const run = runMission(
+      repo,
+      [{ id: "stuck", agent: "hang" }, { id: "needs-stuck", after: ["stuck"] }, { id: "free" }],
+      { itemTimeout: "3s", maxAttempts: 1, hangPidFile: pidFile },
+    );
+    const pid = Number(await waitForFile(pidFile));
+    expect(pid).toBeGreaterThan(0);
+    const m = await run;
+
+    const stuck = itemOf(m, "stuck");
+    expect(stuck.status).toBe("timed_out");
+    expect(stuck.reason).toMatch(/timed out/);
+    expect(itemOf(m, "needs-stuck")).toMatchObject({ status: "skipped", attempts: [] });
+    expect(itemOf(m, "needs-stuck").reason).toContain('dependency "stuck"');
+    expect(itemOf(m, "free").status).toBe("integrated");
+    expect((await queueCommits(repo, m)).map((c) => c.item)).toEqual(["free"]);
+    expect(m.verdict?.verdict).not.toBe("approve");
+
+    // When the mission returns, nothing of the attempt runs any more.
+    expect(await isAlive(pid)).toBe(false);
+    expect(await missionProcesses(m.id)).toEqual([]);
+  });
+});
