@@ -141,7 +141,7 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
     if (!last || (last.status !== "dispatched" && last.status !== "running")) continue;
     const since = Date.parse(last.started_at ?? last.dispatched_at);
     if (now - since <= m.settings.item_timeout_ms) continue;
-    const reason = `timed out: no result after ${Math.round(m.settings.item_timeout_ms / 60_000)} min`;
+    const reason = `timed out: no result after ${span(m.settings.item_timeout_ms)}`;
     Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
     Object.assign(item, { status: "timed_out", reason });
     stop.push({ item: item.id, attempt: last.n });
@@ -149,7 +149,7 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
   let missionTimedOut = false;
   if (m.reason === null && now - Date.parse(m.created_at) > m.settings.mission_timeout_ms) {
     // The mission's own time is up: stop everything and review what was integrated.
-    const reason = `mission timed out after ${Math.round(m.settings.mission_timeout_ms / 60_000)} min`;
+    const reason = `mission timed out after ${span(m.settings.mission_timeout_ms)}`;
     stop.push(...cancelOpenItems(m, reason, e.at));
     m.reason = reason;
     missionTimedOut = true;
@@ -188,6 +188,11 @@ function retry(m: Mission, e: Of<"retry_requested">): Applied {
   // Skips are re-decided by the scheduler: those still behind a failure are skipped again.
   for (const i of m.items) if (i.status === "skipped") Object.assign(i, { status: "pending", reason: null });
   Object.assign(m, { status: "running", verdict: null, reason: null });
+}
+
+/** A limit for a reason: whole minutes, or seconds under a minute (not "0 min"). */
+function span(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1000)} s`;
 }
 
 function expectStatus(m: Mission, type: string, allowed: readonly Mission["status"][]): void {
