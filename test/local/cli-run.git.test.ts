@@ -1,0 +1,90 @@
+/**
+ * `naruto run --json` and `naruto status --json` in-process (DESIGN.md §13): exactly the result
+ * object, and exit code 0 only when the verdict is `approve`.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { missionResult } from "../../src/report/index.ts";
+import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { fakeCli } from "./cli-io.ts";
+import { fakeConfigFile, planText, type ItemSpec } from "./local-fixture.ts";
+
+const repos: TestRepo[] = [];
+afterEach(async () => {
+  await Promise.all(repos.splice(0).map((r) => r.remove()));
+});
+
+/** A repository whose committed `.github/naruto.yml` runs the fake agents, and a plan file in `.git/`. */
+async function repoWithPlan(items: readonly ItemSpec[]): Promise<TestRepo> {
+  const repo = await createTestRepo({ "README.md": "# app\n" });
+  repos.push(repo);
+  await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(fakeConfigFile({ verify: "true", maxAttempts: 1 }), null, 2) });
+  await writeFile(join(repo.dir, ".git", "plan.json"), planText(items));
+  return repo;
+}
+
+async function naruto(repo: TestRepo, argv: string[]) {
+  const cli = fakeCli(repo.dir);
+  const code = await main(argv, cli.io);
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}
+
+const KEYS = ["mission", "status", "verdict", "queue", "items"];
+const ITEM_KEYS = ["id", "status", "attempts", "commit", "changed", "reason"];
+
+describe("naruto run --json", () => {
+  it("prints exactly the §13 object and exits 0 for an approved mission; status --json prints the same", async () => {
+    const repo = await repoWithPlan([{ id: "a" }, { id: "b", after: ["a"] }]);
+    const r = await naruto(repo, ["run", "--plan", ".git/plan.json", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+
+    const printed: unknown = JSON.parse(r.stdout);
+    const ids = await createLocalMissionStore({ git: repo.git, repoDir: repo.dir }).list();
+    expect(ids).toHaveLength(1);
+    const stored = await createLocalMissionStore({ git: repo.git, repoDir: repo.dir }).load(ids[0] ?? "");
+    if (!stored) throw new Error("the mission was not stored");
+    expect(printed).toEqual(missionResult(stored.mission));
+    expect(printed).toMatchObject({ status: "done", verdict: "approve", queue: { branch: `naruto/${stored.mission.id}`, head: await repo.run("rev-parse", `naruto/${stored.mission.id}`) } });
+    expect(Object.keys(Object(printed))).toEqual(KEYS);
+    for (const item of missionResult(stored.mission).items) expect(Object.keys(item)).toEqual(ITEM_KEYS);
+    // Progress goes to stderr with --json, so stdout is one JSON document.
+    expect(r.stderr).toContain("integrated");
+
+    const status = await naruto(repo, ["status", stored.mission.id, "--json"]);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual(printed);
+    const list = await naruto(repo, ["status", "--json"]);
+    expect(JSON.parse(list.stdout)).toEqual([printed]);
+    const human = await naruto(repo, ["status"]);
+    expect(human.stdout).toContain(`${stored.mission.id}  done`);
+  });
+
+  it("exits 1 when the verdict is not approve, still printing the object", async () => {
+    const repo = await repoWithPlan([{ id: "rogue", agent: "out-of-scope" }, { id: "fine" }]);
+    const r = await naruto(repo, ["run", "--plan", ".git/plan.json", "--json"]);
+    expect(r.code).toBe(1);
+    const printed = missionResult(await loadOnly(repo));
+    expect(JSON.parse(r.stdout)).toEqual(printed);
+    expect(printed.verdict).not.toBe("approve");
+    expect(printed.items.map((i) => i.status)).toEqual(["out_of_scope", "integrated"]);
+  });
+
+  it("answers status for an unknown mission with exit 1, and run without a plan or task with exit 2", async () => {
+    const repo = await repoWithPlan([{ id: "a" }]);
+    expect((await naruto(repo, ["status", "m-nosuch", "--json"])).code).toBe(1);
+    const r = await naruto(repo, ["run"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--plan");
+  });
+});
+
+async function loadOnly(repo: TestRepo) {
+  const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+  const [id] = await store.list();
+  const stored = await store.load(id ?? "");
+  if (!stored) throw new Error("no mission stored");
+  return stored.mission;
+}
