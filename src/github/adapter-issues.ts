@@ -1,0 +1,88 @@
+/**
+ * Files, reactions, marker comments and permissions: the conversation side of the port.
+ */
+import { GitHubError } from "./errors.ts";
+import { COMMENT_BODY_LIMIT, truncate } from "./limits.ts";
+import { hasMarker, isMarker, withMarker } from "./marker.ts";
+import { ONCE } from "./octokit-client.ts";
+import type { AdapterContext } from "./adapter-context.ts";
+import type { Comment, GitHubPort, Permission } from "./port.ts";
+
+type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "permission">;
+
+const ROLES: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
+
+export function issuesPart(ctx: AdapterContext): IssuesPart {
+  const { octokit, repo, call } = ctx;
+
+  const findComment: IssuesPart["findComment"] = async ({ issue, marker, author }) => {
+    checkMarker(marker);
+    const comments = await call(`list comments of #${issue}`, () => octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue, per_page: 100 }));
+    const found = comments.find((c) => hasMarker(c.body, marker) && (author === undefined || c.user?.login === author));
+    return found ? toComment(found) : null;
+  };
+
+  return {
+    async readFile({ path, ref }) {
+      const operation = `read ${path}${ref ? ` at ${ref}` : ""}`;
+      const data = await call(operation, () => octokit.rest.repos.getContent({ ...repo, path, ...(ref ? { ref } : {}) }).then((r) => r.data)).catch(nullOn404);
+      if (data === null) return null;
+      if (Array.isArray(data) || data.type !== "file") throw new GitHubError({ operation, status: null, message: "this is not a file (a directory, link or submodule): name a file" });
+      // The contents API leaves out files over 1 MB (encoding "none"); the blob API has them.
+      if ("encoding" in data && data.encoding === "none") {
+        const blob = await call(operation, () => octokit.rest.git.getBlob({ ...repo, file_sha: data.sha }).then((r) => r.data));
+        return Buffer.from(blob.content, blob.encoding === "base64" ? "base64" : "utf8").toString("utf8");
+      }
+      return Buffer.from("content" in data ? data.content : "", "base64").toString("utf8");
+    },
+
+    async addReaction({ target, content }) {
+      // GitHub answers 200 for a reaction that exists already, so a repeat is harmless.
+      if ("comment" in target) {
+        await call(`react ${content} to comment ${target.comment}`, () => octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: target.comment, content }));
+      } else {
+        await call(`react ${content} to #${target.issue}`, () => octokit.rest.reactions.createForIssue({ ...repo, issue_number: target.issue, content }));
+      }
+    },
+
+    findComment,
+
+    async upsertComment({ issue, marker, body, link, author }) {
+      checkMarker(marker);
+      const text = truncate(withMarker(body, marker), { limit: COMMENT_BODY_LIMIT, link });
+      const existing = await findComment({ issue, marker, ...(author === undefined ? {} : { author }) });
+      if (existing) {
+        if (existing.body === text) return existing;
+        return call(`update comment ${existing.id} on #${issue}`, () => octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body: text }).then((r) => toComment(r.data)));
+      }
+      return ctx.createOnce({
+        operation: `create comment on #${issue}`,
+        create: () => octokit.rest.issues.createComment({ ...repo, issue_number: issue, body: text, request: ONCE }).then((r) => toComment(r.data)),
+        check: () => findComment({ issue, marker, ...(author === undefined ? {} : { author }) }),
+      });
+    },
+
+    async permission({ user }) {
+      const data = await call(`permission of ${user}`, () => octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: user }).then((r) => r.data)).catch(nullOn404);
+      if (data === null) return "none";
+      // `permission` folds maintain into write and triage into read; `role_name` keeps them.
+      const role = (data as { role_name?: unknown }).role_name;
+      const found = ROLES.find((r) => r === role) ?? ROLES.find((r) => r === data.permission);
+      return found ?? "none";
+    },
+  };
+}
+
+function checkMarker(marker: string): void {
+  if (!isMarker(marker)) throw new TypeError(`${JSON.stringify(marker)} is not a naruto marker: use markerFor(key)`);
+}
+
+function toComment(c: { id: number; body?: string | undefined; html_url: string; user: { login: string } | null }): Comment {
+  return { id: c.id, body: c.body ?? "", url: c.html_url, author: c.user?.login ?? null };
+}
+
+/** For reads where "missing" is an answer: a 404 becomes null, anything else stays an error. */
+export function nullOn404(error: unknown): null {
+  if (error instanceof GitHubError && error.status === 404) return null;
+  throw error;
+}

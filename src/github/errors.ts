@@ -1,0 +1,133 @@
+/**
+ * Typed errors of the GitHub port. Callers branch on the class, never on message text; the one
+ * place that reads GitHub's message text is {@link toGitHubError}, which maps the documented
+ * 422 answers (not a fast forward, reference exists/missing, pull request exists) to classes.
+ */
+
+export interface GitHubErrorInit {
+  /** What naruto was doing, e.g. `update ref refs/heads/naruto/m-1`. */
+  readonly operation: string;
+  /** The HTTP status, or null when GitHub gave no answer (timeout, network). */
+  readonly status: number | null;
+  readonly message: string;
+  readonly cause?: unknown;
+}
+
+/** GitHub refused or failed a request; the message says what to do next. */
+export class GitHubError extends Error {
+  override readonly name: string = "GitHubError";
+  readonly operation: string;
+  readonly status: number | null;
+
+  constructor(init: GitHubErrorInit) {
+    super(`${init.operation}: ${init.message}`, init.cause === undefined ? undefined : { cause: init.cause });
+    this.operation = init.operation;
+    this.status = init.status;
+  }
+}
+
+/** 422 "Update is not a fast forward": the ref moved since it was read. Reload and re-apply. */
+export class NotFastForwardError extends GitHubError {
+  override readonly name = "NotFastForwardError";
+}
+
+/** 409: the repository is not in the state the request assumed (merge conflict, finished run). */
+export class ConflictError extends GitHubError {
+  override readonly name = "ConflictError";
+}
+
+/** 422 "Reference already exists": another writer created the ref first. */
+export class RefExistsError extends GitHubError {
+  override readonly name = "RefExistsError";
+}
+
+/** 422 "Reference does not exist" on an update or delete. */
+export class RefMissingError extends GitHubError {
+  override readonly name = "RefMissingError";
+}
+
+/** 422 "A pull request already exists" for this head and base. */
+export class PullRequestExistsError extends GitHubError {
+  override readonly name = "PullRequestExistsError";
+}
+
+/** GitHub did not answer within the request timeout (after the retries allowed). */
+export class GitHubTimeoutError extends GitHubError {
+  override readonly name = "GitHubTimeoutError";
+}
+
+/**
+ * A request that creates something failed without a clear answer (5xx, timeout) and checking
+ * whether it took effect did not settle it. Nothing was retried blindly.
+ */
+export class OutcomeUnknownError extends GitHubError {
+  override readonly name = "OutcomeUnknownError";
+}
+
+/** The caller sent more than GitHub accepts; refused before sending. Fix the caller. */
+export class InputLimitError extends Error {
+  override readonly name = "InputLimitError";
+}
+
+/** The shape of Octokit's `RequestError` that we read (status and response headers). */
+interface RequestErrorLike {
+  readonly status?: unknown;
+  readonly message?: unknown;
+  readonly response?: { readonly data?: unknown };
+  readonly cause?: unknown;
+}
+
+// GitHub's documented 422 answers, matched in this one place (see the module comment).
+const KNOWN_422: ReadonlyArray<readonly [RegExp, new (init: GitHubErrorInit) => GitHubError, string]> = [
+  [/not a fast.forward/i, NotFastForwardError, "the ref moved since it was read: reload, re-apply and try again"],
+  [/reference already exists/i, RefExistsError, "the ref exists already: read it instead of creating it"],
+  [/reference does not exist/i, RefMissingError, "the ref does not exist: create it first"],
+  [/pull request already exists/i, PullRequestExistsError, "a pull request for this head exists: find and update it"],
+];
+
+/** Maps any error thrown by an Octokit call to a typed {@link GitHubError}. */
+export function toGitHubError(operation: string, error: unknown): Error {
+  if (error instanceof GitHubError || error instanceof InputLimitError) return error;
+  if (typeof error !== "object" || error === null) return new GitHubError({ operation, status: null, message: String(error) });
+  const e = error as RequestErrorLike;
+  const status = typeof e.status === "number" ? e.status : null;
+  const detail = githubMessage(e);
+  if (isTimeout(e)) {
+    return new GitHubTimeoutError({ operation, status: null, message: "GitHub did not answer in time; try again later or raise requestTimeoutMs", cause: error });
+  }
+  if (status === 422) {
+    for (const [pattern, Class, advice] of KNOWN_422) {
+      if (pattern.test(detail)) return new Class({ operation, status, message: `${detail} (${advice})`, cause: error });
+    }
+  }
+  if (status === 409) return new ConflictError({ operation, status, message: `${detail} (409 conflict: read the current state and decide again)`, cause: error });
+  return new GitHubError({ operation, status, message: `${detail} (${advise(status)})`, cause: error });
+}
+
+function advise(status: number | null): string {
+  if (status === null) return "no answer from GitHub: check the network and baseUrl, then try again";
+  if (status === 401) return "the token is invalid or expired: refresh the installation token";
+  if (status === 403) return "the token lacks a permission for this, or a rate limit still holds after waiting: check the App's permissions";
+  if (status === 404) return "not found, or the token cannot see it: check the repository, the name and the token's access";
+  if (status === 422) return "GitHub rejected the request as invalid: check the values sent";
+  if (status >= 500) return "GitHub failed after the retries allowed: try again later";
+  return `HTTP ${status}`;
+}
+
+function githubMessage(e: RequestErrorLike): string {
+  const data = e.response?.data;
+  if (typeof data === "object" && data !== null && "message" in data && typeof data.message === "string") {
+    const errors = "errors" in data && Array.isArray(data.errors) ? data.errors.map((x) => (typeof x === "object" && x !== null && "message" in x ? String(x.message) : JSON.stringify(x))) : [];
+    return [data.message, ...errors].join("; ");
+  }
+  return typeof e.message === "string" ? e.message : "unknown error";
+}
+
+// fetch rejects with a DOMException named "TimeoutError" when AbortSignal.timeout fires;
+// @octokit/request wraps it in a RequestError whose cause it is.
+function isTimeout(e: RequestErrorLike): boolean {
+  for (let c: unknown = e, depth = 0; typeof c === "object" && c !== null && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
+    if ((c as { name?: unknown }).name === "TimeoutError") return true;
+  }
+  return false;
+}

@@ -1,0 +1,42 @@
+/**
+ * The GitHub port and its Octokit adapter (DESIGN.md §10, §11): comments, permissions, dispatch,
+ * runs, refs, pull requests, check runs, the Git Data API, and the mission store on GitHub.
+ * The public face of `src/github`.
+ */
+export type {
+  ChangedFile,
+  ChangeStatus,
+  CheckConclusion,
+  CheckOutput,
+  CheckRun,
+  CheckStatus,
+  Comment,
+  Commit,
+  Comparison,
+  DispatchResult,
+  GitHubPort,
+  GitRef,
+  Permission,
+  PullRequest,
+  Reaction,
+  RepoRef,
+  TreeEntry,
+  WorkflowJob,
+  WorkflowRun,
+} from "./port.ts";
+export { createGitHub, type CreateGitHubOptions } from "./octokit-adapter.ts";
+export type { GitHubLog } from "./octokit-client.ts";
+export {
+  ConflictError,
+  GitHubError,
+  GitHubTimeoutError,
+  InputLimitError,
+  NotFastForwardError,
+  OutcomeUnknownError,
+  PullRequestExistsError,
+  RefExistsError,
+  RefMissingError,
+} from "./errors.ts";
+export { CHECK_TEXT_LIMIT, COMMENT_BODY_LIMIT, DISPATCH_MAX_CHARS, DISPATCH_MAX_INPUTS, checkDispatchInputs, truncate, type DispatchInputs } from "./limits.ts";
+export { hasMarker, isMarker, markerFor, withMarker } from "./marker.ts";
+export { createGitHubMissionStore, CorruptMissionError, GITHUB_STATE_REF_PREFIX, type GitHubMissionStoreOptions } from "./mission-store.ts";

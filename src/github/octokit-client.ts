@@ -1,0 +1,141 @@
+/**
+ * The configured Octokit under the adapter: @octokit/rest 22 with plugin-retry and
+ * plugin-throttling, set up against the traps in PLATFORM.md:
+ *
+ * - 409 and 422 are never retried (plugin-retry 8 retries 409 unless told otherwise), and
+ *   `request.retries` is never passed (a value there makes the plugin retry even `doNotRetry`).
+ * - A request marked {@link ONCE} (one that creates something) is not retried after a 5xx or a
+ *   timeout: it fails with {@link UnansweredWriteError} and the adapter checks whether it took
+ *   effect before trying again. Other requests get plugin-retry's backoff.
+ * - Rate limits wait and retry a bounded number of times (plugin-throttling); a 429, or a 403
+ *   with `retry-after`, counts as a secondary limit even when the message does not say so.
+ * - Every attempt has its own deadline (`AbortSignal.timeout` in a fetch wrapper), so a retry
+ *   never starts with a signal that already fired.
+ */
+import { Octokit } from "@octokit/rest";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import Bottleneck from "bottleneck";
+
+export interface GitHubLog {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface OctokitClientOptions {
+  /** A token, or a function giving the current one (installation tokens expire after 1 h). */
+  readonly token?: string;
+  readonly auth?: () => Promise<string>;
+  /** `https://api.github.com`, or `https://HOST/api/v3` for GitHub Enterprise Server. */
+  readonly baseUrl?: string;
+  readonly fetch?: typeof globalThis.fetch;
+  readonly userAgent: string;
+  /** Deadline of one HTTP attempt (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** 5xx and timeouts on requests that may be repeated: attempts after the first, and the base delay (n² × base). */
+  readonly retry?: { readonly retries?: number; readonly baseDelayMs?: number };
+  /** Rate limits: how many waits, and the longest wait worth taking (longer ones fail at once). */
+  readonly rateLimit?: { readonly retries?: number; readonly maxWaitSeconds?: number };
+  /** Spacing of writes, as GitHub asks (≥ 1 s between content-creating requests); tests use 0. */
+  readonly throttle?: { readonly writeIntervalMs?: number; readonly notificationIntervalMs?: number };
+  readonly log?: GitHubLog;
+}
+
+/** `request` options that mark a request which must not be repeated blindly. */
+export const ONCE = { narutoOnce: true } as const;
+
+/** A {@link ONCE} request got no usable answer (5xx, timeout, network): it may have taken effect. */
+export class UnansweredWriteError extends Error {
+  override readonly name = "UnansweredWriteError";
+  readonly status: number | null;
+  /** Kept so plugin-retry's scheduler can read the request it wraps (and sees no retries asked). */
+  readonly request: unknown;
+  constructor(cause: unknown, request: unknown) {
+    const status = (cause as { status?: unknown }).status;
+    super("no usable answer to a request that creates something", { cause });
+    this.status = null;
+    this.request = request;
+    void status;
+  }
+}
+
+const NaurotoOctokit = Octokit.plugin(narutoHooks, retry, throttling);
+export type OctokitClient = InstanceType<typeof NaurotoOctokit>;
+
+let clients = 0;
+
+export function createOctokitClient(options: OctokitClientOptions): OctokitClient {
+  if ((options.token === undefined) === (options.auth === undefined)) throw new TypeError("createGitHub: pass exactly one of token and auth");
+  const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const rateRetries = options.rateLimit?.retries ?? 3;
+  const maxWait = options.rateLimit?.maxWaitSeconds ?? 15 * 60;
+  const onLimit = (kind: string) => (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
+    const wait = retryCount < rateRetries && retryAfter <= maxWait;
+    options.log?.warn(`GitHub ${kind} on ${request.method} ${request.url}: ${wait ? `waiting ${retryAfter} s (retry ${retryCount + 1} of ${rateRetries})` : "giving up"}`);
+    return wait;
+  };
+  const octokit = new NaurotoOctokit({
+    ...(options.token === undefined ? {} : { auth: options.token }),
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl.replace(/\/+$/, "") }),
+    log: octokitLog(options.log),
+    userAgent: options.userAgent,
+    request: { fetch: withTimeout(baseFetch, timeoutMs), narutoAuth: options.auth },
+    retry: {
+      retries: options.retry?.retries ?? 3,
+      retryAfterBaseValue: options.retry?.baseDelayMs ?? 1000,
+      // plugin-retry's defaults plus 409 (conflict) and 429 (left to the throttling plugin).
+      doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429, 451],
+    },
+    throttle: {
+      // A key of our own: the plugin's limiters are shared by every client with the same id.
+      id: `naruto-${++clients}`,
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: options.throttle?.writeIntervalMs ?? 1000 }),
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: options.throttle?.notificationIntervalMs ?? 3000 }),
+      onSecondaryRateLimit: onLimit("secondary rate limit"),
+      onRateLimit: onLimit("rate limit"),
+    },
+  });
+  return octokit;
+}
+
+/** The innermost hooks: per-attempt auth, ONCE requests, and secondary-limit recognition. */
+function narutoHooks(octokit: Pick<Octokit, "hook">): Record<string, never> {
+  octokit.hook.before("request", async (options) => {
+    const auth = options.request?.["narutoAuth"] as (() => Promise<string>) | undefined;
+    if (auth) options.headers.authorization = `token ${await auth()}`;
+  });
+  octokit.hook.error("request", (error, options) => {
+    const e = error as { status?: unknown; message: string; response?: { headers?: Record<string, string | undefined> } };
+    const status = typeof e.status === "number" ? e.status : null;
+    if (options.request?.["narutoOnce"] === true && (status === null || status >= 500)) throw new UnansweredWriteError(error, options);
+    // plugin-throttling recognises a secondary limit only by its message; GitHub documents
+    // 403/429 with retry-after as one too, so make such answers say so.
+    const retryAfter = e.response?.headers?.["retry-after"];
+    if ((status === 429 || (status === 403 && retryAfter !== undefined)) && !/\bsecondary rate\b/i.test(e.message)) {
+      e.message = `${e.message} (secondary rate limit)`;
+    }
+    throw error;
+  });
+  return {};
+}
+
+/**
+ * Octokit's request-log plugin reports every 4xx as an error, including the 404s that are
+ * answers here ("no such file"); failures reach the caller as typed errors, so per-request
+ * lines are debug detail. Without a log, the adapter is silent.
+ */
+function octokitLog(log: GitHubLog | undefined): GitHubLog {
+  const debug = (message: string) => log?.debug(message);
+  return { debug, info: debug, warn: (message) => log?.warn(message), error: debug };
+}
+
+function withTimeout(fetchImpl: typeof globalThis.fetch, ms: number): typeof globalThis.fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(ms);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetchImpl(input, { ...init, signal });
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The GitHub port (DESIGN.md §10, §11): the only way the App and the Action talk to GitHub, and
+ * only what they use. One port works on one repository. Records are ours and small; nothing of
+ * Octokit's types leaks through. Errors are the typed classes of `errors.ts`.
+ *
+ * Adapters: `createGitHub` (Octokit, `octokit-adapter.ts`) and the fake GitHub server in
+ * `test/support/fake-github/`, which the same adapter talks to over real HTTP.
+ */
+import type { DispatchInputs } from "./limits.ts";
+
+export interface RepoRef {
+  readonly owner: string;
+  readonly repo: string;
+}
+
+/** Repository roles as the collaborator-permission API names them, weakest last. */
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+export type Reaction = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+
+export interface Comment {
+  readonly id: number;
+  readonly body: string;
+  readonly url: string;
+  /** Login of the author (for the app, `name[bot]`). */
+  readonly author: string | null;
+}
+
+export interface WorkflowRun {
+  readonly id: number;
+  readonly status: string | null;
+  readonly conclusion: string | null;
+  readonly url: string;
+  readonly headSha: string;
+  readonly attempt: number;
+}
+
+export interface WorkflowJob {
+  readonly id: number;
+  readonly name: string;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly url: string | null;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+}
+
+export interface PullRequest {
+  readonly number: number;
+  readonly url: string;
+  readonly state: "open" | "closed";
+  readonly head: string;
+  readonly base: string;
+  readonly headSha: string;
+  readonly title: string;
+}
+
+export type CheckStatus = "queued" | "in_progress" | "completed";
+export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
+
+export interface CheckOutput {
+  readonly title: string;
+  /** Cut to 65,535 characters with a note and `link` before sending. */
+  readonly summary: string;
+  readonly text?: string;
+}
+
+export interface CheckRun {
+  readonly id: number;
+  readonly name: string;
+  readonly headSha: string;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly url: string | null;
+  readonly externalId: string | null;
+}
+
+export interface GitRef {
+  /** Fully qualified: `refs/heads/naruto/m-1`. */
+  readonly ref: string;
+  readonly sha: string;
+}
+
+export interface TreeEntry {
+  readonly path: string;
+  readonly mode: "100644" | "100755" | "040000" | "160000" | "120000";
+  /** A blob (or tree) sha; null deletes the path from `base`. */
+  readonly sha: string | null;
+}
+
+export interface Commit {
+  readonly sha: string;
+  readonly tree: string;
+  readonly parents: readonly string[];
+  readonly message: string;
+}
+
+export type ChangeStatus = "added" | "removed" | "modified" | "renamed" | "copied" | "changed" | "unchanged";
+
+export interface ChangedFile {
+  readonly path: string;
+  readonly status: ChangeStatus;
+  /** The path before a rename. */
+  readonly previousPath: string | null;
+}
+
+export interface Comparison {
+  /** `ahead`: head descends from base; `identical`; `behind`; `diverged`. */
+  readonly status: "ahead" | "behind" | "identical" | "diverged";
+  readonly aheadBy: number;
+  readonly behindBy: number;
+  readonly files: readonly ChangedFile[];
+  /** False when GitHub cut the file list (it lists at most 300 files per comparison). */
+  readonly filesComplete: boolean;
+}
+
+export interface DispatchResult {
+  /** The run started, when GitHub returns it (`return_run_details`); null on older servers. */
+  readonly runId: number | null;
+  readonly runUrl: string | null;
+}
+
+export interface GitHubPort {
+  readonly repo: RepoRef;
+
+  /** A file's text at a ref (branch, tag or sha; default branch when absent); null when missing. */
+  readFile(p: { path: string; ref?: string }): Promise<string | null>;
+  /** Adds a reaction; adding the same reaction twice is harmless. */
+  addReaction(p: { target: { comment: number } | { issue: number }; content: Reaction }): Promise<void>;
+  /** The first comment on an issue or PR that starts with `marker` (by `author`, when given). */
+  findComment(p: { issue: number; marker: string; author?: string }): Promise<Comment | null>;
+  /**
+   * Creates or updates the comment found by `marker`; the body starts with the marker and is
+   * cut to GitHub's limit with a note pointing at `link`. Never creates a second comment after
+   * a failed attempt: it looks for the marker again first.
+   */
+  upsertComment(p: { issue: number; marker: string; body: string; link?: string; author?: string }): Promise<Comment>;
+  /** The user's role on the repository; `none` for a user who is no collaborator. */
+  permission(p: { user: string }): Promise<Permission>;
+
+  /** Dispatches `workflow` (file name or id) on `ref`; inputs are checked against GitHub's limits first. */
+  dispatchWorkflow(p: { workflow: string; ref: string; inputs: DispatchInputs }): Promise<DispatchResult>;
+  getRun(p: { runId: number }): Promise<WorkflowRun>;
+  /** Jobs of the run's latest attempt. */
+  listJobs(p: { runId: number }): Promise<WorkflowJob[]>;
+  /** Asks GitHub to cancel the run; false when it had already finished. */
+  cancelRun(p: { runId: number }): Promise<boolean>;
+
+  /** The open pull request from branch `head` (into `base`, when given). */
+  findPullRequest(p: { head: string; base?: string }): Promise<PullRequest | null>;
+  /** Opens a pull request; returns the open one for the same head and base if it exists. */
+  createPullRequest(p: { head: string; base: string; title: string; body: string; draft?: boolean; link?: string }): Promise<PullRequest>;
+  updatePullRequest(p: { number: number; title?: string; body?: string; state?: "open" | "closed"; link?: string }): Promise<PullRequest>;
+
+  /**
+   * Creates a check run on `headSha`. `externalId` names it, so that after a failed attempt the
+   * run already created is found instead of creating a second one.
+   */
+  createCheckRun(p: { name: string; headSha: string; externalId: string; status: CheckStatus; conclusion?: CheckConclusion; output?: CheckOutput; detailsUrl?: string; link?: string }): Promise<CheckRun>;
+  updateCheckRun(p: { id: number; status?: CheckStatus; conclusion?: CheckConclusion; output?: CheckOutput; detailsUrl?: string; link?: string }): Promise<CheckRun>;
+
+  /** The sha a fully qualified ref points at; null when it does not exist. */
+  getRef(ref: string): Promise<string | null>;
+  /** Creates a ref; {@link RefExistsError} when it exists (pointing elsewhere). */
+  createRef(p: { ref: string; sha: string }): Promise<void>;
+  /**
+   * Moves a ref. Without `force`, only a fast-forward: {@link NotFastForwardError} when `sha`
+   * does not descend from the ref's current commit — the compare-and-swap of mission state.
+   */
+  updateRef(p: { ref: string; sha: string; force?: boolean }): Promise<void>;
+  /** Deletes a ref; false when it did not exist. */
+  deleteRef(ref: string): Promise<boolean>;
+  /** Every ref whose name starts with `prefix` (e.g. `refs/heads/naruto/`). */
+  listRefs(prefix: string): Promise<GitRef[]>;
+
+  /** Stores bytes (a UTF-8 string, or a Buffer) as a blob; returns its sha. */
+  createBlob(content: string | Uint8Array): Promise<string>;
+  createTree(p: { entries: readonly TreeEntry[]; base?: string }): Promise<string>;
+  createCommit(p: { message: string; tree: string; parents: readonly string[] }): Promise<string>;
+  getCommit(sha: string): Promise<Commit>;
+  /** What changed from `base` to `head` (`base...head`, from their merge base). */
+  compareCommits(p: { base: string; head: string }): Promise<Comparison>;
+}
