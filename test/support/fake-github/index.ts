@@ -1,0 +1,205 @@
+/**
+ * A fake GitHub on loopback for tests: real HTTP, real git repositories over smart HTTP, the
+ * REST subset naruto uses (validated against GitHub's OpenAPI description), app installation
+ * tokens, webhooks, fault injection, and a record of every request.
+ *
+ * @example
+ *   const github = await startFakeGitHub();
+ *   await github.createRepo({ owner: "acme", name: "demo", files: { "README.md": "# demo\n" } });
+ *   const { token } = github.addUser("octo-maintainer", { permission: "write" });
+ *   // Octokit: new Octokit({ auth: token, baseUrl: github.apiUrl })
+ *   // git:     git clone github.gitUrl("acme/demo", token)
+ *   github.assertNoViolations();
+ *   await github.close();
+ */
+import { rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { issueInstallationToken, signAppJwt } from "./app-auth.ts";
+import type { Fault } from "./faults.ts";
+import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
+import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
+import type { Account, AppPermissions, DispatchRecord, JobState, RepoState, Role, RunConclusion, RunStatus } from "./state.ts";
+import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
+import { addUser, createRepository, createWorld, type AppOptions, type CreateRepoInput } from "./world.ts";
+
+export type { Fault } from "./faults.ts";
+export type { RecordedRequest, Violation } from "./server.ts";
+export type { DispatchRecord, RepoState, Role } from "./state.ts";
+export type { Delivery, DeliveryResult } from "./webhooks.ts";
+export { signWebhook } from "./webhooks.ts";
+export type { CreateRepoInput } from "./world.ts";
+
+export interface FakeGitHubOptions {
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+  readonly app?: AppOptions;
+  /** Where `deliver()` posts by default. */
+  readonly webhook?: { readonly url?: string; readonly secret?: string };
+  /** Installation token lifetime (GitHub: 1 h). */
+  readonly installationTokenLifetimeMs?: number;
+  /** Installation token length (GitHub since 2026: about 520). */
+  readonly installationTokenLength?: number;
+}
+
+export interface FakeGitHub {
+  /** `http://127.0.0.1:N`: the web and git base, and the REST API at `/`. */
+  readonly url: string;
+  /** `http://127.0.0.1:N/api/v3`: the REST API as GitHub Enterprise Server serves it. */
+  readonly apiUrl: string;
+  readonly app: { readonly id: number; readonly slug: string; readonly privateKey: string };
+  createRepo(input: CreateRepoInput): Promise<RepoState>;
+  /** Adds a user with a personal token; the role applies to every repository unless `repos` narrows it. */
+  addUser(login: string, input?: { permission?: Role; repos?: readonly string[] }): { login: string; token: string };
+  setPermission(login: string, repo: string, role: Role): void;
+  tokenFor(login: string): string;
+  /** An installation token, as the access-token endpoint or an Actions job would get one. */
+  issueAppToken(input?: { owner?: string; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: string }): {
+    token: string;
+    expiresAt: string;
+    installationId: number;
+  };
+  installationId(owner: string): number;
+  /** A valid app JWT for the app endpoints. */
+  appJwt(): string;
+  /** `http://x-access-token:TOKEN@127.0.0.1:N/owner/repo.git`. */
+  gitUrl(repo: string, token?: string): string;
+  /** Moves the fake's clock (token expiry, JWT checks) forward without waiting. */
+  advanceClock(ms: number): void;
+  repo(fullName: string): RepoState;
+  readonly requests: RecordedRequest[];
+  readonly violations: Violation[];
+  /** Throws, listing them, when any request broke GitHub's description (or crashed the fake). */
+  assertNoViolations(): void;
+  readonly faults: Fault[];
+  readonly dispatches: DispatchRecord[];
+  readonly deliveries: readonly Delivery[];
+  deliver(input: DeliverInput): Promise<DeliveryResult>;
+  redeliver(deliveryId: string): Promise<DeliveryResult>;
+  readonly payloads: PayloadBuilders;
+  setRunStatus(runId: number, input: { status: RunStatus; conclusion?: RunConclusion }): void;
+  /** Creates or updates (by name) a job of a run; returns the job id. */
+  setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion }): number;
+  close(): Promise<void>;
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const root = await mkdtemp(join(tmpdir(), "fake-github-"));
+  const world = createWorld({
+    root,
+    ...(options.app !== undefined ? { app: options.app } : {}),
+    ...(options.installationTokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.installationTokenLifetimeMs } : {}),
+    ...(options.installationTokenLength !== undefined ? { tokenLength: options.installationTokenLength } : {}),
+  });
+  const core = { world, faults: [] as Fault[], requests: [] as RecordedRequest[], violations: [] as Violation[] };
+  const server = createServer(createHandler(core));
+  // Keep-alive sockets would hold close() open until they time out.
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const webhooks = createWebhookSender({ defaults: options.webhook ?? {}, faults: core.faults, appId: world.app.id });
+  const userTokens = new Map<string, string>();
+
+  const repoOf = (fullName: string): RepoState => {
+    const repo = world.repos.get(fullName.toLowerCase());
+    if (repo === undefined) throw new Error(`no repository ${fullName}`);
+    return repo;
+  };
+  const installationId = (owner: string): number => {
+    const found = [...world.installations.values()].find((i) => i.account.login.toLowerCase() === owner.toLowerCase());
+    if (found === undefined) throw new Error(`the app is not installed on ${owner} (create a repository there first)`);
+    return found.id;
+  };
+  const runOf = (runId: number) => {
+    for (const repo of world.repos.values()) {
+      const run = repo.runs.get(runId);
+      if (run !== undefined) return run;
+    }
+    throw new Error(`no workflow run ${runId}`);
+  };
+
+  return {
+    url,
+    apiUrl: `${url}/api/v3`,
+    app: { id: world.app.id, slug: world.app.slug, privateKey: world.app.privateKey },
+    createRepo: (input) => createRepository(world, input),
+    addUser: (login, input = {}) => {
+      const { token } = addUser(world, login, input);
+      userTokens.set(login.toLowerCase(), token);
+      return { login, token };
+    },
+    setPermission: (login, repo, role) => {
+      repoOf(repo).collaborators.set(login.toLowerCase(), role);
+    },
+    tokenFor: (login) => {
+      const token = userTokens.get(login.toLowerCase());
+      if (token === undefined) throw new Error(`no user ${login}: addUser first`);
+      return token;
+    },
+    issueAppToken: (input = {}) => {
+      const id = installationId(input.owner ?? [...world.installations.values()][0]?.account.login ?? "");
+      let bot: Account | undefined;
+      if (input.bot !== undefined) {
+        bot = { login: input.bot, id: world.nextId(), type: "Bot" };
+        world.accounts.set(input.bot.toLowerCase(), bot);
+      }
+      const issued = issueInstallationToken(world, {
+        installationId: id,
+        ...(input.permissions !== undefined ? { permissions: input.permissions } : {}),
+        ...(input.repositories !== undefined ? { repositories: input.repositories } : {}),
+        ...(input.lifetimeMs !== undefined ? { lifetimeMs: input.lifetimeMs } : {}),
+        ...(bot !== undefined ? { bot } : {}),
+      });
+      return { token: issued.token, expiresAt: new Date(issued.expiresAt).toISOString(), installationId: id };
+    },
+    installationId,
+    appJwt: () => signAppJwt({ appId: world.app.id, privateKey: world.app.privateKey, nowMs: world.now() }),
+    gitUrl: (repo, token) => (token === undefined ? `${url}/${repo}.git` : `http://x-access-token:${token}@${url.slice("http://".length)}/${repo}.git`),
+    advanceClock: (ms) => world.advanceClock(ms),
+    repo: repoOf,
+    requests: core.requests,
+    violations: core.violations,
+    assertNoViolations: () => {
+      if (core.violations.length === 0) return;
+      const lines = core.violations.map((v) => `${v.method} ${v.path}${v.operation === null ? "" : ` (${v.operation})`}:\n  ${v.problems.join("\n  ")}`);
+      throw new Error(`fake GitHub: ${core.violations.length} request(s) broke GitHub's description:\n${lines.join("\n")}`);
+    },
+    faults: core.faults,
+    dispatches: world.dispatches,
+    deliveries: webhooks.deliveries,
+    deliver: (input) => webhooks.deliver(input),
+    redeliver: (id) => webhooks.redeliver(id),
+    payloads: createPayloadBuilders(world, () => ({ api: url, web: url })),
+    setRunStatus: (runId, input) => {
+      const run = runOf(runId);
+      run.status = input.status;
+      run.conclusion = input.conclusion ?? null;
+      run.updatedAt = world.now();
+    },
+    setJob: (runId, input) => {
+      const run = runOf(runId);
+      const now = world.now();
+      let job: JobState | undefined = run.jobs.find((j) => j.name === input.name);
+      if (job === undefined) {
+        job = { id: world.nextId(), runId, name: input.name, status: "queued", conclusion: null, startedAt: null, completedAt: null, runAttempt: run.runAttempt };
+        run.jobs.push(job);
+      }
+      job.status = input.status;
+      job.conclusion = input.conclusion ?? null;
+      if (input.status !== "queued" && job.startedAt === null) job.startedAt = now;
+      job.completedAt = input.status === "completed" ? now : null;
+      run.updatedAt = now;
+      return job.id;
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}

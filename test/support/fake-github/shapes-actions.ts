@@ -1,0 +1,94 @@
+/** GitHub's shapes for workflow runs, jobs and check runs. */
+import { appShape, nodeId, repoApi, repoShape, userShape, type Urls } from "./shapes.ts";
+import { isoTime, type CheckRunState, type JobState, type RepoState, type RunState, type World } from "./state.ts";
+
+export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<string, unknown> {
+  const api = `${repoApi(urls, repo)}/actions/runs/${run.id}`;
+  return {
+    id: run.id,
+    name: run.workflowName,
+    node_id: nodeId("WorkflowRun", run.id),
+    head_branch: run.headBranch,
+    head_sha: run.headSha,
+    path: run.workflowPath,
+    display_title: run.workflowName,
+    run_number: run.runNumber,
+    event: run.event,
+    status: run.status,
+    conclusion: run.conclusion,
+    workflow_id: run.workflowId,
+    url: api,
+    html_url: `${urls.web}/${repo.fullName}/actions/runs/${run.id}`,
+    jobs_url: `${api}/jobs`,
+    logs_url: `${api}/logs`,
+    cancel_url: `${api}/cancel`,
+    rerun_url: `${api}/rerun`,
+    workflow_url: `${repoApi(urls, repo)}/actions/workflows/${run.workflowId}`,
+    pull_requests: [],
+    created_at: isoTime(run.createdAt),
+    updated_at: isoTime(run.updatedAt),
+    run_attempt: run.runAttempt,
+    run_started_at: isoTime(run.createdAt),
+    actor: userShape(urls, run.actor),
+    triggering_actor: userShape(urls, run.actor),
+    repository: repoShape(urls, repo),
+    head_repository: repoShape(urls, repo),
+  };
+}
+
+export function jobShape(urls: Urls, repo: RepoState, run: RunState, job: JobState): Record<string, unknown> {
+  const api = repoApi(urls, repo);
+  return {
+    id: job.id,
+    run_id: run.id,
+    run_url: `${api}/actions/runs/${run.id}`,
+    run_attempt: job.runAttempt,
+    node_id: nodeId("CheckRun", job.id),
+    head_sha: run.headSha,
+    head_branch: run.headBranch,
+    url: `${api}/actions/jobs/${job.id}`,
+    html_url: `${urls.web}/${repo.fullName}/actions/runs/${run.id}/job/${job.id}`,
+    status: job.status,
+    conclusion: job.conclusion,
+    created_at: isoTime(run.createdAt),
+    started_at: isoTime(job.startedAt ?? run.createdAt),
+    completed_at: job.completedAt === null ? null : isoTime(job.completedAt),
+    name: job.name,
+    steps: [],
+    check_run_url: `${api}/check-runs/${job.id}`,
+    labels: ["ubuntu-latest"],
+    runner_id: null,
+    runner_name: null,
+    runner_group_id: null,
+    runner_group_name: null,
+    workflow_name: run.workflowName,
+  };
+}
+
+export function checkRunShape(urls: Urls, world: World, repo: RepoState, check: CheckRunState): Record<string, unknown> {
+  const api = `${repoApi(urls, repo)}/check-runs/${check.id}`;
+  return {
+    id: check.id,
+    node_id: nodeId("CheckRun", check.id),
+    head_sha: check.headSha,
+    external_id: check.externalId,
+    url: api,
+    html_url: `${urls.web}/${repo.fullName}/runs/${check.id}`,
+    details_url: check.detailsUrl,
+    status: check.status,
+    conclusion: check.conclusion,
+    started_at: check.startedAt === null ? null : isoTime(check.startedAt),
+    completed_at: check.completedAt === null ? null : isoTime(check.completedAt),
+    output: {
+      title: check.output.title,
+      summary: check.output.summary,
+      text: check.output.text,
+      annotations_count: check.output.annotationsCount,
+      annotations_url: `${api}/annotations`,
+    },
+    name: check.name,
+    check_suite: { id: check.id + 1 },
+    app: appShape(urls, world),
+    pull_requests: [],
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * What the fake GitHub holds besides git objects and refs (those live in real bare
+ * repositories): accounts, tokens, issues, comments, pull requests, runs, check runs.
+ * Plain data; the routes read and change it.
+ */
+
+/** Repository roles, weakest first, as the collaborator-permission API names them. */
+export const ROLES = ["none", "read", "triage", "write", "maintain", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export function roleAtLeast(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+/** A GitHub App permission level, as in `permissions: { contents: "write" }`. */
+export type PermissionLevel = "read" | "write" | "admin";
+export type AppPermissions = Readonly<Record<string, PermissionLevel>>;
+
+export function levelAtLeast(level: PermissionLevel | undefined, needed: PermissionLevel): boolean {
+  const order: readonly (PermissionLevel | undefined)[] = [undefined, "read", "write", "admin"];
+  return order.indexOf(level) >= order.indexOf(needed);
+}
+
+export interface Account {
+  readonly login: string;
+  readonly id: number;
+  readonly type: "User" | "Organization" | "Bot";
+}
+
+export interface IssueState {
+  readonly number: number;
+  readonly id: number;
+  title: string;
+  body: string | null;
+  readonly user: Account;
+  state: "open" | "closed";
+  readonly createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  /** Pull requests are issues too (same number space, same comments). */
+  readonly isPull: boolean;
+}
+
+export interface CommentState {
+  readonly id: number;
+  readonly issueNumber: number;
+  body: string;
+  readonly user: Account;
+  readonly createdAt: number;
+  updatedAt: number;
+  /** Set when an installation token wrote it (GitHub's `performed_via_github_app`). */
+  readonly viaApp: boolean;
+}
+
+export type ReactionSubject = { readonly kind: "issue"; readonly number: number } | { readonly kind: "comment"; readonly id: number };
+
+export interface ReactionState {
+  readonly id: number;
+  readonly subject: ReactionSubject;
+  readonly content: string;
+  readonly user: Account;
+  readonly createdAt: number;
+}
+
+export interface PullState {
+  readonly number: number;
+  readonly id: number;
+  readonly headRef: string;
+  /** The head when the pull request was last seen; the live branch wins while it exists. */
+  headSha: string;
+  baseRef: string;
+  readonly draft: boolean;
+  maintainerCanModify: boolean;
+  mergedAt: number | null;
+}
+
+export type RunStatus = "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
+export type RunConclusion = "success" | "failure" | "cancelled" | "skipped" | "timed_out" | "neutral" | "action_required" | null;
+
+export interface JobState {
+  readonly id: number;
+  readonly runId: number;
+  readonly name: string;
+  status: RunStatus;
+  conclusion: RunConclusion;
+  startedAt: number | null;
+  completedAt: number | null;
+  readonly runAttempt: number;
+}
+
+export interface RunState {
+  readonly id: number;
+  readonly workflowId: number;
+  readonly workflowPath: string;
+  readonly workflowName: string;
+  readonly headBranch: string;
+  readonly headSha: string;
+  readonly event: string;
+  status: RunStatus;
+  conclusion: RunConclusion;
+  readonly runNumber: number;
+  readonly runAttempt: number;
+  readonly createdAt: number;
+  updatedAt: number;
+  readonly actor: Account;
+  readonly jobs: JobState[];
+}
+
+export interface CheckRunState {
+  readonly id: number;
+  name: string;
+  readonly headSha: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  externalId: string | null;
+  detailsUrl: string | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  output: { title: string | null; summary: string | null; text: string | null; annotationsCount: number };
+  readonly appId: number;
+}
+
+/** One `workflow_dispatch` request, for the Actions simulator to run. */
+export interface DispatchRecord {
+  readonly owner: string;
+  readonly repo: string;
+  /** The workflow file path, e.g. `.github/workflows/naruto.yml`. */
+  readonly workflow: string;
+  readonly workflowId: number;
+  readonly ref: string;
+  /** The commit `ref` pointed to when the dispatch was accepted. */
+  readonly sha: string;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly runId: number;
+  /** Login of the user or bot that dispatched. */
+  readonly actor: string;
+  readonly at: number;
+}
+
+export interface RepoState {
+  readonly id: number;
+  readonly owner: Account;
+  readonly name: string;
+  readonly fullName: string;
+  readonly private: boolean;
+  defaultBranch: string;
+  /** The bare repository on disk. */
+  readonly dir: string;
+  readonly collaborators: Map<string, Role>;
+  readonly issues: Map<number, IssueState>;
+  nextNumber: number;
+  readonly pulls: Map<number, PullState>;
+  readonly comments: Map<number, CommentState>;
+  readonly reactions: ReactionState[];
+  readonly runs: Map<number, RunState>;
+  nextRunNumber: number;
+  readonly checkRuns: Map<number, CheckRunState>;
+}
+
+export interface InstallationState {
+  readonly id: number;
+  readonly account: Account;
+  permissions: AppPermissions;
+}
+
+export type Credential =
+  | { readonly kind: "user"; readonly login: string }
+  | {
+      readonly kind: "installation";
+      readonly installationId: number;
+      /** The bot the token acts as, e.g. `naruto[bot]` or `github-actions[bot]`. */
+      readonly bot: Account;
+      readonly permissions: AppPermissions;
+      /** Repository names the token is limited to; null for all of the installation's. */
+      readonly repositories: readonly string[] | null;
+      readonly expiresAt: number;
+    };
+
+export interface AppState {
+  readonly id: number;
+  readonly slug: string;
+  readonly name: string;
+  readonly bot: Account;
+  permissions: AppPermissions;
+  readonly privateKey: string;
+  readonly publicKey: string;
+}
+
+export interface World {
+  /** Milliseconds since the epoch; tests move it with `advanceClock` instead of sleeping. */
+  now(): number;
+  /** Moves the fake's clock forward (token expiry) without waiting. */
+  advanceClock(ms: number): void;
+  nextId(): number;
+  readonly root: string;
+  readonly accounts: Map<string, Account>;
+  readonly tokens: Map<string, Credential>;
+  /** The role each user was given for repositories created later (`addUser` before `createRepo`). */
+  readonly defaultRoles: Map<string, { readonly role: Role; readonly repos: readonly string[] | null }>;
+  /** Keyed by lower-cased `owner/name`: GitHub matches owner and name case-insensitively. */
+  readonly repos: Map<string, RepoState>;
+  readonly app: AppState;
+  readonly installations: Map<number, InstallationState>;
+  readonly dispatches: DispatchRecord[];
+  installationTokenLifetimeMs: number;
+  installationTokenLength: number;
+}
+
+export function findRepo(world: World, owner: string, name: string): RepoState | undefined {
+  return world.repos.get(`${owner}/${name}`.toLowerCase());
+}
+
+export function findAccount(world: World, login: string): Account | undefined {
+  return world.accounts.get(login.toLowerCase());
+}
+
+/** GitHub's timestamp form: ISO 8601 in UTC, whole seconds. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
