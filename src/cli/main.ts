@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigInvalidError } from "../local/local-mission.ts";
+import { RunOverridesError } from "../local/run-overrides.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { demoCommand } from "./demo-command.ts";
 import type { CliIO } from "./io.ts";
@@ -120,7 +121,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError) {
+    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError || e instanceof RunOverridesError) {
       io.stderr(`naruto: ${e.message}\n`);
       return 2;
     }

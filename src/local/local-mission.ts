@@ -20,6 +20,7 @@ import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir, missionDir } from "./layout.ts";
 import type { Progress } from "./progress.ts";
+import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { serialWorktrees } from "./serial-worktrees.ts";
 import { writeReports } from "./reports.ts";
 import { withScratchTree } from "./scratch.ts";
@@ -60,9 +61,10 @@ export async function runLocalMission(given: LocalDeps, req: RunRequest): Promis
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
   const commit = await gitText(git, { args: ["rev-parse", "--verify", "--end-of-options", `${req.baseRef}^{commit}`], cwd: repoDir });
   const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
-  const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), req);
+  const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, parallel: req.parallel });
   const id = `m-${deps.randomId()}`;
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
+  await saveRunOverrides(await gitCommonDir(git, repoDir), id, { agent_command: req.agentCommand, verify: req.verify });
   const task = req.task ?? firstTitle(req.planText) ?? "run the plan";
   const requested: MissionEvent = {
     type: "requested",
@@ -94,8 +96,10 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
   if (!stored) throw new MissionNotFoundError(input.id);
   const m = stored.mission;
   if (isMissionTerminal(m.status)) return m;
-  const config = input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit));
-  const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? config.queue.verify, null);
+  // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
+  const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
+  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, parallel: null });
+  const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? overrides.verify ?? config.queue.verify, null);
   const r = resumption(m, deps.now().toISOString());
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
@@ -196,7 +200,7 @@ export async function configAt(git: Git, repoDir: string, commit: string): Promi
   return loaded.config;
 }
 
-function withOverrides(config: Config, req: RunRequest): Config {
+function withOverrides(config: Config, req: { agentCommand: string | null; parallel: number | null }): Config {
   const agents = { ...config.agents };
   const base = agents["default"];
   if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null };

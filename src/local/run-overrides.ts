@@ -1,0 +1,48 @@
+/**
+ * What `naruto run` was told on its command line that the mission document does not hold: the
+ * default agent's command (`--agent`) and the queue's verify command (`--verify`). They are kept
+ * beside the mission, so that `naruto resume` runs the rest of it with the same agent and the
+ * same verification instead of falling back to the config's (a resumed queue would otherwise
+ * advance unverified). `--parallel` needs no file: it is in the mission's settings.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { missionDir } from "./layout.ts";
+
+const runOverridesSchema = z.object({
+  schema: z.literal("naruto.local-run/v1"),
+  agent_command: z.string().nullable(),
+  verify: z.string().nullable(),
+});
+export type RunOverrides = Omit<z.infer<typeof runOverridesSchema>, "schema">;
+
+/** The overrides file is there but not one naruto wrote: resuming with other commands would be a guess. */
+export class RunOverridesError extends Error {
+  override readonly name = "RunOverridesError";
+}
+
+function overridesPath(commonDir: string, mission: string): string {
+  return join(missionDir(commonDir, mission), "run.json");
+}
+
+export async function saveRunOverrides(commonDir: string, mission: string, overrides: RunOverrides): Promise<void> {
+  await mkdir(missionDir(commonDir, mission), { recursive: true });
+  await writeFile(overridesPath(commonDir, mission), JSON.stringify({ schema: "naruto.local-run/v1", ...overrides }, null, 2) + "\n");
+}
+
+/** The run's overrides; none for a mission started without a file (an older naruto, or not by `naruto run`). */
+export async function loadRunOverrides(commonDir: string, mission: string): Promise<RunOverrides> {
+  const path = overridesPath(commonDir, mission);
+  const text = await readFile(path, "utf8").catch(() => null);
+  if (text === null) return { agent_command: null, verify: null };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new RunOverridesError(`${path} is not JSON: delete it to resume with the config's agent and verify command`);
+  }
+  const parsed = runOverridesSchema.safeParse(json);
+  if (!parsed.success) throw new RunOverridesError(`${path} is not a naruto.local-run/v1 document: delete it to resume with the config's agent and verify command`);
+  return { agent_command: parsed.data.agent_command, verify: parsed.data.verify };
+}
