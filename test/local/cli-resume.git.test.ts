@@ -1,0 +1,73 @@
+/**
+ * A killed `naruto run` resumed (issue 4 "Tests"): the runner is a real process killed with
+ * SIGKILL after some items integrated; `naruto resume ID` finishes the mission without redoing
+ * what was integrated (same queue commits, same attempts), with the run's own `--agent` and
+ * `--verify`.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { fakeAgentCommand } from "../support/agents/index.ts";
+import { waitUntilGone } from "../support/agents/processes.ts";
+import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { fakeCli } from "./cli-io.ts";
+import { itemOf, missionProcesses, planText, queueCommits } from "./local-fixture.ts";
+import { count, startNaruto, waitForMission } from "./runner-process.ts";
+
+const repos: TestRepo[] = [];
+afterEach(async () => {
+  await Promise.all(repos.splice(0).map((r) => r.remove()));
+});
+
+describe("naruto resume after the runner was killed", () => {
+  it("finishes the mission and leaves what was integrated as it was", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    const ids = ["a", "b", "c", "d", "e"];
+    await writeFile(join(repo.dir, ".git", "plan.json"), planText(ids.map((id) => ({ id }))));
+    // No .github/naruto.yml: the agent and the verify command come only from the command line.
+    const agent = `NARUTO_FAKE_SLEEP_MS=600 ${fakeAgentCommand("slow")}`;
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--verify", "test -e README.md", "--parallel", "2", "--json"]);
+
+    const partial = await waitForMission(repo, (m) => count(m, "integrated") >= 1 && count(m, "integrated") <= ids.length - 2).catch(async (e: unknown) => {
+      runner.child.kill("SIGKILL");
+      throw new Error(`${String(e)}\nrunner: ${JSON.stringify(await runner.exited)}`);
+    });
+    runner.child.kill("SIGKILL");
+    expect((await runner.exited).signal).toBe("SIGKILL");
+    // The agents of a killed runner outlive it (each leads its own process group); a crashed
+    // machine would have lost them too. Stop them, as the test is about the runner.
+    for (const pid of await missionProcesses(partial.id)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+      expect(await waitUntilGone(pid)).toBe(true);
+    }
+
+    const before = await waitForMission(repo, () => true);
+    const integratedBefore = before.items.filter((i) => i.status === "integrated");
+    const commitsBefore = await queueCommits(repo, before);
+    expect(integratedBefore.length).toBeGreaterThanOrEqual(1);
+
+    const cli = fakeCli(repo.dir);
+    const code = await main(["resume", before.id, "--json"], cli.io);
+    expect(code, cli.stderr()).toBe(0);
+    const after = await waitForMission(repo, () => true);
+    expect(JSON.parse(cli.stdout())).toMatchObject({ mission: before.id, status: "done", verdict: "approve" });
+
+    expect(after.items.map((i) => i.status)).toEqual(ids.map(() => "integrated"));
+    for (const item of integratedBefore) {
+      expect(itemOf(after, item.id).commit).toBe(item.commit);
+      expect(itemOf(after, item.id).attempts).toEqual(item.attempts);
+    }
+    // The queue grew on top of what it held: every item once, the old commits unchanged.
+    const commitsAfter = await queueCommits(repo, after);
+    expect(commitsAfter.slice(0, commitsBefore.length)).toEqual(commitsBefore);
+    expect(commitsAfter.map((c) => c.item).sort()).toEqual(ids);
+    // The resumed batches were verified with the run's --verify.
+    expect(after.queue.verify_runs).toBeGreaterThan(before.queue.verify_runs);
+  });
+});

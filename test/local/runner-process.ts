@@ -1,0 +1,52 @@
+/**
+ * `naruto` as a real child process, for what only a process shows: being killed with SIGKILL,
+ * and `naruto cancel` arriving from another process. Plus waiting on the stored mission.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import type { Mission } from "../../src/mission/document.ts";
+import type { TestRepo } from "../support/git-repo.ts";
+import { cliEnv } from "./cli-io.ts";
+
+const BIN = fileURLToPath(new URL("../../bin/naruto.js", import.meta.url));
+
+export interface Runner {
+  readonly child: ChildProcess;
+  /** Exit code (null when killed by a signal) and what it printed. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+export function startNaruto(cwd: string, args: readonly string[]): Runner {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, exited };
+}
+
+/**
+ * Polls the repository's only mission until `until` holds for it; throws (with the last state)
+ * when it never does within `limitMs`, a generous bound, not a timing assertion.
+ */
+export async function waitForMission(repo: TestRepo, until: (m: Mission) => boolean, limitMs = 30_000): Promise<Mission> {
+  const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+  const deadline = Date.now() + limitMs;
+  let last: Mission | null = null;
+  while (Date.now() < deadline) {
+    const [id] = await store.list();
+    last = id === undefined ? null : ((await store.load(id))?.mission ?? null);
+    if (last && until(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the mission never reached the awaited state; last: ${last ? JSON.stringify(last.items.map((i) => [i.id, i.status])) : "none"}`);
+}
+
+export function count(m: Mission, status: string): number {
+  return m.items.filter((i) => i.status === status).length;
+}
