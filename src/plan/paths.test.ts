@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isCoveredBy, normalizePath, overlapOf, pathsOverlap, repoPathOf, type RepoPath } from "./paths.ts";
+import { cleanPath, isCoveredBy, normalizeAnyPath, normalizePath, overlapOf, pathsOverlap, repoPathOf, type RepoPath } from "./paths.ts";
 
 function norm(input: string): RepoPath {
   const r = normalizePath(input);
@@ -43,6 +44,27 @@ describe("normalizePath", () => {
     const r = normalizePath(input);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain(message);
+  });
+});
+
+describe("the clean-path fast path", () => {
+  // Pieces that hit every rule: separators, dots, `.git`, a drive letter, case, controls, Unicode.
+  const piece = fc.constantFrom("a", "B", "src", "/", "//", ".", "..", "...", ".git", ".GIT", ".gitx", "C:", ":", "\\", "\u0000", "\n", "\u007f", "\u00e9", "e\u0301", " ", "-_~");
+  const input = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
+
+  it("returns what the general normalizer returns, or stands aside", () => {
+    fc.assert(
+      fc.property(input, (path) => {
+        const clean = cleanPath(path);
+        if (clean !== null) expect(normalizeAnyPath(path)).toEqual({ ok: true, value: clean });
+        expect(normalizePath(path)).toEqual(normalizeAnyPath(path));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each(["src/a.ts", "test/api/", "A/B.TS", ".github/x", "a...b/.c"])("takes the plain path %j", (path) => {
+    expect(cleanPath(path)).not.toBeNull();
   });
 });
 
