@@ -154,9 +154,11 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
           if (!result.duplicate) ctx.progress.event(message, mission);
           handle(result.commands, mission);
           if (isMissionTerminal(mission.status) && !finished && result.commands.length === 0) {
-            // Finished elsewhere (`naruto cancel` in another process): stop here too.
+            // Finished elsewhere (`naruto cancel` in another process): stop here too, and write
+            // the report that process did not (the summary points at it).
             finished = true;
             stopAll();
+            handle([{ type: "report" }], mission);
           }
         } catch (e) {
           if (!(e instanceof IllegalEventError)) throw e;
