@@ -1,0 +1,60 @@
+/**
+ * `naruto cancel` from another process while `naruto run` runs (issue 4): the runner sees it,
+ * stops its agents, and ends with the mission cancelled and exit code 1.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import { gitCommonDir } from "../../src/local/layout.ts";
+import { reportPaths } from "../../src/local/reports.ts";
+import { missionResult } from "../../src/report/index.ts";
+import { fakeAgentCommand } from "../support/agents/index.ts";
+import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { fakeCli } from "./cli-io.ts";
+import { missionProcesses, planText } from "./local-fixture.ts";
+import { count, startNaruto, waitForMission } from "./runner-process.ts";
+
+const repos: TestRepo[] = [];
+afterEach(async () => {
+  await Promise.all(repos.splice(0).map((r) => r.remove()));
+});
+
+describe("naruto cancel while naruto run runs", () => {
+  it("stops the agents and ends the run with the mission cancelled", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }, { id: "c", after: ["a"] }]));
+    // Agents that would think for a minute: only the cancel ends them.
+    const agent = `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`;
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--json"]);
+
+    const running = await waitForMission(repo, (m) => count(m, "running") === 2 && m.items.every((i) => i.attempts.every((a) => a.status === "running"))).catch(
+      async (e: unknown) => {
+        runner.child.kill("SIGKILL");
+        throw new Error(`${String(e)}\nrunner: ${JSON.stringify(await runner.exited)}`);
+      },
+    );
+    // Wait until the agents really run (their processes carry the mission's id).
+    const deadline = Date.now() + 20_000;
+    while ((await missionProcesses(running.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await missionProcesses(running.id)).length).toBeGreaterThan(0);
+
+    const cli = fakeCli(repo.dir);
+    expect(await main(["cancel", running.id], cli.io)).toBe(0);
+    expect(cli.stdout()).toContain("cancelled");
+
+    const ended = await runner.exited;
+    expect(ended.code, ended.stderr).toBe(1);
+    const m = await waitForMission(repo, () => true);
+    expect(m.status).toBe("cancelled");
+    expect(m.items.map((i) => i.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    expect(JSON.parse(ended.stdout)).toEqual(missionResult(m));
+    // Every agent process of the mission is gone once the runner has exited.
+    expect(await missionProcesses(m.id)).toEqual([]);
+    expect(await repo.run("rev-parse", `naruto/${m.id}`)).toBe(m.base.commit);
+    // The report beside the state says so too.
+    const paths = reportPaths(await gitCommonDir(repo.git, repo.dir), m.id);
+    expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
+  });
+});
