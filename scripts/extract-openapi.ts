@@ -41,6 +41,7 @@ export const OPERATIONS = [
   "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
   "POST /repos/{owner}/{repo}/check-runs",
   "PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}",
+  "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
   "GET /repos/{owner}/{repo}/git/ref/{ref}",
   "GET /repos/{owner}/{repo}/git/matching-refs/{ref}",
   "POST /repos/{owner}/{repo}/git/refs",

@@ -1,6 +1,6 @@
 /** Check runs: only a GitHub App may write them, and only the app that created one may update it. */
 import { GitHubError, notFound, unprocessable } from "../errors.ts";
-import { ok, type Body, type RepoContext, type RepoRoute } from "../route.ts";
+import { ok, paginate, type Body, type RepoContext, type RepoRoute } from "../route.ts";
 import { repoApi } from "../shapes.ts";
 import { checkRunShape } from "../shapes-actions.ts";
 import type { CheckRunState } from "../state.ts";
@@ -44,6 +44,30 @@ function apply(ctx: RepoContext, check: CheckRunState, body: Body): void {
 }
 
 export const checkRoutes: readonly RepoRoute[] = [
+  {
+    op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+    access: { role: "read", app: ["checks:read"] } as const,
+    handle: async (ctx) => {
+      const ref = ctx.params["ref"] ?? "";
+      const sha = await ctx.git.resolveCommit(ref);
+      if (sha === null) throw unprocessable(`No commit found for SHA: ${ref}`);
+      const q = ctx.query;
+      let runs = [...ctx.repo.checkRuns.values()]
+        .filter((c) => c.headSha === sha)
+        .filter((c) => !q.has("check_name") || c.name === q.get("check_name"))
+        .filter((c) => !q.has("status") || c.status === q.get("status"))
+        .filter((c) => !q.has("app_id") || c.appId === Number(q.get("app_id")))
+        .sort((a, b) => b.id - a.id);
+      // `filter=latest` (the default) keeps the most recent check run of each name.
+      if (q.get("filter") !== "all") runs = runs.filter((c, i) => runs.findIndex((d) => d.name === c.name) === i);
+      const page = paginate({
+        items: runs.map((c) => checkRunShape(ctx.urls, ctx.world, ctx.repo, c)),
+        query: q,
+        selfUrl: `${repoApi(ctx.urls, ctx.repo)}/commits/${encodeURIComponent(ref)}/check-runs`,
+      });
+      return { ...page, body: { total_count: runs.length, check_runs: page.body } };
+    },
+  },
   {
     op: "POST /repos/{owner}/{repo}/check-runs",
     access: WRITE,
