@@ -69,6 +69,8 @@ export interface FakeGitHub {
   gitUrl(repo: string, token?: string): string;
   /** Moves the fake's clock (token expiry, JWT checks) forward without waiting. */
   advanceClock(ms: number): void;
+  /** The fake's clock, in milliseconds since the epoch. */
+  now(): number;
   repo(fullName: string): RepoState;
   readonly requests: RecordedRequest[];
   readonly violations: Violation[];
@@ -159,6 +161,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     appJwt: () => signAppJwt({ appId: world.app.id, privateKey: world.app.privateKey, nowMs: world.now() }),
     gitUrl: (repo, token) => (token === undefined ? `${url}/${repo}.git` : `http://x-access-token:${token}@${url.slice("http://".length)}/${repo}.git`),
     advanceClock: (ms) => world.advanceClock(ms),
+    now: () => world.now(),
     repo: repoOf,
     requests: core.requests,
     violations: core.violations,
