@@ -54,6 +54,16 @@ describe("pull requests", () => {
     expect(field(noBase.body, "errors", 0)).toMatchObject({ field: "base", code: "invalid" });
   });
 
+  it("lets only one of several concurrent creates for the same branches succeed", async () => {
+    const tree = await call("POST", "/repos/acme/demo/git/trees", { tree: [{ path: "race.txt", mode: "100644", type: "blob", content: "r" }] });
+    const commit = await call("POST", "/repos/acme/demo/git/commits", { message: "race", tree: field(tree.body, "sha"), parents: [demo.mainSha] });
+    await call("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/race", sha: field(commit.body, "sha") });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call("POST", "/repos/acme/demo/pulls", { title: "race", head: "race", base: "main" })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422, 422]);
+    const winner = answers.find((a) => a.status === 201);
+    await call("PATCH", `/repos/acme/demo/pulls/${String(field(winner?.body, "number"))}`, { state: "closed" });
+  });
+
   it("filters by head only in the owner:branch form, as GitHub does", async () => {
     const byHead = await call("GET", "/repos/acme/demo/pulls?head=acme:naruto/m-1&state=open");
     expect((byHead.body as unknown[]).map((p) => field(p, "number"))).toEqual([number]);
@@ -68,7 +78,7 @@ describe("pull requests", () => {
     const updated = await call("PATCH", `/repos/acme/demo/pulls/${number}`, { title: "renamed", state: "closed" });
     expect(updated.body).toMatchObject({ title: "renamed", state: "closed" });
     expect(await call("GET", "/repos/acme/demo/pulls?state=open").then((a) => a.body)).toEqual([]);
-    expect(await call("GET", "/repos/acme/demo/pulls?state=closed").then((a) => (a.body as unknown[]).length)).toBe(1);
+    expect(await call("GET", "/repos/acme/demo/pulls?state=closed&head=acme:naruto/m-1").then((a) => (a.body as unknown[]).length)).toBe(1);
   });
 });
 

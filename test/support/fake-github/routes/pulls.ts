@@ -3,7 +3,7 @@ import { actorOf, userRole } from "../auth.ts";
 import { GitHubError, notFound, validationFailed } from "../errors.ts";
 import { ok, paginate, type RepoContext, type RepoRoute } from "../route.ts";
 import { authorAssociation, nodeId, repoApi, repoShape, userShape } from "../shapes.ts";
-import { isoTime, roleAtLeast, type IssueState, type PullState } from "../state.ts";
+import { isoTime, roleAtLeast, type IssueState, type PullState, type RepoState } from "../state.ts";
 import { fileShape } from "./compare.ts";
 
 const READ = { role: "read", app: ["pull_requests:read"] } as const;
@@ -85,6 +85,18 @@ async function checkPair(ctx: RepoContext, head: string, base: string, except?: 
   }
 }
 
+const queues = new WeakMap<RepoState, Promise<unknown>>();
+
+/**
+ * Pull request writes check the branch pair and then insert, across awaits: they run one at a
+ * time per repository, so two concurrent creates for one head cannot both succeed.
+ */
+function serialized<T>(repo: RepoState, work: () => Promise<T>): Promise<T> {
+  const next = (queues.get(repo) ?? Promise.resolve()).then(work, work);
+  queues.set(repo, next.catch(() => undefined));
+  return next;
+}
+
 function checkMayEdit(ctx: RepoContext, issue: IssueState): void {
   const p = ctx.principal;
   if (p.kind === "installation") return;
@@ -114,7 +126,7 @@ export const pullRoutes: readonly RepoRoute[] = [
   {
     op: "POST /repos/{owner}/{repo}/pulls",
     access: WRITE,
-    handle: async (ctx) => {
+    handle: (ctx) => serialized(ctx.repo, async () => {
       const rawHead = String(ctx.body["head"]);
       const colon = rawHead.indexOf(":");
       if (colon !== -1 && rawHead.slice(0, colon).toLowerCase() !== ctx.repo.owner.login.toLowerCase()) {
@@ -144,7 +156,7 @@ export const pullRoutes: readonly RepoRoute[] = [
       };
       ctx.repo.pulls.set(number, pull);
       return { status: 201, body: await pullShape(ctx, pull), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/pulls/${number}` } };
-    },
+    }),
   },
   {
     op: "GET /repos/{owner}/{repo}/pulls/{pull_number}",
@@ -154,7 +166,7 @@ export const pullRoutes: readonly RepoRoute[] = [
   {
     op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
     access: WRITE,
-    handle: async (ctx) => {
+    handle: (ctx) => serialized(ctx.repo, async () => {
       const { pull, issue } = pullOf(ctx);
       checkMayEdit(ctx, issue);
       const b = ctx.body;
@@ -172,7 +184,7 @@ export const pullRoutes: readonly RepoRoute[] = [
       pull.baseRef = newBase;
       issue.updatedAt = now;
       return ok(await pullShape(ctx, pull));
-    },
+    }),
   },
   {
     op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
