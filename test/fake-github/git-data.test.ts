@@ -108,8 +108,14 @@ describe("Git Data API", () => {
 
   it("lets exactly one of 20 concurrent PATCHes from the same old sha win", async () => {
     await call("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/race", sha: demo.mainSha });
-    const candidates: string[] = [];
-    candidates.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => commitOn(demo.mainSha, `race-${i}.txt`, `${i}\n`)))));
+    // Twenty different children of main: same tree, different messages.
+    const tree = field((await call("GET", `/repos/acme/demo/git/commits/${demo.mainSha}`)).body, "tree", "sha");
+    const candidates = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const commit = await call("POST", "/repos/acme/demo/git/commits", { message: `race ${i}`, tree, parents: [demo.mainSha] });
+        return String(field(commit.body, "sha"));
+      }),
+    );
     const answers = await Promise.all(candidates.map((sha) => call("PATCH", "/repos/acme/demo/git/refs/heads%2Frace", { sha, force: false })));
     const winners = answers.filter((a) => a.status === 200);
     expect(winners).toHaveLength(1);
