@@ -127,6 +127,11 @@ export const missionSchema = z.object({
   queue: z.object({ branch: z.string(), head: z.string(), verify_runs: z.number().int().min(0) }),
   settings: settingsSchema,
   plan_title: z.string().nullable(),
+  /**
+   * The request's own plan (a fenced `naruto` block), kept until a plan job reads it; null: the
+   * planner agent plans. Missions stored before this field existed read as null.
+   */
+  plan_text: z.string().nullable().default(null),
   /** The no-overlap proof (`naruto.proof/v1`), checked again before work starts. */
   proof: z.unknown().nullable(),
   items: z.array(itemSchema),

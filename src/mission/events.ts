@@ -61,6 +61,8 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     base: z.object({ ref: z.string(), commit: z.string() }),
     queue_branch: z.string(),
     settings: z.unknown(),
+    /** The request's own plan text, when it has one (see the mission's `plan_text`). */
+    plan_text: z.string().nullable().optional(),
   }),
   z.object({
     type: z.literal("planned"),

@@ -100,6 +100,7 @@ function request(mission: Mission | null, e: Of<"requested">): StepResult {
     queue: { branch: e.queue_branch, head: e.base.commit, verify_runs: 0 },
     settings: e.settings,
     plan_title: null,
+    plan_text: e.plan_text ?? null,
     proof: null,
     items: [],
     verdict: null,
