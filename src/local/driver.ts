@@ -12,11 +12,13 @@ import { IllegalEventError } from "../mission/errors.ts";
 import type { CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
 import { applyEvent, type MissionStore } from "../mission/store.ts";
 import { isMissionTerminal } from "../mission/status.ts";
+import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
 import { integrateBatch } from "./integrator.ts";
 import type { Progress } from "./progress.ts";
 import { reviewLocally } from "./review.ts";
-import { runAttempt } from "./worker.ts";
+import { pinWorktreeFolder } from "./worktree-folder.ts";
+import { runAttempt, type WorkerContext } from "./worker.ts";
 
 export interface DriverContext {
   readonly git: Git;
@@ -47,6 +49,9 @@ type Message = MissionEvent | null;
  * `first` are the events that start the drive (`requested`, or what `resume` found).
  */
 export async function driveMission(ctx: DriverContext, id: string, first: readonly MissionEvent[], resumeWork: ResumeWork = EMPTY_RESUME): Promise<Mission> {
+  const store = cachedStore(ctx.store);
+  const worker = workerContext(ctx);
+  const unpin = await pinWorktreeFolder(ctx.git, ctx.repoDir, id);
   const inbox = createInbox<Message>();
   const attempts = new Map<string, AbortController>();
   const tasks = new Set<Promise<void>>();
@@ -102,7 +107,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
             attempts.set(key, controller);
             spawn(async () => {
               try {
-                return await runAttempt(workerContext(ctx), m, order, {
+                return await runAttempt(worker, m, order, {
                   signal: controller.signal,
                   started: async (base, runner) => inbox.push({ type: "attempt_started", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, base, runner }),
                 });
@@ -149,7 +154,9 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       const message = await inbox.next();
       if (message !== null && !(finished && message.type === "tick")) {
         try {
-          const result = await applyEvent(ctx.store, id, message);
+          // A tick reads the stored mission afresh: a cancel from elsewhere shows up there.
+          if (message.type === "tick") store.refresh(id);
+          const result = await applyEvent(store, id, message);
           mission = result.mission;
           if (!result.duplicate) ctx.progress.event(message, mission);
           handle(result.commands, mission);
@@ -173,9 +180,11 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     }
   } finally {
     clearInterval(ticker);
+    await unpin();
     ctx.shutdown?.removeEventListener("abort", stopAll);
   }
-  const stored = await ctx.store.load(id);
+  store.refresh(id);
+  const stored = await store.load(id);
   if (!stored) throw new Error(`mission ${id} disappeared from the store`);
   return stored.mission;
 }
@@ -187,7 +196,7 @@ export interface ResumeWork {
 }
 const EMPTY_RESUME: ResumeWork = { checkpoints: [], review: false };
 
-function workerContext(ctx: DriverContext) {
+function workerContext(ctx: DriverContext): WorkerContext {
   return {
     git: ctx.git,
     repoDir: ctx.repoDir,
