@@ -99,7 +99,7 @@ export function localDeps(repo: TestRepo, extra: Partial<LocalDeps> = {}): Local
     now: () => new Date(),
     randomId: () => `t${process.pid.toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`,
     progress: silentProgress,
-    tickMs: 100,
+    tickMs: 500,
     ...extra,
   };
 }
