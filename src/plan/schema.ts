@@ -155,13 +155,25 @@ export function planSchema(limits: PlanLimits) {
   return planEnvelopeSchema.extend({ items: z.array(planItemSchema(limits)) });
 }
 
-/** Same path twice (also as `A.ts` and `a.ts`): keep the first spelling, silently. */
-function uniquePaths(paths: readonly RepoPath[]): RepoPath[] {
-  const seen = new Set<string>();
-  return paths.filter((p) => {
-    const key = pathKey(p);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * Same path twice (also as `A.ts` and `a.ts`): keep the first spelling, silently. An item has a
+ * few paths, so they are compared pairwise, without building a joined key for each.
+ */
+export function uniquePaths(paths: readonly RepoPath[]): RepoPath[] {
+  if (paths.length > 16) {
+    const seen = new Set<string>();
+    return paths.filter((p) => {
+      const key = pathKey(p);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  const kept: RepoPath[] = [];
+  for (const p of paths) if (!kept.some((q) => sameKey(p, q))) kept.push(p);
+  return kept;
+}
+
+function sameKey(a: RepoPath, b: RepoPath): boolean {
+  return a.key.length === b.key.length && isAncestorOrSelf(a, b);
 }

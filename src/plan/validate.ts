@@ -2,6 +2,7 @@
  * Plan validation (DESIGN.md §3): untrusted data in, a valid {@link Plan} or EVERY problem out,
  * each naming the item (id and position) and the field, so one round of fixes is enough.
  */
+import { createFastItemParser } from "./fast-item.ts";
 import { findCycles } from "./graph.ts";
 import { defaultPlanLimits } from "./limits.ts";
 import { issueToErrors } from "./schema-errors.ts";
@@ -36,10 +37,17 @@ export function validatePlan(raw: unknown, limits: PlanLimits = defaultPlanLimit
     errors.push({ item: null, index: null, field: "items", message: "the plan has no items: add at least one" });
   }
 
-  const schema = planItemSchema(limits);
+  // Most items are plainly well formed and skip zod; zod still decides, and words, the rest.
+  const fast = createFastItemParser(limits);
+  let schema: ReturnType<typeof planItemSchema> | null = null;
   const items: PlanItem[] = [];
   rawItems.forEach((rawItem, index) => {
-    const parsed = schema.safeParse(rawItem);
+    const quick = fast(rawItem);
+    if (quick !== null) {
+      items.push(quick);
+      return;
+    }
+    const parsed = (schema ??= planItemSchema(limits)).safeParse(rawItem);
     if (parsed.success) items.push(parsed.data);
     else {
       const site = { item: looseId(rawItem), index, known: ITEM_FIELDS };
