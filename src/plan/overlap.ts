@@ -27,9 +27,13 @@ interface TrieNode {
   /** Items writing exactly this path, each once (write sets are deduplicated by key). */
   owners: number[] | null;
   paths: RepoPath[] | null;
+  /** How many different items write here or below: a subtree of one item holds no conflict. */
+  items: number;
+  /** The last item counted in `items`; items are inserted in plan order, each once per node. */
+  lastItem: number;
 }
 
-const newNode = (): TrieNode => ({ children: null, owners: null, paths: null });
+const newNode = (): TrieNode => ({ children: null, owners: null, paths: null, items: 0, lastItem: -1 });
 
 /**
  * Every conflicting pair, once, sorted by (a, b).
@@ -42,13 +46,22 @@ export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): Writ
     for (const path of writeSets[item]!) {
       let node = root;
       for (const component of path.key) {
+        count(node, item);
         node.children ??= new Map();
         let child = node.children.get(component);
         if (child === undefined) node.children.set(component, (child = newNode()));
         node = child;
       }
-      (node.owners ??= []).push(item);
-      (node.paths ??= []).push(path);
+      count(node, item);
+      // Literals, not `[]` and push: an empty array grows to 17 slots on its first push, and
+      // there is one pair of these per written path.
+      if (node.owners === null || node.paths === null) {
+        node.owners = [item];
+        node.paths = [path];
+      } else {
+        node.owners.push(item);
+        node.paths.push(path);
+      }
     }
   }
 
@@ -62,7 +75,7 @@ export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): Writ
     visit(node, active, found, n);
     // Most nodes are leaves: done as soon as visited, without a frame.
     if (node.children === null) active.length -= node.owners?.length ?? 0;
-    else stack.push({ node, children: sortedChildren(node.children), next: 0 });
+    else stack.push({ node, children: childrenToWalk(node.children, active.length === 0), next: 0 });
   };
   enter(root);
   while (stack.length > 0) {
@@ -77,9 +90,22 @@ export function findConflicts(writeSets: readonly (readonly RepoPath[])[]): Writ
   return [...found.values()].sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
-function sortedChildren(children: Map<string, TrieNode>): TrieNode[] {
-  if (children.size === 1) return [...children.values()];
-  return [...children.keys()].sort().map((k) => children.get(k)!);
+function count(node: TrieNode, item: number): void {
+  if (node.lastItem === item) return;
+  node.lastItem = item;
+  node.items++;
+}
+
+/**
+ * The children to walk, sorted by key. With no owner above them, a child written by one item
+ * only can pair nothing, and is left out: in a real tree most subtrees are one item's own
+ * files, and the walk then costs about the number of shared nodes, not all nodes.
+ */
+function childrenToWalk(children: Map<string, TrieNode>, nothingAbove: boolean): TrieNode[] {
+  const keys: string[] = [];
+  for (const [key, child] of children) if (!nothingAbove || child.items > 1) keys.push(key);
+  if (keys.length > 1) keys.sort();
+  return keys.map((k) => children.get(k)!);
 }
 
 /** Pairs each owner of `node` with the owners above it (and before it at this node). */
