@@ -74,6 +74,8 @@ export async function runLocalMission(given: LocalDeps, req: RunRequest): Promis
     source: { kind: "local", cwd: repoDir },
     base: { ref: refName, commit },
     queue_branch: queue.ref.replace(/^refs\/heads\//, ""),
+    // Kept in the state: a run stopped before planning plans the same text when resumed.
+    plan_text: req.planText,
     settings: {
       max_parallel: config.limits.max_parallel,
       max_attempts: config.limits.max_attempts,
@@ -99,7 +101,7 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
   // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
   const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, parallel: null });
-  const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? overrides.verify ?? config.queue.verify, null);
+  const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? overrides.verify ?? config.queue.verify, m.plan_text);
   const r = resumption(m, deps.now().toISOString());
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
