@@ -27,7 +27,11 @@ export interface ReviewContext {
   readonly now: () => Date;
 }
 
-export async function reviewLocally(ctx: ReviewContext, mission: Mission): Promise<Reviewed> {
+/**
+ * @param options.agent the review agent to ask instead of the config's (the GitHub driver replays
+ *   the answers its review job recorded); null: no review agent, the policy rules alone.
+ */
+export async function reviewLocally(ctx: ReviewContext, mission: Mission, options: { readonly agent?: ReviewAgent | null } = {}): Promise<Reviewed> {
   const range = [mission.base.commit, mission.queue.head];
   const changed = await gitText(ctx.git, { args: ["--no-optional-locks", "diff", "--name-only", "--no-renames", ...range], cwd: ctx.repoDir });
   const diff = await gitText(ctx.git, { args: ["--no-optional-locks", "diff", "--no-color", ...range], cwd: ctx.repoDir });
@@ -42,7 +46,7 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission): Promi
     },
     proofCheck: checkMissionProof(mission),
   });
-  const reviewer = reviewAgentFor(ctx, mission);
+  const reviewer = options.agent === undefined ? reviewAgentFor(ctx, mission) : options.agent;
   const verdict = await reviewMission({ mission, diff, policy, ...(reviewer ? { runReviewAgent: reviewer } : {}) });
   return { type: "reviewed", at: ctx.now().toISOString(), ...verdict };
 }
@@ -73,7 +77,8 @@ export function checkMissionProof(mission: Mission): ProofCheck {
   return verifyProof(checked.plan, mission.proof);
 }
 
-function reviewAgentFor(ctx: ReviewContext, mission: Mission): ReviewAgent | null {
+/** The config's review agent (`arbiter.agent`), run in a scratch tree at the queue head; null: none. */
+export function reviewAgentFor(ctx: ReviewContext, mission: Mission): ReviewAgent | null {
   const name = ctx.config.arbiter.agent;
   if (name === null) return null;
   const profile = ctx.config.agents[name];
