@@ -4,7 +4,9 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { shellQuote } from "../../src/agent/shell-quote.ts";
 import { main } from "../../src/cli/main.ts";
 import { createLocalMissionStore } from "../../src/git/mission-store.ts";
 import { missionResult } from "../../src/report/index.ts";
@@ -17,11 +19,17 @@ afterEach(async () => {
   await Promise.all(repos.splice(0).map((r) => r.remove()));
 });
 
+const PLANNER = fileURLToPath(new URL("./fake-planner.mjs", import.meta.url));
+
 /** A repository whose committed `.github/naruto.yml` runs the fake agents, and a plan file in `.git/`. */
 async function repoWithPlan(items: readonly ItemSpec[]): Promise<TestRepo> {
   const repo = await createTestRepo({ "README.md": "# app\n" });
   repos.push(repo);
-  await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(fakeConfigFile({ verify: "true", maxAttempts: 1 }), null, 2) });
+  const config = {
+    ...fakeConfigFile({ verify: "true", maxAttempts: 1, agents: { planner: `${shellQuote(process.execPath)} ${shellQuote(PLANNER)}` } }),
+    planner: { agent: "planner" },
+  };
+  await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config, null, 2) });
   await writeFile(join(repo.dir, ".git", "plan.json"), planText(items));
   return repo;
 }
@@ -70,6 +78,27 @@ describe("naruto run --json", () => {
     expect(JSON.parse(r.stdout)).toEqual(printed);
     expect(printed.verdict).not.toBe("approve");
     expect(printed.items.map((i) => i.status)).toEqual(["out_of_scope", "integrated"]);
+  });
+
+  it("plans a --task with the planner agent from the config, then runs the plan", async () => {
+    const repo = await repoWithPlan([]);
+    const r = await naruto(repo, ["run", "--task", "add a and b", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const m = await loadOnly(repo);
+    expect(m.task).toBe("add a and b");
+    expect(m.plan_title).toBe("Planned by the fake planner");
+    expect(m.items.map((i) => [i.id, i.status])).toEqual([["a", "integrated"], ["b", "integrated"]]);
+  });
+
+  it("fails the mission for an invalid plan, with exit 1 and the reason in the summary", async () => {
+    const repo = await repoWithPlan([]);
+    await writeFile(join(repo.dir, ".git", "bad.yml"), "version: 1\ntitle: bad\nitems:\n  - { id: a, title: A, writes: [../x] }\n");
+    const json = await naruto(repo, ["run", "--plan", ".git/bad.yml", "--json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: "failed", verdict: null, items: [] });
+    const human = await naruto(repo, ["run", "--plan", ".git/bad.yml"]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain('".." leaves the repository');
   });
 
   it("answers status for an unknown mission with exit 1, and run without a plan or task with exit 2", async () => {
