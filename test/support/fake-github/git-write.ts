@@ -1,12 +1,10 @@
 /**
- * Writing trees and commits into a bare repository the way the Git Data API does: a tree from
- * a base tree plus changed entries, a commit from a tree and parents. A throwaway index file
- * does the tree work, so no work tree is ever needed.
+ * Writing trees and commits the way the Git Data API does: a tree from a base tree plus
+ * changed entries (deep paths create or replace subtrees; `sha: null` deletes), a commit from
+ * a tree and parents. Objects are built in-process and stored as loose objects.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ZERO_SHA, type Person, type RepoGit } from "./git-store.ts";
+import type { Person, RepoGit } from "./git-store.ts";
+import { serializeTree, typeOfMode, type TreeItem } from "./objects.ts";
 
 export interface NewTreeEntry {
   readonly path: string;
@@ -22,53 +20,73 @@ export class GitWriteError extends Error {
   override readonly name = "GitWriteError";
 }
 
+/** A directory being edited: its entries are either final items or directories opened for editing. */
+interface Dir {
+  readonly entries: Map<string, TreeItem | Dir>;
+}
+
+const isDir = (node: TreeItem | Dir): node is Dir => "entries" in node;
+
+async function loadDir(git: RepoGit, sha: string | null): Promise<Dir> {
+  if (sha === null) return { entries: new Map() };
+  return { entries: new Map(((await git.readTree(sha)) ?? []).map((item) => [item.name, item])) };
+}
+
+async function checkEntry(git: RepoGit, entry: NewTreeEntry): Promise<string> {
+  if (typeOfMode(entry.mode) !== entry.type) throw new GitWriteError(`tree.mode ${entry.mode} does not fit tree.type ${entry.type}`);
+  if (entry.sha !== undefined && entry.sha !== null && entry.content !== undefined) {
+    throw new GitWriteError("tree.sha and tree.content cannot both be given");
+  }
+  if (entry.sha === undefined || entry.sha === null) {
+    if (entry.type !== "blob") throw new GitWriteError(`tree.sha is required for a ${entry.type} entry`);
+    return git.writeBlob(Buffer.from(entry.content ?? "", "utf8"));
+  }
+  if (entry.type !== "commit" && (await git.objectType(entry.sha)) !== entry.type) {
+    throw new GitWriteError(`tree.sha ${entry.sha} is not a valid ${entry.type}`);
+  }
+  return entry.sha;
+}
+
+async function writeDir(git: RepoGit, dir: Dir): Promise<string | null> {
+  const items: TreeItem[] = [];
+  for (const [name, node] of dir.entries) {
+    if (!isDir(node)) {
+      items.push({ ...node, name });
+      continue;
+    }
+    const sha = await writeDir(git, node);
+    // git stores no empty directories.
+    if (sha !== null) items.push({ mode: "040000", name, sha });
+  }
+  return items.length === 0 ? null : git.writeObject("tree", serializeTree(items));
+}
+
 /** Builds a tree: the base tree's entries (if any) with `entries` applied on top. */
 export async function createTree(git: RepoGit, input: { baseTree?: string; entries: readonly NewTreeEntry[] }): Promise<string> {
   if (input.baseTree !== undefined && (await git.objectType(input.baseTree)) !== "tree") {
     throw new GitWriteError("base_tree is not a valid tree oid");
   }
-  const scratch = await mkdtemp(join(tmpdir(), "fake-github-index-"));
-  const env = { GIT_INDEX_FILE: join(scratch, "index") };
-  const git2 = (args: readonly string[], input2?: string) =>
-    git.run(args, { env, ...(input2 !== undefined ? { input: input2 } : {}) });
-  try {
-    await git2(input.baseTree === undefined ? ["read-tree", "--empty"] : ["read-tree", input.baseTree]);
-    const existing = (await git2(["ls-files", "-z"])).split("\0").filter((p) => p !== "");
-    const records: string[] = [];
-    const subtrees: { path: string; sha: string }[] = [];
-    for (const entry of input.entries) {
-      const path = entry.path.replace(/^\/+|\/+$/g, "");
-      if (path === "" || path.split("/").some((part) => part === "." || part === ".." || part === ".git")) {
-        throw new GitWriteError(`tree.path contains a malformed path component: ${entry.path}`);
-      }
-      // Whatever was at the path, file or directory, is replaced.
-      for (const old of existing) {
-        if (old === path || old.startsWith(`${path}/`)) records.push(`0 ${ZERO_SHA}\t${old}`);
-      }
-      if (entry.sha === null) continue;
-      if (entry.sha !== undefined && entry.content !== undefined) {
-        throw new GitWriteError("tree.sha and tree.content cannot both be given");
-      }
-      let sha = entry.sha;
-      if (sha === undefined) {
-        if (entry.type !== "blob") throw new GitWriteError(`tree.sha is required for a ${entry.type} entry`);
-        sha = await git.writeBlob(Buffer.from(entry.content ?? "", "utf8"));
-      } else if (entry.type !== "commit" && (await git.objectType(sha)) !== entry.type) {
-        throw new GitWriteError(`tree.sha ${sha} is not a valid ${entry.type}`);
-      }
-      if (entry.type === "tree") subtrees.push({ path, sha });
-      else records.push(`${entry.mode} ${sha}\t${path}`);
+  const root = await loadDir(git, input.baseTree ?? null);
+  for (const entry of input.entries) {
+    const parts = entry.path.split("/").filter((p) => p !== "");
+    if (parts.length === 0 || parts.some((part) => part === "." || part === ".." || part === ".git")) {
+      throw new GitWriteError(`tree.path contains a malformed path component: ${entry.path}`);
     }
-    if (records.length > 0) await git2(["update-index", "-z", "--index-info"], records.map((r) => `${r}\0`).join(""));
-    for (const subtree of subtrees) await git2(["read-tree", `--prefix=${subtree.path}/`, subtree.sha]);
-    return await git2(["write-tree"]);
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+    const sha = entry.sha === null ? null : await checkEntry(git, entry);
+    let dir = root;
+    for (const part of parts.slice(0, -1)) {
+      const node = dir.entries.get(part);
+      let next: Dir;
+      if (node !== undefined && isDir(node)) next = node;
+      else next = await loadDir(git, node !== undefined && typeOfMode(node.mode) === "tree" ? node.sha : null);
+      dir.entries.set(part, next);
+      dir = next;
+    }
+    const name = parts.at(-1) ?? "";
+    if (sha === null) dir.entries.delete(name);
+    else dir.entries.set(name, { mode: entry.mode, name, sha });
   }
-}
-
-function gitDate(iso: string): string {
-  return `@${Math.floor(Date.parse(iso) / 1000)} +0000`;
+  return (await writeDir(git, root)) ?? (await git.writeObject("tree", Buffer.alloc(0)));
 }
 
 /** Writes a commit object; the message is stored exactly as given. */
@@ -82,15 +100,5 @@ export async function createCommit(
       throw new GitWriteError(`Parent SHA does not exist or is not a commit object: ${parent}`);
     }
   }
-  return git.run(["commit-tree", input.tree, ...input.parents.flatMap((p) => ["-p", p])], {
-    input: input.message,
-    env: {
-      GIT_AUTHOR_NAME: input.author.name,
-      GIT_AUTHOR_EMAIL: input.author.email,
-      GIT_AUTHOR_DATE: gitDate(input.author.date),
-      GIT_COMMITTER_NAME: input.committer.name,
-      GIT_COMMITTER_EMAIL: input.committer.email,
-      GIT_COMMITTER_DATE: gitDate(input.committer.date),
-    },
-  });
+  return git.writeCommit(input);
 }

@@ -202,6 +202,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      world.gits.close();
       await rm(root, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,6 @@
  * with, so an app that reads a payload and then calls the API finds what the payload names.
  */
 import { createRequire } from "node:module";
-import { repoGit } from "./git-store.ts";
 import { pullShape } from "./routes/pulls.ts";
 import { commentShape, issueShape, nodeId, repoShape, userShape, type Urls } from "./shapes.ts";
 import { jobShape, runShape } from "./shapes-actions.ts";
@@ -79,7 +78,7 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       const pull = repo.pulls.get(number);
       if (issue === undefined || pull === undefined) throw new Error(`no pull request #${number} in ${name}`);
       const base = common("pull_request", action, repo, senderOr(sender, issue.user));
-      return { ...base, number, pull_request: merge(base["pull_request"], await pullShape({ urls: urls(), repo, git: repoGit(repo.dir) }, pull)) };
+      return { ...base, number, pull_request: merge(base["pull_request"], await pullShape({ urls: urls(), repo, git: world.gits.get(repo.dir) }, pull)) };
     },
     workflowRun: ({ repo: name, runId, action, sender }) => {
       const repo = repoOf(name);

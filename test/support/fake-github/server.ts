@@ -9,7 +9,6 @@ import { authenticate, checkRepoAccess, principalName, type Principal } from "./
 import { DOCS_URL, GitHubError, notFound, type Reply } from "./errors.ts";
 import { faultReply, takeRequestFaults, type Fault } from "./faults.ts";
 import { GIT_PATH, serveGit } from "./git-http.ts";
-import { repoGit } from "./git-store.ts";
 import { matchOperation, operationKey, validateRequest } from "./openapi.ts";
 import type { BaseContext } from "./route.ts";
 import { ROUTES } from "./routes/index.ts";
@@ -182,7 +181,7 @@ async function answer(input: {
     if (repo === undefined) throw notFound();
     checkRepoAccess(principal, repo, route.access);
     if (problems.length > 0) return invalid(problems);
-    return await route.handle({ ...base, repo, git: repoGit(repo.dir) });
+    return await route.handle({ ...base, repo, git: core.world.gits.get(repo.dir) });
   } catch (error) {
     if (error instanceof GitHubError) return error.toReply();
     violate([`fake-github failed on this request: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`]);

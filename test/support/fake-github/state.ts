@@ -1,3 +1,5 @@
+import type { GitPool } from "./git-store.ts";
+
 /**
  * What the fake GitHub holds besides git objects and refs (those live in real bare
  * repositories): accounts, tokens, issues, comments, pull requests, runs, check runs.
@@ -187,6 +189,8 @@ export interface AppState {
 }
 
 export interface World {
+  /** One git reader per repository (see git-store.ts); closed with the server. */
+  readonly gits: GitPool;
   /** Milliseconds since the epoch; tests move it with `advanceClock` instead of sleeping. */
   now(): number;
   /** Moves the fake's clock forward (token expiry) without waiting. */

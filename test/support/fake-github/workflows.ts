@@ -60,10 +60,11 @@ function dispatchInputs(on: unknown): Map<string, WorkflowInput> | null {
 
 /** Reads a workflow at `commit`, by file name (`naruto.yml`) or numeric id; null when absent. */
 export async function readWorkflow(git: RepoGit, repo: RepoState, commit: string, workflow: string): Promise<WorkflowFile | null> {
-  const entries = await git.lsTree(commit, { path: ".github/workflows/" });
-  const entry = entries.find((e) =>
-    /^\d+$/.test(workflow) ? workflowId(repo, e.path) === Number(workflow) : e.path === `.github/workflows/${workflow}`,
-  );
+  const folder = await git.entryAt(commit, ".github/workflows");
+  const entries = folder?.type === "tree" ? await git.lsTree(folder.sha) : [];
+  const entry = entries
+    .map((e) => ({ ...e, path: `.github/workflows/${e.path}` }))
+    .find((e) => (/^\d+$/.test(workflow) ? workflowId(repo, e.path) === Number(workflow) : e.path === `.github/workflows/${workflow}`));
   if (entry === undefined || entry.type !== "blob" || !/\.ya?ml$/.test(entry.path)) return null;
   const { name, on } = readTriggers((await git.readBlob(entry.sha)).toString("utf8"));
   return { id: workflowId(repo, entry.path), path: entry.path, name: typeof name === "string" ? name : entry.path, dispatchInputs: dispatchInputs(on) };

@@ -2,7 +2,7 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { appKeyPair, newToken } from "./app-auth.ts";
-import { repoGit } from "./git-store.ts";
+import { createGitPool } from "./git-store.ts";
 import { createCommit, createTree } from "./git-write.ts";
 import { PRE_RECEIVE_HOOK } from "./pre-receive.ts";
 import { findAccount, isoTime, type Account, type AppPermissions, type RepoState, type Role, type World } from "./state.ts";
@@ -34,6 +34,7 @@ export function createWorld(input: { root: string; app?: AppOptions; tokenLifeti
   const appId = input.app?.id ?? 1;
   const bot: Account = { login: `${slug}[bot]`, id: 900_000 + appId, type: "Bot" };
   const world: World = {
+    gits: createGitPool(),
     now: () => Date.now() + clockOffset,
     advanceClock: (ms) => {
       clockOffset += ms;
@@ -99,7 +100,7 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
   const defaultBranch = input.defaultBranch ?? "main";
   const dir = join(world.root, owner.login, `${input.name}.git`);
   await mkdir(dir, { recursive: true });
-  const git = repoGit(dir);
+  const git = world.gits.get(dir);
   await git.run(["init", "--bare", "-q", "-b", defaultBranch]);
   for (const [key, value] of [
     ["http.receivepack", "true"],

@@ -21,6 +21,12 @@ export function refShape(ctx: RepoContext, ref: string, sha: string, type: strin
   };
 }
 
+/** git's ref name rules (git check-ref-format), without starting git. */
+export function validRefName(ref: string): boolean {
+  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\/$|\.$|\.lock$|^@$/.test(ref)) return false;
+  return ref.split("/").every((part) => part !== "" && !part.startsWith(".") && !part.endsWith(".lock"));
+}
+
 /** A GitHub App needs the `workflows` permission to change files under .github/workflows/. */
 export async function checkWorkflowChange(ctx: RepoContext, from: string | null, to: string): Promise<void> {
   if (ctx.principal.kind !== "installation" || hasAppPermission(ctx.principal.permissions, ["workflows:write"])) return;
@@ -52,9 +58,9 @@ export const gitRefRoutes: readonly RepoRoute[] = [
     access: READ,
     handle: async (ctx) => {
       const full = `refs/${ctx.params["ref"] ?? ""}`;
-      const found = (await ctx.git.listRefs(full)).find((r) => r.ref === full);
-      if (found === undefined) throw notFound();
-      return ok(refShape(ctx, found.ref, found.sha, found.type));
+      const sha = await ctx.git.readRef(full);
+      if (sha === null) throw notFound();
+      return ok(refShape(ctx, full, sha, (await ctx.git.objectType(sha)) ?? "commit"));
     },
   },
   {
@@ -71,11 +77,7 @@ export const gitRefRoutes: readonly RepoRoute[] = [
     handle: async (ctx) => {
       const ref = String(ctx.body["ref"]);
       if (!/^refs\/[^/]+\/.+/.test(ref)) throw unprocessable("Reference name must start with 'refs/' and have at least two slashes.");
-      try {
-        await ctx.git.run(["check-ref-format", ref]);
-      } catch {
-        throw unprocessable(`${ref} is not a valid ref name.`);
-      }
+      if (!validRefName(ref)) throw unprocessable(`${ref} is not a valid ref name.`);
       const sha = await commitSha(ctx, ctx.body["sha"]);
       await checkWorkflowChange(ctx, null, sha);
       if (!(await ctx.git.updateRef(ref, sha, ZERO_SHA))) throw unprocessable("Reference already exists");

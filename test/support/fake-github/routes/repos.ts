@@ -20,8 +20,7 @@ async function getContent(ctx: RepoContext) {
     if ((await ctx.git.listRefs("refs/heads/")).length === 0) throw notFound("This repository is empty.");
     throw notFound(`No commit found for the ref ${refName}`);
   }
-  const entries = await ctx.git.lsTree(commit, { path });
-  const entry = entries.find((e) => e.path === path);
+  const entry = path === "" ? null : await ctx.git.entryAt(commit, path);
   const base = `${repoApi(ctx.urls, ctx.repo)}/contents`;
   const describe = (e: { path: string; sha: string; type: string; size?: number }) => {
     const type = e.type === "tree" ? "dir" : e.type === "commit" ? "submodule" : "file";
@@ -41,7 +40,7 @@ async function getContent(ctx: RepoContext) {
       _links: { self: url, git, html },
     };
   };
-  if (entry === undefined) {
+  if (entry === null) {
     if (path !== "") throw notFound();
   } else if (entry.type === "blob") {
     const content = await ctx.git.readBlob(entry.sha);
@@ -49,7 +48,7 @@ async function getContent(ctx: RepoContext) {
   } else if (entry.type === "commit") {
     return ok(describe(entry));
   }
-  const listing = await ctx.git.lsTree(path === "" ? commit : `${commit}:${path}`);
+  const listing = await ctx.git.lsTree(entry?.sha ?? commit);
   return ok(listing.map((e) => describe({ ...e, path: path === "" ? e.path : `${path}/${e.path}` })));
 }
 
