@@ -1,0 +1,67 @@
+/**
+ * A workflow run's trigger: the event name, the payload the runner writes to
+ * `GITHUB_EVENT_PATH`, the ref and commit the run uses, and the `inputs` context.
+ */
+import type { DispatchRecord, RepoState } from "../fake-github/index.ts";
+
+export interface RunTrigger {
+  readonly event: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** `refs/heads/<branch>`. */
+  readonly ref: string;
+  readonly sha: string;
+  readonly actor: string;
+  /** The `inputs` context (typed per the workflow's declaration). */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** The fake's run for a dispatch; null for events the fake records no run for. */
+  readonly fakeRunId: number | null;
+}
+
+export function repositoryPayload(repo: RepoState): Record<string, unknown> {
+  return {
+    id: repo.id,
+    name: repo.name,
+    full_name: repo.fullName,
+    private: repo.private,
+    owner: { login: repo.owner.login, id: repo.owner.id, type: repo.owner.type },
+    default_branch: repo.defaultBranch,
+  };
+}
+
+/** Dispatch inputs come as strings; the `inputs` context types booleans and numbers. */
+function typedInputs(inputs: Readonly<Record<string, string>>, declared: unknown): Record<string, unknown> {
+  const specs = (typeof declared === "object" && declared !== null ? declared : {}) as Record<string, { type?: unknown } | null>;
+  return Object.fromEntries(
+    Object.entries(inputs).map(([name, value]) => {
+      const type = specs[name]?.type;
+      if (type === "boolean") return [name, value === "true"];
+      if (type === "number") return [name, Number(value)];
+      return [name, value];
+    }),
+  );
+}
+
+export function dispatchTrigger(record: DispatchRecord, repo: RepoState, on: Readonly<Record<string, unknown>>): RunTrigger {
+  const trigger = on["workflow_dispatch"];
+  const declared = typeof trigger === "object" && trigger !== null ? (trigger as Record<string, unknown>)["inputs"] : undefined;
+  const ref = `refs/heads/${record.ref}`;
+  return {
+    event: "workflow_dispatch",
+    payload: { inputs: { ...record.inputs }, ref, repository: repositoryPayload(repo), sender: { login: record.actor }, workflow: record.workflow },
+    ref,
+    sha: record.sha,
+    actor: record.actor,
+    inputs: typedInputs(record.inputs, declared),
+    fakeRunId: record.runId,
+  };
+}
+
+/** Whether the workflow runs for `event` (with the payload's `action` among `types:` when given). */
+export function triggers(on: Readonly<Record<string, unknown>>, event: string, payload: Readonly<Record<string, unknown>>): boolean {
+  if (!(event in on)) return false;
+  const spec = on[event];
+  const types = typeof spec === "object" && spec !== null ? (spec as Record<string, unknown>)["types"] : undefined;
+  if (types === undefined) return true;
+  const list = Array.isArray(types) ? types.map(String) : [String(types)];
+  return typeof payload["action"] === "string" && list.includes(payload["action"]);
+}

@@ -1,0 +1,145 @@
+/**
+ * One job (one matrix leg) on its own machine: a fresh workspace, RUNNER_TEMP and HOME, the
+ * event file, a token with exactly the job's permissions, the runner's variables, the steps in
+ * order (a failed step skips the rest unless their `if:` says otherwise), the job's `outputs:`,
+ * and at the end the machine thrown away with every process still running in it.
+ */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { lchown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { AppPermissions } from "../fake-github/state.ts";
+import type { RunTrigger } from "./events.ts";
+import { evaluateStrings } from "./interpolate.ts";
+import { startMachine, type Isolation } from "./machine.ts";
+import type { Combination } from "./matrix.ts";
+import { tokenPermissions, type DefaultPermissions } from "./permissions.ts";
+import { runStep, type JobScope } from "./step-runner.ts";
+import type { ArtifactStore } from "./artifacts.ts";
+import type { LocalAction } from "./action-steps.ts";
+import type { Conclusion, JobResult, StepResult } from "./types.ts";
+import type { Workflow } from "./workflow.ts";
+
+/** What every job of one run shares. */
+export interface RunScope {
+  readonly id: number;
+  readonly runNumber: number;
+  readonly trigger: RunTrigger;
+  readonly workflow: Workflow;
+  readonly repository: { readonly fullName: string; readonly id: number; readonly owner: string };
+  readonly serverUrl: string;
+  readonly apiUrl: string;
+  /** Where the run's job folders go. */
+  readonly root: string;
+  readonly isolation: Isolation;
+  readonly defaultPermissions: DefaultPermissions;
+  readonly secrets: Readonly<Record<string, string>>;
+  readonly vars: Readonly<Record<string, string>>;
+  readonly artifacts: ArtifactStore;
+  /** Folders jobs may read but not change (the action's repository). */
+  readonly readOnly: readonly string[];
+  readonly keepJobDirs: boolean;
+  mint(permissions: AppPermissions): string;
+  resolveAction(uses: string): Promise<LocalAction | null>;
+  isCancelled(): boolean;
+}
+
+export interface LegInput {
+  readonly run: RunScope;
+  readonly job: Workflow["jobs"][number];
+  readonly name: string;
+  readonly matrix: Combination | null;
+  readonly needs: Readonly<Record<string, { readonly result: Conclusion; readonly outputs: Readonly<Record<string, string>> }>>;
+  readonly strategy: Readonly<Record<string, unknown>>;
+  readonly concurrencyGroup: string | null;
+  /** Set when a newer job of the concurrency group cancels this one (`cancel-in-progress`). */
+  readonly abort?: { readonly requested: boolean };
+}
+
+async function chown(path: string, user: { uid: number; gid: number } | null): Promise<void> {
+  if (user === null) return;
+  if (!(await stat(path)).isDirectory()) return lchown(path, user.uid, user.gid);
+  return new Promise((resolve, reject) => {
+    spawn("chown", ["-R", `${user.uid}:${user.gid}`, path], { stdio: "ignore" }).on("close", (code) => (code === 0 ? resolve() : reject(new Error(`chown -R ${path} failed (${String(code)})`))));
+  });
+}
+
+export async function runLeg(input: LegInput): Promise<JobResult> {
+  const { run, job } = input;
+  const repoName = run.repository.fullName.split("/")[1] ?? "repo";
+  const jobDir = await realpath(await mkdtemp(join(run.root, `${job.id}-`)));
+  const workspace = join(jobDir, "work", repoName, repoName);
+  const runnerTemp = join(jobDir, "work", "_temp");
+  const home = join(jobDir, "home");
+  for (const dir of [workspace, join(runnerTemp, "_runner_file_commands"), join(runnerTemp, "_github_workflow"), home, join(jobDir, "toolcache")]) await mkdir(dir, { recursive: true });
+  const eventPath = join(runnerTemp, "_github_workflow", "event.json");
+  await writeFile(eventPath, JSON.stringify(run.trigger.payload, null, 2));
+
+  const permissions = tokenPermissions({ job: job.permissions, workflow: run.workflow.permissions, fallback: run.defaultPermissions });
+  const token = run.mint(permissions);
+  const trackingId = `github_${randomUUID()}`;
+  const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly });
+  await chown(jobDir, machine.user);
+
+  const branch = run.trigger.ref.replace(/^refs\/heads\//, "");
+  const github = {
+    token, job: job.id, ref: run.trigger.ref, ref_name: branch, ref_type: "branch", sha: run.trigger.sha,
+    repository: run.repository.fullName, repository_owner: run.repository.owner, repository_id: String(run.repository.id),
+    run_id: String(run.id), run_number: String(run.runNumber), run_attempt: "1", actor: run.trigger.actor, triggering_actor: run.trigger.actor,
+    event_name: run.trigger.event, event: run.trigger.payload, event_path: eventPath, workspace, action: "", workflow: run.workflow.name,
+    workflow_ref: `${run.repository.fullName}/${run.workflow.path}@${run.trigger.ref}`, server_url: run.serverUrl, api_url: run.apiUrl,
+    graphql_url: `${run.serverUrl}/api/graphql`, retention_days: "90", secret_source: "Actions",
+  };
+  const runner = { os: "Linux", arch: "X64", name: `sim-${job.id}`, temp: runnerTemp, tool_cache: join(jobDir, "toolcache"), environment: "github-hosted" };
+  const contexts = {
+    github, inputs: run.trigger.inputs, matrix: input.matrix ?? {}, needs: input.needs, runner, vars: run.vars,
+    secrets: { ...run.secrets, GITHUB_TOKEN: token }, strategy: input.strategy, job: { status: "success" },
+  };
+  const runnerEnv: Record<string, string> = {
+    CI: "true", GITHUB_ACTIONS: "true", HOME: home, PATH: process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8",
+    GITHUB_ACTOR: github.actor, GITHUB_TRIGGERING_ACTOR: github.actor, GITHUB_API_URL: run.apiUrl, GITHUB_GRAPHQL_URL: github.graphql_url,
+    GITHUB_SERVER_URL: run.serverUrl, GITHUB_EVENT_NAME: github.event_name, GITHUB_EVENT_PATH: eventPath, GITHUB_JOB: job.id,
+    GITHUB_REF: github.ref, GITHUB_REF_NAME: branch, GITHUB_REF_TYPE: "branch", GITHUB_REPOSITORY: github.repository,
+    GITHUB_REPOSITORY_OWNER: github.repository_owner, GITHUB_REPOSITORY_ID: github.repository_id, GITHUB_RUN_ID: github.run_id,
+    GITHUB_RUN_NUMBER: github.run_number, GITHUB_RUN_ATTEMPT: "1", GITHUB_SHA: github.sha, GITHUB_WORKFLOW: github.workflow,
+    GITHUB_WORKFLOW_REF: github.workflow_ref, GITHUB_WORKSPACE: workspace, GITHUB_RETENTION_DAYS: "90",
+    RUNNER_OS: "Linux", RUNNER_ARCH: "X64", RUNNER_NAME: runner.name, RUNNER_ENVIRONMENT: "github-hosted", RUNNER_TEMP: runnerTemp,
+    RUNNER_TOOL_CACHE: runner.tool_cache, RUNNER_WORKSPACE: join(jobDir, "work", repoName), RUNNER_TRACKING_ID: trackingId,
+  };
+
+  const steps: StepResult[] = [];
+  let reason: string | null = null;
+  let failed = false;
+  let outputs: Record<string, string> = {};
+  let orphansKilled = 0;
+  const masks = new Set([token, ...Object.values(run.secrets)]);
+  try {
+    const jobEnv = evaluateStrings({ ...run.workflow.env, ...(job.env ?? {}) }, { contexts });
+    const scope: JobScope = {
+      machine, workspace, jobDir, runnerTemp, token, runId: run.id, artifacts: run.artifacts, runnerEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
+      github: { repository: github.repository, ref: github.ref, sha: github.sha, serverUrl: run.serverUrl, eventName: github.event_name },
+      chown: (path) => chown(path, machine.user),
+      resolveAction: (uses) => run.resolveAction(uses),
+      isCancelled: () => run.isCancelled() || input.abort?.requested === true,
+    };
+    for (const [index, spec] of job.steps.entries()) {
+      const result = await runStep(scope, spec, index, failed);
+      steps.push(result);
+      if (result.conclusion === "failure") failed = true;
+    }
+    outputs = evaluateStrings(job.outputs ?? {}, { contexts: { ...contexts, steps: scope.steps, env: jobEnv } });
+  } catch (error) {
+    failed = true;
+    reason = `the simulator failed to run the job: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+  } finally {
+    orphansKilled = await machine.close();
+    if (!run.keepJobDirs) await rm(jobDir, { recursive: true, force: true });
+  }
+  // A cancel skips the remaining steps (their implicit success() is false).
+  const cancelled = (run.isCancelled() || input.abort?.requested === true) && (failed || steps.some((s) => s.conclusion === "skipped"));
+  return {
+    job: job.id, name: input.name, matrix: input.matrix, result: cancelled ? "cancelled" : failed ? "failure" : "success",
+    reason: reason ?? (failed ? `step "${steps.find((s) => s.conclusion === "failure")?.name ?? "?"}" failed` : null),
+    outputs, steps, permissions, orphansKilled, concurrencyGroup: input.concurrencyGroup,
+  };
+}

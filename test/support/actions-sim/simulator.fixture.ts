@@ -1,0 +1,106 @@
+/** The workflow and JavaScript action the simulator's own tests run. */
+
+export const FIXTURE_WORKFLOW = `name: sim-test
+on:
+  workflow_dispatch:
+    inputs:
+      items: { type: string, default: "[]" }
+      fail: { type: string, default: "no" }
+permissions: {}
+jobs:
+  prepare:
+    runs-on: ubuntu-latest
+    permissions: { contents: read }
+    outputs:
+      greeting: \${{ steps.say.outputs.greeting }}
+    steps:
+      - uses: actions/checkout@v4
+        with: { persist-credentials: false }
+      - id: say
+        run: |
+          test -f README.md
+          { echo "greeting<<EOF"; echo hello; echo world; echo EOF; } >> "$GITHUB_OUTPUT"
+          echo "FROM_ENV=carried" >> "$GITHUB_ENV"
+      - id: check
+        run: |
+          test "$FROM_ENV" = carried
+          if git config --list | grep -i -e extraheader -e x-access-token; then exit 1; fi
+          if [ "$(id -u)" != 0 ]; then test ! -e "\${{ vars.FAKE_REPO_DIR }}"; fi
+  legs:
+    needs: prepare
+    if: inputs.items != '[]'
+    runs-on: ubuntu-latest
+    permissions: { contents: read, issues: read }
+    strategy:
+      max-parallel: 2
+      matrix:
+        include: \${{ fromJSON(inputs.items) }}
+    steps:
+      - id: act
+        uses: acme/fixture-action@v1
+        with:
+          who: \${{ matrix.item }}#\${{ matrix.attempt }}
+          greeting: \${{ needs.prepare.outputs.greeting }}
+      - run: |
+          mkdir out
+          echo "\${{ steps.act.outputs.seen }}" > out/seen.txt
+          echo secret > out/.hidden
+      - uses: actions/upload-artifact@v4
+        with:
+          name: leg-\${{ matrix.item }}
+          path: out
+      - run: (sleep 60 &) ; echo left a process running
+  gather:
+    needs: legs
+    runs-on: ubuntu-latest
+    permissions: { contents: read, issues: write }
+    steps:
+      - uses: actions/download-artifact@v4
+        with: { path: all }
+      - run: find all -type f | sort | xargs grep -H .
+      - id: act
+        uses: ./
+        with: { who: gather }
+  failing:
+    if: inputs.fail == 'yes'
+    runs-on: ubuntu-latest
+    steps:
+      - run: exit 3
+  after-failure:
+    needs: failing
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo never
+  cleanup:
+    needs: failing
+    if: always()
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "failing was \${{ needs.failing.result }}"
+`;
+
+export const FIXTURE_ACTION = {
+  yml: `name: fixture
+inputs:
+  who: { required: true }
+  greeting: { default: "" }
+  github-token: { default: "\${{ github.token }}" }
+runs:
+  using: node20
+  main: index.mjs
+`,
+  main: `import { appendFileSync } from "node:fs";
+const env = process.env;
+const out = (name, value) => appendFileSync(env.GITHUB_OUTPUT, name + "<<X\\n" + value + "\\nX\\n");
+out("seen", env["INPUT_WHO"] + " says " + env["INPUT_GREETING"]);
+const token = env["INPUT_GITHUB-TOKEN"];
+console.log("token=" + token);
+const [owner, repo] = env.GITHUB_REPOSITORY.split("/");
+const response = await fetch(env.GITHUB_API_URL + "/repos/" + owner + "/" + repo + "/issues/1/comments", {
+  method: "POST",
+  headers: { authorization: "token " + token, "content-type": "application/json" },
+  body: JSON.stringify({ body: "hello from " + env["INPUT_WHO"] }),
+});
+out("comment-status", String(response.status));
+`,
+};

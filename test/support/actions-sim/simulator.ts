@@ -1,0 +1,153 @@
+/**
+ * The Actions simulator: runs workflow runs of one repository of the fake GitHub. The workflow
+ * file is read from the fake's repository at the run's commit (as GitHub does), each job gets a
+ * token the fake mints with exactly the job's `permissions:`, and dispatch runs show their
+ * progress in the fake's runs and jobs API.
+ *
+ * @example
+ *   const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT });
+ *   await sim.trigger({ event: "issue_comment", payload: fake.payloads.issueComment({ repo, commentId }) });
+ *   const runs = await runUntilQuiet({ fake, simulator: sim });
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gitText } from "../../../src/git/run-git.ts";
+import type { DispatchRecord, FakeGitHub } from "../fake-github/index.ts";
+import { testGit } from "../git-repo.ts";
+import { readLocalAction, type LocalAction } from "./action-steps.ts";
+import { createArtifactStore, type ArtifactStore } from "./artifacts.ts";
+import { createConcurrencyGroups } from "./concurrency.ts";
+import { dispatchTrigger, repositoryPayload, triggers, type RunTrigger } from "./events.ts";
+import type { RunScope } from "./job-runner.ts";
+import { canIsolate, type Isolation } from "./machine.ts";
+import type { DefaultPermissions } from "./permissions.ts";
+import { standardAction } from "./step-runner.ts";
+import type { RunResult } from "./types.ts";
+import { parseWorkflow, type Workflow } from "./workflow.ts";
+import { runWorkflow, type JobHookInfo } from "./workflow-run.ts";
+
+export interface SimulatorOptions {
+  readonly fake: FakeGitHub;
+  /** `owner/name` of the fake repository whose workflow runs. */
+  readonly repo: string;
+  /** The folder with the repository's `action.yml` (this repository); any non-standard `uses:` runs it. */
+  readonly actionDir: string;
+  /** Default `.github/workflows/naruto.yml`. */
+  readonly workflowPath?: string;
+  readonly secrets?: Readonly<Record<string, string>>;
+  readonly vars?: Readonly<Record<string, string>>;
+  /** `auto` (default): namespaces when the machine allows them. */
+  readonly isolation?: Isolation | "auto";
+  /** Matrix legs of one job at once (default 2). */
+  readonly legConcurrency?: number;
+  readonly defaultPermissions?: DefaultPermissions;
+  /** Which `uses:` run `actionDir`; default every one that is not checkout/upload/download-artifact. */
+  readonly isLocalAction?: (uses: string) => boolean;
+  /** Called before each job that runs; may change the run's artifacts (a compromised job's upload). */
+  readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /** Keep job folders for debugging (default false). */
+  readonly keepJobDirs?: boolean;
+}
+
+export type TriggerInput =
+  | { readonly event: "issue_comment"; readonly payload: Readonly<Record<string, unknown>> }
+  | { readonly event: "schedule"; readonly cron?: string };
+
+export interface ActionsSimulator {
+  readonly isolation: Isolation;
+  /** Every run so far, in the order they finished. */
+  readonly runs: readonly RunResult[];
+  readonly artifacts: ArtifactStore;
+  /** Runs a recorded `workflow_dispatch`. */
+  runDispatch(record: DispatchRecord): Promise<RunResult>;
+  /** Runs an event the fake records no dispatch for; null when the workflow does not run for it. */
+  trigger(input: TriggerInput): Promise<RunResult | null>;
+  /** Dispatches of this repository's workflow recorded by the fake and not run yet (marks them taken). */
+  takeDispatches(): DispatchRecord[];
+  close(): Promise<void>;
+}
+
+export async function createActionsSimulator(options: SimulatorOptions): Promise<ActionsSimulator> {
+  const { fake } = options;
+  const root = await mkdtemp(join(tmpdir(), "actions-sim-"));
+  const artifacts = createArtifactStore(join(root, "artifacts"));
+  const concurrency = createConcurrencyGroups();
+  const isolation: Isolation = options.isolation === undefined || options.isolation === "auto" ? (canIsolate() ? "namespace" : "none") : options.isolation;
+  const workflowPath = options.workflowPath ?? ".github/workflows/naruto.yml";
+  const actionDir = resolve(options.actionDir);
+  const runs: RunResult[] = [];
+  let taken = 0;
+  let nextLocalRun = 7_000_000;
+  let action: Promise<LocalAction> | undefined;
+  const git = testGit();
+  const repoState = () => fake.repo(options.repo);
+
+  const readWorkflow = async (sha: string): Promise<Workflow> =>
+    parseWorkflow(await gitText(git, { args: ["show", `${sha}:${workflowPath}`], cwd: repoState().dir }), workflowPath);
+
+  const execute = async (trigger: RunTrigger, workflow: Workflow): Promise<RunResult> => {
+    const repo = repoState();
+    const id = trigger.fakeRunId ?? nextLocalRun++;
+    const fakeRun = trigger.fakeRunId === null ? undefined : repo.runs.get(trigger.fakeRunId);
+    const scope: RunScope = {
+      id, runNumber: fakeRun?.runNumber ?? id, trigger, workflow,
+      repository: { fullName: repo.fullName, id: repo.id, owner: repo.owner.login },
+      serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation, artifacts,
+      defaultPermissions: options.defaultPermissions ?? "restricted",
+      secrets: options.secrets ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], keepJobDirs: options.keepJobDirs ?? false,
+      mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]" }).token,
+      resolveAction: async (uses) => {
+        if (standardAction(uses) !== null) return null;
+        if (options.isLocalAction !== undefined && !options.isLocalAction(uses)) return null;
+        action ??= readLocalAction(actionDir);
+        return action;
+      },
+      isCancelled: () => fakeRun?.conclusion === "cancelled",
+    };
+    if (fakeRun?.status === "completed") {
+      const result: RunResult = { id, event: trigger.event, inputs: {}, conclusion: "cancelled", jobs: [] };
+      runs.push(result);
+      return result;
+    }
+    if (fakeRun !== undefined) fake.setRunStatus(id, { status: "in_progress" });
+    const result = await runWorkflow(scope, {
+      concurrency,
+      legConcurrency: options.legConcurrency ?? 2,
+      ...(options.beforeJob !== undefined ? { beforeJob: options.beforeJob } : {}),
+      ...(fakeRun !== undefined
+        ? { reportJob: (name, status, conclusion) => fake.setJob(id, { name, status, ...(conclusion !== undefined ? { conclusion } : {}) }) }
+        : {}),
+    });
+    // Read again: a cancel through the API may have completed the run meanwhile.
+    if (fakeRun !== undefined && repo.runs.get(id)?.status !== "completed") fake.setRunStatus(id, { status: "completed", conclusion: result.conclusion });
+    runs.push(result);
+    return result;
+  };
+
+  return {
+    isolation,
+    runs,
+    artifacts,
+    runDispatch: async (record) => {
+      const workflow = await readWorkflow(record.sha);
+      return execute(dispatchTrigger(record, repoState(), workflow.on), workflow);
+    },
+    trigger: async (input) => {
+      const repo = repoState();
+      const sha = await gitText(git, { args: ["rev-parse", `refs/heads/${repo.defaultBranch}`], cwd: repo.dir });
+      const workflow = await readWorkflow(sha);
+      const payload = input.event === "schedule" ? { schedule: input.cron ?? "*/15 * * * *", repository: repositoryPayload(repo), workflow: workflowPath } : input.payload;
+      if (!triggers(workflow.on, input.event, payload)) return null;
+      const sender = (payload["sender"] as { login?: unknown } | undefined)?.login;
+      const actor = typeof sender === "string" ? sender : repo.owner.login;
+      return execute({ event: input.event, payload, ref: `refs/heads/${repo.defaultBranch}`, sha, actor, inputs: {}, fakeRunId: null }, workflow);
+    },
+    takeDispatches: () => {
+      const fresh = fake.dispatches.slice(taken);
+      taken = fake.dispatches.length;
+      return fresh.filter((d) => `${d.owner}/${d.repo}`.toLowerCase() === options.repo.toLowerCase() && d.workflow === workflowPath);
+    },
+    close: () => rm(root, { recursive: true, force: true }),
+  };
+}

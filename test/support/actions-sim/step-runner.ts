@@ -1,0 +1,122 @@
+/**
+ * One step of a job: its `if:`, its environment (runner variables, workflow/job/step `env:`,
+ * what earlier steps added through `GITHUB_ENV`), fresh environment files, the step itself
+ * (a standard action done by the simulator, the repository's action, or a script), then its
+ * outputs, masks and annotations, and `continue-on-error`.
+ */
+import { randomUUID } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { actionInputs, runAction, runScript, type LocalAction } from "./action-steps.ts";
+import type { EvalContext } from "./expression-eval.ts";
+import { mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
+import { evaluateCondition, evaluateStrings, evaluateValue, interpolate } from "./interpolate.ts";
+import { runDownload, runUpload } from "./std-artifact-steps.ts";
+import { runCheckout } from "./std-checkout.ts";
+import type { Conclusion, StepContext, StepOutcome, StepResult } from "./types.ts";
+import type { StepSpec } from "./workflow.ts";
+
+export interface JobScope extends Omit<StepContext, "env"> {
+  readonly runnerTemp: string;
+  /** Variables the runner gives every step (GITHUB_*, RUNNER_*, HOME, PATH, CI). */
+  readonly runnerEnv: Readonly<Record<string, string>>;
+  /** Workflow and job `env:`, evaluated. */
+  readonly jobEnv: Readonly<Record<string, string>>;
+  /** What steps wrote to `GITHUB_ENV` so far. */
+  readonly addedEnv: Record<string, string>;
+  /** `github`, `inputs`, `matrix`, `needs`, `secrets`, `runner`, `vars`, `strategy`, `job`. */
+  readonly contexts: Readonly<Record<string, unknown>>;
+  readonly steps: Record<string, { outputs: Record<string, string>; outcome: Conclusion; conclusion: Conclusion }>;
+  readonly masks: Set<string>;
+  /** The repository's action for a `uses:` that is not a standard action; null for a standard one. */
+  resolveAction(uses: string): Promise<LocalAction | null>;
+  isCancelled(): boolean;
+}
+
+const STANDARD: Readonly<Record<string, (ctx: StepContext, inputs: Readonly<Record<string, string>>) => Promise<StepOutcome>>> = {
+  "actions/checkout": runCheckout,
+  "actions/upload-artifact": runUpload,
+  "actions/download-artifact": runDownload,
+};
+
+export function standardAction(uses: string): string | null {
+  const name = uses.split("@")[0] ?? "";
+  return name in STANDARD ? name : null;
+}
+
+async function freshFile(scope: JobScope, kind: string): Promise<string> {
+  const file = join(scope.runnerTemp, "_runner_file_commands", `${kind}_${randomUUID()}`);
+  await writeFile(file, "");
+  await scope.chown(file);
+  return file;
+}
+
+export async function runStep(scope: JobScope, spec: StepSpec, index: number, failedSoFar: boolean): Promise<StepResult> {
+  const kind = spec.uses ?? "run";
+  const name = spec.name ?? (spec.uses !== undefined ? `Run ${spec.uses}` : `Run ${(spec.run ?? "").split("\n")[0] ?? ""}`);
+  const cancelled = scope.isCancelled();
+  const envContext = { ...scope.jobEnv, ...scope.addedEnv };
+  const base: EvalContext = { contexts: { ...scope.contexts, steps: scope.steps, env: envContext }, status: { success: !failedSoFar, failure: failedSoFar, cancelled } };
+  const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", annotations: StepResult["annotations"] = []): StepResult => {
+    if (spec.id !== undefined) scope.steps[spec.id] = { outputs, outcome, conclusion };
+    return { name, id: spec.id ?? null, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations, summary: mask(summary, scope.masks) };
+  };
+  let run: boolean;
+  try {
+    run = evaluateCondition(spec.if, base);
+  } catch (error) {
+    return record("failure", "failure", {}, `The step's if: could not be evaluated: ${String(error)}\n`);
+  }
+  if (!run) return record("skipped", "skipped", {}, "");
+
+  const files = { GITHUB_OUTPUT: await freshFile(scope, "set_output"), GITHUB_ENV: await freshFile(scope, "set_env"), GITHUB_STATE: await freshFile(scope, "save_state"), GITHUB_PATH: await freshFile(scope, "add_path"), GITHUB_STEP_SUMMARY: await freshFile(scope, "step_summary") };
+  let stepEnv: Record<string, string>;
+  let inputs: Record<string, string>;
+  try {
+    stepEnv = evaluateStrings(spec.env ?? {}, base);
+    const withContext: EvalContext = { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } };
+    inputs = evaluateStrings(spec.with ?? {}, withContext);
+  } catch (error) {
+    return record("failure", "failure", {}, `The step's env or with could not be evaluated: ${String(error)}\n`);
+  }
+  const env = { ...scope.runnerEnv, ...scope.jobEnv, ...scope.addedEnv, ...stepEnv, ...files, GITHUB_ACTION: spec.id ?? `__run_${index}` };
+  const cwd = resolve(scope.workspace, spec["working-directory"] === undefined ? "." : interpolate(spec["working-directory"], base));
+
+  let outcome: StepOutcome;
+  const standard = spec.uses === undefined ? undefined : STANDARD[standardAction(spec.uses) ?? ""];
+  if (standard !== undefined) {
+    outcome = await standard({ ...scope, env }, inputs);
+  } else if (spec.uses !== undefined) {
+    const action = await scope.resolveAction(spec.uses);
+    if (action === null) return record("failure", "failure", {}, `the simulator cannot run ${spec.uses}\n`);
+    const given = actionInputs(action, inputs, { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } });
+    const result = await runAction({ machine: scope.machine, action, cwd, env: { ...env, ...given.env } });
+    outcome = { ok: result.code === 0, log: `${given.problems.map((p) => `::warning::${p}\n`).join("")}${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}` };
+  } else {
+    let script: string;
+    try {
+      script = interpolate(spec.run ?? "", { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } });
+    } catch (error) {
+      return record("failure", "failure", {}, `The step's run: could not be evaluated: ${String(error)}\n`);
+    }
+    const result = await runScript({ machine: scope.machine, script, shell: spec.shell, cwd, env, runnerTemp: scope.runnerTemp, chown: (p) => scope.chown(p) });
+    outcome = { ok: result.code === 0, log: `${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}` };
+  }
+
+  const commands = readWorkflowCommands(outcome.log);
+  for (const m of commands.masks) scope.masks.add(m);
+  let outputs: Record<string, string> = { ...(outcome.outputs ?? {}) };
+  let log = outcome.log;
+  let ok = outcome.ok;
+  try {
+    outputs = { ...outputs, ...parseKeyValueFile(await readFile(files.GITHUB_OUTPUT, "utf8"), "GITHUB_OUTPUT") };
+    Object.assign(scope.addedEnv, parseKeyValueFile(await readFile(files.GITHUB_ENV, "utf8"), "GITHUB_ENV"));
+  } catch (error) {
+    log += `::error::${String(error)}\n`;
+    ok = false;
+  }
+  const summary = await readFile(files.GITHUB_STEP_SUMMARY, "utf8").catch(() => "");
+  const stepOutcome: Conclusion = ok ? "success" : "failure";
+  const continueOnError = spec["continue-on-error"] === undefined ? false : evaluateValue(spec["continue-on-error"], base) === true || String(evaluateValue(spec["continue-on-error"], base)) === "true";
+  return record(stepOutcome, ok || continueOnError ? "success" : "failure", outputs, log, summary, commands.annotations);
+}

@@ -1,0 +1,80 @@
+/** What the simulator reports about runs, jobs and steps, and what a step implementation gets. */
+import type { AppPermissions } from "../fake-github/state.ts";
+import type { ArtifactStore } from "./artifacts.ts";
+import type { Annotation } from "./file-commands.ts";
+import type { Machine } from "./machine.ts";
+
+export type Conclusion = "success" | "failure" | "cancelled" | "skipped";
+
+export interface StepResult {
+  readonly name: string;
+  readonly id: string | null;
+  /** `uses:` or `run` for a script step. */
+  readonly kind: string;
+  /** Before `continue-on-error`. */
+  readonly outcome: Conclusion;
+  readonly conclusion: Conclusion;
+  readonly outputs: Readonly<Record<string, string>>;
+  /** Output of the step's processes (masked) and the simulator's own notes. */
+  readonly log: string;
+  readonly annotations: readonly Annotation[];
+  readonly summary: string;
+}
+
+export interface JobResult {
+  /** The job's id in the workflow. */
+  readonly job: string;
+  /** Display name, `work (a, 1)` for a matrix leg. */
+  readonly name: string;
+  readonly matrix: Readonly<Record<string, unknown>> | null;
+  readonly result: Conclusion;
+  /** Why the job was skipped, failed before its steps, or was cancelled. */
+  readonly reason: string | null;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly steps: readonly StepResult[];
+  /** The permissions of the job's token (null when it got none: a skipped job). */
+  readonly permissions: AppPermissions | null;
+  /** Processes still running when the job ended, killed with its machine. */
+  readonly orphansKilled: number;
+  readonly concurrencyGroup: string | null;
+}
+
+export interface RunResult {
+  readonly id: number;
+  readonly event: string;
+  readonly inputs: Readonly<Record<string, string>>;
+  readonly conclusion: Conclusion;
+  readonly jobs: readonly JobResult[];
+}
+
+/** The values of the `github` context a step implementation needs. */
+export interface GitHubFacts {
+  readonly repository: string;
+  readonly ref: string;
+  readonly sha: string;
+  readonly serverUrl: string;
+  readonly eventName: string;
+}
+
+/** What a standard action's implementation gets. */
+export interface StepContext {
+  readonly machine: Machine;
+  /** The step's environment as the runner builds it (GITHUB_*, RUNNER_*, INPUT_* not included). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly workspace: string;
+  /** The job's folder: everything of its machine that the simulator may read. */
+  readonly jobDir: string;
+  readonly token: string;
+  readonly github: GitHubFacts;
+  readonly runId: number;
+  readonly artifacts: ArtifactStore;
+  /** Gives the job's user the files the simulator wrote (a download) under `path`. */
+  chown(path: string): Promise<void>;
+}
+
+/** What a step implementation answers. */
+export interface StepOutcome {
+  readonly ok: boolean;
+  readonly log: string;
+  readonly outputs?: Readonly<Record<string, string>>;
+}

@@ -1,0 +1,129 @@
+/**
+ * One workflow run: the jobs in `needs` order, each job's `if:` (a job whose needs did not all
+ * succeed is skipped unless its condition uses a status function such as `always()`), matrix
+ * legs with `max-parallel` and `fail-fast`, job `concurrency` groups, and the run's jobs as
+ * the fake GitHub's jobs API shows them.
+ */
+import type { ConcurrencyGroups } from "./concurrency.ts";
+import type { EvalContext } from "./expression-eval.ts";
+import { evaluateCondition, evaluateValue, interpolate } from "./interpolate.ts";
+import { runLeg, type RunScope } from "./job-runner.ts";
+import { expandMatrix, legName, type Combination } from "./matrix.ts";
+import type { Conclusion, JobResult, RunResult } from "./types.ts";
+import type { Workflow } from "./workflow.ts";
+
+export interface JobHookInfo {
+  readonly runId: number;
+  readonly job: string;
+  readonly trigger: RunScope["trigger"];
+  /** The run's artifacts so far: name → folder (a hook may change files, as a compromised job could have uploaded them). */
+  readonly artifacts: ReadonlyMap<string, string>;
+}
+
+export interface RunDeps {
+  readonly concurrency: ConcurrencyGroups;
+  /** Matrix legs of one job run at once at most (the machine's share of a runner pool). */
+  readonly legConcurrency: number;
+  readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /** Mirrors job progress into the fake GitHub's run (dispatch runs only). */
+  readonly reportJob?: (name: string, status: "in_progress" | "completed", conclusion?: Conclusion) => void;
+}
+
+type Job = Workflow["jobs"][number];
+
+function transitiveNeeds(workflow: Workflow, job: Job): string[] {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    for (const need of workflow.jobs.find((j) => j.id === id)?.needs ?? []) {
+      if (!seen.has(need)) seen.add(need), visit(need);
+    }
+  };
+  visit(job.id);
+  return [...seen];
+}
+
+function skipped(job: Job, reason: string): JobResult {
+  return { job: job.id, name: job.name ?? job.id, matrix: null, result: "skipped", reason, outputs: {}, steps: [], permissions: null, orphansKilled: 0, concurrencyGroup: null };
+}
+
+async function pool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResult> {
+  const done = new Map<string, { result: Conclusion; outputs: Record<string, string> }>();
+  const jobs: JobResult[] = [];
+  const github = { event: run.trigger.payload, event_name: run.trigger.event, ref: run.trigger.ref, sha: run.trigger.sha, repository: run.repository.fullName, repository_owner: run.repository.owner, actor: run.trigger.actor, run_id: String(run.id), run_number: String(run.runNumber), workflow: run.workflow.name, server_url: run.serverUrl, api_url: run.apiUrl };
+
+  for (const job of run.workflow.jobs) {
+    const needs = Object.fromEntries(job.needs.map((n) => [n, done.get(n) ?? { result: "skipped" as const, outputs: {} }]));
+    const upstream = transitiveNeeds(run.workflow, job).map((n) => done.get(n)?.result ?? "skipped");
+    const context: EvalContext = {
+      contexts: { github, inputs: run.trigger.inputs, needs, vars: run.vars },
+      status: { success: upstream.every((r) => r === "success"), failure: upstream.includes("failure"), cancelled: run.isCancelled() },
+    };
+    let results: JobResult[];
+    try {
+      if (!evaluateCondition(job.if, context)) {
+        const notOk = job.needs.filter((n) => needs[n]?.result !== "success");
+        results = [skipped(job, notOk.length > 0 ? `needed job(s) ${notOk.join(", ")} did not succeed` : `if: ${String(job.if)} was false`)];
+      } else {
+        await deps.beforeJob?.({ runId: run.id, job: job.id, trigger: run.trigger, artifacts: new Map(run.artifacts.names(run.id).map((n) => [n, run.artifacts.dir(run.id, n) ?? ""])) });
+        results = await runLegs(run, deps, job, context, needs);
+      }
+    } catch (error) {
+      results = [{ ...skipped(job, `the job could not start: ${error instanceof Error ? error.message : String(error)}`), result: "failure" }];
+    }
+    for (const r of results) if (r.result === "skipped") deps.reportJob?.(r.name, "completed", "skipped");
+    jobs.push(...results);
+    const result: Conclusion = results.some((r) => r.result === "failure") ? "failure" : results.some((r) => r.result === "cancelled") ? "cancelled" : results.every((r) => r.result === "skipped") ? "skipped" : "success";
+    done.set(job.id, { result, outputs: Object.assign({}, ...results.map((r) => Object.fromEntries(Object.entries(r.outputs).filter(([, v]) => v !== "")))) });
+  }
+  const conclusion: Conclusion = run.isCancelled() ? "cancelled" : jobs.some((j) => j.result === "failure") ? "failure" : jobs.some((j) => j.result === "cancelled") ? "cancelled" : "success";
+  return { id: run.id, event: run.trigger.event, inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])), conclusion, jobs };
+}
+
+async function runLegs(run: RunScope, deps: RunDeps, job: Job, context: EvalContext, needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>): Promise<JobResult[]> {
+  const combinations: (Combination | null)[] = expandMatrix(evaluateValue(job.strategy?.matrix, context)) ?? [null];
+  const maxParallel = job.strategy?.["max-parallel"] === undefined ? combinations.length : Number(evaluateValue(job.strategy["max-parallel"], context));
+  const failFast = job.strategy?.["fail-fast"] === undefined ? true : String(evaluateValue(job.strategy["fail-fast"], context)) === "true";
+  const results: JobResult[] = new Array<JobResult>(combinations.length);
+  let failedLeg = false;
+  await pool(combinations, Math.min(maxParallel, deps.legConcurrency), async (matrix, index) => {
+    const legContext: EvalContext = { ...context, contexts: { ...context.contexts, matrix: matrix ?? {} } };
+    const rawName = job.name ?? job.id;
+    const name = matrix !== null && rawName.includes("matrix.") ? interpolate(rawName, legContext) : legName(interpolate(rawName, legContext), matrix);
+    if (failFast && failedLeg) {
+      results[index] = { ...skipped(job, "cancelled by fail-fast after another leg failed"), name, matrix, result: "cancelled" };
+      return;
+    }
+    const spec = job.concurrency;
+    const group = spec === undefined ? null : interpolate(typeof spec === "string" ? spec : spec.group, legContext);
+    // cancel-in-progress stops the running leg before its next step (not in the middle of one).
+    const abort = { requested: false };
+    const member = { cancel: () => void (abort.requested = true) };
+    const policy = typeof spec === "object" ? { queueMax: spec.queue === "max", cancelInProgress: String(evaluateValue(spec["cancel-in-progress"] ?? false, legContext)) === "true" } : { queueMax: false, cancelInProgress: false };
+    if (group !== null && !(await deps.concurrency.acquire(group, policy, member))) {
+      results[index] = { ...skipped(job, `cancelled: a newer job joined concurrency group ${group}`), name, matrix, result: "cancelled", concurrencyGroup: group };
+      return;
+    }
+    try {
+      deps.reportJob?.(name, "in_progress");
+      const strategy = { "fail-fast": failFast, "job-index": index, "job-total": combinations.length, "max-parallel": maxParallel };
+      const result = await runLeg({ run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort });
+      results[index] = result;
+      if (result.result === "failure") failedLeg = true;
+      deps.reportJob?.(name, "completed", result.result);
+    } finally {
+      if (group !== null) deps.concurrency.release(group, member);
+    }
+  });
+  return results;
+}
