@@ -64,6 +64,23 @@ describe("GitHub App authentication", () => {
     expect(wider.status).toBe(422);
   });
 
+  it("refuses to move a ref onto workflow changes without the workflows permission", async () => {
+    const maintainer = api(demo.github, demo.maintainer);
+    const base = await maintainer("GET", `/repos/acme/demo/git/commits/${demo.mainSha}`);
+    const tree = await maintainer("POST", "/repos/acme/demo/git/trees", {
+      base_tree: field(base.body, "tree", "sha"),
+      tree: [{ path: ".github/workflows/naruto.yml", mode: "100644", type: "blob", content: "name: changed\non: push\n" }],
+    });
+    const commit = await maintainer("POST", "/repos/acme/demo/git/commits", { message: "ci", tree: field(tree.body, "sha"), parents: [demo.mainSha] });
+    await maintainer("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/ci-change", sha: demo.mainSha });
+    const noWorkflows = api(demo.github, demo.github.issueAppToken({ owner: "acme", permissions: { contents: "write" } }).token);
+    const refused = await noWorkflows("PATCH", "/repos/acme/demo/git/refs/heads/ci-change", { sha: field(commit.body, "sha") });
+    expect(refused.status).toBe(403);
+    expect(String(field(refused.body, "message"))).toContain("without `workflows` permission");
+    const allowed = api(demo.github, demo.github.issueAppToken({ owner: "acme", permissions: { contents: "write", workflows: "write" } }).token);
+    expect((await allowed("PATCH", "/repos/acme/demo/git/refs/heads/ci-change", { sha: field(commit.body, "sha") })).status).toBe(200);
+  });
+
   it("gives job-style tokens (as the Actions simulator will) only the permissions they were issued with", async () => {
     const job = demo.github.issueAppToken({ owner: "acme", permissions: { contents: "read", actions: "read" }, bot: "github-actions[bot]" });
     const call = api(demo.github, job.token);
