@@ -1,7 +1,8 @@
 /**
  * Workflow dispatch and runs: how the App and the `integrate` job start Actions work.
  */
-import { ConflictError, OutcomeUnknownError, toGitHubError } from "./errors.ts";
+import { ConflictError, OutcomeUnknownError } from "./errors.ts";
+import { mapError } from "./adapter-context.ts";
 import { checkDispatchInputs } from "./limits.ts";
 import { ONCE, UnansweredWriteError } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
@@ -30,7 +31,7 @@ export function actionsPart(ctx: AdapterContext): ActionsPart {
         if (error instanceof UnansweredWriteError) {
           throw new OutcomeUnknownError({ operation, status: null, message: "no usable answer; the run may or may not have started: the sweep reconciles attempts without a run", cause: error.cause });
         }
-        throw toGitHubError(operation, error);
+        throw mapError(operation, error);
       }
     },
 

@@ -37,7 +37,7 @@ export function createAdapterContext(options: ContextOptions): AdapterContext {
     try {
       return await fn();
     } catch (error) {
-      throw toGitHubError(operation, error instanceof UnansweredWriteError ? error.cause : error);
+      throw mapError(operation, error);
     }
   };
 
@@ -52,7 +52,7 @@ export function createAdapterContext(options: ContextOptions): AdapterContext {
         try {
           return await create();
         } catch (error) {
-          if (!(error instanceof UnansweredWriteError)) throw toGitHubError(operation, error);
+          if (!(error instanceof UnansweredWriteError)) throw mapError(operation, error);
           last = error.cause;
         }
         const found = await call(`${operation} (checking whether it was created)`, check);
@@ -67,4 +67,14 @@ export function createAdapterContext(options: ContextOptions): AdapterContext {
       });
     },
   };
+}
+
+/**
+ * Octokit's errors (they carry the request they were for) become typed GitHub errors; our own
+ * checks, such as a TypeError for a bad argument, are not GitHub's answers and stay as they are.
+ */
+export function mapError(operation: string, error: unknown): unknown {
+  if (error instanceof UnansweredWriteError) return toGitHubError(operation, error.cause);
+  const fromOctokit = typeof error === "object" && error !== null && ("request" in error || "status" in error);
+  return fromOctokit ? toGitHubError(operation, error) : error;
 }

@@ -2,7 +2,8 @@
  * Refs and the Git Data API: how naruto writes commits (mission state, queue moves) without a
  * checkout, and moves refs by compare-and-swap.
  */
-import { GitHubError, NotFastForwardError, RefExistsError, RefMissingError, toGitHubError } from "./errors.ts";
+import { GitHubError, NotFastForwardError, RefExistsError, RefMissingError } from "./errors.ts";
+import { mapError } from "./adapter-context.ts";
 import { ONCE, UnansweredWriteError } from "./octokit-client.ts";
 import { nullOn404 } from "./adapter-issues.ts";
 import type { AdapterContext } from "./adapter-context.ts";
@@ -60,7 +61,7 @@ export function gitPart(ctx: AdapterContext): GitPart {
             if ((await getRef(ref)) === sha) return;
             continue;
           }
-          const typed = toGitHubError(operation, error instanceof UnansweredWriteError ? error.cause : error);
+          const typed = mapError(operation, error);
           // After an unanswered move, "not a fast forward" may mean our move landed and another
           // writer built on it: then our commit is an ancestor of the ref, and the move succeeded.
           if (unanswered && typed instanceof NotFastForwardError && (await landedUnder(ref, sha))) return;
@@ -81,7 +82,8 @@ export function gitPart(ctx: AdapterContext): GitPart {
 
     listRefs: (prefix) =>
       call(`list refs under ${prefix}`, async () => {
-        const refs = await octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: apiRef(prefix), per_page: 100 });
+        // Not paginated: GitHub documents no page parameters for matching refs.
+        const refs = (await octokit.rest.git.listMatchingRefs({ ...repo, ref: apiRef(prefix) })).data;
         return refs.filter((r) => r.ref.startsWith(prefix)).map((r) => ({ ref: r.ref, sha: r.object.sha }));
       }),
 
@@ -95,7 +97,8 @@ export function gitPart(ctx: AdapterContext): GitPart {
 
     createTree: ({ entries, base }) =>
       call("create tree", async () => {
-        const tree = entries.map((e: TreeEntry) => ({ path: e.path, mode: e.mode, type: objectType(e.mode), sha: e.sha }));
+        // Text given inline becomes a blob on GitHub's side: one request instead of two.
+        const tree = entries.map((e: TreeEntry) => ("content" in e ? { path: e.path, mode: e.mode, type: "blob" as const, content: e.content } : { path: e.path, mode: e.mode, type: objectType(e.mode), sha: e.sha }));
         return (await octokit.rest.git.createTree({ ...repo, tree, ...(base ? { base_tree: base } : {}) })).data.sha;
       }),
 

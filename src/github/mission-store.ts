@@ -1,10 +1,11 @@
 /**
  * The mission store on GitHub (DESIGN.md §6), the same contract as the local one: each mission
  * is a commit holding `mission.json` on its own branch, `refs/heads/naruto-state/<mission>`.
- * A save writes blob → tree → commit whose parent is the version that was read, then moves the
- * branch without force: GitHub's "not a fast forward" means another writer saved first, and
- * `applyEvent` reloads and re-applies. A new mission's branch is created; "reference already
- * exists" is the same lost race.
+ * A save writes a tree (with the JSON inline, so GitHub stores the blob) and a commit whose
+ * parent is the version that was read, then moves the branch without force: GitHub's "not a
+ * fast forward" means another writer saved first, and `applyEvent` reloads and re-applies.
+ * A new mission's branch is created; "reference already exists" is the same lost race.
+ * A save costs three requests and a load two (one when this process knows the version).
  *
  * Why a branch and not `refs/naruto/…` like the local store: GitHub's REST docs describe refs by
  * `heads/<branch>` and `tags/<tag>` only ("The :ref in the URL must be formatted as
@@ -14,13 +15,16 @@
  * the worker branches, and git cannot hold both `naruto/m-1` and `naruto/m-1/state`, so state
  * lives beside them under `naruto-state/`. Its commits share no history with the code.
  */
+import { randomUUID } from "node:crypto";
 import { parseMission, type Mission } from "../mission/document.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
 import { NotFastForwardError, RefExistsError, RefMissingError } from "./errors.ts";
+import { createMissionMemory } from "./mission-memory.ts";
 import type { GitHubPort } from "./port.ts";
 
 export const GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
 const FILE = "mission.json";
+const CONFLICT = { ok: false, reason: "conflict" } as const;
 
 /** A stored mission document that is not one naruto wrote. */
 export class CorruptMissionError extends Error {
@@ -31,46 +35,81 @@ export interface GitHubMissionStoreOptions {
   readonly github: GitHubPort;
   /** Where mission refs live; default {@link GITHUB_STATE_REF_PREFIX}. */
   readonly refPrefix?: string;
+  /** A unique value per save (default a random UUID). */
+  readonly nonce?: () => string;
 }
 
-export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX }: GitHubMissionStoreOptions): MissionStore {
+export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX, nonce = randomUUID }: GitHubMissionStoreOptions): MissionStore {
   if (!refPrefix.startsWith("refs/") || !refPrefix.endsWith("/")) throw new TypeError(`refPrefix ${JSON.stringify(refPrefix)}: a ref namespace such as refs/heads/naruto-state/`);
+  const memory = createMissionMemory();
+
+  const read = async (id: string): Promise<{ version: string; text: string } | null> => {
+    const version = await github.getRef(refPrefix + id);
+    if (version === null) return null;
+    // Read at the commit, not the branch: the branch may move between the two requests.
+    const text = memory.text(id, version) ?? (await github.readFile({ path: FILE, ref: version }));
+    if (text === null) throw new CorruptMissionError(`${refPrefix + id} at ${version} has no ${FILE}: delete the ref or restore it from its history`);
+    memory.remember(id, version, text);
+    return { version, text };
+  };
+
+  const save = async (mission: Mission, expected: string | null): Promise<SaveResult> => {
+    const ref = refPrefix + mission.id;
+    // Based on a version this process saw replaced: it cannot win, so ask GitHub nothing.
+    if (expected !== null && memory.isStale(expected)) return CONFLICT;
+    const text = JSON.stringify(mission, null, 2) + "\n";
+    const tree = await github.createTree({ entries: [{ path: FILE, mode: "100644", content: text }] });
+    // A save is unique even when two writers make the same mission from the same version
+    // (a redelivered webhook): equal commits would have equal shas, and moving a ref to where
+    // it already points is a fast-forward, so both would "win" and both act on the commands.
+    const message = `${mission.id}: ${mission.status} (seq ${mission.seq})\n\nNaruto-Save: ${nonce()}`;
+    const commit = await github.createCommit({ message, tree, parents: expected === null ? [] : [expected] });
+    try {
+      if (expected === null) await github.createRef({ ref, sha: commit });
+      else await github.updateRef({ ref, sha: commit, force: false });
+    } catch (error) {
+      // Each is another writer winning: it moved the ref, created it first, or deleted it.
+      if (error instanceof NotFastForwardError || error instanceof RefExistsError || error instanceof RefMissingError) return CONFLICT;
+      throw error;
+    }
+    if (expected !== null) memory.retire(expected);
+    memory.remember(mission.id, commit, text);
+    return { ok: true, version: commit };
+  };
 
   return {
     async load(id: string): Promise<StoredMission | null> {
-      const version = await github.getRef(refPrefix + checkId(id));
-      if (version === null) return null;
-      // Read at the commit, not the branch: the branch may move between the two requests.
-      const text = await github.readFile({ path: FILE, ref: version });
-      if (text === null) throw new CorruptMissionError(`${refPrefix + id} at ${version} has no ${FILE}: delete the ref or restore it from its history`);
+      const found = await memory.shared(checkId(id), () => read(id));
+      if (found === null) return null;
       try {
-        return { mission: parseMission(JSON.parse(text)), version };
+        // Parsed per caller: writers never share one mission object.
+        return { mission: parseMission(JSON.parse(found.text)), version: found.version };
       } catch (error) {
-        throw new CorruptMissionError(`${refPrefix + id} at ${version}: ${FILE} is not a naruto mission: restore it from the ref's history`, { cause: error });
+        throw new CorruptMissionError(`${refPrefix + id} at ${found.version}: ${FILE} is not a naruto mission: restore it from the ref's history`, { cause: error });
       }
     },
 
-    async save(mission: Mission, expected: string | null): Promise<SaveResult> {
-      const ref = refPrefix + checkId(mission.id);
-      const blob = await github.createBlob(JSON.stringify(mission, null, 2) + "\n");
-      const tree = await github.createTree({ entries: [{ path: FILE, mode: "100644", sha: blob }] });
-      const commit = await github.createCommit({ message: `${mission.id}: ${mission.status} (seq ${mission.seq})`, tree, parents: expected === null ? [] : [expected] });
-      try {
-        if (expected === null) await github.createRef({ ref, sha: commit });
-        else await github.updateRef({ ref, sha: commit, force: false });
-      } catch (error) {
-        // Each is another writer winning: it moved the ref, created it first, or deleted it.
-        if (error instanceof NotFastForwardError || error instanceof RefExistsError || error instanceof RefMissingError) return { ok: false, reason: "conflict" };
-        throw error;
-      }
-      return { ok: true, version: commit };
-    },
+    // One save per mission at a time in this process: the losers of a burst then fail from
+    // memory instead of each writing a tree and a commit that cannot win.
+    save: async (mission, expected) => memory.serial(checkId(mission.id), () => save(mission, expected)),
 
     async list(): Promise<string[]> {
       const refs = await github.listRefs(refPrefix);
       return refs.map((r) => r.ref.slice(refPrefix.length)).filter((id) => id !== "" && !id.includes("/"));
     },
   };
+}
+
+/**
+ * A backoff for `applyEvent` against GitHub: a save takes three round trips, so racing writers
+ * in separate processes (jobs, App replicas) spread out over up to seconds, not milliseconds,
+ * and spend fewer of GitHub's content-creating requests on saves that cannot win.
+ *
+ * @example applyEvent(store, id, event, { backoff: githubSaveBackoff })
+ */
+export function githubSaveBackoff(attempt: number, random: () => number = Math.random): Promise<void> {
+  const ms = random() * Math.min(250 * 2 ** attempt, 5000);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // Mission ids become ref names: refuse anything git or the namespace could misread.

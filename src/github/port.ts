@@ -81,12 +81,10 @@ export interface GitRef {
   readonly sha: string;
 }
 
-export interface TreeEntry {
-  readonly path: string;
-  readonly mode: "100644" | "100755" | "040000" | "160000" | "120000";
-  /** A blob (or tree) sha; null deletes the path from `base`. */
-  readonly sha: string | null;
-}
+/** A path in a new tree: an existing object by sha (null deletes it from `base`), or new text. */
+export type TreeEntry =
+  | { readonly path: string; readonly mode: "100644" | "100755" | "040000" | "160000" | "120000"; readonly sha: string | null }
+  | { readonly path: string; readonly mode: "100644" | "100755"; readonly content: string };
 
 export interface Commit {
   readonly sha: string;

@@ -111,3 +111,141 @@ describe("permissions", () => {
     expect(["admin", "maintain", "write", "triage", "read", "none"]).toContain(await t.github.permission({ user: t.repo.owner }));
   });
 });
+
+describe("workflow dispatch and runs", () => {
+  it("dispatches with inputs and gets the run back; lists its jobs; cancels it once", async (ctx) => {
+    if (t.workflow === null) return ctx.skip();
+    const result = await t.github.dispatchWorkflow({ workflow: t.workflow, ref: t.defaultBranch, inputs: { mission: "m-test1", items: "a,b" } });
+    if (result.runId === null) return ctx.skip(); // a server without return_run_details
+    const run = await t.github.getRun({ runId: result.runId });
+    expect(run).toMatchObject({ id: result.runId, headSha: base, attempt: 1 });
+    if (t.fake) {
+      expect(t.fake.dispatches.at(-1)?.inputs).toEqual({ mission: "m-test1", items: "a,b" });
+      t.fake.setJob(result.runId, { name: "work (a)", status: "in_progress" });
+      t.fake.setJob(result.runId, { name: "work (b)", status: "completed", conclusion: "success" });
+      const jobs = await t.github.listJobs({ runId: result.runId });
+      expect(jobs.map((j) => [j.name, j.status, j.conclusion])).toEqual([
+        ["work (a)", "in_progress", null],
+        ["work (b)", "completed", "success"],
+      ]);
+      expect(await t.github.cancelRun({ runId: result.runId })).toBe(true);
+      expect((await t.github.getRun({ runId: result.runId })).conclusion).toBe("cancelled");
+      // 409 from GitHub: the run has finished.
+      expect(await t.github.cancelRun({ runId: result.runId })).toBe(false);
+    }
+  });
+
+  it("refuses inputs over GitHub's limits before sending anything", async () => {
+    const sent = t.fake?.requests.length ?? 0;
+    const many = Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, "v"]));
+    await expect(t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: t.defaultBranch, inputs: many })).rejects.toThrow(InputLimitError);
+    await expect(t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: t.defaultBranch, inputs: { mission: "p".repeat(65_536) } })).rejects.toThrow(InputLimitError);
+    if (t.fake) expect(t.fake.requests.length).toBe(sent);
+  });
+});
+
+describe("pull requests", () => {
+  it("opens a pull request once, finds it by head, and updates it", async () => {
+    const head = `${t.scratch.slice("refs/heads/".length)}queue`;
+    await t.github.createRef({ ref: `refs/heads/${head}`, sha: await commitFiles(base, { "queue.txt": "queued\n" }) });
+    expect(await t.github.findPullRequest({ head })).toBeNull();
+    const opened = await t.github.createPullRequest({ head, base: t.defaultBranch, title: "naruto: queue", body: "the queue" });
+    expect(opened).toMatchObject({ head, base: t.defaultBranch, state: "open", title: "naruto: queue" });
+    // Opening again returns the same pull request instead of failing or opening a second one.
+    expect((await t.github.createPullRequest({ head, base: t.defaultBranch, title: "again", body: "again" })).number).toBe(opened.number);
+    expect((await t.github.findPullRequest({ head, base: t.defaultBranch }))?.number).toBe(opened.number);
+    const updated = await t.github.updatePullRequest({ number: opened.number, title: "naruto: queue (2)", body: "y".repeat(COMMENT_BODY_LIMIT + 1), link: "https://example.test/report" });
+    expect(updated.title).toBe("naruto: queue (2)");
+    const closed = await t.github.updatePullRequest({ number: opened.number, state: "closed" });
+    expect(closed.state).toBe("closed");
+    expect(await t.github.findPullRequest({ head })).toBeNull();
+  });
+});
+
+describe("check runs", () => {
+  it("creates a check run and completes it, cutting a long summary with the link", async (ctx) => {
+    if (!t.checks) return ctx.skip();
+    const created = await t.github.createCheckRun({ name: "naruto", headSha: base, externalId: `${t.scratch}check`, status: "in_progress", output: { title: "Running", summary: "started" } });
+    expect(created).toMatchObject({ name: "naruto", headSha: base, status: "in_progress", externalId: `${t.scratch}check` });
+    const done = await t.github.updateCheckRun({
+      id: created.id,
+      conclusion: "success",
+      output: { title: "Approved", summary: "s".repeat(CHECK_TEXT_LIMIT + 5), text: "t".repeat(CHECK_TEXT_LIMIT * 2) },
+      link: "https://example.test/report",
+    });
+    expect(done).toMatchObject({ id: created.id, status: "completed", conclusion: "success" });
+    if (t.fake) {
+      const stored = t.fake.repo("acme/demo").checkRuns.get(created.id);
+      expect(stored?.output.summary?.length).toBeLessThanOrEqual(CHECK_TEXT_LIMIT);
+      expect(stored?.output.text?.length).toBeLessThanOrEqual(CHECK_TEXT_LIMIT);
+      expect(stored?.output.summary).toMatch(/Full text: https:\/\/example\.test\/report$/);
+    }
+  });
+});
+
+describe("refs", () => {
+  it("creates, reads, fast-forwards and deletes a ref; refuses a second create and a non-fast-forward", async () => {
+    const ref = `${t.scratch}state`;
+    expect(await t.github.getRef(ref)).toBeNull();
+    const one = await commitFiles(base, { "one.txt": "1" });
+    const two = await commitFiles(one, { "two.txt": "2" });
+    const side = await commitFiles(base, { "side.txt": "s" });
+    await t.github.createRef({ ref, sha: one });
+    expect(await t.github.getRef(ref)).toBe(one);
+    await expect(t.github.createRef({ ref, sha: two })).rejects.toThrow(RefExistsError);
+    await t.github.updateRef({ ref, sha: two });
+    expect(await t.github.getRef(ref)).toBe(two);
+    await expect(t.github.updateRef({ ref, sha: side })).rejects.toThrow(NotFastForwardError);
+    expect(await t.github.getRef(ref)).toBe(two);
+    await t.github.updateRef({ ref, sha: side, force: true });
+    expect(await t.github.getRef(ref)).toBe(side);
+    expect(await t.github.deleteRef(ref)).toBe(true);
+    expect(await t.github.deleteRef(ref)).toBe(false);
+    expect(await t.github.getRef(ref)).toBeNull();
+  });
+
+  it("lists the refs under a prefix, and only those", async () => {
+    await t.github.createRef({ ref: `${t.scratch}list/a`, sha: base });
+    await t.github.createRef({ ref: `${t.scratch}list/b`, sha: base });
+    await t.github.createRef({ ref: `${t.scratch}listed`, sha: base });
+    const refs = await t.github.listRefs(`${t.scratch}list/`);
+    expect(refs.map((r) => r.ref).sort()).toEqual([`${t.scratch}list/a`, `${t.scratch}list/b`]);
+    expect(refs.every((r) => r.sha === base)).toBe(true);
+    expect(await t.github.listRefs(`${t.scratch}nothing/`)).toEqual([]);
+  });
+
+  it("refuses a ref that is not fully qualified", async () => {
+    await expect(t.github.getRef("heads/main")).rejects.toThrow(TypeError);
+  });
+});
+
+describe("git data", () => {
+  it("writes blobs, trees and commits without a checkout and reads the commit back", async () => {
+    const text = await t.github.createBlob("text\n");
+    const bytes = await t.github.createBlob(new Uint8Array([0, 1, 2, 255]));
+    const tree = await t.github.createTree({
+      entries: [
+        { path: "state/mission.json", mode: "100644", sha: text },
+        { path: "bin.dat", mode: "100644", sha: bytes },
+      ],
+    });
+    const root = await t.github.createCommit({ message: "orphan state\n\nNaruto-Mission: m-1", tree, parents: [] });
+    expect(await t.github.getCommit(root)).toEqual({ sha: root, tree, parents: [], message: "orphan state\n\nNaruto-Mission: m-1" });
+    expect(await t.github.readFile({ path: "state/mission.json", ref: root })).toBe("text\n");
+  });
+
+  it("compares two commits: status, counts and the changed files with renames and deletions", async () => {
+    const { tree } = await t.github.getCommit(base);
+    const removeReadme = await t.github.createTree({ base: tree, entries: [{ path: "README.md", mode: "100644", sha: null }] });
+    const withoutReadme = await t.github.createCommit({ message: "drop readme", tree: removeReadme, parents: [base] });
+    const head = await commitFiles(withoutReadme, { "added.txt": "new\n" });
+    const cmp = await t.github.compareCommits({ base, head });
+    expect(cmp).toMatchObject({ status: "ahead", aheadBy: 2, behindBy: 0, filesComplete: true });
+    expect(cmp.files.map((f) => [f.path, f.status]).sort()).toEqual([
+      ["README.md", "removed"],
+      ["added.txt", "added"],
+    ]);
+    const back = await t.github.compareCommits({ base: head, head: base });
+    expect(back).toMatchObject({ status: "behind", aheadBy: 0, behindBy: 2 });
+  });
+});
