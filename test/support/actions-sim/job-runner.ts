@@ -38,6 +38,8 @@ export interface RunScope {
   readonly artifacts: ArtifactStore;
   /** Folders jobs may read but not change (the action's repository). */
   readonly readOnly: readonly string[];
+  /** Folders every job may write (a test's report folder). */
+  readonly shared: readonly string[];
   readonly keepJobDirs: boolean;
   mint(permissions: AppPermissions): string;
   resolveAction(uses: string): Promise<LocalAction | null>;
@@ -78,7 +80,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const permissions = tokenPermissions({ job: job.permissions, workflow: run.workflow.permissions, fallback: run.defaultPermissions });
   const token = run.mint(permissions);
   const trackingId = `github_${randomUUID()}`;
-  const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly });
+  const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
   await chown(jobDir, machine.user);
 
   const branch = run.trigger.ref.replace(/^refs\/heads\//, "");

@@ -95,9 +95,16 @@ function collect(child: ChildProcess, input: string | undefined): Promise<ExecRe
  * Starts a machine for one job whose folders all live under `jobDir`; `readOnly` folders (the
  * action's repository) are visible read-only, even when they live in the temp folder.
  */
-export async function startMachine(input: { jobDir: string; trackingId: string; isolation: Isolation; readOnly: readonly string[] }): Promise<Machine> {
+export async function startMachine(input: {
+  jobDir: string;
+  trackingId: string;
+  isolation: Isolation;
+  readOnly: readonly string[];
+  /** Folders visible and writable in every job: a test's window into the machines. */
+  shared?: readonly string[];
+}): Promise<Machine> {
   if (input.isolation === "none") return plainMachine(input.trackingId);
-  const specs = [`rw:${input.jobDir}`, ...input.readOnly.map((dir) => `ro:${dir}`)];
+  const specs = [`rw:${input.jobDir}`, ...(input.shared ?? []).map((dir) => `rw:${dir}`), ...input.readOnly.map((dir) => `ro:${dir}`)];
   const holder = spawn("unshare", ["--mount", "--pid", "--fork", "--mount-proc", "--kill-child", "sh", "-c", SETUP, "sh", ...specs], {
     env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", SIM_TMP: tmpdir(), SIM_HOME: homedir() },
     stdio: ["ignore", "pipe", "pipe"],

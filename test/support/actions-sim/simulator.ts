@@ -46,6 +46,8 @@ export interface SimulatorOptions {
   readonly isLocalAction?: (uses: string) => boolean;
   /** Called before each job that runs; may change the run's artifacts (a compromised job's upload). */
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /** Folders every job's machine may write, at the same path (a test's report folder). */
+  readonly sharedDirs?: readonly string[];
   /** Keep job folders for debugging (default false). */
   readonly keepJobDirs?: boolean;
 }
@@ -95,7 +97,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       repository: { fullName: repo.fullName, id: repo.id, owner: repo.owner.login },
       serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation, artifacts,
       defaultPermissions: options.defaultPermissions ?? "restricted",
-      secrets: options.secrets ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], keepJobDirs: options.keepJobDirs ?? false,
+      secrets: options.secrets ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
       mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]" }).token,
       resolveAction: async (uses) => {
         if (standardAction(uses) !== null) return null;

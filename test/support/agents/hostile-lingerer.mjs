@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// A hostile agent that leaves a process running after it exits: the process (its own session,
+// so killing the agent's process group misses it) waits for the agent to be gone, then keeps
+// hunting for tokens — a later step's or a later job's — and tries every new one, for up to
+// LINGER_SECONDS (default 120). It reports to lingerer.jsonl: started, outlived the agent,
+// each round's attempts. The agent itself does its item's ordinary edit and exits 0.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { editAndReport } from "./fake-lib.mjs";
+import { findTarget, huntTokens, label, report, tryWrites } from "./hostile-lib.mjs";
+
+if (process.argv[2] === "linger") {
+  const agent = Number(process.argv[3]);
+  const until = Date.now() + Number(process.env.LINGER_SECONDS ?? "120") * 1000;
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  report("lingerer.jsonl", { event: "started" });
+  while (alive(agent) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  report("lingerer.jsonl", { event: "outlived the agent" });
+  const tried = new Set();
+  let round = 0;
+  while (Date.now() < until) {
+    round++;
+    const fresh = huntTokens().tokens.map((t) => t.token).filter((t) => !tried.has(t));
+    for (const t of fresh) tried.add(t);
+    const attempts = fresh.length === 0 && round > 1 ? [] : await tryWrites(findTarget(), fresh, `linger-${label}-${round}`);
+    report("lingerer.jsonl", { event: "round", round, fresh: fresh.length, attempts, worked: attempts.filter((a) => a.worked) });
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  report("lingerer.jsonl", { event: "gave up" });
+} else {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid)], { detached: true, stdio: "ignore", env: process.env });
+  child.unref();
+  console.log("lingerer: left a process running");
+  editAndReport("hostile-lingerer");
+}
