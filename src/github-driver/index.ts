@@ -5,3 +5,11 @@
  */
 export { helpText, parseCommand, type NarutoCommand } from "./command.ts";
 export { mayTrigger, PERMISSION_ORDER, rank, refusalText, type RepoPermission, type TriggerDecision, type TriggerFacts } from "./gate.ts";
+export type { DriverDeps, DriverLog } from "./deps.ts";
+export { handleComment, type CommentDeps, type CommentEvent, type CommentOutcome, type PullRequestHead } from "./handle-comment.ts";
+export { carryOut, cancelRuns, type CarryOutResult, type IntegrateCheckpoints } from "./carry-out.ts";
+export { ensureQueuePullRequest, issueOf, publishMission, publishTracking, publishVerdict, queuePullTitle } from "./publish.ts";
+export { ensureQueueBranch } from "./start-mission.ts";
+export { missionIdFor, runIdOf } from "./mission-id.ts";
+export { missionSettings, readConfigAt } from "./settings.ts";
+export { missionsOfIssue } from "./find-mission.ts";

@@ -1,0 +1,31 @@
+/**
+ * What the GitHub driver needs from outside: the port, the mission store on GitHub, a clock, and
+ * where to dispatch. The App and the Action build one each; tests point it at the fake GitHub.
+ */
+import type { GitHubPort } from "../github/port.ts";
+import type { MissionStore } from "../mission/store.ts";
+
+/** Where the driver writes what it did: the job log in the Action, the App's logger. */
+export interface DriverLog {
+  info(message: string): void;
+  warning(message: string): void;
+}
+
+export interface DriverDeps {
+  readonly github: GitHubPort;
+  readonly store: MissionStore;
+  readonly now: () => Date;
+  /** The workflow file naruto's runs are dispatched to (`naruto.yml`). */
+  readonly workflow: string;
+  /** The ref runs are dispatched on: the default branch, whose workflow file is the reviewed one. */
+  readonly ref: string;
+  readonly log: DriverLog;
+  /**
+   * The login naruto's comments are written by (`github-actions[bot]` with the workflow token,
+   * `<app>[bot]` for the App). A comment carrying naruto's marker counts only when it is by this
+   * login, so a marker pasted by someone else is never taken for naruto's comment. Null: any.
+   */
+  readonly botLogin: string | null;
+  /** This run (Action) for links in comments; null when there is none. */
+  readonly runUrl: string | null;
+}

@@ -1,0 +1,120 @@
+/**
+ * A `/naruto` comment, from the payload to the mission (DESIGN.md §10): parse, check who asked,
+ * react, then act. The Action's `command` mode and the App call this same function.
+ *
+ * Refusals get one polite reply and change nothing else. Every reply is keyed to the comment
+ * that asked (a marker with its id), and a mission's id is derived from the comment's id, so a
+ * redelivered comment or a re-run job repeats nothing.
+ */
+import { formatConfigErrors, type Config } from "../config/index.ts";
+import type { DriverDeps } from "./deps.ts";
+import { helpText, parseCommand, type NarutoCommand } from "./command.ts";
+import { mayTrigger, refusalText, type RepoPermission } from "./gate.ts";
+import { actOnMission } from "./mission-commands.ts";
+import { readConfigAt } from "./settings.ts";
+import { startMission } from "./start-mission.ts";
+import { markerFor } from "../github/marker.ts";
+
+/** The parts of an `issue_comment` (created) payload naruto reads. */
+export interface CommentEvent {
+  /** `owner/name`. */
+  readonly repo: string;
+  readonly defaultBranch: string;
+  readonly issue: { readonly number: number; readonly pullRequest: boolean; readonly body: string | null };
+  readonly comment: { readonly id: number; readonly body: string; readonly user: { readonly login: string; readonly type: string } };
+}
+
+/** A pull request's head, for missions started on it. */
+export interface PullRequestHead {
+  readonly ref: string;
+  readonly sha: string;
+  /** The head lives in another repository. */
+  readonly fromFork: boolean;
+}
+
+export interface CommentDeps extends DriverDeps {
+  /** Path of the config in the repository (`.github/naruto.yml`). */
+  readonly configPath: string;
+  /** Logins whose comments are naruto's own, ignored without a word. */
+  readonly selfLogins: readonly string[];
+  readonly pullRequestHead: (number: number) => Promise<PullRequestHead | null>;
+}
+
+export type CommentOutcome =
+  | { readonly kind: "ignored"; readonly reason: string }
+  | { readonly kind: "refused"; readonly reason: string }
+  | { readonly kind: "replied"; readonly reason: string }
+  | { readonly kind: "mission"; readonly mission: string; readonly created: boolean; readonly dispatched: readonly { item: string; attempt: number }[] };
+
+/** What the handlers of each command share. */
+export interface CommentContext {
+  readonly deps: CommentDeps;
+  readonly event: CommentEvent;
+  /** The config on the default branch, or the defaults' when it is invalid (see `configErrors`). */
+  readonly config: Config | null;
+  readonly configErrors: string | null;
+  readonly pullRequest: PullRequestHead | null;
+  reply(body: string): Promise<void>;
+}
+
+export async function handleComment(deps: CommentDeps, event: CommentEvent): Promise<CommentOutcome> {
+  const command = parseCommand(event.comment.body);
+  if (command === null) return { kind: "ignored", reason: "not a /naruto command" };
+  const { github } = deps;
+  const sender = event.comment.user;
+  if (deps.selfLogins.includes(sender.login)) return { kind: "ignored", reason: "naruto's own comment" };
+
+  const loaded = await readConfigAt(github, deps.configPath, event.defaultBranch);
+  const config = loaded.ok ? loaded.config : null;
+  const gateConfig = config ?? { limits: { min_permission: "write" as const }, allow_bots: [] as string[] };
+  const permission: RepoPermission = sender.type === "Bot" ? "none" : await github.permission({ user: sender.login });
+  const pullRequest = event.issue.pullRequest ? await deps.pullRequestHead(event.issue.number) : null;
+  const decision = mayTrigger({
+    sender,
+    selfLogins: deps.selfLogins,
+    permission,
+    fromFork: pullRequest?.fromFork ?? false,
+    config: { min_permission: gateConfig.limits.min_permission, allow_bots: gateConfig.allow_bots },
+  });
+  const reply = async (body: string) => {
+    await github.upsertComment({
+      issue: event.issue.number,
+      marker: markerFor(`reply:${event.comment.id}`),
+      body,
+      ...(deps.botLogin ? { author: deps.botLogin } : {}),
+      ...(deps.runUrl ? { link: deps.runUrl } : {}),
+    });
+  };
+  if (!decision.allowed) {
+    if (decision.silent) return { kind: "ignored", reason: decision.reason };
+    await reply(refusalText(decision.reason));
+    return { kind: "refused", reason: decision.reason };
+  }
+
+  await github.addReaction({ target: { comment: event.comment.id }, content: "eyes" });
+  const configErrors = loaded.ok ? null : formatConfigErrors(loaded.errors, deps.configPath);
+  const ctx: CommentContext = { deps, event, config, configErrors, pullRequest, reply };
+  return dispatchCommand(ctx, command);
+}
+
+async function dispatchCommand(ctx: CommentContext, command: NarutoCommand): Promise<CommentOutcome> {
+  switch (command.kind) {
+    case "help":
+      await ctx.reply(helpText(command.reason));
+      return { kind: "replied", reason: "help" };
+    case "review":
+    case "fix-review": {
+      const reason = `\`/naruto ${command.kind}\` is not available in the app-less mode yet: install the naruto GitHub App for it`;
+      await ctx.reply(reason);
+      return { kind: "replied", reason };
+    }
+    case "run":
+    case "plan":
+      return startMission(ctx, command);
+    case "approve":
+    case "status":
+    case "retry":
+    case "cancel":
+      return actOnMission(ctx, command);
+  }
+}
