@@ -1,0 +1,44 @@
+/**
+ * Everything a mode needs from outside, in one object (STYLE.md 4): the GitHub port and the
+ * mission store on it, git, the runner's environment, the clock and the folders. `main.ts`
+ * builds it from the runner; tests build it against the fake GitHub.
+ */
+import type { Git } from "../git/run-git.ts";
+import type { CommentEvent, PullRequestHead } from "../github-driver/handle-comment.ts";
+import type { DriverDeps } from "../github-driver/deps.ts";
+import type { ActionLog } from "./log.ts";
+import type { Remote } from "./remote.ts";
+
+export interface ModeDeps extends DriverDeps {
+  readonly log: ActionLog;
+  readonly git: Git;
+  /** The runner's environment: agents get only the allowlisted part of it (DESIGN.md §8). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `owner/name`. */
+  readonly repo: string;
+  /** The checkout of this job (`GITHUB_WORKSPACE`). */
+  readonly workspace: string;
+  /** A folder of this job outside the checkout (`RUNNER_TEMP`). */
+  readonly tempDir: string;
+  /** Path of the config in the repository. */
+  readonly configPath: string;
+  /**
+   * The git remote with the credentials of this job, for the modes that fetch or push
+   * (integrate). The token goes to git in its environment, never in `.git/config` or on a
+   * command line, so nothing the queue's verify command runs finds it in the checkout.
+   */
+  readonly remote: Remote;
+}
+
+/** What the `command` mode gets from the event. */
+export interface CommandInput {
+  readonly event: CommentEvent | null;
+  readonly selfLogins: readonly string[];
+  readonly pullRequestHead: (number: number) => Promise<PullRequestHead | null>;
+}
+
+/** The dispatch that started this run (`workflow_dispatch` inputs), as the integrate job reads it. */
+export interface DispatchInput {
+  readonly phase: "plan" | "work" | "review" | null;
+  readonly items: readonly { readonly item: string; readonly attempt: number }[];
+}

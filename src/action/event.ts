@@ -1,0 +1,52 @@
+/**
+ * The event that started the job (`GITHUB_EVENT_PATH`), read with zod: only the fields naruto
+ * uses, each checked. GitHub wrote the payload; the texts in it (comment bodies) are still
+ * untrusted and are only ever handled as data.
+ */
+import { z } from "zod";
+import type { CommentEvent } from "../github-driver/handle-comment.ts";
+import type { DispatchInput } from "./deps.ts";
+
+const commentPayload = z.object({
+  action: z.string(),
+  repository: z.object({ full_name: z.string(), default_branch: z.string() }),
+  issue: z.object({ number: z.number().int(), body: z.string().nullable().optional(), pull_request: z.unknown().optional() }),
+  comment: z.object({ id: z.number().int(), body: z.string(), user: z.object({ login: z.string(), type: z.string() }) }),
+});
+
+/** The comment of an `issue_comment` `created` event; null for anything else. */
+export function commentEventOf(eventName: string, payload: unknown): CommentEvent | null {
+  if (eventName !== "issue_comment") return null;
+  const parsed = commentPayload.safeParse(payload);
+  if (!parsed.success || parsed.data.action !== "created") return null;
+  const p = parsed.data;
+  return {
+    repo: p.repository.full_name,
+    defaultBranch: p.repository.default_branch,
+    issue: { number: p.issue.number, pullRequest: p.issue.pull_request !== undefined && p.issue.pull_request !== null, body: p.issue.body ?? null },
+    comment: { id: p.comment.id, body: p.comment.body, user: p.comment.user },
+  };
+}
+
+const dispatchPayload = z.object({
+  inputs: z.object({ phase: z.enum(["plan", "work", "review"]).optional(), items: z.string().optional() }).optional(),
+});
+
+const itemsSchema = z.array(z.object({ item: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/), attempt: z.number().int().min(1) })).max(256);
+
+/** The `workflow_dispatch` inputs of this run: which phase, which attempts. */
+export function dispatchInputOf(eventName: string, payload: unknown): DispatchInput {
+  const none: DispatchInput = { phase: null, items: [] };
+  if (eventName !== "workflow_dispatch") return none;
+  const parsed = dispatchPayload.safeParse(payload);
+  if (!parsed.success) return none;
+  const inputs = parsed.data.inputs ?? {};
+  let items: DispatchInput["items"] = [];
+  try {
+    const list = itemsSchema.safeParse(JSON.parse(inputs.items ?? "[]"));
+    if (list.success) items = list.data;
+  } catch {
+    items = [];
+  }
+  return { phase: inputs.phase ?? null, items };
+}

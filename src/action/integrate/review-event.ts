@@ -1,0 +1,52 @@
+/**
+ * The review job's artifact becomes the `reviewed` event. The policy rules run here, in the job
+ * that writes the state; the review agent's answers (untrusted: an agent wrote them) are replayed
+ * into the same arbiter as on one machine, which parses each one and never lets an unreadable
+ * answer approve.
+ */
+import type { ReviewAgent } from "../../arbiter/index.ts";
+import type { Config } from "../../config/index.ts";
+import type { Git } from "../../git/run-git.ts";
+import { reviewLocally } from "../../local/review.ts";
+import type { Mission } from "../../mission/document.ts";
+import type { MissionEvent } from "../../mission/events.ts";
+import { ARTIFACT_FILES, REVIEW_ARTIFACT, readArtifactJson, reviewArtifactSchema } from "../artifacts.ts";
+
+export interface ReviewEventInput {
+  readonly folder: string;
+  readonly mission: Mission;
+  readonly config: Config;
+  readonly git: Git;
+  readonly repoDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly now: () => Date;
+}
+
+/** The `reviewed` event; null when the mission is not in review. */
+export async function reviewEvent(input: ReviewEventInput): Promise<MissionEvent | null> {
+  const { mission, config } = input;
+  if (mission.status !== "reviewing") return null;
+  let agent: ReviewAgent | null = null;
+  if (config.arbiter.agent !== null) {
+    const read = await readArtifactJson(input.folder, REVIEW_ARTIFACT, ARTIFACT_FILES.review, reviewArtifactSchema);
+    let outputs: readonly string[] = [];
+    let missing = "the review job left no answer";
+    if (read.kind === "invalid") missing = read.reason;
+    else if (read.kind === "ok" && read.value.mission !== mission.id) missing = `the review artifact is for ${JSON.stringify(read.value.mission)}`;
+    else if (read.kind === "ok" && read.value.queue_head !== mission.queue.head) missing = `the review job read ${read.value.queue_head.slice(0, 12)}, not the queue head`;
+    else if (read.kind === "ok") outputs = read.value.outputs;
+    agent = replay(outputs, missing);
+  }
+  const ctx = { git: input.git, repoDir: input.repoDir, commonDir: input.repoDir, config, verifyConfigured: config.queue.verify !== null, env: input.env, now: input.now };
+  return reviewLocally(ctx, mission, { agent });
+}
+
+/** Answers the arbiter's prompts with what the review job's agent answered, in order. */
+export function replay(outputs: readonly string[], missing: string): ReviewAgent {
+  let next = 0;
+  return async () => {
+    const output = outputs[next++];
+    if (output === undefined) throw new Error(missing);
+    return output;
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The work jobs' artifacts become `attempt_finished` events. A checkpoint is pushed to its worker
+ * branch only after `recheckCheckpoint` accepted it; a refused one fails the attempt with the
+ * reason and nothing of it leaves this job. An artifact for an attempt that is not in flight
+ * (cancelled, timed out, already finished) is ignored.
+ */
+import type { Config } from "../../config/index.ts";
+import type { Git } from "../../git/run-git.ts";
+import { workerBranch } from "../../git/worktree.ts";
+import type { Mission } from "../../mission/document.ts";
+import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";
+import { ARTIFACT_FILES, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
+import type { ActionLog } from "../log.ts";
+import { pushRef, type Remote } from "../remote.ts";
+import { recheckCheckpoint } from "./recheck.ts";
+import { join } from "node:path";
+
+export interface WorkEventsInput {
+  readonly folder: string;
+  readonly mission: Mission;
+  readonly config: Config;
+  readonly git: Git;
+  readonly repoDir: string;
+  readonly remote: Remote;
+  readonly queueRef: string;
+  /** The attempts this run was dispatched for. */
+  readonly entries: readonly { readonly item: string; readonly attempt: number }[];
+  readonly at: string;
+  readonly runUrl: string | null;
+  readonly log: ActionLog;
+}
+
+export async function workEvents(input: WorkEventsInput): Promise<MissionEvent[]> {
+  const events: MissionEvent[] = [];
+  for (const entry of input.entries) {
+    const item = input.mission.items.find((i) => i.id === entry.item);
+    const attempt = item?.attempts.find((a) => a.n === entry.attempt);
+    if (!item || !attempt || (attempt.status !== "dispatched" && attempt.status !== "running")) {
+      input.log.info(`${entry.item}#${entry.attempt} is not in flight (${attempt?.status ?? "unknown"}): its artifact is ignored`);
+      continue;
+    }
+    const name = workArtifactName(item.id, entry.attempt);
+    const read = await readArtifactJson(input.folder, name, ARTIFACT_FILES.result, workResultSchema);
+    const finished = (outcome: AttemptOutcome, r?: WorkResult): MissionEvent => ({
+      type: "attempt_finished",
+      at: input.at,
+      item: item.id,
+      attempt: entry.attempt,
+      outcome,
+      ...(r ? { summary: r.summary ?? null, cost_usd: r.cost_usd ?? null, tokens_in: r.tokens_in ?? null, tokens_out: r.tokens_out ?? null, model: r.model ?? null } : {}),
+    });
+    if (read.kind === "missing") {
+      events.push(finished({ kind: "failed", reason: `the work job ended without a result${input.runUrl ? ` (see ${input.runUrl})` : ""}` }));
+      continue;
+    }
+    if (read.kind === "invalid") {
+      events.push(finished({ kind: "failed", reason: `the work job's result was refused: ${read.reason}` }));
+      continue;
+    }
+    const r = read.value;
+    if (r.mission !== input.mission.id || r.item !== item.id || r.attempt !== entry.attempt) {
+      events.push(finished({ kind: "failed", reason: `the work job's result was refused: it names ${r.mission} ${r.item}#${r.attempt}` }, r));
+      continue;
+    }
+    const o = r.outcome;
+    if (o.kind === "interrupted") {
+      // Counted like any failure: a result that claims an interruption could otherwise loop for ever.
+      events.push(finished({ kind: "failed", reason: `the work job was interrupted: ${o.reason}` }, r));
+      continue;
+    }
+    if (o.kind !== "checkpointed") {
+      events.push(finished(o, r));
+      continue;
+    }
+    const checked = await recheckCheckpoint({ ...input, folder: join(input.folder, name), item, attempt: entry.attempt, result: r });
+    if (checked.kind === "refused") {
+      input.log.warning(`${item.id}#${entry.attempt}: ${checked.reason}`);
+      events.push(finished(checked.outcome, r));
+      continue;
+    }
+    const branch = `refs/heads/${workerBranch(input.mission.id, item.id)}`;
+    await pushRef(input.git, input.repoDir, input.remote, { commit: checked.outcome.commit, ref: branch, force: true });
+    input.log.info(`${item.id}#${entry.attempt}: checkpoint ${checked.outcome.commit.slice(0, 12)} accepted and pushed to ${branch}`);
+    events.push(finished(checked.outcome, r));
+  }
+  return events;
+}

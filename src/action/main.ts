@@ -1,0 +1,85 @@
+/**
+ * The Action's entry point (`dist/index.js`): the one place that reads the process environment
+ * and the event file, wires the adapters, runs the mode and reports a failure to the runner.
+ */
+import { readFile } from "node:fs/promises";
+import * as core from "@actions/core";
+import { getExecOutput } from "@actions/exec";
+import { CONFIG_PATH } from "../config/index.ts";
+import { createGit } from "../git/run-git.ts";
+import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
+import { actionContext } from "./context.ts";
+import { coreLog } from "./core-log.ts";
+import type { ModeDeps } from "./deps.ts";
+import { commentEventOf, dispatchInputOf } from "./event.ts";
+import { pullRequestHeadLookup } from "./pull-head.ts";
+import { remoteFor, scrubbedEnv } from "./remote.ts";
+import { runMode } from "./run-mode.ts";
+
+const USER_AGENT = "naruto-action/0.1";
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const token = core.getInput("github-token");
+  if (token !== "") core.setSecret(token);
+  // Nothing naruto starts inherits the token by accident (each child gets an explicit environment).
+  delete env["INPUT_GITHUB-TOKEN"];
+  const ctx = actionContext(env, process.cwd());
+  const log = coreLog();
+  // GitHub asks for >= 1 s between writes; a test server or an Enterprise Server may allow less.
+  const interval = Number(env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ?? "");
+  const throttle = Number.isFinite(interval) && interval >= 0 && env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ? { throttle: { writeIntervalMs: interval, notificationIntervalMs: interval } } : {};
+  const github = createGitHub({
+    token,
+    repo: ctx.repo,
+    baseUrl: ctx.apiUrl,
+    userAgent: USER_AGENT,
+    ...throttle,
+    log: { debug: (m) => core.debug(m), info: (m) => core.info(m), warn: (m) => core.warning(m), error: (m) => core.error(m) },
+  });
+  const botLogin = core.getInput("bot-login") || "github-actions[bot]";
+  const gitEnv = scrubbedEnv(env);
+  const deps: ModeDeps = {
+    github,
+    store: createGitHubMissionStore({ github }),
+    now: () => new Date(),
+    workflow: ctx.workflow,
+    ref: ctx.ref,
+    log,
+    botLogin,
+    runUrl: ctx.runUrl,
+    git: createGit({ env: gitEnv }),
+    env,
+    repo: ctx.fullName,
+    workspace: ctx.workspace,
+    tempDir: ctx.tempDir,
+    configPath: core.getInput("config") || CONFIG_PATH,
+    remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
+  };
+  const payload: unknown = ctx.eventPath ? JSON.parse(await readFile(ctx.eventPath, "utf8")) : null;
+  const version = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
+  core.debug(`naruto ${USER_AGENT}, ${version.stdout.trim() || "git not found"}`);
+
+  // A cancelled job gets SIGINT/SIGTERM: the agent is stopped and its attempt ends as interrupted.
+  const stop = new AbortController();
+  process.once("SIGTERM", () => stop.abort());
+  process.once("SIGINT", () => stop.abort());
+  await runMode(
+    deps,
+    { mode: core.getInput("mode", { required: true }), mission: core.getInput("mission"), items: core.getInput("items"), artifacts: core.getInput("artifacts") },
+    {
+      command: {
+        event: commentEventOf(ctx.eventName, payload),
+        selfLogins: [...new Set([botLogin, "github-actions[bot]"])],
+        pullRequestHead: pullRequestHeadLookup({ token, baseUrl: ctx.apiUrl, owner: ctx.repo.owner, repo: ctx.repo.repo, userAgent: USER_AGENT }),
+      },
+      dispatch: dispatchInputOf(ctx.eventName, payload),
+      signal: stop.signal,
+    },
+  );
+}
+
+main().catch((error: unknown) => {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  core.setFailed(`naruto: ${text}`);
+});

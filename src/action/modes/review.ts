@@ -1,0 +1,59 @@
+/**
+ * `review` (read-only job): the review agent (config `arbiter.agent`) reads the integrated diff
+ * part by part, through the same arbiter as on one machine; its answers go into the
+ * `naruto-review` artifact. The integrate job runs the policy rules and decides the verdict.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ReviewAgent } from "../../arbiter/index.ts";
+import { gitCommonDir } from "../../local/layout.ts";
+import { reviewAgentFor, reviewLocally } from "../../local/review.ts";
+import { codeSpan } from "../../report/escape.ts";
+import { ARTIFACT_FILES, type ReviewArtifact } from "../artifacts.ts";
+import type { ModeDeps } from "../deps.ts";
+import { hasCommit } from "../remote.ts";
+import { artifactFolder, loadMission, missionConfig, missionInput, ModeInputError } from "./shared.ts";
+
+export async function reviewMode(deps: ModeDeps, input: { mission: string }): Promise<void> {
+  const id = missionInput(input.mission);
+  deps.log.setOutput("mission", id);
+  const out = await artifactFolder(deps);
+  const { mission } = await loadMission(deps, id);
+  if (mission.status !== "reviewing") {
+    deps.log.info(`mission ${id} is ${mission.status}: there is nothing to review`);
+    await deps.log.summary(`naruto ${codeSpan(id)}: ${mission.status}, nothing to review.`);
+    return;
+  }
+  if (!(await hasCommit(deps.git, deps.workspace, mission.queue.head))) {
+    throw new ModeInputError(`the checkout does not hold the queue head ${mission.queue.head.slice(0, 12)}: check out naruto/${id} with fetch-depth: 0`);
+  }
+  const config = await missionConfig(deps, mission);
+  const ctx = {
+    git: deps.git,
+    repoDir: deps.workspace,
+    commonDir: await gitCommonDir(deps.git, deps.workspace),
+    config,
+    verifyConfigured: config.queue.verify !== null,
+    env: deps.env,
+    now: deps.now,
+  };
+  const outputs: string[] = [];
+  const agent = reviewAgentFor(ctx, mission);
+  if (agent !== null) {
+    // A part the agent failed on is recorded as an empty answer: unreadable, so it cannot approve.
+    const recorder: ReviewAgent = async (prompt) => {
+      const output = await agent(prompt).catch((error: unknown) => {
+        outputs.push("");
+        throw error;
+      });
+      outputs.push(output);
+      return output;
+    };
+    await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
+  }
+  const artifact: ReviewArtifact = { schema: "naruto.review-artifact/v1", mission: id, queue_head: mission.queue.head, outputs };
+  await writeFile(join(out, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
+  const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
+  deps.log.info(line);
+  await deps.log.summary(`### naruto ${codeSpan(id)} · review\n\n${line}; the integrate job decides the verdict.\n`);
+}

@@ -1,0 +1,93 @@
+/**
+ * `sweep` (on a schedule, write token, no agent): what no event will do. For each mission under
+ * way: the clock ticks (attempts past `item_timeout` time out and their runs are cancelled; the
+ * engine retries them); an attempt whose run finished without its result reaching the mission
+ * (its integrate job was lost) ends as `interrupted` and starts again; checkpoints left waiting
+ * get an integrate run; a plan or review run that vanished is dispatched again. Worker branches
+ * of missions finished longer ago than the retention are deleted.
+ */
+import { carryOut } from "../../github-driver/carry-out.ts";
+import { runIdOf } from "../../github-driver/mission-id.ts";
+import { message } from "../../github-driver/publish.ts";
+import type { Mission } from "../../mission/document.ts";
+import { IllegalEventError } from "../../mission/errors.ts";
+import type { MissionCommand, MissionEvent } from "../../mission/events.ts";
+import { isMissionTerminal } from "../../mission/status.ts";
+import { applyEvent } from "../../mission/store.ts";
+import type { ModeDeps } from "../deps.ts";
+
+/** Worker branches of a finished mission are kept this long (its queue branch and PR stay). */
+export const BRANCH_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** A mission this quiet with checkpoints still waiting has lost its integrate run. */
+const QUIET_MS = 10 * 60 * 1000;
+
+export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number } = {}): Promise<void> {
+  const ids = await deps.store.list();
+  const lines: string[] = [];
+  for (const id of ids) {
+    try {
+      const line = await sweepMission(deps, id, options.retentionMs ?? BRANCH_RETENTION_MS);
+      if (line !== null) lines.push(`- \`${id}\`: ${line}`);
+    } catch (error) {
+      // One broken mission must not stop the sweep of the others.
+      deps.log.warning(`sweep of ${id} failed: ${message(error)}`);
+      lines.push(`- \`${id}\`: failed: ${message(error).split("\n")[0] ?? ""}`);
+    }
+  }
+  await deps.log.summary(`### naruto sweep\n\n${ids.length} mission(s)\n${lines.join("\n")}\n`);
+}
+
+async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Promise<string | null> {
+  const stored = await deps.store.load(id);
+  if (stored === null) return null;
+  let mission = stored.mission;
+  const now = deps.now();
+  if (isMissionTerminal(mission.status)) return deleteOldBranches(deps, mission, now, retentionMs);
+
+  const commands: MissionCommand[] = [];
+  const notes: string[] = [];
+  const apply = async (event: MissionEvent) => {
+    try {
+      const result = await applyEvent(deps.store, id, event);
+      if (!result.duplicate) notes.push(event.type === "attempt_finished" ? `${event.item}#${event.attempt} interrupted` : event.type);
+      mission = result.mission;
+      commands.push(...result.commands);
+    } catch (error) {
+      if (!(error instanceof IllegalEventError)) throw error;
+      deps.log.warning(`${id}: ${event.type} not applied: ${error.message}`);
+    }
+  };
+  await apply({ type: "tick", at: now.toISOString() });
+  for (const item of mission.items) {
+    const last = item.attempts.at(-1);
+    const runId = runIdOf(last?.runner ?? null);
+    if (!last || runId === null || (last.status !== "dispatched" && last.status !== "running")) continue;
+    const run = await deps.github.getRun({ runId });
+    if (run.status !== "completed") continue;
+    const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
+    await apply({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
+  }
+  const quiet = now.getTime() - Date.parse(mission.updated_at);
+  if (quiet > QUIET_MS && mission.items.some((i) => i.attempts.at(-1)?.status === "integrating")) {
+    commands.push({ type: "integrate", checkpoints: [] });
+    notes.push("integrate run for waiting checkpoints");
+  }
+  if (mission.status === "planning" || mission.status === "reviewing") {
+    if (mission.status === "planning" && quiet > mission.settings.mission_timeout_ms) {
+      await apply({ type: "planning_failed", at: now.toISOString(), reason: "no plan arrived within the mission's time limit" });
+    } else if (quiet > mission.settings.item_timeout_ms) {
+      commands.push(mission.status === "planning" ? { type: "plan" } : { type: "review" });
+      notes.push(`${mission.status === "planning" ? "plan" : "review"} dispatched again`);
+    }
+  }
+  if (commands.length === 0 && notes.length === 0) return null;
+  await carryOut(deps, { mission, commands });
+  return notes.join(", ") || "commands carried out";
+}
+
+async function deleteOldBranches(deps: ModeDeps, mission: Mission, now: Date, retentionMs: number): Promise<string | null> {
+  if (now.getTime() - Date.parse(mission.updated_at) < retentionMs) return null;
+  const refs = await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`);
+  for (const { ref } of refs) await deps.github.deleteRef(ref);
+  return refs.length === 0 ? null : `deleted ${refs.length} worker branch(es)`;
+}
