@@ -79,7 +79,7 @@ export async function runLocalMission(given: LocalDeps, req: RunRequest): Promis
     settings: {
       max_parallel: config.limits.max_parallel,
       max_attempts: config.limits.max_attempts,
-      item_timeout_ms: config.limits.item_timeout,
+      item_timeout_ms: clockBackstop(config),
       mission_timeout_ms: config.limits.mission_timeout,
       batch: config.queue.batch,
       approval: false,
@@ -127,6 +127,20 @@ async function driverContext(deps: LocalDeps, repoDir: string, config: Config, v
       await writeReports(commonDir, m);
     },
   };
+}
+
+/**
+ * The engine's clock times out an attempt that shows no result after `item_timeout_ms`; on
+ * GitHub that catches a job that vanished. Here the worker times its agent out itself, with the
+ * agent profile's own timeout, and then keeps the partial work and says how long it waited.
+ * The clock is only the backstop behind it: later than the longest profile timeout, plus time
+ * to stop the agent's process tree and make the checkpoint.
+ */
+export const BACKSTOP_MARGIN_MS = 60_000;
+
+function clockBackstop(config: Config): number {
+  const longest = Math.max(config.limits.item_timeout, ...Object.values(config.agents).map((a) => a.timeout));
+  return longest + BACKSTOP_MARGIN_MS;
 }
 
 /** Attempts, verification and review share one repository: see serial-worktrees.ts. */
