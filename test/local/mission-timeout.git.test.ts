@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fakeAgentCommand } from "../support/agents/index.ts";
 import { isAlive, waitForFile } from "../support/agents/processes.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { itemOf, missionProcesses, queueCommits, runMission } from "./local-fixture.ts";
@@ -23,10 +24,12 @@ describe("a hanging agent in a local mission", () => {
     cleanups.push(() => repo.remove(), () => rm(dir, { recursive: true, force: true }));
     const pidFile = join(dir, "grandchild.pid");
 
+    // Writes a file, then hangs: what it did before it hung is kept, not thrown away.
+    const halfDone = `mkdir -p src/stuck && echo partial > src/stuck/partial.txt && NARUTO_FAKE_PID_FILE=${pidFile} ${fakeAgentCommand("hang")}`;
     const run = runMission(
       repo,
-      [{ id: "stuck", agent: "hang" }, { id: "needs-stuck", after: ["stuck"] }, { id: "free" }],
-      { itemTimeout: "3s", maxAttempts: 1, hangPidFile: pidFile },
+      [{ id: "stuck", agent: "half-done" }, { id: "needs-stuck", after: ["stuck"] }, { id: "free" }],
+      { itemTimeout: "3s", maxAttempts: 1, agents: { "half-done": halfDone } },
     );
     const pid = Number(await waitForFile(pidFile));
     expect(pid).toBeGreaterThan(0);
@@ -35,6 +38,9 @@ describe("a hanging agent in a local mission", () => {
     const stuck = itemOf(m, "stuck");
     expect(stuck.status).toBe("timed_out");
     expect(stuck.reason).toMatch(/timed out.* 3 ?s/);
+    expect(stuck.reason).toContain(`refs/naruto/attempts/${m.id}/stuck/1`);
+    const { stdout } = await repo.git({ args: ["cat-file", "blob", `refs/naruto/attempts/${m.id}/stuck/1:src/stuck/partial.txt`], cwd: repo.dir });
+    expect(stdout.toString()).toBe("partial\n");
     expect(itemOf(m, "needs-stuck")).toMatchObject({ status: "skipped", attempts: [] });
     expect(itemOf(m, "needs-stuck").reason).toContain('dependency "stuck"');
     expect(itemOf(m, "free").status).toBe("integrated");
