@@ -1,0 +1,80 @@
+/**
+ * The `command` mode (app-less): `/naruto` comments against the fake GitHub — a maintainer's
+ * request becomes a mission, its queue branch, a tracking comment and one plan dispatch; a
+ * redelivery repeats nothing; an outsider gets one polite reply and nothing else changes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandMode } from "../../src/action/modes/command.ts";
+import { missionIdFor } from "../../src/github-driver/mission-id.ts";
+import { BOT, REPO, startWorld, type World } from "./world.ts";
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world.close());
+
+const PLAN = "version: 1\ntitle: Two files\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    prompt: |\n      create src/alpha.ts \"export const alpha = 1;\\n\"\n";
+
+async function command(event: Awaited<ReturnType<World["comment"]>>) {
+  const job = await world.job("command");
+  const outcome = await commandMode(job.deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
+  return { job, outcome };
+}
+
+function comments() {
+  return [...world.fake.repo(REPO).comments.values()];
+}
+
+describe("command mode", () => {
+  it("turns a maintainer's /naruto into a mission, its queue branch, a tracking comment and one plan dispatch; a redelivery repeats nothing", async () => {
+    const event = await world.comment("octo-maintainer", `/naruto make two files\n\n\`\`\`naruto\n${PLAN}\`\`\``);
+    const { job, outcome } = await command(event);
+    const id = missionIdFor(REPO, event.comment.id);
+    expect(outcome).toEqual({ kind: "mission", mission: id, created: true, dispatched: [] });
+    expect(job.log.outputs["mission"]).toBe(id);
+
+    const mission = await world.mission(id);
+    expect(mission).toMatchObject({ status: "planning", task: "make two files", plan_text: PLAN.trimEnd(), source: { kind: "github", repo: REPO, issue: 1, comment_id: event.comment.id, actor: "octo-maintainer" } });
+    expect(mission.base).toEqual({ ref: "main", commit: await world.ref("refs/heads/main") });
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.base.commit);
+    const dispatches = world.fake.dispatches.filter((d) => d.inputs["mission"] === id);
+    expect(dispatches.map((d) => [d.ref, d.inputs["phase"]])).toEqual([["main", "plan"]]);
+    const tracking = comments().filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
+    expect(tracking).toHaveLength(1);
+    expect(tracking[0]?.user.login).toBe(BOT);
+    expect(world.fake.repo(REPO).reactions.some((r) => r.content === "eyes" && r.subject.kind === "comment" && r.subject.id === event.comment.id)).toBe(true);
+
+    const again = await command(event);
+    expect(again.outcome).toMatchObject({ kind: "mission", mission: id, created: false });
+    expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
+    expect(comments().filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`))).toHaveLength(1);
+    expect((await world.mission(id)).seq).toBe(mission.seq);
+  });
+
+  it("answers an outsider once, politely, and changes nothing else", async () => {
+    const dispatchesBefore = world.fake.dispatches.length;
+    const event = await world.comment("octo-outsider", "/naruto delete everything");
+    const first = await command(event);
+    const second = await command(event);
+    expect(first.outcome).toEqual({ kind: "refused", reason: "@octo-outsider has read permission; naruto needs write or more" });
+    expect(second.outcome.kind).toBe("refused");
+    const replies = comments().filter((c) => c.body.startsWith(`<!-- naruto:reply:${event.comment.id} -->`));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.body).toContain("Sorry, naruto did not start");
+    expect(world.fake.dispatches.length).toBe(dispatchesBefore);
+    expect(await world.ref(`refs/heads/naruto-state/${missionIdFor(REPO, event.comment.id)}`)).toBeNull();
+  });
+
+  it("cancels the mission of the issue and says so in the tracking comment", async () => {
+    const start = await world.comment("octo-maintainer", "/naruto plan something small");
+    const { outcome } = await command(start);
+    if (outcome.kind !== "mission") throw new Error("no mission");
+    const cancel = await world.comment("octo-maintainer", "/naruto cancel");
+    expect((await command(cancel)).outcome).toMatchObject({ kind: "mission", mission: outcome.mission });
+    const mission = await world.mission(outcome.mission);
+    expect(mission).toMatchObject({ status: "cancelled", reason: "cancelled by octo-maintainer" });
+    const tracking = comments().find((c) => c.body.startsWith(`<!-- naruto:tracking:${outcome.mission} -->`));
+    expect(tracking?.body).toContain("· cancelled ·");
+  });
+});

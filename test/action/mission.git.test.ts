@@ -1,0 +1,119 @@
+/**
+ * A whole mission through the modes, each as its job would run it (its token, its checkout, its
+ * artifact handed on): command → plan → integrate → work (alpha) → integrate → work (beta, which
+ * needs alpha, so it must start from a queue holding alpha) → integrate → review → integrate.
+ * It ends with both checkpoints on the queue branch, the queue pull request, the verdict comment
+ * on it and a check run on the queue head, and no push from any read-only job.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandMode } from "../../src/action/modes/command.ts";
+import { integrateMode } from "../../src/action/modes/integrate.ts";
+import { planMode } from "../../src/action/modes/plan.ts";
+import { reviewMode } from "../../src/action/modes/review.ts";
+import { workMode } from "../../src/action/modes/work.ts";
+import type { DispatchInput } from "../../src/action/deps.ts";
+import { gitText } from "../../src/git/run-git.ts";
+import { testGit } from "../support/git-repo.ts";
+import { BOT, newFolder, REPO, startWorld, testConfig, type World } from "./world.ts";
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld({ config: testConfig("queue:\n  verify: test -f src/alpha.ts\n") });
+});
+afterAll(async () => world.close());
+
+const PLAN = [
+  "version: 1",
+  "title: Two files",
+  "items:",
+  "  - id: alpha",
+  "    writes: [src/alpha.ts]",
+  "    prompt: |",
+  '      create src/alpha.ts "export const alpha = 1;\\n"',
+  "  - id: beta",
+  "    writes: [src/beta.ts]",
+  "    after: [alpha]",
+  "    prompt: |",
+  '      create src/beta.ts "export const beta = 2;\\n"',
+].join("\n");
+
+async function integrate(mission: string, dispatch: DispatchInput, artifacts: string) {
+  const job = await world.job("integrate", { checkout: "main" });
+  await integrateMode(job.deps, { mission, artifacts, dispatch });
+  return job;
+}
+
+async function work(mission: string, item: string, attempt: number): Promise<string> {
+  const job = await world.job("agent", { checkout: `naruto/${mission}` });
+  await workMode(job.deps, { mission, items: `${item}#${attempt}` });
+  const artifacts = await newFolder("naruto-artifacts-");
+  await world.upload(job, artifacts, `naruto-work-${item}-${attempt}`);
+  await integrate(mission, { phase: "work", items: [{ item, attempt }] }, artifacts);
+  return artifacts;
+}
+
+describe("a mission through the Action's jobs", () => {
+  it("plans, works, integrates in dependency order, reviews, and posts the verdict", async () => {
+    const event = await world.comment("octo-maintainer", `/naruto make two files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
+    const command = await world.job("command");
+    const started = await commandMode(command.deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
+    if (started.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(started)}`);
+    const id = started.mission;
+
+    const planJob = await world.job("agent", { checkout: `naruto/${id}` });
+    await planMode(planJob.deps, { mission: id });
+    const planArtifacts = await newFolder("naruto-artifacts-");
+    await world.upload(planJob, planArtifacts, "naruto-plan");
+    const afterPlan = await integrate(id, { phase: "plan", items: [] }, planArtifacts);
+    expect(JSON.parse(afterPlan.log.outputs["matrix"] ?? "")).toEqual([{ item: "alpha", attempt: 1 }]);
+    let mission = await world.mission(id);
+    expect(mission.status).toBe("running");
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "running"], ["beta", "pending"]]);
+    expect(mission.items[0]?.attempts[0]).toMatchObject({ status: "running", runner: expect.stringMatching(/\/actions\/runs\/\d+$/) });
+    const workDispatch = world.fake.dispatches.at(-1);
+    expect(workDispatch?.inputs).toEqual({ mission: id, phase: "work", items: JSON.stringify([{ item: "alpha", attempt: 1 }]) });
+
+    await work(id, "alpha", 1);
+    mission = await world.mission(id);
+    const alphaCommit = mission.items[0]?.commit;
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "integrated"], ["beta", "running"]]);
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.queue.head);
+    expect(await world.ref(`refs/heads/naruto/${id}--alpha`)).toBe(mission.items[0]?.attempts[0]?.checkpoint);
+    expect(mission.queue.verify_runs).toBe(1);
+
+    await work(id, "beta", 1);
+    mission = await world.mission(id);
+    expect(mission.status).toBe("reviewing");
+    expect(world.fake.dispatches.at(-1)?.inputs).toEqual({ mission: id, phase: "review", items: "[]" });
+    // beta started from a queue that held alpha: its checkpoint's parent is alpha's queue commit.
+    expect(mission.items[1]?.attempts[0]?.base).toBe(alphaCommit);
+
+    const reviewJob = await world.job("agent", { checkout: `naruto/${id}` });
+    await reviewMode(reviewJob.deps, { mission: id });
+    const reviewArtifacts = await newFolder("naruto-artifacts-");
+    await world.upload(reviewJob, reviewArtifacts, "naruto-review");
+    await integrate(id, { phase: "review", items: [] }, reviewArtifacts);
+
+    mission = await world.mission(id);
+    expect(mission).toMatchObject({ status: "done", verdict: { verdict: "approve" } });
+    const repo = world.fake.repo(REPO);
+    const pull = [...repo.pulls.values()].find((p) => p.headRef === `naruto/${id}`);
+    expect(pull?.baseRef).toBe("main");
+    const verdict = [...repo.comments.values()].find((c) => c.issueNumber === pull?.number && c.body.startsWith(`<!-- naruto:verdict:${id} -->`));
+    expect(verdict?.body).toContain("naruto verdict: approve");
+    const checks = [...repo.checkRuns.values()].filter((c) => c.headSha === mission.queue.head);
+    expect(checks.map((c) => [c.name, c.conclusion])).toEqual([["naruto", "success"]]);
+    const tracking = [...repo.comments.values()].filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
+    expect(tracking).toHaveLength(1);
+    expect(tracking[0]?.body).toContain("· done ·");
+
+    // The queue holds both files, one commit per item on top of the base.
+    const clone = await newFolder("naruto-verify-");
+    const git = testGit();
+    await gitText(git, { args: ["clone", "-q", "--branch", `naruto/${id}`, world.fake.gitUrl(REPO, world.fake.tokenFor("octo-maintainer")), "q"], cwd: clone });
+    expect(await readFile(join(clone, "q/src/beta.ts"), "utf8")).toBe("export const beta = 2;\n");
+    expect(await gitText(git, { args: ["rev-list", "--count", `${mission.base.commit}..HEAD`], cwd: join(clone, "q") })).toBe("2");
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * The Action's modes against the fake GitHub: a repository with the workflow template and a
+ * config whose agent is the demo agent, users, and jobs as the runner makes them — a token with
+ * the job's permissions (an installation token acting as `github-actions[bot]`), a checkout over
+ * smart HTTP without persisted credentials, a temporary folder, and "uploads" that copy the
+ * artifact folder where the integrate job's download would put it.
+ */
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { demoAgentCommand } from "../../src/agent/demo-agent.ts";
+import type { ModeDeps } from "../../src/action/deps.ts";
+import { commentEventOf } from "../../src/action/event.ts";
+import { recordingLog, type RecordedLog } from "../../src/action/log.ts";
+import { remoteFor } from "../../src/action/remote.ts";
+import { gitText } from "../../src/git/run-git.ts";
+import type { CommentEvent } from "../../src/github-driver/handle-comment.ts";
+import { createGitHub, createGitHubMissionStore } from "../../src/github/index.ts";
+import type { Mission } from "../../src/mission/document.ts";
+import { startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.ts";
+import { testGit } from "../support/git-repo.ts";
+
+export const REPO = "acme/demo";
+export const BOT = "github-actions[bot]";
+const TEMPLATE = new URL("../../templates/naruto.yml", import.meta.url);
+const FAST = { retry: { retries: 2, baseDelayMs: 5 }, throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 }, sleep: () => Promise.resolve() } as const;
+
+/** The `permissions:` of each job of templates/naruto.yml (GitHub adds `metadata: read` to every job token). */
+export const JOBS = {
+  command: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write" },
+  agent: { metadata: "read", contents: "read" },
+  integrate: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" },
+} as const;
+export type JobKind = keyof typeof JOBS;
+
+export function testConfig(extra = ""): string {
+  return `agents:\n  default:\n    command: ${JSON.stringify(demoAgentCommand(process.execPath))}\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n${extra}`;
+}
+
+export interface Job {
+  readonly deps: ModeDeps;
+  readonly log: RecordedLog;
+  readonly token: string;
+  readonly dir: string;
+}
+
+export interface World {
+  readonly fake: FakeGitHub;
+  /** A job: its token, deps and folders; `checkout` clones that ref into its workspace. */
+  job(kind: JobKind, options?: { checkout?: string; now?: () => Date }): Promise<Job>;
+  /** Posts a comment as `user` and returns the `issue_comment` event the runner would get. */
+  comment(user: string, body: string, issue?: number): Promise<CommentEvent>;
+  /** Copies a job's `artifact` output to `<folder>/<name>/`, as upload + download would. */
+  upload(job: Job, folder: string, name: string): Promise<void>;
+  mission(id: string): Promise<Mission>;
+  ref(name: string): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(input: { config?: string; files?: Record<string, string>; issueBody?: string } = {}): Promise<World> {
+  const fake = await startFakeGitHub();
+  await fake.createRepo({
+    owner: "acme",
+    name: "demo",
+    files: {
+      "README.md": "# demo\n",
+      ".github/workflows/naruto.yml": await readFile(TEMPLATE, "utf8"),
+      ".github/naruto.yml": input.config ?? testConfig(),
+      ...input.files,
+    },
+    issues: [{ title: "Validate input", ...(input.issueBody ? { body: input.issueBody } : {}) }],
+  });
+  fake.addUser("octo-maintainer", { permission: "write" });
+  fake.addUser("octo-outsider", { permission: "read" });
+  const temps: string[] = [];
+  const temp = async (prefix: string) => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    temps.push(dir);
+    return dir;
+  };
+  const git = testGit();
+  const reader = createGitHub({ token: fake.issueAppToken({ owner: "acme" }).token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
+
+  return {
+    fake,
+    async job(kind, options = {}) {
+      const { token } = fake.issueAppToken({ owner: "acme", permissions: JOBS[kind], bot: BOT });
+      const dir = await temp(`naruto-job-${kind}-`);
+      const workspace = join(dir, "workspace");
+      if (options.checkout !== undefined) {
+        // actions/checkout with fetch-depth: 0 and persist-credentials: false.
+        await gitText(git, { args: ["clone", "-q", "--no-checkout", fake.gitUrl(REPO, token), workspace], cwd: dir });
+        await gitText(git, { args: ["remote", "set-url", "origin", fake.gitUrl(REPO)], cwd: workspace });
+        await gitText(git, { args: ["checkout", "-q", "-B", options.checkout, `refs/remotes/origin/${options.checkout}`], cwd: workspace });
+      }
+      const github = createGitHub({ token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
+      const log = recordingLog();
+      const deps: ModeDeps = {
+        github,
+        store: createGitHubMissionStore({ github }),
+        now: options.now ?? (() => new Date()),
+        workflow: "naruto.yml",
+        ref: "main",
+        log,
+        botLogin: BOT,
+        runUrl: `${fake.url}/${REPO}/actions/runs/1`,
+        git,
+        env: { PATH: process.env["PATH"], HOME: dir },
+        repo: REPO,
+        workspace,
+        tempDir: join(dir, "temp"),
+        configPath: ".github/naruto.yml",
+        remote: remoteFor(fake.url, REPO, token),
+      };
+      return { deps, log, token, dir };
+    },
+    async comment(user, body, issue = 1) {
+      const response = await fetch(`${fake.url}/repos/${REPO}/issues/${issue}/comments`, {
+        method: "POST",
+        headers: { authorization: `token ${fake.tokenFor(user)}`, "content-type": "application/json" },
+        body: JSON.stringify({ body }),
+      });
+      const created = (await response.json()) as { id: number };
+      const event = commentEventOf("issue_comment", fake.payloads.issueComment({ repo: REPO, commentId: created.id }));
+      if (event === null) throw new Error("the fake's payload is not an issue_comment event naruto reads");
+      return event;
+    },
+    async upload(job, folder, name) {
+      const from = job.log.outputs["artifact"];
+      if (from === undefined) throw new Error("the job set no artifact output");
+      await cp(from, join(folder, name), { recursive: true });
+    },
+    async mission(id) {
+      const stored = await createGitHubMissionStore({ github: reader }).load(id);
+      if (stored === null) throw new Error(`no mission ${id}`);
+      return stored.mission;
+    },
+    ref: (name) => reader.getRef(name),
+    async close() {
+      fake.assertNoViolations();
+      await fake.close();
+      for (const dir of temps) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function newFolder(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
