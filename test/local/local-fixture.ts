@@ -70,6 +70,8 @@ export interface ItemSpec {
   readonly agent?: string;
   /** Exact edits (path → content) instead of the agent's default file. */
   readonly edits?: Readonly<Record<string, string>>;
+  /** The item's own verify command, run in its work tree after the agent. */
+  readonly verify?: string;
 }
 
 /** A plan file (JSON) of these items. */
@@ -85,6 +87,7 @@ export function planText(items: readonly ItemSpec[], title = "A test mission"): 
       writes: i.writes ?? [`src/${i.id}/`],
       after: i.after ?? [],
       agent: i.agent ?? "default",
+      ...(i.verify === undefined ? {} : { verify: i.verify }),
     })),
   });
 }

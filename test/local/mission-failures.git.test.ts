@@ -63,6 +63,34 @@ describe("local missions with failing agents", () => {
     expect(result.items.find((i) => i.id === "rogue")?.reason).toContain("outside-rogue.txt");
   });
 
+  it("refuses a change to a protected path even from an item that may write the whole repository", async () => {
+    const r = await repo();
+    const m = await runMission(r, [{ id: "sneaky", writes: ["."], edits: { "notes.txt": "fine\n", ".github/workflows/ci.yml": "on: push\n" } }], { maxAttempts: 1 });
+    const sneaky = itemOf(m, "sneaky");
+    expect(sneaky.status).toBe("out_of_scope");
+    expect(sneaky.reason).toContain(".github/workflows/ci.yml");
+    expect(await queueCommits(r, m)).toEqual([]);
+    expect(m.verdict?.verdict).not.toBe("approve");
+  });
+
+  it("fails an item whose own verify command fails, and integrates one whose verify passes", async () => {
+    const r = await repo();
+    const m = await runMission(
+      r,
+      [
+        { id: "checked", verify: "test -e src/checked/checked.txt" },
+        { id: "broken", verify: "echo 'no tests pass' >&2; exit 4" },
+      ],
+      { maxAttempts: 1 },
+    );
+    expect(itemOf(m, "checked").status).toBe("integrated");
+    const broken = itemOf(m, "broken");
+    expect(broken.status).toBe("failed");
+    expect(broken.reason).toContain("the item's verify command failed");
+    expect(broken.reason).toContain("no tests pass");
+    expect((await queueCommits(r, m)).map((c) => c.item)).toEqual(["checked"]);
+  });
+
   it("skips the dependents of an item that failed for good, naming it, and does not approve", async () => {
     const r = await repo();
     const m = await runMission(
