@@ -72,6 +72,8 @@ export interface ItemSpec {
   readonly edits?: Readonly<Record<string, string>>;
   /** The item's own verify command, run in its work tree after the agent. */
   readonly verify?: string;
+  /** A read-only item: no writes, done when its agent changed nothing. */
+  readonly readonly?: boolean;
 }
 
 /** A plan file (JSON) of these items. */
@@ -84,7 +86,8 @@ export function planText(items: readonly ItemSpec[], title = "A test mission"): 
       title: `Work on ${i.id}`,
       // The fake agents read a `fake-edits:` line of their prompt.
       prompt: i.edits ? `fake-edits: ${JSON.stringify(i.edits)}` : `Work on ${i.id}`,
-      writes: i.writes ?? [`src/${i.id}/`],
+      writes: i.readonly ? [] : (i.writes ?? [`src/${i.id}/`]),
+      ...(i.readonly ? { readonly: true } : {}),
       after: i.after ?? [],
       agent: i.agent ?? "default",
       ...(i.verify === undefined ? {} : { verify: i.verify }),

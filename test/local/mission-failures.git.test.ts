@@ -91,6 +91,14 @@ describe("local missions with failing agents", () => {
     expect((await queueCommits(r, m)).map((c) => c.item)).toEqual(["checked"]);
   });
 
+  it("fails an agent that changed nothing, but not a read-only item that changed nothing", async () => {
+    const r = await repo();
+    const m = await runMission(r, [{ id: "idle", agent: "noop" }, { id: "reader", agent: "noop", readonly: true }], { maxAttempts: 1 });
+    expect(itemOf(m, "idle")).toMatchObject({ status: "failed", reason: expect.stringContaining("no changes") });
+    expect(itemOf(m, "reader")).toMatchObject({ status: "integrated", commit: null, changed: [] });
+    expect(await queueCommits(r, m)).toEqual([]);
+  });
+
   it("skips the dependents of an item that failed for good, naming it, and does not approve", async () => {
     const r = await repo();
     const m = await runMission(
