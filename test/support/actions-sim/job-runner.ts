@@ -34,6 +34,8 @@ export interface RunScope {
   readonly isolation: Isolation;
   readonly defaultPermissions: DefaultPermissions;
   readonly secrets: Readonly<Record<string, string>>;
+  /** Variables every step gets, below the runner's own (a runner's `.env` file). */
+  readonly extraEnv: Readonly<Record<string, string>>;
   readonly vars: Readonly<Record<string, string>>;
   readonly artifacts: ArtifactStore;
   /** Folders jobs may read but not change (the action's repository). */
@@ -98,6 +100,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
     secrets: { ...run.secrets, GITHUB_TOKEN: token }, strategy: input.strategy, job: { status: "success" },
   };
   const runnerEnv: Record<string, string> = {
+    ...run.extraEnv,
     CI: "true", GITHUB_ACTIONS: "true", HOME: home, PATH: process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8",
     GITHUB_ACTOR: github.actor, GITHUB_TRIGGERING_ACTOR: github.actor, GITHUB_API_URL: run.apiUrl, GITHUB_GRAPHQL_URL: github.graphql_url,
     GITHUB_SERVER_URL: run.serverUrl, GITHUB_EVENT_NAME: github.event_name, GITHUB_EVENT_PATH: eventPath, GITHUB_JOB: job.id,

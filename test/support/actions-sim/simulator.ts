@@ -36,6 +36,11 @@ export interface SimulatorOptions {
   /** Default `.github/workflows/naruto.yml`. */
   readonly workflowPath?: string;
   readonly secrets?: Readonly<Record<string, string>>;
+  /**
+   * Variables every step gets, as a self-hosted runner's `.env` file sets them (lower precedence
+   * than the runner's own GITHUB_* and RUNNER_* variables).
+   */
+  readonly runnerEnv?: Readonly<Record<string, string>>;
   readonly vars?: Readonly<Record<string, string>>;
   /** `auto` (default): namespaces when the machine allows them. */
   readonly isolation?: Isolation | "auto";
@@ -97,7 +102,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       repository: { fullName: repo.fullName, id: repo.id, owner: repo.owner.login },
       serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation, artifacts,
       defaultPermissions: options.defaultPermissions ?? "restricted",
-      secrets: options.secrets ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
+      secrets: options.secrets ?? {}, extraEnv: options.runnerEnv ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
       mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]" }).token,
       resolveAction: async (uses) => {
         if (standardAction(uses) !== null) return null;
