@@ -57,4 +57,29 @@ describe("naruto cancel while naruto run runs", () => {
     const paths = reportPaths(await gitCommonDir(repo.git, repo.dir), m.id);
     expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
   });
+
+  it("on SIGINT (Ctrl-C) stops the agents and leaves the mission to resume", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }]));
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`]);
+    const running = await waitForMission(repo, (m) => m.items.some((i) => i.attempts.some((a) => a.status === "running"))).catch(async (e: unknown) => {
+      runner.child.kill("SIGKILL");
+      throw new Error(`${String(e)}\nrunner: ${JSON.stringify(await runner.exited)}`);
+    });
+    const deadline = Date.now() + 20_000;
+    while ((await missionProcesses(running.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+    runner.child.kill("SIGINT");
+    const ended = await runner.exited;
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain("naruto resume");
+    expect(ended.stdout).toContain(`resume with: naruto resume ${running.id}`);
+    const m = await waitForMission(repo, () => true);
+    expect(m.status).toBe("running");
+    expect(await missionProcesses(m.id)).toEqual([]);
+    // The report the summary points at says where the mission stands.
+    const paths = reportPaths(await gitCommonDir(repo.git, repo.dir), m.id);
+    expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
+  });
 });
