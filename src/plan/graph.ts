@@ -46,8 +46,7 @@ export function stableTopoOrder(deps: readonly (readonly number[])[]): number[] 
  */
 export function findCycles(deps: readonly (readonly number[])[]): number[][] {
   const cycles: number[][] = [];
-  for (const component of stronglyConnected(deps)) {
-    if (component.length < 2) continue;
+  for (const component of cyclicComponents(deps)) {
     const start = Math.min(...component);
     cycles.push(shortestCycle(deps, start, new Set(component)));
   }
@@ -75,37 +74,50 @@ function shortestCycle(deps: readonly (readonly number[])[], start: number, insi
   return [start]; // unreachable for a component of two or more
 }
 
-/** Tarjan's strongly connected components, with an explicit stack. */
-function stronglyConnected(deps: readonly (readonly number[])[]): number[][] {
+/**
+ * Tarjan's strongly connected components with more than one item, with an explicit stack.
+ * The work stack holds positions and `edge` each one's next edge to follow, in typed arrays:
+ * a valid plan is one component per item, and none of them needs an array of its own.
+ */
+function cyclicComponents(deps: readonly (readonly number[])[]): number[][] {
   const n = deps.length;
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const onStack = new Uint8Array(n);
+  const edge = new Int32Array(n);
+  const work = new Int32Array(n);
   const stack: number[] = [];
   const components: number[][] = [];
   let counter = 0;
   for (let root = 0; root < n; root++) {
     if (index[root] !== -1) continue;
-    const work: [number, number][] = [[root, 0]];
-    while (work.length > 0) {
-      const frame = work[work.length - 1]!;
-      const [v, edge] = frame;
-      if (edge === 0) {
+    let depth = 0;
+    work[depth++] = root;
+    while (depth > 0) {
+      const v = work[depth - 1]!;
+      if (edge[v] === 0) {
         index[v] = low[v] = counter++;
         stack.push(v);
         onStack[v] = 1;
       }
-      const next = deps[v]?.[edge];
+      const next = deps[v]?.[edge[v]!];
       if (next !== undefined) {
-        frame[1] = edge + 1;
-        if (index[next] === -1) work.push([next, 0]);
+        edge[v]!++;
+        if (index[next] === -1) work[depth++] = next;
         else if (onStack[next]) low[v] = Math.min(low[v]!, index[next]!);
         continue;
       }
-      work.pop();
-      const parent = work[work.length - 1];
-      if (parent) low[parent[0]] = Math.min(low[parent[0]]!, low[v]!);
+      depth--;
+      if (depth > 0) {
+        const parent = work[depth - 1]!;
+        low[parent] = Math.min(low[parent]!, low[v]!);
+      }
       if (low[v] === index[v]) {
+        if (stack[stack.length - 1] === v) {
+          stack.pop();
+          onStack[v] = 0;
+          continue;
+        }
         const component: number[] = [];
         let w: number;
         do {

@@ -76,27 +76,33 @@ function graphErrors(rawItems: readonly unknown[]): PlanError[] {
     else errors.push({ item: id, index, field: "id", message: `duplicate id "${id}": items[${first}] has it too; give each item its own id` });
   });
 
-  // Which `after[k]` made each edge, so that a cycle names the field to change.
+  // Which `after[k]` made each edge, so that a cycle names the field to change: `fields[i][j]`
+  // is the k of `deps[i][j]`. `edgeOf[t] === i` when item i already has an edge to t (the
+  // first `after` entry naming t makes it), without a set per item.
   const deps: number[][] = [];
-  const edgeField: Map<number, number>[] = [];
+  const fields: number[][] = [];
+  const edgeOf = new Int32Array(rawItems.length).fill(-1);
   rawItems.forEach((rawItem, index) => {
     const id = ids[index] ?? null;
     const list: number[] = [];
-    const fields = new Map<number, number>();
-    looseAfter(rawItem).forEach((dep, k) => {
-      if (dep === null) return; // not a string: the schema reported it
+    const ks: number[] = [];
+    const after = looseAfter(rawItem);
+    for (let k = 0; k < after.length; k++) {
+      const dep = after[k];
+      if (typeof dep !== "string") continue; // not a string (or a hole): the schema reported it
       const target = firstIndex.get(dep);
       if (dep === id) {
         errors.push({ item: id, index, field: `after[${k}]`, message: `the item cannot come after itself: remove "${dep}"` });
       } else if (target === undefined) {
         errors.push({ item: id, index, field: `after[${k}]`, message: `unknown item ${JSON.stringify(dep)}` });
-      } else if (!fields.has(target)) {
+      } else if (edgeOf[target] !== index) {
+        edgeOf[target] = index;
         list.push(target);
-        fields.set(target, k);
+        ks.push(k);
       }
-    });
+    }
     deps.push(list);
-    edgeField.push(fields);
+    fields.push(ks);
   });
 
   for (const cycle of findCycles(deps)) {
@@ -105,7 +111,7 @@ function graphErrors(rawItems: readonly unknown[]): PlanError[] {
     errors.push({
       item: ids[start] ?? null,
       index: start,
-      field: `after[${edgeField[start]?.get(next) ?? 0}]`,
+      field: `after[${fields[start]?.[deps[start]?.indexOf(next) ?? -1] ?? 0}]`,
       message: `cycle: ${names.join(" → ")} (each item waits for the next): remove one of these "after" entries`,
     });
   }
@@ -116,9 +122,8 @@ function looseId(rawItem: unknown): string | null {
   return isRecord(rawItem) && typeof rawItem.id === "string" ? rawItem.id : null;
 }
 
-function looseAfter(rawItem: unknown): (string | null)[] {
-  if (!isRecord(rawItem) || !Array.isArray(rawItem.after)) return [];
-  return (rawItem.after as unknown[]).map((dep) => (typeof dep === "string" ? dep : null));
+function looseAfter(rawItem: unknown): readonly unknown[] {
+  return isRecord(rawItem) && Array.isArray(rawItem.after) ? (rawItem.after as unknown[]) : [];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
