@@ -33,6 +33,9 @@ const COMMENT_START = /^ {0,3}<!--/;
  * CommonMark.
  */
 export function findFencedPlan(markdown: string): FencedPlan | null {
+  // Every fence has three backticks or tildes in a row: without them, a JSON or YAML plan of
+  // a megabyte need not be cut into lines first.
+  if (!markdown.includes("```") && !markdown.includes("~~~")) return null;
   const lines = markdown.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i] ?? "";
