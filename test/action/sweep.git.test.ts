@@ -1,0 +1,81 @@
+/**
+ * The `sweep` mode against the fake GitHub, on a clock the test moves: an attempt whose run
+ * finished without its result reaching the mission is interrupted and started again; an attempt
+ * past `item_timeout` times out, its run is cancelled and it is retried; the worker branches of a
+ * mission finished longer ago than the retention are deleted, its queue branch kept.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sweepMode } from "../../src/action/modes/sweep.ts";
+import { carryOut } from "../../src/github-driver/carry-out.ts";
+import { runIdOf } from "../../src/github-driver/mission-id.ts";
+import { plannedEvent } from "../../src/local/local-mission.ts";
+import { applyEvent } from "../../src/mission/store.ts";
+import { checkPlan } from "../../src/plan/index.ts";
+import { REPO, startWorld, type World } from "./world.ts";
+
+let world: World;
+let clock = Date.now();
+const now = () => new Date(clock);
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world.close());
+
+const MINUTE = 60_000;
+const PLAN = "version: 1\ntitle: Two\nitems:\n  - id: one\n    writes: [src/one.ts]\n  - id: two\n    writes: [src/two.ts]\n";
+
+async function startMission(id: string): Promise<void> {
+  const job = await world.job("integrate", { now });
+  const base = (await world.ref("refs/heads/main"))!;
+  const settings = { max_parallel: 4, max_attempts: 3, item_timeout_ms: 10 * MINUTE, mission_timeout_ms: 24 * 60 * MINUTE, batch: 8, approval: false, max_cost_usd: null, strict: false };
+  const at = now().toISOString();
+  await applyEvent(job.deps.store, id, { type: "requested", at, id, task: "two files", source: { kind: "github", repo: REPO, issue: 1, comment_id: null, actor: "octo-maintainer" }, base: { ref: "main", commit: base }, queue_branch: `naruto/${id}`, settings });
+  await job.deps.github.createRef({ ref: `refs/heads/naruto/${id}`, sha: base });
+  const planned = await applyEvent(job.deps.store, id, plannedEvent(checkPlan(PLAN), at));
+  await carryOut(job.deps, planned);
+}
+
+async function sweep(): Promise<void> {
+  const job = await world.job("integrate", { now });
+  await sweepMode(job.deps);
+}
+
+describe("sweep mode", () => {
+  it("reconciles lost runs, times out stuck attempts, and deletes old worker branches", async () => {
+    await startMission("m-sweepa");
+    let mission = await world.mission("m-sweepa");
+    const runOf = (item: string, n: number) => runIdOf(mission.items.find((i) => i.id === item)?.attempts[n - 1]?.runner ?? null);
+    const [one, two] = [runOf("one", 1), runOf("two", 1)];
+    expect(one).not.toBeNull();
+    expect(two).not.toBeNull();
+
+    // The run of `one` finished, but its integrate job never recorded the result.
+    world.fake.setRunStatus(one!, { status: "completed", conclusion: "failure" });
+    clock += MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepa");
+    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
+    expect(mission.items[0]?.attempts[0]?.reason).toContain("its run ended (failure) without its result reaching the mission");
+    expect(mission.items[1]?.attempts.map((a) => a.status)).toEqual(["running"]);
+
+    // `two` is still queued past its item timeout.
+    clock += 10 * MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepa");
+    expect(mission.items[1]?.attempts.map((a) => a.status)).toEqual(["timed_out", "running"]);
+    expect(world.fake.repo(REPO).runs.get(two!)?.conclusion).toBe("cancelled");
+    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
+
+    // A cancelled mission's worker branches go after the retention; its queue branch stays.
+    const job = await world.job("integrate", { now });
+    await applyEvent(job.deps.store, "m-sweepa", { type: "cancelled", at: now().toISOString(), by: "octo-maintainer" });
+    const base = (await world.ref("refs/heads/main"))!;
+    await job.deps.github.createRef({ ref: "refs/heads/naruto/m-sweepa--one", sha: base });
+    await sweep();
+    expect(await world.ref("refs/heads/naruto/m-sweepa--one")).toBe(base);
+    clock += 8 * 24 * 60 * MINUTE;
+    await sweep();
+    expect(await world.ref("refs/heads/naruto/m-sweepa--one")).toBeNull();
+    expect(await world.ref("refs/heads/naruto/m-sweepa")).toBe(base);
+  });
+});
