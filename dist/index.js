@@ -57634,6 +57634,7 @@ var CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 var ANY_FENCE = /^ {0,3}(```|~~~)/m;
 var COMMENT_START = /^ {0,3}<!--/;
 function findFencedPlan(markdown) {
+  if (!markdown.includes("```") && !markdown.includes("~~~")) return null;
   const lines = markdown.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i] ?? "";
@@ -58468,7 +58469,7 @@ function sweepOverlaps(plan) {
   plan.items.forEach((item, i) => {
     for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
   });
-  entries.sort((x, y) => x.key < y.key ? -1 : x.key > y.key ? 1 : x.item - y.item);
+  entries.sort((x, y) => x.key === y.key ? x.item - y.item : x.key < y.key ? -1 : 1);
   const pairs = /* @__PURE__ */ new Map();
   const above = [];
   for (const entry of entries) {
@@ -58485,7 +58486,7 @@ function sweepOverlaps(plan) {
   return pairs;
 }
 function isAncestorOrSelfKey(ancestor, key) {
-  return ancestor === "" || key === ancestor || key.startsWith(`${ancestor}\0`);
+  return ancestor === "" || key === ancestor || key.charCodeAt(ancestor.length) === 0 && key.startsWith(ancestor);
 }
 
 // src/plan/verify-proof.ts
@@ -58528,7 +58529,7 @@ function verifyProof(plan, proofJson) {
     for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
     if (p === void 0) return;
     if (p.id !== item.id) fail4(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (!same(p.writes, item.writes.map((w) => w.path))) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
     if (!same(p.after, item.after)) fail4(`items[${i}] ("${item.id}"): after differs from the plan`);
     const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
     if (list.some((j) => j < 0 || j === i)) fail4(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
@@ -62616,7 +62617,15 @@ async function integrateMode(deps, input2) {
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
   const loaded = (await loadMission(deps, id)).mission;
-  const config2 = await missionConfig(deps, loaded);
+  let config2;
+  try {
+    config2 = await missionConfig(deps, loaded);
+  } catch (error63) {
+    if (!(error63 instanceof ConfigInvalidError) || loaded.status !== "planning") throw error63;
+    const failed = await applyEvent(deps.store, id, { type: "planning_failed", at: deps.now().toISOString(), reason: error63.message });
+    await carryOut(deps, failed);
+    return;
+  }
   const queueRef = queueRefName(id);
   await ensureQueueBranch(deps.github, loaded, { reset: false });
   await fetchRefs(git, repoDir, remote, [`+${queueRef}:${queueRef}`]);

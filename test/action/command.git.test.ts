@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandMode } from "../../src/action/modes/command.ts";
 import { missionIdFor } from "../../src/github-driver/mission-id.ts";
+import { plannedEvent } from "../../src/local/local-mission.ts";
+import { applyEvent } from "../../src/mission/store.ts";
+import { checkPlan } from "../../src/plan/index.ts";
 import { BOT, REPO, startWorld, type World } from "./world.ts";
 
 let world: World;
@@ -76,5 +79,21 @@ describe("command mode", () => {
     expect(mission).toMatchObject({ status: "cancelled", reason: "cancelled by octo-maintainer" });
     const tracking = comments().find((c) => c.body.startsWith(`<!-- naruto:tracking:${outcome.mission} -->`));
     expect(tracking?.body).toContain("· cancelled ·");
+  });
+
+  it("approve starts a plan that waits for it: one workflow run per ready item", async () => {
+    const start = await world.comment("octo-maintainer", `/naruto plan two things\n\n\`\`\`naruto\n${PLAN}  - id: beta\n    writes: [src/beta.ts]\n\`\`\``);
+    const { job, outcome } = await command(start);
+    if (outcome.kind !== "mission") throw new Error("no mission");
+    // What the plan run's integrate job records (see mission.git.test.ts for the whole way).
+    const planned = await applyEvent(job.deps.store, outcome.mission, plannedEvent(checkPlan((await world.mission(outcome.mission)).plan_text ?? ""), new Date().toISOString()));
+    expect(planned.mission.status).toBe("awaiting_approval");
+    const approve = await world.comment("octo-maintainer", "/naruto approve");
+    const approved = await command(approve);
+    expect(approved.outcome).toMatchObject({ kind: "mission", mission: outcome.mission, dispatched: [{ item: "alpha", attempt: 1 }, { item: "beta", attempt: 1 }] });
+    const runs = world.fake.dispatches.filter((d) => d.inputs["mission"] === outcome.mission && d.inputs["phase"] === "work");
+    expect(runs.map((d) => JSON.parse(d.inputs["items"] ?? "[]"))).toEqual([[{ item: "alpha", attempt: 1 }], [{ item: "beta", attempt: 1 }]]);
+    const mission = await world.mission(outcome.mission);
+    expect(mission.items.map((i) => i.attempts[0]?.runner)).toEqual(runs.map((d) => `${world.fake.url}/${REPO}/actions/runs/${d.runId}`));
   });
 });

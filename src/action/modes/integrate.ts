@@ -5,6 +5,7 @@
  * request and the tracking comment, and dispatches what became ready — one run per attempt.
  * Runs of one mission take turns (`concurrency: naruto-<mission>` with `queue: max`).
  */
+import type { Config } from "../../config/index.ts";
 import { queueRefName } from "../../git/queue-ref.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
 import { ensureQueueBranch } from "../../github-driver/start-mission.ts";
@@ -19,14 +20,23 @@ import { queueIntegrator } from "../integrate/queue.ts";
 import { reviewEvent } from "../integrate/review-event.ts";
 import { workEvents } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, scrubbedEnv } from "../remote.ts";
-import { loadMission, missionConfig, missionInput } from "./shared.ts";
+import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
 
 export async function integrateMode(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
   const loaded = (await loadMission(deps, id)).mission;
-  const config = await missionConfig(deps, loaded);
+  let config: Config;
+  try {
+    config = await missionConfig(deps, loaded);
+  } catch (error) {
+    // A mission that cannot even be planned under its config ends, saying why.
+    if (!(error instanceof ConfigInvalidError) || loaded.status !== "planning") throw error;
+    const failed = await applyEvent(deps.store, id, { type: "planning_failed", at: deps.now().toISOString(), reason: error.message });
+    await carryOut(deps, failed);
+    return;
+  }
   const queueRef = queueRefName(id);
   await ensureQueueBranch(deps.github, loaded, { reset: false });
   await fetchRefs(git, repoDir, remote, [`+${queueRef}:${queueRef}`]);
