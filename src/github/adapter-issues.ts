@@ -17,8 +17,16 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
 
   const findComment: IssuesPart["findComment"] = async ({ issue, marker, author }) => {
     checkMarker(marker);
-    const comments = await call(`list comments of #${issue}`, () => octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue, per_page: 100 }));
-    const found = comments.find((c) => hasMarker(c.body, marker) && (author === undefined || c.user?.login === author));
+    const matches = (c: { body?: string | undefined; user: { login: string } | null }) => hasMarker(c.body, marker) && (author === undefined || c.user?.login === author);
+    // Oldest first, stopping at the page that has it: naruto's comment comes right after the
+    // command, so a long discussion costs one request, not one per hundred comments.
+    const comments = await call(`list comments of #${issue}`, () =>
+      octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue, per_page: 100 }, (response, done) => {
+        if (response.data.some(matches)) done();
+        return response.data;
+      }),
+    );
+    const found = comments.find(matches);
     return found ? toComment(found) : null;
   };
 

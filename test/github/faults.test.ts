@@ -182,6 +182,20 @@ describe("rate limits and slow answers", () => {
   });
 });
 
+describe("request counts", () => {
+  it("finds a marker comment on the first page without reading the rest of a long discussion", async () => {
+    const marker = uniqueMarker();
+    await t.github.upsertComment({ issue: 1, marker, body: "tracking" });
+    for (let i = 0; i < 100; i++) await t.github.upsertComment({ issue: 1, marker: uniqueMarker(), body: `filler ${i}` });
+    const { result, sent } = await counting("GET", COMMENTS, () => t.github.findComment({ issue: 1, marker }));
+    expect(result?.body).toBe(`${marker}\ntracking`);
+    expect(sent).toBe(1);
+    // A marker that is nowhere needs every page.
+    const { sent: all } = await counting("GET", COMMENTS, () => t.github.findComment({ issue: 1, marker: uniqueMarker() }));
+    expect(all).toBe(2);
+  });
+});
+
 async function commitOn(parent: string, path: string): Promise<string> {
   const { tree } = await t.github.getCommit(parent);
   const blob = await t.github.createBlob(`${path}\n`);
