@@ -6,6 +6,7 @@
  * get an integrate run; a plan or review run that vanished is dispatched again. Worker branches
  * of missions finished longer ago than the retention are deleted.
  */
+import { GitHubError } from "../../github/errors.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
 import { runIdOf } from "../../github-driver/mission-id.ts";
 import { message } from "../../github-driver/publish.ts";
@@ -62,7 +63,11 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
     if (!last || runId === null || (last.status !== "dispatched" && last.status !== "running")) continue;
-    const run = await deps.github.getRun({ runId });
+    const run = await deps.github.getRun({ runId }).catch((error: unknown) => {
+      // A run GitHub no longer knows (deleted, expired) has ended as surely as a finished one.
+      if (error instanceof GitHubError && error.status === 404) return { status: "completed", conclusion: "deleted" };
+      throw error;
+    });
     if (run.status !== "completed") continue;
     const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
     await apply({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
