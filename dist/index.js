@@ -56958,8 +56958,15 @@ function issuesPart(ctx) {
   const { octokit, repo, call } = ctx;
   const findComment = async ({ issue: issue3, marker, author }) => {
     checkMarker(marker);
-    const comments = await call(`list comments of #${issue3}`, () => octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue3, per_page: 100 }));
-    const found = comments.find((c) => hasMarker(c.body, marker) && (author === void 0 || c.user?.login === author));
+    const matches = (c) => hasMarker(c.body, marker) && (author === void 0 || c.user?.login === author);
+    const comments = await call(
+      `list comments of #${issue3}`,
+      () => octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue3, per_page: 100 }, (response, done) => {
+        if (response.data.some(matches)) done();
+        return response.data;
+      })
+    );
+    const found = comments.find(matches);
     return found ? toComment(found) : null;
   };
   return {
@@ -58469,7 +58476,7 @@ function sweepOverlaps(plan) {
   plan.items.forEach((item, i) => {
     for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
   });
-  entries.sort((x, y) => x.key === y.key ? x.item - y.item : x.key < y.key ? -1 : 1);
+  entries.sort((x, y) => x.key < y.key ? -1 : x.key > y.key ? 1 : x.item - y.item);
   const pairs = /* @__PURE__ */ new Map();
   const above = [];
   for (const entry of entries) {
@@ -58486,7 +58493,7 @@ function sweepOverlaps(plan) {
   return pairs;
 }
 function isAncestorOrSelfKey(ancestor, key) {
-  return ancestor === "" || key === ancestor || key.charCodeAt(ancestor.length) === 0 && key.startsWith(ancestor);
+  return ancestor === "" || key === ancestor || key.startsWith(`${ancestor}\0`);
 }
 
 // src/plan/verify-proof.ts
@@ -58529,7 +58536,7 @@ function verifyProof(plan, proofJson) {
     for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
     if (p === void 0) return;
     if (p.id !== item.id) fail4(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (!same(p.writes, item.writes.map((w) => w.path))) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
     if (!same(p.after, item.after)) fail4(`items[${i}] ("${item.id}"): after differs from the plan`);
     const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
     if (list.some((j) => j < 0 || j === i)) fail4(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
@@ -62826,7 +62833,10 @@ async function sweepMission(deps, id, retentionMs) {
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
     if (!last || runId === null || last.status !== "dispatched" && last.status !== "running") continue;
-    const run = await deps.github.getRun({ runId });
+    const run = await deps.github.getRun({ runId }).catch((error63) => {
+      if (error63 instanceof GitHubError && error63.status === 404) return { status: "completed", conclusion: "deleted" };
+      throw error63;
+    });
     if (run.status !== "completed") continue;
     const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
     await apply2({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
