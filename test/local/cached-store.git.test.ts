@@ -24,7 +24,7 @@ async function repo(): Promise<TestRepo> {
 describeStoreConformance("cached local store", async () => {
   const r = await repo();
   return cachedStore(createLocalMissionStore({ git: r.git, repoDir: r.dir }));
-}, { concurrent: 8 });
+}, { concurrent: 4 });
 
 describe("cachedStore beside another writer", () => {
   it("answers loads from its last save until refreshed, and never saves over another writer", async () => {
