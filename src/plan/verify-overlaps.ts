@@ -20,7 +20,7 @@ export function sweepOverlaps(plan: Plan): Map<number, string> {
     for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
   });
   // Equal keys by item, so that of two items writing the same path the lower one comes first.
-  entries.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.item - y.item));
+  entries.sort((x, y) => (x.key === y.key ? x.item - y.item : x.key < y.key ? -1 : 1));
 
   const pairs = new Map<number, string>();
   const above: Entry[] = [];
@@ -42,5 +42,6 @@ export function sweepOverlaps(plan: Plan): Map<number, string> {
 }
 
 function isAncestorOrSelfKey(ancestor: string, key: string): boolean {
-  return ancestor === "" || key === ancestor || key.startsWith(`${ancestor}\0`);
+  // `key.startsWith(ancestor + "\0")`, without building that string for each of 50,000 writes.
+  return ancestor === "" || key === ancestor || (key.charCodeAt(ancestor.length) === 0 && key.startsWith(ancestor));
 }

@@ -62,7 +62,7 @@ export function verifyProof(plan: Plan, proofJson: unknown): ProofVerdict {
     for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
     if (p === undefined) return;
     if (p.id !== item.id) fail(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (!same(p.writes, item.writes.map((w) => w.path))) fail(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail(`items[${i}] ("${item.id}"): writes differ from the plan`);
     if (!same(p.after, item.after)) fail(`items[${i}] ("${item.id}"): after differs from the plan`);
     const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
     if (list.some((j) => j < 0 || j === i)) fail(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
