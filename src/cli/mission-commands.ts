@@ -10,7 +10,7 @@ import { createLocalMissionStore } from "../git/mission-store.ts";
 import { gitCommonDir } from "../local/layout.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
 import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";
-import { reportPaths } from "../local/reports.ts";
+import { reportPaths, writeReports } from "../local/reports.ts";
 import type { Mission } from "../mission/document.ts";
 import { applyEvent } from "../mission/store.ts";
 import { missionResult } from "../report/index.ts";
@@ -85,6 +85,8 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   const repoDir = await repoRoot(git, io.cwd);
   const store = createLocalMissionStore({ git, repoDir });
   const r = await applyEvent(store, id, { type: "cancelled", at: new Date().toISOString(), by: io.env.USER ?? null });
+  // A running `naruto run` writes it too; a mission whose runner is gone has only this one.
+  if (!r.duplicate) await writeReports(await gitCommonDir(git, repoDir), r.mission);
   io.stdout(r.duplicate ? `mission ${id} had already ended (${r.mission.status})\n` : `mission ${id} cancelled; a running \`naruto run\` stops its agents within seconds\n`);
   return 0;
 }
