@@ -6,11 +6,14 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { applyEvent } from "../../src/mission/store.ts";
 import { gitCommonDir } from "../../src/local/layout.ts";
 import { reportPaths } from "../../src/local/reports.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { item, planned, requested } from "../support/mission-builders.ts";
 import { fakeCli } from "./cli-io.ts";
 import { missionProcesses, planText } from "./local-fixture.ts";
 import { count, startNaruto, waitForMission } from "./runner-process.ts";
@@ -81,5 +84,25 @@ describe("naruto cancel while naruto run runs", () => {
     // The report the summary points at says where the mission stands.
     const paths = reportPaths(await gitCommonDir(repo.git, repo.dir), m.id);
     expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
+  });
+
+  it("cancels a mission whose runner is gone, and writes its report", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+    await applyEvent(store, "m-test1", requested());
+    await applyEvent(store, "m-test1", planned([item("a")]));
+
+    const cli = fakeCli(repo.dir);
+    expect(await main(["cancel", "m-test1"], cli.io)).toBe(0);
+    const m = (await store.load("m-test1"))?.mission;
+    expect(m?.status).toBe("cancelled");
+    const paths = reportPaths(await gitCommonDir(repo.git, repo.dir), "m-test1");
+    expect(JSON.parse(await readFile(paths.json, "utf8"))).toMatchObject({ mission: "m-test1", status: "cancelled" });
+
+    const again = fakeCli(repo.dir);
+    expect(await main(["cancel", "m-test1"], again.io)).toBe(0);
+    expect(again.stdout()).toContain("had already ended (cancelled)");
+    expect((await main(["cancel", "m-nosuch"], fakeCli(repo.dir).io))).toBe(2);
   });
 });
