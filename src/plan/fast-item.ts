@@ -80,7 +80,8 @@ function isOptionalNonEmpty(value: unknown): value is string | undefined {
 
 function pathList(value: unknown, protectedPaths: readonly RepoPath[]): RepoPath[] | null {
   if (!Array.isArray(value)) return null;
-  const out: RepoPath[] = [];
+  // Sized up front: an empty array grows to 17 slots on its first push, and the plan keeps it.
+  const out = new Array<RepoPath>(value.length);
   // By index, as zod reads arrays: a hole is `undefined`, not skipped.
   for (let k = 0; k < value.length; k++) {
     const input: unknown = value[k];
@@ -88,18 +89,13 @@ function pathList(value: unknown, protectedPaths: readonly RepoPath[]): RepoPath
     const result = normalizePath(input);
     if (!result.ok) return null;
     for (const p of protectedPaths) if (isAncestorOrSelf(p, result.value)) return null;
-    out.push(result.value);
+    out[k] = result.value;
   }
   return out;
 }
 
 function stringList(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
-  const out: string[] = [];
-  for (let k = 0; k < value.length; k++) {
-    const input: unknown = value[k];
-    if (typeof input !== "string") return null;
-    out.push(input);
-  }
-  return out;
+  for (let k = 0; k < value.length; k++) if (typeof value[k] !== "string") return null;
+  return (value as string[]).slice();
 }

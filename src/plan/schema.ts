@@ -157,9 +157,10 @@ export function planSchema(limits: PlanLimits) {
 
 /**
  * Same path twice (also as `A.ts` and `a.ts`): keep the first spelling, silently. An item has a
- * few paths, so they are compared pairwise, without building a joined key for each.
+ * few paths, so they are compared pairwise, without building a joined key for each. Takes a
+ * list of its caller's own, and returns that very list when it holds no duplicate.
  */
-export function uniquePaths(paths: readonly RepoPath[]): RepoPath[] {
+export function uniquePaths(paths: RepoPath[]): RepoPath[] {
   if (paths.length > 16) {
     const seen = new Set<string>();
     return paths.filter((p) => {
@@ -169,9 +170,12 @@ export function uniquePaths(paths: readonly RepoPath[]): RepoPath[] {
       return true;
     });
   }
-  const kept: RepoPath[] = [];
-  for (const p of paths) if (!kept.some((q) => sameKey(p, q))) kept.push(p);
-  return kept;
+  for (let i = 1; i < paths.length; i++) {
+    for (let j = 0; j < i; j++) {
+      if (sameKey(paths[i]!, paths[j]!)) return paths.filter((p, k) => paths.findIndex((q) => sameKey(p, q)) === k);
+    }
+  }
+  return paths;
 }
 
 function sameKey(a: RepoPath, b: RepoPath): boolean {
