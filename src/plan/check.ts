@@ -56,15 +56,15 @@ export function checkPlan(input: unknown, options: CheckOptions = {}): CheckResu
   const plan = validated.plan;
   const order = orderPlan(plan, { strict: options.strict === true });
   const proof = buildProof(plan, order);
-  const index = new Map(plan.items.map((item, i) => [item.id, i]));
-  const errors: PlanError[] = proof.conflicts
-    .filter((c) => c.order === "unordered")
-    .map((c) => ({
-      item: c.b,
-      index: index.get(c.b) ?? null,
-      field: "after",
-      message: `may run at the same time as "${c.a}" and both write "${c.path}": add "${c.a}" to after, or split the writes so they do not overlap`,
-    }));
+  const unordered = proof.conflicts.filter((c) => c.order === "unordered");
+  // Positions only for the errors, which a plan that passes does not have.
+  const index = unordered.length > 0 ? new Map(plan.items.map((item, i) => [item.id, i])) : null;
+  const errors: PlanError[] = unordered.map((c) => ({
+    item: c.b,
+    index: index?.get(c.b) ?? null,
+    field: "after",
+    message: `may run at the same time as "${c.a}" and both write "${c.path}": add "${c.a}" to after, or split the writes so they do not overlap`,
+  }));
   return {
     ok: errors.length === 0,
     plan,
