@@ -7,6 +7,7 @@
 import type { ReviewAgent } from "../../arbiter/index.ts";
 import type { Config } from "../../config/index.ts";
 import type { Git } from "../../git/run-git.ts";
+import { gitCommonDir } from "../../local/layout.ts";
 import { reviewLocally } from "../../local/review.ts";
 import type { Mission } from "../../mission/document.ts";
 import type { MissionEvent } from "../../mission/events.ts";
@@ -37,7 +38,8 @@ export async function reviewEvent(input: ReviewEventInput): Promise<MissionEvent
     else if (read.kind === "ok") outputs = read.value.outputs;
     agent = replay(outputs, missing);
   }
-  const ctx = { git: input.git, repoDir: input.repoDir, commonDir: input.repoDir, config, verifyConfigured: config.queue.verify !== null, env: input.env, now: input.now };
+  const commonDir = await gitCommonDir(input.git, input.repoDir);
+  const ctx = { git: input.git, repoDir: input.repoDir, commonDir, config, verifyConfigured: config.queue.verify !== null, env: input.env, now: input.now };
   return reviewLocally(ctx, mission, { agent });
 }
 
