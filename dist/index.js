@@ -57869,9 +57869,12 @@ function uniquePaths(paths2) {
       return true;
     });
   }
-  const kept = [];
-  for (const p of paths2) if (!kept.some((q) => sameKey(p, q))) kept.push(p);
-  return kept;
+  for (let i = 1; i < paths2.length; i++) {
+    for (let j = 0; j < i; j++) {
+      if (sameKey(paths2[i], paths2[j])) return paths2.filter((p, k) => paths2.findIndex((q) => sameKey(p, q)) === k);
+    }
+  }
+  return paths2;
 }
 function sameKey(a, b) {
   return a.key.length === b.key.length && isAncestorOrSelf(a, b);
@@ -57946,26 +57949,21 @@ function isOptionalNonEmpty(value) {
 }
 function pathList2(value, protectedPaths) {
   if (!Array.isArray(value)) return null;
-  const out = [];
+  const out = new Array(value.length);
   for (let k = 0; k < value.length; k++) {
     const input2 = value[k];
     if (typeof input2 !== "string") return null;
     const result = normalizePath(input2);
     if (!result.ok) return null;
     for (const p of protectedPaths) if (isAncestorOrSelf(p, result.value)) return null;
-    out.push(result.value);
+    out[k] = result.value;
   }
   return out;
 }
 function stringList(value) {
   if (!Array.isArray(value)) return null;
-  const out = [];
-  for (let k = 0; k < value.length; k++) {
-    const input2 = value[k];
-    if (typeof input2 !== "string") return null;
-    out.push(input2);
-  }
-  return out;
+  for (let k = 0; k < value.length; k++) if (typeof value[k] !== "string") return null;
+  return value.slice();
 }
 
 // src/plan/graph.ts
@@ -58476,7 +58474,7 @@ function sweepOverlaps(plan) {
   plan.items.forEach((item, i) => {
     for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
   });
-  entries.sort((x, y) => x.key < y.key ? -1 : x.key > y.key ? 1 : x.item - y.item);
+  entries.sort((x, y) => x.key === y.key ? x.item - y.item : x.key < y.key ? -1 : 1);
   const pairs = /* @__PURE__ */ new Map();
   const above = [];
   for (const entry of entries) {
@@ -58493,7 +58491,7 @@ function sweepOverlaps(plan) {
   return pairs;
 }
 function isAncestorOrSelfKey(ancestor, key) {
-  return ancestor === "" || key === ancestor || key.startsWith(`${ancestor}\0`);
+  return ancestor === "" || key === ancestor || key.charCodeAt(ancestor.length) === 0 && key.startsWith(ancestor);
 }
 
 // src/plan/verify-proof.ts
@@ -58536,7 +58534,7 @@ function verifyProof(plan, proofJson) {
     for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
     if (p === void 0) return;
     if (p.id !== item.id) fail4(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (!same(p.writes, item.writes.map((w) => w.path))) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
     if (!same(p.after, item.after)) fail4(`items[${i}] ("${item.id}"): after differs from the plan`);
     const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
     if (list.some((j) => j < 0 || j === i)) fail4(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
@@ -58662,10 +58660,11 @@ function checkPlan(input2, options2 = {}) {
   const plan = validated.plan;
   const order = orderPlan(plan, { strict: options2.strict === true });
   const proof = buildProof(plan, order);
-  const index = new Map(plan.items.map((item, i) => [item.id, i]));
-  const errors = proof.conflicts.filter((c) => c.order === "unordered").map((c) => ({
+  const unordered = proof.conflicts.filter((c) => c.order === "unordered");
+  const index = unordered.length > 0 ? new Map(plan.items.map((item, i) => [item.id, i])) : null;
+  const errors = unordered.map((c) => ({
     item: c.b,
-    index: index.get(c.b) ?? null,
+    index: index?.get(c.b) ?? null,
     field: "after",
     message: `may run at the same time as "${c.a}" and both write "${c.path}": add "${c.a}" to after, or split the writes so they do not overlap`
   }));
@@ -62432,7 +62431,8 @@ async function reviewEvent(input2) {
     else if (read.kind === "ok") outputs = read.value.outputs;
     agent = replay(outputs, missing);
   }
-  const ctx = { git: input2.git, repoDir: input2.repoDir, commonDir: input2.repoDir, config: config2, verifyConfigured: config2.queue.verify !== null, env: input2.env, now: input2.now };
+  const commonDir = await gitCommonDir(input2.git, input2.repoDir);
+  const ctx = { git: input2.git, repoDir: input2.repoDir, commonDir, config: config2, verifyConfigured: config2.queue.verify !== null, env: input2.env, now: input2.now };
   return reviewLocally(ctx, mission, { agent });
 }
 function replay(outputs, missing) {
