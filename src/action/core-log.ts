@@ -2,7 +2,8 @@
 import * as core from "@actions/core";
 import type { ActionLog } from "./log.ts";
 
-export function coreLog(): ActionLog {
+/** @param options.summary the runner gave a summary file (`GITHUB_STEP_SUMMARY`; runners older than 2.298 do not) */
+export function coreLog(options: { readonly summary: boolean }): ActionLog {
   return {
     info: (m) => core.info(m),
     warning: (m) => core.warning(m),
@@ -11,8 +12,7 @@ export function coreLog(): ActionLog {
     setSecret: (value) => core.setSecret(value),
     setOutput: (name, value) => core.setOutput(name, value),
     summary: async (markdown) => {
-      // Without GITHUB_STEP_SUMMARY (a runner older than 2.298) there is no summary to write.
-      if (!process.env["GITHUB_STEP_SUMMARY"]) return;
+      if (!options.summary) return;
       await core.summary.addRaw(markdown, true).write();
     },
   };

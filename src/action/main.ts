@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   // Nothing naruto starts inherits the token by accident (each child gets an explicit environment).
   delete env["INPUT_GITHUB-TOKEN"];
   const ctx = actionContext(env, process.cwd());
-  const log = coreLog();
+  const log = coreLog({ summary: Boolean(env["GITHUB_STEP_SUMMARY"]) });
   // GitHub asks for >= 1 s between writes; a test server or an Enterprise Server may allow less.
   const interval = Number(env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ?? "");
   const throttle = Number.isFinite(interval) && interval >= 0 && env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ? { throttle: { writeIntervalMs: interval, notificationIntervalMs: interval } } : {};
