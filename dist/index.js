@@ -57528,7 +57528,7 @@ function actionContext(env, cwd) {
 }
 
 // src/action/core-log.ts
-function coreLog() {
+function coreLog(options2) {
   return {
     info: (m) => info(m),
     warning: (m) => warning(m),
@@ -57537,7 +57537,7 @@ function coreLog() {
     setSecret: (value) => setSecret(value),
     setOutput: (name, value) => setOutput(name, value),
     summary: async (markdown) => {
-      if (!process.env["GITHUB_STEP_SUMMARY"]) return;
+      if (!options2.summary) return;
       await summary.addRaw(markdown, true).write();
     }
   };
@@ -62988,7 +62988,7 @@ async function main() {
   if (token !== "") setSecret(token);
   delete env["INPUT_GITHUB-TOKEN"];
   const ctx = actionContext(env, process.cwd());
-  const log = coreLog();
+  const log = coreLog({ summary: Boolean(env["GITHUB_STEP_SUMMARY"]) });
   const interval = Number(env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ?? "");
   const throttle = Number.isFinite(interval) && interval >= 0 && env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ? { throttle: { writeIntervalMs: interval, notificationIntervalMs: interval } } : {};
   const github = createGitHub({
