@@ -10,7 +10,7 @@ import { lchown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import type { AppPermissions } from "../fake-github/state.ts";
 import type { RunTrigger } from "./events.ts";
-import { evaluateStrings } from "./interpolate.ts";
+import { evaluateStrings, evaluateValue } from "./interpolate.ts";
 import { startMachine, type Isolation } from "./machine.ts";
 import type { Combination } from "./matrix.ts";
 import { tokenPermissions, type DefaultPermissions } from "./permissions.ts";
@@ -43,6 +43,8 @@ export interface RunScope {
   /** Folders every job may write (a test's report folder). */
   readonly shared: readonly string[];
   readonly keepJobDirs: boolean;
+  /** A cap on every job's time, below its `timeout-minutes` (default 360 minutes, as on GitHub). */
+  readonly jobTimeoutMs: number;
   mint(permissions: AppPermissions): string;
   resolveAction(uses: string): Promise<LocalAction | null>;
   isCancelled(): boolean;
@@ -83,6 +85,13 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const token = run.mint(permissions);
   const trackingId = `github_${randomUUID()}`;
   const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
+  // A job past its time limit loses its machine (the running step dies) and its later steps.
+  const minutes = Number(evaluateValue(job["timeout-minutes"] ?? 360, { contexts: { github: { event_name: run.trigger.event, event: run.trigger.payload }, inputs: run.trigger.inputs, vars: run.vars, matrix: input.matrix ?? {} } }));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void machine.close();
+  }, Math.min(run.jobTimeoutMs, (Number.isFinite(minutes) ? minutes : 360) * 60_000));
   await chown(jobDir, machine.user);
 
   const branch = run.trigger.ref.replace(/^refs\/heads\//, "");
@@ -125,7 +134,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
       github: { repository: github.repository, ref: github.ref, sha: github.sha, serverUrl: run.serverUrl, eventName: github.event_name },
       chown: (path) => chown(path, machine.user),
       resolveAction: (uses) => run.resolveAction(uses),
-      isCancelled: () => run.isCancelled() || input.abort?.requested === true,
+      isCancelled: () => run.isCancelled() || input.abort?.requested === true || timedOut,
     };
     for (const [index, spec] of job.steps.entries()) {
       const result = await runStep(scope, spec, index, failed);
@@ -137,14 +146,15 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
     failed = true;
     reason = `the simulator failed to run the job: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   } finally {
+    clearTimeout(timer);
     orphansKilled = await machine.close();
     if (!run.keepJobDirs) await rm(jobDir, { recursive: true, force: true });
   }
   // A cancel skips the remaining steps (their implicit success() is false).
   const cancelled = (run.isCancelled() || input.abort?.requested === true) && (failed || steps.some((s) => s.conclusion === "skipped"));
   return {
-    job: job.id, name: input.name, matrix: input.matrix, result: cancelled ? "cancelled" : failed ? "failure" : "success",
-    reason: reason ?? (failed ? `step "${steps.find((s) => s.conclusion === "failure")?.name ?? "?"}" failed` : null),
+    job: job.id, name: input.name, matrix: input.matrix, result: timedOut ? "failure" : cancelled ? "cancelled" : failed ? "failure" : "success",
+    reason: reason ?? (timedOut ? "the job has exceeded its maximum execution time" : null) ?? (failed ? `step "${steps.find((s) => s.conclusion === "failure")?.name ?? "?"}" failed` : null),
     outputs, steps, permissions, orphansKilled, concurrencyGroup: input.concurrencyGroup,
   };
 }

@@ -53,6 +53,8 @@ export interface SimulatorOptions {
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
   /** Folders every job's machine may write, at the same path (a test's report folder). */
   readonly sharedDirs?: readonly string[];
+  /** A cap on each job's time (default 15 minutes): a hung step fails its job instead of the test. */
+  readonly jobTimeoutMs?: number;
   /** Keep job folders for debugging (default false). */
   readonly keepJobDirs?: boolean;
 }
@@ -103,6 +105,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation, artifacts,
       defaultPermissions: options.defaultPermissions ?? "restricted",
       secrets: options.secrets ?? {}, extraEnv: options.runnerEnv ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
+      jobTimeoutMs: options.jobTimeoutMs ?? 15 * 60_000,
       mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]" }).token,
       resolveAction: async (uses) => {
         if (standardAction(uses) !== null) return null;

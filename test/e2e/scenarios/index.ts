@@ -1,0 +1,12 @@
+/**
+ * Every end-to-end scenario (DESIGN.md §13, issue 6 "Tests"), in the order `npm run e2e` runs
+ * them: the fake GitHub, the Actions simulator, the workflow template and the bundled Action.
+ */
+import { hostileAgents } from "./hostile-agents.ts";
+import type { Scenario } from "./scenario.ts";
+import { tamperedBundle } from "./tampered-bundle.ts";
+import { wholeMission } from "./whole-mission.ts";
+
+export type { Scenario } from "./scenario.ts";
+
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle];

@@ -1,0 +1,128 @@
+/** The simulator's pure parts: matrix expansion, file commands, concurrency groups, permissions, artifacts, workflow checks. */
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ArtifactError, createArtifactStore } from "./artifacts.ts";
+import { createConcurrencyGroups } from "./concurrency.ts";
+import { FileCommandError, mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
+import { expandMatrix, legName, MatrixError } from "./matrix.ts";
+import { tokenPermissions } from "./permissions.ts";
+import { parseWorkflow, WorkflowError } from "./workflow.ts";
+
+describe("matrix", () => {
+  it.each<[string, unknown, unknown]>([
+    ["include only", { include: [{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }] }, [{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }]],
+    ["a cross product minus exclude", { os: ["x", "y"], n: [1, 2], exclude: [{ os: "y", n: 2 }] }, [{ os: "x", n: 1 }, { os: "x", n: 2 }, { os: "y", n: 1 }]],
+    ["include extending matching legs and adding one", { os: ["x", "y"], include: [{ os: "x", extra: true }, { os: "z" }] }, [{ os: "x", extra: true }, { os: "y" }, { os: "z" }]],
+  ])("%s", (_, matrix, expected) => {
+    expect(expandMatrix(matrix)).toEqual(expected);
+  });
+
+  it("refuses an empty include and more than 256 legs", () => {
+    expect(() => expandMatrix({ include: [] })).toThrow(MatrixError);
+    expect(() => expandMatrix({ include: Array.from({ length: 257 }, (_, i) => ({ i })) })).toThrow(/at most 256/);
+  });
+
+  it("names legs as GitHub does", () => {
+    expect(legName("work", { item: "a", attempt: 1 })).toBe("work (a, 1)");
+    expect(legName("work", null)).toBe("work");
+  });
+});
+
+describe("file commands", () => {
+  it("reads name=value and heredoc forms, later values winning", () => {
+    const text = "a=1\nb<<ghadelimiter_x\nline 1\nline=2\nghadelimiter_x\na=3\n";
+    expect(parseKeyValueFile(text, "GITHUB_OUTPUT")).toEqual({ a: "3", b: "line 1\nline=2" });
+  });
+
+  it.each(["no-equals-sign", "x<<EOF\nnever closed"])("refuses %j", (text) => {
+    expect(() => parseKeyValueFile(text, "GITHUB_OUTPUT")).toThrow(FileCommandError);
+  });
+
+  it("takes masks and annotations from the output and masks logs", () => {
+    const commands = readWorkflowCommands("::add-mask::s3cret-value\n::error file=a::it%0Abroke\nplain\n");
+    expect(commands.masks).toEqual(["s3cret-value"]);
+    expect(commands.annotations).toEqual([{ level: "error", message: "it\nbroke" }]);
+    expect(mask("token s3cret-value here", commands.masks)).toBe("token *** here");
+  });
+});
+
+describe("concurrency groups", () => {
+  const member = () => ({ cancelled: false, cancel() { this.cancelled = true; } });
+
+  it("queue: max runs every member in order", async () => {
+    const groups = createConcurrencyGroups();
+    const [a, b, c] = [member(), member(), member()];
+    const policy = { queueMax: true, cancelInProgress: false };
+    expect(await groups.acquire("g", policy, a)).toBe(true);
+    const order: string[] = [];
+    const pb = groups.acquire("g", policy, b).then((ok) => order.push(`b:${ok}`));
+    const pc = groups.acquire("g", policy, c).then((ok) => order.push(`c:${ok}`));
+    groups.release("g", a);
+    await pb;
+    groups.release("g", b);
+    await pc;
+    expect(order).toEqual(["b:true", "c:true"]);
+  });
+
+  it("without queue: max a newer pending member cancels the older; cancel-in-progress cancels the running one", async () => {
+    const groups = createConcurrencyGroups();
+    const [a, b, c] = [member(), member(), member()];
+    await groups.acquire("g", { queueMax: false, cancelInProgress: false }, a);
+    const pb = groups.acquire("g", { queueMax: false, cancelInProgress: false }, b);
+    const pc = groups.acquire("g", { queueMax: false, cancelInProgress: true }, c);
+    expect(await pb).toBe(false);
+    expect(a.cancelled).toBe(true);
+    groups.release("g", a);
+    expect(await pc).toBe(true);
+  });
+});
+
+describe("token permissions", () => {
+  it.each<[string, Parameters<typeof tokenPermissions>[0], Record<string, string>]>([
+    ["the job's block wins", { job: { contents: "read" }, workflow: {}, fallback: "permissive" }, { metadata: "read", contents: "read" }],
+    ["`{}` grants nothing but metadata", { job: undefined, workflow: {}, fallback: "permissive" }, { metadata: "read" }],
+    ["names are mapped, none and unmodelled scopes dropped", { job: { "pull-requests": "write", issues: "none", "id-token": "write" }, workflow: undefined, fallback: "restricted" }, { metadata: "read", pull_requests: "write" }],
+    ["restricted default", { job: undefined, workflow: undefined, fallback: "restricted" }, { metadata: "read", contents: "read" }],
+  ])("%s", (_, input, expected) => {
+    expect(tokenPermissions(input)).toEqual(expected);
+  });
+});
+
+describe("artifacts", () => {
+  it("stores a folder's files without hidden ones, refuses a second upload of a name, downloads per name", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "sim-artifacts-")));
+    try {
+      const store = createArtifactStore(join(root, "store"));
+      const job = join(root, "job");
+      await mkdir(join(job, "out", "sub"), { recursive: true });
+      await writeFile(join(job, "out", "a.txt"), "a");
+      await writeFile(join(job, "out", "sub", "b.txt"), "b");
+      await writeFile(join(job, "out", ".secret"), "hidden");
+      expect(await store.upload({ runId: 1, name: "x", paths: [join(job, "out")], includeHidden: false, within: job })).toEqual(["a.txt", "sub/b.txt"]);
+      await expect(store.upload({ runId: 1, name: "x", paths: [join(job, "out")], includeHidden: false, within: job })).rejects.toThrow(ArtifactError);
+      await store.download({ runId: 1, into: join(root, "all"), merge: false });
+      expect(await readFile(join(root, "all", "x", "sub", "b.txt"), "utf8")).toBe("b");
+      await expect(store.download({ runId: 2, name: "x", into: join(root, "none"), merge: false })).rejects.toThrow(/not found/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("workflow files", () => {
+  it.each([
+    ["a job that needs an unknown job", "on: push\njobs:\n  a:\n    needs: b\n    steps: [{ run: x }]\n", /needs unknown job b/],
+    ["a cycle", "on: push\njobs:\n  a:\n    needs: b\n    steps: [{ run: x }]\n  b:\n    needs: a\n    steps: [{ run: x }]\n", /cycle/],
+    ["a step with both uses and run", "on: push\njobs:\n  a:\n    steps: [{ run: x, uses: y }]\n", /exactly one of/],
+  ])("refuses %s", (_, text, message) => {
+    expect(() => parseWorkflow(text, "w.yml")).toThrow(WorkflowError);
+    expect(() => parseWorkflow(text, "w.yml")).toThrow(message);
+  });
+
+  it("orders jobs after what they need", () => {
+    const workflow = parseWorkflow("on: push\njobs:\n  c:\n    needs: [a, b]\n    steps: [{ run: x }]\n  b:\n    needs: a\n    steps: [{ run: x }]\n  a:\n    steps: [{ run: x }]\n", "w.yml");
+    expect(workflow.jobs.map((j) => j.id)).toEqual(["a", "b", "c"]);
+  });
+});
