@@ -25,7 +25,14 @@ jobs:
         run: |
           test "$FROM_ENV" = carried
           if git config --list | grep -i -e extraheader -e x-access-token; then exit 1; fi
-          if [ "$(id -u)" != 0 ]; then test ! -e "\${{ vars.FAKE_REPO_DIR }}"; fi
+          if [ "\${{ vars.ISOLATED }}" = yes ]; then
+            test "$(id -u)" != 0
+            test ! -e "\${{ vars.FAKE_REPO_DIR }}"
+          fi
+      # The same check finds the credential that persist-credentials (default true) leaves.
+      - uses: actions/checkout@v4
+        with: { path: persisted }
+      - run: git -C persisted config --list | grep -q -i extraheader
   legs:
     needs: prepare
     if: inputs.items != '[]'

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGitHub, type FakeGitHub } from "../fake-github/index.ts";
-import { createActionsSimulator, formatRun, runUntilQuiet, type ActionsSimulator, type RunResult } from "./index.ts";
+import { canIsolate, createActionsSimulator, formatRun, runUntilQuiet, type ActionsSimulator, type RunResult } from "./index.ts";
 import { FIXTURE_ACTION, FIXTURE_WORKFLOW } from "./simulator.fixture.ts";
 
 let fake: FakeGitHub;
@@ -44,7 +44,7 @@ beforeAll(async () => {
   await chmod(actionDir, 0o755);
   await writeFile(join(actionDir, "action.yml"), FIXTURE_ACTION.yml);
   await writeFile(join(actionDir, "index.mjs"), FIXTURE_ACTION.main);
-  sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir, vars: { FAKE_REPO_DIR: repo.dir } });
+  sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir, vars: { FAKE_REPO_DIR: repo.dir, ISOLATED: canIsolate() ? "yes" : "no" } });
 });
 afterAll(async () => {
   await sim?.close();

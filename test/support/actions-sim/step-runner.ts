@@ -51,12 +51,23 @@ async function freshFile(scope: JobScope, kind: string): Promise<string> {
   return file;
 }
 
+function stepName(spec: StepSpec, context: EvalContext): string {
+  if (spec.name !== undefined) {
+    try {
+      return interpolate(spec.name, context);
+    } catch {
+      return spec.name;
+    }
+  }
+  return spec.uses !== undefined ? `Run ${spec.uses}` : `Run ${(spec.run ?? "").split("\n")[0] ?? ""}`;
+}
+
 export async function runStep(scope: JobScope, spec: StepSpec, index: number, failedSoFar: boolean): Promise<StepResult> {
   const kind = spec.uses ?? "run";
-  const name = spec.name ?? (spec.uses !== undefined ? `Run ${spec.uses}` : `Run ${(spec.run ?? "").split("\n")[0] ?? ""}`);
   const cancelled = scope.isCancelled();
   const envContext = { ...scope.jobEnv, ...scope.addedEnv };
   const base: EvalContext = { contexts: { ...scope.contexts, steps: scope.steps, env: envContext }, status: { success: !failedSoFar, failure: failedSoFar, cancelled } };
+  const name = stepName(spec, base);
   const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", annotations: StepResult["annotations"] = []): StepResult => {
     if (spec.id !== undefined) scope.steps[spec.id] = { outputs, outcome, conclusion };
     return { name, id: spec.id ?? null, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations, summary: mask(summary, scope.masks) };
