@@ -1,0 +1,50 @@
+/**
+ * The naruto GitHub App (Probot 14, DESIGN.md §10): `/naruto` comments start and steer missions
+ * through the same `handleComment` as the Action's app-less mode, and naruto's runs keep the
+ * tracking comment current. Handlers are short (a permission check, a reaction, a state write, a
+ * dispatch) so webhooks are answered well within GitHub's 10 s; long work runs in Actions.
+ *
+ * The App keeps nothing in memory that matters: the mission state is in the repository, a
+ * redelivered comment maps to the same mission id, and the render throttle only saves writes.
+ *
+ * @example
+ * const middleware = await createNodeMiddleware((app) => narutoApp(app, deps), { probot });
+ */
+import type { Probot } from "probot";
+import { onComment } from "./comment.ts";
+import type { AppDeps } from "./deps.ts";
+import { isNarutoWorkflow, onRunEvent } from "./run-events.ts";
+import { createThrottle, type Throttle } from "./throttle.ts";
+
+export type { AppDeps } from "./deps.ts";
+
+export function narutoApp(app: Probot, deps: AppDeps): Throttle {
+  const throttle = createThrottle({
+    intervalMs: deps.trackingIntervalMs,
+    now: () => deps.now().getTime(),
+    onError: (error) => app.log.warn({ err: error }, "a deferred tracking-comment update failed; the next event renders it again"),
+  });
+
+  // Only `created`: an edited comment must never start anything twice.
+  app.on("issue_comment.created", async (context) => {
+    await onComment(deps, context);
+  });
+
+  app.on("workflow_run", async (context) => {
+    const run = context.payload.workflow_run;
+    if (!isNarutoWorkflow(deps, run.path)) return;
+    // `display_title` is missing from some older payload types; it is the run's `run-name`.
+    const title = (run as { display_title?: string | null }).display_title ?? null;
+    await onRunEvent(deps, throttle, context, { id: run.id, title, headBranch: run.head_branch ?? null });
+  });
+
+  app.on("workflow_job", async (context) => {
+    const job = context.payload.workflow_job;
+    // Older payloads lack `workflow_name`; then the run's mission lookup decides.
+    const name = (job as { workflow_name?: string | null }).workflow_name;
+    if (typeof name === "string" && name !== deps.workflowName) return;
+    await onRunEvent(deps, throttle, context, { id: job.run_id, title: null, headBranch: job.head_branch ?? null });
+  });
+
+  return throttle;
+}

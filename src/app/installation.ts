@@ -1,0 +1,64 @@
+/**
+ * The GitHub port for one webhook's installation, on the same adapter the Action uses
+ * (`createGitHub`): Probot's installation octokit only lends its token (cached and refreshed by
+ * octokit-auth-app), so retries, throttling and the checked re-sends of creating requests are
+ * naruto's own, not a second configuration of them.
+ */
+import type { Context } from "probot";
+import { pullRequestHeadLookup } from "../action/pull-head.ts";
+import type { DriverDeps } from "../github-driver/deps.ts";
+import type { PullRequestHead } from "../github-driver/handle-comment.ts";
+import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
+import type { AppDeps } from "./deps.ts";
+
+export interface InstallationDeps extends DriverDeps {
+  readonly pullRequestHead: (number: number) => Promise<PullRequestHead | null>;
+}
+
+/**
+ * The installation token Probot's octokit would send. Probot mints (and caches) installation
+ * tokens inside its octokit's request hook, which knows the GHE base URL; calling its `auth()`
+ * directly would mint through a request without it (api.github.com). So the token is read from
+ * a request that never leaves the process: the hook authorizes it, this `fetch` answers it.
+ */
+export async function installationToken(octokit: Context["octokit"]): Promise<string> {
+  let authorization = "";
+  const capture = (_url: unknown, init?: { headers?: unknown }) => {
+    authorization = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]).get("authorization") ?? "";
+    return Promise.resolve(new Response("{}", { status: 200, headers: { "content-type": "application/json" } }));
+  };
+  await octokit.request("GET /naruto-token-probe", { request: { fetch: capture } });
+  const token = /^(?:token|bearer) (.+)$/i.exec(authorization)?.[1];
+  if (token === undefined) throw new Error("Probot gave no installation token: is the webhook from an installation of this app?");
+  return token;
+}
+
+/** Works for any event with a `repository` (every event the manifest subscribes to). */
+export function installationDeps(deps: AppDeps, context: Context, where: { owner: string; repo: string; defaultBranch: string }): InstallationDeps {
+  const repo = { owner: where.owner, repo: where.repo };
+  const octokit = context.octokit;
+  // Probot sets the API base from GHE_HOST/GHE_PROTOCOL (or `baseUrl`): reuse it as is.
+  const baseUrl = octokit.request.endpoint.DEFAULTS.baseUrl;
+  const token = () => installationToken(octokit);
+  const log = context.log;
+  const github = createGitHub({
+    auth: token,
+    repo,
+    baseUrl,
+    userAgent: deps.userAgent,
+    ...deps.client,
+    log: { debug: (m) => log.debug(m), info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+  });
+  return {
+    github,
+    store: createGitHubMissionStore({ github }),
+    now: deps.now,
+    workflow: deps.workflow,
+    // Runs are dispatched on the default branch: its workflow file is the reviewed one.
+    ref: where.defaultBranch,
+    log: { info: (m) => log.info(m), warning: (m) => log.warn(m) },
+    botLogin: deps.botLogin,
+    runUrl: null,
+    pullRequestHead: async (number) => pullRequestHeadLookup({ token: await token(), baseUrl, owner: repo.owner, repo: repo.repo, userAgent: deps.userAgent })(number),
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The tracking comment follows naruto's runs: a `workflow_run` or `workflow_job` event of the
+ * naruto workflow re-renders the comment from the stored mission (a stale or tampered comment
+ * is repaired, whatever the event says); runs of other workflows are none of naruto's business.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missionIdFor } from "../../src/github-driver/mission-id.ts";
+import { plannedEvent } from "../../src/local/local-mission.ts";
+import { applyEvent } from "../../src/mission/store.ts";
+import { checkPlan } from "../../src/plan/index.ts";
+import { trackingComment } from "../../src/report/index.ts";
+import { REPO, SECRET, startAppWorld, type AppWorld } from "./world.ts";
+
+let world: AppWorld;
+beforeAll(async () => {
+  world = await startAppWorld();
+});
+afterAll(async () => world.close());
+
+const PLAN = "version: 1\ntitle: One file\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    prompt: |\n      create src/alpha.ts\n";
+
+async function command(body: string): Promise<number> {
+  const commentId = await world.comment("octo-maintainer", body);
+  const payload = world.fake.payloads.issueComment({ repo: REPO, commentId });
+  const delivery = await world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET });
+  expect(delivery.status).toBe(200);
+  return commentId;
+}
+
+/** A mission approved through the App, with one work run dispatched for `alpha`. */
+async function approvedMission(): Promise<{ id: string; runId: number }> {
+  const id = missionIdFor(REPO, await command(`/naruto plan one file\n\n\`\`\`naruto\n${PLAN}\`\`\``));
+  const stored = await world.store.load(id);
+  // What the plan run's integrate job records.
+  await applyEvent(world.store, id, plannedEvent(checkPlan(stored?.mission.plan_text ?? ""), new Date().toISOString()));
+  await command("/naruto approve");
+  const work = world.fake.dispatches.find((d) => d.inputs["mission"] === id && d.inputs["phase"] === "work");
+  if (work === undefined) throw new Error("approve dispatched no work run");
+  return { id, runId: work.runId };
+}
+
+function trackingOf(id: string) {
+  const found = [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
+  const [only, ...more] = found;
+  if (only === undefined || more.length > 0) throw new Error(`expected one tracking comment of ${id}, found ${found.length}`);
+  return only;
+}
+
+describe("the App on workflow_run and workflow_job", () => {
+  it("re-renders the tracking comment from the mission state when a run of the mission moves", async () => {
+    const { id, runId } = await approvedMission();
+    const tracking = trackingOf(id);
+    // Stale text under naruto's marker: the comment to update in place.
+    tracking.body = `<!-- naruto:tracking:${id} -->\nstale`;
+    world.fake.setRunStatus(runId, { status: "in_progress" });
+    const payload = world.fake.payloads.workflowRun({ repo: REPO, runId, action: "in_progress" });
+    expect((await world.fake.deliver({ event: "workflow_run", payload, url: world.url, secret: SECRET })).status).toBe(200);
+    const stored = await world.store.load(id);
+    if (stored === null) throw new Error("no mission");
+    expect(trackingOf(id).id).toBe(tracking.id);
+    expect(trackingOf(id).body).toContain(trackingComment(stored.mission).split("\n")[1]);
+    expect(trackingOf(id).body).toContain("alpha");
+
+    trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale again`;
+    const jobId = world.fake.setJob(runId, { name: "work (alpha)", status: "in_progress" });
+    const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" });
+    expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
+    expect(trackingOf(id).body).toContain("alpha");
+    expect(trackingOf(id).id).toBe(tracking.id);
+    world.fake.assertNoViolations();
+  });
+
+  it("leaves runs of other workflows alone", async () => {
+    const { runId } = await approvedMission();
+    const payload = world.fake.payloads.workflowRun({ repo: REPO, runId, action: "completed" });
+    const other = { ...payload, workflow_run: { ...(payload["workflow_run"] as object), path: ".github/workflows/ci.yml" } };
+    const before = world.fake.requests.length;
+    expect((await world.fake.deliver({ event: "workflow_run", payload: other, url: world.url, secret: SECRET })).status).toBe(200);
+    expect(world.fake.requests.length).toBe(before);
+  });
+});
