@@ -53,8 +53,8 @@ describe("the App on issue_comment", () => {
     const commentId = await world.comment("octo-maintainer", "/naruto make a file");
     const before = world.fake.requests.length;
     const delivery = await deliverComment(commentId, { secret: "not-the-secret" });
-    expect(delivery.status).toBeGreaterThanOrEqual(400);
-    expect(delivery.status).toBeLessThan(500);
+    // Probot 14's middleware answers 400 (the serverless handler answers 401).
+    expect(delivery.status).toBe(400);
     expect(world.fake.requests.length).toBe(before);
     expect(await world.store.load(missionIdFor(REPO, commentId))).toBeNull();
   });
