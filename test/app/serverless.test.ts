@@ -47,6 +47,19 @@ describe("the serverless handler", () => {
     expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
   });
 
+  it("two replicas receiving the same delivery at once start one mission, one dispatch, one tracking comment", async () => {
+    const commentId = await world.comment("octo-maintainer", "/naruto plan make two files");
+    const payload = world.fake.payloads.issueComment({ repo: REPO, commentId });
+    const body = JSON.stringify(payload);
+    const replica = await handler();
+    const [server, fn] = await Promise.all([world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET }), replica(request(body, SECRET))]);
+    expect([server.status, fn.status]).toEqual([200, 200]);
+    const id = missionIdFor(REPO, commentId);
+    expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
+    const tracking = [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
+    expect(tracking).toHaveLength(1);
+  });
+
   it("answers 400 when GitHub's headers are missing", async () => {
     expect((await (await handler())({ headers: {}, body: "{}" })).status).toBe(400);
   });
