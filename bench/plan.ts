@@ -4,8 +4,9 @@
  * overlap check measured in the same run (DESIGN.md §12).
  *
  * Bench machines are shared: the naruto figures are the best of {@link RUNS} runs, and the
- * check alone and the independent proof check are also given in CPU time
- * (`process.cpuUsage`), which other processes on the machine do not inflate.
+ * check alone and the independent proof check are also given in CPU time of this process
+ * (`process.cpuUsage`, garbage-collector threads included), which a busy machine inflates far
+ * less than wall-clock time.
  */
 import { performance } from "node:perf_hooks";
 import { simulate } from "../src/mission/simulate.ts";
