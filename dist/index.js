@@ -57909,19 +57909,19 @@ function createFastItemParser(limits) {
     if (proto !== Object.prototype && proto !== null) return null;
     for (const key in raw) if (!KNOWN_FIELDS.has(key)) return null;
     const item = raw;
-    const { id, title, prompt, agent, verify, readonly: readonly2 } = item;
+    const { id, title, prompt, writes: rawWrites, reads: rawReads, after: rawAfter, agent, verify, estimate: rawEstimate, readonly: readonly2 } = item;
     if (typeof id !== "string" || itemIdProblem(id) !== null) return null;
     if (!isOptionalText(title, maxChars) || !isOptionalText(prompt, maxChars)) return null;
     if (!isOptionalNonEmpty(agent) || !isOptionalNonEmpty(verify)) return null;
     if (readonly2 !== void 0 && typeof readonly2 !== "boolean") return null;
-    const writes = item.writes === void 0 ? [] : pathList2(item.writes, protectedPaths);
-    const reads = item.reads === void 0 ? [] : pathList2(item.reads, []);
-    const after = item.after === void 0 ? [] : stringList(item.after);
+    const writes = rawWrites === void 0 ? [] : pathList2(rawWrites, protectedPaths);
+    const reads = rawReads === void 0 ? [] : pathList2(rawReads, []);
+    const after = rawAfter === void 0 ? [] : stringList(rawAfter);
     if (writes === null || reads === null || after === null) return null;
     let estimate2 = DEFAULT_ESTIMATE;
-    if (item.estimate !== void 0) {
-      if (typeof item.estimate !== "number" && typeof item.estimate !== "string") return null;
-      const parsed = parseEstimate(item.estimate);
+    if (rawEstimate !== void 0) {
+      if (typeof rawEstimate !== "number" && typeof rawEstimate !== "string") return null;
+      const parsed = parseEstimate(rawEstimate);
       if (!parsed.ok) return null;
       estimate2 = parsed.value;
     }
