@@ -48,7 +48,8 @@ const attemptSchema = z.object({
 });
 export type Attempt = z.infer<typeof attemptSchema>;
 
-const itemSchema = z.object({
+/** An item as planned: the plan's fields with its added edges and rank (the `planned` event). */
+export const plannedItemSchema = z.object({
   id: z.string(),
   title: z.string(),
   prompt: z.string(),
@@ -61,6 +62,10 @@ const itemSchema = z.object({
   estimate: z.number(),
   readonly: z.boolean(),
   rank: z.number(),
+});
+export type PlannedItem = z.infer<typeof plannedItemSchema>;
+
+const itemSchema = plannedItemSchema.extend({
   status: z.enum(ITEM_STATUSES),
   /** Why the item is not (yet) integrated: the failure, the failed dependency, the cancel. */
   reason: z.string().nullable(),

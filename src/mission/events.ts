@@ -4,25 +4,11 @@
  * driver interpret the same decisions.
  */
 import { z } from "zod";
-import { VERDICTS } from "./document.ts";
+import { plannedItemSchema, VERDICTS } from "./document.ts";
 
 const at = z.string();
 
-const plannedItem = z.object({
-  id: z.string(),
-  title: z.string(),
-  prompt: z.string(),
-  writes: z.array(z.string()),
-  reads: z.array(z.string()),
-  after: z.array(z.string()),
-  added_after: z.array(z.string()),
-  agent: z.string(),
-  verify: z.string().nullable(),
-  estimate: z.number(),
-  readonly: z.boolean(),
-  rank: z.number(),
-});
-export type PlannedItem = z.infer<typeof plannedItem>;
+export type { PlannedItem } from "./document.ts";
 
 const agentReport = {
   summary: z.string().nullable().optional(),
@@ -68,7 +54,7 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     type: z.literal("planned"),
     at,
     title: z.string(),
-    items: z.array(plannedItem),
+    items: z.array(plannedItemSchema),
     proof: z.unknown(),
   }),
   /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
