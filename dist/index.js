@@ -57295,7 +57295,7 @@ var attemptSchema = external_exports.object({
   started_at: external_exports.string().nullable(),
   finished_at: external_exports.string().nullable()
 });
-var itemSchema = external_exports.object({
+var plannedItemSchema = external_exports.object({
   id: external_exports.string(),
   title: external_exports.string(),
   prompt: external_exports.string(),
@@ -57307,7 +57307,9 @@ var itemSchema = external_exports.object({
   verify: external_exports.string().nullable(),
   estimate: external_exports.number(),
   readonly: external_exports.boolean(),
-  rank: external_exports.number(),
+  rank: external_exports.number()
+});
+var itemSchema = plannedItemSchema.extend({
   status: external_exports.enum(ITEM_STATUSES),
   /** Why the item is not (yet) integrated: the failure, the failed dependency, the cancel. */
   reason: external_exports.string().nullable(),
@@ -62156,20 +62158,6 @@ import { join as join9 } from "node:path";
 
 // src/mission/events.ts
 var at = external_exports.string();
-var plannedItem = external_exports.object({
-  id: external_exports.string(),
-  title: external_exports.string(),
-  prompt: external_exports.string(),
-  writes: external_exports.array(external_exports.string()),
-  reads: external_exports.array(external_exports.string()),
-  after: external_exports.array(external_exports.string()),
-  added_after: external_exports.array(external_exports.string()),
-  agent: external_exports.string(),
-  verify: external_exports.string().nullable(),
-  estimate: external_exports.number(),
-  readonly: external_exports.boolean(),
-  rank: external_exports.number()
-});
 var agentReport = {
   summary: external_exports.string().nullable().optional(),
   cost_usd: external_exports.number().nullable().optional(),
@@ -62208,7 +62196,7 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
     type: external_exports.literal("planned"),
     at,
     title: external_exports.string(),
-    items: external_exports.array(plannedItem),
+    items: external_exports.array(plannedItemSchema),
     proof: external_exports.unknown()
   }),
   /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
