@@ -22,6 +22,8 @@ export const OPERATIONS = [
   "GET /repos/{owner}/{repo}/contents/{path}",
   "GET /repos/{owner}/{repo}/collaborators/{username}/permission",
   "GET /repos/{owner}/{repo}/installation",
+  "GET /repos/{owner}/{repo}/issues",
+  "POST /repos/{owner}/{repo}/issues",
   "GET /repos/{owner}/{repo}/issues/{issue_number}",
   "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
   "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
@@ -54,6 +56,7 @@ export const OPERATIONS = [
   "POST /repos/{owner}/{repo}/git/commits",
   "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
   "GET /repos/{owner}/{repo}/compare/{basehead}",
+  "GET /app",
   "POST /app/installations/{installation_id}/access_tokens",
 ] as const;
 

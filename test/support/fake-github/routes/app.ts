@@ -1,11 +1,34 @@
-/** The endpoints a GitHub App calls with its JWT: finding its installation, and exchanging the JWT for an installation token. */
+/** The endpoints a GitHub App calls with its JWT: itself, finding its installation, and exchanging the JWT for an installation token. */
 import { issueInstallationToken } from "../app-auth.ts";
 import { GitHubError, notFound } from "../errors.ts";
 import { ok, type SelfRoute } from "../route.ts";
-import { nodeId, repoShape, userShape } from "../shapes.ts";
+import { appShape, nodeId, repoShape, userShape } from "../shapes.ts";
 import { findRepo, isoTime, type AppPermissions } from "../state.ts";
 
+const APP_CREATED = "2026-01-01T00:00:00Z";
+
 export const appRoutes: readonly SelfRoute[] = [
+  {
+    // The app itself (its slug names its bot, `<slug>[bot]`); only the app's JWT may ask.
+    op: "GET /app",
+    access: "self",
+    handle: (ctx) => {
+      if (ctx.principal.kind !== "app") {
+        throw new GitHubError(401, "A JSON web token could not be decoded");
+      }
+      return ok({
+        ...appShape(ctx.urls, ctx.world),
+        // The fake's app has no owning account of its own; an organization named after it stands in.
+        owner: userShape(ctx.urls, { login: `${ctx.world.app.slug}-owner`, id: ctx.world.app.id, type: "Organization" }),
+        description: "",
+        external_url: ctx.urls.web,
+        created_at: APP_CREATED,
+        updated_at: APP_CREATED,
+        events: ["issue_comment", "issues", "pull_request", "workflow_job", "workflow_run", "check_run"],
+        installations_count: ctx.world.installations.size,
+      });
+    },
+  },
   {
     op: "GET /repos/{owner}/{repo}/installation",
     access: "self",

@@ -1,9 +1,9 @@
-/** Issues (read), issue comments (list, create, read, edit, delete) and reactions. */
+/** Issues (list, create, read), issue comments (list, create, read, edit, delete) and reactions. */
 import { actorOf, userRole } from "../auth.ts";
 import { GitHubError, notFound, validationFailed } from "../errors.ts";
 import { noContent, ok, paginate, type RepoContext, type RepoRoute } from "../route.ts";
 import { commentShape, issueShape, reactionShape, repoApi } from "../shapes.ts";
-import { roleAtLeast, type CommentState, type ReactionSubject } from "../state.ts";
+import { roleAtLeast, type CommentState, type IssueState, type ReactionSubject } from "../state.ts";
 
 /** GitHub's limit on issue and comment bodies, in characters. */
 export const MAX_COMMENT_CHARS = 65_536;
@@ -53,7 +53,55 @@ function react(ctx: RepoContext, subject: ReactionSubject) {
   return ok(reactionShape(ctx.urls, reaction), 201);
 }
 
+// Anyone who can read a repository (with issues on) may open an issue.
+const WRITE_ISSUE = { role: "read", app: ["issues:write"] } as const;
+
+/** `GET /issues` filters naruto uses: state, creator, since (updated at or after), sort by created/updated, direction. */
+function listIssues(ctx: RepoContext) {
+  const state = ctx.query.get("state") ?? "open";
+  const creator = ctx.query.get("creator")?.toLowerCase() ?? null;
+  const since = ctx.query.get("since");
+  const sort = ctx.query.get("sort") === "updated" ? "updatedAt" : "createdAt";
+  const descending = (ctx.query.get("direction") ?? "desc") !== "asc";
+  if (since !== null && Number.isNaN(Date.parse(since))) throw validationFailed([{ resource: "Search", field: "since", code: "invalid" }]);
+  return [...ctx.repo.issues.values()]
+    .filter((i) => state === "all" || i.state === state)
+    .filter((i) => creator === null || i.user.login.toLowerCase() === creator)
+    .filter((i) => since === null || i.updatedAt >= Date.parse(since))
+    .sort((a, b) => (descending ? b[sort] - a[sort] || b.number - a.number : a[sort] - b[sort] || a.number - b.number));
+}
+
 export const issueRoutes: readonly RepoRoute[] = [
+  {
+    // Pull requests are issues here too, as on GitHub (they carry a `pull_request` key).
+    op: "GET /repos/{owner}/{repo}/issues",
+    access: READ,
+    handle: (ctx) => paginate({ items: listIssues(ctx).map((i) => issueShape(ctx.urls, ctx.repo, i)), query: ctx.query, selfUrl: `${repoApi(ctx.urls, ctx.repo)}/issues` }),
+  },
+  {
+    op: "POST /repos/{owner}/{repo}/issues",
+    access: WRITE_ISSUE,
+    handle: (ctx) => {
+      const title = typeof ctx.body["title"] === "string" ? ctx.body["title"] : "";
+      if (title.trim() === "") throw validationFailed([{ resource: "Issue", code: "missing_field", field: "title" }]);
+      const body = ctx.body["body"] === undefined || ctx.body["body"] === null ? null : checkBody(ctx.body["body"]);
+      const now = ctx.world.now();
+      const issue: IssueState = {
+        number: ctx.repo.nextNumber++,
+        id: ctx.world.nextId(),
+        title,
+        body,
+        user: actorOf(ctx.principal, ctx.world),
+        state: "open",
+        createdAt: now,
+        updatedAt: now,
+        closedAt: null,
+        isPull: false,
+      };
+      ctx.repo.issues.set(issue.number, issue);
+      return { status: 201, body: issueShape(ctx.urls, ctx.repo, issue), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/issues/${issue.number}` } };
+    },
+  },
   {
     op: "GET /repos/{owner}/{repo}/issues/{issue_number}",
     access: READ,
