@@ -8,7 +8,7 @@ import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import type { Comment, GitHubPort, Permission } from "./port.ts";
 
-type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "permission">;
+type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "openIssue" | "permission">;
 
 const ROLES: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
 
@@ -28,6 +28,17 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
     );
     const found = comments.find(matches);
     return found ? toComment(found) : null;
+  };
+
+  const findIssue = async (p: { marker: string; since: string; author?: string | undefined }): Promise<number | null> => {
+    const matches = (i: { body?: string | null | undefined; user: { login: string } | null }) => hasMarker(i.body, p.marker) && (p.author === undefined || i.user?.login === p.author);
+    const issues = await call(`look for an issue marked ${p.marker}`, () =>
+      octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, state: "all", since: p.since, sort: "created", direction: "desc", per_page: 100 }, (response, done) => {
+        if (response.data.some(matches)) done();
+        return response.data;
+      }),
+    );
+    return issues.find(matches)?.number ?? null;
   };
 
   return {
@@ -68,6 +79,19 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
         create: () => octokit.rest.issues.createComment({ ...repo, issue_number: issue, body: text, request: ONCE }).then((r) => toComment(r.data)),
         check: () => findComment({ issue, marker, ...(author === undefined ? {} : { author }) }),
       });
+    },
+
+    async openIssue({ title, body, marker, since, author, link }) {
+      checkMarker(marker);
+      const existing = await findIssue({ marker, since, author });
+      if (existing !== null) return { number: existing, created: false };
+      const text = truncate(withMarker(body, marker), { limit: COMMENT_BODY_LIMIT, link });
+      const number = await ctx.createOnce({
+        operation: `open issue ${JSON.stringify(title.slice(0, 80))}`,
+        create: () => octokit.rest.issues.create({ ...repo, title: title.slice(0, 256), body: text, request: ONCE }).then((r) => r.data.number),
+        check: () => findIssue({ marker, since, author }),
+      });
+      return { number, created: true };
     },
 
     async permission({ user }) {

@@ -133,6 +133,11 @@ export interface GitHubPort {
    * a failed attempt: it looks for the marker again first.
    */
   upsertComment(p: { issue: number; marker: string; body: string; link?: string; author?: string }): Promise<Comment>;
+  /**
+   * Opens an issue whose body starts with `marker`, unless an issue (by `author`, when given)
+   * updated since `since` carries it already: a re-run or a retried request opens no second one.
+   */
+  openIssue(p: { title: string; body: string; marker: string; since: string; author?: string; link?: string }): Promise<{ number: number; created: boolean }>;
   /** The user's role on the repository; `none` for a user who is no collaborator. */
   permission(p: { user: string }): Promise<Permission>;
 
