@@ -177,3 +177,53 @@ describe("loadConfig other fields", () => {
     expect(config).toMatchObject({ allow_protected: true, approval: true });
   });
 });
+
+describe("loadConfig schedules", () => {
+  it("reads schedules with their cron, task or plan file, and approval defaulting to the top level", () => {
+    const config = configOf(`approval: true
+schedules:
+  - name: nightly-docs
+    cron: "0 3 * * *"
+    task: Refresh the API docs
+  - name: weekly-deps
+    cron: "30 6 * * 1"
+    plan: ./.github/naruto/deps.yml
+    approval: false
+`);
+    expect(config.schedules.map((s) => ({ name: s.name, cron: s.cron.text, task: s.task, plan: s.plan, approval: s.approval }))).toEqual([
+      { name: "nightly-docs", cron: "0 3 * * *", task: "Refresh the API docs", plan: null, approval: true },
+      { name: "weekly-deps", cron: "30 6 * * 1", task: null, plan: ".github/naruto/deps.yml", approval: false },
+    ]);
+    expect(configOf(null).schedules).toEqual([]);
+  });
+
+  it("names the schedule field that is wrong and why", () => {
+    const errors = errorsOf(`schedules:
+  - name: a
+    cron: "0 25 * * *"
+    task: x
+  - name: a
+    cron: "0 3 * * *"
+  - name: b
+    cron: "0 3 * * *"
+    plan: docs/
+  - name: c
+    cron: "0 3 * * *"
+    task: x
+    when: later
+`);
+    const byPath = Object.fromEntries(errors.map((e) => [e.path, e.message]));
+    expect(byPath["schedules[0].cron"]).toContain("hour: 25 is outside 0-23");
+    expect(byPath["schedules[1]"]).toContain("needs a `task`");
+    expect(Object.keys(byPath).some((p) => p.startsWith("schedules[3]"))).toBe(true);
+  });
+
+  it("refuses two schedules of one name and a plan that is a folder", () => {
+    const errors = errorsOf(`schedules:
+  - { name: a, cron: "0 3 * * *", task: x }
+  - { name: a, cron: "0 4 * * *", task: y }
+  - { name: b, cron: "0 4 * * *", plan: docs/ }
+`);
+    expect(errors.map((e) => e.path)).toEqual(["schedules[1].name", "schedules[2].plan"]);
+  });
+});

@@ -2,8 +2,9 @@ import { normalizePath, pathKey, type RepoPath } from "../plan/paths.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { parseDuration } from "./duration.ts";
 import { PRESET_NAMES, PRESETS, type PresetName } from "./presets.ts";
+import { parseCron } from "./cron.ts";
 import type { ConfigFile } from "./schema.ts";
-import type { AgentProfile, Config, ConfigError, LoadConfigResult } from "./types.ts";
+import type { AgentProfile, Config, ConfigError, LoadConfigResult, Schedule } from "./types.ts";
 
 /** With no `default` profile in the file, `default` is this preset. */
 export const DEFAULT_PRESET: PresetName = "claude";
@@ -37,6 +38,8 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
     }
   });
 
+  const schedules = resolveSchedules(file, errors);
+
   if (errors.length > 0) return { ok: false, errors };
   const config: Config = {
     version: 1,
@@ -57,8 +60,28 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
     allow_protected: file.allow_protected,
     allow_bots: [...new Set(file.allow_bots)],
     approval: file.approval,
+    schedules,
   };
   return { ok: true, config };
+}
+
+function resolveSchedules(file: ConfigFile, errors: ConfigError[]): Schedule[] {
+  const schedules: Schedule[] = [];
+  const names = new Set<string>();
+  file.schedules.forEach((written, i) => {
+    if (names.has(written.name)) errors.push({ path: `schedules[${i}].name`, message: `${written.name} names two schedules; names are unique` });
+    names.add(written.name);
+    const cron = parseCron(written.cron);
+    let plan: string | null = null;
+    if (written.plan !== undefined) {
+      const normalized = normalizePath(written.plan);
+      if (!normalized.ok) errors.push({ path: `schedules[${i}].plan`, message: normalized.message });
+      else if (normalized.value.subtree) errors.push({ path: `schedules[${i}].plan`, message: "name a plan file, not a folder" });
+      else plan = normalized.value.path;
+    }
+    if (cron.ok) schedules.push({ name: written.name, cron: cron.cron, task: written.task ?? null, plan, approval: written.approval ?? file.approval });
+  });
+  return schedules;
 }
 
 function resolveAgents(file: ConfigFile, itemTimeout: number, errors: ConfigError[]): Record<string, AgentProfile> {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CRON_HINT, parseCron } from "./cron.ts";
 import { DURATION_HINT, DURATION_PATTERN, parseDuration } from "./duration.ts";
 import { ENV_NAME_PATTERN, forbiddenEnvReason } from "./env-policy.ts";
 import { PRESET_NAMES } from "./presets.ts";
@@ -62,6 +63,28 @@ export const AgentProfileSchema = z
     }
   });
 
+const CronText = z
+  .string()
+  .check((ctx) => {
+    const parsed = parseCron(ctx.value);
+    if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
+  })
+  .register(typeHints, { expected: CRON_HINT });
+
+export const ScheduleSchema = z
+  .strictObject({
+    name: ProfileName.describe("names the schedule in its missions' issues; unique"),
+    cron: CronText.describe(`when the sweep starts a mission: ${CRON_HINT}`),
+    task: z.string().min(1).optional().describe("the request, as after /naruto"),
+    plan: z.string().min(1).optional().describe("a plan file in the repository (read at the mission's base) instead of the planner agent"),
+    approval: z.boolean().optional().describe("post the plan and wait for /naruto approve on the mission's issue (default: the top-level approval)"),
+  })
+  .check((ctx) => {
+    if (ctx.value.task === undefined && ctx.value.plan === undefined) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: "needs a `task` (what to do) or a `plan` (a plan file in the repository)" });
+    }
+  });
+
 export const ConfigSchema = z
   .strictObject({
     version: z.literal(1).default(1).describe("config format version"),
@@ -104,9 +127,14 @@ export const ConfigSchema = z
       .default([])
       .describe("bot logins allowed to run /naruto, matched exactly"),
     approval: z.boolean().default(false).describe("`/naruto <task>` posts the plan and waits for `/naruto approve`"),
+    schedules: z
+      .array(ScheduleSchema)
+      .default([])
+      .describe("missions the sweep starts on a schedule, each with an issue of its own (the workflow's schedule must run the sweep)"),
   })
   .meta({ title: "naruto configuration (.github/naruto.yml)" });
 
 export type ConfigFile = z.output<typeof ConfigSchema>;
 export type AgentProfileFile = z.output<typeof AgentProfileSchema>;
+export type ScheduleFile = z.output<typeof ScheduleSchema>;
 export type Permission = (typeof PERMISSIONS)[number];

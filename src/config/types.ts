@@ -1,4 +1,5 @@
 import type { RepoPath } from "../plan/paths.ts";
+import type { Cron } from "./cron.ts";
 import type { PresetName } from "./presets.ts";
 import type { Permission } from "./schema.ts";
 
@@ -14,6 +15,17 @@ export interface AgentProfile {
   readonly description: string | null;
   /** The preset the command came from, if any. */
   readonly preset: PresetName | null;
+}
+
+/** A mission the sweep starts on a schedule (`schedules:`). */
+export interface Schedule {
+  readonly name: string;
+  readonly cron: Cron;
+  /** The request; null when only `plan` is given (the plan's title is then the task). */
+  readonly task: string | null;
+  /** A plan file in the repository; null: the planner agent plans the task. */
+  readonly plan: string | null;
+  readonly approval: boolean;
 }
 
 /**
@@ -43,6 +55,7 @@ export interface Config {
   readonly allow_protected: boolean;
   readonly allow_bots: readonly string[];
   readonly approval: boolean;
+  readonly schedules: readonly Schedule[];
 }
 
 /** One problem in a config file: `path` is the field, like `limits.max_parallel` or `agents.x.env[0]`. */
