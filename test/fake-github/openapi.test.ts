@@ -84,10 +84,11 @@ describe("the server's validation", () => {
     demo.github.violations.length = 0;
   });
 
-  it("answers GraphQL with 501 and a clear message", async () => {
+  it("leaves GraphQL out of the REST description: POST /graphql is answered by the GraphQL endpoint (graphql.test.ts)", async () => {
     const answer = await api(demo.github, demo.maintainer, { base: demo.github.url })("POST", "/graphql", { query: "{ viewer { login } }" });
-    expect(answer.status).toBe(501);
-    expect(String(field(answer.body, "message"))).toContain("GraphQL");
+    expect(answer.status).toBe(200);
+    expect(field(answer.body, "data", "viewer", "login")).toBe("octo-maintainer");
+    expect(demo.github.requests.at(-1)).toMatchObject({ kind: "graphql", operation: null });
   });
 
   it("records every request with its operation, status and user", async () => {

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { issueInstallationToken, signAppJwt } from "./app-auth.ts";
 import type { Fault } from "./faults.ts";
 import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
+import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
 import type { Account, AppPermissions, DispatchRecord, JobState, RepoState, Role, RunConclusion, RunStatus } from "./state.ts";
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
@@ -32,6 +33,7 @@ export type { DispatchRecord, RepoState, Role } from "./state.ts";
 export type { Delivery, DeliveryResult } from "./webhooks.ts";
 export { signWebhook } from "./webhooks.ts";
 export type { CreateRepoInput } from "./world.ts";
+export type { AddReviewThreadInput, ReviewThreadHandle } from "./review-threads.ts";
 
 export interface FakeGitHubOptions {
   /** 0 (default) picks a free port. */
@@ -85,6 +87,12 @@ export interface FakeGitHub {
   setRunStatus(runId: number, input: { status: RunStatus; conclusion?: RunConclusion }): void;
   /** Creates or updates (by name) a job of a run; returns the job id. */
   setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion }): number;
+  /** A reviewer's thread on a line of a pull request's file (read through GraphQL `reviewThreads`). */
+  addReviewThread(input: AddReviewThreadInput): ReviewThreadHandle;
+  /** A reply in a review thread (`thread`: the id `addReviewThread` returned). */
+  addReviewComment(input: { repo: string; thread: string; user: string; body: string }): void;
+  /** Resolves or unresolves a thread (`by`: who resolved it), or marks it outdated as a later push would. */
+  setReviewThread(input: { repo: string; thread: string; resolved?: boolean; outdated?: boolean; by?: string }): void;
   close(): Promise<void>;
 }
 
@@ -197,6 +205,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       run.updatedAt = now;
       return job.id;
     },
+    addReviewThread: (input) => addReviewThread(world, input),
+    addReviewComment: (input) => addReviewComment(world, input),
+    setReviewThread: (input) => setReviewThread(world, input),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

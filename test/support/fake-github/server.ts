@@ -9,6 +9,7 @@ import { authenticate, checkRepoAccess, principalName, type Principal } from "./
 import { DOCS_URL, GitHubError, notFound, type Reply } from "./errors.ts";
 import { faultReply, takeRequestFaults, type Fault } from "./faults.ts";
 import { GIT_PATH, serveGit } from "./git-http.ts";
+import { serveGraphql } from "./graphql/serve.ts";
 import { matchOperation, operationKey, validateRequest } from "./openapi.ts";
 import type { BaseContext } from "./route.ts";
 import { ROUTES } from "./routes/index.ts";
@@ -84,8 +85,10 @@ export function createHandler(core: ServerCore): (req: IncomingMessage, res: Ser
 async function handle(core: ServerCore, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   const url = new URL(req.url ?? "/", "http://fake-github");
   const method = (req.method ?? "GET").toUpperCase();
-  const enterprise = url.pathname === "/api/v3" || url.pathname.startsWith("/api/v3/");
-  const path = enterprise ? url.pathname.slice("/api/v3".length) || "/" : url.pathname;
+  // GitHub Enterprise Server: REST under /api/v3, GraphQL at /api/graphql.
+  const enterpriseGraphql = url.pathname === "/api/graphql";
+  const enterprise = enterpriseGraphql || url.pathname === "/api/v3" || url.pathname.startsWith("/api/v3/");
+  const path = enterpriseGraphql ? "/graphql" : enterprise ? url.pathname.slice("/api/v3".length) || "/" : url.pathname;
   const web = `http://${req.headers.host ?? "127.0.0.1"}`;
   const query = Object.fromEntries(url.searchParams);
   const { delayMs, failure } = takeRequestFaults(core.faults, method, path);
@@ -117,8 +120,8 @@ async function handle(core: ServerCore, req: IncomingMessage, res: ServerRespons
       unparsable = true;
     }
   }
-  const matched = matchOperation(method, path);
   const kind = method === "POST" && path === "/graphql" ? "graphql" : "rest";
+  const matched = kind === "graphql" ? null : matchOperation(method, path);
   const operation = matched === null ? null : operationKey(matched.operation);
   const entry: RecordedRequest = { kind, method, path, operation, query, body, enterprise, status: 0, user: null };
   core.requests.push(entry);
@@ -152,7 +155,11 @@ async function answer(input: {
     core.violations.push({ method: input.method, path: input.path, operation: entry.operation, problems });
   try {
     if (entry.kind === "graphql") {
-      return new GitHubError(501, "fake-github does not implement GraphQL yet (review threads come later); use the REST endpoints").toReply();
+      const principal = authenticate(core.world, input.req.headers.authorization);
+      entry.user = principalName(principal, core.world);
+      const { reply, problems } = await serveGraphql({ world: core.world, principal, urls: { api: input.urls.web, web: input.urls.web }, body: input.body, unparsable: input.unparsable });
+      if (problems.length > 0) violate([...problems]);
+      return reply;
     }
     if (matched === null) violate([`${input.method} ${input.path} is not an operation in the fake's OpenAPI subset`]);
     if (input.unparsable) violate(["the request body is not JSON"]);

@@ -76,6 +76,29 @@ export interface PullState {
   mergedAt: number | null;
 }
 
+/** One comment of a review thread (GraphQL `PullRequestReviewComment`). */
+export interface ReviewCommentState {
+  readonly id: number;
+  readonly body: string;
+  readonly user: Account;
+  readonly createdAt: number;
+}
+
+/**
+ * A review thread on a pull request (GraphQL `PullRequestReviewThread`): comments on one line
+ * of one file. `line` is null once the thread is outdated (GitHub keeps `originalLine`).
+ */
+export interface ReviewThreadState {
+  readonly id: number;
+  readonly pull: number;
+  readonly path: string;
+  readonly originalLine: number;
+  isOutdated: boolean;
+  isResolved: boolean;
+  resolvedBy: Account | null;
+  readonly comments: ReviewCommentState[];
+}
+
 export type RunStatus = "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
 export type RunConclusion = "success" | "failure" | "cancelled" | "skipped" | "timed_out" | "neutral" | "action_required" | null;
 
@@ -152,6 +175,8 @@ export interface RepoState {
   readonly issues: Map<number, IssueState>;
   nextNumber: number;
   readonly pulls: Map<number, PullState>;
+  /** Review threads of every pull request, oldest first. */
+  readonly reviewThreads: ReviewThreadState[];
   readonly comments: Map<number, CommentState>;
   readonly reactions: ReactionState[];
   readonly runs: Map<number, RunState>;

@@ -123,6 +123,7 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
     issues: new Map(),
     nextNumber: 1,
     pulls: new Map(),
+    reviewThreads: [],
     comments: new Map(),
     reactions: [],
     runs: new Map(),
