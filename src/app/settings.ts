@@ -35,7 +35,10 @@ export async function appDepsFrom(env: Env, probot: Probot): Promise<AppDeps> {
     slug = data?.slug;
   }
   if (!slug) throw new AppSettingsError("naruto app: could not learn the app's slug; set APP_SLUG");
-  const interval = Number(env["NARUTO_TRACKING_INTERVAL_MS"] ?? "");
+  const tracking = milliseconds(env, "NARUTO_TRACKING_INTERVAL_MS");
+  // The Action reads the same variable: spacing writes a second apart is GitHub's ask, and a
+  // GitHub Enterprise Server with other limits (or a test's fake) may not need it.
+  const writes = milliseconds(env, "NARUTO_GITHUB_WRITE_INTERVAL_MS");
   return {
     botLogin: `${slug}[bot]`,
     configPath: env["NARUTO_CONFIG"] || CONFIG_PATH,
@@ -43,6 +46,14 @@ export async function appDepsFrom(env: Env, probot: Probot): Promise<AppDeps> {
     workflowName: env["NARUTO_WORKFLOW_NAME"] || "naruto",
     now: () => new Date(),
     userAgent: USER_AGENT,
-    trackingIntervalMs: Number.isFinite(interval) && interval >= 0 && env["NARUTO_TRACKING_INTERVAL_MS"] ? interval : 5_000,
+    trackingIntervalMs: tracking ?? 5_000,
+    ...(writes === null ? {} : { client: { throttle: { writeIntervalMs: writes, notificationIntervalMs: writes } } }),
   };
+}
+
+/** A non-negative number of milliseconds from `env[name]`, or null when unset or not one. */
+function milliseconds(env: Env, name: string): number | null {
+  const text = env[name];
+  const value = Number(text ?? "");
+  return text && Number.isFinite(value) && value >= 0 ? value : null;
 }
