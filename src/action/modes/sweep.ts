@@ -4,12 +4,14 @@
  * engine retries them); an attempt whose run finished without its result reaching the mission
  * (its integrate job was lost) ends as `interrupted` and starts again; checkpoints left waiting
  * get an integrate run; a plan or review run that vanished is dispatched again. Worker branches
- * of missions finished longer ago than the retention are deleted.
+ * of missions finished longer ago than the retention are deleted. Then the schedules of the
+ * config that fired since shortly before start their missions (src/github-driver/schedules.ts).
  */
 import { GitHubError } from "../../github/errors.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
 import { runIdOf } from "../../github-driver/mission-id.ts";
 import { message } from "../../github-driver/publish.ts";
+import { startScheduledMissions } from "../../github-driver/schedules.ts";
 import type { Mission } from "../../mission/document.ts";
 import { IllegalEventError } from "../../mission/errors.ts";
 import type { MissionCommand, MissionEvent } from "../../mission/events.ts";
@@ -22,7 +24,7 @@ export const BRANCH_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 /** A mission this quiet with checkpoints still waiting has lost its integrate run. */
 const QUIET_MS = 10 * 60 * 1000;
 
-export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number } = {}): Promise<void> {
+export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number; scheduleWindowMs?: number } = {}): Promise<void> {
   const ids = await deps.store.list();
   const lines: string[] = [];
   for (const id of ids) {
@@ -35,7 +37,14 @@ export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number 
       lines.push(`- \`${id}\`: failed: ${message(error).split("\n")[0] ?? ""}`);
     }
   }
-  await deps.log.summary(`### naruto sweep\n\n${ids.length} mission(s)\n${lines.join("\n")}\n`);
+  // The runs are on the default branch (`GITHUB_REF_NAME` of a scheduled run): its config counts.
+  const scheduled = await startScheduledMissions(deps, { defaultBranch: deps.ref, ...(options.scheduleWindowMs === undefined ? {} : { windowMs: options.scheduleWindowMs }) }).catch((error: unknown) => {
+    deps.log.warning(`schedules not started: ${message(error)}`);
+    return [`schedules not started: ${message(error).split("\n")[0] ?? ""}`];
+  });
+  for (const line of scheduled) deps.log.info(line);
+  const scheduleLines = scheduled.length === 0 ? "" : `\n${scheduled.map((l) => `- ${l}`).join("\n")}\n`;
+  await deps.log.summary(`### naruto sweep\n\n${ids.length} mission(s)\n${lines.join("\n")}\n${scheduleLines}`);
 }
 
 async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Promise<string | null> {
