@@ -27,7 +27,7 @@ export function gitPart(ctx: AdapterContext): GitPart {
     call(`compare ${base}...${head}`, async () => {
       const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: `${base}...${head}` });
       const files = (data.files ?? []).map((f): ChangedFile => ({ path: f.filename, status: CHANGE_STATUSES.find((s) => s === f.status) ?? "changed", previousPath: f.previous_filename ?? null }));
-      return { status: data.status, aheadBy: data.ahead_by, behindBy: data.behind_by, files, filesComplete: files.length < COMPARE_FILE_CAP };
+      return { status: data.status, aheadBy: data.ahead_by, behindBy: data.behind_by, files, filesComplete: files.length < COMPARE_FILE_CAP, mergeBase: data.merge_base_commit.sha };
     });
 
   return {

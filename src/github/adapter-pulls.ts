@@ -3,12 +3,13 @@
  * its head.
  */
 import { PullRequestExistsError } from "./errors.ts";
+import { nullOn404 } from "./adapter-issues.ts";
 import { CHECK_TEXT_LIMIT, COMMENT_BODY_LIMIT, truncate } from "./limits.ts";
 import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import type { CheckOutput, CheckRun, GitHubPort, PullRequest } from "./port.ts";
 
-type PullsPart = Pick<GitHubPort, "findPullRequest" | "createPullRequest" | "updatePullRequest" | "createCheckRun" | "updateCheckRun">;
+type PullsPart = Pick<GitHubPort, "findPullRequest" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun">;
 
 interface PullData {
   number: number;
@@ -79,6 +80,21 @@ export function pullsPart(ctx: AdapterContext): PullsPart {
         });
         return toPull(data);
       }),
+
+    async getPullRequest({ number }) {
+      const data = await call(`read pull request #${number}`, () => octokit.rest.pulls.get({ ...repo, pull_number: number }).then((r) => r.data)).catch(nullOn404);
+      if (data === null) return null;
+      const headRepo = data.head.repo?.full_name ?? null;
+      return {
+        number: data.number,
+        url: data.html_url,
+        title: data.title,
+        state: data.state === "closed" ? "closed" : "open",
+        head: { ref: data.head.ref, sha: data.head.sha, repo: headRepo },
+        base: { ref: data.base.ref, sha: data.base.sha },
+        fromFork: headRepo === null || headRepo.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase(),
+      };
+    },
 
     createCheckRun: ({ name, headSha, externalId, status, conclusion, output, detailsUrl, link }) =>
       ctx.createOnce({

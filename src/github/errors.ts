@@ -64,6 +64,32 @@ export class OutcomeUnknownError extends GitHubError {
   override readonly name = "OutcomeUnknownError";
 }
 
+/** One entry of a GraphQL answer's `errors`: `type` is GitHub's (`NOT_FOUND`, `FORBIDDEN`, …), null for a validation error. */
+export interface GraphqlErrorEntry {
+  readonly type: string | null;
+  readonly message: string;
+  readonly path: readonly (string | number)[];
+}
+
+/**
+ * GitHub answered a GraphQL query with `errors` (HTTP 200): a validation error (the query asks
+ * for something the schema does not have), or a field it could not resolve. `errors` lists
+ * them; `has(type)` says whether one is of GitHub's `type`.
+ */
+export class GraphqlError extends GitHubError {
+  override readonly name = "GraphqlError";
+  readonly errors: readonly GraphqlErrorEntry[];
+
+  constructor(init: GitHubErrorInit & { readonly errors: readonly GraphqlErrorEntry[] }) {
+    super(init);
+    this.errors = init.errors;
+  }
+
+  has(type: string): boolean {
+    return this.errors.some((e) => e.type === type);
+  }
+}
+
 /** The caller sent more than GitHub accepts; refused before sending. Fix the caller. */
 export class InputLimitError extends Error {
   override readonly name = "InputLimitError";
@@ -90,6 +116,8 @@ export function toGitHubError(operation: string, error: unknown): Error {
   if (error instanceof GitHubError || error instanceof InputLimitError) return error;
   if (typeof error !== "object" || error === null) return new GitHubError({ operation, status: null, message: String(error) });
   const e = error as RequestErrorLike;
+  const graphql = graphqlErrors(error);
+  if (graphql !== null) return graphqlError(operation, graphql, error);
   const status = typeof e.status === "number" ? e.status : null;
   const detail = githubMessage(e);
   if (isTimeout(e)) {
@@ -130,4 +158,30 @@ function isTimeout(e: RequestErrorLike): boolean {
     if ((c as { name?: unknown }).name === "TimeoutError") return true;
   }
   return false;
+}
+
+/** The `errors` of @octokit/graphql's `GraphqlResponseError` (a 200 answer with errors); null for anything else. */
+function graphqlErrors(error: object): GraphqlErrorEntry[] | null {
+  if (!("name" in error) || error.name !== "GraphqlResponseError" || !("errors" in error) || !Array.isArray(error.errors)) return null;
+  return error.errors.map((x: unknown): GraphqlErrorEntry => {
+    const o = (typeof x === "object" && x !== null ? x : {}) as Record<string, unknown>;
+    return {
+      type: typeof o["type"] === "string" ? o["type"] : null,
+      message: typeof o["message"] === "string" ? o["message"] : JSON.stringify(x),
+      path: Array.isArray(o["path"]) ? o["path"].filter((p): p is string | number => typeof p === "string" || typeof p === "number") : [],
+    };
+  });
+}
+
+function graphqlError(operation: string, errors: readonly GraphqlErrorEntry[], cause: unknown): GraphqlError {
+  const types = new Set(errors.map((e) => e.type));
+  const advice = types.has("NOT_FOUND")
+    ? "not found, or the token cannot see it: check the repository, the number and the token's access"
+    : types.has("FORBIDDEN")
+      ? "the token lacks a permission for this: an App or job token needs pull_requests: read"
+      : types.has(null)
+        ? "GitHub rejected the query: naruto's query does not match GitHub's schema; report it as a naruto bug"
+        : "GitHub could not answer the query: try again later";
+  const what = errors.map((e) => (e.type ? `${e.type}: ${e.message}` : e.message)).join("; ");
+  return new GraphqlError({ operation, status: 200, message: `${what} (${advice})`, cause, errors });
 }

@@ -21,6 +21,7 @@ import { actionsPart } from "./adapter-actions.ts";
 import { gitPart } from "./adapter-git.ts";
 import { issuesPart } from "./adapter-issues.ts";
 import { pullsPart } from "./adapter-pulls.ts";
+import { reviewThreadsPart } from "./adapter-review-threads.ts";
 import { createOctokitClient, type OctokitClientOptions } from "./octokit-client.ts";
 import type { GitHubPort, RepoRef } from "./port.ts";
 
@@ -44,6 +45,7 @@ export function createGitHub(options: CreateGitHubOptions): GitHubPort {
     ...issuesPart(ctx),
     ...actionsPart(ctx),
     ...pullsPart(ctx),
+    ...reviewThreadsPart(ctx),
     ...gitPart(ctx),
   };
 }

@@ -55,6 +55,50 @@ export interface PullRequest {
   readonly title: string;
 }
 
+/** A pull request as `/naruto` on it needs it: both sides, and where the head lives. */
+export interface PullRequestInfo {
+  readonly number: number;
+  readonly url: string;
+  readonly title: string;
+  readonly state: "open" | "closed";
+  readonly head: {
+    readonly ref: string;
+    readonly sha: string;
+    /** `owner/name` of the head's repository; null when that repository was deleted. */
+    readonly repo: string | null;
+  };
+  readonly base: { readonly ref: string; readonly sha: string };
+  /** The head lives in another repository (a fork, or a deleted one). */
+  readonly fromFork: boolean;
+}
+
+/** One comment of a review thread. */
+export interface ReviewComment {
+  /** Login of the author; null for a deleted account ("ghost"). */
+  readonly author: string | null;
+  readonly body: string;
+}
+
+/** A review thread on a pull request: comments on one line (or the whole) of one file. */
+export interface ReviewThread {
+  readonly id: string;
+  readonly path: string;
+  /** The line in the pull request's current diff; null when outdated or on the whole file. */
+  readonly line: number | null;
+  /** The line the thread was started on. */
+  readonly originalLine: number | null;
+  readonly isResolved: boolean;
+  /** The lines it was on changed since (a later push). */
+  readonly isOutdated: boolean;
+  /** The first comments, oldest first (at most {@link REVIEW_COMMENTS_PER_THREAD}). */
+  readonly comments: readonly ReviewComment[];
+  /** How many comments the thread has in all. */
+  readonly commentCount: number;
+}
+
+/** Comments read per review thread; a longer thread says how many more it has. */
+export const REVIEW_COMMENTS_PER_THREAD = 50;
+
 export type CheckStatus = "queued" | "in_progress" | "completed";
 export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
 
@@ -110,6 +154,8 @@ export interface Comparison {
   readonly files: readonly ChangedFile[];
   /** False when GitHub cut the file list (it lists at most 300 files per comparison). */
   readonly filesComplete: boolean;
+  /** The commit `base...head` is measured from. */
+  readonly mergeBase: string;
 }
 
 export interface DispatchResult {
@@ -154,6 +200,13 @@ export interface GitHubPort {
   /** Opens a pull request; returns the open one for the same head and base if it exists. */
   createPullRequest(p: { head: string; base: string; title: string; body: string; draft?: boolean; link?: string }): Promise<PullRequest>;
   updatePullRequest(p: { number: number; title?: string; body?: string; state?: "open" | "closed"; link?: string }): Promise<PullRequest>;
+  /** A pull request by number with both sides; null when there is none (an issue is none). */
+  getPullRequest(p: { number: number }): Promise<PullRequestInfo | null>;
+  /**
+   * Every review thread of a pull request, resolved or not, oldest first (GraphQL, paged);
+   * `GraphqlError` (errors.ts) when GitHub answers with errors.
+   */
+  reviewThreads(p: { pull: number }): Promise<ReviewThread[]>;
 
   /**
    * Creates a check run on `headSha`. `externalId` names it, so that after a failed attempt the

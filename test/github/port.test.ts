@@ -17,7 +17,7 @@
  * pull requests (closed at the end), check runs and dispatched runs stay behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMENT_BODY_LIMIT, CHECK_TEXT_LIMIT, GitHubError, InputLimitError, markerFor, NotFastForwardError, RefExistsError } from "../../src/github/index.ts";
+import { COMMENT_BODY_LIMIT, CHECK_TEXT_LIMIT, createGitHub, GitHubError, GraphqlError, InputLimitError, markerFor, NotFastForwardError, RefExistsError } from "../../src/github/index.ts";
 import { startTarget, type PortTarget } from "./target.ts";
 
 let t: PortTarget;
@@ -162,6 +162,83 @@ describe("pull requests", () => {
   });
 });
 
+describe("a pull request and its review threads", () => {
+  let number: number;
+  let head: string;
+  let headSha: string;
+
+  beforeAll(async () => {
+    head = `${t.scratch.slice("refs/heads/".length)}reviewed`;
+    headSha = await commitFiles(base, { "src/reviewed.ts": "export const r = 1;\n" });
+    await t.github.createRef({ ref: `refs/heads/${head}`, sha: headSha });
+    number = (await t.github.createPullRequest({ head, base: t.defaultBranch, title: "naruto test: reviewed", body: "threads" })).number;
+  });
+  afterAll(async () => {
+    await t.github.updatePullRequest({ number, state: "closed" });
+  });
+
+  it("reads a pull request by number with both sides, and null for an issue or a missing number", async () => {
+    expect(await t.github.getPullRequest({ number })).toEqual({
+      number,
+      url: expect.stringContaining(`/pull/${number}`),
+      title: "naruto test: reviewed",
+      state: "open",
+      head: { ref: head, sha: headSha, repo: `${t.repo.owner}/${t.repo.repo}` },
+      base: { ref: t.defaultBranch, sha: base },
+      fromFork: false,
+    });
+    expect(await t.github.getPullRequest({ number: t.issue })).toBeNull();
+    expect(await t.github.getPullRequest({ number: 999_999 })).toBeNull();
+  });
+
+  it("reads every review thread through GraphQL, page after page, with the first comments of each", async (ctx) => {
+    if (!t.fake) {
+      // Real GitHub: a new pull request has no threads (writing them needs a review).
+      expect(await t.github.reviewThreads({ pull: number })).toEqual([]);
+      return ctx.skip();
+    }
+    const fake = t.fake;
+    const repo = `${t.repo.owner}/${t.repo.repo}`;
+    for (let i = 1; i <= 120; i++) fake.addReviewThread({ repo, pull: number, path: `src/f${i}.ts`, line: i, comments: [{ user: "octo-maintainer", body: `thread ${i}` }] });
+    const long = fake.addReviewThread({ repo, pull: number, path: "src/long.ts", line: 2, comments: [{ user: "octo-maintainer", body: "first" }] });
+    for (let i = 2; i <= 60; i++) fake.addReviewComment({ repo, thread: long.id, user: "octo-outsider", body: `reply ${i}` });
+    fake.setReviewThread({ repo, thread: long.id, outdated: true });
+    const before = fake.requests.filter((r) => r.kind === "graphql").length;
+
+    const threads = await t.github.reviewThreads({ pull: number });
+    expect(fake.requests.filter((r) => r.kind === "graphql").length - before).toBe(2);
+    expect(threads).toHaveLength(121);
+    expect(threads[0]).toEqual({
+      id: expect.any(String),
+      path: "src/f1.ts",
+      line: 1,
+      originalLine: 1,
+      isResolved: false,
+      isOutdated: false,
+      comments: [{ author: "octo-maintainer", body: "thread 1" }],
+      commentCount: 1,
+    });
+    expect(threads[119]?.path).toBe("src/f120.ts");
+    const last = threads[120];
+    expect(last).toMatchObject({ path: "src/long.ts", isOutdated: true, line: null, originalLine: 2, commentCount: 60 });
+    expect(last?.comments).toHaveLength(50);
+  });
+
+  it("fails with a typed GraphQL error for a missing pull request and for a token without pull request access", async (ctx) => {
+    const missing = await t.github.reviewThreads({ pull: 999_999 }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(GraphqlError);
+    expect((missing as GraphqlError).has("NOT_FOUND")).toBe(true);
+    expect((missing as GraphqlError).message).toContain("Could not resolve to a PullRequest with the number of 999999");
+    if (!t.fake) return ctx.skip();
+    const token = t.fake.issueAppToken({ owner: t.repo.owner, permissions: { contents: "read" } }).token;
+    const narrow = createGitHub({ token, repo: t.repo, baseUrl: t.fake.url, userAgent: "naruto-tests" });
+    const refused = await narrow.reviewThreads({ pull: number }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GraphqlError);
+    expect((refused as GraphqlError).errors).toEqual([{ type: "FORBIDDEN", message: "Resource not accessible by integration", path: ["repository", "pullRequest"] }]);
+    expect((refused as GraphqlError).message).toContain("pull_requests: read");
+  });
+});
+
 describe("check runs", () => {
   it("creates a check run and completes it, cutting a long summary with the link", async (ctx) => {
     if (!t.checks) return ctx.skip();
@@ -240,12 +317,15 @@ describe("git data", () => {
     const withoutReadme = await t.github.createCommit({ message: "drop readme", tree: removeReadme, parents: [base] });
     const head = await commitFiles(withoutReadme, { "added.txt": "new\n" });
     const cmp = await t.github.compareCommits({ base, head });
-    expect(cmp).toMatchObject({ status: "ahead", aheadBy: 2, behindBy: 0, filesComplete: true });
+    expect(cmp).toMatchObject({ status: "ahead", aheadBy: 2, behindBy: 0, filesComplete: true, mergeBase: base });
     expect(cmp.files.map((f) => [f.path, f.status]).sort()).toEqual([
       ["README.md", "removed"],
       ["added.txt", "added"],
     ]);
     const back = await t.github.compareCommits({ base: head, head: base });
     expect(back).toMatchObject({ status: "behind", aheadBy: 0, behindBy: 2 });
+    // Two sides that both moved on are measured from where they parted.
+    const side = await commitFiles(base, { "side.txt": "side\n" });
+    expect(await t.github.compareCommits({ base: head, head: side })).toMatchObject({ status: "diverged", aheadBy: 1, behindBy: 2, mergeBase: base });
   });
 });
