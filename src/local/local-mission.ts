@@ -57,7 +57,7 @@ export class ConfigInvalidError extends Error {
 }
 
 export async function runLocalMission(given: LocalDeps, req: RunRequest): Promise<Mission> {
-  const deps = withSerialWorktrees(given);
+  const deps = await withSerialWorktrees(given, req.repoDir);
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
   const commit = await gitText(git, { args: ["rev-parse", "--verify", "--end-of-options", `${req.baseRef}^{commit}`], cwd: repoDir });
   const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
@@ -92,7 +92,7 @@ export async function runLocalMission(given: LocalDeps, req: RunRequest): Promis
 }
 
 export async function resumeLocalMission(given: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
-  const deps = withSerialWorktrees(given);
+  const deps = await withSerialWorktrees(given, input.repoDir);
   const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
   const stored = await store.load(input.id);
   if (!stored) throw new MissionNotFoundError(input.id);
@@ -143,9 +143,10 @@ function clockBackstop(config: Config): number {
   return longest + BACKSTOP_MARGIN_MS;
 }
 
-/** Attempts, verification and review share one repository: see serial-worktrees.ts. */
-function withSerialWorktrees(deps: LocalDeps): LocalDeps {
-  return { ...deps, git: serialWorktrees(deps.git) };
+/** Attempts, verification and review share one repository (and other runs may too): see serial-worktrees.ts. */
+async function withSerialWorktrees(deps: LocalDeps, repoDir: string): Promise<LocalDeps> {
+  const lockFile = join(await gitCommonDir(deps.git, repoDir), "naruto", "worktree.lock");
+  return { ...deps, git: serialWorktrees(deps.git, { lockFile }) };
 }
 
 /** The `planned` event for an explicit plan, or the planner agent's plan. */

@@ -3,8 +3,12 @@
  * `git worktree add` is creating an entry, a second `worktree add`, `list`, `remove` or `prune`
  * reads the half-made entry and fails ("failed to read .git/worktrees/x/commondir"), and `prune`
  * may even delete it. The local driver runs attempts, queue verification and review side by side
- * in one repository, so every `git worktree …` call of the run goes through one queue.
+ * in one repository, so every `git worktree …` call of the run goes through one queue — and,
+ * with a lock file, through one queue across processes too (two `naruto run`s, or a run and a
+ * `naruto resume`, in the same repository).
  */
+import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { Git, GitCall } from "../git/run-git.ts";
 
 /** Options of git itself that take a separate value (`git -c k=v worktree …`). */
@@ -20,13 +24,89 @@ export function gitSubcommand(args: readonly string[]): string | null {
   return null;
 }
 
-/** The same git, with `git worktree …` calls run one at a time (in the order they were made). */
-export function serialWorktrees(git: Git): Git {
+/**
+ * The same git, with `git worktree …` calls run one at a time (in the order they were made);
+ * with `lockFile`, each also holds that file (see {@link withFileLock}) while it runs.
+ */
+export function serialWorktrees(git: Git, options: { lockFile?: string } = {}): Git {
   let tail: Promise<unknown> = Promise.resolve();
+  const { lockFile } = options;
   return (call: GitCall) => {
     if (gitSubcommand(call.args) !== "worktree") return git(call);
-    const result = tail.then(() => git(call));
+    const result = tail.then(() => (lockFile === undefined ? git(call) : withFileLock(lockFile, () => git(call))));
     tail = result.catch(() => undefined);
     return result;
   };
+}
+
+/** A lock older than this is left over by a process that died (a worktree call takes < 1 s). */
+export const STALE_LOCK_MS = 2 * 60_000;
+
+export interface FileLockOptions {
+  /** Give up after this long (default 2 minutes), saying who holds the lock. */
+  readonly timeoutMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Whether a process lives (default: `process.kill(pid, 0)`). */
+  readonly alive?: (pid: number) => boolean;
+}
+
+/**
+ * Runs `work` while holding `path`, a file created exclusively (`O_EXCL`) holding our pid and
+ * removed afterwards. A lock whose process is gone, or that is older than {@link STALE_LOCK_MS},
+ * is taken over. (Two processes taking over the same stale lock at the same instant could both
+ * proceed; that needs a process to have died holding it first, and costs one retried call.)
+ */
+export async function withFileLock<T>(path: string, work: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const alive = options.alive ?? processAlive;
+  const timeoutMs = options.timeoutMs ?? 2 * 60_000;
+  await mkdir(dirname(path), { recursive: true });
+  let waited = 0;
+  for (let round = 0; ; round++) {
+    try {
+      const handle = await open(path, "wx");
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = await lockHolder(path);
+    if (holder !== null && (!alive(holder.pid) || holder.ageMs > STALE_LOCK_MS)) {
+      await rm(path, { force: true });
+      continue;
+    }
+    if (waited >= timeoutMs) {
+      throw new Error(`${path} is held by process ${holder?.pid ?? "?"} for ${Math.round(waited / 1000)} s: another naruto is working in this repository; if none is, delete the file`);
+    }
+    const pause = Math.min(5 * 2 ** round, 100);
+    await sleep(pause);
+    waited += pause;
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+async function lockHolder(path: string): Promise<{ pid: number; ageMs: number } | null> {
+  try {
+    const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
+    const pid = Number.parseInt(text, 10);
+    // A file still being written has no pid yet: it is young, its writer is alive.
+    return { pid: Number.isInteger(pid) && pid > 0 ? pid : process.pid, ageMs: Date.now() - info.mtimeMs };
+  } catch {
+    return null; // released meanwhile
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it lives, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -2,9 +2,12 @@
  * `git worktree …` calls of one local run go through one queue (src/local/serial-worktrees.ts):
  * concurrent `worktree add`s in one repository otherwise read each other's half-made entries.
  */
-import { describe, expect, it } from "vitest";
+import { access, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Git, GitCall, GitOutput } from "../../src/git/run-git.ts";
-import { gitSubcommand, serialWorktrees } from "../../src/local/serial-worktrees.ts";
+import { gitSubcommand, serialWorktrees, STALE_LOCK_MS, withFileLock } from "../../src/local/serial-worktrees.ts";
 
 describe("gitSubcommand", () => {
   it.each([
@@ -72,5 +75,61 @@ describe("serialWorktrees", () => {
     const settled = await Promise.allSettled(calls);
     expect(settled.map((s) => s.status)).toEqual(["rejected", "fulfilled", "fulfilled", "fulfilled"]);
     expect(fake.most()).toBe(2);
+  });
+});
+
+describe("withFileLock", () => {
+  const folders: string[] = [];
+  const folder = async () => {
+    const dir = await mkdtemp(join(tmpdir(), "naruto-lock-"));
+    folders.push(dir);
+    return dir;
+  };
+  afterAll(async () => {
+    for (const dir of folders) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("lets one holder in at a time and removes the file afterwards", async () => {
+    const lock = join(await folder(), "sub", "worktree.lock");
+    const events: string[] = [];
+    let release!: () => void;
+    const first = withFileLock(lock, async () => {
+      events.push("first in");
+      await new Promise<void>((r) => (release = r));
+      events.push("first out");
+    });
+    await vi.waitFor(() => expect(events).toEqual(["first in"]));
+    const second = withFileLock(lock, async () => void events.push("second in"), { sleep: () => new Promise((r) => setTimeout(r, 1)) });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(["first in"]);
+    expect((await readFile(lock, "utf8")).trim()).toBe(String(process.pid));
+    release();
+    await Promise.all([first, second]);
+    expect(events).toEqual(["first in", "first out", "second in"]);
+    await expect(access(lock)).rejects.toThrow();
+  });
+
+  it("takes over a lock whose process is gone", async () => {
+    const lock = join(await folder(), "worktree.lock");
+    await writeFile(lock, "999999\n");
+    expect(await withFileLock(lock, async () => "ran", { alive: (pid) => pid !== 999999 })).toBe("ran");
+  });
+
+  it("takes over a lock older than a worktree call can take, even if its pid lives (reused)", async () => {
+    const lock = join(await folder(), "worktree.lock");
+    await writeFile(lock, "1\n");
+    const old = new Date(Date.now() - STALE_LOCK_MS - 1000);
+    await utimes(lock, old, old);
+    expect(await withFileLock(lock, async () => "ran", { alive: () => true })).toBe("ran");
+  });
+
+  it("gives up on a live holder after the timeout, naming it and what to do", async () => {
+    const lock = join(await folder(), "worktree.lock");
+    await writeFile(lock, "4242\n");
+    const work = vi.fn(async () => "ran");
+    const error = await withFileLock(lock, work, { alive: () => true, timeoutMs: 1000, sleep: async () => undefined }).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/held by process 4242 .*another naruto is working in this repository; if none is, delete the file/);
+    expect(work).not.toHaveBeenCalled();
+    expect((await readFile(lock, "utf8")).trim()).toBe("4242");
   });
 });
