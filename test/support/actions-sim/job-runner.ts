@@ -5,7 +5,7 @@
  * and at the end the machine thrown away with every process still running in it.
  */
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { lchown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AppPermissions } from "../fake-github/state.ts";
@@ -70,6 +70,16 @@ async function chown(path: string, user: { uid: number; gid: number } | null): P
   });
 }
 
+/**
+ * A stand-in for the job's `ACTIONS_RUNTIME_TOKEN`: shaped like the real one (a JWT, which is
+ * what a token hunter looks for), unique per job, and good for nothing — the simulator has no
+ * results service to present it to.
+ */
+function fakeRuntimeToken(runId: number, job: string): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return `${part({ typ: "JWT", alg: "RS256", x5t: "simulator" })}.${part({ scp: `Actions.Results:${runId}:${job}`, sim: randomUUID() })}.${randomBytes(32).toString("base64url")}`;
+}
+
 export async function runLeg(input: LegInput): Promise<JobResult> {
   const { run, job } = input;
   const repoName = run.repository.fullName.split("/")[1] ?? "repo";
@@ -83,6 +93,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
 
   const permissions = tokenPermissions({ job: job.permissions, workflow: run.workflow.permissions, fallback: run.defaultPermissions });
   const token = run.mint(permissions);
+  const runtimeToken = fakeRuntimeToken(run.id, job.id);
   const trackingId = `github_${randomUUID()}`;
   const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
   // A job past its time limit loses its machine (the running step dies) and its later steps.
@@ -126,11 +137,17 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   let failed = false;
   let outputs: Record<string, string> = {};
   let orphansKilled = 0;
-  const masks = new Set([token, ...Object.values(run.secrets)]);
+  const masks = new Set([token, runtimeToken, ...Object.values(run.secrets)]);
+  const actionRuntimeEnv = {
+    ACTIONS_RUNTIME_TOKEN: runtimeToken,
+    ACTIONS_RUNTIME_URL: `${run.serverUrl}/_sim/pipelines/`,
+    ACTIONS_RESULTS_URL: `${run.serverUrl}/_sim/results/`,
+    ACTIONS_CACHE_URL: `${run.serverUrl}/_sim/artifactcache/`,
+  };
   try {
     const jobEnv = evaluateStrings({ ...run.workflow.env, ...(job.env ?? {}) }, { contexts });
     const scope: JobScope = {
-      machine, workspace, jobDir, runnerTemp, token, runId: run.id, artifacts: run.artifacts, runnerEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
+      machine, workspace, jobDir, runnerTemp, token, runId: run.id, artifacts: run.artifacts, runnerEnv, actionRuntimeEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
       github: { repository: github.repository, ref: github.ref, sha: github.sha, serverUrl: run.serverUrl, eventName: github.event_name },
       chown: (path) => chown(path, machine.user),
       resolveAction: (uses) => run.resolveAction(uses),

@@ -1,6 +1,7 @@
 /** The workflow and JavaScript action the simulator's own tests run. */
 
 export const FIXTURE_WORKFLOW = `name: sim-test
+run-name: sim \${{ inputs.fail == 'yes' && 'failing' || format('legs {0}', inputs.items) }} by \${{ github.actor }}
 on:
   workflow_dispatch:
     inputs:
@@ -48,6 +49,16 @@ jobs:
         with:
           who: \${{ matrix.item }}#\${{ matrix.attempt }}
           greeting: \${{ needs.prepare.outputs.greeting }}
+      # A run: step has no token of its own (neither the job's nor the Actions runtime's),
+      # gets its env: with step outputs, and gets the job's token only when it is passed.
+      - id: plain
+        env:
+          SEEN: \${{ steps.act.outputs.seen }}
+          PASSED: \${{ github.token }}
+        run: |
+          env | grep -e '^ACTIONS_' -e '^GITHUB_TOKEN=' -e '^INPUT_' && exit 1
+          test -n "$PASSED"
+          { echo "seen<<EOF"; echo "$SEEN"; echo EOF; } >> "$GITHUB_OUTPUT"
       - run: |
           mkdir out
           echo "\${{ steps.act.outputs.seen }}" > out/seen.txt
@@ -84,6 +95,11 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: echo "failing was \${{ needs.failing.result }}"
+  guarded:
+    if: vars.SKIP_GUARDED != 'true'
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo guarded ran
 `;
 
 export const FIXTURE_ACTION = {
@@ -100,6 +116,8 @@ runs:
 const env = process.env;
 const out = (name, value) => appendFileSync(env.GITHUB_OUTPUT, name + "<<X\\n" + value + "\\nX\\n");
 out("seen", env["INPUT_WHO"] + " says " + env["INPUT_GREETING"]);
+out("runtime", /^eyJ[\\w-]+\\.[\\w-]+\\.[\\w-]+$/.test(env.ACTIONS_RUNTIME_TOKEN ?? "") ? "a JWT" : "none");
+console.log("runtime=" + env.ACTIONS_RUNTIME_TOKEN);
 const token = env["INPUT_GITHUB-TOKEN"];
 console.log("token=" + token);
 const [owner, repo] = env.GITHUB_REPOSITORY.split("/");

@@ -72,6 +72,7 @@ describe("a workflow run", () => {
       "failing:skipped",
       "after-failure:skipped",
       "cleanup:success",
+      "guarded:success",
     ]);
     expect(run.conclusion).toBe("success");
   });
@@ -79,6 +80,20 @@ describe("a workflow run", () => {
   it("passes step outputs (heredoc form), GITHUB_ENV and job outputs through needs into action inputs", () => {
     expect(job("prepare").outputs).toEqual({ greeting: "hello\nworld" });
     expect(job("legs (a, 1)").steps.find((s) => s.id === "act")?.outputs["seen"]).toBe("a#1 says hello\nworld");
+  });
+
+  it("titles the run with its run-name", () => {
+    expect(run.title).toBe(`sim legs ${JSON.stringify([{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }])} by octo-maintainer`);
+  });
+
+  it("gives a JavaScript action the Actions runtime token, masked, and a run: step no token but what its env: passes", () => {
+    const steps = job("legs (a, 1)").steps;
+    const act = steps.find((s) => s.id === "act");
+    expect(act?.outputs["runtime"]).toBe("a JWT");
+    expect(act?.log).toContain("runtime=***");
+    const plain = steps.find((s) => s.id === "plain");
+    expect(plain?.conclusion, plain?.log).toBe("success");
+    expect(plain?.outputs["seen"]).toBe("a#1 says hello\nworld");
   });
 
   it("mints each job's token with exactly its permissions", () => {
@@ -112,6 +127,29 @@ describe("a workflow run", () => {
     expect(state?.status).toBe("completed");
     expect(state?.conclusion).toBe("success");
     expect(state?.jobs.map((j) => `${j.name}:${String(j.conclusion)}`)).toContain("legs (b, 2):success");
+  });
+});
+
+describe("repository variables", () => {
+  it("skip a job whose if: tests one", async () => {
+    if (actionDir === undefined) throw new Error("no action");
+    const guarded = await createActionsSimulator({ fake, repo: "acme/demo", actionDir, vars: { SKIP_GUARDED: "true" } });
+    // Both simulators read the fake's dispatches: each runs only the one meant for it.
+    guarded.takeDispatches();
+    try {
+      const response = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/workflows/naruto.yml/dispatches`, {
+        method: "POST",
+        headers: { authorization: `token ${maintainer}`, "content-type": "application/json" },
+        body: JSON.stringify({ ref: "main", inputs: { items: "[]" } }),
+      });
+      expect(response.status).toBe(204);
+      const runs = await runUntilQuiet({ fake, simulator: guarded });
+      expect(runs).toHaveLength(1);
+      expect(runs[0]?.jobs.find((j) => j.name === "guarded")?.result, runs[0] === undefined ? "" : formatRun(runs[0])).toBe("skipped");
+    } finally {
+      sim?.takeDispatches();
+      await guarded.close();
+    }
   });
 });
 

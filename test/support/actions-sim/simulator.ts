@@ -25,7 +25,7 @@ import type { DefaultPermissions } from "./permissions.ts";
 import { standardAction } from "./step-runner.ts";
 import type { RunResult } from "./types.ts";
 import { parseWorkflow, type Workflow } from "./workflow.ts";
-import { runWorkflow, type JobHookInfo } from "./workflow-run.ts";
+import { runTitle, runWorkflow, type JobHookInfo } from "./workflow-run.ts";
 
 export interface SimulatorOptions {
   readonly fake: FakeGitHub;
@@ -116,7 +116,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       isCancelled: () => fakeRun?.conclusion === "cancelled",
     };
     if (fakeRun?.status === "completed") {
-      const result: RunResult = { id, event: trigger.event, inputs: {}, conclusion: "cancelled", jobs: [] };
+      const result: RunResult = { id, title: runTitle(scope), event: trigger.event, inputs: {}, conclusion: "cancelled", jobs: [] };
       runs.push(result);
       return result;
     }

@@ -20,6 +20,11 @@ export interface JobScope extends Omit<StepContext, "env"> {
   readonly runnerTemp: string;
   /** Variables the runner gives every step (GITHUB_*, RUNNER_*, HOME, PATH, CI). */
   readonly runnerEnv: Readonly<Record<string, string>>;
+  /**
+   * What the runner gives JavaScript action steps only (`ACTIONS_RUNTIME_TOKEN` and the service
+   * URLs): `run:` steps never get it, as on GitHub.
+   */
+  readonly actionRuntimeEnv: Readonly<Record<string, string>>;
   /** Workflow and job `env:`, evaluated. */
   readonly jobEnv: Readonly<Record<string, string>>;
   /** What steps wrote to `GITHUB_ENV` so far. */
@@ -101,7 +106,7 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
     const action = await scope.resolveAction(spec.uses);
     if (action === null) return record("failure", "failure", {}, `the simulator cannot run ${spec.uses}\n`);
     const given = actionInputs(action, inputs, { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } });
-    const result = await runAction({ machine: scope.machine, action, cwd, env: { ...env, ...given.env } });
+    const result = await runAction({ machine: scope.machine, action, cwd, env: { ...env, ...scope.actionRuntimeEnv, ...given.env } });
     outcome = { ok: result.code === 0, log: `${given.problems.map((p) => `::warning::${p}\n`).join("")}${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}` };
   } else {
     let script: string;

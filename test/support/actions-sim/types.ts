@@ -41,6 +41,11 @@ export interface JobResult {
 
 export interface RunResult {
   readonly id: number;
+  /**
+   * The run's title as GitHub shows it (`display_title`): `run-name:` evaluated, else the
+   * workflow's name.
+   */
+  readonly title: string;
   readonly event: string;
   readonly inputs: Readonly<Record<string, string>>;
   readonly conclusion: Conclusion;

@@ -57,10 +57,32 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T, index
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
+type RunFacts = Pick<RunScope, "trigger" | "repository" | "id" | "runNumber" | "workflow" | "serverUrl" | "apiUrl" | "vars">;
+
+function runGitHubContext(run: RunFacts): Record<string, unknown> {
+  return { event: run.trigger.payload, event_name: run.trigger.event, ref: run.trigger.ref, sha: run.trigger.sha, repository: run.repository.fullName, repository_owner: run.repository.owner, actor: run.trigger.actor, run_id: String(run.id), run_number: String(run.runNumber), workflow: run.workflow.name, server_url: run.serverUrl, api_url: run.apiUrl };
+}
+
+/**
+ * The run's title: `run-name:` evaluated with the `github`, `inputs` and `vars` contexts (the
+ * only ones GitHub allows there), else the workflow's name. A `run-name` that cannot be
+ * evaluated falls back to the workflow's name, as GitHub shows it.
+ */
+export function runTitle(run: RunFacts): string {
+  const spec = run.workflow.runName;
+  if (spec === undefined) return run.workflow.name;
+  try {
+    const title = interpolate(spec, { contexts: { github: runGitHubContext(run), inputs: run.trigger.inputs, vars: run.vars } });
+    return title.trim() === "" ? run.workflow.name : title;
+  } catch {
+    return run.workflow.name;
+  }
+}
+
 export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResult> {
   const done = new Map<string, { result: Conclusion; outputs: Record<string, string> }>();
   const jobs: JobResult[] = [];
-  const github = { event: run.trigger.payload, event_name: run.trigger.event, ref: run.trigger.ref, sha: run.trigger.sha, repository: run.repository.fullName, repository_owner: run.repository.owner, actor: run.trigger.actor, run_id: String(run.id), run_number: String(run.runNumber), workflow: run.workflow.name, server_url: run.serverUrl, api_url: run.apiUrl };
+  const github = runGitHubContext(run);
 
   for (const job of run.workflow.jobs) {
     const needs = Object.fromEntries(job.needs.map((n) => [n, done.get(n) ?? { result: "skipped" as const, outputs: {} }]));
@@ -87,7 +109,7 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
     done.set(job.id, { result, outputs: Object.assign({}, ...results.map((r) => Object.fromEntries(Object.entries(r.outputs).filter(([, v]) => v !== "")))) });
   }
   const conclusion: Conclusion = run.isCancelled() ? "cancelled" : jobs.some((j) => j.result === "failure") ? "failure" : jobs.some((j) => j.result === "cancelled") ? "cancelled" : "success";
-  return { id: run.id, event: run.trigger.event, inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])), conclusion, jobs };
+  return { id: run.id, title: runTitle(run), event: run.trigger.event, inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])), conclusion, jobs };
 }
 
 async function runLegs(run: RunScope, deps: RunDeps, job: Job, context: EvalContext, needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>): Promise<JobResult[]> {

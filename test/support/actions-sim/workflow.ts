@@ -58,6 +58,7 @@ export type JobSpec = z.output<typeof Job>;
 
 const WorkflowFile = z.object({
   name: z.string().optional(),
+  "run-name": z.string().optional(),
   on: z.unknown(),
   permissions: Permissions.optional(),
   env: Env.optional(),
@@ -67,6 +68,8 @@ const WorkflowFile = z.object({
 
 export interface Workflow {
   readonly name: string;
+  /** `run-name:` as written (an expression over `github`, `inputs` and `vars`); undefined when absent. */
+  readonly runName: string | undefined;
   readonly path: string;
   /** The triggers, normalized to an object keyed by event name. */
   readonly on: Readonly<Record<string, unknown>>;
@@ -116,6 +119,7 @@ export function parseWorkflow(text: string, path: string): Workflow {
   }
   return {
     name: parsed.data.name ?? path,
+    runName: parsed.data["run-name"],
     path,
     on: triggers(parsed.data.on),
     permissions: parsed.data.permissions,
