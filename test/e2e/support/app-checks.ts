@@ -1,0 +1,95 @@
+/**
+ * What the App scenarios share: a config whose agent is the deterministic demo agent, small
+ * plans, and checks of what a finished mission left on the fake GitHub.
+ */
+import { shellQuote } from "../../../src/agent/shell-quote.ts";
+import { missionResult, trackingMarker, verdictMarker } from "../../../src/report/index.ts";
+import { check, checkEqual } from "../scenarios/scenario.ts";
+import { REPO, type AppWorld } from "./app-world.ts";
+import { REPO_ROOT } from "./world.ts";
+
+const demoAgent = `${shellQuote(process.execPath)} ${shellQuote(`${REPO_ROOT}src/agent/demo-agent.mjs`)}`;
+
+/** The demo agent for every item and the review; one attempt, so a failure shows at once. */
+export const APP_CONFIG = `version: 1
+agents:
+  default:
+    command: ${JSON.stringify(demoAgent)}
+    timeout: 2m
+limits:
+  max_parallel: 4
+  max_attempts: 1
+  item_timeout: 5m
+`;
+
+/** Two items, one after the other: two work runs, then the review. */
+export const TWO_ITEM_PLAN = `version: 1
+title: A tiny library
+items:
+  - id: schema
+    title: The record schema
+    writes: [src/schema.js]
+    prompt: |
+      create src/schema.js "export const fields = [\\"id\\", \\"name\\"];\\n"
+  - id: users
+    title: Users built on the schema
+    after: [schema]
+    writes: [src/users.js]
+    prompt: |
+      create src/users.js "import { fields } from \\"./schema.js\\";\\nexport const users = fields;\\n"
+`;
+
+/** One item: the shortest mission (a work run, then the review). */
+export const ONE_ITEM_PLAN = `version: 1
+title: A guide
+items:
+  - id: guide
+    title: A guide
+    writes: [docs/]
+    prompt: |
+      create docs/guide.md "# Guide\\n"
+`;
+
+/** A `/naruto` comment carrying `plan` as its fenced naruto block. */
+export function withPlan(command: string, plan: string): string {
+  return `${command}\n\n\`\`\`naruto\n${plan}\`\`\`\n`;
+}
+
+export const REST_UPDATE_COMMENT = "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}";
+
+/**
+ * A mission that ran to its verdict with every item integrated: the state, the queue branch
+ * with the items' files, the queue pull request with the one verdict comment, and exactly one
+ * tracking comment on the issue, written by the App and showing the end state.
+ */
+export async function checkFinished(world: AppWorld, id: string, input: { items: readonly string[]; files: readonly string[]; issue?: number }): Promise<void> {
+  const runs = world.runs;
+  const mission = await world.mission(id);
+  check(mission !== null, `mission ${id} is not stored`, runs);
+  const result = missionResult(mission);
+  checkEqual(result.status, "done", "mission status", runs);
+  checkEqual(result.verdict, "approve", "verdict", runs);
+  checkEqual(Object.fromEntries(result.items.map((i) => [i.id, i.status])), Object.fromEntries(input.items.map((i) => [i, "integrated"])), "item statuses", runs);
+  for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
+
+  const queue = `refs/heads/naruto/${id}`;
+  checkEqual(await world.bareGit("rev-parse", queue), result.queue.head, "queue head on GitHub vs the state", runs);
+  const files = (await world.bareGit("ls-tree", "-r", "--name-only", queue)).split("\n");
+  for (const f of input.files) check(files.includes(f), `${f} is on the queue`, runs);
+
+  const pulls = [...world.fake.repo(REPO).pulls.values()].filter((p) => p.headRef === `naruto/${id}`);
+  checkEqual(pulls.map((p) => p.baseRef), ["main"], "queue pull requests", runs);
+  const verdicts = world.comments().filter((c) => c.body.startsWith(verdictMarker(id)));
+  checkEqual(verdicts.map((c) => c.issueNumber), [pulls[0]?.number], "verdict comments (on the queue pull request)", runs);
+  check(verdicts[0]?.body.includes("naruto verdict: approve") === true, "the verdict comment states the verdict", runs);
+
+  const tracking = world.comments().filter((c) => c.body.startsWith(trackingMarker(id)));
+  checkEqual(tracking.map((c) => [c.issueNumber, c.user.login]), [[input.issue ?? 1, world.botLogin]], "tracking comments (one, by the App, on the issue)", runs);
+  for (const item of input.items) check(tracking[0]?.body.includes(item) === true, `the tracking comment shows ${item}`, runs);
+  world.fake.assertNoViolations();
+}
+
+/** The App's updates of a comment (PATCH by its bot, answered 200), in order. */
+export function appUpdatesOf(world: AppWorld, commentId: number): number {
+  return world.fake.requests.filter((r) => r.operation === REST_UPDATE_COMMENT && r.user === world.botLogin && r.status === 200 && r.path.endsWith(`/comments/${commentId}`)).length;
+}

@@ -1,0 +1,294 @@
+/**
+ * The world of an App end-to-end scenario (`app-…`): the fake GitHub with `acme/demo` holding
+ * naruto's workflow template and a config; the naruto App as its own process (`src/app/main.ts`)
+ * pointed at the fake through GHE_HOST/GHE_PROTOCOL, as a GitHub Enterprise Server; comments
+ * delivered to it as signed webhooks over HTTP; and the Actions simulator running the runs the
+ * App dispatches, through the bundled Action, announcing each run's progress to the App with
+ * `workflow_run` / `workflow_job` webhooks.
+ *
+ * With the App installed, the App takes the comments: comment webhooks go to the App only, and
+ * the workflow's `issue_comment` run (the app-less `command` job) is never triggered here.
+ *
+ * Everything a scenario checks comes from the fake: refs, comments, pull requests, reactions,
+ * dispatches, deliveries and the requests the App made, and the mission state through the
+ * GitHub mission store.
+ *
+ * @example
+ *   await withAppWorld({ config }, async (world) => {
+ *     const { commentId } = await world.comment({ as: "octo-maintainer", body: "/naruto add a file" });
+ *     await world.settle();
+ *     const mission = await world.mission(missionIdFor(REPO, commentId));
+ *   });
+ */
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gitText } from "../../../src/git/run-git.ts";
+import { createGitHub, createGitHubMissionStore, type GitHubPort } from "../../../src/github/index.ts";
+import type { Mission } from "../../../src/mission/document.ts";
+import { createActionsSimulator, RunawayError, type ActionsSimulator, type JobHookInfo, type RunResult } from "../../support/actions-sim/index.ts";
+import { runWebhooks, type RunWebhooks } from "../../support/actions-sim/webhooks.ts";
+import { startFakeGitHub, type DeliveryResult, type FakeGitHub, type Role } from "../../support/fake-github/index.ts";
+import type { RepoState } from "../../support/fake-github/index.ts";
+import { testGit } from "../../support/git-repo.ts";
+import { startAppProcess, type AppProcess } from "./app-process.ts";
+import { REPO, REPO_ROOT, requireAction } from "./world.ts";
+
+export { REPO } from "./world.ts";
+
+type CommentState = RepoState["comments"] extends Map<number, infer C> ? C : never;
+
+export const WEBHOOK_SECRET = "e2e-webhook-secret";
+export const MAINTAINER = "octo-maintainer";
+
+export interface AppWorldInput {
+  /** `.github/naruto.yml` of the repository. */
+  readonly config: string;
+  /** More files of the first commit. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Users with their role on `acme/demo` (default: `octo-maintainer` with write). */
+  readonly users?: Readonly<Record<string, Role>>;
+  /** Issues to open, numbered from 1 (default: one issue by the maintainer). */
+  readonly issues?: readonly { title: string; body?: string; user?: string }[];
+  /** A public repository lets users without any role comment (default: private). */
+  readonly public?: boolean;
+  /**
+   * APP_SLUG of the App process: the fake app's slug by default; null leaves it unset, so the
+   * App asks GitHub (`GET /app`) at start.
+   */
+  readonly appSlug?: string | null;
+  /** More environment of the App process (LOG_LEVEL, NARUTO_TRACKING_INTERVAL_MS …). */
+  readonly appEnv?: Readonly<Record<string, string>>;
+  /**
+   * Repository variables the workflow sees, over the App installation's defaults: NARUTO_APP
+   * (the App takes the comments) and NARUTO_BOT_LOGIN (the login of naruto's comments).
+   */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Whether runs announce themselves to the App with workflow_run/workflow_job webhooks (default true). */
+  readonly runWebhooks?: boolean;
+  readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+}
+
+export interface PostedComment {
+  readonly commentId: number;
+  readonly delivery: DeliveryResult;
+}
+
+export interface AppWorld {
+  readonly fake: FakeGitHub;
+  /** The simulator (its dispatch runs send the run webhooks to the App). */
+  readonly sim: ActionsSimulator;
+  /** The App process every webhook goes to. */
+  readonly app: AppProcess;
+  /** `<slug>[bot]`: the login of the App's comments. */
+  readonly botLogin: string;
+  /** The run webhooks sent so far (and whether the App answered them). */
+  readonly runHooks: RunWebhooks;
+  /** The GitHub port as the maintainer (reads refs, comments, pull requests). */
+  readonly github: GitHubPort;
+  /** Every run so far, in the order they ran. */
+  readonly runs: readonly RunResult[];
+  /** A token that comments as `login`: a user's own, or for a login ending in `[bot]` an app bot's. */
+  tokenOf(login: string): string;
+  /** Posts a comment (as a user or a bot) without delivering it; returns its id. */
+  postComment(input: { as: string; body: string; issue?: number }): Promise<number>;
+  /** Delivers `issue_comment` for an existing comment, signed, to the App (or to `url`). */
+  deliverComment(commentId: number, input?: { url?: string; action?: "created" | "edited" }): Promise<DeliveryResult>;
+  /**
+   * The same delivery again (same X-GitHub-Delivery, same bytes): GitHub's redelivery to the
+   * App, or, with `url`, what another replica behind the same webhook URL would receive.
+   */
+  redeliver(deliveryId: string, input?: { url?: string }): Promise<number | null>;
+  /** Posts and delivers; throws unless the App answered the delivery with 2xx. */
+  comment(input: { as: string; body: string; issue?: number }): Promise<PostedComment>;
+  /** Another App process with the same settings (a second replica); closed with the world. */
+  startReplica(): Promise<AppProcess>;
+  /** Runs the dispatches recorded so far and not run yet (one round). */
+  runPending(): Promise<RunResult[]>;
+  /** Runs every dispatch until none is new (default at most 40 runs). */
+  settle(maxRuns?: number): Promise<RunResult[]>;
+  /** Comments on an issue or pull request, oldest first. */
+  comments(issue?: number): CommentState[];
+  mission(id: string): Promise<Mission | null>;
+  missionIds(): Promise<string[]>;
+  /** `git` in the fake's bare repository. */
+  bareGit(...args: string[]): Promise<string>;
+  /** The tail of every App process's output, for a failure message. */
+  appLogs(): string;
+  close(): Promise<void>;
+}
+
+export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
+  await requireAction();
+  const fake = await startFakeGitHub({ webhook: { secret: WEBHOOK_SECRET } });
+  const cleanup: (() => Promise<void>)[] = [() => fake.close()];
+  const apps: AppProcess[] = [];
+  try {
+    const users = input.users ?? { [MAINTAINER]: "write" };
+    const tokens = new Map<string, string>();
+    for (const [login, permission] of Object.entries(users)) tokens.set(login.toLowerCase(), fake.addUser(login, { permission }).token);
+    const firstUser = Object.keys(users)[0] ?? MAINTAINER;
+    const repo = await fake.createRepo({
+      owner: "acme",
+      name: "demo",
+      private: input.public !== true,
+      files: {
+        "README.md": "# demo\n",
+        ".github/workflows/naruto.yml": await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8"),
+        ".github/naruto.yml": input.config,
+        ...input.files,
+      },
+      issues: input.issues ?? [{ title: "Build the tiny library", body: "Please.", user: firstUser }],
+    });
+    const reports = await mkdtemp(join(tmpdir(), "e2e-reports-"));
+    await chmod(reports, 0o777);
+    cleanup.push(() => rm(reports, { recursive: true, force: true }));
+
+    const env: Record<string, string> = {
+      APP_ID: String(fake.app.id),
+      PRIVATE_KEY: fake.app.privateKey,
+      WEBHOOK_SECRET,
+      // Probot builds `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`; the fake serves REST there too.
+      GHE_HOST: new URL(fake.url).host,
+      GHE_PROTOCOL: "http",
+      LOG_LEVEL: process.env["E2E_APP_LOG_LEVEL"] ?? "info",
+      // Every run event renders at once: what a scenario reads back does not depend on timers.
+      NARUTO_TRACKING_INTERVAL_MS: "0",
+      // Between writes GitHub wants a second; the fake does not.
+      NARUTO_GITHUB_WRITE_INTERVAL_MS: "0",
+      ...(input.appSlug === null ? {} : { APP_SLUG: input.appSlug ?? fake.app.slug }),
+      ...input.appEnv,
+    };
+    const app = await startAppProcess({ env });
+    apps.push(app);
+    cleanup.push(async () => {
+      for (const a of apps) await a.close();
+    });
+
+    const botLogin = `${fake.app.slug}[bot]`;
+    const runHooks = runWebhooks({ fake, repo: REPO, url: () => app.url });
+    const sim = await createActionsSimulator({
+      fake: input.runWebhooks === false ? fake : runHooks.fake,
+      repo: REPO,
+      actionDir: REPO_ROOT,
+      sharedDirs: [reports],
+      runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" },
+      vars: { NARUTO_APP: "true", NARUTO_BOT_LOGIN: botLogin, ...input.vars },
+      ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
+    });
+    cleanup.push(() => sim.close());
+    const runner = input.runWebhooks === false ? sim : runHooks.wrap(sim);
+
+    const maintainerToken = tokens.get(firstUser.toLowerCase()) ?? "";
+    const github = createGitHub({ token: maintainerToken, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.apiUrl, userAgent: "naruto-e2e" });
+    const store = createGitHubMissionStore({ github });
+    const git = testGit();
+    const runs: RunResult[] = [];
+
+    const tokenOf = (login: string): string => {
+      const known = tokens.get(login.toLowerCase());
+      if (known !== undefined) return known;
+      if (!login.endsWith("[bot]")) throw new Error(`no user ${login}: list it in the world's users`);
+      // The App's own bot, or another app's (type Bot): an installation token that writes as it.
+      const token = fake.issueAppToken({ owner: "acme", ...(login === botLogin ? {} : { bot: login }) }).token;
+      tokens.set(login.toLowerCase(), token);
+      return token;
+    };
+    const postComment = async ({ as, body, issue = 1 }: { as: string; body: string; issue?: number }) => {
+      const response = await fetch(`${fake.apiUrl}/repos/${REPO}/issues/${issue}/comments`, {
+        method: "POST",
+        headers: { authorization: `token ${tokenOf(as)}`, "content-type": "application/json", accept: "application/vnd.github+json" },
+        body: JSON.stringify({ body }),
+      });
+      const created = (await response.json()) as { id?: unknown; message?: unknown };
+      if (response.status !== 201 || typeof created.id !== "number") throw new Error(`the fake refused ${as}'s comment on #${issue}: ${response.status} ${String(created.message)}`);
+      return created.id;
+    };
+    const deliverComment = (commentId: number, options: { url?: string; action?: "created" | "edited" } = {}) =>
+      fake.deliver({
+        event: "issue_comment",
+        payload: fake.payloads.issueComment({ repo: REPO, commentId, ...(options.action ? { action: options.action } : {}) }),
+        url: options.url ?? app.url,
+      });
+    const runPending = async () => {
+      const done: RunResult[] = [];
+      for (const record of runner.takeDispatches()) {
+        const run = await runner.runDispatch(record);
+        done.push(run);
+        runs.push(run);
+      }
+      return done;
+    };
+
+    return {
+      fake,
+      sim: runner,
+      app,
+      botLogin,
+      runHooks,
+      github,
+      runs,
+      tokenOf,
+      postComment,
+      deliverComment,
+      redeliver: async (deliveryId, options = {}) => {
+        if (options.url === undefined) return (await fake.redeliver(deliveryId)).status;
+        const delivery = fake.deliveries.find((d) => d.id === deliveryId);
+        if (delivery === undefined) throw new Error(`no delivery ${deliveryId}`);
+        const response = await fetch(options.url, { method: "POST", headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(10_000) });
+        await response.arrayBuffer();
+        return response.status;
+      },
+      comment: async (posted) => {
+        const commentId = await postComment(posted);
+        const delivery = await deliverComment(commentId);
+        if (delivery.status === null || delivery.status >= 300) {
+          throw new Error(`the App answered the comment's delivery with ${delivery.status ?? delivery.error ?? "nothing"}: ${delivery.body.slice(0, 300)}`);
+        }
+        return { commentId, delivery };
+      },
+      startReplica: async () => {
+        const replica = await startAppProcess({ env });
+        apps.push(replica);
+        return replica;
+      },
+      runPending,
+      settle: async (maxRuns = 40) => {
+        const done: RunResult[] = [];
+        for (;;) {
+          const round = await runPending();
+          if (round.length === 0) return done;
+          done.push(...round);
+          if (done.length > maxRuns) throw new RunawayError(done, maxRuns);
+        }
+      },
+      comments: (issue) => [...fake.repo(REPO).comments.values()].filter((c) => issue === undefined || c.issueNumber === issue),
+      mission: async (id) => (await store.load(id))?.mission ?? null,
+      missionIds: () => store.list(),
+      bareGit: (...args) => gitText(git, { args, cwd: repo.dir }),
+      appLogs: () => apps.map((a, i) => `--- App process ${i + 1} (port ${a.port}):\n${a.logs().slice(-6_000)}`).join("\n"),
+      close: async () => {
+        for (const step of cleanup.reverse()) await step().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Runs `body` in a fresh App world and closes it; a failure carries the App processes' output
+ * after its first line (scripts/e2e.ts prints that part to stderr).
+ */
+export async function withAppWorld(input: AppWorldInput, body: (world: AppWorld) => Promise<void>): Promise<void> {
+  const world = await startAppWorld(input);
+  try {
+    await body(world);
+  } catch (error) {
+    if (error instanceof Error) error.message = `${error.message}\n\n${world.appLogs()}`;
+    throw error;
+  } finally {
+    await world.close();
+  }
+}
