@@ -2,6 +2,11 @@
  * Every end-to-end scenario (DESIGN.md §13, issue 6 "Tests"), in the order `npm run e2e` runs
  * them: the fake GitHub, the Actions simulator, the workflow template and the bundled Action.
  */
+import { appMission } from "./app-mission.ts";
+import { appPlanApprove } from "./app-plan-approve.ts";
+import { appRedelivery } from "./app-redelivery.ts";
+import { appRefusals } from "./app-refusals.ts";
+import { appRestart } from "./app-restart.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
@@ -9,4 +14,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart];
