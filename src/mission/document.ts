@@ -121,9 +121,20 @@ const sourceSchema = z.discriminatedUnion("kind", [
 ]);
 export type MissionSource = z.infer<typeof sourceSchema>;
 
+/**
+ * What a mission does. `run`: plan, agents, queue, review (DESIGN.md §6). `review`: the arbiter
+ * alone on commits that exist already (`/naruto review` on a pull request): no plan and no
+ * items; the base is where the reviewed commits start, the queue head the last of them, and the
+ * mission starts in `reviewing`.
+ */
+export const MISSION_KINDS = ["run", "review"] as const;
+export type MissionKind = (typeof MISSION_KINDS)[number];
+
 export const missionSchema = z.object({
   schema: z.literal(MISSION_SCHEMA),
   id: z.string().regex(/^m-[a-z0-9]{4,32}$/),
+  /** Missions stored before this field existed read as `run`. */
+  kind: z.enum(MISSION_KINDS).default("run"),
   status: z.enum(MISSION_STATUSES),
   reason: z.string().nullable(),
   task: z.string(),

@@ -49,6 +49,11 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     settings: z.unknown(),
     /** The request's own plan text, when it has one (see the mission's `plan_text`). */
     plan_text: z.string().nullable().optional(),
+    /**
+     * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
+     * reviewed by the arbiter; nothing is planned and no agent works.
+     */
+    review: z.object({ head: z.string() }).nullable().optional(),
   }),
   z.object({
     type: z.literal("planned"),

@@ -89,15 +89,19 @@ function request(mission: Mission | null, e: Of<"requested">): StepResult {
     if (mission.id === e.id) return { mission, commands: [], duplicate: true };
     throw new IllegalEventError(e.type, `mission ${mission.id} exists already`);
   }
+  // A review-only mission has nothing to plan: it starts in review, its queue head the reviewed commit.
+  const review = e.review ?? null;
+  if (review !== null && e.plan_text) throw new IllegalEventError(e.type, "a review-only mission takes no plan");
   const candidate = {
     schema: MISSION_SCHEMA,
     id: e.id,
-    status: "planning",
+    kind: review === null ? "run" : "review",
+    status: review === null ? "planning" : "reviewing",
     reason: null,
     task: e.task,
     source: e.source,
     base: e.base,
-    queue: { branch: e.queue_branch, head: e.base.commit, verify_runs: 0 },
+    queue: { branch: e.queue_branch, head: review?.head ?? e.base.commit, verify_runs: 0 },
     settings: e.settings,
     plan_title: null,
     plan_text: e.plan_text ?? null,
@@ -113,7 +117,7 @@ function request(mission: Mission | null, e: Of<"requested">): StepResult {
     const issue = parsed.error.issues[0];
     throw new IllegalEventError(e.type, `${issue?.path.join(".") ?? "event"}: ${issue?.message ?? "invalid"}`);
   }
-  return { mission: parsed.data, commands: [{ type: "plan" }], duplicate: false };
+  return { mission: parsed.data, commands: [{ type: review === null ? "plan" : "review" }], duplicate: false };
 }
 
 function planned(m: Mission, e: Of<"planned">, commands: MissionCommand[]): Applied {
