@@ -90,6 +90,13 @@ export interface AppWorld {
   readonly runs: readonly RunResult[];
   /** A token that comments as `login`: a user's own, or for a login ending in `[bot]` an app bot's. */
   tokenOf(login: string): string;
+  /** A REST call as `as` (a user or a bot) under /api/v3; throws unless GitHub answers 2xx. */
+  rest<T = unknown>(as: string, method: string, path: string, body?: unknown): Promise<T>;
+  /**
+   * A pull request from a new branch of `acme/demo` holding `files` on top of the default
+   * branch, opened by `as`; returns its number (shared with issues: comment on it by number).
+   */
+  openPullRequest(input: { as: string; branch: string; files: Readonly<Record<string, string>>; title?: string }): Promise<number>;
   /** Posts a comment (as a user or a bot) without delivering it; returns its id. */
   postComment(input: { as: string; body: string; issue?: number }): Promise<number>;
   /** Delivers `issue_comment` for an existing comment, signed, to the App (or to `url`). */
@@ -194,6 +201,29 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       tokens.set(login.toLowerCase(), token);
       return token;
     };
+    const rest = async <T = unknown>(as: string, method: string, path: string, body?: unknown): Promise<T> => {
+      const response = await fetch(`${fake.apiUrl}${path}`, {
+        method,
+        headers: { authorization: `token ${tokenOf(as)}`, "content-type": "application/json", accept: "application/vnd.github+json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (response.status >= 300) throw new Error(`${method} ${path} as ${as} answered ${response.status}: ${text.slice(0, 300)}`);
+      return (text === "" ? null : JSON.parse(text)) as T;
+    };
+    const openPullRequest = async (pull: { as: string; branch: string; files: Readonly<Record<string, string>>; title?: string }) => {
+      const base = fake.repo(REPO).defaultBranch;
+      const head = await gitText(git, { args: ["rev-parse", `refs/heads/${base}`], cwd: repo.dir });
+      const baseTree = await gitText(git, { args: ["rev-parse", `${head}^{tree}`], cwd: repo.dir });
+      const tree = await rest<{ sha: string }>(pull.as, "POST", `/repos/${REPO}/git/trees`, {
+        base_tree: baseTree,
+        tree: Object.entries(pull.files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
+      });
+      const commit = await rest<{ sha: string }>(pull.as, "POST", `/repos/${REPO}/git/commits`, { message: pull.title ?? `Change ${pull.branch}`, tree: tree.sha, parents: [head] });
+      await rest(pull.as, "POST", `/repos/${REPO}/git/refs`, { ref: `refs/heads/${pull.branch}`, sha: commit.sha });
+      const opened = await rest<{ number: number }>(pull.as, "POST", `/repos/${REPO}/pulls`, { head: pull.branch, base, title: pull.title ?? pull.branch });
+      return opened.number;
+    };
     const postComment = async ({ as, body, issue = 1 }: { as: string; body: string; issue?: number }) => {
       const response = await fetch(`${fake.apiUrl}/repos/${REPO}/issues/${issue}/comments`, {
         method: "POST",
@@ -229,6 +259,8 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       github,
       runs,
       tokenOf,
+      rest,
+      openPullRequest,
       postComment,
       deliverComment,
       redeliver: async (deliveryId, options = {}) => {
