@@ -2,6 +2,8 @@
  * Everything a mode needs from outside, in one object (STYLE.md 4): the GitHub port and the
  * mission store on it, git, the runner's environment, the clock and the folders. `main.ts`
  * builds it from the runner; tests build it against the fake GitHub.
+ *
+ * The agent step (`AgentStepDeps`) gets no GitHub port and no remote: it runs without a token.
  */
 import type { Git } from "../git/run-git.ts";
 import type { CommentEvent, PullRequestHead } from "../github-driver/handle-comment.ts";
@@ -9,17 +11,23 @@ import type { DriverDeps } from "../github-driver/deps.ts";
 import type { ActionLog } from "./log.ts";
 import type { Remote } from "./remote.ts";
 
-export interface ModeDeps extends DriverDeps {
+/** What the agent step (a `run:` step without any token) needs: git, the folders, the clock. */
+export interface AgentStepDeps {
   readonly log: ActionLog;
   readonly git: Git;
-  /** The runner's environment: agents get only the allowlisted part of it (DESIGN.md §8). */
+  /** The step's environment: agents get only the allowlisted part of it (DESIGN.md §8). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** `owner/name`. */
-  readonly repo: string;
   /** The checkout of this job (`GITHUB_WORKSPACE`). */
   readonly workspace: string;
   /** A folder of this job outside the checkout (`RUNNER_TEMP`). */
   readonly tempDir: string;
+  readonly now: () => Date;
+}
+
+export interface ModeDeps extends DriverDeps, AgentStepDeps {
+  readonly log: ActionLog;
+  /** `owner/name`. */
+  readonly repo: string;
   /** Path of the config in the repository. */
   readonly configPath: string;
   /**

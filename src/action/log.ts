@@ -9,7 +9,7 @@ export interface ActionLog extends DriverLog {
   group<T>(name: string, work: () => Promise<T>): Promise<T>;
   /** Masks a value in every later log line. */
   setSecret(value: string): void;
-  setOutput(name: "artifact" | "matrix" | "mission", value: string): void;
+  setOutput(name: "artifact" | "matrix" | "mission" | "cli" | "prepared", value: string): void;
   /** Appends markdown to the job summary. */
   summary(markdown: string): Promise<void>;
 }

@@ -1,8 +1,14 @@
 /**
  * The Action's entry point (`dist/index.js`): the one place that reads the process environment
  * and the event file, wires the adapters, runs the mode and reports a failure to the runner.
+ *
+ * The same bundle is two programs. Run by the runner as the action (`INPUT_MODE` set) it holds
+ * the job's token and runs a mode; for `plan`, `work` and `review` that only prepares the job
+ * and exits. Run by the workflow's next step as `node "$NARUTO_CLI"` with `NARUTO_PREPARED` (a
+ * plain `run:` step: no `INPUT_*`, no token, no `ACTIONS_RUNTIME_TOKEN`) it runs the agent.
  */
 import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import * as core from "@actions/core";
 import { getExecOutput } from "@actions/exec";
 import { CONFIG_PATH } from "../config/index.ts";
@@ -10,16 +16,40 @@ import { createGit } from "../git/run-git.ts";
 import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
 import { actionContext } from "./context.ts";
 import { coreLog } from "./core-log.ts";
-import type { ModeDeps } from "./deps.ts";
+import type { AgentStepDeps, ModeDeps } from "./deps.ts";
 import { commentEventOf, dispatchInputOf } from "./event.ts";
 import { pullRequestHeadLookup } from "./pull-head.ts";
 import { remoteFor, scrubbedEnv } from "./remote.ts";
-import { runMode } from "./run-mode.ts";
+import { readPrepared } from "./prepared.ts";
+import { runAgentStep, runMode } from "./run-mode.ts";
 
 const USER_AGENT = "naruto-action/0.1";
 
+/** A cancelled job gets SIGINT/SIGTERM: the agent is stopped and its attempt ends as interrupted. */
+function stopSignal(): AbortSignal {
+  const stop = new AbortController();
+  process.once("SIGTERM", () => stop.abort());
+  process.once("SIGINT", () => stop.abort());
+  return stop.signal;
+}
+
+async function agentStep(env: NodeJS.ProcessEnv, prepared: string): Promise<void> {
+  const ctx = actionContext(env, process.cwd());
+  const deps: AgentStepDeps = {
+    log: coreLog({ summary: Boolean(env["GITHUB_STEP_SUMMARY"]) }),
+    git: createGit({ env: scrubbedEnv(env) }),
+    env,
+    workspace: ctx.workspace,
+    tempDir: ctx.tempDir,
+    now: () => new Date(),
+  };
+  await runAgentStep(deps, await readPrepared(prepared), { signal: stopSignal() });
+}
+
 async function main(): Promise<void> {
   const env = process.env;
+  const prepared = env["NARUTO_PREPARED"];
+  if (env["INPUT_MODE"] === undefined && prepared !== undefined && prepared !== "") return agentStep(env, prepared);
   const token = core.getInput("github-token");
   if (token !== "") core.setSecret(token);
   // Nothing naruto starts inherits the token by accident (each child gets an explicit environment).
@@ -60,10 +90,6 @@ async function main(): Promise<void> {
   const version = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
   core.debug(`naruto ${USER_AGENT}, ${version.stdout.trim() || "git not found"}`);
 
-  // A cancelled job gets SIGINT/SIGTERM: the agent is stopped and its attempt ends as interrupted.
-  const stop = new AbortController();
-  process.once("SIGTERM", () => stop.abort());
-  process.once("SIGINT", () => stop.abort());
   await runMode(
     deps,
     { mode: core.getInput("mode", { required: true }), mission: core.getInput("mission"), items: core.getInput("items"), artifacts: core.getInput("artifacts") },
@@ -74,7 +100,7 @@ async function main(): Promise<void> {
         pullRequestHead: pullRequestHeadLookup({ token, baseUrl: ctx.apiUrl, owner: ctx.repo.owner, repo: ctx.repo.repo, userAgent: USER_AGENT }),
       },
       dispatch: dispatchInputOf(ctx.eventName, payload),
-      signal: stop.signal,
+      entryPoint: fileURLToPath(import.meta.url),
     },
   );
 }

@@ -1,12 +1,19 @@
-/** The action's inputs to the mode that handles them. */
-import type { CommandInput, DispatchInput, ModeDeps } from "./deps.ts";
+/**
+ * The action's inputs to the mode that handles them, and the agent step's prepared job to the
+ * step that runs it. `plan`, `work` and `review` in the action only prepare: the agent runs in
+ * the next step, a `run:` step that holds no token (docs/action.md).
+ */
+import { mkdir } from "node:fs/promises";
+import type { AgentStepDeps, CommandInput, DispatchInput, ModeDeps } from "./deps.ts";
 import { commandMode } from "./modes/command.ts";
 import { integrateMode } from "./modes/integrate.ts";
-import { planMode } from "./modes/plan.ts";
-import { reviewMode } from "./modes/review.ts";
+import { planStep, preparePlan } from "./modes/plan.ts";
+import { prepareReview, reviewStep } from "./modes/review.ts";
 import { ModeInputError } from "./modes/shared.ts";
 import { sweepMode } from "./modes/sweep.ts";
-import { workMode } from "./modes/work.ts";
+import { prepareWork, workStep } from "./modes/work.ts";
+import type { PreparedJob } from "./prepared.ts";
+import { tokenVariables, TokenInStepError } from "./step-env.ts";
 
 export const MODES = ["command", "plan", "work", "integrate", "review", "sweep"] as const;
 export type Mode = (typeof MODES)[number];
@@ -27,23 +34,45 @@ export function parseMode(value: string): Mode {
 export async function runMode(
   deps: ModeDeps,
   inputs: ActionInputs,
-  context: { command: CommandInput; dispatch: DispatchInput; signal?: AbortSignal },
+  context: { command: CommandInput; dispatch: DispatchInput; entryPoint?: string },
 ): Promise<void> {
   const mode = parseMode(inputs.mode);
+  // The agent step runs this same bundle: `node "$NARUTO_CLI"`.
+  if ((mode === "plan" || mode === "work" || mode === "review") && context.entryPoint !== undefined) deps.log.setOutput("cli", context.entryPoint);
   switch (mode) {
     case "command":
       await commandMode(deps, context.command);
       return;
     case "plan":
-      return planMode(deps, { mission: inputs.mission });
+      return preparePlan(deps, { mission: inputs.mission });
     case "work":
-      return workMode(deps, { mission: inputs.mission, items: inputs.items, ...(context.signal ? { signal: context.signal } : {}) });
+      return prepareWork(deps, { mission: inputs.mission, items: inputs.items });
     case "integrate":
       if (inputs.artifacts.trim() === "") throw new ModeInputError("input artifacts: the folder actions/download-artifact downloaded into");
       return integrateMode(deps, { mission: inputs.mission, artifacts: inputs.artifacts, dispatch: context.dispatch });
     case "review":
-      return reviewMode(deps, { mission: inputs.mission });
+      return prepareReview(deps, { mission: inputs.mission });
     case "sweep":
       return sweepMode(deps);
+  }
+}
+
+/** The agent step: refuses to run with a token in reach, then runs what the action prepared. */
+export async function runAgentStep(deps: AgentStepDeps, job: PreparedJob, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const tokens = tokenVariables(deps.env);
+  if (tokens.length > 0) throw new TokenInStepError(tokens);
+  if (job.kind === "skip") {
+    deps.log.info(job.reason);
+    return;
+  }
+  // The folder the action's step made; recreated if a step in between removed it.
+  await mkdir(job.artifact, { recursive: true });
+  switch (job.kind) {
+    case "plan":
+      return planStep(deps, job);
+    case "work":
+      return workStep(deps, job, options);
+    case "review":
+      return reviewStep(deps, job);
   }
 }

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandMode } from "../../src/action/modes/command.ts";
 import { integrateMode } from "../../src/action/modes/integrate.ts";
-import { planMode } from "../../src/action/modes/plan.ts";
-import { reviewMode } from "../../src/action/modes/review.ts";
-import { workMode } from "../../src/action/modes/work.ts";
+import { preparePlan } from "../../src/action/modes/plan.ts";
+import { prepareReview } from "../../src/action/modes/review.ts";
+import { prepareWork } from "../../src/action/modes/work.ts";
 import type { DispatchInput } from "../../src/action/deps.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import { testGit } from "../support/git-repo.ts";
@@ -47,7 +47,8 @@ async function integrate(mission: string, dispatch: DispatchInput, artifacts: st
 
 async function work(mission: string, item: string, attempt: number): Promise<string> {
   const job = await world.job("agent", { checkout: `naruto/${mission}` });
-  await workMode(job.deps, { mission, items: `${item}#${attempt}` });
+  await prepareWork(job.deps, { mission, items: `${item}#${attempt}` });
+  await world.agentStep(job);
   const artifacts = await newFolder("naruto-artifacts-");
   await world.upload(job, artifacts, `naruto-work-${item}-${attempt}`);
   await integrate(mission, { phase: "work", items: [{ item, attempt }] }, artifacts);
@@ -63,7 +64,8 @@ describe("a mission through the Action's jobs", () => {
     const id = started.mission;
 
     const planJob = await world.job("agent", { checkout: `naruto/${id}` });
-    await planMode(planJob.deps, { mission: id });
+    await preparePlan(planJob.deps, { mission: id });
+    await world.agentStep(planJob);
     const planArtifacts = await newFolder("naruto-artifacts-");
     await world.upload(planJob, planArtifacts, "naruto-plan");
     const afterPlan = await integrate(id, { phase: "plan", items: [] }, planArtifacts);
@@ -91,7 +93,8 @@ describe("a mission through the Action's jobs", () => {
     expect(mission.items[1]?.attempts[0]?.base).toBe(alphaCommit);
 
     const reviewJob = await world.job("agent", { checkout: `naruto/${id}` });
-    await reviewMode(reviewJob.deps, { mission: id });
+    await prepareReview(reviewJob.deps, { mission: id });
+    await world.agentStep(reviewJob);
     const reviewArtifacts = await newFolder("naruto-artifacts-");
     await world.upload(reviewJob, reviewArtifacts, "naruto-review");
     await integrate(id, { phase: "review", items: [] }, reviewArtifacts);

@@ -9,10 +9,12 @@ import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoAgentCommand } from "../../src/agent/demo-agent.ts";
-import type { ModeDeps } from "../../src/action/deps.ts";
+import type { AgentStepDeps, ModeDeps } from "../../src/action/deps.ts";
 import { commentEventOf } from "../../src/action/event.ts";
 import { recordingLog, type RecordedLog } from "../../src/action/log.ts";
+import { readPrepared } from "../../src/action/prepared.ts";
 import { remoteFor } from "../../src/action/remote.ts";
+import { runAgentStep } from "../../src/action/run-mode.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import type { CommentEvent } from "../../src/github-driver/handle-comment.ts";
 import { createGitHub, createGitHubMissionStore } from "../../src/github/index.ts";
@@ -50,6 +52,11 @@ export interface World {
   job(kind: JobKind, options?: { checkout?: string; now?: () => Date }): Promise<Job>;
   /** Posts a comment as `user` and returns the `issue_comment` event the runner would get. */
   comment(user: string, body: string, issue?: number): Promise<CommentEvent>;
+  /**
+   * The agent step after a job's action step (plan, work, review prepared it): what it prepared,
+   * run with the job's folders and git but no GitHub port and no token.
+   */
+  agentStep(job: Job): Promise<void>;
   /** Copies a job's `artifact` output to `<folder>/<name>/`, as upload + download would. */
   upload(job: Job, folder: string, name: string): Promise<void>;
   mission(id: string): Promise<Mission>;
@@ -124,6 +131,13 @@ export async function startWorld(input: { config?: string; files?: Record<string
       const event = commentEventOf("issue_comment", fake.payloads.issueComment({ repo: REPO, commentId: created.id }));
       if (event === null) throw new Error("the fake's payload is not an issue_comment event naruto reads");
       return event;
+    },
+    async agentStep(job) {
+      const prepared = job.log.outputs["prepared"];
+      if (prepared === undefined) throw new Error("the job's action step set no prepared output");
+      const { log, git: stepGit, env, workspace, tempDir, now } = job.deps;
+      const deps: AgentStepDeps = { log, git: stepGit, env, workspace, tempDir, now };
+      await runAgentStep(deps, await readPrepared(prepared));
     },
     async upload(job, folder, name) {
       const from = job.log.outputs["artifact"];

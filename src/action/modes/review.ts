@@ -1,7 +1,9 @@
 /**
  * `review` (read-only job): the review agent (config `arbiter.agent`) reads the integrated diff
  * part by part, through the same arbiter as on one machine; its answers go into the
- * `naruto-review` artifact. The integrate job runs the policy rules and decides the verdict.
+ * `naruto-review` artifact. The action's step loads the mission and the config text with the
+ * job's token and exits; the agent step, which holds no token, runs the review agent. The
+ * integrate job runs the policy rules and decides the verdict.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,24 +12,35 @@ import { gitCommonDir } from "../../local/layout.ts";
 import { reviewAgentFor, reviewLocally } from "../../local/review.ts";
 import { codeSpan } from "../../report/escape.ts";
 import { ARTIFACT_FILES, type ReviewArtifact } from "../artifacts.ts";
-import type { ModeDeps } from "../deps.ts";
+import type { AgentStepDeps, ModeDeps } from "../deps.ts";
+import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { hasCommit } from "../remote.ts";
-import { artifactFolder, loadMission, missionConfig, missionInput, ModeInputError } from "./shared.ts";
+import { artifactFolder, configFromText, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
 
-export async function reviewMode(deps: ModeDeps, input: { mission: string }): Promise<void> {
+/** The action's step: the mission and its config text, for the agent step. */
+export async function prepareReview(deps: ModeDeps, input: { mission: string }): Promise<void> {
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
-  const out = await artifactFolder(deps);
+  const artifact = await artifactFolder(deps);
   const { mission } = await loadMission(deps, id);
   if (mission.status !== "reviewing") {
-    deps.log.info(`mission ${id} is ${mission.status}: there is nothing to review`);
+    const reason = `mission ${id} is ${mission.status}: there is nothing to review`;
+    await handOver(deps, { kind: "skip", phase: "review", mission: id, reason });
+    deps.log.info(reason);
     await deps.log.summary(`naruto ${codeSpan(id)}: ${mission.status}, nothing to review.`);
     return;
   }
   if (!(await hasCommit(deps.git, deps.workspace, mission.queue.head))) {
     throw new ModeInputError(`the checkout does not hold the queue head ${mission.queue.head.slice(0, 12)}: check out naruto/${id} with fetch-depth: 0`);
   }
-  const config = await missionConfig(deps, mission);
+  const configText = await missionConfigText(deps, mission);
+  await handOver(deps, { kind: "review", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }) });
+}
+
+/** The agent step: the review agent's answers into the artifact. */
+export async function reviewStep(deps: AgentStepDeps, job: PreparedOf<"review">): Promise<void> {
+  const { mission } = job;
+  const config = configFromText({ text: job.configText, path: job.configPath, mission });
   const ctx = {
     git: deps.git,
     repoDir: deps.workspace,
@@ -51,9 +64,9 @@ export async function reviewMode(deps: ModeDeps, input: { mission: string }): Pr
     };
     await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
   }
-  const artifact: ReviewArtifact = { schema: "naruto.review-artifact/v1", mission: id, queue_head: mission.queue.head, outputs };
-  await writeFile(join(out, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
+  const artifact: ReviewArtifact = { schema: "naruto.review-artifact/v1", mission: mission.id, queue_head: mission.queue.head, outputs };
+  await writeFile(join(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
-  await deps.log.summary(`### naruto ${codeSpan(id)} · review\n\n${line}; the integrate job decides the verdict.\n`);
+  await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review\n\n${line}; the integrate job decides the verdict.\n`);
 }

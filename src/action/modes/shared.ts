@@ -1,11 +1,12 @@
 /** Small steps every mode takes: the mission it names, its config, the artifact folder. */
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { formatConfigErrors, type Config } from "../../config/index.ts";
+import { formatConfigErrors, loadConfig, type Config } from "../../config/index.ts";
 import { readConfigAt } from "../../github-driver/settings.ts";
 import type { Mission } from "../../mission/document.ts";
 import { MissionNotFoundError } from "../../mission/store.ts";
 import type { ModeDeps } from "../deps.ts";
+import { writePrepared, type PreparedJob } from "../prepared.ts";
 
 /** The mission input is missing or not a mission id. */
 export class ModeInputError extends Error {
@@ -37,11 +38,37 @@ export async function missionConfig(deps: ModeDeps, mission: Mission): Promise<C
   return loaded.config;
 }
 
+/**
+ * The config file's text at the mission's base, read through the API (null: there is none), for
+ * the agent step, which has no token and parses it with {@link configFromText}.
+ */
+export async function missionConfigText(deps: ModeDeps, mission: Mission): Promise<string | null> {
+  return deps.github.readFile({ path: deps.configPath, ref: mission.base.commit });
+}
+
+/** {@link missionConfig} from the text the action's step read; throws {@link ConfigInvalidError}. */
+export function configFromText(input: { text: string | null; path: string; mission: Mission }): Config {
+  const loaded = loadConfig(input.text);
+  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${input.mission.base.commit.slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, input.path)}`);
+  return loaded.config;
+}
+
 /** A fresh, empty folder for this job's artifact; its path becomes the `artifact` output. */
-export async function artifactFolder(deps: ModeDeps): Promise<string> {
+export async function artifactFolder(deps: Pick<ModeDeps, "tempDir" | "log">): Promise<string> {
   const dir = join(deps.tempDir, "naruto-artifact");
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   deps.log.setOutput("artifact", dir);
   return dir;
+}
+
+/**
+ * Ends an agent job's action step: the prepared file for the agent step, and its path as the
+ * `prepared` output. The action's process exits after this, with the token; the agent step
+ * starts without it.
+ */
+export async function handOver(deps: Pick<ModeDeps, "tempDir" | "log">, job: PreparedJob): Promise<string> {
+  const path = await writePrepared(deps.tempDir, job);
+  deps.log.setOutput("prepared", path);
+  return path;
 }

@@ -1,8 +1,10 @@
 /**
- * `work` (read-only job): one attempt of one item, exactly as on one machine (`runAttempt`: a
- * worker branch at the queue head, the agent, the scope check, the item's verify, the
- * checkpoint commit), then the checkpoint leaves the job as a git bundle with a result file.
- * This job's token can only read: it cannot push, and it cannot write the mission state.
+ * `work` (read-only job): one attempt of one item, in two steps. The action's step (which
+ * holds the job's read-only token) loads the mission and the config at its base and hands them
+ * over in a file, then exits. The agent step (a `run:` step holding no token) does the attempt
+ * exactly as on one machine (`runAttempt`: a worker branch at the queue head, the agent, the
+ * scope check, the item's verify, the checkpoint commit), then the checkpoint leaves the job as
+ * a git bundle with a result file. Neither step can push or write the mission state.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -14,8 +16,9 @@ import { runAttempt, type AttemptFinished } from "../../local/worker.ts";
 import type { Mission, MissionItem } from "../../mission/document.ts";
 import { codeSpan, inlineText } from "../../report/escape.ts";
 import { ARTIFACT_FILES, type WorkResult } from "../artifacts.ts";
-import type { ModeDeps } from "../deps.ts";
-import { artifactFolder, loadMission, missionConfig, missionInput, ModeInputError } from "./shared.ts";
+import type { AgentStepDeps, ModeDeps } from "../deps.ts";
+import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
+import { artifactFolder, configFromText, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
 
 const ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 
@@ -26,35 +29,49 @@ export function parseWorkEntry(value: string): { item: string; attempt: number }
   return { item: match[1]!, attempt: Number(match[2]) };
 }
 
-export async function workMode(deps: ModeDeps, input: { mission: string; items: string; signal?: AbortSignal }): Promise<void> {
+/** The action's step: what the attempt needs, read with the token, into the prepared file. */
+export async function prepareWork(deps: ModeDeps, input: { mission: string; items: string }): Promise<void> {
   const id = missionInput(input.mission);
   const entry = parseWorkEntry(input.items);
   deps.log.setOutput("mission", id);
-  const out = await artifactFolder(deps);
+  const artifact = await artifactFolder(deps);
   const { mission } = await loadMission(deps, id);
   const item = mission.items.find((i) => i.id === entry.item);
   const attempt = item?.attempts.find((a) => a.n === entry.attempt);
   if (!item || !attempt || (attempt.status !== "dispatched" && attempt.status !== "running")) {
-    const why = `${entry.item}#${entry.attempt} is not in flight (${attempt?.status ?? "unknown attempt"}): nothing to do`;
-    deps.log.info(why);
-    await deps.log.summary(`naruto ${codeSpan(id)}: ${why}`);
+    const reason = `${entry.item}#${entry.attempt} is not in flight (${attempt?.status ?? "unknown attempt"}): nothing to do`;
+    await handOver(deps, { kind: "skip", phase: "work", mission: id, reason });
+    deps.log.info(reason);
+    await deps.log.summary(`naruto ${codeSpan(id)}: ${reason}`);
     return;
   }
+  const configText = await missionConfigText(deps, mission);
+  await handOver(deps, { kind: "work", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), item: item.id, attempt: entry.attempt });
+  deps.log.info(`${item.id}#${entry.attempt} is ready: the next step runs the agent, without any token`);
+}
+
+/** The agent step: the attempt, its bundle and its result, with no token anywhere in reach. */
+export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const { mission } = job;
+  const id = mission.id;
+  const item = mission.items.find((i) => i.id === job.item);
+  if (!item) throw new PreparedFileError(`the prepared mission ${id} has no item ${JSON.stringify(job.item)}: run naruto's action step again`);
   const head = await queueHead(deps, mission);
   let finished: AttemptFinished;
   try {
-    const config = await missionConfig(deps, mission);
+    const config = configFromText({ text: job.configText, path: job.configPath, mission });
     const ctx = { git: deps.git, repoDir: deps.workspace, commonDir: await gitCommonDir(deps.git, deps.workspace), config, env: deps.env, now: deps.now, onOutput: agentOutput(deps) };
-    const order = { item: item.id, attempt: entry.attempt, previousFailure: previousFailure(item, entry.attempt) };
-    finished = await deps.log.group(`agent: ${item.id} attempt ${entry.attempt}`, () =>
-      runAttempt(ctx, mission, order, { started: async () => undefined, signal: input.signal ?? new AbortController().signal }),
+    const order = { item: item.id, attempt: job.attempt, previousFailure: previousFailure(item, job.attempt) };
+    finished = await deps.log.group(`agent: ${item.id} attempt ${job.attempt}`, () =>
+      runAttempt(ctx, mission, order, { started: async () => undefined, signal: options.signal ?? new AbortController().signal }),
     );
   } catch (error) {
     // naruto's own step failed (config, git): the attempt ends with the reason, not a timeout.
     const reason = `naruto could not run the attempt: ${error instanceof Error ? error.message : String(error)}`;
-    finished = { type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: entry.attempt, outcome: { kind: "failed", reason } };
+    finished = { type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: job.attempt, outcome: { kind: "failed", reason } };
   }
   const o = finished.outcome;
+  const out = job.artifact;
   if (o.kind === "checkpointed") {
     // Only base..checkpoint travels: the integrate job has the queue already.
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
@@ -64,7 +81,7 @@ export async function workMode(deps: ModeDeps, input: { mission: string; items: 
     schema: "naruto.work-result/v1",
     mission: id,
     item: item.id,
-    attempt: entry.attempt,
+    attempt: job.attempt,
     outcome: o,
     summary: finished.summary ?? null,
     cost_usd: finished.cost_usd ?? null,
@@ -75,7 +92,7 @@ export async function workMode(deps: ModeDeps, input: { mission: string; items: 
     base: o.kind === "checkpointed" ? o.base : head,
   };
   await writeFile(join(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
-  deps.log.info(`${item.id}#${entry.attempt}: ${o.kind}`);
+  deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
 }
 
@@ -83,7 +100,7 @@ export async function workMode(deps: ModeDeps, input: { mission: string; items: 
  * The queue head this job checked out, as the local `naruto/<mission>` branch the worker starts
  * from. It must descend from the mission's base: anything else is not this mission's queue.
  */
-async function queueHead(deps: ModeDeps, mission: Mission): Promise<string> {
+async function queueHead(deps: AgentStepDeps, mission: Mission): Promise<string> {
   const head = await gitText(deps.git, { args: ["rev-parse", "--verify", "HEAD^{commit}"], cwd: deps.workspace });
   const { code } = await deps.git({ args: ["merge-base", "--is-ancestor", mission.base.commit, head], cwd: deps.workspace, okCodes: [1] });
   if (code !== 0) throw new ModeInputError(`the checkout (${head.slice(0, 12)}) is not on the queue of ${mission.id}: check out naruto/${mission.id}`);
@@ -101,7 +118,7 @@ function previousFailure(item: MissionItem, n: number): string | null {
  * Agent output goes to the job log with every line indented: a line the runner would read as a
  * workflow command (`::set-output`, `::add-mask`) must not come from the agent.
  */
-function agentOutput(deps: ModeDeps): (item: string, chunk: Buffer) => void {
+function agentOutput(deps: AgentStepDeps): (item: string, chunk: Buffer) => void {
   return (_item, chunk) => {
     const text = chunk.toString("utf8").replace(/\n$/, "");
     if (text !== "") deps.log.info(text.split("\n").map((l) => `  | ${l}`).join("\n"));
