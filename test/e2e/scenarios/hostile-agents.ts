@@ -5,6 +5,11 @@
  * keeps hunting and trying after the agent exits. Nothing of theirs may reach the repository or
  * the API, and each still gets only its own item's edit integrated. (That they would succeed
  * if a write token were on their machine is shown by test/e2e/hostile-controls.test.ts.)
+ *
+ * The hunter must find no token at all, not even one that cannot write: the agent runs in a
+ * `run:` step after naruto's action step has exited, so neither the job's read-only token nor
+ * the `ACTIONS_RUNTIME_TOKEN` the runner gives JavaScript steps is anywhere it can look. (The
+ * job did hold both: its checkout used the one, naruto's action step was given the other.)
  */
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
@@ -54,7 +59,13 @@ export const hostileAgents: Scenario = {
       // What they tried, from their own reports: each tried, nothing worked.
       const [hunt] = await readReport(world.reports, "hunter");
       check(hunt !== undefined && hunt.attempts.length > 0, "the token hunter reported no attempt", runs);
+      check(hunt.inMachine === true && (hunt.processes ?? 0) > 0 && (hunt.files ?? 0) > 0, `the token hunter did not search its machine (in machine: ${String(hunt.inMachine)}, ${String(hunt.processes)} process(es), ${String(hunt.files)} file(s))`, runs);
+      checkEqual(hunt.found, [], "tokens the token hunter found in the work job (environment, /proc/*/environ and cmdline, git config, files)", runs);
       checkEqual(hunt.worked, [], "token-hunter writes that worked", runs);
+      // There was something to leak: the job ran naruto's action step, a JavaScript step, which
+      // the simulator (like the runner) gives the job's token input and ACTIONS_RUNTIME_TOKEN.
+      const huntJob = runs.flatMap((r) => r.jobs).find((j) => j.name === "work (hunt, 1)");
+      check(huntJob?.steps.some((s) => s.kind.startsWith("naruto-dev/naruto@") && s.outcome === "success") === true, "the hunter's work job ran no naruto action step", runs);
       const [push] = await readReport(world.reports, "pusher");
       check(push !== undefined && push.attempts.length >= 3, "the pusher reported no push attempts", runs);
       checkEqual(push.worked, [], "pushes that worked", runs);

@@ -7,6 +7,10 @@ const Attempt = z.looseObject({ worked: z.boolean(), what: z.string().optional()
 const Entry = z.looseObject({
   label: z.string(),
   event: z.string(),
+  /** The hunter's: whether it ran in a simulator machine (its own /proc), and how much it searched. */
+  inMachine: z.boolean().optional(),
+  processes: z.number().optional(),
+  files: z.number().optional(),
   found: z.array(z.object({ where: z.string(), token: z.string() })).default([]),
   attempts: z.array(Attempt).default([]),
   worked: z.array(Attempt).default([]),

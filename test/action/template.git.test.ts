@@ -1,0 +1,82 @@
+/**
+ * templates/naruto.yml as the simulator runs it, for what does not need the bundle: the run's
+ * title names its phase and mission the way the App reads it (`missionOfRun`), and the
+ * repository variable NARUTO_APP keeps the `command` job off comments when the App takes them.
+ * naruto's own action steps are not run here (the simulator is told it cannot run them), so a
+ * job that does run fails at that step, which is all these tests need to see that it ran.
+ */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missionOfRun } from "../../src/app/run-events.ts";
+import type { MissionStore } from "../../src/mission/store.ts";
+import { createActionsSimulator, formatRun, runUntilQuiet, type RunResult } from "../support/actions-sim/index.ts";
+import { startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.ts";
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const notRun = () => false;
+
+let fake: FakeGitHub;
+let maintainer: string;
+
+beforeAll(async () => {
+  fake = await startFakeGitHub();
+  maintainer = fake.addUser("octo-maintainer", { permission: "write" }).token;
+  await fake.createRepo({
+    owner: "acme",
+    name: "demo",
+    files: { "README.md": "# demo\n", ".github/workflows/naruto.yml": await readFile(new URL("../../templates/naruto.yml", import.meta.url), "utf8") },
+    issues: [{ title: "An issue" }],
+  });
+});
+afterAll(async () => fake.close());
+
+async function commentRun(vars: Record<string, string>): Promise<RunResult> {
+  const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT, vars, isLocalAction: notRun });
+  try {
+    const response = await fetch(`${fake.apiUrl}/repos/acme/demo/issues/1/comments`, {
+      method: "POST",
+      headers: { authorization: `token ${maintainer}`, "content-type": "application/json" },
+      body: JSON.stringify({ body: "/naruto add a changelog" }),
+    });
+    const { id } = (await response.json()) as { id: number };
+    const run = await sim.trigger({ event: "issue_comment", payload: fake.payloads.issueComment({ repo: "acme/demo", commentId: id }) });
+    if (run === null) throw new Error("the template does not run on issue_comment");
+    return run;
+  } finally {
+    await sim.close();
+  }
+}
+
+/** A store that must not be asked: the run's title alone names the mission. */
+const unreachable = (): Promise<never> => Promise.reject(new Error("missionOfRun searched the store: the run's title did not name the mission"));
+const noStore: MissionStore = { load: unreachable, save: unreachable, list: unreachable };
+
+describe("the workflow template", () => {
+  it("handles /naruto comments in its command job, unless NARUTO_APP says the App does", async () => {
+    const appless = await commentRun({});
+    expect(appless.jobs.find((j) => j.job === "command")?.result, formatRun(appless, { withLogs: true })).toBe("failure");
+    expect(appless.title).toBe("naruto issue_comment");
+
+    const withApp = await commentRun({ NARUTO_APP: "true" });
+    expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "review:skipped", "integrate:skipped", "sweep:skipped"]);
+  });
+
+  it("titles a dispatched run with its phase and mission, which the App reads back", async () => {
+    const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT, isLocalAction: notRun });
+    try {
+      sim.takeDispatches();
+      const response = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/workflows/naruto.yml/dispatches`, {
+        method: "POST",
+        headers: { authorization: `token ${maintainer}`, "content-type": "application/json" },
+        body: JSON.stringify({ ref: "main", inputs: { mission: "m-1a2b3c4d", phase: "work", items: '[{"item":"docs","attempt":1}]' } }),
+      });
+      expect(response.status).toBe(204);
+      const [run] = await runUntilQuiet({ fake, simulator: sim });
+      expect(run?.title).toBe("naruto work m-1a2b3c4d");
+      expect(await missionOfRun(noStore, { id: run?.id ?? 0, title: run?.title ?? null, headBranch: "main" })).toBe("m-1a2b3c4d");
+    } finally {
+      await sim.close();
+    }
+  });
+});
