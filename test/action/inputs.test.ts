@@ -5,6 +5,7 @@ import { commentEventOf, dispatchInputOf } from "../../src/action/event.ts";
 import { parseWorkEntry } from "../../src/action/modes/work.ts";
 import { remoteFor, scrubbedEnv } from "../../src/action/remote.ts";
 import { parseMode } from "../../src/action/run-mode.ts";
+import { tokenVariables } from "../../src/action/step-env.ts";
 import { missionIdFor, runIdOf } from "../../src/github-driver/mission-id.ts";
 
 const comment = (over: Record<string, unknown> = {}) => ({
@@ -100,5 +101,16 @@ describe("the runner's context and what naruto passes on", () => {
     expect(remote.env["GIT_CONFIG_VALUE_0"]).toBe(`AUTHORIZATION: basic ${Buffer.from("x-access-token:ghs_secret").toString("base64")}`);
     const env = scrubbedEnv({ PATH: "/bin", HOME: "/home/runner", GITHUB_TOKEN: "t", "INPUT_GITHUB-TOKEN": "t", ACTIONS_RUNTIME_TOKEN: "t", ANTHROPIC_API_KEY: "k", CI: "true" });
     expect(env).toEqual({ PATH: "/bin", HOME: "/home/runner", CI: "true" });
+  });
+});
+
+describe("the agent step's environment", () => {
+  it("names every variable that carries a token, and passes the rest", () => {
+    const env = {
+      PATH: "/bin", HOME: "/home/runner", NARUTO_CLI: "/a/dist/index.js", NARUTO_PREPARED: "/t/naruto-prepared.json", ANTHROPIC_API_KEY: "k",
+      GITHUB_TOKEN: "ghs_x", gh_token: "t", ACTIONS_RUNTIME_TOKEN: "eyJ", ACTIONS_ID_TOKEN_REQUEST_TOKEN: "i", "INPUT_GITHUB-TOKEN": "ghs_x", ACTIONS_RUNTIME_URL: "https://x", GH_ENTERPRISE_TOKEN: "",
+    };
+    expect(tokenVariables(env)).toEqual(["ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_RUNTIME_TOKEN", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "gh_token"]);
+    expect(tokenVariables({ PATH: "/bin", NARUTO_PREPARED: "/t/p.json" })).toEqual([]);
   });
 });
