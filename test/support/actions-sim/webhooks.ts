@@ -10,19 +10,25 @@
  *   a job starts / ends   → workflow_job  in_progress / completed (skipped jobs: completed)
  *   run ends              → workflow_run  completed
  *
- * Each payload is built when the change happens (the state it describes), and deliveries go out
- * one at a time in that order. A dispatch run returns only once its deliveries are answered,
- * so a test that reads the fake after `runUntilQuiet` sees what the app did with them. A
- * delivery that finds no one listening (the app restarting) is recorded as failed and not
- * retried, as on GitHub.
+ * A run's `display_title` is its `run-name`, evaluated as the simulator does (the fake's runs
+ * carry only the workflow's name). Each payload is built when the change happens (the state it
+ * describes), and deliveries go out one at a time in that order. A dispatch run returns only
+ * once its deliveries are answered, so a test that reads the fake after `runUntilQuiet` sees
+ * what the app did with them. A delivery that finds no one listening (the app restarting) is
+ * recorded as failed and not retried, as on GitHub.
  *
  * @example
  *   const hooks = runWebhooks({ fake, repo: "acme/demo", url: () => appUrl });
  *   const sim = hooks.wrap(await createActionsSimulator({ fake: hooks.fake, repo: "acme/demo", actionDir }));
  *   await runUntilQuiet({ fake, simulator: sim });
  */
-import type { DeliveryResult, FakeGitHub } from "../fake-github/index.ts";
+import { gitText } from "../../../src/git/run-git.ts";
+import type { DeliveryResult, DispatchRecord, FakeGitHub } from "../fake-github/index.ts";
+import { testGit } from "../git-repo.ts";
+import { dispatchTrigger } from "./events.ts";
 import type { ActionsSimulator } from "./simulator.ts";
+import { parseWorkflow } from "./workflow.ts";
+import { runTitle } from "./workflow-run.ts";
 
 export interface SentRunWebhook {
   readonly event: "workflow_run" | "workflow_job";
@@ -51,12 +57,38 @@ export interface RunWebhooksInput {
   /** Where to deliver; asked at each delivery (an app may move). Defaults to the fake's `webhook.url`. */
   readonly url?: () => string;
   readonly secret?: string;
+  /** The repository variables the simulator has (a `run-name` may use them). */
+  readonly vars?: Readonly<Record<string, string>>;
 }
 
 export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
   const { fake, repo } = input;
   const sent: SentRunWebhook[] = [];
   let chain: Promise<void> = Promise.resolve();
+  // The fake's runs have no title of their own; GitHub's `display_title` is the run's `run-name`.
+  const titles = new Map<number, string>();
+  const git = testGit();
+
+  const titleOf = async (record: DispatchRecord): Promise<string> => {
+    const state = fake.repo(repo);
+    const workflow = parseWorkflow(await gitText(git, { args: ["show", `${record.sha}:${record.workflow}`], cwd: state.dir }), record.workflow);
+    return runTitle({
+      id: record.runId,
+      runNumber: state.runs.get(record.runId)?.runNumber ?? record.runId,
+      trigger: dispatchTrigger(record, state, workflow.on),
+      workflow,
+      repository: { fullName: state.fullName, id: state.id, owner: state.owner.login },
+      serverUrl: fake.url,
+      apiUrl: fake.apiUrl,
+      vars: input.vars ?? {},
+    });
+  };
+  const runPayload = (runId: number, action: "requested" | "in_progress" | "completed") => {
+    const payload = fake.payloads.workflowRun({ repo, runId, action });
+    const title = titles.get(runId);
+    const run = payload["workflow_run"];
+    return title === undefined || typeof run !== "object" || run === null ? payload : { ...payload, workflow_run: { ...run, display_title: title } };
+  };
 
   const send = (event: SentRunWebhook["event"], action: string, runId: number, job: string | null, payload: unknown) => {
     chain = chain.then(async () => {
@@ -73,7 +105,7 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
         const setRunStatus: FakeGitHub["setRunStatus"] = (runId, update) => {
           target.setRunStatus(runId, update);
           const action = runAction(update.status);
-          if (action !== null && ours(runId)) send("workflow_run", action, runId, null, target.payloads.workflowRun({ repo, runId, action }));
+          if (action !== null && ours(runId)) send("workflow_run", action, runId, null, runPayload(runId, action));
         };
         return setRunStatus;
       }
@@ -105,7 +137,10 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
         return simulator.artifacts;
       },
       runDispatch: async (record) => {
-        if (ours(record.runId)) send("workflow_run", "requested", record.runId, null, fake.payloads.workflowRun({ repo, runId: record.runId, action: "requested" }));
+        if (ours(record.runId)) {
+          titles.set(record.runId, await titleOf(record));
+          send("workflow_run", "requested", record.runId, null, runPayload(record.runId, "requested"));
+        }
         const result = await simulator.runDispatch(record);
         await chain;
         return result;
