@@ -9,7 +9,7 @@
  */
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
 import { trackingMarker } from "../../../src/report/index.ts";
-import { APP_CONFIG, TWO_ITEM_PLAN, appUpdatesOf, checkFinished, withPlan } from "../support/app-checks.ts";
+import { APP_CONFIG, REST_UPDATE_COMMENT, TWO_ITEM_PLAN, appUpdatesOf, checkFinished, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -44,5 +44,9 @@ export const appMission: Scenario = {
       const comment = tracking()[0];
       check(comment !== undefined, "the tracking comment is there", world.runs);
       check(appUpdatesOf(world, comment.id) >= 1, "the App updated the tracking comment from the run events", world.runs);
+      // The review run is found by its title (`run-name`): the App's render after it is the last word.
+      const last = world.fake.requests.filter((r) => r.operation === REST_UPDATE_COMMENT && r.status === 200 && r.path.endsWith(`/comments/${comment.id}`)).at(-1);
+      const lastBody = (last?.body as { body?: unknown } | undefined)?.body;
+      check(last?.user === world.botLogin && typeof lastBody === "string" && lastBody.includes("· done ·") && lastBody.includes("approve"), `the last update of the tracking comment is the App's, showing the verdict (by ${last?.user ?? "nobody"})`, world.runs);
     }),
 };

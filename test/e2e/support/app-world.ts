@@ -173,14 +173,15 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
     });
 
     const botLogin = `${fake.app.slug}[bot]`;
-    const runHooks = runWebhooks({ fake, repo: REPO, url: () => app.url });
+    const vars = { NARUTO_APP: "true", NARUTO_BOT_LOGIN: botLogin, ...input.vars };
+    const runHooks = runWebhooks({ fake, repo: REPO, url: () => app.url, vars });
     const sim = await createActionsSimulator({
       fake: input.runWebhooks === false ? fake : runHooks.fake,
       repo: REPO,
       actionDir: REPO_ROOT,
       sharedDirs: [reports],
       runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" },
-      vars: { NARUTO_APP: "true", NARUTO_BOT_LOGIN: botLogin, ...input.vars },
+      vars,
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
     });
     cleanup.push(() => sim.close());
