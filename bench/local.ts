@@ -3,7 +3,7 @@
  * sleep a fixed time, run as a whole mission with 4 agents at once and, in the same run, one at a
  * time. Everything else is real: work trees, checkpoints, the queue, the arbiter. The ideal
  * speedup is 4×; what is lost is naruto's own work per item (work tree, scope check,
- * checkpoint, integration: about 45 git processes) and the machine's cores starting agents.
+ * checkpoint, integration; counted as git_processes_per_item) and the machine's cores starting agents.
  * That work is CPU: with 4 agents at once on 2 cores it competes for them, so the figure also
  * prints the CPU used and the machine's load, without which it cannot be read.
  */
@@ -56,14 +56,19 @@ function cpuSeconds(): number {
 }
 
 /** Wall time and CPU time of one whole mission with `parallel` agents at once. */
-async function mission(parallel: number): Promise<{ seconds: number; cpu: number }> {
+async function mission(parallel: number): Promise<{ seconds: number; cpu: number; gitCalls: number }> {
   const repo = await createTestRepo({ "README.md": "# bench\n" });
   let n = 0;
+  let gitCalls = 0;
+  const git: typeof repo.git = (call) => {
+    gitCalls++;
+    return repo.git(call);
+  };
   try {
     const start = performance.now();
     const cpuStart = cpuSeconds();
     const m = await runLocalMission(
-      { git: repo.git, env: { PATH: process.env.PATH, HOME: tmpdir() }, now: () => new Date(), randomId: () => `bench${parallel}x${n++}`, progress: silentProgress },
+      { git, env: { PATH: process.env.PATH, HOME: tmpdir() }, now: () => new Date(), randomId: () => `bench${parallel}x${n++}`, progress: silentProgress },
       { repoDir: repo.dir, planText: plan, task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config() },
     );
     const seconds = (performance.now() - start) / 1000;
@@ -72,7 +77,7 @@ async function mission(parallel: number): Promise<{ seconds: number; cpu: number
     if (m.verdict?.verdict !== "approve" || integrated !== ITEMS) {
       throw new Error(`the --parallel ${parallel} mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${ITEMS} integrated:\n${m.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
     }
-    return { seconds, cpu };
+    return { seconds, cpu, gitCalls };
   } finally {
     await repo.remove();
   }
@@ -94,4 +99,5 @@ export async function run(): Promise<void> {
   console.log(`bench local serial_seconds=${serial.seconds.toFixed(2)}`);
   console.log(`bench local speedup=${speedup.toFixed(2)}`);
   console.log(`bench local cpu_seconds_per_item=${cpuPerItem.toFixed(2)}`);
+  console.log(`bench local git_processes_per_item=${((parallel.gitCalls + serial.gitCalls) / (2 * ITEMS)).toFixed(1)}`);
 }

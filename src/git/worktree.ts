@@ -1,6 +1,6 @@
 import { mkdir, realpath, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { GitError, gitText, splitNul, type Git } from "./run-git.ts";
+import { GitError, gitText, type Git } from "./run-git.ts";
 
 /**
  * The work tree of one attempt. Plain data (JSON-safe), so a driver can store it and finish the
@@ -98,16 +98,19 @@ export async function removeWorktree(options: WorktreeTarget & { readonly delete
   const { git, repoDir } = options;
   const branch = workerBranch(options.mission, options.item);
   const path = await worktreePath(git, repoDir, options.mission, options.item);
-  if (await isRegistered(git, repoDir, path)) {
-    // Twice --force: also removes a dirty or locked work tree (the agent may have locked it).
-    // git still refuses some (e.g. with initialized submodules); the directory is naruto's own,
-    // so deleting it and letting `prune` drop git's record is equally clean.
-    await git({ args: ["worktree", "remove", "--force", "--force", path], cwd: repoDir }).catch((error: unknown) => {
+  // Twice --force: also removes a dirty or locked work tree (the agent may have locked it).
+  // That removes git's record with it; it fails when there is no such work tree (a second
+  // call), and git still refuses some (e.g. with initialized submodules): the directory is
+  // naruto's own, so deleting it and letting `prune` drop git's record is equally clean.
+  const removed = await git({ args: ["worktree", "remove", "--force", "--force", path], cwd: repoDir }).then(
+    () => true,
+    (error: unknown) => {
       if (!(error instanceof GitError)) throw error;
-    });
-  }
+      return false;
+    },
+  );
   await rm(path, { recursive: true, force: true });
-  await git({ args: ["worktree", "prune"], cwd: repoDir });
+  if (!removed) await git({ args: ["worktree", "prune"], cwd: repoDir });
   await rmdir(dirname(path)).catch(() => undefined); // only when empty: other items may still be there
   if (options.deleteBranch) {
     await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-d", `refs/heads/${branch}`], cwd: repoDir });
@@ -152,12 +155,21 @@ async function resolveCommit(git: Git, repoDir: string, at: string): Promise<str
 }
 
 async function worktreePath(git: Git, repoDir: string, mission: string, item: string): Promise<string> {
-  const common = await gitText(git, { args: ["rev-parse", "--path-format=absolute", "--git-common-dir"], cwd: repoDir });
-  // git records work trees by real path; compare like with like (macOS /var → /private/var).
-  return join(await realpath(common), WORKTREES_DIR, mission, item);
+  return join(await realCommonDir(git, repoDir), WORKTREES_DIR, mission, item);
 }
 
-async function isRegistered(git: Git, repoDir: string, path: string): Promise<boolean> {
-  const { stdout } = await git({ args: ["--no-optional-locks", "worktree", "list", "--porcelain", "-z"], cwd: repoDir });
-  return splitNul(stdout).includes(`worktree ${path}`);
+/**
+ * The real path of the repository's common git folder, asked of git once per folder and kept:
+ * it does not change while naruto runs, and a run asks for it for every work tree it makes.
+ */
+const commonDirs = new Map<string, Promise<string>>();
+function realCommonDir(git: Git, repoDir: string): Promise<string> {
+  let found = commonDirs.get(repoDir);
+  if (found === undefined) {
+    // git records work trees by real path; compare like with like (macOS /var → /private/var).
+    found = gitText(git, { args: ["rev-parse", "--path-format=absolute", "--git-common-dir"], cwd: repoDir }).then((dir) => realpath(dir));
+    found.catch(() => commonDirs.delete(repoDir));
+    commonDirs.set(repoDir, found);
+  }
+  return found;
 }
