@@ -11,6 +11,7 @@ import type { DriverDeps } from "./deps.ts";
 import { helpText, parseCommand, type NarutoCommand } from "./command.ts";
 import { mayTrigger, refusalText, type RepoPermission } from "./gate.ts";
 import { actOnMission } from "./mission-commands.ts";
+import { fixReview, reviewPullRequest } from "./pull-commands.ts";
 import { readConfigAt } from "./settings.ts";
 import { startMission } from "./start-mission.ts";
 import { markerFor } from "../github/marker.ts";
@@ -103,11 +104,9 @@ async function dispatchCommand(ctx: CommentContext, command: NarutoCommand): Pro
       await ctx.reply(helpText(command.reason));
       return { kind: "replied", reason: "help" };
     case "review":
-    case "fix-review": {
-      const reason = `\`/naruto ${command.kind}\` is not available in the app-less mode yet: install the naruto GitHub App for it`;
-      await ctx.reply(reason);
-      return { kind: "replied", reason };
-    }
+      return reviewPullRequest(ctx);
+    case "fix-review":
+      return fixReview(ctx);
     case "run":
     case "plan":
       return startMission(ctx, command);

@@ -3,6 +3,10 @@
  * that just happened, so a skipped or lost update is repaired by the next one): the tracking
  * comment on the issue, the queue pull request `naruto/<mission>` → base, and at the end the
  * verdict comment on that pull request with a check run on the queue head.
+ *
+ * A review-only mission (`/naruto review`) has no queue pull request: the pull request it reviews
+ * is where it was asked, so its verdict comment goes there, and its check run on that pull
+ * request's head (the mission's queue head).
  */
 import type { CheckConclusion, PullRequest } from "../github/port.ts";
 import type { Mission } from "../mission/document.ts";
@@ -23,6 +27,7 @@ export function issueOf(mission: Mission): number | null {
  */
 export async function ensureQueuePullRequest(deps: Publish, mission: Mission): Promise<PullRequest | null> {
   const { github } = deps;
+  if (mission.kind === "review") return null;
   const head = mission.queue.branch;
   const found = await github.findPullRequest({ head, base: mission.base.ref });
   const body = queuePullBody(mission);
@@ -91,7 +96,8 @@ export async function publishVerdict(deps: Publish, mission: Mission, pullReques
       ...(deps.botLogin ? { author: deps.botLogin } : {}),
     });
   }
-  // A check on the base commit would mark the user's own branch: only the queue gets one.
+  // A check on the base commit would mark the user's own branch: only the queue gets one (or,
+  // for a review, the head of the pull request that asked for it).
   if (mission.queue.head === mission.base.commit) return;
   await deps.github.createCheckRun({
     name: "naruto",

@@ -14,7 +14,7 @@ import { carryOut } from "./carry-out.ts";
 import type { CommentContext, CommentOutcome } from "./handle-comment.ts";
 import { missionIdFor } from "./mission-id.ts";
 import { missionSettings, readConfigAt } from "./settings.ts";
-import { formatConfigErrors } from "../config/index.ts";
+import { formatConfigErrors, type Config } from "../config/index.ts";
 
 export async function startMission(ctx: CommentContext, command: { kind: "run" | "plan"; task: string; plan: string | null }): Promise<CommentOutcome> {
   const { deps, event } = ctx;
@@ -39,22 +39,54 @@ export async function startMission(ctx: CommentContext, command: { kind: "run" |
     return { kind: "replied", reason: "invalid config" };
   }
   const planText = command.plan ?? issuePlan(event.issue.body);
+  return requestMission(ctx, {
+    id,
+    base,
+    task: command.task || titleOf(planText) || "run the plan",
+    config: loaded.config,
+    approval: command.kind === "plan",
+    planText,
+  });
+}
+
+/** What a comment asks a new mission to be (see the `requested` event). */
+export interface MissionRequest {
+  readonly id: string;
+  readonly base: { readonly ref: string; readonly commit: string };
+  readonly task: string;
+  /** The config at the base: the mission's settings come from it. */
+  readonly config: Config;
+  /** Wait for `/naruto approve` after planning (`/naruto plan`); the config may ask for it too. */
+  readonly approval: boolean;
+  readonly planText: string | null;
+  /** A review-only mission of the commits from `base.commit` to `head` (`/naruto review`). */
+  readonly review?: { readonly head: string };
+}
+
+/**
+ * Requests the mission in the state (its id comes from the comment: a redelivery finds it and
+ * repeats nothing), makes its queue branch at the queue head, and carries out what the engine
+ * asks (a plan or review run) and the tracking comment.
+ */
+export async function requestMission(ctx: CommentContext, input: MissionRequest): Promise<CommentOutcome> {
+  const { deps, event } = ctx;
   const requested: MissionEvent = {
     type: "requested",
     at: deps.now().toISOString(),
-    id,
-    task: command.task || titleOf(planText) || "run the plan",
+    id: input.id,
+    task: input.task,
     source: { kind: "github", repo: event.repo, issue: event.issue.number, comment_id: event.comment.id, actor: event.comment.user.login },
-    base,
-    queue_branch: `naruto/${id}`,
-    settings: missionSettings(loaded.config, { approval: command.kind === "plan", strict: false }),
-    plan_text: planText,
+    base: input.base,
+    queue_branch: `naruto/${input.id}`,
+    settings: missionSettings(input.config, { approval: input.approval, strict: false }),
+    plan_text: input.planText,
+    ...(input.review ? { review: { head: input.review.head } } : {}),
   };
-  const result = await applyEvent(store, id, requested);
-  await ensureQueueBranch(github, result.mission, { reset: !result.duplicate || result.mission.status === "planning" });
+  const result = await applyEvent(deps.store, input.id, requested);
+  await ensureQueueBranch(deps.github, result.mission, { reset: !result.duplicate || result.mission.status === "planning" });
   // A redelivery (duplicate) dispatches nothing again; a mission stuck in planning is the sweep's.
   const done = await carryOut(deps, { mission: result.mission, commands: result.duplicate ? [] : result.commands });
-  return { kind: "mission", mission: id, created: !result.duplicate, dispatched: done.dispatched };
+  return { kind: "mission", mission: input.id, created: !result.duplicate, dispatched: done.dispatched };
 }
 
 async function baseOf(github: GitHubPort, defaultBranch: string, pullRequest: { ref: string; sha: string } | null): Promise<{ ref: string; commit: string } | null> {

@@ -99,6 +99,7 @@ function thousands(n: number): string {
 
 /** How many items are integrated, as "2 of 5 integrated". */
 export function progressOf(mission: Mission): string {
+  if (mission.kind === "review") return "arbiter review";
   const done = mission.items.filter((i) => i.status === "integrated").length;
   return `${done} of ${mission.items.length} integrated`;
 }

@@ -59,6 +59,9 @@ function orderText(order: string): string {
 
 /** The queue branch, its head and the verify runs, on one line. */
 export function queueLine(mission: Mission): string {
+  if (mission.kind === "review") {
+    return `Reviewed: the changes from ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(mission.base.commit))} (merge base) to ${codeSpan(shortSha(mission.queue.head))}`;
+  }
   const runs = mission.queue.verify_runs === 1 ? "1 verify run" : `${mission.queue.verify_runs} verify runs`;
   const atBase = mission.queue.head === mission.base.commit ? " (still the base)" : "";
   return `Queue ${codeSpan(mission.queue.branch)} at ${codeSpan(shortSha(mission.queue.head))}${atBase} · ${runs} · base ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(mission.base.commit))}`;

@@ -49,15 +49,15 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
       header,
       `> ${inlineText(firstLine(mission.task), 200) || "(no task)"}`,
       mission.items.length === 0
-        ? `_${mission.status === "planning" ? "Planning…" : "No items."}_`
+        ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {
           lines: mission.items.map((item) => checklistLine(mission, item, links)),
           note: (hidden) => `- … and ${hidden} more items — see the report`,
         },
       [queueLine(mission), ...linkLine].join(" · "),
       ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
-      mermaidBlock(mission),
-      `**Verdict:** ${verdictHeadline(mission.verdict)}`,
+      ...(mission.kind === "review" ? [] : [mermaidBlock(mission)]),
+      `**Verdict:** ${mission.kind === "review" && mission.verdict === null ? "⏳ **Not reviewed yet**: the review job reads the changes." : verdictHeadline(mission.verdict)}`,
     ],
     COMMENT_LIMIT,
   )}\n`;

@@ -4,9 +4,9 @@
  * into the same arbiter as on one machine, which parses each one and never lets an unreadable
  * answer approve.
  */
-import type { ReviewAgent } from "../../arbiter/index.ts";
+import { reviewMission, type ReviewAgent } from "../../arbiter/index.ts";
 import type { Config } from "../../config/index.ts";
-import type { Git } from "../../git/run-git.ts";
+import { gitText, type Git } from "../../git/run-git.ts";
 import { gitCommonDir } from "../../local/layout.ts";
 import { reviewLocally } from "../../local/review.ts";
 import type { Mission } from "../../mission/document.ts";
@@ -38,9 +38,25 @@ export async function reviewEvent(input: ReviewEventInput): Promise<MissionEvent
     else if (read.kind === "ok") outputs = read.value.outputs;
     agent = replay(outputs, missing);
   }
+  if (mission.kind === "review") return reviewOnly(input, agent);
   const commonDir = await gitCommonDir(input.git, input.repoDir);
   const ctx = { git: input.git, repoDir: input.repoDir, commonDir, config, verifyConfigured: config.queue.verify !== null, env: input.env, now: input.now };
   return reviewLocally(ctx, mission, { agent });
+}
+
+/**
+ * A review-only mission (`/naruto review`): the pull request's own commits, from the merge base
+ * to its head. The policy rules are about naruto's own work (items, proof, queue, the protected
+ * paths agents may not write), and there is none here, so the review agent's answers decide.
+ * The diff is the one the review job read, so its answers replay part by part.
+ */
+async function reviewOnly(input: ReviewEventInput, agent: ReviewAgent | null): Promise<MissionEvent> {
+  const { mission } = input;
+  const diff = await gitText(input.git, { args: ["--no-optional-locks", "diff", "--no-color", mission.base.commit, mission.queue.head], cwd: input.repoDir });
+  // With no review agent nothing would have looked at the change: that must not read as approval.
+  const reviewer = agent ?? replay([], "no review agent is configured: set arbiter.agent in the config at the pull request's base");
+  const verdict = await reviewMission({ mission, diff, policy: [], runReviewAgent: reviewer });
+  return { type: "reviewed", at: input.now().toISOString(), ...verdict };
 }
 
 /** Answers the arbiter's prompts with what the review job's agent answered, in order. */
