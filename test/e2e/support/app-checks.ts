@@ -84,7 +84,10 @@ export async function checkFinished(world: AppWorld, id: string, input: { items:
   check(verdicts[0]?.body.includes("naruto verdict: approve") === true, "the verdict comment states the verdict", runs);
 
   const tracking = world.comments().filter((c) => c.body.startsWith(trackingMarker(id)));
-  checkEqual(tracking.map((c) => [c.issueNumber, c.user.login]), [[input.issue ?? 1, world.botLogin]], "tracking comments (one, by the App, on the issue)", runs);
+  const others = [...new Set(tracking.filter((c) => c.user.login !== world.botLogin).map((c) => c.user.login))];
+  // The workflow's jobs trust (and update) only tracking comments by their `bot-login`.
+  const hint = others.length === 0 ? "" : ` (the workflow's jobs wrote as ${others.join(", ")}: with the App they need \`bot-login: <slug>[bot]\`, e.g. from vars.NARUTO_BOT_LOGIN, or they make their own tracking comment)`;
+  checkEqual(tracking.map((c) => [c.issueNumber, c.user.login]), [[input.issue ?? 1, world.botLogin]], `tracking comments (one, by the App, on the issue)${hint}`, runs);
   for (const item of input.items) check(tracking[0]?.body.includes(item) === true, `the tracking comment shows ${item}`, runs);
   world.fake.assertNoViolations();
 }
