@@ -30,14 +30,20 @@ limits: { max_parallel: 3, max_attempts: 1, item_timeout: 5m }
 `;
 
 function plan(reports: string): string {
-  const item = (id: string, agentName: string) => `  - id: ${id}
+  const item = (id: string, agentName: string, verify = "") => `  - id: ${id}
     title: ${id}
     agent: ${agentName}
     writes: [notes/${id}.txt]
     prompt: |
       hostile-report-dir: ${reports}
+${verify}`;
+  // The lingering process must get its chance while the job still runs: after its agent exits,
+  // the job holds on (in the item's verify, at most 15 s) until it has reported an attempt.
+  // Without this, whether it tries before the job ends is a race the machine's load decides.
+  const waitForLingerer = `    verify: |
+      for i in $(seq 1 150); do grep -q '"event":"attempt"' ${reports}/lingerer.jsonl 2>/dev/null && exit 0; sleep 0.1; done; exit 0
 `;
-  return `version: 1\ntitle: Hostile agents\nitems:\n${item("hunt", "hunter")}${item("push", "pusher")}${item("linger", "lingerer")}`;
+  return `version: 1\ntitle: Hostile agents\nitems:\n${item("hunt", "hunter")}${item("push", "pusher")}${item("linger", "lingerer", waitForLingerer)}`;
 }
 
 export const hostileAgents: Scenario = {
