@@ -2,6 +2,7 @@
  * Every end-to-end scenario (DESIGN.md §13, issue 6 "Tests"), in the order `npm run e2e` runs
  * them: the fake GitHub, the Actions simulator, the workflow template and the bundled Action.
  */
+import { appFixReview } from "./app-fix-review.ts";
 import { appMission } from "./app-mission.ts";
 import { appPlanApprove } from "./app-plan-approve.ts";
 import { appRedelivery } from "./app-redelivery.ts";
@@ -14,4 +15,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview];
