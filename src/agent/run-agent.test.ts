@@ -77,6 +77,7 @@ describe("runAgent environment", () => {
       NARUTO_ITEM: "users-api",
       NARUTO_ATTEMPT: "1",
       NARUTO_WRITES: "src/api/users.ts\ntest/api/users/",
+      NARUTO_AGENT_RUN: expect.stringMatching(/^[0-9a-f]{24}$/),
     });
     const names = Object.keys(env as Record<string, string>);
     for (const name of ["GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "SOME_SECRET", "NOT_SET"]) {
@@ -149,6 +150,17 @@ describe("runAgent outcomes", () => {
     const agent = await run(`(trap '' TERM; exec sleep 1000) >/dev/null 2>&1 & echo $!`);
     expect(agent.outcome).toBe("exited");
     expect(await waitUntilGone(Number(agent.output.trim()))).toBe(true);
+  });
+
+  it("kills a process the agent moved out of its process group with setsid, and says so", async () => {
+    const pidFile = join(dir, "escaped.pid");
+    // The escaped process runs in its own session: the group kill cannot reach it.
+    const agent = await run(`setsid sh -c 'echo $$ > ${shellQuote(pidFile)}; exec sleep 1000' >/dev/null 2>&1 < /dev/null & sleep 0.3`);
+    expect(agent.outcome).toBe("exited");
+    const pid = Number((await waitForFile(pidFile))?.trim());
+    expect(pid).toBeGreaterThan(0);
+    expect(await waitUntilGone(pid)).toBe(true);
+    expect(agent.notes).toContain("killed 1 process(es) the agent left running outside its process group");
   });
 
   it("bounds the output, keeping its start and end", async () => {

@@ -3,6 +3,7 @@ import { constants } from "node:fs";
 import { mkdir, open, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
+import { killLeftovers, newTrackingValue, TRACKING_ENV } from "./leftovers.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
 
@@ -76,8 +77,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * on /dev/null (agents that wait for stdin would hang), with the environment of `buildAgentEnv`.
  * On timeout or cancel the whole group gets SIGTERM, then SIGKILL after `killGraceMs`. When the
  * leader exits, whatever it left running in the group is stopped the same way, so no process of
- * the attempt outlives it. (A process that leaves the group with `setsid` escapes this; on GitHub
- * the job boundary is the outer wall.) POSIX only.
+ * the attempt outlives it; a process that left the group with `setsid` is found by the agent's
+ * tracking variable and killed too (leftovers.ts). POSIX only.
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   const spawn = options.deps?.spawn ?? nodeSpawn;
@@ -86,6 +87,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   const grace = options.killGraceMs ?? 5000;
   const output = createOutputBuffer(options.outputLimitBytes ?? 1024 * 1024);
   const { env, dropped } = buildAgentEnv({ from: options.env, allow: options.allowEnv, attempt: options });
+  const tracking = newTrackingValue();
+  env[TRACKING_ENV] = tracking;
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
 
   await mkdir(dirname(options.resultFile), { recursive: true });
@@ -167,6 +170,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     child.on("close", finish);
   });
 
+  const escaped = await killLeftovers(tracking, { kill });
+  if (escaped.length > 0) notes.push(`killed ${escaped.length} process(es) the agent left running outside its process group`);
   const read = await readResultFile(options.resultFile);
   const parsed = parseAgentResult(read.text);
   return {

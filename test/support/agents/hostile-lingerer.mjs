@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A hostile agent that leaves a process running after it exits: the process (its own session,
-// so killing the agent's process group misses it) waits for the agent to be gone, then keeps
+// so killing the agent's process group misses it, and without naruto's tracking variable) waits for the agent to be gone, then keeps
 // hunting for tokens — a later step's or a later job's — and tries every new one (and none, at
 // first), for up to LINGER_SECONDS (default 120). It reports to lingerer.jsonl: started,
 // outlived the agent, each attempt as it is made, each round. The agent itself does its item's ordinary edit and exits 0.
@@ -38,7 +38,10 @@ if (process.argv[2] === "linger") {
   }
   report("lingerer.jsonl", { event: "gave up" });
 } else {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid)], { detached: true, stdio: "ignore", env: process.env });
+  // It also drops naruto's tracking variable (NARUTO_AGENT_RUN), by which the agent step kills
+  // what an agent leaves running (src/agent/leftovers.ts): this one must meet the job boundary.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NARUTO_AGENT_RUN"));
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid)], { detached: true, stdio: "ignore", env });
   child.unref();
   console.log("lingerer: left a process running");
   editAndReport("hostile-lingerer");

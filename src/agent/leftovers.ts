@@ -1,0 +1,69 @@
+/**
+ * Processes an agent left running outside its process group. The group is stopped when the agent
+ * exits (run-agent.ts), but a process that called `setsid` (or was started by a double fork into
+ * its own session) is no longer in it. On a runner such a process would live until the job ends,
+ * through the steps that follow — and the upload and clean-up steps hold tokens. Like the Actions
+ * runner's own `RUNNER_TRACKING_ID`, every agent gets a variable of its own with a value no other
+ * process has; anything still running with it in its environment is killed.
+ *
+ * A process that re-executes itself with a cleared environment escapes this too; on GitHub the
+ * job boundary remains the outer wall (templates/naruto.yml). Linux only (it reads /proc).
+ */
+import { randomBytes } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+
+/** The name of the tracking variable in an agent's environment. */
+export const TRACKING_ENV = "NARUTO_AGENT_RUN";
+
+export function newTrackingValue(): string {
+  return randomBytes(12).toString("hex");
+}
+
+export interface LeftoverDeps {
+  readonly kill: (pid: number, signal: NodeJS.Signals) => void;
+  /** Folder of the process table (default /proc). */
+  readonly proc?: string;
+}
+
+/**
+ * Kills (SIGKILL) every process whose environment holds `NARUTO_AGENT_RUN=<value>`, looking again
+ * while it still finds some (a process may fork while its parent is killed). Returns the pids.
+ */
+export async function killLeftovers(value: string, deps: LeftoverDeps): Promise<number[]> {
+  if (process.platform !== "linux" && deps.proc === undefined) return [];
+  const proc = deps.proc ?? "/proc";
+  const entry = Buffer.from(`${TRACKING_ENV}=${value}\0`);
+  const killed: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
+    let found = 0;
+    for (const pid of pids) {
+      if (pid === process.pid) continue;
+      const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
+      if (environ === null || !holds(environ, entry) || (await isZombie(proc, pid))) continue;
+      try {
+        deps.kill(pid, "SIGKILL");
+        found++;
+        if (!killed.includes(pid)) killed.push(pid);
+      } catch {
+        // ESRCH: gone meanwhile.
+      }
+    }
+    if (found === 0) break;
+  }
+  return killed;
+}
+
+/** Whether NUL-separated `environ` has exactly the entry (not as the tail of another). */
+function holds(environ: Buffer, entry: Buffer): boolean {
+  const at = environ.indexOf(entry);
+  if (at < 0) return false;
+  if (at === 0 || environ[at - 1] === 0) return true;
+  return holds(environ.subarray(at + 1), entry);
+}
+
+/** A zombie has exited already; it only waits for its parent to read its status. */
+async function isZombie(proc: string, pid: number): Promise<boolean> {
+  const stat = await readFile(`${proc}/${pid}/stat`, "utf8").catch(() => "");
+  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+}
