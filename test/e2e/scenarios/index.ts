@@ -9,10 +9,11 @@ import { appRedelivery } from "./app-redelivery.ts";
 import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
 import { hostileAgents } from "./hostile-agents.ts";
+import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
 import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview];
