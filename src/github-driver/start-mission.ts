@@ -20,7 +20,8 @@ export async function startMission(ctx: CommentContext, command: { kind: "run" |
   const { deps, event } = ctx;
   const { github, store } = deps;
   if (ctx.pullRequest?.fromFork) {
-    const reason = "missions on pull requests from forks are not available in the app-less mode: comment on an issue, or push the branch to this repository";
+    // The mission would build on the fork's branch, and its result could only be proposed there.
+    const reason = "naruto cannot start a mission on a pull request from a fork (its branch lives in another repository, where naruto cannot propose the result): comment on an issue, or push the branch to this repository";
     await ctx.reply(reason);
     return { kind: "replied", reason };
   }
