@@ -14,11 +14,11 @@ import { getExecOutput } from "@actions/exec";
 import { CONFIG_PATH } from "../config/index.ts";
 import { createGit } from "../git/run-git.ts";
 import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
+import { pullRequestHeadVia } from "../github-driver/handle-comment.ts";
 import { actionContext } from "./context.ts";
 import { coreLog } from "./core-log.ts";
 import type { AgentStepDeps, ModeDeps } from "./deps.ts";
 import { commentEventOf, dispatchInputOf } from "./event.ts";
-import { pullRequestHeadLookup } from "./pull-head.ts";
 import { remoteFor, scrubbedEnv } from "./remote.ts";
 import { readPrepared } from "./prepared.ts";
 import { runAgentStep, runMode } from "./run-mode.ts";
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       command: {
         event: commentEventOf(ctx.eventName, payload),
         selfLogins: [...new Set([botLogin, "github-actions[bot]"])],
-        pullRequestHead: pullRequestHeadLookup({ token, baseUrl: ctx.apiUrl, owner: ctx.repo.owner, repo: ctx.repo.repo, userAgent: USER_AGENT }),
+        pullRequestHead: pullRequestHeadVia(deps.github),
       },
       dispatch: dispatchInputOf(ctx.eventName, payload),
       entryPoint: fileURLToPath(import.meta.url),

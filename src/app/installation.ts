@@ -5,9 +5,8 @@
  * naruto's own, not a second configuration of them.
  */
 import type { Context } from "probot";
-import { pullRequestHeadLookup } from "../action/pull-head.ts";
 import type { DriverDeps } from "../github-driver/deps.ts";
-import type { PullRequestHead } from "../github-driver/handle-comment.ts";
+import { pullRequestHeadVia, type PullRequestHead } from "../github-driver/handle-comment.ts";
 import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
 import type { AppDeps } from "./deps.ts";
 
@@ -59,6 +58,6 @@ export function installationDeps(deps: AppDeps, context: Context, where: { owner
     log: { info: (m) => log.info(m), warning: (m) => log.warn(m) },
     botLogin: deps.botLogin,
     runUrl: null,
-    pullRequestHead: async (number) => pullRequestHeadLookup({ token: await token(), baseUrl, owner: repo.owner, repo: repo.repo, userAgent: deps.userAgent })(number),
+    pullRequestHead: pullRequestHeadVia(github),
   };
 }

@@ -15,6 +15,7 @@ import { fixReview, reviewPullRequest } from "./pull-commands.ts";
 import { readConfigAt } from "./settings.ts";
 import { startMission } from "./start-mission.ts";
 import { markerFor } from "../github/marker.ts";
+import type { GitHubPort } from "../github/port.ts";
 
 /** The parts of an `issue_comment` (created) payload naruto reads. */
 export interface CommentEvent {
@@ -31,6 +32,14 @@ export interface PullRequestHead {
   readonly sha: string;
   /** The head lives in another repository. */
   readonly fromFork: boolean;
+}
+
+/** The lookup of a pull request's head through the port (what both entry points pass as `pullRequestHead`). */
+export function pullRequestHeadVia(github: GitHubPort): (number: number) => Promise<PullRequestHead | null> {
+  return async (number) => {
+    const pr = await github.getPullRequest({ number });
+    return pr === null ? null : { ref: pr.head.ref, sha: pr.head.sha, fromFork: pr.fromFork };
+  };
 }
 
 export interface CommentDeps extends DriverDeps {

@@ -3,10 +3,7 @@
  * base commit (reviewed code, not the dirty work tree), creates the queue branch, and hands the
  * mission to the driver. The user's branch, index and work tree are never touched.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { planWithAgent } from "../agent/planner.ts";
-import { runAgent } from "../agent/run-agent.ts";
 import { loadConfig, formatConfigErrors, type Config } from "../config/index.ts";
 import { createQueueBranch } from "../git/queue.ts";
 import { gitText, type Git } from "../git/run-git.ts";
@@ -19,11 +16,11 @@ import { isMissionTerminal } from "../mission/status.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir, missionDir } from "./layout.ts";
+import { planCheckOptions, runPlanner } from "./planner.ts";
 import type { Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { serialWorktrees } from "./serial-worktrees.ts";
 import { writeReports } from "./reports.ts";
-import { withScratchTree } from "./scratch.ts";
 import { computeRanks } from "../plan/ranks.ts";
 
 export interface LocalDeps {
@@ -153,34 +150,13 @@ async function withSerialWorktrees(deps: LocalDeps, repoDir: string): Promise<Lo
 async function makePlan(input: { deps: LocalDeps; repoDir: string; commonDir: string; config: Config; planText: string | null; mission: Mission }): Promise<MissionEvent> {
   const { deps, config, mission } = input;
   const at = () => deps.now().toISOString();
-  const limits = { maxItems: config.limits.max_items, maxPromptChars: 65_536, protected: config.protected, allowProtected: config.allow_protected };
-  const options = { limits, strict: mission.settings.strict };
   let check: CheckResult;
   if (input.planText !== null) {
-    check = checkPlan(input.planText, options);
+    check = checkPlan(input.planText, planCheckOptions(config, mission.settings.strict));
     if (!check.ok) return { type: "planning_failed", at: at(), reason: check.errors.map(formatPlanError).join("\n") };
   } else {
-    const profile = config.agents[config.planner.agent];
-    if (!profile) return { type: "planning_failed", at: at(), reason: `the planner's agent profile "${config.planner.agent}" is not defined` };
     const dir = join(missionDir(input.commonDir, mission.id), "planner");
-    await mkdir(dir, { recursive: true });
-    const result = await planWithAgent({
-      task: mission.task,
-      planFile: join(dir, "plan.yml"),
-      check: options,
-      run: async ({ prompt, attempt }) => {
-        const promptFile = join(dir, `prompt-${attempt}.md`);
-        await writeFile(promptFile, prompt);
-        const tree = { git: deps.git, repoDir: input.repoDir, path: join(dir, `tree-${attempt}`), commit: mission.base.commit };
-        const run = await withScratchTree(tree, (cwd) =>
-          runAgent({
-            command: profile.command, cwd, env: deps.env, allowEnv: profile.env, mission: mission.id, item: "planner",
-            attempt, writes: [], promptFile, resultFile: join(dir, `result-${attempt}.json`), timeoutMs: profile.timeout,
-          }),
-        );
-        return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2000)}` };
-      },
-    });
+    const result = await runPlanner({ git: deps.git, repoDir: input.repoDir, dir, config, mission, env: deps.env });
     if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason };
     check = result.check;
   }

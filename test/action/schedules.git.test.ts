@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepMode } from "../../src/action/modes/sweep.ts";
 import { scheduledMissionId } from "../../src/github-driver/schedules.ts";
-import { applyEvent } from "../../src/mission/store.ts";
 import { REPO, startWorld, testConfig, type World } from "./world.ts";
 
 const MINUTE = 60_000;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeAgentCommand } from "../support/agents/index.ts";
 import { isAlive, waitForFile } from "../support/agents/processes.ts";
-import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { createTestRepo } from "../support/git-repo.ts";
 import { itemOf, missionProcesses, queueCommits, runMission } from "./local-fixture.ts";
 
 const cleanups: (() => Promise<void>)[] = [];

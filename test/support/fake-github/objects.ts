@@ -2,23 +2,14 @@
  * git's object formats, written without spawning git: a loose object is the zlib-deflated
  * `type size\0content`, named by its SHA-1, and moved into place by rename, as git does.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
+import { writeLooseObject as writeObject } from "../../../src/git/loose-objects.ts";
 
 export type ObjectType = "blob" | "tree" | "commit";
 
-export async function writeLooseObject(dir: string, type: ObjectType, content: Buffer): Promise<string> {
-  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-  const sha = createHash("sha1").update(data).digest("hex");
-  const folder = join(dir, "objects", sha.slice(0, 2));
-  await mkdir(folder, { recursive: true });
-  const temp = join(dir, "objects", `tmp_obj_${randomBytes(8).toString("hex")}`);
-  await writeFile(temp, deflateSync(data), { mode: 0o444 });
-  // Same name, same bytes: replacing an object that another writer just stored is harmless.
-  await rename(temp, join(folder, sha.slice(2)));
-  return sha;
+/** Writes one loose object into the bare repository at `dir` (naruto's own writer, src/git). */
+export function writeLooseObject(dir: string, type: ObjectType, content: Buffer): Promise<string> {
+  return writeObject(join(dir, "objects"), type, content);
 }
 
 export interface TreeItem {

@@ -1,7 +1,7 @@
 /**
- * The planner agent in the plan job: the same planner as on one machine (`planWithAgent`: one
- * retry with the errors, then a clear failure), run in a scratch tree at the mission's base so
- * it reads exactly the code the mission starts from.
+ * The planner agent (`planWithAgent`: one retry with the errors, then a clear failure), run in a
+ * scratch tree at the mission's base so it reads exactly the code the mission starts from. The
+ * local driver and the Action's plan job both plan through here.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { planWithAgent, type PlannerResult } from "../agent/planner.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import type { Config } from "../config/index.ts";
 import type { Git } from "../git/run-git.ts";
-import { withScratchTree } from "../local/scratch.ts";
+import { withScratchTree } from "./scratch.ts";
 import type { Mission } from "../mission/document.ts";
 import type { CheckOptions } from "../plan/index.ts";
 
