@@ -38,9 +38,29 @@ export interface OctokitClientOptions {
   readonly retry?: { readonly retries?: number; readonly baseDelayMs?: number };
   /** Rate limits: how many waits, and the longest wait worth taking (longer ones fail at once). */
   readonly rateLimit?: { readonly retries?: number; readonly maxWaitSeconds?: number };
-  /** Spacing of writes, as GitHub asks (≥ 1 s between content-creating requests); tests use 0. */
+  /** Spacing of writes after a short burst (see {@link spacing}), as GitHub asks; tests use 0. */
   readonly throttle?: { readonly writeIntervalMs?: number; readonly notificationIntervalMs?: number };
   readonly log?: GitHubLog;
+}
+
+/**
+ * Writes one client may make back to back before the spacing applies. A webhook handler makes
+ * about eight (reaction, state commit, queue branch, dispatch, comment) and must answer within
+ * GitHub's 10 s; spaced a second apart from the first they took most of that. GitHub's limits
+ * are per minute (80 content-creating requests) and ask for a second between writes when there
+ * are many: a short burst, then one per interval, keeps well inside both.
+ */
+export const WRITE_BURST = 10;
+/** Comments and other requests that notify people, back to back before their spacing applies. */
+export const NOTIFICATION_BURST = 3;
+
+/**
+ * A limiter for one kind of request: up to `burst` at once-in-a-row, then one per `intervalMs`
+ * (a leaky bucket refilled one request per interval); no spacing at all for an interval of 0.
+ */
+export function spacing(intervalMs: number, burst: number): Bottleneck.ConstructorOptions {
+  if (!(intervalMs > 0)) return { maxConcurrent: 1, minTime: 0 };
+  return { maxConcurrent: 1, reservoir: burst, reservoirIncreaseAmount: 1, reservoirIncreaseInterval: intervalMs, reservoirIncreaseMaximum: burst };
 }
 
 /** `request` options that mark a request which must not be repeated blindly. */
@@ -92,8 +112,8 @@ export function createOctokitClient(options: OctokitClientOptions): OctokitClien
     throttle: {
       // A key of our own: the plugin's limiters are shared by every client with the same id.
       id: `naruto-${++clients}`,
-      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: options.throttle?.writeIntervalMs ?? 1000 }),
-      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: options.throttle?.notificationIntervalMs ?? 3000 }),
+      write: new Bottleneck.Group(spacing(options.throttle?.writeIntervalMs ?? 1000, WRITE_BURST)),
+      notifications: new Bottleneck.Group(spacing(options.throttle?.notificationIntervalMs ?? 3000, NOTIFICATION_BURST)),
       onSecondaryRateLimit: onLimit("secondary rate limit"),
       onRateLimit: onLimit("rate limit"),
     },
