@@ -1,12 +1,13 @@
 /**
  * The App's server (`npm start`): the one place, with serverless.ts, that reads the process
- * environment. Loads `.env` when there is one, then serves Probot's webhook middleware on
- * `WEBHOOK_PATH` (default `/api/github/webhooks`) at PORT (default 3000).
+ * environment. Loads `.env` when there is one, then serves the webhook handler (the same as on
+ * a function host) on `WEBHOOK_PATH` (default `/api/github/webhooks`) at PORT (default 3000).
  */
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
-import { createNodeMiddleware } from "probot";
 import { narutoApp } from "./app.ts";
+import { webhookListener } from "./server.ts";
+import { createHandler } from "./serverless.ts";
 import { appDepsFrom, probotFrom } from "./settings.ts";
 
 async function main(): Promise<void> {
@@ -15,17 +16,10 @@ async function main(): Promise<void> {
   const env = process.env;
   const probot = probotFrom(env);
   const deps = await appDepsFrom(env, probot);
-  const middleware = await createNodeMiddleware(
-    (app) => {
-      narutoApp(app, deps);
-    },
-    { probot, webhooksPath: env["WEBHOOK_PATH"] || "/api/github/webhooks" },
-  );
-  const server = createServer((request, response) => {
-    void middleware(request, response, () => {
-      response.writeHead(404).end();
-    });
+  await probot.load((app) => {
+    narutoApp(app, deps);
   });
+  const server = createServer(webhookListener(createHandler(probot), { path: env["WEBHOOK_PATH"] || "/api/github/webhooks" }));
   const port = Number(env["PORT"] || 3000);
   server.listen(port, env["HOST"] || undefined, () => {
     probot.log.info(`naruto app ${deps.botLogin} listening on port ${port}`);

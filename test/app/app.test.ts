@@ -49,12 +49,11 @@ describe("the App on issue_comment", () => {
     world.fake.assertNoViolations();
   });
 
-  it("answers a forged delivery (wrong signature) with an error and does nothing", async () => {
+  it("answers a forged delivery (wrong signature) 401 and does nothing", async () => {
     const commentId = await world.comment("octo-maintainer", "/naruto make a file");
     const before = world.fake.requests.length;
     const delivery = await deliverComment(commentId, { secret: "not-the-secret" });
-    // Probot 14's middleware answers 400 (the serverless handler answers 401).
-    expect(delivery.status).toBe(400);
+    expect(delivery.status).toBe(401);
     expect(world.fake.requests.length).toBe(before);
     expect(await world.store.load(missionIdFor(REPO, commentId))).toBeNull();
   });

@@ -7,8 +7,9 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNodeMiddleware } from "probot";
 import { narutoApp } from "../../src/app/app.ts";
+import { webhookListener } from "../../src/app/server.ts";
+import { createHandler } from "../../src/app/serverless.ts";
 import type { AppDeps } from "../../src/app/deps.ts";
 import { probotFrom } from "../../src/app/settings.ts";
 import type { Throttle } from "../../src/app/throttle.ts";
@@ -69,17 +70,11 @@ export async function startAppWorld(input: { config?: string; trackingIntervalMs
   const botLogin = `${fake.app.slug}[bot]`;
   const deps = appDepsFor(botLogin, input.trackingIntervalMs ?? 0);
   let throttle: Throttle | null = null;
-  const middleware = await createNodeMiddleware(
-    (app) => {
-      throttle = narutoApp(app, deps);
-    },
-    { probot, webhooksPath: "/api/github/webhooks" },
-  );
-  const server: Server = createServer((request, response) => {
-    void middleware(request, response, () => {
-      response.writeHead(404).end();
-    });
+  // What `npm start` serves (src/app/main.ts): the webhook listener on Probot's verification.
+  await probot.load((app) => {
+    throttle = narutoApp(app, deps);
   });
+  const server: Server = createServer(webhookListener(createHandler(probot), { path: "/api/github/webhooks" }));
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
