@@ -11,6 +11,18 @@ export interface DriverLog {
   warning(message: string): void;
 }
 
+/** The login of a workflow's `GITHUB_TOKEN`: naruto's own jobs write as it. */
+export const WORKFLOW_BOT = "github-actions[bot]";
+
+/**
+ * Whose marker comments and issues are naruto's: its `botLogin` and the workflow's bot. With the
+ * App installed both write (the App answers commands, the workflow's jobs publish), and each
+ * must find what the other made instead of making a second one. Null `botLogin`: anyone's.
+ */
+export function narutoAuthors(deps: Pick<DriverDeps, "botLogin">): { author?: readonly string[] } {
+  return deps.botLogin === null ? {} : { author: [...new Set([deps.botLogin, WORKFLOW_BOT])] };
+}
+
 export interface DriverDeps {
   readonly github: GitHubPort;
   readonly store: MissionStore;
@@ -23,7 +35,8 @@ export interface DriverDeps {
   /**
    * The login naruto's comments are written by (`github-actions[bot]` with the workflow token,
    * `<app>[bot]` for the App). A comment carrying naruto's marker counts only when it is by this
-   * login, so a marker pasted by someone else is never taken for naruto's comment. Null: any.
+   * login or the workflow's bot ({@link narutoAuthors}), so a marker pasted by someone else is
+   * never taken for naruto's comment. Null: any.
    */
   readonly botLogin: string | null;
   /** This run (Action) for links in comments; null when there is none. */

@@ -7,7 +7,7 @@
  * redelivered comment or a re-run job repeats nothing.
  */
 import { formatConfigErrors, type Config } from "../config/index.ts";
-import type { DriverDeps } from "./deps.ts";
+import { narutoAuthors, type DriverDeps } from "./deps.ts";
 import { helpText, parseCommand, type NarutoCommand } from "./command.ts";
 import { mayTrigger, refusalText, type RepoPermission } from "./gate.ts";
 import { actOnMission } from "./mission-commands.ts";
@@ -91,7 +91,7 @@ export async function handleComment(deps: CommentDeps, event: CommentEvent): Pro
       issue: event.issue.number,
       marker: markerFor(`reply:${event.comment.id}`),
       body,
-      ...(deps.botLogin ? { author: deps.botLogin } : {}),
+      ...narutoAuthors(deps),
       ...(deps.runUrl ? { link: deps.runUrl } : {}),
     });
   };

@@ -12,7 +12,7 @@ import type { CheckConclusion, PullRequest } from "../github/port.ts";
 import type { Mission } from "../mission/document.ts";
 import { trackingComment, trackingMarker, verdictComment, verdictMarker } from "../report/index.ts";
 import { codeSpan, inlineText } from "../report/escape.ts";
-import type { DriverDeps } from "./deps.ts";
+import { narutoAuthors, type DriverDeps } from "./deps.ts";
 
 type Publish = Pick<DriverDeps, "github" | "botLogin" | "runUrl" | "log">;
 
@@ -70,7 +70,7 @@ export async function publishTracking(deps: Publish, mission: Mission, pullReque
     marker: trackingMarker(mission.id),
     body: trackingComment(mission, { links }),
     ...(deps.runUrl ? { link: deps.runUrl } : {}),
-    ...(deps.botLogin ? { author: deps.botLogin } : {}),
+    ...narutoAuthors(deps),
   });
 }
 
@@ -93,7 +93,7 @@ export async function publishVerdict(deps: Publish, mission: Mission, pullReques
       marker: verdictMarker(mission.id),
       body: verdictComment(mission),
       ...(deps.runUrl ? { link: deps.runUrl } : {}),
-      ...(deps.botLogin ? { author: deps.botLogin } : {}),
+      ...narutoAuthors(deps),
     });
   }
   // A check on the base commit would mark the user's own branch: only the queue gets one (or,

@@ -15,7 +15,7 @@ import type { MissionEvent } from "../mission/events.ts";
 import { isMissionTerminal } from "../mission/status.ts";
 import { applyEvent } from "../mission/store.ts";
 import { carryOut } from "./carry-out.ts";
-import type { DriverDeps } from "./deps.ts";
+import { narutoAuthors, type DriverDeps } from "./deps.ts";
 import { message } from "./publish.ts";
 import { missionSettings, readConfigAt } from "./settings.ts";
 import { ensureQueueBranch } from "./start-mission.ts";
@@ -95,7 +95,7 @@ async function startOne(
     body: issueBody(deps.configPath, schedule, firing, task),
     marker: markerFor(`schedule:${id}`),
     since: firing.toISOString(),
-    ...(deps.botLogin ? { author: deps.botLogin } : {}),
+    ...narutoAuthors(deps),
   });
   const requested: MissionEvent = {
     type: "requested",

@@ -6,7 +6,7 @@ import { COMMENT_BODY_LIMIT, truncate } from "./limits.ts";
 import { hasMarker, isMarker, withMarker } from "./marker.ts";
 import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
-import type { Comment, GitHubPort, Permission } from "./port.ts";
+import { byAuthor, type Authors, type Comment, type GitHubPort, type Permission } from "./port.ts";
 
 type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "openIssue" | "permission">;
 
@@ -17,7 +17,7 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
 
   const findComment: IssuesPart["findComment"] = async ({ issue, marker, author }) => {
     checkMarker(marker);
-    const matches = (c: { body?: string | undefined; user: { login: string } | null }) => hasMarker(c.body, marker) && (author === undefined || c.user?.login === author);
+    const matches = (c: { body?: string | undefined; user: { login: string } | null }) => hasMarker(c.body, marker) && byAuthor(author, c.user?.login);
     // Oldest first, stopping at the page that has it: naruto's comment comes right after the
     // command, so a long discussion costs one request, not one per hundred comments.
     const comments = await call(`list comments of #${issue}`, () =>
@@ -30,8 +30,8 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
     return found ? toComment(found) : null;
   };
 
-  const findIssue = async (p: { marker: string; since: string; author?: string | undefined }): Promise<number | null> => {
-    const matches = (i: { body?: string | null | undefined; user: { login: string } | null }) => hasMarker(i.body, p.marker) && (p.author === undefined || i.user?.login === p.author);
+  const findIssue = async (p: { marker: string; since: string; author?: Authors | undefined }): Promise<number | null> => {
+    const matches = (i: { body?: string | null | undefined; user: { login: string } | null }) => hasMarker(i.body, p.marker) && byAuthor(p.author, i.user?.login);
     const issues = await call(`look for an issue marked ${p.marker}`, () =>
       octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, state: "all", since: p.since, sort: "created", direction: "desc", per_page: 100 }, (response, done) => {
         if (response.data.some(matches)) done();

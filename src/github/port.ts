@@ -164,6 +164,15 @@ export interface DispatchResult {
   readonly runUrl: string | null;
 }
 
+/** Whose marker comments count: one login, or any of several (naruto's App and its workflow). */
+export type Authors = string | readonly string[];
+
+/** Whether `login` is one of `authors` (anyone when `authors` is undefined). */
+export function byAuthor(authors: Authors | undefined, login: string | null | undefined): boolean {
+  if (authors === undefined) return true;
+  return typeof authors === "string" ? login === authors : login !== null && login !== undefined && authors.includes(login);
+}
+
 export interface GitHubPort {
   readonly repo: RepoRef;
 
@@ -171,19 +180,19 @@ export interface GitHubPort {
   readFile(p: { path: string; ref?: string }): Promise<string | null>;
   /** Adds a reaction; adding the same reaction twice is harmless. */
   addReaction(p: { target: { comment: number } | { issue: number }; content: Reaction }): Promise<void>;
-  /** The first comment on an issue or PR that starts with `marker` (by `author`, when given). */
-  findComment(p: { issue: number; marker: string; author?: string }): Promise<Comment | null>;
+  /** The first comment on an issue or PR that starts with `marker` (by `author` — a login or one of several — when given). */
+  findComment(p: { issue: number; marker: string; author?: Authors }): Promise<Comment | null>;
   /**
    * Creates or updates the comment found by `marker`; the body starts with the marker and is
    * cut to GitHub's limit with a note pointing at `link`. Never creates a second comment after
    * a failed attempt: it looks for the marker again first.
    */
-  upsertComment(p: { issue: number; marker: string; body: string; link?: string; author?: string }): Promise<Comment>;
+  upsertComment(p: { issue: number; marker: string; body: string; link?: string; author?: Authors }): Promise<Comment>;
   /**
    * Opens an issue whose body starts with `marker`, unless an issue (by `author`, when given)
    * updated since `since` carries it already: a re-run or a retried request opens no second one.
    */
-  openIssue(p: { title: string; body: string; marker: string; since: string; author?: string; link?: string }): Promise<{ number: number; created: boolean }>;
+  openIssue(p: { title: string; body: string; marker: string; since: string; author?: Authors; link?: string }): Promise<{ number: number; created: boolean }>;
   /** The user's role on the repository; `none` for a user who is no collaborator. */
   permission(p: { user: string }): Promise<Permission>;
 

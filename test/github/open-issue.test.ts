@@ -1,6 +1,13 @@
-/** `openIssue`: one issue per marker, even when GitHub's answer to the create was lost. */
+/**
+ * `openIssue`: one issue per marker, even when GitHub's answer to the create was lost; marker
+ * comments found whichever of naruto's identities (the App, the workflow) wrote them.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { markerFor } from "../../src/github/index.ts";
+import { createGitHub, markerFor } from "../../src/github/index.ts";
+import { WORKFLOW_BOT } from "../../src/github-driver/deps.ts";
+import { publishTracking } from "../../src/github-driver/publish.ts";
+import { trackingMarker } from "../../src/report/index.ts";
+import { requested, run } from "../support/mission-builders.ts";
 import { startTarget, type PortTarget } from "./target.ts";
 
 let t: PortTarget;
@@ -45,5 +52,27 @@ describe("openIssue", () => {
     const mine = await t.github.openIssue({ title: "naruto: nightly", body: "x", marker, since: since(), author: "someone-else[bot]" });
     expect(mine.created).toBe(true);
     expect(mine.number).not.toBe(other.number);
+  });
+});
+
+describe("marker comments by naruto's two identities", () => {
+  it("the App and the workflow's jobs update one tracking comment, whichever of them made it", async () => {
+    const mission = { ...run([requested()]).at(-1)!.mission, source: { kind: "github" as const, repo: "acme/demo", issue: 1, comment_id: null, actor: "octo-maintainer" } };
+    const workflowToken = fake().issueAppToken({ owner: "acme", permissions: { issues: "write" }, bot: WORKFLOW_BOT }).token;
+    const asWorkflow = createGitHub({ token: workflowToken, repo: { owner: "acme", repo: "demo" }, baseUrl: fake().url, userAgent: "naruto-tests", throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 } });
+    const log = { info: () => undefined, warning: () => undefined };
+    // A scheduled mission: the sweep (the workflow) made the tracking comment; then the App renders.
+    await publishTracking({ github: asWorkflow, botLogin: "naruto[bot]", runUrl: null, log }, mission, null);
+    const appLogin = (await t.github.upsertComment({ issue: 1, marker: markerFor("who-am-i"), body: "x" })).author!;
+    await publishTracking({ github: t.github, botLogin: appLogin, runUrl: null, log }, { ...mission, task: "rendered by the App" }, null);
+    const tracking = [...fake().repo("acme/demo").comments.values()].filter((c) => c.body.startsWith(trackingMarker(mission.id)));
+    expect(tracking.map((c) => c.user.login)).toEqual([WORKFLOW_BOT]);
+    expect(tracking[0]?.body).toContain("rendered by the App");
+  });
+
+  it("still does not take a marker pasted by a person for naruto's", async () => {
+    const marker = markerFor("pasted");
+    await fetch(`${fake().url}/repos/acme/demo/issues/1/comments`, { method: "POST", headers: { authorization: `token ${fake().tokenFor("octo-maintainer")}`, "content-type": "application/json" }, body: JSON.stringify({ body: `${marker}\nforged` }) });
+    expect(await t.github.findComment({ issue: 1, marker, author: ["naruto[bot]", WORKFLOW_BOT] })).toBeNull();
   });
 });
