@@ -46,6 +46,8 @@ export interface RunScope {
   /** A cap on every job's time, below its `timeout-minutes` (default 360 minutes, as on GitHub). */
   readonly jobTimeoutMs: number;
   mint(permissions: AppPermissions): string;
+  /** Ends a job's token: GitHub revokes `GITHUB_TOKEN` when its job completes. */
+  revoke(token: string): void;
   resolveAction(uses: string): Promise<LocalAction | null>;
   isCancelled(): boolean;
 }
@@ -165,6 +167,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   } finally {
     clearTimeout(timer);
     orphansKilled = await machine.close();
+    run.revoke(token);
     if (!run.keepJobDirs) await rm(jobDir, { recursive: true, force: true });
   }
   // A cancel skips the remaining steps (their implicit success() is false).

@@ -16,6 +16,8 @@ let fake: FakeGitHub;
 let sim: ActionsSimulator | undefined;
 let actionDir: string | undefined;
 let maintainer: string;
+/** Every token the simulator revoked, in order (it revokes each job's when the job ends). */
+const revoked: string[] = [];
 
 async function dispatch(inputs: Record<string, string>): Promise<RunResult> {
   const response = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/workflows/naruto.yml/dispatches`, {
@@ -45,6 +47,11 @@ beforeAll(async () => {
   await writeFile(join(actionDir, "action.yml"), FIXTURE_ACTION.yml);
   await writeFile(join(actionDir, "index.mjs"), FIXTURE_ACTION.main);
   sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir, vars: { FAKE_REPO_DIR: repo.dir, ISOLATED: canIsolate() ? "yes" : "no" } });
+  const revoke = fake.revokeToken.bind(fake);
+  fake.revokeToken = (token) => {
+    revoked.push(token);
+    return revoke(token);
+  };
 });
 afterAll(async () => {
   await sim?.close();
@@ -102,6 +109,15 @@ describe("a workflow run", () => {
     expect(job("gather").steps.find((s) => s.id === "act")?.outputs["comment-status"]).toBe("201");
     const comments = [...fake.repo("acme/demo").comments.values()];
     expect(comments.map((c) => `${c.user.login}: ${c.body}`)).toEqual(["github-actions[bot]: hello from gather"]);
+  });
+
+  it("revokes each job's token when the job ends, as GitHub does", async () => {
+    const ran = run.jobs.filter((j) => j.result !== "skipped");
+    expect(revoked.length).toBeGreaterThanOrEqual(ran.length);
+    for (const token of revoked) {
+      const answer = await fetch(`${fake.apiUrl}/repos/acme/demo`, { headers: { authorization: `token ${token}` } });
+      expect(answer.status).toBe(401);
+    }
   });
 
   it("masks the token in logs", () => {

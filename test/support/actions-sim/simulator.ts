@@ -107,6 +107,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       secrets: options.secrets ?? {}, extraEnv: options.runnerEnv ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
       jobTimeoutMs: options.jobTimeoutMs ?? 15 * 60_000,
       mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]" }).token,
+      revoke: (token) => void fake.revokeToken(token),
       resolveAction: async (uses) => {
         if (standardAction(uses) !== null) return null;
         if (options.isLocalAction !== undefined && !options.isLocalAction(uses)) return null;

@@ -64,6 +64,8 @@ export interface FakeGitHub {
     expiresAt: string;
     installationId: number;
   };
+  /** Revokes a token (as GitHub does with a job's `GITHUB_TOKEN` when the job ends); false when unknown. */
+  revokeToken(token: string): boolean;
   installationId(owner: string): number;
   /** A valid app JWT for the app endpoints. */
   appJwt(): string;
@@ -165,6 +167,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       });
       return { token: issued.token, expiresAt: new Date(issued.expiresAt).toISOString(), installationId: id };
     },
+    revokeToken: (token) => world.tokens.delete(token),
     installationId,
     appJwt: () => signAppJwt({ appId: world.app.id, privateKey: world.app.privateKey, nowMs: world.now() }),
     gitUrl: (repo, token) => (token === undefined ? `${url}/${repo}.git` : `http://x-access-token:${token}@${url.slice("http://".length)}/${repo}.git`),
