@@ -57083,13 +57083,20 @@ function hasMarker(body, marker) {
   return typeof body === "string" && body.trimStart().startsWith(marker);
 }
 
+// src/github/port.ts
+var REVIEW_COMMENTS_PER_THREAD = 50;
+function byAuthor(authors, login) {
+  if (authors === void 0) return true;
+  return typeof authors === "string" ? login === authors : login !== null && login !== void 0 && authors.includes(login);
+}
+
 // src/github/adapter-issues.ts
 var ROLES = ["admin", "maintain", "write", "triage", "read", "none"];
 function issuesPart(ctx) {
   const { octokit, repo, call } = ctx;
   const findComment = async ({ issue: issue3, marker, author }) => {
     checkMarker(marker);
-    const matches = (c) => hasMarker(c.body, marker) && (author === void 0 || c.user?.login === author);
+    const matches = (c) => hasMarker(c.body, marker) && byAuthor(author, c.user?.login);
     const comments = await call(
       `list comments of #${issue3}`,
       () => octokit.paginate(octokit.rest.issues.listComments, { ...repo, issue_number: issue3, per_page: 100 }, (response, done) => {
@@ -57101,7 +57108,7 @@ function issuesPart(ctx) {
     return found ? toComment(found) : null;
   };
   const findIssue = async (p) => {
-    const matches = (i) => hasMarker(i.body, p.marker) && (p.author === void 0 || i.user?.login === p.author);
+    const matches = (i) => hasMarker(i.body, p.marker) && byAuthor(p.author, i.user?.login);
     const issues = await call(
       `look for an issue marked ${p.marker}`,
       () => octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, state: "all", since: p.since, sort: "created", direction: "desc", per_page: 100 }, (response, done) => {
@@ -57364,9 +57371,6 @@ function toPull(p) {
 function toCheck(c) {
   return { id: c.id, name: c.name, headSha: c.head_sha, status: c.status, conclusion: c.conclusion, url: c.html_url, externalId: c.external_id };
 }
-
-// src/github/port.ts
-var REVIEW_COMMENTS_PER_THREAD = 50;
 
 // src/github/adapter-review-threads.ts
 var MAX_PAGES = 50;
@@ -57722,6 +57726,12 @@ function checkId(id) {
     throw new TypeError(`mission id ${JSON.stringify(id)} cannot name a ref: use letters, digits, ".", "_" and "-"`);
   }
   return id;
+}
+
+// src/github-driver/deps.ts
+var WORKFLOW_BOT = "github-actions[bot]";
+function narutoAuthors(deps) {
+  return deps.botLogin === null ? {} : { author: [.../* @__PURE__ */ new Set([deps.botLogin, WORKFLOW_BOT])] };
 }
 
 // src/agent/sanitize-untrusted.ts
@@ -59748,7 +59758,7 @@ async function publishTracking(deps, mission, pullRequest) {
     marker: trackingMarker(mission.id),
     body: trackingComment(mission, { links }),
     ...deps.runUrl ? { link: deps.runUrl } : {},
-    ...deps.botLogin ? { author: deps.botLogin } : {}
+    ...narutoAuthors(deps)
   });
 }
 var CONCLUSION = {
@@ -59765,7 +59775,7 @@ async function publishVerdict(deps, mission, pullRequest) {
       marker: verdictMarker(mission.id),
       body: verdictComment(mission),
       ...deps.runUrl ? { link: deps.runUrl } : {},
-      ...deps.botLogin ? { author: deps.botLogin } : {}
+      ...narutoAuthors(deps)
     });
   }
   if (mission.queue.head === mission.base.commit) return;
@@ -60303,7 +60313,7 @@ async function handleComment(deps, event) {
       issue: event.issue.number,
       marker: markerFor(`reply:${event.comment.id}`),
       body,
-      ...deps.botLogin ? { author: deps.botLogin } : {},
+      ...narutoAuthors(deps),
       ...deps.runUrl ? { link: deps.runUrl } : {}
     });
   };
@@ -63462,7 +63472,7 @@ async function startOne(deps, p) {
     body: issueBody(deps.configPath, schedule, firing, task),
     marker: markerFor(`schedule:${id}`),
     since: firing.toISOString(),
-    ...deps.botLogin ? { author: deps.botLogin } : {}
+    ...narutoAuthors(deps)
   });
   const requested = {
     type: "requested",
