@@ -144,6 +144,13 @@ describe("a workflow run", () => {
     expect(state?.conclusion).toBe("success");
     expect(state?.jobs.map((j) => `${j.name}:${String(j.conclusion)}`)).toContain("legs (b, 2):success");
   });
+
+  it("gives the run its run-name as its title in the API, as GitHub does", async () => {
+    const answer = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/runs/${run.id}`, { headers: { authorization: `token ${maintainer}` } });
+    const body = (await answer.json()) as { display_title?: unknown; name?: unknown };
+    expect(body.display_title).toBe(run.title);
+    expect(body.name).toBe("sim-test"); // the workflow's name stays the name
+  });
 });
 
 describe("repository variables", () => {

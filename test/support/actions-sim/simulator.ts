@@ -121,7 +121,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       runs.push(result);
       return result;
     }
-    if (fakeRun !== undefined) fake.setRunStatus(id, { status: "in_progress" });
+    if (fakeRun !== undefined) fake.setRunStatus(id, { status: "in_progress", title: runTitle(scope) });
     const result = await runWorkflow(scope, {
       concurrency,
       legConcurrency: options.legConcurrency ?? 2,

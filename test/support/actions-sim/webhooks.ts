@@ -10,8 +10,8 @@
  *   a job starts / ends   → workflow_job  in_progress / completed (skipped jobs: completed)
  *   run ends              → workflow_run  completed
  *
- * A run's `display_title` is its `run-name`, evaluated as the simulator does (the fake's runs
- * carry only the workflow's name). Each payload is built when the change happens (the state it
+ * A run's `display_title` is its `run-name`, evaluated as the simulator does (the fake's run
+ * gets it only once the simulator starts it). Each payload is built when the change happens (the state it
  * describes), and deliveries go out one at a time in that order. A dispatch run returns only
  * once its deliveries are answered, so a test that reads the fake after `runUntilQuiet` sees
  * what the app did with them. A delivery that finds no one listening (the app restarting) is

@@ -86,7 +86,8 @@ export interface FakeGitHub {
   deliver(input: DeliverInput): Promise<DeliveryResult>;
   redeliver(deliveryId: string): Promise<DeliveryResult>;
   readonly payloads: PayloadBuilders;
-  setRunStatus(runId: number, input: { status: RunStatus; conclusion?: RunConclusion }): void;
+  /** Moves a run on; `title` sets its `display_title` (the `run-name` the runner evaluated). */
+  setRunStatus(runId: number, input: { status: RunStatus; conclusion?: RunConclusion; title?: string }): void;
   /** Creates or updates (by name) a job of a run; returns the job id. */
   setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion }): number;
   /** A reviewer's thread on a line of a pull request's file (read through GraphQL `reviewThreads`). */
@@ -191,6 +192,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const run = runOf(runId);
       run.status = input.status;
       run.conclusion = input.conclusion ?? null;
+      if (input.title !== undefined) run.displayTitle = input.title;
       run.updatedAt = world.now();
     },
     setJob: (runId, input) => {

@@ -11,7 +11,7 @@ export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<str
     head_branch: run.headBranch,
     head_sha: run.headSha,
     path: run.workflowPath,
-    display_title: run.workflowName,
+    display_title: run.displayTitle ?? run.workflowName,
     run_number: run.runNumber,
     event: run.event,
     status: run.status,

@@ -118,6 +118,8 @@ export interface RunState {
   readonly workflowId: number;
   readonly workflowPath: string;
   readonly workflowName: string;
+  /** The run's `run-name` as the runner evaluated it; null: the workflow's name (GitHub's default). */
+  displayTitle: string | null;
   readonly headBranch: string;
   readonly headSha: string;
   readonly event: string;

@@ -46,6 +46,7 @@ export const actionRoutes: readonly RepoRoute[] = [
         conclusion: null,
         runNumber: ctx.repo.nextRunNumber++,
         runAttempt: 1,
+        displayTitle: null,
         createdAt: now,
         updatedAt: now,
         actor,
