@@ -56,11 +56,10 @@ export async function killLeftovers(value: string, deps: LeftoverDeps): Promise<
 
 /** Whether NUL-separated `environ` has exactly the entry (not as the tail of another). */
 function holds(environ: Buffer, entry: Buffer): boolean {
-  const at = environ.indexOf(entry);
-  if (at < 0) return false;
-  if (at === 0 || environ[at - 1] === 0) return true;
-  return holds(environ.subarray(at + 1), entry);
+  return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }
+
+const NUL = Buffer.from([0]);
 
 /** A zombie has exited already; it only waits for its parent to read its status. */
 async function isZombie(proc: string, pid: number): Promise<boolean> {

@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { checkPlan } from "../plan/index.ts";
-import { formatConfigErrors, latestFiring, type Schedule } from "../config/index.ts";
+import { formatConfigErrors, latestFiring, type Config, type Schedule } from "../config/index.ts";
 import { markerFor } from "../github/marker.ts";
 import type { MissionEvent } from "../mission/events.ts";
 import { isMissionTerminal } from "../mission/status.ts";
@@ -81,7 +81,7 @@ export async function startScheduledMissions(deps: ScheduleDeps, input: { defaul
 
 async function startOne(
   deps: ScheduleDeps,
-  p: { schedule: Schedule; firing: Date; id: string; commit: string; defaultBranch: string; config: Parameters<typeof missionSettings>[0] },
+  p: { schedule: Schedule; firing: Date; id: string; commit: string; defaultBranch: string; config: Config },
 ): Promise<string> {
   const { schedule, firing, id, commit } = p;
   let planText: string | null = null;
