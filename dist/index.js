@@ -61358,11 +61358,9 @@ async function killLeftovers(value, deps) {
   return killed;
 }
 function holds(environ, entry) {
-  const at2 = environ.indexOf(entry);
-  if (at2 < 0) return false;
-  if (at2 === 0 || environ[at2 - 1] === 0) return true;
-  return holds(environ.subarray(at2 + 1), entry);
+  return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }
+var NUL = Buffer.from([0]);
 async function isZombie(proc, pid) {
   const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
   return stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3) === "Z";
