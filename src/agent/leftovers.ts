@@ -30,17 +30,43 @@ export interface LeftoverDeps {
  * while it still finds some (a process may fork while its parent is killed). Returns the pids.
  */
 export async function killLeftovers(value: string, deps: LeftoverDeps): Promise<number[]> {
-  if (process.platform !== "linux" && deps.proc === undefined) return [];
-  const proc = deps.proc ?? "/proc";
-  const entry = Buffer.from(`${TRACKING_ENV}=${value}\0`);
+  return killProcessesWithEnv(`${TRACKING_ENV}=${value}`, deps);
+}
+
+/** A running process of the table (zombies are left out: they run nothing). */
+export interface ProcessEntry {
+  readonly pid: number;
+  /** The parent's pid: the runner that started an agent, or a reaper once that runner died. */
+  readonly ppid: number;
+}
+
+/** The processes (not this one) whose environment holds exactly `entry` (`NAME=value`). */
+export async function processesWithEnv(entry: string, options: { proc?: string } = {}): Promise<ProcessEntry[]> {
+  if (process.platform !== "linux" && options.proc === undefined) return [];
+  const proc = options.proc ?? "/proc";
+  const wanted = Buffer.from(`${entry}\0`);
+  const found: ProcessEntry[] = [];
+  const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
+    if (environ === null || !holds(environ, wanted)) continue;
+    const stat = await readStat(proc, pid);
+    if (stat === null || stat.state === "Z" || stat.state === "X") continue;
+    found.push({ pid, ppid: stat.ppid });
+  }
+  return found;
+}
+
+/**
+ * Kills (SIGKILL) every process whose environment holds `entry`, looking again while it still
+ * finds some (a process may fork while its parent is killed). Returns the pids.
+ */
+export async function killProcessesWithEnv(entry: string, deps: LeftoverDeps): Promise<number[]> {
   const killed: number[] = [];
   for (let round = 0; round < 5; round++) {
-    const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
     let found = 0;
-    for (const pid of pids) {
-      if (pid === process.pid) continue;
-      const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
-      if (environ === null || !holds(environ, entry) || (await isZombie(proc, pid))) continue;
+    for (const { pid } of await processesWithEnv(entry, deps.proc === undefined ? {} : { proc: deps.proc })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
@@ -61,8 +87,10 @@ function holds(environ: Buffer, entry: Buffer): boolean {
 
 const NUL = Buffer.from([0]);
 
-/** A zombie has exited already; it only waits for its parent to read its status. */
-async function isZombie(proc: string, pid: number): Promise<boolean> {
+/** Fields 3 (state: Z is a zombie) and 4 (parent) of `/proc/<pid>/stat`, after the parenthesized name. */
+async function readStat(proc: string, pid: number): Promise<{ state: string; ppid: number } | null> {
   const stat = await readFile(`${proc}/${pid}/stat`, "utf8").catch(() => "");
-  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  if (fields.length < 2) return null;
+  return { state: fields[0] ?? "", ppid: Number(fields[1]) };
 }

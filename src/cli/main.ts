@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigInvalidError } from "../local/local-mission.ts";
+import { MissionStillRunningError } from "../local/orphan-agents.ts";
 import { RunOverridesError } from "../local/run-overrides.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { demoCommand } from "./demo-command.ts";
@@ -121,7 +122,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError || e instanceof RunOverridesError) {
+    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError || e instanceof RunOverridesError || e instanceof MissionStillRunningError) {
       io.stderr(`naruto: ${e.message}\n`);
       return 2;
     }

@@ -16,6 +16,7 @@ import { isMissionTerminal } from "../mission/status.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir, missionDir } from "./layout.ts";
+import { stopOrphanAgents, type OrphanDeps } from "./orphan-agents.ts";
 import { planCheckOptions, runPlanner } from "./planner.ts";
 import type { Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
@@ -31,6 +32,8 @@ export interface LocalDeps {
   readonly progress: Progress;
   readonly shutdown?: AbortSignal;
   readonly tickMs?: number;
+  /** The process table, where `resume` stops what a killed runner left running (orphan-agents.ts). */
+  readonly processes?: OrphanDeps;
 }
 
 export interface RunRequest {
@@ -95,11 +98,12 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
   if (!stored) throw new MissionNotFoundError(input.id);
   const m = stored.mission;
   if (isMissionTerminal(m.status)) return m;
+  const orphans = await stopOrphanAgents(m, given.processes);
   // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
   const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, parallel: null });
   const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? overrides.verify ?? config.queue.verify, m.plan_text);
-  const r = resumption(m, deps.now().toISOString());
+  const r = resumption(m, deps.now().toISOString(), orphans.length);
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
   return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });

@@ -42,6 +42,12 @@ export function serialWorktrees(git: Git, options: { lockFile?: string } = {}): 
 /** A lock older than this is left over by a process that died (a worktree call takes < 1 s). */
 export const STALE_LOCK_MS = 2 * 60_000;
 
+/**
+ * A lock file is created empty and gets its holder's pid a moment later; one still empty after
+ * this long was left by a process killed in between (SIGKILL, the OOM killer).
+ */
+export const EMPTY_LOCK_MS = 5_000;
+
 export interface FileLockOptions {
   /** Give up after this long (default 2 minutes), saying who holds the lock. */
   readonly timeoutMs?: number;
@@ -52,8 +58,8 @@ export interface FileLockOptions {
 
 /**
  * Runs `work` while holding `path`, a file created exclusively (`O_EXCL`) holding our pid and
- * removed afterwards. A lock whose process is gone, or that is older than {@link STALE_LOCK_MS},
- * is taken over. (Two processes taking over the same stale lock at the same instant could both
+ * removed afterwards. A lock whose process is gone, that is older than {@link STALE_LOCK_MS}, or
+ * that never got a pid (its process was killed between creating and writing it), is taken over. (Two processes taking over the same stale lock at the same instant could both
  * proceed; that needs a process to have died holding it first, and costs one retried call.)
  */
 export async function withFileLock<T>(path: string, work: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
@@ -72,7 +78,7 @@ export async function withFileLock<T>(path: string, work: () => Promise<T>, opti
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const holder = await lockHolder(path);
-    if (holder !== null && (!alive(holder.pid) || holder.ageMs > STALE_LOCK_MS)) {
+    if (holder !== null && (holder.pid === null ? holder.ageMs > EMPTY_LOCK_MS : !alive(holder.pid) || holder.ageMs > STALE_LOCK_MS)) {
       await rm(path, { force: true });
       continue;
     }
@@ -90,12 +96,12 @@ export async function withFileLock<T>(path: string, work: () => Promise<T>, opti
   }
 }
 
-async function lockHolder(path: string): Promise<{ pid: number; ageMs: number } | null> {
+/** The lock's holder; `pid` null while the file has none yet (see {@link EMPTY_LOCK_MS}). */
+async function lockHolder(path: string): Promise<{ pid: number | null; ageMs: number } | null> {
   try {
     const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
     const pid = Number.parseInt(text, 10);
-    // A file still being written has no pid yet: it is young, its writer is alive.
-    return { pid: Number.isInteger(pid) && pid > 0 ? pid : process.pid, ageMs: Date.now() - info.mtimeMs };
+    return { pid: Number.isInteger(pid) && pid > 0 ? pid : null, ageMs: Date.now() - info.mtimeMs };
   } catch {
     return null; // released meanwhile
   }

@@ -2,14 +2,15 @@
  * A killed `naruto run` resumed (issue 4 "Tests"): the runner is a real process killed with
  * SIGKILL after some items integrated; `naruto resume ID` finishes the mission without redoing
  * what was integrated (same queue commits, same attempts), with the run's own `--agent` and
- * `--verify`.
+ * `--verify`. The agents of a killed runner outlive it (each leads its own process group):
+ * resume stops them before it starts their items again, and refuses while the runner lives.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
-import { waitUntilGone } from "../support/agents/processes.ts";
+import { isAlive } from "../support/agents/processes.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { fakeCli } from "./cli-io.ts";
 import { itemOf, missionProcesses, planText, queueCommits } from "./local-fixture.ts";
@@ -36,16 +37,7 @@ describe("naruto resume after the runner was killed", () => {
     });
     runner.child.kill("SIGKILL");
     expect((await runner.exited).signal).toBe("SIGKILL");
-    // The agents of a killed runner outlive it (each leads its own process group); a crashed
-    // machine would have lost them too. Stop them, as the test is about the runner.
-    for (const pid of await missionProcesses(partial.id)) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // gone meanwhile
-      }
-      expect(await waitUntilGone(pid)).toBe(true);
-    }
+    const orphans = await missionProcesses(partial.id);
 
     const before = await waitForMission(repo, () => true);
     const integratedBefore = before.items.filter((i) => i.status === "integrated");
@@ -57,6 +49,7 @@ describe("naruto resume after the runner was killed", () => {
     expect(code, cli.stderr()).toBe(0);
     const after = await waitForMission(repo, () => true);
     expect(JSON.parse(cli.stdout())).toMatchObject({ mission: before.id, status: "done", verdict: "approve" });
+    for (const pid of orphans) expect(await isAlive(pid)).toBe(false);
 
     expect(after.items.map((i) => i.status)).toEqual(ids.map(() => "integrated"));
     for (const item of integratedBefore) {
@@ -69,5 +62,47 @@ describe("naruto resume after the runner was killed", () => {
     expect(commitsAfter.map((c) => c.item).sort()).toEqual(ids);
     // The resumed batches were verified with the run's --verify.
     expect(after.queue.verify_runs).toBeGreaterThan(before.queue.verify_runs);
+  });
+});
+
+describe("naruto resume while the runner's agents live on", () => {
+  it("refuses while the runner lives; once it is killed, stops the agents it left and reruns their items", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
+    // Attempt 1 hangs with a grandchild; the next attempt edits.
+    const agent = `if [ "$NARUTO_ATTEMPT" = 1 ]; then exec ${fakeAgentCommand("hang")}; else exec ${fakeAgentCommand("edit")}; fi`;
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--parallel", "2", "--json"]);
+    const runnerPid = runner.child.pid ?? 0;
+    try {
+      const running = await waitForMission(repo, (m) => count(m, "running") === 2);
+      // Both agents and their grandchildren are up: each agent is the runner's child.
+      const deadline = Date.now() + 20_000;
+      while ((await missionProcesses(running.id)).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+      const refused = fakeCli(repo.dir);
+      expect(await main(["resume", running.id], refused.io)).toBe(2);
+      expect(refused.stderr()).toContain(`mission ${running.id} is still being run by process ${runnerPid}`);
+      const untouched = await waitForMission(repo, () => true);
+      expect(untouched.items.map((i) => [i.status, i.attempts.length])).toEqual([["running", 1], ["running", 1]]);
+    } finally {
+      runner.child.kill("SIGKILL");
+    }
+    expect((await runner.exited).signal).toBe("SIGKILL");
+    const before = await waitForMission(repo, () => true);
+    const orphans = await missionProcesses(before.id);
+    expect(orphans.length).toBeGreaterThanOrEqual(4);
+
+    const cli = fakeCli(repo.dir);
+    expect(await main(["resume", before.id, "--json"], cli.io), cli.stderr()).toBe(0);
+    for (const pid of orphans) expect(await isAlive(pid)).toBe(false);
+    const after = await waitForMission(repo, () => true);
+    expect(after.status).toBe("done");
+    for (const id of ["a", "b"]) {
+      const [first, second] = itemOf(after, id).attempts;
+      expect(first?.status).toBe("interrupted");
+      expect(first?.reason).toMatch(/the runner stopped while the agent ran; resume stopped the \d+ processes it left running/);
+      expect(second?.status).toBe("integrated");
+    }
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Git, GitCall, GitOutput } from "../../src/git/run-git.ts";
-import { gitSubcommand, serialWorktrees, STALE_LOCK_MS, withFileLock } from "../../src/local/serial-worktrees.ts";
+import { EMPTY_LOCK_MS, gitSubcommand, serialWorktrees, STALE_LOCK_MS, withFileLock } from "../../src/local/serial-worktrees.ts";
 
 describe("gitSubcommand", () => {
   it.each([
@@ -121,6 +121,22 @@ describe("withFileLock", () => {
     const old = new Date(Date.now() - STALE_LOCK_MS - 1000);
     await utimes(lock, old, old);
     expect(await withFileLock(lock, async () => "ran", { alive: () => true })).toBe("ran");
+  });
+
+  it("takes over a lock left empty by a process killed between creating and writing it", async () => {
+    const lock = join(await folder(), "worktree.lock");
+    await writeFile(lock, "");
+    const old = new Date(Date.now() - EMPTY_LOCK_MS - 1000);
+    await utimes(lock, old, old);
+    expect(await withFileLock(lock, async () => "ran", { alive: () => true, timeoutMs: 0 })).toBe("ran");
+  });
+
+  it("waits on a fresh empty lock: its writer is about to put its pid there", async () => {
+    const lock = join(await folder(), "worktree.lock");
+    await writeFile(lock, "");
+    const error = await withFileLock(lock, async () => "ran", { alive: () => false, timeoutMs: 1000, sleep: async () => undefined }).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/held by process \? /);
+    expect(await readFile(lock, "utf8")).toBe("");
   });
 
   it("gives up on a live holder after the timeout, naming it and what to do", async () => {
