@@ -16,7 +16,7 @@ import { isMissionTerminal } from "../mission/status.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir, missionDir } from "./layout.ts";
-import { stopOrphanAgents, type OrphanDeps } from "./orphan-agents.ts";
+import { stopOrphanAgents } from "./orphan-agents.ts";
 import { planCheckOptions, runPlanner } from "./planner.ts";
 import type { Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
@@ -32,8 +32,6 @@ export interface LocalDeps {
   readonly progress: Progress;
   readonly shutdown?: AbortSignal;
   readonly tickMs?: number;
-  /** The process table, where `resume` stops what a killed runner left running (orphan-agents.ts). */
-  readonly processes?: OrphanDeps;
 }
 
 export interface RunRequest {
@@ -98,7 +96,7 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
   if (!stored) throw new MissionNotFoundError(input.id);
   const m = stored.mission;
   if (isMissionTerminal(m.status)) return m;
-  const orphans = await stopOrphanAgents(m, given.processes);
+  const orphans = await stopOrphanAgents(m);
   // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
   const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, parallel: null });
