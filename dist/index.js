@@ -61335,17 +61335,29 @@ function newTrackingValue() {
   return randomBytes3(12).toString("hex");
 }
 async function killLeftovers(value, deps) {
-  if (process.platform !== "linux" && deps.proc === void 0) return [];
-  const proc = deps.proc ?? "/proc";
-  const entry = Buffer.from(`${TRACKING_ENV}=${value}\0`);
+  return killProcessesWithEnv(`${TRACKING_ENV}=${value}`, deps);
+}
+async function processesWithEnv(entry, options2 = {}) {
+  if (process.platform !== "linux" && options2.proc === void 0) return [];
+  const proc = options2.proc ?? "/proc";
+  const wanted = Buffer.from(`${entry}\0`);
+  const found = [];
+  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
+    if (environ === null || !holds(environ, wanted)) continue;
+    const stat2 = await readStat(proc, pid);
+    if (stat2 === null || stat2.state === "Z" || stat2.state === "X") continue;
+    found.push({ pid, ppid: stat2.ppid });
+  }
+  return found;
+}
+async function killProcessesWithEnv(entry, deps) {
   const killed = [];
   for (let round = 0; round < 5; round++) {
-    const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
     let found = 0;
-    for (const pid of pids) {
-      if (pid === process.pid) continue;
-      const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
-      if (environ === null || !holds(environ, entry) || await isZombie(proc, pid)) continue;
+    for (const { pid } of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
@@ -61361,9 +61373,11 @@ function holds(environ, entry) {
   return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }
 var NUL = Buffer.from([0]);
-async function isZombie(proc, pid) {
+async function readStat(proc, pid) {
   const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
-  return stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3) === "Z";
+  const fields = stat2.slice(stat2.lastIndexOf(")") + 2).split(" ");
+  if (fields.length < 2) return null;
+  return { state: fields[0] ?? "", ppid: Number(fields[1]) };
 }
 
 // src/agent/agent-result.ts
