@@ -13,7 +13,7 @@ import { createGitHubMissionStore, GITHUB_STATE_REF_PREFIX, githubSaveBackoff } 
 import type { MissionEvent } from "../../src/mission/events.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { at, item, planned, requested } from "../support/mission-builders.ts";
-import { describeStoreConformance } from "../support/store-conformance.ts";
+import { describeStoreConformance, HEAVY_TEST_TIMEOUT_MS } from "../support/store-conformance.ts";
 import { startTarget, type PortTarget } from "./target.ts";
 
 // 50 racing writers over HTTP to a fake that runs git for every request: minutes on a busy
@@ -104,5 +104,5 @@ describe("GitHub mission store", () => {
     // Racing writers really met GitHub's 422, and the injected failures were all used.
     expect(sent.filter((r) => r.method === "PATCH" && r.status === 422).length).toBeGreaterThan(0);
     expect(fake.faults).toEqual([]);
-  });
+  }, HEAVY_TEST_TIMEOUT_MS);
 });

@@ -62,6 +62,9 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       expect(final?.items.map((i) => i.attempts[0]?.runner)).toEqual(ids.map((id) => `runner-${id}`));
       // requested + planned + one save per event: nothing applied twice, nothing lost.
       expect(final?.seq).toBe(2 + concurrent);
-    });
+    }, HEAVY_TEST_TIMEOUT_MS);
   });
 }
+
+/** Many writers racing on one machine: roomier than the default on a loaded runner (not a timing assertion). */
+export const HEAVY_TEST_TIMEOUT_MS = 180_000;
