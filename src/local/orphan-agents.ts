@@ -10,6 +10,7 @@
  * a second driver beside it would start every running item twice. Resume refuses and says who
  * runs it. (A live runner is told apart by pid, recorded in each attempt it started, together
  * with an agent of the mission that is its child: a reused pid alone does not look like one.)
+ * Linux only, like leftovers.ts: elsewhere the process table is not read, and resume does neither.
  */
 import type { Mission } from "../mission/document.ts";
 import { killProcessesWithEnv, processesWithEnv } from "../agent/leftovers.ts";
