@@ -18,7 +18,7 @@ import { verdictMarker, trackingMarker } from "../../src/report/index.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { createGitHubMissionStore } from "../../src/github/index.ts";
 import { testGit } from "../support/git-repo.ts";
-import { BOT, REPO, startPullWorld, type PullWorld } from "./world.ts";
+import { BOT, CONFIG, REPO, startPullWorld, type PullWorld } from "./world.ts";
 
 let world: PullWorld;
 beforeAll(async () => {
@@ -54,7 +54,7 @@ describe("/naruto review", () => {
     const tracking = world.comments(world.pull).filter((c) => c.body.startsWith(trackingMarker(id)));
     expect(tracking).toEqual([{ body: expect.stringContaining("arbiter review"), user: BOT }]);
     // No queue pull request: the pull request under review is where the verdict goes.
-    expect([...world.fake.repo(REPO).pulls.values()].map((p) => p.headRef)).toEqual(["users-api"]);
+    expect([...world.fake.repo(REPO).pulls.values()].filter((p) => !p.fork).map((p) => p.headRef)).toEqual(["users-api"]);
   });
 
   it("repeats nothing for a redelivered comment", async () => {
@@ -105,7 +105,7 @@ describe("/naruto review", () => {
     expect(checks.map((c) => [c.headSha, c.conclusion])).toEqual([[world.head, "failure"]]);
     // Nothing was pushed to the pull request's branch, and no pull request was opened.
     expect(await world.github.getRef("refs/heads/users-api")).toBe(world.head);
-    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    expect([...world.fake.repo(REPO).pulls.values()].filter((p) => !p.fork)).toHaveLength(1);
   });
 
   it("answers on an issue that it works on a pull request, and starts nothing", async () => {
@@ -179,14 +179,7 @@ describe("/naruto fix-review", () => {
 
   it("refuses a pull request from a fork: its result could not be proposed into the fork's branch", async () => {
     const before = world.fake.dispatches.length;
-    // The fake has no forks: the port answers as GitHub does for one (head in another repository).
-    const { outcome } = await world.command("/naruto fix-review", {
-      deps: (d) => ({
-        ...d,
-        github: { ...d.github, getPullRequest: async (p) => { const pr = await d.github.getPullRequest(p); return pr && { ...pr, head: { ...pr.head, repo: "someone/demo" }, fromFork: true }; } },
-        pullRequestHead: async () => ({ ref: "users-api", sha: world.head, fromFork: true }),
-      }),
-    });
+    const { outcome } = await world.command("/naruto fix-review", { issue: world.forkPull });
     expect(outcome).toMatchObject({ kind: "replied", reason: expect.stringContaining("its branch lives in another repository") });
     expect(world.fake.dispatches.length).toBe(before);
   });
@@ -213,5 +206,52 @@ describe("/naruto review without a review agent", () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe("a pull request from a fork", () => {
+  it("gets a review when a maintainer asks: the fork's head, kept at refs/pull/<n>/head, is what the review job checks out", async () => {
+    const { event, outcome } = await world.command("/naruto review", { issue: world.forkPull });
+    const id = missionIdFor(REPO, event.comment.id);
+    expect(outcome).toEqual({ kind: "mission", mission: id, created: true, dispatched: [] });
+    expect(await world.mission(id)).toMatchObject({
+      kind: "review",
+      base: { ref: "main", commit: world.mainAtBranch },
+      queue: { branch: `naruto/${id}`, head: world.forkHead },
+      source: { issue: world.forkPull, actor: "octo-maintainer" },
+    });
+    expect(await world.github.getRef(`refs/heads/naruto/${id}`)).toBe(world.forkHead);
+    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "review", items: "[]" }]);
+    // Nothing was written to the fork's side.
+    expect(await world.github.getRef("refs/heads/typo")).toBeNull();
+  });
+
+  it("runs nothing for the fork's author, who may only read here", async () => {
+    const before = world.fake.dispatches.length;
+    const { outcome } = await world.command("/naruto review", { issue: world.forkPull, user: "octo-forker" });
+    expect(outcome).toEqual({ kind: "refused", reason: "@octo-forker has read permission; naruto needs write or more" });
+    expect(world.fake.dispatches.length).toBe(before);
+  });
+
+  it("still needs a maintainer where the config lets triagers run commands: agents would run on the fork's code", async () => {
+    const lenient = await startPullWorld({ config: `${CONFIG}limits:\n  min_permission: triage\n` });
+    try {
+      lenient.fake.setPermission("octo-forker", REPO, "triage");
+      const onFork = await lenient.command("/naruto review", { issue: lenient.forkPull, user: "octo-forker" });
+      expect(onFork.outcome).toMatchObject({ kind: "refused", reason: expect.stringContaining("this pull request comes from a fork") });
+      expect(lenient.fake.dispatches).toHaveLength(0);
+      // The same person on a pull request of this repository is let in.
+      const here = await lenient.command("/naruto review", { user: "octo-forker" });
+      expect(here.outcome).toMatchObject({ kind: "mission", created: true });
+    } finally {
+      await lenient.close();
+    }
+  });
+
+  it("starts no mission on it: the result could only be proposed into the fork", async () => {
+    const before = world.fake.dispatches.length;
+    const { outcome } = await world.command("/naruto tidy the docs", { issue: world.forkPull });
+    expect(outcome).toMatchObject({ kind: "replied", reason: expect.stringContaining("pull request from a fork") });
+    expect(world.fake.dispatches.length).toBe(before);
   });
 });

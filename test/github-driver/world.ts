@@ -1,8 +1,8 @@
 /**
  * `/naruto` on pull requests through `handleComment`, against the fake GitHub: `acme/demo` with
  * the workflow template and a config, a pull request `users-api` → `main` whose base moved on
- * after it branched (so its merge base is not main's head), users, and the deps a `command` job
- * (or the App) passes in.
+ * after it branched (so its merge base is not main's head), one from a fork, users, and the deps
+ * a `command` job (or the App) passes in.
  */
 import { readFile } from "node:fs/promises";
 import { commentEventOf } from "../../src/action/event.ts";
@@ -34,6 +34,9 @@ export interface PullWorld {
   readonly github: GitHubPort;
   /** The pull request `users-api` → `main`. */
   readonly pull: number;
+  /** A pull request from the fork `octo-forker/demo` (branch `typo`) → `main`, and its head. */
+  readonly forkPull: number;
+  readonly forkHead: string;
   readonly mainAtBranch: string;
   readonly mainNow: string;
   readonly head: string;
@@ -84,6 +87,9 @@ export async function startPullWorld(input: { config?: string } = {}): Promise<P
   const mainNow = await commitFiles(github, mainAtBranch, { "README.md": "# demo\n\nMoved on.\n" }, "main moves on");
   await github.updateRef({ ref: "refs/heads/main", sha: mainNow });
   const pull = (await github.createPullRequest({ head: "users-api", base: "main", title: "Add the users API", body: "Types for users and orders." })).number;
+  fake.addUser("octo-forker", { permission: "read" });
+  const forkHead = await commitFiles(github, mainAtBranch, { "docs/api.md": "# The API\n" }, "fix a heading");
+  const forkPull = await fake.openForkPullRequest({ repo: REPO, forkOwner: "octo-forker", headRef: "typo", head: forkHead, base: "main", title: "Fix a heading", body: "From my fork." });
 
   const handle = (event: CommentEvent, extend?: (d: CommentDeps) => CommentDeps) => {
     const { token } = fake.issueAppToken({ owner: "acme", permissions: COMMAND_JOB, bot: BOT });
@@ -111,6 +117,8 @@ export async function startPullWorld(input: { config?: string } = {}): Promise<P
     fake,
     github,
     pull,
+    forkPull,
+    forkHead,
     mainAtBranch,
     mainNow,
     head,

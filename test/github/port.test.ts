@@ -191,6 +191,27 @@ describe("a pull request and its review threads", () => {
     expect(await t.github.getPullRequest({ number: 999_999 })).toBeNull();
   });
 
+  it("reads a pull request from a fork as one: the head in the fork, its commit at refs/pull/<n>/head", async (ctx) => {
+    if (!t.fake) return ctx.skip(); // Real GitHub: making a fork is beyond this suite.
+    t.fake.addUser("octo-forker");
+    const forkHead = await commitFiles(base, { "src/forked.ts": "export const f = 1;\n" });
+    const forked = await t.fake.openForkPullRequest({ repo: `${t.repo.owner}/${t.repo.repo}`, forkOwner: "octo-forker", headRef: "main", head: forkHead, base: t.defaultBranch, title: "naruto test: from a fork" });
+    try {
+      expect(await t.github.getPullRequest({ number: forked })).toEqual({
+        number: forked,
+        url: expect.stringContaining(`/pull/${forked}`),
+        title: "naruto test: from a fork",
+        state: "open",
+        head: { ref: "main", sha: forkHead, repo: `octo-forker/${t.repo.repo}` },
+        base: { ref: t.defaultBranch, sha: base },
+        fromFork: true,
+      });
+      expect(await t.github.compareCommits({ base, head: forkHead })).toMatchObject({ mergeBase: base });
+    } finally {
+      await t.github.updatePullRequest({ number: forked, state: "closed" });
+    }
+  });
+
   it("reads every review thread through GraphQL, page after page, with the first comments of each", async (ctx) => {
     if (!t.fake) {
       // Real GitHub: a new pull request has no threads (writing them needs a review).

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { issueInstallationToken, signAppJwt } from "./app-auth.ts";
 import type { Fault } from "./faults.ts";
+import { openForkPull, type ForkPullInput } from "./forks.ts";
 import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
 import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
@@ -34,6 +35,7 @@ export type { Delivery, DeliveryResult } from "./webhooks.ts";
 export { signWebhook } from "./webhooks.ts";
 export type { CreateRepoInput } from "./world.ts";
 export type { AddReviewThreadInput, ReviewThreadHandle } from "./review-threads.ts";
+export type { ForkPullInput } from "./forks.ts";
 
 export interface FakeGitHubOptions {
   /** 0 (default) picks a free port. */
@@ -96,6 +98,8 @@ export interface FakeGitHub {
   addReviewComment(input: { repo: string; thread: string; user: string; body: string }): void;
   /** Resolves or unresolves a thread (`by`: who resolved it), or marks it outdated as a later push would. */
   setReviewThread(input: { repo: string; thread: string; resolved?: boolean; outdated?: boolean; by?: string }): void;
+  /** A pull request from the fork `<forkOwner>/<name>` (see forks.ts); returns its number. */
+  openForkPullRequest(input: ForkPullInput): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -213,6 +217,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     addReviewThread: (input) => addReviewThread(world, input),
     addReviewComment: (input) => addReviewComment(world, input),
     setReviewThread: (input) => setReviewThread(world, input),
+    openForkPullRequest: (input) => openForkPull(world, input),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

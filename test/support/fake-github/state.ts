@@ -74,6 +74,11 @@ export interface PullState {
   readonly draft: boolean;
   maintainerCanModify: boolean;
   mergedAt: number | null;
+  /**
+   * A pull request from a fork: the fork's owner (the fork is `<owner>/<this repository's name>`).
+   * Its branch is not in this repository; GitHub keeps the head at `refs/pull/<number>/head`.
+   */
+  readonly fork?: { readonly owner: Account; readonly repoId: number };
 }
 
 /** One comment of a review thread (GraphQL `PullRequestReviewComment`). */

@@ -6,6 +6,7 @@
  */
 import { hasAppPermission, userRole, type Principal } from "../auth.ts";
 import { nodeId, type Urls } from "../shapes.ts";
+import { headRefOf } from "../routes/pulls.ts";
 import { findRepo, isoTime, type Account, type RepoState, type ReviewThreadState, type World } from "../state.ts";
 import { connection, FieldError, type ConnectionArgs } from "./connection.ts";
 
@@ -91,14 +92,14 @@ function pullRequest(ctx: GraphqlContext, repo: RepoState, number: number): Reco
     // The live branch while the pull request is open, as the REST shape reads it.
     headRefOid: async () => {
       if (issue.state === "open") {
-        const sha = await git.readRef(`refs/heads/${pull.headRef}`);
+        const sha = await git.readRef(headRefOf(pull));
         if (sha !== null) pull.headSha = sha;
       }
       return pull.headSha;
     },
     baseRefName: pull.baseRef,
     baseRefOid: async () => (await git.readRef(`refs/heads/${pull.baseRef}`)) ?? "",
-    isCrossRepository: false,
+    isCrossRepository: pull.fork !== undefined,
     reviewThreads: (args: ConnectionArgs) => {
       const threads = repo.reviewThreads.filter((t) => t.pull === number).map((t) => reviewThread(ctx, repo, t, self));
       return connection(threads, args, "reviewThreads");

@@ -12,10 +12,18 @@ const WRITE = { role: "read", app: ["pull_requests:write"] } as const;
 /** What a pull request's shape is read from. */
 export type PullShapeContext = Pick<RepoContext, "urls" | "repo" | "git">;
 
-/** The pull request's head: the live branch while it exists and the pull request is open. */
+/** Where the head of the pull request lives in this repository. */
+export function headRefOf(pull: PullState): string {
+  return pull.fork ? `refs/pull/${pull.number}/head` : `refs/heads/${pull.headRef}`;
+}
+
+/**
+ * The pull request's head: the live branch while it exists and the pull request is open (for a
+ * fork's, the `refs/pull/<number>/head` GitHub keeps here).
+ */
 async function liveHead(ctx: PullShapeContext, pull: PullState, issue: IssueState): Promise<string> {
   if (issue.state === "open") {
-    const sha = await ctx.git.readRef(`refs/heads/${pull.headRef}`);
+    const sha = await ctx.git.readRef(headRefOf(pull));
     if (sha !== null) pull.headSha = sha;
   }
   return pull.headSha;
@@ -33,6 +41,14 @@ export async function pullShape(ctx: PullShapeContext, pull: PullState): Promise
     user: userShape(ctx.urls, ctx.repo.owner),
     repo: repoShape(ctx.urls, ctx.repo),
   });
+  const headSide = async () => {
+    const sha = await liveHead(ctx, pull, issue);
+    if (!pull.fork) return side(pull.headRef, sha);
+    const owner = pull.fork.owner;
+    const fullName = `${owner.login}/${ctx.repo.name}`;
+    const repo = { ...repoShape(ctx.urls, ctx.repo), id: pull.fork.repoId, name: ctx.repo.name, full_name: fullName, owner: userShape(ctx.urls, owner), html_url: `${ctx.urls.web}/${fullName}`, url: `${ctx.urls.api}/repos/${fullName}`, clone_url: `${ctx.urls.web}/${fullName}.git`, fork: true };
+    return { label: `${owner.login}:${pull.headRef}`, ref: pull.headRef, sha, user: userShape(ctx.urls, owner), repo };
+  };
   return {
     url: api,
     id: pull.id,
@@ -53,7 +69,7 @@ export async function pullShape(ctx: PullShapeContext, pull: PullState): Promise
     merged_at: pull.mergedAt === null ? null : isoTime(pull.mergedAt),
     merged: pull.mergedAt !== null,
     draft: pull.draft,
-    head: side(pull.headRef, await liveHead(ctx, pull, issue)),
+    head: await headSide(),
     base: side(pull.baseRef, (await ctx.git.readRef(`refs/heads/${pull.baseRef}`)) ?? ""),
     maintainer_can_modify: pull.maintainerCanModify,
     author_association: authorAssociation(ctx.repo, issue.user),
