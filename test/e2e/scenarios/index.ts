@@ -3,6 +3,7 @@
  * them: the fake GitHub, the Actions simulator, the workflow template and the bundled Action.
  */
 import { appFixReview } from "./app-fix-review.ts";
+import { appForkReview } from "./app-fork-review.ts";
 import { appMission } from "./app-mission.ts";
 import { appPlanApprove } from "./app-plan-approve.ts";
 import { appRedelivery } from "./app-redelivery.ts";
@@ -16,4 +17,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];

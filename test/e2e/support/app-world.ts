@@ -95,8 +95,11 @@ export interface AppWorld {
   /**
    * A pull request from a new branch of `acme/demo` holding `files` on top of the default
    * branch, opened by `as`; returns its number (shared with issues: comment on it by number).
+   * With `fork`, the branch is in `as`'s fork instead (fake-github/forks.ts): the commit is
+   * written with the maintainer's token, as the fake has no fork to push to, and is reachable
+   * here only through `refs/pull/<n>/head`.
    */
-  openPullRequest(input: { as: string; branch: string; files: Readonly<Record<string, string>>; title?: string }): Promise<number>;
+  openPullRequest(input: { as: string; branch: string; files: Readonly<Record<string, string>>; title?: string; fork?: boolean }): Promise<number>;
   /** Posts a comment (as a user or a bot) without delivering it; returns its id. */
   postComment(input: { as: string; body: string; issue?: number }): Promise<number>;
   /** Delivers `issue_comment` for an existing comment, signed, to the App (or to `url`). */
@@ -212,15 +215,19 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       if (response.status >= 300) throw new Error(`${method} ${path} as ${as} answered ${response.status}: ${text.slice(0, 300)}`);
       return (text === "" ? null : JSON.parse(text)) as T;
     };
-    const openPullRequest = async (pull: { as: string; branch: string; files: Readonly<Record<string, string>>; title?: string }) => {
+    const openPullRequest = async (pull: { as: string; branch: string; files: Readonly<Record<string, string>>; title?: string; fork?: boolean }) => {
       const base = fake.repo(REPO).defaultBranch;
       const head = await gitText(git, { args: ["rev-parse", `refs/heads/${base}`], cwd: repo.dir });
       const baseTree = await gitText(git, { args: ["rev-parse", `${head}^{tree}`], cwd: repo.dir });
-      const tree = await rest<{ sha: string }>(pull.as, "POST", `/repos/${REPO}/git/trees`, {
+      const writer = pull.fork === true ? MAINTAINER : pull.as;
+      const tree = await rest<{ sha: string }>(writer, "POST", `/repos/${REPO}/git/trees`, {
         base_tree: baseTree,
         tree: Object.entries(pull.files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
       });
-      const commit = await rest<{ sha: string }>(pull.as, "POST", `/repos/${REPO}/git/commits`, { message: pull.title ?? `Change ${pull.branch}`, tree: tree.sha, parents: [head] });
+      const commit = await rest<{ sha: string }>(writer, "POST", `/repos/${REPO}/git/commits`, { message: pull.title ?? `Change ${pull.branch}`, tree: tree.sha, parents: [head] });
+      if (pull.fork === true) {
+        return fake.openForkPullRequest({ repo: REPO, forkOwner: pull.as, headRef: pull.branch, head: commit.sha, base, title: pull.title ?? pull.branch });
+      }
       await rest(pull.as, "POST", `/repos/${REPO}/git/refs`, { ref: `refs/heads/${pull.branch}`, sha: commit.sha });
       const opened = await rest<{ number: number }>(pull.as, "POST", `/repos/${REPO}/pulls`, { head: pull.branch, base, title: pull.title ?? pull.branch });
       return opened.number;
