@@ -16,6 +16,7 @@ import { isMissionTerminal } from "../mission/status.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir, missionDir } from "./layout.ts";
+import { holdMission } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 import { planCheckOptions, runPlanner } from "./planner.ts";
 import type { Progress } from "./progress.ts";
@@ -61,6 +62,17 @@ export async function runLocalMission(given: LocalDeps, req: RunRequest): Promis
   const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
   const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, parallel: req.parallel });
   const id = `m-${deps.randomId()}`;
+  const release = await holdMission(await gitCommonDir(git, repoDir), id);
+  try {
+    return await startMission(deps, req, { id, commit, refName, config });
+  } finally {
+    await release();
+  }
+}
+
+async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config }): Promise<Mission> {
+  const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
+  const { id, commit, refName, config } = m;
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
   await saveRunOverrides(await gitCommonDir(git, repoDir), id, { agent_command: req.agentCommand, verify: req.verify });
   const task = req.task ?? firstTitle(req.planText) ?? "run the plan";
@@ -94,8 +106,21 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
   const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
   const stored = await store.load(input.id);
   if (!stored) throw new MissionNotFoundError(input.id);
-  const m = stored.mission;
-  if (isMissionTerminal(m.status)) return m;
+  if (isMissionTerminal(stored.mission.status)) return stored.mission;
+  // One driver at a time: a live run or resume of the mission holds it, and this one refuses.
+  const release = await holdMission(await gitCommonDir(deps.git, input.repoDir), input.id);
+  try {
+    // Read again under the lock: the holder that just let go may have moved it on.
+    const held = await store.load(input.id);
+    if (!held) throw new MissionNotFoundError(input.id);
+    if (isMissionTerminal(held.mission.status)) return held.mission;
+    return await resumeHeld(deps, input, held.mission);
+  } finally {
+    await release();
+  }
+}
+
+async function resumeHeld(deps: LocalDeps, input: { repoDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
   const orphans = await stopOrphanAgents(m);
   // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);

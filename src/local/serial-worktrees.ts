@@ -10,6 +10,7 @@
 import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Git, GitCall } from "../git/run-git.ts";
+import { removeIfStale } from "./lock-takeover.ts";
 
 /** Options of git itself that take a separate value (`git -c k=v worktree …`). */
 const WITH_VALUE = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
@@ -59,13 +60,14 @@ export interface FileLockOptions {
 /**
  * Runs `work` while holding `path`, a file created exclusively (`O_EXCL`) holding our pid and
  * removed afterwards. A lock whose process is gone, that is older than {@link STALE_LOCK_MS}, or
- * that never got a pid (its process was killed between creating and writing it), is taken over. (Two processes taking over the same stale lock at the same instant could both
- * proceed; that needs a process to have died holding it first, and costs one retried call.)
+ * that never got a pid (its process was killed between creating and writing it), is taken over,
+ * by one process at a time (lock-takeover.ts).
  */
 export async function withFileLock<T>(path: string, work: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const alive = options.alive ?? processAlive;
   const timeoutMs = options.timeoutMs ?? 2 * 60_000;
+  const stale = (holder: { pid: number | null; ageMs: number }) => (holder.pid === null ? holder.ageMs > EMPTY_LOCK_MS : !alive(holder.pid) || holder.ageMs > STALE_LOCK_MS);
   await mkdir(dirname(path), { recursive: true });
   let waited = 0;
   for (let round = 0; ; round++) {
@@ -78,9 +80,12 @@ export async function withFileLock<T>(path: string, work: () => Promise<T>, opti
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const holder = await lockHolder(path);
-    if (holder !== null && (holder.pid === null ? holder.ageMs > EMPTY_LOCK_MS : !alive(holder.pid) || holder.ageMs > STALE_LOCK_MS)) {
-      await rm(path, { force: true });
-      continue;
+    if (holder !== null && stale(holder)) {
+      const removed = await removeIfStale(path, async () => {
+        const now = await lockHolder(path);
+        return now !== null && stale(now);
+      });
+      if (removed) continue;
     }
     if (waited >= timeoutMs) {
       throw new Error(`${path} is held by process ${holder?.pid ?? "?"} for ${Math.round(waited / 1000)} s: another naruto is working in this repository; if none is, delete the file`);

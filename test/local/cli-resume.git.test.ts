@@ -3,7 +3,8 @@
  * SIGKILL after some items integrated; `naruto resume ID` finishes the mission without redoing
  * what was integrated (same queue commits, same attempts), with the run's own `--agent` and
  * `--verify`. The agents of a killed runner outlive it (each leads its own process group):
- * resume stops them before it starts their items again, and refuses while the runner lives.
+ * resume stops them before it starts their items again, and refuses while the runner — or
+ * another resume — still drives the mission.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -93,8 +94,11 @@ describe("naruto resume while the runner's agents live on", () => {
     const orphans = await missionProcesses(before.id);
     expect(orphans.length).toBeGreaterThanOrEqual(4);
 
-    const cli = fakeCli(repo.dir);
-    expect(await main(["resume", before.id, "--json"], cli.io), cli.stderr()).toBe(0);
+    // Two resumes at once: one drives the mission, the other is refused.
+    const twins = [fakeCli(repo.dir), fakeCli(repo.dir)];
+    const codes = await Promise.all(twins.map((t) => main(["resume", before.id, "--json"], t.io)));
+    expect([...codes].sort(), twins.map((t) => t.stderr()).join("\n")).toEqual([0, 2]);
+    expect(twins[codes.indexOf(2)]?.stderr()).toContain(`mission ${before.id} is still being run by process ${process.pid}`);
     for (const pid of orphans) expect(await isAlive(pid)).toBe(false);
     const after = await waitForMission(repo, () => true);
     expect(after.status).toBe("done");

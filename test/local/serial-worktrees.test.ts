@@ -123,6 +123,23 @@ describe("withFileLock", () => {
     expect(await withFileLock(lock, async () => "ran", { alive: () => true })).toBe("ran");
   });
 
+  it("lets several waiters that find the same dead holder in one at a time", async () => {
+    const lock = join(await folder(), "worktree.lock");
+    for (let round = 0; round < 10; round++) {
+      await writeFile(lock, "999999\n");
+      let inside = 0;
+      let most = 0;
+      const work = async () => {
+        most = Math.max(most, ++inside);
+        await new Promise((r) => setTimeout(r, 2));
+        inside--;
+      };
+      const options = { alive: (pid: number) => pid !== 999999, sleep: () => new Promise<void>((r) => setTimeout(r, 1)) };
+      await Promise.all([1, 2, 3, 4].map(() => withFileLock(lock, work, options)));
+      expect(most).toBe(1);
+    }
+  });
+
   it("takes over a lock left empty by a process killed between creating and writing it", async () => {
     const lock = join(await folder(), "worktree.lock");
     await writeFile(lock, "");
