@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigInvalidError } from "../local/local-mission.ts";
-import { MissionStillRunningError } from "../local/orphan-agents.ts";
+import { MissionStillRunningError } from "../local/mission-lock.ts";
 import { RunOverridesError } from "../local/run-overrides.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { demoCommand } from "./demo-command.ts";

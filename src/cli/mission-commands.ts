@@ -9,6 +9,7 @@ import { createGit, gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
 import { gitCommonDir } from "../local/layout.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
+import { stopAgentsOfEndedRun } from "../local/orphan-agents.ts";
 import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";
 import { reportPaths, writeReports } from "../local/reports.ts";
 import type { Mission } from "../mission/document.ts";
@@ -85,9 +86,13 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   const repoDir = await repoRoot(git, io.cwd);
   const store = createLocalMissionStore({ git, repoDir });
   const r = await applyEvent(store, id, { type: "cancelled", at: new Date().toISOString(), by: io.env.USER ?? null });
+  const commonDir = await gitCommonDir(git, repoDir);
   // A running `naruto run` writes it too; a mission whose runner is gone has only this one.
-  if (!r.duplicate) await writeReports(await gitCommonDir(git, repoDir), r.mission);
-  io.stdout(r.duplicate ? `mission ${id} had already ended (${r.mission.status})\n` : `mission ${id} cancelled; a running \`naruto run\` stops its agents within seconds\n`);
+  if (!r.duplicate) await writeReports(commonDir, r.mission);
+  // A live run stops its agents itself; a run that was killed left them running.
+  const stopped = await stopAgentsOfEndedRun(commonDir, r.mission);
+  const agents = stopped === null ? "; the running `naruto run` stops its agents within seconds" : stopped.length > 0 ? `; stopped ${stopped.length} process${stopped.length === 1 ? "" : "es"} its killed run had left running` : "";
+  io.stdout(`${r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`}${agents}\n`);
   return 0;
 }
 

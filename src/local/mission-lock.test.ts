@@ -2,8 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { driverLockPath, holdMission } from "./mission-lock.ts";
-import { MissionStillRunningError } from "./orphan-agents.ts";
+import { driverLockPath, holdMission, MissionStillRunningError } from "./mission-lock.ts";
 
 let common: string;
 beforeEach(async () => {

@@ -11,7 +11,17 @@ import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { missionDir } from "./layout.ts";
 import { removeIfStale, TAKEOVER_STALE_MS } from "./lock-takeover.ts";
-import { MissionStillRunningError } from "./orphan-agents.ts";
+
+/** A live process drives the mission: it holds the driver lock, or its agents are that process's children. */
+export class MissionStillRunningError extends Error {
+  override readonly name = "MissionStillRunningError";
+  constructor(
+    readonly mission: string,
+    readonly runner: number,
+  ) {
+    super(`mission ${mission} is still being run by process ${runner}: wait for it, or stop it (Ctrl-C in its terminal, or \`kill ${runner}\`) and resume again`);
+  }
+}
 
 export interface LockHolder {
   readonly pid: number;

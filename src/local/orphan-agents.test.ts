@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { at, item, missionAfter, planned, requested } from "../../test/support/mission-builders.ts";
-import { MissionStillRunningError, runnerPids, stopOrphanAgents } from "./orphan-agents.ts";
+import { MissionStillRunningError } from "./mission-lock.ts";
+import { runnerPids, stopOrphanAgents } from "./orphan-agents.ts";
 
 let proc: string;
 beforeEach(async () => {

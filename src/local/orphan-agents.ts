@@ -14,16 +14,7 @@
  */
 import type { Mission } from "../mission/document.ts";
 import { killProcessesWithEnv, processesWithEnv } from "../agent/leftovers.ts";
-
-export class MissionStillRunningError extends Error {
-  override readonly name = "MissionStillRunningError";
-  constructor(
-    readonly mission: string,
-    readonly runner: number,
-  ) {
-    super(`mission ${mission} is still being run by process ${runner}: wait for it, or stop it (Ctrl-C in its terminal, or \`kill ${runner}\`) and resume again`);
-  }
-}
+import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
 
 export interface OrphanDeps {
   /** Folder of the process table (default /proc). */
@@ -67,4 +58,24 @@ export async function stopOrphanAgents(mission: Mission, deps: OrphanDeps = {}):
     for (let waited = 0; waited < 5_000 && !(await gone(pid)); waited += 20) await sleep(20);
   }
   return killed;
+}
+
+/**
+ * For `naruto cancel`: stops what the mission's run left running when no run drives it any more
+ * (it was killed); a live run stops its own agents within seconds of the cancel. Returns the
+ * pids stopped, or null when a live run holds the mission.
+ */
+export async function stopAgentsOfEndedRun(commonDir: string, mission: Mission, deps: OrphanDeps = {}): Promise<number[] | null> {
+  let release: () => Promise<void>;
+  try {
+    release = await holdMission(commonDir, mission.id);
+  } catch (error) {
+    if (error instanceof MissionStillRunningError) return null;
+    throw error;
+  }
+  try {
+    return await stopOrphanAgents(mission, deps);
+  } finally {
+    await release();
+  }
 }
