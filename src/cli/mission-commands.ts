@@ -9,7 +9,7 @@ import { createGit, gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
 import { gitCommonDir } from "../local/layout.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
-import { stopAgentsOfEndedRun } from "../local/orphan-agents.ts";
+import { tidyAfterKilledRun } from "../local/leftover-work.ts";
 import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";
 import { reportPaths, writeReports } from "../local/reports.ts";
 import type { Mission } from "../mission/document.ts";
@@ -90,9 +90,12 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   // A running `naruto run` writes it too; a mission whose runner is gone has only this one.
   if (!r.duplicate) await writeReports(commonDir, r.mission);
   // A live run stops its agents itself; a run that was killed left them running.
-  const stopped = await stopAgentsOfEndedRun(commonDir, r.mission);
-  const agents = stopped === null ? "; the running `naruto run` stops its agents within seconds" : stopped.length > 0 ? `; stopped ${stopped.length} process${stopped.length === 1 ? "" : "es"} its killed run had left running` : "";
-  io.stdout(`${r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`}${agents}\n`);
+  const tidied = await tidyAfterKilledRun({ git, repoDir, commonDir, mission: r.mission, now: () => new Date() });
+  const lines = [r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`];
+  if (tidied === null) lines[0] += "; the running `naruto run` stops its agents within seconds";
+  else if (tidied.stopped.length > 0) lines[0] += `; stopped ${tidied.stopped.length} process${tidied.stopped.length === 1 ? "" : "es"} its killed run had left running`;
+  for (const [item, where] of tidied?.kept ?? []) lines.push(`  the unfinished work of ${item} is kept at ${where}`);
+  io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }
 

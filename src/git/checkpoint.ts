@@ -18,7 +18,7 @@ export const DEFAULT_AUTHOR: Identity = { name: "naruto", email: "naruto@users.n
  * then takes every file as it is on disk (`add -A`: untracked files count, ignored ones do not),
  * plus any ignored file the agent deliberately staged with `add -f`.
  */
-export async function snapshotWorktree(options: { readonly git: Git; readonly worktree: Worktree; readonly head: string }): Promise<string> {
+export async function snapshotWorktree(options: { readonly git: Git; readonly worktree: Pick<Worktree, "gitDir" | "path">; readonly head: string }): Promise<string> {
   const { git, worktree } = options;
   const args = worktreeArgs(worktree);
   const cwd = worktree.path;
@@ -39,7 +39,7 @@ export async function snapshotWorktree(options: { readonly git: Git; readonly wo
 }
 
 /** Ignored files in the agent's own index that are still on disk. */
-async function stagedIgnored(git: Git, worktree: Worktree): Promise<string[]> {
+async function stagedIgnored(git: Git, worktree: Pick<Worktree, "gitDir" | "path">): Promise<string[]> {
   const { stdout } = await git({
     args: [...worktreeArgs(worktree), "--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"],
     cwd: worktree.path,

@@ -1,5 +1,5 @@
 // Worker side: work trees, change listing, scope check, checkpoint.
-export { createWorktree, recreateWorktree, removeWorktree, readRefs, workerBranch, worktreeArgs, WorktreeError, WORKTREES_DIR } from "./worktree.ts";
+export { createWorktree, recreateWorktree, removeMissionWorktrees, removeWorktree, readRefs, workerBranch, worktreeArgs, worktreePath, WorktreeError, WORKTREES_DIR } from "./worktree.ts";
 export type { Worktree, WorktreeProblem, WorktreeTarget } from "./worktree.ts";
 export { listChanges, parseDiffTree, changedPaths, GitOutputError, SYMLINK_MODE } from "./changes.ts";
 export type { Change } from "./changes.ts";

@@ -1,4 +1,4 @@
-import { mkdir, realpath, rm, rmdir } from "node:fs/promises";
+import { mkdir, readdir, realpath, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { GitError, gitText, type Git } from "./run-git.ts";
 
@@ -117,6 +117,24 @@ export async function removeWorktree(options: WorktreeTarget & { readonly delete
   }
 }
 
+/**
+ * Removes every item work tree of the mission: what a run that was killed left behind (a live
+ * run removes each one when its attempt ends). Only for a mission no run drives any more.
+ * Returns the items whose work tree it removed.
+ */
+export async function removeMissionWorktrees(options: { readonly git: Git; readonly repoDir: string; readonly mission: string }): Promise<string[]> {
+  const folder = join(await realCommonDir(options.git, options.repoDir), WORKTREES_DIR, options.mission);
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const removed: string[] = [];
+  for (const entry of entries) {
+    // Item ids are valid branch components; anything else in the folder is not a work tree of ours.
+    if (!entry.isDirectory() || !ID.test(entry.name)) continue;
+    await removeWorktree({ ...options, item: entry.name, deleteBranch: false });
+    removed.push(entry.name);
+  }
+  return removed;
+}
+
 /** Every ref visible from `gitDir` (shared refs plus that work tree's own), name → object id. */
 export async function readRefs(git: Git, gitDir: string): Promise<Record<string, string>> {
   const text = await gitText(git, { args: ["--git-dir", gitDir, "--no-optional-locks", "for-each-ref", "--format=%(objectname) %(refname)"], cwd: gitDir });
@@ -154,7 +172,8 @@ async function resolveCommit(git: Git, repoDir: string, at: string): Promise<str
   return out;
 }
 
-async function worktreePath(git: Git, repoDir: string, mission: string, item: string): Promise<string> {
+/** Where the item's work tree is (or would be): `<git-common-dir>/naruto/worktrees/<mission>/<item>`. */
+export async function worktreePath(git: Git, repoDir: string, mission: string, item: string): Promise<string> {
   return join(await realCommonDir(git, repoDir), WORKTREES_DIR, mission, item);
 }
 

@@ -14,7 +14,7 @@
  */
 import type { Mission } from "../mission/document.ts";
 import { killProcessesWithEnv, processesWithEnv } from "../agent/leftovers.ts";
-import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
+import { MissionStillRunningError } from "./mission-lock.ts";
 
 export interface OrphanDeps {
   /** Folder of the process table (default /proc). */
@@ -60,22 +60,3 @@ export async function stopOrphanAgents(mission: Mission, deps: OrphanDeps = {}):
   return killed;
 }
 
-/**
- * For `naruto cancel`: stops what the mission's run left running when no run drives it any more
- * (it was killed); a live run stops its own agents within seconds of the cancel. Returns the
- * pids stopped, or null when a live run holds the mission.
- */
-export async function stopAgentsOfEndedRun(commonDir: string, mission: Mission, deps: OrphanDeps = {}): Promise<number[] | null> {
-  let release: () => Promise<void>;
-  try {
-    release = await holdMission(commonDir, mission.id);
-  } catch (error) {
-    if (error instanceof MissionStillRunningError) return null;
-    throw error;
-  }
-  try {
-    return await stopOrphanAgents(mission, deps);
-  } finally {
-    await release();
-  }
-}

@@ -2,8 +2,9 @@
  * What a stopped runner left under way, read from the stored mission (pure). Attempts that were
  * dispatched or running have lost their processes: they end as `interrupted` (not counted
  * against `max_attempts`) and start again; checkpoints waiting for the queue are integrated;
- * a mission in review is reviewed; one in planning is planned again. `stoppedProcesses`: how many
- * processes the stopped runner had left running, which resume stopped (src/local/orphan-agents.ts).
+ * a mission in review is reviewed; one in planning is planned again. `found`: what resume found
+ * the stopped runner had left — processes it stopped (src/local/orphan-agents.ts) and unfinished
+ * work it kept, by item (src/local/leftover-work.ts) — for the interrupted attempts' reasons.
  */
 import type { Mission } from "./document.ts";
 import type { CheckpointOrder, MissionEvent } from "./events.ts";
@@ -15,16 +16,22 @@ export interface Resumption {
   readonly plan: boolean;
 }
 
-export function resumption(mission: Mission, at: string, stoppedProcesses = 0): Resumption {
+export function resumption(mission: Mission, at: string, found: { stoppedProcesses?: number; kept?: ReadonlyMap<string, string> } = {}): Resumption {
   const events: MissionEvent[] = [];
-  const reason =
-    stoppedProcesses === 0 ? "the runner stopped while the agent ran" : `the runner stopped while the agent ran; resume stopped the ${stoppedProcesses === 1 ? "process" : `${stoppedProcesses} processes`} it left running`;
+  const stopped = found.stoppedProcesses ?? 0;
+  const reasonFor = (item: string) => {
+    const parts = ["the runner stopped while the agent ran"];
+    if (stopped > 0) parts.push(`resume stopped the ${stopped === 1 ? "process" : `${stopped} processes`} it left running`);
+    const kept = found.kept?.get(item);
+    if (kept !== undefined) parts.push(`its unfinished work is kept at ${kept}`);
+    return parts.join("; ");
+  };
   const checkpoints: CheckpointOrder[] = [];
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     if (!last) continue;
     if (last.status === "dispatched" || last.status === "running") {
-      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
+      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: reasonFor(item.id) } });
     } else if ((last.status === "checkpointed" || last.status === "integrating") && last.checkpoint && last.base) {
       checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
     }

@@ -3,7 +3,7 @@
  * stops its agents, and ends with the mission cancelled and exit code 1. When the runner was
  * killed, cancel stops the agents it left running itself.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
@@ -92,7 +92,9 @@ describe("naruto cancel while naruto run runs", () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`]);
+    // Agents that write half of their work, then think for a minute.
+    const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent]);
     let orphans: number[] = [];
     try {
       const running = await waitForMission(repo, (m) => count(m, "running") === 2);
@@ -108,9 +110,14 @@ describe("naruto cancel while naruto run runs", () => {
 
     const cli = fakeCli(repo.dir);
     expect(await main(["cancel", id], cli.io)).toBe(0);
-    expect(cli.stdout()).toBe(`mission ${id} cancelled; stopped ${orphans.length} processes its killed run had left running\n`);
+    expect(cli.stdout()).toMatch(
+      new RegExp(`^mission ${id} cancelled; stopped ${orphans.length} processes its killed run had left running\n  the unfinished work of a is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  the unfinished work of b is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
+    );
     expect(await missionProcesses(id)).toEqual([]);
     expect((await waitForMission(repo, () => true)).status).toBe("cancelled");
+    expect(await repo.run("show", `refs/naruto/attempts/${id}/b/1:src/b/half.txt`)).toBe("half");
+    // The killed run's work trees are gone, and with them git's record of them.
+    expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([`worktree ${await realpath(repo.dir)}`]);
   });
 
   it("cancels a mission whose runner is gone, and writes its report", async () => {

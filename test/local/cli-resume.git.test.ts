@@ -6,7 +6,7 @@
  * resume stops them before it starts their items again, and refuses while the runner — or
  * another resume — still drives the mission.
  */
-import { writeFile } from "node:fs/promises";
+import { realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
@@ -71,8 +71,9 @@ describe("naruto resume while the runner's agents live on", () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
-    // Attempt 1 hangs with a grandchild; the next attempt edits.
-    const agent = `if [ "$NARUTO_ATTEMPT" = 1 ]; then exec ${fakeAgentCommand("hang")}; else exec ${fakeAgentCommand("edit")}; fi`;
+    // Attempt 1 writes half of its work, then hangs with a grandchild; the next attempt edits.
+    const half = 'mkdir -p "src/$NARUTO_ITEM" && echo "half of $NARUTO_ITEM" > "src/$NARUTO_ITEM/half.txt"';
+    const agent = `if [ "$NARUTO_ATTEMPT" = 1 ]; then ${half} && exec ${fakeAgentCommand("hang")}; else exec ${fakeAgentCommand("edit")}; fi`;
     const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--parallel", "2", "--json"]);
     const runnerPid = runner.child.pid ?? 0;
     try {
@@ -105,8 +106,15 @@ describe("naruto resume while the runner's agents live on", () => {
     for (const id of ["a", "b"]) {
       const [first, second] = itemOf(after, id).attempts;
       expect(first?.status).toBe("interrupted");
-      expect(first?.reason).toMatch(/the runner stopped while the agent ran; resume stopped the \d+ processes it left running/);
+      expect(first?.reason).toMatch(new RegExp(`^the runner stopped while the agent ran; resume stopped the \\d+ processes it left running; its unfinished work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`));
       expect(second?.status).toBe("integrated");
+      // The half-done work is kept on top of the attempt's base, not integrated.
+      const kept = `refs/naruto/attempts/${after.id}/${id}/1`;
+      expect(await repo.run("show", `${kept}:src/${id}/half.txt`)).toBe(`half of ${id}`);
+      expect(await repo.run("rev-parse", `${kept}^`)).toBe(first?.base);
+      expect(await repo.run("ls-tree", "-r", "--name-only", `naruto/${after.id}`, `src/${id}`)).toBe(`src/${id}/${id}.txt`);
     }
+    // No work tree of the killed run is left behind.
+    expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([`worktree ${await realpath(repo.dir)}`]);
   });
 });

@@ -1,0 +1,88 @@
+/**
+ * What a killed run left in the mission's work trees. A live run removes each work tree when its
+ * attempt ends; a run killed outright leaves them, with whatever its agents had done so far.
+ * Before `naruto resume` starts those items again (in the same places), or `naruto cancel` ends
+ * the mission, that work is kept as a commit under `refs/naruto/attempts/<mission>/<item>/<n>`,
+ * as a timed-out attempt's partial work is (worker.ts), and then the work trees are removed.
+ * Only for a mission no live run drives (its driver lock is held, mission-lock.ts).
+ */
+import { realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { removeMissionWorktrees, snapshotWorktree, worktreeArgs, worktreePath } from "../git/index.ts";
+import { GitError, gitText, type Git } from "../git/run-git.ts";
+import type { Mission } from "../mission/document.ts";
+import { NARUTO_COMMITTER } from "./integrator.ts";
+import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
+import { stopOrphanAgents } from "./orphan-agents.ts";
+
+/** Attempts whose work tree may hold unfinished work: the agent never got to a checkpoint. */
+const UNFINISHED = new Set(["dispatched", "running", "interrupted", "cancelled"]);
+
+/**
+ * Keeps the unfinished work found in the mission's work trees and removes the work trees.
+ * Returns item → where its work is kept (`ref (commit)`), for the items that had any.
+ */
+export async function keepLeftoverWork(input: { git: Git; repoDir: string; commonDir: string; mission: Mission; now: () => Date }): Promise<Map<string, string>> {
+  const { git, repoDir, mission } = input;
+  const kept = new Map<string, string>();
+  const worktrees = join(await realpath(input.commonDir), "worktrees") + sep;
+  for (const item of mission.items) {
+    const last = item.attempts.at(-1);
+    if (!last || !UNFINISHED.has(last.status) || !last.base) continue;
+    const path = await worktreePath(git, repoDir, mission.id, item.id);
+    // The work tree's own git folder, asked of git in it, must be one of this repository's:
+    // an agent may have replaced `.git` in its work tree to point naruto elsewhere.
+    const gitDir = await gitText(git, { args: ["rev-parse", "--absolute-git-dir"], cwd: path }).then(
+      (dir) => realpath(dir),
+      () => null,
+    );
+    if (gitDir === null || !gitDir.startsWith(worktrees)) continue;
+    const worktree = { path, gitDir };
+    try {
+      const head = await gitText(git, { args: [...worktreeArgs(worktree), "rev-parse", "--verify", "HEAD^{commit}"], cwd: path });
+      const tree = await snapshotWorktree({ git, worktree, head });
+      if (tree === (await gitText(git, { args: ["rev-parse", `${last.base}^{tree}`], cwd: repoDir }))) continue;
+      const at = input.now().toISOString();
+      const identity = { GIT_AUTHOR_NAME: NARUTO_COMMITTER.name, GIT_AUTHOR_EMAIL: NARUTO_COMMITTER.email, GIT_AUTHOR_DATE: at, GIT_COMMITTER_NAME: NARUTO_COMMITTER.name, GIT_COMMITTER_EMAIL: NARUTO_COMMITTER.email, GIT_COMMITTER_DATE: at };
+      const message = `naruto: unfinished work of ${item.id}, attempt ${last.n}\n\nIts run was stopped before the agent finished; nothing of this was checked or integrated.\n`;
+      const commit = await gitText(git, { args: ["commit-tree", tree, "-p", last.base], cwd: repoDir, env: identity, input: message });
+      const ref = `refs/naruto/attempts/${mission.id}/${item.id}/${last.n}`;
+      await gitText(git, { args: ["update-ref", ref, commit], cwd: repoDir });
+      kept.set(item.id, `${ref} (${commit.slice(0, 12)})`);
+    } catch (error) {
+      // A work tree too broken to read (the agent's doing) has nothing naruto can keep.
+      if (!(error instanceof GitError)) throw error;
+    }
+  }
+  await removeMissionWorktrees({ git, repoDir, mission: mission.id });
+  return kept;
+}
+
+/** What {@link tidyAfterKilledRun} did. */
+export interface Tidied {
+  /** Processes of the mission it stopped. */
+  readonly stopped: readonly number[];
+  /** Item → where its unfinished work is kept. */
+  readonly kept: ReadonlyMap<string, string>;
+}
+
+/**
+ * For `naruto cancel`: when no live run drives the mission any more (it was killed), stops what
+ * that run left running and keeps its unfinished work; a live run does both itself once it sees
+ * the cancel. Null when a live run holds the mission.
+ */
+export async function tidyAfterKilledRun(input: { git: Git; repoDir: string; commonDir: string; mission: Mission; now: () => Date }): Promise<Tidied | null> {
+  let release: () => Promise<void>;
+  try {
+    release = await holdMission(input.commonDir, input.mission.id);
+  } catch (error) {
+    if (error instanceof MissionStillRunningError) return null;
+    throw error;
+  }
+  try {
+    const stopped = await stopOrphanAgents(input.mission);
+    return { stopped, kept: await keepLeftoverWork(input) };
+  } finally {
+    await release();
+  }
+}
