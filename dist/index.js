@@ -62113,7 +62113,7 @@ ${result}`;
 }
 
 // src/git/worktree.ts
-import { mkdir as mkdir6, realpath, rm as rm6, rmdir as rmdir2 } from "node:fs/promises";
+import { mkdir as mkdir6, readdir as readdir3, realpath, rm as rm6, rmdir as rmdir2 } from "node:fs/promises";
 import { dirname as dirname4, join as join7 } from "node:path";
 var WorktreeError = class extends Error {
   name = "WorktreeError";
