@@ -7,10 +7,11 @@
  * first stops every process of the mission: each carries `NARUTO_MISSION=<id>` (agent-env.ts).
  *
  * Unless the runner that started them still lives: then the mission was not stopped at all, and
- * a second driver beside it would start every running item twice. Resume refuses and says who
- * runs it. (A live runner is told apart by pid, recorded in each attempt it started, together
- * with an agent of the mission that is its child: a reused pid alone does not look like one.)
- * Linux only, like leftovers.ts: elsewhere the process table is not read, and resume does neither.
+ * a second driver beside it would start every running item twice. The driver lock
+ * (mission-lock.ts) normally says so first; this check also catches a runner that holds none
+ * (an older naruto). A live runner is told apart by pid, recorded in each attempt it started,
+ * together with an agent of the mission that is its child: a reused pid alone does not look like
+ * one. Linux only, like leftovers.ts: elsewhere the process table is not read.
  */
 import type { Mission } from "../mission/document.ts";
 import { killProcessesWithEnv, processesWithEnv } from "../agent/leftovers.ts";
