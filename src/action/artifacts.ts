@@ -15,6 +15,21 @@ export function workArtifactName(item: string, attempt: number): string {
   return `naruto-work-${item}-${attempt}`;
 }
 
+/**
+ * The branch that keeps the work of an attempt that did not finish (timed out, crashed) on
+ * GitHub, as `refs/naruto/attempts/…` keeps it on one machine: never integrated, deleted with the
+ * mission's other branches after the retention. Its own top-level name, so it can clash neither
+ * with the queue `naruto/<mission>` nor with a worker branch `naruto/<mission>--<item>`.
+ */
+export function partialWorkBranch(mission: string, item: string, attempt: number): string {
+  return `naruto-attempts/${mission}/${item}/${attempt}`;
+}
+
+/** How the reason of an attempt that did not finish names where its work is kept on GitHub. */
+export function partialWorkPlace(mission: string, item: string, attempt: number, commit: string): string {
+  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
+}
+
 export const ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json" } as const;
 
 /** JSON files larger than this are refused unread. */
@@ -44,7 +59,10 @@ export const workResultSchema = z.object({
   tokens_in: nullableNumber,
   tokens_out: nullableNumber,
   model: z.string().max(200).nullable().optional(),
-  /** The checkpoint (for `checkpointed`), and the queue commit the attempt started from. */
+  /**
+   * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
+   * reason says where it is kept); and the queue commit the attempt started from.
+   */
   commit: z.string().nullable(),
   base: z.string().nullable(),
 });

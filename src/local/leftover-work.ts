@@ -13,6 +13,7 @@ import { GitError, gitText, type Git } from "../git/run-git.ts";
 import type { Mission } from "../mission/document.ts";
 import { NARUTO_COMMITTER } from "./integrator.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
+import { attemptRef } from "./worker.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 
 /** Attempts whose work tree may hold unfinished work: the agent never got to a checkpoint. */
@@ -46,7 +47,7 @@ export async function keepLeftoverWork(input: { git: Git; repoDir: string; commo
       const identity = { GIT_AUTHOR_NAME: NARUTO_COMMITTER.name, GIT_AUTHOR_EMAIL: NARUTO_COMMITTER.email, GIT_AUTHOR_DATE: at, GIT_COMMITTER_NAME: NARUTO_COMMITTER.name, GIT_COMMITTER_EMAIL: NARUTO_COMMITTER.email, GIT_COMMITTER_DATE: at };
       const message = `naruto: unfinished work of ${item.id}, attempt ${last.n}\n\nIts run was stopped before the agent finished; nothing of this was checked or integrated.\n`;
       const commit = await gitText(git, { args: ["commit-tree", tree, "-p", last.base], cwd: repoDir, env: identity, input: message });
-      const ref = `refs/naruto/attempts/${mission.id}/${item.id}/${last.n}`;
+      const ref = attemptRef(mission.id, item.id, last.n);
       await gitText(git, { args: ["update-ref", ref, commit], cwd: repoDir });
       kept.set(item.id, `${ref} (${commit.slice(0, 12)})`);
     } catch (error) {

@@ -30,6 +30,11 @@ export interface WorkerContext {
   readonly now: () => Date;
   /** Each chunk of agent output, for a live view or a log. */
   readonly onOutput?: (item: string, chunk: Buffer) => void;
+  /**
+   * Where the work of an attempt that did not finish is kept, as its reason says: the local ref
+   * (default), or in a work job on GitHub the branch the integrate job keeps it on.
+   */
+  readonly keptAt?: (kept: { readonly item: string; readonly attempt: number; readonly ref: string; readonly commit: string }) => string;
 }
 
 /** Refs that move while attempts run side by side on one machine; see `checkHistory`. */
@@ -93,8 +98,8 @@ export async function runAttempt(
 
     if (run.outcome !== "exited") {
       const why = run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
-      const keptNote = kept ? `; its partial work is kept at ${kept}` : "";
-      return finished(run.outcome === "timed_out" ? { kind: "timed_out", reason: why + keptNote } : { kind: "failed", reason: `${why}${keptNote}\n${outputTail(run.output)}` }, run);
+      const note = kept ? keptNote(kept) : "";
+      return finished(run.outcome === "timed_out" ? { kind: "timed_out", reason: why + note } : { kind: "failed", reason: `${why}${note}\n${outputTail(run.output)}` }, run);
     }
     switch (outcome.kind) {
       case "no_changes":
@@ -155,9 +160,19 @@ function runProfile(ctx: WorkerContext, r: ProfileRun): Promise<AgentRun> {
 
 /** Keeps an attempt's checkpoint reachable after its branch is re-created for a retry. */
 async function keepAttempt(ctx: WorkerContext, mission: Mission, item: MissionItem, attempt: number, commit: string): Promise<string> {
-  const ref = `refs/naruto/attempts/${mission.id}/${item.id}/${attempt}`;
+  const ref = attemptRef(mission.id, item.id, attempt);
   await gitText(ctx.git, { args: ["update-ref", ref, commit], cwd: ctx.repoDir });
-  return `${ref} (${commit.slice(0, 12)})`;
+  return ctx.keptAt ? ctx.keptAt({ item: item.id, attempt, ref, commit }) : `${ref} (${commit.slice(0, 12)})`;
+}
+
+/** Where an attempt's work is kept in the repository it ran in. */
+export function attemptRef(mission: string, item: string, attempt: number): string {
+  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
+}
+
+/** The words of a reason that say where the work of an attempt that did not finish is kept. */
+export function keptNote(where: string): string {
+  return `; its partial work is kept at ${where}`;
 }
 
 function paths(written: readonly string[]): RepoPath[] {

@@ -120,3 +120,46 @@ describe("a mission through the Action's jobs", () => {
     expect(await gitText(git, { args: ["rev-list", "--count", `${mission.base.commit}..HEAD`], cwd: join(clone, "q") })).toBe("2");
   });
 });
+
+describe("an attempt that times out in its work job", () => {
+  it("keeps the work it left on a branch of its own, named in its reason, and tries again", async () => {
+    const slow = `mkdir -p src && echo half > src/alpha.ts && exec sleep 30`;
+    const own = await startWorld({ config: `agents:\n  default:\n    command: "true"\n  slow:\n    command: ${JSON.stringify(slow)}\n    timeout: 2s\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n` });
+    try {
+      const plan = "version: 1\ntitle: One slow file\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    agent: slow\n";
+      const event = await own.comment("octo-maintainer", `/naruto one file\n\n\`\`\`naruto\n${plan}\`\`\``);
+      const started = await commandMode((await own.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
+      if (started.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(started)}`);
+      const id = started.mission;
+      const planJob = await own.job("agent", { checkout: `naruto/${id}` });
+      await preparePlan(planJob.deps, { mission: id });
+      await own.agentStep(planJob);
+      const planArtifacts = await newFolder("naruto-artifacts-");
+      await own.upload(planJob, planArtifacts, "naruto-plan");
+      await integrateMode((await own.job("integrate", { checkout: "main" })).deps, { mission: id, artifacts: planArtifacts, dispatch: { phase: "plan", items: [] } });
+
+      const workJob = await own.job("agent", { checkout: `naruto/${id}` });
+      await prepareWork(workJob.deps, { mission: id, items: "alpha#1" });
+      await own.agentStep(workJob);
+      const artifacts = await newFolder("naruto-artifacts-");
+      await own.upload(workJob, artifacts, "naruto-work-alpha-1");
+      await integrateMode((await own.job("integrate", { checkout: "main" })).deps, { mission: id, artifacts, dispatch: { phase: "work", items: [{ item: "alpha", attempt: 1 }] } });
+
+      const mission = await own.mission(id);
+      const [first, second] = mission.items[0]?.attempts ?? [];
+      const branch = `naruto-attempts/${id}/alpha/1`;
+      const kept = await own.ref(`refs/heads/${branch}`);
+      expect(first).toMatchObject({ status: "timed_out", reason: `timed out after 2 s; its partial work is kept at the branch ${branch} (${kept?.slice(0, 12)})` });
+      expect(second?.status).toBe("running"); // tried again
+      // The branch holds what the agent wrote before the timeout, on top of the attempt's base; the queue did not move.
+      const clone = await newFolder("naruto-verify-");
+      const git = testGit();
+      await gitText(git, { args: ["clone", "-q", "--branch", branch, own.fake.gitUrl(REPO, own.fake.tokenFor("octo-maintainer")), "k"], cwd: clone });
+      expect(await readFile(join(clone, "k/src/alpha.ts"), "utf8")).toBe("half\n");
+      expect(await gitText(git, { args: ["rev-parse", "HEAD^"], cwd: join(clone, "k") })).toBe(first?.base);
+      expect(await own.ref(`refs/heads/naruto/${id}`)).toBe(mission.base.commit);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -41,7 +41,7 @@ async function sweep(): Promise<void> {
 }
 
 describe("sweep mode", () => {
-  it("reconciles lost runs, times out stuck attempts, and deletes old worker branches", async () => {
+  it("reconciles lost runs, times out stuck attempts, and deletes old worker and kept-work branches", async () => {
     await startMission("m-sweepa");
     let mission = await world.mission("m-sweepa");
     const runOf = (item: string, n: number) => runIdOf(mission.items.find((i) => i.id === item)?.attempts[n - 1]?.runner ?? null);
@@ -71,11 +71,14 @@ describe("sweep mode", () => {
     await applyEvent(job.deps.store, "m-sweepa", { type: "cancelled", at: now().toISOString(), by: "octo-maintainer" });
     const base = (await world.ref("refs/heads/main"))!;
     await job.deps.github.createRef({ ref: "refs/heads/naruto/m-sweepa--one", sha: base });
+    await job.deps.github.createRef({ ref: "refs/heads/naruto-attempts/m-sweepa/two/1", sha: base }); // unfinished work kept
     await sweep();
     expect(await world.ref("refs/heads/naruto/m-sweepa--one")).toBe(base);
+    expect(await world.ref("refs/heads/naruto-attempts/m-sweepa/two/1")).toBe(base);
     clock += 8 * 24 * 60 * MINUTE;
     await sweep();
     expect(await world.ref("refs/heads/naruto/m-sweepa--one")).toBeNull();
+    expect(await world.ref("refs/heads/naruto-attempts/m-sweepa/two/1")).toBeNull();
     expect(await world.ref("refs/heads/naruto/m-sweepa")).toBe(base);
   });
 });

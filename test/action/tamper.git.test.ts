@@ -9,7 +9,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { integrateMode } from "../../src/action/modes/integrate.ts";
-import type { WorkResult } from "../../src/action/artifacts.ts";
+import { partialWorkBranch, partialWorkPlace, type WorkResult } from "../../src/action/artifacts.ts";
+import { keptNote } from "../../src/local/worker.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import { plannedEvent } from "../../src/local/local-mission.ts";
 import { applyEvent } from "../../src/mission/store.ts";
@@ -111,5 +112,61 @@ describe("integrate re-checks every work bundle", () => {
     expect(inRepo).toBe("absent");
     // Refused is a failed attempt like any other: the item is tried again from the queue head.
     expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual([attempt?.status, "running"]);
+  });
+});
+
+/**
+ * The work an attempt that did not finish left travels the same way, to be kept on a branch of
+ * its own (never integrated): checked like a checkpoint, and the reason names the branch only
+ * when it was pushed.
+ */
+describe("integrate keeps an unfinished attempt's work only after the same checks", () => {
+  const PARTIAL: [string, Record<string, string>, boolean, RegExp | null][] = [
+    ["honest partial work (control)", { "src/alpha.ts": "half\n" }, true, null],
+    ["partial work outside the item's writes", { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" }, true, /its partial work was not kept: it was refused: it changes paths outside its writes: src\/other\.ts \(outside_writes\)/],
+    ["a reason that claims work the result does not carry", { "src/alpha.ts": "half\n" }, false, /its partial work was not kept: the work job did not send the commit its reason names/],
+  ];
+
+  it.each(PARTIAL)("%s", async (name, files, sendCommit, refusal) => {
+    const id = `m-partial${PARTIAL.findIndex((c) => c[0] === name)}`;
+    const base = await missionInFlight(id);
+    const agent = await world.job("agent", { checkout: `naruto/${id}` });
+    const dir = agent.deps.workspace;
+    const run = (...args: string[]) => gitText(git, { args, cwd: dir });
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(join(dir, path, ".."), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+    await run("add", "-A");
+    await run("commit", "-q", "-m", `alpha\n\nNaruto-Mission: ${id}\nNaruto-Item: alpha\nNaruto-Attempt: 1\nNaruto-Agent: default`);
+    const commit = await run("rev-parse", "HEAD");
+    const branch = `refs/heads/naruto/${id}--alpha`;
+    await run("update-ref", branch, commit);
+    const artifacts = await newFolder("naruto-artifacts-");
+    const folder = join(artifacts, "naruto-work-alpha-1");
+    await mkdir(folder, { recursive: true });
+    await run("bundle", "create", join(folder, "checkpoint.bundle"), branch, `^${base}`);
+    const reason = `timed out after 1 min${keptNote(partialWorkPlace(id, "alpha", 1, commit))}`;
+    const result: WorkResult = {
+      schema: "naruto.work-result/v1", mission: id, item: "alpha", attempt: 1,
+      outcome: { kind: "timed_out", reason },
+      commit: sendCommit ? commit : null, base,
+    };
+    await writeFile(join(folder, "result.json"), JSON.stringify(result));
+
+    const job = await world.job("integrate", { checkout: "main" });
+    await integrateMode(job.deps, { mission: id, artifacts, dispatch: { phase: "work", items: [{ item: "alpha", attempt: 1 }] } });
+    const attempt = (await world.mission(id)).items[0]?.attempts[0];
+    const kept = `refs/heads/${partialWorkBranch(id, "alpha", 1)}`;
+    expect(attempt?.status).toBe("timed_out");
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(base); // never integrated
+    if (refusal === null) {
+      expect(attempt?.reason).toBe(reason);
+      expect(await world.ref(kept)).toBe(commit);
+      return;
+    }
+    expect(attempt?.reason).toMatch(new RegExp(`^timed out after 1 min; ${refusal.source}$`));
+    expect(await world.ref(kept)).toBeNull();
+    expect(await gitText(git, { args: ["cat-file", "-t", commit], cwd: world.fake.repo(REPO).dir }).catch(() => "absent")).toBe("absent");
   });
 });

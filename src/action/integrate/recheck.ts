@@ -42,22 +42,47 @@ export interface RecheckInput {
 export async function recheckCheckpoint(input: RecheckInput): Promise<Recheck> {
   const o = input.result.outcome;
   if (o.kind !== "checkpointed") throw new TypeError("recheckCheckpoint takes a checkpointed result");
-  const problem = await findProblem(input, o.commit, o.base);
-  if (problem !== null) return refused(problem);
-  const changes = await listChanges({ git: input.git, gitDir: await gitDir(input), base: o.base, tree: o.commit });
+  const checked = await recheckCommit(input, o.commit, o.base);
+  if (checked.kind === "out_of_scope") {
+    return { kind: "refused", outcome: { kind: "out_of_scope", paths: checked.paths }, reason: `changed paths outside its writes: ${checked.paths.join(", ")}` };
+  }
+  if (checked.kind === "refused") return refused(checked.problem);
+  if (checked.changed.length === 0) return refused("the checkpoint changes nothing");
+  return { kind: "accepted", outcome: { kind: "checkpointed", commit: o.commit, base: o.base, changed: checked.changed } };
+}
+
+/**
+ * The work an attempt that did not finish (timed out, crashed) left, when its result carries it
+ * (`commit` over `base`): checked exactly as a checkpoint is, to be kept on a branch of its own,
+ * never integrated. Accepted with the commit, or refused with why.
+ */
+export async function recheckPartialWork(input: RecheckInput): Promise<{ readonly kind: "accepted"; readonly commit: string } | { readonly kind: "refused"; readonly reason: string }> {
+  const { commit, base } = input.result;
+  if (commit === null || base === null) return { kind: "refused", reason: "the result names no commit" };
+  const checked = await recheckCommit(input, commit, base);
+  if (checked.kind === "out_of_scope") return { kind: "refused", reason: `it changes paths outside its writes: ${checked.paths.join(", ")}` };
+  if (checked.kind === "refused") return { kind: "refused", reason: checked.problem };
+  return { kind: "accepted", commit };
+}
+
+type CommitCheck =
+  | { readonly kind: "ok"; readonly changed: string[] }
+  | { readonly kind: "out_of_scope"; readonly paths: string[] }
+  | { readonly kind: "refused"; readonly problem: string };
+
+/** The bundle, the commit's shape and trailers, then its changes against the item's scope. */
+async function recheckCommit(input: RecheckInput, commit: string, base: string): Promise<CommitCheck> {
+  const problem = await findProblem(input, commit, base);
+  if (problem !== null) return { kind: "refused", problem };
+  const changes = await listChanges({ git: input.git, gitDir: await gitDir(input), base, tree: commit });
   const writes = input.item.writes.map((w) => {
     const n = normalizePath(w);
     if (!n.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(w)}: ${n.message}`);
     return n.value;
   });
   const scope = checkScope(changes, { writes, readonly: input.item.readonly, protected: input.config.protected, allowProtected: input.config.allow_protected });
-  if (!scope.ok) {
-    const paths = [...new Set(scope.violations.map((v) => `${v.path} (${v.rule})`))];
-    return { kind: "refused", outcome: { kind: "out_of_scope", paths }, reason: `changed paths outside its writes: ${paths.join(", ")}` };
-  }
-  const changed = changedPaths(changes);
-  if (changed.length === 0) return refused("the checkpoint changes nothing");
-  return { kind: "accepted", outcome: { kind: "checkpointed", commit: o.commit, base: o.base, changed } };
+  if (!scope.ok) return { kind: "out_of_scope", paths: [...new Set(scope.violations.map((v) => `${v.path} (${v.rule})`))] };
+  return { kind: "ok", changed: changedPaths(changes) };
 }
 
 function refused(reason: string): Recheck {

@@ -6,13 +6,14 @@
  */
 import type { Config } from "../../config/index.ts";
 import type { Git } from "../../git/run-git.ts";
+import { keptNote } from "../../local/worker.ts";
 import { workerBranch } from "../../git/worktree.ts";
-import type { Mission } from "../../mission/document.ts";
+import type { Mission, MissionItem } from "../../mission/document.ts";
 import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";
-import { ARTIFACT_FILES, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
+import { ARTIFACT_FILES, partialWorkBranch, partialWorkPlace, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
 import type { ActionLog } from "../log.ts";
 import { pushRef, type Remote } from "../remote.ts";
-import { recheckCheckpoint } from "./recheck.ts";
+import { recheckCheckpoint, recheckPartialWork } from "./recheck.ts";
 import { join } from "node:path";
 
 export interface WorkEventsInput {
@@ -69,7 +70,7 @@ export async function workEvents(input: WorkEventsInput): Promise<MissionEvent[]
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events.push(finished(o, r));
+      events.push(finished(await keepPartialWork({ ...input, folder: join(input.folder, name), item, attempt: entry.attempt, result: r }), r));
       continue;
     }
     const checked = await recheckCheckpoint({ ...input, folder: join(input.folder, name), item, attempt: entry.attempt, result: r });
@@ -84,4 +85,34 @@ export async function workEvents(input: WorkEventsInput): Promise<MissionEvent[]
     events.push(finished(checked.outcome, r));
   }
   return events;
+}
+
+/**
+ * The outcome of an attempt that did not finish, with the work it left kept on its branch when
+ * the work job sent that work and it passes the checkpoint's checks. The reason names the branch
+ * only if it was pushed here: otherwise it says why the work was not kept.
+ */
+async function keepPartialWork(input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult }): Promise<AttemptOutcome> {
+  const o = input.result.outcome;
+  if (o.kind !== "timed_out" && o.kind !== "failed") return o;
+  const branch = partialWorkBranch(input.mission.id, input.item.id, input.attempt);
+  // What the work job's reason may claim: "; its partial work is kept at the branch <branch> (<sha>)".
+  const claim = new RegExp(`${escapeRegExp(keptNote(`the branch ${branch} (`))}[0-9a-f]{12}\\)`);
+  const said = claim.exec(o.reason)?.[0];
+  if (said === undefined) return o;
+  const notKept = (why: string) => ({ ...o, reason: o.reason.replace(said, `; its partial work was not kept: ${why}`) });
+  const commit = input.result.commit;
+  if (commit === null || said !== keptNote(partialWorkPlace(input.mission.id, input.item.id, input.attempt, commit))) return notKept("the work job did not send the commit its reason names");
+  const checked = await recheckPartialWork(input);
+  if (checked.kind === "refused") {
+    input.log.warning(`${input.item.id}#${input.attempt}: partial work refused: ${checked.reason}`);
+    return notKept(`it was refused: ${checked.reason}`);
+  }
+  await pushRef(input.git, input.repoDir, input.remote, { commit: checked.commit, ref: `refs/heads/${branch}`, force: true });
+  input.log.info(`${input.item.id}#${input.attempt}: partial work ${checked.commit.slice(0, 12)} kept on ${branch}`);
+  return o;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -101,7 +101,8 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
 
 async function deleteOldBranches(deps: ModeDeps, mission: Mission, now: Date, retentionMs: number): Promise<string | null> {
   if (now.getTime() - Date.parse(mission.updated_at) < retentionMs) return null;
-  const refs = await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`);
+  // Worker branches, and the branches that keep unfinished attempts' work (artifacts.ts).
+  const refs = [...(await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`)), ...(await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`))];
   for (const { ref } of refs) await deps.github.deleteRef(ref);
   return refs.length === 0 ? null : `deleted ${refs.length} worker branch(es)`;
 }

@@ -12,10 +12,11 @@ import { workerBranch } from "../../git/worktree.ts";
 import { gitText } from "../../git/run-git.ts";
 import { queueRefName } from "../../git/queue-ref.ts";
 import { gitCommonDir } from "../../local/layout.ts";
-import { runAttempt, type AttemptFinished } from "../../local/worker.ts";
+import { attemptRef, keptNote, runAttempt, type AttemptFinished } from "../../local/worker.ts";
 import type { Mission, MissionItem } from "../../mission/document.ts";
+import type { AttemptOutcome } from "../../mission/events.ts";
 import { codeSpan, inlineText } from "../../report/escape.ts";
-import { ARTIFACT_FILES, type WorkResult } from "../artifacts.ts";
+import { ARTIFACT_FILES, partialWorkPlace, type WorkResult } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
 import { artifactFolder, configFromText, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
@@ -60,7 +61,18 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
   let finished: AttemptFinished;
   try {
     const config = configFromText({ text: job.configText, path: job.configPath, mission });
-    const ctx = { git: deps.git, repoDir: deps.workspace, commonDir: await gitCommonDir(deps.git, deps.workspace), config, env: deps.env, now: deps.now, onOutput: agentOutput(deps) };
+    const ctx = {
+      git: deps.git,
+      repoDir: deps.workspace,
+      commonDir: await gitCommonDir(deps.git, deps.workspace),
+      config,
+      env: deps.env,
+      now: deps.now,
+      onOutput: agentOutput(deps),
+      // This clone is gone when the job ends: unfinished work travels in the bundle, and the
+      // integrate job keeps it on a branch (or says in the reason why it did not).
+      keptAt: (k: { item: string; attempt: number; commit: string }) => partialWorkPlace(id, k.item, k.attempt, k.commit),
+    };
     const order = { item: item.id, attempt: job.attempt, previousFailure: previousFailure(item, job.attempt) };
     finished = await deps.log.group(`agent: ${item.id} attempt ${job.attempt}`, () =>
       runAttempt(ctx, mission, order, { started: async () => undefined, signal: options.signal ?? new AbortController().signal }),
@@ -72,10 +84,11 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
   }
   const o = finished.outcome;
   const out = job.artifact;
-  if (o.kind === "checkpointed") {
+  const partial = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
+  if (o.kind === "checkpointed" || partial !== null) {
     // Only base..checkpoint travels: the integrate job has the queue already.
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
-    await gitText(deps.git, { args: ["bundle", "create", join(out, ARTIFACT_FILES.bundle), branch, `^${o.base}`], cwd: deps.workspace });
+    await gitText(deps.git, { args: ["bundle", "create", join(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
   }
   const result: WorkResult = {
     schema: "naruto.work-result/v1",
@@ -88,12 +101,26 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
     tokens_in: finished.tokens_in ?? null,
     tokens_out: finished.tokens_out ?? null,
     model: finished.model ?? null,
-    commit: o.kind === "checkpointed" ? o.commit : null,
+    commit: o.kind === "checkpointed" ? o.commit : partial,
     base: o.kind === "checkpointed" ? o.base : head,
   };
   await writeFile(join(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
+}
+
+/**
+ * The commit of the work an attempt that did not finish left, when its reason says it is kept
+ * (the worker made it a commit on the worker branch, within the item's scope); else null.
+ */
+async function partialWork(deps: AgentStepDeps, mission: string, item: string, attempt: number, o: AttemptOutcome): Promise<string | null> {
+  if (o.kind !== "timed_out" && o.kind !== "failed") return null;
+  const ref = attemptRef(mission, item, attempt);
+  const { code, stdout } = await deps.git({ args: ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: deps.workspace, okCodes: [1] });
+  const commit = stdout.toString("utf8").trim();
+  if (code !== 0 || !o.reason.includes(keptNote(partialWorkPlace(mission, item, attempt, commit)))) return null;
+  const tip = await gitText(deps.git, { args: ["rev-parse", "--verify", `refs/heads/${workerBranch(mission, item)}`], cwd: deps.workspace });
+  return tip === commit ? commit : null;
 }
 
 /**
