@@ -62601,8 +62601,8 @@ async function runAttempt(ctx, mission, order, hooks) {
     const kept = outcome.kind === "checkpointed" ? await keepAttempt(ctx, mission, item, order.attempt, outcome.commit) : null;
     if (run.outcome !== "exited") {
       const why = run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
-      const keptNote = kept ? `; its partial work is kept at ${kept}` : "";
-      return finished(run.outcome === "timed_out" ? { kind: "timed_out", reason: why + keptNote } : { kind: "failed", reason: `${why}${keptNote}
+      const note = kept ? keptNote(kept) : "";
+      return finished(run.outcome === "timed_out" ? { kind: "timed_out", reason: why + note } : { kind: "failed", reason: `${why}${note}
 ${outputTail(run.output)}` }, run);
     }
     switch (outcome.kind) {
@@ -62645,9 +62645,15 @@ function runProfile(ctx, r) {
   });
 }
 async function keepAttempt(ctx, mission, item, attempt, commit) {
-  const ref = `refs/naruto/attempts/${mission.id}/${item.id}/${attempt}`;
+  const ref = attemptRef(mission.id, item.id, attempt);
   await gitText(ctx.git, { args: ["update-ref", ref, commit], cwd: ctx.repoDir });
-  return `${ref} (${commit.slice(0, 12)})`;
+  return ctx.keptAt ? ctx.keptAt({ item: item.id, attempt, ref, commit }) : `${ref} (${commit.slice(0, 12)})`;
+}
+function attemptRef(mission, item, attempt) {
+  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
+}
+function keptNote(where2) {
+  return `; its partial work is kept at ${where2}`;
 }
 function paths(written) {
   return written.map((p) => {
@@ -62899,6 +62905,12 @@ var REVIEW_ARTIFACT = "naruto-review";
 function workArtifactName(item, attempt) {
   return `naruto-work-${item}-${attempt}`;
 }
+function partialWorkBranch(mission, item, attempt) {
+  return `naruto-attempts/${mission}/${item}/${attempt}`;
+}
+function partialWorkPlace(mission, item, attempt, commit) {
+  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
+}
 var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json" };
 var MAX_JSON_BYTES = 4 * 1024 * 1024;
 var planArtifactSchema = external_exports.object({
@@ -62921,7 +62933,10 @@ var workResultSchema = external_exports.object({
   tokens_in: nullableNumber,
   tokens_out: nullableNumber,
   model: external_exports.string().max(200).nullable().optional(),
-  /** The checkpoint (for `checkpointed`), and the queue commit the attempt started from. */
+  /**
+   * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
+   * reason says where it is kept); and the queue commit the attempt started from.
+   */
   commit: external_exports.string().nullable(),
   base: external_exports.string().nullable()
 });
@@ -63064,22 +63079,34 @@ var MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 async function recheckCheckpoint(input2) {
   const o = input2.result.outcome;
   if (o.kind !== "checkpointed") throw new TypeError("recheckCheckpoint takes a checkpointed result");
-  const problem = await findProblem(input2, o.commit, o.base);
-  if (problem !== null) return refused(problem);
-  const changes = await listChanges({ git: input2.git, gitDir: await gitDir(input2), base: o.base, tree: o.commit });
+  const checked = await recheckCommit(input2, o.commit, o.base);
+  if (checked.kind === "out_of_scope") {
+    return { kind: "refused", outcome: { kind: "out_of_scope", paths: checked.paths }, reason: `changed paths outside its writes: ${checked.paths.join(", ")}` };
+  }
+  if (checked.kind === "refused") return refused(checked.problem);
+  if (checked.changed.length === 0) return refused("the checkpoint changes nothing");
+  return { kind: "accepted", outcome: { kind: "checkpointed", commit: o.commit, base: o.base, changed: checked.changed } };
+}
+async function recheckPartialWork(input2) {
+  const { commit, base } = input2.result;
+  if (commit === null || base === null) return { kind: "refused", reason: "the result names no commit" };
+  const checked = await recheckCommit(input2, commit, base);
+  if (checked.kind === "out_of_scope") return { kind: "refused", reason: `it changes paths outside its writes: ${checked.paths.join(", ")}` };
+  if (checked.kind === "refused") return { kind: "refused", reason: checked.problem };
+  return { kind: "accepted", commit };
+}
+async function recheckCommit(input2, commit, base) {
+  const problem = await findProblem(input2, commit, base);
+  if (problem !== null) return { kind: "refused", problem };
+  const changes = await listChanges({ git: input2.git, gitDir: await gitDir(input2), base, tree: commit });
   const writes = input2.item.writes.map((w) => {
     const n = normalizePath(w);
     if (!n.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(w)}: ${n.message}`);
     return n.value;
   });
   const scope = checkScope(changes, { writes, readonly: input2.item.readonly, protected: input2.config.protected, allowProtected: input2.config.allow_protected });
-  if (!scope.ok) {
-    const paths2 = [...new Set(scope.violations.map((v) => `${v.path} (${v.rule})`))];
-    return { kind: "refused", outcome: { kind: "out_of_scope", paths: paths2 }, reason: `changed paths outside its writes: ${paths2.join(", ")}` };
-  }
-  const changed = changedPaths(changes);
-  if (changed.length === 0) return refused("the checkpoint changes nothing");
-  return { kind: "accepted", outcome: { kind: "checkpointed", commit: o.commit, base: o.base, changed } };
+  if (!scope.ok) return { kind: "out_of_scope", paths: [...new Set(scope.violations.map((v) => `${v.path} (${v.rule})`))] };
+  return { kind: "ok", changed: changedPaths(changes) };
 }
 function refused(reason) {
   const why = `the work job's checkpoint was refused: ${reason}`;
@@ -63181,7 +63208,7 @@ async function workEvents(input2) {
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events2.push(finished(o, r));
+      events2.push(finished(await keepPartialWork({ ...input2, folder: join13(input2.folder, name), item, attempt: entry.attempt, result: r }), r));
       continue;
     }
     const checked = await recheckCheckpoint({ ...input2, folder: join13(input2.folder, name), item, attempt: entry.attempt, result: r });
@@ -63196,6 +63223,28 @@ async function workEvents(input2) {
     events2.push(finished(checked.outcome, r));
   }
   return events2;
+}
+async function keepPartialWork(input2) {
+  const o = input2.result.outcome;
+  if (o.kind !== "timed_out" && o.kind !== "failed") return o;
+  const branch = partialWorkBranch(input2.mission.id, input2.item.id, input2.attempt);
+  const claim2 = new RegExp(`${escapeRegExp(keptNote(`the branch ${branch} (`))}[0-9a-f]{12}\\)`);
+  const said = claim2.exec(o.reason)?.[0];
+  if (said === void 0) return o;
+  const notKept = (why) => ({ ...o, reason: o.reason.replace(said, `; its partial work was not kept: ${why}`) });
+  const commit = input2.result.commit;
+  if (commit === null || said !== keptNote(partialWorkPlace(input2.mission.id, input2.item.id, input2.attempt, commit))) return notKept("the work job did not send the commit its reason names");
+  const checked = await recheckPartialWork(input2);
+  if (checked.kind === "refused") {
+    input2.log.warning(`${input2.item.id}#${input2.attempt}: partial work refused: ${checked.reason}`);
+    return notKept(`it was refused: ${checked.reason}`);
+  }
+  await pushRef(input2.git, input2.repoDir, input2.remote, { commit: checked.commit, ref: `refs/heads/${branch}`, force: true });
+  input2.log.info(`${input2.item.id}#${input2.attempt}: partial work ${checked.commit.slice(0, 12)} kept on ${branch}`);
+  return o;
+}
+function escapeRegExp(text2) {
+  return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 // src/action/modes/shared.ts
@@ -63607,7 +63656,7 @@ async function sweepMission(deps, id, retentionMs) {
 }
 async function deleteOldBranches(deps, mission, now, retentionMs) {
   if (now.getTime() - Date.parse(mission.updated_at) < retentionMs) return null;
-  const refs = await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`);
+  const refs = [...await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`), ...await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`)];
   for (const { ref } of refs) await deps.github.deleteRef(ref);
   return refs.length === 0 ? null : `deleted ${refs.length} worker branch(es)`;
 }
@@ -63649,7 +63698,18 @@ async function workStep(deps, job, options2 = {}) {
   let finished;
   try {
     const config2 = configFromText({ text: job.configText, path: job.configPath, mission });
-    const ctx = { git: deps.git, repoDir: deps.workspace, commonDir: await gitCommonDir(deps.git, deps.workspace), config: config2, env: deps.env, now: deps.now, onOutput: agentOutput(deps) };
+    const ctx = {
+      git: deps.git,
+      repoDir: deps.workspace,
+      commonDir: await gitCommonDir(deps.git, deps.workspace),
+      config: config2,
+      env: deps.env,
+      now: deps.now,
+      onOutput: agentOutput(deps),
+      // This clone is gone when the job ends: unfinished work travels in the bundle, and the
+      // integrate job keeps it on a branch (or says in the reason why it did not).
+      keptAt: (k) => partialWorkPlace(id, k.item, k.attempt, k.commit)
+    };
     const order = { item: item.id, attempt: job.attempt, previousFailure: previousFailure(item, job.attempt) };
     finished = await deps.log.group(
       `agent: ${item.id} attempt ${job.attempt}`,
@@ -63661,9 +63721,10 @@ async function workStep(deps, job, options2 = {}) {
   }
   const o = finished.outcome;
   const out = job.artifact;
-  if (o.kind === "checkpointed") {
+  const partial2 = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
+  if (o.kind === "checkpointed" || partial2 !== null) {
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
-    await gitText(deps.git, { args: ["bundle", "create", join17(out, ARTIFACT_FILES.bundle), branch, `^${o.base}`], cwd: deps.workspace });
+    await gitText(deps.git, { args: ["bundle", "create", join17(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
   }
   const result = {
     schema: "naruto.work-result/v1",
@@ -63676,12 +63737,21 @@ async function workStep(deps, job, options2 = {}) {
     tokens_in: finished.tokens_in ?? null,
     tokens_out: finished.tokens_out ?? null,
     model: finished.model ?? null,
-    commit: o.kind === "checkpointed" ? o.commit : null,
+    commit: o.kind === "checkpointed" ? o.commit : partial2,
     base: o.kind === "checkpointed" ? o.base : head
   };
   await writeFile8(join17(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
+}
+async function partialWork(deps, mission, item, attempt, o) {
+  if (o.kind !== "timed_out" && o.kind !== "failed") return null;
+  const ref = attemptRef(mission, item, attempt);
+  const { code, stdout } = await deps.git({ args: ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: deps.workspace, okCodes: [1] });
+  const commit = stdout.toString("utf8").trim();
+  if (code !== 0 || !o.reason.includes(keptNote(partialWorkPlace(mission, item, attempt, commit)))) return null;
+  const tip = await gitText(deps.git, { args: ["rev-parse", "--verify", `refs/heads/${workerBranch(mission, item)}`], cwd: deps.workspace });
+  return tip === commit ? commit : null;
 }
 async function queueHead(deps, mission) {
   const head = await gitText(deps.git, { args: ["rev-parse", "--verify", "HEAD^{commit}"], cwd: deps.workspace });
