@@ -15,6 +15,7 @@ import { NARUTO_COMMITTER } from "./integrator.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
 import { attemptRef } from "./worker.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
+import { serialWorktrees } from "./serial-worktrees.ts";
 
 /** Attempts whose work tree may hold unfinished work: the agent never got to a checkpoint. */
 const UNFINISHED = new Set(["dispatched", "running", "interrupted", "cancelled"]);
@@ -82,7 +83,9 @@ export async function tidyAfterKilledRun(input: { git: Git; repoDir: string; com
   }
   try {
     const stopped = await stopOrphanAgents(input.mission);
-    return { stopped, kept: await keepLeftoverWork(input) };
+    // Another mission's run may be making work trees in this repository meanwhile.
+    const git = serialWorktrees(input.git, { lockFile: join(input.commonDir, "naruto", "worktree.lock") });
+    return { stopped, kept: await keepLeftoverWork({ ...input, git }) };
   } finally {
     await release();
   }

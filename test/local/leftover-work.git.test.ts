@@ -25,7 +25,9 @@ describe("keepLeftoverWork", () => {
     const head = await repo.run("rev-parse", "HEAD");
     const started = (id: string) => ({ type: "attempt_started" as const, at: at(2), item: id, attempt: 1, base: head, runner: "pid 1" });
     const mission = missionAfter([requested(), planned([item("a"), item("b"), item("c")]), started("a"), started("b"), started("c")]);
-    const trees = Object.fromEntries(await Promise.all(["a", "b", "c"].map(async (id) => [id, await createWorktree({ git: repo.git, repoDir: repo.dir, mission: mission.id, item: id, at: head })] as const)));
+    // One after the other: `git worktree add` is not safe beside another (serial-worktrees.ts).
+    const trees: Record<string, Awaited<ReturnType<typeof createWorktree>>> = {};
+    for (const id of ["a", "b", "c"]) trees[id] = await createWorktree({ git: repo.git, repoDir: repo.dir, mission: mission.id, item: id, at: head });
     // a: half-done work, tracked and untracked; b: nothing new; c: an agent pointed its .git at another repository.
     await mkdir(join(trees.a!.path, "src/a"), { recursive: true });
     await writeFile(join(trees.a!.path, "src/a/half.txt"), "half\n");
