@@ -3,7 +3,7 @@
  * stops its agents, and ends with the mission cancelled and exit code 1. When the runner was
  * killed, cancel stops the agents it left running itself.
  */
-import { readFile, realpath, writeFile } from "node:fs/promises";
+import { access, readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
@@ -95,23 +95,24 @@ describe("naruto cancel while naruto run runs", () => {
     // Agents that write half of their work, then think for a minute.
     const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
     const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent]);
-    let orphans: number[] = [];
     try {
       const running = await waitForMission(repo, (m) => count(m, "running") === 2);
+      // Both agents wrote their half and sleep (each agent's shell became its sleeping node).
+      const half = (item: string) => join(repo.dir, ".git", "naruto", "worktrees", running.id, item, "src", item, "half.txt");
       const deadline = Date.now() + 20_000;
-      while ((orphans = await missionProcesses(running.id)).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const ready = async () => (await Promise.all(["a", "b"].map((i) => access(half(i)).then(() => true, () => false)))).every(Boolean);
+      while (!(await ready()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     } finally {
       runner.child.kill("SIGKILL");
     }
     expect((await runner.exited).signal).toBe("SIGKILL");
     const id = (await waitForMission(repo, () => true)).id;
-    orphans = await missionProcesses(id);
-    expect(orphans.length).toBeGreaterThanOrEqual(2);
+    expect((await missionProcesses(id)).length).toBeGreaterThanOrEqual(2);
 
     const cli = fakeCli(repo.dir);
     expect(await main(["cancel", id], cli.io)).toBe(0);
     expect(cli.stdout()).toMatch(
-      new RegExp(`^mission ${id} cancelled; stopped ${orphans.length} processes its killed run had left running\n  the unfinished work of a is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  the unfinished work of b is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
+      new RegExp(`^mission ${id} cancelled; stopped \\d+ processes its killed run had left running\n  the unfinished work of a is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  the unfinished work of b is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
     );
     expect(await missionProcesses(id)).toEqual([]);
     expect((await waitForMission(repo, () => true)).status).toBe("cancelled");

@@ -6,10 +6,12 @@
  * resume stops them before it starts their items again, and refuses while the runner — or
  * another resume — still drives the mission.
  */
-import { realpath, writeFile } from "node:fs/promises";
+import { access, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
+import { gitCommonDir } from "../../src/local/layout.ts";
+import { driverLockPath } from "../../src/local/mission-lock.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
 import { isAlive } from "../support/agents/processes.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
@@ -95,11 +97,15 @@ describe("naruto resume while the runner's agents live on", () => {
     const orphans = await missionProcesses(before.id);
     expect(orphans.length).toBeGreaterThanOrEqual(4);
 
-    // Two resumes at once: one drives the mission, the other is refused.
-    const twins = [fakeCli(repo.dir), fakeCli(repo.dir)];
-    const codes = await Promise.all(twins.map((t) => main(["resume", before.id, "--json"], t.io)));
-    expect([...codes].sort(), twins.map((t) => t.stderr()).join("\n")).toEqual([0, 2]);
-    expect(twins[codes.indexOf(2)]?.stderr()).toContain(`mission ${before.id} is still being run by process ${process.pid}`);
+    // A second resume while the first drives the mission is refused.
+    const [cli, twin] = [fakeCli(repo.dir), fakeCli(repo.dir)];
+    const first = main(["resume", before.id, "--json"], cli.io);
+    const lock = driverLockPath(await gitCommonDir(repo.git, repo.dir), before.id);
+    const deadline = Date.now() + 20_000;
+    while (!(await access(lock).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(await main(["resume", before.id], twin.io)).toBe(2);
+    expect(twin.stderr()).toContain(`mission ${before.id} is still being run by process ${process.pid}`);
+    expect(await first, cli.stderr()).toBe(0);
     for (const pid of orphans) expect(await isAlive(pid)).toBe(false);
     const after = await waitForMission(repo, () => true);
     expect(after.status).toBe("done");
