@@ -62674,6 +62674,9 @@ function minutes(ms) {
   return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : `${Math.round(ms / 1e3)} s`;
 }
 
+// src/local/serial-worktrees.ts
+var STALE_LOCK_MS = 2 * 6e4;
+
 // src/local/planner.ts
 import { mkdir as mkdir8, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join10 } from "node:path";
@@ -62787,9 +62790,6 @@ var runOverridesSchema = external_exports.object({
   agent_command: external_exports.string().nullable(),
   verify: external_exports.string().nullable()
 });
-
-// src/local/serial-worktrees.ts
-var STALE_LOCK_MS = 2 * 6e4;
 
 // src/local/local-mission.ts
 function plannedEvent(check2, at2) {
