@@ -33,27 +33,18 @@ export async function killLeftovers(value: string, deps: LeftoverDeps): Promise<
   return killProcessesWithEnv(`${TRACKING_ENV}=${value}`, deps);
 }
 
-/** A running process of the table (zombies are left out: they run nothing). */
-export interface ProcessEntry {
-  readonly pid: number;
-  /** The parent's pid: the runner that started an agent, or a reaper once that runner died. */
-  readonly ppid: number;
-}
-
-/** The processes (not this one) whose environment holds exactly `entry` (`NAME=value`). */
-export async function processesWithEnv(entry: string, options: { proc?: string } = {}): Promise<ProcessEntry[]> {
+/** The running processes (not this one) whose environment holds exactly `entry` (`NAME=value`). */
+export async function processesWithEnv(entry: string, options: { proc?: string } = {}): Promise<number[]> {
   if (process.platform !== "linux" && options.proc === undefined) return [];
   const proc = options.proc ?? "/proc";
   const wanted = Buffer.from(`${entry}\0`);
-  const found: ProcessEntry[] = [];
+  const found: number[] = [];
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
   for (const pid of pids) {
     if (pid === process.pid) continue;
     const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
-    if (environ === null || !holds(environ, wanted)) continue;
-    const stat = await readStat(proc, pid);
-    if (stat === null || stat.state === "Z" || stat.state === "X") continue;
-    found.push({ pid, ppid: stat.ppid });
+    if (environ === null || !holds(environ, wanted) || (await exited(proc, pid))) continue;
+    found.push(pid);
   }
   return found;
 }
@@ -66,7 +57,7 @@ export async function killProcessesWithEnv(entry: string, deps: LeftoverDeps): P
   const killed: number[] = [];
   for (let round = 0; round < 5; round++) {
     let found = 0;
-    for (const { pid } of await processesWithEnv(entry, deps.proc === undefined ? {} : { proc: deps.proc })) {
+    for (const pid of await processesWithEnv(entry, deps.proc === undefined ? {} : { proc: deps.proc })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
@@ -87,10 +78,9 @@ function holds(environ: Buffer, entry: Buffer): boolean {
 
 const NUL = Buffer.from([0]);
 
-/** Fields 3 (state: Z is a zombie) and 4 (parent) of `/proc/<pid>/stat`, after the parenthesized name. */
-async function readStat(proc: string, pid: number): Promise<{ state: string; ppid: number } | null> {
+/** Whether the process is gone or a zombie (exited, waiting for its parent to read its status). */
+async function exited(proc: string, pid: number): Promise<boolean> {
   const stat = await readFile(`${proc}/${pid}/stat`, "utf8").catch(() => "");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  if (fields.length < 2) return null;
-  return { state: fields[0] ?? "", ppid: Number(fields[1]) };
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state === "" || state === "Z" || state === "X";
 }

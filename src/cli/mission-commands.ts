@@ -94,7 +94,7 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   const lines = [r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`];
   if (tidied === null) lines[0] += "; the running `naruto run` stops its agents within seconds";
   else if (tidied.stopped.length > 0) lines[0] += `; stopped ${tidied.stopped.length} process${tidied.stopped.length === 1 ? "" : "es"} its killed run had left running`;
-  for (const [item, where] of tidied?.kept ?? []) lines.push(`  the unfinished work of ${item} is kept at ${where}`);
+  for (const [item, note] of tidied?.work ?? []) lines.push(`  ${item}: ${note}`);
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }

@@ -6,7 +6,7 @@
  * as a timed-out attempt's partial work is (worker.ts), and then the work trees are removed.
  * Only for a mission no live run drives (its driver lock is held, mission-lock.ts).
  */
-import { realpath } from "node:fs/promises";
+import { access, realpath } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { removeMissionWorktrees, snapshotWorktree, worktreeArgs, worktreePath } from "../git/index.ts";
 import { GitError, gitText, type Git } from "../git/run-git.ts";
@@ -22,23 +22,28 @@ const UNFINISHED = new Set(["dispatched", "running", "interrupted", "cancelled"]
 
 /**
  * Keeps the unfinished work found in the mission's work trees and removes the work trees.
- * Returns item → where its work is kept (`ref (commit)`), for the items that had any.
+ * Returns item → what became of its work, for each item whose work tree held some: `its
+ * unfinished work is kept at REF (COMMIT)`, or why it could not be kept (never dropped unsaid).
  */
 export async function keepLeftoverWork(input: { git: Git; repoDir: string; commonDir: string; mission: Mission; now: () => Date }): Promise<Map<string, string>> {
   const { git, repoDir, mission } = input;
-  const kept = new Map<string, string>();
+  const notes = new Map<string, string>();
   const worktrees = join(await realpath(input.commonDir), "worktrees") + sep;
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     if (!last || !UNFINISHED.has(last.status) || !last.base) continue;
     const path = await worktreePath(git, repoDir, mission.id, item.id);
+    if (!(await exists(path))) continue;
     // The work tree's own git folder, asked of git in it, must be one of this repository's:
     // an agent may have replaced `.git` in its work tree to point naruto elsewhere.
     const gitDir = await gitText(git, { args: ["rev-parse", "--absolute-git-dir"], cwd: path }).then(
       (dir) => realpath(dir),
       () => null,
     );
-    if (gitDir === null || !gitDir.startsWith(worktrees)) continue;
+    if (gitDir === null || !gitDir.startsWith(worktrees)) {
+      notes.set(item.id, "its unfinished work could not be kept: its work tree's .git no longer points into this repository");
+      continue;
+    }
     const worktree = { path, gitDir };
     try {
       const head = await gitText(git, { args: [...worktreeArgs(worktree), "rev-parse", "--verify", "HEAD^{commit}"], cwd: path });
@@ -50,22 +55,23 @@ export async function keepLeftoverWork(input: { git: Git; repoDir: string; commo
       const commit = await gitText(git, { args: ["commit-tree", tree, "-p", last.base], cwd: repoDir, env: identity, input: message });
       const ref = attemptRef(mission.id, item.id, last.n);
       await gitText(git, { args: ["update-ref", ref, commit], cwd: repoDir });
-      kept.set(item.id, `${ref} (${commit.slice(0, 12)})`);
+      notes.set(item.id, `its unfinished work is kept at ${ref} (${commit.slice(0, 12)})`);
     } catch (error) {
-      // A work tree too broken to read (the agent's doing) has nothing naruto can keep.
+      // A work tree too broken for git to read (the agent's doing).
       if (!(error instanceof GitError)) throw error;
+      notes.set(item.id, `its unfinished work could not be kept: git could not read its work tree (${error.message.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "no message"})`);
     }
   }
   await removeMissionWorktrees({ git, repoDir, mission: mission.id });
-  return kept;
+  return notes;
 }
 
 /** What {@link tidyAfterKilledRun} did. */
 export interface Tidied {
   /** Processes of the mission it stopped. */
   readonly stopped: readonly number[];
-  /** Item → where its unfinished work is kept. */
-  readonly kept: ReadonlyMap<string, string>;
+  /** Item → what became of its unfinished work (see {@link keepLeftoverWork}). */
+  readonly work: ReadonlyMap<string, string>;
 }
 
 /**
@@ -85,8 +91,10 @@ export async function tidyAfterKilledRun(input: { git: Git; repoDir: string; com
     const stopped = await stopOrphanAgents(input.mission);
     // Another mission's run may be making work trees in this repository meanwhile.
     const git = serialWorktrees(input.git, { lockFile: join(input.commonDir, "naruto", "worktree.lock") });
-    return { stopped, kept: await keepLeftoverWork({ ...input, git }) };
+    return { stopped, work: await keepLeftoverWork({ ...input, git }) };
   } finally {
     await release();
   }
 }
+
+const exists = (path: string) => access(path).then(() => true, () => false);

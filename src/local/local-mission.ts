@@ -124,12 +124,12 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
 async function resumeHeld(deps: LocalDeps, input: { repoDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
   // What the stopped run left: its agents, still running, and their unfinished work.
   const orphans = await stopOrphanAgents(m);
-  const kept = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, commonDir: await gitCommonDir(deps.git, input.repoDir), mission: m, now: deps.now });
+  const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, commonDir: await gitCommonDir(deps.git, input.repoDir), mission: m, now: deps.now });
   // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
   const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, parallel: null });
   const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? overrides.verify ?? config.queue.verify, m.plan_text);
-  const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, kept });
+  const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
   return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });

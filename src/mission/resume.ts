@@ -3,8 +3,8 @@
  * dispatched or running have lost their processes: they end as `interrupted` (not counted
  * against `max_attempts`) and start again; checkpoints waiting for the queue are integrated;
  * a mission in review is reviewed; one in planning is planned again. `found`: what resume found
- * the stopped runner had left — processes it stopped (src/local/orphan-agents.ts) and unfinished
- * work it kept, by item (src/local/leftover-work.ts) — for the interrupted attempts' reasons.
+ * the stopped runner had left — processes it stopped (src/local/orphan-agents.ts) and what became
+ * of unfinished work, by item (src/local/leftover-work.ts) — for the interrupted attempts' reasons.
  */
 import type { Mission } from "./document.ts";
 import type { CheckpointOrder, MissionEvent } from "./events.ts";
@@ -16,14 +16,14 @@ export interface Resumption {
   readonly plan: boolean;
 }
 
-export function resumption(mission: Mission, at: string, found: { stoppedProcesses?: number; kept?: ReadonlyMap<string, string> } = {}): Resumption {
+export function resumption(mission: Mission, at: string, found: { stoppedProcesses?: number; work?: ReadonlyMap<string, string> } = {}): Resumption {
   const events: MissionEvent[] = [];
   const stopped = found.stoppedProcesses ?? 0;
   const reasonFor = (item: string) => {
     const parts = ["the runner stopped while the agent ran"];
     if (stopped > 0) parts.push(`resume stopped the ${stopped === 1 ? "process" : `${stopped} processes`} it left running`);
-    const kept = found.kept?.get(item);
-    if (kept !== undefined) parts.push(`its unfinished work is kept at ${kept}`);
+    const work = found.work?.get(item);
+    if (work !== undefined) parts.push(work);
     return parts.join("; ");
   };
   const checkpoints: CheckpointOrder[] = [];

@@ -112,7 +112,7 @@ describe("naruto cancel while naruto run runs", () => {
     const cli = fakeCli(repo.dir);
     expect(await main(["cancel", id], cli.io)).toBe(0);
     expect(cli.stdout()).toMatch(
-      new RegExp(`^mission ${id} cancelled; stopped \\d+ processes its killed run had left running\n  the unfinished work of a is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  the unfinished work of b is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
+      new RegExp(`^mission ${id} cancelled; stopped \\d+ processes its killed run had left running\n  a: its unfinished work is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  b: its unfinished work is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
     );
     expect(await missionProcesses(id)).toEqual([]);
     expect((await waitForMission(repo, () => true)).status).toBe("cancelled");

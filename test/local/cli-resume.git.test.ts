@@ -6,7 +6,7 @@
  * resume stops them before it starts their items again, and refuses while the runner — or
  * another resume — still drives the mission.
  */
-import { access, realpath, writeFile } from "node:fs/promises";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
@@ -102,7 +102,9 @@ describe("naruto resume while the runner's agents live on", () => {
     const first = main(["resume", before.id, "--json"], cli.io);
     const lock = driverLockPath(await gitCommonDir(repo.git, repo.dir), before.id);
     const deadline = Date.now() + 20_000;
-    while (!(await access(lock).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    // The killed runner's lock is still there: wait until the first resume has taken it over.
+    const holder = async () => (JSON.parse(await readFile(lock, "utf8").catch(() => "{}")) as { pid?: number }).pid;
+    while ((await holder()) !== process.pid && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(await main(["resume", before.id], twin.io)).toBe(2);
     expect(twin.stderr()).toContain(`mission ${before.id} is still being run by process ${process.pid}`);
     expect(await first, cli.stderr()).toBe(0);

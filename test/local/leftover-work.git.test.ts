@@ -1,8 +1,8 @@
 /**
  * What a killed run leaves in its work trees (src/local/leftover-work.ts), on a real repository:
  * unfinished work is kept under refs/naruto/attempts/, a work tree with nothing new keeps
- * nothing, one whose `.git` an agent pointed elsewhere is not followed, and every work tree of
- * the mission is removed with git's record of it.
+ * nothing, one whose `.git` an agent pointed elsewhere is not followed (and says so), and every
+ * work tree of the mission is removed with git's record of it.
  */
 import { mkdir, readdir, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -39,7 +39,10 @@ describe("keepLeftoverWork", () => {
 
     const ref = `refs/naruto/attempts/${mission.id}/a/1`;
     const commit = await repo.run("rev-parse", ref);
-    expect([...kept]).toEqual([["a", `${ref} (${commit.slice(0, 12)})`]]);
+    expect([...kept]).toEqual([
+      ["a", `its unfinished work is kept at ${ref} (${commit.slice(0, 12)})`],
+      ["c", "its unfinished work could not be kept: its work tree's .git no longer points into this repository"],
+    ]);
     expect(await repo.run("rev-parse", `${ref}^`)).toBe(head);
     expect((await repo.run("diff", "--name-only", head, ref)).split("\n")).toEqual(["README.md", "src/a/half.txt"]);
     expect(await repo.run("log", "-1", "--format=%an <%ae>%n%s", ref)).toBe("naruto <naruto@users.noreply.github.com>\nnaruto: unfinished work of a, attempt 1");
