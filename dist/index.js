@@ -61346,10 +61346,8 @@ async function processesWithEnv(entry, options2 = {}) {
   for (const pid of pids) {
     if (pid === process.pid) continue;
     const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
-    if (environ === null || !holds(environ, wanted)) continue;
-    const stat2 = await readStat(proc, pid);
-    if (stat2 === null || stat2.state === "Z" || stat2.state === "X") continue;
-    found.push({ pid, ppid: stat2.ppid });
+    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
+    found.push(pid);
   }
   return found;
 }
@@ -61357,7 +61355,7 @@ async function killProcessesWithEnv(entry, deps) {
   const killed = [];
   for (let round = 0; round < 5; round++) {
     let found = 0;
-    for (const { pid } of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
+    for (const pid of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
@@ -61373,11 +61371,10 @@ function holds(environ, entry) {
   return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }
 var NUL = Buffer.from([0]);
-async function readStat(proc, pid) {
+async function exited(proc, pid) {
   const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
-  const fields = stat2.slice(stat2.lastIndexOf(")") + 2).split(" ");
-  if (fields.length < 2) return null;
-  return { state: fields[0] ?? "", ppid: Number(fields[1]) };
+  const state = stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3);
+  return state === "" || state === "Z" || state === "X";
 }
 
 // src/agent/agent-result.ts
