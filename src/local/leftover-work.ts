@@ -31,7 +31,7 @@ export async function keepLeftoverWork(input: { git: Git; repoDir: string; commo
   const worktrees = join(await realpath(input.commonDir), "worktrees") + sep;
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
-    if (!last || !UNFINISHED.has(last.status) || !last.base) continue;
+    if (!last || !UNFINISHED.has(last.status)) continue;
     const path = await worktreePath(git, repoDir, mission.id, item.id);
     if (!(await exists(path))) continue;
     // The work tree's own git folder, asked of git in it, must be one of this repository's:
@@ -47,12 +47,15 @@ export async function keepLeftoverWork(input: { git: Git; repoDir: string; commo
     const worktree = { path, gitDir };
     try {
       const head = await gitText(git, { args: [...worktreeArgs(worktree), "rev-parse", "--verify", "HEAD^{commit}"], cwd: path });
+      // The run may have been killed after the agent started but before the start was stored:
+      // the work tree was made at the queue head, which its HEAD still descends from.
+      const base = last.base ?? (await gitText(git, { args: ["merge-base", head, `refs/heads/${mission.queue.branch}`], cwd: repoDir }));
       const tree = await snapshotWorktree({ git, worktree, head });
-      if (tree === (await gitText(git, { args: ["rev-parse", `${last.base}^{tree}`], cwd: repoDir }))) continue;
+      if (tree === (await gitText(git, { args: ["rev-parse", `${base}^{tree}`], cwd: repoDir }))) continue;
       const at = input.now().toISOString();
       const identity = { GIT_AUTHOR_NAME: NARUTO_COMMITTER.name, GIT_AUTHOR_EMAIL: NARUTO_COMMITTER.email, GIT_AUTHOR_DATE: at, GIT_COMMITTER_NAME: NARUTO_COMMITTER.name, GIT_COMMITTER_EMAIL: NARUTO_COMMITTER.email, GIT_COMMITTER_DATE: at };
       const message = `naruto: unfinished work of ${item.id}, attempt ${last.n}\n\nIts run was stopped before the agent finished; nothing of this was checked or integrated.\n`;
-      const commit = await gitText(git, { args: ["commit-tree", tree, "-p", last.base], cwd: repoDir, env: identity, input: message });
+      const commit = await gitText(git, { args: ["commit-tree", tree, "-p", base], cwd: repoDir, env: identity, input: message });
       const ref = attemptRef(mission.id, item.id, last.n);
       await gitText(git, { args: ["update-ref", ref, commit], cwd: repoDir });
       notes.set(item.id, `its unfinished work is kept at ${ref} (${commit.slice(0, 12)})`);
