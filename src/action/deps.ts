@@ -8,6 +8,7 @@
 import type { Git } from "../git/run-git.ts";
 import type { CommentEvent, PullRequestHead } from "../github-driver/handle-comment.ts";
 import type { DriverDeps } from "../github-driver/deps.ts";
+export type { DispatchInput } from "../github-driver/event-payload.ts";
 import type { ActionLog } from "./log.ts";
 import type { Remote } from "./remote.ts";
 
@@ -45,8 +46,3 @@ export interface CommandInput {
   readonly pullRequestHead: (number: number) => Promise<PullRequestHead | null>;
 }
 
-/** The dispatch that started this run (`workflow_dispatch` inputs), as the integrate job reads it. */
-export interface DispatchInput {
-  readonly phase: "plan" | "work" | "review" | null;
-  readonly items: readonly { readonly item: string; readonly attempt: number }[];
-}

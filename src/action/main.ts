@@ -18,7 +18,7 @@ import { pullRequestHeadVia } from "../github-driver/handle-comment.ts";
 import { actionContext } from "./context.ts";
 import { coreLog } from "./core-log.ts";
 import type { AgentStepDeps, ModeDeps } from "./deps.ts";
-import { commentEventOf, dispatchInputOf } from "./event.ts";
+import { commentEventOf, dispatchInputOf } from "../github-driver/event-payload.ts";
 import { remoteFor, scrubbedEnv } from "./remote.ts";
 import { readPrepared } from "./prepared.ts";
 import { runAgentStep, runMode } from "./run-mode.ts";

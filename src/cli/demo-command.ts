@@ -11,7 +11,7 @@ import { DEMO_AGENT_PATH } from "../agent/demo-agent.ts";
 import { shellQuote } from "../agent/shell-quote.ts";
 import { formatConfigErrors, loadConfig, type Config } from "../config/index.ts";
 import { createGit, gitText, type Git } from "../git/run-git.ts";
-import { gitCommonDir } from "../local/layout.ts";
+import { gitCommonDir } from "../engine/records.ts";
 import { runLocalMission } from "../local/local-mission.ts";
 import { logProgress, terminalProgress } from "../local/progress.ts";
 import { reportPaths } from "../local/reports.ts";

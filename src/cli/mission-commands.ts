@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { createGit, gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
-import { gitCommonDir } from "../local/layout.ts";
+import { gitCommonDir } from "../engine/records.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
 import { tidyAfterKilledRun } from "../local/leftover-work.ts";
 import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";

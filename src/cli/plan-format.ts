@@ -3,7 +3,7 @@
  * estimated timeline, and a Mermaid graph of the plan.
  */
 import { planGraphOf } from "../report/mermaid.ts";
-import type { PlanReport } from "./plan-command.ts";
+import type { PlanReport } from "./plan-report.ts";
 
 export function formatPlanHuman(report: PlanReport): string {
   const { check, json } = report;

@@ -6,8 +6,9 @@
  * that asked (a marker with its id), and a mission's id is derived from the comment's id, so a
  * redelivered comment or a re-run job repeats nothing.
  */
-import { formatConfigErrors, type Config } from "../config/index.ts";
-import { narutoAuthors, type DriverDeps } from "./deps.ts";
+import { formatConfigErrors } from "../config/index.ts";
+import { narutoAuthors } from "./deps.ts";
+import type { CommentContext, CommentDeps, CommentEvent, CommentOutcome, PullRequestHead } from "./comment-types.ts";
 import { helpText, parseCommand, type NarutoCommand } from "./command.ts";
 import { mayTrigger, refusalText, type RepoPermission } from "./gate.ts";
 import { actOnMission } from "./mission-commands.ts";
@@ -17,22 +18,7 @@ import { startMission } from "./start-mission.ts";
 import { markerFor } from "../github/marker.ts";
 import type { GitHubPort } from "../github/port.ts";
 
-/** The parts of an `issue_comment` (created) payload naruto reads. */
-export interface CommentEvent {
-  /** `owner/name`. */
-  readonly repo: string;
-  readonly defaultBranch: string;
-  readonly issue: { readonly number: number; readonly pullRequest: boolean; readonly body: string | null };
-  readonly comment: { readonly id: number; readonly body: string; readonly user: { readonly login: string; readonly type: string } };
-}
-
-/** A pull request's head, for missions started on it. */
-export interface PullRequestHead {
-  readonly ref: string;
-  readonly sha: string;
-  /** The head lives in another repository. */
-  readonly fromFork: boolean;
-}
+export type { CommentContext, CommentDeps, CommentEvent, CommentOutcome, PullRequestHead } from "./comment-types.ts";
 
 /** The lookup of a pull request's head through the port (what both entry points pass as `pullRequestHead`). */
 export function pullRequestHeadVia(github: GitHubPort): (number: number) => Promise<PullRequestHead | null> {
@@ -40,31 +26,6 @@ export function pullRequestHeadVia(github: GitHubPort): (number: number) => Prom
     const pr = await github.getPullRequest({ number });
     return pr === null ? null : { ref: pr.head.ref, sha: pr.head.sha, fromFork: pr.fromFork };
   };
-}
-
-export interface CommentDeps extends DriverDeps {
-  /** Path of the config in the repository (`.github/naruto.yml`). */
-  readonly configPath: string;
-  /** Logins whose comments are naruto's own, ignored without a word. */
-  readonly selfLogins: readonly string[];
-  readonly pullRequestHead: (number: number) => Promise<PullRequestHead | null>;
-}
-
-export type CommentOutcome =
-  | { readonly kind: "ignored"; readonly reason: string }
-  | { readonly kind: "refused"; readonly reason: string }
-  | { readonly kind: "replied"; readonly reason: string }
-  | { readonly kind: "mission"; readonly mission: string; readonly created: boolean; readonly dispatched: readonly { item: string; attempt: number }[] };
-
-/** What the handlers of each command share. */
-export interface CommentContext {
-  readonly deps: CommentDeps;
-  readonly event: CommentEvent;
-  /** The config on the default branch, or the defaults' when it is invalid (see `configErrors`). */
-  readonly config: Config | null;
-  readonly configErrors: string | null;
-  readonly pullRequest: PullRequestHead | null;
-  reply(body: string): Promise<void>;
 }
 
 export async function handleComment(deps: CommentDeps, event: CommentEvent): Promise<CommentOutcome> {

@@ -10,7 +10,7 @@ import { isMissionTerminal } from "../mission/status.ts";
 import { applyEvent } from "../mission/store.ts";
 import { carryOut } from "./carry-out.ts";
 import { missionsOfIssue } from "./find-mission.ts";
-import type { CommentContext, CommentOutcome } from "./handle-comment.ts";
+import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 
 type MissionCommand = { kind: "approve" } | { kind: "status" } | { kind: "retry"; target: string } | { kind: "cancel" };
 

@@ -16,7 +16,7 @@ import type { PullRequestInfo } from "../github/port.ts";
 import { checkPlan, formatPlanError } from "../plan/index.ts";
 import { carryOut } from "./carry-out.ts";
 import { fixReviewPlan } from "./fix-review-plan.ts";
-import type { CommentContext, CommentOutcome } from "./handle-comment.ts";
+import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { missionIdFor } from "./mission-id.ts";
 import { message } from "./publish.ts";
 import { readConfigAt } from "./settings.ts";

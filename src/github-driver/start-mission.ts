@@ -11,7 +11,7 @@ import type { MissionEvent } from "../mission/events.ts";
 import { applyEvent } from "../mission/store.ts";
 import { checkPlan, findFencedPlan } from "../plan/index.ts";
 import { carryOut } from "./carry-out.ts";
-import type { CommentContext, CommentOutcome } from "./handle-comment.ts";
+import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { missionIdFor } from "./mission-id.ts";
 import { missionSettings, readConfigAt } from "./settings.ts";
 import { formatConfigErrors, type Config } from "../config/index.ts";

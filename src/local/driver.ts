@@ -14,11 +14,11 @@ import { applyEvent, type MissionStore } from "../mission/store.ts";
 import { isMissionTerminal } from "../mission/status.ts";
 import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
-import { integrateBatch } from "./integrator.ts";
+import { integrateBatch } from "../engine/integrate-batch.ts";
 import type { Progress } from "./progress.ts";
-import { reviewLocally } from "./review.ts";
+import { reviewLocally } from "../engine/review.ts";
 import { pinWorktreeFolder } from "./worktree-folder.ts";
-import { runAttempt, type WorkerContext } from "./worker.ts";
+import { runAttempt, type WorkerContext } from "../engine/attempt.ts";
 
 export interface DriverContext {
   readonly git: Git;

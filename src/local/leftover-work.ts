@@ -11,9 +11,9 @@ import { join, sep } from "node:path";
 import { removeMissionWorktrees, snapshotWorktree, worktreeArgs, worktreePath } from "../git/index.ts";
 import { GitError, gitText, type Git } from "../git/run-git.ts";
 import type { Mission } from "../mission/document.ts";
-import { NARUTO_COMMITTER } from "./integrator.ts";
+import { NARUTO_COMMITTER } from "../engine/integrate-batch.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
-import { attemptRef } from "./worker.ts";
+import { attemptRef } from "../engine/attempt.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 import { serialWorktrees } from "./serial-worktrees.ts";
 

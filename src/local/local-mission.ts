@@ -9,22 +9,22 @@ import { createQueueBranch } from "../git/queue.ts";
 import { gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
 import type { Mission } from "../mission/document.ts";
-import type { MissionEvent, PlannedItem } from "../mission/events.ts";
+import type { MissionEvent } from "../mission/events.ts";
 import { resumption } from "../mission/resume.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { isMissionTerminal } from "../mission/status.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
+import { plannedEvent } from "../engine/planned-event.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
-import { gitCommonDir, missionDir } from "./layout.ts";
+import { gitCommonDir, missionDir } from "../engine/records.ts";
 import { keepLeftoverWork } from "./leftover-work.ts";
 import { holdMission } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
-import { planCheckOptions, runPlanner } from "./planner.ts";
+import { planCheckOptions, runPlanner } from "../engine/planner.ts";
 import type { Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { serialWorktrees } from "./serial-worktrees.ts";
 import { writeReports } from "./reports.ts";
-import { computeRanks } from "../plan/ranks.ts";
 
 export interface LocalDeps {
   readonly git: Git;
@@ -191,28 +191,6 @@ async function makePlan(input: { deps: LocalDeps; repoDir: string; commonDir: st
     check = result.check;
   }
   return plannedEvent(check, at());
-}
-
-/** The `planned` event of a checked plan: items with their added edges and ranks. */
-export function plannedEvent(check: CheckResult, at: string): MissionEvent {
-  if (!check.plan || !check.proof) throw new Error("plannedEvent needs a valid plan");
-  const added = new Map(check.items.map((i) => [i.id, i.added_after]));
-  const ranks = computeRanks(check.plan.items.map((i) => ({ id: i.id, estimate: i.estimate, deps: [...i.after, ...(added.get(i.id) ?? [])] })));
-  const items: PlannedItem[] = check.plan.items.map((i) => ({
-    id: i.id,
-    title: i.title,
-    prompt: i.prompt,
-    writes: i.writes.map((w) => w.path),
-    reads: i.reads.map((r) => r.path),
-    after: [...i.after],
-    added_after: [...(added.get(i.id) ?? [])],
-    agent: i.agent,
-    verify: i.verify,
-    estimate: i.estimate,
-    readonly: i.readonly,
-    rank: ranks.get(i.id) ?? 1,
-  }));
-  return { type: "planned", at, title: check.plan.title, items, proof: check.proof };
 }
 
 /** `.github/naruto.yml` as committed at the base; defaults when there is none. */

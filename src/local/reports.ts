@@ -6,7 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mission } from "../mission/document.ts";
 import { missionReport, missionResult } from "../report/index.ts";
-import { missionDir } from "./layout.ts";
+import { missionDir } from "../engine/records.ts";
 
 export async function writeReports(commonDir: string, mission: Mission): Promise<{ markdown: string; json: string }> {
   const dir = missionDir(commonDir, mission.id);

@@ -8,7 +8,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { missionDir } from "./layout.ts";
+import { missionDir } from "../engine/records.ts";
 
 const runOverridesSchema = z.object({
   schema: z.literal("naruto.local-run/v1"),

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandMode } from "../../src/action/modes/command.ts";
 import { missionIdFor } from "../../src/github-driver/mission-id.ts";
-import { plannedEvent } from "../../src/local/local-mission.ts";
+import { plannedEvent } from "../../src/engine/planned-event.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { checkPlan } from "../../src/plan/index.ts";
 import { BOT, REPO, startWorld, type World } from "./world.ts";

@@ -1,7 +1,7 @@
 /** What the Action reads from the runner: inputs, the event, the context; and what it passes on. */
 import { describe, expect, it } from "vitest";
 import { actionContext } from "../../src/action/context.ts";
-import { commentEventOf, dispatchInputOf } from "../../src/action/event.ts";
+import { commentEventOf, dispatchInputOf } from "../../src/github-driver/event-payload.ts";
 import { parseWorkEntry } from "../../src/action/modes/work.ts";
 import { remoteFor, scrubbedEnv } from "../../src/action/remote.ts";
 import { parseMode } from "../../src/action/run-mode.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepMode } from "../../src/action/modes/sweep.ts";
 import { carryOut } from "../../src/github-driver/carry-out.ts";
 import { runIdOf } from "../../src/github-driver/mission-id.ts";
-import { plannedEvent } from "../../src/local/local-mission.ts";
+import { plannedEvent } from "../../src/engine/planned-event.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { checkPlan } from "../../src/plan/index.ts";
 import { REPO, startWorld, type World } from "./world.ts";

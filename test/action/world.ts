@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoAgentCommand } from "../../src/agent/demo-agent.ts";
 import type { AgentStepDeps, ModeDeps } from "../../src/action/deps.ts";
-import { commentEventOf } from "../../src/action/event.ts";
+import { commentEventOf } from "../../src/github-driver/event-payload.ts";
 import { recordingLog, type RecordedLog } from "../../src/action/log.ts";
 import { readPrepared } from "../../src/action/prepared.ts";
 import { remoteFor } from "../../src/action/remote.ts";

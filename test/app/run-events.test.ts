@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missionIdFor } from "../../src/github-driver/mission-id.ts";
-import { plannedEvent } from "../../src/local/local-mission.ts";
+import { plannedEvent } from "../../src/engine/planned-event.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { checkPlan } from "../../src/plan/index.ts";
 import { trackingComment } from "../../src/report/index.ts";

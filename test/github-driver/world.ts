@@ -5,7 +5,7 @@
  * a `command` job (or the App) passes in.
  */
 import { readFile } from "node:fs/promises";
-import { commentEventOf } from "../../src/action/event.ts";
+import { commentEventOf } from "../../src/github-driver/event-payload.ts";
 import { createGitHub, createGitHubMissionStore, type GitHubPort } from "../../src/github/index.ts";
 import type { CommentDeps, CommentEvent, CommentOutcome } from "../../src/github-driver/handle-comment.ts";
 import { handleComment } from "../../src/github-driver/handle-comment.ts";

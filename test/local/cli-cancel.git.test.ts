@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { createLocalMissionStore } from "../../src/git/mission-store.ts";
 import { applyEvent } from "../../src/mission/store.ts";
-import { gitCommonDir } from "../../src/local/layout.ts";
+import { gitCommonDir } from "../../src/engine/records.ts";
 import { reportPaths } from "../../src/local/reports.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";

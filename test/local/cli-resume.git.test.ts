@@ -10,7 +10,7 @@ import { readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { gitCommonDir } from "../../src/local/layout.ts";
+import { gitCommonDir } from "../../src/engine/records.ts";
 import { driverLockPath } from "../../src/local/mission-lock.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
 import { isAlive } from "../support/agents/processes.ts";

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { gitCommonDir } from "../../src/local/layout.ts";
+import { gitCommonDir } from "../../src/engine/records.ts";
 import { reportPaths } from "../../src/local/reports.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { attemptDir, gitCommonDir } from "../../src/local/layout.ts";
+import { attemptDir, gitCommonDir } from "../../src/engine/records.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { itemOf, queueCommits, queueFiles, runMission } from "./local-fixture.ts";

@@ -10,7 +10,7 @@ import { queueRefName, readRef } from "../../git/queue-ref.ts";
 import type { Git } from "../../git/run-git.ts";
 import { workerBranch } from "../../git/worktree.ts";
 import type { IntegrateCheckpoints } from "../../github-driver/carry-out.ts";
-import { integrateBatch } from "../../local/integrator.ts";
+import { integrateBatch } from "../../engine/integrate-batch.ts";
 import type { CheckpointOrder, MissionEvent } from "../../mission/events.ts";
 import type { ActionLog } from "../log.ts";
 import { fetchRefs, hasCommit, pushRef, type Remote } from "../remote.ts";

@@ -7,8 +7,8 @@
 import { reviewMission, type ReviewAgent } from "../../arbiter/index.ts";
 import type { Config } from "../../config/index.ts";
 import { gitText, type Git } from "../../git/run-git.ts";
-import { gitCommonDir } from "../../local/layout.ts";
-import { reviewLocally } from "../../local/review.ts";
+import { gitCommonDir } from "../../engine/records.ts";
+import { reviewLocally } from "../../engine/review.ts";
 import type { Mission } from "../../mission/document.ts";
 import type { MissionEvent } from "../../mission/events.ts";
 import { ARTIFACT_FILES, REVIEW_ARTIFACT, readArtifactJson, reviewArtifactSchema } from "../artifacts.ts";

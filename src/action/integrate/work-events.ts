@@ -6,7 +6,7 @@
  */
 import type { Config } from "../../config/index.ts";
 import type { Git } from "../../git/run-git.ts";
-import { keptNote } from "../../local/worker.ts";
+import { keptNote } from "../../engine/attempt.ts";
 import { workerBranch } from "../../git/worktree.ts";
 import type { Mission, MissionItem } from "../../mission/document.ts";
 import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";

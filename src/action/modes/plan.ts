@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { codeSpan } from "../../report/escape.ts";
 import { ARTIFACT_FILES, type PlanArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
-import { runPlanner } from "../../local/planner.ts";
+import { runPlanner } from "../../engine/planner.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { artifactFolder, ConfigInvalidError, configFromText, handOver, loadMission, missionConfigText, missionInput } from "./shared.ts";
 

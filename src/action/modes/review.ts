@@ -8,8 +8,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewAgent } from "../../arbiter/index.ts";
-import { gitCommonDir } from "../../local/layout.ts";
-import { reviewAgentFor, reviewLocally } from "../../local/review.ts";
+import { gitCommonDir } from "../../engine/records.ts";
+import { reviewAgentFor, reviewLocally } from "../../engine/review.ts";
 import { codeSpan } from "../../report/escape.ts";
 import { ARTIFACT_FILES, type ReviewArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";

@@ -1,11 +1,16 @@
 /**
- * The event that started the job (`GITHUB_EVENT_PATH`), read with zod: only the fields naruto
+ * The event that started a job or reached the App (a webhook payload, or `GITHUB_EVENT_PATH`), read with zod: only the fields naruto
  * uses, each checked. GitHub wrote the payload; the texts in it (comment bodies) are still
  * untrusted and are only ever handled as data.
  */
 import { z } from "zod";
-import type { CommentEvent } from "../github-driver/handle-comment.ts";
-import type { DispatchInput } from "./deps.ts";
+import type { CommentEvent } from "./comment-types.ts";
+
+/** The dispatch that started a run (`workflow_dispatch` inputs), as the integrate job reads it. */
+export interface DispatchInput {
+  readonly phase: "plan" | "work" | "review" | null;
+  readonly items: readonly { readonly item: string; readonly attempt: number }[];
+}
 
 const commentPayload = z.object({
   action: z.string(),

@@ -1,6 +1,7 @@
 /**
- * Integration on this machine: checkpoints go onto the queue in batches of `queue.batch`, one
- * batch at a time, each verified (and bisected when red) by the merge queue of `src/git/`.
+ * Integration of one batch, for both drivers (the local run, the Action's integrate job): checkpoints
+ * go onto the queue in batches of `queue.batch`, one batch at a time, each verified (and bisected
+ * when red) by the merge queue of `src/git/`.
  */
 import type { Config } from "../config/index.ts";
 import { integrate } from "../git/queue.ts";

@@ -9,7 +9,7 @@ import { planWithAgent, type PlannerResult } from "../agent/planner.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import type { Config } from "../config/index.ts";
 import type { Git } from "../git/run-git.ts";
-import { withScratchTree } from "./scratch.ts";
+import { withScratchTree } from "./scratch-tree.ts";
 import type { Mission } from "../mission/document.ts";
 import type { CheckOptions } from "../plan/index.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The arbiter on this machine: gathers the facts the policy rules need (what changed on the
+ * The arbiter, for both drivers: gathers the facts the policy rules need (what changed on the
  * queue, whether it was verified, what the independent proof checker says), runs the optional
  * review agent, and returns the `reviewed` event.
  */
@@ -12,8 +12,8 @@ import { gitText, type Git } from "../git/run-git.ts";
 import type { Mission } from "../mission/document.ts";
 import type { MissionEvent } from "../mission/events.ts";
 import { checkPlan, verifyProof } from "../plan/index.ts";
-import { missionDir } from "./layout.ts";
-import { withScratchTree } from "./scratch.ts";
+import { missionDir } from "./records.ts";
+import { withScratchTree } from "./scratch-tree.ts";
 
 export type Reviewed = Extract<MissionEvent, { type: "reviewed" }>;
 

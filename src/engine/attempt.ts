@@ -15,7 +15,7 @@ import { gitText, type Git } from "../git/run-git.ts";
 import type { Mission, MissionItem } from "../mission/document.ts";
 import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/events.ts";
 import { normalizePath, type RepoPath } from "../plan/paths.ts";
-import { attemptDir } from "./layout.ts";
+import { attemptDir } from "./records.ts";
 
 export type AttemptFinished = Extract<MissionEvent, { type: "attempt_finished" }>;
 

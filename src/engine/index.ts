@@ -1,0 +1,14 @@
+/**
+ * What both drivers share (DESIGN.md §11): running an attempt, integrating a batch, planning with
+ * the planner agent, and the arbiter's review. The local driver (`src/local/`) and the Action's
+ * jobs (`src/action/`) call these; nothing here imports a driver.
+ */
+export { attemptRef, keptNote, runAttempt } from "./attempt.ts";
+export type { AttemptFinished, WorkerContext } from "./attempt.ts";
+export { integrateBatch, NARUTO_COMMITTER } from "./integrate-batch.ts";
+export type { Integrated, IntegratorContext } from "./integrate-batch.ts";
+export { planCheckOptions, runPlanner } from "./planner.ts";
+export { plannedEvent } from "./planned-event.ts";
+export { checkMissionProof, reviewAgentFor, reviewLocally } from "./review.ts";
+export type { ReviewContext, Reviewed } from "./review.ts";
+export { attemptDir, gitCommonDir, missionDir } from "./records.ts";
