@@ -68,7 +68,7 @@ async function mission(parallel: number): Promise<{ seconds: number; cpu: number
     const start = performance.now();
     const cpuStart = cpuSeconds();
     const m = await runLocalMission(
-      { git, env: { PATH: process.env.PATH, HOME: tmpdir() }, now: () => new Date(), randomId: () => `bench${parallel}x${n++}`, progress: silentProgress },
+      { git, env: { PATH: process.env.PATH, HOME: tmpdir() }, now: () => new Date(), randomId: () => `bench${parallel}x${n++}`, progress: silentProgress, nodePath: process.execPath, cwd: repo.dir },
       { repoDir: repo.dir, planText: plan, task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config() },
     );
     const seconds = (performance.now() - start) / 1000;

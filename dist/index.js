@@ -2165,9 +2165,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve5, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve3(data);
+              return err ? reject(err) : resolve5(data);
             });
           });
         }
@@ -2205,12 +2205,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve5, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve3(data);
+              ) : resolve5(data);
             });
           });
         }
@@ -4477,8 +4477,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve3, reject) => {
-        res = resolve3;
+      const promise2 = new Promise((resolve5, reject) => {
+        res = resolve5;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -5790,7 +5790,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants4 = require_constants2();
+    var constants5 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5865,7 +5865,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports3 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports3;
-        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5960,11 +5960,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants4.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants4.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5987,10 +5987,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants4.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6007,7 +6007,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message2 = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message2, constants4.ERROR[ret], data);
+        return new HTTPParserError(message2, constants5.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6187,7 +6187,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause2 ? constants4.ERROR.PAUSED : 0;
+        return pause2 ? constants5.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6209,7 +6209,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request3.onData(buf) === false) {
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6245,13 +6245,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6729,12 +6729,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve5, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve5;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7404,12 +7404,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve5, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve5;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7888,16 +7888,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve3) => {
+        return new Promise((resolve5) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve3;
+            this[kClosedResolve] = resolve5;
           } else {
-            resolve3(null);
+            resolve5(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve3) => {
+        return new Promise((resolve5) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request3 = requests[i];
@@ -7908,7 +7908,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve3(null);
+            resolve5(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7959,7 +7959,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve3, reject) => {
+        const socket = await new Promise((resolve5, reject) => {
           client[kConnector]({
             host,
             hostname: hostname3,
@@ -7971,7 +7971,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve3(socket2);
+              resolve5(socket2);
             }
           });
         });
@@ -8307,8 +8307,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve3) => {
-            this[kClosedResolve] = resolve3;
+          await new Promise((resolve5) => {
+            this[kClosedResolve] = resolve5;
           });
         }
       }
@@ -9577,7 +9577,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve3, reject) => {
+        return await new Promise((resolve5, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9590,7 +9590,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve3(null);
+              resolve5(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9609,7 +9609,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve3, reject) => {
+      return new Promise((resolve5, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9626,7 +9626,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve3,
+              resolve: resolve5,
               reject,
               length: 0,
               body: []
@@ -9696,18 +9696,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve3, stream, length } = consume2;
+      const { type, body, resolve: resolve5, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve3(chunksDecode(body, length));
+          resolve5(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve3(JSON.parse(chunksDecode(body, length)));
+          resolve5(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve3(chunksConcat(body, length).buffer);
+          resolve5(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve3(new Blob(body, { type: stream[kContentType] }));
+          resolve5(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve3(chunksConcat(body, length));
+          resolve5(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9964,9 +9964,9 @@ var require_api_request = __commonJS({
     };
     function request3(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve5, reject) => {
           request3.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -10189,9 +10189,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve5, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -10476,9 +10476,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve5, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -10570,9 +10570,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve5, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -12041,10 +12041,10 @@ var require_headers = __commonJS({
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists2 = this[kHeadersMap].get(lowercaseName);
         if (exists2) {
-          const delimiter2 = lowercaseName === "cookie" ? "; " : ", ";
+          const delimiter3 = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
             name: exists2.name,
-            value: `${exists2.value}${delimiter2}${value}`
+            value: `${exists2.value}${delimiter3}${value}`
           });
         } else {
           this[kHeadersMap].set(lowercaseName, { name, value });
@@ -14435,7 +14435,7 @@ var require_fetch = __commonJS({
       function dispatch2({ body }) {
         const url2 = requestCurrentURL(request3);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve3, reject) => agent.dispatch(
+        return new Promise((resolve5, reject) => agent.dispatch(
           {
             path: url2.pathname + url2.search,
             origin: url2.origin,
@@ -14511,7 +14511,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve3({
+              resolve5({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -14554,7 +14554,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve3({
+              resolve5({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18295,8 +18295,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve3) => {
-        setTimeout(resolve3, ms).unref();
+      return new Promise((resolve5) => {
+        setTimeout(resolve5, ms).unref();
       });
     }
     module2.exports = {
@@ -23117,10 +23117,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23134,7 +23134,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -23158,7 +23158,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23174,7 +23174,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23265,7 +23265,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23279,13 +23279,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -23328,18 +23328,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23393,8 +23393,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23406,7 +23406,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23417,8 +23417,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -23435,7 +23435,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23615,7 +23615,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23632,24 +23632,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23832,25 +23832,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24660,14 +24660,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep3, value }) {
+    function stringifyItem({ start, key, sep: sep4, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -25834,18 +25834,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep3 }]
+            items: [{ start, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -25998,15 +25998,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep3 }]
+                    items: [{ start: start2, key, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26200,13 +26200,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep3 }]
+              items: [{ start, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -26937,8 +26937,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve3, reject) {
-            return setTimeout(resolve3, t);
+          return new this.Promise(function(resolve5, reject) {
+            return setTimeout(resolve5, t);
           });
         }
         computePenalty() {
@@ -27149,15 +27149,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error63, reject, resolve3, returned, task;
+          var args, cb, error63, reject, resolve5, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve5, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve3(returned);
+                  return resolve5(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -27172,13 +27172,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise2, reject, resolve3;
-          resolve3 = reject = null;
+          var promise2, reject, resolve5;
+          resolve5 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
-            resolve3 = _resolve;
+            resolve5 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve3, reject });
+          this._queue.push({ task, args, resolve: resolve5, reject });
           this._tryToRun();
           return promise2;
         }
@@ -27579,14 +27579,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at2;
               };
-              return new this.Promise((resolve3, reject) => {
+              return new this.Promise((resolve5, reject) => {
                 if (finished()) {
-                  return resolve3();
+                  return resolve5();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve3();
+                      return resolve5();
                     }
                   });
                 }
@@ -27679,9 +27679,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve3, reject) {
+              return new this.Promise(function(resolve5, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve3)(args3);
+                  return (args3[0] != null ? reject : resolve5)(args3);
                 });
               });
             };
@@ -27922,7 +27922,7 @@ var require_DLList = __commonJS({
 var require_Events = __commonJS({
   "node_modules/bottleneck/lib/Events.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -27931,7 +27931,7 @@ var require_Events = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -27939,13 +27939,13 @@ var require_Events = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28137,7 +28137,7 @@ var require_BottleneckError = __commonJS({
 var require_Job = __commonJS({
   "node_modules/bottleneck/lib/Job.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28146,7 +28146,7 @@ var require_Job = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28154,13 +28154,13 @@ var require_Job = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28341,7 +28341,7 @@ var require_Job = __commonJS({
 var require_LocalDatastore = __commonJS({
   "node_modules/bottleneck/lib/LocalDatastore.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28350,7 +28350,7 @@ var require_LocalDatastore = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28358,13 +28358,13 @@ var require_LocalDatastore = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28433,8 +28433,8 @@ var require_LocalDatastore = __commonJS({
         })();
       }
       yieldLoop(t = 0) {
-        return new this.Promise(function(resolve3, reject) {
-          return setTimeout(resolve3, t);
+        return new this.Promise(function(resolve5, reject) {
+          return setTimeout(resolve5, t);
         });
       }
       computePenalty() {
@@ -28904,7 +28904,7 @@ var require_Scripts = __commonJS({
 var require_RedisConnection = __commonJS({
   "node_modules/bottleneck/lib/RedisConnection.js"(exports, module) {
     "use strict";
-    function asyncGeneratorStep(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28913,7 +28913,7 @@ var require_RedisConnection = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28921,13 +28921,13 @@ var require_RedisConnection = __commonJS({
     function _asyncToGenerator(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28968,7 +28968,7 @@ var require_RedisConnection = __commonJS({
         }
         _setup(client, sub) {
           client.setMaxListeners(0);
-          return new this.Promise((resolve3, reject) => {
+          return new this.Promise((resolve5, reject) => {
             client.on("error", (e) => {
               return this.Events.trigger("error", e);
             });
@@ -28979,14 +28979,14 @@ var require_RedisConnection = __commonJS({
               });
             }
             if (client.ready) {
-              return resolve3();
+              return resolve5();
             } else {
-              return client.once("ready", resolve3);
+              return client.once("ready", resolve5);
             }
           });
         }
         _loadScript(name) {
-          return new this.Promise((resolve3, reject) => {
+          return new this.Promise((resolve5, reject) => {
             var payload;
             payload = Scripts.payload(name);
             return this.client.multi([["script", "load", payload]]).exec((err, replies) => {
@@ -28994,7 +28994,7 @@ var require_RedisConnection = __commonJS({
                 return reject(err);
               }
               this.shas[name] = replies[0];
-              return resolve3(replies[0]);
+              return resolve5(replies[0]);
             });
           });
         }
@@ -29007,12 +29007,12 @@ var require_RedisConnection = __commonJS({
           var _this = this;
           return _asyncToGenerator(function* () {
             yield _this.ready;
-            return new _this.Promise((resolve3, reject) => {
+            return new _this.Promise((resolve5, reject) => {
               return _this.client.multi([cmd]).exec_atomic(function(err, replies) {
                 if (err != null) {
                   return reject(err);
                 } else {
-                  return resolve3(replies[0]);
+                  return resolve5(replies[0]);
                 }
               });
             });
@@ -29020,13 +29020,13 @@ var require_RedisConnection = __commonJS({
         }
         __addLimiter__(instance) {
           return this.Promise.all([instance.channel(), instance.channel_client()].map((channel) => {
-            return new this.Promise((resolve3, reject) => {
+            return new this.Promise((resolve5, reject) => {
               var handler2;
               handler2 = (chan) => {
                 if (chan === channel) {
                   this.subscriber.removeListener("subscribe", handler2);
                   this.limiters[channel] = instance;
-                  return resolve3();
+                  return resolve5();
                 }
               };
               this.subscriber.on("subscribe", handler2);
@@ -29040,13 +29040,13 @@ var require_RedisConnection = __commonJS({
             /* @__PURE__ */ (function() {
               var _ref = _asyncToGenerator(function* (channel) {
                 if (!_this2.terminated) {
-                  yield new _this2.Promise((resolve3, reject) => {
+                  yield new _this2.Promise((resolve5, reject) => {
                     return _this2.subscriber.unsubscribe(channel, function(err, chan) {
                       if (err != null) {
                         return reject(err);
                       }
                       if (chan === channel) {
-                        return resolve3();
+                        return resolve5();
                       }
                     });
                   });
@@ -29131,7 +29131,7 @@ var require_IORedisConnection = __commonJS({
     function _arrayWithHoles(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29140,7 +29140,7 @@ var require_IORedisConnection = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29148,13 +29148,13 @@ var require_IORedisConnection = __commonJS({
     function _asyncToGenerator(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29200,7 +29200,7 @@ var require_IORedisConnection = __commonJS({
         }
         _setup(client, sub) {
           client.setMaxListeners(0);
-          return new this.Promise((resolve3, reject) => {
+          return new this.Promise((resolve5, reject) => {
             client.on("error", (e) => {
               return this.Events.trigger("error", e);
             });
@@ -29211,9 +29211,9 @@ var require_IORedisConnection = __commonJS({
               });
             }
             if (client.status === "ready") {
-              return resolve3();
+              return resolve5();
             } else {
-              return client.once("ready", resolve3);
+              return client.once("ready", resolve5);
             }
           });
         }
@@ -29239,10 +29239,10 @@ var require_IORedisConnection = __commonJS({
         }
         __addLimiter__(instance) {
           return this.Promise.all([instance.channel(), instance.channel_client()].map((channel) => {
-            return new this.Promise((resolve3, reject) => {
+            return new this.Promise((resolve5, reject) => {
               return this.subscriber.subscribe(channel, () => {
                 this.limiters[channel] = instance;
-                return resolve3();
+                return resolve5();
               });
             });
           }));
@@ -29340,7 +29340,7 @@ var require_RedisDatastore = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29349,7 +29349,7 @@ var require_RedisDatastore = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29357,13 +29357,13 @@ var require_RedisDatastore = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29499,7 +29499,7 @@ var require_RedisDatastore = __commonJS({
           if (!(name === "init" || name === "register_client")) {
             yield _this3.ready;
           }
-          return new _this3.Promise((resolve3, reject) => {
+          return new _this3.Promise((resolve5, reject) => {
             var all_args, arr;
             all_args = [Date.now(), _this3.clientId].concat(args);
             _this3.instance.Events.trigger("debug", `Calling Redis script: ${name}.lua`, all_args);
@@ -29507,7 +29507,7 @@ var require_RedisDatastore = __commonJS({
               if (err != null) {
                 return reject(err);
               }
-              return resolve3(replies);
+              return resolve5(replies);
             });
             return _this3.connection.__scriptFn__(name)(...arr);
           }).catch((e) => {
@@ -29738,7 +29738,7 @@ var require_States = __commonJS({
 var require_Sync = __commonJS({
   "node_modules/bottleneck/lib/Sync.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29747,7 +29747,7 @@ var require_Sync = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29755,13 +29755,13 @@ var require_Sync = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29784,19 +29784,19 @@ var require_Sync = __commonJS({
       _tryToRun() {
         var _this = this;
         return _asyncToGenerator2(function* () {
-          var args, cb, error63, reject, resolve3, returned, task;
+          var args, cb, error63, reject, resolve5, returned, task;
           if (_this._running < 1 && _this._queue.length > 0) {
             _this._running++;
             var _this$_queue$shift = _this._queue.shift();
             task = _this$_queue$shift.task;
             args = _this$_queue$shift.args;
-            resolve3 = _this$_queue$shift.resolve;
+            resolve5 = _this$_queue$shift.resolve;
             reject = _this$_queue$shift.reject;
             cb = yield _asyncToGenerator2(function* () {
               try {
                 returned = yield task(...args);
                 return function() {
-                  return resolve3(returned);
+                  return resolve5(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -29812,16 +29812,16 @@ var require_Sync = __commonJS({
         })();
       }
       schedule(task, ...args) {
-        var promise2, reject, resolve3;
-        resolve3 = reject = null;
+        var promise2, reject, resolve5;
+        resolve5 = reject = null;
         promise2 = new this.Promise(function(_resolve, _reject) {
-          resolve3 = _resolve;
+          resolve5 = _resolve;
           return reject = _reject;
         });
         this._queue.push({
           task,
           args,
-          resolve: resolve3,
+          resolve: resolve5,
           reject
         });
         this._tryToRun();
@@ -29874,7 +29874,7 @@ var require_Group = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29883,7 +29883,7 @@ var require_Group = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29891,13 +29891,13 @@ var require_Group = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -30160,7 +30160,7 @@ var require_Bottleneck = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -30169,7 +30169,7 @@ var require_Bottleneck = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve3(value);
+        resolve5(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -30177,13 +30177,13 @@ var require_Bottleneck = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve3, reject) {
+        return new Promise(function(resolve5, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve3, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -30421,14 +30421,14 @@ var require_Bottleneck = __commonJS({
               counts = this._states.counts;
               return counts[0] + counts[1] + counts[2] + counts[3] === at2;
             };
-            return new this.Promise((resolve3, reject) => {
+            return new this.Promise((resolve5, reject) => {
               if (finished()) {
-                return resolve3();
+                return resolve5();
               } else {
                 return this.on("done", () => {
                   if (finished()) {
                     this.removeAllListeners("done");
-                    return resolve3();
+                    return resolve5();
                   }
                 });
               }
@@ -30536,9 +30536,9 @@ var require_Bottleneck = __commonJS({
             options2 = parser2.load(options2, this.jobDefaults);
           }
           task = (...args2) => {
-            return new this.Promise(function(resolve3, reject) {
+            return new this.Promise(function(resolve5, reject) {
               return fn(...args2, function(...args3) {
-                return (args3[0] != null ? reject : resolve3)(args3);
+                return (args3[0] != null ? reject : resolve5)(args3);
               });
             });
           };
@@ -30677,7 +30677,7 @@ var require_lib = __commonJS({
 });
 
 // src/action/main.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -30771,15 +30771,15 @@ function issueFileCommand(command, message2) {
   });
 }
 function prepareKeyValueMessage(key, value) {
-  const delimiter2 = `ghadelimiter_${crypto.randomUUID()}`;
+  const delimiter3 = `ghadelimiter_${crypto.randomUUID()}`;
   const convertedValue = toCommandValue(value);
-  if (key.includes(delimiter2)) {
-    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter2}"`);
+  if (key.includes(delimiter3)) {
+    throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter3}"`);
   }
-  if (convertedValue.includes(delimiter2)) {
-    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter2}"`);
+  if (convertedValue.includes(delimiter3)) {
+    throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter3}"`);
   }
-  return `${key}<<${delimiter2}${os2.EOL}${convertedValue}${os2.EOL}${delimiter2}`;
+  return `${key}<<${delimiter3}${os2.EOL}${convertedValue}${os2.EOL}${delimiter3}`;
 }
 
 // node_modules/@actions/core/lib/core.js
@@ -30845,11 +30845,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve5) {
+      resolve5(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -30865,7 +30865,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31145,11 +31145,11 @@ import * as fs2 from "fs";
 import * as path from "path";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve5) {
+      resolve5(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31165,7 +31165,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31269,11 +31269,11 @@ function isUnixExecutable(stats) {
 // node_modules/@actions/io/lib/io.js
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve5) {
+      resolve5(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31289,7 +31289,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31363,11 +31363,11 @@ function findInPath(tool) {
 import { setTimeout as setTimeout2 } from "timers";
 var __awaiter4 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve5) {
+      resolve5(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31383,7 +31383,7 @@ var __awaiter4 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31602,7 +31602,7 @@ var ToolRunner = class extends events.EventEmitter {
         this.toolPath = path3.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
       }
       this.toolPath = yield which(this.toolPath, true);
-      return new Promise((resolve3, reject) => __awaiter4(this, void 0, void 0, function* () {
+      return new Promise((resolve5, reject) => __awaiter4(this, void 0, void 0, function* () {
         this._debug(`exec tool: ${this.toolPath}`);
         this._debug("arguments:");
         for (const arg of this.args) {
@@ -31685,7 +31685,7 @@ var ToolRunner = class extends events.EventEmitter {
           if (error63) {
             reject(error63);
           } else {
-            resolve3(exitCode);
+            resolve5(exitCode);
           }
         });
         if (this.options.input) {
@@ -31808,11 +31808,11 @@ var ExecState = class _ExecState extends events.EventEmitter {
 // node_modules/@actions/exec/lib/exec.js
 var __awaiter5 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve5) {
+      resolve5(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31828,7 +31828,7 @@ var __awaiter5 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31885,11 +31885,11 @@ var arch = os4.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter6 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve3) {
-      resolve3(value);
+    return value instanceof P ? value : new P(function(resolve5) {
+      resolve5(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve3, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31905,7 +31905,7 @@ var __awaiter6 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve3(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -33984,8 +33984,8 @@ function emoji() {
 }
 var ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 var ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-var mac = (delimiter2) => {
-  const escapedDelim = escapeRegex(delimiter2 ?? ":");
+var mac = (delimiter3) => {
+  const escapedDelim = escapeRegex(delimiter3 ?? ":");
   return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
 };
 var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -37041,7 +37041,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve3) {
+function isRecursive(inst, stack, resolve5) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -37051,7 +37051,7 @@ function isRecursive(inst, stack, resolve3) {
   let result = NONE;
   const check2 = (child2) => {
     if (result !== PROVEN && child2?._zod) {
-      const answer = isRecursive(child2, stack, resolve3);
+      const answer = isRecursive(child2, stack, resolve5);
       if (answer > result)
         result = answer;
     }
@@ -37062,7 +37062,7 @@ function isRecursive(inst, stack, resolve3) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child2 = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
+      const child2 = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
       if (child2 > answer)
         answer = child2;
     }
@@ -37126,7 +37126,7 @@ function isRecursive(inst, stack, resolve3) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -51891,22 +51891,26 @@ var PRESETS = {
       "GOOGLE_APPLICATION_CREDENTIALS",
       "CLAUDE_CODE_USE_FOUNDRY"
     ],
-    description: "Claude Code (claude -p), edits accepted, git commit/push denied"
+    description: "Claude Code (claude -p), edits accepted, git commit/push denied",
+    executables: ["claude", "node"]
   },
   codex: {
     command: CODEX,
     env: ["CODEX_API_KEY", "OPENAI_API_KEY"],
-    description: "OpenAI Codex CLI (codex exec), workspace-write sandbox"
+    description: "OpenAI Codex CLI (codex exec), workspace-write sandbox",
+    executables: ["codex", "node"]
   },
   aider: {
     command: AIDER,
     env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "AIDER_MODEL"],
-    description: "aider (--message-file), no auto-commits"
+    description: "aider (--message-file), no auto-commits",
+    executables: ["aider", "node"]
   },
   gemini: {
     command: GEMINI,
     env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC],
-    description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace"
+    description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace",
+    executables: ["gemini", "node"]
   }
 };
 
@@ -51927,11 +51931,15 @@ var ProfileName = external_exports.string().regex(PROFILE_NAME_PATTERN, {
   error: "profile names are 1-63 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit"
 });
 var count = (max) => external_exports.number().int().min(1).max(max);
+var SandboxPath = external_exports.string().regex(/^(\/|~\/|~$)/, { error: "expected an absolute path or one starting with ~/" }).refine((p) => !/[\0\n]/.test(p), { error: "a path cannot hold NUL or a newline" });
+var SANDBOX_MODES = ["auto", "required", "none"];
 var AgentProfileSchema = external_exports.strictObject({
   preset: external_exports.enum(PRESET_NAMES).optional().describe("a built-in agent: its checked command line and auth variables"),
   command: external_exports.string().min(1).optional().describe("run with `sh -c` in the worker's work tree; the prompt is in $NARUTO_PROMPT_FILE"),
   timeout: Duration.optional().describe("per attempt; default limits.item_timeout"),
   env: external_exports.array(EnvName).default([]).describe("names of variables passed through from the runner's environment (added to a preset's)"),
+  network: external_exports.boolean().default(true).describe("whether the agent may reach the network from its sandbox (agents call their model: default true)"),
+  read: external_exports.array(SandboxPath).default([]).describe("more folders or files the agent sees read-only in its sandbox, e.g. where its CLI is installed (~/ is your home)"),
   description: external_exports.string().optional()
 }).check((ctx) => {
   const hasPreset = ctx.value.preset !== void 0;
@@ -51968,7 +51976,8 @@ var ConfigSchema = external_exports.strictObject({
   }).prefault({}),
   queue: external_exports.strictObject({
     verify: external_exports.string().min(1).optional().describe("command run once per batch on the candidate queue head"),
-    batch: count(256).default(8).describe("checkpoints integrated and verified together")
+    batch: count(256).default(8).describe("checkpoints integrated and verified together"),
+    env: external_exports.array(EnvName).default([]).describe("names of variables passed through to the verify command (it gets the basics a shell needs, and these)")
   }).prefault({}),
   limits: external_exports.strictObject({
     max_parallel: count(256).default(4).describe("attempts running at once (an Actions matrix holds at most 256 jobs)"),
@@ -51983,6 +51992,8 @@ var ConfigSchema = external_exports.strictObject({
   allow_protected: external_exports.boolean().default(false),
   allow_bots: external_exports.array(external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, { error: "expected a GitHub login, like renovate[bot] (no @)" })).default([]).describe("bot logins allowed to run /naruto, matched exactly"),
   approval: external_exports.boolean().default(false).describe("`/naruto <task>` posts the plan and waits for `/naruto approve`"),
+  sandbox: external_exports.enum(SANDBOX_MODES).default("auto").describe("run agents, planner, review and verify commands under bubblewrap: auto (when bwrap works, else say so), required, or none"),
+  workdir: SandboxPath.optional().describe("where work directories are made (default $XDG_CACHE_HOME/naruto, else ~/.cache/naruto); never inside the repository"),
   schedules: external_exports.array(ScheduleSchema).default([]).describe("missions the sweep starts on a schedule, each with an issue of its own (the workflow's schedule must run the sweep)")
 }).meta({ title: "naruto configuration (.github/naruto.yml)" });
 
@@ -52206,7 +52217,7 @@ function resolveConfig(file2) {
     agents,
     planner: { agent: planner },
     arbiter: { agent: review },
-    queue: { verify: file2.queue.verify ?? null, batch: file2.queue.batch },
+    queue: { verify: file2.queue.verify ?? null, batch: file2.queue.batch, env: file2.queue.env },
     limits: {
       max_parallel: file2.limits.max_parallel,
       max_attempts: file2.limits.max_attempts,
@@ -52220,7 +52231,9 @@ function resolveConfig(file2) {
     allow_protected: file2.allow_protected,
     allow_bots: [...new Set(file2.allow_bots)],
     approval: file2.approval,
-    schedules
+    schedules,
+    sandbox: file2.sandbox,
+    workdir: file2.workdir ?? null
   };
   return { ok: true, config: config2 };
 }
@@ -52249,7 +52262,10 @@ function resolveAgents(file2, itemTimeout, errors) {
     timeout: itemTimeout,
     env: PRESETS[preset].env,
     description: PRESETS[preset].description,
-    preset
+    preset,
+    network: true,
+    read: [],
+    executables: PRESETS[preset].executables
   });
   const agents = { default: fromPreset("default", DEFAULT_PRESET) };
   for (const preset of PRESET_NAMES) agents[preset] = fromPreset(preset, preset);
@@ -52266,7 +52282,10 @@ function resolveAgents(file2, itemTimeout, errors) {
       timeout: profile.timeout === void 0 ? itemTimeout : durationMs(profile.timeout),
       env: [.../* @__PURE__ */ new Set([...base?.env ?? [], ...profile.env])],
       description: profile.description ?? base?.description ?? null,
-      preset: profile.preset ?? null
+      preset: profile.preset ?? null,
+      network: profile.network,
+      read: profile.read,
+      executables: base?.executables ?? []
     };
   }
   return agents;
@@ -52350,7 +52369,7 @@ ${tail3}` : ""}`, options2);
 function createGit(options2 = {}) {
   const binary = options2.binary ?? "git";
   const base = { ...options2.env ?? {} };
-  return (call) => new Promise((resolve3, reject) => {
+  return (call) => new Promise((resolve5, reject) => {
     const child2 = spawn2(binary, call.args, {
       cwd: call.cwd,
       env: {
@@ -52374,7 +52393,7 @@ function createGit(options2 = {}) {
       const stderr = Buffer.concat(err).toString("utf8");
       const exit = code ?? -1;
       if (exit === 0 || call.okCodes?.includes(exit)) {
-        resolve3({ code: exit, stdout: Buffer.concat(out), stderr });
+        resolve5({ code: exit, stdout: Buffer.concat(out), stderr });
       } else {
         reject(new GitError(call.args, code, stderr));
       }
@@ -58625,31 +58644,31 @@ function verifyProof(plan, proofJson) {
   }
   const proof = parsed.data;
   const reasons = [];
-  const fail4 = (reason) => reasons.push(reason);
+  const fail3 = (reason) => reasons.push(reason);
   const items = plan.items;
   const n = items.length;
   const pos = new Map(items.map((item, i) => [item.id, i]));
   const same = (x, y) => x.length === y.length && x.every((v, k) => v === y[k]);
-  if (proof.schema !== PROOF_SCHEMA) fail4(`schema is ${JSON.stringify(proof.schema)}, expected "${PROOF_SCHEMA}"`);
-  if (proof.plan_digest !== planDigest(plan)) fail4("stale proof: plan_digest does not match the plan (ids, writes or after changed)");
-  if (proof.items.length !== n) fail4(`the proof lists ${proof.items.length} items, the plan has ${n}`);
+  if (proof.schema !== PROOF_SCHEMA) fail3(`schema is ${JSON.stringify(proof.schema)}, expected "${PROOF_SCHEMA}"`);
+  if (proof.plan_digest !== planDigest(plan)) fail3("stale proof: plan_digest does not match the plan (ids, writes or after changed)");
+  if (proof.items.length !== n) fail3(`the proof lists ${proof.items.length} items, the plan has ${n}`);
   const dependents = items.map(() => []);
   const added = items.map(() => []);
   items.forEach((item, i) => {
     const p = proof.items[i];
     for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
     if (p === void 0) return;
-    if (p.id !== item.id) fail4(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail4(`items[${i}] ("${item.id}"): writes differ from the plan`);
-    if (!same(p.after, item.after)) fail4(`items[${i}] ("${item.id}"): after differs from the plan`);
+    if (p.id !== item.id) fail3(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
+    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail3(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (!same(p.after, item.after)) fail3(`items[${i}] ("${item.id}"): after differs from the plan`);
     const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
-    if (list.some((j) => j < 0 || j === i)) fail4(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
-    else if (list.some((j, k) => k > 0 && j <= list[k - 1])) fail4(`items[${i}] ("${item.id}"): added_after is not in plan order without repeats`);
+    if (list.some((j) => j < 0 || j === i)) fail3(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
+    else if (list.some((j, k) => k > 0 && j <= list[k - 1])) fail3(`items[${i}] ("${item.id}"): added_after is not in plan order without repeats`);
     else added[i] = list;
   });
   const reach = closures(dependents, added);
   if (reach === null) {
-    fail4("the added edges close a cycle with the declared ones");
+    fail3("the added edges close a cycle with the declared ones");
     return verdict(reasons);
   }
   const has = (set2, from, to) => (set2[from] ?? 0n) >> BigInt(to) & 1n ? true : false;
@@ -58663,45 +58682,45 @@ function verifyProof(plan, proofJson) {
     const [a, b] = [pos.get(c.a), pos.get(c.b)];
     const at2 = `conflicts[${k}] (${c.a}, ${c.b})`;
     if (a === void 0 || b === void 0 || a === b) {
-      fail4(`${at2}: not two different items of the plan`);
+      fail3(`${at2}: not two different items of the plan`);
       continue;
     }
     const id = Math.min(a, b) * n + Math.max(a, b);
-    if (a * n + b <= previous) fail4(`${at2}: conflicts are not sorted by plan position of (a, b)`);
+    if (a * n + b <= previous) fail3(`${at2}: conflicts are not sorted by plan position of (a, b)`);
     previous = a * n + b;
     if (listed.has(id)) {
-      fail4(`${at2}: the pair is listed more than once`);
+      fail3(`${at2}: the pair is listed more than once`);
       continue;
     }
     listed.add(id);
     const path4 = truth.get(id);
     if (path4 === void 0) {
-      fail4(`${at2}: the items' writes do not overlap`);
+      fail3(`${at2}: the items' writes do not overlap`);
       continue;
     }
-    if (c.path !== path4) fail4(`${at2}: path is "${c.path}", the overlap is "${path4}"`);
+    if (c.path !== path4) fail3(`${at2}: path is "${c.path}", the overlap is "${path4}"`);
     const edge = c.edge === null ? null : [pos.get(c.edge.from), pos.get(c.edge.to)];
     if (c.order === "declared") {
-      if (!has(reach.declared, a, b)) fail4(`${at2}: "declared", but the plan's after edges do not order a before b`);
-      else if (edge?.[0] !== a || edge[1] !== firstHop(a, b)) fail4(`${at2}: edge is not the first declared hop from a toward b`);
+      if (!has(reach.declared, a, b)) fail3(`${at2}: "declared", but the plan's after edges do not order a before b`);
+      else if (edge?.[0] !== a || edge[1] !== firstHop(a, b)) fail3(`${at2}: edge is not the first declared hop from a toward b`);
     } else if (c.order === "added") {
-      if (has(reach.declared, a, b)) fail4(`${at2}: "added", but the plan's after edges already order it`);
-      if (edge?.[0] !== a || edge[1] !== b || !added[b].includes(a)) fail4(`${at2}: "added" without the added edge a → b`);
+      if (has(reach.declared, a, b)) fail3(`${at2}: "added", but the plan's after edges already order it`);
+      if (edge?.[0] !== a || edge[1] !== b || !added[b].includes(a)) fail3(`${at2}: "added" without the added edge a → b`);
       addedListed.add(a * n + b);
     } else {
       unordered++;
-      if (c.edge !== null) fail4(`${at2}: an unordered pair has no edge`);
-      if (has(reach.all, a, b) || has(reach.all, b, a)) fail4(`${at2}: "unordered", but the edges order it`);
+      if (c.edge !== null) fail3(`${at2}: an unordered pair has no edge`);
+      if (has(reach.all, a, b) || has(reach.all, b, a)) fail3(`${at2}: "unordered", but the edges order it`);
     }
   }
   const missing = [...truth.keys()].filter((id) => !listed.has(id));
-  for (const id of missing) fail4(`missing conflict: "${items[Math.floor(id / n)].id}" and "${items[id % n].id}" overlap at "${truth.get(id)}"`);
+  for (const id of missing) fail3(`missing conflict: "${items[Math.floor(id / n)].id}" and "${items[id % n].id}" overlap at "${truth.get(id)}"`);
   added.forEach((list, b) => list.forEach((a) => {
-    if (!addedListed.has(a * n + b)) fail4(`added edge "${items[a].id}" → "${items[b].id}" orders no listed "added" conflict`);
+    if (!addedListed.has(a * n + b)) fail3(`added edge "${items[a].id}" → "${items[b].id}" orders no listed "added" conflict`);
   }));
   const pairs = `${unordered} conflicting ${unordered === 1 ? "pair" : "pairs"}`;
-  if (proof.ok !== (unordered === 0)) fail4(`ok is ${proof.ok}, but ${pairs} ${unordered === 1 ? "is" : "are"} unordered`);
-  if (unordered > 0) fail4(`the plan is not safe: ${pairs} may run at the same time`);
+  if (proof.ok !== (unordered === 0)) fail3(`ok is ${proof.ok}, but ${pairs} ${unordered === 1 ? "is" : "are"} unordered`);
+  if (unordered > 0) fail3(`the plan is not safe: ${pairs} may run at the same time`);
   return verdict(reasons);
 }
 function closures(declared, added) {
@@ -60392,7 +60411,7 @@ function coreLog(options2) {
   };
 }
 
-// src/action/event.ts
+// src/github-driver/event-payload.ts
 var commentPayload = external_exports.object({
   action: external_exports.string(),
   repository: external_exports.object({ full_name: external_exports.string(), default_branch: external_exports.string() }),
@@ -60508,7 +60527,7 @@ function preparedCommon(mission, input2) {
 }
 
 // src/action/run-mode.ts
-import { mkdir as mkdir10 } from "node:fs/promises";
+import { mkdir as mkdir11 } from "node:fs/promises";
 
 // src/action/modes/command.ts
 async function commandMode(deps, input2) {
@@ -60551,7 +60570,7 @@ async function readRef(git, repoDir, ref) {
   const out = await git({ args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
   return out.code === 0 ? out.stdout.toString("latin1").trim() : null;
 }
-var pause = (ms) => new Promise((resolve3) => setTimeout(resolve3, ms));
+var pause = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
 async function compareAndSwap(input2) {
   const { git, repoDir, ref } = input2;
   checkRef(ref);
@@ -60569,8 +60588,1070 @@ async function compareAndSwap(input2) {
   }
 }
 
-// src/git/fast-import.ts
+// src/engine/planned-event.ts
+function plannedEvent(check2, at2) {
+  if (!check2.plan || !check2.proof) throw new Error("plannedEvent needs a valid plan");
+  const added = new Map(check2.items.map((i) => [i.id, i.added_after]));
+  const ranks = computeRanks(check2.plan.items.map((i) => ({ id: i.id, estimate: i.estimate, deps: [...i.after, ...added.get(i.id) ?? []] })));
+  const items = check2.plan.items.map((i) => ({
+    id: i.id,
+    title: i.title,
+    prompt: i.prompt,
+    writes: i.writes.map((w) => w.path),
+    reads: i.reads.map((r) => r.path),
+    after: [...i.after],
+    added_after: [...added.get(i.id) ?? []],
+    agent: i.agent,
+    verify: i.verify,
+    estimate: i.estimate,
+    readonly: i.readonly,
+    rank: ranks.get(i.id) ?? 1
+  }));
+  return { type: "planned", at: at2, title: check2.plan.title, items, proof: check2.proof };
+}
+
+// src/action/artifacts.ts
+import { lstat as lstat2, open as open3 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+
+// src/mission/events.ts
+var at = external_exports.string();
+var agentReport = {
+  summary: external_exports.string().nullable().optional(),
+  cost_usd: external_exports.number().nullable().optional(),
+  tokens_in: external_exports.number().nullable().optional(),
+  tokens_out: external_exports.number().nullable().optional(),
+  model: external_exports.string().nullable().optional()
+};
+var attemptOutcomeSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("checkpointed"), commit: external_exports.string(), base: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("no_changes") }),
+  external_exports.object({ kind: external_exports.literal("out_of_scope"), paths: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string() }),
+  external_exports.object({ kind: external_exports.literal("timed_out"), reason: external_exports.string() }),
+  /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
+  external_exports.object({ kind: external_exports.literal("interrupted"), reason: external_exports.string() })
+]);
+var integrationResultSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("integrated"), item: external_exports.string(), attempt: external_exports.number().int(), commit: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("conflicted"), item: external_exports.string(), attempt: external_exports.number().int(), paths: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("verify_failed"), item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() })
+]);
+var missionEventSchema = external_exports.discriminatedUnion("type", [
+  external_exports.object({
+    type: external_exports.literal("requested"),
+    at,
+    id: external_exports.string(),
+    task: external_exports.string(),
+    source: external_exports.unknown(),
+    base: external_exports.object({ ref: external_exports.string(), commit: external_exports.string() }),
+    queue_branch: external_exports.string(),
+    settings: external_exports.unknown(),
+    /** The request's own plan text, when it has one (see the mission's `plan_text`). */
+    plan_text: external_exports.string().nullable().optional(),
+    /**
+     * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
+     * reviewed by the arbiter; nothing is planned and no agent works.
+     */
+    review: external_exports.object({ head: external_exports.string() }).nullable().optional()
+  }),
+  external_exports.object({
+    type: external_exports.literal("planned"),
+    at,
+    title: external_exports.string(),
+    items: external_exports.array(plannedItemSchema),
+    proof: external_exports.unknown()
+  }),
+  /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
+  external_exports.object({ type: external_exports.literal("planning_failed"), at, reason: external_exports.string() }),
+  external_exports.object({ type: external_exports.literal("approved"), at, by: external_exports.string().nullable() }),
+  external_exports.object({ type: external_exports.literal("attempt_started"), at, item: external_exports.string(), attempt: external_exports.number().int(), base: external_exports.string(), runner: external_exports.string().nullable() }),
+  external_exports.object({
+    type: external_exports.literal("attempt_finished"),
+    at,
+    item: external_exports.string(),
+    attempt: external_exports.number().int(),
+    outcome: attemptOutcomeSchema,
+    ...agentReport
+  }),
+  external_exports.object({ type: external_exports.literal("integrated"), at, queue_head: external_exports.string(), verify_runs: external_exports.number().int().min(0), results: external_exports.array(integrationResultSchema) }),
+  external_exports.object({ type: external_exports.literal("verify_failed"), at, item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() }),
+  external_exports.object({
+    type: external_exports.literal("reviewed"),
+    at,
+    verdict: external_exports.enum(VERDICTS),
+    summary: external_exports.string(),
+    findings: external_exports.array(
+      external_exports.object({
+        severity: external_exports.enum(["info", "warning", "error"]),
+        rule: external_exports.string(),
+        message: external_exports.string(),
+        path: external_exports.string().nullable(),
+        line: external_exports.number().int().nullable()
+      })
+    )
+  }),
+  external_exports.object({ type: external_exports.literal("tick"), at }),
+  external_exports.object({ type: external_exports.literal("cancelled"), at, by: external_exports.string().nullable() }),
+  external_exports.object({ type: external_exports.literal("retry_requested"), at, target: external_exports.string() })
+]);
+
+// src/action/artifacts.ts
+var PLAN_ARTIFACT = "naruto-plan";
+var REVIEW_ARTIFACT = "naruto-review";
+function workArtifactName(item, attempt) {
+  return `naruto-work-${item}-${attempt}`;
+}
+function partialWorkBranch(mission, item, attempt) {
+  return `naruto-attempts/${mission}/${item}/${attempt}`;
+}
+function partialWorkPlace(mission, item, attempt, commit) {
+  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
+}
+var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json" };
+var MAX_JSON_BYTES = 4 * 1024 * 1024;
+var planArtifactSchema = external_exports.object({
+  schema: external_exports.literal("naruto.plan-artifact/v1"),
+  mission: external_exports.string(),
+  outcome: external_exports.discriminatedUnion("kind", [
+    external_exports.object({ kind: external_exports.literal("plan"), text: external_exports.string() }),
+    external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string().max(2e4) })
+  ])
+});
+var nullableNumber = external_exports.number().finite().nullable().optional();
+var workResultSchema = external_exports.object({
+  schema: external_exports.literal("naruto.work-result/v1"),
+  mission: external_exports.string(),
+  item: external_exports.string(),
+  attempt: external_exports.number().int().min(1),
+  outcome: attemptOutcomeSchema,
+  summary: external_exports.string().max(2e4).nullable().optional(),
+  cost_usd: nullableNumber,
+  tokens_in: nullableNumber,
+  tokens_out: nullableNumber,
+  model: external_exports.string().max(200).nullable().optional(),
+  /**
+   * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
+   * reason says where it is kept); and the queue commit the attempt started from.
+   */
+  commit: external_exports.string().nullable(),
+  base: external_exports.string().nullable()
+});
+var reviewArtifactSchema = external_exports.object({
+  schema: external_exports.literal("naruto.review-artifact/v1"),
+  mission: external_exports.string(),
+  /** The queue head the review agent read. */
+  queue_head: external_exports.string(),
+  /** The review agent's answer to each part of the diff, in order (empty: no review agent). */
+  outputs: external_exports.array(external_exports.string()).max(1e3)
+});
+async function readArtifactJson(folder, artifact, file2, schema) {
+  const path4 = join4(folder, artifact, file2);
+  const stat2 = await lstat2(path4).catch(() => null);
+  if (stat2 === null) return { kind: "missing" };
+  if (!stat2.isFile()) return { kind: "invalid", reason: `${artifact}/${file2} is not a regular file` };
+  if (stat2.size > MAX_JSON_BYTES) return { kind: "invalid", reason: `${artifact}/${file2} is larger than ${MAX_JSON_BYTES} bytes` };
+  const handle = await open3(path4, "r");
+  let text2;
+  try {
+    text2 = (await handle.readFile()).subarray(0, MAX_JSON_BYTES).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(text2);
+  } catch {
+    return { kind: "invalid", reason: `${artifact}/${file2} is not JSON` };
+  }
+  const parsed = schema.safeParse(json2);
+  if (!parsed.success) {
+    const issue3 = parsed.error.issues[0];
+    return { kind: "invalid", reason: `${artifact}/${file2}: ${issue3?.path.join(".") || "(root)"}: ${issue3?.message ?? "invalid"}` };
+  }
+  return { kind: "ok", value: parsed.data };
+}
+
+// src/engine/planner.ts
+import { mkdir as mkdir6, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join11 } from "node:path";
+
+// src/agent/agent-file.ts
+import { constants as constants3 } from "node:fs";
+import { open as open4 } from "node:fs/promises";
+async function readAgentFile(path4, what, limit) {
+  let handle;
+  try {
+    handle = await open4(path4, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+  } catch (error63) {
+    const code = error63.code;
+    return { text: null, notes: code === "ELOOP" ? [`the ${what} is a symlink; ignored`] : [] };
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return { text: null, notes: [`the ${what} is not a regular file; ignored`] };
+    const buffer = Buffer.alloc(limit + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > limit) return { text: null, notes: [`the ${what} is larger than ${limit} bytes; ignored`] };
+    return { text: buffer.subarray(0, bytesRead).toString("utf8"), notes: [] };
+  } catch (error63) {
+    return { text: null, notes: [`the ${what} could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`] };
+  } finally {
+    await handle.close();
+  }
+}
+
+// src/agent/planner.ts
+var PLANNER_ATTEMPTS = 2;
+async function planWithAgent(input2) {
+  let errors = [];
+  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
+    const previous = errors;
+    const run = await input2.run({ attempt, prompt: (planFile) => plannerPrompt(input2.task, planFile, previous) });
+    if (!run.ok) {
+      errors = [`the planner agent failed: ${run.detail}`];
+      continue;
+    }
+    const text2 = run.plan;
+    if (text2 === null) {
+      errors = [`the planner agent wrote no plan to ${run.planFile}`];
+      continue;
+    }
+    const check2 = checkPlan(text2, input2.check ?? {});
+    if (check2.ok) return { ok: true, check: check2, text: text2, attempts: attempt };
+    errors = check2.errors.map(formatPlanError);
+  }
+  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:
+${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
+}
+function plannerPrompt(task, planFile, previousErrors) {
+  const parts = [
+    "# naruto planner",
+    "You plan work for several coding agents that will run in parallel on this repository.",
+    "Read the repository (do not change it) and split the request below into small work items.",
+    "",
+    "## The request",
+    "",
+    sanitizeUntrusted(task).trim(),
+    "",
+    "## What to write",
+    "",
+    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
+    "",
+    "```yaml",
+    "version: 1",
+    "title: <one line>",
+    "items:",
+    "  - id: <lowercase id, letters digits . _ ->",
+    "    title: <one line>",
+    "    prompt: |",
+    "      <exact instructions for the agent doing this item>",
+    "    writes: [<files, or directories ending in />, that this item may change>]",
+    "    reads: [<files worth reading first>]",
+    "    after: [<ids this item needs finished first>]",
+    "    estimate: 10m",
+    "```",
+    "",
+    "Rules: items that may run at the same time must not write the same paths (a directory",
+    "ending in / covers everything under it); put `after` on an item that needs another's code;",
+    "prefer many small items with disjoint writes; never write under .github/workflows/."
+  ];
+  if (previousErrors.length > 0) {
+    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
+  }
+  return parts.join("\n") + "\n";
+}
+
+// src/agent/run-agent.ts
+import { rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+
+// src/agent/agent-env.ts
+function buildAgentEnv(input2) {
+  const { env, dropped } = buildCommandEnv({ from: input2.from, allow: input2.allow });
+  const { attempt } = input2;
+  env.NARUTO_PROMPT_FILE = attempt.promptFile;
+  env.NARUTO_RESULT_FILE = attempt.resultFile;
+  env.NARUTO_MISSION = attempt.mission;
+  env.NARUTO_ITEM = attempt.item;
+  env.NARUTO_ATTEMPT = String(attempt.attempt);
+  env.NARUTO_WRITES = attempt.writes.map((p) => typeof p === "string" ? p : p.path).join("\n");
+  return { env, dropped };
+}
+function buildCommandEnv(input2) {
+  const env = {};
+  const dropped = [];
+  for (const name of [...BASIC_ENV_NAMES, ...input2.allow]) {
+    const reason = forbiddenEnvReason(name);
+    if (reason !== null) {
+      dropped.push({ name, reason });
+      continue;
+    }
+    const value = input2.from[name];
+    if (value !== void 0) env[name] = value;
+  }
+  return { env, dropped };
+}
+
+// src/agent/agent-result.ts
+var SUMMARY_LIMIT = 4e3;
+var FIELDS2 = {
+  summary: external_exports.string(),
+  cost_usd: external_exports.number().nonnegative(),
+  tokens_in: external_exports.number().int().nonnegative(),
+  tokens_out: external_exports.number().int().nonnegative(),
+  model: external_exports.string().min(1).max(200)
+};
+function parseAgentResult(text2) {
+  if (text2 === null) return { result: null, notes: [] };
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (error63) {
+    return { result: null, notes: [`the result file is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`] };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { result: null, notes: ["the result file is not a JSON object"] };
+  }
+  const record2 = value;
+  const notes = [];
+  const read = (field) => {
+    const raw = record2[field];
+    if (raw === void 0 || raw === null) return null;
+    const parsed = FIELDS2[field].safeParse(raw);
+    if (parsed.success) return parsed.data;
+    notes.push(`result field ${field} ignored: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    return null;
+  };
+  const summary2 = read("summary");
+  return {
+    result: {
+      summary: summary2 === null ? null : summary2.length > SUMMARY_LIMIT ? `${summary2.slice(0, SUMMARY_LIMIT)}…` : summary2,
+      cost_usd: read("cost_usd"),
+      tokens_in: read("tokens_in"),
+      tokens_out: read("tokens_out"),
+      model: read("model")
+    },
+    notes
+  };
+}
+
+// src/agent/run-agent.ts
+var RESULT_FILE_LIMIT = 1024 * 1024;
+function agentFiles(workDir, resultName = "result.json") {
+  return { promptFile: join5(workDir.io, "prompt.md"), resultFile: join5(workDir.io, resultName) };
+}
+async function runAgent(options2) {
+  const { promptFile, resultFile } = agentFiles(options2.workDir, options2.resultName);
+  const { env, dropped } = buildAgentEnv({ from: options2.env, allow: options2.allowEnv, attempt: { ...options2, promptFile, resultFile } });
+  const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
+  await writeFile3(promptFile, options2.prompt);
+  await rm2(resultFile, { force: true });
+  const run = await options2.sandbox.run({
+    command: options2.command,
+    workDir: options2.workDir,
+    env,
+    network: options2.network,
+    ...options2.readOnly ? { readOnly: options2.readOnly } : {},
+    timeoutMs: options2.timeoutMs,
+    ...options2.killGraceMs !== void 0 ? { killGraceMs: options2.killGraceMs } : {},
+    ...options2.outputLimitBytes !== void 0 ? { outputLimitBytes: options2.outputLimitBytes } : {},
+    ...options2.onOutput ? { onOutput: options2.onOutput } : {},
+    ...options2.signal ? { signal: options2.signal } : {}
+  });
+  if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
+  if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
+  const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
+  const parsed = parseAgentResult(read.text);
+  return {
+    outcome: run.cancelled ? "cancelled" : run.timedOut ? "timed_out" : run.exitCode === 0 && run.startFailed === null ? "exited" : "crashed",
+    exitCode: run.exitCode,
+    signal: run.signal,
+    durationMs: run.durationMs,
+    timedOut: run.timedOut,
+    output: run.output,
+    outputBytes: run.outputBytes,
+    outputTruncated: run.outputTruncated,
+    result: parsed.result,
+    resultText: read.text,
+    leftovers: run.leftovers,
+    notes: [...notes, ...read.notes, ...parsed.notes]
+  };
+}
+
+// src/engine/agent-log.ts
+import { mkdir as mkdir3, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname3 } from "node:path";
+var AGENT_LOG_LIMIT = 1024 * 1024;
+function createAgentLog(path4, options2 = {}) {
+  const limit = options2.limit ?? AGENT_LOG_LIMIT;
+  const interval = options2.intervalMs ?? 1e3;
+  let held = Buffer.alloc(0);
+  let cut = false;
+  let timer = null;
+  let writing = mkdir3(dirname3(path4), { recursive: true }).then(() => void 0);
+  const flush = () => {
+    timer = null;
+    const text2 = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]
+`), held]) : held;
+    writing = writing.then(() => writeFile4(path4, text2)).catch(() => void 0);
+  };
+  return {
+    path: path4,
+    write(chunk) {
+      held = Buffer.concat([held, chunk]);
+      if (held.length > limit) {
+        held = held.subarray(held.length - limit);
+        cut = true;
+      }
+      timer ??= setTimeout(flush, interval);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      flush();
+      await writing;
+    }
+  };
+}
+
+// src/engine/contained.ts
+import { join as join7 } from "node:path";
+
+// src/sandbox/executables.ts
+import { access as access2, constants as constants4, realpath } from "node:fs/promises";
+import { basename as basename4, delimiter as delimiter2, dirname as dirname5, isAbsolute as isAbsolute2, join as join6 } from "node:path";
+
+// src/sandbox/bwrap.ts
+import { lstat as lstat3, readlink as readlink3 } from "node:fs/promises";
+import { dirname as dirname4, isAbsolute, resolve as resolve2 } from "node:path";
+
+// src/sandbox/leftovers.ts
 import { randomBytes } from "node:crypto";
+import { readdir as readdir2, readFile as readFile2, readlink as readlink2 } from "node:fs/promises";
+var TRACKING_ENV = "NARUTO_AGENT_RUN";
+function newTrackingValue() {
+  return randomBytes(12).toString("hex");
+}
+async function processesWithEnv(entry, options2 = {}) {
+  if (process.platform !== "linux" && options2.proc === void 0) return [];
+  const proc = options2.proc ?? "/proc";
+  const wanted = Buffer.from(`${entry}\0`);
+  const found = [];
+  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
+    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
+    found.push(pid);
+  }
+  return found;
+}
+async function killProcessesWithEnv(entry, deps) {
+  const killed = [];
+  for (let round = 0; round < 5; round++) {
+    let found = 0;
+    for (const pid of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
+      try {
+        deps.kill(pid, "SIGKILL");
+        found++;
+        if (!killed.includes(pid)) killed.push(pid);
+      } catch {
+      }
+    }
+    if (found === 0) break;
+  }
+  return killed;
+}
+function holds(environ, entry) {
+  return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
+}
+var NUL = Buffer.from([0]);
+async function exited(proc, pid) {
+  const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
+  const state = stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3);
+  return state === "" || state === "Z" || state === "X";
+}
+async function processesInside(dir, options2 = {}) {
+  if (process.platform !== "linux" && options2.proc === void 0) return [];
+  const proc = options2.proc ?? "/proc";
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  const found = [];
+  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
+    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) continue;
+    if (await exited(proc, pid)) continue;
+    const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+    found.push({ pid, command });
+  }
+  return found;
+}
+async function commandOf(pid, options2 = {}) {
+  const proc = options2.proc ?? "/proc";
+  return (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+}
+
+// src/sandbox/run-process.ts
+import { spawn as nodeSpawn } from "node:child_process";
+
+// src/agent/output-buffer.ts
+function createOutputBuffer(limitBytes) {
+  const headLimit = Math.floor(limitBytes / 2);
+  const tailLimit = limitBytes - headLimit;
+  const head = [];
+  let headBytes = 0;
+  const tail3 = [];
+  let tailBytes = 0;
+  let total = 0;
+  return {
+    push(chunk) {
+      total += chunk.length;
+      let rest = chunk;
+      if (headBytes < headLimit) {
+        const take = rest.subarray(0, headLimit - headBytes);
+        head.push(take);
+        headBytes += take.length;
+        rest = rest.subarray(take.length);
+      }
+      if (rest.length === 0) return;
+      tail3.push(rest);
+      tailBytes += rest.length;
+      while (tailBytes > tailLimit) {
+        const first = tail3[0];
+        const excess = tailBytes - tailLimit;
+        if (first.length <= excess) {
+          tail3.shift();
+          tailBytes -= first.length;
+        } else {
+          tail3[0] = first.subarray(excess);
+          tailBytes -= excess;
+        }
+      }
+    },
+    text() {
+      const cut = total - headBytes - tailBytes;
+      if (cut === 0) return Buffer.concat([...head, ...tail3]).toString("utf8");
+      return `${Buffer.concat(head).toString("utf8")}
+[naruto: ${cut} bytes of output cut]
+${Buffer.concat(tail3).toString("utf8")}`;
+    },
+    get bytes() {
+      return total;
+    },
+    get truncated() {
+      return total > headBytes + tailBytes;
+    }
+  };
+}
+
+// src/sandbox/run-process.ts
+var MAX_TIMER_MS = 2 ** 31 - 1;
+async function runProcess(launch, request3, deps = {}) {
+  const spawn5 = deps.spawn ?? nodeSpawn;
+  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
+  const now = deps.now ?? Date.now;
+  const grace = request3.killGraceMs ?? 5e3;
+  const output2 = createOutputBuffer(request3.outputLimitBytes ?? 1024 * 1024);
+  const started = now();
+  const end = await new Promise((resolve5) => {
+    let timedOut = false;
+    let cancelled = false;
+    let startFailed = null;
+    let exit = null;
+    let done = false;
+    const timers = [];
+    const child2 = spawn5(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const killGroup = (signal) => {
+      if (child2.pid === void 0) return;
+      try {
+        kill(-child2.pid, signal);
+      } catch {
+      }
+    };
+    const stopGroup = (then) => {
+      killGroup("SIGTERM");
+      timers.push(
+        setTimeout(() => {
+          killGroup("SIGKILL");
+          then?.();
+        }, grace)
+      );
+    };
+    const finish = () => {
+      if (done) return;
+      done = true;
+      timers.forEach(clearTimeout);
+      request3.signal?.removeEventListener("abort", onAbort);
+      killGroup("SIGKILL");
+      resolve5({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
+    };
+    const onAbort = () => {
+      if (exit !== null || done) return;
+      cancelled = true;
+      stopGroup();
+    };
+    timers.push(
+      setTimeout(() => {
+        if (exit !== null || done) return;
+        timedOut = true;
+        stopGroup();
+      }, Math.min(request3.timeoutMs, MAX_TIMER_MS))
+    );
+    request3.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request3.signal?.aborted) onAbort();
+    const onData = (chunk) => {
+      output2.push(chunk);
+      request3.onOutput?.(chunk);
+    };
+    child2.stdout?.on("data", onData);
+    child2.stderr?.on("data", onData);
+    child2.on("error", (error63) => {
+      startFailed = error63.message;
+      if (child2.pid === void 0) finish();
+    });
+    child2.on("exit", (code, signal) => {
+      if (done) return;
+      exit = { code, signal };
+      stopGroup(() => {
+        child2.stdout?.destroy();
+        child2.stderr?.destroy();
+        finish();
+      });
+    });
+    child2.on("close", finish);
+  });
+  const leftovers = await launch.sweep?.() ?? [];
+  return {
+    exitCode: end.code,
+    signal: end.signal,
+    timedOut: end.timedOut,
+    cancelled: end.cancelled,
+    startFailed: end.startFailed,
+    durationMs: now() - started,
+    output: output2.text(),
+    outputBytes: output2.bytes,
+    outputTruncated: output2.truncated,
+    leftovers
+  };
+}
+
+// src/sandbox/bwrap.ts
+var SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"];
+async function readSystem(paths2 = SYSTEM_PATHS) {
+  const entries = [];
+  for (const path4 of paths2) {
+    const info2 = await lstat3(path4).catch(() => null);
+    if (info2 === null) continue;
+    if (info2.isSymbolicLink()) entries.push({ path: path4, kind: "symlink", target: await readlink3(path4) });
+    else if (info2.isDirectory()) entries.push({ path: path4, kind: "dir" });
+  }
+  const resolv = await readlink3("/etc/resolv.conf").catch(() => null);
+  if (resolv !== null) {
+    const target = isAbsolute(resolv) ? resolv : resolve2("/etc", resolv);
+    if (!target.startsWith("/etc/")) entries.push({ path: dirname4(target), kind: "dir" });
+  }
+  return entries;
+}
+function bwrapArgs(request3, system) {
+  const dir = request3.workDir;
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...request3.network ? [] : ["--unshare-net"],
+    "--cap-drop",
+    "ALL",
+    "--hostname",
+    "naruto"
+  ];
+  for (const entry of system) {
+    if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
+    else args.push("--ro-bind", entry.path, entry.path);
+  }
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
+  for (const path4 of request3.readOnly ?? []) args.push("--ro-bind-try", path4, path4);
+  for (const rw of [dir.path, dir.home, dir.io]) args.push("--bind", rw, rw);
+  args.push("--chdir", dir.path, "--", "sh", "-c", request3.command);
+  return args;
+}
+function createBwrapSandbox(options2) {
+  const binary = options2.binary ?? "bwrap";
+  return {
+    kind: "bwrap",
+    description: options2.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
+    async run(request3) {
+      const tracking = newTrackingValue();
+      const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
+      const sweep = async () => {
+        const entry = `${TRACKING_ENV}=${tracking}`;
+        const kill = options2.deps?.kill ?? ((pid, signal) => void process.kill(pid, signal));
+        for (let waited = 0; waited < 5e3; waited += 20) {
+          if ((await killProcessesWithEnv(entry, { kill })).length === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return [];
+      };
+      return runProcess({ file: binary, args: bwrapArgs(request3, options2.system), cwd: request3.workDir.path, env, sweep }, request3, options2.deps);
+    }
+  };
+}
+
+// src/sandbox/executables.ts
+async function executableMounts(names, path4) {
+  const mounts = /* @__PURE__ */ new Set();
+  for (const name of names) {
+    const found = await which2(name, path4);
+    if (found === null) continue;
+    const real = await realpath(found).catch(() => found);
+    const home = basename4(dirname5(real)) === "bin" ? dirname5(dirname5(real)) : dirname5(real);
+    for (const dir of [dirname5(found), home]) if (!isSystem(dir)) mounts.add(dir);
+  }
+  return [...mounts];
+}
+async function which2(name, path4) {
+  if (name.includes("/")) return isAbsolute2(name) ? name : null;
+  for (const dir of (path4 ?? "").split(delimiter2)) {
+    if (dir === "" || !isAbsolute2(dir)) continue;
+    const candidate = join6(dir, name);
+    if (await access2(candidate, constants4.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return null;
+}
+function isSystem(dir) {
+  return SYSTEM_PATHS.some((s) => dir === s || dir.startsWith(`${s}/`));
+}
+
+// src/engine/contained.ts
+async function containmentOf(profile, env, nodePath) {
+  const home = env.HOME ?? "/";
+  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join7(home, p.slice(2)) : p;
+  const read = new Set((profile?.read ?? []).map(expand2));
+  for (const mount of await executableMounts(profile?.executables ?? [], env.PATH)) read.add(mount);
+  if (nodePath !== null) for (const mount of await executableMounts([nodePath], env.PATH)) read.add(mount);
+  return { network: profile?.network ?? true, readOnly: [...read] };
+}
+
+// src/sandbox/work-dir.ts
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
+import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rm as rm4, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename5, isAbsolute as isAbsolute3, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
+
+// src/sandbox/git-view.ts
+import { mkdir as mkdir4, rm as rm3, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+var NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-encoding !diff !merge !whitespace\n";
+var HARDENED = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.excludesFile=/dev/null",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.safecrlf=false",
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.splitIndex=false",
+  "-c",
+  "index.sparse=false",
+  "-c",
+  "gc.auto=0",
+  "-c",
+  "maintenance.auto=false",
+  "-c",
+  "protocol.allow=never"
+];
+var CLEAN_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_LITERAL_PATHSPECS: "1",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_TERMINAL_PROMPT: "0"
+};
+function viewCall(view, args, extra = {}) {
+  const [objects, ...alternates] = view.objects.objects;
+  return {
+    args: [...HARDENED, ...args],
+    cwd: view.workTree,
+    env: {
+      ...CLEAN_ENV,
+      GIT_DIR: view.gitDir,
+      GIT_WORK_TREE: view.workTree,
+      GIT_INDEX_FILE: extra.index ?? view.index,
+      GIT_OBJECT_DIRECTORY: objects ?? join8(view.objects.commonDir, "objects"),
+      ...alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(":") } : {}
+    },
+    ...extra.input !== void 0 ? { input: extra.input } : {},
+    ...extra.okCodes ? { okCodes: extra.okCodes } : {}
+  };
+}
+function repoConfig(format, options2) {
+  const core = `[core]
+	repositoryformatversion = ${format === "sha256" ? 1 : 0}
+	bare = ${options2.bare}
+	filemode = true
+	logallrefupdates = false
+`;
+  return format === "sha256" ? `${core}[extensions]
+	objectformat = sha256
+` : core;
+}
+async function makeViewGitDir(gitDir2, format) {
+  await rm3(gitDir2, { recursive: true, force: true });
+  await mkdir4(join8(gitDir2, "refs"), { recursive: true, mode: 448 });
+  await mkdir4(join8(gitDir2, "info"), { recursive: true });
+  await writeFile5(join8(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
+  await writeFile5(join8(gitDir2, "config"), repoConfig(format, { bare: false }));
+  await writeFile5(join8(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+}
+
+// src/sandbox/work-dir.ts
+var WorkRootError = class extends Error {
+  name = "WorkRootError";
+};
+var LABEL = /^[a-z0-9][a-z0-9._-]{0,80}$/;
+var repos = /* @__PURE__ */ new Map();
+function workRepo(git, repoDir) {
+  let found = repos.get(repoDir);
+  if (found === void 0) {
+    found = readWorkRepo(git, repoDir);
+    found.catch(() => repos.delete(repoDir));
+    repos.set(repoDir, found);
+  }
+  return found;
+}
+async function readWorkRepo(git, repoDir) {
+  const out = await gitText(git, {
+    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
+    cwd: repoDir
+  });
+  const [common2 = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
+  const commonDir = await realpath2(common2);
+  const own2 = await realpath2(objectsDir);
+  const alternates = await readAlternates(own2);
+  const topLevel = bare === "true" ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
+  const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
+  const key = `${name}-${createHash3("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
+  return { objects: { commonDir, objects: [own2, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+}
+async function readAlternates(objects) {
+  const text2 = await readFile3(join9(objects, "info", "alternates"), "utf8").catch(() => "");
+  const found = [];
+  for (const line of text2.split("\n")) {
+    const entry = line.trim();
+    if (entry === "" || entry.startsWith("#")) continue;
+    const path4 = await realpath2(isAbsolute3(entry) ? entry : resolve3(objects, entry)).catch(() => null);
+    if (path4 !== null) found.push(path4, ...await readAlternates(path4));
+  }
+  return found;
+}
+function missionWorkFolder(root, repo, mission) {
+  const absolute = resolve3(root);
+  for (const inside of [repo.topLevel, repo.objects.commonDir]) {
+    if (inside !== null && isWithin(absolute, inside)) {
+      throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
+    }
+  }
+  return join9(absolute, repo.key, mission);
+}
+async function createWorkDir(input2) {
+  if (!LABEL.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
+  if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
+  await mkdir5(input2.folder, { recursive: true, mode: 448 });
+  await chmod2(input2.folder, 192);
+  const root = join9(input2.folder, `${input2.label}-${randomBytes2(6).toString("hex")}`);
+  await mkdir5(root, { mode: 448 });
+  const dir = {
+    root,
+    path: join9(root, "work"),
+    home: join9(root, "home"),
+    tmp: join9(root, "tmp"),
+    io: join9(root, "io"),
+    private: join9(root, "naruto"),
+    start: input2.commit,
+    objects: input2.repo.objects,
+    label: input2.label
+  };
+  try {
+    for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir5(d, { mode: 448 });
+    const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
+    await writeFile6(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n");
+    await makeThrowawayRepo(dir);
+    const agentGit = join9(dir.path, ".git");
+    const view = { gitDir: agentGit, workTree: dir.path, index: join9(agentGit, "index"), objects: dir.objects };
+    await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
+    await copyFile2(view.index, seedIndex(dir));
+  } catch (error63) {
+    await removeWorkDir(dir);
+    throw error63;
+  }
+  return dir;
+}
+function seedIndex(dir) {
+  return join9(dir.private, "seed-index");
+}
+async function makeThrowawayRepo(dir) {
+  const g = join9(dir.path, ".git");
+  for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir5(join9(g, d), { recursive: true });
+  await writeFile6(join9(g, "HEAD"), `${dir.start}
+`);
+  await writeFile6(join9(g, "shallow"), `${dir.start}
+`);
+  await writeFile6(join9(g, "config"), repoConfig(dir.objects.format, { bare: false }));
+  await writeFile6(join9(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
+`).join(""));
+  await writeFile6(join9(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  await writeFile6(join9(g, "info", "exclude"), "");
+}
+async function removeWorkDir(dir) {
+  try {
+    await rm4(dir.root, { recursive: true, force: true });
+  } catch {
+    await openUp(dir.root);
+    await rm4(dir.root, { recursive: true, force: true });
+  }
+}
+async function openUp(path4) {
+  const info2 = await lstat4(path4).catch(() => null);
+  if (info2 === null || !info2.isDirectory()) return;
+  await chmod2(path4, 448).catch(() => void 0);
+  for (const name of await readdir3(path4).catch(() => [])) await openUp(join9(path4, name));
+}
+function isWithin(path4, dir) {
+  const rel = relative2(dir, path4);
+  return rel === "" || !rel.startsWith(`..${sep3}`) && rel !== ".." && !isAbsolute3(rel);
+}
+
+// src/engine/context.ts
+async function withWorkDir(ctx, at2, use) {
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  const dir = await createWorkDir({
+    git: ctx.git,
+    repo,
+    folder: missionWorkFolder(ctx.workRoot, repo, at2.mission),
+    label: at2.label,
+    commit: at2.commit,
+    record: { mission: at2.mission, purpose: at2.purpose, attempt: at2.attempt }
+  });
+  try {
+    return await use(dir);
+  } finally {
+    await removeWorkDir(dir);
+  }
+}
+
+// src/engine/records.ts
+import { isAbsolute as isAbsolute4, join as join10, resolve as resolve4 } from "node:path";
+async function gitCommonDir(git, repoDir) {
+  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
+  return isAbsolute4(dir) ? dir : resolve4(repoDir, dir);
+}
+function missionDir(commonDir, mission) {
+  return join10(commonDir, "naruto", "missions", mission);
+}
+function attemptDir(commonDir, mission, item, attempt) {
+  return join10(commonDir, "naruto", "attempts", mission, item, String(attempt));
+}
+
+// src/engine/planner.ts
+function planCheckOptions(config2, strict) {
+  return {
+    limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
+    strict
+  };
+}
+var PLAN_FILE_LIMIT = 1024 * 1024;
+async function runPlanner(ctx, mission) {
+  const { config: config2 } = ctx;
+  const profile = config2.agents[config2.planner.agent];
+  if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
+  const records = join11(missionDir(ctx.commonDir, mission.id), "planner");
+  await mkdir6(records, { recursive: true });
+  const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
+  return planWithAgent({
+    task: mission.task,
+    check: planCheckOptions(config2, mission.settings.strict),
+    run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
+      const planFile = join11(workDir.io, "plan.yml");
+      const text2 = prompt(planFile);
+      await writeFile7(join11(records, `prompt-${attempt}.md`), text2);
+      const log = createAgentLog(join11(records, `output-${attempt}.log`));
+      const run = await runAgent({
+        command: profile.command,
+        sandbox: ctx.sandbox,
+        workDir,
+        prompt: text2,
+        env: ctx.env,
+        allowEnv: profile.env,
+        network: containment2.network,
+        readOnly: containment2.readOnly,
+        mission: mission.id,
+        item: "planner",
+        attempt,
+        writes: [],
+        timeoutMs: profile.timeout,
+        onOutput: (chunk) => log.write(chunk)
+      });
+      await log.close();
+      const plan = await readPlan(planFile);
+      if (plan !== null) await writeFile7(join11(records, `plan-${attempt}.yml`), plan);
+      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}`, planFile, plan };
+    })
+  });
+}
+async function readPlan(path4) {
+  return (await readAgentFile(path4, "plan file", PLAN_FILE_LIMIT)).text;
+}
+
+// src/action/integrate/plan-event.ts
+async function planEvent(input2) {
+  const { mission, at: at2 } = input2;
+  if (mission.status !== "planning") return null;
+  const read = await readArtifactJson(input2.folder, PLAN_ARTIFACT, ARTIFACT_FILES.plan, planArtifactSchema);
+  const failed = (reason) => ({ type: "planning_failed", at: at2, reason });
+  if (read.kind === "missing") return failed(`the plan job ended without a plan${input2.runUrl ? ` (see ${input2.runUrl})` : ""}`);
+  if (read.kind === "invalid") return failed(read.reason);
+  if (read.value.mission !== mission.id) return failed(`the plan artifact is for ${JSON.stringify(read.value.mission)}, not ${mission.id}`);
+  const outcome = read.value.outcome;
+  if (outcome.kind === "failed") return failed(outcome.reason);
+  const check2 = checkPlan(outcome.text, planCheckOptions(input2.config, mission.settings.strict));
+  if (!check2.ok || !check2.plan || !check2.proof) return failed(`the plan is invalid:
+${check2.errors.map(formatPlanError).join("\n")}`);
+  return plannedEvent(check2, at2);
+}
+
+// src/git/worker-branch.ts
+var BranchNameError = class extends Error {
+  name = "BranchNameError";
+};
+var ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+function workerBranch(mission, item) {
+  for (const [what, id] of [["mission", mission], ["item", item]]) {
+    if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
+      throw new BranchNameError(`${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
+    }
+  }
+  return `naruto/${mission}--${item}`;
+}
+
+// src/git/fast-import.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
 
 // src/git/queue-parse.ts
 var ABSENT = /^0+$/;
@@ -60711,7 +61792,7 @@ done
 }
 async function runFastImport(input2) {
   if (input2.commits.length === 0) return [];
-  const ref = `refs/naruto/fast-import/${randomBytes(8).toString("hex")}`;
+  const ref = `refs/naruto/fast-import/${randomBytes3(8).toString("hex")}`;
   const stream = formatFastImport({ ref, from: input2.from, commits: input2.commits });
   const { stdout } = await input2.git({
     args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
@@ -60726,17 +61807,17 @@ async function runFastImport(input2) {
 }
 
 // src/git/merge.ts
-import { rm as rm2 } from "node:fs/promises";
+import { rm as rm5 } from "node:fs/promises";
 
 // src/git/queue-scratch.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir3 } from "node:fs/promises";
-import { isAbsolute, join as join4 } from "node:path";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { mkdir as mkdir7 } from "node:fs/promises";
+import { isAbsolute as isAbsolute5, join as join12 } from "node:path";
 async function scratchPath(git, repoDir, kind, label) {
   const common2 = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  const dir = join4(isAbsolute(common2) ? common2 : join4(repoDir, common2), "naruto", kind);
-  await mkdir3(dir, { recursive: true });
-  return join4(dir, `${label}-${randomBytes2(6).toString("hex")}`);
+  const dir = join12(isAbsolute5(common2) ? common2 : join12(repoDir, common2), "naruto", kind);
+  await mkdir7(dir, { recursive: true });
+  return join12(dir, `${label}-${randomBytes4(6).toString("hex")}`);
 }
 
 // src/git/merge.ts
@@ -60799,8 +61880,8 @@ async function applyThreeWay(req) {
     const tree = await git({ args: [...PLAIN_INDEX, "write-tree"], cwd: repoDir, env });
     return { clean: true, tree: tree.stdout.toString("latin1").trim(), engine: "apply-3way" };
   } finally {
-    await rm2(index, { force: true });
-    await rm2(`${index}.lock`, { force: true });
+    await rm5(index, { force: true });
+    await rm5(`${index}.lock`, { force: true });
   }
 }
 
@@ -60822,6 +61903,18 @@ var QueueRaceError = class extends Error {
   queueRef;
   attempts;
   name = "QueueRaceError";
+};
+var QueueTamperedError = class extends Error {
+  constructor(queueRef, expected, found) {
+    super(`${queueRef} was moved by something other than naruto: naruto left it at ${expected}, it is ${found === null ? "gone" : `at ${found}`}`);
+    this.queueRef = queueRef;
+    this.expected = expected;
+    this.found = found;
+  }
+  queueRef;
+  expected;
+  found;
+  name = "QueueTamperedError";
 };
 var QueueMissingError = class extends Error {
   constructor(queueRef) {
@@ -61111,41 +62204,12 @@ function collectResults(checkpoints, outcome) {
 }
 
 // src/git/verify.ts
-import { rm as rm3 } from "node:fs/promises";
-var NO_HOOKS = ["-c", "core.hooksPath=/dev/null"];
 function tail(text2, maxChars = 4e3) {
   return text2.length <= maxChars ? text2 : text2.slice(text2.length - maxChars);
 }
-function createVerifier(input2) {
-  const { git, repoDir, command } = input2;
-  let scratch;
-  const open5 = async (commit) => {
-    const dir = await scratchPath(git, repoDir, "scratch", "verify");
-    await git({ args: [...NO_HOOKS, "worktree", "add", "--detach", "--no-checkout", dir, commit], cwd: repoDir });
-    return dir;
-  };
-  return {
-    async verify(commit) {
-      scratch ??= open5(commit);
-      const dir = await scratch;
-      await git({ args: [...NO_HOOKS, "checkout", "-q", "--detach", "--force", commit], cwd: dir });
-      await git({ args: ["clean", "-q", "-ffdx"], cwd: dir });
-      const result = await command.run({ argv: command.argv, cwd: dir });
-      return { green: result.exitCode === 0, exitCode: result.exitCode, outputTail: tail(result.output) };
-    },
-    async close() {
-      if (!scratch) return;
-      const dir = await scratch.catch(() => void 0);
-      scratch = void 0;
-      if (dir === void 0) return;
-      try {
-        await git({ args: ["worktree", "remove", "--force", "--force", dir], cwd: repoDir });
-      } catch {
-        await rm3(dir, { recursive: true, force: true });
-        await git({ args: ["worktree", "prune"], cwd: repoDir });
-      }
-    }
-  };
+async function verifyOnce(check2, commit) {
+  const result = await check2(commit);
+  return { green: result.exitCode === 0, exitCode: result.exitCode, outputTail: tail(result.output) };
 }
 
 // src/git/queue.ts
@@ -61162,13 +62226,15 @@ async function integrate(input2) {
   const prepared = await readCheckpoints(git, repoDir, input2.checkpoints);
   const ctx = { git, repoDir, merge: input2.merge ?? "auto", committer: committerFor(input2) };
   const items = prepared.map((p, index) => ({ index, prepared: p }));
-  const verifier = input2.verify ? createVerifier({ git, repoDir, command: input2.verify }) : void 0;
+  const check2 = input2.verify;
+  const verifier = check2 ? { verify: (commit) => verifyOnce(check2, commit) } : void 0;
   const maxAttempts = input2.maxAttempts ?? 10;
   let verifyRuns = 0;
-  try {
+  {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const head = await readRef(git, repoDir, queueRef);
       if (head === null) throw new QueueMissingError(queueRef);
+      if (input2.expectedHead !== void 0 && head !== input2.expectedHead) throw new QueueTamperedError(queueRef, input2.expectedHead, head);
       const base = { commit: head, tree: await readTree(git, repoDir, head) };
       const chain = await buildChain(ctx, base, items);
       const integrable = new Set(chain.steps.flatMap((s) => s.status === "integrated" ? [s.index] : []));
@@ -61191,55 +62257,40 @@ async function integrate(input2) {
       const newHead = outcome.tip.commit;
       const swap = newHead === head ? { ok: true } : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
       if (swap.ok) return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+      if (input2.expectedHead !== void 0) throw new QueueTamperedError(queueRef, input2.expectedHead, swap.current);
     }
     throw new QueueRaceError(queueRef, maxAttempts);
-  } finally {
-    await verifier?.close();
   }
 }
 
-// src/git/verify-runner.ts
-import { spawn as spawn3 } from "node:child_process";
-function createVerifyRunner(options2) {
-  const max = options2.maxOutputBytes ?? 64 * 1024;
-  return ({ argv, cwd }) => new Promise((resolve3) => {
-    const [command, ...args] = argv;
-    if (command === void 0) {
-      resolve3({ exitCode: null, output: "empty verify command" });
-      return;
-    }
-    let kept = Buffer.alloc(0);
-    const keep = (chunk) => {
-      kept = Buffer.concat([kept, chunk]);
-      if (kept.length > 2 * max) kept = kept.subarray(kept.length - max);
-    };
-    const child2 = spawn3(command, args, { cwd, env: { ...options2.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    child2.stdout.on("data", keep);
-    child2.stderr.on("data", keep);
-    const timer = options2.timeoutMs === void 0 ? void 0 : setTimeout(() => {
-      keep(Buffer.from(`
-naruto: verify timed out after ${options2.timeoutMs} ms
-`));
-      if (child2.pid !== void 0) process.kill(-child2.pid, "SIGKILL");
-    }, options2.timeoutMs);
-    child2.on("error", (error63) => {
-      clearTimeout(timer);
-      resolve3({ exitCode: null, output: `cannot run ${command}: ${error63.message}` });
+// src/engine/queue-verify.ts
+var OUTPUT_LIMIT = 64 * 1024;
+function queueVerifier(ctx, mission, command) {
+  return (commit) => withWorkDir(ctx, { mission, label: "verify", purpose: "verify", attempt: null, commit }, async (workDir) => {
+    const { env } = buildCommandEnv({ from: ctx.env, allow: ctx.config.queue.env });
+    env.NARUTO_MISSION = mission;
+    const containment2 = await containmentOf(null, ctx.env, ctx.nodePath);
+    const run = await ctx.sandbox.run({
+      command,
+      workDir,
+      env,
+      network: true,
+      readOnly: containment2.readOnly,
+      timeoutMs: ctx.config.limits.item_timeout,
+      outputLimitBytes: OUTPUT_LIMIT
     });
-    child2.on("exit", () => {
-      try {
-        if (child2.pid !== void 0) process.kill(-child2.pid, "SIGKILL");
-      } catch {
-      }
-    });
-    child2.on("close", (code) => {
-      clearTimeout(timer);
-      resolve3({ exitCode: code, output: kept.subarray(Math.max(0, kept.length - max)).toString("utf8") });
-    });
+    let output2 = run.output;
+    if (run.timedOut) output2 += `
+naruto: verify timed out after ${ctx.config.limits.item_timeout} ms
+`;
+    if (run.startFailed !== null) output2 += `
+naruto: could not run the verify command: ${run.startFailed}
+`;
+    return { exitCode: run.timedOut || run.cancelled ? null : run.exitCode, output: output2 };
   });
 }
 
-// src/local/integrator.ts
+// src/engine/integrate-batch.ts
 var NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" };
 async function integrateBatch(ctx, mission, batch) {
   const queueRef = queueRefName(mission.id);
@@ -61254,13 +62305,12 @@ async function integrateBatch(ctx, mission, batch) {
   let head = mission.queue.head;
   let verifyRuns = 0;
   if (todo.length > 0) {
-    const run = createVerifyRunner({ env: ctx.env, timeoutMs: ctx.config.limits.item_timeout });
     const batchResult = await integrate({
       git: ctx.git,
       repoDir: ctx.repoDir,
       queueRef,
       checkpoints: todo,
-      ...ctx.verify ? { verify: { argv: ["sh", "-c", ctx.verify], run } } : {},
+      ...ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {},
       committer: NARUTO_COMMITTER,
       now: ctx.now
     });
@@ -61294,301 +62344,48 @@ async function integratedAttempts(ctx, mission, queueRef) {
   return found;
 }
 
-// src/local/review.ts
-import { mkdir as mkdir5, readFile as readFile3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join6 } from "node:path";
-
-// src/agent/run-agent.ts
-import { spawn as nodeSpawn } from "node:child_process";
-import { constants as constants3 } from "node:fs";
-import { mkdir as mkdir4, open as open3, rm as rm4 } from "node:fs/promises";
-import { dirname as dirname3 } from "node:path";
-
-// src/agent/agent-env.ts
-function buildAgentEnv(input2) {
-  const env = {};
-  const dropped = [];
-  for (const name of [...BASIC_ENV_NAMES, ...input2.allow]) {
-    const reason = forbiddenEnvReason(name);
-    if (reason !== null) {
-      dropped.push({ name, reason });
+// src/action/integrate/queue.ts
+function queueIntegrator(ctx) {
+  return async (mission, checkpoints) => {
+    const events2 = [];
+    const ready = await withCommits(ctx, mission.id, checkpoints, events2);
+    const queueRef = queueRefName(mission.id);
+    for (let i = 0; i < ready.length; i += mission.settings.batch) {
+      const batch = ready.slice(i, i + mission.settings.batch);
+      const before = await readRef(ctx.git, ctx.repoDir, queueRef);
+      if (before === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
+      const integrated = await ctx.log.group(
+        `merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`,
+        () => integrateBatch({ ...ctx, verify: ctx.config.queue.verify }, mission, batch)
+      );
+      if (integrated.queue_head !== before) {
+        await pushRef(ctx.git, ctx.repoDir, ctx.remote, { commit: integrated.queue_head, ref: queueRef, expected: before });
+        ctx.log.info(`pushed ${mission.queue.branch}: ${before.slice(0, 12)} → ${integrated.queue_head.slice(0, 12)}`);
+      }
+      events2.push(integrated);
+    }
+    return events2;
+  };
+}
+async function withCommits(ctx, mission, checkpoints, events2) {
+  const missing = [];
+  for (const c of checkpoints) if (!await hasCommit(ctx.git, ctx.repoDir, c.commit)) missing.push(c);
+  for (const c of missing) {
+    const branch = `refs/heads/${workerBranch(mission, c.item)}`;
+    await fetchRefs(ctx.git, ctx.repoDir, ctx.remote, [`+${branch}:refs/naruto/pending/${mission}/${c.item}`]).catch((error63) => {
+      ctx.log.warning(`could not fetch ${branch}: ${error63 instanceof Error ? error63.message : String(error63)}`);
+    });
+  }
+  const ready = [];
+  for (const c of checkpoints) {
+    if (await hasCommit(ctx.git, ctx.repoDir, c.commit)) {
+      ready.push(c);
       continue;
     }
-    const value = input2.from[name];
-    if (value !== void 0) env[name] = value;
+    const output2 = `the checkpoint ${c.commit.slice(0, 12)} of ${c.item}#${c.attempt} is no longer on GitHub (its worker branch moved or was deleted)`;
+    events2.push({ type: "verify_failed", at: ctx.now().toISOString(), item: c.item, attempt: c.attempt, output: output2 });
   }
-  const { attempt } = input2;
-  env.NARUTO_PROMPT_FILE = attempt.promptFile;
-  env.NARUTO_RESULT_FILE = attempt.resultFile;
-  env.NARUTO_MISSION = attempt.mission;
-  env.NARUTO_ITEM = attempt.item;
-  env.NARUTO_ATTEMPT = String(attempt.attempt);
-  env.NARUTO_WRITES = attempt.writes.map((p) => typeof p === "string" ? p : p.path).join("\n");
-  return { env, dropped };
-}
-
-// src/agent/leftovers.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { readdir as readdir2, readFile as readFile2 } from "node:fs/promises";
-var TRACKING_ENV = "NARUTO_AGENT_RUN";
-function newTrackingValue() {
-  return randomBytes3(12).toString("hex");
-}
-async function killLeftovers(value, deps) {
-  return killProcessesWithEnv(`${TRACKING_ENV}=${value}`, deps);
-}
-async function processesWithEnv(entry, options2 = {}) {
-  if (process.platform !== "linux" && options2.proc === void 0) return [];
-  const proc = options2.proc ?? "/proc";
-  const wanted = Buffer.from(`${entry}\0`);
-  const found = [];
-  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
-    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
-    found.push(pid);
-  }
-  return found;
-}
-async function killProcessesWithEnv(entry, deps) {
-  const killed = [];
-  for (let round = 0; round < 5; round++) {
-    let found = 0;
-    for (const pid of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
-      try {
-        deps.kill(pid, "SIGKILL");
-        found++;
-        if (!killed.includes(pid)) killed.push(pid);
-      } catch {
-      }
-    }
-    if (found === 0) break;
-  }
-  return killed;
-}
-function holds(environ, entry) {
-  return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
-}
-var NUL = Buffer.from([0]);
-async function exited(proc, pid) {
-  const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
-  const state = stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3);
-  return state === "" || state === "Z" || state === "X";
-}
-
-// src/agent/agent-result.ts
-var SUMMARY_LIMIT = 4e3;
-var FIELDS2 = {
-  summary: external_exports.string(),
-  cost_usd: external_exports.number().nonnegative(),
-  tokens_in: external_exports.number().int().nonnegative(),
-  tokens_out: external_exports.number().int().nonnegative(),
-  model: external_exports.string().min(1).max(200)
-};
-function parseAgentResult(text2) {
-  if (text2 === null) return { result: null, notes: [] };
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (error63) {
-    return { result: null, notes: [`the result file is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`] };
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { result: null, notes: ["the result file is not a JSON object"] };
-  }
-  const record2 = value;
-  const notes = [];
-  const read = (field) => {
-    const raw = record2[field];
-    if (raw === void 0 || raw === null) return null;
-    const parsed = FIELDS2[field].safeParse(raw);
-    if (parsed.success) return parsed.data;
-    notes.push(`result field ${field} ignored: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-    return null;
-  };
-  const summary2 = read("summary");
-  return {
-    result: {
-      summary: summary2 === null ? null : summary2.length > SUMMARY_LIMIT ? `${summary2.slice(0, SUMMARY_LIMIT)}…` : summary2,
-      cost_usd: read("cost_usd"),
-      tokens_in: read("tokens_in"),
-      tokens_out: read("tokens_out"),
-      model: read("model")
-    },
-    notes
-  };
-}
-
-// src/agent/output-buffer.ts
-function createOutputBuffer(limitBytes) {
-  const headLimit = Math.floor(limitBytes / 2);
-  const tailLimit = limitBytes - headLimit;
-  const head = [];
-  let headBytes = 0;
-  const tail3 = [];
-  let tailBytes = 0;
-  let total = 0;
-  return {
-    push(chunk) {
-      total += chunk.length;
-      let rest = chunk;
-      if (headBytes < headLimit) {
-        const take = rest.subarray(0, headLimit - headBytes);
-        head.push(take);
-        headBytes += take.length;
-        rest = rest.subarray(take.length);
-      }
-      if (rest.length === 0) return;
-      tail3.push(rest);
-      tailBytes += rest.length;
-      while (tailBytes > tailLimit) {
-        const first = tail3[0];
-        const excess = tailBytes - tailLimit;
-        if (first.length <= excess) {
-          tail3.shift();
-          tailBytes -= first.length;
-        } else {
-          tail3[0] = first.subarray(excess);
-          tailBytes -= excess;
-        }
-      }
-    },
-    text() {
-      const cut = total - headBytes - tailBytes;
-      if (cut === 0) return Buffer.concat([...head, ...tail3]).toString("utf8");
-      return `${Buffer.concat(head).toString("utf8")}
-[naruto: ${cut} bytes of output cut]
-${Buffer.concat(tail3).toString("utf8")}`;
-    },
-    get bytes() {
-      return total;
-    },
-    get truncated() {
-      return total > headBytes + tailBytes;
-    }
-  };
-}
-
-// src/agent/run-agent.ts
-var RESULT_FILE_LIMIT = 1024 * 1024;
-var MAX_TIMER_MS = 2 ** 31 - 1;
-async function runAgent(options2) {
-  const spawn4 = options2.deps?.spawn ?? nodeSpawn;
-  const kill = options2.deps?.kill ?? ((pid, signal) => void process.kill(pid, signal));
-  const now = options2.deps?.now ?? Date.now;
-  const grace = options2.killGraceMs ?? 5e3;
-  const output2 = createOutputBuffer(options2.outputLimitBytes ?? 1024 * 1024);
-  const { env, dropped } = buildAgentEnv({ from: options2.env, allow: options2.allowEnv, attempt: options2 });
-  const tracking = newTrackingValue();
-  env[TRACKING_ENV] = tracking;
-  const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await mkdir4(dirname3(options2.resultFile), { recursive: true });
-  await rm4(options2.resultFile, { force: true });
-  const started = now();
-  const end = await new Promise((resolve3) => {
-    let timedOut = false;
-    let cancelled = false;
-    let failed = false;
-    let exit = null;
-    let done = false;
-    const timers = [];
-    const child2 = spawn4("sh", ["-c", options2.command], { cwd: options2.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const killGroup = (signal) => {
-      if (child2.pid === void 0) return;
-      try {
-        kill(-child2.pid, signal);
-      } catch {
-      }
-    };
-    const stopGroup = (then) => {
-      killGroup("SIGTERM");
-      timers.push(
-        setTimeout(() => {
-          killGroup("SIGKILL");
-          then?.();
-        }, grace)
-      );
-    };
-    const finish = () => {
-      if (done) return;
-      done = true;
-      timers.forEach(clearTimeout);
-      options2.signal?.removeEventListener("abort", onAbort);
-      killGroup("SIGKILL");
-      resolve3({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, failed });
-    };
-    const onAbort = () => {
-      if (exit !== null || done) return;
-      cancelled = true;
-      stopGroup();
-    };
-    timers.push(
-      setTimeout(() => {
-        if (exit !== null || done) return;
-        timedOut = true;
-        stopGroup();
-      }, Math.min(options2.timeoutMs, MAX_TIMER_MS))
-    );
-    options2.signal?.addEventListener("abort", onAbort, { once: true });
-    if (options2.signal?.aborted) onAbort();
-    const onData = (chunk) => {
-      output2.push(chunk);
-      options2.onOutput?.(chunk);
-    };
-    child2.stdout?.on("data", onData);
-    child2.stderr?.on("data", onData);
-    child2.on("error", (error63) => {
-      notes.push(`the agent could not be started: ${error63.message}`);
-      failed = true;
-      if (child2.pid === void 0) finish();
-    });
-    child2.on("exit", (code, signal) => {
-      if (done) return;
-      exit = { code, signal };
-      stopGroup(() => {
-        child2.stdout?.destroy();
-        child2.stderr?.destroy();
-        finish();
-      });
-    });
-    child2.on("close", finish);
-  });
-  const escaped = await killLeftovers(tracking, { kill });
-  if (escaped.length > 0) notes.push(`killed ${escaped.length} process(es) the agent left running outside its process group`);
-  const read = await readResultFile(options2.resultFile);
-  const parsed = parseAgentResult(read.text);
-  return {
-    outcome: end.cancelled ? "cancelled" : end.timedOut ? "timed_out" : end.code === 0 && !end.failed ? "exited" : "crashed",
-    exitCode: end.code,
-    signal: end.signal,
-    durationMs: now() - started,
-    timedOut: end.timedOut,
-    output: output2.text(),
-    outputBytes: output2.bytes,
-    outputTruncated: output2.truncated,
-    result: parsed.result,
-    notes: [...notes, ...read.notes, ...parsed.notes]
-  };
-}
-async function readResultFile(path4) {
-  let handle;
-  try {
-    handle = await open3(path4, constants3.O_RDONLY | constants3.O_NONBLOCK);
-  } catch {
-    return { text: null, notes: [] };
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return { text: null, notes: ["the result file is not a regular file; ignored"] };
-    const buffer = Buffer.alloc(RESULT_FILE_LIMIT + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > RESULT_FILE_LIMIT) return { text: null, notes: [`the result file is larger than ${RESULT_FILE_LIMIT} bytes; ignored`] };
-    return { text: buffer.subarray(0, bytesRead).toString("utf8"), notes: [] };
-  } catch (error63) {
-    return { text: null, notes: [`the result file could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`] };
-  } finally {
-    await handle.close();
-  }
+  return ready;
 }
 
 // src/arbiter/rules.ts
@@ -61844,11 +62641,11 @@ function decideVerdict(input2) {
     if (otherErrors.length > 0) why.push(count3(otherErrors.length, "other error"));
     if (review?.verdict === "request_changes") why.push("the review agent asks for changes");
   }
-  const head = verdict2 === "approve" ? "Approved: every policy rule passed." : `${LABEL[verdict2]}: ${why.join("; ")}.`;
+  const head = verdict2 === "approve" ? "Approved: every policy rule passed." : `${LABEL2[verdict2]}: ${why.join("; ")}.`;
   const tail3 = review === null ? `Policy rules only: ${input2.noReviewReason ?? "no review agent ran"}.` : `Review (${review.verdict}): ${review.summary || "no summary"}`;
   return { verdict: verdict2, summary: `${head} ${tail3}`, findings };
 }
-var LABEL = { approve: "Approved", request_changes: "Changes requested", block: "Blocked" };
+var LABEL2 = { approve: "Approved", request_changes: "Changes requested", block: "Blocked" };
 var BLOCK_REASONS = {
   [RULES.protectedPath]: "a protected path changed",
   [RULES.proof]: "the no-overlap proof does not hold",
@@ -62004,39 +62801,11 @@ function mergeReviews(parts) {
   };
 }
 
-// src/local/layout.ts
-import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
-async function gitCommonDir(git, repoDir) {
-  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  return isAbsolute2(dir) ? dir : resolve2(repoDir, dir);
-}
-function missionDir(commonDir, mission) {
-  return join5(commonDir, "naruto", "missions", mission);
-}
-function attemptDir(commonDir, mission, item, attempt) {
-  return join5(commonDir, "naruto", "attempts", mission, item, String(attempt));
-}
-
-// src/local/scratch.ts
-import { rm as rm5 } from "node:fs/promises";
-async function withScratchTree(input2, use) {
-  const { git, repoDir, path: path4 } = input2;
-  await gitText(git, { args: ["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path4, input2.commit], cwd: repoDir });
-  try {
-    return await use(path4);
-  } finally {
-    await gitText(git, { args: ["worktree", "remove", "--force", path4], cwd: repoDir }).catch(async () => {
-      await rm5(path4, { recursive: true, force: true });
-      await gitText(git, { args: ["worktree", "prune"], cwd: repoDir }).catch(() => "");
-    });
-  }
-}
-
-// src/local/review.ts
-async function reviewLocally(ctx, mission, options2 = {}) {
-  const range = [mission.base.commit, mission.queue.head];
-  const changed = await gitText(ctx.git, { args: ["--no-optional-locks", "diff", "--name-only", "--no-renames", ...range], cwd: ctx.repoDir });
-  const diff = await gitText(ctx.git, { args: ["--no-optional-locks", "diff", "--no-color", ...range], cwd: ctx.repoDir });
+// src/engine/review.ts
+import { mkdir as mkdir8, mkdtemp, rm as rm6, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join13 } from "node:path";
+async function reviewLocally(ctx, mission, options2) {
+  const { changed, diff } = await integratedDiff(ctx, mission);
   const policy = policyFindings({
     mission,
     changedPaths: changed === "" ? [] : changed.split("\n"),
@@ -62048,9 +62817,24 @@ async function reviewLocally(ctx, mission, options2 = {}) {
     },
     proofCheck: checkMissionProof(mission)
   });
-  const reviewer = options2.agent === void 0 ? reviewAgentFor(ctx, mission) : options2.agent;
+  const reviewer = options2.agent;
   const verdict2 = await reviewMission({ mission, diff, policy, ...reviewer ? { runReviewAgent: reviewer } : {} });
   return { type: "reviewed", at: ctx.now().toISOString(), ...verdict2 };
+}
+async function integratedDiff(ctx, mission) {
+  const range = [mission.base.commit, mission.queue.head];
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  await mkdir8(join13(ctx.commonDir, "naruto", "tmp"), { recursive: true });
+  const gitDir2 = await mkdtemp(join13(ctx.commonDir, "naruto", "tmp", "review-"));
+  try {
+    await makeViewGitDir(gitDir2, repo.objects.format);
+    const view = { gitDir: gitDir2, workTree: gitDir2, index: join13(gitDir2, "index"), objects: repo.objects };
+    const changed = await gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range]));
+    const diff = await gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]));
+    return { changed, diff };
+  } finally {
+    await rm6(gitDir2, { recursive: true, force: true });
+  }
 }
 function checkMissionProof(mission) {
   const plan = {
@@ -62081,122 +62865,76 @@ function reviewAgentFor(ctx, mission) {
   let n = 0;
   return async (prompt) => {
     n += 1;
-    const dir = join6(missionDir(ctx.commonDir, mission.id), "review", String(n));
-    await mkdir5(dir, { recursive: true });
-    const promptFile = join6(dir, "prompt.md");
-    await writeFile3(promptFile, prompt);
-    const resultFile = join6(dir, "result.json");
-    const tree = { git: ctx.git, repoDir: ctx.repoDir, path: join6(dir, "tree"), commit: mission.queue.head };
-    const run = await withScratchTree(
-      tree,
-      (cwd) => runAgent({
+    const attempt = n;
+    const records = join13(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
+    await mkdir8(records, { recursive: true });
+    await writeFile8(join13(records, "prompt.md"), prompt);
+    const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
+    return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit: mission.queue.head }, async (workDir) => {
+      const log = createAgentLog(join13(records, "output.log"));
+      const run = await runAgent({
         command: profile.command,
-        cwd,
+        sandbox: ctx.sandbox,
+        workDir,
+        prompt,
         env: ctx.env,
         allowEnv: profile.env,
+        network: containment2.network,
+        readOnly: containment2.readOnly,
         mission: mission.id,
         item: "review",
-        attempt: n,
+        attempt,
         writes: [],
-        promptFile,
-        resultFile,
-        timeoutMs: profile.timeout
-      })
-    );
-    const result = await readFile3(resultFile, "utf8").catch(() => "");
-    return `${run.output}
-${result}`;
+        timeoutMs: profile.timeout,
+        onOutput: (chunk) => log.write(chunk)
+      });
+      await log.close();
+      if (run.resultText !== null) await writeFile8(join13(records, "result.json"), run.resultText);
+      return `${run.output}
+${run.resultText ?? ""}`;
+    });
   };
 }
 
-// src/git/worktree.ts
-import { mkdir as mkdir6, readdir as readdir3, realpath, rm as rm6, rmdir as rmdir2 } from "node:fs/promises";
-import { dirname as dirname4, join as join7 } from "node:path";
-var WorktreeError = class extends Error {
-  name = "WorktreeError";
-  problem;
-  constructor(problem, message2) {
-    super(message2);
-    this.problem = problem;
+// src/action/integrate/review-event.ts
+async function reviewEvent(input2) {
+  const { mission, config: config2 } = input2;
+  if (mission.status !== "reviewing") return null;
+  let agent = null;
+  if (config2.arbiter.agent !== null) {
+    const read = await readArtifactJson(input2.folder, REVIEW_ARTIFACT, ARTIFACT_FILES.review, reviewArtifactSchema);
+    let outputs = [];
+    let missing = "the review job left no answer";
+    if (read.kind === "invalid") missing = read.reason;
+    else if (read.kind === "ok" && read.value.mission !== mission.id) missing = `the review artifact is for ${JSON.stringify(read.value.mission)}`;
+    else if (read.kind === "ok" && read.value.queue_head !== mission.queue.head) missing = `the review job read ${read.value.queue_head.slice(0, 12)}, not the queue head`;
+    else if (read.kind === "ok") outputs = read.value.outputs;
+    agent = replay(outputs, missing);
   }
-};
-var WORKTREES_DIR = join7("naruto", "worktrees");
-var ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
-function workerBranch(mission, item) {
-  for (const [what, id] of [["mission", mission], ["item", item]]) {
-    if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
-      throw new WorktreeError("invalid_id", `${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
-    }
-  }
-  return `naruto/${mission}--${item}`;
+  if (mission.kind === "review") return reviewOnly(input2, agent);
+  const commonDir = await gitCommonDir(input2.git, input2.repoDir);
+  const ctx = { git: input2.git, repoDir: input2.repoDir, commonDir, config: config2, verifyConfigured: config2.queue.verify !== null, env: input2.env, now: input2.now };
+  return reviewLocally(ctx, mission, { agent });
 }
-async function recreateWorktree(options2) {
-  const branch = workerBranch(options2.mission, options2.item);
-  const start = await resolveCommit(options2.git, options2.repoDir, options2.at);
-  await removeWorktree({ ...options2, deleteBranch: false });
-  return addWorktree(options2, branch, start, "-B");
+async function reviewOnly(input2, agent) {
+  const { mission } = input2;
+  const diff = await gitText(input2.git, { args: ["--no-optional-locks", "diff", "--no-color", mission.base.commit, mission.queue.head], cwd: input2.repoDir });
+  const reviewer = agent ?? replay([], "no review agent is configured: set arbiter.agent in the config at the pull request's base");
+  const verdict2 = await reviewMission({ mission, diff, policy: [], runReviewAgent: reviewer });
+  return { type: "reviewed", at: input2.now().toISOString(), ...verdict2 };
 }
-async function removeWorktree(options2) {
-  const { git, repoDir } = options2;
-  const branch = workerBranch(options2.mission, options2.item);
-  const path4 = await worktreePath(git, repoDir, options2.mission, options2.item);
-  const removed = await git({ args: ["worktree", "remove", "--force", "--force", path4], cwd: repoDir }).then(
-    () => true,
-    (error63) => {
-      if (!(error63 instanceof GitError)) throw error63;
-      return false;
-    }
-  );
-  await rm6(path4, { recursive: true, force: true });
-  if (!removed) await git({ args: ["worktree", "prune"], cwd: repoDir });
-  await rmdir2(dirname4(path4)).catch(() => void 0);
-  if (options2.deleteBranch) {
-    await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-d", `refs/heads/${branch}`], cwd: repoDir });
-  }
-}
-async function readRefs(git, gitDir2) {
-  const text2 = await gitText(git, { args: ["--git-dir", gitDir2, "--no-optional-locks", "for-each-ref", "--format=%(objectname) %(refname)"], cwd: gitDir2 });
-  const refs = {};
-  for (const line of text2.split("\n")) {
-    const space = line.indexOf(" ");
-    if (space > 0) refs[line.slice(space + 1)] = line.slice(0, space);
-  }
-  return refs;
-}
-function worktreeArgs(worktree) {
-  return ["--git-dir", worktree.gitDir, "--work-tree", worktree.path];
-}
-async function addWorktree(options2, branch, start, flag) {
-  const { git, repoDir, mission, item } = options2;
-  const path4 = await worktreePath(git, repoDir, mission, item);
-  await mkdir6(dirname4(path4), { recursive: true });
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "worktree", "add", "--quiet", flag, branch, path4, start], cwd: repoDir });
-  const gitDir2 = await gitText(git, { args: ["rev-parse", "--absolute-git-dir"], cwd: path4 });
-  const refs = await readRefs(git, gitDir2);
-  return { mission, item, branch: `refs/heads/${branch}`, path: path4, gitDir: gitDir2, start, refs };
-}
-async function resolveCommit(git, repoDir, at2) {
-  const out = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${at2}^{commit}`], cwd: repoDir, okCodes: [1] });
-  if (!/^[0-9a-f]{40,64}$/.test(out)) throw new WorktreeError("not_a_commit", `${JSON.stringify(at2)} is not a commit of this repository`);
-  return out;
-}
-async function worktreePath(git, repoDir, mission, item) {
-  return join7(await realCommonDir(git, repoDir), WORKTREES_DIR, mission, item);
-}
-var commonDirs = /* @__PURE__ */ new Map();
-function realCommonDir(git, repoDir) {
-  let found = commonDirs.get(repoDir);
-  if (found === void 0) {
-    found = gitText(git, { args: ["rev-parse", "--path-format=absolute", "--git-common-dir"], cwd: repoDir }).then((dir) => realpath(dir));
-    found.catch(() => commonDirs.delete(repoDir));
-    commonDirs.set(repoDir, found);
-  }
-  return found;
+function replay(outputs, missing) {
+  let next = 0;
+  return async () => {
+    const output2 = outputs[next++];
+    if (output2 === void 0) throw new Error(missing);
+    return output2;
+  };
 }
 
-// src/local/worker.ts
-import { mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+// src/engine/attempt.ts
+import { mkdir as mkdir9, writeFile as writeFile9 } from "node:fs/promises";
+import { join as join15 } from "node:path";
 
 // src/agent/prompt.ts
 var PREVIOUS_FAILURE_LIMIT = 6e3;
@@ -62274,15 +63012,13 @@ var SYMLINK_MODE = "120000";
 var NO_MODE = "000000";
 var KINDS = { A: "added", D: "deleted", M: "modified", R: "renamed", T: "type_changed" };
 async function listChanges(options2) {
-  const { git, gitDir: gitDir2 } = options2;
-  const { stdout } = await git({
-    args: ["--git-dir", gitDir2, "--no-optional-locks", "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--end-of-options", options2.base, options2.tree],
-    cwd: gitDir2
-  });
+  const { git } = options2;
+  const call = options2.call ?? ((args, extra) => ({ args: ["--git-dir", options2.gitDir ?? ".", ...args], cwd: options2.gitDir ?? ".", ...extra?.input !== void 0 ? { input: extra.input } : {} }));
+  const { stdout } = await git(call(["--no-optional-locks", "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", options2.base, options2.tree]));
   const changes = parseDiffTree(stdout);
   const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
   if (links.length === 0) return changes;
-  const targets = await readBlobs(git, gitDir2, links.map((c) => c.newOid));
+  const targets = await readBlobs(git, call, links.map((c) => c.newOid));
   return changes.map((c) => c.newMode === SYMLINK_MODE && c.newOid !== null ? { ...c, symlinkTarget: targets.get(c.newOid) ?? null } : c);
 }
 function parseDiffTree(out) {
@@ -62322,9 +63058,9 @@ function changedPaths(changes) {
   }
   return [...paths2].sort();
 }
-async function readBlobs(git, gitDir2, oids) {
+async function readBlobs(git, call, oids) {
   const unique = [...new Set(oids)];
-  const { stdout } = await git({ args: ["--git-dir", gitDir2, "cat-file", "--batch"], cwd: gitDir2, input: unique.join("\n") + "\n" });
+  const { stdout } = await git(call(["cat-file", "--batch"], { input: unique.join("\n") + "\n" }));
   const blobs = /* @__PURE__ */ new Map();
   let at2 = 0;
   for (const oid of unique) {
@@ -62337,48 +63073,21 @@ async function readBlobs(git, gitDir2, oids) {
   return blobs;
 }
 
-// src/git/history.ts
-async function checkHistory(options2) {
-  const { git, worktree } = options2;
-  const args = [...worktreeArgs(worktree), "--no-optional-locks"];
-  const cwd = worktree.gitDir;
-  const symbolic = await gitText(git, { args: [...args, "symbolic-ref", "-q", "HEAD"], cwd, okCodes: [1] });
-  if (symbolic !== "" && symbolic !== worktree.branch) {
-    return fail3({ code: "head_on_other_branch", ref: symbolic }, `HEAD was switched to ${symbolic}; the agent must stay on ${worktree.branch}`);
-  }
-  const head = await gitText(git, { args: [...args, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"], cwd, okCodes: [1] });
-  if (head === "") return fail3({ code: "no_head" }, "HEAD has no commit (the agent left an unborn or orphan branch)");
-  const after = await readRefs(git, worktree.gitDir);
-  const branchTip = after[worktree.branch];
-  if (branchTip === void 0) return fail3({ code: "branch_deleted" }, `the worker branch ${worktree.branch} was deleted`);
-  const moved = diffRefs(worktree.refs, after).filter((c) => c.ref !== worktree.branch && !isShared(c.ref, options2.sharedRefs ?? []));
-  if (moved.length > 0) {
-    const list = moved.map((c) => `${c.ref} (${c.before === null ? "created" : c.after === null ? "deleted" : "moved"})`).join(", ");
-    return fail3({ code: "refs_changed", refs: moved }, `the agent changed refs other than its worker branch: ${list}`);
-  }
-  for (const commit of /* @__PURE__ */ new Set([head, branchTip])) {
-    const { code } = await git({ args: [...args, "merge-base", "--is-ancestor", worktree.start, commit], cwd, okCodes: [1] });
-    if (code === 1) {
-      return fail3({ code: "not_descendant", commit }, `${commit === head ? "HEAD" : worktree.branch} (${commit}) no longer descends from the start commit ${worktree.start}`);
-    }
-  }
-  return { ok: true, head, branchTip };
+// src/git/checkpoint.ts
+var DEFAULT_AUTHOR = { name: "naruto", email: "naruto@users.noreply.github.com" };
+function formatCheckpointMessage(m) {
+  const title = oneLine2(m.title) || m.item;
+  const body = (m.body ?? "").replace(/\r\n?/g, "\n").trim();
+  const trailers = [
+    `Naruto-Mission: ${oneLine2(m.mission)}`,
+    `Naruto-Item: ${oneLine2(m.item)}`,
+    `Naruto-Attempt: ${m.attempt}`,
+    `Naruto-Agent: ${oneLine2(m.agent)}`
+  ].join("\n");
+  return [title, body, trailers].filter((part) => part !== "").join("\n\n") + "\n";
 }
-function diffRefs(before, after) {
-  const names = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)]);
-  const changes = [];
-  for (const ref of [...names].sort()) {
-    const b = before[ref] ?? null;
-    const a = after[ref] ?? null;
-    if (a !== b) changes.push({ ref, before: b, after: a });
-  }
-  return changes;
-}
-function isShared(ref, shared) {
-  return shared.some((s) => s.endsWith("/") ? ref.startsWith(s) : ref === s);
-}
-function fail3(problem, reason) {
-  return { ok: false, problem, reason };
+function oneLine2(text2) {
+  return text2.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
 }
 
 // src/git/scope.ts
@@ -62429,126 +63138,106 @@ function symlinkProblem(link, target, policy) {
   return null;
 }
 
-// src/git/checkpoint.ts
-import { lstat as lstat2, rm as rm7 } from "node:fs/promises";
-import { join as join8 } from "node:path";
-var DEFAULT_AUTHOR = { name: "naruto", email: "naruto@users.noreply.github.com" };
-async function snapshotWorktree(options2) {
-  const { git, worktree } = options2;
-  const args = worktreeArgs(worktree);
-  const cwd = worktree.path;
-  const index = join8(worktree.gitDir, "naruto-snapshot-index");
-  const env = { GIT_INDEX_FILE: index, GIT_LITERAL_PATHSPECS: "1" };
-  await rm7(index, { force: true });
-  try {
-    await git({ args: [...args, "read-tree", options2.head], cwd, env });
-    await git({ args: [...args, "add", "-A"], cwd, env });
-    const forced = await stagedIgnored(git, worktree);
-    if (forced.length > 0) {
-      await git({ args: [...args, "add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], cwd, env, input: forced.join("\0") + "\0" });
-    }
-    return await gitText(git, { args: [...args, "write-tree"], cwd, env });
-  } finally {
-    await rm7(index, { force: true });
-  }
-}
-async function stagedIgnored(git, worktree) {
-  const { stdout } = await git({
-    args: [...worktreeArgs(worktree), "--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"],
-    cwd: worktree.path
+// src/sandbox/snapshot.ts
+import { copyFile as copyFile3, lstat as lstat5 } from "node:fs/promises";
+import { join as join14 } from "node:path";
+async function freshView(git, dir) {
+  const gitDir2 = join14(dir.private, "git");
+  await makeViewGitDir(gitDir2, dir.objects.format);
+  const view = { gitDir: gitDir2, workTree: dir.path, index: join14(gitDir2, "index"), objects: dir.objects };
+  await copyFile3(seedIndex(dir), view.index).catch(async () => {
+    await git(viewCall(view, ["read-tree", dir.start]));
   });
+  return view;
+}
+async function snapshotWorkDir(git, dir) {
+  const view = await freshView(git, dir);
+  const notes = [];
+  await git(viewCall(view, ["add", "-A"]));
+  const forced = await stagedIgnored(git, view, dir, notes);
+  if (forced.length > 0) {
+    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: forced.join("\0") + "\0" }));
+  }
+  const tree = await gitText(git, viewCall(view, ["write-tree"]));
+  return { tree, view, notes };
+}
+async function stagedIgnored(git, view, dir, notes) {
+  const agentIndex = join14(dir.path, ".git", "index");
+  const info2 = await lstat5(agentIndex).catch(() => null);
+  if (info2 === null || !info2.isFile()) return [];
+  const listed = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"], { index: agentIndex, okCodes: [128] }));
+  if (listed.code !== 0) {
+    notes.push("the index of the agent's own repository could not be read; ignored files it staged were not taken");
+    return [];
+  }
   const present = [];
-  for (const path4 of new Set(splitNul(stdout))) {
-    if (await lstat2(join8(worktree.path, path4)).then(() => true, () => false)) present.push(path4);
+  for (const path4 of new Set(splitNul(listed.stdout))) {
+    if (await lstat5(join14(dir.path, path4)).then(() => true, () => false)) present.push(path4);
   }
   return present;
 }
-function formatCheckpointMessage(m) {
-  const title = oneLine2(m.title) || m.item;
-  const body = (m.body ?? "").replace(/\r\n?/g, "\n").trim();
-  const trailers = [
-    `Naruto-Mission: ${oneLine2(m.mission)}`,
-    `Naruto-Item: ${oneLine2(m.item)}`,
-    `Naruto-Attempt: ${m.attempt}`,
-    `Naruto-Agent: ${oneLine2(m.agent)}`
-  ].join("\n");
-  return [title, body, trailers].filter((part) => part !== "").join("\n\n") + "\n";
-}
-function oneLine2(text2) {
-  return text2.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-}
-async function writeCheckpoint(options2) {
-  const { git, worktree } = options2;
-  const committer = options2.committer ?? options2.author;
-  const date5 = options2.date ? `${Math.floor(options2.date.getTime() / 1e3)} +0000` : void 0;
-  const env = {
-    GIT_AUTHOR_NAME: options2.author.name,
-    GIT_AUTHOR_EMAIL: options2.author.email,
-    GIT_COMMITTER_NAME: committer.name,
-    GIT_COMMITTER_EMAIL: committer.email,
-    ...date5 ? { GIT_AUTHOR_DATE: date5, GIT_COMMITTER_DATE: date5 } : {}
-  };
-  const cwd = worktree.gitDir;
-  const commit = await gitText(git, {
-    args: ["--git-dir", worktree.gitDir, "commit-tree", "--no-gpg-sign", "-p", worktree.start, options2.tree],
-    cwd,
-    env,
-    input: options2.message
-  });
-  await git({
-    args: ["--git-dir", worktree.gitDir, "-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${worktree.item}`, worktree.branch, commit, options2.expectedTip],
-    cwd
-  });
-  return commit;
-}
 
-// src/git/attempt.ts
-var AttemptMismatchError = class extends Error {
-  name = "AttemptMismatchError";
-};
-async function finishAttempt(options2) {
-  const { git, worktree, item } = options2;
-  if (item.id !== worktree.item || options2.mission !== void 0 && options2.mission !== worktree.mission) {
-    throw new AttemptMismatchError(
-      `item ${JSON.stringify(item.id)} of mission ${JSON.stringify(options2.mission ?? worktree.mission)} does not match the work tree of ${worktree.mission}/${worktree.item}`
-    );
-  }
-  const history = await checkHistory({ git, worktree, sharedRefs: options2.sharedRefs ?? [] });
-  if (!history.ok) return { kind: "invalid_history", reason: history.reason, problem: history.problem };
-  const tree = await snapshotWorktree({ git, worktree, head: history.head });
-  const changes = await listChanges({ git, gitDir: worktree.gitDir, base: worktree.start, tree });
-  if (changes.length === 0) return { kind: "no_changes", base: worktree.start };
+// src/engine/checkpoint.ts
+async function checkpointWorkDir(options2) {
+  const { git, workDir, item } = options2;
+  const snapshot = await snapshotWorkDir(git, workDir);
+  const call = (args, extra) => viewCall(snapshot.view, args, extra);
+  const changes = await listChanges({ git, call, base: workDir.start, tree: snapshot.tree });
+  const notes = snapshot.notes;
+  if (changes.length === 0) return { kind: "no_changes", base: workDir.start, notes };
   const changed = changedPaths(changes);
-  const scope = checkScope(changes, {
-    writes: item.writes,
-    readonly: item.readonly,
-    protected: options2.protected,
-    allowProtected: options2.allowProtected ?? false
-  });
-  if (!scope.ok) return { kind: "out_of_scope", violations: scope.violations, changed };
+  const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options2.protected, allowProtected: options2.allowProtected ?? false });
+  if (!scope.ok) return { kind: "out_of_scope", violations: scope.violations, changed, tree: snapshot.tree, notes };
   const message2 = formatCheckpointMessage({
     title: item.title ?? item.id,
     ...options2.summary !== void 0 ? { body: options2.summary } : {},
-    mission: worktree.mission,
+    mission: options2.mission,
     item: item.id,
     attempt: options2.attempt,
     agent: options2.agent
   });
-  const commit = await writeCheckpoint({
-    git,
-    worktree,
-    tree,
-    expectedTip: history.branchTip,
-    message: message2,
-    author: options2.author ?? DEFAULT_AUTHOR,
-    ...options2.date ? { date: options2.date } : {}
-  });
-  return { kind: "checkpointed", commit, base: worktree.start, branch: worktree.branch, changed, changes };
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: options2.author ?? DEFAULT_AUTHOR, ...options2.date ? { date: options2.date } : {}, call });
+  const branch = `refs/heads/${workerBranch(options2.mission, item.id)}`;
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, branch, commit], cwd: options2.repoDir });
+  return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
+}
+async function commitTree(input2) {
+  const date5 = input2.date ? `${Math.floor(input2.date.getTime() / 1e3)} +0000` : void 0;
+  const identity = {
+    GIT_AUTHOR_NAME: input2.author.name,
+    GIT_AUTHOR_EMAIL: input2.author.email,
+    GIT_COMMITTER_NAME: input2.author.name,
+    GIT_COMMITTER_EMAIL: input2.author.email,
+    ...date5 ? { GIT_AUTHOR_DATE: date5, GIT_COMMITTER_DATE: date5 } : {}
+  };
+  const base = input2.call(["commit-tree", "--no-gpg-sign", "-p", input2.workDir.start, input2.tree], { input: input2.message });
+  return gitText(input2.git, { ...base, env: { ...base.env, ...identity } });
 }
 
-// src/local/worker.ts
-var SHARED_REFS = ["refs/heads/naruto/", "refs/naruto/"];
-var VERIFY_OUTPUT_TAIL = 3e3;
+// src/engine/keep-work.ts
+function attemptRef(mission, item, attempt) {
+  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
+}
+function keptNote(where2) {
+  return `; its partial work is kept at ${where2}`;
+}
+async function keepUnfinishedWork(input2) {
+  const { git, workDir } = input2;
+  const snapshot = await snapshotWorkDir(git, workDir);
+  const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
+  if (snapshot.tree === start) return null;
+  const message2 = `naruto: unfinished work of ${input2.item}, attempt ${input2.attempt}
+
+${input2.why}; nothing of this was checked or integrated.
+`;
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: NARUTO_COMMITTER, date: input2.now(), call: (args, extra) => viewCall(snapshot.view, args, extra) });
+  const ref = attemptRef(input2.mission, input2.item, input2.attempt);
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input2.repoDir });
+  return { ref, commit };
+}
+
+// src/engine/attempt.ts
+var OUTPUT_TAIL = 3e3;
 async function runAttempt(ctx, mission, order, hooks) {
   const item = mission.items.find((i) => i.id === order.item);
   if (!item) throw new Error(`mission ${mission.id} has no item "${order.item}"`);
@@ -62571,49 +63260,56 @@ async function runAttempt(ctx, mission, order, hooks) {
   const queueRef = queueRefName(mission.id);
   const head = await readRef(ctx.git, ctx.repoDir, queueRef);
   if (head === null) throw new Error(`the queue ${queueRef} is missing`);
-  const target = { git: ctx.git, repoDir: ctx.repoDir, mission: mission.id, item: item.id };
-  const worktree = await recreateWorktree({ ...target, at: head });
-  await hooks.started(head, `pid ${process.pid}`);
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  const workDir = await createWorkDir({
+    git: ctx.git,
+    repo,
+    folder: missionWorkFolder(ctx.workRoot, repo, mission.id),
+    label: `${item.id}.${order.attempt}`,
+    commit: head,
+    record: { mission: mission.id, purpose: item.id, attempt: order.attempt }
+  });
   try {
-    const dir = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
-    await mkdir7(dir, { recursive: true });
-    const promptFile = join9(dir, "prompt.md");
+    await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
+    const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
+    await mkdir9(records, { recursive: true });
+    const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
+    await writeFile9(join15(records, "prompt.md"), prompt);
+    const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     const writes = paths(item.writes);
-    await writeFile4(promptFile, buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure }));
-    const run = await runProfile(ctx, { profile, command: profile.command, cwd: worktree.path, dir, promptFile, mission, item, attempt: order.attempt, signal: hooks.signal, name: "agent" });
-    if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped: the mission was cancelled or naruto is shutting down" }, run);
-    const outcome = await finishAttempt({
+    if (run.outcome !== "exited") {
+      const why = run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down" : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
+      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
+      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note }, run);
+      if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
+      return finished({ kind: "failed", reason: `${why}${note}
+${outputTail(run.output)}` }, run);
+    }
+    const outcome = await checkpointWorkDir({
       git: ctx.git,
-      worktree,
-      item: { id: item.id, title: item.title, writes, readonly: item.readonly },
+      repoDir: ctx.repoDir,
+      workDir,
       mission: mission.id,
+      item: { id: item.id, title: item.title, writes, readonly: item.readonly },
       protected: ctx.config.protected,
       allowProtected: ctx.config.allow_protected,
       attempt: order.attempt,
       agent: item.agent,
       ...run.result?.summary ? { summary: run.result.summary } : {},
-      sharedRefs: SHARED_REFS,
       date: ctx.now()
     });
-    const kept = outcome.kind === "checkpointed" ? await keepAttempt(ctx, mission, item, order.attempt, outcome.commit) : null;
-    if (run.outcome !== "exited") {
-      const why = run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
-      const note = kept ? keptNote(kept) : "";
-      return finished(run.outcome === "timed_out" ? { kind: "timed_out", reason: why + note } : { kind: "failed", reason: `${why}${note}
-${outputTail(run.output)}` }, run);
-    }
     switch (outcome.kind) {
       case "no_changes":
         return finished({ kind: "no_changes" }, run);
       case "out_of_scope":
         return finished({ kind: "out_of_scope", paths: [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] }, run);
-      case "invalid_history":
-        return finished({ kind: "failed", reason: `the agent changed git history: ${outcome.reason}` }, run);
       case "checkpointed":
         break;
     }
+    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", attemptRef(mission.id, item.id, order.attempt), outcome.commit], cwd: ctx.repoDir });
     if (item.verify) {
-      const verify = await runProfile(ctx, { profile, command: item.verify, cwd: worktree.path, dir, promptFile, mission, item, attempt: order.attempt, signal: hooks.signal, name: "verify" });
+      const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
+      if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
       if (verify.outcome !== "exited") {
         return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):
 ${outputTail(verify.output)}` }, run);
@@ -62621,36 +63317,67 @@ ${outputTail(verify.output)}` }, run);
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
   } finally {
-    await removeWorktree({ ...target, deleteBranch: false });
+    await removeWorkDir(workDir);
   }
 }
-function runProfile(ctx, r) {
-  return runAgent({
-    command: r.command,
-    cwd: r.cwd,
-    env: ctx.env,
-    allowEnv: r.profile.env,
-    mission: r.mission.id,
-    item: r.item.id,
-    attempt: r.attempt,
-    writes: r.item.writes,
-    promptFile: r.promptFile,
-    resultFile: join9(r.dir, r.name === "agent" ? "result.json" : "verify-result.json"),
-    timeoutMs: r.profile.timeout,
-    signal: r.signal,
-    ...ctx.onOutput ? { onOutput: (chunk) => ctx.onOutput?.(r.item.id, chunk) } : {}
+async function runContained(ctx, r) {
+  const log = createAgentLog(join15(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
+  const containment2 = await containmentOf(r.profile, ctx.env, ctx.nodePath);
+  const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
+  let run = null;
+  try {
+    run = await runAgent({
+      command: r.command,
+      sandbox: ctx.sandbox,
+      workDir: r.workDir,
+      prompt: r.prompt,
+      resultName,
+      env: ctx.env,
+      allowEnv: r.profile.env,
+      network: containment2.network,
+      readOnly: containment2.readOnly,
+      mission: r.mission.id,
+      item: r.item.id,
+      attempt: r.attempt,
+      writes: r.item.writes,
+      timeoutMs: r.profile.timeout,
+      signal: r.signal,
+      onOutput: (chunk) => {
+        log.write(chunk);
+        ctx.onOutput?.(r.item.id, chunk);
+      }
+    });
+    return run;
+  } finally {
+    await log.close();
+    if (run?.resultText != null) await writeFile9(join15(r.records, resultName), run.resultText);
+  }
+}
+async function keepWork(ctx, a) {
+  const outcome = await checkpointWorkDir({
+    git: ctx.git,
+    repoDir: ctx.repoDir,
+    workDir: a.workDir,
+    mission: a.mission.id,
+    item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
+    protected: ctx.config.protected,
+    allowProtected: ctx.config.allow_protected,
+    attempt: a.attempt,
+    agent: a.item.agent,
+    ...a.summary ? { summary: a.summary } : {},
+    date: ctx.now()
   });
-}
-async function keepAttempt(ctx, mission, item, attempt, commit) {
-  const ref = attemptRef(mission.id, item.id, attempt);
-  await gitText(ctx.git, { args: ["update-ref", ref, commit], cwd: ctx.repoDir });
-  return ctx.keptAt ? ctx.keptAt({ item: item.id, attempt, ref, commit }) : `${ref} (${commit.slice(0, 12)})`;
-}
-function attemptRef(mission, item, attempt) {
-  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
-}
-function keptNote(where2) {
-  return `; its partial work is kept at ${where2}`;
+  let kept = null;
+  if (outcome.kind === "checkpointed") {
+    const ref = attemptRef(a.mission.id, a.item.id, a.attempt);
+    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", ref, outcome.commit], cwd: ctx.repoDir });
+    kept = { ref, commit: outcome.commit };
+  } else if (outcome.kind === "out_of_scope") {
+    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
+  }
+  if (kept === null) return "";
+  const where2 = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
+  return keptNote(where2) + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
 }
 function paths(written) {
   return written.map((p) => {
@@ -62665,413 +63392,15 @@ function crashReason(run) {
   return `exited with code ${run.exitCode}`;
 }
 function outputTail(output2) {
-  return output2.length <= VERIFY_OUTPUT_TAIL ? output2 : `…${output2.slice(-VERIFY_OUTPUT_TAIL)}`;
+  return output2.length <= OUTPUT_TAIL ? output2 : `…${output2.slice(-OUTPUT_TAIL)}`;
 }
 function minutes(ms) {
   return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : `${Math.round(ms / 1e3)} s`;
 }
 
-// src/local/serial-worktrees.ts
-var STALE_LOCK_MS = 2 * 6e4;
-
-// src/local/planner.ts
-import { mkdir as mkdir8, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join10 } from "node:path";
-
-// src/agent/planner.ts
-import { readFile as readFile4, rm as rm8 } from "node:fs/promises";
-var PLANNER_ATTEMPTS = 2;
-async function planWithAgent(input2) {
-  let errors = [];
-  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
-    await rm8(input2.planFile, { force: true });
-    const run = await input2.run({ prompt: plannerPrompt(input2.task, input2.planFile, errors), attempt });
-    if (!run.ok) {
-      errors = [`the planner agent failed: ${run.detail}`];
-      continue;
-    }
-    const text2 = await readFile4(input2.planFile, "utf8").catch(() => null);
-    if (text2 === null) {
-      errors = [`the planner agent wrote no plan to ${input2.planFile}`];
-      continue;
-    }
-    const check2 = checkPlan(text2, input2.check ?? {});
-    if (check2.ok) return { ok: true, check: check2, text: text2, attempts: attempt };
-    errors = check2.errors.map(formatPlanError);
-  }
-  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:
-${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
-}
-function plannerPrompt(task, planFile, previousErrors) {
-  const parts = [
-    "# naruto planner",
-    "You plan work for several coding agents that will run in parallel on this repository.",
-    "Read the repository (do not change it) and split the request below into small work items.",
-    "",
-    "## The request",
-    "",
-    sanitizeUntrusted(task).trim(),
-    "",
-    "## What to write",
-    "",
-    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
-    "",
-    "```yaml",
-    "version: 1",
-    "title: <one line>",
-    "items:",
-    "  - id: <lowercase id, letters digits . _ ->",
-    "    title: <one line>",
-    "    prompt: |",
-    "      <exact instructions for the agent doing this item>",
-    "    writes: [<files, or directories ending in />, that this item may change>]",
-    "    reads: [<files worth reading first>]",
-    "    after: [<ids this item needs finished first>]",
-    "    estimate: 10m",
-    "```",
-    "",
-    "Rules: items that may run at the same time must not write the same paths (a directory",
-    "ending in / covers everything under it); put `after` on an item that needs another's code;",
-    "prefer many small items with disjoint writes; never write under .github/workflows/."
-  ];
-  if (previousErrors.length > 0) {
-    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
-  }
-  return parts.join("\n") + "\n";
-}
-
-// src/local/planner.ts
-function planCheckOptions(config2, strict) {
-  return {
-    limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
-    strict
-  };
-}
-async function runPlanner(input2) {
-  const { config: config2, mission } = input2;
-  const profile = config2.agents[config2.planner.agent];
-  if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
-  await mkdir8(input2.dir, { recursive: true });
-  return planWithAgent({
-    task: mission.task,
-    planFile: join10(input2.dir, "plan.yml"),
-    check: planCheckOptions(config2, mission.settings.strict),
-    run: async ({ prompt, attempt }) => {
-      const promptFile = join10(input2.dir, `prompt-${attempt}.md`);
-      await writeFile5(promptFile, prompt);
-      const tree = { git: input2.git, repoDir: input2.repoDir, path: join10(input2.dir, `tree-${attempt}`), commit: mission.base.commit };
-      const run = await withScratchTree(
-        tree,
-        (cwd) => runAgent({
-          command: profile.command,
-          cwd,
-          env: input2.env,
-          allowEnv: profile.env,
-          mission: mission.id,
-          item: "planner",
-          attempt,
-          writes: [],
-          promptFile,
-          resultFile: join10(input2.dir, `result-${attempt}.json`),
-          timeoutMs: profile.timeout
-        })
-      );
-      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}` };
-    }
-  });
-}
-
-// src/local/run-overrides.ts
-var runOverridesSchema = external_exports.object({
-  schema: external_exports.literal("naruto.local-run/v1"),
-  agent_command: external_exports.string().nullable(),
-  verify: external_exports.string().nullable()
-});
-
-// src/local/local-mission.ts
-function plannedEvent(check2, at2) {
-  if (!check2.plan || !check2.proof) throw new Error("plannedEvent needs a valid plan");
-  const added = new Map(check2.items.map((i) => [i.id, i.added_after]));
-  const ranks = computeRanks(check2.plan.items.map((i) => ({ id: i.id, estimate: i.estimate, deps: [...i.after, ...added.get(i.id) ?? []] })));
-  const items = check2.plan.items.map((i) => ({
-    id: i.id,
-    title: i.title,
-    prompt: i.prompt,
-    writes: i.writes.map((w) => w.path),
-    reads: i.reads.map((r) => r.path),
-    after: [...i.after],
-    added_after: [...added.get(i.id) ?? []],
-    agent: i.agent,
-    verify: i.verify,
-    estimate: i.estimate,
-    readonly: i.readonly,
-    rank: ranks.get(i.id) ?? 1
-  }));
-  return { type: "planned", at: at2, title: check2.plan.title, items, proof: check2.proof };
-}
-
-// src/action/artifacts.ts
-import { lstat as lstat3, open as open4 } from "node:fs/promises";
-import { join as join11 } from "node:path";
-
-// src/mission/events.ts
-var at = external_exports.string();
-var agentReport = {
-  summary: external_exports.string().nullable().optional(),
-  cost_usd: external_exports.number().nullable().optional(),
-  tokens_in: external_exports.number().nullable().optional(),
-  tokens_out: external_exports.number().nullable().optional(),
-  model: external_exports.string().nullable().optional()
-};
-var attemptOutcomeSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({ kind: external_exports.literal("checkpointed"), commit: external_exports.string(), base: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("no_changes") }),
-  external_exports.object({ kind: external_exports.literal("out_of_scope"), paths: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string() }),
-  external_exports.object({ kind: external_exports.literal("timed_out"), reason: external_exports.string() }),
-  /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
-  external_exports.object({ kind: external_exports.literal("interrupted"), reason: external_exports.string() })
-]);
-var integrationResultSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({ kind: external_exports.literal("integrated"), item: external_exports.string(), attempt: external_exports.number().int(), commit: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("conflicted"), item: external_exports.string(), attempt: external_exports.number().int(), paths: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("verify_failed"), item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() })
-]);
-var missionEventSchema = external_exports.discriminatedUnion("type", [
-  external_exports.object({
-    type: external_exports.literal("requested"),
-    at,
-    id: external_exports.string(),
-    task: external_exports.string(),
-    source: external_exports.unknown(),
-    base: external_exports.object({ ref: external_exports.string(), commit: external_exports.string() }),
-    queue_branch: external_exports.string(),
-    settings: external_exports.unknown(),
-    /** The request's own plan text, when it has one (see the mission's `plan_text`). */
-    plan_text: external_exports.string().nullable().optional(),
-    /**
-     * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
-     * reviewed by the arbiter; nothing is planned and no agent works.
-     */
-    review: external_exports.object({ head: external_exports.string() }).nullable().optional()
-  }),
-  external_exports.object({
-    type: external_exports.literal("planned"),
-    at,
-    title: external_exports.string(),
-    items: external_exports.array(plannedItemSchema),
-    proof: external_exports.unknown()
-  }),
-  /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
-  external_exports.object({ type: external_exports.literal("planning_failed"), at, reason: external_exports.string() }),
-  external_exports.object({ type: external_exports.literal("approved"), at, by: external_exports.string().nullable() }),
-  external_exports.object({ type: external_exports.literal("attempt_started"), at, item: external_exports.string(), attempt: external_exports.number().int(), base: external_exports.string(), runner: external_exports.string().nullable() }),
-  external_exports.object({
-    type: external_exports.literal("attempt_finished"),
-    at,
-    item: external_exports.string(),
-    attempt: external_exports.number().int(),
-    outcome: attemptOutcomeSchema,
-    ...agentReport
-  }),
-  external_exports.object({ type: external_exports.literal("integrated"), at, queue_head: external_exports.string(), verify_runs: external_exports.number().int().min(0), results: external_exports.array(integrationResultSchema) }),
-  external_exports.object({ type: external_exports.literal("verify_failed"), at, item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() }),
-  external_exports.object({
-    type: external_exports.literal("reviewed"),
-    at,
-    verdict: external_exports.enum(VERDICTS),
-    summary: external_exports.string(),
-    findings: external_exports.array(
-      external_exports.object({
-        severity: external_exports.enum(["info", "warning", "error"]),
-        rule: external_exports.string(),
-        message: external_exports.string(),
-        path: external_exports.string().nullable(),
-        line: external_exports.number().int().nullable()
-      })
-    )
-  }),
-  external_exports.object({ type: external_exports.literal("tick"), at }),
-  external_exports.object({ type: external_exports.literal("cancelled"), at, by: external_exports.string().nullable() }),
-  external_exports.object({ type: external_exports.literal("retry_requested"), at, target: external_exports.string() })
-]);
-
-// src/action/artifacts.ts
-var PLAN_ARTIFACT = "naruto-plan";
-var REVIEW_ARTIFACT = "naruto-review";
-function workArtifactName(item, attempt) {
-  return `naruto-work-${item}-${attempt}`;
-}
-function partialWorkBranch(mission, item, attempt) {
-  return `naruto-attempts/${mission}/${item}/${attempt}`;
-}
-function partialWorkPlace(mission, item, attempt, commit) {
-  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
-}
-var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json" };
-var MAX_JSON_BYTES = 4 * 1024 * 1024;
-var planArtifactSchema = external_exports.object({
-  schema: external_exports.literal("naruto.plan-artifact/v1"),
-  mission: external_exports.string(),
-  outcome: external_exports.discriminatedUnion("kind", [
-    external_exports.object({ kind: external_exports.literal("plan"), text: external_exports.string() }),
-    external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string().max(2e4) })
-  ])
-});
-var nullableNumber = external_exports.number().finite().nullable().optional();
-var workResultSchema = external_exports.object({
-  schema: external_exports.literal("naruto.work-result/v1"),
-  mission: external_exports.string(),
-  item: external_exports.string(),
-  attempt: external_exports.number().int().min(1),
-  outcome: attemptOutcomeSchema,
-  summary: external_exports.string().max(2e4).nullable().optional(),
-  cost_usd: nullableNumber,
-  tokens_in: nullableNumber,
-  tokens_out: nullableNumber,
-  model: external_exports.string().max(200).nullable().optional(),
-  /**
-   * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
-   * reason says where it is kept); and the queue commit the attempt started from.
-   */
-  commit: external_exports.string().nullable(),
-  base: external_exports.string().nullable()
-});
-var reviewArtifactSchema = external_exports.object({
-  schema: external_exports.literal("naruto.review-artifact/v1"),
-  mission: external_exports.string(),
-  /** The queue head the review agent read. */
-  queue_head: external_exports.string(),
-  /** The review agent's answer to each part of the diff, in order (empty: no review agent). */
-  outputs: external_exports.array(external_exports.string()).max(1e3)
-});
-async function readArtifactJson(folder, artifact, file2, schema) {
-  const path4 = join11(folder, artifact, file2);
-  const stat2 = await lstat3(path4).catch(() => null);
-  if (stat2 === null) return { kind: "missing" };
-  if (!stat2.isFile()) return { kind: "invalid", reason: `${artifact}/${file2} is not a regular file` };
-  if (stat2.size > MAX_JSON_BYTES) return { kind: "invalid", reason: `${artifact}/${file2} is larger than ${MAX_JSON_BYTES} bytes` };
-  const handle = await open4(path4, "r");
-  let text2;
-  try {
-    text2 = (await handle.readFile()).subarray(0, MAX_JSON_BYTES).toString("utf8");
-  } finally {
-    await handle.close();
-  }
-  let json2;
-  try {
-    json2 = JSON.parse(text2);
-  } catch {
-    return { kind: "invalid", reason: `${artifact}/${file2} is not JSON` };
-  }
-  const parsed = schema.safeParse(json2);
-  if (!parsed.success) {
-    const issue3 = parsed.error.issues[0];
-    return { kind: "invalid", reason: `${artifact}/${file2}: ${issue3?.path.join(".") || "(root)"}: ${issue3?.message ?? "invalid"}` };
-  }
-  return { kind: "ok", value: parsed.data };
-}
-
-// src/action/integrate/plan-event.ts
-async function planEvent(input2) {
-  const { mission, at: at2 } = input2;
-  if (mission.status !== "planning") return null;
-  const read = await readArtifactJson(input2.folder, PLAN_ARTIFACT, ARTIFACT_FILES.plan, planArtifactSchema);
-  const failed = (reason) => ({ type: "planning_failed", at: at2, reason });
-  if (read.kind === "missing") return failed(`the plan job ended without a plan${input2.runUrl ? ` (see ${input2.runUrl})` : ""}`);
-  if (read.kind === "invalid") return failed(read.reason);
-  if (read.value.mission !== mission.id) return failed(`the plan artifact is for ${JSON.stringify(read.value.mission)}, not ${mission.id}`);
-  const outcome = read.value.outcome;
-  if (outcome.kind === "failed") return failed(outcome.reason);
-  const check2 = checkPlan(outcome.text, planCheckOptions(input2.config, mission.settings.strict));
-  if (!check2.ok || !check2.plan || !check2.proof) return failed(`the plan is invalid:
-${check2.errors.map(formatPlanError).join("\n")}`);
-  return plannedEvent(check2, at2);
-}
-
-// src/action/integrate/queue.ts
-function queueIntegrator(ctx) {
-  return async (mission, checkpoints) => {
-    const events2 = [];
-    const ready = await withCommits(ctx, mission.id, checkpoints, events2);
-    const queueRef = queueRefName(mission.id);
-    for (let i = 0; i < ready.length; i += mission.settings.batch) {
-      const batch = ready.slice(i, i + mission.settings.batch);
-      const before = await readRef(ctx.git, ctx.repoDir, queueRef);
-      if (before === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
-      const integrated = await ctx.log.group(
-        `merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`,
-        () => integrateBatch({ git: ctx.git, repoDir: ctx.repoDir, config: ctx.config, verify: ctx.config.queue.verify, env: ctx.verifyEnv, now: ctx.now }, mission, batch)
-      );
-      if (integrated.queue_head !== before) {
-        await pushRef(ctx.git, ctx.repoDir, ctx.remote, { commit: integrated.queue_head, ref: queueRef, expected: before });
-        ctx.log.info(`pushed ${mission.queue.branch}: ${before.slice(0, 12)} → ${integrated.queue_head.slice(0, 12)}`);
-      }
-      events2.push(integrated);
-    }
-    return events2;
-  };
-}
-async function withCommits(ctx, mission, checkpoints, events2) {
-  const missing = [];
-  for (const c of checkpoints) if (!await hasCommit(ctx.git, ctx.repoDir, c.commit)) missing.push(c);
-  for (const c of missing) {
-    const branch = `refs/heads/${workerBranch(mission, c.item)}`;
-    await fetchRefs(ctx.git, ctx.repoDir, ctx.remote, [`+${branch}:refs/naruto/pending/${mission}/${c.item}`]).catch((error63) => {
-      ctx.log.warning(`could not fetch ${branch}: ${error63 instanceof Error ? error63.message : String(error63)}`);
-    });
-  }
-  const ready = [];
-  for (const c of checkpoints) {
-    if (await hasCommit(ctx.git, ctx.repoDir, c.commit)) {
-      ready.push(c);
-      continue;
-    }
-    const output2 = `the checkpoint ${c.commit.slice(0, 12)} of ${c.item}#${c.attempt} is no longer on GitHub (its worker branch moved or was deleted)`;
-    events2.push({ type: "verify_failed", at: ctx.now().toISOString(), item: c.item, attempt: c.attempt, output: output2 });
-  }
-  return ready;
-}
-
-// src/action/integrate/review-event.ts
-async function reviewEvent(input2) {
-  const { mission, config: config2 } = input2;
-  if (mission.status !== "reviewing") return null;
-  let agent = null;
-  if (config2.arbiter.agent !== null) {
-    const read = await readArtifactJson(input2.folder, REVIEW_ARTIFACT, ARTIFACT_FILES.review, reviewArtifactSchema);
-    let outputs = [];
-    let missing = "the review job left no answer";
-    if (read.kind === "invalid") missing = read.reason;
-    else if (read.kind === "ok" && read.value.mission !== mission.id) missing = `the review artifact is for ${JSON.stringify(read.value.mission)}`;
-    else if (read.kind === "ok" && read.value.queue_head !== mission.queue.head) missing = `the review job read ${read.value.queue_head.slice(0, 12)}, not the queue head`;
-    else if (read.kind === "ok") outputs = read.value.outputs;
-    agent = replay(outputs, missing);
-  }
-  if (mission.kind === "review") return reviewOnly(input2, agent);
-  const commonDir = await gitCommonDir(input2.git, input2.repoDir);
-  const ctx = { git: input2.git, repoDir: input2.repoDir, commonDir, config: config2, verifyConfigured: config2.queue.verify !== null, env: input2.env, now: input2.now };
-  return reviewLocally(ctx, mission, { agent });
-}
-async function reviewOnly(input2, agent) {
-  const { mission } = input2;
-  const diff = await gitText(input2.git, { args: ["--no-optional-locks", "diff", "--no-color", mission.base.commit, mission.queue.head], cwd: input2.repoDir });
-  const reviewer = agent ?? replay([], "no review agent is configured: set arbiter.agent in the config at the pull request's base");
-  const verdict2 = await reviewMission({ mission, diff, policy: [], runReviewAgent: reviewer });
-  return { type: "reviewed", at: input2.now().toISOString(), ...verdict2 };
-}
-function replay(outputs, missing) {
-  let next = 0;
-  return async () => {
-    const output2 = outputs[next++];
-    if (output2 === void 0) throw new Error(missing);
-    return output2;
-  };
-}
-
 // src/action/integrate/recheck.ts
-import { lstat as lstat4 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { lstat as lstat6 } from "node:fs/promises";
+import { join as join16 } from "node:path";
 var MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 async function recheckCheckpoint(input2) {
   const o = input2.result.outcome;
@@ -63114,8 +63443,8 @@ async function findProblem(input2, commit, base) {
   const sha = /^[0-9a-f]{40}$/;
   if (!sha.test(commit) || !sha.test(base)) return "the result names commits that are not object ids";
   if (input2.result.commit !== commit || input2.result.base !== base) return "the result's commit and base disagree with its outcome";
-  const bundle = join12(input2.folder, ARTIFACT_FILES.bundle);
-  const stat2 = await lstat4(bundle).catch(() => null);
+  const bundle = join16(input2.folder, ARTIFACT_FILES.bundle);
+  const stat2 = await lstat6(bundle).catch(() => null);
   if (stat2 === null) return "the artifact has no checkpoint.bundle";
   if (!stat2.isFile()) return "checkpoint.bundle is not a regular file";
   if (stat2.size > MAX_BUNDLE_BYTES) return `checkpoint.bundle is larger than ${MAX_BUNDLE_BYTES} bytes`;
@@ -63166,7 +63495,7 @@ async function gitDir(input2) {
 }
 
 // src/action/integrate/work-events.ts
-import { join as join13 } from "node:path";
+import { join as join17 } from "node:path";
 async function workEvents(input2) {
   const events2 = [];
   for (const entry of input2.entries) {
@@ -63205,10 +63534,10 @@ async function workEvents(input2) {
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events2.push(finished(await keepPartialWork({ ...input2, folder: join13(input2.folder, name), item, attempt: entry.attempt, result: r }), r));
+      events2.push(finished(await keepPartialWork({ ...input2, folder: join17(input2.folder, name), item, attempt: entry.attempt, result: r }), r));
       continue;
     }
-    const checked = await recheckCheckpoint({ ...input2, folder: join13(input2.folder, name), item, attempt: entry.attempt, result: r });
+    const checked = await recheckCheckpoint({ ...input2, folder: join17(input2.folder, name), item, attempt: entry.attempt, result: r });
     if (checked.kind === "refused") {
       input2.log.warning(`${item.id}#${entry.attempt}: ${checked.reason}`);
       events2.push(finished(checked.outcome, r));
@@ -63245,8 +63574,8 @@ function escapeRegExp(text2) {
 }
 
 // src/action/modes/shared.ts
-import { mkdir as mkdir9, rm as rm9 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { mkdir as mkdir10, rm as rm7 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 var ModeInputError = class extends Error {
   name = "ModeInputError";
 };
@@ -63279,9 +63608,9 @@ ${formatConfigErrors(loaded.errors, input2.path)}`);
   return loaded.config;
 }
 async function artifactFolder(deps) {
-  const dir = join14(deps.tempDir, "naruto-artifact");
-  await rm9(dir, { recursive: true, force: true });
-  await mkdir9(dir, { recursive: true });
+  const dir = join18(deps.tempDir, "naruto-artifact");
+  await rm7(dir, { recursive: true, force: true });
+  await mkdir10(dir, { recursive: true });
   deps.log.setOutput("artifact", dir);
   return dir;
 }
@@ -63289,6 +63618,19 @@ async function handOver(deps, job) {
   const path4 = await writePrepared(deps.tempDir, job);
   deps.log.setOutput("prepared", path4);
   return path4;
+}
+async function engineContext(deps, config2) {
+  return {
+    git: deps.git,
+    repoDir: deps.workspace,
+    commonDir: await gitCommonDir(deps.git, deps.workspace),
+    config: config2,
+    env: deps.env,
+    now: deps.now,
+    sandbox: await deps.chooseSandbox(config2.sandbox),
+    workRoot: join18(deps.tempDir, "naruto-work"),
+    nodePath: deps.nodePath
+  };
 }
 
 // src/action/modes/integrate.ts
@@ -63345,7 +63687,7 @@ async function integrateMode(deps, input2) {
     case null:
       break;
   }
-  const integrate2 = queueIntegrator({ git, repoDir, remote, config: config2, verifyEnv, now: deps.now, log });
+  const integrate2 = queueIntegrator({ ...await engineContext(deps, config2), env: verifyEnv, remote, log });
   const done = await carryOut(deps, { mission, commands }, { integrate: integrate2 });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(integrateSummary(done.mission, done.dispatched));
@@ -63374,8 +63716,8 @@ ${rows.join("\n")}
 }
 
 // src/action/modes/plan.ts
-import { writeFile as writeFile6 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { writeFile as writeFile10 } from "node:fs/promises";
+import { join as join19 } from "node:path";
 async function preparePlan(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -63399,10 +63741,8 @@ async function planStep(deps, job) {
     if (mission.plan_text !== null) {
       outcome = { kind: "plan", text: mission.plan_text };
     } else {
-      const result = await deps.log.group(
-        "planner agent",
-        () => runPlanner({ git: deps.git, repoDir: deps.workspace, dir: join15(deps.tempDir, "naruto-planner"), config: config2, mission, env: deps.env })
-      );
+      const ctx = await engineContext(deps, config2);
+      const result = await deps.log.group("planner agent", () => runPlanner(ctx, mission));
       outcome = result.ok ? { kind: "plan", text: result.text } : { kind: "failed", reason: result.reason };
     }
   } catch (error63) {
@@ -63410,7 +63750,7 @@ async function planStep(deps, job) {
     outcome = { kind: "failed", reason: error63.message };
   }
   const artifact = { schema: "naruto.plan-artifact/v1", mission: mission.id, outcome };
-  await writeFile6(join15(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile10(join19(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
   const line = outcome.kind === "plan" ? "a plan is ready for the integrate job to check" : `planning failed: ${outcome.reason}`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · plan
@@ -63420,8 +63760,8 @@ ${line.split("\n")[0]}
 }
 
 // src/action/modes/review.ts
-import { writeFile as writeFile7 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { writeFile as writeFile11 } from "node:fs/promises";
+import { join as join20 } from "node:path";
 async function prepareReview(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -63443,15 +63783,7 @@ async function prepareReview(deps, input2) {
 async function reviewStep(deps, job) {
   const { mission } = job;
   const config2 = configFromText({ text: job.configText, path: job.configPath, mission });
-  const ctx = {
-    git: deps.git,
-    repoDir: deps.workspace,
-    commonDir: await gitCommonDir(deps.git, deps.workspace),
-    config: config2,
-    verifyConfigured: config2.queue.verify !== null,
-    env: deps.env,
-    now: deps.now
-  };
+  const ctx = { ...await engineContext(deps, config2), verifyConfigured: config2.queue.verify !== null };
   const outputs = [];
   const agent = reviewAgentFor(ctx, mission);
   if (agent !== null) {
@@ -63466,7 +63798,7 @@ async function reviewStep(deps, job) {
     await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
   }
   const artifact = { schema: "naruto.review-artifact/v1", mission: mission.id, queue_head: mission.queue.head, outputs };
-  await writeFile7(join16(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile11(join20(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review
@@ -63476,11 +63808,11 @@ ${line}; the integrate job decides the verdict.
 }
 
 // src/github-driver/schedules.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var SCHEDULE_WINDOW_MS = 60 * 60 * 1e3;
 var scheduleActor = (name) => `schedule:${name}`;
 function scheduledMissionId(repo, name, firing) {
-  const digest = createHash3("sha256").update(`naruto-schedule\0${repo.toLowerCase()}\0${name}\0${firing.toISOString()}`).digest("hex");
+  const digest = createHash4("sha256").update(`naruto-schedule\0${repo.toLowerCase()}\0${name}\0${firing.toISOString()}`).digest("hex");
   return `m-${digest.slice(0, 12)}`;
 }
 async function startScheduledMissions(deps, input2) {
@@ -63659,8 +63991,8 @@ async function deleteOldBranches(deps, mission, now, retentionMs) {
 }
 
 // src/action/modes/work.ts
-import { writeFile as writeFile8 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { writeFile as writeFile12 } from "node:fs/promises";
+import { join as join21 } from "node:path";
 var ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 function parseWorkEntry(value) {
   const match = ENTRY.exec(value.trim());
@@ -63696,12 +64028,7 @@ async function workStep(deps, job, options2 = {}) {
   try {
     const config2 = configFromText({ text: job.configText, path: job.configPath, mission });
     const ctx = {
-      git: deps.git,
-      repoDir: deps.workspace,
-      commonDir: await gitCommonDir(deps.git, deps.workspace),
-      config: config2,
-      env: deps.env,
-      now: deps.now,
+      ...await engineContext(deps, config2),
       onOutput: agentOutput(deps),
       // This clone is gone when the job ends: unfinished work travels in the bundle, and the
       // integrate job keeps it on a branch (or says in the reason why it did not).
@@ -63721,7 +64048,7 @@ async function workStep(deps, job, options2 = {}) {
   const partial2 = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
   if (o.kind === "checkpointed" || partial2 !== null) {
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
-    await gitText(deps.git, { args: ["bundle", "create", join17(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
+    await gitText(deps.git, { args: ["bundle", "create", join21(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
   }
   const result = {
     schema: "naruto.work-result/v1",
@@ -63737,7 +64064,7 @@ async function workStep(deps, job, options2 = {}) {
     commit: o.kind === "checkpointed" ? o.commit : partial2,
     base: o.kind === "checkpointed" ? o.base : head
   };
-  await writeFile8(join17(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
+  await writeFile12(join21(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
 }
@@ -63793,6 +64120,14 @@ var TokenInStepError = class extends Error {
   variables;
   name = "TokenInStepError";
 };
+var SudoInStepError = class extends Error {
+  name = "SudoInStepError";
+  constructor() {
+    super(
+      `the agent step can still use sudo, and an agent with root could undo its sandbox: remove sudo before this step (templates/naruto.yml's "naruto sandbox" step does, after installing bubblewrap), or run the job on a runner without it`
+    );
+  }
+};
 
 // src/action/run-mode.ts
 var MODES = ["command", "plan", "work", "integrate", "review", "sweep"];
@@ -63824,11 +64159,12 @@ async function runMode(deps, inputs, context) {
 async function runAgentStep(deps, job, options2 = {}) {
   const tokens = tokenVariables(deps.env);
   if (tokens.length > 0) throw new TokenInStepError(tokens);
+  if (await deps.sudoWorks()) throw new SudoInStepError();
   if (job.kind === "skip") {
     deps.log.info(job.reason);
     return;
   }
-  await mkdir10(job.artifact, { recursive: true });
+  await mkdir11(job.artifact, { recursive: true });
   switch (job.kind) {
     case "plan":
       return planStep(deps, job);
@@ -63839,6 +64175,116 @@ async function runAgentStep(deps, job, options2 = {}) {
   }
 }
 
+// src/sandbox/choose.ts
+import { spawn as spawn3 } from "node:child_process";
+
+// src/sandbox/unsandboxed.ts
+function createUnsandboxed(options2) {
+  const deps = options2.deps ?? {};
+  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
+  const table = deps.proc === void 0 ? {} : { proc: deps.proc };
+  return {
+    kind: "none",
+    description: `none (${options2.reason})`,
+    async run(request3) {
+      const tracking = newTrackingValue();
+      const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: request3.workDir.tmp, [TRACKING_ENV]: tracking };
+      const sweep = async () => {
+        const found = [];
+        const entry = `${TRACKING_ENV}=${tracking}`;
+        for (const pid of await processesWithEnv(entry, table)) found.push({ pid, command: await commandOf(pid, table), found: "tracking_variable" });
+        await killProcessesWithEnv(entry, { kill, ...table });
+        for (let round = 0; round < 5; round++) {
+          const inside = await processesInside(request3.workDir.root, table);
+          if (inside.length === 0) break;
+          for (const p of inside) {
+            try {
+              kill(p.pid, "SIGKILL");
+            } catch {
+            }
+            if (!found.some((f) => f.pid === p.pid)) found.push({ ...p, found: "working_directory" });
+          }
+        }
+        return found;
+      };
+      return runProcess({ file: "sh", args: ["-c", request3.command], cwd: request3.workDir.path, env, sweep }, request3, deps);
+    }
+  };
+}
+
+// src/sandbox/choose.ts
+var SandboxUnavailableError = class extends Error {
+  constructor(reason) {
+    super(
+      `the sandbox is required (sandbox: required), but ${reason}: install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; on Ubuntu 24.04 also allow its user namespaces, see docs/action.md), or set sandbox: auto to run without it`
+    );
+    this.reason = reason;
+  }
+  reason;
+  name = "SandboxUnavailableError";
+};
+async function chooseSandbox(options2) {
+  if (options2.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen" });
+  const probe = await (options2.probe ?? (() => probeBwrap({ binary: options2.binary ?? "bwrap", path: options2.env.PATH })))();
+  if (probe.ok) return createBwrapSandbox({ ...options2.binary ? { binary: options2.binary } : {}, version: probe.version, system: await readSystem() });
+  if (options2.mode === "required") throw new SandboxUnavailableError(probe.reason);
+  return createUnsandboxed({ reason: probe.reason });
+}
+var probes2 = /* @__PURE__ */ new Map();
+function probeBwrap(options2) {
+  const { binary } = options2;
+  const env = { PATH: options2.path ?? "/usr/bin:/bin" };
+  let found = probes2.get(binary);
+  if (found === void 0) {
+    found = (async () => {
+      const version2 = await execute(binary, ["--version"], env);
+      if (version2.error !== null) return { ok: false, reason: version2.error.includes("ENOENT") ? "bwrap not found" : `bwrap could not start: ${version2.error}` };
+      const run = await execute(binary, ["--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", "true"], env);
+      if (run.error !== null || run.code !== 0) {
+        const said = (run.error ?? run.output).trim().split("\n").at(-1) ?? "";
+        return { ok: false, reason: `bwrap does not work here${said ? `: ${said.replace(/^bwrap: /, "")}` : ""}` };
+      }
+      return { ok: true, version: version2.output.trim().split("\n")[0] ?? "bwrap" };
+    })();
+    probes2.set(binary, found);
+  }
+  return found;
+}
+function execute(file2, args, env) {
+  return new Promise((resolve5) => {
+    const child2 = spawn3(file2, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    const chunks = [];
+    child2.stdout.on("data", (c) => chunks.push(c));
+    child2.stderr.on("data", (c) => chunks.push(c));
+    const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
+    child2.on("error", (e) => {
+      clearTimeout(timer);
+      resolve5({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
+    });
+    child2.on("close", (code) => {
+      clearTimeout(timer);
+      resolve5({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
+    });
+  });
+}
+
+// src/sandbox/sudo.ts
+import { spawn as spawn4 } from "node:child_process";
+function sudoWorks(env) {
+  return new Promise((resolve5) => {
+    const child2 = spawn4("sudo", ["-n", "true"], { stdio: "ignore", env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
+    const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
+    child2.on("error", () => {
+      clearTimeout(timer);
+      resolve5(false);
+    });
+    child2.on("close", (code) => {
+      clearTimeout(timer);
+      resolve5(code === 0);
+    });
+  });
+}
+
 // src/action/main.ts
 var USER_AGENT = "naruto-action/0.1";
 function stopSignal() {
@@ -63846,6 +64292,13 @@ function stopSignal() {
   process.once("SIGTERM", () => stop.abort());
   process.once("SIGINT", () => stop.abort());
   return stop.signal;
+}
+function containment(env) {
+  return {
+    chooseSandbox: (mode) => chooseSandbox({ mode, env }),
+    nodePath: process.execPath,
+    sudoWorks: () => sudoWorks(env)
+  };
 }
 async function agentStep(env, prepared) {
   const ctx = actionContext(env, process.cwd());
@@ -63855,7 +64308,8 @@ async function agentStep(env, prepared) {
     env,
     workspace: ctx.workspace,
     tempDir: ctx.tempDir,
-    now: () => /* @__PURE__ */ new Date()
+    now: () => /* @__PURE__ */ new Date(),
+    ...containment(env)
   };
   await runAgentStep(deps, await readPrepared(prepared), { signal: stopSignal() });
 }
@@ -63895,9 +64349,10 @@ async function main() {
     workspace: ctx.workspace,
     tempDir: ctx.tempDir,
     configPath: getInput("config") || CONFIG_PATH,
-    remote: remoteFor(ctx.serverUrl, ctx.fullName, token)
+    remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
+    ...containment(env)
   };
-  const payload = ctx.eventPath ? JSON.parse(await readFile5(ctx.eventPath, "utf8")) : null;
+  const payload = ctx.eventPath ? JSON.parse(await readFile4(ctx.eventPath, "utf8")) : null;
   const version2 = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
   debug(`naruto ${USER_AGENT}, ${version2.stdout.trim() || "git not found"}`);
   await runMode(

@@ -7,11 +7,13 @@
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_AGENT_PATH } from "../src/agent/demo-agent.ts";
 import { buildPrompt } from "../src/agent/prompt.ts";
+import { unsandboxed, workDirAt } from "./support/sandbox.ts";
+import { demoConfigText } from "../src/cli/demo-command.ts";
 import { runAgent } from "../src/agent/run-agent.ts";
 import { shellQuote } from "../src/agent/shell-quote.ts";
 import { loadConfig } from "../src/config/index.ts";
@@ -26,11 +28,6 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-/** The config as `naruto demo` loads it: the placeholder replaced by the demo agent's path. */
-async function demoConfigText(): Promise<string> {
-  const text = await readFile(join(EXAMPLE, "naruto.yml"), "utf8");
-  return text.replaceAll("{{demo_agent}}", shellQuote(DEMO_AGENT_PATH));
-}
 
 async function checkedPlan(): Promise<CheckResult & { plan: Plan }> {
   const result = checkPlan(await readFile(join(EXAMPLE, "plan.yml"), "utf8"));
@@ -66,14 +63,11 @@ function sh(command: string, cwd: string): Promise<{ code: number | null; output
 
 /** Carries out one item with the demo agent, started as naruto starts agents (config command, prompt file). */
 async function runItem(repo: TestRepo, item: PlanItem, task: string, command: string): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "naruto-demo-example-"));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const promptFile = join(dir, "prompt.md");
-  await writeFile(promptFile, buildPrompt({ task, item }));
+  const workDir = await workDirAt(repo.dir);
+  cleanups.push(() => workDir.remove());
   const agent = await runAgent({
-    command, cwd: repo.dir, env: { PATH: process.env.PATH }, allowEnv: [],
-    mission: "m-demo", item: item.id, attempt: 1, writes: item.writes,
-    promptFile, resultFile: join(dir, "result.json"), timeoutMs: 60_000,
+    command, sandbox: unsandboxed(), workDir, prompt: buildPrompt({ task, item }), env: { PATH: process.env.PATH }, allowEnv: [], network: true,
+    mission: "m-demo", item: item.id, attempt: 1, writes: item.writes, timeoutMs: 60_000,
   });
   expect(agent.outcome, `${item.id}: ${agent.output}`).toBe("exited");
   expect(agent.result?.summary).not.toMatch(/^(failed|no instructions)/);
@@ -206,7 +200,8 @@ describe("the demo config (examples/demo/naruto.yml)", () => {
     const result = loadConfig(await demoConfigText());
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     expect(result.config.agents.default?.command).toBe(`node ${shellQuote(DEMO_AGENT_PATH)}`);
-    expect(result.config.queue).toEqual({ verify: "node --test", batch: 4 });
+    expect(result.config.queue).toEqual({ verify: "node --test", batch: 4, env: [] });
+    expect(result.config.agents.default?.read).toEqual([dirname(DEMO_AGENT_PATH)]);
     expect(result.config.limits.max_parallel).toBe(4);
   });
 });

@@ -5,14 +5,16 @@
  *
  * The agent step (`AgentStepDeps`) gets no GitHub port and no remote: it runs without a token.
  */
+import type { SandboxMode } from "../config/index.ts";
 import type { Git } from "../git/run-git.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { CommentEvent, PullRequestHead } from "../github-driver/handle-comment.ts";
 import type { DriverDeps } from "../github-driver/deps.ts";
 export type { DispatchInput } from "../github-driver/event-payload.ts";
 import type { ActionLog } from "./log.ts";
 import type { Remote } from "./remote.ts";
 
-/** What the agent step (a `run:` step without any token) needs: git, the folders, the clock. */
+/** What the agent step (a `run:` step without any token) needs: git, the folders, the clock, the sandbox. */
 export interface AgentStepDeps {
   readonly log: ActionLog;
   readonly git: Git;
@@ -23,6 +25,15 @@ export interface AgentStepDeps {
   /** A folder of this job outside the checkout (`RUNNER_TEMP`). */
   readonly tempDir: string;
   readonly now: () => Date;
+  /** The sandbox for the config's `sandbox:` (bubblewrap when it works, see src/sandbox/choose.ts). */
+  readonly chooseSandbox: (mode: SandboxMode) => Promise<Sandbox>;
+  /** The Node.js running naruto, shown read-only to agents. */
+  readonly nodePath: string | null;
+  /**
+   * Whether this step could still become root (`sudo -n true` works): the workflow removes sudo
+   * before any agent step (templates/naruto.yml), and the agent step refuses to run while it can.
+   */
+  readonly sudoWorks: () => Promise<boolean>;
 }
 
 export interface ModeDeps extends DriverDeps, AgentStepDeps {

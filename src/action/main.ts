@@ -22,6 +22,8 @@ import { commentEventOf, dispatchInputOf } from "../github-driver/event-payload.
 import { remoteFor, scrubbedEnv } from "./remote.ts";
 import { readPrepared } from "./prepared.ts";
 import { runAgentStep, runMode } from "./run-mode.ts";
+import { chooseSandbox } from "../sandbox/choose.ts";
+import { sudoWorks } from "../sandbox/sudo.ts";
 
 const USER_AGENT = "naruto-action/0.1";
 
@@ -33,6 +35,15 @@ function stopSignal(): AbortSignal {
   return stop.signal;
 }
 
+/** What runs agents in a job: the sandbox of the config's mode, the Node.js running naruto, the sudo check. */
+function containment(env: NodeJS.ProcessEnv): Pick<AgentStepDeps, "chooseSandbox" | "nodePath" | "sudoWorks"> {
+  return {
+    chooseSandbox: (mode) => chooseSandbox({ mode, env }),
+    nodePath: process.execPath,
+    sudoWorks: () => sudoWorks(env),
+  };
+}
+
 async function agentStep(env: NodeJS.ProcessEnv, prepared: string): Promise<void> {
   const ctx = actionContext(env, process.cwd());
   const deps: AgentStepDeps = {
@@ -42,6 +53,7 @@ async function agentStep(env: NodeJS.ProcessEnv, prepared: string): Promise<void
     workspace: ctx.workspace,
     tempDir: ctx.tempDir,
     now: () => new Date(),
+    ...containment(env),
   };
   await runAgentStep(deps, await readPrepared(prepared), { signal: stopSignal() });
 }
@@ -85,6 +97,7 @@ async function main(): Promise<void> {
     tempDir: ctx.tempDir,
     configPath: core.getInput("config") || CONFIG_PATH,
     remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
+    ...containment(env),
   };
   const payload: unknown = ctx.eventPath ? JSON.parse(await readFile(ctx.eventPath, "utf8")) : null;
   const version = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });

@@ -13,7 +13,7 @@ import { ModeInputError } from "./modes/shared.ts";
 import { sweepMode } from "./modes/sweep.ts";
 import { prepareWork, workStep } from "./modes/work.ts";
 import type { PreparedJob } from "./prepared.ts";
-import { tokenVariables, TokenInStepError } from "./step-env.ts";
+import { SudoInStepError, tokenVariables, TokenInStepError } from "./step-env.ts";
 
 export const MODES = ["command", "plan", "work", "integrate", "review", "sweep"] as const;
 export type Mode = (typeof MODES)[number];
@@ -61,6 +61,7 @@ export async function runMode(
 export async function runAgentStep(deps: AgentStepDeps, job: PreparedJob, options: { signal?: AbortSignal } = {}): Promise<void> {
   const tokens = tokenVariables(deps.env);
   if (tokens.length > 0) throw new TokenInStepError(tokens);
+  if (await deps.sudoWorks()) throw new SudoInStepError();
   if (job.kind === "skip") {
     deps.log.info(job.reason);
     return;

@@ -26,3 +26,18 @@ export class TokenInStepError extends Error {
     );
   }
 }
+
+/**
+ * The agent step could still become root (`sudo -n true` works). Root in the job undoes the
+ * sandbox, so the workflow removes sudo before any agent step (templates/naruto.yml); this one
+ * refuses to run an agent while it is there.
+ */
+export class SudoInStepError extends Error {
+  override readonly name = "SudoInStepError";
+  constructor() {
+    super(
+      "the agent step can still use sudo, and an agent with root could undo its sandbox: remove sudo before this step " +
+        "(templates/naruto.yml's \"naruto sandbox\" step does, after installing bubblewrap), or run the job on a runner without it",
+    );
+  }
+}

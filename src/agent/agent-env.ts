@@ -35,6 +35,22 @@ export interface AgentEnv {
  * @example buildAgentEnv({ from: process.env, allow: ["ANTHROPIC_API_KEY"], attempt })
  */
 export function buildAgentEnv(input: AgentEnvInput): AgentEnv {
+  const { env, dropped } = buildCommandEnv({ from: input.from, allow: input.allow });
+  const { attempt } = input;
+  env.NARUTO_PROMPT_FILE = attempt.promptFile;
+  env.NARUTO_RESULT_FILE = attempt.resultFile;
+  env.NARUTO_MISSION = attempt.mission;
+  env.NARUTO_ITEM = attempt.item;
+  env.NARUTO_ATTEMPT = String(attempt.attempt);
+  env.NARUTO_WRITES = attempt.writes.map((p) => (typeof p === "string" ? p : p.path)).join("\n");
+  return { env, dropped };
+}
+
+/**
+ * The environment of a command that is not an attempt (the queue's verify): the basics and the
+ * allowlisted names, nothing else, with the same forbidden names dropped.
+ */
+export function buildCommandEnv(input: { readonly from: Readonly<Record<string, string | undefined>>; readonly allow: readonly string[] }): AgentEnv {
   const env: Record<string, string> = {};
   const dropped: { name: string; reason: string }[] = [];
   for (const name of [...BASIC_ENV_NAMES, ...input.allow]) {
@@ -46,12 +62,5 @@ export function buildAgentEnv(input: AgentEnvInput): AgentEnv {
     const value = input.from[name];
     if (value !== undefined) env[name] = value;
   }
-  const { attempt } = input;
-  env.NARUTO_PROMPT_FILE = attempt.promptFile;
-  env.NARUTO_RESULT_FILE = attempt.resultFile;
-  env.NARUTO_MISSION = attempt.mission;
-  env.NARUTO_ITEM = attempt.item;
-  env.NARUTO_ATTEMPT = String(attempt.attempt);
-  env.NARUTO_WRITES = attempt.writes.map((p) => (typeof p === "string" ? p : p.path)).join("\n");
   return { env, dropped };
 }

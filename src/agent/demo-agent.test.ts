@@ -1,22 +1,21 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bareWorkDir, unsandboxed } from "../../test/support/sandbox.ts";
 import { demoAgentCommand } from "./demo-agent.ts";
 import { buildPrompt } from "./prompt.ts";
 import { runAgent, type AgentRun } from "./run-agent.ts";
 
-let dir: string;
+let dir: Awaited<ReturnType<typeof bareWorkDir>>;
 let work: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "naruto-demo-agent-"));
-  work = join(dir, "work");
-  await mkdir(work);
+  dir = await bareWorkDir();
+  work = dir.path;
 });
 
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await dir.remove();
 });
 
 async function files(entries: Record<string, string>): Promise<void> {
@@ -28,25 +27,21 @@ async function files(entries: Record<string, string>): Promise<void> {
 
 /** Runs the demo agent on a prompt built the way naruto builds it, with `instructions` as the item prompt. */
 async function demo(instructions: string, options: { attempt?: number; task?: string } = {}): Promise<AgentRun> {
-  const promptFile = join(dir, "prompt.md");
-  await writeFile(
-    promptFile,
-    buildPrompt({
+  return runAgent({
+    command: demoAgentCommand(process.execPath),
+    sandbox: unsandboxed(),
+    workDir: dir,
+    prompt: buildPrompt({
       task: options.task ?? "Build the demo project",
       item: { id: "demo-item", title: "Demo item", prompt: instructions, writes: ["."], reads: [] },
     }),
-  );
-  return runAgent({
-    command: demoAgentCommand(process.execPath),
-    cwd: work,
     env: { PATH: process.env.PATH },
     allowEnv: [],
+    network: true,
     mission: "m-demo",
     item: "demo-item",
     attempt: options.attempt ?? 1,
     writes: ["."],
-    promptFile,
-    resultFile: join(dir, "result.json"),
     timeoutMs: 60_000,
   });
 }

@@ -3,17 +3,18 @@
  * write one. Its plan is validated like any other; one retry gets the validation errors; then
  * planning fails with those errors, never with a half-valid plan.
  */
-import { readFile, rm } from "node:fs/promises";
 import { checkPlan, formatPlanError, type CheckOptions, type CheckResult } from "../plan/index.ts";
 import { sanitizeUntrusted } from "./sanitize-untrusted.ts";
 
-/** Runs the planner agent once with a prompt; the agent must write the plan to `planFile`. */
-export type PlannerRun = (input: { prompt: string; attempt: number }) => Promise<{ ok: boolean; detail: string }>;
+/**
+ * Runs the planner agent once. The runner decides where the agent writes its plan (outside the
+ * files it reads) and gets the prompt for that place from `prompt`; it answers with the text
+ * the agent left there, or null when there was none.
+ */
+export type PlannerRun = (input: { attempt: number; prompt: (planFile: string) => string }) => Promise<{ ok: boolean; detail: string; planFile: string; plan: string | null }>;
 
 export interface PlanWithAgentInput {
   readonly task: string;
-  /** Where the agent is told to write the plan (outside any work tree). */
-  readonly planFile: string;
   readonly run: PlannerRun;
   readonly check?: CheckOptions;
 }
@@ -27,15 +28,15 @@ export const PLANNER_ATTEMPTS = 2;
 export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerResult> {
   let errors: string[] = [];
   for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
-    await rm(input.planFile, { force: true });
-    const run = await input.run({ prompt: plannerPrompt(input.task, input.planFile, errors), attempt });
+    const previous = errors;
+    const run = await input.run({ attempt, prompt: (planFile) => plannerPrompt(input.task, planFile, previous) });
     if (!run.ok) {
       errors = [`the planner agent failed: ${run.detail}`];
       continue;
     }
-    const text = await readFile(input.planFile, "utf8").catch(() => null);
+    const text = run.plan;
     if (text === null) {
-      errors = [`the planner agent wrote no plan to ${input.planFile}`];
+      errors = [`the planner agent wrote no plan to ${run.planFile}`];
       continue;
     }
     const check = checkPlan(text, input.check ?? {});

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PRESETS, type PresetName } from "../config/presets.ts";
 import type { AgentResult } from "./agent-result.ts";
 import { runAgent } from "./run-agent.ts";
+import { bareWorkDir, unsandboxed } from "../../test/support/sandbox.ts";
 
 // Stand-ins for the agent CLIs: each records its arguments and stdin, and prints output in the
 // shape AGENTS.md documents for the real CLI, so the presets' result parsers run for real.
@@ -49,31 +50,35 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "naruto-presets-"));
   await mkdir(join(dir, "bin"));
   await mkdir(join(dir, "log"));
-  await mkdir(join(dir, "work"));
-  await writeFile(join(dir, "prompt.md"), "# the prompt\n");
 });
 
+const workDirs: Awaited<ReturnType<typeof bareWorkDir>>[] = [];
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
+  await Promise.all(workDirs.splice(0).map((w) => w.remove()));
 });
 
 async function runPreset(name: PresetName, rc: number, script = FAKE_CLIS[name](join(dir, "log"), rc)) {
   const bin = join(dir, "bin", name);
   await writeFile(bin, script);
   await chmod(bin, 0o755);
-  return runAgent({
+  const workDir = await bareWorkDir();
+  workDirs.push(workDir);
+  const agent = await runAgent({
     command: PRESETS[name].command,
-    cwd: join(dir, "work"),
-    env: { PATH: `${join(dir, "bin")}:${process.env.PATH}`, TMPDIR: dir },
+    sandbox: unsandboxed(),
+    workDir,
+    prompt: "# the prompt\n",
+    env: { PATH: `${join(dir, "bin")}:${process.env.PATH}` },
     allowEnv: PRESETS[name].env,
+    network: true,
     mission: "m-test",
     item: "x",
     attempt: 1,
     writes: ["src/"],
-    promptFile: join(dir, "prompt.md"),
-    resultFile: join(dir, "result.json"),
     timeoutMs: 60_000,
   });
+  return { ...agent, workDir };
 }
 
 describe("agent presets (run against stand-in CLIs)", () => {
@@ -83,10 +88,10 @@ describe("agent presets (run against stand-in CLIs)", () => {
     expect(agent.notes).toEqual([]);
     expect(agent.result).toEqual(EXPECTED[name]);
     const args = await readFile(join(dir, "log", "args"), "utf8");
-    if (name === "aider") expect(args).toContain(`--message-file\n${join(dir, "prompt.md")}\n`);
+    if (name === "aider") expect(args).toContain(`--message-file\n${join(agent.workDir.io, "prompt.md")}\n`);
     else expect(await readFile(join(dir, "log", "stdin"), "utf8")).toBe("# the prompt\n");
-    // Raw output goes to mktemp files, never into the work tree.
-    expect(await readdir(join(dir, "work"))).toEqual([]);
+    // Raw output goes to mktemp files, never into the work directory.
+    expect(await readdir(agent.workDir.path)).toEqual([]);
   });
 
   it.each(["claude", "codex", "aider", "gemini"] as const)("%s keeps the agent's exit code", async (name) => {

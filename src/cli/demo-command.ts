@@ -5,7 +5,7 @@
  */
 import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_AGENT_PATH } from "../agent/demo-agent.ts";
 import { shellQuote } from "../agent/shell-quote.ts";
@@ -27,9 +27,16 @@ const DEMO_IDENTITY = {
   GIT_COMMITTER_EMAIL: "demo@naruto.invalid",
 };
 
-/** The demo's config with the demo agent's real path in its command. */
+/** examples/demo/naruto.yml with the demo agent's real path in its command and its folder in `read:`. */
+export async function demoConfigText(): Promise<string> {
+  return (await readFile(join(DEMO_DIR, "naruto.yml"), "utf8"))
+    .replaceAll("{{demo_agent}}", shellQuote(DEMO_AGENT_PATH))
+    .replaceAll("{{demo_agent_dir}}", JSON.stringify(dirname(DEMO_AGENT_PATH)));
+}
+
+/** The demo's config, its agent run by `node` (the Node.js running naruto). */
 export async function demoConfig(node: string = process.execPath): Promise<Config> {
-  const text = (await readFile(join(DEMO_DIR, "naruto.yml"), "utf8")).replaceAll("{{demo_agent}}", shellQuote(DEMO_AGENT_PATH));
+  const text = await demoConfigText();
   const loaded = loadConfig(text.replace(/command: node /g, `command: ${shellQuote(node)} `));
   if (!loaded.ok) throw new Error(`examples/demo/naruto.yml is invalid:\n${formatConfigErrors(loaded.errors)}`);
   return loaded.config;
@@ -54,7 +61,7 @@ export async function demoCommand(io: CliIO, options: { json: boolean }): Promis
   say(`naruto demo: a mission of the bundled plan on a copy of examples/demo/project in ${repoDir}\n\n`);
   const progress = options.json ? logProgress(io.stderr, now) : io.isTTY ? terminalProgress(io.stdout, now) : logProgress(io.stdout, now);
   const mission = await runLocalMission(
-    { git, env: io.env, now, randomId: () => Math.random().toString(36).slice(2, 8).padEnd(6, "0"), progress, tickMs: 1000 },
+    { git, env: io.env, now, randomId: () => Math.random().toString(36).slice(2, 8).padEnd(6, "0"), progress, tickMs: 1000, nodePath: process.execPath, cwd: io.cwd },
     {
       repoDir,
       planText: await readFile(join(DEMO_DIR, "plan.yml"), "utf8"),

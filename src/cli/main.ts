@@ -4,7 +4,10 @@
  * only place that knows about `process`.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { SANDBOX_MODES, type SandboxMode } from "../config/index.ts";
 import { ConfigInvalidError } from "../local/local-mission.ts";
+import { SandboxUnavailableError } from "../sandbox/choose.ts";
+import { WorkRootError } from "../sandbox/work-dir.ts";
 import { MissionStillRunningError } from "../local/mission-lock.ts";
 import { RunOverridesError } from "../local/run-overrides.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
@@ -78,8 +81,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .option("--base <ref>", "where the queue starts (default HEAD)")
     .option("--verify <command>", "verify command for each queue batch (default queue.verify)")
     .option("--strict", "reject conflicting items the plan does not order itself", false)
+    .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices([...SANDBOX_MODES]))
+    .option("--workdir <dir>", "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)")
+    .option("--read <path>", "a folder or file the --agent command needs, shown read-only in its sandbox (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--json", "print the result object (DESIGN.md §13)", false)
-    .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; json: boolean; strict: boolean }) => {
+    .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; json: boolean; strict: boolean }) => {
       code = await runCommand(io, o);
     });
 
@@ -122,7 +128,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError || e instanceof RunOverridesError || e instanceof MissionStillRunningError) {
+    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError || e instanceof RunOverridesError || e instanceof MissionStillRunningError || e instanceof SandboxUnavailableError || e instanceof WorkRootError) {
       io.stderr(`naruto: ${e.message}\n`);
       return 2;
     }

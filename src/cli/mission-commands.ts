@@ -16,6 +16,9 @@ import type { Mission } from "../mission/document.ts";
 import { applyEvent } from "../mission/store.ts";
 import { missionResult } from "../report/index.ts";
 import type { CliIO } from "./io.ts";
+import type { SandboxMode } from "../config/index.ts";
+import { loadRunOverrides } from "../local/run-overrides.ts";
+import { defaultWorkRoot } from "../sandbox/work-dir.ts";
 
 export interface RunOptions {
   readonly plan?: string;
@@ -24,6 +27,9 @@ export interface RunOptions {
   readonly parallel?: number;
   readonly base?: string;
   readonly verify?: string;
+  readonly sandbox?: SandboxMode;
+  readonly workdir?: string;
+  readonly read?: readonly string[];
   readonly json: boolean;
   readonly strict: boolean;
 }
@@ -46,6 +52,9 @@ export async function runCommand(io: CliIO, options: RunOptions): Promise<number
     parallel: options.parallel ?? null,
     verify: options.verify ?? null,
     strict: options.strict,
+    sandbox: options.sandbox ?? null,
+    workdir: options.workdir ?? null,
+    agentRead: (options.read ?? []).map((p) => resolve(io.cwd, p)),
   };
   return withShutdown(io, (deps) => runLocalMission(deps, request), options.json, git, repoDir);
 }
@@ -90,7 +99,9 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   // A running `naruto run` writes it too; a mission whose runner is gone has only this one.
   if (!r.duplicate) await writeReports(commonDir, r.mission);
   // A live run stops its agents itself; a run that was killed left them running.
-  const tidied = await tidyAfterKilledRun({ git, repoDir, commonDir, mission: r.mission, now: () => new Date() });
+  const overrides = await loadRunOverrides(commonDir, id);
+  const workRoot = overrides.workdir ?? defaultWorkRoot(io.env, { override: null, cwd: io.cwd });
+  const tidied = await tidyAfterKilledRun({ git, repoDir, commonDir, mission: r.mission, workRoot, now: () => new Date() });
   const lines = [r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`];
   if (tidied === null) lines[0] += "; the running `naruto run` stops its agents within seconds";
   else if (tidied.stopped.length > 0) lines[0] += `; stopped ${tidied.stopped.length} process${tidied.stopped.length === 1 ? "" : "es"} its killed run had left running`;
@@ -102,9 +113,11 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
 /** Runs a mission with Ctrl-C wired to a clean, resumable stop; prints the outcome. */
 async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>, json: boolean, git: Git, repoDir: string): Promise<number> {
   const shutdown = new AbortController();
+  let started: string | null = null;
   const onSignal = () => {
     if (shutdown.signal.aborted) return;
-    io.stderr("\nstopping: agents are being stopped; the mission can be resumed with `naruto resume <id>`\n");
+    const resume = started === null ? "" : `; the mission can be resumed with \`naruto resume ${started}\``;
+    io.stderr(`\nstopping: agents are being stopped, their unfinished work is kept${resume}\n`);
     shutdown.abort();
   };
   process.on("SIGINT", onSignal);
@@ -112,7 +125,19 @@ async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>
   const now = () => new Date();
   const progress: Progress = json ? logProgress(io.stderr, now) : io.isTTY ? terminalProgress(io.stdout, now) : logProgress(io.stdout, now);
   try {
-    const mission = await go({ git: createGit({ env: io.env }), env: io.env, now, randomId, progress, shutdown: shutdown.signal });
+    const mission = await go({
+      git: createGit({ env: io.env }),
+      env: io.env,
+      now,
+      randomId,
+      progress,
+      shutdown: shutdown.signal,
+      nodePath: process.execPath,
+      cwd: io.cwd,
+      onMission: (id) => {
+        started = id;
+      },
+    });
     progress.close();
     const paths = reportPaths(await gitCommonDir(git, repoDir), mission.id);
     if (json) io.stdout(JSON.stringify(missionResult(mission), null, 2) + "\n");

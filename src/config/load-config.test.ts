@@ -32,7 +32,8 @@ describe("loadConfig defaults", () => {
       max_cost_usd: null,
       min_permission: "write",
     });
-    expect(config.queue).toEqual({ verify: null, batch: 8 });
+    expect(config.queue).toEqual({ verify: null, batch: 8, env: [] });
+    expect(config).toMatchObject({ sandbox: "auto", workdir: null });
     expect(config.planner).toEqual({ agent: "default" });
     expect(config.arbiter).toEqual({ agent: null });
     expect(config.protected.map((p) => p.path)).toEqual([".github/workflows/", ".github/naruto.yml"]);
@@ -52,6 +53,9 @@ describe("loadConfig agents", () => {
       env: ["CODEX_API_KEY", "OPENAI_API_KEY", "HTTPS_PROXY"],
       description: PRESETS.codex.description,
       preset: "codex",
+      network: true,
+      read: [],
+      executables: ["codex", "node"],
     });
   });
 
@@ -72,10 +76,19 @@ describe("loadConfig agents", () => {
       env: ["MY_KEY"],
       description: "our wrapper",
       preset: null,
+      network: true,
+      read: [],
+      executables: [],
     });
     expect(config.agents.claude?.timeout).toBe(600_000);
     expect(config.planner.agent).toBe("mine");
     expect(config.arbiter.agent).toBe("gemini");
+  });
+
+  it("takes the sandbox of a profile: no network, more folders to read", () => {
+    const config = configOf("sandbox: required\nworkdir: ~/naruto-work\nagents:\n  offline: { command: ./agent.sh, network: false, read: [/opt/agent, ~/.local/share/agent] }\nqueue: { env: [NODE_OPTIONS] }\n");
+    expect(config.agents.offline).toMatchObject({ network: false, read: ["/opt/agent", "~/.local/share/agent"] });
+    expect(config).toMatchObject({ sandbox: "required", workdir: "~/naruto-work", queue: { env: ["NODE_OPTIONS"] } });
   });
 
   it.each([["none"], ["~"], ["null"]])("arbiter agent %s means no review agent", (value) => {
@@ -124,6 +137,9 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["an absolute path", "protected: [ok/, /etc]", "protected[1]", /absolute paths are not allowed/],
     ["a bot written with @", "allow_bots: ['@renovate']", "allow_bots[0]", /no @/],
     ["a yes/no string", "approval: 'yes'", "approval", /true or false/],
+    ["a sandbox mode", "sandbox: bwrap", "sandbox", /one of: auto, required, none/],
+    ["a relative read path", "agents: { x: { command: y, read: [tools/] } }", "agents.x.read[0]", /absolute path or one starting with ~\//],
+    ["a token for the verify", "queue: { env: [GITHUB_TOKEN] }", "queue.env[0]", /GitHub tokens never reach an agent/],
     ["a version", "version: 2", "version", /must be 1/],
     ["a list for a mapping", "limits: [1]", "limits", /expected a mapping/],
     ["a misspelled key", "limits: { max_paralel: 2 }", "limits.max_paralel", /did you mean "max_parallel"/],
@@ -172,7 +188,7 @@ describe("loadConfig other fields", () => {
         "approval: true",
       ].join("\n"),
     );
-    expect(config.queue).toEqual({ verify: "npm test", batch: 4 });
+    expect(config.queue).toEqual({ verify: "npm test", batch: 4, env: [] });
     expect(config.limits).toMatchObject({ max_parallel: 256, max_cost_usd: 12.5, min_permission: "maintain" });
     expect(config).toMatchObject({ allow_protected: true, approval: true });
   });

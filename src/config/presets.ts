@@ -16,6 +16,11 @@ export interface Preset {
   readonly command: string;
   readonly env: readonly string[];
   readonly description: string;
+  /**
+   * The programs the command runs: found on PATH where naruto runs and shown read-only in the
+   * sandbox, with the folder each is installed in (an npm package, a native install).
+   */
+  readonly executables: readonly string[];
 }
 
 // String.raw: the commands hold shell line continuations and `\n` escapes meant for node -e.
@@ -71,21 +76,25 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
       "CLAUDE_CODE_USE_FOUNDRY",
     ],
     description: "Claude Code (claude -p), edits accepted, git commit/push denied",
+    executables: ["claude", "node"],
   },
   codex: {
     command: CODEX,
     env: ["CODEX_API_KEY", "OPENAI_API_KEY"],
     description: "OpenAI Codex CLI (codex exec), workspace-write sandbox",
+    executables: ["codex", "node"],
   },
   aider: {
     command: AIDER,
     env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "AIDER_MODEL"],
     description: "aider (--message-file), no auto-commits",
+    executables: ["aider", "node"],
   },
   gemini: {
     command: GEMINI,
     env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC],
     description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace",
+    executables: ["gemini", "node"],
   },
 };
 

@@ -46,7 +46,7 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
     agents,
     planner: { agent: planner },
     arbiter: { agent: review },
-    queue: { verify: file.queue.verify ?? null, batch: file.queue.batch },
+    queue: { verify: file.queue.verify ?? null, batch: file.queue.batch, env: file.queue.env },
     limits: {
       max_parallel: file.limits.max_parallel,
       max_attempts: file.limits.max_attempts,
@@ -61,6 +61,8 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
     allow_bots: [...new Set(file.allow_bots)],
     approval: file.approval,
     schedules,
+    sandbox: file.sandbox,
+    workdir: file.workdir ?? null,
   };
   return { ok: true, config };
 }
@@ -92,6 +94,9 @@ function resolveAgents(file: ConfigFile, itemTimeout: number, errors: ConfigErro
     env: PRESETS[preset].env,
     description: PRESETS[preset].description,
     preset,
+    network: true,
+    read: [],
+    executables: PRESETS[preset].executables,
   });
   const agents: Record<string, AgentProfile> = { default: fromPreset("default", DEFAULT_PRESET) };
   for (const preset of PRESET_NAMES) agents[preset] = fromPreset(preset, preset);
@@ -110,6 +115,9 @@ function resolveAgents(file: ConfigFile, itemTimeout: number, errors: ConfigErro
       env: [...new Set([...(base?.env ?? []), ...profile.env])],
       description: profile.description ?? base?.description ?? null,
       preset: profile.preset ?? null,
+      network: profile.network,
+      read: profile.read,
+      executables: base?.executables ?? [],
     };
   }
   return agents;

@@ -41,12 +41,26 @@ const ProfileName = z.string().regex(PROFILE_NAME_PATTERN, {
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
+/** A path on the machine that runs the agents: absolute, or `~/…` for the home folder. */
+const SandboxPath = z
+  .string()
+  .regex(/^(\/|~\/|~$)/, { error: "expected an absolute path or one starting with ~/" })
+  .refine((p) => !/[\0\n]/.test(p), { error: "a path cannot hold NUL or a newline" });
+
+export const SANDBOX_MODES = ["auto", "required", "none"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
 export const AgentProfileSchema = z
   .strictObject({
     preset: z.enum(PRESET_NAMES).optional().describe("a built-in agent: its checked command line and auth variables"),
     command: z.string().min(1).optional().describe("run with `sh -c` in the worker's work tree; the prompt is in $NARUTO_PROMPT_FILE"),
     timeout: Duration.optional().describe("per attempt; default limits.item_timeout"),
     env: z.array(EnvName).default([]).describe("names of variables passed through from the runner's environment (added to a preset's)"),
+    network: z.boolean().default(true).describe("whether the agent may reach the network from its sandbox (agents call their model: default true)"),
+    read: z
+      .array(SandboxPath)
+      .default([])
+      .describe("more folders or files the agent sees read-only in its sandbox, e.g. where its CLI is installed (~/ is your home)"),
     description: z.string().optional(),
   })
   .check((ctx) => {
@@ -104,6 +118,7 @@ export const ConfigSchema = z
       .strictObject({
         verify: z.string().min(1).optional().describe("command run once per batch on the candidate queue head"),
         batch: count(256).default(8).describe("checkpoints integrated and verified together"),
+        env: z.array(EnvName).default([]).describe("names of variables passed through to the verify command (it gets the basics a shell needs, and these)"),
       })
       .prefault({}),
     limits: z
@@ -127,6 +142,11 @@ export const ConfigSchema = z
       .default([])
       .describe("bot logins allowed to run /naruto, matched exactly"),
     approval: z.boolean().default(false).describe("`/naruto <task>` posts the plan and waits for `/naruto approve`"),
+    sandbox: z
+      .enum(SANDBOX_MODES)
+      .default("auto")
+      .describe("run agents, planner, review and verify commands under bubblewrap: auto (when bwrap works, else say so), required, or none"),
+    workdir: SandboxPath.optional().describe("where work directories are made (default $XDG_CACHE_HOME/naruto, else ~/.cache/naruto); never inside the repository"),
     schedules: z
       .array(ScheduleSchema)
       .default([])

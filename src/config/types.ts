@@ -1,7 +1,7 @@
 import type { RepoPath } from "../plan/paths.ts";
 import type { Cron } from "./cron.ts";
 import type { PresetName } from "./presets.ts";
-import type { Permission } from "./schema.ts";
+import type { Permission, SandboxMode } from "./schema.ts";
 
 /** An agent profile after defaults and presets are applied. */
 export interface AgentProfile {
@@ -15,6 +15,12 @@ export interface AgentProfile {
   readonly description: string | null;
   /** The preset the command came from, if any. */
   readonly preset: PresetName | null;
+  /** Whether the sandbox lets the agent reach the network. */
+  readonly network: boolean;
+  /** More paths the agent sees read-only in the sandbox (absolute, or `~/…`). */
+  readonly read: readonly string[];
+  /** Programs the command runs, found on PATH and shown read-only in the sandbox (a preset's CLI). */
+  readonly executables: readonly string[];
 }
 
 /** A mission the sweep starts on a schedule (`schedules:`). */
@@ -39,7 +45,7 @@ export interface Config {
   readonly planner: { readonly agent: string };
   /** `agent` is null when no review agent runs (the policy rules always do). */
   readonly arbiter: { readonly agent: string | null };
-  readonly queue: { readonly verify: string | null; readonly batch: number };
+  readonly queue: { readonly verify: string | null; readonly batch: number; readonly env: readonly string[] };
   readonly limits: {
     readonly max_parallel: number;
     readonly max_attempts: number;
@@ -56,6 +62,9 @@ export interface Config {
   readonly allow_bots: readonly string[];
   readonly approval: boolean;
   readonly schedules: readonly Schedule[];
+  readonly sandbox: SandboxMode;
+  /** Where work directories are made; null: the per-user cache (see src/sandbox/work-dir.ts). */
+  readonly workdir: string | null;
 }
 
 /** One problem in a config file: `path` is the field, like `limits.max_parallel` or `agents.x.env[0]`. */

@@ -1,34 +1,34 @@
 /**
- * One attempt on this machine: a work tree at the queue head, the agent as a process tree, the
- * scope-checked checkpoint, the item's own verify, and the `attempt_finished` event that says how
- * it went. Whatever the agent left is kept under `refs/naruto/attempts/…`, even when the attempt
- * failed, so a crash or a timeout never throws work away.
+ * One attempt, for both drivers: a standalone work directory at the queue head (never a work
+ * tree of the repository: src/sandbox/work-dir.ts), the agent in the sandbox, the scope-checked
+ * checkpoint read by naruto's own git, the item's own verify in the same sandbox, and the
+ * `attempt_finished` event that says how it went. The prompt, the agent's output (the last MiB)
+ * and its result file are kept under `<git-common-dir>/naruto/attempts/<m>/<item>/<n>/`. Work an
+ * attempt did not finish (timeout, crash, cancel) is kept under `refs/naruto/attempts/…`.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildPrompt } from "../agent/prompt.ts";
 import { runAgent, type AgentRun } from "../agent/run-agent.ts";
-import type { AgentProfile, Config } from "../config/index.ts";
-import { finishAttempt, recreateWorktree, removeWorktree } from "../git/index.ts";
+import type { AgentProfile } from "../config/index.ts";
 import { queueRefName, readRef } from "../git/queue-ref.ts";
-import { gitText, type Git } from "../git/run-git.ts";
 import type { Mission, MissionItem } from "../mission/document.ts";
 import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/events.ts";
 import { normalizePath, type RepoPath } from "../plan/paths.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
+import { createAgentLog } from "./agent-log.ts";
+import { checkpointWorkDir } from "./checkpoint.ts";
+import { containmentOf } from "./contained.ts";
+import type { EngineContext } from "./context.ts";
+import { attemptRef, keepUnfinishedWork, keptNote } from "./keep-work.ts";
 import { attemptDir } from "./records.ts";
+
+export { attemptRef, keptNote } from "./keep-work.ts";
 
 export type AttemptFinished = Extract<MissionEvent, { type: "attempt_finished" }>;
 
-export interface WorkerContext {
-  readonly git: Git;
-  readonly repoDir: string;
-  /** `git rev-parse --git-common-dir`, absolute. */
-  readonly commonDir: string;
-  readonly config: Config;
-  /** The runner's environment, from which only allowlisted names reach an agent. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly now: () => Date;
-  /** Each chunk of agent output, for a live view or a log. */
+export interface WorkerContext extends EngineContext {
+  /** Each chunk of agent output, for a live view. */
   readonly onOutput?: (item: string, chunk: Buffer) => void;
   /**
    * Where the work of an attempt that did not finish is kept, as its reason says: the local ref
@@ -37,9 +37,7 @@ export interface WorkerContext {
   readonly keptAt?: (kept: { readonly item: string; readonly attempt: number; readonly ref: string; readonly commit: string }) => string;
 }
 
-/** Refs that move while attempts run side by side on one machine; see `checkHistory`. */
-const SHARED_REFS = ["refs/heads/naruto/", "refs/naruto/"];
-const VERIFY_OUTPUT_TAIL = 3000;
+const OUTPUT_TAIL = 3000;
 
 export async function runAttempt(
   ctx: WorkerContext,
@@ -69,70 +67,82 @@ export async function runAttempt(
   const queueRef = queueRefName(mission.id);
   const head = await readRef(ctx.git, ctx.repoDir, queueRef);
   if (head === null) throw new Error(`the queue ${queueRef} is missing`);
-  const target = { git: ctx.git, repoDir: ctx.repoDir, mission: mission.id, item: item.id };
-  const worktree = await recreateWorktree({ ...target, at: head });
-  await hooks.started(head, `pid ${process.pid}`);
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  const workDir = await createWorkDir({
+    git: ctx.git,
+    repo,
+    folder: missionWorkFolder(ctx.workRoot, repo, mission.id),
+    label: `${item.id}.${order.attempt}`,
+    commit: head,
+    record: { mission: mission.id, purpose: item.id, attempt: order.attempt },
+  });
   try {
-    const dir = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
-    await mkdir(dir, { recursive: true });
-    const promptFile = join(dir, "prompt.md");
+    await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
+    const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
+    await mkdir(records, { recursive: true });
+    const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
+    await writeFile(join(records, "prompt.md"), prompt);
+    const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     const writes = paths(item.writes);
-    await writeFile(promptFile, buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure }));
-    const run = await runProfile(ctx, { profile, command: profile.command, cwd: worktree.path, dir, promptFile, mission, item, attempt: order.attempt, signal: hooks.signal, name: "agent" });
-    if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped: the mission was cancelled or naruto is shutting down" }, run);
 
-    const outcome = await finishAttempt({
+    if (run.outcome !== "exited") {
+      const why =
+        run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down"
+        : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}`
+        : crashReason(run);
+      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
+      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note }, run);
+      if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
+      return finished({ kind: "failed", reason: `${why}${note}\n${outputTail(run.output)}` }, run);
+    }
+
+    const outcome = await checkpointWorkDir({
       git: ctx.git,
-      worktree,
-      item: { id: item.id, title: item.title, writes, readonly: item.readonly },
+      repoDir: ctx.repoDir,
+      workDir,
       mission: mission.id,
+      item: { id: item.id, title: item.title, writes, readonly: item.readonly },
       protected: ctx.config.protected,
       allowProtected: ctx.config.allow_protected,
       attempt: order.attempt,
       agent: item.agent,
       ...(run.result?.summary ? { summary: run.result.summary } : {}),
-      sharedRefs: SHARED_REFS,
       date: ctx.now(),
     });
-    const kept = outcome.kind === "checkpointed" ? await keepAttempt(ctx, mission, item, order.attempt, outcome.commit) : null;
-
-    if (run.outcome !== "exited") {
-      const why = run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
-      const note = kept ? keptNote(kept) : "";
-      return finished(run.outcome === "timed_out" ? { kind: "timed_out", reason: why + note } : { kind: "failed", reason: `${why}${note}\n${outputTail(run.output)}` }, run);
-    }
     switch (outcome.kind) {
       case "no_changes":
         return finished({ kind: "no_changes" }, run);
       case "out_of_scope":
         return finished({ kind: "out_of_scope", paths: [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] }, run);
-      case "invalid_history":
-        return finished({ kind: "failed", reason: `the agent changed git history: ${outcome.reason}` }, run);
       case "checkpointed":
         break;
     }
+    // Kept reachable: a retry moves the worker branch on.
+    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", attemptRef(mission.id, item.id, order.attempt), outcome.commit], cwd: ctx.repoDir });
     if (item.verify) {
-      const verify = await runProfile(ctx, { profile, command: item.verify, cwd: worktree.path, dir, promptFile, mission, item, attempt: order.attempt, signal: hooks.signal, name: "verify" });
+      const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
+      if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
       if (verify.outcome !== "exited") {
         return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):\n${outputTail(verify.output)}` }, run);
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
   } finally {
-    await removeWorktree({ ...target, deleteBranch: false });
+    await removeWorkDir(workDir);
   }
 }
 
-interface ProfileRun {
+interface ContainedRun {
   readonly profile: AgentProfile;
   readonly command: string;
-  readonly cwd: string;
-  readonly dir: string;
-  readonly promptFile: string;
+  readonly workDir: WorkDir;
+  readonly prompt: string;
   readonly mission: Mission;
   readonly item: MissionItem;
   readonly attempt: number;
   readonly signal: AbortSignal;
+  /** The attempt's records folder: the log and the result file are kept there. */
+  readonly records: string;
   readonly name: "agent" | "verify";
 }
 
@@ -140,39 +150,71 @@ interface ProfileRun {
  * Runs the agent, or the item's verify command, which a plan from a comment may set and which is
  * therefore treated like the agent itself (DESIGN.md §8): same sandbox, same environment rules.
  */
-function runProfile(ctx: WorkerContext, r: ProfileRun): Promise<AgentRun> {
-  return runAgent({
-    command: r.command,
-    cwd: r.cwd,
-    env: ctx.env,
-    allowEnv: r.profile.env,
-    mission: r.mission.id,
-    item: r.item.id,
-    attempt: r.attempt,
-    writes: r.item.writes,
-    promptFile: r.promptFile,
-    resultFile: join(r.dir, r.name === "agent" ? "result.json" : "verify-result.json"),
-    timeoutMs: r.profile.timeout,
-    signal: r.signal,
-    ...(ctx.onOutput ? { onOutput: (chunk: Buffer) => ctx.onOutput?.(r.item.id, chunk) } : {}),
+async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentRun> {
+  const log = createAgentLog(join(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
+  const containment = await containmentOf(r.profile, ctx.env, ctx.nodePath);
+  const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
+  let run: AgentRun | null = null;
+  try {
+    run = await runAgent({
+      command: r.command,
+      sandbox: ctx.sandbox,
+      workDir: r.workDir,
+      prompt: r.prompt,
+      resultName,
+      env: ctx.env,
+      allowEnv: r.profile.env,
+      network: containment.network,
+      readOnly: containment.readOnly,
+      mission: r.mission.id,
+      item: r.item.id,
+      attempt: r.attempt,
+      writes: r.item.writes,
+      timeoutMs: r.profile.timeout,
+      signal: r.signal,
+      onOutput: (chunk: Buffer) => {
+        log.write(chunk);
+        ctx.onOutput?.(r.item.id, chunk);
+      },
+    });
+    return run;
+  } finally {
+    await log.close();
+    if (run?.resultText != null) await writeFile(join(r.records, resultName), run.resultText);
+  }
+}
+
+/** Keeps what an attempt that did not finish left, and the words of its reason that say where. */
+async function keepWork(
+  ctx: WorkerContext,
+  a: { workDir: WorkDir; mission: Mission; item: MissionItem; attempt: number; why: string; writes: RepoPath[]; summary: string | null },
+): Promise<string> {
+  // Within the item's scope it becomes a checkpoint-shaped commit on the worker branch (the
+  // Action's work job carries it to the integrate job that way); otherwise a plain commit.
+  const outcome = await checkpointWorkDir({
+    git: ctx.git,
+    repoDir: ctx.repoDir,
+    workDir: a.workDir,
+    mission: a.mission.id,
+    item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
+    protected: ctx.config.protected,
+    allowProtected: ctx.config.allow_protected,
+    attempt: a.attempt,
+    agent: a.item.agent,
+    ...(a.summary ? { summary: a.summary } : {}),
+    date: ctx.now(),
   });
-}
-
-/** Keeps an attempt's checkpoint reachable after its branch is re-created for a retry. */
-async function keepAttempt(ctx: WorkerContext, mission: Mission, item: MissionItem, attempt: number, commit: string): Promise<string> {
-  const ref = attemptRef(mission.id, item.id, attempt);
-  await gitText(ctx.git, { args: ["update-ref", ref, commit], cwd: ctx.repoDir });
-  return ctx.keptAt ? ctx.keptAt({ item: item.id, attempt, ref, commit }) : `${ref} (${commit.slice(0, 12)})`;
-}
-
-/** Where an attempt's work is kept in the repository it ran in. */
-export function attemptRef(mission: string, item: string, attempt: number): string {
-  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
-}
-
-/** The words of a reason that say where the work of an attempt that did not finish is kept. */
-export function keptNote(where: string): string {
-  return `; its partial work is kept at ${where}`;
+  let kept: { ref: string; commit: string } | null = null;
+  if (outcome.kind === "checkpointed") {
+    const ref = attemptRef(a.mission.id, a.item.id, a.attempt);
+    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", ref, outcome.commit], cwd: ctx.repoDir });
+    kept = { ref, commit: outcome.commit };
+  } else if (outcome.kind === "out_of_scope") {
+    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
+  }
+  if (kept === null) return "";
+  const where = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
+  return keptNote(where) + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
 }
 
 function paths(written: readonly string[]): RepoPath[] {
@@ -190,7 +232,7 @@ function crashReason(run: AgentRun): string {
 }
 
 function outputTail(output: string): string {
-  return output.length <= VERIFY_OUTPUT_TAIL ? output : `…${output.slice(-VERIFY_OUTPUT_TAIL)}`;
+  return output.length <= OUTPUT_TAIL ? output : `…${output.slice(-OUTPUT_TAIL)}`;
 }
 
 function minutes(ms: number): string {

@@ -3,24 +3,19 @@
  * go onto the queue in batches of `queue.batch`, one batch at a time, each verified (and bisected
  * when red) by the merge queue of `src/git/`.
  */
-import type { Config } from "../config/index.ts";
 import { integrate } from "../git/queue.ts";
 import { queueRefName } from "../git/queue-ref.ts";
-import { gitText, type Git } from "../git/run-git.ts";
-import { createVerifyRunner } from "../git/verify-runner.ts";
+import { gitText } from "../git/run-git.ts";
 import type { Mission } from "../mission/document.ts";
 import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/events.ts";
+import type { EngineContext } from "./context.ts";
+import { queueVerifier } from "./queue-verify.ts";
 
 export type Integrated = Extract<MissionEvent, { type: "integrated" }>;
 
-export interface IntegratorContext {
-  readonly git: Git;
-  readonly repoDir: string;
-  readonly config: Config;
+export interface IntegratorContext extends EngineContext {
   /** The queue's verify command (config `queue.verify`, or `--verify`); null: none. */
   readonly verify: string | null;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly now: () => Date;
 }
 
 export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" } as const;
@@ -43,13 +38,12 @@ export async function integrateBatch(ctx: IntegratorContext, mission: Mission, b
   let head = mission.queue.head;
   let verifyRuns = 0;
   if (todo.length > 0) {
-    const run = createVerifyRunner({ env: ctx.env, timeoutMs: ctx.config.limits.item_timeout });
     const batchResult = await integrate({
       git: ctx.git,
       repoDir: ctx.repoDir,
       queueRef,
       checkpoints: todo,
-      ...(ctx.verify ? { verify: { argv: ["sh", "-c", ctx.verify], run } } : {}),
+      ...(ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {}),
       committer: NARUTO_COMMITTER,
       now: ctx.now,
     });

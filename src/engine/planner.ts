@@ -1,17 +1,23 @@
 /**
- * The planner agent (`planWithAgent`: one retry with the errors, then a clear failure), run in a
- * scratch tree at the mission's base so it reads exactly the code the mission starts from. The
- * local driver and the Action's plan job both plan through here.
+ * The planner agent (`planWithAgent`: one retry with the errors, then a clear failure), run in
+ * the sandbox in a fresh work directory at the mission's base, so it reads exactly the code the
+ * mission starts from and whatever it changes there is thrown away. It writes its plan into the
+ * work directory's io folder, outside the files it reads. The local driver and the Action's plan
+ * job both plan through here; prompts, output and plans are kept under
+ * `<git-common-dir>/naruto/missions/<id>/planner/`.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { readAgentFile } from "../agent/agent-file.ts";
 import { planWithAgent, type PlannerResult } from "../agent/planner.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import type { Config } from "../config/index.ts";
-import type { Git } from "../git/run-git.ts";
-import { withScratchTree } from "./scratch-tree.ts";
 import type { Mission } from "../mission/document.ts";
 import type { CheckOptions } from "../plan/index.ts";
+import { createAgentLog } from "./agent-log.ts";
+import { containmentOf } from "./contained.ts";
+import { withWorkDir, type EngineContext } from "./context.ts";
+import { missionDir } from "./records.ts";
 
 /** The checks every plan gets, whoever wrote it (the comment, the issue, the planner agent). */
 export function planCheckOptions(config: Config, strict: boolean): CheckOptions {
@@ -21,34 +27,38 @@ export function planCheckOptions(config: Config, strict: boolean): CheckOptions 
   };
 }
 
-export async function runPlanner(input: {
-  git: Git;
-  repoDir: string;
-  /** Outside the checkout: prompts, the plan file, scratch trees. */
-  dir: string;
-  config: Config;
-  mission: Mission;
-  env: Readonly<Record<string, string | undefined>>;
-}): Promise<PlannerResult> {
-  const { config, mission } = input;
+const PLAN_FILE_LIMIT = 1024 * 1024;
+
+export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<PlannerResult> {
+  const { config } = ctx;
   const profile = config.agents[config.planner.agent];
   if (!profile) return { ok: false, reason: `the planner's agent profile "${config.planner.agent}" is not defined`, attempts: 0 };
-  await mkdir(input.dir, { recursive: true });
+  const records = join(missionDir(ctx.commonDir, mission.id), "planner");
+  await mkdir(records, { recursive: true });
+  const containment = await containmentOf(profile, ctx.env, ctx.nodePath);
   return planWithAgent({
     task: mission.task,
-    planFile: join(input.dir, "plan.yml"),
     check: planCheckOptions(config, mission.settings.strict),
-    run: async ({ prompt, attempt }) => {
-      const promptFile = join(input.dir, `prompt-${attempt}.md`);
-      await writeFile(promptFile, prompt);
-      const tree = { git: input.git, repoDir: input.repoDir, path: join(input.dir, `tree-${attempt}`), commit: mission.base.commit };
-      const run = await withScratchTree(tree, (cwd) =>
-        runAgent({
-          command: profile.command, cwd, env: input.env, allowEnv: profile.env, mission: mission.id, item: "planner",
-          attempt, writes: [], promptFile, resultFile: join(input.dir, `result-${attempt}.json`), timeoutMs: profile.timeout,
-        }),
-      );
-      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2000)}` };
-    },
+    run: ({ prompt, attempt }) =>
+      withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
+        const planFile = join(workDir.io, "plan.yml");
+        const text = prompt(planFile);
+        await writeFile(join(records, `prompt-${attempt}.md`), text);
+        const log = createAgentLog(join(records, `output-${attempt}.log`));
+        const run = await runAgent({
+          command: profile.command, sandbox: ctx.sandbox, workDir, prompt: text, env: ctx.env, allowEnv: profile.env,
+          network: containment.network, readOnly: containment.readOnly, mission: mission.id, item: "planner", attempt, writes: [],
+          timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
+        });
+        await log.close();
+        const plan = await readPlan(planFile);
+        if (plan !== null) await writeFile(join(records, `plan-${attempt}.yml`), plan);
+        return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2000)}`, planFile, plan };
+      }),
   });
+}
+
+/** The plan file the agent wrote: a plain file of at most 1 MiB (see readAgentFile); anything else is no plan. */
+async function readPlan(path: string): Promise<string | null> {
+  return (await readAgentFile(path, "plan file", PLAN_FILE_LIMIT)).text;
 }

@@ -3,7 +3,7 @@
  * queue, whether it was verified, what the independent proof checker says), runs the optional
  * review agent, and returns the `reviewed` event.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgent } from "../agent/run-agent.ts";
 import { policyFindings, reviewMission, type ProofCheck, type ReviewAgent } from "../arbiter/index.ts";
@@ -12,8 +12,12 @@ import { gitText, type Git } from "../git/run-git.ts";
 import type { Mission } from "../mission/document.ts";
 import type { MissionEvent } from "../mission/events.ts";
 import { checkPlan, verifyProof } from "../plan/index.ts";
+import { makeViewGitDir, viewCall } from "../sandbox/git-view.ts";
+import { workRepo } from "../sandbox/work-dir.ts";
+import { createAgentLog } from "./agent-log.ts";
+import { containmentOf } from "./contained.ts";
+import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
-import { withScratchTree } from "./scratch-tree.ts";
 
 export type Reviewed = Extract<MissionEvent, { type: "reviewed" }>;
 
@@ -23,18 +27,15 @@ export interface ReviewContext {
   readonly commonDir: string;
   readonly config: Config;
   readonly verifyConfigured: boolean;
-  readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => Date;
 }
 
 /**
- * @param options.agent the review agent to ask instead of the config's (the GitHub driver replays
+ * @param options.agent the review agent (see {@link reviewAgentFor}; the GitHub driver replays
  *   the answers its review job recorded); null: no review agent, the policy rules alone.
  */
-export async function reviewLocally(ctx: ReviewContext, mission: Mission, options: { readonly agent?: ReviewAgent | null } = {}): Promise<Reviewed> {
-  const range = [mission.base.commit, mission.queue.head];
-  const changed = await gitText(ctx.git, { args: ["--no-optional-locks", "diff", "--name-only", "--no-renames", ...range], cwd: ctx.repoDir });
-  const diff = await gitText(ctx.git, { args: ["--no-optional-locks", "diff", "--no-color", ...range], cwd: ctx.repoDir });
+export async function reviewLocally(ctx: ReviewContext, mission: Mission, options: { readonly agent: ReviewAgent | null }): Promise<Reviewed> {
+  const { changed, diff } = await integratedDiff(ctx, mission);
   const policy = policyFindings({
     mission,
     changedPaths: changed === "" ? [] : changed.split("\n"),
@@ -46,9 +47,31 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission, option
     },
     proofCheck: checkMissionProof(mission),
   });
-  const reviewer = options.agent === undefined ? reviewAgentFor(ctx, mission) : options.agent;
+  const reviewer = options.agent;
   const verdict = await reviewMission({ mission, diff, policy, ...(reviewer ? { runReviewAgent: reviewer } : {}) });
   return { type: "reviewed", at: ctx.now().toISOString(), ...verdict };
+}
+
+/**
+ * What the queue changed since the base, read so that the repository cannot steer it (DESIGN.md
+ * §8a, "What leaves"): in naruto's own view (no `.gitattributes` of the repository or of an
+ * agent: a `-diff` cannot turn a change into "Binary files differ"), as text, without textconv
+ * or an external diff.
+ */
+async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">, mission: Mission): Promise<{ changed: string; diff: string }> {
+  const range = [mission.base.commit, mission.queue.head];
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  await mkdir(join(ctx.commonDir, "naruto", "tmp"), { recursive: true });
+  const gitDir = await mkdtemp(join(ctx.commonDir, "naruto", "tmp", "review-"));
+  try {
+    await makeViewGitDir(gitDir, repo.objects.format);
+    const view = { gitDir, workTree: gitDir, index: join(gitDir, "index"), objects: repo.objects };
+    const changed = await gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range]));
+    const diff = await gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]));
+    return { changed, diff };
+  } finally {
+    await rm(gitDir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -77,8 +100,12 @@ export function checkMissionProof(mission: Mission): ProofCheck {
   return verifyProof(checked.plan, mission.proof);
 }
 
-/** The config's review agent (`arbiter.agent`), run in a scratch tree at the queue head; null: none. */
-export function reviewAgentFor(ctx: ReviewContext, mission: Mission): ReviewAgent | null {
+/**
+ * The config's review agent (`arbiter.agent`), run in the sandbox in a fresh work directory at
+ * the queue head (whatever it changes there is thrown away); null: none. Its prompts and output
+ * are kept under `<git-common-dir>/naruto/missions/<id>/review/<n>/`.
+ */
+export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgent | null {
   const name = ctx.config.arbiter.agent;
   if (name === null) return null;
   const profile = ctx.config.agents[name];
@@ -86,30 +113,21 @@ export function reviewAgentFor(ctx: ReviewContext, mission: Mission): ReviewAgen
   let n = 0;
   return async (prompt) => {
     n += 1;
-    const dir = join(missionDir(ctx.commonDir, mission.id), "review", String(n));
-    await mkdir(dir, { recursive: true });
-    const promptFile = join(dir, "prompt.md");
-    await writeFile(promptFile, prompt);
-    const resultFile = join(dir, "result.json");
-    // The review agent reads the integrated code in a scratch work tree at the queue head: it
-    // never runs in the user's checkout, and whatever it changes there is thrown away.
-    const tree = { git: ctx.git, repoDir: ctx.repoDir, path: join(dir, "tree"), commit: mission.queue.head };
-    const run = await withScratchTree(tree, (cwd) =>
-      runAgent({
-        command: profile.command,
-        cwd,
-        env: ctx.env,
-        allowEnv: profile.env,
-        mission: mission.id,
-        item: "review",
-        attempt: n,
-        writes: [],
-        promptFile,
-        resultFile,
-        timeoutMs: profile.timeout,
-      }),
-    );
-    const result = await readFile(resultFile, "utf8").catch(() => "");
-    return `${run.output}\n${result}`;
+    const attempt = n;
+    const records = join(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
+    await mkdir(records, { recursive: true });
+    await writeFile(join(records, "prompt.md"), prompt);
+    const containment = await containmentOf(profile, ctx.env, ctx.nodePath);
+    return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit: mission.queue.head }, async (workDir) => {
+      const log = createAgentLog(join(records, "output.log"));
+      const run = await runAgent({
+        command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,
+        network: containment.network, readOnly: containment.readOnly, mission: mission.id, item: "review", attempt, writes: [],
+        timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
+      });
+      await log.close();
+      if (run.resultText !== null) await writeFile(join(records, "result.json"), run.resultText);
+      return `${run.output}\n${run.resultText ?? ""}`;
+    });
   };
 }

@@ -1,4 +1,7 @@
-import { splitNul, type Git } from "./run-git.ts";
+import { splitNul, type Git, type GitCall } from "./run-git.ts";
+
+/** Builds the git call for `args` (naruto's view of a work directory passes its own; see src/sandbox/git-view.ts). */
+export type GitCallFor = (args: readonly string[], extra?: { input?: string }) => GitCall;
 
 /** One changed path between the start commit and what the agent left. */
 export interface Change {
@@ -33,18 +36,17 @@ const KINDS: Readonly<Record<string, Change["kind"]>> = { A: "added", D: "delete
  * rename detection: a rename is reported once, with both paths. Two git processes at most (one
  * `diff-tree`, one `cat-file` when symlinks changed), whatever the number of paths.
  *
- * @param gitDir any git directory of the repository (objects are shared by its work trees)
+ * @param call how to run git: naruto's view of the work directory the tree was read from, or
+ *   (default) a plain call in `gitDir`, any git directory of the repository
  */
-export async function listChanges(options: { readonly git: Git; readonly gitDir: string; readonly base: string; readonly tree: string }): Promise<Change[]> {
-  const { git, gitDir } = options;
-  const { stdout } = await git({
-    args: ["--git-dir", gitDir, "--no-optional-locks", "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--end-of-options", options.base, options.tree],
-    cwd: gitDir,
-  });
+export async function listChanges(options: { readonly git: Git; readonly gitDir?: string; readonly call?: GitCallFor; readonly base: string; readonly tree: string }): Promise<Change[]> {
+  const { git } = options;
+  const call: GitCallFor = options.call ?? ((args, extra) => ({ args: ["--git-dir", options.gitDir ?? ".", ...args], cwd: options.gitDir ?? ".", ...(extra?.input !== undefined ? { input: extra.input } : {}) }));
+  const { stdout } = await git(call(["--no-optional-locks", "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", options.base, options.tree]));
   const changes = parseDiffTree(stdout);
   const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
   if (links.length === 0) return changes;
-  const targets = await readBlobs(git, gitDir, links.map((c) => c.newOid!));
+  const targets = await readBlobs(git, call, links.map((c) => c.newOid!));
   return changes.map((c) => (c.newMode === SYMLINK_MODE && c.newOid !== null ? { ...c, symlinkTarget: targets.get(c.newOid) ?? null } : c));
 }
 
@@ -94,9 +96,9 @@ export function changedPaths(changes: readonly Change[]): string[] {
   return [...paths].sort();
 }
 
-async function readBlobs(git: Git, gitDir: string, oids: readonly string[]): Promise<Map<string, string>> {
+async function readBlobs(git: Git, call: GitCallFor, oids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(oids)];
-  const { stdout } = await git({ args: ["--git-dir", gitDir, "cat-file", "--batch"], cwd: gitDir, input: unique.join("\n") + "\n" });
+  const { stdout } = await git(call(["cat-file", "--batch"], { input: unique.join("\n") + "\n" }));
   const blobs = new Map<string, string>();
   let at = 0;
   for (const oid of unique) {

@@ -5,7 +5,7 @@ import { snapshotCheckout } from "../../test/support/checkout-snapshot.ts";
 import type { Git } from "./run-git.ts";
 import { mergeCheckpoint, supportsMergeBase } from "./merge.ts";
 import { createQueueBranch, integrate } from "./queue.ts";
-import type { VerifyRunner } from "./verify.ts";
+import type { VerifyCandidate } from "./verify.ts";
 
 let repo: TestRepo;
 afterEach(async () => repo?.remove());
@@ -72,8 +72,8 @@ describe("the user's checkout", () => {
       { base, item: "b", files: { "shared.txt": lines("b", 18) } },
       { base, item: "c", files: { "shared.txt": lines("c", 1) } },
     ]);
-    const run: VerifyRunner = async () => ({ exitCode: 0, output: "ok\n" });
-    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify: { argv: ["ok"], run } });
+    const verify: VerifyCandidate = async () => ({ exitCode: 0, output: "ok\n" });
+    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify });
     expect(batch.results.map((r) => r.status)).toEqual(["integrated", "integrated", "conflicted"]);
     expect(await snapshotCheckout(repo.dir)).toEqual(before);
     expect(await repo.run("symbolic-ref", "HEAD")).toBe("refs/heads/main");

@@ -82,6 +82,21 @@ export class QueueRaceError extends Error {
   }
 }
 
+/**
+ * The queue is not where naruto left it: something other than naruto moved it. Nothing is built
+ * on a head naruto did not write (DESIGN.md §8a); `found` is what the ref held.
+ */
+export class QueueTamperedError extends Error {
+  override readonly name = "QueueTamperedError";
+  constructor(
+    readonly queueRef: string,
+    readonly expected: string,
+    readonly found: string | null,
+  ) {
+    super(`${queueRef} was moved by something other than naruto: naruto left it at ${expected}, it is ${found === null ? "gone" : `at ${found}`}`);
+  }
+}
+
 /** The queue ref is missing: create it with `createQueueBranch` first. */
 export class QueueMissingError extends Error {
   override readonly name = "QueueMissingError";

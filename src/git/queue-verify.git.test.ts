@@ -1,25 +1,21 @@
-import { readdir } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { readWholeTree, writeCheckpoints } from "../../test/support/checkpoint-builder.ts";
-import { gitText } from "./run-git.ts";
 import { createQueueBranch, integrate } from "./queue.ts";
-import { createVerifyRunner } from "./verify-runner.ts";
-import type { VerifyRunner } from "./verify.ts";
+import type { VerifyCandidate } from "./verify.ts";
 
 let repo: TestRepo;
 afterEach(async () => repo?.remove());
 
-/** A verify command that is red when the candidate holds a `fail-*` file; it records what it saw. */
+/** A verify check that is red when the candidate holds a `fail-*` file; it records what it saw. */
 function fakeVerify() {
   const seen: Array<{ commit: string; green: boolean }> = [];
-  const run: VerifyRunner = async ({ cwd }) => {
-    const failing = (await readdir(cwd)).filter((f) => f.startsWith("fail-"));
-    const commit = await gitText(repo.git, { args: ["rev-parse", "HEAD"], cwd });
+  const verify: VerifyCandidate = async (commit) => {
+    const failing = (await repo.run("ls-tree", "--name-only", commit)).split("\n").filter((f) => f.startsWith("fail-"));
     seen.push({ commit, green: failing.length === 0 });
     return { exitCode: failing.length === 0 ? 0 : 1, output: `checked ${commit}\nfailing: ${failing.join(" ")}\n` };
   };
-  return { seen, verify: { argv: ["fake-verify"], run } };
+  return { seen, verify };
 }
 
 async function batchOf(n: number, culprits: readonly number[]) {
@@ -70,29 +66,11 @@ describe("integrate with a verify command", () => {
     expect([...tree.keys()].some((p) => p.startsWith("fail-"))).toBe(false);
   });
 
-  it("verifies a green batch once and removes the scratch work tree", async () => {
+  it("verifies a green batch once", async () => {
     const { ref, checkpoints } = await batchOf(16, []);
     const { verify } = fakeVerify();
     const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify });
     expect(batch.verifyRuns).toBe(1);
     expect(batch.results.every((r) => r.status === "integrated")).toBe(true);
-    expect(await repo.run("worktree", "list", "--porcelain")).not.toContain("scratch");
-  });
-
-  it("runs a real command in a checkout of the candidate and reports its output", async () => {
-    const { ref, checkpoints } = await batchOf(3, [1]);
-    const run = createVerifyRunner({ env: { PATH: process.env.PATH } });
-    const verify = { argv: ["sh", "-c", 'for f in fail-*; do [ -e "$f" ] && { echo "found $f" >&2; exit 3; }; done; echo ok'], run };
-    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify });
-    expect(batch.results[1]).toMatchObject({ status: "verify_failed", exitCode: 3, outputTail: "found fail-1\n" });
-    expect(batch.results.filter((r) => r.status === "integrated")).toHaveLength(2);
-  });
-
-  it("kills a verify command that runs past its timeout and counts the run as red", async () => {
-    const run = createVerifyRunner({ env: { PATH: process.env.PATH }, timeoutMs: 200 });
-    const result = await run({ argv: ["sh", "-c", "echo started; sleep 30"], cwd: process.cwd() });
-    expect(result.exitCode).toBeNull();
-    expect(result.output).toContain("started");
-    expect(result.output).toContain("timed out");
   });
 });

@@ -2,7 +2,7 @@
  * The merge queue (DESIGN.md §7): branch `naruto/<mission>`, which only ever advances to a
  * verified commit holding every integrated checkpoint as its own commit. Nothing here touches a
  * work tree, an index or HEAD of the user's: commits are written with `fast-import` (or merged
- * in a temporary index), verified in a scratch work tree, and the ref moves by compare-and-swap.
+ * in a temporary index), verified by the check the caller gives, and the ref moves by compare-and-swap.
  */
 import type { Git } from "./run-git.ts";
 import { buildChain, type ChainContext, type ChainItem } from "./queue-chain.ts";
@@ -13,8 +13,8 @@ import { readCheckpoints, readTree } from "./queue-read.ts";
 import { compareAndSwap, queueRefName, readRef } from "./queue-ref.ts";
 import { collectResults } from "./queue-results.ts";
 import { rawText } from "./queue-tree.ts";
-import { QueueMissingError, QueueRaceError, type BatchResult, type Checkpoint, type Identity } from "./queue-types.ts";
-import { createVerifier, type QueueVerify } from "./verify.ts";
+import { QueueMissingError, QueueRaceError, QueueTamperedError, type BatchResult, type Checkpoint, type Identity } from "./queue-types.ts";
+import { verifyOnce, type VerifyCandidate } from "./verify.ts";
 
 export interface CreateQueueInput {
   readonly git: Git;
@@ -46,7 +46,13 @@ export interface IntegrateInput {
   /** The batch, in the order it goes onto the queue. */
   readonly checkpoints: readonly Checkpoint[];
   /** Run once per batch on the candidate; bisected when red. Absent: no verification. */
-  readonly verify?: QueueVerify;
+  readonly verify?: VerifyCandidate;
+  /**
+   * The head naruto last wrote to the queue. The queue is naruto's alone: when the ref is found
+   * anywhere else, before or during the batch, nothing is built on it ({@link QueueTamperedError}).
+   * Absent: a head that moved meanwhile is rebuilt on (for callers that share the queue).
+   */
+  readonly expectedHead?: string;
   /** Committer of queue commits. Absent: each checkpoint's own committer line is kept. */
   readonly committer?: Identity;
   /** Clock for the committer date (read once per call). */
@@ -86,13 +92,15 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
   const prepared = await readCheckpoints(git, repoDir, input.checkpoints);
   const ctx: ChainContext = { git, repoDir, merge: input.merge ?? "auto", committer: committerFor(input) };
   const items: ChainItem[] = prepared.map((p, index) => ({ index, prepared: p }));
-  const verifier = input.verify ? createVerifier({ git, repoDir, command: input.verify }) : undefined;
+  const check = input.verify;
+  const verifier = check ? { verify: (commit: string) => verifyOnce(check, commit) } : undefined;
   const maxAttempts = input.maxAttempts ?? 10;
   let verifyRuns = 0;
-  try {
+  {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const head = await readRef(git, repoDir, queueRef);
       if (head === null) throw new QueueMissingError(queueRef);
+      if (input.expectedHead !== undefined && head !== input.expectedHead) throw new QueueTamperedError(queueRef, input.expectedHead, head);
       const base = { commit: head, tree: await readTree(git, repoDir, head) };
       const chain = await buildChain(ctx, base, items);
       const integrable = new Set(chain.steps.flatMap((s) => (s.status === "integrated" ? [s.index] : [])));
@@ -119,9 +127,8 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
           ? { ok: true as const }
           : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
       if (swap.ok) return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+      if (input.expectedHead !== undefined) throw new QueueTamperedError(queueRef, input.expectedHead, swap.current);
     }
     throw new QueueRaceError(queueRef, maxAttempts);
-  } finally {
-    await verifier?.close();
   }
 }

@@ -5,8 +5,7 @@
  * compare-and-swap, so a killed run resumes from the stored mission (`naruto resume`), and
  * `naruto cancel` from another process is seen at the next tick.
  */
-import type { Config } from "../config/index.ts";
-import type { Git } from "../git/run-git.ts";
+import type { EngineContext } from "../engine/context.ts";
 import type { Mission } from "../mission/document.ts";
 import { IllegalEventError } from "../mission/errors.ts";
 import type { CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
@@ -16,20 +15,13 @@ import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
 import { integrateBatch } from "../engine/integrate-batch.ts";
 import type { Progress } from "./progress.ts";
-import { reviewLocally } from "../engine/review.ts";
-import { pinWorktreeFolder } from "./worktree-folder.ts";
+import { reviewAgentFor, reviewLocally } from "../engine/review.ts";
 import { runAttempt, type WorkerContext } from "../engine/attempt.ts";
 
-export interface DriverContext {
-  readonly git: Git;
-  readonly repoDir: string;
-  readonly commonDir: string;
+export interface DriverContext extends EngineContext {
   readonly store: MissionStore;
-  readonly config: Config;
   /** The queue's verify command; null: none. */
   readonly verify: string | null;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly now: () => Date;
   readonly progress: Progress;
   /** Makes the plan: the `planned` or `planning_failed` event. */
   readonly plan: (mission: Mission) => Promise<MissionEvent>;
@@ -51,7 +43,6 @@ type Message = MissionEvent | null;
 export async function driveMission(ctx: DriverContext, id: string, first: readonly MissionEvent[], resumeWork: ResumeWork = EMPTY_RESUME): Promise<Mission> {
   const store = cachedStore(ctx.store);
   const worker = workerContext(ctx);
-  const unpin = await pinWorktreeFolder(ctx.git, ctx.repoDir, id);
   const inbox = createInbox<Message>();
   const attempts = new Map<string, AbortController>();
   const tasks = new Set<Promise<void>>();
@@ -83,7 +74,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     const current = mission;
     spawn(async () => {
       try {
-        return await integrateBatch({ git: ctx.git, repoDir: ctx.repoDir, config: ctx.config, verify: ctx.verify, env: ctx.env, now: ctx.now }, current, batch);
+        return await integrateBatch(ctx, current, batch);
       } catch (e) {
         pending.unshift(...batch);
         throw e;
@@ -129,7 +120,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
           pending.push(...c.checkpoints);
           break;
         case "review":
-          spawn(() => reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, m));
+          spawn(() => reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, m, { agent: reviewAgentFor(ctx, m) }));
           break;
         case "report":
           spawn(async () => {
@@ -180,7 +171,6 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     }
   } finally {
     clearInterval(ticker);
-    await unpin();
     ctx.shutdown?.removeEventListener("abort", stopAll);
   }
   store.refresh(id);
@@ -199,13 +189,5 @@ export interface ResumeWork {
 const EMPTY_RESUME: ResumeWork = { checkpoints: [], review: false };
 
 function workerContext(ctx: DriverContext): WorkerContext {
-  return {
-    git: ctx.git,
-    repoDir: ctx.repoDir,
-    commonDir: ctx.commonDir,
-    config: ctx.config,
-    env: ctx.env,
-    now: ctx.now,
-    onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk),
-  };
+  return { ...ctx, onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk) };
 }

@@ -3,8 +3,7 @@
  * base commit (reviewed code, not the dirty work tree), creates the queue branch, and hands the
  * mission to the driver. The user's branch, index and work tree are never touched.
  */
-import { join } from "node:path";
-import { loadConfig, formatConfigErrors, type Config } from "../config/index.ts";
+import { loadConfig, formatConfigErrors, type Config, type SandboxMode } from "../config/index.ts";
 import { createQueueBranch } from "../git/queue.ts";
 import { gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
@@ -14,17 +13,20 @@ import { resumption } from "../mission/resume.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { isMissionTerminal } from "../mission/status.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
+import type { EngineContext } from "../engine/context.ts";
 import { plannedEvent } from "../engine/planned-event.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
-import { gitCommonDir, missionDir } from "../engine/records.ts";
+import { gitCommonDir } from "../engine/records.ts";
 import { keepLeftoverWork } from "./leftover-work.ts";
 import { holdMission } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 import { planCheckOptions, runPlanner } from "../engine/planner.ts";
 import type { Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
-import { serialWorktrees } from "./serial-worktrees.ts";
 import { writeReports } from "./reports.ts";
+import { chooseSandbox } from "../sandbox/choose.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import { defaultWorkRoot } from "../sandbox/work-dir.ts";
 
 export interface LocalDeps {
   readonly git: Git;
@@ -34,6 +36,14 @@ export interface LocalDeps {
   readonly progress: Progress;
   readonly shutdown?: AbortSignal;
   readonly tickMs?: number;
+  /** The Node.js running naruto (`process.execPath`), shown read-only to agents. */
+  readonly nodePath: string | null;
+  /** The working directory of the command (relative `--workdir` paths are resolved against it). */
+  readonly cwd: string;
+  /** Picks the sandbox for a mode (default: bubblewrap when it works, see src/sandbox/choose.ts). */
+  readonly chooseSandbox?: (mode: SandboxMode) => Promise<Sandbox>;
+  /** Told the mission's id as soon as it has one (the CLI names it when stopped). */
+  readonly onMission?: (id: string) => void;
 }
 
 export interface RunRequest {
@@ -44,9 +54,15 @@ export interface RunRequest {
   readonly baseRef: string;
   /** Replaces the `default` agent profile's command. */
   readonly agentCommand: string | null;
+  /** `--read`: absolute paths `agentCommand` needs, shown read-only in its sandbox. */
+  readonly agentRead?: readonly string[];
   readonly parallel: number | null;
   readonly verify: string | null;
   readonly strict: boolean;
+  /** `--sandbox`: instead of the config's `sandbox:`. */
+  readonly sandbox?: SandboxMode | null;
+  /** `--workdir`: where work directories are made, instead of the config's `workdir:` or the cache. */
+  readonly workdir?: string | null;
   /** A config to use instead of `.github/naruto.yml` at the base (the demo's). */
   readonly config?: Config;
 }
@@ -56,13 +72,13 @@ export class ConfigInvalidError extends Error {
   override readonly name = "ConfigInvalidError";
 }
 
-export async function runLocalMission(given: LocalDeps, req: RunRequest): Promise<Mission> {
-  const deps = await withSerialWorktrees(given, req.repoDir);
+export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise<Mission> {
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
   const commit = await gitText(git, { args: ["rev-parse", "--verify", "--end-of-options", `${req.baseRef}^{commit}`], cwd: repoDir });
   const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
-  const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, parallel: req.parallel });
+  const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, agentRead: req.agentRead ?? [], parallel: req.parallel });
   const id = `m-${deps.randomId()}`;
+  deps.onMission?.(id);
   const release = await holdMission(await gitCommonDir(git, repoDir), id);
   try {
     return await startMission(deps, req, { id, commit, refName, config });
@@ -74,8 +90,11 @@ export async function runLocalMission(given: LocalDeps, req: RunRequest): Promis
 async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config }): Promise<Mission> {
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
   const { id, commit, refName, config } = m;
+  const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
+  // Checked before anything is made: a required sandbox that is missing fails the run here.
+  const sandbox = await pickSandbox(deps, run.sandbox ?? config.sandbox);
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
-  await saveRunOverrides(await gitCommonDir(git, repoDir), id, { agent_command: req.agentCommand, verify: req.verify });
+  await saveRunOverrides(await gitCommonDir(git, repoDir), id, run);
   const task = req.task ?? firstTitle(req.planText) ?? "run the plan";
   const requested: MissionEvent = {
     type: "requested",
@@ -98,16 +117,16 @@ async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; c
       strict: req.strict,
     },
   };
-  const ctx = await driverContext(deps, repoDir, config, req.verify ?? config.queue.verify, req.planText);
+  const ctx = await driverContext(deps, repoDir, { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir });
   return driveMission(ctx, id, [requested]);
 }
 
-export async function resumeLocalMission(given: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
-  const deps = await withSerialWorktrees(given, input.repoDir);
+export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
   const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
   const stored = await store.load(input.id);
   if (!stored) throw new MissionNotFoundError(input.id);
   if (isMissionTerminal(stored.mission.status)) return stored.mission;
+  deps.onMission?.(input.id);
   // One driver at a time: a live run or resume of the mission holds it, and this one refuses.
   const release = await holdMission(await gitCommonDir(deps.git, input.repoDir), input.id);
   try {
@@ -123,33 +142,41 @@ export async function resumeLocalMission(given: LocalDeps, input: { repoDir: str
 
 async function resumeHeld(deps: LocalDeps, input: { repoDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
   // What the stopped run left: its agents, still running, and their unfinished work.
-  const orphans = await stopOrphanAgents(m);
-  const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, commonDir: await gitCommonDir(deps.git, input.repoDir), mission: m, now: deps.now });
-  // The run's --agent and --verify hold for the rest of the mission (see run-overrides.ts).
+  // The run's --agent, --verify, --sandbox and --workdir hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
-  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, parallel: null });
-  const ctx = await driverContext(deps, input.repoDir, config, input.verify ?? overrides.verify ?? config.queue.verify, m.plan_text);
+  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, agentRead: overrides.agent_read, parallel: null });
+  const workRoot = overrides.workdir ?? defaultWorkRoot(deps.env, { override: config.workdir, cwd: deps.cwd });
+  const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
+  const orphans = await stopOrphanAgents(m);
+  const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now });
+  const ctx = await driverContext(deps, input.repoDir, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
   return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });
 }
 
-async function driverContext(deps: LocalDeps, repoDir: string, config: Config, verify: string | null, planText: string | null): Promise<DriverContext> {
+/** The sandbox of a run (`deps.chooseSandbox` in tests, else bubblewrap when it works). */
+function pickSandbox(deps: LocalDeps, mode: SandboxMode): Promise<Sandbox> {
+  return deps.chooseSandbox ? deps.chooseSandbox(mode) : chooseSandbox({ mode, env: deps.env });
+}
+
+async function driverContext(
+  deps: LocalDeps,
+  repoDir: string,
+  run: { config: Config; verify: string | null; planText: string | null; sandbox: Sandbox; workRoot: string },
+): Promise<DriverContext> {
   const commonDir = await gitCommonDir(deps.git, repoDir);
+  const { config, verify, planText } = run;
+  const engine = { git: deps.git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
   return {
-    git: deps.git,
-    repoDir,
-    commonDir,
+    ...engine,
     store: createLocalMissionStore({ git: deps.git, repoDir }),
-    config,
     verify,
-    env: deps.env,
-    now: deps.now,
     progress: deps.progress,
     ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
     ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
-    plan: (m) => makePlan({ deps, repoDir, commonDir, config, planText, mission: m }),
+    plan: (m) => makePlan({ ctx: engine, planText, mission: m }),
     report: async (m) => {
       await writeReports(commonDir, m);
     },
@@ -170,23 +197,17 @@ function clockBackstop(config: Config): number {
   return longest + BACKSTOP_MARGIN_MS;
 }
 
-/** Attempts, verification and review share one repository (and other runs may too): see serial-worktrees.ts. */
-async function withSerialWorktrees(deps: LocalDeps, repoDir: string): Promise<LocalDeps> {
-  const lockFile = join(await gitCommonDir(deps.git, repoDir), "naruto", "worktree.lock");
-  return { ...deps, git: serialWorktrees(deps.git, { lockFile }) };
-}
-
 /** The `planned` event for an explicit plan, or the planner agent's plan. */
-async function makePlan(input: { deps: LocalDeps; repoDir: string; commonDir: string; config: Config; planText: string | null; mission: Mission }): Promise<MissionEvent> {
-  const { deps, config, mission } = input;
-  const at = () => deps.now().toISOString();
+async function makePlan(input: { ctx: EngineContext; planText: string | null; mission: Mission }): Promise<MissionEvent> {
+  const { ctx, mission } = input;
+  const { config } = ctx;
+  const at = () => ctx.now().toISOString();
   let check: CheckResult;
   if (input.planText !== null) {
     check = checkPlan(input.planText, planCheckOptions(config, mission.settings.strict));
     if (!check.ok) return { type: "planning_failed", at: at(), reason: check.errors.map(formatPlanError).join("\n") };
   } else {
-    const dir = join(missionDir(input.commonDir, mission.id), "planner");
-    const result = await runPlanner({ git: deps.git, repoDir: input.repoDir, dir, config, mission, env: deps.env });
+    const result = await runPlanner(ctx, mission);
     if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason };
     check = result.check;
   }
@@ -201,10 +222,10 @@ export async function configAt(git: Git, repoDir: string, commit: string): Promi
   return loaded.config;
 }
 
-function withOverrides(config: Config, req: { agentCommand: string | null; parallel: number | null }): Config {
+function withOverrides(config: Config, req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null }): Config {
   const agents = { ...config.agents };
   const base = agents["default"];
-  if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null };
+  if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead] };
   const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
   return { ...config, agents, limits };
 }

@@ -9,7 +9,7 @@
  * Linux only, like leftovers.ts: elsewhere the process table is not read.
  */
 import type { Mission } from "../mission/document.ts";
-import { killProcessesWithEnv, processesWithEnv } from "../agent/leftovers.ts";
+import { killProcessesWithEnv, processesWithEnv } from "../sandbox/leftovers.ts";
 
 export interface OrphanDeps {
   /** Folder of the process table (default /proc). */

@@ -1,6 +1,7 @@
 /**
  * What `naruto run` was told on its command line that the mission document does not hold: the
- * default agent's command (`--agent`) and the queue's verify command (`--verify`). They are kept
+ * default agent's command (`--agent`), the queue's verify command (`--verify`), the sandbox
+ * (`--sandbox`) and where work directories are made (`--workdir`, or the default at the time). They are kept
  * beside the mission, so that `naruto resume` runs the rest of it with the same agent and the
  * same verification instead of falling back to the config's (a resumed queue would otherwise
  * advance unverified). `--parallel` needs no file: it is in the mission's settings.
@@ -8,12 +9,19 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { SANDBOX_MODES } from "../config/index.ts";
 import { missionDir } from "../engine/records.ts";
 
 const runOverridesSchema = z.object({
   schema: z.literal("naruto.local-run/v1"),
   agent_command: z.string().nullable(),
+  /** `--read`: what the `--agent` command needs to see. */
+  agent_read: z.array(z.string()).default([]),
   verify: z.string().nullable(),
+  /** `--sandbox`; runs stored before it existed read as null (the config's). */
+  sandbox: z.enum(SANDBOX_MODES).nullable().default(null),
+  /** Where the run made its work directories: resume finds what a killed run left there. */
+  workdir: z.string().nullable().default(null),
 });
 export type RunOverrides = Omit<z.infer<typeof runOverridesSchema>, "schema">;
 
@@ -35,7 +43,7 @@ export async function saveRunOverrides(commonDir: string, mission: string, overr
 export async function loadRunOverrides(commonDir: string, mission: string): Promise<RunOverrides> {
   const path = overridesPath(commonDir, mission);
   const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return { agent_command: null, verify: null };
+  if (text === null) return { agent_command: null, agent_read: [], verify: null, sandbox: null, workdir: null };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -44,5 +52,6 @@ export async function loadRunOverrides(commonDir: string, mission: string): Prom
   }
   const parsed = runOverridesSchema.safeParse(json);
   if (!parsed.success) throw new RunOverridesError(`${path} is not a naruto.local-run/v1 document: delete it to resume with the config's agent and verify command`);
-  return { agent_command: parsed.data.agent_command, verify: parsed.data.verify };
+  const { schema: _, ...overrides } = parsed.data;
+  return overrides;
 }

@@ -5,6 +5,8 @@
  * smart HTTP without persisted credentials, a temporary folder, and "uploads" that copy the
  * artifact folder where the integrate job's download would put it.
  */
+import { TEST_AGENT_READ } from "../support/agents/index.ts";
+import { chooseSandbox } from "../../src/sandbox/choose.ts";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +38,7 @@ export const JOBS = {
 export type JobKind = keyof typeof JOBS;
 
 export function testConfig(extra = ""): string {
-  return `agents:\n  default:\n    command: ${JSON.stringify(demoAgentCommand(process.execPath))}\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n${extra}`;
+  return `agents:\n  default:\n    command: ${JSON.stringify(demoAgentCommand(process.execPath))}\n    read: ${TEST_AGENT_READ}\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n${extra}`;
 }
 
 export interface Job {
@@ -118,6 +120,9 @@ export async function startWorld(input: { config?: string; files?: Record<string
         tempDir: join(dir, "temp"),
         configPath: ".github/naruto.yml",
         remote: remoteFor(fake.url, REPO, token),
+        chooseSandbox: (mode) => chooseSandbox({ mode, env: process.env }),
+        nodePath: process.execPath,
+        sudoWorks: async () => false,
       };
       return { deps, log, token, dir };
     },
@@ -135,8 +140,8 @@ export async function startWorld(input: { config?: string; files?: Record<string
     async agentStep(job) {
       const prepared = job.log.outputs["prepared"];
       if (prepared === undefined) throw new Error("the job's action step set no prepared output");
-      const { log, git: stepGit, env, workspace, tempDir, now } = job.deps;
-      const deps: AgentStepDeps = { log, git: stepGit, env, workspace, tempDir, now };
+      const { log, git: stepGit, env, workspace, tempDir, now, chooseSandbox: choose, nodePath, sudoWorks } = job.deps;
+      const deps: AgentStepDeps = { log, git: stepGit, env, workspace, tempDir, now, chooseSandbox: choose, nodePath, sudoWorks };
       await runAgentStep(deps, await readPrepared(prepared));
     },
     async upload(job, folder, name) {

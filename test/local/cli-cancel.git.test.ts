@@ -16,8 +16,10 @@ import { fakeAgentCommand } from "../support/agents/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { item, planned, requested } from "../support/mission-builders.ts";
 import { fakeCli } from "./cli-io.ts";
-import { missionProcesses, planText } from "./local-fixture.ts";
+import { missionProcesses, missionWorkDirs, planText } from "./local-fixture.ts";
+import { bwrapSkipReason } from "../support/sandbox.ts";
 import { count, startNaruto, waitForMission } from "./runner-process.ts";
+import { FAKE_AGENTS_DIR } from "./local-fixture.ts";
 
 const repos: TestRepo[] = [];
 afterEach(async () => {
@@ -31,7 +33,7 @@ describe("naruto cancel while naruto run runs", () => {
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }, { id: "c", after: ["a"] }]));
     // Agents that would think for a minute: only the cancel ends them.
     const agent = `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--json"]);
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--read", FAKE_AGENTS_DIR, "--agent", agent, "--json"]);
 
     const running = await waitForMission(repo, (m) => count(m, "running") === 2 && m.items.every((i) => i.attempts.every((a) => a.status === "running"))).catch(
       async (e: unknown) => {
@@ -67,7 +69,7 @@ describe("naruto cancel while naruto run runs", () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }]));
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`]);
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--read", FAKE_AGENTS_DIR, "--agent", `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`]);
     const running = await waitForMission(repo, (m) => m.items.some((i) => i.attempts.some((a) => a.status === "running"))).catch(async (e: unknown) => {
       runner.child.kill("SIGKILL");
       throw new Error(`${String(e)}\nrunner: ${JSON.stringify(await runner.exited)}`);
@@ -88,36 +90,41 @@ describe("naruto cancel while naruto run runs", () => {
     expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
   });
 
-  it("cancels a mission whose runner was killed, and stops the agents it left running", async () => {
+  it.each(bwrapSkipReason === null ? (["none", "auto"] as const) : (["none"] as const))("cancels a mission whose runner was killed, stops what it left running and keeps its work (sandbox: %s)", async (mode) => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
     // Agents that write half of their work, then think for a minute.
     const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent]);
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent]);
     try {
       const running = await waitForMission(repo, (m) => count(m, "running") === 2);
       // Both agents wrote their half and sleep (each agent's shell became its sleeping node).
-      const half = (item: string) => join(repo.dir, ".git", "naruto", "worktrees", running.id, item, "src", item, "half.txt");
       const deadline = Date.now() + 20_000;
-      const ready = async () => (await Promise.all(["a", "b"].map((i) => access(half(i)).then(() => true, () => false)))).every(Boolean);
+      const ready = async () => {
+        const dirs = await missionWorkDirs(repo, running.id);
+        const found = await Promise.all(dirs.map((d) => access(join(d.dir.path, "src", d.purpose, "half.txt")).then(() => true, () => false)));
+        return found.filter(Boolean).length === 2;
+      };
       while (!(await ready()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     } finally {
       runner.child.kill("SIGKILL");
     }
     expect((await runner.exited).signal).toBe("SIGKILL");
     const id = (await waitForMission(repo, () => true)).id;
-    expect((await missionProcesses(id)).length).toBeGreaterThanOrEqual(2);
+    if (mode === "none") expect((await missionProcesses(id)).length).toBeGreaterThanOrEqual(2);
 
     const cli = fakeCli(repo.dir);
     expect(await main(["cancel", id], cli.io)).toBe(0);
+    const stopped = mode === "none" ? "; stopped \\d+ processes its killed run had left running" : "(; stopped \\d+ processes its killed run had left running)?";
     expect(cli.stdout()).toMatch(
-      new RegExp(`^mission ${id} cancelled; stopped \\d+ processes its killed run had left running\n  a: its unfinished work is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  b: its unfinished work is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
+      new RegExp(`^mission ${id} cancelled${stopped}\n  a: its unfinished work is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  b: its unfinished work is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
     );
     expect(await missionProcesses(id)).toEqual([]);
     expect((await waitForMission(repo, () => true)).status).toBe("cancelled");
     expect(await repo.run("show", `refs/naruto/attempts/${id}/b/1:src/b/half.txt`)).toBe("half");
-    // The killed run's work trees are gone, and with them git's record of them.
+    // The killed run's work directories are gone; the repository never had a work tree of naruto's.
+    expect(await missionWorkDirs(repo, id)).toEqual([]);
     expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([`worktree ${await realpath(repo.dir)}`]);
   });
 

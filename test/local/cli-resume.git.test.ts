@@ -16,8 +16,10 @@ import { fakeAgentCommand } from "../support/agents/index.ts";
 import { isAlive } from "../support/agents/processes.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { fakeCli } from "./cli-io.ts";
-import { itemOf, missionProcesses, planText, queueCommits } from "./local-fixture.ts";
+import { itemOf, missionProcesses, missionWorkDirs, planText, queueCommits } from "./local-fixture.ts";
+import { bwrapSkipReason } from "../support/sandbox.ts";
 import { count, startNaruto, waitForMission } from "./runner-process.ts";
+import { FAKE_AGENTS_DIR } from "./local-fixture.ts";
 
 const repos: TestRepo[] = [];
 afterEach(async () => {
@@ -32,7 +34,7 @@ describe("naruto resume after the runner was killed", () => {
     await writeFile(join(repo.dir, ".git", "plan.json"), planText(ids.map((id) => ({ id }))));
     // No .github/naruto.yml: the agent and the verify command come only from the command line.
     const agent = `NARUTO_FAKE_SLEEP_MS=600 ${fakeAgentCommand("slow")}`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--verify", "test -e README.md", "--parallel", "2", "--json"]);
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--read", FAKE_AGENTS_DIR, "--agent", agent, "--verify", "test -e README.md", "--parallel", "2", "--json"]);
 
     const partial = await waitForMission(repo, (m) => count(m, "integrated") >= 1 && count(m, "integrated") < ids.length).catch(async (e: unknown) => {
       runner.child.kill("SIGKILL");
@@ -68,19 +70,22 @@ describe("naruto resume after the runner was killed", () => {
   });
 });
 
-describe("naruto resume while the runner's agents live on", () => {
-  it("refuses while the runner lives; once it is killed, stops the agents it left and reruns their items", async () => {
+/** The sandboxes a killed run can have left agents in: without one they live on; in bubblewrap they die with the runner. */
+const MODES: readonly ("none" | "auto")[] = bwrapSkipReason === null ? ["none", "auto"] : ["none"];
+
+describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode) => {
+  it("refuses while the runner lives; once it is killed, stops what it left, keeps the unfinished work and reruns the items", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
     // Attempt 1 writes half of its work, then hangs with a grandchild; the next attempt edits.
     const half = 'mkdir -p "src/$NARUTO_ITEM" && echo "half of $NARUTO_ITEM" > "src/$NARUTO_ITEM/half.txt"';
     const agent = `if [ "$NARUTO_ATTEMPT" = 1 ]; then ${half} && exec ${fakeAgentCommand("hang")}; else exec ${fakeAgentCommand("edit")}; fi`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--agent", agent, "--parallel", "2", "--json"]);
+    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent, "--parallel", "2", "--json"]);
     const runnerPid = runner.child.pid ?? 0;
     try {
       const running = await waitForMission(repo, (m) => count(m, "running") === 2);
-      // Both agents and their grandchildren are up: each agent is the runner's child.
+      // Both agents and their grandchildren are up.
       const deadline = Date.now() + 20_000;
       while ((await missionProcesses(running.id)).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 
@@ -94,8 +99,18 @@ describe("naruto resume while the runner's agents live on", () => {
     }
     expect((await runner.exited).signal).toBe("SIGKILL");
     const before = await waitForMission(repo, () => true);
-    const orphans = await missionProcesses(before.id);
-    expect(orphans.length).toBeGreaterThanOrEqual(4);
+    let orphans = await missionProcesses(before.id);
+    if (mode === "none") {
+      // Each agent leads its own process group: killing the runner leaves them running.
+      expect(orphans.length).toBeGreaterThanOrEqual(4);
+    } else {
+      // In bubblewrap every process of an attempt dies with the runner.
+      for (let waited = 0; waited < 5000 && orphans.length > 0; waited += 50) {
+        await new Promise((r) => setTimeout(r, 50));
+        orphans = await missionProcesses(before.id);
+      }
+      expect(orphans).toEqual([]);
+    }
 
     // A second resume while the first drives the mission is refused.
     const [cli, twin] = [fakeCli(repo.dir), fakeCli(repo.dir)];
@@ -111,10 +126,11 @@ describe("naruto resume while the runner's agents live on", () => {
     for (const pid of orphans) expect(await isAlive(pid)).toBe(false);
     const after = await waitForMission(repo, () => true);
     expect(after.status).toBe("done");
+    const stopped = mode === "none" ? "; resume stopped the \\d+ processes it left running" : "";
     for (const id of ["a", "b"]) {
       const [first, second] = itemOf(after, id).attempts;
       expect(first?.status).toBe("interrupted");
-      expect(first?.reason).toMatch(new RegExp(`^the runner stopped while the agent ran; resume stopped the \\d+ processes it left running; its unfinished work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`));
+      expect(first?.reason).toMatch(new RegExp(`^the runner stopped while the agent ran${stopped}; its unfinished work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`));
       expect(second?.status).toBe("integrated");
       // The half-done work is kept on top of the attempt's base, not integrated.
       const kept = `refs/naruto/attempts/${after.id}/${id}/1`;
@@ -122,7 +138,8 @@ describe("naruto resume while the runner's agents live on", () => {
       expect(await repo.run("rev-parse", `${kept}^`)).toBe(first?.base);
       expect(await repo.run("ls-tree", "-r", "--name-only", `naruto/${after.id}`, `src/${id}`)).toBe(`src/${id}/${id}.txt`);
     }
-    // No work tree of the killed run is left behind.
+    // No work directory of the killed run is left behind, and the repository never had a work tree of naruto's.
+    expect(await missionWorkDirs(repo, after.id)).toEqual([]);
     expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([`worktree ${await realpath(repo.dir)}`]);
   });
 });

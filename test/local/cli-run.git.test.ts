@@ -3,7 +3,7 @@
  * object, and exit code 0 only when the verdict is `approve`.
  */
 import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { shellQuote } from "../../src/agent/shell-quote.ts";
@@ -26,7 +26,7 @@ async function repoWithPlan(items: readonly ItemSpec[]): Promise<TestRepo> {
   const repo = await createTestRepo({ "README.md": "# app\n" });
   repos.push(repo);
   const config = {
-    ...fakeConfigFile({ verify: "true", maxAttempts: 1, agents: { planner: `${shellQuote(process.execPath)} ${shellQuote(PLANNER)}` } }),
+    ...fakeConfigFile({ verify: "true", maxAttempts: 1, agents: { planner: `${shellQuote(process.execPath)} ${shellQuote(PLANNER)}` }, read: [dirname(PLANNER)] }),
     planner: { agent: "planner" },
   };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config, null, 2) });

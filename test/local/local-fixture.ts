@@ -5,14 +5,18 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../../src/config/index.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps } from "../../src/local/local-mission.ts";
 import { silentProgress } from "../../src/local/progress.ts";
 import { parseMission, type Mission } from "../../src/mission/document.ts";
-import { fakeAgentCommand, type FakeAgent } from "../support/agents/index.ts";
+import { fakeAgentCommand, fakeAgentPath, type FakeAgent } from "../support/agents/index.ts";
+import { listMissionWorkDirs, missionWorkFolder, workRepo, type WorkDirRecord } from "../../src/sandbox/work-dir.ts";
+import { TEST_CACHE } from "./cli-io.ts";
 import type { TestRepo } from "../support/git-repo.ts";
 
 const AGENTS: readonly FakeAgent[] = ["edit", "slow", "crash", "hang", "out-of-scope", "noop", "flaky"];
+export const FAKE_AGENTS_DIR = dirname(fakeAgentPath("edit"));
 
 export interface FakeConfigOptions {
   /** The queue's verify command (`sh -c`, run in a scratch work tree at the candidate). */
@@ -28,6 +32,10 @@ export interface FakeConfigOptions {
   readonly hangPidFile?: string;
   /** More profiles: name → command. */
   readonly agents?: Readonly<Record<string, string>>;
+  /** More paths every profile sees read-only in the sandbox. */
+  readonly read?: readonly string[];
+  /** `sandbox:` of the config (default auto: bubblewrap where it works). */
+  readonly sandbox?: "auto" | "required" | "none";
 }
 
 /**
@@ -39,13 +47,16 @@ export function fakeConfigFile(options: FakeConfigOptions = {}): Record<string, 
     slow: `NARUTO_FAKE_SLEEP_MS=${options.slowMs ?? 300} `,
     ...(options.hangPidFile ? { hang: `NARUTO_FAKE_PID_FILE=${options.hangPidFile} ` } : {}),
   };
-  const agents: Record<string, { command: string }> = { default: { command: fakeAgentCommand("edit") } };
-  for (const name of AGENTS) agents[name] = { command: `${extraEnv[name] ?? ""}${fakeAgentCommand(name)}` };
-  for (const [name, command] of Object.entries(options.agents ?? {})) agents[name] = { command };
+  // The sandbox shows agents the system and their work directory: the fake agents' folder too.
+  const read = [FAKE_AGENTS_DIR, ...(options.read ?? [])];
+  const agents: Record<string, { command: string; read: string[] }> = { default: { command: fakeAgentCommand("edit"), read } };
+  for (const name of AGENTS) agents[name] = { command: `${extraEnv[name] ?? ""}${fakeAgentCommand(name)}`, read };
+  for (const [name, command] of Object.entries(options.agents ?? {})) agents[name] = { command, read };
   return {
     version: 1,
     agents,
     queue: { batch: options.batch ?? 8, ...(options.verify ? { verify: options.verify } : {}) },
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     limits: {
       max_parallel: options.maxParallel ?? 4,
       max_attempts: options.maxAttempts ?? 2,
@@ -101,7 +112,10 @@ let counter = 0;
 export function localDeps(repo: TestRepo, extra: Partial<LocalDeps> = {}): LocalDeps {
   return {
     git: repo.git,
-    env: { PATH: process.env.PATH, HOME: tmpdir() },
+    // Work directories under the temp folder, not the machine's ~/.cache.
+    env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: TEST_CACHE },
+    nodePath: process.execPath,
+    cwd: repo.dir,
     now: () => new Date(),
     randomId: () => `t${process.pid.toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`,
     progress: silentProgress,
@@ -187,4 +201,10 @@ export async function missionProcesses(mission: string): Promise<number[]> {
     if (environ.split("\0").includes(`NARUTO_MISSION=${mission}`)) pids.push(Number(name));
   }
   return pids;
+}
+
+/** The work directories of a mission that exist now (a live run's, or what a killed one left). */
+export async function missionWorkDirs(repo: TestRepo, mission: string): Promise<WorkDirRecord[]> {
+  const folder = missionWorkFolder(join(TEST_CACHE, "naruto"), await workRepo(repo.git, repo.dir), mission);
+  return (await listMissionWorkDirs(folder)).flatMap((d) => (d.record ? [d.record] : []));
 }

@@ -3,12 +3,10 @@
  * tree is gone afterwards (a grandchild that ignores SIGTERM included), its dependents are
  * skipped, and the rest of the mission goes on.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { processesWithEnv } from "../../src/sandbox/leftovers.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
-import { isAlive, waitForFile } from "../support/agents/processes.ts";
 import { createTestRepo } from "../support/git-repo.ts";
 import { itemOf, missionProcesses, queueCommits, runMission } from "./local-fixture.ts";
 
@@ -20,19 +18,24 @@ afterEach(async () => {
 describe("a hanging agent in a local mission", () => {
   it("times the item out, stops its process tree, and skips its dependents", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
-    const dir = await mkdtemp(join(tmpdir(), "naruto-hang-"));
-    cleanups.push(() => repo.remove(), () => rm(dir, { recursive: true, force: true }));
-    const pidFile = join(dir, "grandchild.pid");
+    cleanups.push(() => repo.remove());
+    // Its processes carry a mark of this test's, found on the host's process table (a pid written
+    // inside the sandbox's PID namespace would mean nothing here).
+    const mark = `TEST_MARK=${randomBytes(6).toString("hex")}`;
 
     // Writes a file, then hangs: what it did before it hung is kept, not thrown away.
-    const halfDone = `mkdir -p src/stuck && echo partial > src/stuck/partial.txt && NARUTO_FAKE_PID_FILE=${pidFile} ${fakeAgentCommand("hang")}`;
+    const halfDone = `mkdir -p src/stuck && echo partial > src/stuck/partial.txt && ${mark} ${fakeAgentCommand("hang")}`;
     const run = runMission(
       repo,
       [{ id: "stuck", agent: "half-done" }, { id: "needs-stuck", after: ["stuck"] }, { id: "free" }],
       { itemTimeout: "3s", maxAttempts: 1, agents: { "half-done": halfDone } },
     );
-    const pid = Number(await waitForFile(pidFile));
-    expect(pid).toBeGreaterThan(0);
+    let hanging: number[] = [];
+    for (let waited = 0; waited < 20_000 && hanging.length < 2; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      hanging = await processesWithEnv(mark);
+    }
+    expect(hanging.length).toBeGreaterThanOrEqual(2);
     const m = await run;
 
     const stuck = itemOf(m, "stuck");
@@ -48,7 +51,7 @@ describe("a hanging agent in a local mission", () => {
     expect(m.verdict?.verdict).not.toBe("approve");
 
     // When the mission returns, nothing of the attempt runs any more.
-    expect(await isAlive(pid)).toBe(false);
+    expect(await processesWithEnv(mark)).toEqual([]);
     expect(await missionProcesses(m.id)).toEqual([]);
   });
 });

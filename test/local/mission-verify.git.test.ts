@@ -24,8 +24,10 @@ describe("queue verification in a local mission", () => {
     repos.push(repo);
     // The culprit starts editing only once another item has a checkpoint, so it is never alone
     // in the first batch; the gate in the verify command then makes it share a batch with the
-    // other two (see verify-gate.mjs).
-    const afterAnother = `until git for-each-ref refs/naruto/attempts/ | grep -q .; do sleep 0.05; done; ${fakeAgentCommand("edit")}`;
+    // other two (see verify-gate.mjs). Both look into the user's repository to time themselves,
+    // which the sandbox would not let them: this test of bisection runs without it.
+    const inRepo = shellQuote(repo.dir);
+    const afterAnother = `until git -C ${inRepo} for-each-ref refs/naruto/attempts/ | grep -q .; do sleep 0.05; done; ${fakeAgentCommand("edit")}`;
     const m = await runMission(
       repo,
       [
@@ -35,8 +37,9 @@ describe("queue verification in a local mission", () => {
         { id: "d" },
       ],
       {
-        verify: `${shellQuote(process.execPath)} ${shellQuote(GATE)} src/culprit/poison.txt`,
+        verify: `${shellQuote(process.execPath)} ${shellQuote(GATE)} ${inRepo} src/culprit/poison.txt`,
         maxAttempts: 1,
+        sandbox: "none",
         agents: { "after-another": afterAnother },
       },
     );

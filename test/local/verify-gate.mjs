@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The queue verify command of the bisection test: `verify-gate.mjs FILE` fails when FILE exists
-// in the candidate. First it waits until no item of the repository's mission is still running,
-// so that the checkpoints that arrive meanwhile wait for the queue together and form one batch.
+// The queue verify command of the bisection test: `verify-gate.mjs REPO FILE` fails when FILE
+// exists in the candidate. First it waits until no item of REPO's mission is still running, so
+// that the checkpoints that arrive meanwhile wait for the queue together and form one batch.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const git = (...args) => execFileSync("git", args, { encoding: "utf8" }).trim();
+const repo = process.argv[2] ?? ".";
+const git = (...args) => execFileSync("git", ["-C", repo, ...args], { encoding: "utf8" }).trim();
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const deadline = Date.now() + 30_000;
 for (;;) {
@@ -15,7 +16,7 @@ for (;;) {
   if (open.length === 0 || Date.now() > deadline) break;
   pause(50);
 }
-const poison = process.argv[2] ?? "";
+const poison = process.argv[3] ?? "";
 if (existsSync(poison)) {
   console.error(`verify: ${poison} must not exist`);
   process.exit(1);

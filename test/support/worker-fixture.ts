@@ -1,10 +1,11 @@
-import { chmod, lstat, mkdir, readFile, readdir, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gitText } from "../../src/git/run-git.ts";
-import { createWorktree, type Worktree } from "../../src/git/worktree.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../../src/sandbox/work-dir.ts";
 import { createTestRepo, type TestRepo } from "./git-repo.ts";
 
-/** What a fake agent does in its work tree: plain file-system edits and git commands. */
+/** What a fake agent does in its work directory: plain file-system edits and git commands. */
 export interface AgentHands {
   readonly dir: string;
   write(files: Record<string, string | Buffer>): Promise<void>;
@@ -12,7 +13,7 @@ export interface AgentHands {
   rename(from: string, to: string): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
   symlink(target: string, path: string): Promise<void>;
-  /** Runs git in the work tree, as an agent would (with the test identity). */
+  /** Runs git in the work directory, as an agent would (with the test identity). */
   git(...args: string[]): Promise<string>;
 }
 
@@ -42,31 +43,53 @@ export function agentHands(repo: TestRepo, dir: string): AgentHands {
 
 export interface WorkerFixture {
   readonly repo: TestRepo;
-  readonly worktree: Worktree;
+  readonly workDir: WorkDir;
+  /** The work root the directory was made under (outside the repository). */
+  readonly workRoot: string;
   readonly agent: AgentHands;
+  remove(): Promise<void>;
 }
 
 export interface WorkerFixtureOptions {
   readonly mission?: string;
   readonly item?: string;
-  /** Runs on the repository before the work tree is made (more commits, branches, …). */
+  /** Runs on the repository before the work directory is made (more commits, branches, …). */
   readonly prepare?: (repo: TestRepo) => Promise<void>;
-  /** Where the work tree starts (default HEAD). */
+  /** Where the work directory starts (default HEAD). */
   readonly at?: string;
 }
 
-/** A throwaway repository holding `files` and a fresh worker work tree (mission `m-test`, item `item`). */
+/** A throwaway repository holding `files` and a fresh work directory (mission `m-test`, item `item`). */
 export async function createWorkerFixture(files: Record<string, string | Buffer>, options: WorkerFixtureOptions = {}): Promise<WorkerFixture> {
   const repo = await createTestRepo(files);
   await options.prepare?.(repo);
-  const worktree = await createWorktree({
+  const workRoot = await mkdtemp(join(tmpdir(), "naruto-work-"));
+  const mission = options.mission ?? "m-test";
+  const item = options.item ?? "item";
+  const commit = await repo.run("rev-parse", "--verify", `${options.at ?? "HEAD"}^{commit}`);
+  const repoInfo = await workRepo(repo.git, repo.dir);
+  const workDir = await createWorkDir({
     git: repo.git,
-    repoDir: repo.dir,
-    mission: options.mission ?? "m-test",
-    item: options.item ?? "item",
-    at: options.at ?? "HEAD",
+    repo: repoInfo,
+    folder: missionWorkFolder(workRoot, repoInfo, mission),
+    label: `${item}.1`,
+    commit,
+    record: { mission, purpose: item, attempt: 1 },
   });
-  return { repo, worktree, agent: agentHands(repo, worktree.path) };
+  return {
+    repo,
+    workDir,
+    workRoot,
+    agent: agentHands(repo, workDir.path),
+    async remove() {
+      await removeWorkDir(workDir);
+      await rm(workRoot, { recursive: true, force: true }).catch(async () => {
+        await chmod(dirname(workDir.root), 0o700).catch(() => undefined);
+        await rm(workRoot, { recursive: true, force: true });
+      });
+      await repo.remove();
+    },
+  };
 }
 
 /**

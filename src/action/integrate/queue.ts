@@ -5,24 +5,17 @@
  * of a fast-forward before the `integrated` event is recorded — the state never names a queue
  * head that GitHub does not have.
  */
-import type { Config } from "../../config/index.ts";
+import type { EngineContext } from "../../engine/context.ts";
 import { queueRefName, readRef } from "../../git/queue-ref.ts";
-import type { Git } from "../../git/run-git.ts";
-import { workerBranch } from "../../git/worktree.ts";
+import { workerBranch } from "../../git/worker-branch.ts";
 import type { IntegrateCheckpoints } from "../../github-driver/carry-out.ts";
 import { integrateBatch } from "../../engine/integrate-batch.ts";
 import type { CheckpointOrder, MissionEvent } from "../../mission/events.ts";
 import type { ActionLog } from "../log.ts";
 import { fetchRefs, hasCommit, pushRef, type Remote } from "../remote.ts";
 
-export interface QueueContext {
-  readonly git: Git;
-  readonly repoDir: string;
+export interface QueueContext extends EngineContext {
   readonly remote: Remote;
-  readonly config: Config;
-  /** The queue's verify command runs with this environment: no token in it (see remote.ts). */
-  readonly verifyEnv: Readonly<Record<string, string>>;
-  readonly now: () => Date;
   readonly log: ActionLog;
 }
 
@@ -36,7 +29,7 @@ export function queueIntegrator(ctx: QueueContext): IntegrateCheckpoints {
       const before = await readRef(ctx.git, ctx.repoDir, queueRef);
       if (before === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
       const integrated = await ctx.log.group(`merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`, () =>
-        integrateBatch({ git: ctx.git, repoDir: ctx.repoDir, config: ctx.config, verify: ctx.config.queue.verify, env: ctx.verifyEnv, now: ctx.now }, mission, batch),
+        integrateBatch({ ...ctx, verify: ctx.config.queue.verify }, mission, batch),
       );
       if (integrated.queue_head !== before) {
         await pushRef(ctx.git, ctx.repoDir, ctx.remote, { commit: integrated.queue_head, ref: queueRef, expected: before });

@@ -7,7 +7,7 @@
 import type { Config } from "../../config/index.ts";
 import type { Git } from "../../git/run-git.ts";
 import { keptNote } from "../../engine/attempt.ts";
-import { workerBranch } from "../../git/worktree.ts";
+import { workerBranch } from "../../git/worker-branch.ts";
 import type { Mission, MissionItem } from "../../mission/document.ts";
 import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";
 import { ARTIFACT_FILES, partialWorkBranch, partialWorkPlace, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";

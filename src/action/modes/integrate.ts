@@ -20,7 +20,7 @@ import { queueIntegrator } from "../integrate/queue.ts";
 import { reviewEvent } from "../integrate/review-event.ts";
 import { workEvents } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, scrubbedEnv } from "../remote.ts";
-import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
+import { ConfigInvalidError, engineContext, loadMission, missionConfig, missionInput } from "./shared.ts";
 
 export async function integrateMode(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
   const id = missionInput(input.mission);
@@ -77,7 +77,8 @@ export async function integrateMode(deps: ModeDeps, input: { mission: string; ar
     case null:
       break;
   }
-  const integrate = queueIntegrator({ git, repoDir, remote, config, verifyEnv, now: deps.now, log });
+  // The verify command gets the basic environment and queue.env only, never the job's token.
+  const integrate = queueIntegrator({ ...(await engineContext(deps, config)), env: verifyEnv, remote, log });
   const done = await carryOut(deps, { mission, commands }, { integrate });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(integrateSummary(done.mission, done.dispatched));

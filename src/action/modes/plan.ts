@@ -12,7 +12,7 @@ import { ARTIFACT_FILES, type PlanArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { runPlanner } from "../../engine/planner.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
-import { artifactFolder, ConfigInvalidError, configFromText, handOver, loadMission, missionConfigText, missionInput } from "./shared.ts";
+import { artifactFolder, ConfigInvalidError, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput } from "./shared.ts";
 
 /** The action's step: the mission and its config text, for the agent step. */
 export async function preparePlan(deps: ModeDeps, input: { mission: string }): Promise<void> {
@@ -40,9 +40,8 @@ export async function planStep(deps: AgentStepDeps, job: PreparedOf<"plan">): Pr
     if (mission.plan_text !== null) {
       outcome = { kind: "plan", text: mission.plan_text };
     } else {
-      const result = await deps.log.group("planner agent", () =>
-        runPlanner({ git: deps.git, repoDir: deps.workspace, dir: join(deps.tempDir, "naruto-planner"), config, mission, env: deps.env }),
-      );
+      const ctx = await engineContext(deps, config);
+      const result = await deps.log.group("planner agent", () => runPlanner(ctx, mission));
       outcome = result.ok ? { kind: "plan", text: result.text } : { kind: "failed", reason: result.reason };
     }
   } catch (error) {

@@ -8,14 +8,13 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewAgent } from "../../arbiter/index.ts";
-import { gitCommonDir } from "../../engine/records.ts";
 import { reviewAgentFor, reviewLocally } from "../../engine/review.ts";
 import { codeSpan } from "../../report/escape.ts";
 import { ARTIFACT_FILES, type ReviewArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { hasCommit } from "../remote.ts";
-import { artifactFolder, configFromText, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
+import { artifactFolder, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
 
 /** The action's step: the mission and its config text, for the agent step. */
 export async function prepareReview(deps: ModeDeps, input: { mission: string }): Promise<void> {
@@ -41,15 +40,7 @@ export async function prepareReview(deps: ModeDeps, input: { mission: string }):
 export async function reviewStep(deps: AgentStepDeps, job: PreparedOf<"review">): Promise<void> {
   const { mission } = job;
   const config = configFromText({ text: job.configText, path: job.configPath, mission });
-  const ctx = {
-    git: deps.git,
-    repoDir: deps.workspace,
-    commonDir: await gitCommonDir(deps.git, deps.workspace),
-    config,
-    verifyConfigured: config.queue.verify !== null,
-    env: deps.env,
-    now: deps.now,
-  };
+  const ctx = { ...(await engineContext(deps, config)), verifyConfigured: config.queue.verify !== null };
   const outputs: string[] = [];
   const agent = reviewAgentFor(ctx, mission);
   if (agent !== null) {

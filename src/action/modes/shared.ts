@@ -5,7 +5,9 @@ import { formatConfigErrors, loadConfig, type Config } from "../../config/index.
 import { readConfigAt } from "../../github-driver/settings.ts";
 import type { Mission } from "../../mission/document.ts";
 import { MissionNotFoundError } from "../../mission/store.ts";
-import type { ModeDeps } from "../deps.ts";
+import type { EngineContext } from "../../engine/context.ts";
+import { gitCommonDir } from "../../engine/records.ts";
+import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { writePrepared, type PreparedJob } from "../prepared.ts";
 
 /** The mission input is missing or not a mission id. */
@@ -71,4 +73,22 @@ export async function handOver(deps: Pick<ModeDeps, "tempDir" | "log">, job: Pre
   const path = await writePrepared(deps.tempDir, job);
   deps.log.setOutput("prepared", path);
   return path;
+}
+
+/**
+ * What the engine needs in a job: the job's checkout as the repository, the config's sandbox,
+ * and work directories under the job's temp folder (outside the checkout).
+ */
+export async function engineContext(deps: AgentStepDeps, config: Config): Promise<EngineContext> {
+  return {
+    git: deps.git,
+    repoDir: deps.workspace,
+    commonDir: await gitCommonDir(deps.git, deps.workspace),
+    config,
+    env: deps.env,
+    now: deps.now,
+    sandbox: await deps.chooseSandbox(config.sandbox),
+    workRoot: join(deps.tempDir, "naruto-work"),
+    nodePath: deps.nodePath,
+  };
 }

@@ -8,10 +8,9 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { workerBranch } from "../../git/worktree.ts";
+import { workerBranch } from "../../git/worker-branch.ts";
 import { gitText } from "../../git/run-git.ts";
 import { queueRefName } from "../../git/queue-ref.ts";
-import { gitCommonDir } from "../../engine/records.ts";
 import { attemptRef, keptNote, runAttempt, type AttemptFinished } from "../../engine/attempt.ts";
 import type { Mission, MissionItem } from "../../mission/document.ts";
 import type { AttemptOutcome } from "../../mission/events.ts";
@@ -19,7 +18,7 @@ import { codeSpan, inlineText } from "../../report/escape.ts";
 import { ARTIFACT_FILES, partialWorkPlace, type WorkResult } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
-import { artifactFolder, configFromText, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
+import { artifactFolder, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
 
 const ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 
@@ -62,12 +61,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
   try {
     const config = configFromText({ text: job.configText, path: job.configPath, mission });
     const ctx = {
-      git: deps.git,
-      repoDir: deps.workspace,
-      commonDir: await gitCommonDir(deps.git, deps.workspace),
-      config,
-      env: deps.env,
-      now: deps.now,
+      ...(await engineContext(deps, config)),
       onOutput: agentOutput(deps),
       // This clone is gone when the job ends: unfinished work travels in the bundle, and the
       // integrate job keeps it on a branch (or says in the reason why it did not).

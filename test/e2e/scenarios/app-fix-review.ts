@@ -10,7 +10,7 @@
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
 import { missionResult, trackingMarker, verdictMarker } from "../../../src/report/index.ts";
-import { fakeAgentCommand } from "../../support/agents/index.ts";
+import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -22,6 +22,7 @@ const CONFIG = `version: 1
 agents:
   default:
     command: ${JSON.stringify(fakeAgentCommand("edit"))}
+    read: ${TEST_AGENT_READ}
     timeout: 2m
   reviewer:
     command: ${JSON.stringify(`echo ${shellQuote(VERDICT)}`)}

@@ -13,7 +13,7 @@
  */
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
-import { fakeAgentPath } from "../../support/agents/index.ts";
+import { fakeAgentPath, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { readReport } from "../support/hostile-report.ts";
 import { REPO, startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
@@ -22,11 +22,14 @@ const agent = (name: string) => JSON.stringify(`${shellQuote(process.execPath)} 
 
 const CONFIG = `version: 1
 agents:
-  default: { command: ${agent("token-hunter")} }
-  hunter: { command: ${agent("token-hunter")} }
-  pusher: { command: ${agent("pusher")} }
-  lingerer: { command: ${agent("lingerer")} }
+  default: { command: ${agent("token-hunter")}, read: ${TEST_AGENT_READ} }
+  hunter: { command: ${agent("token-hunter")}, read: ${TEST_AGENT_READ} }
+  pusher: { command: ${agent("pusher")}, read: ${TEST_AGENT_READ} }
+  lingerer: { command: ${agent("lingerer")}, read: ${TEST_AGENT_READ} }
 limits: { max_parallel: 3, max_attempts: 1, item_timeout: 5m }
+# The job boundary alone: what holds when a runner has no sandbox (a self-hosted runner without
+# bubblewrap). hostile-sandboxed runs the same agents with the sandbox.
+sandbox: none
 `;
 
 function plan(reports: string): string {

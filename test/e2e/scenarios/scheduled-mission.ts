@@ -4,6 +4,7 @@
  * mission's issue and starts it; the dispatched runs carry it to the verdict. A second sweep
  * starts nothing again. Checked from what the fake GitHub holds.
  */
+import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { scheduledMissionId } from "../../../src/github-driver/schedules.ts";
 import { missionResult, trackingMarker, verdictMarker } from "../../../src/report/index.ts";
@@ -37,6 +38,7 @@ export const scheduledMission: Scenario = {
 agents:
   default:
     command: ${JSON.stringify(demoAgent)}
+    read: ${TEST_AGENT_READ}
 limits:
   max_attempts: 1
 schedules:

@@ -4,6 +4,7 @@
  * parent that is not on the queue, wrong trailers. The integrate job refuses each with the
  * reason and pushes nothing of it; the retry, untampered, integrates.
  */
+import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
 import { tamperWorkArtifact, type Tamper } from "../support/tamper.ts";
@@ -13,7 +14,7 @@ import { check, checkEqual, type Scenario } from "./scenario.ts";
 const demoAgent = `${shellQuote(process.execPath)} ${shellQuote(`${REPO_ROOT}src/agent/demo-agent.mjs`)}`;
 const CONFIG = `version: 1
 agents:
-  default: { command: ${JSON.stringify(demoAgent)} }
+  default: { command: ${JSON.stringify(demoAgent)}, read: ${TEST_AGENT_READ} }
 limits: { max_parallel: 4, max_attempts: 2, item_timeout: 5m }
 `;
 

@@ -9,7 +9,7 @@
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
 import { trackingMarker, verdictMarker } from "../../../src/report/index.ts";
-import { fakeAgentCommand } from "../../support/agents/index.ts";
+import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { REPO, REPO_ROOT, startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -19,9 +19,11 @@ export const CONFIG = `version: 1
 agents:
   default:
     command: ${JSON.stringify(demoAgent)}
+    read: ${TEST_AGENT_READ}
     timeout: 2m
   rogue:
     command: ${JSON.stringify(fakeAgentCommand("out-of-scope"))}
+    read: ${TEST_AGENT_READ}
 queue:
   verify: "! grep -rq 'BREAK THE BUILD' src"
   batch: 4

@@ -2,6 +2,7 @@
  * What the App scenarios share: a config whose agent is the deterministic demo agent, small
  * plans, and checks of what a finished mission left on the fake GitHub.
  */
+import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult, trackingMarker, verdictMarker } from "../../../src/report/index.ts";
 import { check, checkEqual } from "../scenarios/scenario.ts";
@@ -15,6 +16,7 @@ export const APP_CONFIG = `version: 1
 agents:
   default:
     command: ${JSON.stringify(demoAgent)}
+    read: ${TEST_AGENT_READ}
     timeout: 2m
 limits:
   max_parallel: 4

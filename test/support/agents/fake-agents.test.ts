@@ -1,36 +1,35 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAgent, type AgentRun } from "../../../src/agent/run-agent.ts";
+import { bareWorkDir, unsandboxed } from "../sandbox.ts";
 import { fakeAgentCommand, type FakeAgent } from "./index.ts";
 
-let dir: string;
+let dir: Awaited<ReturnType<typeof bareWorkDir>>;
 let work: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "naruto-fakes-"));
-  work = join(dir, "work");
-  await mkdir(work);
+  dir = await bareWorkDir();
+  work = dir.path;
 });
 
 afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await dir.remove();
 });
 
 async function run(name: FakeAgent, options: { env?: Record<string, string>; prompt?: string; attempt?: number } = {}): Promise<AgentRun> {
-  await writeFile(join(dir, "prompt.md"), options.prompt ?? "# item\n");
   return runAgent({
     command: fakeAgentCommand(name),
-    cwd: work,
+    sandbox: unsandboxed(),
+    workDir: dir,
+    prompt: options.prompt ?? "# item\n",
     env: { PATH: process.env.PATH, ...options.env },
     allowEnv: Object.keys(options.env ?? {}),
+    network: true,
     mission: "m-test",
     item: "it-1",
     attempt: options.attempt ?? 1,
     writes: ["src/", "README.md"],
-    promptFile: join(dir, "prompt.md"),
-    resultFile: join(dir, "result.json"),
     timeoutMs: 60_000,
   });
 }

@@ -147,15 +147,15 @@ export function huntTokens() {
  * The GitHub this checkout came from: API bases to try, server, owner, repository, and a commit
  * to point refs at — from the checkout's remote, else from other processes' GITHUB_* variables.
  */
-export function findTarget() {
-  const remote = git(["remote", "get-url", "origin"]).trim();
+export function findTarget(checkout = process.cwd()) {
+  const remote = git(["remote", "get-url", "origin"], checkout).trim();
   const url = /^(https?:\/\/)(?:[^@/]+@)?([^/]+)\/([^/]+)\/([^/]+?)(?:\.git)?$/.exec(remote);
   const seen = (name) => [...new Set(processEnvironments().flatMap((p) => p.environ.filter((e) => e.startsWith(`${name}=`)).map((e) => e.slice(name.length + 1))))];
   const server = url ? `${url[1]}${url[2]}` : (seen("GITHUB_SERVER_URL")[0] ?? null);
   const [owner, repo] = url ? [url[3], url[4]] : (seen("GITHUB_REPOSITORY")[0] ?? "/").split("/");
   const apis = new Set(seen("GITHUB_API_URL"));
   if (server !== null) apis.add(`${server}/api/v3`), apis.add(server);
-  return { apis: [...apis], server, owner: owner || null, repo: repo || null, sha: git(["rev-parse", "HEAD"]).trim() };
+  return { apis: [...apis], server, owner: owner || null, repo: repo || null, sha: git(["rev-parse", "HEAD"], checkout).trim() };
 }
 
 /** Token-looking strings in the environments and command lines of other processes only (fast). */

@@ -11,6 +11,8 @@ import { findTarget, huntTokens, label, processTokens, report, tryWrites } from 
 
 if (process.argv[2] === "linger") {
   const agent = Number(process.argv[3]);
+  // The checkout it came from (it left it, to escape a sweep by working directory).
+  const checkout = process.argv[4] ?? process.cwd();
   const until = Date.now() + Number(process.env.LINGER_SECONDS ?? "120") * 1000;
   const alive = (pid) => {
     try {
@@ -31,17 +33,18 @@ if (process.argv[2] === "linger") {
     const fresh = found.map((t) => t.token).filter((t) => !tried.has(t));
     for (const t of fresh) tried.add(t);
     if (round === 1 || fresh.length > 0) {
-      const attempts = await tryWrites(findTarget(), fresh, `linger-${label}-${round}`, (attempt) => report("lingerer.jsonl", { event: "attempt", round, attempts: [attempt], worked: attempt.worked ? [attempt] : [] }));
+      const attempts = await tryWrites(findTarget(checkout), fresh, `linger-${label}-${round}`, (attempt) => report("lingerer.jsonl", { event: "attempt", round, attempts: [attempt], worked: attempt.worked ? [attempt] : [] }));
       report("lingerer.jsonl", { event: "round", round, fresh: fresh.length, tried: attempts.length });
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   report("lingerer.jsonl", { event: "gave up" });
 } else {
-  // It also drops naruto's tracking variable (NARUTO_AGENT_RUN), by which the agent step kills
-  // what an agent leaves running (src/agent/leftovers.ts): this one must meet the job boundary.
+  // It also drops naruto's tracking variable (NARUTO_AGENT_RUN) and leaves its work directory,
+  // by which naruto finds what an agent leaves running without a sandbox (src/sandbox/leftovers.ts):
+  // this one must meet the job boundary (or, in a sandbox, die with it).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NARUTO_AGENT_RUN"));
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid)], { detached: true, stdio: "ignore", env });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid), process.cwd()], { detached: true, stdio: "ignore", env, cwd: "/" });
   child.unref();
   console.log("lingerer: left a process running");
   editAndReport("hostile-lingerer");

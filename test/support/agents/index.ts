@@ -12,3 +12,9 @@ export function fakeAgentPath(name: FakeAgent): string {
 export function fakeAgentCommand(name: FakeAgent): string {
   return `${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath(name))}`;
 }
+
+/**
+ * The folders the test agents live in (these fakes, naruto's demo agent), as a YAML/JSON list
+ * for a profile's `read:`: the sandbox shows an agent nothing else of the machine but the system.
+ */
+export const TEST_AGENT_READ = JSON.stringify([fileURLToPath(new URL(".", import.meta.url)).replace(/\/$/, ""), fileURLToPath(new URL("../../../src/agent", import.meta.url))]);

@@ -10,7 +10,7 @@
  * job boundary remains the outer wall (templates/naruto.yml). Linux only (it reads /proc).
  */
 import { randomBytes } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, readlink } from "node:fs/promises";
 
 /** The name of the tracking variable in an agent's environment. */
 export const TRACKING_ENV = "NARUTO_AGENT_RUN";
@@ -83,4 +83,32 @@ async function exited(proc: string, pid: number): Promise<boolean> {
   const stat = await readFile(`${proc}/${pid}/stat`, "utf8").catch(() => "");
   const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
   return state === "" || state === "Z" || state === "X";
+}
+
+/**
+ * Running processes (not this one) whose working directory or root is `dir` or below it: what a
+ * command left behind after clearing its environment (so the tracking variable is gone) without
+ * leaving its work directory. Linux only; elsewhere none are found.
+ */
+export async function processesInside(dir: string, options: { proc?: string } = {}): Promise<{ pid: number; command: string }[]> {
+  if (process.platform !== "linux" && options.proc === undefined) return [];
+  const proc = options.proc ?? "/proc";
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  const found: { pid: number; command: string }[] = [];
+  const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const places = await Promise.all(["cwd", "root"].map((link) => readlink(`${proc}/${pid}/${link}`).catch(() => null)));
+    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) continue;
+    if (await exited(proc, pid)) continue;
+    const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+    found.push({ pid, command });
+  }
+  return found;
+}
+
+/** The command line of a process, for a report ("" when it is gone). */
+export async function commandOf(pid: number, options: { proc?: string } = {}): Promise<string> {
+  const proc = options.proc ?? "/proc";
+  return (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
 }

@@ -1,0 +1,115 @@
+/**
+ * After the agent exited: what it left in its work directory becomes, at most, one checkpoint
+ * commit (DESIGN.md §7). naruto reads the directory with its own git (src/sandbox/snapshot.ts),
+ * lists every change against the start commit, checks the scope, and writes one commit whose
+ * parent is the start commit — the agent's own commits, staged and unstaged changes and
+ * untracked files all folded into it — on the worker branch `naruto/<mission>--<item>` of the
+ * repository. The agent's throwaway repository is its own business: its refs, HEAD and history
+ * are never read, so nothing it does there can fail or steer the attempt.
+ */
+import { changedPaths, listChanges, type Change } from "../git/changes.ts";
+import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../git/checkpoint.ts";
+import { gitText, type Git } from "../git/run-git.ts";
+import { checkScope, type ScopeViolation } from "../git/scope.ts";
+import { workerBranch } from "../git/worker-branch.ts";
+import type { RepoPath } from "../plan/paths.ts";
+import { viewCall } from "../sandbox/git-view.ts";
+import { snapshotWorkDir } from "../sandbox/snapshot.ts";
+import type { WorkDir } from "../sandbox/work-dir.ts";
+
+/** How an attempt ended, as far as its files tell. Only `checkpointed` has anything to integrate. */
+export type CheckpointOutcome =
+  | {
+      readonly kind: "checkpointed";
+      /** The checkpoint commit; its only parent is `base`. */
+      readonly commit: string;
+      /** The start commit: the queue integrates `diff base..commit`. */
+      readonly base: string;
+      /** Full ref of the worker branch, now at `commit`. */
+      readonly branch: string;
+      /** Every changed path, both sides of renames, sorted. */
+      readonly changed: readonly string[];
+      readonly changes: readonly Change[];
+      readonly notes: readonly string[];
+    }
+  | { readonly kind: "no_changes"; readonly base: string; readonly notes: readonly string[] }
+  | { readonly kind: "out_of_scope"; readonly violations: readonly ScopeViolation[]; readonly changed: readonly string[]; readonly tree: string; readonly notes: readonly string[] };
+
+export interface CheckpointOptions {
+  readonly git: Git;
+  /** The repository the worker branch is written in (the user's, or a job's clone). */
+  readonly repoDir: string;
+  readonly workDir: WorkDir;
+  readonly mission: string;
+  readonly item: { readonly id: string; readonly title?: string; readonly writes: readonly RepoPath[]; readonly readonly: boolean };
+  readonly protected: readonly RepoPath[];
+  readonly allowProtected?: boolean;
+  readonly attempt: number;
+  /** The agent profile that ran. */
+  readonly agent: string;
+  /** Body of the checkpoint message, e.g. the agent's summary. */
+  readonly summary?: string;
+  /** The checkpoint's author (default {@link DEFAULT_AUTHOR}); also its committer. */
+  readonly author?: Identity;
+  /** Fixed commit date (default: now). */
+  readonly date?: Date;
+}
+
+/**
+ * Reads the work directory and, when every change is within the item's scope, writes the
+ * checkpoint. Never touches the user's work tree, index or HEAD; git failures throw GitError.
+ *
+ * @example
+ * const dir = await createWorkDir({ git, repo, folder, label: "api.1", commit: queueHead, record });
+ * // … the agent runs in dir.path …
+ * const outcome = await checkpointWorkDir({ git, repoDir, workDir: dir, mission: "m-1", item, protected: [], attempt: 1, agent: "claude" });
+ */
+export async function checkpointWorkDir(options: CheckpointOptions): Promise<CheckpointOutcome> {
+  const { git, workDir, item } = options;
+  const snapshot = await snapshotWorkDir(git, workDir);
+  const call = (args: readonly string[], extra?: { input?: string }) => viewCall(snapshot.view, args, extra);
+  const changes = await listChanges({ git, call, base: workDir.start, tree: snapshot.tree });
+  const notes = snapshot.notes;
+  if (changes.length === 0) return { kind: "no_changes", base: workDir.start, notes };
+  const changed = changedPaths(changes);
+  const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options.protected, allowProtected: options.allowProtected ?? false });
+  if (!scope.ok) return { kind: "out_of_scope", violations: scope.violations, changed, tree: snapshot.tree, notes };
+  const message = formatCheckpointMessage({
+    title: item.title ?? item.id,
+    ...(options.summary !== undefined ? { body: options.summary } : {}),
+    mission: options.mission,
+    item: item.id,
+    attempt: options.attempt,
+    agent: options.agent,
+  });
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}), call });
+  const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, branch, commit], cwd: options.repoDir });
+  return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
+}
+
+/**
+ * A commit of `tree` whose only parent is the work directory's start commit, written into the
+ * repository's object store by naruto's view (no config of anyone's: no signing, no hooks).
+ */
+export async function commitTree(input: {
+  git: Git;
+  workDir: WorkDir;
+  tree: string;
+  message: string;
+  author: Identity;
+  date?: Date;
+  /** naruto's view of the work directory (see src/sandbox/git-view.ts). */
+  call: (args: readonly string[], extra?: { input?: string }) => ReturnType<typeof viewCall>;
+}): Promise<string> {
+  const date = input.date ? `${Math.floor(input.date.getTime() / 1000)} +0000` : undefined;
+  const identity: Record<string, string> = {
+    GIT_AUTHOR_NAME: input.author.name,
+    GIT_AUTHOR_EMAIL: input.author.email,
+    GIT_COMMITTER_NAME: input.author.name,
+    GIT_COMMITTER_EMAIL: input.author.email,
+    ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+  };
+  const base = input.call(["commit-tree", "--no-gpg-sign", "-p", input.workDir.start, input.tree], { input: input.message });
+  return gitText(input.git, { ...base, env: { ...base.env, ...identity } });
+}

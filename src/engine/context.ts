@@ -1,0 +1,52 @@
+/**
+ * What the engine's parts need from a driver: the repository, its config, the runner's
+ * environment and clock, and where and how untrusted processes run (the sandbox and the per-user
+ * folder of work directories). The local driver and the Action's jobs each build one.
+ */
+import type { Config } from "../config/index.ts";
+import type { Git } from "../git/run-git.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
+
+export interface EngineContext {
+  readonly git: Git;
+  /** The repository the mission runs in (the user's, or a job's clone). */
+  readonly repoDir: string;
+  /** `git rev-parse --git-common-dir`, absolute: where the mission's records are kept. */
+  readonly commonDir: string;
+  readonly config: Config;
+  /** The runner's environment, from which only allowlisted names reach an agent. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => Date;
+  /** What untrusted processes run in. */
+  readonly sandbox: Sandbox;
+  /** The per-user folder of work directories (see src/sandbox/work-dir.ts). */
+  readonly workRoot: string;
+  /** The Node.js running naruto (`process.execPath`): shown read-only to agents. */
+  readonly nodePath: string | null;
+}
+
+/**
+ * A fresh work directory at `commit` for `use`, removed afterwards whatever happened: for the
+ * planner, the review agent and queue verification, whose changes are never kept.
+ */
+export async function withWorkDir<T>(
+  ctx: Pick<EngineContext, "git" | "repoDir" | "workRoot">,
+  at: { mission: string; label: string; purpose: string; attempt: number | null; commit: string },
+  use: (dir: WorkDir) => Promise<T>,
+): Promise<T> {
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  const dir = await createWorkDir({
+    git: ctx.git,
+    repo,
+    folder: missionWorkFolder(ctx.workRoot, repo, at.mission),
+    label: at.label,
+    commit: at.commit,
+    record: { mission: at.mission, purpose: at.purpose, attempt: at.attempt },
+  });
+  try {
+    return await use(dir);
+  } finally {
+    await removeWorkDir(dir);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Work an attempt did not finish is never thrown away (DESIGN.md §5, PLATFORM.md: "work kept
+ * when a limit hits"): whatever its work directory holds that differs from the start commit is
+ * kept as a commit under `refs/naruto/attempts/<mission>/<item>/<n>`, whether it is within the
+ * item's scope or not — nothing of it is checked or integrated, it is only kept for a person to
+ * look at (`git diff <ref>^ <ref>`).
+ */
+import { gitText, type Git } from "../git/run-git.ts";
+import { viewCall } from "../sandbox/git-view.ts";
+import { snapshotWorkDir } from "../sandbox/snapshot.ts";
+import type { WorkDir } from "../sandbox/work-dir.ts";
+import { commitTree } from "./checkpoint.ts";
+import { NARUTO_COMMITTER } from "./integrate-batch.ts";
+
+/** Where an attempt's work is kept in the repository it ran in. */
+export function attemptRef(mission: string, item: string, attempt: number): string {
+  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
+}
+
+/** The words of a reason that say where the work of an attempt that did not finish is kept. */
+export function keptNote(where: string): string {
+  return `; its partial work is kept at ${where}`;
+}
+
+/**
+ * Keeps what the work directory holds (see the header); null when nothing differs from the
+ * start. `why` goes into the commit message.
+ */
+export async function keepUnfinishedWork(input: {
+  git: Git;
+  repoDir: string;
+  workDir: WorkDir;
+  mission: string;
+  item: string;
+  attempt: number;
+  why: string;
+  now: () => Date;
+}): Promise<{ ref: string; commit: string } | null> {
+  const { git, workDir } = input;
+  const snapshot = await snapshotWorkDir(git, workDir);
+  const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
+  if (snapshot.tree === start) return null;
+  const message = `naruto: unfinished work of ${input.item}, attempt ${input.attempt}\n\n${input.why}; nothing of this was checked or integrated.\n`;
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now(), call: (args, extra) => viewCall(snapshot.view, args, extra) });
+  const ref = attemptRef(input.mission, input.item, input.attempt);
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input.repoDir });
+  return { ref, commit };
+}

@@ -1,0 +1,34 @@
+/**
+ * The queue's verify command (config `queue.verify`, or `--verify`) on a candidate commit: a
+ * fresh work directory at the candidate, the command in the sandbox like any agent (it runs the
+ * repository's code, which agents wrote), with the basic environment and `queue.env` only. A
+ * command that cannot start, or runs past `limits.item_timeout`, is a red run.
+ */
+import { buildCommandEnv } from "../agent/agent-env.ts";
+import type { VerifyCandidate } from "../git/verify.ts";
+import { containmentOf } from "./contained.ts";
+import { withWorkDir, type EngineContext } from "./context.ts";
+
+const OUTPUT_LIMIT = 64 * 1024;
+
+export function queueVerifier(ctx: EngineContext, mission: string, command: string): VerifyCandidate {
+  return (commit) =>
+    withWorkDir(ctx, { mission, label: "verify", purpose: "verify", attempt: null, commit }, async (workDir) => {
+      const { env } = buildCommandEnv({ from: ctx.env, allow: ctx.config.queue.env });
+      env.NARUTO_MISSION = mission;
+      const containment = await containmentOf(null, ctx.env, ctx.nodePath);
+      const run = await ctx.sandbox.run({
+        command,
+        workDir,
+        env,
+        network: true,
+        readOnly: containment.readOnly,
+        timeoutMs: ctx.config.limits.item_timeout,
+        outputLimitBytes: OUTPUT_LIMIT,
+      });
+      let output = run.output;
+      if (run.timedOut) output += `\nnaruto: verify timed out after ${ctx.config.limits.item_timeout} ms\n`;
+      if (run.startFailed !== null) output += `\nnaruto: could not run the verify command: ${run.startFailed}\n`;
+      return { exitCode: run.timedOut || run.cancelled ? null : run.exitCode, output };
+    });
+}

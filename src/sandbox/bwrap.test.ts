@@ -1,0 +1,141 @@
+/**
+ * What bubblewrap keeps out (bwrap.ts), with the real bwrap: the user's files, other processes,
+ * the network when asked, capabilities; and that nothing outlives naruto. Skipped, saying why,
+ * where bwrap does not work.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { bareWorkDir, bwrapSandbox, bwrapSkipReason } from "../../test/support/sandbox.ts";
+import { bwrapArgs, readSystem } from "./bwrap.ts";
+import { processesWithEnv } from "./leftovers.ts";
+import type { SandboxRun } from "./sandbox.ts";
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0)) await c();
+});
+
+async function contained(command: string | ((dir: Awaited<ReturnType<typeof bareWorkDir>>) => string), options: Partial<SandboxRun> = {}) {
+  const dir = await bareWorkDir();
+  cleanup.push(() => dir.remove());
+  const sandbox = await bwrapSandbox();
+  const run = await sandbox.run({ command: typeof command === "string" ? command : command(dir), workDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SECRET_OF_NARUTO: "not here" }, network: true, timeoutMs: 30_000, ...options });
+  return { run, dir };
+}
+
+describe("bwrapArgs", () => {
+  it("binds the system read-only first and the command's folders read-write last, and cuts the network only when asked", async () => {
+    const dir = await bareWorkDir();
+    cleanup.push(() => dir.remove());
+    const request: SandboxRun = { command: "true", workDir: { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] } }, env: {}, network: true, readOnly: ["/opt/agent"], timeoutMs: 1 };
+    const args = bwrapArgs(request, [{ path: "/usr", kind: "dir" }, { path: "/bin", kind: "symlink", target: "usr/bin" }]);
+    const at = (flag: string, a: string) => args.findIndex((x, i) => x === flag && args[i + 1] === a);
+    expect(args).toContain("--unshare-pid");
+    expect(args).toContain("--die-with-parent");
+    expect(args).not.toContain("--unshare-net");
+    expect(args.slice(args.indexOf("--cap-drop"), args.indexOf("--cap-drop") + 2)).toEqual(["--cap-drop", "ALL"]);
+    expect(at("--ro-bind", "/usr")).toBeGreaterThan(-1);
+    expect(at("--symlink", "usr/bin")).toBeGreaterThan(-1);
+    expect(at("--ro-bind", "/repo/.git/objects")).toBeGreaterThan(-1);
+    expect(at("--ro-bind-try", "/opt/agent")).toBeGreaterThan(-1);
+    for (const rw of [dir.path, dir.home, dir.io]) expect(at("--bind", rw)).toBeGreaterThan(at("--ro-bind-try", "/opt/agent"));
+    expect(args.slice(-4)).toEqual(["--", "sh", "-c", "true"]);
+    expect(bwrapArgs({ ...request, network: false }, [])).toContain("--unshare-net");
+  });
+});
+
+describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReason ? ` (skipped: ${bwrapSkipReason})` : ""}`, () => {
+  it("shows nothing of the machine but the system and the command's own folders", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "naruto-outside-"));
+    cleanup.push(() => rm(outside, { recursive: true, force: true }));
+    await writeFile(join(outside, "user-file"), "the user's\n");
+    const { run, dir } = await contained((d) => `ls ${outside} 2>&1; ls ${process.cwd()} 2>&1; ls /root 2>&1; ls $HOME; echo home=$HOME; test -w /usr && echo usr-writable; touch /etc/x 2>/dev/null || echo etc-read-only; echo ok > ${join(d.path, "w")}; echo done`);
+    expect(run.exitCode).toBe(0);
+    expect(run.output).toContain(`ls: cannot access '${outside}': No such file or directory`);
+    expect(run.output).toContain(`ls: cannot access '${process.cwd()}': No such file or directory`);
+    expect(run.output).not.toContain("user-file");
+    expect(run.output).not.toContain("usr-writable");
+    expect(run.output).toContain("etc-read-only");
+    expect(run.output).toContain(`home=${dir.home}`);
+    expect(await readFile(join(dir.path, "w"), "utf8")).toBe("ok\n");
+  });
+
+  it("shows only its own processes: no /proc/<pid>/environ of naruto or anyone else", async () => {
+    const { run } = await contained(`ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/${process.pid}/environ 2>&1 | head -c 200; echo; cat /proc/self/environ | tr '\\0' '\\n' | grep -c SECRET_OF_NARUTO`);
+    const lines = run.output.trim().split("\n");
+    expect(Number(lines[0])).toBeLessThan(10);
+    expect(lines[1]).toMatch(/No such file or directory/);
+    expect(run.output).not.toContain("PATH=");
+    expect(lines.at(-1)).toBe("1");
+  });
+
+  it("runs without capabilities, as root too", async () => {
+    const { run } = await contained("grep CapEff /proc/self/status");
+    expect(run.output.trim()).toBe("CapEff:\t0000000000000000");
+  });
+
+  it("reaches the network by default, and not at all with network: false", async () => {
+    const server = createServer((socket) => socket.end("hello\n"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+    const port = (server.address() as { port: number }).port;
+    const connect = `node -e 'require("net").connect(${port}, "127.0.0.1").on("data", d => { process.stdout.write(String(d)); process.exit(0) }).on("error", e => { console.log(e.code); process.exit(0) })'`;
+    expect((await contained(connect, { network: true })).run.output).toBe("hello\n");
+    expect((await contained(connect, { network: false })).run.output).toMatch(/ECONNREFUSED|ENETUNREACH/);
+  });
+
+  it("reads the repository's objects but cannot write them", async () => {
+    const objects = await mkdtemp(join(tmpdir(), "naruto-objects-"));
+    cleanup.push(() => rm(objects, { recursive: true, force: true }));
+    await writeFile(join(objects, "blob"), "object\n");
+    const dir = await bareWorkDir();
+    cleanup.push(() => dir.remove());
+    const sandbox = await bwrapSandbox();
+    const run = await sandbox.run({ command: `cat ${objects}/blob; (echo x > ${objects}/new) 2>/dev/null || echo refused`, workDir: { ...dir, objects: { ...dir.objects, objects: [objects] } }, env: { PATH: process.env.PATH ?? "" }, network: true, timeoutMs: 10_000 });
+    expect(run.output).toBe("object\nrefused\n");
+  });
+
+  it("takes every process of the sandbox along when naruto itself is killed", async () => {
+    const marker = randomBytes(6).toString("hex");
+    const dir = await bareWorkDir();
+    cleanup.push(() => dir.remove());
+    // A naruto stand-in: starts a sandboxed lingerer in a session of its own, then is SIGKILLed.
+    const script = join(dir.root, "runner.mts");
+    await writeFile(
+      script,
+      `import { bwrapSandbox } from ${JSON.stringify(new URL("../../test/support/sandbox.ts", import.meta.url).pathname)};
+const dir = JSON.parse(process.argv[2]);
+const s = await bwrapSandbox();
+console.log("started");
+await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2>&1 & exec sleep 1001", workDir: dir, env: { PATH: process.env.PATH, MARK: ${JSON.stringify(marker)} }, network: true, timeoutMs: 60000 });
+`,
+    );
+    const runner = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(dir)], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((r) => runner.stdout.once("data", () => r()));
+    for (let waited = 0; waited < 10_000 && (await processesWithEnv(`MARK=${marker}`)).length < 2; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect((await processesWithEnv(`MARK=${marker}`)).length).toBeGreaterThanOrEqual(2);
+    runner.kill("SIGKILL");
+    let left = await processesWithEnv(`MARK=${marker}`);
+    for (let waited = 0; waited < 5000 && left.length > 0; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      left = await processesWithEnv(`MARK=${marker}`);
+    }
+    expect(left).toEqual([]);
+  });
+
+  const asUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+  it.skipIf(!asUser)(`works for an ordinary user too${asUser ? "" : " (skipped: needs root and setpriv to become one)"}`, async () => {
+    const dir = await bareWorkDir();
+    cleanup.push(() => dir.remove());
+    spawnSync("chown", ["-R", "65534:65534", dir.root]);
+    const args = bwrapArgs({ command: "id -u; echo ok > out; cat out; grep CapEff /proc/self/status", workDir: dir, env: {}, network: false, timeoutMs: 1 }, await readSystem());
+    const result = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "bwrap", ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("65534\nok\nCapEff:\t0000000000000000\n");
+  });
+});

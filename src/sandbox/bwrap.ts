@@ -1,0 +1,108 @@
+/**
+ * The bubblewrap adapter (DESIGN.md §8a). The command sees:
+ *
+ * - the system read-only (`/usr`, `/etc`, `/opt`, … as they exist here), a new `/proc` and a
+ *   minimal `/dev`, a private tmpfs at `/tmp`;
+ * - its work directory, its private HOME and its io folder read-write, at their own paths;
+ * - read-only: the repository's object store (the throwaway repository borrows its objects),
+ *   where its CLI is installed, and the profile's `read:` paths;
+ * - nothing else: not the user's repository, not other work directories, not naruto's state.
+ *
+ * It runs in new PID, IPC and UTS namespaces (no `/proc/<pid>/environ` of anyone outside; when
+ * the command exits, or naruto dies, every process it started dies with the namespace), in a
+ * session of its own (no terminal to inject keystrokes into), without capabilities (as root
+ * too), and without a network when the profile says `network: false`.
+ */
+import { lstat, readlink } from "node:fs/promises";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { killProcessesWithEnv, newTrackingValue, TRACKING_ENV } from "./leftovers.ts";
+import { runProcess, type ProcessDeps } from "./run-process.ts";
+import type { ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
+
+/** Folders of the system a command may need, shown read-only where they exist. */
+export const SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"] as const;
+
+/** What a system path is on this machine: a folder to bind, a symlink to recreate, or absent. */
+export type SystemEntry = { readonly path: string; readonly kind: "dir" } | { readonly path: string; readonly kind: "symlink"; readonly target: string };
+
+/** Reads what each system path is here (once per process: the system does not change under naruto). */
+export async function readSystem(paths: readonly string[] = SYSTEM_PATHS): Promise<SystemEntry[]> {
+  const entries: SystemEntry[] = [];
+  for (const path of paths) {
+    const info = await lstat(path).catch(() => null);
+    if (info === null) continue;
+    if (info.isSymbolicLink()) entries.push({ path, kind: "symlink", target: await readlink(path) });
+    else if (info.isDirectory()) entries.push({ path, kind: "dir" });
+  }
+  // Ubuntu's /etc/resolv.conf points into /run: name resolution needs that folder too.
+  const resolv = await readlink("/etc/resolv.conf").catch(() => null);
+  if (resolv !== null) {
+    const target = isAbsolute(resolv) ? resolv : resolve("/etc", resolv);
+    if (!target.startsWith("/etc/")) entries.push({ path: dirname(target), kind: "dir" });
+  }
+  return entries;
+}
+
+/**
+ * The bwrap arguments for one run (pure). Later binds are mounted over earlier ones, so the
+ * read-write folders come last: a `read:` path that holds the work directory cannot make it
+ * read-only, and nothing read-only can be bound over the work directory.
+ */
+export function bwrapArgs(request: SandboxRun, system: readonly SystemEntry[]): string[] {
+  const dir = request.workDir;
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(request.network ? [] : ["--unshare-net"]),
+    "--cap-drop", "ALL",
+    "--hostname", "naruto",
+  ];
+  for (const entry of system) {
+    if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
+    else args.push("--ro-bind", entry.path, entry.path);
+  }
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
+  for (const path of request.readOnly ?? []) args.push("--ro-bind-try", path, path);
+  for (const rw of [dir.path, dir.home, dir.io]) args.push("--bind", rw, rw);
+  args.push("--chdir", dir.path, "--", "sh", "-c", request.command);
+  return args;
+}
+
+export interface BwrapOptions {
+  /** The bwrap executable (default `bwrap` on PATH). */
+  readonly binary?: string;
+  /** `bubblewrap 0.8.0`, as the probe read it. */
+  readonly version: string;
+  readonly system: readonly SystemEntry[];
+  readonly deps?: ProcessDeps;
+}
+
+export function createBwrapSandbox(options: BwrapOptions): Sandbox {
+  const binary = options.binary ?? "bwrap";
+  return {
+    kind: "bwrap",
+    description: options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
+    async run(request: SandboxRun): Promise<ProcessRun> {
+      // bwrap hands its own environment to the command: it is the command's, and nothing else.
+      const tracking = newTrackingValue();
+      const env = { ...request.env, HOME: request.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
+      // When bwrap is gone the kernel takes the namespace down, a moment later: wait for that, so
+      // that nothing of the run is left when it returns.
+      const sweep = async () => {
+        const entry = `${TRACKING_ENV}=${tracking}`;
+        const kill = options.deps?.kill ?? ((pid: number, signal: NodeJS.Signals) => void process.kill(pid, signal));
+        for (let waited = 0; waited < 5_000; waited += 20) {
+          if ((await killProcessesWithEnv(entry, { kill })).length === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return [];
+      };
+      return runProcess({ file: binary, args: bwrapArgs(request, options.system), cwd: request.workDir.path, env, sweep }, request, options.deps);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The life of one contained process, the same under either adapter: it starts as the leader of
+ * its own process group, stdin on /dev/null (a command waiting for input would hang), output
+ * interleaved and bounded; on timeout or cancel the whole group gets SIGTERM, then SIGKILL after
+ * the grace period; when the leader exits, whatever it left in the group is stopped the same way.
+ * What it left outside the group is the adapter's to find (`sweep`). POSIX only.
+ */
+import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
+import { createOutputBuffer } from "../agent/output-buffer.ts";
+import type { Leftover, ProcessRun, SandboxRun } from "./sandbox.ts";
+
+export interface ProcessDeps {
+  readonly spawn?: (file: string, args: string[], options: { cwd: string; env: Record<string, string>; stdio: ["ignore", "pipe", "pipe"]; detached: true }) => ChildProcess;
+  /** Sends a signal; a negative pid is a process group. */
+  readonly kill?: (pid: number, signal: NodeJS.Signals) => void;
+  readonly now?: () => number;
+}
+
+export interface Launch {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  /** After the process and its group are gone: find and kill what escaped the group. */
+  readonly sweep?: () => Promise<readonly Leftover[]>;
+}
+
+// Longer timers overflow and fire at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Runs `launch` under the limits of `request`; never throws for anything the process does. */
+export async function runProcess(launch: Launch, request: SandboxRun, deps: ProcessDeps = {}): Promise<ProcessRun> {
+  const spawn = deps.spawn ?? nodeSpawn;
+  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
+  const now = deps.now ?? Date.now;
+  const grace = request.killGraceMs ?? 5000;
+  const output = createOutputBuffer(request.outputLimitBytes ?? 1024 * 1024);
+  const started = now();
+
+  const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; cancelled: boolean; startFailed: string | null }>((resolve) => {
+    let timedOut = false;
+    let cancelled = false;
+    let startFailed: string | null = null;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let done = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const child = spawn(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        kill(-child.pid, signal);
+      } catch {
+        // ESRCH: the group is already empty.
+      }
+    };
+    // SIGTERM now, SIGKILL after the grace period; `then` runs after the SIGKILL.
+    const stopGroup = (then?: () => void) => {
+      killGroup("SIGTERM");
+      timers.push(
+        setTimeout(() => {
+          killGroup("SIGKILL");
+          then?.();
+        }, grace),
+      );
+    };
+    const finish = () => {
+      if (done) return;
+      done = true;
+      timers.forEach(clearTimeout);
+      request.signal?.removeEventListener("abort", onAbort);
+      killGroup("SIGKILL");
+      resolve({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
+    };
+    const onAbort = () => {
+      if (exit !== null || done) return;
+      cancelled = true;
+      stopGroup();
+    };
+
+    timers.push(
+      setTimeout(() => {
+        if (exit !== null || done) return;
+        timedOut = true;
+        stopGroup();
+      }, Math.min(request.timeoutMs, MAX_TIMER_MS)),
+    );
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request.signal?.aborted) onAbort();
+
+    const onData = (chunk: Buffer) => {
+      output.push(chunk);
+      request.onOutput?.(chunk);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("error", (error) => {
+      startFailed = error.message;
+      if (child.pid === undefined) finish();
+    });
+    child.on("exit", (code, signal) => {
+      if (done) return;
+      exit = { code, signal };
+      // Leftovers in the group may hold the output pipes open: stop them, then stop reading.
+      stopGroup(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish();
+      });
+    });
+    child.on("close", finish);
+  });
+
+  const leftovers = (await launch.sweep?.()) ?? [];
+  return {
+    exitCode: end.code,
+    signal: end.signal,
+    timedOut: end.timedOut,
+    cancelled: end.cancelled,
+    startFailed: end.startFailed,
+    durationMs: now() - started,
+    output: output.text(),
+    outputBytes: output.bytes,
+    outputTruncated: output.truncated,
+    leftovers,
+  };
+}

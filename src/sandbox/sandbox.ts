@@ -1,0 +1,66 @@
+/**
+ * The sandbox port (DESIGN.md §8a, STYLE.md 13): every untrusted process — an agent, the
+ * planner, the review agent, an item's `verify`, the queue's `verify` — runs through one
+ * `Sandbox`, in a work directory (work-dir.ts). Two adapters: bubblewrap (bwrap.ts), and an
+ * explicit unsandboxed one (unsandboxed.ts) whose description says why it is used.
+ */
+import type { WorkDir } from "./work-dir.ts";
+
+export interface SandboxRun {
+  /** A command line, run with `sh -c` in the work directory. */
+  readonly command: string;
+  readonly workDir: WorkDir;
+  /**
+   * The whole environment of the command (built from the allowlist of DESIGN.md §8; nothing
+   * else of naruto's reaches it). The sandbox sets HOME and TMPDIR to private folders.
+   */
+  readonly env: Readonly<Record<string, string>>;
+  /** Whether the command may reach the network (agents call their model). */
+  readonly network: boolean;
+  /** More absolute paths the command sees, read-only (where an agent's CLI is installed). */
+  readonly readOnly?: readonly string[];
+  readonly timeoutMs: number;
+  /** Between SIGTERM and SIGKILL on timeout or cancel. Default 5 s. */
+  readonly killGraceMs?: number;
+  /** Output kept: default 1 MiB (head and tail). */
+  readonly outputLimitBytes?: number;
+  /** Every chunk of output as it arrives; unbounded. */
+  readonly onOutput?: (chunk: Buffer) => void;
+  /** Aborting stops the command (cancel, shutdown). */
+  readonly signal?: AbortSignal;
+}
+
+/** A process the command left running after it exited, found and killed. */
+export interface Leftover {
+  readonly pid: number;
+  readonly command: string;
+  /**
+   * How it was found: it still carried the command's tracking variable, or it had dropped it
+   * (a cleared environment in a session of its own) and was found by its working directory.
+   */
+  readonly found: "tracking_variable" | "working_directory";
+}
+
+export interface ProcessRun {
+  /** Null when it was killed by a signal or never started. */
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+  /** Why the command could not be started at all; null when it ran. */
+  readonly startFailed: string | null;
+  readonly durationMs: number;
+  /** stdout and stderr interleaved, bounded. */
+  readonly output: string;
+  readonly outputBytes: number;
+  readonly outputTruncated: boolean;
+  /** What the command left running and naruto killed (always empty inside bubblewrap, where all of it dies with the sandbox). */
+  readonly leftovers: readonly Leftover[];
+}
+
+export interface Sandbox {
+  readonly kind: "bwrap" | "none";
+  /** For the terminal, the report and the result: `bwrap 0.8.0`, or `none (bwrap not found)`. */
+  readonly description: string;
+  run(request: SandboxRun): Promise<ProcessRun>;
+}

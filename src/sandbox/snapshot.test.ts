@@ -1,0 +1,157 @@
+/**
+ * What an agent left in its work directory, read by naruto's own git (snapshot.ts) and listed
+ * against the start commit (src/git/changes.ts), on real repositories and real work directories.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createWorkerFixture, type WorkerFixture } from "../../test/support/worker-fixture.ts";
+import { changedPaths, listChanges, type Change } from "../git/changes.ts";
+import { viewCall } from "./git-view.ts";
+import { snapshotWorkDir } from "./snapshot.ts";
+
+describe("what an agent left in its work directory", () => {
+  let f: WorkerFixture;
+  afterEach(() => f.remove());
+
+  async function changes(): Promise<Change[]> {
+    const { git } = f.repo;
+    const snapshot = await snapshotWorkDir(git, f.workDir);
+    return listChanges({ git, call: (args, extra) => viewCall(snapshot.view, args, extra), base: f.workDir.start, tree: snapshot.tree });
+  }
+  const summary = (cs: Change[]) => cs.map((c) => [c.kind, c.from, c.path].filter((x) => x !== null).join(" "));
+
+  it("lists modified, added and deleted files", async () => {
+    f = await createWorkerFixture({ "keep.txt": "k\n", "edit.txt": "one\n", "drop.txt": "bye\n", "dir/a.txt": "a\n", "dir/b.txt": "b\n" });
+    await f.agent.write({ "edit.txt": "two\n", "new/deep/file.txt": "hi\n" });
+    await f.agent.remove("drop.txt");
+    await f.agent.remove("dir");
+    expect(summary(await changes())).toEqual(["deleted dir/a.txt", "deleted dir/b.txt", "deleted drop.txt", "modified edit.txt", "added new/deep/file.txt"]);
+  });
+
+  it("reports a rename with both paths, and both count as changed", async () => {
+    const body = "line\n".repeat(20);
+    f = await createWorkerFixture({ "src/old.ts": body });
+    await f.agent.rename("src/old.ts", "lib/new.ts");
+    const cs = await changes();
+    expect(summary(cs)).toEqual(["renamed src/old.ts lib/new.ts"]);
+    expect(changedPaths(cs)).toEqual(["lib/new.ts", "src/old.ts"]);
+  });
+
+  it("reports a mode change (the executable bit) with the same content", async () => {
+    f = await createWorkerFixture({ "run.sh": "#!/bin/sh\n" });
+    await f.agent.chmod("run.sh", 0o755);
+    expect(await changes()).toMatchObject([{ kind: "modified", path: "run.sh", oldMode: "100644", newMode: "100755" }]);
+  });
+
+  it("marks binary files", async () => {
+    f = await createWorkerFixture({ "img.bin": Buffer.from([0, 1, 2, 3]), "text.txt": "t\n" });
+    await f.agent.write({ "img.bin": Buffer.from([0, 9, 9, 9, 0]), "new.bin": Buffer.from([0xff, 0, 0xfe]), "text.txt": "u\n" });
+    expect((await changes()).map((c) => [c.path, c.binary])).toEqual([["img.bin", true], ["new.bin", true], ["text.txt", false]]);
+  });
+
+  it("lists untracked files but not ignored ones", async () => {
+    f = await createWorkerFixture({ ".gitignore": "build/\n*.log\n", "README.md": "r\n" });
+    await f.agent.write({ "build/out.js": "x", "debug.log": "x", "sub/trace.log": "x", "notes.md": "n\n", "sub/kept.txt": "k\n" });
+    expect(summary(await changes())).toEqual(["added notes.md", "added sub/kept.txt"]);
+  });
+
+  it("reports symlinks created, retargeted and replacing a file, with their targets", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n", "file.txt": "f\n" });
+    await f.agent.symlink("a.txt", "old-link");
+    await f.agent.git("add", "old-link");
+    await f.agent.git("commit", "-qm", "agent adds a link");
+    await f.agent.remove("old-link");
+    await f.agent.symlink("file.txt", "old-link");
+    await f.agent.symlink("../outside", "new-link");
+    await f.agent.remove("file.txt");
+    await f.agent.symlink("a.txt", "file.txt");
+    const cs = await changes();
+    expect(cs.map((c) => [c.kind, c.path, c.newMode, c.symlinkTarget])).toEqual([
+      ["type_changed", "file.txt", "120000", "a.txt"],
+      ["added", "new-link", "120000", "../outside"],
+      ["added", "old-link", "120000", "file.txt"],
+    ]);
+  });
+
+  it("keeps paths with spaces, quotes, newlines and non-ASCII characters exact", async () => {
+    const odd = ["with space.txt", 'quote"d.txt', "back\\slash.txt", "new\nline.txt", "café/ünï.txt", "tab\tbed.txt", "日本.md"];
+    f = await createWorkerFixture({ "with space.txt": "old\n" });
+    await f.agent.write(Object.fromEntries(odd.map((p) => [p, `new ${p}\n`])));
+    expect(changedPaths(await changes())).toEqual([...odd].sort());
+  });
+
+  it("counts the agent's commits, staged and unstaged changes together", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n" });
+    await f.agent.write({ "a.txt": "committed\n" });
+    await f.agent.git("commit", "-qam", "agent commit");
+    await f.agent.write({ "b.txt": "staged\n" });
+    await f.agent.git("add", "b.txt");
+    await f.agent.write({ "c.txt": "unstaged\n" });
+    expect(summary(await changes())).toEqual(["modified a.txt", "modified b.txt", "modified c.txt"]);
+  });
+
+  it("takes what is on disk, even when the agent's index says otherwise", async () => {
+    f = await createWorkerFixture({ ".gitignore": "*.gen\n", "hidden.txt": "h\n" });
+    await f.agent.write({ "hidden.txt": "changed behind a flag\n", "forced.gen": "wanted\n" });
+    await f.agent.git("update-index", "--assume-unchanged", "hidden.txt");
+    await f.agent.git("add", "-f", "forced.gen");
+    expect(summary(await changes())).toEqual(["added forced.gen", "modified hidden.txt"]);
+  });
+
+  it("keeps an ignored file the agent committed on purpose", async () => {
+    f = await createWorkerFixture({ ".gitignore": "*.gen\n" });
+    await f.agent.write({ "schema.gen": "generated, committed\n" });
+    await f.agent.git("add", "-f", "schema.gen");
+    await f.agent.git("commit", "-qm", "agent commits generated file");
+    expect(summary(await changes())).toEqual(["added schema.gen"]);
+  });
+
+  it("lists nothing when nothing changed, and ignores empty directories", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.write({ "a.txt": "a\n" });
+    await f.agent.git("status", "--porcelain");
+    await mkdir(join(f.workDir.path, "empty/dir"), { recursive: true });
+    expect(await changes()).toEqual([]);
+  });
+
+  it("reads bytes as they are: no attribute the repository or the agent wrote converts or hides them", async () => {
+    f = await createWorkerFixture({ ".gitattributes": "*.txt text eol=crlf\n", "a.txt": "one\r\ntwo\r\n", "b.bin": "plain\n" });
+    // The checkout holds the committed bytes exactly (no eol conversion on the way out) …
+    const { readFile } = await import("node:fs/promises");
+    expect(await readFile(join(f.workDir.path, "a.txt"), "utf8")).toBe(await f.repo.run("cat-file", "blob", "HEAD:a.txt").then((b) => `${b}\n`));
+    expect(await readFile(join(f.workDir.path, "a.txt"), "utf8")).not.toContain("\r");
+    expect(await changes()).toEqual([]);
+    // … and an agent's `-diff`, `filter` or `ident` cannot make a text change look binary or vanish.
+    await f.agent.write({ ".gitattributes": "* -diff filter=hide ident\n", "b.bin": "changed $Id$\n" });
+    const cs = await changes();
+    expect(cs.map((c) => [c.path, c.binary])).toEqual([[".gitattributes", false], ["b.bin", false]]);
+  });
+
+  it("never runs what the agent planted in its own repository's config or hooks", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    const marker = join(f.workRoot, "planted-ran");
+    const plant = `#!/bin/sh\necho ran >> ${marker}\n`;
+    await writeFile(join(f.workDir.path, "planted.sh"), plant, { mode: 0o755 });
+    await f.agent.git("config", "core.fsmonitor", join(f.workDir.path, "planted.sh"));
+    await f.agent.git("config", "core.hooksPath", f.workDir.path);
+    await f.agent.git("config", "filter.hide.clean", join(f.workDir.path, "planted.sh"));
+    await f.agent.write({ ".gitattributes": "* filter=hide\n", "a.txt": "b\n" });
+    const cs = await changes();
+    expect(changedPaths(cs)).toEqual([".gitattributes", "a.txt", "planted.sh"]);
+    const { access } = await import("node:fs/promises");
+    await expect(access(marker)).rejects.toThrow();
+  });
+
+  it("reads the directory itself, not the repository a .git file the agent wrote points to", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    const other = await createWorkerFixture({ "other.txt": "o\n" });
+    try {
+      await f.agent.remove(".git");
+      await f.agent.write({ ".git": `gitdir: ${join(other.repo.dir, ".git")}\n`, "a.txt": "edited\n" });
+      expect(summary(await changes())).toEqual(["modified a.txt"]);
+    } finally {
+      await other.remove();
+    }
+  });
+});

@@ -1,0 +1,258 @@
+/**
+ * Standalone work directories (DESIGN.md §8a). An agent never works in a `git worktree` of the
+ * user's repository, nor anywhere below it: agents walk up the directories for `.env`,
+ * `CLAUDE.md`, `.claude/`, and Claude Code refuses to edit anything under a `.git/`. Each
+ * attempt, the planner, the review agent and every queue verification get a folder of their own
+ * under a per-user cache:
+ *
+ * ```
+ * <work root>/<repository key>/<mission>/<label>-<random>/   (0700)
+ *   work/     the commit's files, and a throwaway repository in work/.git: that one commit
+ *             (shallow), no refs, hooks or config of the user's; objects borrowed read-only
+ *   home/     a private HOME
+ *   tmp/      a private TMPDIR (without the sandbox; with it, /tmp is a private tmpfs)
+ *   io/       the prompt, the result file, the planner's plan file
+ *   naruto/   naruto's own: the index it checked out with, its git directory; never in the sandbox
+ * ```
+ *
+ * The mission's folder can be crossed but not listed (mode 0300), so that an agent running
+ * without the sandbox does not find its siblings by listing `..`. Directories are created side by
+ * side: nothing here takes a lock of the user's repository.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { gitText, type Git } from "../git/run-git.ts";
+import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
+
+/** One work directory, as plain data (JSON-safe: a later `naruto resume` reads it back). */
+export interface WorkDir {
+  readonly root: string;
+  /** The agent's working directory: the start commit's files and the throwaway repository. */
+  readonly path: string;
+  readonly home: string;
+  readonly tmp: string;
+  readonly io: string;
+  /** naruto's own folder: not bound into the sandbox. */
+  readonly private: string;
+  /** The commit whose files `path` holds. */
+  readonly start: string;
+  readonly objects: RepoObjects;
+  /** What the folder is for, e.g. `users-api.2`, `planner.1`, `verify`. */
+  readonly label: string;
+}
+
+/** What naruto writes beside a work directory to find it again after a killed run. */
+export interface WorkDirRecord {
+  readonly schema: "naruto.work-dir/v1";
+  readonly mission: string;
+  /** The item, or `planner` / `review` / `verify`. */
+  readonly purpose: string;
+  readonly attempt: number | null;
+  readonly dir: WorkDir;
+}
+
+/** The work root is inside the repository, where agents would find the user's files by walking up. */
+export class WorkRootError extends Error {
+  override readonly name = "WorkRootError";
+}
+
+const LABEL = /^[a-z0-9][a-z0-9._-]{0,80}$/;
+
+/**
+ * The per-user folder of work directories: `--workdir` or config `workdir` when given, else
+ * `$XDG_CACHE_HOME/naruto`, else `~/.cache/naruto`. Relative paths and `~/` are resolved
+ * against `cwd` and `HOME`.
+ */
+export function defaultWorkRoot(env: Readonly<Record<string, string | undefined>>, given: { override: string | null; cwd: string }): string {
+  const home = env.HOME ?? "/tmp";
+  const expand = (p: string) => (p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : resolve(given.cwd, p));
+  if (given.override !== null && given.override !== "") return expand(given.override);
+  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(home, ".cache");
+  return join(cache, "naruto");
+}
+
+/** What a repository needs for work directories: its object store and its key in the work root. */
+export interface WorkRepo {
+  readonly objects: RepoObjects;
+  /** `<name>-<hash of the git directory's real path>`: two repositories never share a folder. */
+  readonly key: string;
+  /** The repository's top level (its work tree), or null for a bare one. */
+  readonly topLevel: string | null;
+}
+
+const repos = new Map<string, Promise<WorkRepo>>();
+
+/** Reads (once per repository and process) what work directories of `repoDir` need. */
+export function workRepo(git: Git, repoDir: string): Promise<WorkRepo> {
+  let found = repos.get(repoDir);
+  if (found === undefined) {
+    found = readWorkRepo(git, repoDir);
+    found.catch(() => repos.delete(repoDir));
+    repos.set(repoDir, found);
+  }
+  return found;
+}
+
+async function readWorkRepo(git: Git, repoDir: string): Promise<WorkRepo> {
+  const out = await gitText(git, {
+    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
+    cwd: repoDir,
+  });
+  const [common = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
+  const commonDir = await realpath(common);
+  const own = await realpath(objectsDir);
+  const alternates = await readAlternates(own);
+  const topLevel = bare === "true" ? null : await realpath(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
+  const name = basename(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
+  const key = `${name}-${createHash("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
+  return { objects: { commonDir, objects: [own, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+}
+
+/** The object folders a store borrows from, absolute (git resolves relative ones against the store). */
+async function readAlternates(objects: string): Promise<string[]> {
+  const text = await readFile(join(objects, "info", "alternates"), "utf8").catch(() => "");
+  const found: string[] = [];
+  for (const line of text.split("\n")) {
+    const entry = line.trim();
+    if (entry === "" || entry.startsWith("#")) continue;
+    const path = await realpath(isAbsolute(entry) ? entry : resolve(objects, entry)).catch(() => null);
+    if (path !== null) found.push(path, ...(await readAlternates(path)));
+  }
+  return found;
+}
+
+/**
+ * The folder of one mission's work directories: `<root>/<repository key>/<mission>/`. Refuses a
+ * root inside the repository (its work tree or git directory).
+ */
+export function missionWorkFolder(root: string, repo: WorkRepo, mission: string): string {
+  const absolute = resolve(root);
+  for (const inside of [repo.topLevel, repo.objects.commonDir]) {
+    if (inside !== null && isWithin(absolute, inside)) {
+      throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
+    }
+  }
+  return join(absolute, repo.key, mission);
+}
+
+/**
+ * Creates a work directory holding `commit`'s files under `folder` (see {@link missionWorkFolder}).
+ * A few files written directly and one `git read-tree -u`: no lock of the user's repository, so
+ * any number are made at once.
+ */
+export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: string; label: string; commit: string; record: Omit<WorkDirRecord, "schema" | "dir"> }): Promise<WorkDir> {
+  if (!LABEL.test(input.label)) throw new RangeError(`work directory label ${JSON.stringify(input.label)}: use [a-z0-9._-]`);
+  if (!/^[0-9a-f]{40,64}$/.test(input.commit)) throw new RangeError(`${JSON.stringify(input.commit)} is not a full commit id`);
+  await mkdir(input.folder, { recursive: true, mode: 0o700 });
+  // Crossable, not listable: a sibling's name cannot be read from `..` (see the header).
+  await chmod(input.folder, 0o300);
+  const root = join(input.folder, `${input.label}-${randomBytes(6).toString("hex")}`);
+  await mkdir(root, { mode: 0o700 });
+  const dir: WorkDir = {
+    root,
+    path: join(root, "work"),
+    home: join(root, "home"),
+    tmp: join(root, "tmp"),
+    io: join(root, "io"),
+    private: join(root, "naruto"),
+    start: input.commit,
+    objects: input.repo.objects,
+    label: input.label,
+  };
+  try {
+    for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir(d, { mode: 0o700 });
+    const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
+    await writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n");
+    await makeThrowawayRepo(dir);
+    // The agent's repository gets the index of the checkout; naruto keeps its own copy of it,
+    // whose stat data lets it read back only what changed (see snapshot.ts).
+    const agentGit = join(dir.path, ".git");
+    const view: GitView = { gitDir: agentGit, workTree: dir.path, index: join(agentGit, "index"), objects: dir.objects };
+    await input.git(viewCall(view, ["read-tree", "--reset", "-u", input.commit]));
+    await copyFile(view.index, seedIndex(dir));
+  } catch (error) {
+    await removeWorkDir(dir);
+    throw error;
+  }
+  return dir;
+}
+
+/** Where naruto keeps the index it checked the work directory out with. */
+export function seedIndex(dir: Pick<WorkDir, "private">): string {
+  return join(dir.private, "seed-index");
+}
+
+/**
+ * The agent's repository: HEAD detached at the start commit, which is also the shallow boundary
+ * (so it is the one commit the agent sees), no refs, no hooks, a config with nothing in it but
+ * the object format, objects borrowed from the user's store (read-only in the sandbox).
+ */
+async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
+  const g = join(dir.path, ".git");
+  for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir(join(g, d), { recursive: true });
+  await writeFile(join(g, "HEAD"), `${dir.start}\n`);
+  await writeFile(join(g, "shallow"), `${dir.start}\n`);
+  await writeFile(join(g, "config"), repoConfig(dir.objects.format, { bare: false }));
+  await writeFile(join(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}\n`).join(""));
+  await writeFile(join(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  await writeFile(join(g, "info", "exclude"), "");
+}
+
+/**
+ * Removes a work directory, whatever the agent left: folders it made unreadable or unwritable
+ * are opened up first. Safe to call twice.
+ */
+export async function removeWorkDir(dir: Pick<WorkDir, "root">): Promise<void> {
+  try {
+    await rm(dir.root, { recursive: true, force: true });
+  } catch {
+    await openUp(dir.root);
+    await rm(dir.root, { recursive: true, force: true });
+  }
+}
+
+async function openUp(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => null);
+  if (info === null || !info.isDirectory()) return;
+  await chmod(path, 0o700).catch(() => undefined);
+  for (const name of await readdir(path).catch(() => [] as string[])) await openUp(join(path, name));
+}
+
+/**
+ * The work directories left in a mission's folder (a run that was killed leaves them), each with
+ * its record; folders without a readable record are returned with `record: null`.
+ */
+export async function listMissionWorkDirs(folder: string): Promise<{ root: string; record: WorkDirRecord | null }[]> {
+  await chmod(folder, 0o700).catch(() => undefined);
+  try {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    const found: { root: string; record: WorkDirRecord | null }[] = [];
+    for (const name of names.sort()) {
+      const root = join(folder, name);
+      const text = await readFile(join(root, "naruto", "work-dir.json"), "utf8").catch(() => null);
+      let record: WorkDirRecord | null = null;
+      try {
+        const parsed = text === null ? null : (JSON.parse(text) as WorkDirRecord);
+        if (parsed?.schema === "naruto.work-dir/v1" && parsed.dir.root === root) record = parsed;
+      } catch {
+        record = null;
+      }
+      found.push({ root, record });
+    }
+    return found;
+  } finally {
+    await chmod(folder, 0o300).catch(() => undefined);
+  }
+}
+
+/** Removes a mission's folder once its work directories are gone (or kept); safe when absent. */
+export async function removeMissionFolder(folder: string): Promise<void> {
+  await openUp(folder);
+  await rm(folder, { recursive: true, force: true });
+}
+
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}

@@ -1,0 +1,64 @@
+/**
+ * Sandboxes for tests: the explicit unsandboxed adapter always, and bubblewrap where it works on
+ * this machine (CI installs it: .ci/run). A test that needs bubblewrap and does not find it is
+ * reported skipped with the reason (`bwrapSkipReason`), never passed.
+ */
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBwrapSandbox, readSystem } from "../../src/sandbox/bwrap.ts";
+import { probeBwrap } from "../../src/sandbox/choose.ts";
+import type { Sandbox } from "../../src/sandbox/sandbox.ts";
+import { createUnsandboxed } from "../../src/sandbox/unsandboxed.ts";
+import type { WorkDir } from "../../src/sandbox/work-dir.ts";
+
+const probe = await probeBwrap({ binary: "bwrap", path: process.env.PATH });
+
+/** Why the bubblewrap tests cannot run here; null when they can. */
+export const bwrapSkipReason: string | null = probe.ok ? null : `bubblewrap does not work on this machine (${probe.reason}); .ci/run installs it`;
+
+export async function bwrapSandbox(): Promise<Sandbox> {
+  if (!probe.ok) throw new Error(bwrapSkipReason ?? "no bwrap");
+  return createBwrapSandbox({ version: probe.version, system: await readSystem() });
+}
+
+export function unsandboxed(): Sandbox {
+  return createUnsandboxed({ reason: "a test" });
+}
+
+/** Every adapter this machine can run, by name: for suites every adapter must pass. */
+export async function sandboxesHere(): Promise<[string, Sandbox][]> {
+  const list: [string, Sandbox][] = [["none", unsandboxed()]];
+  if (probe.ok) list.push(["bwrap", await bwrapSandbox()]);
+  return list;
+}
+
+/** The sandbox of ordinary tests: bubblewrap when it works, else none (as `sandbox: auto` picks). */
+export async function defaultTestSandbox(): Promise<Sandbox> {
+  return probe.ok ? bwrapSandbox() : unsandboxed();
+}
+
+/** A work directory without a repository behind it (for tests of processes, not of git). */
+export async function bareWorkDir(): Promise<WorkDir & { remove(): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), "naruto-sandbox-"));
+  const dir: WorkDir = {
+    root,
+    path: join(root, "work"),
+    home: join(root, "home"),
+    tmp: join(root, "tmp"),
+    io: join(root, "io"),
+    private: join(root, "naruto"),
+    start: "0".repeat(40),
+    objects: { commonDir: root, objects: [], format: "sha1" },
+    label: "test.1",
+  };
+  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir(d);
+  return { ...dir, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** A work directory whose files are `path` (an existing folder: a test repository's checkout, say). */
+export async function workDirAt(path: string): Promise<WorkDir & { remove(): Promise<void> }> {
+  const dir = await bareWorkDir();
+  await rm(dir.path, { recursive: true, force: true });
+  return { ...dir, path };
+}
