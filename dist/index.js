@@ -57475,7 +57475,8 @@ var ITEM_STATUSES = [
   "out_of_scope",
   "timed_out",
   "skipped",
-  "cancelled"
+  "cancelled",
+  "tampered"
 ];
 var MISSION_STATUSES = [
   "planning",
@@ -57490,7 +57491,7 @@ function isFailure(status) {
   return status === "failed" || status === "conflicted" || status === "out_of_scope" || status === "timed_out";
 }
 function isTerminal(status) {
-  return status === "integrated" || status === "skipped" || status === "cancelled" || isFailure(status);
+  return status === "integrated" || status === "skipped" || status === "cancelled" || status === "tampered" || isFailure(status);
 }
 function isFinal(status, attemptsLeft2) {
   return isTerminal(status) && !(isFailure(status) && attemptsLeft2 > 0);
@@ -57517,7 +57518,8 @@ var ATTEMPT_STATUSES = [
   "conflicted",
   "verify_failed",
   "interrupted",
-  "cancelled"
+  "cancelled",
+  "tampered"
 ];
 var attemptSchema = external_exports.object({
   n: external_exports.number().int().min(1),
@@ -57537,7 +57539,22 @@ var attemptSchema = external_exports.object({
   runner: external_exports.string().nullable(),
   dispatched_at: external_exports.string(),
   started_at: external_exports.string().nullable(),
-  finished_at: external_exports.string().nullable()
+  finished_at: external_exports.string().nullable(),
+  /**
+   * Set while the attempt runs when something other than naruto changed what it watches
+   * (a `tampered` event): however the attempt then ends, it ends `tampered` with this reason.
+   */
+  tampered: external_exports.string().nullable().default(null)
+});
+var tamperFindingSchema = external_exports.object({
+  at: external_exports.string(),
+  what: external_exports.string(),
+  before: external_exports.string().nullable(),
+  after: external_exports.string().nullable(),
+  blame: external_exports.enum(["agents", "not_naruto", "user"]),
+  attempts: external_exports.array(external_exports.string()),
+  /** What naruto did about it: put its own ref back, or nothing (the user's refs are never touched). */
+  action: external_exports.string().nullable()
 });
 var plannedItemSchema = external_exports.object({
   id: external_exports.string(),
@@ -57620,6 +57637,10 @@ var missionSchema = external_exports.object({
   proof: external_exports.unknown().nullable(),
   items: external_exports.array(itemSchema),
   verdict: verdictSchema.nullable(),
+  /** What the tamper record found while the mission ran; missions stored before it read as none. */
+  tampering: external_exports.array(tamperFindingSchema).default([]),
+  /** What untrusted processes ran in: `bwrap 0.8.0`, or `none (…why)`; null: not recorded. */
+  sandbox: external_exports.string().nullable().default(null),
   created_at: external_exports.string(),
   updated_at: external_exports.string(),
   /** Events applied so far: a store save is a compare-and-swap on the document this counts. */
@@ -59084,7 +59105,8 @@ function startAttempt(item, at2) {
     runner: null,
     dispatched_at: at2,
     started_at: null,
-    finished_at: null
+    finished_at: null,
+    tampered: null
   });
   item.status = "running";
   item.reason = null;
@@ -59131,6 +59153,11 @@ function applyAttemptStarted(m, e) {
 function applyAttemptFinished(m, e) {
   const { item, attempt } = locate(m, e.type, e.item, e.attempt);
   if (attempt.status !== "dispatched" && attempt.status !== "running") return DUPLICATE;
+  if (e.outcome.kind === "interrupted" && attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && e.outcome.reason.startsWith(NEVER_STARTED)) {
+    item.attempts.pop();
+    Object.assign(item, { status: "ready", reason: null });
+    return;
+  }
   Object.assign(attempt, {
     finished_at: e.at,
     summary: e.summary ?? null,
@@ -59140,6 +59167,11 @@ function applyAttemptFinished(m, e) {
     model: e.model ?? null
   });
   const o = e.outcome;
+  if (attempt.tampered !== null || o.kind === "tampered") {
+    const reason = [attempt.tampered, o.kind === "tampered" ? o.reason : null].filter((r) => r !== null).join("; ");
+    fail2(item, attempt, "tampered", "tampered", reason);
+    return;
+  }
   switch (o.kind) {
     case "checkpointed":
       Object.assign(attempt, { status: "checkpointed", checkpoint: o.commit, base: o.base, changed: o.changed });
@@ -59167,6 +59199,27 @@ function applyAttemptFinished(m, e) {
       Object.assign(item, { status: "ready", reason: null });
       return;
   }
+}
+var NEVER_STARTED = "never started:";
+function applyTampered(m, e) {
+  const known = new Set(m.tampering.map((f) => JSON.stringify([f.what, f.before, f.after])));
+  const fresh = e.findings.filter((f) => !known.has(JSON.stringify([f.what, f.before, f.after])));
+  if (fresh.length === 0) return DUPLICATE;
+  m.tampering.push(...fresh);
+  for (const key of new Set(fresh.flatMap((f) => f.attempts))) {
+    const [itemId2, n] = [key.slice(0, key.lastIndexOf("#")), Number(key.slice(key.lastIndexOf("#") + 1))];
+    const attempt = m.items.find((i) => i.id === itemId2)?.attempts.find((a) => a.n === n);
+    if (!attempt || attempt.status !== "dispatched" && attempt.status !== "running") continue;
+    attempt.tampered = tamperReason(m.tampering.filter((f) => f.attempts.includes(key)));
+  }
+}
+function tamperReason(findings) {
+  const whats = findings.map((f) => f.after === null ? `${f.what} (deleted)` : f.before === null ? `${f.what} (created)` : f.what);
+  const shown = whats.length > 8 ? [...whats.slice(0, 8), `${whats.length - 8} more`] : whats;
+  const others = new Set(findings.flatMap((f) => f.attempts));
+  const who = others.size > 1 ? `naruto cannot tell which of the ${others.size} attempts running then did it` : "no other attempt ran then";
+  const what = findings.every((f) => f.blame === "not_naruto") ? "something other than naruto moved naruto's own refs while it ran" : "things outside its work directory changed while it ran without the sandbox";
+  return `${what}: ${shown.join(", ")}; ${who} (the old values are in the mission's tamper record)`;
 }
 function applyIntegrated(m, e) {
   let changed = false;
@@ -59259,6 +59312,8 @@ function apply(m, e, commands) {
       return;
     case "tick":
       return tick(m, e, commands);
+    case "tampered":
+      return applyTampered(m, e);
     case "cancelled":
       return cancel(m, e, commands);
     case "retry_requested":
@@ -59288,6 +59343,8 @@ function request2(mission, e) {
     proof: null,
     items: [],
     verdict: null,
+    tampering: [],
+    sandbox: e.sandbox ?? null,
     created_at: e.at,
     updated_at: e.at,
     seq: 1
@@ -59514,7 +59571,8 @@ var STATUS_MARK = {
   out_of_scope: "🚫",
   timed_out: "⏱️",
   skipped: "⏭️",
-  cancelled: "🛑"
+  cancelled: "🛑",
+  tampered: "☣️"
 };
 var VERDICT_MARK = { approve: "✅", request_changes: "✋", block: "⛔" };
 var SEVERITY_MARK = { error: "❌", warning: "⚠️", info: "ℹ️" };
@@ -59564,7 +59622,8 @@ var CLASS_OF = {
   out_of_scope: "failed",
   timed_out: "failed",
   skipped: "skipped",
-  cancelled: "skipped"
+  cancelled: "skipped",
+  tampered: "failed"
 };
 var CLASS_DEF = {
   integrated: "fill:#dafbe1,stroke:#1a7f37,color:#0d3a1b",
@@ -60630,7 +60689,9 @@ var attemptOutcomeSchema = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string() }),
   external_exports.object({ kind: external_exports.literal("timed_out"), reason: external_exports.string() }),
   /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
-  external_exports.object({ kind: external_exports.literal("interrupted"), reason: external_exports.string() })
+  external_exports.object({ kind: external_exports.literal("interrupted"), reason: external_exports.string() }),
+  /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
+  external_exports.object({ kind: external_exports.literal("tampered"), reason: external_exports.string() })
 ]);
 var integrationResultSchema = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("integrated"), item: external_exports.string(), attempt: external_exports.number().int(), commit: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
@@ -60649,6 +60710,8 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
     settings: external_exports.unknown(),
     /** The request's own plan text, when it has one (see the mission's `plan_text`). */
     plan_text: external_exports.string().nullable().optional(),
+    /** What untrusted processes run in (the mission's `sandbox`). */
+    sandbox: external_exports.string().nullable().optional(),
     /**
      * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
      * reviewed by the arbiter; nothing is planned and no agent works.
@@ -60692,6 +60755,11 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
     )
   }),
   external_exports.object({ type: external_exports.literal("tick"), at }),
+  /**
+   * The tamper record found changes (DESIGN.md §8a). Each attempt a finding lists that is still
+   * in flight will end `tampered`, whatever it does.
+   */
+  external_exports.object({ type: external_exports.literal("tampered"), at, findings: external_exports.array(tamperFindingSchema).min(1) }),
   external_exports.object({ type: external_exports.literal("cancelled"), at, by: external_exports.string().nullable() }),
   external_exports.object({ type: external_exports.literal("retry_requested"), at, target: external_exports.string() })
 ]);
@@ -62311,6 +62379,7 @@ async function integrateBatch(ctx, mission, batch) {
       queueRef,
       checkpoints: todo,
       ...ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {},
+      ...ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {},
       committer: NARUTO_COMMITTER,
       now: ctx.now
     });
@@ -62408,12 +62477,19 @@ var RULES = {
   proofUnchecked: "proof_unchecked",
   /** The mission stopped early: cost cap, mission timeout, cancel. */
   missionStopped: "mission_stopped",
+  /**
+   * Something other than naruto changed the user's repository, naruto's refs or the user's
+   * startup files while agents ran without the sandbox, or moved naruto's own refs (DESIGN.md §8a).
+   */
+  tampered: "tampered",
+  /** The user changed their own refs or git files while the sandbox kept agents out: reported, not blamed. */
+  userChange: "user_change",
   /** The review agent's output could not be read as a verdict. */
   reviewOutput: "review_output",
   /** Default rule of a finding from the review agent that names none. */
   review: "review"
 };
-var BLOCKING_RULES = /* @__PURE__ */ new Set([RULES.protectedPath, RULES.proof, RULES.queueUnverified]);
+var BLOCKING_RULES = /* @__PURE__ */ new Set([RULES.protectedPath, RULES.proof, RULES.queueUnverified, RULES.tampered]);
 var NOT_INTEGRATED_RULES = /* @__PURE__ */ new Set([
   RULES.itemFailed,
   RULES.itemSkipped,
@@ -62428,6 +62504,7 @@ function policyFindings(input2) {
     ...protectedFindings(input2.changedPaths, input2.protectedPaths),
     ...queueFindings(input2.mission, input2.queue),
     ...missionFindings(input2.mission),
+    ...tamperFindings(input2.mission),
     ...itemFindings(input2.mission)
   ];
 }
@@ -62470,6 +62547,14 @@ function missionFindings(mission) {
   if (mission.reason === null) return [];
   return [finding("error", RULES.missionStopped, `the mission stopped early: ${mission.reason}`)];
 }
+function tamperFindings(mission) {
+  return mission.tampering.map((f) => {
+    const change = `${f.what}: ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"}`;
+    if (f.blame === "user") return finding("info", RULES.userChange, `${change} while the mission ran; agents could not reach the repository, so this is taken for your own change`);
+    const who = f.blame === "not_naruto" ? "naruto's own ref was moved by something other than naruto" : `it changed while ${f.attempts.join(", ")} ran without the sandbox`;
+    return finding("error", RULES.tampered, `${change}: ${who}${f.action ? `; ${f.action}` : ""}`);
+  });
+}
 var MAX_REASON = 1e3;
 function itemFindings(mission) {
   const byId = new Map(mission.items.map((i) => [i.id, i]));
@@ -62499,6 +62584,8 @@ function itemFinding(item, byId) {
       }
       return finding("warning", RULES.itemSkipped, `${name} was skipped: ${reason}`);
     }
+    case "tampered":
+      return finding("error", RULES.tampered, `${name} is tampered: ${reason ?? "(no reason recorded)"}`);
     case "failed":
     case "conflicted":
     case "out_of_scope":
@@ -62649,7 +62736,8 @@ var LABEL2 = { approve: "Approved", request_changes: "Changes requested", block:
 var BLOCK_REASONS = {
   [RULES.protectedPath]: "a protected path changed",
   [RULES.proof]: "the no-overlap proof does not hold",
-  [RULES.queueUnverified]: "the queue head is not verified"
+  [RULES.queueUnverified]: "the queue head is not verified",
+  [RULES.tampered]: "something reached around naruto's checks (tampered)"
 };
 function count3(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
@@ -63277,6 +63365,11 @@ async function runAttempt(ctx, mission, order, hooks) {
     await writeFile9(join15(records, "prompt.md"), prompt);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     const writes = paths(item.writes);
+    const hidden = run.leftovers.filter((l) => l.found === "working_directory");
+    if (hidden.length > 0) {
+      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
+    }
     if (run.outcome !== "exited") {
       const why = run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down" : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
       const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });

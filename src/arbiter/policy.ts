@@ -41,6 +41,7 @@ export function policyFindings(input: PolicyInput): Finding[] {
     ...protectedFindings(input.changedPaths, input.protectedPaths),
     ...queueFindings(input.mission, input.queue),
     ...missionFindings(input.mission),
+    ...tamperFindings(input.mission),
     ...itemFindings(input.mission),
   ];
 }
@@ -91,6 +92,19 @@ function missionFindings(mission: Mission): Finding[] {
   return [finding("error", RULES.missionStopped, `the mission stopped early: ${mission.reason}`)];
 }
 
+/**
+ * What the tamper record found: the user's own changes (the sandbox kept agents out) are told,
+ * anything else blocks. Each names what changed and its old value, so it can be put back.
+ */
+function tamperFindings(mission: Mission): Finding[] {
+  return mission.tampering.map((f) => {
+    const change = `${f.what}: ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"}`;
+    if (f.blame === "user") return finding("info", RULES.userChange, `${change} while the mission ran; agents could not reach the repository, so this is taken for your own change`);
+    const who = f.blame === "not_naruto" ? "naruto's own ref was moved by something other than naruto" : `it changed while ${f.attempts.join(", ")} ran without the sandbox`;
+    return finding("error", RULES.tampered, `${change}: ${who}${f.action ? `; ${f.action}` : ""}`);
+  });
+}
+
 /** Longest item reason quoted in a finding. */
 const MAX_REASON = 1000;
 
@@ -124,6 +138,8 @@ function itemFinding(item: MissionItem, byId: ReadonlyMap<string, MissionItem>):
       }
       return finding("warning", RULES.itemSkipped, `${name} was skipped: ${reason}`);
     }
+    case "tampered":
+      return finding("error", RULES.tampered, `${name} is tampered: ${reason ?? "(no reason recorded)"}`);
     case "failed":
     case "conflicted":
     case "out_of_scope":

@@ -24,6 +24,13 @@ export const RULES = {
   proofUnchecked: "proof_unchecked",
   /** The mission stopped early: cost cap, mission timeout, cancel. */
   missionStopped: "mission_stopped",
+  /**
+   * Something other than naruto changed the user's repository, naruto's refs or the user's
+   * startup files while agents ran without the sandbox, or moved naruto's own refs (DESIGN.md §8a).
+   */
+  tampered: "tampered",
+  /** The user changed their own refs or git files while the sandbox kept agents out: reported, not blamed. */
+  userChange: "user_change",
   /** The review agent's output could not be read as a verdict. */
   reviewOutput: "review_output",
   /** Default rule of a finding from the review agent that names none. */
@@ -35,9 +42,10 @@ export type RuleName = (typeof RULES)[keyof typeof RULES];
 /**
  * Rules whose error means the integrated result is unsafe to merge: the verdict is `block`.
  * A touched protected path or a failed proof means naruto's own guarantees did not hold; an
- * unverified queue head means code reached the queue without the check the config demands.
+ * unverified queue head means code reached the queue without the check the config demands;
+ * tampering means an agent (or something else) reached around naruto's checks.
  */
-export const BLOCKING_RULES: ReadonlySet<string> = new Set([RULES.protectedPath, RULES.proof, RULES.queueUnverified]);
+export const BLOCKING_RULES: ReadonlySet<string> = new Set([RULES.protectedPath, RULES.proof, RULES.queueUnverified, RULES.tampered]);
 
 /**
  * Rules that mean some item is not integrated. Any finding of these, whatever its severity, asks

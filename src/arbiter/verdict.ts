@@ -6,7 +6,7 @@
  *
  * | condition                                                                 | verdict           |
  * |---------------------------------------------------------------------------|-------------------|
- * | a policy `error` of a blocking rule: `protected_path`, `proof`, `queue_unverified` | `block`  |
+ * | a policy `error` of a blocking rule: `protected_path`, `proof`, `queue_unverified`, `tampered` | `block` |
  * | the review agent says `block`                                             | `block`           |
  * | any finding of an item rule (`item_failed`, `item_skipped`, `item_unexplained`, `item_unfinished`), whatever its severity: an item is not integrated | `request_changes` |
  * | any other `error` finding (mission stopped, proof unchecked, unreadable review output, an `error` from the review agent) | `request_changes` |
@@ -144,6 +144,7 @@ const BLOCK_REASONS: Record<string, string> = {
   [RULES.protectedPath]: "a protected path changed",
   [RULES.proof]: "the no-overlap proof does not hold",
   [RULES.queueUnverified]: "the queue head is not verified",
+  [RULES.tampered]: "something reached around naruto's checks (tampered)",
 };
 
 function count(n: number, noun: string): string {

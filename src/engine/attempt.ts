@@ -84,6 +84,12 @@ export async function runAttempt(
     await writeFile(join(records, "prompt.md"), prompt);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     const writes = paths(item.writes);
+    const hidden = run.leftovers.filter((l) => l.found === "working_directory");
+    if (hidden.length > 0) {
+      // A process that dropped naruto's tracking variable to outlive the agent: nothing of the attempt counts.
+      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
+    }
 
     if (run.outcome !== "exited") {
       const why =

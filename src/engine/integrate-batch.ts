@@ -16,6 +16,11 @@ export type Integrated = Extract<MissionEvent, { type: "integrated" }>;
 export interface IntegratorContext extends EngineContext {
   /** The queue's verify command (config `queue.verify`, or `--verify`); null: none. */
   readonly verify: string | null;
+  /**
+   * The queue head naruto last wrote, when the driver knows it: the batch is built on nothing else
+   * (a queue found elsewhere throws QueueTamperedError). Null or absent: the head as found.
+   */
+  readonly expectedHead?: string | null;
 }
 
 export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" } as const;
@@ -44,6 +49,7 @@ export async function integrateBatch(ctx: IntegratorContext, mission: Mission, b
       queueRef,
       checkpoints: todo,
       ...(ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {}),
+      ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
       committer: NARUTO_COMMITTER,
       now: ctx.now,
     });

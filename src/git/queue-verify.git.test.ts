@@ -74,3 +74,21 @@ describe("integrate with a verify command", () => {
     expect(batch.results.every((r) => r.status === "integrated")).toBe(true);
   });
 });
+
+describe("a queue naruto did not write", () => {
+  it("is never built on: found elsewhere before the batch, or moved during its verification", async () => {
+    const { base, ref, checkpoints } = await batchOf(2, []);
+    const other = await repo.commit("someone else's", { "x.txt": "x\n" });
+    await repo.run("update-ref", ref, other);
+    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, expectedHead: base })).rejects.toMatchObject({ name: "QueueTamperedError", expected: base, found: other });
+    expect(await repo.run("rev-parse", ref)).toBe(other);
+
+    await repo.run("update-ref", ref, base);
+    const moving: VerifyCandidate = async () => {
+      await repo.run("update-ref", ref, other);
+      return { exitCode: 0, output: "" };
+    };
+    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify: moving, expectedHead: base })).rejects.toMatchObject({ name: "QueueTamperedError", found: other });
+    expect(await repo.run("rev-parse", ref)).toBe(other);
+  });
+});

@@ -17,9 +17,14 @@ import { integrateBatch } from "../engine/integrate-batch.ts";
 import type { Progress } from "./progress.ts";
 import { reviewAgentFor, reviewLocally } from "../engine/review.ts";
 import { runAttempt, type WorkerContext } from "../engine/attempt.ts";
+import { QueueTamperedError } from "../git/queue-types.ts";
+import { queueRefName } from "../git/queue-ref.ts";
+import type { TamperWatch } from "./tamper-watch.ts";
 
 export interface DriverContext extends EngineContext {
   readonly store: MissionStore;
+  /** The tamper record of the mission; its `git` is the context's `git`. */
+  readonly tamper: TamperWatch;
   /** The queue's verify command; null: none. */
   readonly verify: string | null;
   readonly progress: Progress;
@@ -67,6 +72,14 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   };
   ctx.shutdown?.addEventListener("abort", stopAll, { once: true });
 
+  /** Compares the tamper record; what it found goes to the engine first (see tamper-watch.ts). */
+  const checkTampering = async () => {
+    const findings = await ctx.tamper.check();
+    if (findings.length > 0) inbox.push({ type: "tampered", at: ctx.now().toISOString(), findings });
+    return findings;
+  };
+
+  let queueMovedRuns = 0;
   const kickIntegrator = () => {
     if (integrating || pending.length === 0 || !mission || ctx.shutdown?.aborted) return;
     const batch = pending.splice(0, mission.settings.batch);
@@ -74,10 +87,17 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     const current = mission;
     spawn(async () => {
       try {
-        return await integrateBatch(ctx, current, batch);
+        await checkTampering();
+        // The queue never builds on a head naruto did not write (DESIGN.md §8a).
+        const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)) }, current, batch);
+        queueMovedRuns = 0;
+        return integrated;
       } catch (e) {
         pending.unshift(...batch);
-        throw e;
+        if (!(e instanceof QueueTamperedError) || ++queueMovedRuns > 5) throw e;
+        // Moved during the batch: the check reports it and puts naruto's head back; try again.
+        await checkTampering();
+        return null;
       } finally {
         integrating = false;
       }
@@ -96,9 +116,11 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
             const controller = new AbortController();
             const key = `${order.item}#${order.attempt}`;
             attempts.set(key, controller);
+            ctx.tamper.attemptStarted(key);
             spawn(async () => {
+              let event: MissionEvent;
               try {
-                return await runAttempt(worker, m, order, {
+                event = await runAttempt(worker, m, order, {
                   signal: controller.signal,
                   started: async (base, runner) => inbox.push({ type: "attempt_started", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, base, runner }),
                 });
@@ -106,10 +128,17 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
                 // naruto's own step failed (a work tree, git): the attempt ends with the reason
                 // instead of waiting for its timeout.
                 const reason = `naruto could not run the attempt: ${e instanceof Error ? e.message : String(e)}`;
-                return { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason } };
+                event = { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason } };
               } finally {
                 attempts.delete(key);
               }
+              // What changed while it ran is told before how it ended: a finding turns its end into `tampered`.
+              try {
+                await checkTampering();
+              } finally {
+                ctx.tamper.attemptEnded(key);
+              }
+              return event;
             });
           }
           break;
@@ -120,7 +149,17 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
           pending.push(...c.checkpoints);
           break;
         case "review":
-          spawn(() => reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, m, { agent: reviewAgentFor(ctx, m) }));
+          spawn(async () => {
+            // The last look at the tamper record: what it finds is on the mission the arbiter reads.
+            const findings = await ctx.tamper.check();
+            let reviewed = m;
+            if (findings.length > 0) {
+              const event: MissionEvent = { type: "tampered", at: ctx.now().toISOString(), findings };
+              reviewed = (await applyEvent(store, id, event)).mission;
+              ctx.progress.event(event, reviewed);
+            }
+            return reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, reviewed, { agent: reviewAgentFor(ctx, reviewed) });
+          });
           break;
         case "report":
           spawn(async () => {

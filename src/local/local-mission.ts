@@ -27,6 +27,7 @@ import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/choose.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { defaultWorkRoot } from "../sandbox/work-dir.ts";
+import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 
 export interface LocalDeps {
   readonly git: Git;
@@ -88,11 +89,15 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
 }
 
 async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config }): Promise<Mission> {
-  const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
+  const repoDir = req.repoDir;
   const { id, commit, refName, config } = m;
   const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
   // Checked before anything is made: a required sandbox that is missing fails the run here.
   const sandbox = await pickSandbox(deps, run.sandbox ?? config.sandbox);
+  if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
+  // The record is taken before the mission makes anything: every ref of it is naruto's from here on.
+  const tamper = await watchFor(deps, repoDir, id, sandbox);
+  const git = tamper.git;
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
   await saveRunOverrides(await gitCommonDir(git, repoDir), id, run);
   const task = req.task ?? firstTitle(req.planText) ?? "run the plan";
@@ -106,6 +111,7 @@ async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; c
     queue_branch: queue.ref.replace(/^refs\/heads\//, ""),
     // Kept in the state: a run stopped before planning plans the same text when resumed.
     plan_text: req.planText,
+    sandbox: sandbox.description,
     settings: {
       max_parallel: config.limits.max_parallel,
       max_attempts: config.limits.max_attempts,
@@ -117,7 +123,7 @@ async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; c
       strict: req.strict,
     },
   };
-  const ctx = await driverContext(deps, repoDir, { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir });
+  const ctx = await driverContext(deps, repoDir, { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir, tamper });
   return driveMission(ctx, id, [requested]);
 }
 
@@ -149,7 +155,9 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; config?: Co
   const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
   const orphans = await stopOrphanAgents(m);
   const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now });
-  const ctx = await driverContext(deps, input.repoDir, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot });
+  if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
+  const tamper = await watchFor(deps, input.repoDir, m.id, sandbox);
+  const ctx = await driverContext(deps, input.repoDir, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
@@ -161,17 +169,26 @@ function pickSandbox(deps: LocalDeps, mode: SandboxMode): Promise<Sandbox> {
   return deps.chooseSandbox ? deps.chooseSandbox(mode) : chooseSandbox({ mode, env: deps.env });
 }
 
+/** The tamper record of a mission (tamper-watch.ts), taken now. */
+async function watchFor(deps: LocalDeps, repoDir: string, mission: string, sandbox: Sandbox): Promise<TamperWatch> {
+  const commonDir = await gitCommonDir(deps.git, repoDir);
+  return createTamperWatch({ git: deps.git, repoDir, commonDir, mission, home: deps.env.HOME ?? null, sandboxed: sandbox.kind === "bwrap", now: deps.now });
+}
+
 async function driverContext(
   deps: LocalDeps,
   repoDir: string,
-  run: { config: Config; verify: string | null; planText: string | null; sandbox: Sandbox; workRoot: string },
+  run: { config: Config; verify: string | null; planText: string | null; sandbox: Sandbox; workRoot: string; tamper: TamperWatch },
 ): Promise<DriverContext> {
-  const commonDir = await gitCommonDir(deps.git, repoDir);
+  // Every git of the mission goes through the tamper watch, which notes naruto's own ref writes.
+  const git = run.tamper.git;
+  const commonDir = await gitCommonDir(git, repoDir);
   const { config, verify, planText } = run;
-  const engine = { git: deps.git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
+  const engine = { git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
   return {
     ...engine,
-    store: createLocalMissionStore({ git: deps.git, repoDir }),
+    tamper: run.tamper,
+    store: createLocalMissionStore({ git, repoDir }),
     verify,
     progress: deps.progress,
     ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),

@@ -82,7 +82,7 @@ function liveLines(m: Mission, lastOutput: ReadonlyMap<string, string>, now: Dat
   });
   lines.push(
     `  ${m.id} ${m.status}: ${count("integrated")}/${m.items.length} integrated, ${running.length} running, ` +
-      `${count("checkpointed")} waiting for the queue, ${m.items.filter((i) => ["failed", "conflicted", "out_of_scope", "timed_out"].includes(i.status)).length} failed`,
+      `${count("checkpointed")} waiting for the queue, ${m.items.filter((i) => ["failed", "conflicted", "out_of_scope", "timed_out", "tampered"].includes(i.status)).length} failed`,
   );
   return lines;
 }
@@ -125,6 +125,8 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return `cancelled${e.by ? ` by ${e.by}` : ""}`;
     case "retry_requested":
       return `retry requested: ${e.target}`;
+    case "tampered":
+      return e.findings.map((f) => `TAMPERED: ${f.what} ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"} (${f.blame === "user" ? "your own change: no agent could reach the repository" : f.blame === "not_naruto" ? "naruto's ref, moved by something else" : `while ${f.attempts.join(", ")} ran without the sandbox`})${f.action ? `; ${f.action}` : ""}`).join("\n");
     case "tick":
       return `time limit: ${m.reason ?? "an attempt ran past item_timeout and was stopped"}`;
   }

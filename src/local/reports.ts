@@ -13,7 +13,7 @@ export async function writeReports(commonDir: string, mission: Mission): Promise
   await mkdir(dir, { recursive: true });
   const markdown = join(dir, "report.md");
   const json = join(dir, "result.json");
-  await writeFile(markdown, missionReport(mission));
+  await writeFile(markdown, missionReport(mission, { logs: join(commonDir, "naruto", "attempts", mission.id) }));
   await writeFile(json, JSON.stringify(missionResult(mission), null, 2) + "\n");
   return { markdown, json };
 }

@@ -74,6 +74,7 @@ function startAttempt(item: MissionItem, at: string): AttemptOrder {
     dispatched_at: at,
     started_at: null,
     finished_at: null,
+    tampered: null,
   });
   item.status = "running";
   item.reason = null;

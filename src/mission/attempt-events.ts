@@ -3,7 +3,7 @@
  * `verify_failed`. Each checks that the attempt it names is the one in flight; an event seen
  * before (a redelivery) changes nothing, an event for an attempt that never ran is illegal.
  */
-import type { Attempt, Mission, MissionItem } from "./document.ts";
+import type { Attempt, Mission, MissionItem, TamperFinding } from "./document.ts";
 import { IllegalEventError } from "./errors.ts";
 import type { IntegrationResult, MissionEvent } from "./events.ts";
 
@@ -22,6 +22,12 @@ export function applyAttemptStarted(m: Mission, e: Of<"attempt_started">): Appli
 export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): Applied {
   const { item, attempt } = locate(m, e.type, e.item, e.attempt);
   if (attempt.status !== "dispatched" && attempt.status !== "running") return DUPLICATE;
+  if (e.outcome.kind === "interrupted" && attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && e.outcome.reason.startsWith(NEVER_STARTED)) {
+    // The runner stopped before the attempt began: it never happened, and is not recorded.
+    item.attempts.pop();
+    Object.assign(item, { status: "ready", reason: null });
+    return;
+  }
   Object.assign(attempt, {
     finished_at: e.at,
     summary: e.summary ?? null,
@@ -31,6 +37,12 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
     model: e.model ?? null,
   });
   const o = e.outcome;
+  if (attempt.tampered !== null || o.kind === "tampered") {
+    // Whatever the attempt left, it ran while something changed what it may not: none of it counts.
+    const reason = [attempt.tampered, o.kind === "tampered" ? o.reason : null].filter((r) => r !== null).join("; ");
+    fail(item, attempt, "tampered", "tampered", reason);
+    return;
+  }
   switch (o.kind) {
     case "checkpointed":
       Object.assign(attempt, { status: "checkpointed", checkpoint: o.commit, base: o.base, changed: o.changed });
@@ -60,6 +72,42 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
       Object.assign(item, { status: "ready", reason: null });
       return;
   }
+}
+
+/**
+ * The reason of an `interrupted` outcome for an attempt the runner never started (it stopped
+ * first): such an attempt is removed, not recorded (see {@link applyAttemptFinished}).
+ */
+export const NEVER_STARTED = "never started:";
+
+/**
+ * The tamper record's findings: kept on the mission for the report and the arbiter; every
+ * attempt they name that is still in flight will end `tampered`.
+ */
+export function applyTampered(m: Mission, e: Of<"tampered">): Applied {
+  const known = new Set(m.tampering.map((f) => JSON.stringify([f.what, f.before, f.after])));
+  const fresh = e.findings.filter((f) => !known.has(JSON.stringify([f.what, f.before, f.after])));
+  if (fresh.length === 0) return DUPLICATE;
+  m.tampering.push(...fresh);
+  for (const key of new Set(fresh.flatMap((f) => f.attempts))) {
+    const [itemId, n] = [key.slice(0, key.lastIndexOf("#")), Number(key.slice(key.lastIndexOf("#") + 1))];
+    const attempt = m.items.find((i) => i.id === itemId)?.attempts.find((a) => a.n === n);
+    if (!attempt || (attempt.status !== "dispatched" && attempt.status !== "running")) continue;
+    attempt.tampered = tamperReason(m.tampering.filter((f) => f.attempts.includes(key)));
+  }
+}
+
+/**
+ * Why an attempt ended `tampered`: what changed while it ran (the mission's tamper record holds
+ * each old value) and that naruto cannot tell which of the attempts running then did it.
+ */
+export function tamperReason(findings: readonly TamperFinding[]): string {
+  const whats = findings.map((f) => (f.after === null ? `${f.what} (deleted)` : f.before === null ? `${f.what} (created)` : f.what));
+  const shown = whats.length > 8 ? [...whats.slice(0, 8), `${whats.length - 8} more`] : whats;
+  const others = new Set(findings.flatMap((f) => f.attempts));
+  const who = others.size > 1 ? `naruto cannot tell which of the ${others.size} attempts running then did it` : "no other attempt ran then";
+  const what = findings.every((f) => f.blame === "not_naruto") ? "something other than naruto moved naruto's own refs while it ran" : "things outside its work directory changed while it ran without the sandbox";
+  return `${what}: ${shown.join(", ")}; ${who} (the old values are in the mission's tamper record)`;
 }
 
 export function applyIntegrated(m: Mission, e: Of<"integrated">): Applied {

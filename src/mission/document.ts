@@ -23,6 +23,7 @@ export const ATTEMPT_STATUSES = [
   "verify_failed",
   "interrupted",
   "cancelled",
+  "tampered",
 ] as const;
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
@@ -45,8 +46,32 @@ const attemptSchema = z.object({
   dispatched_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  /**
+   * Set while the attempt runs when something other than naruto changed what it watches
+   * (a `tampered` event): however the attempt then ends, it ends `tampered` with this reason.
+   */
+  tampered: z.string().nullable().default(null),
 });
 export type Attempt = z.infer<typeof attemptSchema>;
+
+/**
+ * One change the tamper record found (DESIGN.md §8a): `what` is a ref, `HEAD`, or a file of the
+ * repository's git folder or the user's home, with its value before and after (null: absent).
+ * `blame`: `agents` when agents ran without the sandbox meanwhile (naruto cannot tell which one:
+ * `attempts` lists every attempt that ran), `not_naruto` for naruto's own refs moved by anyone
+ * else, `user` for the user's own refs, HEAD or git files while the sandbox kept agents out.
+ */
+export const tamperFindingSchema = z.object({
+  at: z.string(),
+  what: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  blame: z.enum(["agents", "not_naruto", "user"]),
+  attempts: z.array(z.string()),
+  /** What naruto did about it: put its own ref back, or nothing (the user's refs are never touched). */
+  action: z.string().nullable(),
+});
+export type TamperFinding = z.infer<typeof tamperFindingSchema>;
 
 /** An item as planned: the plan's fields with its added edges and rank (the `planned` event). */
 export const plannedItemSchema = z.object({
@@ -152,6 +177,10 @@ export const missionSchema = z.object({
   proof: z.unknown().nullable(),
   items: z.array(itemSchema),
   verdict: verdictSchema.nullable(),
+  /** What the tamper record found while the mission ran; missions stored before it read as none. */
+  tampering: z.array(tamperFindingSchema).default([]),
+  /** What untrusted processes ran in: `bwrap 0.8.0`, or `none (…why)`; null: not recorded. */
+  sandbox: z.string().nullable().default(null),
   created_at: z.string(),
   updated_at: z.string(),
   /** Events applied so far: a store save is a compare-and-swap on the document this counts. */

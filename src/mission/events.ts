@@ -4,7 +4,7 @@
  * driver interpret the same decisions.
  */
 import { z } from "zod";
-import { plannedItemSchema, VERDICTS } from "./document.ts";
+import { plannedItemSchema, tamperFindingSchema, VERDICTS } from "./document.ts";
 
 const at = z.string();
 
@@ -27,6 +27,8 @@ export const attemptOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("timed_out"), reason: z.string() }),
   /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
   z.object({ kind: z.literal("interrupted"), reason: z.string() }),
+  /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
+  z.object({ kind: z.literal("tampered"), reason: z.string() }),
 ]);
 export type AttemptOutcome = z.infer<typeof attemptOutcomeSchema>;
 
@@ -49,6 +51,8 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     settings: z.unknown(),
     /** The request's own plan text, when it has one (see the mission's `plan_text`). */
     plan_text: z.string().nullable().optional(),
+    /** What untrusted processes run in (the mission's `sandbox`). */
+    sandbox: z.string().nullable().optional(),
     /**
      * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
      * reviewed by the arbiter; nothing is planned and no agent works.
@@ -92,6 +96,11 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     ),
   }),
   z.object({ type: z.literal("tick"), at }),
+  /**
+   * The tamper record found changes (DESIGN.md §8a). Each attempt a finding lists that is still
+   * in flight will end `tampered`, whatever it does.
+   */
+  z.object({ type: z.literal("tampered"), at, findings: z.array(tamperFindingSchema).min(1) }),
   z.object({ type: z.literal("cancelled"), at, by: z.string().nullable() }),
   z.object({ type: z.literal("retry_requested"), at, target: z.string() }),
 ]);

@@ -8,6 +8,7 @@
  */
 import type { Mission } from "./document.ts";
 import type { CheckpointOrder, MissionEvent } from "./events.ts";
+import { NEVER_STARTED } from "./attempt-events.ts";
 
 export interface Resumption {
   readonly events: readonly MissionEvent[];
@@ -30,7 +31,10 @@ export function resumption(mission: Mission, at: string, found: { stoppedProcess
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     if (!last) continue;
-    if (last.status === "dispatched" || last.status === "running") {
+    if (last.status === "dispatched" && last.started_at === null && !found.work?.has(item.id)) {
+      // It never began (the runner stopped first, Ctrl-C): forgotten, not recorded as an attempt.
+      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: `${NEVER_STARTED} the runner stopped before it began` } });
+    } else if (last.status === "dispatched" || last.status === "running") {
       events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: reasonFor(item.id) } });
     } else if ((last.status === "checkpointed" || last.status === "integrating") && last.checkpoint && last.base) {
       checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });

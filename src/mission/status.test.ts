@@ -25,6 +25,7 @@ describe("item statuses", () => {
     ["timed_out", true, true, false, true, false],
     ["skipped", false, true, true, true, false],
     ["cancelled", false, true, true, true, false],
+    ["tampered", false, true, true, true, false],
   ];
 
   it("lists every status once", () => {

@@ -15,6 +15,7 @@ export const ITEM_STATUSES = [
   "timed_out",
   "skipped",
   "cancelled",
+  "tampered",
 ] as const;
 
 /**
@@ -22,7 +23,9 @@ export const ITEM_STATUSES = [
  * waits for a free agent; `running`: an attempt is under way; `checkpointed`: the attempt ended
  * in a checkpoint that waits for the queue; `integrated`: the checkpoint is on the queue.
  * The four {@link FailureStatus}es end an attempt without integrating it; `skipped` and
- * `cancelled` end an item that will not run.
+ * `cancelled` end an item that will not run; `tampered` ends an item for good whose attempt ran
+ * while something other than naruto changed the repository or naruto's refs (DESIGN.md §8a):
+ * it is not retried, and the verdict is `block`.
  */
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
@@ -53,7 +56,7 @@ export function isFailure(status: ItemStatus): status is FailureStatus {
  * skipped or cancelled. Use {@link isFinal} to know whether it can still change.
  */
 export function isTerminal(status: ItemStatus): boolean {
-  return status === "integrated" || status === "skipped" || status === "cancelled" || isFailure(status);
+  return status === "integrated" || status === "skipped" || status === "cancelled" || status === "tampered" || isFailure(status);
 }
 
 /**

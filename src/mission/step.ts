@@ -8,6 +8,7 @@ import {
   applyAttemptFinished,
   applyAttemptStarted,
   applyIntegrated,
+  applyTampered,
   applyVerifyFailed,
   DUPLICATE,
   type Applied,
@@ -77,6 +78,8 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
       return;
     case "tick":
       return tick(m, e, commands);
+    case "tampered":
+      return applyTampered(m, e);
     case "cancelled":
       return cancel(m, e, commands);
     case "retry_requested":
@@ -108,6 +111,8 @@ function request(mission: Mission | null, e: Of<"requested">): StepResult {
     proof: null,
     items: [],
     verdict: null,
+    tampering: [],
+    sandbox: e.sandbox ?? null,
     created_at: e.at,
     updated_at: e.at,
     seq: 1,

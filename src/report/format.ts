@@ -18,6 +18,7 @@ export const STATUS_MARK: Readonly<Record<ItemStatus, string>> = {
   timed_out: "⏱️",
   skipped: "⏭️",
   cancelled: "🛑",
+  tampered: "☣️",
 };
 
 export const VERDICT_MARK: Readonly<Record<VerdictKind, string>> = { approve: "✅", request_changes: "✋", block: "⛔" };

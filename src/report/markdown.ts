@@ -25,6 +25,8 @@ export { verdictComment } from "./verdict-comment.ts";
 export interface ReportOptions {
   /** Longest report in characters; default GitHub's comment limit, so it can be posted as is. */
   readonly limit?: number;
+  /** Where each attempt's prompt, output and result are kept (a local run's records folder). */
+  readonly logs?: string;
 }
 
 /**
@@ -49,6 +51,8 @@ export function missionReport(mission: Mission, options: ReportOptions = {}): st
       proofSection(mission),
       "## Queue",
       queueLine(mission),
+      "## Containment",
+      containmentSection(mission, options.logs ?? null),
       "## Cost",
       hasUsage ? `Total reported by the agents: ${formatUsage(usage)}.` : "No agent reported its cost or tokens.",
       "## Graph",
@@ -56,6 +60,32 @@ export function missionReport(mission: Mission, options: ReportOptions = {}): st
     ],
     options.limit ?? COMMENT_LIMIT,
   )}\n`;
+}
+
+/**
+ * What agents ran in, what the tamper record found (each change with its old value, so it can be
+ * put back), and where the agents' logs are.
+ */
+function containmentSection(mission: Mission, logs: string | null): string {
+  const lines: string[] = [];
+  const sandbox = mission.sandbox;
+  if (sandbox === null) lines.push("The sandbox was not recorded for this mission.");
+  else if (sandbox.startsWith("none")) lines.push(`**Agents ran without a sandbox:** ${inlineText(sandbox, 200)}. They could reach anything your user can; the tamper record below is what naruto checked.`);
+  else lines.push(`Agents, the planner, the review and verify commands ran in the sandbox: ${inlineText(sandbox, 100)}.`);
+  if (mission.tampering.length === 0) lines.push("", "The tamper record found no change to your refs, HEAD, git config, hooks or info, nor to naruto's own refs.");
+  else {
+    lines.push("", "The tamper record found:", "");
+    for (const f of mission.tampering) {
+      const change = `${codeSpan(f.what, 200)}: ${f.before === null ? "(absent)" : codeSpan(f.before, 80)} → ${f.after === null ? "(deleted)" : codeSpan(f.after, 80)}`;
+      const who =
+        f.blame === "user" ? "agents could not reach the repository: taken for your own change"
+        : f.blame === "not_naruto" ? "naruto's own ref, moved by something other than naruto"
+        : `changed while ${f.attempts.map((a) => codeSpan(a, 80)).join(", ")} ran without the sandbox`;
+      lines.push(`- ${change} — ${who}${f.action ? `; ${inlineText(f.action, 200)}` : ""}`);
+    }
+  }
+  if (logs !== null) lines.push("", `Each attempt's prompt, output (\`output.log\`, its last MiB) and result are kept under ${codeSpan(logs, 300)}\`/<item>/<attempt>/\`.`);
+  return lines.join("\n");
 }
 
 function summaryLine(mission: Mission): string {

@@ -25,6 +25,7 @@ describe("planGraph", () => {
     ["timed_out", "failed"],
     ["skipped", "skipped"],
     ["cancelled", "skipped"],
+    ["tampered", "failed"],
   ])("gives a %s item the class %s", (status, cls) => {
     const graph = planGraph(withStatus(hugeMission(2), status));
     const classLine = graph.split("\n").find((l) => /^ {2}class .*\bn0\b/.test(l));
@@ -32,7 +33,7 @@ describe("planGraph", () => {
   });
 
   it("covers every item status", () => {
-    expect(ITEM_STATUSES).toHaveLength(11);
+    expect(ITEM_STATUSES).toHaveLength(12);
   });
 
   it("keeps a hostile title inside its label", () => {

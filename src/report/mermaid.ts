@@ -24,6 +24,7 @@ const CLASS_OF: Readonly<Record<ItemStatus, NodeClass | null>> = {
   timed_out: "failed",
   skipped: "skipped",
   cancelled: "skipped",
+  tampered: "failed",
 };
 
 const CLASS_DEF: Readonly<Record<NodeClass, string>> = {

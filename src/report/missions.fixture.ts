@@ -12,7 +12,7 @@ const BASE = "b".repeat(40);
 
 function request(task: string, settings: Parameters<typeof requested>[0] = {}): MissionEvent {
   const e = requested(settings);
-  return e.type === "requested" ? { ...e, task } : e;
+  return e.type === "requested" ? { ...e, task, sandbox: "bwrap 0.8.0" } : e;
 }
 
 function planEvent(title: string, items: PlannedItem[], proof: unknown): MissionEvent {

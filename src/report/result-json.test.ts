@@ -5,7 +5,7 @@ import { hugeMission, reviewedMission, runningMission } from "./missions.fixture
 describe("missionResult", () => {
   it("has exactly the keys of the DESIGN.md §13 contract", () => {
     const result = missionResult(reviewedMission());
-    expect(Object.keys(result)).toEqual(["mission", "status", "verdict", "queue", "items"]);
+    expect(Object.keys(result)).toEqual(["mission", "status", "verdict", "queue", "items", "sandbox"]);
     expect(Object.keys(result.queue)).toEqual(["branch", "head", "verify_runs"]);
     for (const item of result.items) expect(Object.keys(item)).toEqual(["id", "status", "attempts", "commit", "changed", "reason"]);
   });
@@ -31,6 +31,7 @@ describe("missionResult", () => {
         { id: "docs", status: "integrated", attempts: 2, commit: m.items[3]?.commit, changed: ["docs/api.md"], reason: null },
         { id: "billing", status: "skipped", attempts: 0, commit: null, changed: [], reason: 'dependency "orders-api" failed (out_of_scope)' },
       ],
+      sandbox: "bwrap 0.8.0",
     });
     expect(m.items[0]?.commit).toMatch(/^[0-9a-f]{40}$/);
   });

@@ -1,7 +1,8 @@
 /**
  * The machine-readable result of a mission (DESIGN.md §13): what `naruto run --json` and
  * `naruto status ID --json` print. A contract: exactly these keys, no more, so that tools can
- * rely on it; new facts go in the markdown report, or in a new versioned contract.
+ * rely on it; new facts go in the markdown report, or in a new versioned contract. `sandbox`
+ * (DESIGN.md §8a) was added to it: what agents ran in, `bwrap 0.8.0` or `none (why)`.
  */
 import type { Mission, MissionItem, VerdictKind } from "../mission/document.ts";
 
@@ -24,6 +25,8 @@ export interface MissionResult {
   readonly verdict: VerdictKind | null;
   readonly queue: { readonly branch: string; readonly head: string; readonly verify_runs: number };
   readonly items: readonly MissionResultItem[];
+  /** What agents, the planner, the review and verify commands ran in; null when not recorded. */
+  readonly sandbox: string | null;
 }
 
 /**
@@ -47,5 +50,6 @@ export function missionResult(mission: Mission): MissionResult {
       changed: [...i.changed],
       reason: i.status === "integrated" ? null : i.reason,
     })),
+    sandbox: mission.sandbox,
   };
 }

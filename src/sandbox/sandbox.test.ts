@@ -70,7 +70,7 @@ for (const [name, sandbox] of await sandboxesHere()) {
     });
 
     it("times out and stops everything the command started, a grandchild that ignores SIGTERM too", async () => {
-      const r = await run(fakeAgentCommand("hang"), { timeoutMs: 3_000 });
+      const r = await run(fakeAgentCommand("hang"), { timeoutMs: 1_500 });
       expect(r).toMatchObject({ timedOut: true });
       expect(r.output).toContain("grandchild ready");
       expect(await survivors(r.marker)).toEqual([]);
@@ -78,7 +78,7 @@ for (const [name, sandbox] of await sandboxesHere()) {
 
     it("stops on cancel the same way", async () => {
       const cancel = new AbortController();
-      setTimeout(() => cancel.abort(), 1_500);
+      setTimeout(() => cancel.abort(), 1_000);
       const r = await run(fakeAgentCommand("hang"), { signal: cancel.signal });
       expect(r).toMatchObject({ cancelled: true, timedOut: false });
       expect(await survivors(r.marker)).toEqual([]);

@@ -40,7 +40,7 @@ async function naruto(repo: TestRepo, argv: string[]) {
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };
 }
 
-const KEYS = ["mission", "status", "verdict", "queue", "items"];
+const KEYS = ["mission", "status", "verdict", "queue", "items", "sandbox"];
 const ITEM_KEYS = ["id", "status", "attempts", "commit", "changed", "reason"];
 
 describe("naruto run --json", () => {

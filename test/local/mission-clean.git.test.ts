@@ -75,6 +75,7 @@ describe("a clean local mission", () => {
         changed: byItem.get(id)?.files,
         reason: null,
       })),
+      sandbox: expect.stringMatching(/^(bwrap [\d.]+|none \(.+\))$/),
     });
 
     // The report files next to the state hold the same result.

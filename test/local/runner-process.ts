@@ -17,8 +17,8 @@ export interface Runner {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function startNaruto(cwd: string, args: readonly string[]): Runner {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+export function startNaruto(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Runner {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...cliEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

@@ -1,0 +1,86 @@
+/**
+ * The tamper watch (tamper-watch.ts) on a real repository: naruto's own ref writes pass, anything
+ * else moving naruto's refs is named and put back, a `naruto cancel` from another process is
+ * recognised, and the user's changes are blamed on agents only when they ran unsandboxed.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
+import { createLocalMissionStore } from "../git/mission-store.ts";
+import { applyEvent } from "../mission/store.ts";
+import { item, planned, requested } from "../../test/support/mission-builders.ts";
+import { createTamperWatch, refWriteOf } from "./tamper-watch.ts";
+
+let repo: TestRepo;
+afterEach(() => repo?.remove());
+
+async function watch(sandboxed: boolean) {
+  repo = await createTestRepo({ "README.md": "# app\n" });
+  const w = await createTamperWatch({ git: repo.git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed, now: () => new Date("2026-12-01T00:00:00Z") });
+  return w;
+}
+
+describe("refWriteOf", () => {
+  it.each([
+    [["update-ref", "-m", "why", "refs/x", "abc", "def"], { ref: "refs/x", value: "abc" }],
+    [["-c", "core.hooksPath=/dev/null", "update-ref", "refs/x", "abc"], { ref: "refs/x", value: "abc" }],
+    [["update-ref", "-m", "why", "-d", "refs/x", "abc"], { ref: "refs/x", value: null }],
+    [["rev-parse", "HEAD"], null],
+    [["update-ref", "--stdin"], null],
+  ])("%j", (args, expected) => {
+    expect(refWriteOf(args)).toEqual(expected);
+  });
+});
+
+describe("the tamper watch", () => {
+  it("lets naruto's own writes pass and names, then puts back, a move by anything else", async () => {
+    const w = await watch(true);
+    const head = await repo.run("rev-parse", "HEAD");
+    await w.git({ args: ["update-ref", "refs/heads/naruto/m-test1", head, ""], cwd: repo.dir });
+    await w.git({ args: ["update-ref", "refs/heads/naruto/m-test1--a", head], cwd: repo.dir });
+    expect(await w.check()).toEqual([]);
+
+    const other = await repo.commit("elsewhere", { "x.txt": "x\n" });
+    await repo.run("update-ref", "refs/heads/naruto/m-test1", other);
+    await repo.run("update-ref", "refs/heads/naruto/m-test1--evil", other);
+    const findings = await w.check();
+    expect(findings.filter((f) => f.blame === "not_naruto").map((f) => [f.what, f.before, f.after, f.blame, f.action])).toEqual([
+      ["refs/heads/naruto/m-test1", head, other, "not_naruto", `naruto put it back to ${head.slice(0, 12)}`],
+      ["refs/heads/naruto/m-test1--evil", null, other, "not_naruto", "naruto deleted it again"],
+    ]);
+    expect(await repo.run("rev-parse", "refs/heads/naruto/m-test1")).toBe(head);
+    expect(await repo.run("for-each-ref", "refs/heads/naruto/m-test1--evil")).toBe("");
+    // main moved with the commit above: with the sandbox on, the user's own change.
+    expect(findings.find((f) => f.what === "refs/heads/main")).toMatchObject({ blame: "user", action: null });
+  });
+
+  it("blames the attempts that ran when agents run unsandboxed, and the user when they cannot reach the repository", async () => {
+    for (const sandboxed of [false, true]) {
+      const w = await watch(sandboxed);
+      w.attemptStarted("a#1");
+      w.attemptStarted("b#1");
+      w.attemptEnded("b#1");
+      await repo.commit("by someone", { "y.txt": "y\n" });
+      const [main] = (await w.check()).filter((f) => f.what === "refs/heads/main");
+      expect(main).toMatchObject(sandboxed ? { blame: "user", attempts: [] } : { blame: "agents", attempts: ["a#1", "b#1"] });
+      await repo.remove();
+    }
+    repo = await createTestRepo();
+  });
+
+  it("takes a cancel another process saved on top of naruto's state, and puts back a state it did not write", async () => {
+    const w = await watch(true);
+    const mine = createLocalMissionStore({ git: w.git, repoDir: repo.dir });
+    await applyEvent(mine, "m-test1", requested());
+    await applyEvent(mine, "m-test1", planned([item("a")]));
+    const theirs = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+    await applyEvent(theirs, "m-test1", { type: "cancelled", at: "2026-12-01T00:00:00Z", by: "someone" });
+    expect(await w.check()).toEqual([]);
+
+    const cancelled = await repo.run("rev-parse", "refs/naruto/missions/m-test1");
+    const forged = await repo.run("rev-parse", "refs/naruto/missions/m-test1^");
+    await repo.run("update-ref", "refs/naruto/missions/m-test1", forged);
+    const [finding] = await w.check();
+    expect(finding).toMatchObject({ what: "refs/naruto/missions/m-test1", before: cancelled, after: forged, blame: "not_naruto" });
+    expect(await repo.run("rev-parse", "refs/naruto/missions/m-test1")).toBe(cancelled);
+  });
+});

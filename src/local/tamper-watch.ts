@@ -1,0 +1,183 @@
+/**
+ * The tamper record on this machine (DESIGN.md §8a, src/sandbox/tamper-record.ts): taken before
+ * the mission and compared after every attempt and before every integration and the review.
+ *
+ * - naruto's own refs of the mission move only by naruto. Every `git update-ref` naruto runs goes
+ *   through {@link TamperWatch.git}, which notes the value in a ledger (before it runs, so a check
+ *   meanwhile accepts it). Any other value is a finding; naruto puts its own value back (a
+ *   `naruto cancel` from another process, a save on top of naruto's own, is recognised).
+ * - The user's refs, HEAD, git config, hooks, info and home start-up files: a change while
+ *   agents ran without the sandbox is blamed on them (every attempt that ran since the last
+ *   check: naruto cannot tell which); with the sandbox, agents could not reach them, and the
+ *   change is reported as the user's own. They are never put back: the finding names the old
+ *   value, for the user to decide.
+ */
+import type { Git, GitCall } from "../git/run-git.ts";
+import { gitText } from "../git/run-git.ts";
+import { MISSION_REF_PREFIX } from "../git/mission-store.ts";
+import { parseMission } from "../mission/document.ts";
+import type { TamperFinding } from "../mission/document.ts";
+import { compareRecords, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/tamper-record.ts";
+
+export interface TamperWatch {
+  /** The git to run every git of the mission through: it notes naruto's own ref writes. */
+  readonly git: Git;
+  attemptStarted(key: string): void;
+  attemptEnded(key: string): void;
+  /** naruto's value of one of its refs (null: absent), as far as the ledger knows. */
+  expected(ref: string): string | null;
+  /** Compares with the last record; the findings say what changed, who is blamed and what naruto did. */
+  check(): Promise<TamperFinding[]>;
+}
+
+export interface TamperWatchInput {
+  readonly git: Git;
+  readonly repoDir: string;
+  readonly commonDir: string;
+  readonly mission: string;
+  /** naruto's HOME: the start-up files there are watched; null to leave them out. */
+  readonly home: string | null;
+  /** Agents run in a sandbox that keeps them out of the repository. */
+  readonly sandboxed: boolean;
+  readonly now: () => Date;
+}
+
+/** Options of git itself that take a separate value (`git -c k=v update-ref …`). */
+const WITH_VALUE = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
+
+/** What a `git update-ref` call writes: the ref and its new value (null: deleted); null for other calls. */
+export function refWriteOf(args: readonly string[]): { ref: string; value: string | null } | null {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith("-")) break;
+  }
+  if (args[i] !== "update-ref") return null;
+  const rest: string[] = [];
+  let del = false;
+  for (let j = i + 1; j < args.length; j++) {
+    const arg = args[j] ?? "";
+    if (arg === "-m") j++;
+    else if (arg === "-d") del = true;
+    else if (arg === "--stdin") return null;
+    else if (!arg.startsWith("-")) rest.push(arg);
+  }
+  const [ref, value] = rest;
+  if (ref === undefined) return null;
+  return { ref, value: del ? null : (value ?? null) };
+}
+
+export async function createTamperWatch(input: TamperWatchInput): Promise<TamperWatch> {
+  const { repoDir, commonDir, mission } = input;
+  const patterns = missionRefPatterns(mission);
+  const mine = (ref: string) => patterns.exact.includes(ref) || patterns.prefixes.some((p) => ref.startsWith(p));
+  // Per ref: naruto's value (null: absent), and every value it held since the current check
+  // began reading (the record is read before it is compared: a write in between is naruto's).
+  const ledger = new Map<string, { current: string | null; since: Set<string> }>();
+  const entry = (ref: string) => {
+    let e = ledger.get(ref);
+    if (e === undefined) ledger.set(ref, (e = { current: null, since: new Set([""]) }));
+    return e;
+  };
+  const pending = new Map<string, Set<string>>();
+  const git: Git = async (call: GitCall) => {
+    const write = refWriteOf(call.args);
+    if (write === null || !mine(write.ref)) return input.git(call);
+    const e = entry(write.ref);
+    const value = write.value ?? "";
+    e.since.add(value);
+    const inFlight = pending.get(write.ref) ?? new Set<string>();
+    pending.set(write.ref, inFlight);
+    inFlight.add(value);
+    try {
+      const result = await input.git(call);
+      e.current = write.value;
+      e.since.add(value);
+      return result;
+    } finally {
+      inFlight.delete(value);
+    }
+  };
+  // Without the sandbox an agent can reach the user's files through `..`: the work tree is watched too.
+  const record = () => recordRepository({ git: input.git, repoDir, commonDir, mission, home: input.home, worktree: !input.sandboxed });
+  let last: TamperRecord = await record();
+  // What is there now is naruto's (a new mission has none yet; a resumed one, its own).
+  for (const [ref, oid] of Object.entries(last.missionRefs)) entry(ref).current = oid;
+
+  const running = new Set<string>();
+  let ran = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const check = async (): Promise<TamperFinding[]> => {
+    for (const [ref, e] of ledger) e.since = new Set([e.current ?? "", ...(pending.get(ref) ?? [])]);
+    const now = await record();
+    const window = [...ran].sort();
+    const at = input.now().toISOString();
+    const findings: TamperFinding[] = [];
+    for (const change of compareRecords(last, now)) {
+      if (change.kind === "mission_ref") continue;
+      const blame = input.sandboxed ? "user" : "agents";
+      findings.push({ at, what: change.what, before: change.before, after: change.after, blame, attempts: blame === "user" ? [] : window, action: null });
+    }
+    const refs = new Set([...Object.keys(now.missionRefs), ...[...ledger.keys()].filter(mine)]);
+    for (const ref of [...refs].sort()) {
+      const actual = now.missionRefs[ref] ?? null;
+      const e = entry(ref);
+      if (e.since.has(actual ?? "") || actual === e.current || (pending.get(ref)?.has(actual ?? "") ?? false)) continue;
+      if (ref === `${MISSION_REF_PREFIX}${mission}` && e.current !== null && actual !== null && (await isCancelOnTop(input.git, repoDir, e.current, actual))) {
+        // `naruto cancel` from another process saved on top of naruto's own version.
+        e.current = actual;
+        continue;
+      }
+      const action = await putBack(git, repoDir, ref, e.current, actual);
+      findings.push({ at, what: ref, before: e.current, after: actual, blame: "not_naruto", attempts: window, action });
+    }
+    // The next check compares with what is there now (naruto's refs as put back).
+    last = findings.some((f) => f.action !== null) ? await record() : now;
+    ran = new Set(running);
+    return findings;
+  };
+
+  return {
+    git,
+    attemptStarted(key) {
+      running.add(key);
+      ran.add(key);
+    },
+    attemptEnded(key) {
+      running.delete(key);
+    },
+    expected: (ref) => ledger.get(ref)?.current ?? null,
+    check: () => {
+      const result = queue.then(check);
+      queue = result.catch(() => undefined);
+      return result;
+    },
+  };
+}
+
+/** Puts naruto's value of its ref back (compare-and-swap from what it found); says what it did. */
+async function putBack(git: Git, repoDir: string, ref: string, value: string | null, found: string | null): Promise<string> {
+  const args = value === null ? ["update-ref", "-m", "naruto: put back (tampered)", "-d", ref, found ?? ""] : ["update-ref", "-m", "naruto: put back (tampered)", ref, value, found ?? ""];
+  try {
+    await git({ args: ["-c", "core.hooksPath=/dev/null", ...args], cwd: repoDir });
+    return value === null ? `naruto deleted it again` : `naruto put it back to ${value.slice(0, 12)}`;
+  } catch {
+    return "naruto could not put it back (it moved again)";
+  }
+}
+
+/** Whether `actual` is one save on top of `ours` that cancels the mission (what `naruto cancel` writes). */
+async function isCancelOnTop(git: Git, repoDir: string, ours: string, actual: string): Promise<boolean> {
+  try {
+    const parent = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", `${actual}^1`], cwd: repoDir });
+    if (parent !== ours) return false;
+    const [mineText, theirsText] = await Promise.all([ours, actual].map((c) => gitText(git, { args: ["cat-file", "blob", `${c}:mission.json`], cwd: repoDir })));
+    const before = parseMission(JSON.parse(mineText ?? ""));
+    const after = parseMission(JSON.parse(theirsText ?? ""));
+    return after.status === "cancelled" && before.status !== "cancelled" && after.seq === before.seq + 1;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The tamper record (DESIGN.md §8a), naruto's second line of defence: what an agent could change
+ * in the user's repository besides its own files, written down before a mission and after every
+ * attempt, and compared. Three kinds of things:
+ *
+ * - the user's refs (everything outside `refs/heads/naruto/` and `refs/naruto/`) and HEAD;
+ * - files of the repository's git folder that run code or steer git: `config`,
+ *   `config.worktree`, everything under `hooks/` and `info/`; and the user's startup files that
+ *   run code or steer git in every repository (`~/.gitconfig`, shell start-up files, …);
+ * - naruto's own refs of the mission (queue, worker branches, kept attempts, state);
+ * - when agents run without the sandbox, the user's work tree and index too (`git status`, and
+ *   the content of every file it lists): an agent can reach them through `..`.
+ *
+ * Files are recorded by content hash and mode, refs by object id. Pure comparison (`compare`),
+ * reading at the edge (`recordRepository`).
+ */
+import { createHash } from "node:crypto";
+import { lstat, readdir, readFile, readlink } from "node:fs/promises";
+import { join } from "node:path";
+import { gitText, type Git } from "../git/run-git.ts";
+
+export interface TamperRecord {
+  /** The user's refs: name → object id. */
+  readonly userRefs: Readonly<Record<string, string>>;
+  /** naruto's refs of this mission: name → object id. */
+  readonly missionRefs: Readonly<Record<string, string>>;
+  /** `HEAD` as the file says it (`ref: refs/heads/main`, or an object id). */
+  readonly head: string | null;
+  /** Watched files: display path → `mode:sha256` (or `link:target`). */
+  readonly files: Readonly<Record<string, string>>;
+  /** The user's work tree and index, by path (`git status` line and content); null: not watched. */
+  readonly worktree: Readonly<Record<string, string>> | null;
+}
+
+/** One difference between two records. */
+export interface TamperChange {
+  readonly kind: "user_ref" | "head" | "file" | "worktree" | "mission_ref";
+  /** The ref name, `HEAD`, or the file's path (`.git/hooks/pre-commit`, `~/.bashrc`). */
+  readonly what: string;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+/** Start-up files in the user's home that run code or steer git, watched when agents run unsandboxed. */
+export const HOME_FILES = [
+  ".gitconfig",
+  ".config/git/config",
+  ".config/git/attributes",
+  ".config/git/ignore",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".ssh/config",
+  ".ssh/authorized_keys",
+  ".npmrc",
+] as const;
+
+/** The refs naruto writes for a mission, by prefix or exact name. */
+export function missionRefPatterns(mission: string): { exact: string[]; prefixes: string[] } {
+  return {
+    exact: [`refs/heads/naruto/${mission}`, `refs/naruto/missions/${mission}`],
+    prefixes: [`refs/heads/naruto/${mission}--`, `refs/naruto/attempts/${mission}/`],
+  };
+}
+
+function isMissionRef(ref: string, mission: string): boolean {
+  const p = missionRefPatterns(mission);
+  return p.exact.includes(ref) || p.prefixes.some((prefix) => ref.startsWith(prefix));
+}
+
+/** A ref of naruto's (any mission's): neither the user's nor, unless it is this mission's, watched. */
+function isNarutoRef(ref: string): boolean {
+  return ref.startsWith("refs/heads/naruto/") || ref.startsWith("refs/naruto/");
+}
+
+/**
+ * Reads the record now. One `git for-each-ref` and a walk of a few small folders.
+ *
+ * @param home the user's home (naruto's own HOME), or null to leave its files out
+ */
+export async function recordRepository(input: { git: Git; repoDir: string; commonDir: string; mission: string; home: string | null; worktree: boolean }): Promise<TamperRecord> {
+  const { git, repoDir, commonDir, mission } = input;
+  const out = await gitText(git, { args: ["--no-optional-locks", "for-each-ref", "--format=%(objectname) %(refname)"], cwd: repoDir });
+  const userRefs: Record<string, string> = {};
+  const missionRefs: Record<string, string> = {};
+  for (const line of out.split("\n")) {
+    const space = line.indexOf(" ");
+    if (space <= 0) continue;
+    const [oid, ref] = [line.slice(0, space), line.slice(space + 1)];
+    if (isMissionRef(ref, mission)) missionRefs[ref] = oid;
+    else if (!isNarutoRef(ref)) userRefs[ref] = oid;
+  }
+  const files: Record<string, string> = {};
+  for (const name of ["config", "config.worktree"]) await recordFile(files, join(commonDir, name), `.git/${name}`);
+  for (const folder of ["hooks", "info"]) await recordTree(files, join(commonDir, folder), `.git/${folder}`);
+  if (input.home !== null) for (const name of HOME_FILES) await recordFile(files, join(input.home, name), `~/${name}`);
+  const head = await readFile(join(commonDir, "HEAD"), "utf8").then((t) => t.trim(), () => null);
+  return { userRefs, missionRefs, head, files, worktree: input.worktree ? await recordWorktree(git, repoDir) : null };
+}
+
+/** Most files of a dirty work tree read for their content; beyond, their size and time stand in. */
+const WORKTREE_CONTENT_LIMIT = 2000;
+
+/**
+ * The user's work tree and index as `git status` sees them (without taking its lock or
+ * refreshing the index), each dirty or untracked path with its content hash: a change to a file
+ * that was already dirty shows too.
+ */
+async function recordWorktree(git: Git, repoDir: string): Promise<Record<string, string>> {
+  const { stdout, code } = await git({ args: ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none"], cwd: repoDir, okCodes: [128] });
+  const out: Record<string, string> = {};
+  if (code !== 0) return out;
+  const fields = stdout.toString("utf8").split("\0");
+  let hashed = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const line = fields[i] ?? "";
+    if (line === "") continue;
+    const kind = line[0];
+    // `1 XY sub mH mI mW hH hI path`, `2 … path` + orig path, `u … path`, `? path`, `! path`.
+    const at = kind === "1" ? 8 : kind === "2" ? 9 : kind === "u" ? 10 : 1;
+    const parts = line.split(" ");
+    const path = kind === "?" || kind === "!" ? line.slice(2) : parts.slice(at).join(" ");
+    if (kind === "2") i++;
+    let content = "";
+    const full = join(repoDir, path);
+    const info = await lstat(full).catch(() => null);
+    if (info?.isFile()) content = hashed++ < WORKTREE_CONTENT_LIMIT && info.size <= 8 * 1024 * 1024 ? createHash("sha256").update(await readFile(full)).digest("hex").slice(0, 16) : `${info.size}@${info.mtimeMs}`;
+    else if (info?.isSymbolicLink()) content = `link:${await readlink(full).catch(() => "")}`;
+    out[path] = `${kind === "?" ? "untracked" : parts.slice(0, at).join(" ")}${content ? ` ${content}` : ""}`;
+  }
+  return out;
+}
+
+async function recordFile(files: Record<string, string>, path: string, shown: string): Promise<void> {
+  const info = await lstat(path).catch(() => null);
+  if (info === null) return;
+  if (info.isSymbolicLink()) files[shown] = `link:${await readlink(path)}`;
+  else if (info.isFile()) files[shown] = `${(info.mode & 0o777).toString(8)}:${createHash("sha256").update(await readFile(path)).digest("hex").slice(0, 16)}`;
+  else files[shown] = info.isDirectory() ? "directory" : "special";
+}
+
+async function recordTree(files: Record<string, string>, dir: string, shown: string, depth = 0): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => null);
+  if (entries === null) return;
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth < 4) await recordTree(files, path, `${shown}/${entry.name}`, depth + 1);
+    else await recordFile(files, path, `${shown}/${entry.name}`);
+  }
+}
+
+/** What changed from `before` to `after`, sorted by kind and name. */
+export function compareRecords(before: TamperRecord, after: TamperRecord): TamperChange[] {
+  const changes: TamperChange[] = [];
+  const diff = (kind: TamperChange["kind"], a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>) => {
+    for (const what of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+      const [x, y] = [a[what] ?? null, b[what] ?? null];
+      if (x !== y) changes.push({ kind, what, before: x, after: y });
+    }
+  };
+  diff("user_ref", before.userRefs, after.userRefs);
+  if (before.head !== after.head) changes.push({ kind: "head", what: "HEAD", before: before.head, after: after.head });
+  diff("file", before.files, after.files);
+  if (before.worktree !== null && after.worktree !== null) {
+    const shown = (r: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(r).map(([p, v]) => [`work tree: ${p}`, v]));
+    const from = changes.length;
+    diff("worktree", shown(before.worktree), shown(after.worktree));
+    // A path git status does not list is clean: say so rather than "absent".
+    for (let i = from; i < changes.length; i++) {
+      const c = changes[i]!;
+      changes[i] = { ...c, before: c.before ?? "clean", after: c.after ?? "clean" };
+    }
+  }
+  diff("mission_ref", before.missionRefs, after.missionRefs);
+  return changes;
+}
