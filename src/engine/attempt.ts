@@ -87,7 +87,8 @@ export async function runAttempt(
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
     if (hidden.length > 0) {
       // A process that dropped naruto's tracking variable to outlive the agent: nothing of the attempt counts.
-      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      const note = kept === null ? "" : keptNote(kept);
       return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
     }
 
@@ -96,8 +97,9 @@ export async function runAttempt(
         run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down"
         : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}`
         : crashReason(run);
-      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
-      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note }, run);
+      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
+      const note = kept === null ? "" : keptNote(kept);
+      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note, kept }, run);
       if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
       return finished({ kind: "failed", reason: `${why}${note}\n${outputTail(run.output)}` }, run);
     }
@@ -190,11 +192,11 @@ async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentR
   }
 }
 
-/** Keeps what an attempt that did not finish left, and the words of its reason that say where. */
+/** Keeps what an attempt that did not finish left; says where (null: it had changed nothing). */
 async function keepWork(
   ctx: WorkerContext,
   a: { workDir: WorkDir; mission: Mission; item: MissionItem; attempt: number; why: string; writes: RepoPath[]; summary: string | null },
-): Promise<string> {
+): Promise<string | null> {
   // Within the item's scope it becomes a checkpoint-shaped commit on the worker branch (the
   // Action's work job carries it to the integrate job that way); otherwise a plain commit.
   const outcome = await checkpointWorkDir({
@@ -218,9 +220,9 @@ async function keepWork(
   } else if (outcome.kind === "out_of_scope") {
     kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
   }
-  if (kept === null) return "";
+  if (kept === null) return null;
   const where = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
-  return keptNote(where) + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
+  return where + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
 }
 
 function paths(written: readonly string[]): RepoPath[] {

@@ -215,8 +215,9 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   store.refresh(id);
   const stored = await store.load(id);
   if (!stored) throw new Error(`mission ${id} disappeared from the store`);
-  // Stopped before the end (Ctrl-C): the report shows where it stands until it is resumed.
-  if (!isMissionTerminal(stored.mission.status)) await ctx.report(stored.mission);
+  // Stopped before the end (Ctrl-C), or amended after its report (a cancelled attempt's kept
+  // work): the report shows the mission as it stands.
+  await ctx.report(stored.mission);
   return stored.mission;
 }
 

@@ -21,6 +21,14 @@ export function applyAttemptStarted(m: Mission, e: Of<"attempt_started">): Appli
 
 export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): Applied {
   const { item, attempt } = locate(m, e.type, e.item, e.attempt);
+  if (attempt.status === "cancelled" && e.outcome.kind === "interrupted" && e.outcome.kept) {
+    // Cancelled while it ran: its worker stopped it and kept what it had done; the reason says where.
+    const note = `its partial work is kept at ${e.outcome.kept}`;
+    if ((attempt.reason ?? "").includes(note)) return DUPLICATE;
+    attempt.reason = attempt.reason ? `${attempt.reason}; ${note}` : note;
+    if (item.status === "cancelled") item.reason = item.reason ? `${item.reason}; ${note}` : note;
+    return;
+  }
   if (attempt.status !== "dispatched" && attempt.status !== "running") return DUPLICATE;
   if (e.outcome.kind === "interrupted" && attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && e.outcome.reason.startsWith(NEVER_STARTED)) {
     // The runner stopped before the attempt began: it never happened, and is not recorded.

@@ -26,7 +26,12 @@ export const attemptOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("failed"), reason: z.string() }),
   z.object({ kind: z.literal("timed_out"), reason: z.string() }),
   /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
-  z.object({ kind: z.literal("interrupted"), reason: z.string() }),
+  z.object({
+    kind: z.literal("interrupted"),
+    reason: z.string(),
+    /** Where the work it had done is kept (`refs/naruto/attempts/…`), when it was stopped halfway. */
+    kept: z.string().nullable().optional(),
+  }),
   /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
   z.object({ kind: z.literal("tampered"), reason: z.string() }),
 ]);

@@ -16,7 +16,7 @@ import { fakeAgentCommand } from "../support/agents/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { item, planned, requested } from "../support/mission-builders.ts";
 import { fakeCli } from "./cli-io.ts";
-import { missionProcesses, missionWorkDirs, planText } from "./local-fixture.ts";
+import { itemOf, missionProcesses, missionWorkDirs, planText } from "./local-fixture.ts";
 import { bwrapSkipReason } from "../support/sandbox.ts";
 import { count, startNaruto, waitForMission } from "./runner-process.ts";
 import { FAKE_AGENTS_DIR } from "./local-fixture.ts";
@@ -31,8 +31,8 @@ describe("naruto cancel while naruto run runs", () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }, { id: "c", after: ["a"] }]));
-    // Agents that would think for a minute: only the cancel ends them.
-    const agent = `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`;
+    // Agents that write half of their work, then would think for a minute: only the cancel ends them.
+    const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
     const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--read", FAKE_AGENTS_DIR, "--agent", agent, "--json"]);
 
     const running = await waitForMission(repo, (m) => count(m, "running") === 2 && m.items.every((i) => i.attempts.every((a) => a.status === "running"))).catch(
@@ -41,9 +41,13 @@ describe("naruto cancel while naruto run runs", () => {
         throw new Error(`${String(e)}\nrunner: ${JSON.stringify(await runner.exited)}`);
       },
     );
-    // Wait until the agents really run (their processes carry the mission's id).
+    // Wait until the agents really run and wrote their half.
     const deadline = Date.now() + 20_000;
-    while ((await missionProcesses(running.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const halves = async () => {
+      const dirs = await missionWorkDirs(repo, running.id);
+      return (await Promise.all(dirs.map((d) => access(join(d.dir.path, "src", d.purpose, "half.txt")).then(() => true, () => false)))).filter(Boolean).length;
+    };
+    while ((await halves()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect((await missionProcesses(running.id)).length).toBeGreaterThan(0);
 
     const cli = fakeCli(repo.dir);
@@ -56,6 +60,12 @@ describe("naruto cancel while naruto run runs", () => {
     const m = await waitForMission(repo, () => true);
     expect(m.status).toBe("cancelled");
     expect(m.items.map((i) => i.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    // The unfinished work of the two running agents is kept, as a timeout's is, and the reason says where.
+    for (const id of ["a", "b"]) {
+      const ref = `refs/naruto/attempts/${m.id}/${id}/1`;
+      expect(itemOf(m, id).reason).toMatch(new RegExp(`^cancelled( by .*)?; its partial work is kept at ${ref} \\([0-9a-f]{12}\\)$`));
+      expect(await repo.run("show", `${ref}:src/${id}/half.txt`)).toBe("half");
+    }
     expect(JSON.parse(ended.stdout)).toEqual(missionResult(m));
     // Every agent process of the mission is gone once the runner has exited.
     expect(await missionProcesses(m.id)).toEqual([]);
@@ -80,7 +90,8 @@ describe("naruto cancel while naruto run runs", () => {
     runner.child.kill("SIGINT");
     const ended = await runner.exited;
     expect(ended.code).toBe(1);
-    expect(ended.stderr).toContain("naruto resume");
+    // The stop message names the mission, and says its agents' unfinished work is kept.
+    expect(ended.stderr).toContain(`stopping: agents are being stopped, their unfinished work is kept; the mission can be resumed with \`naruto resume ${running.id}\``);
     expect(ended.stdout).toContain(`resume with: naruto resume ${running.id}`);
     const m = await waitForMission(repo, () => true);
     expect(m.status).toBe("running");
