@@ -1,43 +1,53 @@
 /**
- * The local runner's parallelism (issue 4 "Benchmark"): 16 independent items whose agents each
- * sleep a fixed time, run as a whole mission with 4 agents at once and, in the same run, one at a
- * time. Everything else is real: work trees, checkpoints, the queue, the arbiter. The ideal
- * speedup is 4×; what is lost is naruto's own work per item (work tree, scope check,
- * checkpoint, integration; counted as git_processes_per_item) and the machine's cores starting agents.
- * That work is CPU: with 4 agents at once on 2 cores it competes for them, so the figure also
- * prints the CPU used and the machine's load, without which it cannot be read.
+ * The local runner's cost per item (issue 11 "Done when") and its parallelism (issue 4).
+ *
+ * 1. Per-item cost: missions of 16, 64 and 256 trivial items (each agent writes one file) on a
+ *    generated 2,500-file repository, one agent at a time so that wall time is cost, each next
+ *    to the naive way measured in the same run: per item `git worktree add` + the same edit +
+ *    `git add -A && git commit` + `git worktree remove`. Every attempt of naruto's gets a
+ *    standalone work directory (a checkout of the 2,500 files), runs its agent in the sandbox
+ *    (bubblewrap where it works), is read back by naruto's own git, checked, checkpointed,
+ *    integrated and recorded; so is the naive loop's one checkout per item. The overhead is
+ *    naruto's time per item beyond one checkout of the repository (measured alone).
+ * 2. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadConfig, formatConfigErrors, type Config } from "../src/config/index.ts";
 import { runLocalMission } from "../src/local/local-mission.ts";
 import { silentProgress } from "../src/local/progress.ts";
-import { fakeAgentCommand } from "../test/support/agents/index.ts";
-import { createTestRepo } from "../test/support/git-repo.ts";
+import { chooseSandbox } from "../src/sandbox/choose.ts";
+import { fakeAgentCommand, TEST_AGENT_READ } from "../test/support/agents/index.ts";
+import { createTestRepo, type TestRepo } from "../test/support/git-repo.ts";
 
-const ITEMS = 16;
-const SLEEP_MS = 1000;
-const PARALLEL = 4;
+const FILES = 2500;
+const SIZES = [16, 64, 256];
+const TRIVIAL = 'mkdir -p "src/$NARUTO_ITEM" && echo "$NARUTO_ITEM" > "src/$NARUTO_ITEM/done.txt"';
 
-function config(): Config {
+function config(command: string, parallel: number): Config {
   const loaded = loadConfig(
     JSON.stringify({
       version: 1,
-      agents: { default: { command: `NARUTO_FAKE_SLEEP_MS=${SLEEP_MS} ${fakeAgentCommand("slow")}` } },
+      agents: { default: { command, read: JSON.parse(TEST_AGENT_READ) as string[] } },
       queue: { batch: 8 },
-      limits: { max_parallel: PARALLEL, max_attempts: 1, item_timeout: "5m" },
+      limits: { max_parallel: parallel, max_attempts: 1, item_timeout: "5m", max_items: 1000 },
     }),
   );
   if (!loaded.ok) throw new Error(formatConfigErrors(loaded.errors));
   return loaded.config;
 }
 
-const plan = JSON.stringify({
-  version: 1,
-  title: "16 independent items",
-  items: Array.from({ length: ITEMS }, (_, i) => ({ id: `item-${i}`, title: `item ${i}`, writes: [`src/item-${i}/`] })),
-});
+function plan(items: number): string {
+  return JSON.stringify({
+    version: 1,
+    title: `${items} independent items`,
+    items: Array.from({ length: items }, (_, i) => ({ id: `item-${i}`, title: `item ${i}`, writes: [`src/item-${i}/`] })),
+  });
+}
 
 /**
  * CPU seconds used so far by this process and its finished children (git, agents): Linux's
@@ -55,49 +65,127 @@ function cpuSeconds(): number {
   }
 }
 
-/** Wall time and CPU time of one whole mission with `parallel` agents at once. */
-async function mission(parallel: number): Promise<{ seconds: number; cpu: number; gitCalls: number }> {
-  const repo = await createTestRepo({ "README.md": "# bench\n" });
-  let n = 0;
+interface Measure {
+  readonly seconds: number;
+  readonly cpu: number;
+  readonly gitCalls: number;
+}
+
+/** A repository of 2,500 files in 50 folders, about 2 KB each. */
+async function bigRepository(): Promise<TestRepo> {
+  const files: Record<string, string> = { "README.md": "# bench\n" };
+  for (let i = 0; i < FILES; i++) files[`lib/d${i % 50}/f${i}.txt`] = `file ${i}\n`.repeat(200);
+  return createTestRepo(files);
+}
+
+/** One whole mission of `items` items: wall, CPU and git processes. */
+async function mission(repo: TestRepo, items: number, parallel: number, command: string, cacheHome: string): Promise<Measure> {
   let gitCalls = 0;
   const git: typeof repo.git = (call) => {
     gitCalls++;
     return repo.git(call);
   };
+  const start = performance.now();
+  const cpuStart = cpuSeconds();
+  const m = await runLocalMission(
+    { git, env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: cacheHome }, now: () => new Date(), randomId: () => `b${items}x${parallel}${Math.random().toString(36).slice(2, 6)}`, progress: silentProgress, nodePath: process.execPath, cwd: repo.dir },
+    { repoDir: repo.dir, planText: plan(items), task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config(command, parallel) },
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuSeconds() - cpuStart;
+  const integrated = m.items.filter((i) => i.status === "integrated").length;
+  if (m.verdict?.verdict !== "approve" || integrated !== items) {
+    throw new Error(`the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items.filter((i) => i.status !== "integrated").slice(0, 5).map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
+  }
+  return { seconds, cpu, gitCalls };
+}
+
+/** The naive way, per item: a linked work tree, the same edit, a commit, the work tree removed. */
+async function naiveLoop(repo: TestRepo, items: number): Promise<Measure> {
+  const dir = await mkdtemp(join(tmpdir(), "naruto-bench-naive-"));
+  let gitCalls = 0;
+  const run = (args: string[], cwd: string) => {
+    gitCalls++;
+    return repo.git({ args, cwd });
+  };
+  const start = performance.now();
+  const cpuStart = cpuSeconds();
   try {
-    const start = performance.now();
-    const cpuStart = cpuSeconds();
-    const m = await runLocalMission(
-      { git, env: { PATH: process.env.PATH, HOME: tmpdir() }, now: () => new Date(), randomId: () => `bench${parallel}x${n++}`, progress: silentProgress, nodePath: process.execPath, cwd: repo.dir },
-      { repoDir: repo.dir, planText: plan, task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config() },
-    );
-    const seconds = (performance.now() - start) / 1000;
-    const cpu = cpuSeconds() - cpuStart;
-    const integrated = m.items.filter((i) => i.status === "integrated").length;
-    if (m.verdict?.verdict !== "approve" || integrated !== ITEMS) {
-      throw new Error(`the --parallel ${parallel} mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${ITEMS} integrated:\n${m.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
+    for (let i = 0; i < items; i++) {
+      const tree = join(dir, `item-${i}`);
+      await run(["worktree", "add", "-q", "-b", `naive-${items}-${i}`, tree, "HEAD"], repo.dir);
+      spawnSync("sh", ["-c", TRIVIAL], { cwd: tree, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", NARUTO_ITEM: `item-${i}` } });
+      await run(["add", "-A"], tree);
+      await run(["commit", "-q", "-m", `item ${i}`], tree);
+      await run(["worktree", "remove", "--force", tree], repo.dir);
     }
-    return { seconds, cpu, gitCalls };
+    return { seconds: (performance.now() - start) / 1000, cpu: cpuSeconds() - cpuStart, gitCalls };
   } finally {
-    await repo.remove();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
+/** One checkout of the repository into an empty folder: the cost every attempt pays by design. */
+async function checkoutSeconds(repo: TestRepo): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), "naruto-bench-checkout-"));
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const tree = join(dir, String(i));
+      await mkdir(tree);
+      const start = performance.now();
+      await repo.git({ args: ["--work-tree", tree, "read-tree", "--reset", "-u", "HEAD"], cwd: repo.dir, env: { GIT_INDEX_FILE: join(dir, `index-${i}`) } });
+      times.push((performance.now() - start) / 1000);
+    }
+    return times.sort((a, b) => a - b)[2] ?? 0;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const per = (m: Measure, n: number) => ({ wall: m.seconds / n, cpu: m.cpu / n, git: m.gitCalls / n });
+
 export async function run(): Promise<void> {
-  const load = loadavg()[0] ?? 0;
-  const parallel = await mission(PARALLEL);
-  const serial = await mission(1);
-  const speedup = serial.seconds / parallel.seconds;
-  const ideal = (ITEMS * SLEEP_MS) / 1000;
-  const cpuPerItem = (parallel.cpu + serial.cpu) / (2 * ITEMS);
-  console.log(`${ITEMS} items, agents sleeping ${SLEEP_MS} ms each; every mission approved with all items integrated`);
-  console.log(`| agents at once | wall seconds | agent sleep alone | CPU seconds (naruto, git, agents) |\n|---|---|---|---|`);
-  console.log(`| ${PARALLEL} (--parallel ${PARALLEL}) | ${parallel.seconds.toFixed(2)} | ${(ideal / PARALLEL).toFixed(2)} | ${parallel.cpu.toFixed(2)} |`);
-  console.log(`| 1 (--parallel 1) | ${serial.seconds.toFixed(2)} | ${ideal.toFixed(2)} | ${serial.cpu.toFixed(2)} |`);
-  console.log(`speedup ${speedup.toFixed(2)}× (ideal ${PARALLEL}×); ${cpus().length} cores, load average ${load.toFixed(1)} at the start`);
-  console.log(`bench local parallel_seconds=${parallel.seconds.toFixed(2)}`);
-  console.log(`bench local serial_seconds=${serial.seconds.toFixed(2)}`);
-  console.log(`bench local speedup=${speedup.toFixed(2)}`);
-  console.log(`bench local cpu_seconds_per_item=${cpuPerItem.toFixed(2)}`);
-  console.log(`bench local git_processes_per_item=${((parallel.gitCalls + serial.gitCalls) / (2 * ITEMS)).toFixed(1)}`);
+  const sandbox = await chooseSandbox({ mode: "auto", env: process.env });
+  const cacheHome = await mkdtemp(join(tmpdir(), "naruto-bench-cache-"));
+  const repo = await bigRepository();
+  try {
+    const checkout = await checkoutSeconds(repo);
+    console.log(`${FILES}-file repository; one checkout of it: ${checkout.toFixed(3)} s; agents run in: ${sandbox.description}; ${cpus().length} cores, load ${(loadavg()[0] ?? 0).toFixed(1)}`);
+    console.log("| items | naruto wall s/item | CPU s/item | git processes/item | overhead beyond a checkout s/item | naive wall s/item | naive CPU s/item | naruto/naive |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    const results = new Map<number, ReturnType<typeof per>>();
+    for (const items of SIZES) {
+      const naruto = per(await mission(repo, items, 1, TRIVIAL, cacheHome), items);
+      const naive = per(await naiveLoop(repo, items), items);
+      results.set(items, naruto);
+      const overhead = naruto.wall - checkout;
+      console.log(`| ${items} | ${naruto.wall.toFixed(3)} | ${naruto.cpu.toFixed(3)} | ${naruto.git.toFixed(1)} | ${overhead.toFixed(3)} | ${naive.wall.toFixed(3)} | ${naive.cpu.toFixed(3)} | ${(naruto.wall / naive.wall).toFixed(2)} |`);
+      console.log(`bench local items_${items}_wall_seconds_per_item=${naruto.wall.toFixed(3)}`);
+      console.log(`bench local items_${items}_cpu_seconds_per_item=${naruto.cpu.toFixed(3)}`);
+      console.log(`bench local items_${items}_git_processes_per_item=${naruto.git.toFixed(1)}`);
+      console.log(`bench local items_${items}_overhead_seconds_per_item=${overhead.toFixed(3)}`);
+      console.log(`bench local items_${items}_naive_wall_seconds_per_item=${naive.wall.toFixed(3)}`);
+      console.log(`bench local items_${items}_vs_naive=${(naruto.wall / naive.wall).toFixed(2)}`);
+    }
+    const linear = ((results.get(256)?.wall ?? 0) * 256) / ((results.get(64)?.wall ?? 1) * 64);
+    console.log(`cost of 256 items over 64: ${linear.toFixed(2)} (linear is 4; target ≤ 4.5)`);
+    console.log(`bench local cost_256_over_64=${linear.toFixed(2)}`);
+    console.log(`bench local checkout_seconds=${checkout.toFixed(3)}`);
+
+    // Parallelism: 16 items whose agents each sleep 1 s.
+    const sleeping = `NARUTO_FAKE_SLEEP_MS=1000 ${fakeAgentCommand("slow")}`;
+    const small = await createTestRepo({ "README.md": "# bench\n" });
+    try {
+      const parallel = await mission(small, 16, 4, sleeping, cacheHome);
+      const serial = await mission(small, 16, 1, sleeping, cacheHome);
+      console.log(`16 items sleeping 1 s: ${parallel.seconds.toFixed(2)} s with 4 at once, ${serial.seconds.toFixed(2)} s one at a time: speedup ${(serial.seconds / parallel.seconds).toFixed(2)}× (ideal 4×)`);
+      console.log(`bench local speedup=${(serial.seconds / parallel.seconds).toFixed(2)}`);
+    } finally {
+      await small.remove();
+    }
+  } finally {
+    await repo.remove();
+    await rm(cacheHome, { recursive: true, force: true });
+  }
 }

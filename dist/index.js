@@ -30677,7 +30677,7 @@ var require_lib = __commonJS({
 });
 
 // src/action/main.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
@@ -59152,6 +59152,13 @@ function applyAttemptStarted(m, e) {
 }
 function applyAttemptFinished(m, e) {
   const { item, attempt } = locate(m, e.type, e.item, e.attempt);
+  if (attempt.status === "cancelled" && e.outcome.kind === "interrupted" && e.outcome.kept) {
+    const note = `its partial work is kept at ${e.outcome.kept}`;
+    if ((attempt.reason ?? "").includes(note)) return DUPLICATE;
+    attempt.reason = attempt.reason ? `${attempt.reason}; ${note}` : note;
+    if (item.status === "cancelled") item.reason = item.reason ? `${item.reason}; ${note}` : note;
+    return;
+  }
   if (attempt.status !== "dispatched" && attempt.status !== "running") return DUPLICATE;
   if (e.outcome.kind === "interrupted" && attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && e.outcome.reason.startsWith(NEVER_STARTED)) {
     item.attempts.pop();
@@ -60689,7 +60696,12 @@ var attemptOutcomeSchema = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string() }),
   external_exports.object({ kind: external_exports.literal("timed_out"), reason: external_exports.string() }),
   /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
-  external_exports.object({ kind: external_exports.literal("interrupted"), reason: external_exports.string() }),
+  external_exports.object({
+    kind: external_exports.literal("interrupted"),
+    reason: external_exports.string(),
+    /** Where the work it had done is kept (`refs/naruto/attempts/…`), when it was stopped halfway. */
+    kept: external_exports.string().nullable().optional()
+  }),
   /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
   external_exports.object({ kind: external_exports.literal("tampered"), reason: external_exports.string() })
 ]);
@@ -63227,7 +63239,7 @@ function symlinkProblem(link, target, policy) {
 }
 
 // src/sandbox/snapshot.ts
-import { copyFile as copyFile3, lstat as lstat5 } from "node:fs/promises";
+import { copyFile as copyFile3, lstat as lstat5, readFile as readFile4 } from "node:fs/promises";
 import { join as join14 } from "node:path";
 async function freshView(git, dir) {
   const gitDir2 = join14(dir.private, "git");
@@ -63253,6 +63265,7 @@ async function stagedIgnored(git, view, dir, notes) {
   const agentIndex = join14(dir.path, ".git", "index");
   const info2 = await lstat5(agentIndex).catch(() => null);
   if (info2 === null || !info2.isFile()) return [];
+  if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return [];
   const listed = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"], { index: agentIndex, okCodes: [128] }));
   if (listed.code !== 0) {
     notes.push("the index of the agent's own repository could not be read; ignored files it staged were not taken");
@@ -63263,6 +63276,12 @@ async function stagedIgnored(git, view, dir, notes) {
     if (await lstat5(join14(dir.path, path4)).then(() => true, () => false)) present.push(path4);
   }
   return present;
+}
+async function sameBytes(a, b, size) {
+  const other = await lstat5(b).catch(() => null);
+  if (other === null || other.size !== size || size > 64 * 1024 * 1024) return false;
+  const [x, y] = await Promise.all([readFile4(a), readFile4(b)]);
+  return x.equals(y);
 }
 
 // src/engine/checkpoint.ts
@@ -63286,7 +63305,9 @@ async function checkpointWorkDir(options2) {
   });
   const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: options2.author ?? DEFAULT_AUTHOR, ...options2.date ? { date: options2.date } : {}, call });
   const branch = `refs/heads/${workerBranch(options2.mission, item.id)}`;
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, branch, commit], cwd: options2.repoDir });
+  const refs = [branch, ...options2.keepAt ? [options2.keepAt] : []];
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, "--stdin"], cwd: options2.repoDir, input: refs.map((r) => `update ${r} ${commit}
+`).join("") });
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
 async function commitTree(input2) {
@@ -63367,13 +63388,15 @@ async function runAttempt(ctx, mission, order, hooks) {
     const writes = paths(item.writes);
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
     if (hidden.length > 0) {
-      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      const note = kept === null ? "" : keptNote(kept);
       return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
     }
     if (run.outcome !== "exited") {
       const why = run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down" : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
-      const note = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
-      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note }, run);
+      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
+      const note = kept === null ? "" : keptNote(kept);
+      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note, kept }, run);
       if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
       return finished({ kind: "failed", reason: `${why}${note}
 ${outputTail(run.output)}` }, run);
@@ -63389,7 +63412,9 @@ ${outputTail(run.output)}` }, run);
       attempt: order.attempt,
       agent: item.agent,
       ...run.result?.summary ? { summary: run.result.summary } : {},
-      date: ctx.now()
+      date: ctx.now(),
+      // Kept reachable: a retry moves the worker branch on.
+      keepAt: attemptRef(mission.id, item.id, order.attempt)
     });
     switch (outcome.kind) {
       case "no_changes":
@@ -63399,7 +63424,6 @@ ${outputTail(run.output)}` }, run);
       case "checkpointed":
         break;
     }
-    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", attemptRef(mission.id, item.id, order.attempt), outcome.commit], cwd: ctx.repoDir });
     if (item.verify) {
       const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
@@ -63458,19 +63482,18 @@ async function keepWork(ctx, a) {
     attempt: a.attempt,
     agent: a.item.agent,
     ...a.summary ? { summary: a.summary } : {},
-    date: ctx.now()
+    date: ctx.now(),
+    keepAt: attemptRef(a.mission.id, a.item.id, a.attempt)
   });
   let kept = null;
   if (outcome.kind === "checkpointed") {
-    const ref = attemptRef(a.mission.id, a.item.id, a.attempt);
-    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", ref, outcome.commit], cwd: ctx.repoDir });
-    kept = { ref, commit: outcome.commit };
+    kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
   } else if (outcome.kind === "out_of_scope") {
     kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
   }
-  if (kept === null) return "";
+  if (kept === null) return null;
   const where2 = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
-  return keptNote(where2) + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
+  return where2 + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
 }
 function paths(written) {
   return written.map((p) => {
@@ -63713,6 +63736,9 @@ async function handOver(deps, job) {
   return path4;
 }
 async function engineContext(deps, config2) {
+  const sandbox = await deps.chooseSandbox(config2.sandbox);
+  if (sandbox.kind === "none") deps.log.warning(`naruto: agents and verify commands run without a sandbox: ${sandbox.description}`);
+  else deps.log.info(`naruto: agents and verify commands run in the sandbox: ${sandbox.description}`);
   return {
     git: deps.git,
     repoDir: deps.workspace,
@@ -63720,7 +63746,7 @@ async function engineContext(deps, config2) {
     config: config2,
     env: deps.env,
     now: deps.now,
-    sandbox: await deps.chooseSandbox(config2.sandbox),
+    sandbox,
     workRoot: join18(deps.tempDir, "naruto-work"),
     nodePath: deps.nodePath
   };
@@ -64445,7 +64471,7 @@ async function main() {
     remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
     ...containment(env)
   };
-  const payload = ctx.eventPath ? JSON.parse(await readFile4(ctx.eventPath, "utf8")) : null;
+  const payload = ctx.eventPath ? JSON.parse(await readFile5(ctx.eventPath, "utf8")) : null;
   const version2 = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
   debug(`naruto ${USER_AGENT}, ${version2.stdout.trim() || "git not found"}`);
   await runMode(

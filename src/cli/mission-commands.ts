@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { createGit, gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
 import { gitCommonDir } from "../engine/records.ts";
@@ -164,7 +164,10 @@ function summary(m: Mission, report: string): string {
 
 function describeMission(m: Mission, commonDir: string): string {
   const rows = m.items.map((i) => `  ${i.id.padEnd(24)} ${i.status.padEnd(13)} attempts ${i.attempts.length}  ${i.commit ? i.commit.slice(0, 12) : ""}${i.reason ? `  ${firstLine(i.reason)}` : ""}`);
-  return [summary(m, reportPaths(commonDir, m.id).markdown).trimStart(), ...rows].join("\n") + "\n";
+  const logs = `  logs: ${join(commonDir, "naruto", "attempts", m.id)}/<item>/<attempt>/ (prompt.md, output.log, result.json)`;
+  const sandbox = m.sandbox === null ? [] : [`  sandbox: ${m.sandbox}`];
+  const tampering = m.tampering.length === 0 ? [] : [`  tampering: ${m.tampering.length} change(s) found; see the report's containment section`];
+  return [summary(m, reportPaths(commonDir, m.id).markdown).trimStart(), ...sandbox, ...tampering, logs, ...rows].join("\n") + "\n";
 }
 
 function counts(m: Mission): string {

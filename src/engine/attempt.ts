@@ -116,6 +116,8 @@ export async function runAttempt(
       agent: item.agent,
       ...(run.result?.summary ? { summary: run.result.summary } : {}),
       date: ctx.now(),
+      // Kept reachable: a retry moves the worker branch on.
+      keepAt: attemptRef(mission.id, item.id, order.attempt),
     });
     switch (outcome.kind) {
       case "no_changes":
@@ -125,8 +127,6 @@ export async function runAttempt(
       case "checkpointed":
         break;
     }
-    // Kept reachable: a retry moves the worker branch on.
-    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", attemptRef(mission.id, item.id, order.attempt), outcome.commit], cwd: ctx.repoDir });
     if (item.verify) {
       const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
@@ -211,12 +211,11 @@ async function keepWork(
     agent: a.item.agent,
     ...(a.summary ? { summary: a.summary } : {}),
     date: ctx.now(),
+    keepAt: attemptRef(a.mission.id, a.item.id, a.attempt),
   });
   let kept: { ref: string; commit: string } | null = null;
   if (outcome.kind === "checkpointed") {
-    const ref = attemptRef(a.mission.id, a.item.id, a.attempt);
-    await ctx.git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", ref, outcome.commit], cwd: ctx.repoDir });
-    kept = { ref, commit: outcome.commit };
+    kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
   } else if (outcome.kind === "out_of_scope") {
     kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
   }

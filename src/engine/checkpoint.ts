@@ -53,6 +53,8 @@ export interface CheckpointOptions {
   readonly author?: Identity;
   /** Fixed commit date (default: now). */
   readonly date?: Date;
+  /** A second ref to point at the checkpoint, in the same ref transaction (where it is kept). */
+  readonly keepAt?: string;
 }
 
 /**
@@ -84,7 +86,8 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   });
   const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}), call });
   const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, branch, commit], cwd: options.repoDir });
+  const refs = [branch, ...(options.keepAt ? [options.keepAt] : [])];
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, "--stdin"], cwd: options.repoDir, input: refs.map((r) => `update ${r} ${commit}\n`).join("") });
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
 

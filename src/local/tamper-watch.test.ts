@@ -8,7 +8,7 @@ import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
 import { applyEvent } from "../mission/store.ts";
 import { item, planned, requested } from "../../test/support/mission-builders.ts";
-import { createTamperWatch, refWriteOf } from "./tamper-watch.ts";
+import { createTamperWatch, refWriteOf, refWritesOf } from "./tamper-watch.ts";
 
 let repo: TestRepo;
 afterEach(() => repo?.remove());
@@ -28,6 +28,17 @@ describe("refWriteOf", () => {
     [["update-ref", "--stdin"], null],
   ])("%j", (args, expected) => {
     expect(refWriteOf(args)).toEqual(expected);
+  });
+});
+
+describe("refWritesOf", () => {
+  it("reads every ref of a --stdin transaction", () => {
+    expect(refWritesOf({ args: ["-c", "x=y", "update-ref", "-m", "why", "--stdin"], input: "update refs/a abc\ncreate refs/b def\ndelete refs/c 123\nverify refs/d 456\n" })).toEqual([
+      { ref: "refs/a", value: "abc" },
+      { ref: "refs/b", value: "def" },
+      { ref: "refs/c", value: null },
+    ]);
+    expect(refWritesOf({ args: ["update-ref", "refs/x", "abc"] })).toEqual([{ ref: "refs/x", value: "abc" }]);
   });
 });
 

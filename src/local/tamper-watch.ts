@@ -45,6 +45,36 @@ export interface TamperWatchInput {
 /** Options of git itself that take a separate value (`git -c k=v update-ref …`). */
 const WITH_VALUE = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"]);
 
+/**
+ * Every ref a `git update-ref` call writes, with its new value (null: deleted): one, or each
+ * `update`/`create`/`delete` line of a `--stdin` transaction. Empty for other calls.
+ */
+export function refWritesOf(call: Pick<GitCall, "args" | "input">): { ref: string; value: string | null }[] {
+  const args = call.args;
+  if (!args.includes("--stdin")) {
+    const one = refWriteOf(args);
+    return one === null ? [] : [one];
+  }
+  if (subcommandOf(args) !== "update-ref") return [];
+  const writes: { ref: string; value: string | null }[] = [];
+  for (const line of String(call.input ?? "").split("\n")) {
+    const [verb, ref, value] = line.trim().split(/\s+/);
+    if (ref === undefined) continue;
+    if (verb === "update" || verb === "create") writes.push({ ref, value: value ?? null });
+    else if (verb === "delete") writes.push({ ref, value: null });
+  }
+  return writes;
+}
+
+function subcommandOf(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return null;
+}
+
 /** What a `git update-ref` call writes: the ref and its new value (null: deleted); null for other calls. */
 export function refWriteOf(args: readonly string[]): { ref: string; value: string | null } | null {
   let i = 0;
@@ -82,21 +112,26 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
   };
   const pending = new Map<string, Set<string>>();
   const git: Git = async (call: GitCall) => {
-    const write = refWriteOf(call.args);
-    if (write === null || !mine(write.ref)) return input.git(call);
-    const e = entry(write.ref);
-    const value = write.value ?? "";
-    e.since.add(value);
-    const inFlight = pending.get(write.ref) ?? new Set<string>();
-    pending.set(write.ref, inFlight);
-    inFlight.add(value);
+    const writes = refWritesOf(call).filter((w) => mine(w.ref));
+    if (writes.length === 0) return input.git(call);
+    const noted = writes.map((write) => {
+      const e = entry(write.ref);
+      const value = write.value ?? "";
+      e.since.add(value);
+      const inFlight = pending.get(write.ref) ?? new Set<string>();
+      pending.set(write.ref, inFlight);
+      inFlight.add(value);
+      return { write, e, value, inFlight };
+    });
     try {
       const result = await input.git(call);
-      e.current = write.value;
-      e.since.add(value);
+      for (const { write, e, value } of noted) {
+        e.current = write.value;
+        e.since.add(value);
+      }
       return result;
     } finally {
-      inFlight.delete(value);
+      for (const { value, inFlight } of noted) inFlight.delete(value);
     }
   };
   // Without the sandbox an agent can reach the user's files through `..`: the work tree is watched too.

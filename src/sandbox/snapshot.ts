@@ -7,7 +7,7 @@
  * files on disk to take as they are. The agent's own commits therefore count exactly as far as
  * their files are on disk: they are folded into the one checkpoint.
  */
-import { copyFile, lstat } from "node:fs/promises";
+import { copyFile, lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gitText, splitNul, type Git } from "../git/run-git.ts";
 import { makeViewGitDir, viewCall, type GitView } from "./git-view.ts";
@@ -55,6 +55,8 @@ async function stagedIgnored(git: Git, view: GitView, dir: WorkDir, notes: strin
   const agentIndex = join(dir.path, ".git", "index");
   const info = await lstat(agentIndex).catch(() => null);
   if (info === null || !info.isFile()) return [];
+  // The agent never staged anything: its index is still the one naruto checked out with.
+  if (await sameBytes(agentIndex, seedIndex(dir), info.size)) return [];
   const listed = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"], { index: agentIndex, okCodes: [128] }));
   if (listed.code !== 0) {
     notes.push("the index of the agent's own repository could not be read; ignored files it staged were not taken");
@@ -65,4 +67,11 @@ async function stagedIgnored(git: Git, view: GitView, dir: WorkDir, notes: strin
     if (await lstat(join(dir.path, path)).then(() => true, () => false)) present.push(path);
   }
   return present;
+}
+
+async function sameBytes(a: string, b: string, size: number): Promise<boolean> {
+  const other = await lstat(b).catch(() => null);
+  if (other === null || other.size !== size || size > 64 * 1024 * 1024) return false;
+  const [x, y] = await Promise.all([readFile(a), readFile(b)]);
+  return x.equals(y);
 }

@@ -2,7 +2,7 @@
  * `naruto run --json` and `naruto status --json` in-process (DESIGN.md §13): exactly the result
  * object, and exit code 0 only when the verdict is `approve`.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, realpath, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -68,6 +68,12 @@ describe("naruto run --json", () => {
     expect(JSON.parse(list.stdout)).toEqual([printed]);
     const human = await naruto(repo, ["status"]);
     expect(human.stdout).toContain(`${stored.mission.id}  done`);
+    // One mission's status says what the agents ran in and where their logs are.
+    const one = await naruto(repo, ["status", stored.mission.id]);
+    expect(one.stdout).toContain(`  sandbox: ${stored.mission.sandbox}`);
+    expect(one.stdout).toContain(`  logs: ${join(await realpath(join(repo.dir, ".git")), "naruto", "attempts", stored.mission.id)}/<item>/<attempt>/ (prompt.md, output.log, result.json)`);
+    const log = await readFile(join(repo.dir, ".git", "naruto", "attempts", stored.mission.id, "a", "1", "output.log"), "utf8");
+    expect(log).toContain("wrote src/a/a.txt");
   });
 
   it("exits 1 when the verdict is not approve, still printing the object", async () => {

@@ -80,6 +80,9 @@ export async function handOver(deps: Pick<ModeDeps, "tempDir" | "log">, job: Pre
  * and work directories under the job's temp folder (outside the checkout).
  */
 export async function engineContext(deps: AgentStepDeps, config: Config): Promise<EngineContext> {
+  const sandbox = await deps.chooseSandbox(config.sandbox);
+  if (sandbox.kind === "none") deps.log.warning(`naruto: agents and verify commands run without a sandbox: ${sandbox.description}`);
+  else deps.log.info(`naruto: agents and verify commands run in the sandbox: ${sandbox.description}`);
   return {
     git: deps.git,
     repoDir: deps.workspace,
@@ -87,7 +90,7 @@ export async function engineContext(deps: AgentStepDeps, config: Config): Promis
     config,
     env: deps.env,
     now: deps.now,
-    sandbox: await deps.chooseSandbox(config.sandbox),
+    sandbox,
     workRoot: join(deps.tempDir, "naruto-work"),
     nodePath: deps.nodePath,
   };

@@ -10,6 +10,7 @@ import { appRedelivery } from "./app-redelivery.ts";
 import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
 import { hostileAgents } from "./hostile-agents.ts";
+import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
@@ -17,4 +18,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];

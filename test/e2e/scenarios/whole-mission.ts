@@ -11,6 +11,7 @@ import { missionResult } from "../../../src/report/index.ts";
 import { trackingMarker, verdictMarker } from "../../../src/report/index.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { REPO, REPO_ROOT, startWorld } from "../support/world.ts";
+import { bwrapSkipReason } from "../../support/sandbox.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 const demoAgent = `${shellQuote(process.execPath)} ${shellQuote(`${REPO_ROOT}src/agent/demo-agent.mjs`)}`;
@@ -96,6 +97,15 @@ export const wholeMission: Scenario = {
       check(reason("breaker").includes("verif"), `breaker's reason is the queue verification: ${reason("breaker")}`, runs);
       check(result.queue.verify_runs >= 2, `verify runs ${result.queue.verify_runs}`, runs);
       for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
+      // Each agent ran in the sandbox (bubblewrap, in the job's machine), after the sandbox step.
+      const workJobs = runs.flatMap((r) => r.jobs).filter((j) => j.name.startsWith("work (") && j.result === "success");
+      check(workJobs.length >= 6, `work jobs: ${workJobs.length}`, runs);
+      const expectSandbox = bwrapSkipReason === null ? "run in the sandbox: bwrap" : "run without a sandbox";
+      for (const j of workJobs) {
+        const names = j.steps.map((s) => s.name);
+        check(names.indexOf("naruto sandbox") !== -1 && names.indexOf("naruto sandbox") < names.indexOf("naruto agent"), `${j.name}: the sandbox step comes before the agent's: ${names.join(", ")}`, runs);
+        check(j.steps.find((s) => s.name === "naruto agent")?.log.includes(expectSandbox) === true, `${j.name}: the agent step says "${expectSandbox}"`, runs);
+      }
 
       // The queue branch: one commit per integrated item, dependencies first, nothing else.
       const queue = `refs/heads/naruto/${id}`;

@@ -25,3 +25,14 @@ export async function readReport(dir: string, agent: "hunter" | "pusher" | "ling
     .filter((line) => line.trim() !== "")
     .map((line) => Entry.parse(JSON.parse(line)));
 }
+
+/** The entries an agent printed to its step's log (`naruto-hostile-report FILE JSON`, the agent output is indented `  | `). */
+export function reportFromLog(log: string, agent: "hunter" | "pusher" | "lingerer"): HostileEntry[] {
+  const out: HostileEntry[] = [];
+  for (const line of log.split("\n")) {
+    const at = line.indexOf(`naruto-hostile-report ${agent}.jsonl `);
+    if (at === -1) continue;
+    out.push(Entry.parse(JSON.parse(line.slice(at + `naruto-hostile-report ${agent}.jsonl `.length))));
+  }
+  return out;
+}

@@ -25,12 +25,15 @@ export function promptValue(name) {
 
 /** Appends one JSON line to `<report dir>/<file>` (nothing when no report folder was named). */
 export function report(file, entry) {
+  const line = JSON.stringify({ label, at: Date.now(), ...entry });
+  // Also on stdout, into the job's log: in a sandbox the report folder is out of reach.
+  if (promptValue("hostile-report-log") === "yes") console.log(`naruto-hostile-report ${file} ${line}`);
   const dir = process.env.HOSTILE_REPORT_DIR ?? promptValue("hostile-report-dir");
   if (!dir) return;
   try {
-    appendFileSync(join(dir, file), `${JSON.stringify({ label, at: Date.now(), ...entry })}\n`);
+    appendFileSync(join(dir, file), `${line}\n`);
   } catch {
-    // A report folder we cannot write is the test's problem; keep attacking.
+    // A report folder we cannot write is the test's problem (or the sandbox's doing); keep attacking.
   }
 }
 
