@@ -61417,7 +61417,7 @@ async function containmentOf(profile, env, nodePath) {
 
 // src/sandbox/work-dir.ts
 import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
-import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rm as rm4, writeFile as writeFile6 } from "node:fs/promises";
+import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rm as rm4, rmdir as rmdir2, writeFile as writeFile6 } from "node:fs/promises";
 import { basename as basename5, isAbsolute as isAbsolute3, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 
 // src/sandbox/git-view.ts

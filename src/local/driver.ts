@@ -20,6 +20,7 @@ import { runAttempt, type WorkerContext } from "../engine/attempt.ts";
 import { QueueTamperedError } from "../git/queue-types.ts";
 import { queueRefName } from "../git/queue-ref.ts";
 import type { TamperWatch } from "./tamper-watch.ts";
+import { missionWorkFolder, removeEmptyMissionFolder, workRepo } from "../sandbox/work-dir.ts";
 
 export interface DriverContext extends EngineContext {
   readonly store: MissionStore;
@@ -211,6 +212,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   } finally {
     clearInterval(ticker);
     ctx.shutdown?.removeEventListener("abort", stopAll);
+    await removeEmptyMissionFolder(missionWorkFolder(ctx.workRoot, await workRepo(ctx.git, ctx.repoDir), id)).catch(() => undefined);
   }
   store.refresh(id);
   const stored = await store.load(id);

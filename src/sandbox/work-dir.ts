@@ -20,7 +20,7 @@
  * side: nothing here takes a lock of the user's repository.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, rmdir, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitText, type Git } from "../git/run-git.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
@@ -244,6 +244,14 @@ export async function listMissionWorkDirs(folder: string): Promise<{ root: strin
   } finally {
     await chmod(folder, 0o300).catch(() => undefined);
   }
+}
+
+/**
+ * Removes a mission's folder when no work directory is left in it (a run's end); one that still
+ * holds some (another run of the mission's, a killed one's) stays. Safe when absent.
+ */
+export async function removeEmptyMissionFolder(folder: string): Promise<void> {
+  await rmdir(folder).catch(() => undefined);
 }
 
 /** Removes a mission's folder once its work directories are gone (or kept); safe when absent. */

@@ -3,7 +3,10 @@
  * holds each change as one commit with its trailers, a dependent starts from code holding its
  * dependency, the arbiter approves, and the §13 result says exactly that.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { workRepo } from "../../src/sandbox/work-dir.ts";
+import { TEST_CACHE } from "./cli-io.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitCommonDir } from "../../src/engine/records.ts";
 import { reportPaths } from "../../src/local/reports.ts";
@@ -33,6 +36,9 @@ describe("a clean local mission", () => {
 
     expect(m.status).toBe("done");
     expect(m.verdict?.verdict).toBe("approve");
+    // Nothing of it is left in the work root: each work directory went with its attempt, the mission's folder with the run.
+    const root = join(TEST_CACHE, "naruto", (await workRepo(repo.git, repo.dir)).key);
+    expect(await readdir(root).catch(() => [])).not.toContain(m.id);
 
     // One queue commit per item, each carrying its trailers and only its own files.
     const commits = await queueCommits(repo, m);

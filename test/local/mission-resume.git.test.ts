@@ -85,4 +85,29 @@ describe("resuming a local mission", () => {
       expect(item.attempts.filter((a) => a.status !== "interrupted").map((a) => a.status)).toEqual(["integrated"]);
     }
   });
+
+  it("records no attempt that never started: one dispatched as the run stopped is forgotten on resume", async () => {
+    const r = await repo();
+    const shutdown = new AbortController();
+    const progress: Progress = {
+      event(e) {
+        if (e.type === "attempt_started") shutdown.abort();
+      },
+      output() {},
+      error() {},
+      close() {},
+    };
+    // One agent at a time: when a stops, the engine dispatches b, which the stopping run does not start.
+    const stopped = await runLocalMission(localDeps(r, { progress, shutdown: shutdown.signal }), {
+      repoDir: r.dir, planText: planText([{ id: "a", agent: "slow" }, { id: "b" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ slowMs: 20_000 }),
+    });
+    const never = stopped.items.flatMap((i) => i.attempts.filter((a) => a.started_at === null).map((a) => `${i.id}#${a.n}`));
+    expect(never).toHaveLength(1);
+
+    const done = await resumeMission(r, stopped.id, { slowMs: 100 });
+    expect(done.status).toBe("done");
+    // Every attempt on record began; the one that never did was forgotten, and its number reused.
+    expect(done.items.flatMap((i) => i.attempts.filter((a) => a.started_at === null))).toEqual([]);
+    expect(done.items.map((i) => [i.id, i.attempts.map((a) => a.status)])).toEqual([["a", ["interrupted", "integrated"]], ["b", ["integrated"]]]);
+  });
 });
