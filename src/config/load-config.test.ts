@@ -103,7 +103,7 @@ describe("loadConfig agents", () => {
     expect(config.agents.gemini?.env).toContain("GEMINI_API_KEY");
     for (const preset of Object.values(PRESETS)) {
       expect(preset.command).toMatch(/"\$NARUTO_PROMPT_FILE"/);
-      expect(preset.command).toContain("process.env.NARUTO_RESULT_FILE");
+      expect(preset.command).toContain("\"$NARUTO_RESULT_FILE\"");
       expect(preset.command.trimEnd().endsWith("exit $rc")).toBe(true);
       expect(preset.env.some((name) => /GITHUB|GH_/.test(name))).toBe(false);
     }

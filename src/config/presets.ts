@@ -28,13 +28,13 @@ const CLAUDE = String.raw`out=$(mktemp)
 claude -p --output-format json --permission-mode acceptEdits \
   --allowedTools "Bash" --disallowedTools "Bash(git commit:*),Bash(git push:*)" \
   --max-turns 80 --model sonnet < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
-node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),u=r.usage||{};fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}))' "$out" || true
+node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),u=r.usage||{};fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}))' "$out" "$NARUTO_RESULT_FILE" || true
 exit $rc
 `;
 
 const CODEX = String.raw`ev=$(mktemp); last=$(mktemp)
 codex exec --sandbox workspace-write --json --ephemeral -o "$last" - < "$NARUTO_PROMPT_FILE" > "$ev"; rc=$?
-node -e 'const fs=require("fs");let i=0,o=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.type==="turn.completed"&&e.usage){i+=e.usage.input_tokens||0;o+=e.usage.output_tokens||0}}catch{}}fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:fs.readFileSync(process.argv[2],"utf8").slice(0,2000),tokens_in:i,tokens_out:o}))' "$ev" "$last" || true
+node -e 'const fs=require("fs");let i=0,o=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.type==="turn.completed"&&e.usage){i+=e.usage.input_tokens||0;o+=e.usage.output_tokens||0}}catch{}}fs.writeFileSync(process.argv[3],JSON.stringify({summary:fs.readFileSync(process.argv[2],"utf8").slice(0,2000),tokens_in:i,tokens_out:o}))' "$ev" "$last" "$NARUTO_RESULT_FILE" || true
 exit $rc
 `;
 
@@ -42,7 +42,7 @@ const AIDER = String.raw`log=$(mktemp)
 aider --message-file "$NARUTO_PROMPT_FILE" --yes-always --no-auto-commits --no-dirty-commits \
   --no-gitignore --no-analytics --analytics-log "$log" --no-check-update --no-show-release-notes \
   --no-stream --no-pretty --chat-history-file /dev/null --input-history-file /dev/null --model sonnet; rc=$?
-node -e 'const fs=require("fs");let i=0,o=0,c,m,n=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.event==="message_send"){const p=e.properties;n++;i+=p.prompt_tokens||0;o+=p.completion_tokens||0;c=p.total_cost;m=p.main_model}}catch{}}fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:n?"aider run":"aider made no model call",cost_usd:c,tokens_in:i,tokens_out:o,model:m}));if(!n)process.exit(9)' "$log"
+node -e 'const fs=require("fs");let i=0,o=0,c,m,n=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.event==="message_send"){const p=e.properties;n++;i+=p.prompt_tokens||0;o+=p.completion_tokens||0;c=p.total_cost;m=p.main_model}}catch{}}fs.writeFileSync(process.argv[2],JSON.stringify({summary:n?"aider run":"aider made no model call",cost_usd:c,tokens_in:i,tokens_out:o,model:m}));if(!n)process.exit(9)' "$log" "$NARUTO_RESULT_FILE"
 if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then echo "naruto: aider made no model call (no message_send event): failing the attempt" >&2; rc=1; fi
 exit $rc
 `;
@@ -50,7 +50,7 @@ exit $rc
 const GEMINI = String.raw`out=$(mktemp)
 GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json \
   -p "Carry out the task given on standard input." < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
-node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),m=Object.entries(r.stats?.models||{});fs.writeFileSync(process.env.NARUTO_RESULT_FILE,JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:m[0]?.[0]}))' "$out" || true
+node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),m=Object.entries(r.stats?.models||{});fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:m[0]?.[0]}))' "$out" "$NARUTO_RESULT_FILE" || true
 exit $rc
 `;
 
