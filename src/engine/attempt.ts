@@ -76,6 +76,8 @@ export async function runAttempt(
     commit: head,
     record: { mission: mission.id, purpose: item.id, attempt: order.attempt },
   });
+  // Set when naruto's own step failed and not even keeping the work did: the directory stays.
+  let leave = false;
   try {
     await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
@@ -135,8 +137,20 @@ export async function runAttempt(
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
+  } catch (error) {
+    // naruto's own step failed (git, the disk): whatever the agent did is kept before the
+    // directory goes, or the directory stays and the error says where.
+    const message = error instanceof Error ? error.message : String(error);
+    const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message}`, writes: paths(item.writes), summary: null }).then(
+      (where) => (where === null ? "" : keptNote(where)),
+      (keepError: unknown) => {
+        leave = true;
+        return `; its work directory is left at ${workDir.path} (keeping its work failed too: ${keepError instanceof Error ? keepError.message : String(keepError)})`;
+      },
+    );
+    throw new Error(`${message}${kept}`, { cause: error });
   } finally {
-    await removeWorkDir(workDir);
+    if (!leave) await removeWorkDir(workDir);
   }
 }
 

@@ -3,12 +3,15 @@
  * writing outside its paths, and a dependency that fails for good. Each failure is reported with
  * its reason, nothing of a failed attempt reaches the queue, and the other items still land.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { attemptDir, gitCommonDir } from "../../src/engine/records.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
-import { itemOf, queueCommits, queueFiles, runMission } from "./local-fixture.ts";
+import type { Git } from "../../src/git/run-git.ts";
+import { runLocalMission } from "../../src/local/local-mission.ts";
+import { fakeConfig, itemOf, localDeps, planText, queueCommits, queueFiles, runMission } from "./local-fixture.ts";
 
 const repos: TestRepo[] = [];
 afterEach(async () => {
@@ -21,7 +24,42 @@ async function repo(): Promise<TestRepo> {
   return r;
 }
 
+/** A mission of one item whose checkpoint's ref update fails `times` times (naruto's own step, not the agent). */
+async function missionWithFailingCheckpoint(r: TestRepo, times: number) {
+  let left = times;
+  const git: Git = async (call) => {
+    if (left > 0 && call.args.includes("update-ref") && call.args.some((a) => a.startsWith("naruto: checkpoint"))) {
+      left--;
+      throw new Error("No space left on device (a test)");
+    }
+    return r.git(call);
+  };
+  return runLocalMission(localDeps(r, { git }), {
+    repoDir: r.dir, planText: planText([{ id: "a" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: null, verify: null, strict: false,
+    config: fakeConfig({ maxAttempts: 1 }),
+  });
+}
+
 describe("local missions with failing agents", () => {
+  it("keeps an attempt's work when naruto's own step fails after the agent ran, and says where", async () => {
+    const r = await repo();
+    const m = await missionWithFailingCheckpoint(r, 1);
+    const reason = itemOf(m, "a").reason ?? "";
+    expect(reason).toContain("No space left on device (a test)");
+    expect(reason).toContain(`its partial work is kept at refs/naruto/attempts/${m.id}/a/1`);
+    expect(await r.run("show", `refs/naruto/attempts/${m.id}/a/1:src/a/a.txt`)).not.toBe("");
+  });
+
+  it("leaves the work directory where the reason says when even keeping its work fails", async () => {
+    const r = await repo();
+    const m = await missionWithFailingCheckpoint(r, Infinity);
+    const reason = itemOf(m, "a").reason ?? "";
+    const left = /its work directory is left at (\S+) /.exec(reason)?.[1];
+    expect(left, reason).toBeDefined();
+    expect(await readFile(`${left}/src/a/a.txt`, "utf8")).not.toBe("");
+    await rm(dirname(left ?? "/nonexistent"), { recursive: true, force: true });
+  });
+
   it("retries a crashing agent and integrates its second attempt, telling it why the first failed", async () => {
     const r = await repo();
     const m = await runMission(r, [{ id: "flaky", agent: "flaky" }, { id: "steady" }], { maxAttempts: 2 });
