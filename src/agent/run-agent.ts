@@ -1,6 +1,6 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Leftover, Sandbox } from "../sandbox/sandbox.ts";
+import type { Leftover, Sandbox, SandboxRun } from "../sandbox/sandbox.ts";
 import type { WorkDir } from "../sandbox/work-dir.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
 import { readAgentFile } from "./agent-file.ts";
@@ -37,11 +37,13 @@ export interface AgentRun {
   readonly notes: readonly string[];
 }
 
-export interface RunAgentOptions extends Omit<AttemptVars, "promptFile" | "resultFile"> {
-  /** The profile's command, run with `sh -c` in the work directory. */
-  readonly command: string;
+/**
+ * What the sandbox runs (its `command`, `workDir`, `network`, `readOnly`, timeouts, output and
+ * `signal`, see SandboxRun), plus what makes it an agent's run: its prompt, its attempt's
+ * variables and the environment its allowlist is taken from.
+ */
+export interface RunAgentOptions extends Omit<AttemptVars, "promptFile" | "resultFile">, Omit<SandboxRun, "env"> {
   readonly sandbox: Sandbox;
-  readonly workDir: WorkDir;
   /** The prompt: written to `prompt.md` in the work directory's io folder, outside the files the agent edits. */
   readonly prompt: string;
   /** Where the result file is, in the io folder (default `result.json`). */
@@ -49,18 +51,6 @@ export interface RunAgentOptions extends Omit<AttemptVars, "promptFile" | "resul
   /** The runner's environment; only basics and `allowEnv` names of it reach the agent. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly allowEnv: readonly string[];
-  /** Whether the agent may reach the network (its profile's `network`). */
-  readonly network: boolean;
-  /** More paths it sees read-only (its profile's `read:` and where its CLI is installed). */
-  readonly readOnly?: readonly string[];
-  readonly timeoutMs: number;
-  /** Between SIGTERM and SIGKILL. Default 5 s. */
-  readonly killGraceMs?: number;
-  /** Default 1 MiB. */
-  readonly outputLimitBytes?: number;
-  /** Every chunk of output as it arrives (live progress, a log file); unbounded. */
-  readonly onOutput?: (chunk: Buffer) => void;
-  readonly signal?: AbortSignal;
 }
 
 const RESULT_FILE_LIMIT = 1024 * 1024;
@@ -78,24 +68,15 @@ export function agentFiles(workDir: Pick<WorkDir, "io">, resultName = "result.js
  * @example runAgent({ command: profile.command, sandbox, workDir, prompt, env: process.env, allowEnv: profile.env, network: true, … })
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
-  const { promptFile, resultFile } = agentFiles(options.workDir, options.resultName);
-  const { env, dropped } = buildAgentEnv({ from: options.env, allow: options.allowEnv, attempt: { ...options, promptFile, resultFile } });
+  // What is the agent's; the rest goes to the sandbox as it is.
+  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, ...request } = options;
+  const { promptFile, resultFile } = agentFiles(request.workDir, resultName);
+  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile } });
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await writeFile(promptFile, options.prompt);
+  await writeFile(promptFile, prompt);
   await rm(resultFile, { force: true });
 
-  const run = await options.sandbox.run({
-    command: options.command,
-    workDir: options.workDir,
-    env,
-    network: options.network,
-    ...(options.readOnly ? { readOnly: options.readOnly } : {}),
-    timeoutMs: options.timeoutMs,
-    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-    ...(options.outputLimitBytes !== undefined ? { outputLimitBytes: options.outputLimitBytes } : {}),
-    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const run = await sandbox.run({ ...request, env });
   if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
   if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
   const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);

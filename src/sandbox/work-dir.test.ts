@@ -2,7 +2,7 @@
  * Standalone work directories (work-dir.ts) on a real repository: where they are, what they
  * hold, that many are made at once, and that they go whatever an agent did to them.
  */
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -33,8 +33,8 @@ describe("a work directory", () => {
     const dir = await createWorkDir({ git: repo.git, repo: info, folder, label: "a.1", commit: head, record: { mission: "m-test", purpose: "a", attempt: 1 } });
     expect(await readFile(join(dir.path, "src/a.ts"), "utf8")).toBe("a\n");
     // Not the user's uncommitted files, and no `.git/` on its path (Claude Code edits nothing under one).
-    await expect(readFile(join(dir.path, ".env"))).rejects.toThrow();
-    await expect(readFile(join(dir.path, "scratch.log"))).rejects.toThrow();
+    await expect(readFile(join(dir.path, ".env"))).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(readFile(join(dir.path, "scratch.log"))).rejects.toMatchObject({ code: "ENOENT" });
     expect(dir.path.split("/")).not.toContain(".git");
     // Walking up from it never reaches the repository (agents look for .env, CLAUDE.md, .claude/ there).
     for (let d = dir.path; d !== "/"; d = dirname(d)) expect(relative(repo.dir, d).startsWith("..")).toBe(true);
@@ -46,7 +46,7 @@ describe("a work directory", () => {
     expect(await agentGit("status", "--porcelain")).toBe("");
     expect(await repo.run("worktree", "list", "--porcelain")).not.toContain(dir.path);
     await removeWorkDir(dir);
-    await expect(readdir(dir.root)).rejects.toThrow();
+    await expect(stat(dir.root)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("is made side by side with others, none locking the repository, and listed from its record", async () => {
@@ -59,7 +59,7 @@ describe("a work directory", () => {
     expect(listed.map((l) => l.record?.purpose).sort()).toEqual(dirs.map((d) => d.label.split(".")[0]).sort());
     await Promise.all(dirs.map((d) => removeWorkDir(d)));
     await removeEmptyMissionFolder(folder);
-    await expect(readdir(folder)).rejects.toThrow();
+    await expect(stat(folder)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("goes, whatever the agent did to its folders", async () => {
@@ -70,7 +70,7 @@ describe("a work directory", () => {
     await chmod(join(dir.path, "locked/deep"), 0o000);
     await chmod(join(dir.path, "locked"), 0o000);
     await removeWorkDir(dir);
-    await expect(readdir(dir.root)).rejects.toThrow();
+    await expect(stat(dir.root)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("is never made inside the repository", async () => {

@@ -136,6 +136,16 @@ export function missionWorkFolder(root: string, repo: WorkRepo, mission: string)
   return join(absolute, repo.key, mission);
 }
 
+/** The folders of a work directory rooted at `root` (see the header); nothing is created. */
+export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects" | "label">): WorkDir {
+  return { root, path: join(root, "work"), home: join(root, "home"), tmp: join(root, "tmp"), io: join(root, "io"), private: join(root, "naruto"), ...of };
+}
+
+/** Creates a work directory's folders, private to naruto's user; its root must exist. */
+export async function makeWorkDirFolders(dir: WorkDir): Promise<void> {
+  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir(d, { mode: 0o700 });
+}
+
 /**
  * Creates a work directory holding `commit`'s files under `folder` (see {@link missionWorkFolder}).
  * A few files written directly and one `git read-tree -u`: no lock of the user's repository, so
@@ -149,19 +159,9 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
   await chmod(input.folder, 0o300);
   const root = join(input.folder, `${input.label}-${randomBytes(6).toString("hex")}`);
   await mkdir(root, { mode: 0o700 });
-  const dir: WorkDir = {
-    root,
-    path: join(root, "work"),
-    home: join(root, "home"),
-    tmp: join(root, "tmp"),
-    io: join(root, "io"),
-    private: join(root, "naruto"),
-    start: input.commit,
-    objects: input.repo.objects,
-    label: input.label,
-  };
+  const dir = workDirLayout(root, { start: input.commit, objects: input.repo.objects, label: input.label });
   try {
-    for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir(d, { mode: 0o700 });
+    await makeWorkDirFolders(dir);
     const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
     await writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n");
     await makeThrowawayRepo(dir);

@@ -16,7 +16,7 @@ import { startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.t
 import { testGit } from "../support/git-repo.ts";
 import { readReport } from "./support/hostile-report.ts";
 
-const HOSTILE = (name: string) => fakeAgentPath("edit").replace(/edit\.mjs$/, `hostile-${name}.mjs`);
+const HOSTILE = (name: "token-hunter" | "pusher" | "lingerer") => fakeAgentPath(`hostile-${name}`);
 const git = testGit();
 
 let fake: FakeGitHub;

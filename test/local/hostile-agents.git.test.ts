@@ -17,10 +17,9 @@ import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { shellQuote } from "../../src/agent/shell-quote.ts";
 import type { Mission } from "../../src/mission/document.ts";
 import { processesWithEnv } from "../../src/sandbox/leftovers.ts";
-import { fakeAgentPath } from "../support/agents/index.ts";
+import { fakeAgentCommand } from "../support/agents/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { bwrapSkipReason } from "../support/sandbox.ts";
 import { snapshotCheckout } from "../support/worker-fixture.ts";
@@ -29,7 +28,7 @@ import { main } from "../../src/cli/main.ts";
 import { FAKE_AGENTS_DIR, itemOf, missionWorkDirs } from "./local-fixture.ts";
 import { startNaruto, waitForMission } from "./runner-process.ts";
 
-const HOSTILE = `${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath("edit").replace(/edit\.mjs$/, "hostile-local.mjs"))}`;
+const HOSTILE = fakeAgentCommand("hostile-local");
 const ATTACKS = ["move-main", "hooks", "move-queue", "home", "dot-dot", "environ", "sibling", "dotenv", "linger"] as const;
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -50,7 +49,7 @@ async function setup(mode: "none" | "auto", attacks: readonly string[]): Promise
   const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
   cleanups.push(() => repo.remove(), () => rm(home, { recursive: true, force: true }));
   await writeFile(join(home, ".bashrc"), "# the user's\n");
-  const agents: Record<string, unknown> = { default: { command: `${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath("edit"))}`, read: [FAKE_AGENTS_DIR] } };
+  const agents: Record<string, unknown> = { default: { command: fakeAgentCommand("edit"), read: [FAKE_AGENTS_DIR] } };
   for (const a of attacks) agents[`hostile-${a}`] = { command: `${HOSTILE} ${a}`, read: [FAKE_AGENTS_DIR] };
   const config = { version: 1, sandbox: mode, agents, limits: { max_parallel: 16, max_attempts: 1, item_timeout: "2m" } };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config) });

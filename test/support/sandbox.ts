@@ -3,14 +3,14 @@
  * this machine (CI installs it: .ci/run). A test that needs bubblewrap and does not find it is
  * reported skipped with the reason (`bwrapSkipReason`), never passed.
  */
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBwrapSandbox, readSystem } from "../../src/sandbox/bwrap.ts";
 import { probeBwrap } from "../../src/sandbox/choose.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { createUnsandboxed } from "../../src/sandbox/unsandboxed.ts";
-import type { WorkDir } from "../../src/sandbox/work-dir.ts";
+import { makeWorkDirFolders, workDirLayout, type WorkDir } from "../../src/sandbox/work-dir.ts";
 
 const probe = await probeBwrap({ binary: "bwrap", path: process.env.PATH });
 
@@ -41,18 +41,8 @@ export async function defaultTestSandbox(): Promise<Sandbox> {
 /** A work directory without a repository behind it (for tests of processes, not of git). */
 export async function bareWorkDir(): Promise<WorkDir & { remove(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), "naruto-sandbox-"));
-  const dir: WorkDir = {
-    root,
-    path: join(root, "work"),
-    home: join(root, "home"),
-    tmp: join(root, "tmp"),
-    io: join(root, "io"),
-    private: join(root, "naruto"),
-    start: "0".repeat(40),
-    objects: { commonDir: root, objects: [], format: "sha1" },
-    label: "test.1",
-  };
-  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir(d);
+  const dir = workDirLayout(root, { start: "0".repeat(40), objects: { commonDir: root, objects: [], format: "sha1" }, label: "test.1" });
+  await makeWorkDirFolders(dir);
   return { ...dir, remove: () => rm(root, { recursive: true, force: true }) };
 }
 

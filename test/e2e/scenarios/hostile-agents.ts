@@ -11,14 +11,13 @@
  * the `ACTIONS_RUNTIME_TOKEN` the runner gives JavaScript steps is anywhere it can look. (The
  * job did hold both: its checkout used the one, naruto's action step was given the other.)
  */
-import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
-import { fakeAgentPath, TEST_AGENT_READ } from "../../support/agents/index.ts";
+import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { readReport } from "../support/hostile-report.ts";
 import { REPO, startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
-const agent = (name: string) => JSON.stringify(`${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath("edit").replace(/edit\.mjs$/, `hostile-${name}.mjs`))}`);
+const agent = (name: "token-hunter" | "pusher" | "lingerer") => JSON.stringify(fakeAgentCommand(`hostile-${name}`));
 
 const CONFIG = `version: 1
 agents:

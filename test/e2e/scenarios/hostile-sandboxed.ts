@@ -5,15 +5,14 @@
  * sandbox instead of waiting for a later step's token; and each item's own edit still integrates.
  * They report on stdout, into the agent step's log: the report folder is out of their reach.
  */
-import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
-import { fakeAgentPath, TEST_AGENT_READ } from "../../support/agents/index.ts";
+import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { bwrapSkipReason } from "../../support/sandbox.ts";
 import { reportFromLog } from "../support/hostile-report.ts";
 import { REPO, startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
-const agent = (name: string) => JSON.stringify(`${shellQuote(process.execPath)} ${shellQuote(fakeAgentPath("edit").replace(/edit\.mjs$/, `hostile-${name}.mjs`))}`);
+const agent = (name: "token-hunter" | "pusher" | "lingerer") => JSON.stringify(fakeAgentCommand(`hostile-${name}`));
 
 const CONFIG = `version: 1
 agents:

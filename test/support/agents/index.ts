@@ -2,7 +2,9 @@ import { fileURLToPath } from "node:url";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 
 /** The fake agents of this folder; see each script's header for what it does. */
-export type FakeAgent = "edit" | "slow" | "crash" | "hang" | "out-of-scope" | "noop" | "flaky";
+export type FakeAgent =
+  | "edit" | "slow" | "crash" | "hang" | "out-of-scope" | "noop" | "flaky"
+  | "hostile-token-hunter" | "hostile-pusher" | "hostile-lingerer" | "hostile-local";
 
 export function fakeAgentPath(name: FakeAgent): string {
   return fileURLToPath(new URL(`./${name}.mjs`, import.meta.url));
