@@ -61021,23 +61021,13 @@ function agentFiles(workDir, resultName = "result.json") {
   return { promptFile: join5(workDir.io, "prompt.md"), resultFile: join5(workDir.io, resultName) };
 }
 async function runAgent(options2) {
-  const { promptFile, resultFile } = agentFiles(options2.workDir, options2.resultName);
-  const { env, dropped } = buildAgentEnv({ from: options2.env, allow: options2.allowEnv, attempt: { ...options2, promptFile, resultFile } });
+  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, ...request3 } = options2;
+  const { promptFile, resultFile } = agentFiles(request3.workDir, resultName);
+  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile } });
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await writeFile3(promptFile, options2.prompt);
+  await writeFile3(promptFile, prompt);
   await rm2(resultFile, { force: true });
-  const run = await options2.sandbox.run({
-    command: options2.command,
-    workDir: options2.workDir,
-    env,
-    network: options2.network,
-    ...options2.readOnly ? { readOnly: options2.readOnly } : {},
-    timeoutMs: options2.timeoutMs,
-    ...options2.killGraceMs !== void 0 ? { killGraceMs: options2.killGraceMs } : {},
-    ...options2.outputLimitBytes !== void 0 ? { outputLimitBytes: options2.outputLimitBytes } : {},
-    ...options2.onOutput ? { onOutput: options2.onOutput } : {},
-    ...options2.signal ? { signal: options2.signal } : {}
-  });
+  const run = await sandbox.run({ ...request3, env });
   if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
   if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
   const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
@@ -61550,6 +61540,12 @@ function missionWorkFolder(root, repo, mission) {
   }
   return join9(absolute, repo.key, mission);
 }
+function workDirLayout(root, of) {
+  return { root, path: join9(root, "work"), home: join9(root, "home"), tmp: join9(root, "tmp"), io: join9(root, "io"), private: join9(root, "naruto"), ...of };
+}
+async function makeWorkDirFolders(dir) {
+  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir5(d, { mode: 448 });
+}
 async function createWorkDir(input2) {
   if (!LABEL.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
   if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
@@ -61557,19 +61553,9 @@ async function createWorkDir(input2) {
   await chmod2(input2.folder, 192);
   const root = join9(input2.folder, `${input2.label}-${randomBytes2(6).toString("hex")}`);
   await mkdir5(root, { mode: 448 });
-  const dir = {
-    root,
-    path: join9(root, "work"),
-    home: join9(root, "home"),
-    tmp: join9(root, "tmp"),
-    io: join9(root, "io"),
-    private: join9(root, "naruto"),
-    start: input2.commit,
-    objects: input2.repo.objects,
-    label: input2.label
-  };
+  const dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, label: input2.label });
   try {
-    for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir5(d, { mode: 448 });
+    await makeWorkDirFolders(dir);
     const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
     await writeFile6(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n");
     await makeThrowawayRepo(dir);
@@ -63378,6 +63364,7 @@ async function runAttempt(ctx, mission, order, hooks) {
     commit: head,
     record: { mission: mission.id, purpose: item.id, attempt: order.attempt }
   });
+  let leave = false;
   try {
     await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
@@ -63433,8 +63420,18 @@ ${outputTail(verify.output)}` }, run);
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
+  } catch (error63) {
+    const message2 = error63 instanceof Error ? error63.message : String(error63);
+    const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message2}`, writes: paths(item.writes), summary: null }).then(
+      (where2) => where2 === null ? "" : keptNote(where2),
+      (keepError) => {
+        leave = true;
+        return `; its work directory is left at ${workDir.path} (keeping its work failed too: ${keepError instanceof Error ? keepError.message : String(keepError)})`;
+      }
+    );
+    throw new Error(`${message2}${kept}`, { cause: error63 });
   } finally {
-    await removeWorkDir(workDir);
+    if (!leave) await removeWorkDir(workDir);
   }
 }
 async function runContained(ctx, r) {
