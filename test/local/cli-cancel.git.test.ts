@@ -101,7 +101,7 @@ describe("naruto cancel while naruto run runs", () => {
     expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
   });
 
-  it.each(bwrapSkipReason === null ? (["none", "auto"] as const) : (["none"] as const))("cancels a mission whose runner was killed, stops what it left running and keeps its work (sandbox: %s)", async (mode) => {
+  it.each(bwrapSkipReason === null ? (["none", "auto"] as const) : (["none"] as const))("cancels a mission whose runner was killed, stops what it left running and keeps its work (sandbox: %s)", { timeout: 180_000 }, async (mode) => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
@@ -109,7 +109,7 @@ describe("naruto cancel while naruto run runs", () => {
     const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
     const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent]);
     try {
-      const running = await waitForMission(repo, (m) => count(m, "running") === 2);
+      const running = await waitForMission(repo, (m) => count(m, "running") === 2, undefined, runner);
       // Both agents wrote their half and sleep (each agent's shell became its sleeping node).
       const deadline = Date.now() + 20_000;
       const ready = async () => {

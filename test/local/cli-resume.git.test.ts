@@ -74,7 +74,7 @@ describe("naruto resume after the runner was killed", () => {
 const MODES: readonly ("none" | "auto")[] = bwrapSkipReason === null ? ["none", "auto"] : ["none"];
 
 describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode) => {
-  it("refuses while the runner lives; once it is killed, stops what it left, keeps the unfinished work and reruns the items", async () => {
+  it("refuses while the runner lives; once it is killed, stops what it left, keeps the unfinished work and reruns the items", { timeout: 180_000 }, async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
@@ -84,7 +84,7 @@ describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode)
     const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent, "--parallel", "2", "--json"]);
     const runnerPid = runner.child.pid ?? 0;
     try {
-      const running = await waitForMission(repo, (m) => count(m, "running") === 2);
+      const running = await waitForMission(repo, (m) => count(m, "running") === 2, undefined, runner);
       // Both agents and their grandchildren are up.
       const deadline = Date.now() + 20_000;
       while ((await missionProcesses(running.id)).length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -27,24 +27,40 @@ export function startNaruto(cwd: string, args: readonly string[], env: Readonly<
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  return { child, exited };
+  const runner = { child, exited };
+  outputs.set(runner, () => ({ stdout, stderr }));
+  return runner;
+}
+
+const outputs = new WeakMap<Runner, () => { stdout: string; stderr: string }>();
+
+/** What the runner printed so far. */
+export function runnerOutput(runner: Runner): { stdout: string; stderr: string } {
+  return outputs.get(runner)?.() ?? { stdout: "", stderr: "" };
 }
 
 /**
  * Polls the repository's only mission until `until` holds for it; throws (with the last state)
- * when it never does within `limitMs`, a generous bound, not a timing assertion.
+ * when it never does within `limitMs`, a generous bound, not a timing assertion. Given the
+ * runner, it fails at once when the runner exits first, and either failure shows what the runner
+ * printed (a loaded CI machine once saw no mission at all within 30 s, and nothing said why).
  */
-export async function waitForMission(repo: TestRepo, until: (m: Mission) => boolean, limitMs = 30_000): Promise<Mission> {
+export async function waitForMission(repo: TestRepo, until: (m: Mission) => boolean, limitMs = 60_000, runner?: Runner): Promise<Mission> {
   const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
   const deadline = Date.now() + limitMs;
   let last: Mission | null = null;
+  let ended: Awaited<Runner["exited"]> | null = null;
+  void runner?.exited.then((e) => (ended = e), () => undefined);
+  const describe = () => `${last ? JSON.stringify(last.items.map((i) => [i.id, i.status])) : "none"}${runner ? `\nrunner (${ended ? `exited ${ended.code ?? ended.signal}` : "still running"}): stdout ${JSON.stringify(runnerOutput(runner).stdout)}, stderr ${JSON.stringify(runnerOutput(runner).stderr)}` : ""}`;
   while (Date.now() < deadline) {
+    const exitedBefore = ended !== null;
     const [id] = await store.list();
     last = id === undefined ? null : ((await store.load(id))?.mission ?? null);
     if (last && until(last)) return last;
+    if (exitedBefore) throw new Error(`the runner exited before the mission reached the awaited state; last: ${describe()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`the mission never reached the awaited state; last: ${last ? JSON.stringify(last.items.map((i) => [i.id, i.status])) : "none"}`);
+  throw new Error(`the mission never reached the awaited state within ${limitMs} ms; last: ${describe()}`);
 }
 
 export function count(m: Mission, status: string): number {
