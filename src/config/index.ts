@@ -1,7 +1,8 @@
 /** Public face of `src/config/`: `.github/naruto.yml`, its schema, defaults and presets. */
 export { CONFIG_PATH, defaultConfig, formatConfigErrors, loadConfig } from "./load-config.ts";
 export type { AgentProfile, Config, ConfigError, LoadConfigResult, Schedule } from "./types.ts";
-export { SANDBOX_MODES, type SandboxMode } from "./schema.ts";
+export { ALLOW_NAMES, SANDBOX_MODES, type AllowName, type SandboxMode } from "./schema.ts";
+export { formatSize, parseSize, SIZE_HINT, type SizeResult } from "./size.ts";
 export { CRON_HINT, cronMatches, latestFiring, parseCron, type Cron } from "./cron.ts";
 export { ConfigSchema, DEFAULT_PROTECTED, PERMISSIONS, PROFILE_NAME_PATTERN, type Permission } from "./schema.ts";
 export { DEFAULT_PRESET } from "./resolve-config.ts";

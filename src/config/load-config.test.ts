@@ -31,13 +31,14 @@ describe("loadConfig defaults", () => {
       max_items: 1000,
       max_cost_usd: null,
       min_permission: "write",
+      max_file_size: 50 * 1024 * 1024,
     });
     expect(config.queue).toEqual({ verify: null, batch: 8, env: [] });
     expect(config).toMatchObject({ sandbox: "auto", workdir: null });
     expect(config.planner).toEqual({ agent: "default" });
     expect(config.arbiter).toEqual({ agent: null });
     expect(config.protected.map((p) => p.path)).toEqual([".github/workflows/", ".github/naruto.yml"]);
-    expect(config).toMatchObject({ allow_protected: false, allow_bots: [], approval: false });
+    expect(config).toMatchObject({ allow_protected: false, allow: [], allow_bots: [], approval: false });
     expect(Object.keys(config.agents)).toEqual(["default", "claude", "codex", "aider", "gemini"]);
     expect(config.agents.default).toMatchObject({ command: PRESETS.claude.command, preset: "claude", timeout: 30 * 60_000 });
   });
@@ -138,6 +139,10 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["a bot written with @", "allow_bots: ['@renovate']", "allow_bots[0]", /no @/],
     ["a yes/no string", "approval: 'yes'", "approval", /true or false/],
     ["a sandbox mode", "sandbox: bwrap", "sandbox", /one of: auto, required, none/],
+    ["something the gate cannot allow", "allow: [symlinks]", "allow[0]", /one of: submodules, gitattributes/],
+    ["a size without a known unit", "limits: { max_file_size: 50 megs }", "limits.max_file_size", /size like 50MiB, 500KB or a number of bytes/],
+    ["a size above 2GiB", "limits: { max_file_size: 3GiB }", "limits.max_file_size", /too large/],
+    ["a size that is not a size", "limits: { max_file_size: true }", "limits.max_file_size", /size like 50MiB/],
     ["a relative read path", "agents: { x: { command: y, read: [tools/] } }", "agents.x.read[0]", /absolute path or one starting with ~\//],
     ["a token for the verify", "queue: { env: [GITHUB_TOKEN] }", "queue.env[0]", /GitHub tokens never reach an agent/],
     ["a version", "version: 2", "version", /must be 1/],
@@ -185,9 +190,13 @@ describe("loadConfig other fields", () => {
         "queue: { verify: npm test, batch: 4 }",
         "limits: { max_parallel: 256, max_cost_usd: 12.5, min_permission: maintain }",
         "allow_protected: true",
+        "allow: [submodules, gitattributes, submodules]",
         "approval: true",
       ].join("\n"),
     );
+    expect(configOf("limits: { max_file_size: 10MB }").limits.max_file_size).toBe(10_000_000);
+    expect(configOf("limits: { max_file_size: 1048576 }").limits.max_file_size).toBe(1024 * 1024);
+    expect(config.allow).toEqual(["submodules", "gitattributes"]);
     expect(config.queue).toEqual({ verify: "npm test", batch: 4, env: [] });
     expect(config.limits).toMatchObject({ max_parallel: 256, max_cost_usd: 12.5, min_permission: "maintain" });
     expect(config).toMatchObject({ allow_protected: true, approval: true });

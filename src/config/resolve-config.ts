@@ -3,6 +3,7 @@ import { didYouMean } from "./did-you-mean.ts";
 import { parseDuration } from "./duration.ts";
 import { PRESET_NAMES, PRESETS, type PresetName } from "./presets.ts";
 import { parseCron } from "./cron.ts";
+import { parseSize } from "./size.ts";
 import type { ConfigFile } from "./schema.ts";
 import type { AgentProfile, Config, ConfigError, LoadConfigResult, Schedule } from "./types.ts";
 
@@ -55,9 +56,11 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
       max_items: file.limits.max_items,
       max_cost_usd: file.limits.max_cost_usd ?? null,
       min_permission: file.limits.min_permission,
+      max_file_size: sizeBytes(file.limits.max_file_size),
     },
     protected: protectedPaths,
     allow_protected: file.allow_protected,
+    allow: [...new Set(file.allow)],
     allow_bots: [...new Set(file.allow_bots)],
     approval: file.approval,
     schedules,
@@ -133,4 +136,11 @@ function durationMs(text: string): number {
   // The schema already rejected invalid durations; a failure here is a bug in naruto.
   if (!parsed.ok) throw new Error(`naruto bug: duration ${JSON.stringify(text)} passed the schema: ${parsed.message}`);
   return parsed.ms;
+}
+
+function sizeBytes(value: string | number): number {
+  const parsed = parseSize(value);
+  // The schema already rejected invalid sizes; a failure here is a bug in naruto.
+  if (!parsed.ok) throw new Error(`naruto bug: size ${JSON.stringify(value)} passed the schema: ${parsed.message}`);
+  return parsed.bytes;
 }

@@ -3,6 +3,7 @@ import { CRON_HINT, parseCron } from "./cron.ts";
 import { DURATION_HINT, DURATION_PATTERN, parseDuration } from "./duration.ts";
 import { ENV_NAME_PATTERN, forbiddenEnvReason } from "./env-policy.ts";
 import { PRESET_NAMES } from "./presets.ts";
+import { parseSize, SIZE_HINT } from "./size.ts";
 
 /**
  * The file format of `.github/naruto.yml` (DESIGN.md §10), version 1. This is the one definition:
@@ -27,6 +28,14 @@ const Duration = z
   })
   .register(typeHints, { expected: DURATION_HINT });
 
+const Size = z
+  .union([z.string(), z.number()], { error: `expected ${SIZE_HINT}` })
+  .check((ctx) => {
+    const parsed = parseSize(ctx.value);
+    if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
+  })
+  .register(typeHints, { expected: SIZE_HINT });
+
 const EnvName = z
   .string()
   .regex(ENV_NAME_PATTERN, { error: "expected a variable name (letters, digits and _; not starting with a digit)", abort: true })
@@ -48,6 +57,10 @@ const SandboxPath = z
   .refine((p) => !/[\0\n]/.test(p), { error: "a path cannot hold NUL or a newline" });
 
 export const SANDBOX_MODES = ["auto", "required", "none"] as const;
+
+/** What `allow:` may let through the gate (DESIGN.md §8a), each refused by default. */
+export const ALLOW_NAMES = ["submodules", "gitattributes"] as const;
+export type AllowName = (typeof ALLOW_NAMES)[number];
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 
 export const AgentProfileSchema = z
@@ -130,6 +143,7 @@ export const ConfigSchema = z
         max_items: count(100_000).default(1000).describe("largest plan accepted"),
         max_cost_usd: z.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
         min_permission: z.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto"),
+        max_file_size: Size.default("50MiB").describe("largest file an agent may add or change (GitHub refuses files over 100 MiB)"),
       })
       .prefault({}),
     protected: z
@@ -137,6 +151,10 @@ export const ConfigSchema = z
       .default(DEFAULT_PROTECTED)
       .describe("paths no item may write unless allow_protected; replaces the default list, so keep .github/workflows/ in it"),
     allow_protected: z.boolean().default(false),
+    allow: z
+      .array(z.enum(ALLOW_NAMES))
+      .default([])
+      .describe("what the gate lets agents change: submodules (gitlinks and .gitmodules), gitattributes (.gitattributes files); none by default"),
     allow_bots: z
       .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, { error: "expected a GitHub login, like renovate[bot] (no @)" }))
       .default([])

@@ -1,7 +1,7 @@
 import type { RepoPath } from "../plan/paths.ts";
 import type { Cron } from "./cron.ts";
 import type { PresetName } from "./presets.ts";
-import type { Permission, SandboxMode } from "./schema.ts";
+import type { AllowName, Permission, SandboxMode } from "./schema.ts";
 
 /** An agent profile after defaults and presets are applied. */
 export interface AgentProfile {
@@ -56,9 +56,13 @@ export interface Config {
     readonly max_items: number;
     readonly max_cost_usd: number | null;
     readonly min_permission: Permission;
+    /** Bytes: the largest blob the gate lets through. */
+    readonly max_file_size: number;
   };
   readonly protected: readonly RepoPath[];
   readonly allow_protected: boolean;
+  /** What the gate lets agents change beyond plain files (DESIGN.md §8a). */
+  readonly allow: readonly AllowName[];
   readonly allow_bots: readonly string[];
   readonly approval: boolean;
   readonly schedules: readonly Schedule[];
