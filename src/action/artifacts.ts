@@ -1,7 +1,8 @@
 /**
- * What the agent jobs (plan, work, review) hand to the integrate job: one artifact each, with
- * fixed names and files. The agent ran in the job that wrote it, so everything read back here
- * is untrusted: size-capped, parsed with zod, and re-checked against the mission state and git.
+ * What the agent jobs (plan, work, review) and the queue job hand on to the publish job: one
+ * artifact each, with fixed names and files. Untrusted code ran in every job that wrote one (an
+ * agent, or the queue's verify command), so everything read back is untrusted: size-capped,
+ * parsed with zod, and re-checked against the mission state and git.
  */
 import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,6 +11,8 @@ import { attemptOutcomeSchema } from "../mission/events.ts";
 
 export const PLAN_ARTIFACT = "naruto-plan";
 export const REVIEW_ARTIFACT = "naruto-review";
+/** The queue job's result, for the publish job (src/action/integrate/queue-record.ts). */
+export const QUEUE_ARTIFACT = "naruto-queue";
 /** `naruto-work-<item>-<attempt>`: item ids are `[a-z0-9._-]`, which artifact names allow. */
 export function workArtifactName(item: string, attempt: number): string {
   return `naruto-work-${item}-${attempt}`;
@@ -30,7 +33,7 @@ export function partialWorkPlace(mission: string, item: string, attempt: number,
   return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
 }
 
-export const ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json" } as const;
+export const ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json", queue: "queue.json", queueBundle: "queue.bundle" } as const;
 
 /** JSON files larger than this are refused unread. */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;

@@ -18,10 +18,17 @@ const preparedSchema = z.object({
   schema: z.literal("naruto.prepared/v1"),
   job: z.discriminatedUnion("kind", [
     /** The step has nothing to do (the attempt is no longer in flight, the mission moved on). */
-    z.object({ kind: z.literal("skip"), phase: z.enum(["plan", "work", "review"]), mission: z.string(), reason: z.string() }),
+    z.object({ kind: z.literal("skip"), phase: z.enum(["plan", "work", "review", "queue"]), mission: z.string(), reason: z.string() }),
     z.object({ kind: z.literal("plan"), ...common }),
     z.object({ kind: z.literal("work"), ...common, item: z.string(), attempt: z.number().int().min(1) }),
     z.object({ kind: z.literal("review"), ...common }),
+    /** The queue job: this run's artifacts (downloaded into `artifacts`) onto the queue, verified. */
+    z.object({
+      kind: z.literal("queue"),
+      ...common,
+      artifacts: z.string(),
+      dispatch: z.object({ phase: z.enum(["plan", "work", "review"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })) }),
+    }),
   ]),
 });
 export type PreparedJob = z.infer<typeof preparedSchema>["job"];

@@ -1,12 +1,14 @@
 /**
  * The action's inputs to the mode that handles them, and the agent step's prepared job to the
- * step that runs it. `plan`, `work` and `review` in the action only prepare: the agent runs in
- * the next step, a `run:` step that holds no token (docs/action.md).
+ * step that runs it. `plan`, `work`, `review` and `queue` in the action only prepare: the agent
+ * (or the queue's verify command) runs in the next step, a `run:` step that holds no token
+ * (docs/action.md).
  */
 import { mkdir } from "node:fs/promises";
 import type { AgentStepDeps, CommandInput, DispatchInput, ModeDeps } from "./deps.ts";
 import { commandMode } from "./modes/command.ts";
-import { integrateMode } from "./modes/integrate.ts";
+import { publishMode } from "./modes/publish.ts";
+import { prepareQueue, queueStep } from "./modes/queue.ts";
 import { planStep, preparePlan } from "./modes/plan.ts";
 import { prepareReview, reviewStep } from "./modes/review.ts";
 import { ModeInputError } from "./modes/shared.ts";
@@ -15,7 +17,7 @@ import { prepareWork, workStep } from "./modes/work.ts";
 import type { PreparedJob } from "./prepared.ts";
 import { SudoInStepError, tokenVariables, TokenInStepError } from "./step-env.ts";
 
-export const MODES = ["command", "plan", "work", "integrate", "review", "sweep"] as const;
+export const MODES = ["command", "plan", "work", "review", "queue", "publish", "sweep"] as const;
 export type Mode = (typeof MODES)[number];
 
 export interface ActionInputs {
@@ -26,6 +28,9 @@ export interface ActionInputs {
 }
 
 export function parseMode(value: string): Mode {
+  if (value.trim() === "integrate") {
+    throw new ModeInputError("input mode \"integrate\" was split into two jobs: `queue` (builds and verifies, read-only token) and `publish` (pushes, runs nothing of the repository). Update .github/workflows/naruto.yml from templates/naruto.yml (docs/action.md)");
+  }
   const mode = MODES.find((m) => m === value.trim());
   if (!mode) throw new ModeInputError(`input mode ${JSON.stringify(value)}: expected one of ${MODES.join(", ")}`);
   return mode;
@@ -38,7 +43,7 @@ export async function runMode(
 ): Promise<void> {
   const mode = parseMode(inputs.mode);
   // The agent step runs this same bundle: `node "$NARUTO_CLI"`.
-  if ((mode === "plan" || mode === "work" || mode === "review") && context.entryPoint !== undefined) deps.log.setOutput("cli", context.entryPoint);
+  if ((mode === "plan" || mode === "work" || mode === "review" || mode === "queue") && context.entryPoint !== undefined) deps.log.setOutput("cli", context.entryPoint);
   switch (mode) {
     case "command":
       await commandMode(deps, context.command);
@@ -47,9 +52,10 @@ export async function runMode(
       return preparePlan(deps, { mission: inputs.mission });
     case "work":
       return prepareWork(deps, { mission: inputs.mission, items: inputs.items });
-    case "integrate":
-      if (inputs.artifacts.trim() === "") throw new ModeInputError("input artifacts: the folder actions/download-artifact downloaded into");
-      return integrateMode(deps, { mission: inputs.mission, artifacts: inputs.artifacts, dispatch: context.dispatch });
+    case "queue":
+      return prepareQueue(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
+    case "publish":
+      return publishMode(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
     case "review":
       return prepareReview(deps, { mission: inputs.mission });
     case "sweep":
@@ -75,5 +81,12 @@ export async function runAgentStep(deps: AgentStepDeps, job: PreparedJob, option
       return workStep(deps, job, options);
     case "review":
       return reviewStep(deps, job);
+    case "queue":
+      return queueStep(deps, job);
   }
+}
+
+function artifactsInput(inputs: ActionInputs): string {
+  if (inputs.artifacts.trim() === "") throw new ModeInputError("input artifacts: the folder actions/download-artifact downloaded into");
+  return inputs.artifacts;
 }

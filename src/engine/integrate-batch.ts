@@ -6,6 +6,7 @@
 import { integrate } from "../git/queue.ts";
 import { queueRefName } from "../git/queue-ref.ts";
 import { gitText } from "../git/run-git.ts";
+import type { VerifyCandidate } from "../git/verify.ts";
 import type { Mission } from "../mission/document.ts";
 import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/events.ts";
 import type { EngineContext } from "./context.ts";
@@ -16,6 +17,11 @@ export type Integrated = Extract<MissionEvent, { type: "integrated" }>;
 export interface IntegratorContext extends EngineContext {
   /** The queue's verify command (config `queue.verify`, or `--verify`); null: none. */
   readonly verify: string | null;
+  /**
+   * How a candidate is verified when not by running `verify` here: the Action's publish job,
+   * which runs nothing of the repository, replays the queue job's record of its runs.
+   */
+  readonly verifier?: VerifyCandidate;
   /**
    * The queue head naruto last wrote, when the driver knows it: the batch is built on nothing else
    * (a queue found elsewhere throws QueueTamperedError). Null or absent: the head as found.
@@ -48,7 +54,7 @@ export async function integrateBatch(ctx: IntegratorContext, mission: Mission, b
       repoDir: ctx.repoDir,
       queueRef,
       checkpoints: todo,
-      ...(ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {}),
+      ...(ctx.verifier ? { verify: ctx.verifier } : ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {}),
       ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
       committer: NARUTO_COMMITTER,
       now: ctx.now,

@@ -53,8 +53,10 @@ describe("inputs", () => {
     expect(() => parseWorkEntry(value)).toThrow(/expected ITEM#ATTEMPT/);
   });
   it("knows the modes", () => {
-    expect(parseMode("integrate")).toBe("integrate");
-    expect(() => parseMode("deploy")).toThrow(/expected one of command, plan, work, integrate, review, sweep/);
+    expect(parseMode("queue")).toBe("queue");
+    expect(parseMode("publish")).toBe("publish");
+    expect(() => parseMode("integrate")).toThrow(/was split into two jobs: `queue`.*and `publish`.*templates\/naruto.yml/);
+    expect(() => parseMode("deploy")).toThrow(/expected one of command, plan, work, review, queue, publish, sweep/);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * A whole mission through the modes, each as its job would run it (its token, its checkout, its
- * artifact handed on): command → plan → integrate → work (alpha) → integrate → work (beta, which
- * needs alpha, so it must start from a queue holding alpha) → integrate → review → integrate.
+ * artifact handed on): command → plan → queue+publish → work (alpha) → queue+publish → work
+ * (beta, which needs alpha, so it must start from a queue holding alpha) → queue+publish →
+ * review → queue+publish.
  * It ends with both checkpoints on the queue branch, the queue pull request, the verdict comment
  * on it and a check run on the queue head, and no push from any read-only job.
  */
@@ -9,7 +10,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandMode } from "../../src/action/modes/command.ts";
-import { integrateMode } from "../../src/action/modes/integrate.ts";
 import { preparePlan } from "../../src/action/modes/plan.ts";
 import { prepareReview } from "../../src/action/modes/review.ts";
 import { prepareWork } from "../../src/action/modes/work.ts";
@@ -40,9 +40,7 @@ const PLAN = [
 ].join("\n");
 
 async function integrate(mission: string, dispatch: DispatchInput, artifacts: string) {
-  const job = await world.job("integrate", { checkout: "main" });
-  await integrateMode(job.deps, { mission, artifacts, dispatch });
-  return job;
+  return (await world.integrate(mission, dispatch, artifacts)).publish;
 }
 
 async function work(mission: string, item: string, attempt: number): Promise<string> {
@@ -136,14 +134,14 @@ describe("an attempt that times out in its work job", () => {
       await own.agentStep(planJob);
       const planArtifacts = await newFolder("naruto-artifacts-");
       await own.upload(planJob, planArtifacts, "naruto-plan");
-      await integrateMode((await own.job("integrate", { checkout: "main" })).deps, { mission: id, artifacts: planArtifacts, dispatch: { phase: "plan", items: [] } });
+      await own.integrate(id, { phase: "plan", items: [] }, planArtifacts);
 
       const workJob = await own.job("agent", { checkout: `naruto/${id}` });
       await prepareWork(workJob.deps, { mission: id, items: "alpha#1" });
       await own.agentStep(workJob);
       const artifacts = await newFolder("naruto-artifacts-");
       await own.upload(workJob, artifacts, "naruto-work-alpha-1");
-      await integrateMode((await own.job("integrate", { checkout: "main" })).deps, { mission: id, artifacts, dispatch: { phase: "work", items: [{ item: "alpha", attempt: 1 }] } });
+      await own.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
 
       const mission = await own.mission(id);
       const [first, second] = mission.items[0]?.attempts ?? [];

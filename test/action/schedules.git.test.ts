@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => world.close());
 
 async function sweep(): Promise<string> {
-  const job = await world.job("integrate", { now });
+  const job = await world.job("publish", { now });
   await sweepMode(job.deps);
   return job.log.summaries.join("\n");
 }

@@ -25,7 +25,7 @@ const MINUTE = 60_000;
 const PLAN = "version: 1\ntitle: Two\nitems:\n  - id: one\n    writes: [src/one.ts]\n  - id: two\n    writes: [src/two.ts]\n";
 
 async function startMission(id: string): Promise<void> {
-  const job = await world.job("integrate", { now });
+  const job = await world.job("publish", { now });
   const base = (await world.ref("refs/heads/main"))!;
   const settings = { max_parallel: 4, max_attempts: 3, item_timeout_ms: 10 * MINUTE, mission_timeout_ms: 24 * 60 * MINUTE, batch: 8, approval: false, max_cost_usd: null, strict: false };
   const at = now().toISOString();
@@ -36,7 +36,7 @@ async function startMission(id: string): Promise<void> {
 }
 
 async function sweep(): Promise<void> {
-  const job = await world.job("integrate", { now });
+  const job = await world.job("publish", { now });
   await sweepMode(job.deps);
 }
 
@@ -67,7 +67,7 @@ describe("sweep mode", () => {
     expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
 
     // A cancelled mission's worker branches go after the retention; its queue branch stays.
-    const job = await world.job("integrate", { now });
+    const job = await world.job("publish", { now });
     await applyEvent(job.deps.store, "m-sweepa", { type: "cancelled", at: now().toISOString(), by: "octo-maintainer" });
     const base = (await world.ref("refs/heads/main"))!;
     await job.deps.github.createRef({ ref: "refs/heads/naruto/m-sweepa--one", sha: base });

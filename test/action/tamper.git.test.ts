@@ -1,5 +1,5 @@
 /**
- * The integrate job does not trust the work job (an agent ran there): a bundle that changes a
+ * The queue and publish jobs do not trust the work job (an agent ran there): a bundle that changes a
  * path outside the item's writes, whose parent is not on the queue, whose trailers name another
  * item, or that holds two commits, is refused with the reason — the attempt fails, and nothing of
  * it reaches GitHub (no worker branch, the queue unmoved, its commit not in the repository).
@@ -8,7 +8,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { integrateMode } from "../../src/action/modes/integrate.ts";
 import { partialWorkBranch, partialWorkPlace, type WorkResult } from "../../src/action/artifacts.ts";
 import { keptNote } from "../../src/engine/attempt.ts";
 import { gitText } from "../../src/git/run-git.ts";
@@ -29,7 +28,7 @@ const PLAN = "version: 1\ntitle: One file\nitems:\n  - id: alpha\n    writes: [s
 
 /** A mission whose item `alpha` has attempt 1 in flight, written straight into the state. */
 async function missionInFlight(id: string): Promise<string> {
-  const job = await world.job("integrate");
+  const job = await world.job("publish");
   const base = (await world.ref("refs/heads/main"))!;
   const settings = { max_parallel: 4, max_attempts: 2, item_timeout_ms: 600_000, mission_timeout_ms: 3_600_000, batch: 8, approval: false, max_cost_usd: null, strict: false };
   const at = new Date().toISOString();
@@ -61,7 +60,7 @@ const CASES: [string, Craft, RegExp | null][] = [
   }, /one commit whose only parent is its base/],
 ];
 
-describe("integrate re-checks every work bundle", () => {
+describe("queue and publish re-check every work bundle", () => {
   it.each(CASES)("%s", async (_name, craft, refusal) => {
     const id = `m-tamper${CASES.findIndex((c) => c[1] === craft)}`;
     const base = await missionInFlight(id);
@@ -95,8 +94,7 @@ describe("integrate re-checks every work bundle", () => {
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
 
-    const job = await world.job("integrate", { checkout: "main" });
-    await integrateMode(job.deps, { mission: id, artifacts, dispatch: { phase: "work", items: [{ item: "alpha", attempt: 1 }] } });
+    await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
     const mission = await world.mission(id);
     const attempt = mission.items[0]?.attempts[0];
     const inRepo = await gitText(git, { args: ["cat-file", "-t", made.commit], cwd: world.fake.repo(REPO).dir }).catch(() => "absent");
@@ -120,7 +118,7 @@ describe("integrate re-checks every work bundle", () => {
  * its own (never integrated): checked like a checkpoint, and the reason names the branch only
  * when it was pushed.
  */
-describe("integrate keeps an unfinished attempt's work only after the same checks", () => {
+describe("publish keeps an unfinished attempt's work only after the same checks", () => {
   const PARTIAL: [string, Record<string, string>, boolean, RegExp | null][] = [
     ["honest partial work (control)", { "src/alpha.ts": "half\n" }, true, null],
     ["partial work outside the item's writes", { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" }, true, /its partial work was not kept: it was refused: it changes paths outside its writes: src\/other\.ts \(outside_writes\)/],
@@ -154,8 +152,7 @@ describe("integrate keeps an unfinished attempt's work only after the same check
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
 
-    const job = await world.job("integrate", { checkout: "main" });
-    await integrateMode(job.deps, { mission: id, artifacts, dispatch: { phase: "work", items: [{ item: "alpha", attempt: 1 }] } });
+    await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
     const attempt = (await world.mission(id)).items[0]?.attempts[0];
     const kept = `refs/heads/${partialWorkBranch(id, "alpha", 1)}`;
     expect(attempt?.status).toBe("timed_out");

@@ -59,7 +59,7 @@ describe("the workflow template", () => {
     expect(appless.title).toBe("naruto issue_comment");
 
     const withApp = await commentRun({ NARUTO_APP: "true" });
-    expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "review:skipped", "integrate:skipped", "sweep:skipped"]);
+    expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
   });
 
   it("titles a dispatched run with its phase and mission, which the App reads back", async () => {

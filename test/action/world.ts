@@ -11,7 +11,10 @@ import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoAgentCommand } from "../../src/agent/demo-agent.ts";
-import type { AgentStepDeps, ModeDeps } from "../../src/action/deps.ts";
+import type { AgentStepDeps, DispatchInput, ModeDeps } from "../../src/action/deps.ts";
+import { QUEUE_ARTIFACT } from "../../src/action/artifacts.ts";
+import { publishMode } from "../../src/action/modes/publish.ts";
+import { prepareQueue } from "../../src/action/modes/queue.ts";
 import { commentEventOf } from "../../src/github-driver/event-payload.ts";
 import { recordingLog, type RecordedLog } from "../../src/action/log.ts";
 import { readPrepared } from "../../src/action/prepared.ts";
@@ -33,7 +36,8 @@ const FAST = { retry: { retries: 2, baseDelayMs: 5 }, throttle: { writeIntervalM
 export const JOBS = {
   command: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write" },
   agent: { metadata: "read", contents: "read" },
-  integrate: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" },
+  queue: { metadata: "read", contents: "read" },
+  publish: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" },
 } as const;
 export type JobKind = keyof typeof JOBS;
 
@@ -61,6 +65,12 @@ export interface World {
   agentStep(job: Job): Promise<void>;
   /** Copies a job's `artifact` output to `<folder>/<name>/`, as upload + download would. */
   upload(job: Job, folder: string, name: string): Promise<void>;
+  /**
+   * The end of a run: its queue job (action step, then the token-less queue step, whose artifact
+   * joins the run's in `artifacts`), then its publish job. `beforePublish` sees the artifacts
+   * between the two, as a compromised queue job's upload would change them.
+   */
+  integrate(mission: string, dispatch: DispatchInput, artifacts: string, options?: { now?: () => Date; beforePublish?: (artifacts: string, queue: Job) => Promise<void> }): Promise<{ queue: Job; publish: Job }>;
   mission(id: string): Promise<Mission>;
   ref(name: string): Promise<string | null>;
   close(): Promise<void>;
@@ -90,7 +100,7 @@ export async function startWorld(input: { config?: string; files?: Record<string
   const git = testGit();
   const reader = createGitHub({ token: fake.issueAppToken({ owner: "acme" }).token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
 
-  return {
+  const world: World = {
     fake,
     async job(kind, options = {}) {
       const { token } = fake.issueAppToken({ owner: "acme", permissions: JOBS[kind], bot: BOT });
@@ -144,6 +154,17 @@ export async function startWorld(input: { config?: string; files?: Record<string
       const deps: AgentStepDeps = { log, git: stepGit, env, workspace, tempDir, now, chooseSandbox: choose, nodePath, sudoWorks };
       await runAgentStep(deps, await readPrepared(prepared));
     },
+    async integrate(mission, dispatch, artifacts, options = {}) {
+      const now = options.now === undefined ? {} : { now: options.now };
+      const queue = await world.job("queue", { checkout: "main", ...now });
+      await prepareQueue(queue.deps, { mission, artifacts, dispatch });
+      await world.agentStep(queue);
+      await world.upload(queue, artifacts, QUEUE_ARTIFACT);
+      await options.beforePublish?.(artifacts, queue);
+      const publish = await world.job("publish", { checkout: "main", ...now });
+      await publishMode(publish.deps, { mission, artifacts, dispatch });
+      return { queue, publish };
+    },
     async upload(job, folder, name) {
       const from = job.log.outputs["artifact"];
       if (from === undefined) throw new Error("the job set no artifact output");
@@ -161,6 +182,7 @@ export async function startWorld(input: { config?: string; files?: Record<string
       for (const dir of temps) await rm(dir, { recursive: true, force: true });
     },
   };
+  return world;
 }
 
 export async function newFolder(prefix: string): Promise<string> {

@@ -1,8 +1,11 @@
 /**
- * The work jobs' artifacts become `attempt_finished` events. A checkpoint is pushed to its worker
- * branch only after `recheckCheckpoint` accepted it; a refused one fails the attempt with the
- * reason and nothing of it leaves this job. An artifact for an attempt that is not in flight
- * (cancelled, timed out, already finished) is ignored.
+ * The work jobs' artifacts become `attempt_finished` events, the same in the queue job (which
+ * holds no write token) and in the publish job (which re-derives everything from the artifacts
+ * before it pushes). A checkpoint is to be pushed to its worker branch only after
+ * `recheckCheckpoint` accepted it; a refused one fails the attempt with the reason and nothing of
+ * it leaves the job. The pushes are returned, not made: only publish makes them, and only once it
+ * knows the queue job's result. An artifact for an attempt that is not in flight (cancelled,
+ * timed out, already finished) is ignored.
  */
 import type { Config } from "../../config/index.ts";
 import type { Git } from "../../git/run-git.ts";
@@ -12,7 +15,6 @@ import type { Mission, MissionItem } from "../../mission/document.ts";
 import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";
 import { ARTIFACT_FILES, partialWorkBranch, partialWorkPlace, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
 import type { ActionLog } from "../log.ts";
-import { pushRef, type Remote } from "../remote.ts";
 import { recheckCheckpoint, recheckPartialWork } from "./recheck.ts";
 import { join } from "node:path";
 
@@ -22,7 +24,6 @@ export interface WorkEventsInput {
   readonly config: Config;
   readonly git: Git;
   readonly repoDir: string;
-  readonly remote: Remote;
   readonly queueRef: string;
   /** The attempts this run was dispatched for. */
   readonly entries: readonly { readonly item: string; readonly attempt: number }[];
@@ -31,8 +32,20 @@ export interface WorkEventsInput {
   readonly log: ActionLog;
 }
 
-export async function workEvents(input: WorkEventsInput): Promise<MissionEvent[]> {
+/** A ref publish moves for a checked attempt: its worker branch, or the branch of its partial work. */
+export interface BranchPush {
+  readonly item: string;
+  readonly attempt: number;
+  readonly commit: string;
+  /** Full ref name on GitHub. */
+  readonly ref: string;
+  /** `checkpoint`: the worker branch of a checkpoint on its way to the queue; `partial`: kept work. */
+  readonly kind: "checkpoint" | "partial";
+}
+
+export async function workEvents(input: WorkEventsInput): Promise<{ events: MissionEvent[]; pushes: BranchPush[] }> {
   const events: MissionEvent[] = [];
+  const pushes: BranchPush[] = [];
   for (const entry of input.entries) {
     const item = input.mission.items.find((i) => i.id === entry.item);
     const attempt = item?.attempts.find((a) => a.n === entry.attempt);
@@ -70,7 +83,7 @@ export async function workEvents(input: WorkEventsInput): Promise<MissionEvent[]
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events.push(finished(await keepPartialWork({ ...input, folder: join(input.folder, name), item, attempt: entry.attempt, result: r }), r));
+      events.push(finished(await keepPartialWork({ ...input, folder: join(input.folder, name), item, attempt: entry.attempt, result: r }, pushes), r));
       continue;
     }
     const checked = await recheckCheckpoint({ ...input, folder: join(input.folder, name), item, attempt: entry.attempt, result: r });
@@ -80,19 +93,19 @@ export async function workEvents(input: WorkEventsInput): Promise<MissionEvent[]
       continue;
     }
     const branch = `refs/heads/${workerBranch(input.mission.id, item.id)}`;
-    await pushRef(input.git, input.repoDir, input.remote, { commit: checked.outcome.commit, ref: branch, force: true });
-    input.log.info(`${item.id}#${entry.attempt}: checkpoint ${checked.outcome.commit.slice(0, 12)} accepted and pushed to ${branch}`);
+    pushes.push({ item: item.id, attempt: entry.attempt, commit: checked.outcome.commit, ref: branch, kind: "checkpoint" });
+    input.log.info(`${item.id}#${entry.attempt}: checkpoint ${checked.outcome.commit.slice(0, 12)} accepted`);
     events.push(finished(checked.outcome, r));
   }
-  return events;
+  return { events, pushes };
 }
 
 /**
  * The outcome of an attempt that did not finish, with the work it left kept on its branch when
  * the work job sent that work and it passes the checkpoint's checks. The reason names the branch
- * only if it was pushed here: otherwise it says why the work was not kept.
+ * only if it is to be pushed: otherwise it says why the work was not kept.
  */
-async function keepPartialWork(input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult }): Promise<AttemptOutcome> {
+async function keepPartialWork(input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult }, pushes: BranchPush[]): Promise<AttemptOutcome> {
   const o = input.result.outcome;
   if (o.kind !== "timed_out" && o.kind !== "failed") return o;
   const branch = partialWorkBranch(input.mission.id, input.item.id, input.attempt);
@@ -108,8 +121,8 @@ async function keepPartialWork(input: WorkEventsInput & { folder: string; item: 
     input.log.warning(`${input.item.id}#${input.attempt}: partial work refused: ${checked.reason}`);
     return notKept(`it was refused: ${checked.reason}`);
   }
-  await pushRef(input.git, input.repoDir, input.remote, { commit: checked.commit, ref: `refs/heads/${branch}`, force: true });
-  input.log.info(`${input.item.id}#${input.attempt}: partial work ${checked.commit.slice(0, 12)} kept on ${branch}`);
+  pushes.push({ item: input.item.id, attempt: input.attempt, commit: checked.commit, ref: `refs/heads/${branch}`, kind: "partial" });
+  input.log.info(`${input.item.id}#${input.attempt}: partial work ${checked.commit.slice(0, 12)} accepted, to be kept on ${branch}`);
   return o;
 }
 

@@ -23,11 +23,11 @@ export const appRestart: Scenario = {
       const firstPid = world.app.pid;
       let killed = false;
       killWhen = async (job, phase) => {
-        if (killed || job !== "integrate" || phase !== "work") return;
+        if (killed || job !== "publish" || phase !== "work") return;
         killed = true;
         await world.app.kill();
       };
-      await world.runPending(); // the first work run; the App dies before its integrate job
+      await world.runPending(); // the first work run; the App dies before its publish job
       check(killed && world.app.pid === null, "the App was killed during the first work run", world.runs);
       const lost = world.runHooks.sent.filter((s) => s.result.status === null);
       check(lost.length > 0, "run events were lost while the App was down", world.runs);

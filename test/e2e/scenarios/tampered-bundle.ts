@@ -1,8 +1,8 @@
 /**
- * Scenario (c): work artifacts tampered with between the work job and the integrate job (what
- * an agent that owns the work job's machine could upload): a path outside the item's writes, a
- * parent that is not on the queue, wrong trailers. The integrate job refuses each with the
- * reason and pushes nothing of it; the retry, untampered, integrates.
+ * Scenario (c): work artifacts tampered with between the work job and the queue and publish jobs
+ * (what an agent that owns the work job's machine could upload): a path outside the item's
+ * writes, a parent that is not on the queue, wrong trailers. Both jobs refuse each with the
+ * reason and nothing of it is pushed; the retry, untampered, integrates.
  */
 import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
@@ -39,7 +39,7 @@ export const tamperedBundle: Scenario = {
     const world = await startWorld({
       config: CONFIG,
       beforeJob: async ({ job, trigger, artifacts }) => {
-        if (job !== "integrate" || trigger.inputs["phase"] !== "work") return;
+        if (job !== "queue" || trigger.inputs["phase"] !== "work") return;
         for (const [id, spec] of Object.entries(TAMPERED)) {
           const folder = artifacts.get(`naruto-work-${id}-1`);
           if (folder !== undefined) forged.set(id, await tamperWorkArtifact({ folder, bareRepo: world.fake.repo(REPO).dir, kind: spec.kind }));

@@ -1,7 +1,7 @@
 /**
  * Plays a compromised work job: rewrites a work artifact (its checkpoint bundle and result) the
  * way an agent that owns the job's machine could have written it, between the work job and the
- * integrate job. Three kinds: a path outside the item's writes, a parent that is not on the
+ * queue and publish jobs. Three kinds: a path outside the item's writes, a parent that is not on the
  * queue, wrong trailers. Returns the forged commit, which must never reach GitHub.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

@@ -1,0 +1,30 @@
+/**
+ * The queue job's result (`naruto-queue/queue.json`, with `queue.bundle`): what it built and how
+ * each verification went, for the publish job. The queue job ran the repository's code (the
+ * queue's verify command), so nothing here is believed as such: publish rebuilds the queue from
+ * the checkpoints it checked itself and only takes from the record what it cannot compute
+ * without running that code — the verdict of the verify command on each candidate, by commit id
+ * — and the committer time, so that its build is byte for byte the queue job's.
+ */
+import { z } from "zod";
+import { integrationResultSchema } from "../../mission/events.ts";
+
+const sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
+
+export const queueRecordSchema = z.object({
+  schema: z.literal("naruto.queue/v1"),
+  mission: z.string(),
+  /** The queue head the build started from. */
+  start_head: sha,
+  /** The committer time of every queue commit it wrote (seconds since the epoch). */
+  committer_time: z.number().int().min(0),
+  /** The checkpoints it integrated, in order. */
+  checkpoints: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), commit: sha, base: sha })).max(10_000),
+  /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */
+  verify: z.array(z.object({ commit: sha, exit_code: z.number().int().nullable(), output: z.string().max(64 * 1024) })).max(100_000),
+  /** The queue head it ended at (the start head when nothing was integrated). */
+  head: sha,
+  /** Per checkpoint, what became of it. */
+  results: z.array(integrationResultSchema).max(10_000),
+});
+export type QueueRecord = z.infer<typeof queueRecordSchema>;

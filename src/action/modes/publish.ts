@@ -1,0 +1,257 @@
+/**
+ * `publish` (write token): the one job that changes the repository and the mission state, and
+ * the one that runs nothing of the repository (DESIGN.md §8a). It re-checks what this run's agent
+ * jobs left (plan, work bundles, review) exactly as the queue job did, pushes the checked
+ * checkpoints to their worker branches and records them, then takes the queue job's result only
+ * as far as it can check it: it rebuilds the queue commits itself from the checked checkpoints
+ * (the build is deterministic: same parents, trees, authors, committer line and messages),
+ * replaying the queue job's record of `queue.verify` by candidate commit, and accepts the result
+ * only if the queue job's commits are exactly those. Then it pushes the queue with
+ * compare-and-swap, records the outcome, updates the pull request, comments and check runs, and
+ * dispatches what became ready. Runs of one mission take turns (`concurrency: naruto-<mission>`
+ * with `queue: max`).
+ *
+ * When the queue moved since the queue job read it (another run published first), nothing of
+ * this run's queue is taken: its checkpoints stay waiting, and an integrate-only run builds them
+ * anew. When the queue job's result is not what the checked checkpoints give, it is refused:
+ * nothing of it is pushed, and the checkpoints fail with the reason (and are retried).
+ */
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Config } from "../../config/index.ts";
+import type { Integrated } from "../../engine/integrate-batch.ts";
+import { queueRefName, readRef } from "../../git/queue-ref.ts";
+import { gitText } from "../../git/run-git.ts";
+import type { VerifyCandidate } from "../../git/verify.ts";
+import { carryOut } from "../../github-driver/carry-out.ts";
+import { ensureQueueBranch } from "../../github-driver/start-mission.ts";
+import type { Mission } from "../../mission/document.ts";
+import { IllegalEventError } from "../../mission/errors.ts";
+import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/events.ts";
+import { applyEvent } from "../../mission/store.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import { codeSpan } from "../../report/escape.ts";
+import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
+import type { DispatchInput, ModeDeps } from "../deps.ts";
+import { buildQueue, fetchMissingCheckpoints, integrateOrders, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
+import { planEvent } from "../integrate/plan-event.ts";
+import { queueRecordSchema, type QueueRecord } from "../integrate/queue-record.ts";
+import { reviewEvent } from "../integrate/review-event.ts";
+import { workEvents, type BranchPush } from "../integrate/work-events.ts";
+import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
+import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
+import { gitCommonDir } from "../../engine/records.ts";
+
+export async function publishMode(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
+  const id = missionInput(input.mission);
+  deps.log.setOutput("mission", id);
+  const { git, workspace: repoDir, remote, log } = deps;
+  const loaded = (await loadMission(deps, id)).mission;
+  let config: Config;
+  try {
+    config = await missionConfig(deps, loaded);
+  } catch (error) {
+    // A mission that cannot even be planned under its config ends, saying why.
+    if (!(error instanceof ConfigInvalidError) || loaded.status !== "planning") throw error;
+    const failed = await applyEvent(deps.store, id, { type: "planning_failed", at: deps.now().toISOString(), reason: error.message });
+    await carryOut(deps, failed);
+    return;
+  }
+  const queueRef = queueRefName(id);
+  await ensureQueueBranch(deps.github, loaded, { reset: false });
+  await fetchRefs(git, repoDir, remote, [`+${queueRef}:${queueRef}`]);
+  if (!(await hasCommit(git, repoDir, loaded.base.commit))) await fetchRefs(git, repoDir, remote, [`+${loaded.base.commit}:refs/naruto/base/${id}`]);
+
+  let mission = loaded;
+  const commands: MissionCommand[] = [];
+  const apply = async (event: MissionEvent) => {
+    try {
+      const result = await applyEvent(deps.store, id, event);
+      mission = result.mission;
+      commands.push(...result.commands);
+    } catch (error) {
+      if (!(error instanceof IllegalEventError)) throw error;
+      log.warning(`${event.type} not applied: ${error.message}`);
+    }
+  };
+  const at = deps.now().toISOString();
+  let events: MissionEvent[] = [];
+  let pushes: BranchPush[] = [];
+  switch (input.dispatch.phase) {
+    case "plan": {
+      const event = await planEvent({ folder: input.artifacts, mission, config, at, runUrl: deps.runUrl });
+      if (event) events = [event];
+      break;
+    }
+    case "work":
+      ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries: input.dispatch.items, at, runUrl: deps.runUrl, log }));
+      break;
+    case "review": {
+      const event = await reviewEvent({ folder: input.artifacts, mission, config, git, repoDir, env: scrubbedEnv(deps.env), now: deps.now });
+      if (event) events = [event];
+      break;
+    }
+    case null:
+      break;
+  }
+  // Checked here, so pushed before the events that name them are recorded: the state never names
+  // a checkpoint GitHub does not have.
+  for (const p of pushes) {
+    await pushRef(git, repoDir, remote, { commit: p.commit, ref: p.ref, force: true });
+    log.info(`${p.item}#${p.attempt}: ${p.kind === "checkpoint" ? "checkpoint" : "partial work"} ${p.commit.slice(0, 12)} pushed to ${p.ref}`);
+  }
+  for (const event of events) await apply(event);
+
+  const orders = integrateOrders(waitingCheckpoints(loaded), commands);
+  const later: MissionCommand[] = commands.filter((c) => c.type !== "integrate");
+  commands.length = 0;
+  let outcome: PublishOutcome | null = null;
+  if (orders.length > 0) {
+    await fetchMissingCheckpoints({ git, repoDir, remote, log, mission: id, orders });
+    const { ready, gone } = await readyOrders({ git, repoDir, at: deps.now().toISOString() }, orders);
+    for (const event of gone) await apply(event);
+    if (ready.length > 0) {
+      outcome = await publishQueue({ deps, config, mission, ready, folder: input.artifacts });
+      if (outcome.kind === "accepted") {
+        if (outcome.head !== outcome.start) {
+          await pushRef(git, repoDir, remote, { commit: outcome.head, ref: queueRef, expected: outcome.start });
+          log.info(`pushed ${mission.queue.branch}: ${outcome.start.slice(0, 12)} → ${outcome.head.slice(0, 12)}`);
+        }
+        for (const event of outcome.events) await apply(event);
+      } else if (outcome.kind === "moved") {
+        log.warning(outcome.reason);
+        // Left waiting for a run that builds on the queue as it is now; an integrate-only run that
+        // lost the race too leaves them to the next run or the sweep, so two runs never ping-pong.
+        const integrateOnly = input.dispatch.phase === "work" && input.dispatch.items.length === 0;
+        if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
+      } else {
+        log.error(`naruto: ${outcome.reason}`);
+        for (const c of ready) await apply({ type: "verify_failed", at: deps.now().toISOString(), item: c.item, attempt: c.attempt, output: outcome.reason });
+      }
+    }
+  }
+  // Without an integrator, an `integrate` command left here becomes an integrate-only run.
+  const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
+  log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
+  await log.summary(publishSummary(done.mission, done.dispatched, outcome));
+}
+
+export type PublishOutcome =
+  | { readonly kind: "accepted"; readonly start: string; readonly head: string; readonly events: readonly Integrated[] }
+  /** The queue moved since the queue job read it: nothing of its result applies. */
+  | { readonly kind: "moved"; readonly reason: string }
+  /** The queue job's result is not what the checked checkpoints give: nothing of it is pushed. */
+  | { readonly kind: "refused"; readonly reason: string };
+
+class UnverifiedCandidateError extends Error {
+  override readonly name = "UnverifiedCandidateError";
+  constructor(readonly commit: string) {
+    super(`no verify result for ${commit}`);
+  }
+}
+
+/** Publish runs nothing: a sandbox that refuses every process, should anything ever ask. */
+const NOTHING_RUNS: Sandbox = {
+  kind: "none",
+  description: "none (the publish job runs no process of the repository)",
+  run: () => Promise.reject(new Error("the publish job runs nothing of the repository: this is a bug in naruto")),
+};
+
+/**
+ * The queue this run publishes, rebuilt here from `ready` (checked by this job) with the queue
+ * job's verdicts; the local queue ref is put back wherever the result is not accepted.
+ */
+export async function publishQueue(input: { deps: ModeDeps; config: Config; mission: Mission; ready: readonly CheckpointOrder[]; folder: string }): Promise<PublishOutcome> {
+  const { deps, config, mission, ready } = input;
+  const { git, workspace: repoDir, log } = deps;
+  const queueRef = queueRefName(mission.id);
+  const start = await readRef(git, repoDir, queueRef);
+  if (start === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
+  const refused = async (why: string): Promise<PublishOutcome> => {
+    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    return { kind: "refused", reason: `the queue job's result was refused: ${why}; nothing of it was pushed` };
+  };
+  const read = await readArtifactJson(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  if (read.kind === "invalid") return refused(read.reason);
+  const record = read.kind === "ok" ? read.value : null;
+  if (record !== null && record.mission !== mission.id) return refused(`it is for ${JSON.stringify(record.mission)}`);
+  const verify = config.queue.verify;
+  if (verify !== null && record === null) return refused(`the queue job left no result${deps.runUrl ? ` (see ${deps.runUrl})` : ""}, so no candidate is verified`);
+  const sameInputs = record !== null && record.start_head === start && sameOrders(record.checkpoints, ready);
+  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+  // The queue job's clock, so that the commits are the same bytes; a time far off is not taken.
+  const time = record !== null && record.committer_time <= nowSeconds + 600 && record.committer_time >= nowSeconds - 7 * 24 * 3600 ? record.committer_time : nowSeconds;
+  const ctx = {
+    git,
+    repoDir,
+    commonDir: await gitCommonDir(git, repoDir),
+    config,
+    env: {},
+    now: () => new Date(time * 1000),
+    sandbox: NOTHING_RUNS,
+    workRoot: join(deps.tempDir, "naruto-work"),
+    nodePath: null,
+    verify,
+    ...(record === null || verify === null ? {} : { verifier: replay(record) }),
+    log,
+  };
+  let built: Awaited<ReturnType<typeof buildQueue>>;
+  try {
+    built = await buildQueue(ctx, mission, ready);
+  } catch (error) {
+    if (!(error instanceof UnverifiedCandidateError)) throw error;
+    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    if (record !== null && !sameInputs) {
+      return { kind: "moved", reason: `the queue job built on ${record.start_head.slice(0, 12)} with ${record.checkpoints.length} checkpoint(s); the queue is now at ${start.slice(0, 12)} with ${ready.length}: the checkpoints wait for a run that builds on it` };
+    }
+    return refused(`it has no verify result for the candidate ${error.commit.slice(0, 12)} that its own checkpoints give`);
+  }
+  if (record !== null && sameInputs) {
+    if (record.head !== built.head) return refused(`its queue head ${record.head.slice(0, 12)} is not ${built.head.slice(0, 12)}, the one rebuilt here from the checked checkpoints`);
+    const problem = await bundleProblem(deps, join(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
+    if (problem !== null) return refused(problem);
+    const results = built.events.flatMap((e) => e.results);
+    if (JSON.stringify(record.results) !== JSON.stringify(results)) return refused("its outcome per checkpoint is not the one rebuilt here");
+  }
+  return { kind: "accepted", start, head: built.head, events: built.events };
+}
+
+/** The queue job's verdicts, by candidate commit: a candidate it never verified throws. */
+function replay(record: QueueRecord): VerifyCandidate {
+  const runs = new Map<string, { exitCode: number | null; output: string }>();
+  for (const r of record.verify) if (!runs.has(r.commit)) runs.set(r.commit, { exitCode: r.exit_code, output: r.output });
+  return async (commit) => {
+    const run = runs.get(commit);
+    if (run === undefined) throw new UnverifiedCandidateError(commit);
+    return run;
+  };
+}
+
+function sameOrders(a: readonly CheckpointOrder[], b: readonly CheckpointOrder[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.item === b[i]?.item && c.attempt === b[i]?.attempt && c.commit === b[i]?.commit && c.base === b[i]?.base);
+}
+
+/**
+ * The bundle must hold exactly the queue branch at the rebuilt head (or be absent when nothing
+ * moved). Its objects are never used: what is pushed is what this job built.
+ */
+async function bundleProblem(deps: ModeDeps, bundle: string, queueRef: string, start: string, head: string): Promise<string | null> {
+  const stat = await lstat(bundle).catch(() => null);
+  if (head === start) return stat === null ? null : "it sends queue commits although the queue did not move";
+  if (stat === null) return `it has no ${ARTIFACT_FILES.queueBundle}`;
+  if (!stat.isFile()) return `${ARTIFACT_FILES.queueBundle} is not a regular file`;
+  const { code, stdout } = await deps.git({ args: ["bundle", "list-heads", bundle], cwd: deps.workspace, okCodes: [128] });
+  if (code !== 0) return `git cannot read ${ARTIFACT_FILES.queueBundle}`;
+  const heads = stdout.toString("utf8").split("\n").filter((l) => l !== "");
+  if (heads.length !== 1 || heads[0] !== `${head} ${queueRef}`) {
+    return `its bundle holds ${heads.map((h) => h.slice(0, 12) + h.slice(40)).join(", ") || "nothing"}, not ${queueRef} at ${head.slice(0, 12)}, the head rebuilt here`;
+  }
+  return null;
+}
+
+function publishSummary(mission: Mission, dispatched: readonly { item: string; attempt: number; runUrl: string | null }[], outcome: PublishOutcome | null): string {
+  const rows = mission.items.map((i) => `| ${codeSpan(i.id)} | ${i.status} | ${i.attempts.length} |`);
+  const started = dispatched.length === 0 ? "" : `\n\nStarted: ${dispatched.map((d) => `${codeSpan(`${d.item}#${d.attempt}`)}${d.runUrl?.startsWith("http") ? ` ([run](${d.runUrl}))` : ""}`).join(", ")}`;
+  const queue = outcome === null || outcome.kind === "accepted" ? "" : `\n\n**Queue not published:** ${outcome.reason.replace(/[<>*_`[\]\\|]/g, " ")}`;
+  return `### naruto ${codeSpan(mission.id)} · ${mission.status}\n\nQueue \`${mission.queue.branch}\` at \`${mission.queue.head.slice(0, 12)}\`${started}${queue}\n\n| item | status | attempts |\n|---|---|---|\n${rows.join("\n")}\n`;
+}
