@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { buildPrompt } from "../agent/prompt.ts";
 import { runAgent, type AgentRun } from "../agent/run-agent.ts";
 import type { AgentProfile } from "../config/index.ts";
+import { gatePolicy } from "../git/gate.ts";
 import { queueRefName, readRef } from "../git/queue-ref.ts";
 import type { Mission, MissionItem } from "../mission/document.ts";
 import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/events.ts";
@@ -32,7 +33,7 @@ export interface WorkerContext extends EngineContext {
   readonly onOutput?: (item: string, chunk: Buffer) => void;
   /**
    * Where the work of an attempt that did not finish is kept, as its reason says: the local ref
-   * (default), or in a work job on GitHub the branch the integrate job keeps it on.
+   * (default), or in a work job on GitHub the branch the publish job keeps it on.
    */
   readonly keptAt?: (kept: { readonly item: string; readonly attempt: number; readonly ref: string; readonly commit: string }) => string;
 }
@@ -114,6 +115,7 @@ export async function runAttempt(
       item: { id: item.id, title: item.title, writes, readonly: item.readonly },
       protected: ctx.config.protected,
       allowProtected: ctx.config.allow_protected,
+      gate: gatePolicy(ctx.config),
       attempt: order.attempt,
       agent: item.agent,
       ...(run.result?.summary ? { summary: run.result.summary } : {}),
@@ -212,7 +214,7 @@ async function keepWork(
   a: { workDir: WorkDir; mission: Mission; item: MissionItem; attempt: number; why: string; writes: RepoPath[]; summary: string | null },
 ): Promise<string | null> {
   // Within the item's scope it becomes a checkpoint-shaped commit on the worker branch (the
-  // Action's work job carries it to the integrate job that way); otherwise a plain commit.
+  // Action's work job carries it to the queue and publish jobs that way); otherwise a plain commit.
   const outcome = await checkpointWorkDir({
     git: ctx.git,
     repoDir: ctx.repoDir,
@@ -221,6 +223,7 @@ async function keepWork(
     item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
     protected: ctx.config.protected,
     allowProtected: ctx.config.allow_protected,
+    gate: gatePolicy(ctx.config),
     attempt: a.attempt,
     agent: a.item.agent,
     ...(a.summary ? { summary: a.summary } : {}),
@@ -235,7 +238,9 @@ async function keepWork(
   }
   if (kept === null) return null;
   const where = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
-  return where + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
+  if (outcome.kind !== "out_of_scope") return where;
+  const refused = [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))];
+  return `${where} (it changed what the item may not: ${refused.slice(0, 5).join(", ")}${refused.length > 5 ? ", …" : ""})`;
 }
 
 function paths(written: readonly string[]): RepoPath[] {

@@ -1,5 +1,5 @@
 /**
- * Integration of one batch, for both drivers (the local run, the Action's integrate job): checkpoints
+ * Integration of one batch, for both drivers (the local run, the Action's queue and publish jobs): checkpoints
  * go onto the queue in batches of `queue.batch`, one batch at a time, each verified (and bisected
  * when red) by the merge queue of `src/git/`.
  */

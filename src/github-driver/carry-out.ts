@@ -4,7 +4,7 @@
  * through the store's compare-and-swap. Shared by every job that writes state and by the App.
  *
  * One workflow run per started attempt: a slow item never holds back the integration of a fast
- * one, because each run's integrate job applies its own result as soon as it is there.
+ * one, because each run's queue and publish jobs apply its own result as soon as it is there.
  */
 import type { Mission } from "../mission/document.ts";
 import { IllegalEventError } from "../mission/errors.ts";
@@ -14,7 +14,7 @@ import type { DriverDeps } from "./deps.ts";
 import { runIdOf } from "./mission-id.ts";
 import { message, publishMission } from "./publish.ts";
 
-/** Integrates checkpoints and returns the events that say how it went (only the integrate job can). */
+/** Integrates checkpoints and returns the events that say how it went (only the publish job can). */
 export type IntegrateCheckpoints = (mission: Mission, checkpoints: readonly CheckpointOrder[]) => Promise<readonly MissionEvent[]>;
 
 export interface CarryOutResult {
@@ -26,7 +26,7 @@ export interface CarryOutResult {
 /**
  * Carries out `commands` (from applying an event to `mission`) and every command the events they
  * cause lead to, then publishes the mission. Without `integrate`, checkpoints are left for the
- * integrate job: an integrate-only run is dispatched for them.
+ * queue and publish jobs: an integrate-only run is dispatched for them.
  */
 export async function carryOut(
   deps: DriverDeps,
@@ -72,7 +72,7 @@ export async function carryOut(
         if (options.integrate) {
           for (const event of await options.integrate(mission, command.checkpoints)) await apply(event);
         } else if (!integrateRunAsked) {
-          // Only the integrate job may push: a run with no work items is just its integrate job.
+          // Only the publish job may push: a run with no work items is just its queue and publish jobs.
           integrateRunAsked = true;
           await dispatch(deps, mission.id, "work", "[]");
         }

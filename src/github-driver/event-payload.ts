@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { CommentEvent } from "./comment-types.ts";
 
-/** The dispatch that started a run (`workflow_dispatch` inputs), as the integrate job reads it. */
+/** The dispatch that started a run (`workflow_dispatch` inputs), as the queue and publish jobs read it. */
 export interface DispatchInput {
   readonly phase: "plan" | "work" | "review" | null;
   readonly items: readonly { readonly item: string; readonly attempt: number }[];

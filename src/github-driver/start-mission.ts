@@ -99,7 +99,7 @@ async function baseOf(github: GitHubPort, defaultBranch: string, pullRequest: { 
 /**
  * Creates `naruto/<mission>` at the queue head when it is missing. With `reset` (a new mission):
  * an existing branch can only be left by an earlier try at this same mission, and is put back at
- * the stored base. Without (the integrate job), an existing branch is left alone: it may hold
+ * the stored base. Without (the publish job), an existing branch is left alone: it may hold
  * queue commits whose `integrated` event a stopped run did not record yet.
  */
 export async function ensureQueueBranch(github: GitHubPort, mission: Mission, options: { reset: boolean }): Promise<void> {

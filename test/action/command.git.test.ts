@@ -85,7 +85,7 @@ describe("command mode", () => {
     const start = await world.comment("octo-maintainer", `/naruto plan two things\n\n\`\`\`naruto\n${PLAN}  - id: beta\n    writes: [src/beta.ts]\n\`\`\``);
     const { job, outcome } = await command(start);
     if (outcome.kind !== "mission") throw new Error("no mission");
-    // What the plan run's integrate job records (see mission.git.test.ts for the whole way).
+    // What the plan run's publish job records (see mission.git.test.ts for the whole way).
     const planned = await applyEvent(job.deps.store, outcome.mission, plannedEvent(checkPlan((await world.mission(outcome.mission)).plan_text ?? ""), new Date().toISOString()));
     expect(planned.mission.status).toBe("awaiting_approval");
     const approve = await world.comment("octo-maintainer", "/naruto approve");

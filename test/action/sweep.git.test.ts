@@ -49,7 +49,7 @@ describe("sweep mode", () => {
     expect(one).not.toBeNull();
     expect(two).not.toBeNull();
 
-    // The run of `one` finished, but its integrate job never recorded the result.
+    // The run of `one` finished, but its publish job never recorded the result.
     world.fake.setRunStatus(one!, { status: "completed", conclusion: "failure" });
     clock += MINUTE;
     await sweep();

@@ -3,7 +3,7 @@
  * config whose agent is the demo agent, users, and jobs as the runner makes them — a token with
  * the job's permissions (an installation token acting as `github-actions[bot]`), a checkout over
  * smart HTTP without persisted credentials, a temporary folder, and "uploads" that copy the
- * artifact folder where the integrate job's download would put it.
+ * artifact folder where the queue and publish jobs' download would put it.
  */
 import { TEST_AGENT_READ } from "../support/agents/index.ts";
 import { chooseSandbox } from "../../src/sandbox/choose.ts";

@@ -31,7 +31,7 @@ async function command(body: string): Promise<number> {
 async function approvedMission(): Promise<{ id: string; runId: number }> {
   const id = missionIdFor(REPO, await command(`/naruto plan one file\n\n\`\`\`naruto\n${PLAN}\`\`\``));
   const stored = await world.store.load(id);
-  // What the plan run's integrate job records.
+  // What the plan run's publish job records.
   await applyEvent(world.store, id, plannedEvent(checkPlan(stored?.mission.plan_text ?? ""), new Date().toISOString()));
   await command("/naruto approve");
   const work = world.fake.dispatches.find((d) => d.inputs["mission"] === id && d.inputs["phase"] === "work");

@@ -87,7 +87,7 @@ describe("/naruto review", () => {
       expect(event).toMatchObject({ type: "reviewed", verdict: "request_changes", findings: [{ path: "src/orders.ts", message: "orders hold objects, not numbers" }] });
       if (event === null) throw new Error("no event");
 
-      // What the integrate job does with it, as the job's token.
+      // What the publish job does with it, as the job's token.
       const jobToken = world.fake.issueAppToken({ owner: "acme", permissions: { contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" }, bot: BOT }).token;
       const github = createGitHub({ token: jobToken, repo: { owner: "acme", repo: "demo" }, baseUrl: world.fake.url, userAgent: "naruto-tests", throttle: { writeIntervalMs: 0 } });
       const store = createGitHubMissionStore({ github });

@@ -1,7 +1,7 @@
 /**
  * `plan` (read-only job): the request's own plan, or the planner agent's, written to the
  * `naruto-plan` artifact. The action's step loads the mission and the config text with the
- * job's token and exits; the agent step, which holds no token, runs the planner. The integrate
+ * job's token and exits; the agent step, which holds no token, runs the planner. The publish
  * job checks the plan again and records it: this job cannot write the state, and what the
  * planner wrote is untrusted.
  */
@@ -50,7 +50,7 @@ export async function planStep(deps: AgentStepDeps, job: PreparedOf<"plan">): Pr
   }
   const artifact: PlanArtifact = { schema: "naruto.plan-artifact/v1", mission: mission.id, outcome };
   await writeFile(join(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
-  const line = outcome.kind === "plan" ? "a plan is ready for the integrate job to check" : `planning failed: ${outcome.reason}`;
+  const line = outcome.kind === "plan" ? "a plan is ready for the publish job to check" : `planning failed: ${outcome.reason}`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · plan\n\n${line.split("\n")[0]}\n`);
 }

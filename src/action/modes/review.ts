@@ -3,7 +3,7 @@
  * part by part, through the same arbiter as on one machine; its answers go into the
  * `naruto-review` artifact. The action's step loads the mission and the config text with the
  * job's token and exits; the agent step, which holds no token, runs the review agent. The
- * integrate job runs the policy rules and decides the verdict.
+ * publish job runs the policy rules and decides the verdict.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -59,5 +59,5 @@ export async function reviewStep(deps: AgentStepDeps, job: PreparedOf<"review">)
   await writeFile(join(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
-  await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review\n\n${line}; the integrate job decides the verdict.\n`);
+  await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review\n\n${line}; the publish job decides the verdict.\n`);
 }

@@ -2,7 +2,7 @@
  * `sweep` (on a schedule, write token, no agent): what no event will do. For each mission under
  * way: the clock ticks (attempts past `item_timeout` time out and their runs are cancelled; the
  * engine retries them); an attempt whose run finished without its result reaching the mission
- * (its integrate job was lost) ends as `interrupted` and starts again; checkpoints left waiting
+ * (its publish job was lost) ends as `interrupted` and starts again; checkpoints left waiting
  * get an integrate run; a plan or review run that vanished is dispatched again. Worker branches
  * of missions finished longer ago than the retention are deleted. Then the schedules of the
  * config that fired since shortly before start their missions (src/github-driver/schedules.ts).

@@ -64,7 +64,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
       ...(await engineContext(deps, config)),
       onOutput: agentOutput(deps),
       // This clone is gone when the job ends: unfinished work travels in the bundle, and the
-      // integrate job keeps it on a branch (or says in the reason why it did not).
+      // publish job keeps it on a branch (or says in the reason why it did not).
       keptAt: (k: { item: string; attempt: number; commit: string }) => partialWorkPlace(id, k.item, k.attempt, k.commit),
     };
     const order = { item: item.id, attempt: job.attempt, previousFailure: previousFailure(item, job.attempt) };
@@ -80,7 +80,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
   const out = job.artifact;
   const partial = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
   if (o.kind === "checkpointed" || partial !== null) {
-    // Only base..checkpoint travels: the integrate job has the queue already.
+    // Only base..checkpoint travels: the queue and publish jobs have the queue already.
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
     await gitText(deps.git, { args: ["bundle", "create", join(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
   }
@@ -152,5 +152,5 @@ function workSummary(mission: Mission, item: MissionItem, r: WorkResult): string
     o.kind === "checkpointed" ? `checkpoint \`${o.commit.slice(0, 12)}\` changing ${o.changed.length} path(s): ${o.changed.slice(0, 20).map((p) => codeSpan(p)).join(", ")}` :
     o.kind === "out_of_scope" ? `out of scope: ${o.paths.slice(0, 20).map((p) => inlineText(p, 200)).join(", ")}` :
     o.kind === "no_changes" ? "no changes" : inlineText(o.reason, 1000);
-  return `### naruto ${codeSpan(mission.id)} · ${codeSpan(item.id)} attempt ${r.attempt}\n\n**${o.kind}** — ${detail}\n\nThe integrate job re-checks this result before anything of it is pushed.\n`;
+  return `### naruto ${codeSpan(mission.id)} · ${codeSpan(item.id)} attempt ${r.attempt}\n\n**${o.kind}** — ${detail}\n\nThe queue and publish jobs re-check this result before anything of it is pushed.\n`;
 }

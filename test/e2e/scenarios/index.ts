@@ -11,6 +11,7 @@ import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
+import { hostileVerify } from "./hostile-verify.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
@@ -18,4 +19,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];
