@@ -183,3 +183,37 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     expect(await gitText(git, { args: ["rev-parse", `refs/heads/naruto/${id}^`], cwd: world.fake.repo(REPO).dir })).toBe(afterAlpha);
   });
 });
+
+describe("a checkpoint GitHub refuses to take", () => {
+  it("fails its attempt with GitHub's words instead of failing the job and leaving the attempt in flight", async () => {
+    // The config lets items write workflows; GitHub does not let the job's token push them.
+    const own = await startWorld({ config: testConfig("protected: []\nallow_protected: true\n") });
+    try {
+      const plan = "version: 1\ntitle: A workflow\nitems:\n  - id: ci\n    writes: [.github/workflows/ci.yml]\n    prompt: |\n      create .github/workflows/ci.yml \"on: push\\n\"\n";
+      const event = await own.comment("octo-maintainer", `/naruto a workflow\n\n\`\`\`naruto\n${plan}\`\`\``);
+      const begun = await commandMode((await own.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
+      if (begun.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(begun)}`);
+      const id = begun.mission;
+      const planJob = await own.job("agent", { checkout: `naruto/${id}` });
+      await preparePlan(planJob.deps, { mission: id });
+      await own.agentStep(planJob);
+      const planArtifacts = await newFolder("naruto-artifacts-");
+      await own.upload(planJob, planArtifacts, "naruto-plan");
+      await own.integrate(id, { phase: "plan", items: [] }, planArtifacts);
+      const job = await own.job("agent", { checkout: `naruto/${id}` });
+      await prepareWork(job.deps, { mission: id, items: "ci#1" });
+      await own.agentStep(job);
+      const artifacts = await newFolder("naruto-artifacts-");
+      await own.upload(job, artifacts, "naruto-work-ci-1");
+      await own.integrate(id, { phase: "work", items: [{ item: "ci", attempt: 1 }] }, artifacts);
+      const mission = await own.mission(id);
+      const [first, second] = mission.items[0]?.attempts ?? [];
+      expect(first?.status).toBe("failed");
+      expect(first?.reason).toMatch(/^the checkpoint could not be pushed: GitHub refused the push of refs\/heads\/naruto\/m-[0-9a-f]+--ci: .*refusing to allow a GitHub App to create or update workflow/);
+      expect(second?.status).toBe("running");
+      expect(await own.ref(`refs/heads/naruto/${id}`)).toBe(mission.base.commit);
+    } finally {
+      await own.close();
+    }
+  });
+});

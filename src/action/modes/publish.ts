@@ -96,9 +96,17 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   }
   // Checked here, so pushed before the events that name them are recorded: the state never names
   // a checkpoint GitHub does not have.
+  // A push GitHub refuses (its own object checks, a rule of the repository) fails that attempt
+  // with GitHub's words instead of failing the job, which would leave it in flight until the sweep.
   for (const p of pushes) {
-    await pushRef(git, repoDir, remote, { commit: p.commit, ref: p.ref, force: true });
-    log.info(`${p.item}#${p.attempt}: ${p.kind === "checkpoint" ? "checkpoint" : "partial work"} ${p.commit.slice(0, 12)} pushed to ${p.ref}`);
+    try {
+      await pushRef(git, repoDir, remote, { commit: p.commit, ref: p.ref, force: true });
+      log.info(`${p.item}#${p.attempt}: ${p.kind === "checkpoint" ? "checkpoint" : "partial work"} ${p.commit.slice(0, 12)} pushed to ${p.ref}`);
+    } catch (error) {
+      const why = `GitHub refused the push of ${p.ref}: ${lastLines(error instanceof Error ? error.message : String(error))}`;
+      log.warning(`${p.item}#${p.attempt}: ${why}`);
+      events = events.map((e) => (e.type === "attempt_finished" && e.item === p.item && e.attempt === p.attempt ? refusedPush(e, p, why) : e));
+    }
   }
   for (const event of events) await apply(event);
 
@@ -134,6 +142,19 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
+}
+
+/** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */
+function refusedPush(event: Extract<MissionEvent, { type: "attempt_finished" }>, push: BranchPush, why: string): MissionEvent {
+  if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
+  const o = event.outcome;
+  if (o.kind !== "failed" && o.kind !== "timed_out") return event;
+  const at = o.reason.indexOf("; its partial work is kept at ");
+  return { ...event, outcome: { ...o, reason: `${at === -1 ? o.reason : o.reason.slice(0, at)}; its partial work was not kept: ${why}` } };
+}
+
+function lastLines(text: string): string {
+  return text.trim().split("\n").slice(-3).join(" ").slice(0, 500);
 }
 
 export type PublishOutcome =
