@@ -4,6 +4,8 @@ export { listChanges, parseDiffTree, changedPaths, GitOutputError, SYMLINK_MODE 
 export type { Change } from "./changes.ts";
 export { checkScope, symlinkProblem } from "./scope.ts";
 export type { ScopePolicy, ScopeResult, ScopeRule, ScopeViolation } from "./scope.ts";
+export { checkGate, gatePolicy, gitDirCall, STRICT_GATE, DEFAULT_MAX_FILE_SIZE } from "./gate.ts";
+export type { GatePolicy, GateResult, GateRule, GateViolation } from "./gate.ts";
 export { DEFAULT_AUTHOR, formatCheckpointMessage } from "./checkpoint.ts";
 export type { CheckpointMessage, Identity } from "./checkpoint.ts";
 // Merge queue: integrate checkpoints onto `naruto/<mission>`, verify, bisect (queue*.ts, merge.ts, verify*.ts, bisect.ts).

@@ -1,12 +1,14 @@
 import { isCoveredBy, normalizePath, repoPathOf, type RepoPath } from "../plan/paths.ts";
 import { SYMLINK_MODE, type Change } from "./changes.ts";
+import type { GateRule } from "./gate.ts";
 
 export type ScopeRule = "outside_writes" | "read_only" | "protected" | "symlink_target";
 
+/** A path an attempt may not change, by the item's scope or by the gate (src/git/gate.ts). */
 export interface ScopeViolation {
   /** The offending path as git reports it (for a rename, either side). */
   readonly path: string;
-  readonly rule: ScopeRule;
+  readonly rule: ScopeRule | GateRule;
   readonly detail: string;
 }
 

@@ -1,0 +1,181 @@
+/**
+ * The gate's object check (DESIGN.md §8a): every tree and blob a change brings that its base does
+ * not hold, read with a constant number of git processes (`rev-list --objects`, one
+ * `cat-file --batch-check`, one `cat-file --batch` of the trees) and judged by git's fsck rules
+ * for trees (gate-tree.ts) and the size limit for blobs. A tree git itself cannot walk (an empty
+ * name, a malformed mode, a missing object) makes `rev-list` fail; then the trees are read level
+ * by level from the top, so that the refusal still names the path.
+ */
+import type { GitCallFor } from "./changes.ts";
+import { GITLINK_MODE, parseTree, TREE_MODE, treeProblems, type RawTreeEntry, type TreeRule } from "./gate-tree.ts";
+import type { Git } from "./run-git.ts";
+
+export type ObjectRule = TreeRule | "file_too_large";
+
+export interface ObjectViolation {
+  /** For display: UTF-8 where the bytes are, quoted where they hold control characters or other bytes. */
+  readonly path: string;
+  readonly rule: ObjectRule;
+  readonly detail: string;
+}
+
+export interface NewObjects {
+  readonly violations: readonly ObjectViolation[];
+  /** Size of every new blob, by id (for reading the content of the files the gate allows). */
+  readonly blobSizes: ReadonlyMap<string, number>;
+}
+
+// Beyond this depth a tree is refused rather than read further (git's own limit is 4096 by default).
+const MAX_DEPTH = 512;
+
+/**
+ * Checks the objects `tip` (a commit or a tree) brings over `base` (a commit).
+ *
+ * @example await checkNewObjects({ git, call, base: start, tip: snapshotTree, maxFileSize: 50 * 1024 * 1024 })
+ */
+export async function checkNewObjects(input: { git: Git; call: GitCallFor; base: string; tip: string; maxFileSize: number }): Promise<NewObjects> {
+  const { git, call } = input;
+  const idBytes = input.tip.length / 2;
+  const listed = await git({ ...call(["rev-list", "--objects", "--no-object-names", `${input.tip}^{tree}`, "--not", `${input.base}^{tree}`]), okCodes: [1, 128] });
+  if (listed.code !== 0) return { violations: await walkAllTrees({ git, call, tip: input.tip, idBytes }), blobSizes: new Map() };
+
+  const ids = listed.stdout.toString("latin1").split("\n").filter((l) => /^[0-9a-f]+$/.test(l));
+  const info = parseBatchCheck((await git(call(["cat-file", "--batch-check"], { input: [`${input.tip}^{tree}`, ...ids].map((l) => `${l}\n`).join("") }))).stdout);
+  const root = info[0];
+  const types = new Map(info.slice(1).map((o) => [o.oid, o] as const));
+  const treeIds = [...types.values()].filter((o) => o.type === "tree").map((o) => o.oid);
+  const trees = treeIds.length === 0 ? new Map<string, BatchObject>() : parseBatch((await git(call(["cat-file", "--batch"], { input: treeIds.map((t) => `${t}\n`).join("") }))).stdout);
+
+  const violations: ObjectViolation[] = [];
+  const blobSizes = new Map<string, number>();
+  const blobPaths = new Map<string, Buffer>();
+  const queue: { oid: string; path: Buffer }[] = root && types.has(root.oid) ? [{ oid: root.oid, path: Buffer.alloc(0) }] : [];
+  const visited = new Set<string>();
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (visited.has(next.oid)) continue;
+    visited.add(next.oid);
+    const entries = judgeTree(trees.get(next.oid), next.path, idBytes, violations);
+    for (const entry of entries) {
+      const found = types.get(entry.oid);
+      if (found === undefined || entry.mode === GITLINK_MODE) continue;
+      const path = join(next.path, entry.name);
+      const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
+      if (found.type !== wanted) violations.push({ path: showPath(path), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
+      else if (wanted === "tree") queue.push({ oid: entry.oid, path });
+      else if (!blobPaths.has(entry.oid)) blobPaths.set(entry.oid, path);
+    }
+  }
+  for (const o of types.values()) {
+    if (o.type !== "blob") continue;
+    blobSizes.set(o.oid, o.size);
+    if (o.size > input.maxFileSize) {
+      const path = blobPaths.get(o.oid);
+      violations.push({ path: path ? showPath(path) : `(blob ${o.oid.slice(0, 12)})`, rule: "file_too_large", detail: `${o.size} bytes, more than limits.max_file_size (${input.maxFileSize} bytes)` });
+    }
+  }
+  return { violations, blobSizes };
+}
+
+/** The fsck problems of one tree (named by path), and its entries to walk on. */
+function judgeTree(object: BatchObject | undefined, path: Buffer, idBytes: number, violations: ObjectViolation[]): readonly RawTreeEntry[] {
+  const where = path.length === 0 ? "." : showPath(path);
+  if (object === undefined) {
+    violations.push({ path: where, rule: "bad_tree", detail: "a tree git cannot read (missing)" });
+    return [];
+  }
+  if (object.type !== "tree") {
+    violations.push({ path: where, rule: "bad_tree", detail: `a tree entry names a ${object.type}` });
+    return [];
+  }
+  const parsed = parseTree(object.content, idBytes);
+  if (!parsed.ok) violations.push({ path: where, rule: "bad_tree", detail: parsed.detail });
+  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join(path, p.name)), rule: p.rule, detail: p.detail });
+  return parsed.entries;
+}
+
+/**
+ * When git cannot walk the trees: every tree under the tip, one level (one `cat-file --batch`)
+ * at a time, to find and name what is wrong. Only ever run for a change that is refused.
+ */
+async function walkAllTrees(input: { git: Git; call: GitCallFor; tip: string; idBytes: number }): Promise<ObjectViolation[]> {
+  const violations: ObjectViolation[] = [];
+  const visited = new Set<string>();
+  let level: { oid: string; path: Buffer }[] = [{ oid: `${input.tip}^{tree}`, path: Buffer.alloc(0) }];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > MAX_DEPTH) {
+      violations.push({ path: showPath(level[0]!.path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH} levels` });
+      break;
+    }
+    const read = parseBatch((await input.git(input.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}\n`).join("") }))).stdout, level.map((l) => l.oid));
+    const next: typeof level = [];
+    for (const { oid, path } of level) {
+      for (const entry of judgeTree(read.get(oid), path, input.idBytes, violations)) {
+        if (isTreeMode(entry.mode) && !visited.has(entry.oid)) {
+          visited.add(entry.oid);
+          next.push({ oid: entry.oid, path: join(path, entry.name) });
+        }
+      }
+    }
+    level = next;
+  }
+  if (violations.length === 0) violations.push({ path: ".", rule: "bad_tree", detail: "git cannot list the change's objects (one is missing or unreadable)" });
+  return violations;
+}
+
+interface BatchObject {
+  readonly oid: string;
+  readonly type: string;
+  readonly size: number;
+  readonly content: Buffer;
+}
+
+/** `cat-file --batch-check` lines: `<oid> <type> <size>`, or `<name> missing`. */
+function parseBatchCheck(out: Buffer): { oid: string; type: string; size: number }[] {
+  return out
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((line) => {
+      const [oid = "", type = "", size = ""] = line.split(" ");
+      return { oid, type, size: type === "missing" ? 0 : Number(size) };
+    });
+}
+
+/**
+ * `cat-file --batch` output, by object id. `asked` names the requests in order, so that an
+ * object asked for by name (`<commit>^{tree}`) is found under that name too.
+ */
+function parseBatch(out: Buffer, asked: readonly string[] = []): Map<string, BatchObject> {
+  const objects = new Map<string, BatchObject>();
+  let at = 0;
+  for (let i = 0; at < out.length; i++) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol === -1) break;
+    const [oid = "", type = "", size = ""] = out.subarray(at, eol).toString("latin1").split(" ");
+    if (type === "missing" || type === "ambiguous") {
+      at = eol + 1;
+      continue;
+    }
+    const length = Number(size);
+    const object = { oid, type, size: length, content: out.subarray(eol + 1, eol + 1 + length) };
+    objects.set(oid, object);
+    if (asked[i] !== undefined) objects.set(asked[i]!, object);
+    at = eol + 1 + length + 1;
+  }
+  return objects;
+}
+
+/** A tree's mode, also written zero-padded (which fsck refuses on its own). */
+function isTreeMode(mode: string): boolean {
+  return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
+}
+
+function join(dir: Buffer, name: Buffer): Buffer {
+  return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
+}
+
+/** A path for a report: as text when it is plain UTF-8, JSON-quoted when it holds control characters or other bytes. */
+export function showPath(path: Buffer): string {
+  const text = path.toString("utf8");
+  return Buffer.from(text, "utf8").equals(path) && !/[\u0000-\u001f\u007f]/.test(text) ? text : JSON.stringify(text);
+}
