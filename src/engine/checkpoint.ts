@@ -5,11 +5,14 @@
  * parent is the start commit — the agent's own commits, staged and unstaged changes and
  * untracked files all folded into it — on the worker branch `naruto/<mission>--<item>` of the
  * repository. The agent's throwaway repository is its own business: its refs, HEAD and history
- * are never read, so nothing it does there can fail or steer the attempt.
+ * are never read, so nothing it does there can fail or steer the attempt (its index is read for
+ * the gitlinks and ignored files it staged: src/sandbox/agent-index.ts). Before anything is
+ * written, the change passes the gate (src/git/gate.ts), and a refusal is `out_of_scope`.
  */
-import { changedPaths, listChanges, type Change } from "../git/changes.ts";
+import { changedPaths, type Change } from "../git/changes.ts";
 import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../git/checkpoint.ts";
 import { gitText, type Git } from "../git/run-git.ts";
+import { checkGate, STRICT_GATE, type GatePolicy } from "../git/gate.ts";
 import { checkScope, type ScopeViolation } from "../git/scope.ts";
 import { workerBranch } from "../git/worker-branch.ts";
 import type { RepoPath } from "../plan/paths.ts";
@@ -44,6 +47,8 @@ export interface CheckpointOptions {
   readonly item: { readonly id: string; readonly title?: string; readonly writes: readonly RepoPath[]; readonly readonly: boolean };
   readonly protected: readonly RepoPath[];
   readonly allowProtected?: boolean;
+  /** What the gate lets through (default: nothing beyond plain files, 50 MiB; see gatePolicy(config)). */
+  readonly gate?: GatePolicy;
   readonly attempt: number;
   /** The agent profile that ran. */
   readonly agent: string;
@@ -70,12 +75,16 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   const { git, workDir, item } = options;
   const snapshot = await snapshotWorkDir(git, workDir);
   const call = (args: readonly string[], extra?: { input?: string }) => viewCall(snapshot.view, args, extra);
-  const changes = await listChanges({ git, call, base: workDir.start, tree: snapshot.tree });
+  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options.gate ?? STRICT_GATE });
+  const changes = gate.changes ?? [];
   const notes = snapshot.notes;
-  if (changes.length === 0) return { kind: "no_changes", base: workDir.start, notes };
+  if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
   const changed = changedPaths(changes);
   const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options.protected, allowProtected: options.allowProtected ?? false });
-  if (!scope.ok) return { kind: "out_of_scope", violations: scope.violations, changed, tree: snapshot.tree, notes };
+  const violations = [...snapshot.refused, ...(gate.kind === "refused" ? gate.violations : []), ...(scope.ok ? [] : scope.violations)];
+  if (violations.length > 0) {
+    return { kind: "out_of_scope", violations, changed: [...new Set([...changed, ...violations.map((v) => v.path)])].sort(), tree: snapshot.tree, notes };
+  }
   const message = formatCheckpointMessage({
     title: item.title ?? item.id,
     ...(options.summary !== undefined ? { body: options.summary } : {}),

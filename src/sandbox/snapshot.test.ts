@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeForgedIndex } from "../../test/support/forged-index.ts";
 import { createWorkerFixture, type WorkerFixture } from "../../test/support/worker-fixture.ts";
 import { changedPaths, listChanges, type Change } from "../git/changes.ts";
 import { viewCall } from "./git-view.ts";
@@ -153,5 +154,83 @@ describe("what an agent left in its work directory", () => {
     } finally {
       await other.remove();
     }
+  });
+});
+
+/**
+ * Part of the gate (DESIGN.md §8a): nothing the agent staged is dropped, and names git will not
+ * take are refused by name instead of failing or vanishing. Before, a staged gitlink was dropped
+ * (the snapshot was built from the files on disk, where a gitlink is an empty folder), a planted
+ * `.git` folder vanished, and `.GIT` or `git~1` made `git add -A` throw.
+ */
+describe("what an agent staged that is not a file, and names git will not take", () => {
+  let f: WorkerFixture;
+  afterEach(() => f.remove());
+  const SUB = "0123456789abcdef0123456789abcdef01234567";
+
+  async function snapshot() {
+    const s = await snapshotWorkDir(f.repo.git, f.workDir);
+    const listed = await f.repo.git({ args: ["ls-tree", "-r", "-z", s.tree], cwd: f.repo.dir });
+    const entries = listed.stdout.toString("utf8").split("\0").filter((l) => l !== "").map((l) => `${l.split(" ")[0]} ${l.slice(l.indexOf("\t") + 1)}`);
+    return { entries, refused: s.refused.map((r) => `${r.path} (${r.rule})`) };
+  }
+
+  it("takes a gitlink the agent staged, with the commit its index names", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.git("update-index", "--add", "--cacheinfo", `160000,${SUB},vendor/lib`);
+    expect(await snapshot()).toEqual({ entries: ["100644 a.txt", "160000 vendor/lib"], refused: [] });
+    expect(await f.repo.run("rev-parse", `${(await snapshotWorkDir(f.repo.git, f.workDir)).tree}:vendor/lib`)).toBe(SUB);
+  });
+
+  it("takes a gitlink the agent committed, and one that replaces files", async () => {
+    f = await createWorkerFixture({ "vendor/lib/old.txt": "o\n" });
+    await f.agent.git("rm", "-rq", "--cached", "vendor/lib");
+    await f.agent.git("update-index", "--add", "--cacheinfo", `160000,${SUB},vendor/lib`);
+    await f.agent.git("commit", "-qm", "vendor lib as a submodule");
+    // The submodule's checkout is on disk, with a .git of its own: none of it is the agent's work.
+    await f.agent.write({ "vendor/lib/.git": "gitdir: ../../.git/modules/lib\n", "vendor/lib/new.txt": "n\n" });
+    expect(await snapshot()).toEqual({ entries: ["160000 vendor/lib"], refused: [] });
+  });
+
+  it("keeps a submodule of the start commit as it is, and removes it with its folder", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" }, { prepare: async (r) => { await r.run("update-index", "--add", "--cacheinfo", `160000,${SUB},sub`); await r.run("commit", "-qm", "sub"); } });
+    await f.agent.write({ "a.txt": "b\n" });
+    expect((await snapshot()).entries).toEqual(["100644 a.txt", "160000 sub"]);
+    await f.agent.remove("sub");
+    expect((await snapshot()).entries).toEqual(["100644 a.txt"]);
+  });
+
+  it("refuses a planted .git folder and the spellings of .git by name, and takes the rest", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.write({ "src/sub/.git/config": "[core]\n", "src/.GIT/hooks/x": "x\n", "git~1/x": "x\n", ".git. /x": "x\n", "src/ok.txt": "ok\n" });
+    expect(await snapshot()).toEqual({ entries: ["100644 a.txt", "100644 src/ok.txt"], refused: [".git.  (dotgit)", "git~1 (dotgit)", "src/.GIT (dotgit)", "src/sub/.git (dotgit)"] });
+  });
+
+  it("refuses a nested repository, even one without a commit (where git add fails)", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.git("init", "-q", "lib");
+    await f.agent.write({ "lib/x.txt": "x\n" });
+    expect(await snapshot()).toEqual({ entries: ["100644 a.txt"], refused: ["lib/.git (dotgit)"] });
+  });
+
+  it("looks at nothing ignored: a .git inside node_modules is not the agent's work", async () => {
+    f = await createWorkerFixture({ ".gitignore": "node_modules/\nbuild/*\n!build/keep\n", "build/keep": "k\n" });
+    await f.agent.write({ "node_modules/dep/.git/HEAD": "ref: x\n", "node_modules/dep/index.js": "x\n", "build/out/.git/HEAD": "x\n", "src/a.ts": "a\n" });
+    expect(await snapshot()).toEqual({ entries: ["100644 .gitignore", "100644 build/keep", "100644 src/a.ts"], refused: [] });
+  });
+
+  it("refuses a gitlink or an ignored file staged under a name git refuses, without failing", async () => {
+    f = await createWorkerFixture({ ".gitignore": "*.gen\n", "a.txt": "a\n" });
+    await f.agent.write({ ".GIT/x.gen": "x\n", "ok.gen": "ok\n" });
+    // git's own commands refuse to stage `.GIT` paths; an index the agent writes by hand need not.
+    const blob = await f.repo.run("rev-parse", "HEAD:a.txt");
+    await writeForgedIndex(join(f.workDir.path, ".git", "index"), [
+      { path: ".gitignore", mode: 0o100644, oid: await f.repo.run("rev-parse", "HEAD:.gitignore") },
+      { path: ".GIT/x.gen", mode: 0o100644, oid: blob },
+      { path: "a.txt", mode: 0o100644, oid: blob },
+      { path: "git~1/hooks", mode: 0o160000, oid: SUB },
+      { path: "ok.gen", mode: 0o100644, oid: blob },
+    ]);
+    expect(await snapshot()).toEqual({ entries: ["100644 .gitignore", "100644 a.txt", "100644 ok.gen"], refused: ["git~1/hooks (dotgit)", ".GIT/x.gen (dotgit)"] });
   });
 });

@@ -2,24 +2,35 @@
  * What an agent left in its work directory, as a tree object, read by naruto's own git (see
  * git-view.ts): a fresh git directory of naruto's, an index that starts as the one naruto
  * checked out with, every file as it is on disk (`add -A`: untracked files count, ignored ones
- * do not) plus the ignored files the agent committed or staged in its own repository. Nothing
- * of the agent's repository is trusted but the list of paths in its index, and those only name
- * files on disk to take as they are. The agent's own commits therefore count exactly as far as
- * their files are on disk: they are folded into the one checkpoint.
+ * do not), the ignored files the agent committed or staged in its own repository, and the
+ * gitlinks (submodules) of its index, exactly (agent-index.ts). Nothing of the agent's repository
+ * is trusted but its index, and that only names files on disk to take as they are, and gitlinks.
+ * The agent's own commits therefore count exactly as far as their files are on disk (and their
+ * gitlinks in its index): they are folded into the one checkpoint.
+ *
+ * Names git would not take (bad-names.ts) are left out of the tree and returned as `refused`, so
+ * that the checkpoint refuses them by name instead of `git add` failing or skipping them.
  */
-import { copyFile, lstat, readFile } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { gitText, splitNul, type Git } from "../git/run-git.ts";
+import type { ScopeViolation } from "../git/scope.ts";
+import { nameProblem } from "../git/gate-names.ts";
+import { showPath } from "../git/gate-objects.ts";
+import { gitText, type Git } from "../git/run-git.ts";
+import { readAgentIndex, type RawPath } from "./agent-index.ts";
+import { findBadNames } from "./bad-names.ts";
 import { makeViewGitDir, viewCall, type GitView } from "./git-view.ts";
 import { seedIndex, type WorkDir } from "./work-dir.ts";
 
 export interface Snapshot {
-  /** The tree of what the agent left. */
+  /** The tree of what the agent left (without what `refused` names). */
   readonly tree: string;
   /** The view the tree was read with (for listing changes and writing the checkpoint). */
   readonly view: GitView;
   /** What a report should say: an index of the agent's naruto could not read, say. */
   readonly notes: readonly string[];
+  /** Paths git would not take into a tree, by name and rule: the attempt is refused for them. */
+  readonly refused: readonly ScopeViolation[];
 }
 
 /** Makes naruto's view of a work directory afresh: nothing an agent put in `private/` survives. */
@@ -37,41 +48,56 @@ export async function freshView(git: Git, dir: WorkDir): Promise<GitView> {
 export async function snapshotWorkDir(git: Git, dir: WorkDir): Promise<Snapshot> {
   const view = await freshView(git, dir);
   const notes: string[] = [];
-  await git(viewCall(view, ["add", "-A"]));
-  const forced = await stagedIgnored(git, view, dir, notes);
+  const agent = await readAgentIndex(git, view, dir, notes);
+  const refused: ScopeViolation[] = [];
+  const refuse = (path: RawPath, problem: { rule: ScopeViolation["rule"]; detail: string }) => refused.push({ path: showPath(Buffer.from(path, "latin1")), rule: problem.rule, detail: problem.detail });
+
+  const gitlinks = agent.gitlinks.filter((g) => {
+    const problem = pathProblem(g.path);
+    if (problem !== null) refuse(g.path, problem);
+    return problem === null;
+  });
+  const bad = await findBadNames(git, view, dir, new Set(agent.gitlinks.map((g) => g.path)));
+  for (const b of bad) refuse(b.path, b);
+  // A submodule's checkout is its own repository's, and a bad name is refused: `add` leaves both.
+  const excluded = [...agent.gitlinks.map((g) => g.path), ...bad.map((b) => b.exclude)];
+  await addAll(git, view, excluded);
+
+  const within = (path: RawPath) => excluded.some((e) => path === e || path.startsWith(`${e}/`));
+  const forced = agent.stagedIgnored.filter((path) => {
+    if (within(path)) return false;
+    const problem = pathProblem(path);
+    if (problem !== null) refuse(path, problem);
+    return problem === null;
+  });
   if (forced.length > 0) {
-    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: forced.join("\0") + "\0" }));
+    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }));
+  }
+  if (gitlinks.length > 0) {
+    // `--replace`: a gitlink takes the place of whatever files were under its folder.
+    const records = gitlinks.map((g) => `160000 ${g.oid}\t${g.path}\0`).join("");
+    await git(viewCall(view, ["update-index", "--add", "--replace", "-z", "--index-info"], { input: Buffer.from(records, "latin1") }));
   }
   const tree = await gitText(git, viewCall(view, ["write-tree"]));
-  return { tree, view, notes };
+  return { tree, view, notes, refused };
 }
 
-/**
- * Ignored files the agent committed or staged in its own repository (its index names them), and
- * that are still on disk. The agent's index is read only when it is a plain file; a broken one
- * is noted and otherwise ignored.
- */
-async function stagedIgnored(git: Git, view: GitView, dir: WorkDir, notes: string[]): Promise<string[]> {
-  const agentIndex = join(dir.path, ".git", "index");
-  const info = await lstat(agentIndex).catch(() => null);
-  if (info === null || !info.isFile()) return [];
-  // The agent never staged anything: its index is still the one naruto checked out with.
-  if (await sameBytes(agentIndex, seedIndex(dir), info.size)) return [];
-  const listed = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"], { index: agentIndex, okCodes: [128] }));
-  if (listed.code !== 0) {
-    notes.push("the index of the agent's own repository could not be read; ignored files it staged were not taken");
-    return [];
+/** `git add -A` of the whole directory but the excluded paths (pathspec magic, read from stdin: any bytes). */
+async function addAll(git: Git, view: GitView, excluded: readonly RawPath[]): Promise<void> {
+  if (excluded.length === 0) {
+    await git(viewCall(view, ["add", "-A"]));
+    return;
   }
-  const present: string[] = [];
-  for (const path of new Set(splitNul(listed.stdout))) {
-    if (await lstat(join(dir.path, path)).then(() => true, () => false)) present.push(path);
-  }
-  return present;
+  const pathspecs = [":(literal).", ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => `${p}\0`).join("");
+  const call = viewCall(view, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(pathspecs, "latin1") });
+  await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
 }
 
-async function sameBytes(a: string, b: string, size: number): Promise<boolean> {
-  const other = await lstat(b).catch(() => null);
-  if (other === null || other.size !== size || size > 64 * 1024 * 1024) return false;
-  const [x, y] = await Promise.all([readFile(a), readFile(b)]);
-  return x.equals(y);
+/** The first component of a path git's index would refuse (a staged path of the agent's, say). */
+function pathProblem(path: RawPath): { rule: ScopeViolation["rule"]; detail: string } | null {
+  for (const part of path.split("/")) {
+    const problem = nameProblem(Buffer.from(part, "latin1"));
+    if (problem !== null) return problem;
+  }
+  return null;
 }

@@ -36,6 +36,8 @@ export interface FakeConfigOptions {
   readonly read?: readonly string[];
   /** `sandbox:` of the config (default auto: bubblewrap where it works). */
   readonly sandbox?: "auto" | "required" | "none";
+  /** `allow:` of the config: what the gate lets through beyond plain files. */
+  readonly allow?: readonly ("submodules" | "gitattributes")[];
 }
 
 /**
@@ -57,6 +59,7 @@ export function fakeConfigFile(options: FakeConfigOptions = {}): Record<string, 
     agents,
     queue: { batch: options.batch ?? 8, ...(options.verify ? { verify: options.verify } : {}) },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.allow ? { allow: options.allow } : {}),
     limits: {
       max_parallel: options.maxParallel ?? 4,
       max_attempts: options.maxAttempts ?? 2,

@@ -1,0 +1,70 @@
+/**
+ * Names in a work directory that git will not take into a tree, found before naruto's `git add`
+ * meets them: a `.git` below the top (a nested repository or a planted git directory: git skips
+ * it without a word), `.GIT`, `git~1`, `.git.` and the other spellings of `.git` (git's index
+ * refuses them, and `git add -A` fails on the first). Each is refused by name (DESIGN.md §8a:
+ * nothing is dropped silently) and left out of the snapshot. Ignored files are not the agent's
+ * work and are not looked at; neither are the checkouts of the submodules it staged.
+ */
+import { readdir } from "node:fs/promises";
+import { nameProblem, type NameProblem } from "../git/gate-names.ts";
+import type { Git } from "../git/run-git.ts";
+import { onDisk, type RawPath } from "./agent-index.ts";
+import { viewCall, type GitView } from "./git-view.ts";
+import type { WorkDir } from "./work-dir.ts";
+
+export interface BadName extends NameProblem {
+  /** Relative to the work directory, raw bytes as latin1. */
+  readonly path: RawPath;
+  /**
+   * What `git add` must leave alone: the name itself, or for a `.git` its folder (git takes a
+   * folder holding a `.git` for a nested repository, and fails on one without a commit).
+   */
+  readonly exclude: RawPath;
+}
+
+const NESTED_GIT: NameProblem = {
+  rule: "dotgit",
+  detail: "a git directory inside the work (a nested repository, or one planted): git never takes it; a submodule is staged as a gitlink",
+};
+
+// Folders read at once; a work directory has thousands.
+const PARALLEL = 16;
+
+/**
+ * Walks the work directory (its own top `.git` aside, and folders listed in `skip`), one
+ * `git ls-files` for what is ignored, and one `git check-ignore` only when a bad name is found.
+ */
+export async function findBadNames(git: Git, view: GitView, dir: WorkDir, skip: ReadonlySet<RawPath>): Promise<BadName[]> {
+  const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
+  const pruned = new Set([...skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
+  const found: BadName[] = [];
+  let level: RawPath[] = [""];
+  while (level.length > 0) {
+    const next: RawPath[] = [];
+    for (let i = 0; i < level.length; i += PARALLEL) {
+      await Promise.all(
+        level.slice(i, i + PARALLEL).map(async (folder) => {
+          const entries = await readdir(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+          for (const entry of entries) {
+            const name = entry.name.toString("latin1");
+            if (folder === "" && name === ".git") continue;
+            const path = folder === "" ? name : `${folder}/${name}`;
+            if (pruned.has(path)) continue;
+            const problem = name === ".git" ? NESTED_GIT : nameProblem(entry.name);
+            if (problem !== null) found.push({ path, exclude: name === ".git" ? folder : path, ...problem });
+            else if (entry.isDirectory()) next.push(path);
+          }
+        }),
+      );
+    }
+    level = next;
+  }
+  if (found.length === 0) return [];
+  // A bad name inside an ignored folder that holds tracked files: git's ignore rules decide.
+  // check-ignore refuses the view's literal pathspecs; `./` keeps a leading `:` from reading as magic.
+  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
+  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
+  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
