@@ -15,8 +15,9 @@ import { hostileVerify } from "./hostile-verify.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
+import { tamperedQueue } from "./tampered-queue.ts";
 import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];

