@@ -7,6 +7,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitError } from "../../src/git/run-git.ts";
+import { forgeCommit } from "../support/forged-tree.ts";
+import { testGit } from "../support/git-repo.ts";
 import { api, field, scratch, startDemo, type Demo } from "./helpers.ts";
 
 let demo: Demo;
@@ -114,6 +116,14 @@ describe("git over smart HTTP", () => {
   it("refuses to delete the default branch", async () => {
     const dir = await clone("deleter", demo.maintainer);
     expect(await gitFails(work.git(dir, "push", "-q", "origin", ":main"))).toMatch(/refusing to delete the current branch/);
+  });
+
+  it("checks pushed objects with git's fsck rules, as github.com does, unless a repository turns it off", async () => {
+    const dir = await clone("fsck", demo.maintainer);
+    const forged = await forgeCommit(testGit(), dir, { base: demo.mainSha, top: [["src", [[".GIT", [["config", "[core]\n"]]]]]], message: "planted\n" });
+    expect(await gitFails(work.git(dir, "push", "-q", "origin", `${forged.commit}:refs/heads/planted`))).toMatch(/hasDotgit/);
+    await demo.github.createRepo({ owner: "acme", name: "lenient", fsckObjects: false });
+    await work.git(dir, "push", "-q", demo.github.gitUrl("acme/lenient", demo.maintainer), `${forged.commit}:refs/heads/planted`);
   });
 });
 

@@ -93,6 +93,12 @@ export interface CreateRepoInput {
   readonly private?: boolean;
   /** Issues to open, numbered from 1. */
   readonly issues?: readonly { title: string; body?: string; user?: string }[];
+  /**
+   * Check every pushed object with git's fsck rules (`receive.fsckObjects`), as github.com does:
+   * a tree holding `.git`, `..` or a name twice is refused. Default true; false for a test that
+   * needs to push such objects anyway.
+   */
+  readonly fsckObjects?: boolean;
 }
 
 export async function createRepository(world: World, input: CreateRepoInput): Promise<RepoState> {
@@ -106,6 +112,7 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
     ["http.receivepack", "true"],
     ["uploadpack.allowAnySHA1InWant", "true"],
     ["core.filesRefLockTimeout", "5000"],
+    ["receive.fsckObjects", String(input.fsckObjects ?? true)],
   ] as const) {
     await git.run(["config", key, value]);
   }
