@@ -10,7 +10,7 @@
  */
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { changedPaths, checkScope, listChanges, workerBranch } from "../../git/index.ts";
+import { changedPaths, checkGate, checkScope, gatePolicy, gitDirCall, workerBranch } from "../../git/index.ts";
 import { gitText, type Git } from "../../git/run-git.ts";
 import type { Config } from "../../config/index.ts";
 import type { Mission, MissionItem } from "../../mission/document.ts";
@@ -74,14 +74,19 @@ type CommitCheck =
 async function recheckCommit(input: RecheckInput, commit: string, base: string): Promise<CommitCheck> {
   const problem = await findProblem(input, commit, base);
   if (problem !== null) return { kind: "refused", problem };
-  const changes = await listChanges({ git: input.git, gitDir: await gitDir(input), base, tree: commit });
+  // The gate (DESIGN.md §8a): git's fsck rules, gitlinks, .gitmodules, .gitattributes, file sizes.
+  const gate = await checkGate({ git: input.git, call: gitDirCall(await gitDir(input)), base, tip: commit, policy: gatePolicy(input.config) });
+  const refusedByGate = gate.kind === "refused" ? gate.violations.map((v) => `${v.path} (${v.rule})`) : [];
+  if (gate.changes === null) return { kind: "out_of_scope", paths: [...new Set(refusedByGate)] };
+  const changes = gate.changes;
   const writes = input.item.writes.map((w) => {
     const n = normalizePath(w);
     if (!n.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(w)}: ${n.message}`);
     return n.value;
   });
   const scope = checkScope(changes, { writes, readonly: input.item.readonly, protected: input.config.protected, allowProtected: input.config.allow_protected });
-  if (!scope.ok) return { kind: "out_of_scope", paths: [...new Set(scope.violations.map((v) => `${v.path} (${v.rule})`))] };
+  const refusedByScope = scope.ok ? [] : scope.violations.map((v) => `${v.path} (${v.rule})`);
+  if (refusedByGate.length + refusedByScope.length > 0) return { kind: "out_of_scope", paths: [...new Set([...refusedByGate, ...refusedByScope])] };
   return { kind: "ok", changed: changedPaths(changes) };
 }
 
