@@ -3385,7 +3385,7 @@ var require_data_url = __commonJS({
     }
     function stringPercentDecode(input2) {
       const bytes = encoder.encode(input2);
-      return percentDecode(bytes);
+      return percentDecode2(bytes);
     }
     function isHexCharByte(byte) {
       return byte >= 48 && byte <= 57 || byte >= 65 && byte <= 70 || byte >= 97 && byte <= 102;
@@ -3396,7 +3396,7 @@ var require_data_url = __commonJS({
         byte >= 48 && byte <= 57 ? byte - 48 : (byte & 223) - 55
       );
     }
-    function percentDecode(input2) {
+    function percentDecode2(input2) {
       const length = input2.length;
       const output2 = new Uint8Array(length);
       let j = 0;
@@ -17590,12 +17590,12 @@ var require_receiver = __commonJS({
             }
             const buffer = this.consume(8);
             const upper = buffer.readUInt32BE(0);
-            const lower = buffer.readUInt32BE(4);
-            if (upper !== 0 || lower > 2 ** 31 - 1) {
+            const lower2 = buffer.readUInt32BE(4);
+            if (upper !== 0 || lower2 > 2 ** 31 - 1) {
               failWebsocketConnection(this.ws, "Received payload length > 2^31 bytes.");
               return;
             }
-            this.#info.payloadLength = lower;
+            this.#info.payloadLength = lower2;
             this.#state = parserStates.READ_DATA;
             if (!this.#validatePayloadLength()) {
               return;
@@ -51693,11 +51693,11 @@ function date4(params) {
 
 // src/config/did-you-mean.ts
 function didYouMean(word, known) {
-  const lower = word.toLowerCase();
+  const lower2 = word.toLowerCase();
   let best = null;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const candidate of known) {
-    const distance2 = editDistance(lower, candidate.toLowerCase());
+    const distance2 = editDistance(lower2, candidate.toLowerCase());
     if (distance2 < bestDistance) {
       best = candidate;
       bestDistance = distance2;
@@ -51914,6 +51914,20 @@ var PRESETS = {
   }
 };
 
+// src/config/size.ts
+var MAX_SIZE_BYTES = 2 * 1024 ** 3;
+var SIZE_PATTERN = /^(\d+)\s?(B|KB|KiB|MB|MiB|GB|GiB)?$/;
+var SIZE_HINT = "a size like 50MiB, 500KB or a number of bytes (units B, KB, KiB, MB, MiB, GB, GiB; at most 2GiB)";
+var UNIT_BYTES = { B: 1, KB: 1e3, KiB: 1024, MB: 1e6, MiB: 1024 ** 2, GB: 1e9, GiB: 1024 ** 3 };
+function parseSize(value) {
+  const match = typeof value === "number" ? Number.isSafeInteger(value) && value >= 0 ? [String(value), String(value)] : null : SIZE_PATTERN.exec(value);
+  if (match === null) return { ok: false, message: `expected ${SIZE_HINT}, got ${JSON.stringify(value)}` };
+  const bytes = Number(match[1]) * (UNIT_BYTES[match[2] ?? "B"] ?? 1);
+  if (bytes <= 0) return { ok: false, message: "a size must be larger than 0 bytes" };
+  if (bytes > MAX_SIZE_BYTES) return { ok: false, message: `${value} is too large: ${SIZE_HINT}` };
+  return { ok: true, bytes };
+}
+
 // src/config/schema.ts
 var PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 var PERMISSIONS = ["admin", "maintain", "write", "triage", "read"];
@@ -51923,6 +51937,10 @@ var Duration = external_exports.string().regex(DURATION_PATTERN, { error: `expec
   const parsed = parseDuration(ctx.value);
   if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
 }).register(typeHints, { expected: DURATION_HINT });
+var Size = external_exports.union([external_exports.string(), external_exports.number()], { error: `expected ${SIZE_HINT}` }).check((ctx) => {
+  const parsed = parseSize(ctx.value);
+  if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
+}).register(typeHints, { expected: SIZE_HINT });
 var EnvName = external_exports.string().regex(ENV_NAME_PATTERN, { error: "expected a variable name (letters, digits and _; not starting with a digit)", abort: true }).check((ctx) => {
   const reason = forbiddenEnvReason(ctx.value);
   if (reason !== null) ctx.issues.push({ code: "custom", message: `${ctx.value} cannot be passed to an agent: ${reason}`, input: ctx.value });
@@ -51933,6 +51951,7 @@ var ProfileName = external_exports.string().regex(PROFILE_NAME_PATTERN, {
 var count = (max) => external_exports.number().int().min(1).max(max);
 var SandboxPath = external_exports.string().regex(/^(\/|~\/|~$)/, { error: "expected an absolute path or one starting with ~/" }).refine((p) => !/[\0\n]/.test(p), { error: "a path cannot hold NUL or a newline" });
 var SANDBOX_MODES = ["auto", "required", "none"];
+var ALLOW_NAMES = ["submodules", "gitattributes"];
 var AgentProfileSchema = external_exports.strictObject({
   preset: external_exports.enum(PRESET_NAMES).optional().describe("a built-in agent: its checked command line and auth variables"),
   command: external_exports.string().min(1).optional().describe("run with `sh -c` in the worker's work tree; the prompt is in $NARUTO_PROMPT_FILE"),
@@ -51986,10 +52005,12 @@ var ConfigSchema = external_exports.strictObject({
     mission_timeout: Duration.default("6h"),
     max_items: count(1e5).default(1e3).describe("largest plan accepted"),
     max_cost_usd: external_exports.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
-    min_permission: external_exports.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto")
+    min_permission: external_exports.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto"),
+    max_file_size: Size.default("50MiB").describe("largest file an agent may add or change (GitHub refuses files over 100 MiB)")
   }).prefault({}),
   protected: external_exports.array(external_exports.string()).default(DEFAULT_PROTECTED).describe("paths no item may write unless allow_protected; replaces the default list, so keep .github/workflows/ in it"),
   allow_protected: external_exports.boolean().default(false),
+  allow: external_exports.array(external_exports.enum(ALLOW_NAMES)).default([]).describe("what the gate lets agents change: submodules (gitlinks and .gitmodules), gitattributes (.gitattributes files); none by default"),
   allow_bots: external_exports.array(external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$/, { error: "expected a GitHub login, like renovate[bot] (no @)" })).default([]).describe("bot logins allowed to run /naruto, matched exactly"),
   approval: external_exports.boolean().default(false).describe("`/naruto <task>` posts the plan and waits for `/naruto approve`"),
   sandbox: external_exports.enum(SANDBOX_MODES).default("auto").describe("run agents, planner, review and verify commands under bubblewrap: auto (when bwrap works, else say so), required, or none"),
@@ -52148,8 +52169,8 @@ function cleanPath(input2) {
     } else if (c < 32 || c >= 127 || c === BACKSLASH) return null;
   }
   const subtree = input2.charCodeAt(n - 1) === SLASH;
-  const lower = input2.toLowerCase();
-  return { path: input2, key: (subtree ? lower.slice(0, -1) : lower).split("/"), subtree };
+  const lower2 = input2.toLowerCase();
+  return { path: input2, key: (subtree ? lower2.slice(0, -1) : lower2).split("/"), subtree };
 }
 var SLASH = 47;
 var COLON = 58;
@@ -52225,10 +52246,12 @@ function resolveConfig(file2) {
       mission_timeout: durationMs(file2.limits.mission_timeout),
       max_items: file2.limits.max_items,
       max_cost_usd: file2.limits.max_cost_usd ?? null,
-      min_permission: file2.limits.min_permission
+      min_permission: file2.limits.min_permission,
+      max_file_size: sizeBytes(file2.limits.max_file_size)
     },
     protected: protectedPaths,
     allow_protected: file2.allow_protected,
+    allow: [...new Set(file2.allow)],
     allow_bots: [...new Set(file2.allow_bots)],
     approval: file2.approval,
     schedules,
@@ -52298,6 +52321,11 @@ function durationMs(text2) {
   const parsed = parseDuration(text2);
   if (!parsed.ok) throw new Error(`naruto bug: duration ${JSON.stringify(text2)} passed the schema: ${parsed.message}`);
   return parsed.ms;
+}
+function sizeBytes(value) {
+  const parsed = parseSize(value);
+  if (!parsed.ok) throw new Error(`naruto bug: size ${JSON.stringify(value)} passed the schema: ${parsed.message}`);
+  return parsed.bytes;
 }
 
 // src/config/load-config.ts
@@ -57219,22 +57247,22 @@ function gitPart(ctx) {
   });
   return {
     getRef,
-    async createRef({ ref, sha }) {
+    async createRef({ ref, sha: sha2 }) {
       apiRef(ref);
       await ctx.createOnce({
         operation: `create ${ref}`,
-        create: () => octokit.rest.git.createRef({ ...repo, ref, sha, request: ONCE }).then(() => true),
+        create: () => octokit.rest.git.createRef({ ...repo, ref, sha: sha2, request: ONCE }).then(() => true),
         check: async () => {
           const current = await getRef(ref);
           if (current === null) return null;
-          if (current === sha) return true;
+          if (current === sha2) return true;
           throw new RefExistsError({ operation: `create ${ref}`, status: 422, message: "another writer created it first: read it instead of creating it" });
         }
       });
     },
-    async updateRef({ ref, sha, force = false }) {
-      const operation = `move ${ref} to ${sha.slice(0, 12)}${force ? " (forced)" : ""}`;
-      const patch = () => octokit.rest.git.updateRef({ ...repo, ref: apiRef(ref), sha, force, request: ONCE });
+    async updateRef({ ref, sha: sha2, force = false }) {
+      const operation = `move ${ref} to ${sha2.slice(0, 12)}${force ? " (forced)" : ""}`;
+      const patch = () => octokit.rest.git.updateRef({ ...repo, ref: apiRef(ref), sha: sha2, force, request: ONCE });
       let unanswered = false;
       for (let attempt = 1; ; attempt++) {
         try {
@@ -57243,11 +57271,11 @@ function gitPart(ctx) {
         } catch (error63) {
           if (error63 instanceof UnansweredWriteError && attempt < 3) {
             unanswered = true;
-            if (await getRef(ref) === sha) return;
+            if (await getRef(ref) === sha2) return;
             continue;
           }
           const typed = mapError(operation, error63);
-          if (unanswered && typed instanceof NotFastForwardError && await landedUnder(ref, sha)) return;
+          if (unanswered && typed instanceof NotFastForwardError && await landedUnder(ref, sha2)) return;
           throw typed;
         }
       }
@@ -57276,16 +57304,16 @@ function gitPart(ctx) {
       return (await octokit.rest.git.createTree({ ...repo, tree, ...base ? { base_tree: base } : {} })).data.sha;
     }),
     createCommit: ({ message: message2, tree, parents }) => call("create commit", async () => (await octokit.rest.git.createCommit({ ...repo, message: message2, tree, parents: [...parents] })).data.sha),
-    getCommit: (sha) => call(`read commit ${sha.slice(0, 12)}`, async () => {
-      const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha });
+    getCommit: (sha2) => call(`read commit ${sha2.slice(0, 12)}`, async () => {
+      const { data } = await octokit.rest.git.getCommit({ ...repo, commit_sha: sha2 });
       return { sha: data.sha, tree: data.tree.sha, parents: data.parents.map((p) => p.sha), message: data.message };
     }),
     compareCommits
   };
-  async function landedUnder(ref, sha) {
+  async function landedUnder(ref, sha2) {
     const current = await getRef(ref);
     if (current === null) return false;
-    const { status } = await compareCommits({ base: sha, head: current });
+    const { status } = await compareCommits({ base: sha2, head: current });
     return status === "ahead" || status === "identical";
   }
 }
@@ -58302,16 +58330,16 @@ function unknownFieldMessage(key, known) {
   return guess === null ? `unknown field ${JSON.stringify(key)}: the known fields are ${known.join(", ")}` : `unknown field ${JSON.stringify(key)}: did you mean ${JSON.stringify(guess)}?`;
 }
 function suggestField(key, known) {
-  const lower = key.toLowerCase().replace(/-/g, "_");
-  const alias = ALIASES[lower];
+  const lower2 = key.toLowerCase().replace(/-/g, "_");
+  const alias = ALIASES[lower2];
   if (alias !== void 0 && known.includes(alias)) return alias;
   let best = null;
   let bestDistance = Infinity;
   for (const field of known) {
-    const d = editDistance2(lower, field);
+    const d = editDistance2(lower2, field);
     if (d < bestDistance) [best, bestDistance] = [field, d];
   }
-  return bestDistance <= Math.min(2, Math.floor(lower.length / 2)) ? best : null;
+  return bestDistance <= Math.min(2, Math.floor(lower2.length / 2)) ? best : null;
 }
 function editDistance2(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -58376,7 +58404,7 @@ function graphErrors(rawItems) {
     else errors.push({ item: id, index, field: "id", message: `duplicate id "${id}": items[${first}] has it too; give each item its own id` });
   });
   const deps = [];
-  const fields = [];
+  const fields2 = [];
   const edgeOf = new Int32Array(rawItems.length).fill(-1);
   rawItems.forEach((rawItem, index) => {
     const id = ids2[index] ?? null;
@@ -58398,7 +58426,7 @@ function graphErrors(rawItems) {
       }
     }
     deps.push(list);
-    fields.push(ks);
+    fields2.push(ks);
   });
   for (const cycle of findCycles(deps)) {
     const [start, next] = [cycle[0] ?? 0, cycle[1] ?? 0];
@@ -58406,7 +58434,7 @@ function graphErrors(rawItems) {
     errors.push({
       item: ids2[start] ?? null,
       index: start,
-      field: `after[${fields[start]?.[deps[start]?.indexOf(next) ?? -1] ?? 0}]`,
+      field: `after[${fields2[start]?.[deps[start]?.indexOf(next) ?? -1] ?? 0}]`,
       message: `cycle: ${names.join(" → ")} (each item waits for the next): remove one of these "after" entries`
     });
   }
@@ -59586,8 +59614,8 @@ var SEVERITY_MARK = { error: "❌", warning: "⚠️", info: "ℹ️" };
 function itemBranch(mission, item) {
   return `naruto/${mission.id}--${item.id}`;
 }
-function shortSha(sha) {
-  return sha.slice(0, 7);
+function shortSha(sha2) {
+  return sha2.slice(0, 7);
 }
 function itemDurationMs(mission, item) {
   if (item.attempts.length === 0) return null;
@@ -60556,10 +60584,17 @@ var preparedSchema = external_exports.object({
   schema: external_exports.literal("naruto.prepared/v1"),
   job: external_exports.discriminatedUnion("kind", [
     /** The step has nothing to do (the attempt is no longer in flight, the mission moved on). */
-    external_exports.object({ kind: external_exports.literal("skip"), phase: external_exports.enum(["plan", "work", "review"]), mission: external_exports.string(), reason: external_exports.string() }),
+    external_exports.object({ kind: external_exports.literal("skip"), phase: external_exports.enum(["plan", "work", "review", "queue"]), mission: external_exports.string(), reason: external_exports.string() }),
     external_exports.object({ kind: external_exports.literal("plan"), ...common }),
     external_exports.object({ kind: external_exports.literal("work"), ...common, item: external_exports.string(), attempt: external_exports.number().int().min(1) }),
-    external_exports.object({ kind: external_exports.literal("review"), ...common })
+    external_exports.object({ kind: external_exports.literal("review"), ...common }),
+    /** The queue job: this run's artifacts (downloaded into `artifacts`) onto the queue, verified. */
+    external_exports.object({
+      kind: external_exports.literal("queue"),
+      ...common,
+      artifacts: external_exports.string(),
+      dispatch: external_exports.object({ phase: external_exports.enum(["plan", "work", "review"]).nullable(), items: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1) })) })
+    })
   ])
 });
 var PreparedFileError = class extends Error {
@@ -60615,6 +60650,10 @@ ${line}
   return outcome;
 }
 
+// src/action/modes/publish.ts
+import { lstat as lstat7 } from "node:fs/promises";
+import { join as join21 } from "node:path";
+
 // src/git/queue-ref.ts
 var QueueRefError = class extends Error {
   name = "QueueRefError";
@@ -60652,28 +60691,6 @@ async function compareAndSwap(input2) {
       await pause(10 * attempt);
     }
   }
-}
-
-// src/engine/planned-event.ts
-function plannedEvent(check2, at2) {
-  if (!check2.plan || !check2.proof) throw new Error("plannedEvent needs a valid plan");
-  const added = new Map(check2.items.map((i) => [i.id, i.added_after]));
-  const ranks = computeRanks(check2.plan.items.map((i) => ({ id: i.id, estimate: i.estimate, deps: [...i.after, ...added.get(i.id) ?? []] })));
-  const items = check2.plan.items.map((i) => ({
-    id: i.id,
-    title: i.title,
-    prompt: i.prompt,
-    writes: i.writes.map((w) => w.path),
-    reads: i.reads.map((r) => r.path),
-    after: [...i.after],
-    added_after: [...added.get(i.id) ?? []],
-    agent: i.agent,
-    verify: i.verify,
-    estimate: i.estimate,
-    readonly: i.readonly,
-    rank: ranks.get(i.id) ?? 1
-  }));
-  return { type: "planned", at: at2, title: check2.plan.title, items, proof: check2.proof };
 }
 
 // src/action/artifacts.ts
@@ -60779,6 +60796,7 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
 // src/action/artifacts.ts
 var PLAN_ARTIFACT = "naruto-plan";
 var REVIEW_ARTIFACT = "naruto-review";
+var QUEUE_ARTIFACT = "naruto-queue";
 function workArtifactName(item, attempt) {
   return `naruto-work-${item}-${attempt}`;
 }
@@ -60788,7 +60806,7 @@ function partialWorkBranch(mission, item, attempt) {
 function partialWorkPlace(mission, item, attempt, commit) {
   return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
 }
-var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json" };
+var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json", queue: "queue.json", queueBundle: "queue.bundle" };
 var MAX_JSON_BYTES = 4 * 1024 * 1024;
 var planArtifactSchema = external_exports.object({
   schema: external_exports.literal("naruto.plan-artifact/v1"),
@@ -60852,872 +60870,8 @@ async function readArtifactJson(folder, artifact, file2, schema) {
   return { kind: "ok", value: parsed.data };
 }
 
-// src/engine/planner.ts
-import { mkdir as mkdir6, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join11 } from "node:path";
-
-// src/agent/agent-file.ts
-import { constants as constants3 } from "node:fs";
-import { open as open4 } from "node:fs/promises";
-async function readAgentFile(path4, what, limit) {
-  let handle;
-  try {
-    handle = await open4(path4, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
-  } catch (error63) {
-    const code = error63.code;
-    return { text: null, notes: code === "ELOOP" ? [`the ${what} is a symlink; ignored`] : [] };
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return { text: null, notes: [`the ${what} is not a regular file; ignored`] };
-    const buffer = Buffer.alloc(limit + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > limit) return { text: null, notes: [`the ${what} is larger than ${limit} bytes; ignored`] };
-    return { text: buffer.subarray(0, bytesRead).toString("utf8"), notes: [] };
-  } catch (error63) {
-    return { text: null, notes: [`the ${what} could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`] };
-  } finally {
-    await handle.close();
-  }
-}
-
-// src/agent/planner.ts
-var PLANNER_ATTEMPTS = 2;
-async function planWithAgent(input2) {
-  let errors = [];
-  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
-    const previous = errors;
-    const run = await input2.run({ attempt, prompt: (planFile) => plannerPrompt(input2.task, planFile, previous) });
-    if (!run.ok) {
-      errors = [`the planner agent failed: ${run.detail}`];
-      continue;
-    }
-    const text2 = run.plan;
-    if (text2 === null) {
-      errors = [`the planner agent wrote no plan to ${run.planFile}`];
-      continue;
-    }
-    const check2 = checkPlan(text2, input2.check ?? {});
-    if (check2.ok) return { ok: true, check: check2, text: text2, attempts: attempt };
-    errors = check2.errors.map(formatPlanError);
-  }
-  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:
-${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
-}
-function plannerPrompt(task, planFile, previousErrors) {
-  const parts = [
-    "# naruto planner",
-    "You plan work for several coding agents that will run in parallel on this repository.",
-    "Read the repository (do not change it) and split the request below into small work items.",
-    "",
-    "## The request",
-    "",
-    sanitizeUntrusted(task).trim(),
-    "",
-    "## What to write",
-    "",
-    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
-    "",
-    "```yaml",
-    "version: 1",
-    "title: <one line>",
-    "items:",
-    "  - id: <lowercase id, letters digits . _ ->",
-    "    title: <one line>",
-    "    prompt: |",
-    "      <exact instructions for the agent doing this item>",
-    "    writes: [<files, or directories ending in />, that this item may change>]",
-    "    reads: [<files worth reading first>]",
-    "    after: [<ids this item needs finished first>]",
-    "    estimate: 10m",
-    "```",
-    "",
-    "Rules: items that may run at the same time must not write the same paths (a directory",
-    "ending in / covers everything under it); put `after` on an item that needs another's code;",
-    "prefer many small items with disjoint writes; never write under .github/workflows/."
-  ];
-  if (previousErrors.length > 0) {
-    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
-  }
-  return parts.join("\n") + "\n";
-}
-
-// src/agent/run-agent.ts
-import { rm as rm2, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join5 } from "node:path";
-
-// src/agent/agent-env.ts
-function buildAgentEnv(input2) {
-  const { env, dropped } = buildCommandEnv({ from: input2.from, allow: input2.allow });
-  const { attempt } = input2;
-  env.NARUTO_PROMPT_FILE = attempt.promptFile;
-  env.NARUTO_RESULT_FILE = attempt.resultFile;
-  env.NARUTO_MISSION = attempt.mission;
-  env.NARUTO_ITEM = attempt.item;
-  env.NARUTO_ATTEMPT = String(attempt.attempt);
-  env.NARUTO_WRITES = attempt.writes.map((p) => typeof p === "string" ? p : p.path).join("\n");
-  return { env, dropped };
-}
-function buildCommandEnv(input2) {
-  const env = {};
-  const dropped = [];
-  for (const name of [...BASIC_ENV_NAMES, ...input2.allow]) {
-    const reason = forbiddenEnvReason(name);
-    if (reason !== null) {
-      dropped.push({ name, reason });
-      continue;
-    }
-    const value = input2.from[name];
-    if (value !== void 0) env[name] = value;
-  }
-  return { env, dropped };
-}
-
-// src/agent/agent-result.ts
-var SUMMARY_LIMIT = 4e3;
-var FIELDS2 = {
-  summary: external_exports.string(),
-  cost_usd: external_exports.number().nonnegative(),
-  tokens_in: external_exports.number().int().nonnegative(),
-  tokens_out: external_exports.number().int().nonnegative(),
-  model: external_exports.string().min(1).max(200)
-};
-function parseAgentResult(text2) {
-  if (text2 === null) return { result: null, notes: [] };
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (error63) {
-    return { result: null, notes: [`the result file is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`] };
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { result: null, notes: ["the result file is not a JSON object"] };
-  }
-  const record2 = value;
-  const notes = [];
-  const read = (field) => {
-    const raw = record2[field];
-    if (raw === void 0 || raw === null) return null;
-    const parsed = FIELDS2[field].safeParse(raw);
-    if (parsed.success) return parsed.data;
-    notes.push(`result field ${field} ignored: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-    return null;
-  };
-  const summary2 = read("summary");
-  return {
-    result: {
-      summary: summary2 === null ? null : summary2.length > SUMMARY_LIMIT ? `${summary2.slice(0, SUMMARY_LIMIT)}…` : summary2,
-      cost_usd: read("cost_usd"),
-      tokens_in: read("tokens_in"),
-      tokens_out: read("tokens_out"),
-      model: read("model")
-    },
-    notes
-  };
-}
-
-// src/agent/run-agent.ts
-var RESULT_FILE_LIMIT = 1024 * 1024;
-function agentFiles(workDir, resultName = "result.json") {
-  return { promptFile: join5(workDir.io, "prompt.md"), resultFile: join5(workDir.io, resultName) };
-}
-async function runAgent(options2) {
-  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, ...request3 } = options2;
-  const { promptFile, resultFile } = agentFiles(request3.workDir, resultName);
-  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile } });
-  const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await writeFile3(promptFile, prompt);
-  await rm2(resultFile, { force: true });
-  const run = await sandbox.run({ ...request3, env });
-  if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
-  if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
-  const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
-  const parsed = parseAgentResult(read.text);
-  return {
-    outcome: run.cancelled ? "cancelled" : run.timedOut ? "timed_out" : run.exitCode === 0 && run.startFailed === null ? "exited" : "crashed",
-    exitCode: run.exitCode,
-    signal: run.signal,
-    durationMs: run.durationMs,
-    timedOut: run.timedOut,
-    output: run.output,
-    outputBytes: run.outputBytes,
-    outputTruncated: run.outputTruncated,
-    result: parsed.result,
-    resultText: read.text,
-    leftovers: run.leftovers,
-    notes: [...notes, ...read.notes, ...parsed.notes]
-  };
-}
-
-// src/engine/agent-log.ts
-import { mkdir as mkdir3, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname3 } from "node:path";
-var AGENT_LOG_LIMIT = 1024 * 1024;
-function createAgentLog(path4, options2 = {}) {
-  const limit = options2.limit ?? AGENT_LOG_LIMIT;
-  const interval = options2.intervalMs ?? 1e3;
-  let held = Buffer.alloc(0);
-  let cut = false;
-  let timer = null;
-  let writing = mkdir3(dirname3(path4), { recursive: true }).then(() => void 0);
-  const flush = () => {
-    timer = null;
-    const text2 = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]
-`), held]) : held;
-    writing = writing.then(() => writeFile4(path4, text2)).catch(() => void 0);
-  };
-  return {
-    path: path4,
-    write(chunk) {
-      held = Buffer.concat([held, chunk]);
-      if (held.length > limit) {
-        held = held.subarray(held.length - limit);
-        cut = true;
-      }
-      timer ??= setTimeout(flush, interval);
-    },
-    async close() {
-      if (timer) clearTimeout(timer);
-      flush();
-      await writing;
-    }
-  };
-}
-
-// src/engine/contained.ts
-import { join as join7 } from "node:path";
-
-// src/sandbox/executables.ts
-import { access as access2, constants as constants4, realpath } from "node:fs/promises";
-import { basename as basename4, delimiter as delimiter2, dirname as dirname5, isAbsolute as isAbsolute2, join as join6 } from "node:path";
-
-// src/sandbox/bwrap.ts
-import { lstat as lstat3, readlink as readlink3 } from "node:fs/promises";
-import { dirname as dirname4, isAbsolute, resolve as resolve2 } from "node:path";
-
-// src/sandbox/leftovers.ts
-import { randomBytes } from "node:crypto";
-import { readdir as readdir2, readFile as readFile2, readlink as readlink2 } from "node:fs/promises";
-var TRACKING_ENV = "NARUTO_AGENT_RUN";
-function newTrackingValue() {
-  return randomBytes(12).toString("hex");
-}
-async function processesWithEnv(entry, options2 = {}) {
-  if (process.platform !== "linux" && options2.proc === void 0) return [];
-  const proc = options2.proc ?? "/proc";
-  const wanted = Buffer.from(`${entry}\0`);
-  const found = [];
-  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
-    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
-    found.push(pid);
-  }
-  return found;
-}
-async function killProcessesWithEnv(entry, deps) {
-  const killed = [];
-  for (let round = 0; round < 5; round++) {
-    let found = 0;
-    for (const pid of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
-      try {
-        deps.kill(pid, "SIGKILL");
-        found++;
-        if (!killed.includes(pid)) killed.push(pid);
-      } catch {
-      }
-    }
-    if (found === 0) break;
-  }
-  return killed;
-}
-function holds(environ, entry) {
-  return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
-}
-var NUL = Buffer.from([0]);
-async function exited(proc, pid) {
-  const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
-  const state = stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3);
-  return state === "" || state === "Z" || state === "X";
-}
-async function processesInside(dir, options2 = {}) {
-  if (process.platform !== "linux" && options2.proc === void 0) return [];
-  const proc = options2.proc ?? "/proc";
-  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
-  const found = [];
-  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
-    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) continue;
-    if (await exited(proc, pid)) continue;
-    const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
-    found.push({ pid, command });
-  }
-  return found;
-}
-async function commandOf(pid, options2 = {}) {
-  const proc = options2.proc ?? "/proc";
-  return (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
-}
-
-// src/sandbox/run-process.ts
-import { spawn as nodeSpawn } from "node:child_process";
-
-// src/agent/output-buffer.ts
-function createOutputBuffer(limitBytes) {
-  const headLimit = Math.floor(limitBytes / 2);
-  const tailLimit = limitBytes - headLimit;
-  const head = [];
-  let headBytes = 0;
-  const tail3 = [];
-  let tailBytes = 0;
-  let total = 0;
-  return {
-    push(chunk) {
-      total += chunk.length;
-      let rest = chunk;
-      if (headBytes < headLimit) {
-        const take = rest.subarray(0, headLimit - headBytes);
-        head.push(take);
-        headBytes += take.length;
-        rest = rest.subarray(take.length);
-      }
-      if (rest.length === 0) return;
-      tail3.push(rest);
-      tailBytes += rest.length;
-      while (tailBytes > tailLimit) {
-        const first = tail3[0];
-        const excess = tailBytes - tailLimit;
-        if (first.length <= excess) {
-          tail3.shift();
-          tailBytes -= first.length;
-        } else {
-          tail3[0] = first.subarray(excess);
-          tailBytes -= excess;
-        }
-      }
-    },
-    text() {
-      const cut = total - headBytes - tailBytes;
-      if (cut === 0) return Buffer.concat([...head, ...tail3]).toString("utf8");
-      return `${Buffer.concat(head).toString("utf8")}
-[naruto: ${cut} bytes of output cut]
-${Buffer.concat(tail3).toString("utf8")}`;
-    },
-    get bytes() {
-      return total;
-    },
-    get truncated() {
-      return total > headBytes + tailBytes;
-    }
-  };
-}
-
-// src/sandbox/run-process.ts
-var MAX_TIMER_MS = 2 ** 31 - 1;
-async function runProcess(launch, request3, deps = {}) {
-  const spawn5 = deps.spawn ?? nodeSpawn;
-  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
-  const now = deps.now ?? Date.now;
-  const grace = request3.killGraceMs ?? 5e3;
-  const output2 = createOutputBuffer(request3.outputLimitBytes ?? 1024 * 1024);
-  const started = now();
-  const end = await new Promise((resolve5) => {
-    let timedOut = false;
-    let cancelled = false;
-    let startFailed = null;
-    let exit = null;
-    let done = false;
-    const timers = [];
-    const child2 = spawn5(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const killGroup = (signal) => {
-      if (child2.pid === void 0) return;
-      try {
-        kill(-child2.pid, signal);
-      } catch {
-      }
-    };
-    const stopGroup = (then) => {
-      killGroup("SIGTERM");
-      timers.push(
-        setTimeout(() => {
-          killGroup("SIGKILL");
-          then?.();
-        }, grace)
-      );
-    };
-    const finish = () => {
-      if (done) return;
-      done = true;
-      timers.forEach(clearTimeout);
-      request3.signal?.removeEventListener("abort", onAbort);
-      killGroup("SIGKILL");
-      resolve5({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
-    };
-    const onAbort = () => {
-      if (exit !== null || done) return;
-      cancelled = true;
-      stopGroup();
-    };
-    timers.push(
-      setTimeout(() => {
-        if (exit !== null || done) return;
-        timedOut = true;
-        stopGroup();
-      }, Math.min(request3.timeoutMs, MAX_TIMER_MS))
-    );
-    request3.signal?.addEventListener("abort", onAbort, { once: true });
-    if (request3.signal?.aborted) onAbort();
-    const onData = (chunk) => {
-      output2.push(chunk);
-      request3.onOutput?.(chunk);
-    };
-    child2.stdout?.on("data", onData);
-    child2.stderr?.on("data", onData);
-    child2.on("error", (error63) => {
-      startFailed = error63.message;
-      if (child2.pid === void 0) finish();
-    });
-    child2.on("exit", (code, signal) => {
-      if (done) return;
-      exit = { code, signal };
-      stopGroup(() => {
-        child2.stdout?.destroy();
-        child2.stderr?.destroy();
-        finish();
-      });
-    });
-    child2.on("close", finish);
-  });
-  const leftovers = await launch.sweep?.() ?? [];
-  return {
-    exitCode: end.code,
-    signal: end.signal,
-    timedOut: end.timedOut,
-    cancelled: end.cancelled,
-    startFailed: end.startFailed,
-    durationMs: now() - started,
-    output: output2.text(),
-    outputBytes: output2.bytes,
-    outputTruncated: output2.truncated,
-    leftovers
-  };
-}
-
-// src/sandbox/bwrap.ts
-var SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"];
-async function readSystem(paths2 = SYSTEM_PATHS) {
-  const entries = [];
-  for (const path4 of paths2) {
-    const info2 = await lstat3(path4).catch(() => null);
-    if (info2 === null) continue;
-    if (info2.isSymbolicLink()) entries.push({ path: path4, kind: "symlink", target: await readlink3(path4) });
-    else if (info2.isDirectory()) entries.push({ path: path4, kind: "dir" });
-  }
-  const resolv = await readlink3("/etc/resolv.conf").catch(() => null);
-  if (resolv !== null) {
-    const target = isAbsolute(resolv) ? resolv : resolve2("/etc", resolv);
-    if (!target.startsWith("/etc/")) entries.push({ path: dirname4(target), kind: "dir" });
-  }
-  return entries;
-}
-function bwrapArgs(request3, system) {
-  const dir = request3.workDir;
-  const args = [
-    "--die-with-parent",
-    "--new-session",
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--unshare-uts",
-    "--unshare-cgroup-try",
-    ...request3.network ? [] : ["--unshare-net"],
-    "--cap-drop",
-    "ALL",
-    "--hostname",
-    "naruto"
-  ];
-  for (const entry of system) {
-    if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
-    else args.push("--ro-bind", entry.path, entry.path);
-  }
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
-  for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
-  for (const path4 of request3.readOnly ?? []) args.push("--ro-bind-try", path4, path4);
-  for (const rw of [dir.path, dir.home, dir.io]) args.push("--bind", rw, rw);
-  args.push("--chdir", dir.path, "--", "sh", "-c", request3.command);
-  return args;
-}
-function createBwrapSandbox(options2) {
-  const binary = options2.binary ?? "bwrap";
-  return {
-    kind: "bwrap",
-    description: options2.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
-    async run(request3) {
-      const tracking = newTrackingValue();
-      const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
-      const sweep = async () => {
-        const entry = `${TRACKING_ENV}=${tracking}`;
-        const kill = options2.deps?.kill ?? ((pid, signal) => void process.kill(pid, signal));
-        for (let waited = 0; waited < 5e3; waited += 20) {
-          if ((await killProcessesWithEnv(entry, { kill })).length === 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        return [];
-      };
-      return runProcess({ file: binary, args: bwrapArgs(request3, options2.system), cwd: request3.workDir.path, env, sweep }, request3, options2.deps);
-    }
-  };
-}
-
-// src/sandbox/executables.ts
-async function executableMounts(names, path4) {
-  const mounts = /* @__PURE__ */ new Set();
-  for (const name of names) {
-    const found = await which2(name, path4);
-    if (found === null) continue;
-    const real = await realpath(found).catch(() => found);
-    const home = basename4(dirname5(real)) === "bin" ? dirname5(dirname5(real)) : dirname5(real);
-    for (const dir of [dirname5(found), home]) if (!isSystem(dir)) mounts.add(dir);
-  }
-  return [...mounts];
-}
-async function which2(name, path4) {
-  if (name.includes("/")) return isAbsolute2(name) ? name : null;
-  for (const dir of (path4 ?? "").split(delimiter2)) {
-    if (dir === "" || !isAbsolute2(dir)) continue;
-    const candidate = join6(dir, name);
-    if (await access2(candidate, constants4.X_OK).then(() => true, () => false)) return candidate;
-  }
-  return null;
-}
-function isSystem(dir) {
-  return SYSTEM_PATHS.some((s) => dir === s || dir.startsWith(`${s}/`));
-}
-
-// src/engine/contained.ts
-async function containmentOf(profile, env, nodePath) {
-  const home = env.HOME ?? "/";
-  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join7(home, p.slice(2)) : p;
-  const read = new Set((profile?.read ?? []).map(expand2));
-  for (const mount of await executableMounts(profile?.executables ?? [], env.PATH)) read.add(mount);
-  if (nodePath !== null) for (const mount of await executableMounts([nodePath], env.PATH)) read.add(mount);
-  return { network: profile?.network ?? true, readOnly: [...read] };
-}
-
-// src/sandbox/work-dir.ts
-import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
-import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rm as rm4, rmdir as rmdir2, writeFile as writeFile6 } from "node:fs/promises";
-import { basename as basename5, isAbsolute as isAbsolute3, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
-
-// src/sandbox/git-view.ts
-import { mkdir as mkdir4, rm as rm3, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join8 } from "node:path";
-var NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-encoding !diff !merge !whitespace\n";
-var HARDENED = [
-  "-c",
-  "core.fsmonitor=false",
-  "-c",
-  "core.hooksPath=/dev/null",
-  "-c",
-  "core.excludesFile=/dev/null",
-  "-c",
-  "core.untrackedCache=false",
-  "-c",
-  "core.symlinks=true",
-  "-c",
-  "core.fileMode=true",
-  "-c",
-  "core.ignoreCase=false",
-  "-c",
-  "core.autocrlf=false",
-  "-c",
-  "core.safecrlf=false",
-  "-c",
-  "core.sparseCheckout=false",
-  "-c",
-  "core.splitIndex=false",
-  "-c",
-  "index.sparse=false",
-  "-c",
-  "gc.auto=0",
-  "-c",
-  "maintenance.auto=false",
-  "-c",
-  "protocol.allow=never"
-];
-var CLEAN_ENV = {
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_ATTR_NOSYSTEM: "1",
-  GIT_LITERAL_PATHSPECS: "1",
-  GIT_NO_REPLACE_OBJECTS: "1",
-  GIT_TERMINAL_PROMPT: "0"
-};
-function viewCall(view, args, extra = {}) {
-  const [objects, ...alternates] = view.objects.objects;
-  return {
-    args: [...HARDENED, ...args],
-    cwd: view.workTree,
-    env: {
-      ...CLEAN_ENV,
-      GIT_DIR: view.gitDir,
-      GIT_WORK_TREE: view.workTree,
-      GIT_INDEX_FILE: extra.index ?? view.index,
-      GIT_OBJECT_DIRECTORY: objects ?? join8(view.objects.commonDir, "objects"),
-      ...alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(":") } : {}
-    },
-    ...extra.input !== void 0 ? { input: extra.input } : {},
-    ...extra.okCodes ? { okCodes: extra.okCodes } : {}
-  };
-}
-function repoConfig(format, options2) {
-  const core = `[core]
-	repositoryformatversion = ${format === "sha256" ? 1 : 0}
-	bare = ${options2.bare}
-	filemode = true
-	logallrefupdates = false
-`;
-  return format === "sha256" ? `${core}[extensions]
-	objectformat = sha256
-` : core;
-}
-async function makeViewGitDir(gitDir2, format) {
-  await rm3(gitDir2, { recursive: true, force: true });
-  await mkdir4(join8(gitDir2, "refs"), { recursive: true, mode: 448 });
-  await mkdir4(join8(gitDir2, "info"), { recursive: true });
-  await writeFile5(join8(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
-  await writeFile5(join8(gitDir2, "config"), repoConfig(format, { bare: false }));
-  await writeFile5(join8(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
-}
-
-// src/sandbox/work-dir.ts
-var WorkRootError = class extends Error {
-  name = "WorkRootError";
-};
-var LABEL = /^[a-z0-9][a-z0-9._-]{0,80}$/;
-var repos = /* @__PURE__ */ new Map();
-function workRepo(git, repoDir) {
-  let found = repos.get(repoDir);
-  if (found === void 0) {
-    found = readWorkRepo(git, repoDir);
-    found.catch(() => repos.delete(repoDir));
-    repos.set(repoDir, found);
-  }
-  return found;
-}
-async function readWorkRepo(git, repoDir) {
-  const out = await gitText(git, {
-    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
-    cwd: repoDir
-  });
-  const [common2 = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
-  const commonDir = await realpath2(common2);
-  const own2 = await realpath2(objectsDir);
-  const alternates = await readAlternates(own2);
-  const topLevel = bare === "true" ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
-  const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
-  const key = `${name}-${createHash3("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
-  return { objects: { commonDir, objects: [own2, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
-}
-async function readAlternates(objects) {
-  const text2 = await readFile3(join9(objects, "info", "alternates"), "utf8").catch(() => "");
-  const found = [];
-  for (const line of text2.split("\n")) {
-    const entry = line.trim();
-    if (entry === "" || entry.startsWith("#")) continue;
-    const path4 = await realpath2(isAbsolute3(entry) ? entry : resolve3(objects, entry)).catch(() => null);
-    if (path4 !== null) found.push(path4, ...await readAlternates(path4));
-  }
-  return found;
-}
-function missionWorkFolder(root, repo, mission) {
-  const absolute = resolve3(root);
-  for (const inside of [repo.topLevel, repo.objects.commonDir]) {
-    if (inside !== null && isWithin(absolute, inside)) {
-      throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
-    }
-  }
-  return join9(absolute, repo.key, mission);
-}
-function workDirLayout(root, of) {
-  return { root, path: join9(root, "work"), home: join9(root, "home"), tmp: join9(root, "tmp"), io: join9(root, "io"), private: join9(root, "naruto"), ...of };
-}
-async function makeWorkDirFolders(dir) {
-  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir5(d, { mode: 448 });
-}
-async function createWorkDir(input2) {
-  if (!LABEL.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
-  if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
-  await mkdir5(input2.folder, { recursive: true, mode: 448 });
-  await chmod2(input2.folder, 192);
-  const root = join9(input2.folder, `${input2.label}-${randomBytes2(6).toString("hex")}`);
-  await mkdir5(root, { mode: 448 });
-  const dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, label: input2.label });
-  try {
-    await makeWorkDirFolders(dir);
-    const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
-    await writeFile6(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n");
-    await makeThrowawayRepo(dir);
-    const agentGit = join9(dir.path, ".git");
-    const view = { gitDir: agentGit, workTree: dir.path, index: join9(agentGit, "index"), objects: dir.objects };
-    await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
-    await copyFile2(view.index, seedIndex(dir));
-  } catch (error63) {
-    await removeWorkDir(dir);
-    throw error63;
-  }
-  return dir;
-}
-function seedIndex(dir) {
-  return join9(dir.private, "seed-index");
-}
-async function makeThrowawayRepo(dir) {
-  const g = join9(dir.path, ".git");
-  for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir5(join9(g, d), { recursive: true });
-  await writeFile6(join9(g, "HEAD"), `${dir.start}
-`);
-  await writeFile6(join9(g, "shallow"), `${dir.start}
-`);
-  await writeFile6(join9(g, "config"), repoConfig(dir.objects.format, { bare: false }));
-  await writeFile6(join9(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
-`).join(""));
-  await writeFile6(join9(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
-  await writeFile6(join9(g, "info", "exclude"), "");
-}
-async function removeWorkDir(dir) {
-  try {
-    await rm4(dir.root, { recursive: true, force: true });
-  } catch {
-    await openUp(dir.root);
-    await rm4(dir.root, { recursive: true, force: true });
-  }
-}
-async function openUp(path4) {
-  const info2 = await lstat4(path4).catch(() => null);
-  if (info2 === null || !info2.isDirectory()) return;
-  await chmod2(path4, 448).catch(() => void 0);
-  for (const name of await readdir3(path4).catch(() => [])) await openUp(join9(path4, name));
-}
-function isWithin(path4, dir) {
-  const rel = relative2(dir, path4);
-  return rel === "" || !rel.startsWith(`..${sep3}`) && rel !== ".." && !isAbsolute3(rel);
-}
-
-// src/engine/context.ts
-async function withWorkDir(ctx, at2, use) {
-  const repo = await workRepo(ctx.git, ctx.repoDir);
-  const dir = await createWorkDir({
-    git: ctx.git,
-    repo,
-    folder: missionWorkFolder(ctx.workRoot, repo, at2.mission),
-    label: at2.label,
-    commit: at2.commit,
-    record: { mission: at2.mission, purpose: at2.purpose, attempt: at2.attempt }
-  });
-  try {
-    return await use(dir);
-  } finally {
-    await removeWorkDir(dir);
-  }
-}
-
-// src/engine/records.ts
-import { isAbsolute as isAbsolute4, join as join10, resolve as resolve4 } from "node:path";
-async function gitCommonDir(git, repoDir) {
-  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  return isAbsolute4(dir) ? dir : resolve4(repoDir, dir);
-}
-function missionDir(commonDir, mission) {
-  return join10(commonDir, "naruto", "missions", mission);
-}
-function attemptDir(commonDir, mission, item, attempt) {
-  return join10(commonDir, "naruto", "attempts", mission, item, String(attempt));
-}
-
-// src/engine/planner.ts
-function planCheckOptions(config2, strict) {
-  return {
-    limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
-    strict
-  };
-}
-var PLAN_FILE_LIMIT = 1024 * 1024;
-async function runPlanner(ctx, mission) {
-  const { config: config2 } = ctx;
-  const profile = config2.agents[config2.planner.agent];
-  if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
-  const records = join11(missionDir(ctx.commonDir, mission.id), "planner");
-  await mkdir6(records, { recursive: true });
-  const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
-  return planWithAgent({
-    task: mission.task,
-    check: planCheckOptions(config2, mission.settings.strict),
-    run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
-      const planFile = join11(workDir.io, "plan.yml");
-      const text2 = prompt(planFile);
-      await writeFile7(join11(records, `prompt-${attempt}.md`), text2);
-      const log = createAgentLog(join11(records, `output-${attempt}.log`));
-      const run = await runAgent({
-        command: profile.command,
-        sandbox: ctx.sandbox,
-        workDir,
-        prompt: text2,
-        env: ctx.env,
-        allowEnv: profile.env,
-        network: containment2.network,
-        readOnly: containment2.readOnly,
-        mission: mission.id,
-        item: "planner",
-        attempt,
-        writes: [],
-        timeoutMs: profile.timeout,
-        onOutput: (chunk) => log.write(chunk)
-      });
-      await log.close();
-      const plan = await readPlan(planFile);
-      if (plan !== null) await writeFile7(join11(records, `plan-${attempt}.yml`), plan);
-      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}`, planFile, plan };
-    })
-  });
-}
-async function readPlan(path4) {
-  return (await readAgentFile(path4, "plan file", PLAN_FILE_LIMIT)).text;
-}
-
-// src/action/integrate/plan-event.ts
-async function planEvent(input2) {
-  const { mission, at: at2 } = input2;
-  if (mission.status !== "planning") return null;
-  const read = await readArtifactJson(input2.folder, PLAN_ARTIFACT, ARTIFACT_FILES.plan, planArtifactSchema);
-  const failed = (reason) => ({ type: "planning_failed", at: at2, reason });
-  if (read.kind === "missing") return failed(`the plan job ended without a plan${input2.runUrl ? ` (see ${input2.runUrl})` : ""}`);
-  if (read.kind === "invalid") return failed(read.reason);
-  if (read.value.mission !== mission.id) return failed(`the plan artifact is for ${JSON.stringify(read.value.mission)}, not ${mission.id}`);
-  const outcome = read.value.outcome;
-  if (outcome.kind === "failed") return failed(outcome.reason);
-  const check2 = checkPlan(outcome.text, planCheckOptions(input2.config, mission.settings.strict));
-  if (!check2.ok || !check2.plan || !check2.proof) return failed(`the plan is invalid:
-${check2.errors.map(formatPlanError).join("\n")}`);
-  return plannedEvent(check2, at2);
-}
-
-// src/git/worker-branch.ts
-var BranchNameError = class extends Error {
-  name = "BranchNameError";
-};
-var ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
-function workerBranch(mission, item) {
-  for (const [what, id] of [["mission", mission], ["item", item]]) {
-    if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
-      throw new BranchNameError(`${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
-    }
-  }
-  return `naruto/${mission}--${item}`;
-}
-
 // src/git/fast-import.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 // src/git/queue-parse.ts
 var ABSENT = /^0+$/;
@@ -61725,19 +60879,19 @@ var GitParseError = class extends Error {
   name = "GitParseError";
 };
 function parseRawDiff(text2) {
-  const fields = text2.split("\0");
-  if (fields.at(-1) === "") fields.pop();
+  const fields2 = text2.split("\0");
+  if (fields2.at(-1) === "") fields2.pop();
   const sections = [];
   let current;
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i] ?? "";
+  for (let i = 0; i < fields2.length; i++) {
+    const field = fields2[i] ?? "";
     if (!field.startsWith(":")) {
       current = { header: field, changes: [] };
       sections.push(current);
       continue;
     }
     const [oldMode, newMode, oldOid, newOid, status] = field.slice(1).split(" ");
-    const path4 = fields[++i];
+    const path4 = fields2[++i];
     if (!oldMode || !newMode || !oldOid || !newOid || !status || path4 === void 0 || /^[RC]/.test(status)) {
       throw new GitParseError(`unexpected diff-tree record ${JSON.stringify(field)}`);
     }
@@ -61858,7 +61012,7 @@ done
 }
 async function runFastImport(input2) {
   if (input2.commits.length === 0) return [];
-  const ref = `refs/naruto/fast-import/${randomBytes3(8).toString("hex")}`;
+  const ref = `refs/naruto/fast-import/${randomBytes(8).toString("hex")}`;
   const stream = formatFastImport({ ref, from: input2.from, commits: input2.commits });
   const { stdout } = await input2.git({
     args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
@@ -61873,17 +61027,17 @@ async function runFastImport(input2) {
 }
 
 // src/git/merge.ts
-import { rm as rm5 } from "node:fs/promises";
+import { rm as rm2 } from "node:fs/promises";
 
 // src/git/queue-scratch.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { mkdir as mkdir7 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join12 } from "node:path";
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { isAbsolute, join as join5 } from "node:path";
 async function scratchPath(git, repoDir, kind, label) {
   const common2 = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  const dir = join12(isAbsolute5(common2) ? common2 : join12(repoDir, common2), "naruto", kind);
-  await mkdir7(dir, { recursive: true });
-  return join12(dir, `${label}-${randomBytes4(6).toString("hex")}`);
+  const dir = join5(isAbsolute(common2) ? common2 : join5(repoDir, common2), "naruto", kind);
+  await mkdir3(dir, { recursive: true });
+  return join5(dir, `${label}-${randomBytes2(6).toString("hex")}`);
 }
 
 // src/git/merge.ts
@@ -61946,8 +61100,8 @@ async function applyThreeWay(req) {
     const tree = await git({ args: [...PLAIN_INDEX, "write-tree"], cwd: repoDir, env });
     return { clean: true, tree: tree.stdout.toString("latin1").trim(), engine: "apply-3way" };
   } finally {
-    await rm5(index, { force: true });
-    await rm5(`${index}.lock`, { force: true });
+    await rm2(index, { force: true });
+    await rm2(`${index}.lock`, { force: true });
   }
 }
 
@@ -62329,6 +61483,572 @@ async function integrate(input2) {
   }
 }
 
+// src/agent/agent-env.ts
+function buildAgentEnv(input2) {
+  const { env, dropped } = buildCommandEnv({ from: input2.from, allow: input2.allow });
+  const { attempt } = input2;
+  env.NARUTO_PROMPT_FILE = attempt.promptFile;
+  env.NARUTO_RESULT_FILE = attempt.resultFile;
+  env.NARUTO_MISSION = attempt.mission;
+  env.NARUTO_ITEM = attempt.item;
+  env.NARUTO_ATTEMPT = String(attempt.attempt);
+  env.NARUTO_WRITES = attempt.writes.map((p) => typeof p === "string" ? p : p.path).join("\n");
+  return { env, dropped };
+}
+function buildCommandEnv(input2) {
+  const env = {};
+  const dropped = [];
+  for (const name of [...BASIC_ENV_NAMES, ...input2.allow]) {
+    const reason = forbiddenEnvReason(name);
+    if (reason !== null) {
+      dropped.push({ name, reason });
+      continue;
+    }
+    const value = input2.from[name];
+    if (value !== void 0) env[name] = value;
+  }
+  return { env, dropped };
+}
+
+// src/engine/contained.ts
+import { join as join7 } from "node:path";
+
+// src/sandbox/executables.ts
+import { access as access2, constants as constants3, realpath } from "node:fs/promises";
+import { basename as basename4, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute3, join as join6 } from "node:path";
+
+// src/sandbox/bwrap.ts
+import { lstat as lstat3, readlink as readlink3 } from "node:fs/promises";
+import { dirname as dirname3, isAbsolute as isAbsolute2, resolve as resolve2 } from "node:path";
+
+// src/sandbox/leftovers.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { readdir as readdir2, readFile as readFile2, readlink as readlink2 } from "node:fs/promises";
+var TRACKING_ENV = "NARUTO_AGENT_RUN";
+function newTrackingValue() {
+  return randomBytes3(12).toString("hex");
+}
+async function processesWithEnv(entry, options2 = {}) {
+  if (process.platform !== "linux" && options2.proc === void 0) return [];
+  const proc = options2.proc ?? "/proc";
+  const wanted = Buffer.from(`${entry}\0`);
+  const found = [];
+  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
+    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
+    found.push(pid);
+  }
+  return found;
+}
+async function killProcessesWithEnv(entry, deps) {
+  const killed = [];
+  for (let round = 0; round < 5; round++) {
+    let found = 0;
+    for (const pid of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
+      try {
+        deps.kill(pid, "SIGKILL");
+        found++;
+        if (!killed.includes(pid)) killed.push(pid);
+      } catch {
+      }
+    }
+    if (found === 0) break;
+  }
+  return killed;
+}
+function holds(environ, entry) {
+  return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
+}
+var NUL = Buffer.from([0]);
+async function exited(proc, pid) {
+  const stat2 = await readFile2(`${proc}/${pid}/stat`, "utf8").catch(() => "");
+  const state = stat2.slice(stat2.lastIndexOf(")") + 2, stat2.lastIndexOf(")") + 3);
+  return state === "" || state === "Z" || state === "X";
+}
+async function processesInside(dir, options2 = {}) {
+  if (process.platform !== "linux" && options2.proc === void 0) return [];
+  const proc = options2.proc ?? "/proc";
+  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+  const found = [];
+  const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
+    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) continue;
+    if (await exited(proc, pid)) continue;
+    const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+    found.push({ pid, command });
+  }
+  return found;
+}
+async function commandOf(pid, options2 = {}) {
+  const proc = options2.proc ?? "/proc";
+  return (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+}
+
+// src/sandbox/run-process.ts
+import { spawn as nodeSpawn } from "node:child_process";
+
+// src/agent/output-buffer.ts
+function createOutputBuffer(limitBytes) {
+  const headLimit = Math.floor(limitBytes / 2);
+  const tailLimit = limitBytes - headLimit;
+  const head = [];
+  let headBytes = 0;
+  const tail3 = [];
+  let tailBytes = 0;
+  let total = 0;
+  return {
+    push(chunk) {
+      total += chunk.length;
+      let rest = chunk;
+      if (headBytes < headLimit) {
+        const take = rest.subarray(0, headLimit - headBytes);
+        head.push(take);
+        headBytes += take.length;
+        rest = rest.subarray(take.length);
+      }
+      if (rest.length === 0) return;
+      tail3.push(rest);
+      tailBytes += rest.length;
+      while (tailBytes > tailLimit) {
+        const first = tail3[0];
+        const excess = tailBytes - tailLimit;
+        if (first.length <= excess) {
+          tail3.shift();
+          tailBytes -= first.length;
+        } else {
+          tail3[0] = first.subarray(excess);
+          tailBytes -= excess;
+        }
+      }
+    },
+    text() {
+      const cut = total - headBytes - tailBytes;
+      if (cut === 0) return Buffer.concat([...head, ...tail3]).toString("utf8");
+      return `${Buffer.concat(head).toString("utf8")}
+[naruto: ${cut} bytes of output cut]
+${Buffer.concat(tail3).toString("utf8")}`;
+    },
+    get bytes() {
+      return total;
+    },
+    get truncated() {
+      return total > headBytes + tailBytes;
+    }
+  };
+}
+
+// src/sandbox/run-process.ts
+var MAX_TIMER_MS = 2 ** 31 - 1;
+async function runProcess(launch, request3, deps = {}) {
+  const spawn5 = deps.spawn ?? nodeSpawn;
+  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
+  const now = deps.now ?? Date.now;
+  const grace = request3.killGraceMs ?? 5e3;
+  const output2 = createOutputBuffer(request3.outputLimitBytes ?? 1024 * 1024);
+  const started = now();
+  const end = await new Promise((resolve5) => {
+    let timedOut = false;
+    let cancelled = false;
+    let startFailed = null;
+    let exit = null;
+    let done = false;
+    const timers = [];
+    const child2 = spawn5(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const killGroup = (signal) => {
+      if (child2.pid === void 0) return;
+      try {
+        kill(-child2.pid, signal);
+      } catch {
+      }
+    };
+    const stopGroup = (then) => {
+      killGroup("SIGTERM");
+      timers.push(
+        setTimeout(() => {
+          killGroup("SIGKILL");
+          then?.();
+        }, grace)
+      );
+    };
+    const finish = () => {
+      if (done) return;
+      done = true;
+      timers.forEach(clearTimeout);
+      request3.signal?.removeEventListener("abort", onAbort);
+      killGroup("SIGKILL");
+      resolve5({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
+    };
+    const onAbort = () => {
+      if (exit !== null || done) return;
+      cancelled = true;
+      stopGroup();
+    };
+    timers.push(
+      setTimeout(() => {
+        if (exit !== null || done) return;
+        timedOut = true;
+        stopGroup();
+      }, Math.min(request3.timeoutMs, MAX_TIMER_MS))
+    );
+    request3.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request3.signal?.aborted) onAbort();
+    const onData = (chunk) => {
+      output2.push(chunk);
+      request3.onOutput?.(chunk);
+    };
+    child2.stdout?.on("data", onData);
+    child2.stderr?.on("data", onData);
+    child2.on("error", (error63) => {
+      startFailed = error63.message;
+      if (child2.pid === void 0) finish();
+    });
+    child2.on("exit", (code, signal) => {
+      if (done) return;
+      exit = { code, signal };
+      stopGroup(() => {
+        child2.stdout?.destroy();
+        child2.stderr?.destroy();
+        finish();
+      });
+    });
+    child2.on("close", finish);
+  });
+  const leftovers = await launch.sweep?.() ?? [];
+  return {
+    exitCode: end.code,
+    signal: end.signal,
+    timedOut: end.timedOut,
+    cancelled: end.cancelled,
+    startFailed: end.startFailed,
+    durationMs: now() - started,
+    output: output2.text(),
+    outputBytes: output2.bytes,
+    outputTruncated: output2.truncated,
+    leftovers
+  };
+}
+
+// src/sandbox/bwrap.ts
+var SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"];
+async function readSystem(paths2 = SYSTEM_PATHS) {
+  const entries = [];
+  for (const path4 of paths2) {
+    const info2 = await lstat3(path4).catch(() => null);
+    if (info2 === null) continue;
+    if (info2.isSymbolicLink()) entries.push({ path: path4, kind: "symlink", target: await readlink3(path4) });
+    else if (info2.isDirectory()) entries.push({ path: path4, kind: "dir" });
+  }
+  const resolv = await readlink3("/etc/resolv.conf").catch(() => null);
+  if (resolv !== null) {
+    const target = isAbsolute2(resolv) ? resolv : resolve2("/etc", resolv);
+    if (!target.startsWith("/etc/")) entries.push({ path: dirname3(target), kind: "dir" });
+  }
+  return entries;
+}
+function bwrapArgs(request3, system) {
+  const dir = request3.workDir;
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...request3.network ? [] : ["--unshare-net"],
+    "--cap-drop",
+    "ALL",
+    "--hostname",
+    "naruto"
+  ];
+  for (const entry of system) {
+    if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
+    else args.push("--ro-bind", entry.path, entry.path);
+  }
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
+  for (const path4 of request3.readOnly ?? []) args.push("--ro-bind-try", path4, path4);
+  for (const rw of [dir.path, dir.home, dir.io]) args.push("--bind", rw, rw);
+  args.push("--chdir", dir.path, "--", "sh", "-c", request3.command);
+  return args;
+}
+function createBwrapSandbox(options2) {
+  const binary = options2.binary ?? "bwrap";
+  return {
+    kind: "bwrap",
+    description: options2.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
+    async run(request3) {
+      const tracking = newTrackingValue();
+      const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
+      const sweep = async () => {
+        const entry = `${TRACKING_ENV}=${tracking}`;
+        const kill = options2.deps?.kill ?? ((pid, signal) => void process.kill(pid, signal));
+        for (let waited = 0; waited < 5e3; waited += 20) {
+          if ((await killProcessesWithEnv(entry, { kill })).length === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return [];
+      };
+      return runProcess({ file: binary, args: bwrapArgs(request3, options2.system), cwd: request3.workDir.path, env, sweep }, request3, options2.deps);
+    }
+  };
+}
+
+// src/sandbox/executables.ts
+async function executableMounts(names, path4) {
+  const mounts = /* @__PURE__ */ new Set();
+  for (const name of names) {
+    const found = await which2(name, path4);
+    if (found === null) continue;
+    const real = await realpath(found).catch(() => found);
+    const home = basename4(dirname4(real)) === "bin" ? dirname4(dirname4(real)) : dirname4(real);
+    for (const dir of [dirname4(found), home]) if (!isSystem(dir)) mounts.add(dir);
+  }
+  return [...mounts];
+}
+async function which2(name, path4) {
+  if (name.includes("/")) return isAbsolute3(name) ? name : null;
+  for (const dir of (path4 ?? "").split(delimiter2)) {
+    if (dir === "" || !isAbsolute3(dir)) continue;
+    const candidate = join6(dir, name);
+    if (await access2(candidate, constants3.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return null;
+}
+function isSystem(dir) {
+  return SYSTEM_PATHS.some((s) => dir === s || dir.startsWith(`${s}/`));
+}
+
+// src/engine/contained.ts
+async function containmentOf(profile, env, nodePath) {
+  const home = env.HOME ?? "/";
+  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join7(home, p.slice(2)) : p;
+  const read = new Set((profile?.read ?? []).map(expand2));
+  for (const mount of await executableMounts(profile?.executables ?? [], env.PATH)) read.add(mount);
+  if (nodePath !== null) for (const mount of await executableMounts([nodePath], env.PATH)) read.add(mount);
+  return { network: profile?.network ?? true, readOnly: [...read] };
+}
+
+// src/sandbox/work-dir.ts
+import { createHash as createHash3, randomBytes as randomBytes4 } from "node:crypto";
+import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rm as rm4, rmdir as rmdir2, writeFile as writeFile4 } from "node:fs/promises";
+import { basename as basename5, isAbsolute as isAbsolute4, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
+
+// src/sandbox/git-view.ts
+import { mkdir as mkdir4, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+var NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-encoding !diff !merge !whitespace\n";
+var HARDENED = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.excludesFile=/dev/null",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.safecrlf=false",
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.splitIndex=false",
+  "-c",
+  "index.sparse=false",
+  "-c",
+  "gc.auto=0",
+  "-c",
+  "maintenance.auto=false",
+  "-c",
+  "protocol.allow=never"
+];
+var CLEAN_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_LITERAL_PATHSPECS: "1",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_TERMINAL_PROMPT: "0"
+};
+function viewCall(view, args, extra = {}) {
+  const [objects, ...alternates] = view.objects.objects;
+  return {
+    args: [...HARDENED, ...args],
+    cwd: view.workTree,
+    env: {
+      ...CLEAN_ENV,
+      GIT_DIR: view.gitDir,
+      GIT_WORK_TREE: view.workTree,
+      GIT_INDEX_FILE: extra.index ?? view.index,
+      GIT_OBJECT_DIRECTORY: objects ?? join8(view.objects.commonDir, "objects"),
+      ...alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(":") } : {}
+    },
+    ...extra.input !== void 0 ? { input: extra.input } : {},
+    ...extra.okCodes ? { okCodes: extra.okCodes } : {}
+  };
+}
+function repoConfig(format, options2) {
+  const core = `[core]
+	repositoryformatversion = ${format === "sha256" ? 1 : 0}
+	bare = ${options2.bare}
+	filemode = true
+	logallrefupdates = false
+`;
+  return format === "sha256" ? `${core}[extensions]
+	objectformat = sha256
+` : core;
+}
+async function makeViewGitDir(gitDir2, format) {
+  await rm3(gitDir2, { recursive: true, force: true });
+  await mkdir4(join8(gitDir2, "refs"), { recursive: true, mode: 448 });
+  await mkdir4(join8(gitDir2, "info"), { recursive: true });
+  await writeFile3(join8(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
+  await writeFile3(join8(gitDir2, "config"), repoConfig(format, { bare: false }));
+  await writeFile3(join8(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+}
+
+// src/sandbox/work-dir.ts
+var WorkRootError = class extends Error {
+  name = "WorkRootError";
+};
+var LABEL = /^[a-z0-9][a-z0-9._-]{0,80}$/;
+var repos = /* @__PURE__ */ new Map();
+function workRepo(git, repoDir) {
+  let found = repos.get(repoDir);
+  if (found === void 0) {
+    found = readWorkRepo(git, repoDir);
+    found.catch(() => repos.delete(repoDir));
+    repos.set(repoDir, found);
+  }
+  return found;
+}
+async function readWorkRepo(git, repoDir) {
+  const out = await gitText(git, {
+    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
+    cwd: repoDir
+  });
+  const [common2 = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
+  const commonDir = await realpath2(common2);
+  const own2 = await realpath2(objectsDir);
+  const alternates = await readAlternates(own2);
+  const topLevel = bare === "true" ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
+  const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
+  const key = `${name}-${createHash3("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
+  return { objects: { commonDir, objects: [own2, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+}
+async function readAlternates(objects) {
+  const text2 = await readFile3(join9(objects, "info", "alternates"), "utf8").catch(() => "");
+  const found = [];
+  for (const line of text2.split("\n")) {
+    const entry = line.trim();
+    if (entry === "" || entry.startsWith("#")) continue;
+    const path4 = await realpath2(isAbsolute4(entry) ? entry : resolve3(objects, entry)).catch(() => null);
+    if (path4 !== null) found.push(path4, ...await readAlternates(path4));
+  }
+  return found;
+}
+function missionWorkFolder(root, repo, mission) {
+  const absolute = resolve3(root);
+  for (const inside of [repo.topLevel, repo.objects.commonDir]) {
+    if (inside !== null && isWithin(absolute, inside)) {
+      throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
+    }
+  }
+  return join9(absolute, repo.key, mission);
+}
+function workDirLayout(root, of) {
+  return { root, path: join9(root, "work"), home: join9(root, "home"), tmp: join9(root, "tmp"), io: join9(root, "io"), private: join9(root, "naruto"), ...of };
+}
+async function makeWorkDirFolders(dir) {
+  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir5(d, { mode: 448 });
+}
+async function createWorkDir(input2) {
+  if (!LABEL.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
+  if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
+  await mkdir5(input2.folder, { recursive: true, mode: 448 });
+  await chmod2(input2.folder, 192);
+  const root = join9(input2.folder, `${input2.label}-${randomBytes4(6).toString("hex")}`);
+  await mkdir5(root, { mode: 448 });
+  const dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, label: input2.label });
+  try {
+    await makeWorkDirFolders(dir);
+    const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
+    await writeFile4(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n");
+    await makeThrowawayRepo(dir);
+    const agentGit = join9(dir.path, ".git");
+    const view = { gitDir: agentGit, workTree: dir.path, index: join9(agentGit, "index"), objects: dir.objects };
+    await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
+    await copyFile2(view.index, seedIndex(dir));
+  } catch (error63) {
+    await removeWorkDir(dir);
+    throw error63;
+  }
+  return dir;
+}
+function seedIndex(dir) {
+  return join9(dir.private, "seed-index");
+}
+async function makeThrowawayRepo(dir) {
+  const g = join9(dir.path, ".git");
+  for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir5(join9(g, d), { recursive: true });
+  await writeFile4(join9(g, "HEAD"), `${dir.start}
+`);
+  await writeFile4(join9(g, "shallow"), `${dir.start}
+`);
+  await writeFile4(join9(g, "config"), repoConfig(dir.objects.format, { bare: false }));
+  await writeFile4(join9(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
+`).join(""));
+  await writeFile4(join9(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  await writeFile4(join9(g, "info", "exclude"), "");
+}
+async function removeWorkDir(dir) {
+  try {
+    await rm4(dir.root, { recursive: true, force: true });
+  } catch {
+    await openUp(dir.root);
+    await rm4(dir.root, { recursive: true, force: true });
+  }
+}
+async function openUp(path4) {
+  const info2 = await lstat4(path4).catch(() => null);
+  if (info2 === null || !info2.isDirectory()) return;
+  await chmod2(path4, 448).catch(() => void 0);
+  for (const name of await readdir3(path4).catch(() => [])) await openUp(join9(path4, name));
+}
+function isWithin(path4, dir) {
+  const rel = relative2(dir, path4);
+  return rel === "" || !rel.startsWith(`..${sep3}`) && rel !== ".." && !isAbsolute4(rel);
+}
+
+// src/engine/context.ts
+async function withWorkDir(ctx, at2, use) {
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  const dir = await createWorkDir({
+    git: ctx.git,
+    repo,
+    folder: missionWorkFolder(ctx.workRoot, repo, at2.mission),
+    label: at2.label,
+    commit: at2.commit,
+    record: { mission: at2.mission, purpose: at2.purpose, attempt: at2.attempt }
+  });
+  try {
+    return await use(dir);
+  } finally {
+    await removeWorkDir(dir);
+  }
+}
+
 // src/engine/queue-verify.ts
 var OUTPUT_LIMIT = 64 * 1024;
 function queueVerifier(ctx, mission, command) {
@@ -62376,7 +62096,7 @@ async function integrateBatch(ctx, mission, batch) {
       repoDir: ctx.repoDir,
       queueRef,
       checkpoints: todo,
-      ...ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {},
+      ...ctx.verifier ? { verify: ctx.verifier } : ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {},
       ...ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {},
       committer: NARUTO_COMMITTER,
       now: ctx.now
@@ -62411,49 +62131,412 @@ async function integratedAttempts(ctx, mission, queueRef) {
   return found;
 }
 
-// src/action/integrate/queue.ts
-function queueIntegrator(ctx) {
-  return async (mission, checkpoints) => {
-    const events2 = [];
-    const ready = await withCommits(ctx, mission.id, checkpoints, events2);
-    const queueRef = queueRefName(mission.id);
-    for (let i = 0; i < ready.length; i += mission.settings.batch) {
-      const batch = ready.slice(i, i + mission.settings.batch);
-      const before = await readRef(ctx.git, ctx.repoDir, queueRef);
-      if (before === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
-      const integrated = await ctx.log.group(
-        `merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`,
-        () => integrateBatch({ ...ctx, verify: ctx.config.queue.verify }, mission, batch)
-      );
-      if (integrated.queue_head !== before) {
-        await pushRef(ctx.git, ctx.repoDir, ctx.remote, { commit: integrated.queue_head, ref: queueRef, expected: before });
-        ctx.log.info(`pushed ${mission.queue.branch}: ${before.slice(0, 12)} → ${integrated.queue_head.slice(0, 12)}`);
-      }
-      events2.push(integrated);
+// src/git/worker-branch.ts
+var BranchNameError = class extends Error {
+  name = "BranchNameError";
+};
+var ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+function workerBranch(mission, item) {
+  for (const [what, id] of [["mission", mission], ["item", item]]) {
+    if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
+      throw new BranchNameError(`${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
     }
-    return events2;
-  };
+  }
+  return `naruto/${mission}--${item}`;
 }
-async function withCommits(ctx, mission, checkpoints, events2) {
-  const missing = [];
-  for (const c of checkpoints) if (!await hasCommit(ctx.git, ctx.repoDir, c.commit)) missing.push(c);
-  for (const c of missing) {
-    const branch = `refs/heads/${workerBranch(mission, c.item)}`;
-    await fetchRefs(ctx.git, ctx.repoDir, ctx.remote, [`+${branch}:refs/naruto/pending/${mission}/${c.item}`]).catch((error63) => {
-      ctx.log.warning(`could not fetch ${branch}: ${error63 instanceof Error ? error63.message : String(error63)}`);
+
+// src/action/integrate/build-queue.ts
+function waitingCheckpoints(mission) {
+  const out = [];
+  for (const item of mission.items) {
+    const last = item.attempts.at(-1);
+    if (last?.status === "integrating" && last.checkpoint && last.base) out.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
+  }
+  return out;
+}
+function integrateOrders(first, commands) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const c of [...first, ...commands.flatMap((command) => command.type === "integrate" ? command.checkpoints : [])]) {
+    const key = `${c.item}#${c.attempt}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+function ordersAfter(mission, events2) {
+  let m = mission;
+  const commands = [];
+  for (const event of events2) {
+    try {
+      const result = step(m, event);
+      m = result.mission;
+      commands.push(...result.commands);
+    } catch (error63) {
+      if (!(error63 instanceof IllegalEventError)) throw error63;
+    }
+  }
+  return integrateOrders(waitingCheckpoints(mission), commands);
+}
+async function fetchMissingCheckpoints(input2) {
+  for (const c of input2.orders) {
+    if (await hasCommit(input2.git, input2.repoDir, c.commit)) continue;
+    const branch = `refs/heads/${workerBranch(input2.mission, c.item)}`;
+    await fetchRefs(input2.git, input2.repoDir, input2.remote, [`+${branch}:refs/naruto/pending/${input2.mission}/${c.item}`]).catch((error63) => {
+      input2.log.warning(`could not fetch ${branch}: ${error63 instanceof Error ? error63.message : String(error63)}`);
     });
   }
+}
+async function readyOrders(ctx, orders) {
   const ready = [];
-  for (const c of checkpoints) {
+  const gone = [];
+  for (const c of orders) {
     if (await hasCommit(ctx.git, ctx.repoDir, c.commit)) {
       ready.push(c);
       continue;
     }
     const output2 = `the checkpoint ${c.commit.slice(0, 12)} of ${c.item}#${c.attempt} is no longer on GitHub (its worker branch moved or was deleted)`;
-    events2.push({ type: "verify_failed", at: ctx.now().toISOString(), item: c.item, attempt: c.attempt, output: output2 });
+    gone.push({ type: "verify_failed", at: ctx.at, item: c.item, attempt: c.attempt, output: output2 });
   }
-  return ready;
+  return { ready, gone };
 }
+async function buildQueue(ctx, mission, ready) {
+  const queueRef = queueRefName(mission.id);
+  const events2 = [];
+  for (let i = 0; i < ready.length; i += mission.settings.batch) {
+    const batch = ready.slice(i, i + mission.settings.batch);
+    events2.push(await ctx.log.group(`merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`, () => integrateBatch(ctx, mission, batch)));
+  }
+  const head = await readRef(ctx.git, ctx.repoDir, queueRef);
+  if (head === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
+  return { events: events2, head };
+}
+
+// src/engine/planned-event.ts
+function plannedEvent(check2, at2) {
+  if (!check2.plan || !check2.proof) throw new Error("plannedEvent needs a valid plan");
+  const added = new Map(check2.items.map((i) => [i.id, i.added_after]));
+  const ranks = computeRanks(check2.plan.items.map((i) => ({ id: i.id, estimate: i.estimate, deps: [...i.after, ...added.get(i.id) ?? []] })));
+  const items = check2.plan.items.map((i) => ({
+    id: i.id,
+    title: i.title,
+    prompt: i.prompt,
+    writes: i.writes.map((w) => w.path),
+    reads: i.reads.map((r) => r.path),
+    after: [...i.after],
+    added_after: [...added.get(i.id) ?? []],
+    agent: i.agent,
+    verify: i.verify,
+    estimate: i.estimate,
+    readonly: i.readonly,
+    rank: ranks.get(i.id) ?? 1
+  }));
+  return { type: "planned", at: at2, title: check2.plan.title, items, proof: check2.proof };
+}
+
+// src/engine/planner.ts
+import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join12 } from "node:path";
+
+// src/agent/agent-file.ts
+import { constants as constants4 } from "node:fs";
+import { open as open4 } from "node:fs/promises";
+async function readAgentFile(path4, what, limit) {
+  let handle;
+  try {
+    handle = await open4(path4, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOFOLLOW);
+  } catch (error63) {
+    const code = error63.code;
+    return { text: null, notes: code === "ELOOP" ? [`the ${what} is a symlink; ignored`] : [] };
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return { text: null, notes: [`the ${what} is not a regular file; ignored`] };
+    const buffer = Buffer.alloc(limit + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > limit) return { text: null, notes: [`the ${what} is larger than ${limit} bytes; ignored`] };
+    return { text: buffer.subarray(0, bytesRead).toString("utf8"), notes: [] };
+  } catch (error63) {
+    return { text: null, notes: [`the ${what} could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`] };
+  } finally {
+    await handle.close();
+  }
+}
+
+// src/agent/planner.ts
+var PLANNER_ATTEMPTS = 2;
+async function planWithAgent(input2) {
+  let errors = [];
+  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
+    const previous = errors;
+    const run = await input2.run({ attempt, prompt: (planFile) => plannerPrompt(input2.task, planFile, previous) });
+    if (!run.ok) {
+      errors = [`the planner agent failed: ${run.detail}`];
+      continue;
+    }
+    const text2 = run.plan;
+    if (text2 === null) {
+      errors = [`the planner agent wrote no plan to ${run.planFile}`];
+      continue;
+    }
+    const check2 = checkPlan(text2, input2.check ?? {});
+    if (check2.ok) return { ok: true, check: check2, text: text2, attempts: attempt };
+    errors = check2.errors.map(formatPlanError);
+  }
+  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:
+${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
+}
+function plannerPrompt(task, planFile, previousErrors) {
+  const parts = [
+    "# naruto planner",
+    "You plan work for several coding agents that will run in parallel on this repository.",
+    "Read the repository (do not change it) and split the request below into small work items.",
+    "",
+    "## The request",
+    "",
+    sanitizeUntrusted(task).trim(),
+    "",
+    "## What to write",
+    "",
+    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
+    "",
+    "```yaml",
+    "version: 1",
+    "title: <one line>",
+    "items:",
+    "  - id: <lowercase id, letters digits . _ ->",
+    "    title: <one line>",
+    "    prompt: |",
+    "      <exact instructions for the agent doing this item>",
+    "    writes: [<files, or directories ending in />, that this item may change>]",
+    "    reads: [<files worth reading first>]",
+    "    after: [<ids this item needs finished first>]",
+    "    estimate: 10m",
+    "```",
+    "",
+    "Rules: items that may run at the same time must not write the same paths (a directory",
+    "ending in / covers everything under it); put `after` on an item that needs another's code;",
+    "prefer many small items with disjoint writes; never write under .github/workflows/."
+  ];
+  if (previousErrors.length > 0) {
+    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
+  }
+  return parts.join("\n") + "\n";
+}
+
+// src/agent/run-agent.ts
+import { rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join10 } from "node:path";
+
+// src/agent/agent-result.ts
+var SUMMARY_LIMIT = 4e3;
+var FIELDS2 = {
+  summary: external_exports.string(),
+  cost_usd: external_exports.number().nonnegative(),
+  tokens_in: external_exports.number().int().nonnegative(),
+  tokens_out: external_exports.number().int().nonnegative(),
+  model: external_exports.string().min(1).max(200)
+};
+function parseAgentResult(text2) {
+  if (text2 === null) return { result: null, notes: [] };
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (error63) {
+    return { result: null, notes: [`the result file is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`] };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { result: null, notes: ["the result file is not a JSON object"] };
+  }
+  const record2 = value;
+  const notes = [];
+  const read = (field) => {
+    const raw = record2[field];
+    if (raw === void 0 || raw === null) return null;
+    const parsed = FIELDS2[field].safeParse(raw);
+    if (parsed.success) return parsed.data;
+    notes.push(`result field ${field} ignored: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    return null;
+  };
+  const summary2 = read("summary");
+  return {
+    result: {
+      summary: summary2 === null ? null : summary2.length > SUMMARY_LIMIT ? `${summary2.slice(0, SUMMARY_LIMIT)}…` : summary2,
+      cost_usd: read("cost_usd"),
+      tokens_in: read("tokens_in"),
+      tokens_out: read("tokens_out"),
+      model: read("model")
+    },
+    notes
+  };
+}
+
+// src/agent/run-agent.ts
+var RESULT_FILE_LIMIT = 1024 * 1024;
+function agentFiles(workDir, resultName = "result.json") {
+  return { promptFile: join10(workDir.io, "prompt.md"), resultFile: join10(workDir.io, resultName) };
+}
+async function runAgent(options2) {
+  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, ...request3 } = options2;
+  const { promptFile, resultFile } = agentFiles(request3.workDir, resultName);
+  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile } });
+  const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
+  await writeFile5(promptFile, prompt);
+  await rm5(resultFile, { force: true });
+  const run = await sandbox.run({ ...request3, env });
+  if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
+  if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
+  const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
+  const parsed = parseAgentResult(read.text);
+  return {
+    outcome: run.cancelled ? "cancelled" : run.timedOut ? "timed_out" : run.exitCode === 0 && run.startFailed === null ? "exited" : "crashed",
+    exitCode: run.exitCode,
+    signal: run.signal,
+    durationMs: run.durationMs,
+    timedOut: run.timedOut,
+    output: run.output,
+    outputBytes: run.outputBytes,
+    outputTruncated: run.outputTruncated,
+    result: parsed.result,
+    resultText: read.text,
+    leftovers: run.leftovers,
+    notes: [...notes, ...read.notes, ...parsed.notes]
+  };
+}
+
+// src/engine/agent-log.ts
+import { mkdir as mkdir6, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname5 } from "node:path";
+var AGENT_LOG_LIMIT = 1024 * 1024;
+function createAgentLog(path4, options2 = {}) {
+  const limit = options2.limit ?? AGENT_LOG_LIMIT;
+  const interval = options2.intervalMs ?? 1e3;
+  let held = Buffer.alloc(0);
+  let cut = false;
+  let timer = null;
+  let writing = mkdir6(dirname5(path4), { recursive: true }).then(() => void 0);
+  const flush = () => {
+    timer = null;
+    const text2 = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]
+`), held]) : held;
+    writing = writing.then(() => writeFile6(path4, text2)).catch(() => void 0);
+  };
+  return {
+    path: path4,
+    write(chunk) {
+      held = Buffer.concat([held, chunk]);
+      if (held.length > limit) {
+        held = held.subarray(held.length - limit);
+        cut = true;
+      }
+      timer ??= setTimeout(flush, interval);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      flush();
+      await writing;
+    }
+  };
+}
+
+// src/engine/records.ts
+import { isAbsolute as isAbsolute5, join as join11, resolve as resolve4 } from "node:path";
+async function gitCommonDir(git, repoDir) {
+  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
+  return isAbsolute5(dir) ? dir : resolve4(repoDir, dir);
+}
+function missionDir(commonDir, mission) {
+  return join11(commonDir, "naruto", "missions", mission);
+}
+function attemptDir(commonDir, mission, item, attempt) {
+  return join11(commonDir, "naruto", "attempts", mission, item, String(attempt));
+}
+
+// src/engine/planner.ts
+function planCheckOptions(config2, strict) {
+  return {
+    limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
+    strict
+  };
+}
+var PLAN_FILE_LIMIT = 1024 * 1024;
+async function runPlanner(ctx, mission) {
+  const { config: config2 } = ctx;
+  const profile = config2.agents[config2.planner.agent];
+  if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
+  const records = join12(missionDir(ctx.commonDir, mission.id), "planner");
+  await mkdir7(records, { recursive: true });
+  const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
+  return planWithAgent({
+    task: mission.task,
+    check: planCheckOptions(config2, mission.settings.strict),
+    run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
+      const planFile = join12(workDir.io, "plan.yml");
+      const text2 = prompt(planFile);
+      await writeFile7(join12(records, `prompt-${attempt}.md`), text2);
+      const log = createAgentLog(join12(records, `output-${attempt}.log`));
+      const run = await runAgent({
+        command: profile.command,
+        sandbox: ctx.sandbox,
+        workDir,
+        prompt: text2,
+        env: ctx.env,
+        allowEnv: profile.env,
+        network: containment2.network,
+        readOnly: containment2.readOnly,
+        mission: mission.id,
+        item: "planner",
+        attempt,
+        writes: [],
+        timeoutMs: profile.timeout,
+        onOutput: (chunk) => log.write(chunk)
+      });
+      await log.close();
+      const plan = await readPlan(planFile);
+      if (plan !== null) await writeFile7(join12(records, `plan-${attempt}.yml`), plan);
+      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}`, planFile, plan };
+    })
+  });
+}
+async function readPlan(path4) {
+  return (await readAgentFile(path4, "plan file", PLAN_FILE_LIMIT)).text;
+}
+
+// src/action/integrate/plan-event.ts
+async function planEvent(input2) {
+  const { mission, at: at2 } = input2;
+  if (mission.status !== "planning") return null;
+  const read = await readArtifactJson(input2.folder, PLAN_ARTIFACT, ARTIFACT_FILES.plan, planArtifactSchema);
+  const failed = (reason) => ({ type: "planning_failed", at: at2, reason });
+  if (read.kind === "missing") return failed(`the plan job ended without a plan${input2.runUrl ? ` (see ${input2.runUrl})` : ""}`);
+  if (read.kind === "invalid") return failed(read.reason);
+  if (read.value.mission !== mission.id) return failed(`the plan artifact is for ${JSON.stringify(read.value.mission)}, not ${mission.id}`);
+  const outcome = read.value.outcome;
+  if (outcome.kind === "failed") return failed(outcome.reason);
+  const check2 = checkPlan(outcome.text, planCheckOptions(input2.config, mission.settings.strict));
+  if (!check2.ok || !check2.plan || !check2.proof) return failed(`the plan is invalid:
+${check2.errors.map(formatPlanError).join("\n")}`);
+  return plannedEvent(check2, at2);
+}
+
+// src/action/integrate/queue-record.ts
+var sha = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
+var queueRecordSchema = external_exports.object({
+  schema: external_exports.literal("naruto.queue/v1"),
+  mission: external_exports.string(),
+  /** The queue head the build started from. */
+  start_head: sha,
+  /** The committer time of every queue commit it wrote (seconds since the epoch). */
+  committer_time: external_exports.number().int().min(0),
+  /** The checkpoints it integrated, in order. */
+  checkpoints: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1), commit: sha, base: sha })).max(1e4),
+  /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */
+  verify: external_exports.array(external_exports.object({ commit: sha, exit_code: external_exports.number().int().nullable(), output: external_exports.string().max(64 * 1024) })).max(1e5),
+  /** The queue head it ended at (the start head when nothing was integrated). */
+  head: sha,
+  /** Per checkpoint, what became of it. */
+  results: external_exports.array(integrationResultSchema).max(1e4)
+});
 
 // src/arbiter/rules.ts
 var RULES = {
@@ -63020,7 +63103,7 @@ function replay(outputs, missing) {
 
 // src/engine/attempt.ts
 import { mkdir as mkdir9, writeFile as writeFile9 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 
 // src/agent/prompt.ts
 var PREVIOUS_FAILURE_LIMIT = 6e3;
@@ -63159,6 +63242,426 @@ async function readBlobs(git, call, oids) {
   return blobs;
 }
 
+// src/git/gate-content.ts
+function parseConfigList(text2) {
+  return text2.split("\0").filter((r) => r !== "").map((record2) => {
+    const nl = record2.indexOf("\n");
+    return nl === -1 ? { key: record2, value: null } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
+  });
+}
+function gitmodulesProblems(entries) {
+  const problems = [];
+  for (const { key, value } of entries) {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    if (key.slice(0, first).toLowerCase() !== "submodule" || first === last) continue;
+    const name = key.slice(first + 1, last);
+    const variable = key.slice(last + 1).toLowerCase();
+    if (!submoduleNameOk(name)) problems.push(`submodule ${JSON.stringify(name)}: a name git refuses (empty, or ".." as a component)`);
+    if (value === null) continue;
+    if (variable === "url" && !submoduleUrlOk(value)) problems.push(`submodule ${JSON.stringify(name)}: url ${JSON.stringify(value)} is one git refuses`);
+    if (variable === "path" && value.startsWith("-")) problems.push(`submodule ${JSON.stringify(name)}: path ${JSON.stringify(value)} looks like a command-line option`);
+    if (variable === "update" && value.startsWith("!")) problems.push(`submodule ${JSON.stringify(name)}: update ${JSON.stringify(value)} runs a command`);
+  }
+  return [...new Set(problems)];
+}
+function submoduleNameOk(name) {
+  return name !== "" && !name.split(/[/\\]/).includes("..");
+}
+function submoduleUrlOk(url2) {
+  if (url2.startsWith("-")) return false;
+  if (/^\.\.?[/\\]/.test(url2) || url2.startsWith("git://")) {
+    if (percentDecode(url2).includes("\n")) return false;
+    const rest = url2.replace(/^(?:\.\.[/\\])+/, "");
+    return rest === url2 || !(rest.startsWith(":") || rest.startsWith("/") || rest.startsWith("\\"));
+  }
+  const curl = /^(?:https?|ftps?)::/.test(url2) ? url2.slice(url2.indexOf("::") + 2) : /^(?:https?|ftps?):\/\//.test(url2) ? url2 : null;
+  return curl === null || curlUrlOk(curl);
+}
+function curlUrlOk(url2) {
+  const protocolEnd = url2.indexOf("://");
+  if (protocolEnd <= 0) return false;
+  const rest = url2.slice(protocolEnd + 3);
+  const slash = rest.search(/[/?#]/) === -1 ? rest.length : rest.search(/[/?#]/);
+  const at2 = rest.indexOf("@");
+  const colon = rest.indexOf(":");
+  const parts = [];
+  let host = rest.slice(0, slash);
+  if (at2 !== -1 && at2 < slash) {
+    parts.push(colon === -1 || at2 <= colon ? rest.slice(0, at2) : rest.slice(0, colon), colon !== -1 && colon < at2 ? rest.slice(colon + 1, at2) : "");
+    host = rest.slice(at2 + 1, slash);
+  }
+  parts.push(host, rest.slice(slash));
+  return percentDecode(host) !== "" && !parts.some((p) => percentDecode(p).includes("\n"));
+}
+function percentDecode(text2) {
+  return text2.replace(/%([0-9a-fA-F]{2})/g, (_, hex3) => String.fromCharCode(parseInt(hex3, 16)));
+}
+var ATTR_MAX_LINE_LENGTH = 2048;
+var ATTR_MAX_FILE_SIZE = 100 * 1024 * 1024;
+function gitattributesProblem(content) {
+  let start = 0;
+  for (let line = 1; start <= content.length; line++) {
+    const nl = content.indexOf(10, start);
+    const end = nl === -1 ? content.length : nl;
+    if (end - start > ATTR_MAX_LINE_LENGTH) return `line ${line} is longer than ${ATTR_MAX_LINE_LENGTH} bytes`;
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return null;
+}
+
+// src/git/gate-names.ts
+function nameProblem(name) {
+  if (name.length === 0) return { rule: "bad_name", detail: "an empty name" };
+  if (name.includes(0)) return { rule: "bad_name", detail: "a NUL byte in a name" };
+  if (name.includes(47)) return { rule: "bad_name", detail: `a "/" inside one name: git stores each directory as a tree of its own` };
+  const text2 = name.toString("latin1");
+  if (text2 === "." || text2 === "..") return { rule: "bad_name", detail: `"${text2}" as a name: it would point outside its directory` };
+  if (isDotGit(name)) return { rule: "dotgit", detail: "a spelling of .git: git's own directory on some file system (case, 8.3 short name, trailing dots or spaces, ignored Unicode, or after a \\)" };
+  return null;
+}
+function isDotGit(name) {
+  return isHfsDot(name, "git") || backslashParts(name).some(isNtfsDotGit);
+}
+function isDotGitmodules(name) {
+  return isHfsDot(name, "gitmodules") || backslashParts(name).some((part) => isNtfsDot(part, "gitmodules", "gi7eba"));
+}
+function isDotGitattributes(name) {
+  return isHfsDot(name, "gitattributes") || backslashParts(name).some((part) => isNtfsDot(part, "gitattributes", "gi7d29"));
+}
+function backslashParts(name) {
+  const parts = [name];
+  for (let at2 = name.indexOf(92); at2 !== -1; at2 = name.indexOf(92, at2 + 1)) parts.push(name.subarray(at2 + 1));
+  return parts;
+}
+var HFS_IGNORED = /* @__PURE__ */ new Set([8204, 8205, 8206, 8207, 8234, 8235, 8236, 8237, 8238, 8298, 8299, 8300, 8301, 8302, 8303, 65279]);
+function isHfsDot(name, needle) {
+  const chars = hfsChars(name);
+  if (chars.next() !== 46) return false;
+  for (const expected of needle) {
+    const c = chars.next();
+    if (c === null || c > 127 || String.fromCharCode(c).toLowerCase() !== expected) return false;
+  }
+  const rest = chars.next();
+  return rest === null || rest === 47;
+}
+function hfsChars(name) {
+  let at2 = 0;
+  const decode3 = () => {
+    const b = name[at2];
+    if (b === void 0) return null;
+    const length = b < 128 ? 1 : b >= 194 && b < 224 ? 2 : b >= 224 && b < 240 ? 3 : b >= 240 && b < 245 ? 4 : 0;
+    if (length === 0 || at2 + length > name.length) return null;
+    let code = length === 1 ? b : b & 255 >> length + 1;
+    for (let i = 1; i < length; i++) {
+      const next = name[at2 + i];
+      if ((next & 192) !== 128) return null;
+      code = code << 6 | next & 63;
+    }
+    const shortest = [0, 0, 128, 2048, 65536][length];
+    if (code < shortest || code > 1114111 || code >= 55296 && code <= 57343) return null;
+    at2 += length;
+    return code;
+  };
+  return {
+    next() {
+      for (; ; ) {
+        const code = decode3();
+        if (code === null || !HFS_IGNORED.has(code)) return code;
+      }
+    }
+  };
+}
+var lower = (b) => b >= 65 && b <= 90 ? b + 32 : b;
+var isAscii = (bytes, at2, text2) => [...text2].every((ch, i) => bytes[at2 + i] !== void 0 && lower(bytes[at2 + i]) === ch.charCodeAt(0));
+function onlyDotsAndSpaces(bytes, at2, stops) {
+  for (let i = at2; ; i++) {
+    const b = bytes[i];
+    if (b === void 0 || stops.includes(b)) return true;
+    if (b !== 46 && b !== 32) return false;
+  }
+}
+function isNtfsDotGit(bytes) {
+  const stops = [92, 47, 58];
+  if (bytes[0] === 46 && isAscii(bytes, 1, "git")) return onlyDotsAndSpaces(bytes, 4, stops);
+  if (isAscii(bytes, 0, "git~1")) return onlyDotsAndSpaces(bytes, 5, stops);
+  return false;
+}
+function isNtfsDot(bytes, needle, shortPrefix) {
+  const stops = [58];
+  if (bytes[0] === 46 && isAscii(bytes, 1, needle)) return onlyDotsAndSpaces(bytes, needle.length + 1, stops);
+  const tilde = bytes[7];
+  if (isAscii(bytes, 0, needle.slice(0, 6)) && bytes[6] === 126 && tilde !== void 0 && tilde >= 49 && tilde <= 52) {
+    return onlyDotsAndSpaces(bytes, 8, stops);
+  }
+  let sawTilde = false;
+  let i = 0;
+  for (; i < 8; i++) {
+    const b = bytes[i];
+    if (b === void 0) return false;
+    if (sawTilde) {
+      if (b < 48 || b > 57) return false;
+    } else if (b === 126) {
+      const digit = bytes[++i];
+      if (digit === void 0 || digit < 49 || digit > 57) return false;
+      sawTilde = true;
+    } else if (i >= 6 || b & 128 || lower(b) !== shortPrefix.charCodeAt(i)) {
+      return false;
+    }
+  }
+  return onlyDotsAndSpaces(bytes, i, stops);
+}
+
+// src/git/gate-tree.ts
+var TREE_MODE = "40000";
+var GITLINK_MODE = "160000";
+var SYMLINK_ENTRY_MODE = "120000";
+var GOOD_MODES = /* @__PURE__ */ new Set(["100644", "100755", SYMLINK_ENTRY_MODE, TREE_MODE, GITLINK_MODE]);
+function parseTree(content, idBytes) {
+  const entries = [];
+  let at2 = 0;
+  while (at2 < content.length) {
+    const space = content.indexOf(32, at2);
+    const nul = space === -1 ? -1 : content.indexOf(0, space + 1);
+    if (space === -1 || nul === -1 || nul + 1 + idBytes > content.length) {
+      return { ok: false, detail: `the tree is cut short after ${entries.length} entries`, entries };
+    }
+    const mode = content.subarray(at2, space).toString("latin1");
+    if (!/^[0-7]+$/.test(mode)) return { ok: false, detail: `a malformed mode ${JSON.stringify(mode)}`, entries };
+    entries.push({ mode, name: Buffer.from(content.subarray(space + 1, nul)), oid: content.subarray(nul + 1, nul + 1 + idBytes).toString("hex") });
+    at2 = nul + 1 + idBytes;
+  }
+  return { ok: true, entries };
+}
+function treeProblems(entries) {
+  const problems = [];
+  const seen = /* @__PURE__ */ new Set();
+  let previous = null;
+  for (const entry of entries) {
+    const key = entry.name.toString("latin1");
+    if (!GOOD_MODES.has(entry.mode)) {
+      const why = /^0/.test(entry.mode) ? "zero-padded" : entry.mode === "100664" ? "group-writable (an early git's mode)" : "not one git writes";
+      problems.push({ name: entry.name, rule: "bad_mode", detail: `mode ${entry.mode} is ${why}` });
+    }
+    const name = nameProblem(entry.name);
+    if (name !== null) problems.push({ name: entry.name, ...name });
+    if (/^0+$/.test(entry.oid)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the entry points to the null object id" });
+    if (seen.has(key)) problems.push({ name: entry.name, rule: "duplicate_name", detail: "two entries of one tree have this name" });
+    else if (previous !== null && !inOrder(previous, entry)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the tree's entries are not in git's order" });
+    seen.add(key);
+    previous = entry;
+  }
+  return problems;
+}
+function inOrder(a, b) {
+  const keyOf2 = (e) => e.mode === TREE_MODE ? Buffer.concat([e.name, Buffer.from("/")]) : e.name;
+  return Buffer.compare(keyOf2(a), keyOf2(b)) < 0;
+}
+
+// src/git/gate-objects.ts
+var MAX_DEPTH = 512;
+async function checkNewObjects(input2) {
+  const { git, call } = input2;
+  const idBytes = input2.tip.length / 2;
+  const listed = await git({ ...call(["rev-list", "--objects", "--no-object-names", `${input2.tip}^{tree}`, "--not", `${input2.base}^{tree}`]), okCodes: [1, 128] });
+  if (listed.code !== 0) return { violations: await walkAllTrees({ git, call, tip: input2.tip, idBytes }), blobSizes: /* @__PURE__ */ new Map() };
+  const ids2 = listed.stdout.toString("latin1").split("\n").filter((l) => /^[0-9a-f]+$/.test(l));
+  const info2 = parseBatchCheck((await git(call(["cat-file", "--batch-check"], { input: [`${input2.tip}^{tree}`, ...ids2].map((l) => `${l}
+`).join("") }))).stdout);
+  const root = info2[0];
+  const types = new Map(info2.slice(1).map((o) => [o.oid, o]));
+  const treeIds = [...types.values()].filter((o) => o.type === "tree").map((o) => o.oid);
+  const trees = treeIds.length === 0 ? /* @__PURE__ */ new Map() : parseBatch((await git(call(["cat-file", "--batch"], { input: treeIds.map((t) => `${t}
+`).join("") }))).stdout);
+  const violations = [];
+  const blobSizes = /* @__PURE__ */ new Map();
+  const blobPaths = /* @__PURE__ */ new Map();
+  const queue = root && types.has(root.oid) ? [{ oid: root.oid, path: Buffer.alloc(0) }] : [];
+  const visited = /* @__PURE__ */ new Set();
+  for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
+    if (visited.has(next.oid)) continue;
+    visited.add(next.oid);
+    const entries = judgeTree(trees.get(next.oid), next.path, idBytes, violations);
+    for (const entry of entries) {
+      const found = types.get(entry.oid);
+      if (found === void 0 || entry.mode === GITLINK_MODE) continue;
+      const path4 = join14(next.path, entry.name);
+      const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
+      if (found.type !== wanted) violations.push({ path: showPath(path4), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
+      else if (wanted === "tree") queue.push({ oid: entry.oid, path: path4 });
+      else if (!blobPaths.has(entry.oid)) blobPaths.set(entry.oid, path4);
+    }
+  }
+  for (const o of types.values()) {
+    if (o.type !== "blob") continue;
+    blobSizes.set(o.oid, o.size);
+    if (o.size > input2.maxFileSize) {
+      const path4 = blobPaths.get(o.oid);
+      violations.push({ path: path4 ? showPath(path4) : `(blob ${o.oid.slice(0, 12)})`, rule: "file_too_large", detail: `${o.size} bytes, more than limits.max_file_size (${input2.maxFileSize} bytes)` });
+    }
+  }
+  return { violations, blobSizes };
+}
+function judgeTree(object2, path4, idBytes, violations) {
+  const where2 = path4.length === 0 ? "." : showPath(path4);
+  if (object2 === void 0) {
+    violations.push({ path: where2, rule: "bad_tree", detail: "a tree git cannot read (missing)" });
+    return [];
+  }
+  if (object2.type !== "tree") {
+    violations.push({ path: where2, rule: "bad_tree", detail: `a tree entry names a ${object2.type}` });
+    return [];
+  }
+  const parsed = parseTree(object2.content, idBytes);
+  if (!parsed.ok) violations.push({ path: where2, rule: "bad_tree", detail: parsed.detail });
+  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join14(path4, p.name)), rule: p.rule, detail: p.detail });
+  return parsed.entries;
+}
+async function walkAllTrees(input2) {
+  const violations = [];
+  const visited = /* @__PURE__ */ new Set();
+  let level = [{ oid: `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > MAX_DEPTH) {
+      violations.push({ path: showPath(level[0].path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH} levels` });
+      break;
+    }
+    const read = parseBatch((await input2.git(input2.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}
+`).join("") }))).stdout, level.map((l) => l.oid));
+    const next = [];
+    for (const { oid, path: path4 } of level) {
+      for (const entry of judgeTree(read.get(oid), path4, input2.idBytes, violations)) {
+        if (isTreeMode(entry.mode) && !visited.has(entry.oid)) {
+          visited.add(entry.oid);
+          next.push({ oid: entry.oid, path: join14(path4, entry.name) });
+        }
+      }
+    }
+    level = next;
+  }
+  if (violations.length === 0) violations.push({ path: ".", rule: "bad_tree", detail: "git cannot list the change's objects (one is missing or unreadable)" });
+  return violations;
+}
+function parseBatchCheck(out) {
+  return out.toString("latin1").split("\n").filter((l) => l !== "").map((line) => {
+    const [oid = "", type = "", size = ""] = line.split(" ");
+    return { oid, type, size: type === "missing" ? 0 : Number(size) };
+  });
+}
+function parseBatch(out, asked = []) {
+  const objects = /* @__PURE__ */ new Map();
+  let at2 = 0;
+  for (let i = 0; at2 < out.length; i++) {
+    const eol = out.indexOf(10, at2);
+    if (eol === -1) break;
+    const [oid = "", type = "", size = ""] = out.subarray(at2, eol).toString("latin1").split(" ");
+    if (type === "missing" || type === "ambiguous") {
+      at2 = eol + 1;
+      continue;
+    }
+    const length = Number(size);
+    const object2 = { oid, type, size: length, content: out.subarray(eol + 1, eol + 1 + length) };
+    objects.set(oid, object2);
+    if (asked[i] !== void 0) objects.set(asked[i], object2);
+    at2 = eol + 1 + length + 1;
+  }
+  return objects;
+}
+function isTreeMode(mode) {
+  return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
+}
+function join14(dir, name) {
+  return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
+}
+function showPath(path4) {
+  const text2 = path4.toString("utf8");
+  return Buffer.from(text2, "utf8").equals(path4) && !/[\u0000-\u001f\u007f]/.test(text2) ? text2 : JSON.stringify(text2);
+}
+
+// src/git/gate.ts
+var DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024;
+var STRICT_GATE = { submodules: false, gitattributes: false, maxFileSize: DEFAULT_MAX_FILE_SIZE };
+function gatePolicy(config2) {
+  return { submodules: config2.allow.includes("submodules"), gitattributes: config2.allow.includes("gitattributes"), maxFileSize: config2.limits.max_file_size };
+}
+async function checkGate(input2) {
+  for (const id of [input2.base, input2.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
+  const objects = await checkNewObjects({ git: input2.git, call: input2.call, base: input2.base, tip: input2.tip, maxFileSize: input2.policy.maxFileSize });
+  if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
+  const changes = await listChanges({ git: input2.git, call: input2.call, base: input2.base, tree: input2.tip });
+  const found = changeViolations(changes, input2.policy);
+  const content = await contentViolations({ ...input2, changes, blobSizes: objects.blobSizes });
+  const violations = [...objects.violations, ...found, ...content];
+  return violations.length === 0 ? { kind: "passed", changes } : { kind: "refused", violations, changes };
+}
+function gitDirCall(gitDir2) {
+  return (args, extra) => ({ args: ["--git-dir", gitDir2, ...args], cwd: gitDir2, ...extra?.input !== void 0 ? { input: extra.input } : {} });
+}
+function changeViolations(changes, policy) {
+  const out = [];
+  const add = (v) => {
+    if (!out.some((o) => o.path === v.path && o.rule === v.rule)) out.push(v);
+  };
+  for (const change of changes) {
+    const sides = change.from === null ? [[change.path, change.oldMode, change.newMode]] : [[change.from, change.oldMode, null], [change.path, null, change.newMode]];
+    for (const [path4, oldMode, newMode] of sides) {
+      if ((oldMode === GITLINK_MODE || newMode === GITLINK_MODE) && !policy.submodules) {
+        add({ path: showText(path4), rule: "gitlink", detail: "a submodule (gitlink) changes; config allow: [submodules] lets it" });
+      }
+      const parts = path4.split("/");
+      parts.forEach((part, i) => {
+        const last = i === parts.length - 1;
+        const name = Buffer.from(part, "utf8");
+        if (isDotGitmodules(name)) {
+          if (!policy.submodules) add({ path: showText(path4), rule: "gitmodules", detail: "a .gitmodules changes; config allow: [submodules] lets it" });
+          else if (!last) add({ path: showText(path4), rule: "gitmodules", detail: "a folder named .gitmodules: git reads only a file there" });
+          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path4), rule: "gitmodules", detail: "a .gitmodules that is a symbolic link (git refuses it)" });
+        }
+        if (isDotGitattributes(name)) {
+          if (!policy.gitattributes) add({ path: showText(path4), rule: "gitattributes", detail: "a .gitattributes changes; config allow: [gitattributes] lets it" });
+          else if (!last) add({ path: showText(path4), rule: "gitattributes", detail: "a folder named .gitattributes: git reads only a file there" });
+          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path4), rule: "gitattributes", detail: "a .gitattributes that is a symbolic link (git refuses it)" });
+        }
+      });
+    }
+  }
+  return out;
+}
+async function contentViolations(input2) {
+  const last = (path4) => Buffer.from(path4.slice(path4.lastIndexOf("/") + 1), "utf8");
+  const fresh = input2.changes.filter((c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input2.blobSizes.has(c.newOid));
+  const modules = input2.policy.submodules ? fresh.filter((c) => isDotGitmodules(last(c.path))) : [];
+  const attributes = input2.policy.gitattributes ? fresh.filter((c) => isDotGitattributes(last(c.path))) : [];
+  const out = [];
+  for (const c of modules) {
+    const listed = await input2.git({ ...input2.call(["config", "--no-includes", "--blob", c.newOid, "--list", "-z"]), okCodes: [1, 3, 128] });
+    const problems = listed.code === 0 ? gitmodulesProblems(parseConfigList(listed.stdout.toString("utf8"))) : ["git cannot parse it as a config file"];
+    for (const problem of problems) out.push({ path: showText(c.path), rule: "gitmodules", detail: problem });
+  }
+  const readable = attributes.filter((c) => {
+    if ((input2.blobSizes.get(c.newOid) ?? 0) <= ATTR_MAX_FILE_SIZE) return true;
+    out.push({ path: showText(c.path), rule: "gitattributes", detail: `larger than ${ATTR_MAX_FILE_SIZE} bytes: git does not read it` });
+    return false;
+  });
+  if (readable.length > 0) {
+    const { stdout } = await input2.git(input2.call(["cat-file", "--batch"], { input: readable.map((c) => `${c.newOid}
+`).join("") }));
+    let at2 = 0;
+    for (const c of readable) {
+      const eol = stdout.indexOf(10, at2);
+      const size = Number(stdout.subarray(at2, eol).toString("latin1").split(" ")[2]);
+      const problem = gitattributesProblem(stdout.subarray(eol + 1, eol + 1 + size));
+      if (problem !== null) out.push({ path: showText(c.path), rule: "gitattributes", detail: problem });
+      at2 = eol + 1 + size + 1;
+    }
+  }
+  return out;
+}
+function showText(path4) {
+  return /[\u0000-\u001f\u007f]/.test(path4) ? JSON.stringify(path4) : path4;
+}
+
 // src/git/checkpoint.ts
 var DEFAULT_AUTHOR = { name: "naruto", email: "naruto@users.noreply.github.com" };
 function formatCheckpointMessage(m) {
@@ -63225,43 +63728,44 @@ function symlinkProblem(link, target, policy) {
 }
 
 // src/sandbox/snapshot.ts
-import { copyFile as copyFile3, lstat as lstat5, readFile as readFile4 } from "node:fs/promises";
-import { join as join14 } from "node:path";
-async function freshView(git, dir) {
-  const gitDir2 = join14(dir.private, "git");
-  await makeViewGitDir(gitDir2, dir.objects.format);
-  const view = { gitDir: gitDir2, workTree: dir.path, index: join14(gitDir2, "index"), objects: dir.objects };
-  await copyFile3(seedIndex(dir), view.index).catch(async () => {
-    await git(viewCall(view, ["read-tree", dir.start]));
-  });
-  return view;
-}
-async function snapshotWorkDir(git, dir) {
-  const view = await freshView(git, dir);
-  const notes = [];
-  await git(viewCall(view, ["add", "-A"]));
-  const forced = await stagedIgnored(git, view, dir, notes);
-  if (forced.length > 0) {
-    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: forced.join("\0") + "\0" }));
-  }
-  const tree = await gitText(git, viewCall(view, ["write-tree"]));
-  return { tree, view, notes };
-}
-async function stagedIgnored(git, view, dir, notes) {
-  const agentIndex = join14(dir.path, ".git", "index");
+import { copyFile as copyFile3 } from "node:fs/promises";
+import { join as join16 } from "node:path";
+
+// src/sandbox/agent-index.ts
+import { lstat as lstat5, readFile as readFile4 } from "node:fs/promises";
+import { join as join15 } from "node:path";
+var NOTHING = { stagedIgnored: [], gitlinks: [] };
+async function readAgentIndex(git, view, dir, notes) {
+  const agentIndex = join15(dir.path, ".git", "index");
   const info2 = await lstat5(agentIndex).catch(() => null);
-  if (info2 === null || !info2.isFile()) return [];
-  if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return [];
-  const listed = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--cached", "--ignored", "--exclude-standard"], { index: agentIndex, okCodes: [128] }));
-  if (listed.code !== 0) {
-    notes.push("the index of the agent's own repository could not be read; ignored files it staged were not taken");
-    return [];
+  if (info2 === null || !info2.isFile()) return NOTHING;
+  if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return NOTHING;
+  const list = (args) => git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", ...args], { index: agentIndex, okCodes: [128] }));
+  const [ignored, staged] = await Promise.all([list(["--cached", "--ignored", "--exclude-standard"]), list(["--stage"])]);
+  if (ignored.code !== 0 || staged.code !== 0) {
+    notes.push("the index of the agent's own repository could not be read; ignored files and submodules it staged were not taken");
+    return NOTHING;
   }
   const present = [];
-  for (const path4 of new Set(splitNul(listed.stdout))) {
-    if (await lstat5(join14(dir.path, path4)).then(() => true, () => false)) present.push(path4);
+  for (const path4 of new Set(fields(ignored.stdout))) {
+    if (await lstat5(onDisk(dir, path4)).then(() => true, () => false)) present.push(path4);
   }
-  return present;
+  return { stagedIgnored: present, gitlinks: parseGitlinks(fields(staged.stdout)) };
+}
+function parseGitlinks(records) {
+  const out = [];
+  for (const record2 of records) {
+    const tab = record2.indexOf("	");
+    const [mode, oid, stage] = record2.slice(0, tab).split(" ");
+    if (mode === "160000" && stage === "0" && oid !== void 0) out.push({ path: record2.slice(tab + 1), oid });
+  }
+  return out;
+}
+function onDisk(dir, path4) {
+  return Buffer.concat([Buffer.from(`${dir.path}/`), Buffer.from(path4, "latin1")]);
+}
+function fields(out) {
+  return out.toString("latin1").split("\0").filter((f) => f !== "");
 }
 async function sameBytes(a, b, size) {
   const other = await lstat5(b).catch(() => null);
@@ -63270,17 +63774,119 @@ async function sameBytes(a, b, size) {
   return x.equals(y);
 }
 
+// src/sandbox/bad-names.ts
+import { readdir as readdir4 } from "node:fs/promises";
+var NESTED_GIT = {
+  rule: "dotgit",
+  detail: "a git directory inside the work (a nested repository, or one planted): git never takes it; a submodule is staged as a gitlink"
+};
+var PARALLEL = 16;
+async function findBadNames(git, view, dir, skip) {
+  const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
+  const pruned = /* @__PURE__ */ new Set([...skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
+  const found = [];
+  let level = [""];
+  while (level.length > 0) {
+    const next = [];
+    for (let i = 0; i < level.length; i += PARALLEL) {
+      await Promise.all(
+        level.slice(i, i + PARALLEL).map(async (folder) => {
+          const entries = await readdir4(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+          for (const entry of entries) {
+            const name = entry.name.toString("latin1");
+            if (folder === "" && name === ".git") continue;
+            const path4 = folder === "" ? name : `${folder}/${name}`;
+            if (pruned.has(path4)) continue;
+            const problem = name === ".git" ? NESTED_GIT : nameProblem(entry.name);
+            if (problem !== null) found.push({ path: path4, exclude: name === ".git" ? folder : path4, ...problem });
+            else if (entry.isDirectory()) next.push(path4);
+          }
+        })
+      );
+    }
+    level = next;
+  }
+  if (found.length === 0) return [];
+  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
+  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
+  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => a.path < b.path ? -1 : 1);
+}
+
+// src/sandbox/snapshot.ts
+async function freshView(git, dir) {
+  const gitDir2 = join16(dir.private, "git");
+  await makeViewGitDir(gitDir2, dir.objects.format);
+  const view = { gitDir: gitDir2, workTree: dir.path, index: join16(gitDir2, "index"), objects: dir.objects };
+  await copyFile3(seedIndex(dir), view.index).catch(async () => {
+    await git(viewCall(view, ["read-tree", dir.start]));
+  });
+  return view;
+}
+async function snapshotWorkDir(git, dir) {
+  const view = await freshView(git, dir);
+  const notes = [];
+  const agent = await readAgentIndex(git, view, dir, notes);
+  const refused2 = [];
+  const refuse = (path4, problem) => refused2.push({ path: showPath(Buffer.from(path4, "latin1")), rule: problem.rule, detail: problem.detail });
+  const gitlinks = agent.gitlinks.filter((g) => {
+    const problem = pathProblem(g.path);
+    if (problem !== null) refuse(g.path, problem);
+    return problem === null;
+  });
+  const bad = await findBadNames(git, view, dir, new Set(agent.gitlinks.map((g) => g.path)));
+  for (const b of bad) refuse(b.path, b);
+  const excluded = [...agent.gitlinks.map((g) => g.path), ...bad.map((b) => b.exclude)];
+  await addAll(git, view, excluded);
+  const within = (path4) => excluded.some((e) => path4 === e || path4.startsWith(`${e}/`));
+  const forced = agent.stagedIgnored.filter((path4) => {
+    if (within(path4)) return false;
+    const problem = pathProblem(path4);
+    if (problem !== null) refuse(path4, problem);
+    return problem === null;
+  });
+  if (forced.length > 0) {
+    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }));
+  }
+  if (gitlinks.length > 0) {
+    const records = gitlinks.map((g) => `160000 ${g.oid}	${g.path}\0`).join("");
+    await git(viewCall(view, ["update-index", "--add", "--replace", "-z", "--index-info"], { input: Buffer.from(records, "latin1") }));
+  }
+  const tree = await gitText(git, viewCall(view, ["write-tree"]));
+  return { tree, view, notes, refused: refused2 };
+}
+async function addAll(git, view, excluded) {
+  if (excluded.length === 0) {
+    await git(viewCall(view, ["add", "-A"]));
+    return;
+  }
+  const pathspecs = [":(literal).", ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => `${p}\0`).join("");
+  const call = viewCall(view, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(pathspecs, "latin1") });
+  await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+}
+function pathProblem(path4) {
+  for (const part of path4.split("/")) {
+    const problem = nameProblem(Buffer.from(part, "latin1"));
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
 // src/engine/checkpoint.ts
 async function checkpointWorkDir(options2) {
   const { git, workDir, item } = options2;
   const snapshot = await snapshotWorkDir(git, workDir);
   const call = (args, extra) => viewCall(snapshot.view, args, extra);
-  const changes = await listChanges({ git, call, base: workDir.start, tree: snapshot.tree });
+  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options2.gate ?? STRICT_GATE });
+  const changes = gate.changes ?? [];
   const notes = snapshot.notes;
-  if (changes.length === 0) return { kind: "no_changes", base: workDir.start, notes };
+  if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
   const changed = changedPaths(changes);
   const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options2.protected, allowProtected: options2.allowProtected ?? false });
-  if (!scope.ok) return { kind: "out_of_scope", violations: scope.violations, changed, tree: snapshot.tree, notes };
+  const violations = [...snapshot.refused, ...gate.kind === "refused" ? gate.violations : [], ...scope.ok ? [] : scope.violations];
+  if (violations.length > 0) {
+    return { kind: "out_of_scope", violations, changed: [.../* @__PURE__ */ new Set([...changed, ...violations.map((v) => v.path)])].sort(), tree: snapshot.tree, notes };
+  }
   const message2 = formatCheckpointMessage({
     title: item.title ?? item.id,
     ...options2.summary !== void 0 ? { body: options2.summary } : {},
@@ -63370,7 +63976,7 @@ async function runAttempt(ctx, mission, order, hooks) {
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
     await mkdir9(records, { recursive: true });
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
-    await writeFile9(join15(records, "prompt.md"), prompt);
+    await writeFile9(join17(records, "prompt.md"), prompt);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     const writes = paths(item.writes);
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
@@ -63396,6 +64002,7 @@ ${outputTail(run.output)}` }, run);
       item: { id: item.id, title: item.title, writes, readonly: item.readonly },
       protected: ctx.config.protected,
       allowProtected: ctx.config.allow_protected,
+      gate: gatePolicy(ctx.config),
       attempt: order.attempt,
       agent: item.agent,
       ...run.result?.summary ? { summary: run.result.summary } : {},
@@ -63435,7 +64042,7 @@ ${outputTail(verify.output)}` }, run);
   }
 }
 async function runContained(ctx, r) {
-  const log = createAgentLog(join15(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
+  const log = createAgentLog(join17(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
   const containment2 = await containmentOf(r.profile, ctx.env, ctx.nodePath);
   const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
   let run = null;
@@ -63464,7 +64071,7 @@ async function runContained(ctx, r) {
     return run;
   } finally {
     await log.close();
-    if (run?.resultText != null) await writeFile9(join15(r.records, resultName), run.resultText);
+    if (run?.resultText != null) await writeFile9(join17(r.records, resultName), run.resultText);
   }
 }
 async function keepWork(ctx, a) {
@@ -63476,6 +64083,7 @@ async function keepWork(ctx, a) {
     item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
     protected: ctx.config.protected,
     allowProtected: ctx.config.allow_protected,
+    gate: gatePolicy(ctx.config),
     attempt: a.attempt,
     agent: a.item.agent,
     ...a.summary ? { summary: a.summary } : {},
@@ -63490,7 +64098,9 @@ async function keepWork(ctx, a) {
   }
   if (kept === null) return null;
   const where2 = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
-  return where2 + (outcome.kind === "out_of_scope" ? ` (it changed paths outside the item's writes: ${outcome.changed.slice(0, 5).join(", ")}${outcome.changed.length > 5 ? ", …" : ""})` : "");
+  if (outcome.kind !== "out_of_scope") return where2;
+  const refused2 = [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))];
+  return `${where2} (it changed what the item may not: ${refused2.slice(0, 5).join(", ")}${refused2.length > 5 ? ", …" : ""})`;
 }
 function paths(written) {
   return written.map((p) => {
@@ -63513,7 +64123,7 @@ function minutes(ms) {
 
 // src/action/integrate/recheck.ts
 import { lstat as lstat6 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join18 } from "node:path";
 var MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 async function recheckCheckpoint(input2) {
   const o = input2.result.outcome;
@@ -63537,14 +64147,18 @@ async function recheckPartialWork(input2) {
 async function recheckCommit(input2, commit, base) {
   const problem = await findProblem(input2, commit, base);
   if (problem !== null) return { kind: "refused", problem };
-  const changes = await listChanges({ git: input2.git, gitDir: await gitDir(input2), base, tree: commit });
+  const gate = await checkGate({ git: input2.git, call: gitDirCall(await gitDir(input2)), base, tip: commit, policy: gatePolicy(input2.config) });
+  const refusedByGate = gate.kind === "refused" ? gate.violations.map((v) => `${v.path} (${v.rule})`) : [];
+  if (gate.changes === null) return { kind: "out_of_scope", paths: [...new Set(refusedByGate)] };
+  const changes = gate.changes;
   const writes = input2.item.writes.map((w) => {
     const n = normalizePath(w);
     if (!n.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(w)}: ${n.message}`);
     return n.value;
   });
   const scope = checkScope(changes, { writes, readonly: input2.item.readonly, protected: input2.config.protected, allowProtected: input2.config.allow_protected });
-  if (!scope.ok) return { kind: "out_of_scope", paths: [...new Set(scope.violations.map((v) => `${v.path} (${v.rule})`))] };
+  const refusedByScope = scope.ok ? [] : scope.violations.map((v) => `${v.path} (${v.rule})`);
+  if (refusedByGate.length + refusedByScope.length > 0) return { kind: "out_of_scope", paths: [.../* @__PURE__ */ new Set([...refusedByGate, ...refusedByScope])] };
   return { kind: "ok", changed: changedPaths(changes) };
 }
 function refused(reason) {
@@ -63553,10 +64167,10 @@ function refused(reason) {
 }
 async function findProblem(input2, commit, base) {
   const { git, repoDir, mission, item, attempt } = input2;
-  const sha = /^[0-9a-f]{40}$/;
-  if (!sha.test(commit) || !sha.test(base)) return "the result names commits that are not object ids";
+  const sha2 = /^[0-9a-f]{40}$/;
+  if (!sha2.test(commit) || !sha2.test(base)) return "the result names commits that are not object ids";
   if (input2.result.commit !== commit || input2.result.base !== base) return "the result's commit and base disagree with its outcome";
-  const bundle = join16(input2.folder, ARTIFACT_FILES.bundle);
+  const bundle = join18(input2.folder, ARTIFACT_FILES.bundle);
   const stat2 = await lstat6(bundle).catch(() => null);
   if (stat2 === null) return "the artifact has no checkpoint.bundle";
   if (!stat2.isFile()) return "checkpoint.bundle is not a regular file";
@@ -63608,9 +64222,10 @@ async function gitDir(input2) {
 }
 
 // src/action/integrate/work-events.ts
-import { join as join17 } from "node:path";
+import { join as join19 } from "node:path";
 async function workEvents(input2) {
   const events2 = [];
+  const pushes = [];
   for (const entry of input2.entries) {
     const item = input2.mission.items.find((i) => i.id === entry.item);
     const attempt = item?.attempts.find((a) => a.n === entry.attempt);
@@ -63647,23 +64262,23 @@ async function workEvents(input2) {
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events2.push(finished(await keepPartialWork({ ...input2, folder: join17(input2.folder, name), item, attempt: entry.attempt, result: r }), r));
+      events2.push(finished(await keepPartialWork({ ...input2, folder: join19(input2.folder, name), item, attempt: entry.attempt, result: r }, pushes), r));
       continue;
     }
-    const checked = await recheckCheckpoint({ ...input2, folder: join17(input2.folder, name), item, attempt: entry.attempt, result: r });
+    const checked = await recheckCheckpoint({ ...input2, folder: join19(input2.folder, name), item, attempt: entry.attempt, result: r });
     if (checked.kind === "refused") {
       input2.log.warning(`${item.id}#${entry.attempt}: ${checked.reason}`);
       events2.push(finished(checked.outcome, r));
       continue;
     }
     const branch = `refs/heads/${workerBranch(input2.mission.id, item.id)}`;
-    await pushRef(input2.git, input2.repoDir, input2.remote, { commit: checked.outcome.commit, ref: branch, force: true });
-    input2.log.info(`${item.id}#${entry.attempt}: checkpoint ${checked.outcome.commit.slice(0, 12)} accepted and pushed to ${branch}`);
+    pushes.push({ item: item.id, attempt: entry.attempt, commit: checked.outcome.commit, ref: branch, kind: "checkpoint" });
+    input2.log.info(`${item.id}#${entry.attempt}: checkpoint ${checked.outcome.commit.slice(0, 12)} accepted`);
     events2.push(finished(checked.outcome, r));
   }
-  return events2;
+  return { events: events2, pushes };
 }
-async function keepPartialWork(input2) {
+async function keepPartialWork(input2, pushes) {
   const o = input2.result.outcome;
   if (o.kind !== "timed_out" && o.kind !== "failed") return o;
   const branch = partialWorkBranch(input2.mission.id, input2.item.id, input2.attempt);
@@ -63678,8 +64293,8 @@ async function keepPartialWork(input2) {
     input2.log.warning(`${input2.item.id}#${input2.attempt}: partial work refused: ${checked.reason}`);
     return notKept(`it was refused: ${checked.reason}`);
   }
-  await pushRef(input2.git, input2.repoDir, input2.remote, { commit: checked.commit, ref: `refs/heads/${branch}`, force: true });
-  input2.log.info(`${input2.item.id}#${input2.attempt}: partial work ${checked.commit.slice(0, 12)} kept on ${branch}`);
+  pushes.push({ item: input2.item.id, attempt: input2.attempt, commit: checked.commit, ref: `refs/heads/${branch}`, kind: "partial" });
+  input2.log.info(`${input2.item.id}#${input2.attempt}: partial work ${checked.commit.slice(0, 12)} accepted, to be kept on ${branch}`);
   return o;
 }
 function escapeRegExp(text2) {
@@ -63688,7 +64303,7 @@ function escapeRegExp(text2) {
 
 // src/action/modes/shared.ts
 import { mkdir as mkdir10, rm as rm7 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 var ModeInputError = class extends Error {
   name = "ModeInputError";
 };
@@ -63721,7 +64336,7 @@ ${formatConfigErrors(loaded.errors, input2.path)}`);
   return loaded.config;
 }
 async function artifactFolder(deps) {
-  const dir = join18(deps.tempDir, "naruto-artifact");
+  const dir = join20(deps.tempDir, "naruto-artifact");
   await rm7(dir, { recursive: true, force: true });
   await mkdir10(dir, { recursive: true });
   deps.log.setOutput("artifact", dir);
@@ -63744,13 +64359,13 @@ async function engineContext(deps, config2) {
     env: deps.env,
     now: deps.now,
     sandbox,
-    workRoot: join18(deps.tempDir, "naruto-work"),
+    workRoot: join20(deps.tempDir, "naruto-work"),
     nodePath: deps.nodePath
   };
 }
 
-// src/action/modes/integrate.ts
-async function integrateMode(deps, input2) {
+// src/action/modes/publish.ts
+async function publishMode(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
@@ -63770,8 +64385,6 @@ async function integrateMode(deps, input2) {
   if (!await hasCommit(git, repoDir, loaded.base.commit)) await fetchRefs(git, repoDir, remote, [`+${loaded.base.commit}:refs/naruto/base/${id}`]);
   let mission = loaded;
   const commands = [];
-  const waiting = waitingCheckpoints(loaded);
-  if (waiting.length > 0) commands.push({ type: "integrate", checkpoints: waiting });
   const apply2 = async (event) => {
     try {
       const result = await applyEvent(deps.store, id, event);
@@ -63783,47 +64396,178 @@ async function integrateMode(deps, input2) {
     }
   };
   const at2 = deps.now().toISOString();
-  const verifyEnv = scrubbedEnv(deps.env);
+  let events2 = [];
+  let pushes = [];
   switch (input2.dispatch.phase) {
     case "plan": {
       const event = await planEvent({ folder: input2.artifacts, mission, config: config2, at: at2, runUrl: deps.runUrl });
-      if (event) await apply2(event);
+      if (event) events2 = [event];
       break;
     }
     case "work":
-      for (const event of await workEvents({ folder: input2.artifacts, mission, config: config2, git, repoDir, remote, queueRef, entries: input2.dispatch.items, at: at2, runUrl: deps.runUrl, log })) {
-        await apply2(event);
-      }
+      ({ events: events2, pushes } = await workEvents({ folder: input2.artifacts, mission, config: config2, git, repoDir, queueRef, entries: input2.dispatch.items, at: at2, runUrl: deps.runUrl, log }));
       break;
     case "review": {
-      const event = await reviewEvent({ folder: input2.artifacts, mission, config: config2, git, repoDir, env: verifyEnv, now: deps.now });
-      if (event) await apply2(event);
+      const event = await reviewEvent({ folder: input2.artifacts, mission, config: config2, git, repoDir, env: scrubbedEnv(deps.env), now: deps.now });
+      if (event) events2 = [event];
       break;
     }
     case null:
       break;
   }
-  const integrate2 = queueIntegrator({ ...await engineContext(deps, config2), env: verifyEnv, remote, log });
-  const done = await carryOut(deps, { mission, commands }, { integrate: integrate2 });
-  log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
-  await log.summary(integrateSummary(done.mission, done.dispatched));
-}
-function waitingCheckpoints(mission) {
-  const out = [];
-  for (const item of mission.items) {
-    const last = item.attempts.at(-1);
-    if (last?.status === "integrating" && last.checkpoint && last.base) out.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
+  for (const p of pushes) {
+    try {
+      await pushRef(git, repoDir, remote, { commit: p.commit, ref: p.ref, force: true });
+      log.info(`${p.item}#${p.attempt}: ${p.kind === "checkpoint" ? "checkpoint" : "partial work"} ${p.commit.slice(0, 12)} pushed to ${p.ref}`);
+    } catch (error63) {
+      const why = `GitHub refused the push of ${p.ref}: ${lastLines(error63 instanceof Error ? error63.message : String(error63))}`;
+      log.warning(`${p.item}#${p.attempt}: ${why}`);
+      events2 = events2.map((e) => e.type === "attempt_finished" && e.item === p.item && e.attempt === p.attempt ? refusedPush(e, p, why) : e);
+    }
   }
-  return out;
+  for (const event of events2) await apply2(event);
+  const orders = integrateOrders(waitingCheckpoints(loaded), commands);
+  const later = commands.filter((c) => c.type !== "integrate");
+  commands.length = 0;
+  let outcome = null;
+  if (orders.length > 0) {
+    await fetchMissingCheckpoints({ git, repoDir, remote, log, mission: id, orders });
+    const { ready, gone } = await readyOrders({ git, repoDir, at: deps.now().toISOString() }, orders);
+    for (const event of gone) await apply2(event);
+    if (ready.length > 0) {
+      outcome = await publishQueue({ deps, config: config2, mission, ready, folder: input2.artifacts });
+      if (outcome.kind === "accepted") {
+        if (outcome.head !== outcome.start) {
+          await pushRef(git, repoDir, remote, { commit: outcome.head, ref: queueRef, expected: outcome.start });
+          log.info(`pushed ${mission.queue.branch}: ${outcome.start.slice(0, 12)} → ${outcome.head.slice(0, 12)}`);
+        }
+        for (const event of outcome.events) await apply2(event);
+      } else if (outcome.kind === "moved") {
+        log.warning(outcome.reason);
+        const integrateOnly = input2.dispatch.phase === "work" && input2.dispatch.items.length === 0;
+        if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
+      } else {
+        log.error(`naruto: ${outcome.reason}`);
+        for (const c of ready) await apply2({ type: "verify_failed", at: deps.now().toISOString(), item: c.item, attempt: c.attempt, output: outcome.reason });
+      }
+    }
+  }
+  const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
+  log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
+  await log.summary(publishSummary(done.mission, done.dispatched, outcome));
 }
-function integrateSummary(mission, dispatched) {
+function refusedPush(event, push, why) {
+  if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
+  const o = event.outcome;
+  if (o.kind !== "failed" && o.kind !== "timed_out") return event;
+  const at2 = o.reason.indexOf("; its partial work is kept at ");
+  return { ...event, outcome: { ...o, reason: `${at2 === -1 ? o.reason : o.reason.slice(0, at2)}; its partial work was not kept: ${why}` } };
+}
+function lastLines(text2) {
+  return text2.trim().split("\n").slice(-3).join(" ").slice(0, 500);
+}
+var UnverifiedCandidateError = class extends Error {
+  constructor(commit) {
+    super(`no verify result for ${commit}`);
+    this.commit = commit;
+  }
+  commit;
+  name = "UnverifiedCandidateError";
+};
+var NOTHING_RUNS = {
+  kind: "none",
+  description: "none (the publish job runs no process of the repository)",
+  run: () => Promise.reject(new Error("the publish job runs nothing of the repository: this is a bug in naruto"))
+};
+async function publishQueue(input2) {
+  const { deps, config: config2, mission, ready } = input2;
+  const { git, workspace: repoDir, log } = deps;
+  const queueRef = queueRefName(mission.id);
+  const start = await readRef(git, repoDir, queueRef);
+  if (start === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
+  const refused2 = async (why) => {
+    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    return { kind: "refused", reason: `the queue job's result was refused: ${why}; nothing of it was pushed` };
+  };
+  const read = await readArtifactJson(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  if (read.kind === "invalid") return refused2(read.reason);
+  const record2 = read.kind === "ok" ? read.value : null;
+  if (record2 !== null && record2.mission !== mission.id) return refused2(`it is for ${JSON.stringify(record2.mission)}`);
+  const verify = config2.queue.verify;
+  if (verify !== null && record2 === null) return refused2(`the queue job left no result${deps.runUrl ? ` (see ${deps.runUrl})` : ""}, so no candidate is verified`);
+  const sameInputs = record2 !== null && record2.start_head === start && sameOrders(record2.checkpoints, ready);
+  const nowSeconds = Math.floor(deps.now().getTime() / 1e3);
+  const time3 = record2 !== null && record2.committer_time <= nowSeconds + 600 && record2.committer_time >= nowSeconds - 7 * 24 * 3600 ? record2.committer_time : nowSeconds;
+  const ctx = {
+    git,
+    repoDir,
+    commonDir: await gitCommonDir(git, repoDir),
+    config: config2,
+    env: {},
+    now: () => new Date(time3 * 1e3),
+    sandbox: NOTHING_RUNS,
+    workRoot: join21(deps.tempDir, "naruto-work"),
+    nodePath: null,
+    verify,
+    ...record2 === null || verify === null ? {} : { verifier: replay2(record2) },
+    log
+  };
+  let built;
+  try {
+    built = await buildQueue(ctx, mission, ready);
+  } catch (error63) {
+    if (!(error63 instanceof UnverifiedCandidateError)) throw error63;
+    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    if (record2 !== null && !sameInputs) {
+      return { kind: "moved", reason: `the queue job built on ${record2.start_head.slice(0, 12)} with ${record2.checkpoints.length} checkpoint(s); the queue is now at ${start.slice(0, 12)} with ${ready.length}: the checkpoints wait for a run that builds on it` };
+    }
+    return refused2(`it has no verify result for the candidate ${error63.commit.slice(0, 12)} that its own checkpoints give`);
+  }
+  if (record2 !== null && sameInputs) {
+    if (record2.head !== built.head) return refused2(`its queue head ${record2.head.slice(0, 12)} is not ${built.head.slice(0, 12)}, the one rebuilt here from the checked checkpoints`);
+    const problem = await bundleProblem(deps, join21(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
+    if (problem !== null) return refused2(problem);
+    const results = built.events.flatMap((e) => e.results);
+    if (JSON.stringify(record2.results) !== JSON.stringify(results)) return refused2("its outcome per checkpoint is not the one rebuilt here");
+  }
+  return { kind: "accepted", start, head: built.head, events: built.events };
+}
+function replay2(record2) {
+  const runs = /* @__PURE__ */ new Map();
+  for (const r of record2.verify) if (!runs.has(r.commit)) runs.set(r.commit, { exitCode: r.exit_code, output: r.output });
+  return async (commit) => {
+    const run = runs.get(commit);
+    if (run === void 0) throw new UnverifiedCandidateError(commit);
+    return run;
+  };
+}
+function sameOrders(a, b) {
+  return a.length === b.length && a.every((c, i) => c.item === b[i]?.item && c.attempt === b[i]?.attempt && c.commit === b[i]?.commit && c.base === b[i]?.base);
+}
+async function bundleProblem(deps, bundle, queueRef, start, head) {
+  const stat2 = await lstat7(bundle).catch(() => null);
+  if (head === start) return stat2 === null ? null : "it sends queue commits although the queue did not move";
+  if (stat2 === null) return `it has no ${ARTIFACT_FILES.queueBundle}`;
+  if (!stat2.isFile()) return `${ARTIFACT_FILES.queueBundle} is not a regular file`;
+  const { code, stdout } = await deps.git({ args: ["bundle", "list-heads", bundle], cwd: deps.workspace, okCodes: [128] });
+  if (code !== 0) return `git cannot read ${ARTIFACT_FILES.queueBundle}`;
+  const heads = stdout.toString("utf8").split("\n").filter((l) => l !== "");
+  if (heads.length !== 1 || heads[0] !== `${head} ${queueRef}`) {
+    return `its bundle holds ${heads.map((h) => h.slice(0, 12) + h.slice(40)).join(", ") || "nothing"}, not ${queueRef} at ${head.slice(0, 12)}, the head rebuilt here`;
+  }
+  return null;
+}
+function publishSummary(mission, dispatched, outcome) {
   const rows = mission.items.map((i) => `| ${codeSpan(i.id)} | ${i.status} | ${i.attempts.length} |`);
   const started = dispatched.length === 0 ? "" : `
 
 Started: ${dispatched.map((d) => `${codeSpan(`${d.item}#${d.attempt}`)}${d.runUrl?.startsWith("http") ? ` ([run](${d.runUrl}))` : ""}`).join(", ")}`;
+  const queue = outcome === null || outcome.kind === "accepted" ? "" : `
+
+**Queue not published:** ${outcome.reason.replace(/[<>*_`[\]\\|]/g, " ")}`;
   return `### naruto ${codeSpan(mission.id)} · ${mission.status}
 
-Queue \`${mission.queue.branch}\` at \`${mission.queue.head.slice(0, 12)}\`${started}
+Queue \`${mission.queue.branch}\` at \`${mission.queue.head.slice(0, 12)}\`${started}${queue}
 
 | item | status | attempts |
 |---|---|---|
@@ -63831,9 +64575,88 @@ ${rows.join("\n")}
 `;
 }
 
-// src/action/modes/plan.ts
+// src/action/modes/queue.ts
+import { join as join22 } from "node:path";
 import { writeFile as writeFile10 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+async function prepareQueue(deps, input2) {
+  const id = missionInput(input2.mission);
+  deps.log.setOutput("mission", id);
+  const artifact = await artifactFolder(deps);
+  const { mission } = await loadMission(deps, id);
+  if (isMissionTerminal(mission.status)) {
+    const reason = `mission ${id} is ${mission.status}: there is nothing to integrate`;
+    await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
+    deps.log.info(reason);
+    return;
+  }
+  const { git, workspace: repoDir, remote } = deps;
+  const queueRef = queueRefName(id);
+  await fetchRefs(git, repoDir, remote, [`+${queueRef}:${queueRef}`]).catch(async () => {
+    await fetchRefs(git, repoDir, remote, [`+${mission.queue.head}:${queueRef}`]);
+  });
+  if (!await hasCommit(git, repoDir, mission.base.commit)) await fetchRefs(git, repoDir, remote, [`+${mission.base.commit}:refs/naruto/base/${id}`]);
+  await fetchMissingCheckpoints({ git, repoDir, remote, log: deps.log, mission: id, orders: waitingCheckpoints(mission) });
+  const configText = await missionConfigText(deps, mission);
+  await handOver(deps, { kind: "queue", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), artifacts: input2.artifacts, dispatch: { phase: input2.dispatch.phase, items: [...input2.dispatch.items] } });
+  deps.log.info(`the queue of ${id} is ready: the next step builds and verifies it, without any token`);
+}
+async function queueStep(deps, job) {
+  const { mission } = job;
+  const { git, workspace: repoDir, log } = deps;
+  const config2 = configFromText({ text: job.configText, path: job.configPath, mission });
+  const at2 = deps.now().toISOString();
+  const queueRef = queueRefName(mission.id);
+  const start = await readRef(git, repoDir, queueRef);
+  if (start === null) throw new Error(`${queueRef} is missing in the checkout: run naruto's action step (mode queue) first`);
+  let events2 = [];
+  if (job.dispatch.phase === "work") {
+    events2 = (await workEvents({ folder: job.artifacts, mission, config: config2, git, repoDir, queueRef, entries: job.dispatch.items, at: at2, runUrl: null, log })).events;
+  }
+  const { ready } = await readyOrders({ git, repoDir, at: at2 }, ordersAfter(mission, events2));
+  const time3 = Math.floor(deps.now().getTime() / 1e3);
+  const runs = [];
+  let head = start;
+  let results = [];
+  if (ready.length > 0) {
+    const ctx = await engineContext(deps, config2);
+    const verify = config2.queue.verify;
+    const built = await buildQueue(
+      { ...ctx, now: () => new Date(time3 * 1e3), verify, ...verify === null ? {} : { verifier: recorded(queueVerifier(ctx, mission.id, verify), runs, log) }, log },
+      mission,
+      ready
+    );
+    head = built.head;
+    results = built.events.flatMap((e) => e.results);
+  }
+  const record2 = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time3, checkpoints: ready, verify: runs, head, results };
+  await writeFile10(join22(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record2, null, 2) + "\n");
+  if (head !== start) {
+    await gitText(git, { args: ["bundle", "create", join22(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
+  }
+  const lines = results.map((r) => `- ${codeSpan(`${r.item}#${r.attempt}`)}: ${r.kind.replace("_", " ")}`);
+  log.info(`queue of ${mission.id}: ${start.slice(0, 12)} → ${head.slice(0, 12)}, ${ready.length} checkpoint(s), ${runs.length} verify run(s)`);
+  await log.summary(`### naruto ${codeSpan(mission.id)} · queue
+
+Built ${codeSpan(head.slice(0, 12))} on ${codeSpan(start.slice(0, 12))} with ${runs.length} verify run(s); the publish job rebuilds it before anything is pushed.
+
+${lines.join("\n")}
+`);
+}
+function recorded(verify, runs, log) {
+  return async (commit) => {
+    const result = await verify(commit);
+    const output2 = tail(result.output, 16 * 1024);
+    runs.push({ commit, exit_code: result.exitCode, output: output2 });
+    const text2 = output2.replace(/\n$/, "");
+    log.info(`verify of ${commit.slice(0, 12)}: ${result.exitCode === 0 ? "green" : `red (exit ${result.exitCode ?? "none"})`}${text2 === "" ? "" : `
+${text2.split("\n").map((l) => `  | ${l}`).join("\n")}`}`);
+    return { exitCode: result.exitCode, output: output2 };
+  };
+}
+
+// src/action/modes/plan.ts
+import { writeFile as writeFile11 } from "node:fs/promises";
+import { join as join23 } from "node:path";
 async function preparePlan(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -63866,8 +64689,8 @@ async function planStep(deps, job) {
     outcome = { kind: "failed", reason: error63.message };
   }
   const artifact = { schema: "naruto.plan-artifact/v1", mission: mission.id, outcome };
-  await writeFile10(join19(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
-  const line = outcome.kind === "plan" ? "a plan is ready for the integrate job to check" : `planning failed: ${outcome.reason}`;
+  await writeFile11(join23(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
+  const line = outcome.kind === "plan" ? "a plan is ready for the publish job to check" : `planning failed: ${outcome.reason}`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · plan
 
@@ -63876,8 +64699,8 @@ ${line.split("\n")[0]}
 }
 
 // src/action/modes/review.ts
-import { writeFile as writeFile11 } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { writeFile as writeFile12 } from "node:fs/promises";
+import { join as join24 } from "node:path";
 async function prepareReview(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -63914,12 +64737,12 @@ async function reviewStep(deps, job) {
     await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
   }
   const artifact = { schema: "naruto.review-artifact/v1", mission: mission.id, queue_head: mission.queue.head, outputs };
-  await writeFile11(join20(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile12(join24(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review
 
-${line}; the integrate job decides the verdict.
+${line}; the publish job decides the verdict.
 `);
 }
 
@@ -64107,8 +64930,8 @@ async function deleteOldBranches(deps, mission, now, retentionMs) {
 }
 
 // src/action/modes/work.ts
-import { writeFile as writeFile12 } from "node:fs/promises";
-import { join as join21 } from "node:path";
+import { writeFile as writeFile13 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 var ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 function parseWorkEntry(value) {
   const match = ENTRY.exec(value.trim());
@@ -64147,7 +64970,7 @@ async function workStep(deps, job, options2 = {}) {
       ...await engineContext(deps, config2),
       onOutput: agentOutput(deps),
       // This clone is gone when the job ends: unfinished work travels in the bundle, and the
-      // integrate job keeps it on a branch (or says in the reason why it did not).
+      // publish job keeps it on a branch (or says in the reason why it did not).
       keptAt: (k) => partialWorkPlace(id, k.item, k.attempt, k.commit)
     };
     const order = { item: item.id, attempt: job.attempt, previousFailure: previousFailure(item, job.attempt) };
@@ -64164,7 +64987,7 @@ async function workStep(deps, job, options2 = {}) {
   const partial2 = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
   if (o.kind === "checkpointed" || partial2 !== null) {
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
-    await gitText(deps.git, { args: ["bundle", "create", join21(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
+    await gitText(deps.git, { args: ["bundle", "create", join25(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
   }
   const result = {
     schema: "naruto.work-result/v1",
@@ -64180,7 +65003,7 @@ async function workStep(deps, job, options2 = {}) {
     commit: o.kind === "checkpointed" ? o.commit : partial2,
     base: o.kind === "checkpointed" ? o.base : head
   };
-  await writeFile12(join21(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
+  await writeFile13(join25(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
 }
@@ -64217,7 +65040,7 @@ function workSummary(mission, item, r) {
 
 **${o.kind}** — ${detail}
 
-The integrate job re-checks this result before anything of it is pushed.
+The queue and publish jobs re-check this result before anything of it is pushed.
 `;
 }
 
@@ -64246,15 +65069,18 @@ var SudoInStepError = class extends Error {
 };
 
 // src/action/run-mode.ts
-var MODES = ["command", "plan", "work", "integrate", "review", "sweep"];
+var MODES = ["command", "plan", "work", "review", "queue", "publish", "sweep"];
 function parseMode(value) {
+  if (value.trim() === "integrate") {
+    throw new ModeInputError('input mode "integrate" was split into two jobs: `queue` (builds and verifies, read-only token) and `publish` (pushes, runs nothing of the repository). Update .github/workflows/naruto.yml from templates/naruto.yml (docs/action.md)');
+  }
   const mode = MODES.find((m) => m === value.trim());
   if (!mode) throw new ModeInputError(`input mode ${JSON.stringify(value)}: expected one of ${MODES.join(", ")}`);
   return mode;
 }
 async function runMode(deps, inputs, context) {
   const mode = parseMode(inputs.mode);
-  if ((mode === "plan" || mode === "work" || mode === "review") && context.entryPoint !== void 0) deps.log.setOutput("cli", context.entryPoint);
+  if ((mode === "plan" || mode === "work" || mode === "review" || mode === "queue") && context.entryPoint !== void 0) deps.log.setOutput("cli", context.entryPoint);
   switch (mode) {
     case "command":
       await commandMode(deps, context.command);
@@ -64263,9 +65089,10 @@ async function runMode(deps, inputs, context) {
       return preparePlan(deps, { mission: inputs.mission });
     case "work":
       return prepareWork(deps, { mission: inputs.mission, items: inputs.items });
-    case "integrate":
-      if (inputs.artifacts.trim() === "") throw new ModeInputError("input artifacts: the folder actions/download-artifact downloaded into");
-      return integrateMode(deps, { mission: inputs.mission, artifacts: inputs.artifacts, dispatch: context.dispatch });
+    case "queue":
+      return prepareQueue(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
+    case "publish":
+      return publishMode(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
     case "review":
       return prepareReview(deps, { mission: inputs.mission });
     case "sweep":
@@ -64288,7 +65115,13 @@ async function runAgentStep(deps, job, options2 = {}) {
       return workStep(deps, job, options2);
     case "review":
       return reviewStep(deps, job);
+    case "queue":
+      return queueStep(deps, job);
   }
+}
+function artifactsInput(inputs) {
+  if (inputs.artifacts.trim() === "") throw new ModeInputError("input artifacts: the folder actions/download-artifact downloaded into");
+  return inputs.artifacts;
 }
 
 // src/sandbox/choose.ts
