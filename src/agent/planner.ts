@@ -77,7 +77,8 @@ export function plannerPrompt(task: string, planFile: string, previousErrors: re
     "",
     "Rules: items that may run at the same time must not write the same paths (a directory",
     "ending in / covers everything under it); put `after` on an item that needs another's code;",
-    "prefer many small items with disjoint writes; never write under .github/workflows/.",
+    "prefer many small items with disjoint writes; never write protected paths (by default all of",
+    ".github/, CODEOWNERS, and agents' start-up config: .claude/, .mcp.json, .codex/, .gemini/, .aider*, .env).",
   ];
   if (previousErrors.length > 0) {
     parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));

@@ -37,7 +37,7 @@ describe("loadConfig defaults", () => {
     expect(config).toMatchObject({ sandbox: "auto", workdir: null });
     expect(config.planner).toEqual({ agent: "default" });
     expect(config.arbiter).toEqual({ agent: null });
-    expect(config.protected.map((p) => p.path)).toEqual([".github/workflows/", ".github/naruto.yml"]);
+    expect(config.protected.map((p) => p.path)).toEqual([".github/", "CODEOWNERS", "docs/CODEOWNERS", ".claude/", ".mcp.json", ".codex/", ".gemini/", ".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"]);
     expect(config).toMatchObject({ allow_protected: false, allow: [], allow_bots: [], approval: false });
     expect(Object.keys(config.agents)).toEqual(["default", "claude", "codex", "aider", "gemini"]);
     expect(config.agents.default).toMatchObject({ command: PRESETS.claude.command, preset: "claude", timeout: 30 * 60_000 });

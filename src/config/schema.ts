@@ -14,7 +14,8 @@ import { parseSize, SIZE_HINT } from "./size.ts";
 
 export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 export const PERMISSIONS = ["admin", "maintain", "write", "triage", "read"] as const;
-export const DEFAULT_PROTECTED = [".github/workflows/", ".github/naruto.yml"];
+import { DEFAULT_PROTECTED } from "../plan/limits.ts";
+export { DEFAULT_PROTECTED };
 
 /** What to call a field's type in an error, where "a string" would not help (kept out of the JSON Schema). */
 export const typeHints = z.registry<{ expected: string }>();
@@ -148,8 +149,8 @@ export const ConfigSchema = z
       .prefault({}),
     protected: z
       .array(z.string())
-      .default(DEFAULT_PROTECTED)
-      .describe("paths no item may write unless allow_protected; replaces the default list, so keep .github/workflows/ in it"),
+      .default([...DEFAULT_PROTECTED])
+      .describe("paths no item may write unless allow_protected; replaces the default list (all of .github/, CODEOWNERS, the agents' start-up config), so keep .github/ in it"),
     allow_protected: z.boolean().default(false),
     allow: z
       .array(z.enum(ALLOW_NAMES))

@@ -11,13 +11,15 @@ import type { Config } from "../config/index.ts";
 import { gitText, type Git } from "../git/run-git.ts";
 import type { Mission } from "../mission/document.ts";
 import type { MissionEvent } from "../mission/events.ts";
-import { checkPlan, verifyProof } from "../plan/index.ts";
+import { checkPlan, verifyProof, type CheckOptions } from "../plan/index.ts";
+import { planCheckOptions } from "./planner.ts";
 import { makeViewGitDir, viewCall } from "../sandbox/git-view.ts";
 import { workRepo } from "../sandbox/work-dir.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { containmentOf } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
+import { withBaseStartupConfig } from "./startup-config.ts";
 
 export type Reviewed = Extract<MissionEvent, { type: "reviewed" }>;
 
@@ -45,7 +47,8 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission, option
       // The queue only ever advances to a verified candidate when verification is configured.
       headVerified: ctx.verifyConfigured && (mission.queue.head === mission.base.commit || mission.queue.verify_runs > 0),
     },
-    proofCheck: checkMissionProof(mission),
+    // The same checks as the plan got when the mission ran (limits, protected paths, strictness).
+    proofCheck: checkMissionProof(mission, planCheckOptions(ctx.config, mission.settings.strict)),
   });
   const reviewer = options.agent;
   const verdict = await reviewMission({ mission, diff, policy, ...(reviewer ? { runReviewAgent: reviewer } : {}) });
@@ -58,7 +61,7 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission, option
  * agent: a `-diff` cannot turn a change into "Binary files differ"), as text, without textconv
  * or an external diff.
  */
-async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">, mission: Mission): Promise<{ changed: string; diff: string }> {
+export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">, mission: Pick<Mission, "base" | "queue">): Promise<{ changed: string; diff: string }> {
   const range = [mission.base.commit, mission.queue.head];
   const repo = await workRepo(ctx.git, ctx.repoDir);
   await mkdir(join(ctx.commonDir, "naruto", "tmp"), { recursive: true });
@@ -78,7 +81,7 @@ async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "comm
  * Re-checks the stored proof against the stored plan with the independent checker: a proof
  * that was tampered with, or that belongs to another plan, is a blocking finding.
  */
-export function checkMissionProof(mission: Mission): ProofCheck {
+export function checkMissionProof(mission: Mission, options: CheckOptions): ProofCheck {
   const plan = {
     version: 1,
     title: mission.plan_title ?? "",
@@ -95,7 +98,7 @@ export function checkMissionProof(mission: Mission): ProofCheck {
       ...(i.readonly ? { readonly: true } : {}),
     })),
   };
-  const checked = checkPlan(plan, { strict: false });
+  const checked = checkPlan(plan, options);
   if (!checked.plan) return { ok: false, reasons: checked.errors.map((e) => `the stored plan is invalid: ${e.field}: ${e.message}`) };
   return verifyProof(checked.plan, mission.proof);
 }
@@ -111,14 +114,21 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
   const profile = ctx.config.agents[name];
   if (!profile) return null;
   let n = 0;
+  let start: Promise<string> | null = null;
   return async (prompt) => {
     n += 1;
+    // The tree under review is untrusted (agents wrote it; on a fork, strangers did): the agent
+    // starts with the base's start-up config, never the tree's own hooks, settings or `.env`.
+    start ??= mkdir(join(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(() =>
+      withBaseStartupConfig({ git: ctx.git, repoDir: ctx.repoDir, tmpDir: join(ctx.commonDir, "naruto", "tmp"), head: mission.queue.head, base: mission.base.commit }),
+    );
+    const commit = await start;
     const attempt = n;
     const records = join(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
     await mkdir(records, { recursive: true });
     await writeFile(join(records, "prompt.md"), prompt);
     const containment = await containmentOf(profile, ctx.env, ctx.nodePath);
-    return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit: mission.queue.head }, async (workDir) => {
+    return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
       const log = createAgentLog(join(records, "output.log"));
       const run = await runAgent({
         command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,

@@ -3,8 +3,22 @@ import type { PlanLimits } from "./types.ts";
 
 export const DEFAULT_MAX_ITEMS = 1000;
 export const DEFAULT_MAX_PROMPT_CHARS = 65_536;
-/** Written as in the config; normalized by {@link defaultPlanLimits}. */
-export const DEFAULT_PROTECTED = [".github/workflows/", ".github/naruto.yml"] as const;
+/**
+ * What every supported agent reads from its working directory at start-up and may run or obey:
+ * hooks and settings (`.claude/`, `.gemini/`, `.codex/`), MCP servers (`.mcp.json`), aider's
+ * config files, and `.env`, which aider and Gemini CLI load (a model base URL in it would send
+ * the API key elsewhere). Protected by default, and restored from the mission's base before an
+ * agent runs on a tree that holds untrusted content (DESIGN.md §8a, "What agents read at start").
+ */
+export const AGENT_STARTUP_PATHS = [".claude/", ".mcp.json", ".codex/", ".gemini/", ".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"] as const;
+
+/**
+ * Written as in the config; normalized by {@link defaultPlanLimits}. All of `.github/` (workflows,
+ * and the composite actions they run, which a push may change without the `workflows`
+ * permission), the places GitHub reads CODEOWNERS from (`.github/` holds the third), and the
+ * agents' start-up config.
+ */
+export const DEFAULT_PROTECTED = [".github/", "CODEOWNERS", "docs/CODEOWNERS", ...AGENT_STARTUP_PATHS] as const;
 
 /**
  * The limits a plan is checked against when neither config nor flags say otherwise.

@@ -33,7 +33,7 @@ describe("validatePlan accepts", () => {
     expect(result.ok && result.plan.items.map((i) => [i.readonly, i.writes.length])).toEqual([[true, 0], [true, 0]]);
   });
 
-  it.each([["."], ["/"], [".github/"], [".github/ISSUE_TEMPLATE/bug.md"]])("a write of %j next to protected paths", (path) => {
+  it.each([["."], ["/"], ["docs/"], [".githubx/"], ["CODEOWNERS.md"], [".environment"]])("a write of %j next to protected paths", (path) => {
     expect(validatePlan(rawPlan(item("a", [path]))).ok).toBe(true);
   });
 
@@ -75,7 +75,14 @@ describe("validatePlan rejects", () => {
     ["a path with a control character", rawPlan(item("a", ["a\u0007b"])), { field: "writes[0]", message: "control character" }],
     ["an empty path", rawPlan(item("a", [""])), { field: "writes[0]", message: "empty" }],
     ["a bad read path", rawPlan(item("a", ["x"], [], { reads: ["../x"] })), { field: "reads[0]", message: "leaves the repository" }],
-    ["a write inside .github/workflows/", rawPlan(item("a", [".github/workflows/ci.yml"])), { field: "writes[0]", message: 'inside the protected path ".github/workflows/"' }],
+    ["a write inside .github/workflows/", rawPlan(item("a", [".github/workflows/ci.yml"])), { field: "writes[0]", message: 'inside the protected path ".github/"' }],
+    ["a write inside .github/actions/ (composite actions a workflow runs)", rawPlan(item("a", [".github/actions/deploy/action.yml"])), { field: "writes[0]", message: 'inside the protected path ".github/"' }],
+    ["a write of .github/ itself", rawPlan(item("a", [".github/"])), { field: "writes[0]", message: "protected" }],
+    ["a write of CODEOWNERS", rawPlan(item("a", ["CODEOWNERS"])), { field: "writes[0]", message: "protected" }],
+    ["a write of docs/CODEOWNERS", rawPlan(item("a", ["docs/CODEOWNERS"])), { field: "writes[0]", message: "protected" }],
+    ["a write of Claude Code's settings", rawPlan(item("a", [".claude/settings.json"])), { field: "writes[0]", message: "protected" }],
+    ["a write of .env", rawPlan(item("a", [".env"])), { field: "writes[0]", message: "protected" }],
+    ["a write of .mcp.json", rawPlan(item("a", [".MCP.json"])), { field: "writes[0]", message: "protected" }],
     ["a write of .github/workflows/ itself", rawPlan(item("a", [".GitHub/Workflows"])), { field: "writes[0]", message: "protected" }],
     ["a write of .github/naruto.yml", rawPlan(item("a", [".github/naruto.yml"])), { field: "writes[0]", message: "protected" }],
     ["a bad estimate", rawPlan(item("a", ["x"], [], { estimate: "soon" })), { field: "estimate", message: 'estimate "soon" is not a duration' }],
@@ -144,7 +151,7 @@ describe("validatePlan rejects", () => {
       'extra: unknown field "extra": the known fields are version, title, items',
       'items[1] (id "Bad").id: id "Bad" is not valid: use 1 to 63 characters from a-z, 0-9, ".", "_" and "-", starting with a letter or digit',
       'items[1] (id "Bad").writes[0]: ".." leaves the repository',
-      'items[1] (id "Bad").writes[1]: ".github/workflows/x.yml" is inside the protected path ".github/workflows/": remove it from writes, or allow protected paths in the config',
+      'items[1] (id "Bad").writes[1]: ".github/workflows/x.yml" is inside the protected path ".github/": remove it from writes, or allow protected paths in the config',
       'items[1] (id "Bad").estimate: estimate "x" is not a duration: write a duration such as 10m, 1h30m or 90s, or a number of minutes',
       'items[1] (id "Bad").write: unknown field "write": did you mean "writes"?',
       'items[1] (id "Bad").after[0]: unknown item "nope"',

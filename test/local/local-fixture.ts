@@ -38,6 +38,8 @@ export interface FakeConfigOptions {
   readonly sandbox?: "auto" | "required" | "none";
   /** `allow:` of the config: what the gate lets through beyond plain files. */
   readonly allow?: readonly ("submodules" | "gitattributes")[];
+  /** `allow_protected:` of the config. */
+  readonly allowProtected?: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ export function fakeConfigFile(options: FakeConfigOptions = {}): Record<string, 
     queue: { batch: options.batch ?? 8, ...(options.verify ? { verify: options.verify } : {}) },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.allow ? { allow: options.allow } : {}),
+    ...(options.allowProtected ? { allow_protected: true } : {}),
     limits: {
       max_parallel: options.maxParallel ?? 4,
       max_attempts: options.maxAttempts ?? 2,

@@ -6,9 +6,9 @@
  */
 import { reviewMission, type ReviewAgent } from "../../arbiter/index.ts";
 import type { Config } from "../../config/index.ts";
-import { gitText, type Git } from "../../git/run-git.ts";
+import type { Git } from "../../git/run-git.ts";
 import { gitCommonDir } from "../../engine/records.ts";
-import { reviewLocally } from "../../engine/review.ts";
+import { integratedDiff, reviewLocally } from "../../engine/review.ts";
 import type { Mission } from "../../mission/document.ts";
 import type { MissionEvent } from "../../mission/events.ts";
 import { ARTIFACT_FILES, REVIEW_ARTIFACT, readArtifactJson, reviewArtifactSchema } from "../artifacts.ts";
@@ -52,7 +52,9 @@ export async function reviewEvent(input: ReviewEventInput): Promise<MissionEvent
  */
 async function reviewOnly(input: ReviewEventInput, agent: ReviewAgent | null): Promise<MissionEvent> {
   const { mission } = input;
-  const diff = await gitText(input.git, { args: ["--no-optional-locks", "diff", "--no-color", mission.base.commit, mission.queue.head], cwd: input.repoDir });
+  // The same diff the review job's agent read, which the repository cannot steer (no in-tree
+  // attributes, no textconv, no external diff): its answers replay part by part.
+  const { diff } = await integratedDiff({ git: input.git, repoDir: input.repoDir, commonDir: await gitCommonDir(input.git, input.repoDir) }, mission);
   // With no review agent nothing would have looked at the change: that must not read as approval.
   const reviewer = agent ?? replay([], "no review agent is configured: set arbiter.agent in the config at the pull request's base");
   const verdict = await reviewMission({ mission, diff, policy: [], runReviewAgent: reviewer });
