@@ -54,6 +54,11 @@ node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"ut
 exit $rc
 `;
 
+// Gemini CLI downgrades yolo in a folder it does not trust, so the preset trusts the work
+// directory: naruto chose it, and its start-up config (`.gemini/`, `.env`) is the base's — those
+// paths are protected, and restored from the base wherever the tree holds untrusted content
+// (src/engine/startup-config.ts).
+
 // aider exits 0 even on fatal API errors (Aider-AI/aider#5552, AGENTS.md): its preset fails the
 // attempt when the analytics log shows no model call at all.
 
