@@ -1,9 +1,10 @@
 /**
  * What an agent job's first step (the action, which holds the job's token) hands to its second
  * step (a plain `run:` step, which holds none and runs the agent): the mission as stored, the
- * config file's text at the mission's base, and which attempt to run — one JSON file under
- * `RUNNER_TEMP`. Nothing in it is a credential: the agent may read it, and it says nothing the
- * job's read-only token could not read anyway.
+ * config file's text at the mission's config commit (the default branch's head when the command
+ * was accepted), and which attempt to run — one JSON file under `RUNNER_TEMP`. Nothing in it is
+ * a credential: the agent may read it, and it says nothing the job's read-only token could not
+ * read anyway.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -5,14 +5,16 @@
  */
 import type { Config } from "../config/index.ts";
 import type { DriverDeps } from "./deps.ts";
+import type { Author, Standing } from "./who-may-instruct.ts";
 
 /** The parts of an `issue_comment` (created) payload naruto reads. */
 export interface CommentEvent {
   /** `owner/name`. */
   readonly repo: string;
   readonly defaultBranch: string;
-  readonly issue: { readonly number: number; readonly pullRequest: boolean; readonly body: string | null };
-  readonly comment: { readonly id: number; readonly body: string; readonly user: { readonly login: string; readonly type: string } };
+  /** `user`: the body's author (null: a deleted account; absent: not known, never trusted). */
+  readonly issue: { readonly number: number; readonly pullRequest: boolean; readonly body: string | null; readonly user?: Author | null };
+  readonly comment: { readonly id: number; readonly body: string; readonly user: Author };
 }
 
 /** A pull request's head, for missions started on it. */
@@ -37,13 +39,21 @@ export type CommentOutcome =
   | { readonly kind: "replied"; readonly reason: string }
   | { readonly kind: "mission"; readonly mission: string; readonly created: boolean; readonly dispatched: readonly { item: string; attempt: number }[] };
 
-/** What the handlers of each command share. */
+/**
+ * What the handlers of each command share. Everything a mission depends on is read once, when
+ * the command is accepted: the default branch's head and its config, and the pull request's head.
+ */
 export interface CommentContext {
   readonly deps: CommentDeps;
   readonly event: CommentEvent;
-  /** The config on the default branch, or the defaults' when it is invalid (see `configErrors`). */
+  /** The config at `configCommit`; null when it is invalid (see `configErrors`). */
   readonly config: Config | null;
   readonly configErrors: string | null;
+  /** The default branch's head when the command was accepted; null: the branch has no commit. */
+  readonly configCommit: string | null;
+  /** The pull request's head, pinned when the command was accepted. */
   readonly pullRequest: PullRequestHead | null;
+  /** Whether another author (an issue body's) may instruct naruto, by the same rule as the command's. */
+  standingOf(author: Author): Promise<Standing>;
   reply(body: string): Promise<void>;
 }

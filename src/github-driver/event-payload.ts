@@ -12,11 +12,20 @@ export interface DispatchInput {
   readonly items: readonly { readonly item: string; readonly attempt: number }[];
 }
 
+/** An account as GitHub writes it: the login may change (renames), the numeric id never does. */
+const account = z.object({ login: z.string(), id: z.number().int(), type: z.string() });
+
 const commentPayload = z.object({
   action: z.string(),
   repository: z.object({ full_name: z.string(), default_branch: z.string() }),
-  issue: z.object({ number: z.number().int(), body: z.string().nullable().optional(), pull_request: z.unknown().optional() }),
-  comment: z.object({ id: z.number().int(), body: z.string(), user: z.object({ login: z.string(), type: z.string() }) }),
+  issue: z.object({
+    number: z.number().int(),
+    body: z.string().nullable().optional(),
+    pull_request: z.unknown().optional(),
+    // Null for a deleted account ("ghost"); such an issue body is never anyone's instruction.
+    user: account.nullable().optional(),
+  }),
+  comment: z.object({ id: z.number().int(), body: z.string(), user: account }),
 });
 
 /** The comment of an `issue_comment` `created` event; null for anything else. */
@@ -28,7 +37,7 @@ export function commentEventOf(eventName: string, payload: unknown): CommentEven
   return {
     repo: p.repository.full_name,
     defaultBranch: p.repository.default_branch,
-    issue: { number: p.issue.number, pullRequest: p.issue.pull_request !== undefined && p.issue.pull_request !== null, body: p.issue.body ?? null },
+    issue: { number: p.issue.number, pullRequest: p.issue.pull_request !== undefined && p.issue.pull_request !== null, body: p.issue.body ?? null, user: p.issue.user ?? null },
     comment: { id: p.comment.id, body: p.comment.body, user: p.comment.user },
   };
 }

@@ -3,9 +3,10 @@ import { mayTrigger, type RepoPermission, type TriggerFacts } from "./gate.ts";
 
 function facts(over: Partial<TriggerFacts> & { login?: string; type?: string } = {}): TriggerFacts {
   return {
-    sender: { login: over.login ?? "octo-maintainer", type: over.type ?? "User" },
+    sender: { login: over.login ?? "octo-maintainer", id: 7, type: over.type ?? "User" },
     selfLogins: ["naruto[bot]"],
     permission: over.permission ?? "write",
+    account: over.account === undefined ? 7 : over.account,
     fromFork: over.fromFork ?? false,
     config: over.config ?? { min_permission: "write", allow_bots: [] },
   };
@@ -41,6 +42,13 @@ describe("mayTrigger", () => {
     expect(mayTrigger(facts({ login: "renovate[bot]", type: "Bot", permission: "none", config })).allowed).toBe(true);
     expect(mayTrigger(facts({ login: "evil-renovate[bot]", type: "Bot", permission: "admin", config }))).toMatchObject({ allowed: false, silent: false });
     expect(mayTrigger(facts({ login: "dependabot[bot]", type: "Bot", permission: "write", config })).allowed).toBe(false);
+  });
+
+  it("checks the account that wrote the comment, not whoever holds its login now", () => {
+    const other = mayTrigger(facts({ permission: "admin", account: 8 }));
+    expect(other).toMatchObject({ allowed: false, silent: false });
+    if (!other.allowed) expect(other.reason).toMatch(/another account/);
+    expect(mayTrigger(facts({ permission: "none", account: null }))).toMatchObject({ allowed: false, reason: "@octo-maintainer has none permission; naruto needs write or more" });
   });
 
   it("explains a refusal", () => {

@@ -1,8 +1,9 @@
 /**
  * Who may trigger naruto (DESIGN.md §10): pure. Collaborator permission at least
- * `min_permission`; bots only by exact login in `allow_bots` (never by a `[bot]` suffix); the
- * app's own comments ignored; on a pull request from a fork, only a maintainer (write or more)
- * may make agents run, whatever `min_permission` says.
+ * `min_permission`, of the very account that wrote the comment (by numeric id: a login can be
+ * renamed and taken by someone else); bots only by exact login in `allow_bots` (never by a
+ * `[bot]` suffix); the app's own comments ignored; on a pull request from a fork, only a
+ * maintainer (write or more) may make agents run, whatever `min_permission` says.
  */
 import type { Permission } from "../config/index.ts";
 
@@ -11,11 +12,14 @@ export const PERMISSION_ORDER = ["none", "read", "triage", "write", "maintain", 
 export type RepoPermission = (typeof PERMISSION_ORDER)[number];
 
 export interface TriggerFacts {
-  readonly sender: { readonly login: string; readonly type: string };
+  /** The comment's author as the event names it: `id` is the account, `login` its name then. */
+  readonly sender: { readonly login: string; readonly id: number; readonly type: string };
   /** The app's own bot login (`naruto[bot]`), or the Actions bot in the app-less mode. */
   readonly selfLogins: readonly string[];
-  /** The sender's permission on the repository, from the collaborator-permission API. */
+  /** The permission on the repository of the account holding the sender's login now (collaborator-permission API). */
   readonly permission: RepoPermission;
+  /** The numeric id of that account; null when the login names no account now. */
+  readonly account: number | null;
   /** The comment is on a pull request whose head is in another repository. */
   readonly fromFork: boolean;
   readonly config: { readonly min_permission: Permission; readonly allow_bots: readonly string[] };
@@ -32,6 +36,13 @@ export function mayTrigger(f: TriggerFacts): TriggerDecision {
     // A bot is let in by its exact login only; an app's bot has no collaborator permission.
     if (f.config.allow_bots.includes(f.sender.login)) return { allowed: true };
     return { allowed: false, silent: false, reason: `@${f.sender.login} is a bot that is not listed in \`allow_bots\` of .github/naruto.yml` };
+  }
+  if (f.account !== null && f.account !== f.sender.id) {
+    return {
+      allowed: false,
+      silent: false,
+      reason: `the login @${f.sender.login} now belongs to another account than the one that wrote this comment (renamed, and the name taken since); naruto checks the account, not the name: comment again from your account`,
+    };
   }
   const needed: RepoPermission = f.fromFork && rank(f.config.min_permission) < rank("write") ? "write" : f.config.min_permission;
   if (rank(f.permission) < rank(needed)) {

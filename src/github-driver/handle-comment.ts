@@ -1,6 +1,8 @@
 /**
- * A `/naruto` comment, from the payload to the mission (DESIGN.md §10): parse, check who asked,
- * react, then act. The Action's `command` mode and the App call this same function.
+ * A `/naruto` comment, from the payload to the mission (DESIGN.md §10): parse, check who asked
+ * (the account, by numeric id), read once what the mission will depend on (the default branch's
+ * head and its config, the pull request's head), react, then act. The Action's `command` mode and
+ * the App call this same function.
  *
  * Refusals get one polite reply and change nothing else. Every reply is keyed to the comment
  * that asked (a marker with its id), and a mission's id is derived from the comment's id, so a
@@ -10,11 +12,12 @@ import { formatConfigErrors } from "../config/index.ts";
 import { narutoAuthors } from "./deps.ts";
 import type { CommentContext, CommentDeps, CommentEvent, CommentOutcome, PullRequestHead } from "./comment-types.ts";
 import { helpText, parseCommand, type NarutoCommand } from "./command.ts";
-import { mayTrigger, refusalText, type RepoPermission } from "./gate.ts";
+import { refusalText } from "./gate.ts";
 import { actOnMission } from "./mission-commands.ts";
 import { fixReview, reviewPullRequest } from "./pull-commands.ts";
 import { readConfigAt } from "./settings.ts";
 import { startMission } from "./start-mission.ts";
+import { standingOf as standingOfAuthor, type Author, type GateFacts } from "./who-may-instruct.ts";
 import { markerFor } from "../github/marker.ts";
 import type { GitHubPort } from "../github/port.ts";
 
@@ -35,18 +38,20 @@ export async function handleComment(deps: CommentDeps, event: CommentEvent): Pro
   const sender = event.comment.user;
   if (deps.selfLogins.includes(sender.login)) return { kind: "ignored", reason: "naruto's own comment" };
 
-  const loaded = await readConfigAt(github, deps.configPath, event.defaultBranch);
+  // Read once, here, and used by everything after (DESIGN.md §8a): the default branch's head,
+  // whose config the mission and each of its jobs follow, and the pull request's head, pinned.
+  const configCommit = await github.getRef(`refs/heads/${event.defaultBranch}`);
+  const loaded = await readConfigAt(github, deps.configPath, configCommit ?? event.defaultBranch);
   const config = loaded.ok ? loaded.config : null;
   const gateConfig = config ?? { limits: { min_permission: "write" as const }, allow_bots: [] as string[] };
-  const permission: RepoPermission = sender.type === "Bot" ? "none" : await github.permission({ user: sender.login });
   const pullRequest = event.issue.pullRequest ? await deps.pullRequestHead(event.issue.number) : null;
-  const decision = mayTrigger({
-    sender,
+  const facts: GateFacts = {
     selfLogins: deps.selfLogins,
-    permission,
     fromFork: pullRequest?.fromFork ?? false,
     config: { min_permission: gateConfig.limits.min_permission, allow_bots: gateConfig.allow_bots },
-  });
+  };
+  const standingOf = (author: Author) => standingOfAuthor(github, author, facts);
+  const { decision } = await standingOf(sender);
   const reply = async (body: string) => {
     await github.upsertComment({
       issue: event.issue.number,
@@ -64,7 +69,7 @@ export async function handleComment(deps: CommentDeps, event: CommentEvent): Pro
 
   await github.addReaction({ target: { comment: event.comment.id }, content: "eyes" });
   const configErrors = loaded.ok ? null : formatConfigErrors(loaded.errors, deps.configPath);
-  const ctx: CommentContext = { deps, event, config, configErrors, pullRequest, reply };
+  const ctx: CommentContext = { deps, event, config, configErrors, configCommit, pullRequest, standingOf, reply };
   return dispatchCommand(ctx, command);
 }
 

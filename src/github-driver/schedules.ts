@@ -107,6 +107,8 @@ async function startOne(
     queue_branch: `naruto/${id}`,
     settings: missionSettings(p.config, { approval: schedule.approval, strict: false }),
     plan_text: planText,
+    plan_source: { kind: planText === null ? "planner" : "file", author: null },
+    config_commit: commit,
   };
   const result = await applyEvent(deps.store, id, requested);
   if (result.duplicate) return `schedule ${schedule.name}: ${id} was started by another sweep`;

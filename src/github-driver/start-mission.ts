@@ -3,22 +3,20 @@
  * from the comment, so a redelivery finds it), its queue branch is made at the base, and the plan
  * run is dispatched; the tracking comment follows from the stored mission.
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
 import { RefExistsError } from "../github/errors.ts";
 import type { GitHubPort } from "../github/port.ts";
-import type { Mission } from "../mission/document.ts";
+import type { Mission, PlanSource, QuotedText } from "../mission/document.ts";
 import type { MissionEvent } from "../mission/events.ts";
 import { applyEvent } from "../mission/store.ts";
-import { checkPlan, findFencedPlan } from "../plan/index.ts";
 import { carryOut } from "./carry-out.ts";
 import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { missionIdFor } from "./mission-id.ts";
-import { missionSettings, readConfigAt } from "./settings.ts";
-import { formatConfigErrors, type Config } from "../config/index.ts";
+import { missionSettings } from "./settings.ts";
+import { requestOf, type RequestInput } from "./who-may-instruct.ts";
+import type { Config } from "../config/index.ts";
 
 export async function startMission(ctx: CommentContext, command: { kind: "run" | "plan"; task: string; plan: string | null }): Promise<CommentOutcome> {
   const { deps, event } = ctx;
-  const { github, store } = deps;
   if (ctx.pullRequest?.fromFork) {
     // The mission would build on the fork's branch, and its result could only be proposed there.
     const reason = "naruto cannot start a mission on a pull request from a fork (its branch lives in another repository, where naruto cannot propose the result): comment on an issue, or push the branch to this repository";
@@ -26,28 +24,50 @@ export async function startMission(ctx: CommentContext, command: { kind: "run" |
     return { kind: "replied", reason };
   }
   const id = missionIdFor(event.repo, event.comment.id);
-  const existing = await store.load(id);
-  const base = existing?.mission.base ?? (await baseOf(github, event.defaultBranch, ctx.pullRequest));
+  const existing = await deps.store.load(id);
+  const base = existing?.mission.base ?? baseOf(ctx);
   if (base === null) {
     const reason = `the branch ${event.defaultBranch} has no commit to start from`;
     await ctx.reply(reason);
     return { kind: "replied", reason };
   }
-  // The mission's settings come from the config at its base: reviewed code, as its jobs read it.
-  const loaded = base.ref === event.defaultBranch && ctx.config ? { ok: true as const, config: ctx.config } : await readConfigAt(github, deps.configPath, base.commit);
-  if (!loaded.ok) {
-    await ctx.reply(`naruto did not start: the config is invalid.\n\n\`\`\`\n${formatConfigErrors(loaded.errors, deps.configPath)}\n\`\`\``);
-    return { kind: "replied", reason: "invalid config" };
-  }
-  const planText = command.plan ?? issuePlan(event.issue.body);
+  // The mission's settings come from the default branch's config: reviewed code, as its jobs read it.
+  if (ctx.config === null) return invalidConfig(ctx);
+  const request = requestOf({ task: command.task, sender: event.comment.user.login, commentPlan: command.plan, issue: await issueOf(ctx) });
   return requestMission(ctx, {
     id,
     base,
-    task: command.task || titleOf(planText) || "run the plan",
-    config: loaded.config,
+    task: request.task,
+    config: ctx.config,
     approval: command.kind === "plan",
-    planText,
+    planText: request.planText,
+    planSource: request.planSource,
+    quoted: request.quoted,
   });
+}
+
+/** The reply when the default branch's config is invalid: nothing starts. */
+export async function invalidConfig(ctx: CommentContext): Promise<CommentOutcome> {
+  await ctx.reply(`naruto did not start: the config is invalid.\n\n\`\`\`\n${ctx.configErrors ?? "(no details)"}\n\`\`\``);
+  return { kind: "replied", reason: "invalid config" };
+}
+
+/**
+ * The body of the issue (or pull request) the command is on, and whether its author may
+ * instruct naruto: by the same rule as the command's author, for that very account (an unknown
+ * or deleted author may not). Null when there is no body to speak of.
+ */
+async function issueOf(ctx: CommentContext): Promise<RequestInput["issue"]> {
+  const { event } = ctx;
+  const body = event.issue.body;
+  if (body === null || body.trim() === "") return null;
+  const author = event.issue.user ?? null;
+  const known = { number: event.issue.number, kind: event.issue.pullRequest ? "pull_request" : "issue", body, author: author?.login ?? null } as const;
+  if (author === null) return { ...known, role: null, mayInstruct: false };
+  // The command's author passed the gate a moment ago.
+  if (author.id === event.comment.user.id) return { ...known, role: null, mayInstruct: true };
+  const standing = await ctx.standingOf(author);
+  return { ...known, role: standing.role, mayInstruct: standing.decision.allowed };
 }
 
 /** What a comment asks a new mission to be (see the `requested` event). */
@@ -55,11 +75,15 @@ export interface MissionRequest {
   readonly id: string;
   readonly base: { readonly ref: string; readonly commit: string };
   readonly task: string;
-  /** The config at the base: the mission's settings come from it. */
+  /** The default branch's config as read at acceptance (`ctx.configCommit`): the mission's settings come from it. */
   readonly config: Config;
   /** Wait for `/naruto approve` after planning (`/naruto plan`); the config may ask for it too. */
   readonly approval: boolean;
   readonly planText: string | null;
+  /** Whose text the plan is (null: a review has none). */
+  readonly planSource: PlanSource | null;
+  /** Texts quoted into the task as data only. */
+  readonly quoted?: readonly QuotedText[];
   /** A review-only mission of the commits from `base.commit` to `head` (`/naruto review`). */
   readonly review?: { readonly head: string };
 }
@@ -76,11 +100,15 @@ export async function requestMission(ctx: CommentContext, input: MissionRequest)
     at: deps.now().toISOString(),
     id: input.id,
     task: input.task,
-    source: { kind: "github", repo: event.repo, issue: event.issue.number, comment_id: event.comment.id, actor: event.comment.user.login },
+    source: { kind: "github", repo: event.repo, issue: event.issue.number, comment_id: event.comment.id, actor: event.comment.user.login, actor_id: event.comment.user.id },
     base: input.base,
     queue_branch: `naruto/${input.id}`,
     settings: missionSettings(input.config, { approval: input.approval, strict: false }),
     plan_text: input.planText,
+    plan_source: input.planSource,
+    quoted: [...(input.quoted ?? [])],
+    config_commit: ctx.configCommit,
+    pull_request: ctx.pullRequest === null ? null : { number: event.issue.number, head: ctx.pullRequest.sha },
     ...(input.review ? { review: { head: input.review.head } } : {}),
   };
   const result = await applyEvent(deps.store, input.id, requested);
@@ -90,10 +118,10 @@ export async function requestMission(ctx: CommentContext, input: MissionRequest)
   return { kind: "mission", mission: input.id, created: !result.duplicate, dispatched: done.dispatched };
 }
 
-async function baseOf(github: GitHubPort, defaultBranch: string, pullRequest: { ref: string; sha: string } | null): Promise<{ ref: string; commit: string } | null> {
-  if (pullRequest) return { ref: pullRequest.ref, commit: pullRequest.sha };
-  const commit = await github.getRef(`refs/heads/${defaultBranch}`);
-  return commit === null ? null : { ref: defaultBranch, commit };
+/** Where a new mission starts: the pull request's pinned head, or the default branch's head as read at acceptance. */
+function baseOf(ctx: CommentContext): { ref: string; commit: string } | null {
+  if (ctx.pullRequest) return { ref: ctx.pullRequest.ref, commit: ctx.pullRequest.sha };
+  return ctx.configCommit === null ? null : { ref: ctx.event.defaultBranch, commit: ctx.configCommit };
 }
 
 /**
@@ -113,13 +141,3 @@ export async function ensureQueueBranch(github: GitHubPort, mission: Mission, op
   }
 }
 
-/** A fenced `naruto` plan in the issue body, as the maintainer sees it on the page. */
-function issuePlan(body: string | null): string | null {
-  if (body === null) return null;
-  return findFencedPlan(sanitizeUntrusted(body))?.body ?? null;
-}
-
-function titleOf(planText: string | null): string | null {
-  if (planText === null) return null;
-  return checkPlan(planText).plan?.title || null;
-}

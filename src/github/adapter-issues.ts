@@ -96,11 +96,13 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
 
     async permission({ user }) {
       const data = await call(`permission of ${user}`, () => octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: user }).then((r) => r.data)).catch(nullOn404);
-      if (data === null) return "none";
+      if (data === null) return { role: "none", id: null };
       // `permission` folds maintain into write and triage into read; `role_name` keeps them.
       const role = (data as { role_name?: unknown }).role_name;
       const found = ROLES.find((r) => r === role) ?? ROLES.find((r) => r === data.permission);
-      return found ?? "none";
+      // The answer names the account the login belongs to now; without its id nothing can be trusted.
+      const id = (data.user as { id?: unknown } | null)?.id;
+      return typeof id === "number" ? { role: found ?? "none", id } : { role: "none", id: null };
     },
   };
 }

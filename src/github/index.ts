@@ -24,6 +24,7 @@ export type {
   ReviewThread,
   RepoRef,
   TreeEntry,
+  UserPermission,
   WorkflowJob,
   WorkflowRun,
 } from "./port.ts";

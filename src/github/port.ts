@@ -16,6 +16,12 @@ export interface RepoRef {
 /** Repository roles as the collaborator-permission API names them, weakest last. */
 export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 
+/** A login's role and the numeric id of the account the login names (see `permission`). */
+export interface UserPermission {
+  readonly role: Permission;
+  readonly id: number | null;
+}
+
 export type Reaction = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
 
 export interface Comment {
@@ -193,8 +199,13 @@ export interface GitHubPort {
    * updated since `since` carries it already: a re-run or a retried request opens no second one.
    */
   openIssue(p: { title: string; body: string; marker: string; since: string; author?: Authors; link?: string }): Promise<{ number: number; created: boolean }>;
-  /** The user's role on the repository; `none` for a user who is no collaborator. */
-  permission(p: { user: string }): Promise<Permission>;
+  /**
+   * The role on the repository of the account that holds the login `user` now (`none` for one
+   * that is no collaborator), and that account's numeric id (null: no such account). A login
+   * can be renamed and then taken by another account: compare `id` with the id of the account
+   * meant before trusting `role` (DESIGN.md §8a "Who may instruct").
+   */
+  permission(p: { user: string }): Promise<UserPermission>;
 
   /** Dispatches `workflow` (file name or id) on `ref`; inputs are checked against GitHub's limits first. */
   dispatchWorkflow(p: { workflow: string; ref: string; inputs: DispatchInputs }): Promise<DispatchResult>;

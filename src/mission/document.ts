@@ -142,9 +142,34 @@ const sourceSchema = z.discriminatedUnion("kind", [
     issue: z.number().int(),
     comment_id: z.number().int().nullable(),
     actor: z.string(),
+    /** The numeric id of the account that asked (its permission was checked by it); absent: not recorded. */
+    actor_id: z.number().int().optional(),
   }),
 ]);
 export type MissionSource = z.infer<typeof sourceSchema>;
+
+/**
+ * Whose text the plan is (DESIGN.md §8a "Who may instruct"). `comment`: the ```naruto block of
+ * the command's comment; `issue`: the block in the body of the issue (or pull request) the
+ * command is on, by an author who may instruct; `file`: a plan file of the config (schedules);
+ * `review_threads`: made by naruto from a pull request's review threads (`/naruto fix-review`);
+ * `planner`: the planner agent writes it. `author`: the login of the text's author, when a
+ * person wrote it.
+ */
+export const planSourceSchema = z.object({
+  kind: z.enum(["comment", "issue", "file", "review_threads", "planner"]),
+  author: z.string().nullable(),
+});
+export type PlanSource = z.infer<typeof planSourceSchema>;
+
+/** A text quoted into the request as data only: its author may not instruct naruto. */
+export const quotedTextSchema = z.object({
+  source: z.enum(["issue", "pull_request"]),
+  author: z.string().nullable(),
+  /** The author's permission when the request was accepted; null: unknown (a deleted account). */
+  permission: z.string().nullable(),
+});
+export type QuotedText = z.infer<typeof quotedTextSchema>;
 
 /**
  * What a mission does. `run`: plan, agents, queue, review (DESIGN.md §6). `review`: the arbiter
@@ -173,6 +198,21 @@ export const missionSchema = z.object({
    * planner agent plans. Missions stored before this field existed read as null.
    */
   plan_text: z.string().nullable().default(null),
+  /** Whose text the plan is; null: not recorded (missions stored before it, local runs). */
+  plan_source: planSourceSchema.nullable().default(null),
+  /** Texts quoted to the agents as data only (never a plan, never a command); stored before it: none. */
+  quoted: z.array(quotedTextSchema).default([]),
+  /**
+   * The commit whose config every job of the mission reads: the default branch's head when the
+   * command was accepted (never a pull request's head). Null (missions stored before it, local
+   * runs): the base commit.
+   */
+  config_commit: z.string().nullable().default(null),
+  /**
+   * The pull request the command was on, and its head pinned when the command was accepted: a
+   * later push changes nothing of the mission. Null: not on a pull request (or stored before it).
+   */
+  pull_request: z.object({ number: z.number().int(), head: z.string() }).nullable().default(null),
   /** The no-overlap proof (`naruto.proof/v1`), checked again before work starts. */
   proof: z.unknown().nullable(),
   items: z.array(itemSchema),

@@ -4,7 +4,7 @@
  * driver interpret the same decisions.
  */
 import { z } from "zod";
-import { plannedItemSchema, tamperFindingSchema, VERDICTS } from "./document.ts";
+import { plannedItemSchema, planSourceSchema, quotedTextSchema, tamperFindingSchema, VERDICTS } from "./document.ts";
 
 const at = z.string();
 
@@ -56,6 +56,11 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     settings: z.unknown(),
     /** The request's own plan text, when it has one (see the mission's `plan_text`). */
     plan_text: z.string().nullable().optional(),
+    /** Whose text the plan is, what was quoted as data, the config's commit, the pinned pull request (see the mission's fields). */
+    plan_source: planSourceSchema.nullable().optional(),
+    quoted: z.array(quotedTextSchema).optional(),
+    config_commit: z.string().nullable().optional(),
+    pull_request: z.object({ number: z.number().int(), head: z.string() }).nullable().optional(),
     /** What untrusted processes run in (the mission's `sandbox`). */
     sandbox: z.string().nullable().optional(),
     /**

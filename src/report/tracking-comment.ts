@@ -6,7 +6,7 @@
 import type { Mission, MissionItem } from "../mission/document.ts";
 import { codeSpan, inlineText, safeLink } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
-import { formatDuration, itemBranch, itemDurationMs, progressOf, STATUS_MARK } from "./format.ts";
+import { formatDuration, itemBranch, itemDurationMs, progressOf, shortSha, STATUS_MARK } from "./format.ts";
 import { mermaidBlock } from "./mermaid.ts";
 import { queueLine, verdictHeadline } from "./sections.ts";
 
@@ -48,6 +48,7 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
     [
       header,
       `> ${inlineText(firstLine(mission.task), 200) || "(no task)"}`,
+      ...trustLines(mission),
       mission.items.length === 0
         ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {
@@ -61,6 +62,39 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
     ],
     COMMENT_LIMIT,
   )}\n`;
+}
+
+/**
+ * Whose text the mission follows (DESIGN.md §8a "Who may instruct"): the plan's author, texts
+ * quoted to the agents as data only, and the pull request's head pinned at acceptance. Logins
+ * are shown in code spans: naruto's comment must not ping anyone on every update.
+ */
+function trustLines(mission: Mission): string[] {
+  const who = (login: string | null) => (login === null ? "a deleted account" : codeSpan(`@${login}`, 60));
+  const lines: string[] = [];
+  const source = mission.plan_source;
+  const actor = mission.source.kind === "github" ? mission.source.actor : null;
+  if (source !== null) {
+    const plan: Record<typeof source.kind, string> = {
+      comment: `the fenced \`naruto\` block of the comment by ${who(source.author)}`,
+      issue: `the fenced \`naruto\` block of the ${mission.pull_request === null ? "issue" : "pull request"} body by ${who(source.author)}, who may instruct naruto`,
+      file: "the plan file the config's schedule names",
+      review_threads: "made by naruto from the unresolved review threads (quoted to the agents as data)",
+      planner: `written by the planner agent${actor === null ? "" : ` from the request of ${who(actor)}`}`,
+    };
+    lines.push(`**Plan:** ${plan[source.kind]}.`);
+  }
+  for (const q of mission.quoted) {
+    const what = q.source === "issue" ? "The issue body" : "The pull request's description";
+    const role = q.permission === null ? "" : ` (${inlineText(q.permission, 20)} permission)`;
+    lines.push(`${what} by ${who(q.author)}${role} is quoted to the agents as information only: it was not used as the plan and gives no commands.`);
+  }
+  if (mission.pull_request !== null) {
+    lines.push(
+      `**Pull request** #${mission.pull_request.number} pinned at ${codeSpan(shortSha(mission.pull_request.head))}: its head when naruto accepted the command; later pushes are not part of this mission.`,
+    );
+  }
+  return lines;
 }
 
 function checklistLine(mission: Mission, item: MissionItem, links: TrackingLinks): string {

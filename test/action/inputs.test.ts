@@ -11,8 +11,8 @@ import { missionIdFor, runIdOf } from "../../src/github-driver/mission-id.ts";
 const comment = (over: Record<string, unknown> = {}) => ({
   action: "created",
   repository: { full_name: "acme/demo", default_branch: "main" },
-  issue: { number: 7, body: "the issue", pull_request: { url: "https://api.github.com/repos/acme/demo/pulls/7" } },
-  comment: { id: 99, body: "/naruto go", user: { login: "octo", type: "User" } },
+  issue: { number: 7, body: "the issue", pull_request: { url: "https://api.github.com/repos/acme/demo/pulls/7" }, user: { login: "octo-author", id: 41, type: "User" } },
+  comment: { id: 99, body: "/naruto go", user: { login: "octo", id: 42, type: "User" } },
   ...over,
 });
 
@@ -21,9 +21,11 @@ describe("the event", () => {
     expect(commentEventOf("issue_comment", comment())).toEqual({
       repo: "acme/demo",
       defaultBranch: "main",
-      issue: { number: 7, pullRequest: true, body: "the issue" },
-      comment: { id: 99, body: "/naruto go", user: { login: "octo", type: "User" } },
+      issue: { number: 7, pullRequest: true, body: "the issue", user: { login: "octo-author", id: 41, type: "User" } },
+      comment: { id: 99, body: "/naruto go", user: { login: "octo", id: 42, type: "User" } },
     });
+    // Without the author's numeric id nobody can check who wrote it.
+    expect(commentEventOf("issue_comment", comment({ comment: { id: 99, body: "/naruto go", user: { login: "octo", type: "User" } } }))).toBeNull();
     expect(commentEventOf("issue_comment", comment({ action: "edited" }))).toBeNull();
     expect(commentEventOf("issue_comment", { action: "created" })).toBeNull();
     expect(commentEventOf("workflow_dispatch", comment())).toBeNull();

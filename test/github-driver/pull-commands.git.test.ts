@@ -59,7 +59,7 @@ describe("/naruto review", () => {
 
   it("repeats nothing for a redelivered comment", async () => {
     const comment = [...world.fake.repo(REPO).comments.values()].find((c) => c.body === "/naruto review");
-    const event = { repo: REPO, defaultBranch: "main", issue: { number: world.pull, pullRequest: true, body: null }, comment: { id: comment?.id ?? 0, body: "/naruto review", user: { login: "octo-maintainer", type: "User" } } };
+    const event = { repo: REPO, defaultBranch: "main", issue: { number: world.pull, pullRequest: true, body: null }, comment: { id: comment?.id ?? 0, body: "/naruto review", user: { login: "octo-maintainer", id: comment?.user.id ?? 0, type: "User" } } };
     const seq = (await world.mission(id))?.seq;
     expect(await world.handle(event)).toMatchObject({ kind: "mission", mission: id, created: false });
     expect(dispatchesOf(id)).toHaveLength(1);

@@ -89,8 +89,8 @@ describe("requests", () => {
   });
 
   it("talks to GitHub Enterprise Server under /api/v3", async () => {
-    nock("https://ghe.test").get("/api/v3/repos/acme/demo/collaborators/octo/permission").reply(200, { permission: "write", role_name: "maintain", user: { login: "octo" } });
-    expect(await github({ baseUrl: "https://ghe.test/api/v3/" }).permission({ user: "octo" })).toBe("maintain");
+    nock("https://ghe.test").get("/api/v3/repos/acme/demo/collaborators/octo/permission").reply(200, { permission: "write", role_name: "maintain", user: { login: "octo", id: 583231 } });
+    expect(await github({ baseUrl: "https://ghe.test/api/v3/" }).permission({ user: "octo" })).toEqual({ role: "maintain", id: 583231 });
   });
 
   it("refuses to start without exactly one of token and auth", () => {

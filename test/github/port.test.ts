@@ -102,13 +102,13 @@ describe("comments and reactions", () => {
 
 describe("permissions", () => {
   it.runIf(process.env["NARUTO_TEST_GITHUB_TOKEN"] === undefined)("reads each user's role, and none for a stranger", async () => {
-    expect(await t.github.permission({ user: "octo-maintainer" })).toBe("write");
-    expect(await t.github.permission({ user: "octo-outsider" })).toBe("read");
-    expect(await t.github.permission({ user: "nobody-at-all" })).toBe("none");
+    expect(await t.github.permission({ user: "octo-maintainer" })).toEqual({ role: "write", id: expect.any(Number) });
+    expect(await t.github.permission({ user: "octo-outsider" })).toEqual({ role: "read", id: expect.any(Number) });
+    expect(await t.github.permission({ user: "nobody-at-all" })).toEqual({ role: "none", id: null });
   });
 
   it("reads the owner's role as one of GitHub's roles", async () => {
-    expect(["admin", "maintain", "write", "triage", "read", "none"]).toContain(await t.github.permission({ user: t.repo.owner }));
+    expect(["admin", "maintain", "write", "triage", "read", "none"]).toContain((await t.github.permission({ user: t.repo.owner })).role);
   });
 });
 

@@ -33,25 +33,34 @@ export class ConfigInvalidError extends Error {
   override readonly name = "ConfigInvalidError";
 }
 
-/** The config as committed at the mission's base (reviewed code, never what an agent wrote). */
+/**
+ * The commit whose config the mission follows: the default branch's head recorded when the
+ * command was accepted (DESIGN.md §8a: never a pull request's head, never what an agent wrote);
+ * for missions stored before that was recorded, the base.
+ */
+export function configCommitOf(mission: Mission): string {
+  return mission.config_commit ?? mission.base.commit;
+}
+
+/** The config as committed at {@link configCommitOf} (reviewed code). */
 export async function missionConfig(deps: ModeDeps, mission: Mission): Promise<Config> {
-  const loaded = await readConfigAt(deps.github, deps.configPath, mission.base.commit);
-  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${mission.base.commit.slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, deps.configPath)}`);
+  const loaded = await readConfigAt(deps.github, deps.configPath, configCommitOf(mission));
+  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${configCommitOf(mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, deps.configPath)}`);
   return loaded.config;
 }
 
 /**
- * The config file's text at the mission's base, read through the API (null: there is none), for
- * the agent step, which has no token and parses it with {@link configFromText}.
+ * The config file's text at {@link configCommitOf}, read through the API (null: there is none),
+ * for the agent step, which has no token and parses it with {@link configFromText}.
  */
 export async function missionConfigText(deps: ModeDeps, mission: Mission): Promise<string | null> {
-  return deps.github.readFile({ path: deps.configPath, ref: mission.base.commit });
+  return deps.github.readFile({ path: deps.configPath, ref: configCommitOf(mission) });
 }
 
 /** {@link missionConfig} from the text the action's step read; throws {@link ConfigInvalidError}. */
 export function configFromText(input: { text: string | null; path: string; mission: Mission }): Config {
   const loaded = loadConfig(input.text);
-  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${input.mission.base.commit.slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, input.path)}`);
+  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${configCommitOf(input.mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, input.path)}`);
   return loaded.config;
 }
 

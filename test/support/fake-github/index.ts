@@ -22,6 +22,7 @@ import { issueInstallationToken, signAppJwt } from "./app-auth.ts";
 import type { Fault } from "./faults.ts";
 import { openForkPull, type ForkPullInput } from "./forks.ts";
 import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
+import { renameUser } from "./rename.ts";
 import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
 import type { Account, AppPermissions, DispatchRecord, JobState, RepoState, Role, RunConclusion, RunStatus } from "./state.ts";
@@ -59,6 +60,11 @@ export interface FakeGitHub {
   /** Adds a user with a personal token; the role applies to every repository unless `repos` narrows it. */
   addUser(login: string, input?: { permission?: Role; repos?: readonly string[] }): { login: string; token: string };
   setPermission(login: string, repo: string, role: Role): void;
+  /**
+   * The user renames the account (rename.ts): same id, roles and tokens under the new login; the
+   * old login is free for another account (`addUser` it again: a new id).
+   */
+  renameUser(from: string, to: string): void;
   tokenFor(login: string): string;
   /** An installation token, as the access-token endpoint or an Actions job would get one. */
   issueAppToken(input?: { owner?: string; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: string }): {
@@ -150,6 +156,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     setPermission: (login, repo, role) => {
       repoOf(repo).collaborators.set(login.toLowerCase(), role);
+    },
+    renameUser: (from, to) => {
+      renameUser(world, { from, to });
+      const token = userTokens.get(from.toLowerCase());
+      userTokens.delete(from.toLowerCase());
+      if (token !== undefined) userTokens.set(to.toLowerCase(), token);
     },
     tokenFor: (login) => {
       const token = userTokens.get(login.toLowerCase());

@@ -24,7 +24,8 @@ export function levelAtLeast(level: PermissionLevel | undefined, needed: Permiss
 }
 
 export interface Account {
-  readonly login: string;
+  /** A user may rename the account (rename.ts): the id stays, the login changes. */
+  login: string;
   readonly id: number;
   readonly type: "User" | "Organization" | "Bot";
 }
