@@ -9,6 +9,7 @@ import { appPlanApprove } from "./app-plan-approve.ts";
 import { appRedelivery } from "./app-redelivery.ts";
 import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
+import { appWhoMayInstruct } from "./app-who-may-instruct.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
@@ -20,4 +21,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct];
