@@ -77,11 +77,9 @@ describe("the gate refuses what git's fsck refuses, by path and rule", () => {
     expect(refusals(result)).toEqual(["src/lib (bad_tree)"]);
   });
 
-  it("quotes a name with a line break rather than printing it", async () => {
-    const { result } = await gate([["src", [keep, [".git\nx", [["a", "x\n"]]], ["..", [["a", "a\n"]]]]]]);
-    expect(refusals(result)).toEqual(["src/.. (bad_name)"]);
-    const { result: quoted } = await gate([["src", [keep, ["a\nb", [[".git", [["c", "c\n"]]]]]]]]);
-    expect(refusals(quoted)).toEqual(['"src/a\\nb/.git" (dotgit)']);
+  it("quotes a path with a line break rather than printing it", async () => {
+    const { result } = await gate([["src", [keep, ["a\nb", [[".git", [["c", "c\n"]]]]]]]]);
+    expect(refusals(result)).toEqual(['"src/a\\nb/.git" (dotgit)']);
   });
 });
 
