@@ -106,7 +106,7 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     expect(publish.log.lines.join("\n")).not.toMatch(/sandbox|verify of/);
   });
 
-  it("refuses every result that is not the one it rebuilds: the queue does not move, nothing forged reaches GitHub, the item is tried again", async () => {
+  it("refuses every result that is not the one it rebuilds: the queue does not move, nothing forged reaches GitHub, the item is tried again", { timeout: 240_000 }, async () => {
     const id = await started(["alpha"]);
     const tampered: Readonly<Record<string, { tamper: (folder: string, queue: Job) => Promise<string | null>; reason: RegExp }>> = {
       ...Object.fromEntries(
@@ -153,7 +153,7 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     expect((await world.mission(id)).items[0]?.status).toBe("integrated");
   });
 
-  it("leaves the checkpoints waiting when another run published first, and an integrate-only run builds them anew", async () => {
+  it("leaves the checkpoints waiting when another run published first, and an integrate-only run builds them anew", { timeout: 180_000 }, async () => {
     const id = await started(["alpha", "beta"]);
     const alpha = await worked(id, "alpha");
     const beta = await worked(id, "beta");
