@@ -21,6 +21,8 @@ import type { AgentStepDeps, ModeDeps } from "./deps.ts";
 import { commentEventOf, dispatchInputOf } from "../github-driver/event-payload.ts";
 import { remoteFor, scrubbedEnv } from "./remote.ts";
 import { readPrepared } from "./prepared.ts";
+import { redactedModeDeps, redactedStepDeps } from "./redacted-deps.ts";
+import { createRedactor, secretValues } from "../redact/index.ts";
 import { runAgentStep, runMode } from "./run-mode.ts";
 import { chooseSandbox } from "../sandbox/choose.ts";
 import { sudoWorks } from "../sandbox/sudo.ts";
@@ -46,7 +48,7 @@ function containment(env: NodeJS.ProcessEnv): Pick<AgentStepDeps, "chooseSandbox
 
 async function agentStep(env: NodeJS.ProcessEnv, prepared: string): Promise<void> {
   const ctx = actionContext(env, process.cwd());
-  const deps: AgentStepDeps = {
+  const deps: AgentStepDeps = redactedStepDeps({
     log: coreLog({ summary: Boolean(env["GITHUB_STEP_SUMMARY"]) }),
     git: createGit({ env: scrubbedEnv(env) }),
     env,
@@ -54,7 +56,7 @@ async function agentStep(env: NodeJS.ProcessEnv, prepared: string): Promise<void
     tempDir: ctx.tempDir,
     now: () => new Date(),
     ...containment(env),
-  };
+  });
   await runAgentStep(deps, await readPrepared(prepared), { signal: stopSignal() });
 }
 
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
   });
   const botLogin = core.getInput("bot-login") || "github-actions[bot]";
   const gitEnv = scrubbedEnv(env);
-  const deps: ModeDeps = {
+  const deps: ModeDeps = redactedModeDeps({
     github,
     store: createGitHubMissionStore({ github }),
     now: () => new Date(),
@@ -98,7 +100,7 @@ async function main(): Promise<void> {
     configPath: core.getInput("config") || CONFIG_PATH,
     remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
     ...containment(env),
-  };
+  }, { secrets: [token] });
   const payload: unknown = ctx.eventPath ? JSON.parse(await readFile(ctx.eventPath, "utf8")) : null;
   const version = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
   core.debug(`naruto ${USER_AGENT}, ${version.stdout.trim() || "git not found"}`);
@@ -120,5 +122,5 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  core.setFailed(`naruto: ${text}`);
+  core.setFailed(`naruto: ${createRedactor({ secrets: secretValues({ env: process.env }) }).redact(text)}`);
 });

@@ -21,6 +21,12 @@ describe("createOutputBuffer", () => {
     expect(buffer.truncated).toBe(text.includes("[naruto:"));
   });
 
+  it("cuts a word the cut went through when it is long enough to be part of a secret", () => {
+    // Neither half of a key cut in two is recognised by the redactor, so neither half is kept.
+    const buffer = fill(40, ["start sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 end of it"]);
+    expect(buffer.text()).toBe("start \n[naruto: 49 bytes of output cut]\n end of it");
+  });
+
   it("decodes a character that straddles head and tail when nothing was cut", () => {
     const bytes = Buffer.from("aé");
     const buffer = createOutputBuffer(4);

@@ -2,7 +2,12 @@
  * Agent output kept within a size bound: the first half and the last half of the budget, with a
  * marker where the middle was cut. The start shows what the agent set out to do, the end how it
  * finished; a chatty agent cannot fill the runner's memory.
+ *
+ * A word the cut went through is cut with the middle when it is long enough to be part of a
+ * secret (src/redact/: a secret cut in two is recognised by neither half, so neither half stays).
  */
+import { MIN_SECRET_LENGTH } from "../redact/redacted.ts";
+
 export interface OutputBuffer {
   push(chunk: Buffer): void;
   /** Everything seen, or its head and tail around a `[naruto: … cut]` marker. */
@@ -51,7 +56,12 @@ export function createOutputBuffer(limitBytes: number): OutputBuffer {
       const cut = total - headBytes - tailBytes;
       // Decoded in one piece when nothing was cut: a character may straddle head and tail.
       if (cut === 0) return Buffer.concat([...head, ...tail]).toString("utf8");
-      return `${Buffer.concat(head).toString("utf8")}\n[naruto: ${cut} bytes of output cut]\n${Buffer.concat(tail).toString("utf8")}`;
+      const before = Buffer.concat(head).toString("utf8");
+      const after = Buffer.concat(tail).toString("utf8");
+      const keepBefore = brokenWordEnd(before);
+      const keepAfter = brokenWordStart(after);
+      const dropped = cut + Buffer.byteLength(before.slice(keepBefore)) + Buffer.byteLength(after.slice(0, keepAfter));
+      return `${before.slice(0, keepBefore)}\n[naruto: ${dropped} bytes of output cut]\n${after.slice(keepAfter)}`;
     },
     get bytes() {
       return total;
@@ -60,4 +70,20 @@ export function createOutputBuffer(limitBytes: number): OutputBuffer {
       return total > headBytes + tailBytes;
     },
   };
+}
+
+const SPACE = /\s/;
+
+/** Where the head ends: before its last word when that word is long enough to be part of a secret. */
+function brokenWordEnd(text: string): number {
+  let i = text.length;
+  while (i > 0 && !SPACE.test(text[i - 1]!)) i--;
+  return text.length - i >= MIN_SECRET_LENGTH ? i : text.length;
+}
+
+/** Where the tail starts: after its first word when that word is long enough to be part of a secret. */
+function brokenWordStart(text: string): number {
+  let i = 0;
+  while (i < text.length && !SPACE.test(text[i]!)) i++;
+  return i >= MIN_SECRET_LENGTH ? i : 0;
 }

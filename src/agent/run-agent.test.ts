@@ -58,11 +58,12 @@ for (const [name, sandbox] of await sandboxesHere()) {
     }
 
     it("passes basics, allowlisted names and NARUTO_* only — never GitHub or Actions tokens", async () => {
-      const agent = await run(`${NODE} -e 'console.log(JSON.stringify(process.env))'`, {
+      // Into a file of its work directory: what it prints is redacted (the next test).
+      const agent = await run(`${NODE} -e 'require("fs").writeFileSync("env.json", JSON.stringify(process.env))'`, {
         allowEnv: ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "NOT_SET"],
       });
       expect(agent.outcome).toBe("exited");
-      const env = JSON.parse(agent.output) as Record<string, string>;
+      const env = JSON.parse(await readFile(join(agent.dir.path, "env.json"), "utf8")) as Record<string, string>;
       const files = agentFiles(agent.dir);
       expect(env).toMatchObject({
         HOME: agent.dir.home,
@@ -82,6 +83,28 @@ for (const [name, sandbox] of await sandboxesHere()) {
         "GH_TOKEN was not passed to the agent: GitHub tokens never reach an agent",
         expect.stringMatching(/^ACTIONS_RUNTIME_TOKEN was not passed/),
       ]);
+    });
+
+    it("redacts what the agent prints of its environment: its output, streamed and whole, and its result file", async () => {
+      const streamed: string[] = [];
+      const script = [
+        "const e = process.env;",
+        "process.stdout.write(`key ${e.ANTHROPIC_API_KEY.slice(0, 5)}`);",
+        "setTimeout(() => {",
+        "  console.log(`${e.ANTHROPIC_API_KEY.slice(5)} and ${e.SOME_SECRET_VALUE}`);",
+        "  require('fs').writeFileSync(e.NARUTO_RESULT_FILE, JSON.stringify({ summary: `used ${e.SOME_SECRET_VALUE}`, model: e.ANTHROPIC_API_KEY }));",
+        "}, 100);",
+      ].join("\n");
+      const agent = await run(`${NODE} -e ${shellQuote(script)}`, {
+        env: { ...RUNNER_ENV, ANTHROPIC_API_KEY: "sk-ant-a-longer-test-key", SOME_SECRET_VALUE: "plain-looking-value" },
+        allowEnv: ["ANTHROPIC_API_KEY", "SOME_SECRET_VALUE"],
+        onOutput: (chunk) => void streamed.push(chunk.toString("utf8")),
+      });
+      expect(agent.outcome).toBe("exited");
+      expect(agent.output).toBe("key [redacted] and [redacted]\n");
+      expect(streamed.join("")).toBe("key [redacted] and [redacted]\n");
+      expect(agent.result).toMatchObject({ summary: "used [redacted]", model: "[redacted]" });
+      expect(agent.resultText).toBe(JSON.stringify({ summary: "used [redacted]", model: "[redacted]" }));
     });
 
     it("runs in the work directory with the prompt in a file outside it and stdin closed", async () => {

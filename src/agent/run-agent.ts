@@ -1,10 +1,11 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Leftover, Sandbox, SandboxRun } from "../sandbox/sandbox.ts";
+import type { Leftover, ProcessRun, Sandbox, SandboxRun } from "../sandbox/sandbox.ts";
 import type { WorkDir } from "../sandbox/work-dir.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
 import { readAgentFile } from "./agent-file.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";
+import { createRedactingStream, createRedactor, secretValues, type Redactor } from "../redact/index.ts";
 
 /** How one attempt's agent ended. */
 export type AgentOutcome =
@@ -65,18 +66,33 @@ export function agentFiles(workDir: Pick<WorkDir, "io">, resultName = "result.js
  * ended; never throws for anything the agent does. Its environment is built from nothing
  * (`buildAgentEnv`); the prompt is passed by file; whatever it leaves running is killed.
  *
+ * Everything of the agent's that comes back is redacted here, where it enters naruto (DESIGN.md
+ * §8a, "What leaves"): its output, streamed and whole, its result file and what the notes quote
+ * of it. The secrets are the values of its own allowlisted variables and every credential-named
+ * one of `env` (see src/redact/secrets.ts), so what it printed of its environment never reaches
+ * an event, a log, a report or a comment.
+ *
  * @example runAgent({ command: profile.command, sandbox, workDir, prompt, env: process.env, allowEnv: profile.env, network: true, … })
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   // What is the agent's; the rest goes to the sandbox as it is.
-  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, ...request } = options;
+  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, onOutput, ...request } = options;
   const { promptFile, resultFile } = agentFiles(request.workDir, resultName);
   const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile } });
+  const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
+  const redact = (text: string) => redactor.redact(text);
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
   await writeFile(promptFile, prompt);
   await rm(resultFile, { force: true });
 
-  const run = await sandbox.run({ ...request, env });
+  const stream = onOutput === undefined ? null : createRedactingStream(redactor, (text) => onOutput(Buffer.from(text, "utf8")));
+  let raw: ProcessRun;
+  try {
+    raw = await sandbox.run({ ...request, env, ...(stream === null ? {} : { onOutput: (chunk: Buffer) => stream.push(chunk) }) });
+  } finally {
+    stream?.end();
+  }
+  const run = { ...raw, leftovers: raw.leftovers.map((l) => ({ ...l, command: redact(l.command) })) };
   if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
   if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
   const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
@@ -87,12 +103,18 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     signal: run.signal,
     durationMs: run.durationMs,
     timedOut: run.timedOut,
-    output: run.output,
+    output: redact(run.output),
     outputBytes: run.outputBytes,
     outputTruncated: run.outputTruncated,
-    result: parsed.result,
-    resultText: read.text,
+    result: redactResult(parsed.result, redactor),
+    resultText: read.text === null ? null : redact(read.text),
     leftovers: run.leftovers,
-    notes: [...notes, ...read.notes, ...parsed.notes],
+    notes: [...notes, ...read.notes, ...parsed.notes].map(redact),
   };
+}
+
+function redactResult(result: AgentResult | null, redactor: Redactor): AgentResult | null {
+  if (result === null) return null;
+  const text = (value: string | null) => (value === null ? null : redactor.redact(value));
+  return { ...result, summary: text(result.summary), model: text(result.model) };
 }

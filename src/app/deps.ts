@@ -18,6 +18,12 @@ export interface AppDeps {
   readonly userAgent: string;
   /** Fewest milliseconds between two tracking-comment renders of one mission (GitHub: 80 writes a minute). */
   readonly trackingIntervalMs: number;
+  /**
+   * The secret values the App holds (its private key, webhook secret, any credential-named
+   * variable: `secretValues` of its environment): redacted, with the known formats, from every
+   * comment, check run and log line it writes (installation.ts).
+   */
+  readonly secrets: readonly string[];
   /** Client tuning passed to `createGitHub` (tests: no write spacing, fast retries). */
   readonly client?: Pick<CreateGitHubOptions, "throttle" | "retry" | "sleep" | "requestTimeoutMs">;
 }

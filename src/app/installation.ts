@@ -8,6 +8,7 @@ import type { Context } from "probot";
 import type { DriverDeps } from "../github-driver/deps.ts";
 import { pullRequestHeadVia, type PullRequestHead } from "../github-driver/handle-comment.ts";
 import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
+import { createRedactor, redactingGitHub, redactingStore } from "../redact/index.ts";
 import type { AppDeps } from "./deps.ts";
 
 export interface InstallationDeps extends DriverDeps {
@@ -32,7 +33,11 @@ export async function installationToken(octokit: Context["octokit"]): Promise<st
   return token;
 }
 
-/** Works for any event with a `repository` (every event the manifest subscribes to). */
+/**
+ * Works for any event with a `repository` (every event the manifest subscribes to). Everything
+ * it writes goes through the redactor (DESIGN.md §8a): comments, checks, the mission document,
+ * the log; the installation tokens it mints are `ghs_` tokens, a known format.
+ */
 export function installationDeps(deps: AppDeps, context: Context, where: { owner: string; repo: string; defaultBranch: string }): InstallationDeps {
   const repo = { owner: where.owner, repo: where.repo };
   const octokit = context.octokit;
@@ -40,22 +45,25 @@ export function installationDeps(deps: AppDeps, context: Context, where: { owner
   const baseUrl = octokit.request.endpoint.DEFAULTS.baseUrl;
   const token = () => installationToken(octokit);
   const log = context.log;
-  const github = createGitHub({
+  const redactor = createRedactor({ secrets: deps.secrets });
+  const text = (message: string) => redactor.redact(message);
+  const raw = createGitHub({
     auth: token,
     repo,
     baseUrl,
     userAgent: deps.userAgent,
     ...deps.client,
-    log: { debug: (m) => log.debug(m), info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+    log: { debug: (m) => log.debug(text(m)), info: (m) => log.info(text(m)), warn: (m) => log.warn(text(m)), error: (m) => log.error(text(m)) },
   });
+  const github = redactingGitHub(raw, redactor);
   return {
     github,
-    store: createGitHubMissionStore({ github }),
+    store: redactingStore(createGitHubMissionStore({ github: raw }), redactor),
     now: deps.now,
     workflow: deps.workflow,
     // Runs are dispatched on the default branch: its workflow file is the reviewed one.
     ref: where.defaultBranch,
-    log: { info: (m) => log.info(m), warning: (m) => log.warn(m) },
+    log: { info: (m) => log.info(text(m)), warning: (m) => log.warn(text(m)) },
     botLogin: deps.botLogin,
     runUrl: null,
     pullRequestHead: pullRequestHeadVia(github),

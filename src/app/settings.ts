@@ -5,6 +5,7 @@
  */
 import { createProbot, type Probot } from "probot";
 import { CONFIG_PATH } from "../config/index.ts";
+import { secretValues } from "../redact/index.ts";
 import type { AppDeps } from "./deps.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -47,6 +48,7 @@ export async function appDepsFrom(env: Env, probot: Probot): Promise<AppDeps> {
     now: () => new Date(),
     userAgent: USER_AGENT,
     trackingIntervalMs: tracking ?? 5_000,
+    secrets: secretValues({ env }),
     ...(writes === null ? {} : { client: { throttle: { writeIntervalMs: writes, notificationIntervalMs: writes } } }),
   };
 }

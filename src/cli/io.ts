@@ -1,3 +1,5 @@
+import { createRedactor, secretValues } from "../redact/index.ts";
+
 /** Where the CLI reads and writes; injected so tests run commands in-process. */
 export interface CliIO {
   readonly stdout: (text: string) => void;
@@ -7,4 +9,15 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** stdout is a terminal (live progress) rather than a pipe or a CI log. */
   readonly isTTY: boolean;
+}
+
+/**
+ * The terminal through the redactor (DESIGN.md §8a, "What leaves"): what the CLI prints — the
+ * live progress, reasons, the result JSON — never shows a credential-named variable of its
+ * environment nor a known format. (What agents print is redacted before, where it enters naruto,
+ * with the values the config passes to them.)
+ */
+export function redactedIO(io: CliIO): CliIO {
+  const redactor = createRedactor({ secrets: secretValues({ env: io.env }) });
+  return { ...io, stdout: (t) => io.stdout(redactor.redact(t)), stderr: (t) => io.stderr(redactor.redact(t)) };
 }

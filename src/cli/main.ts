@@ -12,7 +12,7 @@ import { MissionStillRunningError } from "../local/mission-lock.ts";
 import { RunOverridesError } from "../local/run-overrides.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { demoCommand } from "./demo-command.ts";
-import type { CliIO } from "./io.ts";
+import { redactedIO, type CliIO } from "./io.ts";
 import { cancelCommand, resumeCommand, runCommand, statusCommand, UsageError } from "./mission-commands.ts";
 import { planCommand, verifyProofCommand } from "./plan-command.ts";
 import { workingTreeConfig } from "./working-config.ts";
@@ -41,7 +41,8 @@ const positiveInt = (name: string) => (value: string) => {
 };
 
 /** Runs the CLI and returns the exit code. */
-export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
+  const io = redactedIO(given);
   let code = 0;
   const program = new Command("naruto")
     .description("One request, many coding agents in parallel, safely.")

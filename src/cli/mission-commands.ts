@@ -19,6 +19,7 @@ import type { CliIO } from "./io.ts";
 import type { SandboxMode } from "../config/index.ts";
 import { loadRunOverrides } from "../local/run-overrides.ts";
 import { defaultWorkRoot } from "../sandbox/work-dir.ts";
+import { createRedactor, secretValues } from "../redact/index.ts";
 
 export interface RunOptions {
   readonly plan?: string;
@@ -97,7 +98,7 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   const r = await applyEvent(store, id, { type: "cancelled", at: new Date().toISOString(), by: io.env.USER ?? null });
   const commonDir = await gitCommonDir(git, repoDir);
   // A running `naruto run` writes it too; a mission whose runner is gone has only this one.
-  if (!r.duplicate) await writeReports(commonDir, r.mission);
+  if (!r.duplicate) await writeReports(commonDir, r.mission, createRedactor({ secrets: secretValues({ env: io.env }) }));
   // A live run stops its agents itself; a run that was killed left them running.
   const overrides = await loadRunOverrides(commonDir, id);
   const workRoot = overrides.workdir ?? defaultWorkRoot(io.env, { override: null, cwd: io.cwd });

@@ -2,16 +2,19 @@
  * The queue's verify command (config `queue.verify`, or `--verify`) on a candidate commit: a
  * fresh work directory at the candidate, the command in the sandbox like any agent (it runs the
  * repository's code, which agents wrote), with the basic environment and `queue.env` only. A
- * command that cannot start, or runs past `limits.item_timeout`, is a red run.
+ * command that cannot start, or runs past `limits.item_timeout`, is a red run. Its output is
+ * redacted here, where it enters naruto: it goes into the record, the log and the mission.
  */
 import { buildCommandEnv } from "../agent/agent-env.ts";
 import type { VerifyCandidate } from "../git/verify.ts";
+import { createRedactor, secretValues } from "../redact/index.ts";
 import { containmentOf } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 
 const OUTPUT_LIMIT = 64 * 1024;
 
 export function queueVerifier(ctx: EngineContext, mission: string, command: string): VerifyCandidate {
+  const redactor = createRedactor({ secrets: secretValues({ env: ctx.env, passed: ctx.config.queue.env }) });
   return (commit) =>
     withWorkDir(ctx, { mission, label: "verify", purpose: "verify", attempt: null, commit }, async (workDir) => {
       const { env } = buildCommandEnv({ from: ctx.env, allow: ctx.config.queue.env });
@@ -29,6 +32,6 @@ export function queueVerifier(ctx: EngineContext, mission: string, command: stri
       let output = run.output;
       if (run.timedOut) output += `\nnaruto: verify timed out after ${ctx.config.limits.item_timeout} ms\n`;
       if (run.startFailed !== null) output += `\nnaruto: could not run the verify command: ${run.startFailed}\n`;
-      return { exitCode: run.timedOut || run.cancelled ? null : run.exitCode, output };
+      return { exitCode: run.timedOut || run.cancelled ? null : run.exitCode, output: redactor.redact(output) };
     });
 }

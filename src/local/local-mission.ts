@@ -28,6 +28,7 @@ import { chooseSandbox } from "../sandbox/choose.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { defaultWorkRoot } from "../sandbox/work-dir.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
+import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
 
 export interface LocalDeps {
   readonly git: Git;
@@ -185,17 +186,20 @@ async function driverContext(
   const commonDir = await gitCommonDir(git, repoDir);
   const { config, verify, planText } = run;
   const engine = { git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
+  // What the mission writes (its state in refs, report.md, result.json) is redacted: the secrets
+  // are what the config passes to agents and every credential-named variable (DESIGN.md §8a).
+  const redactor = createRedactor({ secrets: secretValues({ env: deps.env, passed: passedNames(config) }) });
   return {
     ...engine,
     tamper: run.tamper,
-    store: createLocalMissionStore({ git, repoDir }),
+    store: redactingStore(createLocalMissionStore({ git, repoDir }), redactor),
     verify,
     progress: deps.progress,
     ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
     ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
     plan: (m) => makePlan({ ctx: engine, planText, mission: m }),
     report: async (m) => {
-      await writeReports(commonDir, m);
+      await writeReports(commonDir, m, redactor);
     },
   };
 }

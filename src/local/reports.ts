@@ -1,20 +1,22 @@
 /**
  * Writes a mission's report next to its state: `report.md` for people and `result.json` (the
- * contract of DESIGN.md §13) for tools, under `<git-common-dir>/naruto/missions/<id>/`.
+ * contract of DESIGN.md §13) for tools, under `<git-common-dir>/naruto/missions/<id>/`, both
+ * through the redactor (DESIGN.md §8a, "What leaves").
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Mission } from "../mission/document.ts";
 import { missionReport, missionResult } from "../report/index.ts";
 import { missionDir } from "../engine/records.ts";
+import { redactJson, type Redactor } from "../redact/index.ts";
 
-export async function writeReports(commonDir: string, mission: Mission): Promise<{ markdown: string; json: string }> {
+export async function writeReports(commonDir: string, mission: Mission, redactor: Redactor): Promise<{ markdown: string; json: string }> {
   const dir = missionDir(commonDir, mission.id);
   await mkdir(dir, { recursive: true });
   const markdown = join(dir, "report.md");
   const json = join(dir, "result.json");
-  await writeFile(markdown, missionReport(mission, { logs: join(commonDir, "naruto", "attempts", mission.id) }));
-  await writeFile(json, JSON.stringify(missionResult(mission), null, 2) + "\n");
+  await writeFile(markdown, redactor.redact(missionReport(mission, { logs: join(commonDir, "naruto", "attempts", mission.id) })));
+  await writeFile(json, JSON.stringify(redactJson(missionResult(mission), redactor), null, 2) + "\n");
   return { markdown, json };
 }
 

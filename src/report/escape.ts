@@ -1,9 +1,12 @@
 /**
  * Markdown escaping for text naruto did not write: the request, plan titles, reasons, the review
  * agent's findings. Rendered on GitHub, such text must not ping people (`@everyone`), link
- * issues (`#1`), inject HTML (`<img src=x>`), or break the table or list it sits in.
+ * issues (`#1`), inject HTML (`<img src=x>`), or break the table or list it sits in, nor show a
+ * credential: known formats are redacted (src/redact/) before the text is cut and escaped
+ * (escaping turns `ghs_…` into `ghs\_…`, which no later look would recognise; a cut keeps half).
  */
 import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
+import { redactFormats } from "../redact/formats.ts";
 
 // A zero-width space after `@` or `#` keeps the text readable and stops GitHub from linking it
 // (the trick Renovate uses in release notes).
@@ -17,7 +20,7 @@ const ZWSP = "&#8203;";
  * @example inlineText("@everyone <img src=x> *hi*") → "@&#8203;everyone &lt;img src=x&gt; \\*hi\\*"
  */
 export function inlineText(text: string, max = 300): string {
-  const flat = sanitizeUntrusted(text).replace(/\s+/g, " ").trim();
+  const flat = redactFormats(sanitizeUntrusted(text)).replace(/\s+/g, " ").trim();
   return escapeMarkdown(truncate(flat, max));
 }
 
@@ -26,7 +29,7 @@ export function inlineText(text: string, max = 300): string {
  * at most `maxLines` lines.
  */
 export function quoteBlock(text: string, { maxLines = 40, maxLineChars = 500 } = {}): string {
-  const lines = sanitizeUntrusted(text).trim().split("\n");
+  const lines = redactFormats(sanitizeUntrusted(text)).trim().split("\n");
   const shown = lines.slice(0, maxLines).map((l) => {
     const line = escapeMarkdown(truncate(l.replace(/\s+/g, " ").trim(), maxLineChars));
     return line === "" ? ">" : `> ${line}`;
@@ -55,7 +58,7 @@ function escapeMarkdown(text: string): string {
  * @example codeSpan("naruto/m-1/a") → "`naruto/m-1/a`"
  */
 export function codeSpan(text: string, max = 120): string {
-  const flat = sanitizeUntrusted(text).replace(/`/g, "'").replace(/\s+/g, " ").trim();
+  const flat = redactFormats(sanitizeUntrusted(text)).replace(/`/g, "'").replace(/\s+/g, " ").trim();
   return `\`${truncate(flat, max).replace(/\|/g, "\\|") || " "}\``;
 }
 

@@ -6,6 +6,7 @@
 import type { Mission, MissionItem } from "../mission/document.ts";
 import type { ItemStatus } from "../mission/status.ts";
 import { truncate } from "./escape.ts";
+import { redactFormats } from "../redact/formats.ts";
 
 /** Items above which a graph is left out: GitHub's Mermaid refuses large graphs. */
 export const MERMAID_MAX_ITEMS = 200;
@@ -94,6 +95,6 @@ export function mermaidBlock(mission: Mission): string {
  * can neither close the label nor add HTML, links or `click` handlers.
  */
 export function mermaidLabel(text: string, max = 60): string {
-  const safe = text.replace(/[^\p{L}\p{N} .,:_/+=?!'()-]/gu, " ").replace(/\s+/g, " ").trim();
+  const safe = redactFormats(text).replace(/[^\p{L}\p{N} .,:_/+=?!'()-]/gu, " ").replace(/\s+/g, " ").trim();
   return truncate(safe, max);
 }

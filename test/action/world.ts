@@ -19,6 +19,7 @@ import { commentEventOf } from "../../src/github-driver/event-payload.ts";
 import { recordingLog, type RecordedLog } from "../../src/action/log.ts";
 import { readPrepared } from "../../src/action/prepared.ts";
 import { remoteFor } from "../../src/action/remote.ts";
+import { redactedModeDeps } from "../../src/action/redacted-deps.ts";
 import { runAgentStep } from "../../src/action/run-mode.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import type { CommentEvent } from "../../src/github-driver/handle-comment.ts";
@@ -54,8 +55,11 @@ export interface Job {
 
 export interface World {
   readonly fake: FakeGitHub;
-  /** A job: its token, deps and folders; `checkout` clones that ref into its workspace. */
-  job(kind: JobKind, options?: { checkout?: string; now?: () => Date }): Promise<Job>;
+  /**
+   * A job: its token, deps and folders; `checkout` clones that ref into its workspace; `env` adds
+   * to the step's environment (an agent's key). Its deps write through the redactor, as main.ts's do.
+   */
+  job(kind: JobKind, options?: { checkout?: string; now?: () => Date; env?: Readonly<Record<string, string>> }): Promise<Job>;
   /** Posts a comment as `user` and returns the `issue_comment` event the runner would get. */
   comment(user: string, body: string, issue?: number): Promise<CommentEvent>;
   /**
@@ -114,7 +118,7 @@ export async function startWorld(input: { config?: string; files?: Record<string
       }
       const github = createGitHub({ token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
       const log = recordingLog();
-      const deps: ModeDeps = {
+      const deps: ModeDeps = redactedModeDeps({
         github,
         store: createGitHubMissionStore({ github }),
         now: options.now ?? (() => new Date()),
@@ -124,7 +128,7 @@ export async function startWorld(input: { config?: string; files?: Record<string
         botLogin: BOT,
         runUrl: `${fake.url}/${REPO}/actions/runs/1`,
         git,
-        env: { PATH: process.env["PATH"], HOME: dir },
+        env: { PATH: process.env["PATH"], HOME: dir, ...options.env },
         repo: REPO,
         workspace,
         tempDir: join(dir, "temp"),
@@ -133,7 +137,7 @@ export async function startWorld(input: { config?: string; files?: Record<string
         chooseSandbox: (mode) => chooseSandbox({ mode, env: process.env }),
         nodePath: process.execPath,
         sudoWorks: async () => false,
-      };
+      }, { secrets: [token] });
       return { deps, log, token, dir };
     },
     async comment(user, body, issue = 1) {

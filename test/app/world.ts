@@ -32,6 +32,7 @@ export function appDepsFor(botLogin: string, trackingIntervalMs = 0): AppDeps {
     now: () => new Date(),
     userAgent: "naruto-app-tests",
     trackingIntervalMs,
+    secrets: [SECRET],
     client: FAST,
   };
 }

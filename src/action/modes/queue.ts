@@ -28,6 +28,7 @@ import type { AgentStepDeps, DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, ordersAfter, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
 import type { QueueRecord } from "../integrate/queue-record.ts";
 import { workEvents } from "../integrate/work-events.ts";
+import { quoteUntrusted } from "../job-log.ts";
 import type { ActionLog } from "../log.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { fetchRefs, hasCommit } from "../remote.ts";
@@ -100,15 +101,16 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
 
 /**
  * The verify command, with each run written down for the record and shown in the log: every
- * line indented, so nothing the command prints is read by the runner as a workflow command.
+ * line quoted (`quoteUntrusted`), so nothing the command prints is read by the runner as a
+ * workflow command. Its output comes redacted (queueVerifier).
  */
 function recorded(verify: VerifyCandidate, runs: QueueRecord["verify"], log: ActionLog): VerifyCandidate {
   return async (commit) => {
     const result = await verify(commit);
     const output = tail(result.output, 16 * 1024);
     runs.push({ commit, exit_code: result.exitCode, output });
-    const text = output.replace(/\n$/, "");
-    log.info(`verify of ${commit.slice(0, 12)}: ${result.exitCode === 0 ? "green" : `red (exit ${result.exitCode ?? "none"})`}${text === "" ? "" : `\n${text.split("\n").map((l) => `  | ${l}`).join("\n")}`}`);
+    const text = quoteUntrusted(output);
+    log.info(`verify of ${commit.slice(0, 12)}: ${result.exitCode === 0 ? "green" : `red (exit ${result.exitCode ?? "none"})`}${text === "" ? "" : `\n${text}`}`);
     return { exitCode: result.exitCode, output };
   };
 }

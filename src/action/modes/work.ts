@@ -16,6 +16,7 @@ import type { Mission, MissionItem } from "../../mission/document.ts";
 import type { AttemptOutcome } from "../../mission/events.ts";
 import { codeSpan, inlineText } from "../../report/escape.ts";
 import { ARTIFACT_FILES, partialWorkPlace, type WorkResult } from "../artifacts.ts";
+import { quoteUntrusted } from "../job-log.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
 import { artifactFolder, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
@@ -136,13 +137,14 @@ function previousFailure(item: MissionItem, n: number): string | null {
 }
 
 /**
- * Agent output goes to the job log with every line indented: a line the runner would read as a
- * workflow command (`::set-output`, `::add-mask`) must not come from the agent.
+ * Agent output goes to the job log with every line quoted (`quoteUntrusted`): a line the runner
+ * would read as a workflow command (`::set-output`, `::add-mask`, after a `\r` too) must not come
+ * from the agent. The chunks come redacted and in whole lines (runAgent's redacting stream).
  */
 function agentOutput(deps: AgentStepDeps): (item: string, chunk: Buffer) => void {
   return (_item, chunk) => {
-    const text = chunk.toString("utf8").replace(/\n$/, "");
-    if (text !== "") deps.log.info(text.split("\n").map((l) => `  | ${l}`).join("\n"));
+    const text = quoteUntrusted(chunk.toString("utf8"));
+    if (text !== "") deps.log.info(text);
   };
 }
 

@@ -46,6 +46,21 @@ describe("file commands", () => {
     expect(commands.annotations).toEqual([{ level: "error", message: "it\nbroke" }]);
     expect(mask("token s3cret-value here", commands.masks)).toBe("token *** here");
   });
+
+  // As actions/runner reads a step's output (ActionCommandManager, ActionCommand.TryParseV2/TryParse).
+  it.each<[string, string, Partial<ReturnType<typeof readWorkflowCommands>>]>([
+    ["a command after a lone \\r", "progress 50%\r::add-mask::hidden-value\n", { masks: ["hidden-value"] }],
+    ["a command after \\r\\n", "a\r\n::error::after crlf\n", { annotations: [{ level: "error", message: "after crlf" }] }],
+    ["a command after leading whitespace", "   \t::warning::indented\n", { annotations: [{ level: "warning", message: "indented" }] }],
+    ["a command name in upper case", "::ADD-MASK::upper-value\n", { masks: ["upper-value"] }],
+    ["the old form anywhere in a line", "text before ##[add-mask]old-form-value\n", { masks: ["old-form-value"] }],
+    ["set-output", "::set-output name=answer::forty%0Atwo\n", { outputs: { answer: "forty\ntwo" } }],
+    ["nothing between stop-commands and its token", "::stop-commands::tok\n::add-mask::ignored\n::tok::\n::add-mask::after\n", { masks: ["after"] }],
+    ["a disabled set-env, which fails the step", "::set-env name=X::y\n", { failed: true }],
+    ["nothing from a line that does not start with the command", "  | ::add-mask::quoted\n", { masks: [], annotations: [], outputs: {}, commands: [] }],
+  ])("reads %s", (_, output, expected) => {
+    expect(readWorkflowCommands(output)).toMatchObject(expected);
+  });
 });
 
 describe("concurrency groups", () => {

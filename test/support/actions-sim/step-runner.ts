@@ -2,7 +2,7 @@
  * One step of a job: its `if:`, its environment (runner variables, workflow/job/step `env:`,
  * what earlier steps added through `GITHUB_ENV`), fresh environment files, the step itself
  * (a standard action done by the simulator, the repository's action, or a script), then its
- * outputs, masks and annotations, and `continue-on-error`.
+ * outputs, masks, annotations and the other workflow commands it printed, and `continue-on-error`.
  */
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
@@ -73,9 +73,9 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
   const envContext = { ...scope.jobEnv, ...scope.addedEnv };
   const base: EvalContext = { contexts: { ...scope.contexts, steps: scope.steps, env: envContext }, status: { success: !failedSoFar, failure: failedSoFar, cancelled } };
   const name = stepName(spec, base);
-  const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", annotations: StepResult["annotations"] = []): StepResult => {
+  const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", commands: Pick<StepResult, "annotations" | "commands"> = { annotations: [], commands: [] }): StepResult => {
     if (spec.id !== undefined) scope.steps[spec.id] = { outputs, outcome, conclusion };
-    return { name, id: spec.id ?? null, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations, summary: mask(summary, scope.masks) };
+    return { name, id: spec.id ?? null, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations: commands.annotations, commands: commands.commands, summary: mask(summary, scope.masks) };
   };
   let run: boolean;
   try {
@@ -121,9 +121,9 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
 
   const commands = readWorkflowCommands(outcome.log);
   for (const m of commands.masks) scope.masks.add(m);
-  let outputs: Record<string, string> = { ...(outcome.outputs ?? {}) };
+  let outputs: Record<string, string> = { ...(outcome.outputs ?? {}), ...commands.outputs };
   let log = outcome.log;
-  let ok = outcome.ok;
+  let ok = outcome.ok && !commands.failed;
   try {
     outputs = { ...outputs, ...parseKeyValueFile(await readFile(files.GITHUB_OUTPUT, "utf8"), "GITHUB_OUTPUT") };
     Object.assign(scope.addedEnv, parseKeyValueFile(await readFile(files.GITHUB_ENV, "utf8"), "GITHUB_ENV"));
@@ -134,5 +134,5 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
   const summary = await readFile(files.GITHUB_STEP_SUMMARY, "utf8").catch(() => "");
   const stepOutcome: Conclusion = ok ? "success" : "failure";
   const continueOnError = spec["continue-on-error"] === undefined ? false : evaluateValue(spec["continue-on-error"], base) === true || String(evaluateValue(spec["continue-on-error"], base)) === "true";
-  return record(stepOutcome, ok || continueOnError ? "success" : "failure", outputs, log, summary, commands.annotations);
+  return record(stepOutcome, ok || continueOnError ? "success" : "failure", outputs, log, summary, commands);
 }

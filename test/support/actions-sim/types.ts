@@ -1,7 +1,7 @@
 /** What the simulator reports about runs, jobs and steps, and what a step implementation gets. */
 import type { AppPermissions } from "../fake-github/state.ts";
 import type { ArtifactStore } from "./artifacts.ts";
-import type { Annotation } from "./file-commands.ts";
+import type { Annotation, ProcessedCommand } from "./file-commands.ts";
 import type { Machine } from "./machine.ts";
 
 export type Conclusion = "success" | "failure" | "cancelled" | "skipped";
@@ -18,6 +18,8 @@ export interface StepResult {
   /** Output of the step's processes (masked) and the simulator's own notes. */
   readonly log: string;
   readonly annotations: readonly Annotation[];
+  /** The workflow commands the runner acted on, in order (see file-commands.ts). */
+  readonly commands: readonly ProcessedCommand[];
   readonly summary: string;
 }
 
