@@ -42,7 +42,7 @@ describe("policyFindings", () => {
 
   it.each([
     ["failed", failedMission({ kind: "failed", reason: "the agent crashed (exit 3)" }), 'item "a" is failed: the agent crashed (exit 3)'],
-    ["out_of_scope", failedMission({ kind: "out_of_scope", paths: ["README.md"] }), 'item "a" is out_of_scope: changed paths outside its writes: README.md'],
+    ["out_of_scope", failedMission({ kind: "out_of_scope", paths: ["README.md"] }), 'item "a" is out_of_scope: changed paths it may not change: README.md'],
     ["timed_out", failedMission({ kind: "timed_out", reason: "no result after 30 min" }), 'item "a" is timed_out: no result after 30 min'],
     ["conflicted", conflictedMission(), 'item "a" is conflicted: conflict with the queue on src/a/x.ts'],
     ["cancelled", cancelledMission(), 'item "a" is cancelled: cancelled by octo'],

@@ -66,7 +66,7 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
       fail(item, attempt, "no_changes", "failed", "no changes: the agent exited without changing any file");
       return;
     case "out_of_scope":
-      fail(item, attempt, "out_of_scope", "out_of_scope", `changed paths outside its writes: ${o.paths.join(", ")}`);
+      fail(item, attempt, "out_of_scope", "out_of_scope", `changed paths it may not change: ${o.paths.join(", ")}`);
       return;
     case "failed":
       fail(item, attempt, "failed", "failed", o.reason);

@@ -5,12 +5,21 @@
  * credential: known formats are redacted (src/redact/) before the text is cut and escaped
  * (escaping turns `ghs_…` into `ghs\_…`, which no later look would recognise; a cut keeps half).
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
+import { sanitizeUntrustedText } from "../agent/sanitize-untrusted.ts";
 import { redactFormats } from "../redact/formats.ts";
 
 // A zero-width space after `@` or `#` keeps the text readable and stops GitHub from linking it
 // (the trick Renovate uses in release notes).
 const ZWSP = "&#8203;";
+
+/**
+ * Untrusted text as it will be shown escaped: invisible characters and HTML comments go (the
+ * rendered page would hide neither from naruto's reader, but they say nothing a reader can use),
+ * markup stays, to be escaped and seen.
+ */
+function displayText(text: string): string {
+  return sanitizeUntrustedText(text).replace(/<!--[\s\S]*?(?:-->|$)/g, "");
+}
 
 /**
  * One line of untrusted text as inline markdown: hidden characters removed, whitespace
@@ -20,7 +29,7 @@ const ZWSP = "&#8203;";
  * @example inlineText("@everyone <img src=x> *hi*") → "@&#8203;everyone &lt;img src=x&gt; \\*hi\\*"
  */
 export function inlineText(text: string, max = 300): string {
-  const flat = redactFormats(sanitizeUntrusted(text)).replace(/\s+/g, " ").trim();
+  const flat = redactFormats(displayText(text)).replace(/\s+/g, " ").trim();
   return escapeMarkdown(truncate(flat, max));
 }
 
@@ -29,7 +38,7 @@ export function inlineText(text: string, max = 300): string {
  * at most `maxLines` lines.
  */
 export function quoteBlock(text: string, { maxLines = 40, maxLineChars = 500 } = {}): string {
-  const lines = redactFormats(sanitizeUntrusted(text)).trim().split("\n");
+  const lines = redactFormats(displayText(text)).trim().split("\n");
   const shown = lines.slice(0, maxLines).map((l) => {
     const line = escapeMarkdown(truncate(l.replace(/\s+/g, " ").trim(), maxLineChars));
     return line === "" ? ">" : `> ${line}`;
@@ -58,7 +67,7 @@ function escapeMarkdown(text: string): string {
  * @example codeSpan("naruto/m-1/a") → "`naruto/m-1/a`"
  */
 export function codeSpan(text: string, max = 120): string {
-  const flat = redactFormats(sanitizeUntrusted(text)).replace(/`/g, "'").replace(/\s+/g, " ").trim();
+  const flat = redactFormats(displayText(text)).replace(/`/g, "'").replace(/\s+/g, " ").trim();
   return `\`${truncate(flat, max).replace(/\|/g, "\\|") || " "}\``;
 }
 

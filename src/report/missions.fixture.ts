@@ -91,7 +91,7 @@ export function richEvents(): MissionEvent[] {
 }
 
 const FINDINGS: Finding[] = [
-  { severity: "error", rule: "item_failed", message: 'item "orders-api" is out_of_scope: changed paths outside its writes: README.md, package.json', path: null, line: null },
+  { severity: "error", rule: "item_failed", message: 'item "orders-api" is out_of_scope: changed paths it may not change: README.md, package.json', path: null, line: null },
   { severity: "warning", rule: "item_skipped", message: 'item "billing" was skipped: dependency "orders-api" failed (out_of_scope)', path: null, line: null },
   { severity: "info", rule: "review", message: "Consider sharing the error format | and @team-review <b>bold</b>", path: "src/api/users.ts", line: 42 },
 ];

@@ -27,7 +27,7 @@ describe("missionResult", () => {
           changed: ["src/api/users.ts", "src/api/shared.ts", "test/api/users/validation.test.ts", "test/api/users/fixtures/a-very-long-fixture-name-for-users.json"],
           reason: null,
         },
-        { id: "orders-api", status: "out_of_scope", attempts: 2, commit: null, changed: [], reason: "changed paths outside its writes: README.md, package.json" },
+        { id: "orders-api", status: "out_of_scope", attempts: 2, commit: null, changed: [], reason: "changed paths it may not change: README.md, package.json" },
         { id: "docs", status: "integrated", attempts: 2, commit: m.items[3]?.commit, changed: ["docs/api.md"], reason: null },
         { id: "billing", status: "skipped", attempts: 0, commit: null, changed: [], reason: 'dependency "orders-api" failed (out_of_scope)' },
       ],

@@ -121,7 +121,7 @@ describe("queue and publish re-check every work bundle", () => {
 describe("publish keeps an unfinished attempt's work only after the same checks", () => {
   const PARTIAL: [string, Record<string, string>, boolean, RegExp | null][] = [
     ["honest partial work (control)", { "src/alpha.ts": "half\n" }, true, null],
-    ["partial work outside the item's writes", { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" }, true, /its partial work was not kept: it was refused: it changes paths outside its writes: src\/other\.ts \(outside_writes\)/],
+    ["partial work outside the item's writes", { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" }, true, /its partial work was not kept: it was refused: it changes paths it may not change: src\/other\.ts \(outside_writes\)/],
     ["a reason that claims work the result does not carry", { "src/alpha.ts": "half\n" }, false, /its partial work was not kept: the work job did not send the commit its reason names/],
   ];
 

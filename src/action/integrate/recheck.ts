@@ -44,7 +44,7 @@ export async function recheckCheckpoint(input: RecheckInput): Promise<Recheck> {
   if (o.kind !== "checkpointed") throw new TypeError("recheckCheckpoint takes a checkpointed result");
   const checked = await recheckCommit(input, o.commit, o.base);
   if (checked.kind === "out_of_scope") {
-    return { kind: "refused", outcome: { kind: "out_of_scope", paths: checked.paths }, reason: `changed paths outside its writes: ${checked.paths.join(", ")}` };
+    return { kind: "refused", outcome: { kind: "out_of_scope", paths: checked.paths }, reason: `changed paths it may not change: ${checked.paths.join(", ")}` };
   }
   if (checked.kind === "refused") return refused(checked.problem);
   if (checked.changed.length === 0) return refused("the checkpoint changes nothing");
@@ -60,7 +60,7 @@ export async function recheckPartialWork(input: RecheckInput): Promise<{ readonl
   const { commit, base } = input.result;
   if (commit === null || base === null) return { kind: "refused", reason: "the result names no commit" };
   const checked = await recheckCommit(input, commit, base);
-  if (checked.kind === "out_of_scope") return { kind: "refused", reason: `it changes paths outside its writes: ${checked.paths.join(", ")}` };
+  if (checked.kind === "out_of_scope") return { kind: "refused", reason: `it changes paths it may not change: ${checked.paths.join(", ")}` };
   if (checked.kind === "refused") return { kind: "refused", reason: checked.problem };
   return { kind: "accepted", commit };
 }
