@@ -1,12 +1,12 @@
 /**
  * The App's server (`npm start`): the one place, with serverless.ts, that reads the process
  * environment. Loads `.env` when there is one, then serves the webhook handler (the same as on
- * a function host) on `WEBHOOK_PATH` (default `/api/github/webhooks`) at PORT (default 3000).
+ * a function host) on `WEBHOOK_PATH` (default `/api/github/webhooks`) at PORT (default 3000),
+ * within the limits of server.ts (`NARUTO_WEBHOOK_*` change them).
  */
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
 import { narutoApp } from "./app.ts";
-import { webhookListener } from "./server.ts";
+import { createWebhookServer, webhookLimitsFrom } from "./server.ts";
 import { createHandler } from "./serverless.ts";
 import { appDepsFrom, probotFrom } from "./settings.ts";
 
@@ -14,12 +14,15 @@ async function main(): Promise<void> {
   // Variables already set win over `.env` (process.loadEnvFile does not overwrite them).
   if (existsSync(".env")) process.loadEnvFile(".env");
   const env = process.env;
+  const limits = webhookLimitsFrom(env);
   const probot = probotFrom(env);
   const deps = await appDepsFrom(env, probot);
   await probot.load((app) => {
     narutoApp(app, deps);
   });
-  const server = createServer(webhookListener(createHandler(probot), { path: env["WEBHOOK_PATH"] || "/api/github/webhooks" }));
+  // probotFrom refused to start without WEBHOOK_SECRET.
+  const secret = env["WEBHOOK_SECRET"] ?? "";
+  const server = createWebhookServer({ handler: createHandler(probot), path: env["WEBHOOK_PATH"] || "/api/github/webhooks", secret, limits });
   const port = Number(env["PORT"] || 3000);
   server.listen(port, env["HOST"] || undefined, () => {
     probot.log.info(`naruto app ${deps.botLogin} listening on port ${port}`);

@@ -14,6 +14,11 @@
  * The handler waits for naruto's work (a permission check, a reaction, a state write, a
  * dispatch) before answering: hosts freeze what runs after the answer. A deferred
  * tracking-comment render may be lost that way; the next event renders the state again.
+ *
+ * What is not a signed JSON delivery is refused with a 4xx and reaches no handler: a missing or
+ * malformed signature or one that does not match 401, a missing event or delivery header, an
+ * empty body or one that is not a JSON object 400, another content type 415. 500 means naruto
+ * failed on a genuine delivery.
  */
 import type { Probot } from "probot";
 import { narutoApp } from "./app.ts";
@@ -31,25 +36,61 @@ export interface FunctionResponse {
   readonly body: string;
 }
 
+/** What GitHub sends in `X-Hub-Signature-256`: `sha256=` and the HMAC-SHA256 of the body in hex. */
+export const SIGNATURE = /^sha256=[0-9a-f]{64}$/i;
+
+/** A request refused before its body matters, with the status and what to tell the sender. */
+export type HeaderCheck = { readonly ok: true; readonly signature: string } | { readonly ok: false; readonly status: 400 | 401 | 415; readonly body: string };
+
+/**
+ * Decides from the headers alone (names in any case): a missing or malformed signature 401,
+ * missing event or delivery id 400, a body that is not JSON 415. GitHub sends all of these on
+ * every delivery, so a request without them is not worth reading.
+ */
+export function checkWebhookHeaders(headers: FunctionRequest["headers"]): HeaderCheck {
+  const header = (name: string) => headerOf(headers, name);
+  const signature = header("x-hub-signature-256");
+  if (!signature || !SIGNATURE.test(signature)) return { ok: false, status: 401, body: "x-hub-signature-256 is missing or not sha256=<64 hex digits>" };
+  if (!header("x-github-delivery") || !header("x-github-event")) return { ok: false, status: 400, body: "missing x-github-delivery or x-github-event" };
+  const type = header("content-type");
+  // GitHub also offers form-encoded deliveries; the App is registered with JSON (docs/app.md).
+  if (type !== undefined && !/^application\/json\s*(?:;|$)/i.test(type)) return { ok: false, status: 415, body: "send webhooks as application/json" };
+  return { ok: true, signature: signature.toLowerCase() };
+}
+
 /** A handler for one Probot: what tests call, and what `handle` below is built on. */
 export function createHandler(probot: Probot): (request: FunctionRequest) => Promise<FunctionResponse> {
   return async (request) => {
-    const header = (name: string) => Object.entries(request.headers).find(([key]) => key.toLowerCase() === name)?.[1];
-    const id = header("x-github-delivery");
-    const name = header("x-github-event");
-    const signature = header("x-hub-signature-256");
-    if (!id || !name || !signature) return { status: 400, body: "missing x-github-delivery, x-github-event or x-hub-signature-256" };
+    const checked = checkWebhookHeaders(request.headers);
+    if (!checked.ok) return { status: checked.status, body: checked.body };
+    if (request.body === "") return { status: 400, body: "the body is empty" };
     // Checked apart first so a forged request gets 401 without telling errors apart by message.
-    if (!(await probot.webhooks.verify(request.body, signature))) return { status: 401, body: "signature does not match" };
+    if (!(await probot.webhooks.verify(request.body, checked.signature))) return { status: 401, body: "signature does not match" };
+    if (!isJsonObject(request.body)) return { status: 400, body: "the body is not a JSON object" };
+    const id = headerOf(request.headers, "x-github-delivery") ?? "";
+    const name = headerOf(request.headers, "x-github-event") ?? "";
     try {
       // The webhooks library's event-name type is a union; it checks GitHub's header itself.
-      await probot.webhooks.verifyAndReceive({ id, name: name as "issue_comment", signature, payload: request.body });
+      await probot.webhooks.verifyAndReceive({ id, name: name as "issue_comment", signature: checked.signature, payload: request.body });
       return { status: 200, body: "ok" };
     } catch (error) {
       probot.log.error({ err: error }, `delivery ${id} (${name}) failed`);
       return { status: 500, body: "naruto could not handle this event; see the app's log" };
     }
   };
+}
+
+function headerOf(headers: FunctionRequest["headers"], name: string): string | undefined {
+  return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 let ready: Promise<(request: FunctionRequest) => Promise<FunctionResponse>> | null = null;

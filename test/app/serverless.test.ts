@@ -60,7 +60,14 @@ describe("the serverless handler", () => {
     expect(tracking).toHaveLength(1);
   });
 
-  it("answers 400 when GitHub's headers are missing", async () => {
-    expect((await (await handler())({ headers: {}, body: "{}" })).status).toBe(400);
+  it.each([
+    ["no signature at all", { headers: {}, body: "{}" }, 401],
+    ["a signed body without GitHub's event header", { headers: { "X-GitHub-Delivery": "d-1", "X-Hub-Signature-256": signWebhook(SECRET, "{}") }, body: "{}" }, 400],
+    ["an empty body with a signature", request("", SECRET), 400],
+    ["a signed body that is not JSON", request("{ not json", SECRET), 400],
+    ["a signed JSON array", request("[]", SECRET), 400],
+    ["a form-encoded body", { headers: { ...request("payload=%7B%7D", SECRET).headers, "Content-Type": "application/x-www-form-urlencoded" }, body: "payload=%7B%7D" }, 415],
+  ])("answers %s with a 4xx, never 500", async (_, input, status) => {
+    expect((await (await handler())(input)).status).toBe(status);
   });
 });

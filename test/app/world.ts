@@ -5,10 +5,10 @@
  * the fake's app (JWT, then installation tokens), exactly as against GitHub.
  */
 import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { narutoApp } from "../../src/app/app.ts";
-import { webhookListener } from "../../src/app/server.ts";
+import { createWebhookServer } from "../../src/app/server.ts";
 import { createHandler } from "../../src/app/serverless.ts";
 import type { AppDeps } from "../../src/app/deps.ts";
 import { probotFrom } from "../../src/app/settings.ts";
@@ -75,7 +75,7 @@ export async function startAppWorld(input: { config?: string; trackingIntervalMs
   await probot.load((app) => {
     throttle = narutoApp(app, deps);
   });
-  const server: Server = createServer(webhookListener(createHandler(probot), { path: "/api/github/webhooks" }));
+  const server: Server = createWebhookServer({ handler: createHandler(probot), path: "/api/github/webhooks", secret: SECRET });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
