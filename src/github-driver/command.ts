@@ -4,7 +4,7 @@
  * (a task for a prompt file, an item id checked against the plan), never a shell word, a ref
  * name or YAML.
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
+import { sanitizeUntrusted, sanitizeUntrustedText } from "../agent/sanitize-untrusted.ts";
 import { findFencedPlan } from "../plan/index.ts";
 
 export type NarutoCommand =
@@ -23,6 +23,20 @@ const ALL = ["plan", "retry", "help", ...NO_ARGS] as const;
 const ITEM_OR_FAILED = /^(failed|[a-z0-9][a-z0-9._-]{0,62})$/;
 
 /**
+ * The ```` ```naruto ```` block of untrusted Markdown as the page shows it. A code block shows its
+ * text as written, markup included, so the plan is the block's own text with only the invisible
+ * characters removed (`<div class="x">` or `[ref]: url` in a prompt are kept) — provided the
+ * block is one the page shows at all: the same block must be found in the text sanitized of
+ * everything the page hides (a block inside an HTML comment is not), else that visible one is used.
+ */
+export function visibleFencedPlan(body: string): string | null {
+  const visible = findFencedPlan(sanitizeUntrusted(body));
+  if (visible === null) return null;
+  const written = findFencedPlan(sanitizeUntrustedText(body));
+  return written !== null && sanitizeUntrusted(written.body) === visible.body ? written.body : visible.body;
+}
+
+/**
  * Reads a comment. Null when it is not addressed to naruto (its first line does not start with
  * `/naruto`). Edited comments are never passed here: only `created` events trigger.
  *
@@ -36,8 +50,7 @@ export function parseCommand(body: string): NarutoCommand | null {
   if (!match) return null;
   const rest = (match[1] ?? "").trim();
   const more = text.slice(first.length).replace(/^\n/, "");
-  const fenced = findFencedPlan(text);
-  const plan = fenced ? fenced.body : null;
+  const plan = visibleFencedPlan(body);
   const [word = "", ...args] = rest.split(/\s+/).filter((w) => w !== "");
 
   if ((NO_ARGS as readonly string[]).includes(word)) {

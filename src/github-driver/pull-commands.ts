@@ -11,7 +11,7 @@
  *   (`fix-review-plan.ts`), based on the pull request's head; the queue pull request proposes the
  *   result into the head branch. Not for forks: a pull request cannot be opened into a fork.
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
+import { sanitizeUntrusted, sanitizeUntrustedText } from "../agent/sanitize-untrusted.ts";
 import { GraphqlError } from "../github/errors.ts";
 import type { PullRequestInfo } from "../github/port.ts";
 import { checkPlan, formatPlanError } from "../plan/index.ts";
@@ -125,7 +125,8 @@ async function reply(ctx: CommentContext, reason: string): Promise<CommentOutcom
 
 /** The review's request: the pull request's title and description (untrusted: the prompt quotes it as data). */
 function reviewTask(pr: PullRequestInfo, description: string | null, author: string | null): string {
-  const title = sanitizeUntrusted(pr.title).replace(/\s+/g, " ").trim();
+  // GitHub shows a title as plain text: its markup is seen, only invisible characters go.
+  const title = sanitizeUntrustedText(pr.title).replace(/\s+/g, " ").trim();
   const body = sanitizeUntrusted(description ?? "").trim();
   const cut = body.length > MAX_DESCRIPTION ? `${body.slice(0, MAX_DESCRIPTION)}…` : body;
   const head = `Review pull request #${pr.number}${title ? `: ${title}` : ""} — its changes from ${pr.base.ref} (${pr.head.ref}).`;

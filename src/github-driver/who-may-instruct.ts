@@ -10,10 +10,11 @@
  * and whose text that plan is.
  */
 import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
+import { visibleFencedPlan } from "./command.ts";
 import type { Permission } from "../config/index.ts";
 import type { GitHubPort } from "../github/port.ts";
 import type { PlanSource, QuotedText } from "../mission/document.ts";
-import { checkPlan, findFencedPlan } from "../plan/index.ts";
+import { checkPlan } from "../plan/index.ts";
 import { mayTrigger, type RepoPermission, type TriggerDecision } from "./gate.ts";
 
 /** An account as an event names it: `id` is the account, `login` its name at the time. */
@@ -85,7 +86,7 @@ export function requestOf(input: RequestInput): Request {
   if (input.commentPlan !== null) {
     return withIssue(input, body, { task: taskOf(input.task, input.commentPlan), planText: input.commentPlan, planSource: { kind: "comment", author: input.sender } });
   }
-  const issuePlan = issue !== null && issue.mayInstruct && body !== "" ? (findFencedPlan(body)?.body ?? null) : null;
+  const issuePlan = issue !== null && issue.mayInstruct && issue.body ? visibleFencedPlan(issue.body) : null;
   if (issue !== null && issuePlan !== null) {
     return { task: taskOf(input.task, issuePlan), planText: issuePlan, planSource: { kind: "issue", author: issue.author }, quoted: [] };
   }
