@@ -59333,6 +59333,12 @@ function computeRanks(nodes) {
 var NO_ARGS = ["approve", "status", "cancel", "review", "fix-review"];
 var ALL = ["plan", "retry", "help", ...NO_ARGS];
 var ITEM_OR_FAILED = /^(failed|[a-z0-9][a-z0-9._-]{0,62})$/;
+function visibleFencedPlan(body) {
+  const visible = findFencedPlan(sanitizeUntrusted(body));
+  if (visible === null) return null;
+  const written = findFencedPlan(sanitizeUntrustedText(body));
+  return written !== null && sanitizeUntrusted(written.body) === visible.body ? written.body : visible.body;
+}
 function parseCommand(body) {
   const text2 = sanitizeUntrusted(body).replace(/^\s+/, "");
   const first = text2.split("\n", 1)[0] ?? "";
@@ -59340,8 +59346,7 @@ function parseCommand(body) {
   if (!match) return null;
   const rest = (match[1] ?? "").trim();
   const more = text2.slice(first.length).replace(/^\n/, "");
-  const fenced = findFencedPlan(text2);
-  const plan = fenced ? fenced.body : null;
+  const plan = visibleFencedPlan(body);
   const [word = "", ...args] = rest.split(/\s+/).filter((w) => w !== "");
   if (NO_ARGS.includes(word)) {
     if (args.length > 0) return { kind: "help", reason: `\`/naruto ${word}\` takes no arguments` };
@@ -60710,7 +60715,7 @@ function requestOf(input2) {
   if (input2.commentPlan !== null) {
     return withIssue(input2, body, { task: taskOf(input2.task, input2.commentPlan), planText: input2.commentPlan, planSource: { kind: "comment", author: input2.sender } });
   }
-  const issuePlan = issue3 !== null && issue3.mayInstruct && body !== "" ? findFencedPlan(body)?.body ?? null : null;
+  const issuePlan = issue3 !== null && issue3.mayInstruct && issue3.body ? visibleFencedPlan(issue3.body) : null;
   if (issue3 !== null && issuePlan !== null) {
     return { task: taskOf(input2.task, issuePlan), planText: issuePlan, planSource: { kind: "issue", author: issue3.author }, quoted: [] };
   }
@@ -60912,7 +60917,7 @@ async function reply(ctx, reason) {
   return { kind: "replied", reason };
 }
 function reviewTask(pr, description, author) {
-  const title = sanitizeUntrusted(pr.title).replace(/\s+/g, " ").trim();
+  const title = sanitizeUntrustedText(pr.title).replace(/\s+/g, " ").trim();
   const body = sanitizeUntrusted(description ?? "").trim();
   const cut = body.length > MAX_DESCRIPTION ? `${body.slice(0, MAX_DESCRIPTION)}…` : body;
   const head = `Review pull request #${pr.number}${title ? `: ${title}` : ""} — its changes from ${pr.base.ref} (${pr.head.ref}).`;
