@@ -8,12 +8,13 @@
  * no annotation, no output, no failed step, and naruto's own commands after them still work.
  */
 import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandMode } from "../../src/action/modes/command.ts";
 import { preparePlan } from "../../src/action/modes/plan.ts";
 import { createActionsSimulator, formatRun, type ActionsSimulator } from "../support/actions-sim/index.ts";
 import { buildActionFromSources } from "../support/action-bundle.ts";
-import { fakeAgentCommand, TEST_AGENT_READ } from "../support/agents/index.ts";
+import { fakeAgentCommand, fakeAgentPath, TEST_AGENT_READ } from "../support/agents/index.ts";
 import { LEAKY } from "../support/leaks.ts";
 import { BOT, newFolder, REPO, startWorld, type World } from "./world.ts";
 
@@ -28,6 +29,8 @@ limits:
 sandbox: none
 `;
 
+const FAKE_AGENTS = dirname(fakeAgentPath("leaky"));
+
 let world: World;
 let actionDir: string;
 let sim: ActionsSimulator;
@@ -37,6 +40,9 @@ beforeAll(async () => {
     fake: world.fake,
     repo: REPO,
     actionDir,
+    // The fake agents, for the job machines: where the checkout lies under the temp folder (as a
+    // CI clone may), the machines' private temp folder would hide them.
+    sharedDirs: [FAKE_AGENTS],
     secrets: { ANTHROPIC_API_KEY: LEAKY.anthropicEnv },
     runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" },
   });
