@@ -10,13 +10,11 @@
 import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commandMode } from "../../src/action/modes/command.ts";
-import { preparePlan } from "../../src/action/modes/plan.ts";
 import { createActionsSimulator, formatRun, type ActionsSimulator } from "../support/actions-sim/index.ts";
 import { buildActionFromSources } from "../support/action-bundle.ts";
 import { fakeAgentCommand, fakeAgentPath, TEST_AGENT_READ } from "../support/agents/index.ts";
 import { LEAKY } from "../support/leaks.ts";
-import { BOT, newFolder, REPO, startWorld, type World } from "./world.ts";
+import { REPO, startWorld, type World } from "./world.ts";
 
 const CONFIG = `agents:
   default:
@@ -56,16 +54,7 @@ afterAll(async () => {
 describe("an agent printing workflow commands in its work job", () => {
   it("commands nothing: no mask, annotation, output or failure comes of it", async () => {
     // The mission up to its work dispatch, in-process; the work run itself in the simulator.
-    const event = await world.comment("octo-maintainer", "/naruto leak\n\n```naruto\nversion: 1\ntitle: Leak\nitems:\n  - id: leak\n    writes: [src/leak.ts]\n```\n");
-    const started = await commandMode((await world.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
-    if (started.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(started)}`);
-    const id = started.mission;
-    const planJob = await world.job("agent", { checkout: `naruto/${id}` });
-    await preparePlan(planJob.deps, { mission: id });
-    await world.agentStep(planJob);
-    const planArtifacts = await newFolder("naruto-artifacts-");
-    await world.upload(planJob, planArtifacts, "naruto-plan");
-    await world.integrate(id, { phase: "plan", items: [] }, planArtifacts);
+    const id = await world.plannedMission("/naruto leak\n\n```naruto\nversion: 1\ntitle: Leak\nitems:\n  - id: leak\n    writes: [src/leak.ts]\n```\n");
     const dispatch = world.fake.dispatches.at(-1);
     expect(dispatch?.inputs["phase"]).toBe("work");
     if (dispatch === undefined) throw new Error("no work dispatch");

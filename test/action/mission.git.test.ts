@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandMode } from "../../src/action/modes/command.ts";
 import { preparePlan } from "../../src/action/modes/plan.ts";
 import { prepareReview } from "../../src/action/modes/review.ts";
-import { prepareWork } from "../../src/action/modes/work.ts";
 import type { DispatchInput } from "../../src/action/deps.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import { testGit } from "../support/git-repo.ts";
@@ -44,11 +43,7 @@ async function integrate(mission: string, dispatch: DispatchInput, artifacts: st
 }
 
 async function work(mission: string, item: string, attempt: number): Promise<string> {
-  const job = await world.job("agent", { checkout: `naruto/${mission}` });
-  await prepareWork(job.deps, { mission, items: `${item}#${attempt}` });
-  await world.agentStep(job);
-  const artifacts = await newFolder("naruto-artifacts-");
-  await world.upload(job, artifacts, `naruto-work-${item}-${attempt}`);
+  const artifacts = await world.workRun(mission, item, attempt);
   await integrate(mission, { phase: "work", items: [{ item, attempt }] }, artifacts);
   return artifacts;
 }
@@ -125,23 +120,9 @@ describe("an attempt that times out in its work job", () => {
     const own = await startWorld({ config: `agents:\n  default:\n    command: "true"\n  slow:\n    command: ${JSON.stringify(slow)}\n    timeout: 2s\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n` });
     try {
       const plan = "version: 1\ntitle: One slow file\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    agent: slow\n";
-      const event = await own.comment("octo-maintainer", `/naruto one file\n\n\`\`\`naruto\n${plan}\`\`\``);
-      const started = await commandMode((await own.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
-      if (started.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(started)}`);
-      const id = started.mission;
-      const planJob = await own.job("agent", { checkout: `naruto/${id}` });
-      await preparePlan(planJob.deps, { mission: id });
-      await own.agentStep(planJob);
-      const planArtifacts = await newFolder("naruto-artifacts-");
-      await own.upload(planJob, planArtifacts, "naruto-plan");
-      await own.integrate(id, { phase: "plan", items: [] }, planArtifacts);
+      const id = await own.plannedMission(`/naruto one file\n\n\`\`\`naruto\n${plan}\`\`\``);
 
-      const workJob = await own.job("agent", { checkout: `naruto/${id}` });
-      await prepareWork(workJob.deps, { mission: id, items: "alpha#1" });
-      await own.agentStep(workJob);
-      const artifacts = await newFolder("naruto-artifacts-");
-      await own.upload(workJob, artifacts, "naruto-work-alpha-1");
-      await own.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
+      await own.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, await own.workRun(id, "alpha"));
 
       const mission = await own.mission(id);
       const [first, second] = mission.items[0]?.attempts ?? [];

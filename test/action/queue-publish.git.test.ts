@@ -8,13 +8,10 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commandMode } from "../../src/action/modes/command.ts";
-import { preparePlan } from "../../src/action/modes/plan.ts";
-import { prepareWork } from "../../src/action/modes/work.ts";
 import type { QueueRecord } from "../../src/action/integrate/queue-record.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import { testGit } from "../support/git-repo.ts";
-import { BOT, newFolder, REPO, startWorld, testConfig, type Job, type World } from "./world.ts";
+import { newFolder, REPO, startWorld, testConfig, type Job, type World } from "./world.ts";
 
 let world: World;
 beforeAll(async () => {
@@ -28,28 +25,8 @@ const plan = (ids: readonly string[]) =>
   ["version: 1", "title: Files", "items:", ...ids.flatMap((id) => [`  - id: ${id}`, `    writes: [src/${id}.ts]`, "    prompt: |", `      create src/${id}.ts "export const ${id} = 1;\\n"`])].join("\n");
 
 /** A mission through its plan run, with every item's first attempt dispatched. */
-async function started(ids: readonly string[]): Promise<string> {
-  const event = await world.comment("octo-maintainer", `/naruto files\n\n\`\`\`naruto\n${plan(ids)}\n\`\`\``);
-  const begun = await commandMode((await world.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
-  if (begun.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(begun)}`);
-  const planJob = await world.job("agent", { checkout: `naruto/${begun.mission}` });
-  await preparePlan(planJob.deps, { mission: begun.mission });
-  await world.agentStep(planJob);
-  const artifacts = await newFolder("naruto-artifacts-");
-  await world.upload(planJob, artifacts, "naruto-plan");
-  await world.integrate(begun.mission, { phase: "plan", items: [] }, artifacts);
-  return begun.mission;
-}
-
-/** Attempt `n` of `item` in its work job; the folder holding its artifact. */
-async function worked(mission: string, item: string, n = 1): Promise<string> {
-  const job = await world.job("agent", { checkout: `naruto/${mission}` });
-  await prepareWork(job.deps, { mission, items: `${item}#${n}` });
-  await world.agentStep(job);
-  const artifacts = await newFolder("naruto-artifacts-");
-  await world.upload(job, artifacts, `naruto-work-${item}-${n}`);
-  return artifacts;
-}
+const started = (ids: readonly string[]) => world.plannedMission(`/naruto files\n\n\`\`\`naruto\n${plan(ids)}\n\`\`\``);
+const worked = (mission: string, item: string, n = 1) => world.workRun(mission, item, n);
 
 const recordPath = (artifacts: string) => join(artifacts, "naruto-queue", "queue.json");
 const readRecord = async (artifacts: string) => JSON.parse(await readFile(recordPath(artifacts), "utf8")) as QueueRecord;
@@ -190,22 +167,8 @@ describe("a checkpoint GitHub refuses to take", () => {
     const own = await startWorld({ config: testConfig("protected: []\nallow_protected: true\n") });
     try {
       const plan = "version: 1\ntitle: A workflow\nitems:\n  - id: ci\n    writes: [.github/workflows/ci.yml]\n    prompt: |\n      create .github/workflows/ci.yml \"on: push\\n\"\n";
-      const event = await own.comment("octo-maintainer", `/naruto a workflow\n\n\`\`\`naruto\n${plan}\`\`\``);
-      const begun = await commandMode((await own.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
-      if (begun.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(begun)}`);
-      const id = begun.mission;
-      const planJob = await own.job("agent", { checkout: `naruto/${id}` });
-      await preparePlan(planJob.deps, { mission: id });
-      await own.agentStep(planJob);
-      const planArtifacts = await newFolder("naruto-artifacts-");
-      await own.upload(planJob, planArtifacts, "naruto-plan");
-      await own.integrate(id, { phase: "plan", items: [] }, planArtifacts);
-      const job = await own.job("agent", { checkout: `naruto/${id}` });
-      await prepareWork(job.deps, { mission: id, items: "ci#1" });
-      await own.agentStep(job);
-      const artifacts = await newFolder("naruto-artifacts-");
-      await own.upload(job, artifacts, "naruto-work-ci-1");
-      await own.integrate(id, { phase: "work", items: [{ item: "ci", attempt: 1 }] }, artifacts);
+      const id = await own.plannedMission(`/naruto a workflow\n\n\`\`\`naruto\n${plan}\`\`\``);
+      await own.integrate(id, { phase: "work", items: [{ item: "ci", attempt: 1 }] }, await own.workRun(id, "ci"));
       const mission = await own.mission(id);
       const [first, second] = mission.items[0]?.attempts ?? [];
       expect(first?.status).toBe("failed");

@@ -13,7 +13,10 @@ import { join } from "node:path";
 import { demoAgentCommand } from "../../src/agent/demo-agent.ts";
 import type { AgentStepDeps, DispatchInput, ModeDeps } from "../../src/action/deps.ts";
 import { QUEUE_ARTIFACT } from "../../src/action/artifacts.ts";
+import { commandMode } from "../../src/action/modes/command.ts";
+import { preparePlan } from "../../src/action/modes/plan.ts";
 import { publishMode } from "../../src/action/modes/publish.ts";
+import { prepareWork } from "../../src/action/modes/work.ts";
 import { prepareQueue } from "../../src/action/modes/queue.ts";
 import { commentEventOf } from "../../src/github-driver/event-payload.ts";
 import { recordingLog, type RecordedLog } from "../../src/action/log.ts";
@@ -74,6 +77,13 @@ export interface World {
    * joins the run's in `artifacts`), then its publish job. `beforePublish` sees the artifacts
    * between the two, as a compromised queue job's upload would change them.
    */
+  /**
+   * A maintainer's `/naruto` comment with `body` through its command job, then its plan run (the
+   * plan job, queue and publish): the mission's id, with its first attempts dispatched.
+   */
+  plannedMission(body: string): Promise<string>;
+  /** Attempt `attempt` of `item` in its work job: the folder holding its artifact. */
+  workRun(mission: string, item: string, attempt?: number): Promise<string>;
   integrate(mission: string, dispatch: DispatchInput, artifacts: string, options?: { now?: () => Date; beforePublish?: (artifacts: string, queue: Job) => Promise<void> }): Promise<{ queue: Job; publish: Job }>;
   mission(id: string): Promise<Mission>;
   ref(name: string): Promise<string | null>;
@@ -157,6 +167,26 @@ export async function startWorld(input: { config?: string; files?: Record<string
       const { log, git: stepGit, env, workspace, tempDir, now, chooseSandbox: choose, nodePath, sudoWorks } = job.deps;
       const deps: AgentStepDeps = { log, git: stepGit, env, workspace, tempDir, now, chooseSandbox: choose, nodePath, sudoWorks };
       await runAgentStep(deps, await readPrepared(prepared));
+    },
+    async plannedMission(body) {
+      const event = await world.comment("octo-maintainer", body);
+      const begun = await commandMode((await world.job("command")).deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
+      if (begun.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(begun)}`);
+      const planJob = await world.job("agent", { checkout: `naruto/${begun.mission}` });
+      await preparePlan(planJob.deps, { mission: begun.mission });
+      await world.agentStep(planJob);
+      const artifacts = await newFolder("naruto-artifacts-");
+      await world.upload(planJob, artifacts, "naruto-plan");
+      await world.integrate(begun.mission, { phase: "plan", items: [] }, artifacts);
+      return begun.mission;
+    },
+    async workRun(mission, item, attempt = 1) {
+      const job = await world.job("agent", { checkout: `naruto/${mission}` });
+      await prepareWork(job.deps, { mission, items: `${item}#${attempt}` });
+      await world.agentStep(job);
+      const artifacts = await newFolder("naruto-artifacts-");
+      await world.upload(job, artifacts, `naruto-work-${item}-${attempt}`);
+      return artifacts;
     },
     async integrate(mission, dispatch, artifacts, options = {}) {
       const now = options.now === undefined ? {} : { now: options.now };

@@ -13,8 +13,8 @@
  */
 import { missionResult } from "../../../src/report/index.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
-import { readReport } from "../support/hostile-report.ts";
-import { REPO, startWorld } from "../support/world.ts";
+import { checkNothingHostileLanded, readReport } from "../support/hostile-report.ts";
+import { startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 const agent = (name: "token-hunter" | "pusher" | "lingerer") => JSON.stringify(fakeAgentCommand(`hostile-${name}`));
@@ -85,18 +85,10 @@ export const hostileAgents: Scenario = {
       check((lingerJob?.orphansKilled ?? 0) >= 1, "the lingering process was not still running when its job ended", runs);
 
       // What GitHub holds: no hostile ref, comment or commit; main and the README untouched.
-      const refs = await world.bareGit("for-each-ref", "--format=%(refname)");
-      check(!/hostile/.test(refs), `hostile refs exist:\n${refs}`, runs);
-      checkEqual(await world.bareGit("rev-parse", "refs/heads/main"), mainBefore, "main", runs);
+      const hostileCalls = await checkNothingHostileLanded(world, runs, mainBefore);
+      check(hostileCalls.length > 0, "the fake recorded none of the hostile API calls", runs);
       checkEqual(await world.bareGit("log", "--all", "--format=%H", "--grep=hostile push"), "", "hostile commits on GitHub", runs);
       checkEqual(await world.bareGit("show", `refs/heads/naruto/${id}:README.md`), "# demo", "README.md on the queue", runs);
-      const comments = [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.includes("hostile write"));
-      checkEqual(comments.length, 0, "hostile comments", runs);
-      // The hostile agents' own calls: refs named hostile-…, comments saying "hostile write …".
-      const hostileCalls = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)));
-      check(hostileCalls.length > 0, "the fake recorded none of the hostile API calls", runs);
-      const answered = hostileCalls.filter((r) => r.status < 400).map((r) => `${r.method} ${r.path} ${r.status}`);
-      checkEqual(answered, [], "hostile API calls GitHub accepted", runs);
       world.fake.assertNoViolations();
     } finally {
       await world.close();

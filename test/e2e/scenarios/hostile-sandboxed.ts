@@ -8,8 +8,8 @@
 import { missionResult } from "../../../src/report/index.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { bwrapSkipReason } from "../../support/sandbox.ts";
-import { reportFromLog } from "../support/hostile-report.ts";
-import { REPO, startWorld } from "../support/world.ts";
+import { checkNothingHostileLanded, reportFromLog } from "../support/hostile-report.ts";
+import { startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 const agent = (name: "token-hunter" | "pusher" | "lingerer") => JSON.stringify(fakeAgentCommand(`hostile-${name}`));
@@ -65,13 +65,7 @@ export const hostileSandboxed: Scenario = {
       const lingerJob = jobs.find((j) => j.name === "work (linger, 1)");
       checkEqual(lingerJob?.orphansKilled ?? -1, 0, "processes the lingerer's job still had at its end", runs);
 
-      const refs = await world.bareGit("for-each-ref", "--format=%(refname)");
-      check(!/hostile/.test(refs), `hostile refs exist:\n${refs}`, runs);
-      checkEqual(await world.bareGit("rev-parse", "refs/heads/main"), mainBefore, "main", runs);
-      const comments = [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.includes("hostile write"));
-      checkEqual(comments.length, 0, "hostile comments", runs);
-      const answered = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)) && r.status < 400);
-      checkEqual(answered.length, 0, "hostile API calls GitHub accepted", runs);
+      await checkNothingHostileLanded(world, runs, mainBefore);
       world.fake.assertNoViolations();
     } finally {
       await world.close();

@@ -11,8 +11,8 @@
  * hunter read the token from the action's /proc/<pid>/environ and posted a comment.
  */
 import { missionResult } from "../../../src/report/index.ts";
-import { reportFromLog } from "../support/hostile-report.ts";
-import { REPO, REPO_ROOT, startWorld } from "../support/world.ts";
+import { checkNothingHostileLanded, reportFromLog } from "../support/hostile-report.ts";
+import { REPO_ROOT, startWorld } from "../support/world.ts";
 import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
@@ -91,12 +91,7 @@ export const hostileVerify: Scenario = {
         check(!j.steps.some((s) => s.log.includes("naruto-hostile-report")), `the publish job ran the repository's code:\n${j.steps.map((s) => s.log).join("\n").slice(-2000)}`, runs);
       }
 
-      const refs = await world.bareGit("for-each-ref", "--format=%(refname)");
-      check(!/hostile/.test(refs), `hostile refs exist:\n${refs}`, runs);
-      checkEqual(await world.bareGit("rev-parse", "refs/heads/main"), mainBefore, "main", runs);
-      checkEqual([...world.fake.repo(REPO).comments.values()].filter((c) => c.body.includes("hostile write")).length, 0, "hostile comments", runs);
-      const answered = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)) && r.status < 400);
-      checkEqual(answered.length, 0, "hostile API calls GitHub accepted", runs);
+      await checkNothingHostileLanded(world, runs, mainBefore);
       world.fake.assertNoViolations();
     } finally {
       await world.close();

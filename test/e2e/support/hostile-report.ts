@@ -2,6 +2,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import type { RecordedRequest } from "../../support/fake-github/index.ts";
+import type { RunResult } from "../../support/actions-sim/index.ts";
+import { check, checkEqual } from "../scenarios/scenario.ts";
+import { REPO, type World } from "./world.ts";
 
 const Attempt = z.looseObject({ worked: z.boolean(), what: z.string().optional(), ref: z.string().optional(), token: z.string().optional(), status: z.number().optional() });
 const Entry = z.looseObject({
@@ -35,4 +39,20 @@ export function reportFromLog(log: string, agent: "hunter" | "pusher" | "lingere
     out.push(Entry.parse(JSON.parse(line.slice(at + `naruto-hostile-report ${agent}.jsonl `.length))));
   }
   return out;
+}
+
+/**
+ * What GitHub holds after hostile code ran: no ref named `hostile-…`, no "hostile write" comment,
+ * main where it was, and none of the hostile API calls accepted. Returns those calls, so that a
+ * scenario can also check that some were made.
+ */
+export async function checkNothingHostileLanded(world: World, runs: readonly RunResult[], mainBefore: string): Promise<readonly RecordedRequest[]> {
+  const refs = await world.bareGit("for-each-ref", "--format=%(refname)");
+  check(!/hostile/.test(refs), `hostile refs exist:\n${refs}`, runs);
+  checkEqual(await world.bareGit("rev-parse", "refs/heads/main"), mainBefore, "main", runs);
+  checkEqual([...world.fake.repo(REPO).comments.values()].filter((c) => c.body.includes("hostile write")).length, 0, "hostile comments", runs);
+  // The hostile code's own calls: refs named hostile-…, comments saying "hostile write …".
+  const calls = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)));
+  checkEqual(calls.filter((r) => r.status < 400).map((r) => `${r.method} ${r.path} ${r.status}`), [], "hostile API calls GitHub accepted", runs);
+  return calls;
 }
