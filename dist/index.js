@@ -57848,53 +57848,8 @@ function narutoAuthors(deps) {
   return deps.botLogin === null ? {} : { author: [.../* @__PURE__ */ new Set([deps.botLogin, WORKFLOW_BOT])] };
 }
 
-// src/agent/sanitize-untrusted.ts
-function sanitizeUntrusted(text2) {
-  let current = text2;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const next = sanitizeOnce(current);
-    if (next === current) return next;
-    current = next;
-  }
-  return current;
-}
-function sanitizeUntrustedText(text2) {
-  return text2.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(INVISIBLE, "");
-}
-var MAX_PASSES = 6;
+// src/agent/sanitize/blocks.ts
 var MARK = "\0";
-function sanitizeOnce(text2) {
-  const chars = removeInvisibleReferences(sanitizeUntrustedText(text2));
-  const marked = chars.replace(/<!--[\s\S]*?-->/g, MARK);
-  const unclosed = marked.indexOf("<!--");
-  const blocks = readBlocks(unclosed < 0 ? marked : marked.slice(0, unclosed));
-  const out = [];
-  for (let start = 0; start < blocks.lines.length; ) {
-    const html = blocks.lines[start].html;
-    let end = start + 1;
-    while (end < blocks.lines.length && blocks.lines[end].html === html) end++;
-    const segment = blocks.lines.slice(start, end).map((line) => line.text).join("\n");
-    const scanned = scanInline(segment, { html, links: blocks.links });
-    out.push(scanned.text);
-    if (scanned.cut) break;
-    start = end;
-  }
-  return out.join("\n").replaceAll(MARK, "");
-}
-var INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
-var INVISIBLE_ONE = new RegExp(`^${INVISIBLE.source}$`, "u");
-var REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
-var INVISIBLE_NAMES = new Set(
-  "shy zwnj zwj lrm rlm ZeroWidthSpace NegativeVeryThinSpace NegativeThinSpace NegativeMediumSpace NegativeThickSpace NoBreak ApplyFunction af InvisibleTimes it InvisibleComma ic".split(" ")
-);
-function removeInvisibleReferences(text2) {
-  return text2.replace(REFERENCE, (ref, hex3, dec, name) => {
-    if (name !== void 0) return INVISIBLE_NAMES.has(name) ? "" : ref;
-    const code = Number.parseInt(hex3 ?? dec ?? "", hex3 === void 0 ? 10 : 16);
-    if (code === 0 || code > 1114111 || code >= 55296 && code <= 57343) return ref;
-    return INVISIBLE_ONE.test(String.fromCodePoint(code)) ? "" : ref;
-  });
-}
 var CONTAINER = /^(?:[ \t]{0,3}>[ \t]?|[ \t]{0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/;
 var BLANK = /^[ \t]*$/;
 var INDENTED = /^(?: {4}| {0,3}\t)/;
@@ -58038,6 +57993,24 @@ function labelKey(label) {
 function count2(text2, char) {
   return text2.split(char).length - 1;
 }
+
+// src/agent/sanitize/characters.ts
+var INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
+var INVISIBLE_ONE = new RegExp(`^${INVISIBLE.source}$`, "u");
+var REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
+var INVISIBLE_NAMES = new Set(
+  "shy zwnj zwj lrm rlm ZeroWidthSpace NegativeVeryThinSpace NegativeThinSpace NegativeMediumSpace NegativeThickSpace NoBreak ApplyFunction af InvisibleTimes it InvisibleComma ic".split(" ")
+);
+function removeInvisibleReferences(text2) {
+  return text2.replace(REFERENCE, (ref, hex3, dec, name) => {
+    if (name !== void 0) return INVISIBLE_NAMES.has(name) ? "" : ref;
+    const code = Number.parseInt(hex3 ?? dec ?? "", hex3 === void 0 ? 10 : 16);
+    if (code === 0 || code > 1114111 || code >= 55296 && code <= 57343) return ref;
+    return INVISIBLE_ONE.test(String.fromCodePoint(code)) ? "" : ref;
+  });
+}
+
+// src/agent/sanitize/inline.ts
 var VISIBLE_TAGS = new Set(
   "a abbr b bdo blockquote br caption cite code dd del details dfn div dl dt em figcaption figure h1 h2 h3 h4 h5 h6 h7 h8 hr i img ins kbd li mark ol p picture pre q rp rt ruby s samp small source span strike strong sub summary sup table tbody td tfoot th thead time tr tt u ul var video wbr".split(
     " "
@@ -58233,6 +58206,39 @@ function skipSpace(source, at2) {
   space.lastIndex = at2;
   space.exec(source);
   return space.lastIndex;
+}
+
+// src/agent/sanitize-untrusted.ts
+function sanitizeUntrusted(text2) {
+  let current = text2;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = sanitizeOnce(current);
+    if (next === current) return next;
+    current = next;
+  }
+  return current;
+}
+function sanitizeUntrustedText(text2) {
+  return text2.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(INVISIBLE, "");
+}
+var MAX_PASSES = 6;
+function sanitizeOnce(text2) {
+  const chars = removeInvisibleReferences(sanitizeUntrustedText(text2));
+  const marked = chars.replace(/<!--[\s\S]*?-->/g, MARK);
+  const unclosed = marked.indexOf("<!--");
+  const blocks = readBlocks(unclosed < 0 ? marked : marked.slice(0, unclosed));
+  const out = [];
+  for (let start = 0; start < blocks.lines.length; ) {
+    const html = blocks.lines[start].html;
+    let end = start + 1;
+    while (end < blocks.lines.length && blocks.lines[end].html === html) end++;
+    const segment = blocks.lines.slice(start, end).map((line) => line.text).join("\n");
+    const scanned = scanInline(segment, { html, links: blocks.links });
+    out.push(scanned.text);
+    if (scanned.cut) break;
+    start = end;
+  }
+  return out.join("\n").replaceAll(MARK, "");
 }
 
 // src/plan/parse.ts
