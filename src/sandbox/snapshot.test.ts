@@ -2,7 +2,7 @@
  * What an agent left in its work directory, read by naruto's own git (snapshot.ts) and listed
  * against the start commit (src/git/changes.ts), on real repositories and real work directories.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeForgedIndex } from "../../test/support/forged-index.ts";
@@ -232,5 +232,30 @@ describe("what an agent staged that is not a file, and names git will not take",
       { path: "ok.gen", mode: 0o100644, oid: blob },
     ]);
     expect(await snapshot()).toEqual({ entries: ["100644 .gitignore", "100644 a.txt", "100644 ok.gen"], refused: ["git~1/hooks (dotgit)", ".GIT/x.gen (dotgit)"] });
+  });
+});
+
+describe("a same-size edit in the second of the checkout (git's racy timestamps)", () => {
+  let f: WorkerFixture;
+  afterEach(() => f.remove());
+
+  it("is seen even when naruto reads the directory in a later second", async () => {
+    // The edit has to land in the same second as the checkout, with the same size: the stat data
+    // naruto's index holds then matches the file, and only git's racy-timestamp check (an entry
+    // not older than its index is read again) sees the change. Retried until the edit lands so.
+    for (let tries = 0; ; tries++) {
+      f = await createWorkerFixture({ "a.txt": "a\n" });
+      const checkedOut = Math.floor((await stat(join(f.workDir.path, "a.txt"))).mtimeMs / 1000);
+      await f.agent.write({ "a.txt": "b\n" });
+      const edited = Math.floor((await stat(join(f.workDir.path, "a.txt"))).mtimeMs / 1000);
+      if (edited === checkedOut) break;
+      if (tries === 20) throw new Error("could not edit a file in the second of its checkout in 20 tries");
+      await f.remove();
+    }
+    // naruto reads the directory in a later second, as it does after any real agent.
+    await new Promise((done) => setTimeout(done, 1000 - (Date.now() % 1000) + 50));
+    const snapshot = await snapshotWorkDir(f.repo.git, f.workDir);
+    const cs = await listChanges({ git: f.repo.git, call: (args, extra) => viewCall(snapshot.view, args, extra), base: f.workDir.start, tree: snapshot.tree });
+    expect(cs.map((c) => [c.kind, c.path])).toEqual([["modified", "a.txt"]]);
   });
 });

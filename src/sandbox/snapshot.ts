@@ -11,7 +11,6 @@
  * Names git would not take (bad-names.ts) are left out of the tree and returned as `refused`, so
  * that the checkpoint refuses them by name instead of `git add` failing or skipping them.
  */
-import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ScopeViolation } from "../git/scope.ts";
 import { nameProblem } from "../git/gate-names.ts";
@@ -20,7 +19,7 @@ import { gitText, type Git } from "../git/run-git.ts";
 import { readAgentIndex, type RawPath } from "./agent-index.ts";
 import { findBadNames } from "./bad-names.ts";
 import { makeViewGitDir, viewCall, type GitView } from "./git-view.ts";
-import { seedIndex, type WorkDir } from "./work-dir.ts";
+import { copyIndex, seedIndex, type WorkDir } from "./work-dir.ts";
 
 export interface Snapshot {
   /** The tree of what the agent left (without what `refused` names). */
@@ -38,7 +37,7 @@ export async function freshView(git: Git, dir: WorkDir): Promise<GitView> {
   const gitDir = join(dir.private, "git");
   await makeViewGitDir(gitDir, dir.objects.format);
   const view: GitView = { gitDir, workTree: dir.path, index: join(gitDir, "index"), objects: dir.objects };
-  await copyFile(seedIndex(dir), view.index).catch(async () => {
+  await copyIndex(seedIndex(dir), view.index).catch(async () => {
     // No seed (an older work directory): start from the commit; every file is read again.
     await git(viewCall(view, ["read-tree", dir.start]));
   });

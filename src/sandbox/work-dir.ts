@@ -20,7 +20,7 @@
  * side: nothing here takes a lock of the user's repository.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, rmdir, writeFile } from "node:fs/promises";
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitText, type Git } from "../git/run-git.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
@@ -170,12 +170,26 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
     const agentGit = join(dir.path, ".git");
     const view: GitView = { gitDir: agentGit, workTree: dir.path, index: join(agentGit, "index"), objects: dir.objects };
     await input.git(viewCall(view, ["read-tree", "--reset", "-u", input.commit]));
-    await copyFile(view.index, seedIndex(dir));
+    await copyIndex(view.index, seedIndex(dir));
   } catch (error) {
     await removeWorkDir(dir);
     throw error;
   }
   return dir;
+}
+
+/**
+ * Copies an index file with its modification time (never later than the original's). Git trusts
+ * an entry's stat data only when the entry is older than its index file; an entry from the same
+ * second as the index is read again ("racy git"). A copy stamped later would make a same-size
+ * edit made in the second of the checkout invisible, and the agent's work would be lost.
+ */
+export async function copyIndex(from: string, to: string): Promise<void> {
+  await copyFile(from, to);
+  const { mtimeNs, atimeNs } = await stat(from, { bigint: true });
+  // Microseconds, rounded down and one less: a float's rounding can then never make it later.
+  const seconds = (ns: bigint) => Number(ns / 1000n - 1n) / 1e6;
+  await utimes(to, seconds(atimeNs), seconds(mtimeNs));
 }
 
 /** Where naruto keeps the index it checked the work directory out with. */
