@@ -6,6 +6,7 @@
 import { attemptsLeft, type Mission, type MissionItem } from "./document.ts";
 import type { AttemptOrder, CheckpointOrder, MissionCommand } from "./events.ts";
 import { nextToStart } from "./scheduler.ts";
+import { formatUsd } from "./usd.ts";
 import { isFinal } from "./status.ts";
 
 /** Advances a `running` mission in place and appends the commands it needs. */
@@ -93,7 +94,7 @@ function costCapReached(m: Mission): string | null {
   const cap = m.settings.max_cost_usd;
   if (cap === null) return null;
   const spent = totalCost(m);
-  return spent >= cap ? `cost cap reached: $${spent.toFixed(2)} spent of $${cap.toFixed(2)}` : null;
+  return spent >= cap ? `cost cap reached: ${formatUsd(spent)} spent of ${formatUsd(cap)}` : null;
 }
 
 /**

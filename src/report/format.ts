@@ -5,6 +5,7 @@
  */
 import type { Finding, Mission, MissionItem, VerdictKind } from "../mission/document.ts";
 import type { ItemStatus } from "../mission/status.ts";
+import { formatUsd } from "../mission/usd.ts";
 
 export const STATUS_MARK: Readonly<Record<ItemStatus, string>> = {
   pending: "⏳",
@@ -87,7 +88,7 @@ export function usageOf(items: readonly MissionItem[]): Usage {
 /** @example formatUsage({ costUsd: 0.5, tokensIn: 1200, tokensOut: null }) → "$0.50 · 1,200 tokens in" */
 export function formatUsage(u: Usage): string {
   const parts: string[] = [];
-  if (u.costUsd !== null) parts.push(`$${u.costUsd.toFixed(2)}`);
+  if (u.costUsd !== null) parts.push(formatUsd(u.costUsd));
   if (u.tokensIn !== null) parts.push(`${thousands(u.tokensIn)} tokens in`);
   if (u.tokensOut !== null) parts.push(`${thousands(u.tokensOut)} tokens out`);
   return parts.length === 0 ? "—" : parts.join(" · ");
