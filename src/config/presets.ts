@@ -21,6 +21,8 @@ export interface Preset {
    * sandbox, with the folder each is installed in (an npm package, a native install).
    */
   readonly executables: readonly string[];
+  /** How a user installs the CLI (said when it is not found). */
+  readonly install: string;
 }
 
 // String.raw: the commands hold shell line continuations and `\n` escapes meant for node -e.
@@ -82,24 +84,28 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
     ],
     description: "Claude Code (claude -p), edits accepted, git commit/push denied",
     executables: ["claude", "node"],
+    install: "npm install -g @anthropic-ai/claude-code",
   },
   codex: {
     command: CODEX,
     env: ["CODEX_API_KEY", "OPENAI_API_KEY"],
     description: "OpenAI Codex CLI (codex exec), workspace-write sandbox",
     executables: ["codex", "node"],
+    install: "npm install -g @openai/codex",
   },
   aider: {
     command: AIDER,
     env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "AIDER_MODEL"],
     description: "aider (--message-file), no auto-commits",
     executables: ["aider", "node"],
+    install: "python -m pip install aider-install && aider-install",
   },
   gemini: {
     command: GEMINI,
     env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC],
     description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace",
     executables: ["gemini", "node"],
+    install: "npm install -g @google/gemini-cli",
   },
 };
 
