@@ -1,0 +1,8 @@
+/**
+ * The CLIs `npm run agents-check` runs, one driver each (types.ts). To check another CLI, write
+ * its driver (and its vendor's scripted server) and add it here.
+ */
+import { claude } from "./claude.ts";
+import type { CliDriver } from "./types.ts";
+
+export const DRIVERS: readonly CliDriver[] = [claude];
