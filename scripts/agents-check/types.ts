@@ -65,4 +65,11 @@ export interface CliDriver {
   configure(input: { readonly server: ModelServer; readonly stateDir: string }): Promise<{ readonly env: Readonly<Record<string, string>>; readonly readOnly: readonly string[] }>;
   /** Reads a price: the cost the report should show for `turns` turns of `usage` (null: the CLI reports none). */
   expectedCostUsd(usage: Usage, turns: number): number | null;
+  /**
+   * The tokens the preset should report for `turns` turns of `usage`, where the CLI counts more
+   * than its scenario's turns (a router model's call, say). Without it the check expects
+   * `turns × (input + cacheRead)` in and `turns × output` out: `input` is the uncached part of the
+   * prompt, and every wire API's total prompt count includes the cached tokens.
+   */
+  expectedTokens?(usage: Usage, turns: number): { readonly in: number; readonly out: number };
 }
