@@ -121,3 +121,65 @@ exit 0`;
     expect(await readFile(join(dir, "log", "args"), "utf8")).toContain("trust=true");
   });
 });
+
+// Claude Code 2.1.328's result object, in the shape measured with the real CLI against the
+// scripted server of scripts/agents-check (fields naruto does not read left out).
+describe("claude preset on Claude Code 2.1.328's refusals and errors", () => {
+  function claudeResult(fields: { is_error: boolean; subtype: string; result?: string; errors?: string[]; permission_denials?: unknown[] }) {
+    return JSON.stringify({
+      type: "result",
+      total_cost_usd: 0.00004,
+      usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 2 },
+      modelUsage: { "claude-sonnet-5-5": { inputTokens: 10, outputTokens: 2 } },
+      permission_denials: [],
+      num_turns: 2,
+      ...fields,
+    });
+  }
+  const denied = (tool_name: string, tool_input: Record<string, string>) => ({ tool_name, tool_use_id: `toolu_${tool_name}`, tool_input });
+
+  /** A stand-in `claude` that prints `json` (from a file, so any JSON passes) and exits `rc`. */
+  async function runClaude(json: string, rc = 0) {
+    await writeFile(join(dir, "stdout"), `${json}\n`);
+    return runPreset("claude", rc, `#!/bin/sh\ncat > /dev/null\ncat ${join(dir, "stdout")}\nexit ${rc}`);
+  }
+
+  it("fails an attempt whose edits Claude Code refused (it exits 0), naming each refused call", async () => {
+    const json = claudeResult({
+      is_error: false,
+      subtype: "success",
+      result: "done",
+      permission_denials: [denied("Write", { file_path: "/w/work/.git/hooks/post-commit", content: "#!/bin/sh\n" }), denied("Write", { file_path: "/w/outside.txt", content: "x\n" })],
+    });
+    const agent = await runClaude(json);
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
+    expect(agent.output).toContain("naruto: Claude Code refused 2 tool call(s): Write /w/work/.git/hooks/post-commit; Write /w/outside.txt: failing the attempt");
+    // The usage is kept all the same: the attempt cost what it cost.
+    expect(agent.result).toEqual({ summary: "done", cost_usd: 0.00004, tokens_in: 10, tokens_out: 2, model: "claude-sonnet-5-5" });
+  });
+
+  it("shows why Claude Code ended with an error, and keeps its exit code", async () => {
+    const agent = await runClaude(claudeResult({ is_error: true, subtype: "error_max_turns", errors: ["Reached maximum number of turns (80)"] }), 1);
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
+    expect(agent.output).toContain("naruto: Claude Code ended with an error (error_max_turns): Reached maximum number of turns (80): failing the attempt");
+  });
+
+  it("fails on is_error even when Claude Code exits 0", async () => {
+    const agent = await runClaude(claudeResult({ is_error: true, subtype: "success", result: "API Error: 500 overloaded" }));
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
+    expect(agent.output).toContain("Claude Code ended with an error (success): API Error: 500 overloaded");
+  });
+
+  it("lets a refused git commit or push pass: that refusal is the preset's own rule, and naruto commits the work", async () => {
+    const json = claudeResult({
+      is_error: false,
+      subtype: "success",
+      result: "committed",
+      permission_denials: [denied("Bash", { command: "git add -A && git commit -qam 'mine'", description: "commit" }), denied("Bash", { command: "git push origin HEAD" })],
+    });
+    const agent = await runClaude(json);
+    expect(agent.outcome).toBe("exited");
+    expect(agent.output).not.toContain("naruto:");
+    expect(agent.result?.summary).toBe("committed");
+  });
+});

@@ -26,11 +26,19 @@ export interface Preset {
 }
 
 // String.raw: the commands hold shell line continuations and `\n` escapes meant for node -e.
+
+// Claude Code reports refused tool calls (an edit under a .git/ folder or outside the work
+// directory) only in its JSON, and exits 0; an error (`is_error`: a turn limit, an API error) is
+// in the JSON too, not in the exit code's meaning. The preset fails such an attempt with the
+// reason on stderr, which becomes the attempt's reason, instead of an unexplained "no changes".
+// A refused `git commit`/`git push` is the preset's own rule (naruto commits the work): it fails
+// nothing.
 const CLAUDE = String.raw`out=$(mktemp)
 claude -p --output-format json --permission-mode acceptEdits \
   --allowedTools "Bash" --disallowedTools "Bash(git commit:*),Bash(git push:*)" \
   --max-turns 80 --model sonnet < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
-node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),u=r.usage||{};fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}))' "$out" "$NARUTO_RESULT_FILE" || true
+node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),u=r.usage||{};fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}));const why=[],i=d=>d.tool_input||{},d=(r.permission_denials||[]).filter(d=>!(d.tool_name==="Bash"&&/\bgit\s+(commit|push)\b/.test(String(i(d).command))));if(r.is_error)why.push("Claude Code ended with an error ("+r.subtype+"): "+String([].concat(r.errors||[]).join("; ")||r.result||"no message").slice(0,500));if(d.length)why.push("Claude Code refused "+d.length+" tool call(s): "+d.map(d=>d.tool_name+" "+String(i(d).file_path??i(d).command??JSON.stringify(i(d))).slice(0,200)).join("; "));if(why.length){console.error("naruto: "+why.join(". ")+": failing the attempt");process.exit(9)}' "$out" "$NARUTO_RESULT_FILE"
+if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then rc=1; fi
 exit $rc
 `;
 
