@@ -3,7 +3,7 @@
  * the scenario its scripted model plays (picked by `match`, which the item's prompt holds), and
  * what naruto must make of it. To add a case, add an entry: every CLI's mission gets the item.
  */
-import type { Scenario } from "./types.ts";
+import type { CliDriver, Scenario } from "./types.ts";
 
 export type Expectation =
   /** Integrated, and the queue branch holds exactly these files (path → content). */
@@ -11,7 +11,9 @@ export type Expectation =
   /** Refused by the gate, the reason naming the path. */
   | { readonly status: "out_of_scope"; readonly path: string }
   /** The agent changed nothing. */
-  | { readonly status: "no_changes" };
+  | { readonly status: "no_changes" }
+  /** The attempt failed, the reason holding this text. */
+  | { readonly status: "failed"; readonly reason: string };
 
 export interface CheckCase {
   /** The plan item's id. */
@@ -19,6 +21,12 @@ export interface CheckCase {
   readonly writes: readonly string[];
   readonly scenario: Scenario;
   readonly expect: Expectation;
+  /** Where a CLI's own rules make a difference (one that refuses the step and says so). */
+  readonly expectOf?: Partial<Record<CliDriver["name"], Expectation>>;
+}
+
+export function expectationFor(c: CheckCase, cli: CliDriver["name"]): Expectation {
+  return c.expectOf?.[cli] ?? c.expect;
 }
 
 /** A marker the scripted servers find in the prompt; nothing else in the conversation holds it. */
@@ -60,6 +68,20 @@ export const CASES: readonly CheckCase[] = [
       usage: { input: 700, output: 13, cacheRead: 100 },
     },
     expect: { status: "integrated", files: { "notes/committed.txt": "committed by the agent itself\n" } },
+  },
+  {
+    // A write outside the work directory: nothing of it can reach the queue (the sandbox shows the
+    // agent nothing there to write to), and a CLI that refuses it says why. Claude Code's refusal
+    // is only in its JSON: its preset turns it into the attempt's reason.
+    id: "write-outside-work-dir",
+    writes: ["notes/outside.txt"],
+    scenario: {
+      match: marker("write-outside-work-dir"),
+      steps: [{ write: { path: "../outside-the-work-dir.txt", content: "nowhere to go\n" } }, { say: "Wrote ../outside-the-work-dir.txt." }],
+      usage: { input: 500, output: 9, cacheRead: 0 },
+    },
+    expect: { status: "no_changes" },
+    expectOf: { claude: { status: "failed", reason: "Claude Code refused 1 tool call(s): Write " } },
   },
 ];
 

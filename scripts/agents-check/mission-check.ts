@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { formatUsage } from "../../src/report/format.ts";
-import type { CheckCase } from "./cases.ts";
+import { expectationFor, type CheckCase } from "./cases.ts";
 import { repoState, type Scratch } from "./scratch.ts";
 import { turnsOf } from "./script.ts";
 import type { CliDriver } from "./types.ts";
@@ -81,16 +81,19 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
       continue;
     }
     const why = item.reason === null ? "" : ` (${firstLine(item.reason)})`;
-    if (item.status !== c.expect.status) problems.push(`${c.id}: ${item.status}${why}, expected ${c.expect.status}`);
-    else if (c.expect.status === "integrated") {
-      const paths = Object.keys(c.expect.files).sort();
+    const expect = expectationFor(c, driver.name);
+    if (item.status !== expect.status) problems.push(`${c.id}: ${item.status}${why}, expected ${expect.status}`);
+    else if (expect.status === "integrated") {
+      const paths = Object.keys(expect.files).sort();
       if (JSON.stringify([...item.changed].sort()) !== JSON.stringify(paths)) problems.push(`${c.id}: changed ${item.changed.join(", ") || "nothing"}, expected ${paths.join(", ")}`);
-      for (const [path, content] of Object.entries(c.expect.files)) {
+      for (const [path, content] of Object.entries(expect.files)) {
         const onQueue = await git("show", `${result.queue.branch}:${path}`).catch(() => null);
         if (onQueue !== content) problems.push(`${c.id}: the queue holds ${onQueue === null ? "no" : JSON.stringify(onQueue.slice(0, 80))} ${path}, expected ${JSON.stringify(content)}`);
       }
-    } else if (c.expect.status === "out_of_scope" && !(item.reason ?? "").includes(c.expect.path)) {
-      problems.push(`${c.id}: the reason does not name ${c.expect.path}${why}`);
+    } else if (expect.status === "out_of_scope" && !(item.reason ?? "").includes(expect.path)) {
+      problems.push(`${c.id}: the reason does not name ${expect.path}${why}`);
+    } else if (expect.status === "failed" && !(item.reason ?? "").includes(expect.reason)) {
+      problems.push(`${c.id}: the reason does not say "${expect.reason}"${why}`);
     }
 
     // Usage: each item ran once (max_attempts 1), so its one attempt carries the scenario's.
