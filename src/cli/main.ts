@@ -1,19 +1,16 @@
 /**
  * The `naruto` command line. Each command lives in its own file; this one parses arguments,
- * maps errors to exit codes (0 ok, 1 the answer is "no", 2 bad usage or a failure), and is the
- * only place that knows about `process`.
+ * maps errors to exit codes (errors.ts: 0 ok, 1 the answer is "no", 2 bad usage or an
+ * environment that is not ready), and is the only place that knows about `process`.
  */
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { SANDBOX_MODES, type SandboxMode } from "../config/index.ts";
-import { ConfigInvalidError } from "../local/local-mission.ts";
-import { SandboxUnavailableError } from "../sandbox/choose.ts";
-import { WorkRootError } from "../sandbox/work-dir.ts";
-import { MissionStillRunningError } from "../local/mission-lock.ts";
-import { RunOverridesError } from "../local/run-overrides.ts";
-import { MissionNotFoundError } from "../mission/store.ts";
 import { demoCommand } from "./demo-command.ts";
+import { EXIT, reportError } from "./errors.ts";
 import { redactedIO, type CliIO } from "./io.ts";
-import { cancelCommand, resumeCommand, runCommand, statusCommand, UsageError } from "./mission-commands.ts";
+import { cancelCommand, resumeCommand, runCommand, statusCommand } from "./mission-commands.ts";
 import { planCommand, verifyProofCommand } from "./plan-command.ts";
 import { workingTreeConfig } from "./working-config.ts";
 
@@ -34,6 +31,20 @@ export function processIO(): CliIO {
   };
 }
 
+/** naruto's version, from its package.json. */
+export function narutoVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}
+
+const EXIT_CODES = `
+Exit codes:
+  0  done; a mission ended with verdict approve
+  1  the answer is no: a mission ended without approval, a plan or proof was rejected
+  2  bad usage, or something to fix first (not a repository, an invalid plan, a missing agent CLI)
+
+Unexpected errors print one line and write their trace to a file; --debug (or NARUTO_DEBUG=1)
+prints it instead.`;
+
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
@@ -46,6 +57,9 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
   let code = 0;
   const program = new Command("naruto")
     .description("One request, many coding agents in parallel, safely.")
+    .version(narutoVersion(), "-V, --version", "print naruto's version")
+    .option("--debug", "print the full trace of an unexpected error", false)
+    .addHelpText("after", EXIT_CODES)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError();
@@ -54,7 +68,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .command("plan")
     .description("validate a plan, prove that no two items running at once write the same path, and estimate its schedule")
     .argument("<file>", "the plan (YAML, JSON, or markdown with a ```naruto block); - reads standard input")
-    .option("--json", "print one JSON object (the contract of DESIGN.md §4)", false)
+    .option("--json", "print one JSON object (ok, errors, items, waves, conflicts, proof, estimate)", false)
     .option("--strict", "reject conflicting items the plan does not order itself, instead of ordering them", false)
     .option("--max-parallel <n>", "agents at once, for the estimated schedule", positiveInt("--max-parallel"))
     .option("--max-items <n>", "raise the item limit (default 1,000 or limits.max_items)", positiveInt("--max-items"))
@@ -85,7 +99,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices([...SANDBOX_MODES]))
     .option("--workdir <dir>", "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)")
     .option("--read <path>", "a folder or file the --agent command needs, shown read-only in its sandbox (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--json", "print the result object (DESIGN.md §13)", false)
+    .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
     .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; json: boolean; strict: boolean }) => {
       code = await runCommand(io, o);
     });
@@ -94,7 +108,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .command("status")
     .description("list missions, or show one")
     .argument("[id]", "a mission id (m-…)")
-    .option("--json", "print the result object (DESIGN.md §13)", false)
+    .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
     .action(async (id: string | undefined, o: { json: boolean }) => {
       code = await statusCommand(io, id, o.json);
     });
@@ -128,12 +142,9 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof UsageError || e instanceof ConfigInvalidError || e instanceof MissionNotFoundError || e instanceof RunOverridesError || e instanceof MissionStillRunningError || e instanceof SandboxUnavailableError || e instanceof WorkRootError) {
-      io.stderr(`naruto: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const debug = program.opts<{ debug?: boolean }>().debug === true || io.env.NARUTO_DEBUG === "1";
+    return reportError(io, e, { debug, traceDir: io.env.TMPDIR ?? tmpdir(), now: new Date() });
   }
   return code;
 }

@@ -3,7 +3,6 @@
  * command line. This file wires the real outside world (git, the clock, signals, the terminal).
  */
 import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { createGit, gitText, type Git } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
@@ -14,8 +13,11 @@ import { logProgress, terminalProgress, type Progress } from "../local/progress.
 import { reportPaths, writeReports } from "../local/reports.ts";
 import type { Mission } from "../mission/document.ts";
 import { applyEvent } from "../mission/store.ts";
+import { isMissionTerminal } from "../mission/status.ts";
 import { missionResult } from "../report/index.ts";
+import { EXIT, readUserFile, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
+import { MissionNotFoundError } from "../mission/store.ts";
 import type { SandboxMode } from "../config/index.ts";
 import { loadRunOverrides } from "../local/run-overrides.ts";
 import { defaultWorkRoot } from "../sandbox/work-dir.ts";
@@ -35,18 +37,15 @@ export interface RunOptions {
   readonly strict: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
 export async function runCommand(io: CliIO, options: RunOptions): Promise<number> {
   if (!options.plan && !options.task) throw new UsageError("naruto run needs --plan FILE or --task TEXT");
   const git = createGit({ env: io.env });
   const repoDir = await repoRoot(git, io.cwd);
-  const planText = options.plan ? (options.plan === "-" ? await io.readStdin() : await readFile(resolve(io.cwd, options.plan), "utf8")) : null;
+  const planText = options.plan ? await readUserFile(io, options.plan, "the plan") : null;
   const request: RunRequest = {
     repoDir,
     planText,
+    ...(options.plan ? { planFile: options.plan } : {}),
     task: options.task ?? null,
     baseRef: options.base ?? "HEAD",
     agentCommand: options.agent ?? null,
@@ -63,6 +62,14 @@ export async function runCommand(io: CliIO, options: RunOptions): Promise<number
 export async function resumeCommand(io: CliIO, id: string, json: boolean): Promise<number> {
   const git = createGit({ env: io.env });
   const repoDir = await repoRoot(git, io.cwd);
+  const stored = await createLocalMissionStore({ git, repoDir }).load(id);
+  if (!stored) throw new MissionNotFoundError(id);
+  if (isMissionTerminal(stored.mission.status)) {
+    const m = stored.mission;
+    io.stderr(`mission ${id} has already ended (${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}): there is nothing to resume; \`naruto status ${id}\` shows it\n`);
+    if (json) io.stdout(JSON.stringify(missionResult(m), null, 2) + "\n");
+    return exitCodeOf(m);
+  }
   return withShutdown(io, (deps) => resumeLocalMission(deps, { repoDir, id }), json, git, repoDir);
 }
 
@@ -72,10 +79,7 @@ export async function statusCommand(io: CliIO, id: string | undefined, json: boo
   const store = createLocalMissionStore({ git, repoDir });
   if (id) {
     const stored = await store.load(id);
-    if (!stored) {
-      io.stderr(`no mission ${id}: run \`naruto status\` to list missions\n`);
-      return 1;
-    }
+    if (!stored) throw new MissionNotFoundError(id);
     io.stdout(json ? JSON.stringify(missionResult(stored.mission), null, 2) + "\n" : describeMission(stored.mission, await gitCommonDir(git, repoDir)));
     return 0;
   }
@@ -143,7 +147,7 @@ async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>
     const paths = reportPaths(await gitCommonDir(git, repoDir), mission.id);
     if (json) io.stdout(JSON.stringify(missionResult(mission), null, 2) + "\n");
     else io.stdout(summary(mission, paths.markdown));
-    return mission.verdict?.verdict === "approve" ? 0 : 1;
+    return exitCodeOf(mission);
   } finally {
     progress.close();
     process.off("SIGINT", onSignal);
@@ -151,12 +155,17 @@ async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>
   }
 }
 
+/** 0 when the mission ended with verdict approve, else 1 (see errors.ts). */
+function exitCodeOf(m: Mission): number {
+  return m.verdict?.verdict === "approve" ? EXIT.ok : EXIT.no;
+}
+
 function summary(m: Mission, report: string): string {
   const lines = [
     "",
-    `mission ${m.id}: ${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}${m.reason ? ` (${m.reason})` : ""}`,
+    `mission ${m.id}: ${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}${m.reason && m.reason !== m.status ? ` (${m.reason})` : ""}`,
     `  items: ${counts(m)}`,
-    `  queue: ${m.queue.branch} at ${m.queue.head.slice(0, 12)} (${m.queue.verify_runs} verify runs) — review it with \`git log ${m.queue.branch}\``,
+    `  queue: ${m.queue.branch} at ${m.queue.head.slice(0, 12)} (${m.queue.verify_runs} verify run${m.queue.verify_runs === 1 ? "" : "s"}) — review it with \`git log ${m.queue.branch}\``,
     `  report: ${report}`,
   ];
   if (m.status !== "done" && m.status !== "cancelled" && m.status !== "failed") lines.push(`  resume with: naruto resume ${m.id}`);

@@ -27,6 +27,7 @@ import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/choose.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { defaultWorkRoot } from "../sandbox/work-dir.ts";
+import { checkAgentsInstalled, checkedPlan, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
 
@@ -65,6 +66,8 @@ export interface RunRequest {
   readonly sandbox?: SandboxMode | null;
   /** `--workdir`: where work directories are made, instead of the config's `workdir:` or the cache. */
   readonly workdir?: string | null;
+  /** The plan's file as the user named it (`-`: standard input), for messages. */
+  readonly planFile?: string;
   /** A config to use instead of `.github/naruto.yml` at the base (the demo's). */
   readonly config?: Config;
 }
@@ -76,9 +79,13 @@ export class ConfigInvalidError extends Error {
 
 export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise<Mission> {
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
-  const commit = await gitText(git, { args: ["rev-parse", "--verify", "--end-of-options", `${req.baseRef}^{commit}`], cwd: repoDir });
-  const refName = req.baseRef === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : req.baseRef;
+  // Everything is checked before anything is made: a refused run leaves no mission and no branch.
+  const { commit, refName } = await resolveBase(git, repoDir, req.baseRef);
   const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, agentRead: req.agentRead ?? [], parallel: req.parallel });
+  const plan = req.planText === null ? null : checkedPlan(req.planText, config, req.strict, req.planFile ?? null);
+  await checkAgentsInstalled(config, profilesToRun(config, plan), deps.env.PATH);
+  const uncommitted = await uncommittedNote(git, repoDir, commit);
+  if (uncommitted !== null) deps.progress.error(new Error(uncommitted));
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
   const release = await holdMission(await gitCommonDir(git, repoDir), id);

@@ -11,7 +11,7 @@ import { SYSTEM_PATHS } from "./bwrap.ts";
 export async function executableMounts(names: readonly string[], path: string | undefined): Promise<string[]> {
   const mounts = new Set<string>();
   for (const name of names) {
-    const found = await which(name, path);
+    const found = await whichProgram(name, path);
     if (found === null) continue;
     const real = await realpath(found).catch(() => found);
     const home = basename(dirname(real)) === "bin" ? dirname(dirname(real)) : dirname(real);
@@ -20,7 +20,8 @@ export async function executableMounts(names: readonly string[], path: string | 
   return [...mounts];
 }
 
-async function which(name: string, path: string | undefined): Promise<string | null> {
+/** Where `name` is found on `path` (a `command -v`), or null. A relative path is never found. */
+export async function whichProgram(name: string, path: string | undefined): Promise<string | null> {
   if (name.includes("/")) return isAbsolute(name) ? name : null;
   for (const dir of (path ?? "").split(delimiter)) {
     if (dir === "" || !isAbsolute(dir)) continue;

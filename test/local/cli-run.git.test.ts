@@ -96,20 +96,26 @@ describe("naruto run --json", () => {
     expect(m.items.map((i) => [i.id, i.status])).toEqual([["a", "integrated"], ["b", "integrated"]]);
   });
 
-  it("fails the mission for an invalid plan, with exit 1 and the reason in the summary", async () => {
+  it("refuses an invalid plan before making anything: exit 2, the error named, no mission, no branch", async () => {
     const repo = await repoWithPlan([]);
     await writeFile(join(repo.dir, ".git", "bad.yml"), "version: 1\ntitle: bad\nitems:\n  - { id: a, title: A, writes: [../x] }\n");
-    const json = await naruto(repo, ["run", "--plan", ".git/bad.yml", "--json"]);
-    expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ status: "failed", verdict: null, items: [] });
-    const human = await naruto(repo, ["run", "--plan", ".git/bad.yml"]);
-    expect(human.code).toBe(1);
-    expect(human.stdout).toContain('".." leaves the repository');
+    const refs = await repo.run("for-each-ref", "--format=%(refname)");
+    for (const args of [["run", "--plan", ".git/bad.yml", "--json"], ["run", "--plan", ".git/bad.yml"]]) {
+      const r = await naruto(repo, args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain('".." leaves the repository');
+      expect(r.stderr).toContain("nothing was started");
+    }
+    expect(await repo.run("for-each-ref", "--format=%(refname)")).toBe(refs);
+    expect(await createLocalMissionStore({ git: repo.git, repoDir: repo.dir }).list()).toEqual([]);
   });
 
-  it("answers status for an unknown mission with exit 1, and run without a plan or task with exit 2", async () => {
+  it("answers status for an unknown mission, and run without a plan or task, with exit 2", async () => {
     const repo = await repoWithPlan([{ id: "a" }]);
-    expect((await naruto(repo, ["status", "m-nosuch", "--json"])).code).toBe(1);
+    const status = await naruto(repo, ["status", "m-nosuch", "--json"]);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain("no mission m-nosuch");
     const r = await naruto(repo, ["run"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--plan");

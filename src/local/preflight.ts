@@ -1,0 +1,100 @@
+/**
+ * What `naruto run` checks before it makes anything (no mission, no branch): that the base is a
+ * commit, that an explicit plan is valid, and that every agent the mission will start is
+ * installed. Each failure is a {@link RunRefusedError} that names the problem and the next step.
+ * A missing program is not a transient failure: an attempt of it would only fail, and be retried.
+ */
+import { PRESETS } from "../config/presets.ts";
+import type { AgentProfile, Config } from "../config/index.ts";
+import { GitError, gitText, type Git } from "../git/run-git.ts";
+import { planCheckOptions } from "../engine/planner.ts";
+import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
+import { whichProgram } from "../sandbox/executables.ts";
+
+/** A run refused before anything was made: input the user can fix. The CLI exits 2. */
+export class RunRefusedError extends Error {
+  override readonly name = "RunRefusedError";
+}
+
+/** The base commit of `ref`, or why there is none: an empty repository, an unknown name. */
+export async function resolveBase(git: Git, repoDir: string, ref: string): Promise<{ commit: string; refName: string }> {
+  const commitOf = (r: string) => gitText(git, { args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${r}^{commit}`], cwd: repoDir });
+  let commit: string;
+  try {
+    commit = await commitOf(ref);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    const anyCommit = await gitText(git, { args: ["rev-list", "-n", "1", "--all"], cwd: repoDir }).catch(() => "");
+    if (anyCommit === "") throw new RunRefusedError("this repository has no commits yet: make a first commit, then run naruto (missions start from a commit)");
+    throw new RunRefusedError(`${JSON.stringify(ref)} is not a commit of this repository: --base takes a branch, a tag or a commit (see \`git branch\`)`);
+  }
+  const refName = ref === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : ref;
+  return { commit, refName };
+}
+
+/** The checked plan; refused, with every error, when it is invalid. */
+export function checkedPlan(planText: string, config: Config, strict: boolean, file: string | null): CheckResult {
+  const check = checkPlan(planText, planCheckOptions(config, strict));
+  if (!check.ok) {
+    const errors = check.errors.map((e) => `  ${formatPlanError(e)}`).join("\n");
+    const name = file === null ? "" : file === "-" ? " on standard input" : ` ${file}`;
+    throw new RunRefusedError(`the plan${name} is invalid, so nothing was started:\n${errors}\nCheck a plan with \`naruto plan ${file ?? "FILE"}\`.`);
+  }
+  return check;
+}
+
+/**
+ * The agent profiles a mission will start: the planner's (no plan given), each item's, and the
+ * review agent's.
+ */
+export function profilesToRun(config: Config, plan: CheckResult | null): string[] {
+  const names = new Set<string>();
+  if (plan === null) names.add(config.planner.agent);
+  for (const item of plan?.plan?.items ?? []) names.add(item.agent);
+  if (config.arbiter.agent !== null) names.add(config.arbiter.agent);
+  return [...names];
+}
+
+/** Refuses the run when a program an agent profile runs is not found on PATH. */
+export async function checkAgentsInstalled(config: Config, names: readonly string[], path: string | undefined): Promise<void> {
+  const missing: string[] = [];
+  for (const name of names) {
+    const profile = config.agents[name];
+    if (profile === undefined) continue; // the plan check names unknown profiles
+    for (const program of programsOf(profile)) {
+      if ((await whichProgram(program, path)) === null) missing.push(missingLine(profile, program));
+    }
+  }
+  if (missing.length > 0) throw new RunRefusedError(`${missing.join("\n")}\nNothing was started.`);
+}
+
+/** The programs a profile runs: a preset's CLI, or the first word of a plain command. */
+export function programsOf(profile: Pick<AgentProfile, "command" | "executables" | "preset">): string[] {
+  if (profile.preset !== null) return [...profile.executables];
+  const first = /^\s*([A-Za-z0-9_.+-]+)(?=\s|$)/.exec(profile.command)?.[1];
+  // A shell keyword or builtin is not a program to look for; a path is the repository's.
+  return first === undefined || SHELL_WORDS.has(first) ? [] : [first];
+}
+
+const SHELL_WORDS = new Set(["if", "then", "for", "while", "until", "case", "do", "exec", "cd", "set", "export", "eval", "source", ".", ":", "true", "false", "test", "echo", "printf", "read", "trap", "umask", "ulimit", "command", "exit", "return", "unset", "wait", "shift", "local"]);
+
+function missingLine(profile: AgentProfile, program: string): string {
+  const label = profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`;
+  if (profile.preset !== null && program === profile.executables[0]) {
+    return `${label} runs \`${program}\`, which is not installed (not found on PATH). Install it with \`${PRESETS[profile.preset].install}\`, or run another agent: \`naruto run --plan FILE --agent COMMAND\` (see \`naruto run --help\`).`;
+  }
+  return `${label} runs \`${program}\`, which is not found on PATH. Install it, or fix the command (\`--agent\`, or \`agents:\` in .github/naruto.yml).`;
+}
+
+/**
+ * What a mission from `commit` leaves out of the user's work: changes not committed, when the
+ * work tree is at that commit. null when there are none (or the base is another commit).
+ */
+export async function uncommittedNote(git: Git, repoDir: string, commit: string): Promise<string | null> {
+  const head = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: repoDir }).catch(() => "");
+  if (head !== commit) return null;
+  const status = await gitText(git, { args: ["status", "--porcelain=v1", "-z"], cwd: repoDir }).catch(() => "");
+  const files = status.split("\0").filter((entry) => entry.length > 3 && entry[2] === " ").length;
+  if (files === 0) return null;
+  return `${files} uncommitted file${files === 1 ? "" : "s"} in your work tree ${files === 1 ? "is" : "are"} not part of the mission: it starts from commit ${commit.slice(0, 12)}; commit first to include them`;
+}
