@@ -3,6 +3,7 @@
  * its driver (and its vendor's scripted server) and add it here.
  */
 import { claude } from "./claude.ts";
+import { codex } from "./codex.ts";
 import type { CliDriver } from "./types.ts";
 
-export const DRIVERS: readonly CliDriver[] = [claude];
+export const DRIVERS: readonly CliDriver[] = [claude, codex];
