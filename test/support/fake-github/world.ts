@@ -2,6 +2,7 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { appKeyPair, newToken } from "./app-auth.ts";
+import { narutoAppPermissions } from "./app-manifest.ts";
 import { createGitPool } from "./git-store.ts";
 import { createCommit, createTree } from "./git-write.ts";
 import { PRE_RECEIVE_HOOK } from "./pre-receive.ts";
@@ -16,15 +17,11 @@ export interface AppOptions {
   readonly privateKey?: string;
 }
 
-export const DEFAULT_APP_PERMISSIONS: AppPermissions = {
-  metadata: "read",
-  contents: "write",
-  issues: "write",
-  pull_requests: "write",
-  actions: "write",
-  checks: "write",
-  workflows: "write",
-};
+/**
+ * What the fake's App may do unless a test says otherwise: exactly what naruto's `app.yml` asks
+ * for (app-manifest.ts), so no `workflows` permission, as on a real installation.
+ */
+export const DEFAULT_APP_PERMISSIONS: AppPermissions = narutoAppPermissions();
 
 export function createWorld(input: { root: string; app?: AppOptions; tokenLifetimeMs?: number; tokenLength?: number }): World {
   let clockOffset = 0;

@@ -3,10 +3,11 @@
  * (`git update-ref REF NEW OLD`), so concurrent PATCHes and pushes cannot both win.
  */
 import { hasAppPermission } from "../auth.ts";
-import { GitHubError, notFound, unprocessable } from "../errors.ts";
+import { notFound, unprocessable } from "../errors.ts";
 import { ZERO_SHA } from "../git-store.ts";
 import { noContent, ok, type RepoContext, type RepoRoute } from "../route.ts";
 import { nodeId, repoApi } from "../shapes.ts";
+import { workflowRefusal } from "../workflow-rule.ts";
 
 const READ = { role: "read", app: ["contents:read"] } as const;
 const WRITE = { role: "write", app: ["contents:write"] } as const;
@@ -27,16 +28,10 @@ export function validRefName(ref: string): boolean {
   return ref.split("/").every((part) => part !== "" && !part.startsWith(".") && !part.endsWith(".lock"));
 }
 
-/** A GitHub App needs the `workflows` permission to change files under .github/workflows/. */
+/** A GitHub App needs the `workflows` permission to change files under .github/workflows/ (workflow-rule.ts). */
 export async function checkWorkflowChange(ctx: RepoContext, from: string | null, to: string): Promise<void> {
   if (ctx.principal.kind !== "installation" || hasAppPermission(ctx.principal.permissions, ["workflows:write"])) return;
-  const head = from === null ? await ctx.git.resolveCommit(ctx.repo.defaultBranch) : null;
-  const base = from ?? (head === null ? null : await ctx.git.mergeBase(head, to));
-  const changes = base === null ? [] : await ctx.git.diff(base, to);
-  const workflow = changes.find((c) => c.filename.startsWith(".github/workflows/"));
-  if (workflow !== undefined) {
-    throw new GitHubError(403, `refusing to allow a GitHub App to create or update workflow \`${workflow.filename}\` without \`workflows\` permission`);
-  }
+  await workflowRefusal(ctx.git, { from, to, defaultBranch: ctx.repo.defaultBranch });
 }
 
 async function commitSha(ctx: RepoContext, sha: unknown): Promise<string> {
