@@ -14,6 +14,7 @@ import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
 import type { AppDeps } from "./deps.ts";
 import { isNarutoWorkflow, onRunEvent } from "./run-events.ts";
+import { unlessTokenFails } from "./token-failure.ts";
 import { createThrottle, type Throttle } from "./throttle.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -27,7 +28,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
 
   // Only `created`: an edited comment must never start anything twice.
   app.on("issue_comment.created", async (context) => {
-    await onComment(deps, context);
+    await unlessTokenFails(context, () => onComment(deps, context));
   });
 
   app.on("workflow_run", async (context) => {
@@ -35,7 +36,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     if (!isNarutoWorkflow(deps, run.path)) return;
     // `display_title` is missing from some older payload types; it is the run's `run-name`.
     const title = (run as { display_title?: string | null }).display_title ?? null;
-    await onRunEvent(deps, throttle, context, { id: run.id, title, headBranch: run.head_branch ?? null });
+    await unlessTokenFails(context, () => onRunEvent(deps, throttle, context, { id: run.id, title, headBranch: run.head_branch ?? null }));
   });
 
   app.on("workflow_job", async (context) => {
@@ -43,7 +44,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     // Older payloads lack `workflow_name`; then the run's mission lookup decides.
     const name = (job as { workflow_name?: string | null }).workflow_name;
     if (typeof name === "string" && name !== deps.workflowName) return;
-    await onRunEvent(deps, throttle, context, { id: job.run_id, title: null, headBranch: job.head_branch ?? null });
+    await unlessTokenFails(context, () => onRunEvent(deps, throttle, context, { id: job.run_id, title: null, headBranch: job.head_branch ?? null }));
   });
 
   return throttle;

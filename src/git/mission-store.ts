@@ -69,5 +69,10 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
       const out = await run(["for-each-ref", "--format=%(refname)", MISSION_REF_PREFIX]);
       return out === "" ? [] : out.split("\n").map((r) => r.slice(MISSION_REF_PREFIX.length));
     },
+
+    async discard(id: string): Promise<void> {
+      // Without an old value `update-ref -d` deletes whatever is there, and a missing ref is fine.
+      await run(["update-ref", "-m", "naruto: discard mission", "-d", MISSION_REF_PREFIX + id]);
+    },
   };
 }

@@ -3,7 +3,7 @@
  * from the comment, so a redelivery finds it), its queue branch is made at the base, and the plan
  * run is dispatched; the tracking comment follows from the stored mission.
  */
-import { RefExistsError } from "../github/errors.ts";
+import { RefExistsError, WorkflowPermissionError } from "../github/errors.ts";
 import type { GitHubPort } from "../github/port.ts";
 import type { Mission, PlanSource, QuotedText } from "../mission/document.ts";
 import type { MissionEvent } from "../mission/events.ts";
@@ -13,6 +13,7 @@ import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { missionIdFor } from "./mission-id.ts";
 import { missionSettings } from "./settings.ts";
 import { requestOf, type RequestInput } from "./who-may-instruct.ts";
+import { refuseWorkflowChange } from "./workflow-refusal.ts";
 import type { Config } from "../config/index.ts";
 
 export async function startMission(ctx: CommentContext, command: { kind: "run" | "plan"; task: string; plan: string | null }): Promise<CommentOutcome> {
@@ -91,7 +92,8 @@ export interface MissionRequest {
 /**
  * Requests the mission in the state (its id comes from the comment: a redelivery finds it and
  * repeats nothing), makes its queue branch at the queue head, and carries out what the engine
- * asks (a plan or review run) and the tracking comment.
+ * asks (a plan or review run) and the tracking comment. When GitHub refuses the queue branch for
+ * workflow files, the user is told why and the request is undone (workflow-refusal.ts).
  */
 export async function requestMission(ctx: CommentContext, input: MissionRequest): Promise<CommentOutcome> {
   const { deps, event } = ctx;
@@ -112,7 +114,12 @@ export async function requestMission(ctx: CommentContext, input: MissionRequest)
     ...(input.review ? { review: { head: input.review.head } } : {}),
   };
   const result = await applyEvent(deps.store, input.id, requested);
-  await ensureQueueBranch(deps.github, result.mission, { reset: !result.duplicate || result.mission.status === "planning" });
+  try {
+    await ensureQueueBranch(deps.github, result.mission, { reset: !result.duplicate || result.mission.status === "planning" });
+  } catch (error) {
+    if (!(error instanceof WorkflowPermissionError)) throw error;
+    return refuseWorkflowChange(ctx, { mission: result.mission, error });
+  }
   // A redelivery (duplicate) dispatches nothing again; a mission stuck in planning is the sweep's.
   const done = await carryOut(deps, { mission: result.mission, commands: result.duplicate ? [] : result.commands });
   return { kind: "mission", mission: input.id, created: !result.duplicate, dispatched: done.dispatched };

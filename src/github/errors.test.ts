@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ConflictError, GitHubError, GitHubTimeoutError, InputLimitError, NotFastForwardError, PullRequestExistsError, RefExistsError, RefMissingError, toGitHubError } from "./errors.ts";
+import {
+  ConflictError,
+  GitHubError,
+  GitHubTimeoutError,
+  InputLimitError,
+  NotFastForwardError,
+  PullRequestExistsError,
+  RefExistsError,
+  RefMissingError,
+  TokenUnavailableError,
+  toGitHubError,
+  WorkflowPermissionError,
+} from "./errors.ts";
 
 /** The shape of Octokit's RequestError for an answer with a JSON body. */
 function answer(status: number, message: string, errors?: unknown[]): Error & { status: number; response: { data: unknown } } {
@@ -46,8 +58,27 @@ describe("toGitHubError", () => {
     expect(e).toMatchObject({ status: null });
   });
 
+  it("maps GitHub's 403 for workflow files to WorkflowPermissionError naming the file", () => {
+    const e = toGitHubError("create refs/heads/naruto/m-1", answer(403, "refusing to allow a GitHub App to create or update workflow `.github/workflows/x.yml` without `workflows` permission"));
+    expect(e).toBeInstanceOf(WorkflowPermissionError);
+    expect(e).toMatchObject({ status: 403, path: ".github/workflows/x.yml", operation: "create refs/heads/naruto/m-1" });
+    expect(toGitHubError("op", answer(403, "Resource not accessible by integration"))).not.toBeInstanceOf(WorkflowPermissionError);
+  });
+
   it("passes typed errors through unchanged", () => {
     const limit = new InputLimitError("too many");
     expect(toGitHubError("op", limit)).toBe(limit);
+    const token = new TokenUnavailableError({ cause: answer(404, "Not Found"), request: {} });
+    expect(toGitHubError("op", token)).toBe(token);
+  });
+
+  it.each([
+    [404, /uninstalled or suspended/],
+    [502, /GitHub failed; comment again later/],
+  ])("says why a token request that answered %i gave no token, and what to do", (status, advice) => {
+    const e = new TokenUnavailableError({ cause: answer(status, "nope") });
+    expect(e).toMatchObject({ name: "TokenUnavailableError", tokenStatus: status });
+    expect(e).not.toBeInstanceOf(GitHubError);
+    expect(e.message).toMatch(advice);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Typed errors of the GitHub port. Callers branch on the class, never on message text; the one
  * place that reads GitHub's message text is {@link toGitHubError}, which maps the documented
- * 422 answers (not a fast forward, reference exists/missing, pull request exists) to classes.
+ * 422 answers (not a fast forward, reference exists/missing, pull request exists) and the 403
+ * for workflow files to classes.
  */
 
 export interface GitHubErrorInit {
@@ -49,6 +50,53 @@ export class RefMissingError extends GitHubError {
 /** 422 "A pull request already exists" for this head and base. */
 export class PullRequestExistsError extends GitHubError {
   override readonly name = "PullRequestExistsError";
+}
+
+/**
+ * 403 "refusing to allow a GitHub App to create or update workflow `…` without `workflows`
+ * permission": the ref would differ under `.github/workflows/` from its old commit (for a new
+ * ref, from the default branch's head) and the token has no `workflows` permission. naruto's
+ * App never asks for it (app.yml) and a job's `GITHUB_TOKEN` cannot have it. `path` is the
+ * workflow file GitHub named.
+ */
+export class WorkflowPermissionError extends GitHubError {
+  override readonly name = "WorkflowPermissionError";
+  readonly path: string;
+
+  constructor(init: GitHubErrorInit & { readonly path: string }) {
+    super(init);
+    this.path = init.path;
+  }
+}
+
+/**
+ * No token for the request: asking GitHub for one failed (the App's installation-token request
+ * answered 404 because the App was uninstalled, suspended or the repository left the
+ * installation, or GitHub failed). The request itself was never sent, so this is no answer about
+ * the repository: never read it as "not found", "no such file" or "no permission".
+ */
+export class TokenUnavailableError extends Error {
+  override readonly name = "TokenUnavailableError";
+  /** The HTTP status of the failed token request; null when it got no answer. */
+  readonly tokenStatus: number | null;
+  /** The request that waited for the token (plugin-retry's scheduler reads it; see octokit-client.ts). */
+  readonly request: unknown;
+
+  constructor(init: { readonly cause: unknown; readonly request?: unknown }) {
+    const status = (init.cause as { status?: unknown } | null)?.status;
+    const tokenStatus = typeof status === "number" ? status : null;
+    super(tokenAdvice(tokenStatus), { cause: init.cause });
+    this.tokenStatus = tokenStatus;
+    this.request = init.request;
+  }
+}
+
+function tokenAdvice(status: number | null): string {
+  const what = `GitHub gave no token for the request (${status === null ? "no answer" : `HTTP ${status}`} to the token request)`;
+  if (status === 401 || status === 403 || status === 404) {
+    return `${what}: the App was uninstalled or suspended, or the repository is no longer in its installation; reinstall the App or add the repository, then comment again`;
+  }
+  return `${what}: GitHub failed; comment again later`;
 }
 
 /** GitHub did not answer within the request timeout (after the retries allowed). */
@@ -111,9 +159,13 @@ const KNOWN_422: ReadonlyArray<readonly [RegExp, new (init: GitHubErrorInit) => 
   [/pull request already exists/i, PullRequestExistsError, "a pull request for this head exists: find and update it"],
 ];
 
+// GitHub's answer when a ref would change a workflow file without the `workflows` permission
+// (the same words after a push's `remote rejected`); the file it names is the first one found.
+const WORKFLOW_REFUSAL = /refusing to allow a GitHub App to create or update workflow `([^`]+)` without `workflows` permission/i;
+
 /** Maps any error thrown by an Octokit call to a typed {@link GitHubError}. */
 export function toGitHubError(operation: string, error: unknown): Error {
-  if (error instanceof GitHubError || error instanceof InputLimitError) return error;
+  if (error instanceof GitHubError || error instanceof InputLimitError || error instanceof TokenUnavailableError) return error;
   if (typeof error !== "object" || error === null) return new GitHubError({ operation, status: null, message: String(error) });
   const e = error as RequestErrorLike;
   const graphql = graphqlErrors(error);
@@ -127,6 +179,11 @@ export function toGitHubError(operation: string, error: unknown): Error {
     for (const [pattern, Class, advice] of KNOWN_422) {
       if (pattern.test(detail)) return new Class({ operation, status, message: `${detail} (${advice})`, cause: error });
     }
+  }
+  const workflow = status === 403 ? WORKFLOW_REFUSAL.exec(detail)?.[1] : undefined;
+  if (workflow !== undefined) {
+    const advice = "the App has no `workflows` permission, by design: leave workflow changes out of what naruto works on";
+    return new WorkflowPermissionError({ operation, status, message: `${detail} (${advice})`, cause: error, path: workflow });
   }
   if (status === 409) return new ConflictError({ operation, status, message: `${detail} (409 conflict: read the current state and decide again)`, cause: error });
   return new GitHubError({ operation, status, message: `${detail} (${advise(status)})`, cause: error });

@@ -97,6 +97,10 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
       const refs = await github.listRefs(refPrefix);
       return refs.map((r) => r.ref.slice(refPrefix.length)).filter((id) => id !== "" && !id.includes("/"));
     },
+
+    async discard(id: string): Promise<void> {
+      await memory.serial(checkId(id), () => github.deleteRef(refPrefix + id));
+    },
   };
 }
 

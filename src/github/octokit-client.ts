@@ -9,6 +9,8 @@
  *   effect before trying again. Other requests get plugin-retry's backoff.
  * - Rate limits wait and retry a bounded number of times (plugin-throttling); a 429, or a 403
  *   with `retry-after`, counts as a secondary limit even when the message does not say so.
+ * - A token that cannot be had (`auth` failed) fails the request with {@link TokenUnavailableError},
+ *   never with the token request's status as if it were this request's answer.
  * - Every attempt has its own deadline (`AbortSignal.timeout` in a fetch wrapper), so a retry
  *   never starts with a signal that already fired.
  */
@@ -16,6 +18,7 @@ import { Octokit } from "@octokit/rest";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import Bottleneck from "bottleneck";
+import { TokenUnavailableError } from "./errors.ts";
 
 export interface GitHubLog {
   debug(message: string): void;
@@ -125,9 +128,20 @@ export function createOctokitClient(options: OctokitClientOptions): OctokitClien
 function narutoHooks(octokit: Pick<Octokit, "hook">): Record<string, never> {
   octokit.hook.before("request", async (options) => {
     const auth = options.request?.["narutoAuth"] as (() => Promise<string>) | undefined;
-    if (auth) options.headers.authorization = `token ${await auth()}`;
+    if (!auth) return;
+    let token: string;
+    try {
+      token = await auth();
+    } catch (error) {
+      // The token request's answer (say a 404 for a removed installation) is not this request's:
+      // read as this one's, it would become "no such file" or "no permission".
+      throw new TokenUnavailableError({ cause: error, request: options });
+    }
+    options.headers.authorization = `token ${token}`;
   });
   octokit.hook.error("request", (error, options) => {
+    // Never sent: neither retried here (it has no status) nor an unanswered write.
+    if (error instanceof TokenUnavailableError) throw error;
     const e = error as { status?: unknown; message: string; response?: { headers?: Record<string, string | undefined> } };
     const status = typeof e.status === "number" ? e.status : null;
     if (options.request?.["narutoOnce"] === true && (status === null || status >= 500)) throw new UnansweredWriteError(error, options);

@@ -32,6 +32,10 @@ export function cachedStore(store: MissionStore): CachedStore {
       return result;
     },
     list: () => store.list(),
+    async discard(id) {
+      cache.delete(id);
+      await store.discard(id);
+    },
     refresh(id) {
       cache.delete(id);
     },

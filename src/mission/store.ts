@@ -21,6 +21,11 @@ export interface MissionStore {
   save(mission: Mission, expected: string | null): Promise<SaveResult>;
   /** Ids of every stored mission. */
   list(): Promise<string[]>;
+  /**
+   * Removes a mission that never started: GitHub refused what its request needed (a queue branch
+   * touching workflow files), so nothing ran and nothing refers to it. No-op when it is gone.
+   */
+  discard(id: string): Promise<void>;
 }
 
 /** Every retry lost the race: something keeps moving the mission. */

@@ -14,5 +14,6 @@ export function redactingStore(store: MissionStore, redactor: Redactor): Mission
     load: (id) => store.load(id),
     save: (mission: Mission, expected) => store.save(redactJson(mission, redactor), expected),
     list: () => store.list(),
+    discard: (id) => store.discard(id),
   };
 }

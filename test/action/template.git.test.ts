@@ -50,7 +50,7 @@ async function commentRun(vars: Record<string, string>): Promise<RunResult> {
 
 /** A store that must not be asked: the run's title alone names the mission. */
 const unreachable = (): Promise<never> => Promise.reject(new Error("missionOfRun searched the store: the run's title did not name the mission"));
-const noStore: MissionStore = { load: unreachable, save: unreachable, list: unreachable };
+const noStore: MissionStore = { load: unreachable, save: unreachable, list: unreachable, discard: unreachable };
 
 describe("the workflow template", () => {
   it("handles /naruto comments in its command job, unless NARUTO_APP says the App does", async () => {

@@ -51,6 +51,20 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       await expect(applyEvent(store, "m-nope", { type: "tick", at: at(1) })).rejects.toThrow(MissionNotFoundError);
     });
 
+    it("discards a mission that never started, and a discard of a missing one is no error", async () => {
+      const store = await makeStore();
+      await applyEvent(store, "m-test1", requested());
+      const other = requested();
+      if (other.type !== "requested") throw new Error("requested() made another event");
+      await applyEvent(store, "m-test2", { ...other, id: "m-test2", queue_branch: "naruto/m-test2" });
+      await store.discard("m-test1");
+      expect(await store.load("m-test1")).toBeNull();
+      expect(await store.list()).toEqual(["m-test2"]);
+      await store.discard("m-test1");
+      // The same id may be requested again (a redelivered comment after a refusal).
+      expect((await applyEvent(store, "m-test1", requested())).duplicate).toBe(false);
+    });
+
     it(`loses no update when ${concurrent} writers save different events at once`, async () => {
       const store = await makeStore();
       const ids = Array.from({ length: concurrent }, (_, i) => `i${i}`);

@@ -10,6 +10,7 @@ import { appRedelivery } from "./app-redelivery.ts";
 import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
 import { appWhoMayInstruct } from "./app-who-may-instruct.ts";
+import { appWorkflowRefusal } from "./app-workflow-refusal.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
@@ -21,4 +22,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal];
