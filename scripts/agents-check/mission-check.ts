@@ -80,7 +80,7 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
       problems.push(`${c.id}: not in the mission's result`);
       continue;
     }
-    const why = item.reason === null ? "" : ` (${firstLine(item.reason)})`;
+    const why = item.reason === null ? "" : ` (${oneLine(item.reason)})`;
     const expect = expectationFor(c, driver.name);
     if (item.status !== expect.status) problems.push(`${c.id}: ${item.status}${why}, expected ${expect.status}`);
     else if (expect.status === "integrated") {
@@ -128,6 +128,12 @@ function sameCost(recorded: number | null, expected: number | null): boolean {
 function firstLine(text: string): string {
   const line = text.split("\n")[0] ?? "";
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** A reason with its output tail, on one line: the FAIL line should say why without the details. */
+function oneLine(text: string): string {
+  const line = text.split("\n").map((l) => l.trim()).filter((l) => l !== "").join(" | ");
+  return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }
 
 function lastLine(text: string): string {
