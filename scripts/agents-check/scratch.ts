@@ -21,13 +21,15 @@ export interface Scratch {
   readonly repo: string;
   /** For the driver's config files (a CLI home). */
   readonly stateDir: string;
+  /** naruto's work root (config `workdir:`), so that the run leaves nothing outside `root`. */
+  readonly workRoot: string;
   readonly planFile: string;
 }
 
 /** Makes the folders; the repository comes once the driver's variables are known (`initRepo`). */
 export async function makeScratch(input: { readonly cacheRoot: string; readonly name: string }): Promise<Scratch> {
   const root = join(input.cacheRoot, "agents-check", `${input.name}-${randomBytes(4).toString("hex")}`);
-  const scratch = { root, repo: join(root, "repo"), stateDir: join(root, "state"), planFile: join(root, "plan.json") };
+  const scratch = { root, repo: join(root, "repo"), stateDir: join(root, "state"), workRoot: join(root, "work"), planFile: join(root, "plan.json") };
   await mkdir(scratch.repo, { recursive: true });
   await mkdir(scratch.stateDir, { recursive: true });
   return scratch;
@@ -47,6 +49,7 @@ export async function initRepo(scratch: Scratch, setup: RepoSetup): Promise<void
     agents: { default: { preset: setup.preset, env: [...setup.env], read: [...setup.read] } },
     // One attempt per item: a retry would run the scenario again and double the usage to check.
     limits: { max_attempts: 1, item_timeout: "5m" },
+    workdir: scratch.workRoot,
   };
   await mkdir(join(scratch.repo, ".github"), { recursive: true });
   await mkdir(join(scratch.repo, "notes"), { recursive: true });
