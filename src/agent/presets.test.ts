@@ -122,6 +122,60 @@ exit 0`;
   });
 });
 
+// Gemini CLI 0.61.0's own output, in the shape measured with the real CLI against the scripted
+// server of scripts/agents-check: its router answers first, so `stats.models` lists the router
+// (role `utility_router`) before the main model (role `main`).
+describe("gemini preset on Gemini CLI 0.61.0's output", () => {
+  function geminiModel(tokens: { prompt: number; candidates: number; thoughts?: number; cached?: number }, role?: string) {
+    const t = { input: tokens.prompt - (tokens.cached ?? 0), prompt: tokens.prompt, candidates: tokens.candidates, total: tokens.prompt + tokens.candidates + (tokens.thoughts ?? 0), cached: tokens.cached ?? 0, thoughts: tokens.thoughts ?? 0, tool: 0 };
+    return { api: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 50, errorsByType: {} }, tokens: t, ...(role === undefined ? {} : { roles: { [role]: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 50, tokens: t } } }) };
+  }
+
+  /** A stand-in `gemini` that prints `stdout` and `stderr` (files, so any JSON passes) and exits `rc`. */
+  async function runGemini(output: { stdout: string; stderr?: string; rc?: number }) {
+    await writeFile(join(dir, "stdout"), output.stdout);
+    await writeFile(join(dir, "stderr"), output.stderr ?? "YOLO mode is enabled. All tool calls will be automatically approved.\n");
+    return runPreset("gemini", 0, `#!/bin/sh\ncat > /dev/null\ncat ${join(dir, "stdout")}\ncat ${join(dir, "stderr")} >&2\nexit ${output.rc ?? 0}`);
+  }
+
+  it("records the main model, not the router listed first, and adds up the tokens of both", async () => {
+    const models = { "gemini-3.5-flash-lite": geminiModel({ prompt: 900, candidates: 20 }, "utility_router"), "gemini-3.8-flash": geminiModel({ prompt: 2400, candidates: 100, thoughts: 5, cached: 400 }, "main") };
+    const agent = await runGemini({ stdout: JSON.stringify({ session_id: "s", response: "wrote it", stats: { models, tools: {}, files: {} } }, null, 2) });
+    expect(agent.result).toEqual({ summary: "wrote it", cost_usd: null, tokens_in: 3300, tokens_out: 125, model: "gemini-3.8-flash" });
+  });
+
+  it("without roles (older CLIs), records the model that used the most tokens", async () => {
+    const models = { "router-x": geminiModel({ prompt: 50, candidates: 5 }), "main-x": geminiModel({ prompt: 700, candidates: 30 }) };
+    const agent = await runGemini({ stdout: JSON.stringify({ response: "ok", stats: { models } }) });
+    expect(agent.result?.model).toBe("main-x");
+  });
+
+  it("records no model when only utility models answered", async () => {
+    const models = { "gemini-3.5-flash-lite": geminiModel({ prompt: 10, candidates: 2 }, "utility_router") };
+    const agent = await runGemini({ stdout: JSON.stringify({ response: "", stats: { models } }) });
+    expect(agent.result).toMatchObject({ tokens_in: 10, tokens_out: 2, model: null });
+  });
+
+  it("takes the error from standard error, where a failed run prints its JSON, and still shows standard error", async () => {
+    // Recorded from 0.61.0 with no usable auth settings (exit 41).
+    const stderr = `Security Warning: Skipping system settings file '/tmp/s/settings.json': Parent directory '/tmp' is insecure
+YOLO mode is enabled. All tool calls will be automatically approved.
+{
+  "session_id": "151ac095-ebed-4547-89ff-254b3804598f",
+  "error": {
+    "type": "Error",
+    "message": "Invalid auth method selected.",
+    "code": 41
+  }
+}
+`;
+    const agent = await runGemini({ stdout: "", stderr, rc: 41 });
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 41 });
+    expect(agent.result).toEqual({ summary: "Invalid auth method selected.", cost_usd: null, tokens_in: 0, tokens_out: 0, model: null });
+    expect(agent.output).toContain("Security Warning: Skipping system settings file");
+  });
+});
+
 // Claude Code 2.1.328's result object, in the shape measured with the real CLI against the
 // scripted server of scripts/agents-check (fields naruto does not read left out).
 describe("claude preset on Claude Code 2.1.328's refusals and errors", () => {

@@ -57,10 +57,11 @@ if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then echo "naruto: aider made no model call 
 exit $rc
 `;
 
-const GEMINI = String.raw`out=$(mktemp)
-GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json \
-  -p "Carry out the task given on standard input." < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
-node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),m=Object.entries(r.stats?.models||{});fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:m[0]?.[0]}))' "$out" "$NARUTO_RESULT_FILE" || true
+const GEMINI = String.raw`out=$(mktemp); err=$(mktemp); status=$(mktemp)
+{ GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json \
+  -p "Carry out the task given on standard input." < "$NARUTO_PROMPT_FILE" 2>&1 > "$out"; echo $? > "$status"; } | tee "$err" >&2
+rc=$(cat "$status"); [ -n "$rc" ] || rc=1
+node -e 'const fs=require("fs"),o=fs.readFileSync(process.argv[1],"utf8"),t=fs.readFileSync(process.argv[3],"utf8"),r=JSON.parse(o.trim()?o:t.slice(t.lastIndexOf("\n{")+1)),m=Object.entries(r.stats?.models||{}),u=([,v])=>Object.keys(v.roles||{}).length>0&&Object.keys(v.roles).every(k=>k.startsWith("utility_")),main=m.find(([,v])=>v.roles?.main)??m.filter(e=>!u(e)).reduce((a,e)=>a&&(a[1].tokens?.total||0)>=(e[1].tokens?.total||0)?a:e,undefined);fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:main?.[0]}))' "$out" "$NARUTO_RESULT_FILE" "$err" || true
 exit $rc
 `;
 
@@ -68,6 +69,12 @@ exit $rc
 // directory: naruto chose it, and its start-up config (`.gemini/`, `.env`) is the base's — those
 // paths are protected, and restored from the base wherever the tree holds untrusted content
 // (src/engine/startup-config.ts).
+//
+// Gemini CLI 0.61.0 prints its JSON on standard output when it runs, but on standard error when
+// it fails, after its warnings: the preset shows standard error as it comes and keeps a copy
+// (tee), whose last JSON object gives a failure's message. `stats.models` lists the router
+// (role `utility_router`) first: the model recorded is the one with role `main` (without roles,
+// the one that used the most tokens), and tokens add up over all of them.
 
 // aider exits 0 even on fatal API errors (Aider-AI/aider#5552, AGENTS.md): its preset fails the
 // attempt when the analytics log shows no model call at all.
