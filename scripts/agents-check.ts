@@ -89,6 +89,8 @@ async function checkCli(driver: CliDriver, { root, keep }: { readonly root: stri
     process.stderr.write(`agents-check: ${driver.name} ${version}: ${outcome.details[0] ?? ""}; ${served}${keep ? `; kept ${scratch.root}` : ""}\n`);
     if (!keep) await rm(scratch.root, { recursive: true, force: true });
     return outcome;
+  } catch (error) {
+    return { problems: [error instanceof Error ? error.message : String(error)], details: [], kept: scratch.root };
   } finally {
     await server.close();
   }
