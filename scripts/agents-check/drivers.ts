@@ -4,6 +4,7 @@
  */
 import { claude } from "./claude.ts";
 import { codex } from "./codex.ts";
+import { gemini } from "./gemini.ts";
 import type { CliDriver } from "./types.ts";
 
-export const DRIVERS: readonly CliDriver[] = [claude, codex];
+export const DRIVERS: readonly CliDriver[] = [claude, codex, gemini];
