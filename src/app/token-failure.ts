@@ -14,6 +14,7 @@ export async function unlessTokenFails(context: Pick<Context, "id" | "name" | "l
     await handle();
   } catch (error) {
     if (!(error instanceof TokenUnavailableError)) throw error;
-    context.log.error({ err: error }, `${context.name} (delivery ${context.id}) not handled: ${error.message}`);
+    // The message only: the error's cause holds the token request, which is nothing to log.
+    context.log.error(`${context.name} (delivery ${context.id}) not handled: ${error.message}`);
   }
 }
