@@ -1,6 +1,7 @@
 /**
  * GitHub's cursor connections: `first`/`after` forwards, `last`/`before` backwards, one of
- * `first` and `last` required, at most 100 nodes a page; cursors are opaque strings.
+ * `first` and `last` required, at most 100 nodes a page; cursors are opaque strings. `skip`
+ * (where GitHub offers it) leaves out the first n nodes after the cursor.
  */
 
 /** A field error as GitHub reports it: `{ type, message, path, locations }` in `errors`, the field null. */
@@ -18,6 +19,7 @@ export interface ConnectionArgs {
   readonly after?: string | null;
   readonly last?: number | null;
   readonly before?: string | null;
+  readonly skip?: number | null;
 }
 
 export interface Connection<T> {
@@ -51,7 +53,8 @@ export function connection<T>(items: readonly T[], args: ConnectionArgs, name: s
       throw new FieldError("EXCESSIVE_PAGINATION", `Requesting ${value} records on the \`${name}\` connection exceeds the \`${arg}\` limit of ${MAX_PAGE} records.`);
     }
   }
-  let start = args.after ? indexOf(args.after) + 1 : 0;
+  if (args.skip !== undefined && args.skip !== null && args.skip < 0) throw new FieldError("INVALID_PAGINATION", `\`skip\` on the \`${name}\` connection cannot be less than zero.`);
+  let start = (args.after ? indexOf(args.after) + 1 : 0) + (args.skip ?? 0);
   let end = args.before ? indexOf(args.before) : items.length;
   start = Math.min(start, items.length);
   end = Math.max(Math.min(end, items.length), start);

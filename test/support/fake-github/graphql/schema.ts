@@ -2,6 +2,10 @@
  * The part of GitHub's GraphQL schema the fake serves, in GitHub's own names and nullability
  * (https://docs.github.com/graphql/reference). Anything not written here does not exist: a query
  * asking for it fails validation, as a query for a field GitHub does not have would.
+ *
+ * test/fake-github/graphql-schema.test.ts holds every type, field, argument and enum value here
+ * to GitHub's published schema (@octokit/graphql-schema, via schema-diff.ts), so a query the fake
+ * accepts is one GitHub accepts.
  */
 import { buildSchema, type GraphQLSchema } from "graphql";
 
@@ -14,7 +18,7 @@ export const SDL = /* GraphQL */ `
     "Lookup a given repository by the owner and repository name."
     repository(owner: String!, name: String!, followRenames: Boolean = true): Repository
     "The currently authenticated user (the bot, for an installation token)."
-    viewer: Actor!
+    viewer: User!
   }
 
   interface Actor {
@@ -22,7 +26,13 @@ export const SDL = /* GraphQL */ `
     url: URI!
   }
 
-  type User implements Actor {
+  interface RepositoryOwner {
+    id: ID!
+    login: String!
+    url: URI!
+  }
+
+  type User implements Actor & RepositoryOwner {
     id: ID!
     login: String!
     url: URI!
@@ -34,7 +44,7 @@ export const SDL = /* GraphQL */ `
     url: URI!
   }
 
-  type Organization implements Actor {
+  type Organization implements Actor & RepositoryOwner {
     id: ID!
     login: String!
     url: URI!
@@ -45,7 +55,7 @@ export const SDL = /* GraphQL */ `
     name: String!
     nameWithOwner: String!
     isPrivate: Boolean!
-    owner: Actor!
+    owner: RepositoryOwner!
     url: URI!
     "Returns a single pull request from the current repository by number."
     pullRequest(number: Int!): PullRequest
@@ -107,7 +117,7 @@ export const SDL = /* GraphQL */ `
     diffSide: DiffSide!
     resolvedBy: User
     pullRequest: PullRequest!
-    comments(first: Int, after: String, last: Int, before: String): PullRequestReviewCommentConnection!
+    comments(first: Int, after: String, last: Int, before: String, skip: Int): PullRequestReviewCommentConnection!
   }
 
   type PullRequestReviewCommentConnection {
