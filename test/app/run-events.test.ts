@@ -72,6 +72,8 @@ describe("the App on workflow_run and workflow_job", () => {
 
   it("leaves runs of other workflows alone", async () => {
     const { runId } = await approvedMission();
+    // A `completed` payload is of a completed run (GitHub's schema requires its conclusion).
+    world.fake.setRunStatus(runId, { status: "completed", conclusion: "success" });
     const payload = world.fake.payloads.workflowRun({ repo: REPO, runId, action: "completed" });
     const other = { ...payload, workflow_run: { ...(payload["workflow_run"] as object), path: ".github/workflows/ci.yml" } };
     const before = world.fake.requests.length;

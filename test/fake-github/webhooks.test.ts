@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { example } from "../support/fake-github/payload-examples.ts";
 import { api, field, startDemo, type Demo } from "./helpers.ts";
 
 interface Received {
@@ -48,7 +49,7 @@ function verified(delivery: Received, secret: string): boolean {
 describe("webhook deliveries", () => {
   it("posts signed JSON with GitHub's headers, and redelivers the same id and bytes", async () => {
     received.length = 0;
-    const result = await demo.github.deliver({ event: "ping", payload: { zen: "Keep it logically awesome." } });
+    const result = await demo.github.deliver({ event: "ping", payload: example("ping", null) });
     expect(result).toMatchObject({ status: 202, dropped: false, body: "accepted" });
     const [first] = received;
     if (first === undefined) throw new Error("nothing was delivered");
@@ -71,7 +72,9 @@ describe("webhook deliveries", () => {
   it("drops a delivery on demand, keeps it for redelivery, and records every attempt", async () => {
     received.length = 0;
     demo.github.faults.push({ dropWebhook: true, event: "issue_comment" });
-    const dropped = await demo.github.deliver({ event: "issue_comment", payload: { action: "created" } });
+    const created = await api(demo.github, demo.maintainer)("POST", "/repos/acme/demo/issues/1/comments", { body: "dropped on the way" });
+    const payload = demo.github.payloads.issueComment({ repo: "acme/demo", commentId: Number(field(created.body, "id")) });
+    const dropped = await demo.github.deliver({ event: "issue_comment", payload });
     expect(dropped).toMatchObject({ dropped: true, status: null });
     expect(received).toHaveLength(0);
     await demo.github.redeliver(dropped.id);
@@ -80,7 +83,7 @@ describe("webhook deliveries", () => {
   });
 
   it("reports a receiver that does not answer", async () => {
-    const result = await demo.github.deliver({ event: "ping", payload: {}, url: "http://127.0.0.1:9/nothing-here" });
+    const result = await demo.github.deliver({ event: "ping", payload: example("ping", null), url: "http://127.0.0.1:9/nothing-here" });
     expect(result.status).toBeNull();
     expect(result.error).toBeDefined();
   });

@@ -2,7 +2,7 @@
  * A workflow run's trigger: the event name, the payload the runner writes to
  * `GITHUB_EVENT_PATH`, the ref and commit the run uses, and the `inputs` context.
  */
-import type { DispatchRecord, RepoState } from "../fake-github/index.ts";
+import { assertWebhookPayload, type DispatchRecord, type PayloadBuilders } from "../fake-github/index.ts";
 
 export interface RunTrigger {
   readonly event: string;
@@ -15,17 +15,6 @@ export interface RunTrigger {
   readonly inputs: Readonly<Record<string, unknown>>;
   /** The fake's run for a dispatch; null for events the fake records no run for. */
   readonly fakeRunId: number | null;
-}
-
-export function repositoryPayload(repo: RepoState): Record<string, unknown> {
-  return {
-    id: repo.id,
-    name: repo.name,
-    full_name: repo.fullName,
-    private: repo.private,
-    owner: { login: repo.owner.login, id: repo.owner.id, type: repo.owner.type },
-    default_branch: repo.defaultBranch,
-  };
 }
 
 /** Dispatch inputs come as strings; the `inputs` context types booleans and numbers. */
@@ -41,14 +30,21 @@ function typedInputs(inputs: Readonly<Record<string, string>>, declared: unknown
   );
 }
 
-export function dispatchTrigger(record: DispatchRecord, repo: RepoState, on: Readonly<Record<string, unknown>>): RunTrigger {
-  const trigger = on["workflow_dispatch"];
+/**
+ * The trigger of a dispatch run. The payload is the fake's `workflow_dispatch` payload (GitHub's
+ * recorded one with the fake's repository, sender and installation), checked against GitHub's
+ * schema as every event the simulator hands a run is.
+ */
+export function dispatchTrigger(input: { record: DispatchRecord; on: Readonly<Record<string, unknown>>; payloads: PayloadBuilders }): RunTrigger {
+  const { record } = input;
+  const trigger = input.on["workflow_dispatch"];
   const declared = typeof trigger === "object" && trigger !== null ? (trigger as Record<string, unknown>)["inputs"] : undefined;
-  const ref = `refs/heads/${record.ref}`;
+  const payload = input.payloads.workflowDispatch({ dispatch: record });
+  assertWebhookPayload({ event: "workflow_dispatch", payload });
   return {
     event: "workflow_dispatch",
-    payload: { inputs: { ...record.inputs }, ref, repository: repositoryPayload(repo), sender: { login: record.actor }, workflow: record.workflow },
-    ref,
+    payload,
+    ref: `refs/heads/${record.ref}`,
     sha: record.sha,
     actor: record.actor,
     inputs: typedInputs(record.inputs, declared),

@@ -13,12 +13,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gitText } from "../../../src/git/run-git.ts";
-import type { DispatchRecord, FakeGitHub } from "../fake-github/index.ts";
+import { assertWebhookPayload, type DispatchRecord, type FakeGitHub } from "../fake-github/index.ts";
 import { testGit } from "../git-repo.ts";
 import { readLocalAction, type LocalAction } from "./action-steps.ts";
 import { createArtifactStore, type ArtifactStore } from "./artifacts.ts";
 import { createConcurrencyGroups } from "./concurrency.ts";
-import { dispatchTrigger, repositoryPayload, triggers, type RunTrigger } from "./events.ts";
+import { dispatchTrigger, triggers, type RunTrigger } from "./events.ts";
 import type { RunScope } from "./job-runner.ts";
 import { canIsolate, type Isolation } from "./machine.ts";
 import type { DefaultPermissions } from "./permissions.ts";
@@ -142,13 +142,15 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     artifacts,
     runDispatch: async (record) => {
       const workflow = await readWorkflow(record.sha);
-      return execute(dispatchTrigger(record, repoState(), workflow.on), workflow);
+      return execute(dispatchTrigger({ record, on: workflow.on, payloads: fake.payloads }), workflow);
     },
     trigger: async (input) => {
       const repo = repoState();
       const sha = await gitText(git, { args: ["rev-parse", `refs/heads/${repo.defaultBranch}`], cwd: repo.dir });
       const workflow = await readWorkflow(sha);
-      const payload = input.event === "schedule" ? { schedule: input.cron ?? "*/15 * * * *", repository: repositoryPayload(repo), workflow: workflowPath } : input.payload;
+      const payload = input.event === "schedule" ? fake.payloads.schedule({ repo: options.repo, cron: input.cron ?? "*/15 * * * *", workflow: workflowPath }) : input.payload;
+      // A payload GitHub could never send would let a run pass here and fail on GitHub.
+      if (input.event !== "schedule") assertWebhookPayload({ event: input.event, payload });
       if (!triggers(workflow.on, input.event, payload)) return null;
       const sender = (payload["sender"] as { login?: unknown } | undefined)?.login;
       const actor = typeof sender === "string" ? sender : repo.owner.login;

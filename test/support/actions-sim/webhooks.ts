@@ -75,7 +75,7 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
     return runTitle({
       id: record.runId,
       runNumber: state.runs.get(record.runId)?.runNumber ?? record.runId,
-      trigger: dispatchTrigger(record, state, workflow.on),
+      trigger: dispatchTrigger({ record, on: workflow.on, payloads: fake.payloads }),
       workflow,
       repository: { fullName: state.fullName, id: state.id, owner: state.owner.login },
       serverUrl: fake.url,

@@ -34,6 +34,8 @@ export type { RecordedRequest, Violation } from "./server.ts";
 export type { DispatchRecord, RepoState, Role } from "./state.ts";
 export type { Delivery, DeliveryResult } from "./webhooks.ts";
 export { signWebhook } from "./webhooks.ts";
+export { assertWebhookPayload, MalformedPayloadError, validateWebhook } from "./webhook-schemas.ts";
+export type { PayloadBuilders } from "./payloads.ts";
 export type { CreateRepoInput } from "./world.ts";
 export type { AddReviewThreadInput, ReviewThreadHandle } from "./review-threads.ts";
 export type { ForkPullInput } from "./forks.ts";

@@ -1,38 +1,61 @@
 /**
- * Webhook payloads that start from GitHub's recorded examples (@octokit/webhooks-examples)
- * and carry the fake's own objects: the same ids, numbers, shas and URLs the REST API answers
- * with, so an app that reads a payload and then calls the API finds what the payload names.
+ * Webhook payloads that start from GitHub's recorded examples (@octokit/webhooks-examples,
+ * payload-examples.ts) and carry the fake's own objects: the same ids, numbers, shas and URLs
+ * the REST API answers with, so an app that reads a payload and then calls the API finds what
+ * the payload names. Every builder's payload passes @octokit/webhooks-schemas
+ * (test/fake-github/webhook-payloads.test.ts), and `deliver()` refuses one that does not.
  */
-import { createRequire } from "node:module";
 import { pullShape } from "./routes/pulls.ts";
 import { commentShape, issueShape, nodeId, repoShape, userShape, type Urls } from "./shapes.ts";
 import { jobShape, runShape } from "./shapes-actions.ts";
-import { findAccount, type Account, type RepoState, type World } from "./state.ts";
+import { example, isPlainObject, overlay, overlayKnown, type Payload } from "./payload-examples.ts";
+import { findAccount, type Account, type DispatchRecord, type RepoState, type World } from "./state.ts";
 
-type Payload = Record<string, unknown>;
-interface Definition {
-  readonly name: string;
-  readonly examples: readonly Payload[];
-}
-
-const DEFINITIONS = createRequire(import.meta.url)("@octokit/webhooks-examples") as readonly Definition[];
-
-/** A deep copy of the first recorded example of `event` with `action`. */
-export function example(event: string, action: string): Payload {
-  const found = DEFINITIONS.find((d) => d.name === event)?.examples.find((e) => e["action"] === action);
-  if (found === undefined) throw new Error(`@octokit/webhooks-examples has no ${event}.${action} example`);
-  return structuredClone(found);
-}
-
-function merge(base: unknown, ours: Payload): Payload {
-  return { ...(typeof base === "object" && base !== null ? (base as Payload) : {}), ...ours };
-}
+export { example } from "./payload-examples.ts";
 
 export interface PayloadBuilders {
   issueComment(input: { repo: string; commentId: number; action?: "created" | "edited" | "deleted"; sender?: string }): Payload;
   pullRequest(input: { repo: string; number: number; action: string; sender?: string }): Promise<Payload>;
   workflowRun(input: { repo: string; runId: number; action: "requested" | "in_progress" | "completed"; sender?: string }): Payload;
   workflowJob(input: { repo: string; runId: number; jobId: number; action: "queued" | "in_progress" | "completed" | "waiting"; sender?: string }): Payload;
+  /** What a run started by `dispatch` finds at `GITHUB_EVENT_PATH` (and an app gets as `workflow_dispatch`). */
+  workflowDispatch(input: { dispatch: DispatchRecord }): Payload;
+  /**
+   * A `schedule` run's event. No webhook and no published schema: GitHub documents only
+   * `schedule` and `workflow`; the repository (and organization) are those every event carries.
+   */
+  schedule(input: { repo: string; cron: string; workflow: string }): Payload;
+}
+
+/** GitHub's `organization` object for an organization account (webhooks name the owner so). */
+function organizationShape(urls: Urls, account: Account): Payload {
+  const api = `${urls.api}/orgs/${account.login}`;
+  return {
+    login: account.login,
+    id: account.id,
+    node_id: nodeId("Organization", account.id),
+    url: api,
+    repos_url: `${api}/repos`,
+    events_url: `${api}/events`,
+    hooks_url: `${api}/hooks`,
+    issues_url: `${api}/issues`,
+    members_url: `${api}/members{/member}`,
+    public_members_url: `${api}/public_members{/member}`,
+    avatar_url: `${urls.web}/avatars/${account.id}`,
+    description: null,
+  };
+}
+
+/**
+ * A comment naruto wrote through the App names the App in `performed_via_github_app`. The
+ * issue_comment recordings have none there (null), so the App object is laid over GitHub's
+ * recording of an App (a check run's) instead of taken whole from the REST shape.
+ */
+function withApp(comment: Payload, shape: Payload): Payload {
+  const app = shape["performed_via_github_app"];
+  if (!isPlainObject(app)) return comment;
+  const recorded = example("check_run", "created")["check_run"];
+  return { ...comment, performed_via_github_app: overlayKnown(isPlainObject(recorded) ? recorded["app"] : undefined, app) };
 }
 
 export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBuilders {
@@ -41,13 +64,23 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
     if (repo === undefined) throw new Error(`no repository ${fullName}`);
     return repo;
   };
-  const common = (event: string, action: string, repo: RepoState, sender: Account): Payload => {
+  /**
+   * The envelope every event shares. The recording's `organization` and `installation` name
+   * GitHub's test accounts: they are replaced by the fake's, or left out where the fake has none.
+   * The fake's REST shapes are laid over the recording field by field (`overlayKnown`): a webhook
+   * object has the fields GitHub records for it, not every field of the REST answer.
+   */
+  const envelope = (input: { event: string; action: string | null; repo: RepoState; sender: Account; recording?: string }): Payload => {
+    const { repo } = input;
+    const base = example(input.event, input.recording ?? input.action);
+    const { organization: _org, installation: _inst, ...rest } = base;
     const installation = [...world.installations.values()].find((i) => i.account.id === repo.owner.id);
     return {
-      ...example(event, action),
-      action,
-      repository: merge(example(event, action)["repository"], repoShape(urls(), repo)),
-      sender: merge(example(event, action)["sender"], userShape(urls(), sender)),
+      ...rest,
+      ...(input.action === null ? {} : { action: input.action }),
+      repository: overlayKnown(base["repository"], repoShape(urls(), repo)),
+      sender: overlayKnown(base["sender"], userShape(urls(), input.sender)),
+      ...(repo.owner.type === "Organization" ? { organization: organizationShape(urls(), repo.owner) } : {}),
       ...(installation === undefined ? {} : { installation: { id: installation.id, node_id: nodeId("Installation", installation.id) } }),
     };
   };
@@ -65,11 +98,17 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       const comment = repo.comments.get(commentId);
       const issue = comment === undefined ? undefined : repo.issues.get(comment.issueNumber);
       if (comment === undefined || issue === undefined) throw new Error(`no comment ${commentId} in ${name}`);
-      const base = common("issue_comment", action, repo, senderOr(sender, comment.user));
+      const base = envelope({ event: "issue_comment", action, repo, sender: senderOr(sender, comment.user) });
+      // Not modelled by the fake, so GitHub's empty values rather than the recording's people.
+      const { pull_request: _pull, ...recorded } = overlay(base["issue"], { assignee: null, assignees: [], milestone: null });
+      const shape = issueShape(urls(), repo, issue);
+      const written = commentShape(urls(), world, repo, comment);
+      // Whether the issue is a pull request is the fake's to say, whatever the recording was.
+      const pullRequest = shape["pull_request"];
       return {
         ...base,
-        issue: merge(base["issue"], issueShape(urls(), repo, issue)),
-        comment: merge(base["comment"], commentShape(urls(), world, repo, comment)),
+        issue: { ...overlayKnown(recorded, shape), ...(pullRequest === undefined ? {} : { pull_request: pullRequest }) },
+        comment: withApp(overlayKnown(base["comment"], written), written),
       };
     },
     pullRequest: async ({ repo: name, number, action, sender }) => {
@@ -77,18 +116,20 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       const issue = repo.issues.get(number);
       const pull = repo.pulls.get(number);
       if (issue === undefined || pull === undefined) throw new Error(`no pull request #${number} in ${name}`);
-      const base = common("pull_request", action, repo, senderOr(sender, issue.user));
-      return { ...base, number, pull_request: merge(base["pull_request"], await pullShape({ urls: urls(), repo, git: world.gits.get(repo.dir) }, pull)) };
+      const base = envelope({ event: "pull_request", action, repo, sender: senderOr(sender, issue.user) });
+      const recorded = overlay(base["pull_request"], { assignee: null, assignees: [], requested_reviewers: [], requested_teams: [], milestone: null, labels: [] });
+      return { ...base, number, pull_request: overlayKnown(recorded, await pullShape({ urls: urls(), repo, git: world.gits.get(repo.dir) }, pull)) };
     },
     workflowRun: ({ repo: name, runId, action, sender }) => {
       const repo = repoOf(name);
       const run = runOf(repo, runId);
-      const base = common("workflow_run", action === "in_progress" ? "requested" : action, repo, senderOr(sender, run.actor));
+      // GitHub's recordings have no `in_progress` run: it is a `requested` one that started.
+      const recording = action === "in_progress" ? "requested" : action;
+      const base = envelope({ event: "workflow_run", action, recording, repo, sender: senderOr(sender, run.actor) });
       return {
         ...base,
-        action,
-        workflow_run: merge(base["workflow_run"], runShape(urls(), repo, run)),
-        workflow: merge(base["workflow"], { id: run.workflowId, name: run.workflowName, path: run.workflowPath, state: "active" }),
+        workflow_run: overlayKnown(base["workflow_run"], runShape(urls(), repo, run)),
+        workflow: overlayKnown(base["workflow"], { id: run.workflowId, node_id: nodeId("Workflow", run.workflowId), name: run.workflowName, path: run.workflowPath, state: "active" }),
       };
     },
     workflowJob: ({ repo: name, runId, jobId, action, sender }) => {
@@ -96,8 +137,22 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       const run = runOf(repo, runId);
       const job = run.jobs.find((j) => j.id === jobId);
       if (job === undefined) throw new Error(`no job ${jobId} in run ${runId}`);
-      const base = common("workflow_job", action, repo, senderOr(sender, run.actor));
-      return { ...base, workflow_job: merge(base["workflow_job"], jobShape(urls(), repo, run, job)) };
+      const base = envelope({ event: "workflow_job", action, repo, sender: senderOr(sender, run.actor) });
+      return { ...base, workflow_job: overlayKnown(base["workflow_job"], jobShape(urls(), repo, run, job)) };
+    },
+    workflowDispatch: ({ dispatch }) => {
+      const repo = repoOf(`${dispatch.owner}/${dispatch.repo}`);
+      // The run keeps the account (a later rename does not change who dispatched).
+      const actor = repo.runs.get(dispatch.runId)?.actor ?? findAccount(world, dispatch.actor);
+      if (actor === undefined) throw new Error(`no account ${dispatch.actor} (the dispatch's actor)`);
+      const base = envelope({ event: "workflow_dispatch", action: null, repo, sender: actor });
+      // The inputs as the dispatch gave them, defaults filled in: strings, `{}` for none (as recorded).
+      return { ...base, inputs: { ...dispatch.inputs }, ref: `refs/heads/${dispatch.ref}`, workflow: dispatch.workflow };
+    },
+    schedule: ({ repo: name, cron, workflow }) => {
+      const repo = repoOf(name);
+      const { repository, organization } = envelope({ event: "workflow_dispatch", action: null, repo, sender: repo.owner });
+      return { schedule: cron, workflow, repository, ...(organization === undefined ? {} : { organization }) };
     },
   };
 }

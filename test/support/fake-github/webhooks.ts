@@ -3,9 +3,14 @@
  * webhook secret (`x-hub-signature-256: sha256=HMAC`), the event name, a delivery id (a
  * UUID), and GitHub's user agent. A redelivery sends the same id and the same bytes again.
  * GitHub waits 10 s for an answer and never redelivers by itself.
+ *
+ * Every payload is checked against GitHub's published schema first (webhook-schemas.ts): one
+ * that GitHub could never send throws `MalformedPayloadError` and nothing is sent, so a suite
+ * cannot pass on a payload only the fake would deliver.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { takeWebhookDrop, type Fault } from "./faults.ts";
+import { assertWebhookPayload } from "./webhook-schemas.ts";
 
 export interface DeliverInput {
   readonly event: string;
@@ -84,6 +89,7 @@ export function createWebhookSender(input: {
       if (url === undefined || secret === undefined) {
         throw new Error("deliver() needs a url and a secret: pass them, or start the server with `webhook: { url, secret }`");
       }
+      assertWebhookPayload({ event: d.event, payload: d.payload });
       const id = randomUUID();
       const body = JSON.stringify(d.payload);
       const delivery: Delivery = {
