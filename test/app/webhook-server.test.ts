@@ -21,6 +21,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppProcess, type AppProcess } from "../e2e/support/app-process.ts";
 import { signWebhook, startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.ts";
+import { example } from "../support/fake-github/payload-examples.ts";
 import { openExchange, webhookHead } from "./raw-http.ts";
 
 const SECRET = "webhook-server-test-secret";
@@ -179,7 +180,8 @@ describe("the App's webhook server under unauthenticated load", () => {
 });
 
 describe("the App's webhook server on malformed deliveries: 4xx, never 500", () => {
-  const ping = JSON.stringify({ zen: "Keep it logically awesome.", hook_id: 1 });
+  // GitHub's own recording of a ping: the contrast case is a delivery GitHub could send.
+  const ping = JSON.stringify(example("ping", null));
   const wrong = `sha256=${"0".repeat(64)}`;
 
   it.each([
