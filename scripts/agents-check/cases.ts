@@ -10,7 +10,7 @@ export type Expectation =
   | { readonly status: "integrated"; readonly files: Readonly<Record<string, string>> }
   /** Refused by the gate, the reason naming the path. */
   | { readonly status: "out_of_scope"; readonly path: string }
-  /** The agent changed nothing. */
+  /** The agent changed nothing: the item is `failed`, its attempt `no_changes`. */
   | { readonly status: "no_changes" }
   /** The attempt failed, the reason holding this text. */
   | { readonly status: "failed"; readonly reason: string };

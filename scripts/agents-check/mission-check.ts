@@ -42,6 +42,7 @@ interface MissionJson {
 }
 
 interface RecordedAttempt {
+  readonly status: string;
   readonly cost_usd: number | null;
   readonly tokens_in: number | null;
   readonly tokens_out: number | null;
@@ -80,9 +81,12 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
       problems.push(`${c.id}: not in the mission's result`);
       continue;
     }
+    const attempt = recorded.items.find((i) => i.id === c.id)?.attempts.at(-1);
     const why = item.reason === null ? "" : ` (${oneLine(item.reason)})`;
     const expect = expectationFor(c, driver.name);
-    if (item.status !== expect.status) problems.push(`${c.id}: ${item.status}${why}, expected ${expect.status}`);
+    // An item whose agent changed nothing is `failed`; its attempt says `no_changes`.
+    const status = item.status === "failed" && attempt?.status === "no_changes" ? "no_changes" : item.status;
+    if (status !== expect.status) problems.push(`${c.id}: ${status}${why}, expected ${expect.status}`);
     else if (expect.status === "integrated") {
       const paths = Object.keys(expect.files).sort();
       if (JSON.stringify([...item.changed].sort()) !== JSON.stringify(paths)) problems.push(`${c.id}: changed ${item.changed.join(", ") || "nothing"}, expected ${paths.join(", ")}`);
@@ -97,7 +101,6 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
     }
 
     // Usage: each item ran once (max_attempts 1), so its one attempt carries the scenario's.
-    const attempt = recorded.items.find((i) => i.id === c.id)?.attempts.at(-1);
     const turns = turnsOf(c.scenario);
     const tokens = driver.expectedTokens?.(c.scenario.usage, turns) ?? { in: turns * (c.scenario.usage.input + (c.scenario.usage.cacheRead ?? 0)), out: turns * c.scenario.usage.output };
     const cost = driver.expectedCostUsd(c.scenario.usage, turns);
