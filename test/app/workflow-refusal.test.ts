@@ -63,4 +63,28 @@ describe("the App on a pull request that changes a workflow file", () => {
     expect(await refs()).toEqual(before);
     world.fake.assertNoViolations();
   });
+
+  it("says the same when the pull request only lags behind the default branch's workflows", async () => {
+    const pull = await openPullRequest("stale-docs", { "docs/usage.md": "# Usage\n" });
+    // The default branch gains a workflow after the pull request's branch was made.
+    const octokit = new Octokit({ auth: world.fake.tokenFor("octo-maintainer"), baseUrl: world.fake.apiUrl });
+    const repo = { owner: "acme", repo: "demo" };
+    const main = (await octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+    const base = (await octokit.rest.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha;
+    const tree = (await octokit.rest.git.createTree({ ...repo, base_tree: base, tree: [{ path: ".github/workflows/lint.yml", mode: "100644", type: "blob", content: "on: push\njobs: {}\n" }] })).data.sha;
+    const next = (await octokit.rest.git.createCommit({ ...repo, message: "lint in CI", tree, parents: [main] })).data.sha;
+    await octokit.rest.git.updateRef({ ...repo, ref: "heads/main", sha: next });
+    const before = await refs();
+
+    const commentId = await world.comment("octo-maintainer", "/naruto plan proofread the docs", pull);
+    const payload = world.fake.payloads.issueComment({ repo: REPO, commentId });
+    expect((await world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET })).status).toBe(200);
+    const replies = [...world.fake.repo(REPO).comments.values()].filter((c) => c.user.login === world.botLogin && c.body.includes(markerFor(`reply:${commentId}`)));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.body).toContain("`.github/workflows/lint.yml`");
+    expect(replies[0]?.body).toContain("update the branch if it lags behind the default branch");
+    expect(await refs()).toEqual(before);
+    expect(await world.store.load(missionIdFor(REPO, commentId))).toBeNull();
+    world.fake.assertNoViolations();
+  });
 });
