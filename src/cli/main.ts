@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { SANDBOX_MODES, type SandboxMode } from "../config/index.ts";
+import { cleanCommand } from "./clean-command.ts";
 import { demoCommand } from "./demo-command.ts";
 import { EXIT, reportError } from "./errors.ts";
 import { redactedIO, type CliIO } from "./io.ts";
@@ -128,6 +129,18 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .argument("<id>", "the mission id")
     .action(async (id: string) => {
       code = await cancelCommand(io, id);
+    });
+
+  program
+    .command("clean")
+    .description("delete what finished missions left: worker branches and work directories (queue branches and kept work stay)")
+    .option("--older-than <age>", "only missions that ended at least this long ago, e.g. 7d or 12h")
+    .option("--mission <id>", "only this mission")
+    .option("--queues", "also delete the queue branches naruto/<mission> (the missions' results)", false)
+    .option("--kept", "also delete the work kept from stopped attempts (refs/naruto/attempts/…)", false)
+    .option("--dry-run", "list what would be deleted; delete nothing", false)
+    .action(async (o: { olderThan?: string; mission?: string; queues: boolean; kept: boolean; dryRun: boolean }) => {
+      code = await cleanCommand(io, o);
     });
 
   program

@@ -9,6 +9,7 @@ import { createLocalMissionStore } from "../git/mission-store.ts";
 import { gitCommonDir } from "../engine/records.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
 import { tidyAfterKilledRun } from "../local/leftover-work.ts";
+import { leftoverBranchCount } from "../local/clean.ts";
 import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";
 import { reportPaths, writeReports } from "../local/reports.ts";
 import type { Mission } from "../mission/document.ts";
@@ -73,6 +74,9 @@ export async function resumeCommand(io: CliIO, id: string, json: boolean): Promi
   return withShutdown(io, (deps) => resumeLocalMission(deps, { repoDir, id }), json, git, repoDir);
 }
 
+/** From how many leftover worker branches `naruto status` mentions `naruto clean`. */
+const CLEAN_HINT_AT = 10;
+
 export async function statusCommand(io: CliIO, id: string | undefined, json: boolean): Promise<number> {
   const git = createGit({ env: io.env });
   const repoDir = await repoRoot(git, io.cwd);
@@ -91,6 +95,8 @@ export async function statusCommand(io: CliIO, id: string | undefined, json: boo
     io.stdout("no missions yet: start one with `naruto run --plan FILE` or `naruto demo`\n");
   } else {
     for (const m of missions) io.stdout(`${m.id}  ${m.status.padEnd(17)} ${(m.verdict?.verdict ?? "-").padEnd(15)} ${counts(m)}  ${m.created_at}  ${firstLine(m.task)}\n`);
+    const leftover = await leftoverBranchCount({ git, repoDir }, missions.filter((m) => isMissionTerminal(m.status)).map((m) => m.id));
+    if (leftover >= CLEAN_HINT_AT) io.stdout(`\n${leftover} worker branches of finished missions are left: \`naruto clean\` deletes them (queue branches stay)\n`);
   }
   return 0;
 }
@@ -189,7 +195,8 @@ function firstLine(text: string): string {
   return (text.split("\n")[0] ?? "").slice(0, 100);
 }
 
-async function repoRoot(git: Git, cwd: string): Promise<string> {
+/** The top folder of the repository `cwd` is in; outside one, a UsageError. */
+export async function repoRoot(git: Git, cwd: string): Promise<string> {
   try {
     return await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd });
   } catch {

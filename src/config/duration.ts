@@ -19,8 +19,9 @@ export type DurationResult = { ok: true; ms: number } | { ok: false; message: st
  *
  * @example parseDuration("1h30m") → { ok: true, ms: 5_400_000 }
  * @example parseDuration("30") → { ok: false, message: 'expected a duration like 90s, …' }
+ * @example parseDuration("30d", Infinity) → { ok: true, ms: 2_592_000_000 } (an age, not a timer)
  */
-export function parseDuration(text: string): DurationResult {
+export function parseDuration(text: string, max: number = MAX_DURATION_MS): DurationResult {
   const match = DURATION_PATTERN.exec(text);
   if (match === null) return { ok: false, message: `expected ${DURATION_HINT}, got ${JSON.stringify(text)}` };
   let ms = 0;
@@ -29,7 +30,7 @@ export function parseDuration(text: string): DurationResult {
     if (digits !== undefined) ms += Number(digits) * unit;
   });
   if (ms === 0) return { ok: false, message: "a duration must be longer than 0s" };
-  if (ms > MAX_DURATION_MS) return { ok: false, message: `${text} is too long: ${DURATION_HINT}` };
+  if (ms > max) return { ok: false, message: `${text} is too long: ${DURATION_HINT}` };
   return { ok: true, ms };
 }
 
