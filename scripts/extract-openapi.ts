@@ -1,8 +1,13 @@
 /**
- * Writes the part of GitHub's REST description that the fake GitHub serves to
- * test/support/fake-github/openapi-subset.json: for each operation below, its path, method,
- * parameters and request body schema, with every `$ref` resolved. Responses are left out: the
- * fake validates what clients send, and builds its answers itself.
+ * Writes the part of GitHub's REST description that the fake GitHub serves, for each operation
+ * below (every operation naruto's port, src/github/, and the App call, and a few reads the
+ * fake's own tests use):
+ *
+ * - test/support/fake-github/openapi-subset.json: path, method, parameters and request body
+ *   schema, with every `$ref` resolved. The fake checks each request against it.
+ * - test/support/fake-github/openapi-responses.json: the `application/json` schema of each
+ *   success status, with the component schemas they name kept once each by name
+ *   (openapi-responses.ts). test/fake-github/answers.test.ts checks the fake's answers with it.
  *
  * `@octokit/openapi` is 385 MB unpacked, so it is never a dependency of the project. To
  * regenerate the subset (for example after adding an endpoint to the fake):
@@ -11,10 +16,13 @@
  *   node --import tsx scripts/extract-openapi.ts /tmp/openapi
  *
  * The argument is the directory where `@octokit/openapi` is installed (default /tmp/openapi).
+ * Both files record the package version they came from (`version`); install that version
+ * (`@octokit/openapi@23.0.2`) to reproduce them byte for byte, or the latest to follow GitHub.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { extractResponses } from "./openapi-responses.ts";
 
 /** The operations the fake GitHub implements: `METHOD path` as GitHub's description names them. */
 export const OPERATIONS = [
@@ -120,7 +128,11 @@ async function main(): Promise<void> {
   const subset = extractSubset({ ...doc, info: { version: pkg["version"] ?? null } });
   const out = fileURLToPath(new URL("../test/support/fake-github/openapi-subset.json", import.meta.url));
   await writeFile(out, `${JSON.stringify(subset, null, 1)}\n`);
-  console.log(`wrote ${OPERATIONS.length} operations from @octokit/openapi ${String(pkg["version"])} to ${out}`);
+  const answers = { source: subset["source"] ?? null, version: subset["version"] ?? null, ...extractResponses(doc, OPERATIONS) };
+  const answersOut = fileURLToPath(new URL("../test/support/fake-github/openapi-responses.json", import.meta.url));
+  await writeFile(answersOut, `${JSON.stringify(answers, null, 1)}\n`);
+  const components = Object.keys(answers.components).length;
+  console.log(`wrote ${OPERATIONS.length} operations from @octokit/openapi ${String(pkg["version"])} to ${out}, their answers (${components} components) to ${answersOut}`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main();

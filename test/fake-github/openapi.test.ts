@@ -21,9 +21,31 @@ describe("the small JSON Schema validator", () => {
     ["null where nullable", { type: "string", nullable: true }, null, []],
     ["a string over maxLength", { type: "string", maxLength: 3 }, "abcd", ["body: longer than 3 characters"]],
     ["an item of the wrong type", { type: "array", items: { type: "integer" } }, [1, "2"], ["body[1]: is string, expected integer"]],
-    ["no anyOf branch", { anyOf: [{ required: ["a"] }, { required: ["b"] }] }, {}, ["body: matches none of the allowed shapes (anyOf)"]],
+    ["no anyOf branch, with the closest one's problem", { anyOf: [{ required: ["a"] }, { required: ["a", "b"] }] }, {}, ["body: matches none of the allowed shapes (anyOf)", "  (closest shape) body.a: is required"]],
   ])("reports %s", (_, schema, value, expected) => {
     expect(validateSchema(schema, value)).toEqual(expected);
+  });
+
+  // What answers need besides: named components, and formats (checked only when asked).
+  const components: Record<string, Schema> = {
+    user: { type: "object", properties: { login: { type: "string" }, url: { type: "string", format: "uri" } }, required: ["login", "url"] },
+    "nullable-user": { type: "object", nullable: true, properties: { login: { type: "string" } }, required: ["login"] },
+  };
+  const answer = (schema: Schema, value: unknown) => validateSchema(schema, value, { at: "answer", components, formats: true });
+  it.each<[string, Schema, unknown, string[]]>([
+    ["a $ref to a conforming component", { $ref: "#/components/schemas/user" }, { login: "octo", url: "http://127.0.0.1/users/octo" }, []],
+    ["a field missing inside a $ref", { type: "array", items: { $ref: "#/components/schemas/user" } }, [{ url: "http://x/" }], ["answer[0].login: is required"]],
+    ["null through a nullable component", { $ref: "#/components/schemas/nullable-user" }, null, []],
+    ["a URL that is not one", { $ref: "#/components/schemas/user" }, { login: "octo", url: "/users/octo" }, ['answer.url: "/users/octo" is not a URI']],
+    ["a date-time with milliseconds and an offset", { type: "string", format: "date-time" }, "2026-01-01T00:00:00.123+02:00", []],
+    ["a date that is not a date-time", { type: "string", format: "date-time" }, "2026-01-01", ['answer: "2026-01-01" is not an RFC 3339 date-time']],
+  ])("with components and formats, reports %s", (_, schema, value, expected) => {
+    expect(answer(schema, value)).toEqual(expected);
+  });
+
+  it("leaves formats unchecked unless asked, and names a $ref it cannot resolve", () => {
+    expect(validateSchema({ type: "string", format: "uri" }, "not a uri")).toEqual([]);
+    expect(() => answer({ $ref: "#/components/schemas/team" }, {})).toThrow("unresolved $ref #/components/schemas/team");
   });
 });
 
