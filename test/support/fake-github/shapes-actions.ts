@@ -1,5 +1,5 @@
 /** GitHub's shapes for workflow runs, jobs and check runs. */
-import { appShape, nodeId, repoApi, repoShape, userShape, type Urls } from "./shapes.ts";
+import { appShape, nodeId, repoApi, repositoryShape, userShape, type Urls } from "./shapes.ts";
 import { isoTime, type CheckRunState, type JobState, type RepoState, type RunState, type World } from "./state.ts";
 
 export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<string, unknown> {
@@ -24,6 +24,12 @@ export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<str
     cancel_url: `${api}/cancel`,
     rerun_url: `${api}/rerun`,
     workflow_url: `${repoApi(urls, repo)}/actions/workflows/${run.workflowId}`,
+    check_suite_url: `${repoApi(urls, repo)}/check-suites/${checkSuiteId(run)}`,
+    artifacts_url: `${api}/artifacts`,
+    check_suite_id: checkSuiteId(run),
+    check_suite_node_id: nodeId("CheckSuite", checkSuiteId(run)),
+    previous_attempt_url: run.runAttempt > 1 ? `${api}/attempts/${run.runAttempt - 1}` : null,
+    referenced_workflows: [],
     pull_requests: [],
     created_at: isoTime(run.createdAt),
     updated_at: isoTime(run.updatedAt),
@@ -31,9 +37,23 @@ export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<str
     run_started_at: isoTime(run.createdAt),
     actor: userShape(urls, run.actor),
     triggering_actor: userShape(urls, run.actor),
-    repository: repoShape(urls, repo),
-    head_repository: repoShape(urls, repo),
+    head_commit: {
+      id: run.headCommit.sha,
+      tree_id: run.headCommit.tree,
+      message: run.headCommit.message,
+      timestamp: run.headCommit.committer.date,
+      author: { name: run.headCommit.author.name, email: run.headCommit.author.email },
+      committer: { name: run.headCommit.committer.name, email: run.headCommit.committer.email },
+    },
+    repository: repositoryShape(urls, repo),
+    head_repository: repositoryShape(urls, repo),
+    head_repository_id: repo.id,
   };
+}
+
+/** The run's check suite: the fake keeps none, so its id is derived from the run's, stably. */
+function checkSuiteId(run: RunState): number {
+  return run.id + 1_000_000;
 }
 
 export function jobShape(urls: Urls, repo: RepoState, run: RunState, job: JobState): Record<string, unknown> {

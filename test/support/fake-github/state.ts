@@ -1,4 +1,4 @@
-import type { GitPool } from "./git-store.ts";
+import type { CommitObject, GitPool } from "./git-store.ts";
 
 /**
  * What the fake GitHub holds besides git objects and refs (those live in real bare
@@ -128,6 +128,8 @@ export interface RunState {
   displayTitle: string | null;
   readonly headBranch: string;
   readonly headSha: string;
+  /** The commit at `headSha`, read when the run was created (a run's `head_commit`). */
+  readonly headCommit: CommitObject;
   readonly event: string;
   status: RunStatus;
   conclusion: RunConclusion;

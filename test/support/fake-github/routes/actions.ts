@@ -32,6 +32,8 @@ export const actionRoutes: readonly RepoRoute[] = [
       if (sha === null) throw unprocessable(`No ref found for: ${String(ctx.body["ref"])}`);
       const workflow = (await readWorkflow(ctx.git, ctx.repo, sha, onDefault.path.split("/").at(-1) ?? "")) ?? onDefault;
       const inputs = resolveInputs(workflow, (ctx.body["inputs"] ?? {}) as Record<string, unknown>);
+      const headCommit = await ctx.git.readCommit(sha);
+      if (headCommit === null) throw new Error(`${sha} resolved from ${ref} but is no commit`);
       const now = ctx.world.now();
       const actor = actorOf(ctx.principal, ctx.world);
       const run: RunState = {
@@ -41,6 +43,7 @@ export const actionRoutes: readonly RepoRoute[] = [
         workflowName: workflow.name,
         headBranch: ref,
         headSha: sha,
+        headCommit,
         event: "workflow_dispatch",
         status: "queued",
         conclusion: null,

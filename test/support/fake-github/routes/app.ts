@@ -2,10 +2,8 @@
 import { issueInstallationToken } from "../app-auth.ts";
 import { GitHubError, notFound } from "../errors.ts";
 import { ok, type SelfRoute } from "../route.ts";
-import { appShape, nodeId, repoShape, userShape } from "../shapes.ts";
+import { APP_CREATED, APP_EVENTS, appShape, repositoryShape, userShape } from "../shapes.ts";
 import { findRepo, isoTime, type AppPermissions } from "../state.ts";
-
-const APP_CREATED = "2026-01-01T00:00:00Z";
 
 export const appRoutes: readonly SelfRoute[] = [
   {
@@ -18,13 +16,6 @@ export const appRoutes: readonly SelfRoute[] = [
       }
       return ok({
         ...appShape(ctx.urls, ctx.world),
-        // The fake's app has no owning account of its own; an organization named after it stands in.
-        owner: userShape(ctx.urls, { login: `${ctx.world.app.slug}-owner`, id: ctx.world.app.id, type: "Organization" }),
-        description: "",
-        external_url: ctx.urls.web,
-        created_at: APP_CREATED,
-        updated_at: APP_CREATED,
-        events: ["issue_comment", "issues", "pull_request", "workflow_job", "workflow_run", "check_run"],
         installations_count: ctx.world.installations.size,
       });
     },
@@ -43,7 +34,6 @@ export const appRoutes: readonly SelfRoute[] = [
       if (repo === undefined || installation === undefined) throw notFound();
       return ok({
         id: installation.id,
-        node_id: nodeId("Installation", installation.id),
         account: userShape(ctx.urls, installation.account),
         app_id: ctx.world.app.id,
         app_slug: ctx.world.app.slug,
@@ -51,7 +41,12 @@ export const appRoutes: readonly SelfRoute[] = [
         target_type: installation.account.type,
         repository_selection: "all",
         permissions: installation.permissions,
-        events: ["issue_comment", "issues", "pull_request", "workflow_job", "workflow_run", "check_run"],
+        events: [...APP_EVENTS],
+        created_at: APP_CREATED,
+        updated_at: APP_CREATED,
+        single_file_name: null,
+        suspended_by: null,
+        suspended_at: null,
         access_tokens_url: `${ctx.urls.api}/app/installations/${installation.id}/access_tokens`,
         repositories_url: `${ctx.urls.api}/installation/repositories`,
         html_url: `${ctx.urls.web}/organizations/${installation.account.login}/settings/installations/${installation.id}`,
@@ -90,7 +85,7 @@ export const appRoutes: readonly SelfRoute[] = [
           repository_selection: issued.repositories === null ? "all" : "selected",
           ...(issued.repositories === null
             ? {}
-            : { repositories: issued.repositories.map((n) => findRepo(ctx.world, owner, n)).flatMap((r) => (r === undefined ? [] : [repoShape(ctx.urls, r)])) }),
+            : { repositories: issued.repositories.map((n) => findRepo(ctx.world, owner, n)).flatMap((r) => (r === undefined ? [] : [repositoryShape(ctx.urls, r)])) }),
         },
       };
     },

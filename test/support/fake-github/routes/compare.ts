@@ -29,16 +29,18 @@ async function restCommit(ctx: RepoContext, sha: string): Promise<Record<string,
     node_id: nodeId("Commit", sha),
     url: `${api}/commits/${sha}`,
     html_url: `${ctx.urls.web}/${ctx.repo.fullName}/commit/${sha}`,
+    comments_url: `${api}/commits/${sha}/comments`,
     commit: {
       author: commit.author,
       committer: commit.committer,
       message: commit.message,
+      comment_count: 0,
       tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
       url: `${api}/git/commits/${sha}`,
     },
     author: null,
     committer: null,
-    parents: commit.parents.map((p) => ({ sha: p, url: `${api}/commits/${p}` })),
+    parents: commit.parents.map((p) => ({ sha: p, url: `${api}/commits/${p}`, html_url: `${ctx.urls.web}/${ctx.repo.fullName}/commit/${p}` })),
   };
 }
 

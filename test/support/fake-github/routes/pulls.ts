@@ -2,79 +2,15 @@
 import { actorOf, userRole } from "../auth.ts";
 import { GitHubError, notFound, validationFailed } from "../errors.ts";
 import { ok, paginate, type RepoContext, type RepoRoute } from "../route.ts";
-import { authorAssociation, nodeId, repoApi, repoShape, userShape } from "../shapes.ts";
-import { isoTime, roleAtLeast, type IssueState, type PullState, type RepoState } from "../state.ts";
+import { repoApi } from "../shapes.ts";
+import { liveHead, pullShape, pullSimpleShape } from "../shapes-pulls.ts";
+import { roleAtLeast, type IssueState, type PullState, type RepoState } from "../state.ts";
 import { fileShape } from "./compare.ts";
 
 const READ = { role: "read", app: ["pull_requests:read"] } as const;
 const WRITE = { role: "read", app: ["pull_requests:write"] } as const;
 
-/** What a pull request's shape is read from. */
-export type PullShapeContext = Pick<RepoContext, "urls" | "repo" | "git">;
-
-/** Where the head of the pull request lives in this repository. */
-export function headRefOf(pull: PullState): string {
-  return pull.fork ? `refs/pull/${pull.number}/head` : `refs/heads/${pull.headRef}`;
-}
-
-/**
- * The pull request's head: the live branch while it exists and the pull request is open (for a
- * fork's, the `refs/pull/<number>/head` GitHub keeps here).
- */
-async function liveHead(ctx: PullShapeContext, pull: PullState, issue: IssueState): Promise<string> {
-  if (issue.state === "open") {
-    const sha = await ctx.git.readRef(headRefOf(pull));
-    if (sha !== null) pull.headSha = sha;
-  }
-  return pull.headSha;
-}
-
-export async function pullShape(ctx: PullShapeContext, pull: PullState): Promise<Record<string, unknown>> {
-  const issue = ctx.repo.issues.get(pull.number);
-  if (issue === undefined) throw new Error(`pull request #${pull.number} has no issue`);
-  const api = `${repoApi(ctx.urls, ctx.repo)}/pulls/${pull.number}`;
-  const web = `${ctx.urls.web}/${ctx.repo.fullName}/pull/${pull.number}`;
-  const side = (ref: string, sha: string) => ({
-    label: `${ctx.repo.owner.login}:${ref}`,
-    ref,
-    sha,
-    user: userShape(ctx.urls, ctx.repo.owner),
-    repo: repoShape(ctx.urls, ctx.repo),
-  });
-  const headSide = async () => {
-    const sha = await liveHead(ctx, pull, issue);
-    if (!pull.fork) return side(pull.headRef, sha);
-    const owner = pull.fork.owner;
-    const fullName = `${owner.login}/${ctx.repo.name}`;
-    const repo = { ...repoShape(ctx.urls, ctx.repo), id: pull.fork.repoId, name: ctx.repo.name, full_name: fullName, owner: userShape(ctx.urls, owner), html_url: `${ctx.urls.web}/${fullName}`, url: `${ctx.urls.api}/repos/${fullName}`, clone_url: `${ctx.urls.web}/${fullName}.git`, fork: true };
-    return { label: `${owner.login}:${pull.headRef}`, ref: pull.headRef, sha, user: userShape(ctx.urls, owner), repo };
-  };
-  return {
-    url: api,
-    id: pull.id,
-    node_id: nodeId("PullRequest", pull.id),
-    html_url: web,
-    diff_url: `${web}.diff`,
-    patch_url: `${web}.patch`,
-    issue_url: `${repoApi(ctx.urls, ctx.repo)}/issues/${pull.number}`,
-    number: pull.number,
-    state: issue.state,
-    locked: false,
-    title: issue.title,
-    user: userShape(ctx.urls, issue.user),
-    body: issue.body,
-    created_at: isoTime(issue.createdAt),
-    updated_at: isoTime(issue.updatedAt),
-    closed_at: issue.closedAt === null ? null : isoTime(issue.closedAt),
-    merged_at: pull.mergedAt === null ? null : isoTime(pull.mergedAt),
-    merged: pull.mergedAt !== null,
-    draft: pull.draft,
-    head: await headSide(),
-    base: side(pull.baseRef, (await ctx.git.readRef(`refs/heads/${pull.baseRef}`)) ?? ""),
-    maintainer_can_modify: pull.maintainerCanModify,
-    author_association: authorAssociation(ctx.repo, issue.user),
-  };
-}
+export { headRefOf, pullShape, type PullShapeContext } from "../shapes-pulls.ts";
 
 function pullOf(ctx: RepoContext): { pull: PullState; issue: IssueState } {
   const pull = ctx.repo.pulls.get(Number(ctx.params["pull_number"]));
@@ -135,7 +71,7 @@ export const pullRoutes: readonly RepoRoute[] = [
         .filter((p) => headOwner === null || (headOwner.toLowerCase() === ctx.repo.owner.login.toLowerCase() && p.headRef === headRef))
         .filter((p) => base === null || p.baseRef === base)
         .sort((a, b) => (ctx.query.get("direction") === "asc" ? a.number - b.number : b.number - a.number));
-      const items = await Promise.all(pulls.map((p) => pullShape(ctx, p)));
+      const items = await Promise.all(pulls.map((p) => pullSimpleShape(ctx, p)));
       return paginate({ items, query: ctx.query, selfUrl: `${repoApi(ctx.urls, ctx.repo)}/pulls` });
     },
   },
@@ -206,8 +142,8 @@ export const pullRoutes: readonly RepoRoute[] = [
     op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
     access: READ,
     handle: async (ctx) => {
-      const { pull, issue } = pullOf(ctx);
-      const head = await liveHead(ctx, pull, issue);
+      const { pull } = pullOf(ctx);
+      const head = await liveHead(ctx, pull);
       const base = (await ctx.git.readRef(`refs/heads/${pull.baseRef}`)) ?? head;
       const mergeBase = (await ctx.git.mergeBase(base, head)) ?? base;
       const files = (await ctx.git.diff(mergeBase, head)).slice(0, 3000).map((c) => fileShape(ctx, head, c));

@@ -2,7 +2,7 @@
 import { userRole } from "../auth.ts";
 import { notFound } from "../errors.ts";
 import { ok, type RepoContext, type RepoRoute } from "../route.ts";
-import { repoApi, repoShape, userShape } from "../shapes.ts";
+import { repoApi, repoShape, rolePermissions, userShape } from "../shapes.ts";
 import { findAccount, type Role } from "../state.ts";
 
 const READ = { role: "read", app: ["metadata:read"] } as const;
@@ -69,7 +69,8 @@ export const repoRoutes: readonly RepoRoute[] = [
       const account = findAccount(ctx.world, ctx.params["username"] ?? "");
       if (account === undefined || account.type === "Organization") throw notFound();
       const role = account.type === "Bot" ? "none" : userRole(ctx.repo, account);
-      return ok({ permission: LEGACY[role], role_name: role, user: userShape(ctx.urls, account) });
+      // `user` is GitHub's `collaborator`: the account with its role spelled out once more.
+      return ok({ permission: LEGACY[role], role_name: role, user: { ...userShape(ctx.urls, account), permissions: rolePermissions(role), role_name: role } });
     },
   },
 ];
