@@ -1,10 +1,12 @@
 /**
  * The request path of the fake: git smart HTTP or REST; faults; recording; OpenAPI validation;
  * authentication and access; the route. Every request is recorded, and every request that
- * GitHub's description does not allow is a violation that fails the test.
+ * GitHub's description does not allow is a violation that fails the test — and so is every
+ * success answer of the fake's that breaks GitHub's description of it (answers.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
+import { validateAnswer } from "./answers.ts";
 import { authenticate, checkRepoAccess, principalName, type Principal } from "./auth.ts";
 import { DOCS_URL, GitHubError, notFound, type Reply } from "./errors.ts";
 import { faultReply, takeRequestFaults, type Fault } from "./faults.ts";
@@ -132,6 +134,10 @@ async function handle(core: ServerCore, req: IncomingMessage, res: ServerRespons
   } else {
     const urls = { api: enterprise ? `${web}/api/v3` : web, web };
     reply = await answer({ core, method, path, url, body, unparsable, matched, entry, urls, req });
+    if (operation !== null) {
+      const problems = validateAnswer({ operation, status: reply.status, body: reply.body });
+      if (problems.length > 0) core.violations.push({ method, path, operation, problems });
+    }
     if (failure !== undefined) reply = faultReply(failure, core.world.now());
   }
   entry.status = reply.status;

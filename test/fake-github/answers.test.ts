@@ -1,0 +1,125 @@
+/**
+ * GitHub's own description judges the fake's answers. The fake checks every success answer it
+ * gives against the response schemas of `@octokit/openapi` (answers.ts) and records a mismatch
+ * as a violation; this suite makes it give every answer naruto can get: each operation of the
+ * subset, at each success status GitHub documents for it, through naruto's real port
+ * (src/github/) where the port calls it and through Octokit for the rest (the App's endpoints,
+ * and reads the fake serves for tests). Other suites that end with `assertNoViolations()` check
+ * the answers they got the same way.
+ */
+import { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GitHubPort } from "../../src/github/index.ts";
+import { successStatuses, validateAnswer } from "../support/fake-github/answers.ts";
+import { OPERATIONS, operationKey } from "../support/fake-github/openapi.ts";
+import { startTarget, type PortTarget } from "../github/target.ts";
+
+let t: PortTarget;
+let github: GitHubPort;
+let fake: NonNullable<PortTarget["fake"]>;
+let octokit: Octokit;
+const repo = { owner: "acme", repo: "demo" };
+
+beforeAll(async () => {
+  t = await startTarget({});
+  if (t.fake === null) throw new Error("the fake GitHub did not start");
+  fake = t.fake;
+  github = t.github;
+  octokit = new Octokit({ auth: fake.tokenFor("octo-maintainer"), baseUrl: fake.apiUrl });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Every exchange through the port and Octokit that makes the fake give each kind of answer. */
+async function exchangeEverything(): Promise<void> {
+  const main = await github.getRef("refs/heads/main");
+  if (main === null) throw new Error("acme/demo has no main");
+  // Files, issues, comments, reactions, permissions.
+  await github.readFile({ path: "README.md" });
+  await github.readFile({ path: "README.md", ref: main });
+  await octokit.rest.repos.getContent({ ...repo, path: "src" });
+  await octokit.rest.repos.get(repo);
+  const comment = await github.upsertComment({ issue: 1, marker: "<!-- naruto:answers -->", body: "first" });
+  await github.upsertComment({ issue: 1, marker: "<!-- naruto:answers -->", body: "second" });
+  await github.addReaction({ target: { comment: comment.id }, content: "eyes" });
+  await github.addReaction({ target: { comment: comment.id }, content: "eyes" });
+  await github.addReaction({ target: { issue: 1 }, content: "rocket" });
+  await github.addReaction({ target: { issue: 1 }, content: "rocket" });
+  await github.openIssue({ title: "naruto report", body: "report", marker: "<!-- naruto:report -->", since: "2020-01-01T00:00:00Z" });
+  await octokit.rest.issues.get({ ...repo, issue_number: 1 });
+  await octokit.rest.issues.getComment({ ...repo, comment_id: comment.id });
+  await octokit.rest.issues.deleteComment({ ...repo, comment_id: comment.id });
+  await github.permission({ user: "octo-maintainer" });
+
+  // Git data and refs.
+  const blob = await github.createBlob("answer\n");
+  await octokit.rest.git.getBlob({ ...repo, file_sha: blob });
+  const { tree } = await github.getCommit(main);
+  const newTree = await github.createTree({ entries: [{ path: "answers/a.txt", mode: "100644", sha: blob }], base: tree });
+  await octokit.rest.git.getTree({ ...repo, tree_sha: newTree, recursive: "1" });
+  const head = await github.createCommit({ message: "answers", tree: newTree, parents: [main] });
+  await github.createRef({ ref: "refs/heads/answers/work", sha: main });
+  await github.updateRef({ ref: "refs/heads/answers/work", sha: head });
+  await github.listRefs("refs/heads/answers/");
+  await github.compareCommits({ base: main, head });
+
+  // Pull requests and check runs.
+  const opened = await github.createPullRequest({ head: "answers/work", base: "main", title: "answers", body: "a pull request" });
+  await github.findPullRequest({ head: "answers/work" });
+  await github.getPullRequest({ number: opened.number });
+  await octokit.rest.pulls.listFiles({ ...repo, pull_number: opened.number });
+  const check = await github.createCheckRun({ name: "naruto", headSha: head, externalId: "answers", status: "in_progress" });
+  // The answer to this create is lost: the port finds the check run it made by listing them.
+  fake.faults.push({ method: "POST", path: /\/check-runs$/, status: 502, after: true });
+  await github.createCheckRun({ name: "naruto verify", headSha: head, externalId: "answers-2", status: "queued" });
+  await github.updateCheckRun({ id: check.id, status: "completed", conclusion: "success", output: { title: "done", summary: "all good" } });
+  await github.updatePullRequest({ number: opened.number, state: "closed" });
+  fake.addUser("octo-forker");
+  const forked = await fake.openForkPullRequest({ repo: "acme/demo", forkOwner: "octo-forker", headRef: "main", head, base: "main", title: "from a fork" });
+  await github.getPullRequest({ number: forked });
+  await octokit.rest.pulls.list({ ...repo, state: "all" });
+  await github.deleteRef("refs/heads/answers/work");
+
+  // Workflow dispatch and runs: with the run (200) as naruto asks, and without (204).
+  const { runId } = await github.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: "m-answers" } });
+  if (runId === null) throw new Error("the fake answered the dispatch without the run");
+  fake.setJob(runId, { name: "work", status: "in_progress" });
+  await github.getRun({ runId });
+  await github.listJobs({ runId });
+  await github.cancelRun({ runId });
+  await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: "naruto.yml", ref: "main", inputs: { mission: "m-2" } });
+
+  // The App's own endpoints, with its JWT (as Probot and octokit-auth-app call them).
+  const app = new Octokit({ auth: fake.appJwt(), baseUrl: fake.apiUrl });
+  await app.rest.apps.getAuthenticated();
+  const { data: installation } = await app.rest.apps.getRepoInstallation(repo);
+  await app.rest.apps.createInstallationAccessToken({ installation_id: installation.id, permissions: { contents: "read" }, repositories: ["demo"] });
+}
+
+describe("the fake's answers", () => {
+  beforeAll(async () => {
+    await exchangeEverything();
+  });
+
+  it("break no part of GitHub's description of them", () => {
+    expect(fake.violations.flatMap((v) => v.problems.map((p) => `${v.method} ${v.path}: ${p}`))).toEqual([]);
+  });
+
+  it("were given for every operation of the subset, at every success status GitHub documents", () => {
+    const answered = new Set(fake.requests.map((r) => `${r.operation ?? ""} ${r.status}`));
+    const missing = OPERATIONS.flatMap((op) => successStatuses(operationKey(op)).map((status) => `${operationKey(op)} ${status}`)).filter((pair) => !answered.has(pair));
+    expect(missing).toEqual([]);
+  });
+
+  it("are judged: an answer without a required field, or with one GitHub does not describe, is reported", () => {
+    const operation = "GET /repos/{owner}/{repo}/git/ref/{ref}";
+    const ref = { ref: "refs/heads/main", node_id: "MDM6UmVmMQ==", url: `${fake.apiUrl}/repos/acme/demo/git/refs/heads/main`, object: { type: "commit", sha: "a".repeat(40), url: `${fake.apiUrl}/x` } };
+    expect(validateAnswer({ operation, status: 200, body: ref })).toEqual([]);
+    const { node_id: _dropped, ...withoutNodeId } = ref;
+    expect(validateAnswer({ operation, status: 200, body: withoutNodeId })).toEqual(["answer.node_id: is required"]);
+    expect(validateAnswer({ operation, status: 200, body: { ...ref, merged: true } })).toEqual(["answer.merged: is not a documented field"]);
+    expect(validateAnswer({ operation, status: 200, body: { ...ref, url: "not a url" } })).toEqual(['answer.url: "not a url" is not a URI']);
+    expect(validateAnswer({ operation, status: 404, body: { message: "Not Found" } })).toEqual([]);
+  });
+});
