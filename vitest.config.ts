@@ -1,4 +1,5 @@
-import { defineConfig } from "vitest/config";
+import { readFile } from "node:fs/promises";
+import { defineConfig, type Plugin } from "vitest/config";
 
 /**
  * The longest suites (whole missions through the Action's jobs against the fake GitHub, every
@@ -19,16 +20,32 @@ export const SLOW_SUITES = [
   "src/git/gate.git.test.ts",
 ];
 
+/**
+ * GitHub's workflow parser (the Actions simulator's) imports its JSON schemas without
+ * `with { type: "json" }`, which Node 20 refuses: vitest must inline it, so that vite transforms
+ * those imports (under `node --import tsx`, tsx does). Inlined, vite would also follow the
+ * package's sourcemaps to sources it does not ship and warn once per file; this loads its files
+ * without them.
+ */
+const WORKFLOW_PARSER = /\/node_modules\/@actions\/workflow-parser\/dist\/.*\.js$/;
+const workflowParserWithoutSourcemaps: Plugin = {
+  name: "workflow-parser-without-sourcemaps",
+  enforce: "pre",
+  load: async (id) => (WORKFLOW_PARSER.test(id) ? (await readFile(id, "utf8")).replace(/^\/\/# sourceMappingURL=.*$/m, "") : null),
+};
+
 const ALL = ["src/**/*.test.ts", "test/**/*.test.ts"];
 const slowOnly = process.env["NARUTO_TEST_SET"] === "slow";
 
 export default defineConfig({
+  plugins: [workflowParserWithoutSourcemaps],
   test: {
     include: slowOnly ? SLOW_SUITES : ALL,
     exclude: slowOnly ? [] : ["**/node_modules/**", ...SLOW_SUITES],
     // Git suites spawn real processes on a 2-core machine: keep parallelism modest and
     // give them room; no test asserts on wall-clock time.
     maxWorkers: 2,
+    server: { deps: { inline: ["@actions/workflow-parser"] } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

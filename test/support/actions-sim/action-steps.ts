@@ -7,37 +7,40 @@
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse } from "yaml";
-import type { EvalContext } from "./expression-eval.ts";
-import { evaluateStrings } from "./interpolate.ts";
+import { NoOperationTraceWriter } from "@actions/workflow-parser";
+import { convertActionTemplate, parseAction } from "@actions/workflow-parser/actions/index";
+import type { ScalarToken } from "@actions/workflow-parser/templates/tokens/index";
+import type { EvalContext } from "./expressions.ts";
 import type { ExecResult, Machine } from "./machine.ts";
+import { textOf } from "./template-eval.ts";
 
 export interface LocalAction {
   readonly dir: string;
   readonly using: string;
   readonly main: string;
-  readonly inputs: ReadonlyMap<string, { readonly default?: string; readonly required: boolean }>;
+  /** Each input's default as written (an expression such as `${{ github.token }}` is evaluated per step). */
+  readonly inputs: ReadonlyMap<string, { readonly default?: ScalarToken; readonly required: boolean }>;
 }
 
-/** An action.yml the simulator cannot run (missing, not a node action). */
+/** An action.yml the simulator cannot run (missing, refused by GitHub's action schema, not a node action). */
 export class ActionDefinitionError extends Error {
   override readonly name = "ActionDefinitionError";
 }
 
+/** Reads `action.yml` with GitHub's action parser; any diagnostic refuses it, as GitHub would. */
 export async function readLocalAction(dir: string): Promise<LocalAction> {
   const file = join(dir, "action.yml");
   const text = await readFile(file, "utf8").catch(() => null);
   if (text === null) throw new ActionDefinitionError(`${file} does not exist: the naruto action (action.yml and its bundle) is not there yet`);
-  const doc = parse(text) as { runs?: { using?: unknown; main?: unknown }; inputs?: Record<string, { default?: unknown; required?: unknown } | null> };
-  const using = String(doc.runs?.using ?? "");
-  const main = doc.runs?.main;
-  if (!/^node\d+$/.test(using) || typeof main !== "string") throw new ActionDefinitionError(`${file}: runs.using must be nodeNN with runs.main (got ${JSON.stringify(doc.runs)})`);
-  const inputs = new Map<string, { default?: string; required: boolean }>();
-  for (const [name, spec] of Object.entries(doc.inputs ?? {})) {
-    const fallback = spec?.default;
-    inputs.set(name, { required: spec?.required === true, ...(fallback !== undefined && fallback !== null ? { default: String(fallback) } : {}) });
-  }
-  return { dir, using, main, inputs };
+  const parsed = parseAction({ name: file, content: text }, new NoOperationTraceWriter());
+  const action = parsed.value === undefined ? undefined : convertActionTemplate(parsed.context, parsed.value);
+  const diagnostics = parsed.context.errors.getErrors().map((e) => e.message);
+  if (action?.runs === undefined || diagnostics.length > 0) throw new ActionDefinitionError(`${file} is not an action GitHub runs:\n${diagnostics.join("\n")}`);
+  const runs = action.runs;
+  if (runs.using === "composite" || runs.using === "docker") throw new ActionDefinitionError(`${file}: the simulator runs JavaScript actions only (runs.using is ${runs.using})`);
+  const inputs = new Map<string, { default?: ScalarToken; required: boolean }>();
+  for (const input of action.inputs ?? []) inputs.set(input.id, { required: input.required === true, ...(input.default !== undefined ? { default: input.default } : {}) });
+  return { dir, using: runs.using, main: runs.main, inputs };
 }
 
 /** GitHub's input variable name: upper case, spaces to `_`, dashes kept (`INPUT_GITHUB-TOKEN`). */
@@ -49,9 +52,8 @@ export function inputVariable(name: string): string {
 export function actionInputs(action: LocalAction, given: Readonly<Record<string, string>>, context: EvalContext): { env: Record<string, string>; problems: string[] } {
   const env: Record<string, string> = {};
   const problems: string[] = [];
-  const defaults = evaluateStrings(Object.fromEntries([...action.inputs].filter(([, s]) => s.default !== undefined).map(([n, s]) => [n, s.default])), context);
   for (const [name, spec] of action.inputs) {
-    const value = given[name] ?? defaults[name];
+    const value = given[name] ?? (spec.default === undefined ? undefined : textOf(spec.default, context));
     if (value !== undefined) env[inputVariable(name)] = value;
     else if (spec.required) problems.push(`Input required and not supplied: ${name}`);
   }

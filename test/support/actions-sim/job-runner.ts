@@ -10,15 +10,15 @@ import { lchown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import type { AppPermissions } from "../fake-github/state.ts";
 import type { RunTrigger } from "./events.ts";
-import { evaluateStrings, evaluateValue } from "./interpolate.ts";
 import { startMachine, type Isolation } from "./machine.ts";
 import type { Combination } from "./matrix.ts";
 import { tokenPermissions, type DefaultPermissions } from "./permissions.ts";
 import { runStep, type JobScope } from "./step-runner.ts";
 import type { ArtifactStore } from "./artifacts.ts";
 import type { LocalAction } from "./action-steps.ts";
+import { stringsOf, valueOf } from "./template-eval.ts";
 import type { Conclusion, JobResult, StepResult } from "./types.ts";
-import type { Workflow } from "./workflow.ts";
+import type { JobSpec, Workflow } from "./workflow.ts";
 
 /** What every job of one run shares. */
 export interface RunScope {
@@ -54,7 +54,7 @@ export interface RunScope {
 
 export interface LegInput {
   readonly run: RunScope;
-  readonly job: Workflow["jobs"][number];
+  readonly job: JobSpec;
   readonly name: string;
   readonly matrix: Combination | null;
   readonly needs: Readonly<Record<string, { readonly result: Conclusion; readonly outputs: Readonly<Record<string, string>> }>>;
@@ -99,7 +99,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const trackingId = `github_${randomUUID()}`;
   const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
   // A job past its time limit loses its machine (the running step dies) and its later steps.
-  const minutes = Number(evaluateValue(job["timeout-minutes"] ?? 360, { contexts: { github: { event_name: run.trigger.event, event: run.trigger.payload }, inputs: run.trigger.inputs, vars: run.vars, matrix: input.matrix ?? {} } }));
+  const minutes = Number(valueOf(job.timeoutMinutes, { contexts: { github: { event_name: run.trigger.event, event: run.trigger.payload }, inputs: run.trigger.inputs, vars: run.vars, needs: input.needs, strategy: input.strategy, matrix: input.matrix ?? {} } }) ?? 360);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -147,7 +147,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
     ACTIONS_CACHE_URL: `${run.serverUrl}/_sim/artifactcache/`,
   };
   try {
-    const jobEnv = evaluateStrings({ ...run.workflow.env, ...(job.env ?? {}) }, { contexts });
+    const jobEnv = { ...stringsOf(run.workflow.env, { contexts }), ...stringsOf(job.env, { contexts }) };
     const scope: JobScope = {
       machine, workspace, jobDir, runnerTemp, token, runId: run.id, artifacts: run.artifacts, runnerEnv, actionRuntimeEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
       github: { repository: github.repository, ref: github.ref, sha: github.sha, serverUrl: run.serverUrl, eventName: github.event_name },
@@ -155,12 +155,12 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
       resolveAction: (uses) => run.resolveAction(uses),
       isCancelled: () => run.isCancelled() || input.abort?.requested === true || timedOut,
     };
-    for (const [index, spec] of job.steps.entries()) {
-      const result = await runStep(scope, spec, index, failed);
+    for (const spec of job.steps) {
+      const result = await runStep(scope, spec, failed);
       steps.push(result);
       if (result.conclusion === "failure") failed = true;
     }
-    outputs = evaluateStrings(job.outputs ?? {}, { contexts: { ...contexts, steps: scope.steps, env: jobEnv } });
+    outputs = stringsOf(job.outputs, { contexts: { ...contexts, steps: scope.steps, env: jobEnv } });
   } catch (error) {
     failed = true;
     reason = `the simulator failed to run the job: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;

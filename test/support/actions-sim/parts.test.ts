@@ -1,4 +1,4 @@
-/** The simulator's pure parts: matrix expansion, file commands, concurrency groups, permissions, artifacts, workflow checks. */
+/** The simulator's pure parts: matrix expansion, file commands, concurrency groups, permissions, artifacts. */
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,6 @@ import { createConcurrencyGroups } from "./concurrency.ts";
 import { FileCommandError, mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
 import { expandMatrix, legName, MatrixError } from "./matrix.ts";
 import { tokenPermissions } from "./permissions.ts";
-import { parseWorkflow, WorkflowError } from "./workflow.ts";
 
 describe("matrix", () => {
   it.each<[string, unknown, unknown]>([
@@ -123,21 +122,5 @@ describe("artifacts", () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
-  });
-});
-
-describe("workflow files", () => {
-  it.each([
-    ["a job that needs an unknown job", "on: push\njobs:\n  a:\n    needs: b\n    steps: [{ run: x }]\n", /needs unknown job b/],
-    ["a cycle", "on: push\njobs:\n  a:\n    needs: b\n    steps: [{ run: x }]\n  b:\n    needs: a\n    steps: [{ run: x }]\n", /cycle/],
-    ["a step with both uses and run", "on: push\njobs:\n  a:\n    steps: [{ run: x, uses: y }]\n", /exactly one of/],
-  ])("refuses %s", (_, text, message) => {
-    expect(() => parseWorkflow(text, "w.yml")).toThrow(WorkflowError);
-    expect(() => parseWorkflow(text, "w.yml")).toThrow(message);
-  });
-
-  it("orders jobs after what they need", () => {
-    const workflow = parseWorkflow("on: push\njobs:\n  c:\n    needs: [a, b]\n    steps: [{ run: x }]\n  b:\n    needs: a\n    steps: [{ run: x }]\n  a:\n    steps: [{ run: x }]\n", "w.yml");
-    expect(workflow.jobs.map((j) => j.id)).toEqual(["a", "b", "c"]);
   });
 });

@@ -5,7 +5,20 @@
  */
 import { DEFAULT_APP_PERMISSIONS } from "../fake-github/world.ts";
 import type { AppPermissions, PermissionLevel } from "../fake-github/state.ts";
-import type { PermissionsSpec } from "./workflow.ts";
+
+/** A `permissions:` block: `read-all`, `write-all`, or a level per scope. */
+export type PermissionsSpec = "read-all" | "write-all" | Readonly<Record<string, "read" | "write" | "none">>;
+
+/** A `permissions:` value GitHub's workflow schema accepted, typed (the schema checked the names and levels). */
+export function readPermissions(value: unknown): PermissionsSpec {
+  if (value === "read-all" || value === "write-all") return value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`permissions: ${JSON.stringify(value)} is neither read-all, write-all nor a mapping`);
+  const levels = Object.entries(value).map(([scope, level]): [string, "read" | "write" | "none"] => {
+    if (level !== "read" && level !== "write" && level !== "none") throw new TypeError(`permissions.${scope}: ${JSON.stringify(level)} is not read, write or none`);
+    return [scope, level];
+  });
+  return Object.fromEntries(levels);
+}
 
 /** Scopes a workflow may name, as GitHub documents them. */
 const WORKFLOW_SCOPES = [

@@ -104,6 +104,7 @@ jobs:
 
 export const FIXTURE_ACTION = {
   yml: `name: fixture
+description: The simulator's own test action
 inputs:
   who: { required: true }
   greeting: { default: "" }

@@ -7,10 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { isString } from "@actions/workflow-parser";
 import { actionInputs, runAction, runScript, type LocalAction } from "./action-steps.ts";
-import type { EvalContext } from "./expression-eval.ts";
+import type { EvalContext } from "./expressions.ts";
 import { mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
-import { evaluateCondition, evaluateStrings, evaluateValue, interpolate } from "./interpolate.ts";
+import { conditionOf, stringsOf, textOf, valueOf } from "./template-eval.ts";
 import { runDownload, runUpload } from "./std-artifact-steps.ts";
 import { runCheckout } from "./std-checkout.ts";
 import type { Conclusion, StepContext, StepOutcome, StepResult } from "./types.ts";
@@ -56,30 +57,33 @@ async function freshFile(scope: JobScope, kind: string): Promise<string> {
   return file;
 }
 
+/** The step's name as GitHub shows it: `name:` evaluated (as written when it cannot be), else `Run <uses or first line>`. */
 function stepName(spec: StepSpec, context: EvalContext): string {
   if (spec.name !== undefined) {
     try {
-      return interpolate(spec.name, context);
+      return textOf(spec.name, context);
     } catch {
-      return spec.name;
+      return spec.name.toDisplayString();
     }
   }
-  return spec.uses !== undefined ? `Run ${spec.uses}` : `Run ${(spec.run ?? "").split("\n")[0] ?? ""}`;
+  if (spec.uses !== undefined) return `Run ${spec.uses}`;
+  const script = spec.run === undefined ? "" : isString(spec.run) ? spec.run.value : spec.run.toDisplayString();
+  return `Run ${script.split("\n")[0] ?? ""}`;
 }
 
-export async function runStep(scope: JobScope, spec: StepSpec, index: number, failedSoFar: boolean): Promise<StepResult> {
+export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: boolean): Promise<StepResult> {
   const kind = spec.uses ?? "run";
   const cancelled = scope.isCancelled();
   const envContext = { ...scope.jobEnv, ...scope.addedEnv };
   const base: EvalContext = { contexts: { ...scope.contexts, steps: scope.steps, env: envContext }, status: { success: !failedSoFar, failure: failedSoFar, cancelled } };
   const name = stepName(spec, base);
   const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", commands: Pick<StepResult, "annotations" | "commands"> = { annotations: [], commands: [] }): StepResult => {
-    if (spec.id !== undefined) scope.steps[spec.id] = { outputs, outcome, conclusion };
-    return { name, id: spec.id ?? null, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations: commands.annotations, commands: commands.commands, summary: mask(summary, scope.masks) };
+    if (spec.id !== null) scope.steps[spec.id] = { outputs, outcome, conclusion };
+    return { name, id: spec.id, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations: commands.annotations, commands: commands.commands, summary: mask(summary, scope.masks) };
   };
   let run: boolean;
   try {
-    run = evaluateCondition(spec.if, base);
+    run = conditionOf(spec.if, base);
   } catch (error) {
     return record("failure", "failure", {}, `The step's if: could not be evaluated: ${String(error)}\n`);
   }
@@ -89,14 +93,21 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
   let stepEnv: Record<string, string>;
   let inputs: Record<string, string>;
   try {
-    stepEnv = evaluateStrings(spec.env ?? {}, base);
+    stepEnv = stringsOf(spec.env, base);
     const withContext: EvalContext = { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } };
-    inputs = evaluateStrings(spec.with ?? {}, withContext);
+    inputs = stringsOf(spec.with, withContext);
   } catch (error) {
     return record("failure", "failure", {}, `The step's env or with could not be evaluated: ${String(error)}\n`);
   }
-  const env = { ...scope.runnerEnv, ...scope.jobEnv, ...scope.addedEnv, ...stepEnv, ...files, GITHUB_ACTION: spec.id ?? `__run_${index}` };
-  const cwd = resolve(scope.workspace, spec["working-directory"] === undefined ? "." : interpolate(spec["working-directory"], base));
+  const env = { ...scope.runnerEnv, ...scope.jobEnv, ...scope.addedEnv, ...stepEnv, ...files, GITHUB_ACTION: spec.actionId };
+  let cwd: string;
+  let shell: string | undefined;
+  try {
+    cwd = resolve(scope.workspace, spec.workingDirectory === undefined ? "." : textOf(spec.workingDirectory, base));
+    shell = spec.shell === undefined ? undefined : textOf(spec.shell, base);
+  } catch (error) {
+    return record("failure", "failure", {}, `The step's working-directory or shell could not be evaluated: ${String(error)}\n`);
+  }
 
   let outcome: StepOutcome;
   const standard = spec.uses === undefined ? undefined : STANDARD[standardAction(spec.uses) ?? ""];
@@ -111,11 +122,11 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
   } else {
     let script: string;
     try {
-      script = interpolate(spec.run ?? "", { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } });
+      script = spec.run === undefined ? "" : textOf(spec.run, { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } });
     } catch (error) {
       return record("failure", "failure", {}, `The step's run: could not be evaluated: ${String(error)}\n`);
     }
-    const result = await runScript({ machine: scope.machine, script, shell: spec.shell, cwd, env, runnerTemp: scope.runnerTemp, chown: (p) => scope.chown(p) });
+    const result = await runScript({ machine: scope.machine, script, shell, cwd, env, runnerTemp: scope.runnerTemp, chown: (p) => scope.chown(p) });
     outcome = { ok: result.code === 0, log: `${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}` };
   }
 
@@ -133,6 +144,6 @@ export async function runStep(scope: JobScope, spec: StepSpec, index: number, fa
   }
   const summary = await readFile(files.GITHUB_STEP_SUMMARY, "utf8").catch(() => "");
   const stepOutcome: Conclusion = ok ? "success" : "failure";
-  const continueOnError = spec["continue-on-error"] === undefined ? false : evaluateValue(spec["continue-on-error"], base) === true || String(evaluateValue(spec["continue-on-error"], base)) === "true";
+  const continueOnError = String(valueOf(spec.continueOnError, base) ?? false) === "true";
   return record(stepOutcome, ok || continueOnError ? "success" : "failure", outputs, log, summary, commands);
 }

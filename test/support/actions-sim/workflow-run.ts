@@ -4,13 +4,14 @@
  * legs with `max-parallel` and `fail-fast`, job `concurrency` groups, and the run's jobs as
  * the fake GitHub's jobs API shows them.
  */
+import { isBasicExpression, isString } from "@actions/workflow-parser";
 import type { ConcurrencyGroups } from "./concurrency.ts";
-import type { EvalContext } from "./expression-eval.ts";
-import { evaluateCondition, evaluateValue, interpolate } from "./interpolate.ts";
+import type { EvalContext } from "./expressions.ts";
 import { runLeg, type RunScope } from "./job-runner.ts";
 import { expandMatrix, legName, type Combination } from "./matrix.ts";
+import { conditionOf, textOf, valueOf } from "./template-eval.ts";
 import type { Conclusion, JobResult, RunResult } from "./types.ts";
-import type { Workflow } from "./workflow.ts";
+import type { JobSpec, Workflow } from "./workflow.ts";
 
 export interface JobHookInfo {
   readonly runId: number;
@@ -29,9 +30,7 @@ export interface RunDeps {
   readonly reportJob?: (name: string, status: "in_progress" | "completed", conclusion?: Conclusion) => void;
 }
 
-type Job = Workflow["jobs"][number];
-
-function transitiveNeeds(workflow: Workflow, job: Job): string[] {
+function transitiveNeeds(workflow: Workflow, job: JobSpec): string[] {
   const seen = new Set<string>();
   const visit = (id: string) => {
     for (const need of workflow.jobs.find((j) => j.id === id)?.needs ?? []) {
@@ -42,8 +41,14 @@ function transitiveNeeds(workflow: Workflow, job: Job): string[] {
   return [...seen];
 }
 
-function skipped(job: Job, reason: string): JobResult {
-  return { job: job.id, name: job.name ?? job.id, matrix: null, result: "skipped", reason, outputs: {}, steps: [], permissions: null, orphansKilled: 0, concurrencyGroup: null };
+/** The job's name as written (a job that does not run has its name unevaluated). */
+function writtenName(job: JobSpec): string {
+  if (job.name === undefined) return job.id;
+  return isString(job.name) ? job.name.value : job.name.toDisplayString();
+}
+
+function skipped(job: JobSpec, reason: string): JobResult {
+  return { job: job.id, name: writtenName(job), matrix: null, result: "skipped", reason, outputs: {}, steps: [], permissions: null, orphansKilled: 0, concurrencyGroup: null };
 }
 
 async function pool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
@@ -72,7 +77,7 @@ export function runTitle(run: RunFacts): string {
   const spec = run.workflow.runName;
   if (spec === undefined) return run.workflow.name;
   try {
-    const title = interpolate(spec, { contexts: { github: runGitHubContext(run), inputs: run.trigger.inputs, vars: run.vars } });
+    const title = textOf(spec, { contexts: { github: runGitHubContext(run), inputs: run.trigger.inputs, vars: run.vars } });
     return title.trim() === "" ? run.workflow.name : title;
   } catch {
     return run.workflow.name;
@@ -93,9 +98,9 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
     };
     let results: JobResult[];
     try {
-      if (!evaluateCondition(job.if, context)) {
+      if (!conditionOf(job.if, context)) {
         const notOk = job.needs.filter((n) => needs[n]?.result !== "success");
-        results = [skipped(job, notOk.length > 0 ? `needed job(s) ${notOk.join(", ")} did not succeed` : `if: ${String(job.if)} was false`)];
+        results = [skipped(job, notOk.length > 0 ? `needed job(s) ${notOk.join(", ")} did not succeed` : `if: ${job.if.expression} was false`)];
       } else {
         await deps.beforeJob?.({ runId: run.id, job: job.id, trigger: run.trigger, artifacts: new Map(run.artifacts.names(run.id).map((n) => [n, run.artifacts.dir(run.id, n) ?? ""])) });
         results = await runLegs(run, deps, job, context, needs);
@@ -112,33 +117,45 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
   return { id: run.id, title: runTitle(run), event: run.trigger.event, inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])), conclusion, jobs };
 }
 
-async function runLegs(run: RunScope, deps: RunDeps, job: Job, context: EvalContext, needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>): Promise<JobResult[]> {
-  const combinations: (Combination | null)[] = expandMatrix(evaluateValue(job.strategy?.matrix, context)) ?? [null];
-  const maxParallel = job.strategy?.["max-parallel"] === undefined ? combinations.length : Number(evaluateValue(job.strategy["max-parallel"], context));
-  const failFast = job.strategy?.["fail-fast"] === undefined ? true : String(evaluateValue(job.strategy["fail-fast"], context)) === "true";
+/** A plain object's field (evaluated workflow values are plain JSON-shaped data). */
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Whether GitHub names a leg by the job's own name: only when that name uses the matrix. */
+function namesItsLegs(job: JobSpec): boolean {
+  return job.name !== undefined && isBasicExpression(job.name) && /\bmatrix\b/i.test(job.name.expression);
+}
+
+async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: EvalContext, needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>): Promise<JobResult[]> {
+  const strategySpec = valueOf(job.strategy, context);
+  const combinations: (Combination | null)[] = expandMatrix(field(strategySpec, "matrix")) ?? [null];
+  const maxParallelSpec = field(strategySpec, "max-parallel");
+  const maxParallel = maxParallelSpec === undefined ? combinations.length : Number(maxParallelSpec);
+  const failFast = String(field(strategySpec, "fail-fast") ?? true) === "true";
   const results: JobResult[] = new Array<JobResult>(combinations.length);
   let failedLeg = false;
   await pool(combinations, Math.min(maxParallel, deps.legConcurrency), async (matrix, index) => {
-    const legContext: EvalContext = { ...context, contexts: { ...context.contexts, matrix: matrix ?? {} } };
-    const rawName = job.name ?? job.id;
-    const name = matrix !== null && rawName.includes("matrix.") ? interpolate(rawName, legContext) : legName(interpolate(rawName, legContext), matrix);
+    const strategy = { "fail-fast": failFast, "job-index": index, "job-total": combinations.length, "max-parallel": maxParallel };
+    const legContext: EvalContext = { ...context, contexts: { ...context.contexts, matrix: matrix ?? {}, strategy } };
+    const named = job.name === undefined ? job.id : textOf(job.name, legContext);
+    const name = matrix !== null && namesItsLegs(job) ? named : legName(named, matrix);
     if (failFast && failedLeg) {
       results[index] = { ...skipped(job, "cancelled by fail-fast after another leg failed"), name, matrix, result: "cancelled" };
       return;
     }
-    const spec = job.concurrency;
-    const group = spec === undefined ? null : interpolate(typeof spec === "string" ? spec : spec.group, legContext);
+    const spec = valueOf(job.concurrency, legContext);
+    const group = spec === undefined ? null : String(typeof spec === "string" ? spec : field(spec, "group"));
     // cancel-in-progress stops the running leg before its next step (not in the middle of one).
     const abort = { requested: false };
     const member = { cancel: () => void (abort.requested = true) };
-    const policy = typeof spec === "object" ? { queueMax: spec.queue === "max", cancelInProgress: String(evaluateValue(spec["cancel-in-progress"] ?? false, legContext)) === "true" } : { queueMax: false, cancelInProgress: false };
+    const policy = { queueMax: field(spec, "queue") === "max", cancelInProgress: String(field(spec, "cancel-in-progress") ?? false) === "true" };
     if (group !== null && !(await deps.concurrency.acquire(group, policy, member))) {
       results[index] = { ...skipped(job, `cancelled: a newer job joined concurrency group ${group}`), name, matrix, result: "cancelled", concurrencyGroup: group };
       return;
     }
     try {
       deps.reportJob?.(name, "in_progress");
-      const strategy = { "fail-fast": failFast, "job-index": index, "job-total": combinations.length, "max-parallel": maxParallel };
       const result = await runLeg({ run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort });
       results[index] = result;
       if (result.result === "failure") failedLeg = true;
