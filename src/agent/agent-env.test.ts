@@ -23,6 +23,11 @@ describe("buildAgentEnv", () => {
     expect(dropped).toEqual([]);
   });
 
+  it("tells the planner where to write its plan in NARUTO_PLAN_FILE, and no one else", () => {
+    expect(buildAgentEnv({ from: {}, allow: [], attempt: { ...attempt, planFile: "/io/plan.yml" } }).env.NARUTO_PLAN_FILE).toBe("/io/plan.yml");
+    expect(buildAgentEnv({ from: { NARUTO_PLAN_FILE: "/stale" }, allow: ["NARUTO_PLAN_FILE"], attempt }).env.NARUTO_PLAN_FILE).toBeUndefined();
+  });
+
   it.each([
     ["GITHUB_TOKEN"],
     ["GH_TOKEN"],

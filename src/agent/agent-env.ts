@@ -10,6 +10,8 @@ export interface AttemptVars {
   readonly writes: readonly PromptPath[];
   readonly promptFile: string;
   readonly resultFile: string;
+  /** The planner's: where it writes the plan (`$NARUTO_PLAN_FILE`, also named in its prompt). */
+  readonly planFile?: string;
 }
 
 export interface AgentEnvInput {
@@ -43,6 +45,7 @@ export function buildAgentEnv(input: AgentEnvInput): AgentEnv {
   env.NARUTO_ITEM = attempt.item;
   env.NARUTO_ATTEMPT = String(attempt.attempt);
   env.NARUTO_WRITES = attempt.writes.map((p) => (typeof p === "string" ? p : p.path)).join("\n");
+  if (attempt.planFile !== undefined) env.NARUTO_PLAN_FILE = attempt.planFile;
   return { env, dropped };
 }
 

@@ -76,9 +76,9 @@ export function agentFiles(workDir: Pick<WorkDir, "io">, resultName = "result.js
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   // What is the agent's; the rest goes to the sandbox as it is.
-  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, onOutput, ...request } = options;
+  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, planFile, onOutput, ...request } = options;
   const { promptFile, resultFile } = agentFiles(request.workDir, resultName);
-  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile } });
+  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile, ...(planFile === undefined ? {} : { planFile }) } });
   const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
   const redact = (text: string) => redactor.redact(text);
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);

@@ -63,6 +63,7 @@ export const NARUTO_ENV_NAMES = [
   "NARUTO_ATTEMPT",
   "NARUTO_WRITES",
   "NARUTO_RESULT_FILE",
+  "NARUTO_PLAN_FILE",
 ] as const;
 
 const NARUTO_SET = new Set<string>(NARUTO_ENV_NAMES);

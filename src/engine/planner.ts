@@ -47,7 +47,7 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
         const log = createAgentLog(join(records, `output-${attempt}.log`));
         const run = await runAgent({
           command: profile.command, sandbox: ctx.sandbox, workDir, prompt: text, env: ctx.env, allowEnv: profile.env,
-          network: containment.network, readOnly: containment.readOnly, mission: mission.id, item: "planner", attempt, writes: [],
+          network: containment.network, readOnly: containment.readOnly, mission: mission.id, item: "planner", attempt, writes: [], planFile,
           timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
         });
         await log.close();
