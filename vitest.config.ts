@@ -18,6 +18,7 @@ export const SLOW_SUITES = [
   "test/local/cli-resume.git.test.ts",
   "test/github/mission-store.test.ts",
   "src/git/gate.git.test.ts",
+  "test/local/cli-errors.git.test.ts",
 ];
 
 /**
