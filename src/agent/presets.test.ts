@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PRESETS, type PresetName } from "../config/presets.ts";
 import type { AgentResult } from "./agent-result.ts";
 import { runAgent } from "./run-agent.ts";
-import { bareWorkDir, unsandboxed } from "../../test/support/sandbox.ts";
+import { bareWorkDir, bwrapSandbox, bwrapSkipReason, unsandboxed } from "../../test/support/sandbox.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 
 // Stand-ins for the agent CLIs: each records its arguments and stdin, and prints output in the
 // shape AGENTS.md documents for the real CLI, so the presets' result parsers run for real.
@@ -235,5 +236,121 @@ describe("claude preset on Claude Code 2.1.328's refusals and errors", () => {
     expect(agent.outcome).toBe("exited");
     expect(agent.output).not.toContain("naruto:");
     expect(agent.result?.summary).toBe("committed");
+  });
+});
+
+// Codex CLI 0.169.0, as measured with the real CLI against the scripted server of
+// scripts/agents-check: it must be able to write its home (`installation_id`, SQLite state,
+// `tmp/arg0`), and a write its own sandbox refused comes as an `item.completed` of type
+// `file_change` with `status: "failed"` while Codex still exits 0.
+describe("codex preset on Codex CLI 0.169.0's home and failed writes", () => {
+  /** Runs the codex preset with `script` as `codex` (none: not installed) and `env` passed as the runner's. */
+  async function runCodex(input: { script: string | null; env?: Record<string, string>; sandbox?: Sandbox; readOnly?: string[] }) {
+    if (input.script !== null) {
+      await writeFile(join(dir, "bin", "codex"), input.script);
+      await chmod(join(dir, "bin", "codex"), 0o755);
+    }
+    const workDir = await bareWorkDir();
+    workDirs.push(workDir);
+    const agent = await runAgent({
+      command: PRESETS.codex.command,
+      sandbox: input.sandbox ?? unsandboxed(),
+      workDir,
+      prompt: "# the prompt\n",
+      env: { PATH: `${join(dir, "bin")}:${process.env.PATH}`, ...input.env },
+      allowEnv: PRESETS.codex.env,
+      network: true,
+      readOnly: [join(dir, "bin"), ...(input.readOnly ?? [])],
+      mission: "m-test",
+      item: "x",
+      attempt: 1,
+      writes: ["notes/"],
+      timeoutMs: 60_000,
+    });
+    return { ...agent, workDir };
+  }
+
+  /** A user's Codex home: a config.toml pointing at a provider, and a ChatGPT login. */
+  async function codexHome() {
+    const home = join(dir, "codex-home");
+    await mkdir(home);
+    await writeFile(join(home, "config.toml"), 'model_provider = "mine"\n');
+    await writeFile(join(home, "auth.json"), '{"tokens":{"refresh_token":"the-users"}}\n');
+    return home;
+  }
+
+  // Says where its home is, what is in it and whether it can write it, as Codex must at start.
+  const homeProbe = `#!/bin/sh
+cat > /dev/null
+echo "home=$CODEX_HOME" >&2
+ls "$CODEX_HOME" | tr '\\n' ' ' >&2; echo >&2
+cat "$CODEX_HOME/config.toml" >&2
+echo id > "$CODEX_HOME/installation_id" && echo home-writable >&2
+exit 0`;
+
+  it("passes CODEX_HOME through, and uses it as it is where Codex can write it", async () => {
+    const home = await codexHome();
+    const agent = await runCodex({ script: homeProbe, env: { CODEX_HOME: home } });
+    expect(agent.outcome).toBe("exited");
+    expect(agent.output).toContain(`home=${home}\n`);
+    expect(agent.output).toContain("home-writable");
+  });
+
+  it.skipIf(bwrapSkipReason !== null)(
+    `in the sandbox, where CODEX_HOME is read-only, copies its config.toml (not its login) into a Codex home in the private HOME${bwrapSkipReason ? ` (skipped: ${bwrapSkipReason})` : ""}`,
+    async () => {
+      const home = await codexHome();
+      const agent = await runCodex({ script: homeProbe, env: { CODEX_HOME: home }, sandbox: await bwrapSandbox(), readOnly: [home] });
+      expect(agent.outcome, agent.output).toBe("exited");
+      expect(agent.output).toContain(`home=${join(agent.workDir.home, ".codex")}\n`);
+      expect(agent.output).toContain('config.toml \nmodel_provider = "mine"\nhome-writable\n');
+      // The user's home is as it was: no installation_id, and their login was never copied.
+      expect((await readdir(home)).sort()).toEqual(["auth.json", "config.toml"]);
+      expect((await readdir(join(agent.workDir.home, ".codex"))).sort()).toEqual(["config.toml", "installation_id"]);
+    },
+  );
+
+  /** A stand-in `codex` that prints these events (paths relative to its working directory made absolute) and exits `rc`. */
+  function codexEvents(events: readonly object[], rc = 0): string {
+    const lines = events.map((e) => JSON.stringify(e).replaceAll("@WORK@", "'\"$PWD\"'"));
+    return `#!/bin/sh
+cat > /dev/null
+while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; printf 'I could not write the notes' > "$1"; fi; shift; done
+${lines.map((l) => `echo '${l}'`).join("\n")}
+exit ${rc}`;
+  }
+  const fileChange = (id: string, status: "completed" | "failed", ...paths: string[]) => ({
+    type: "item.completed",
+    item: { id, type: "file_change", changes: paths.map((p) => ({ path: `@WORK@/${p}`, kind: "add" })), status },
+  });
+  const turn = { type: "turn.completed", usage: { input_tokens: 1200, cached_input_tokens: 0, output_tokens: 80 } };
+
+  it("fails an attempt whose every write Codex could not make (it exits 0), naming the files, and keeps the usage", async () => {
+    const agent = await runCodex({ script: codexEvents([{ type: "thread.started", thread_id: "t" }, fileChange("item_1", "failed", "notes/a.txt"), fileChange("item_2", "failed", "notes/a.txt", "notes/b.txt"), turn]) });
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
+    expect(agent.output).toContain("naruto: Codex could not write notes/a.txt, notes/b.txt (its sandbox refused it, or the patch did not apply), and wrote nothing else: failing the attempt");
+    expect(agent.result).toEqual({ summary: "I could not write the notes", cost_usd: null, tokens_in: 1200, tokens_out: 80, model: null });
+  });
+
+  it("keeps Codex's own exit code when it failed too", async () => {
+    const agent = await runCodex({ script: codexEvents([fileChange("item_1", "failed", "notes/a.txt"), turn], 3) });
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: 3 });
+    expect(agent.output).toContain("naruto: Codex could not write notes/a.txt");
+  });
+
+  it("lets an attempt pass whose failed patch Codex then made another way", async () => {
+    const agent = await runCodex({ script: codexEvents([fileChange("item_1", "failed", "notes/a.txt"), fileChange("item_2", "completed", "notes/a.txt"), turn]) });
+    expect(agent.outcome).toBe("exited");
+    expect(agent.output).not.toContain("naruto:");
+  });
+
+  it.each([
+    ["not installed", null, 127],
+    ["crashing before any output", "#!/bin/sh\necho 'codex: failed to initialize' >&2\nexit 1", 1],
+    ["printing no JSON", "#!/bin/sh\necho 'Error: something' \necho '{\"type\":' \necho null\nexit 2", 2],
+  ] as const)("says nothing of its own (no Node stack) when Codex is %s: the reason is Codex's exit code and output", async (_, script, code) => {
+    const agent = await runCodex({ script });
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: code });
+    expect(agent.output).not.toMatch(/SyntaxError|TypeError|at JSON\.parse|node:internal|naruto:/);
   });
 });

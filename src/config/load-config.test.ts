@@ -51,7 +51,7 @@ describe("loadConfig agents", () => {
       name: "default",
       command: PRESETS.codex.command,
       timeout: 3_600_000,
-      env: ["CODEX_API_KEY", "OPENAI_API_KEY", "HTTPS_PROXY"],
+      env: ["CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_HOME", "HTTPS_PROXY"],
       description: PRESETS.codex.description,
       preset: "codex",
       network: true,

@@ -42,9 +42,25 @@ if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then rc=1; fi
 exit $rc
 `;
 
-const CODEX = String.raw`ev=$(mktemp); last=$(mktemp)
+// Codex CLI must write its home (`installation_id`, SQLite state, `tmp/arg0`, `skills`,
+// `shell_snapshots`) or it exits 1. A user's CODEX_HOME (shown with `read: [~/.codex]`) is
+// read-only in the sandbox: the preset copies its config.toml into a Codex home in the private
+// HOME and runs Codex there. Not auth.json: a ChatGPT login refreshed in the copy could rotate
+// the user's refresh token; under naruto Codex takes an API key (CODEX_API_KEY).
+//
+// Codex exits 0 when its writes fail (its own sandbox refused them, or a patch did not apply):
+// each comes in its JSON as a `file_change` item with `status: "failed"`. The preset fails such an
+// attempt, naming the files, when no write of Codex's succeeded (a failed patch made again another
+// way passes). Output that is empty or not JSON (Codex missing, or crashed) is skipped quietly:
+// the reason is then Codex's own exit code and output.
+const CODEX = String.raw`if [ -n "$CODEX_HOME" ] && [ ! -w "$CODEX_HOME" ]; then
+  mkdir -p "$HOME/.codex" && if [ -f "$CODEX_HOME/config.toml" ]; then cp "$CODEX_HOME/config.toml" "$HOME/.codex/"; fi
+  export CODEX_HOME="$HOME/.codex"
+fi
+ev=$(mktemp); last=$(mktemp)
 codex exec --sandbox workspace-write --json --ephemeral -o "$last" - < "$NARUTO_PROMPT_FILE" > "$ev"; rc=$?
-node -e 'const fs=require("fs");let i=0,o=0;for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){try{const e=JSON.parse(l);if(e.type==="turn.completed"&&e.usage){i+=e.usage.input_tokens||0;o+=e.usage.output_tokens||0}}catch{}}fs.writeFileSync(process.argv[3],JSON.stringify({summary:fs.readFileSync(process.argv[2],"utf8").slice(0,2000),tokens_in:i,tokens_out:o}))' "$ev" "$last" "$NARUTO_RESULT_FILE" || true
+node -e 'try{const fs=require("fs"),p=require("path"),n=v=>Number(v)||0;let i=0,o=0,ok=0,failed=0;const bad=new Set();for(const l of fs.readFileSync(process.argv[1],"utf8").split("\n")){let e;try{e=JSON.parse(l)}catch{continue}if(e?.type==="turn.completed"&&e.usage){i+=n(e.usage.input_tokens);o+=n(e.usage.output_tokens)}if(e?.type==="item.completed"&&e.item?.type==="file_change"){if(e.item.status==="completed")ok++;else{failed++;for(const c of [].concat(e.item.changes??[]))bad.add(p.relative(process.cwd(),String(c?.path)))}}}fs.writeFileSync(process.argv[3],JSON.stringify({summary:fs.readFileSync(process.argv[2],"utf8").slice(0,2000),tokens_in:i,tokens_out:o}));if(failed&&!ok){const b=[...bad];console.error("naruto: Codex could not write "+(b.length?b.slice(0,10).join(", ")+(b.length>10?" and "+(b.length-10)+" more":""):failed+" change(s)")+" (its sandbox refused it, or the patch did not apply), and wrote nothing else: failing the attempt");process.exit(9)}}catch(x){console.error("naruto: could not read the output of Codex: "+x.message)}' "$ev" "$last" "$NARUTO_RESULT_FILE"
+if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then rc=1; fi
 exit $rc
 `;
 
@@ -103,7 +119,8 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   },
   codex: {
     command: CODEX,
-    env: ["CODEX_API_KEY", "OPENAI_API_KEY"],
+    // CODEX_HOME: a user's Codex config (with `read: [~/.codex]`); see the command's comment.
+    env: ["CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_HOME"],
     description: "OpenAI Codex CLI (codex exec), workspace-write sandbox",
     executables: ["codex", "node"],
     install: "npm install -g @openai/codex",

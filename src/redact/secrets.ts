@@ -15,7 +15,7 @@ const SECRET_PARTS = new Set(["TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD"
 
 /**
  * Passed to agents by the presets, but settings rather than secrets: a region, a project, a
- * model, a switch. Their values are ordinary words that also name paths and items
+ * model, a switch, a folder. Their values are ordinary words that also name paths and items
  * (`infra/us-east-1/`), so redacting them would mangle the mission, not protect anything.
  */
 const SETTINGS = new Set([
@@ -31,6 +31,7 @@ const SETTINGS = new Set([
   "CLAUDE_CODE_USE_VERTEX",
   "CLAUDE_CODE_USE_FOUNDRY",
   "GOOGLE_GENAI_USE_VERTEXAI",
+  "CODEX_HOME",
 ]);
 
 /** What a shell needs and what naruto sets itself: paths and ids, never secrets. */

@@ -5,13 +5,13 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, bwrapSandbox, bwrapSkipReason } from "../../test/support/sandbox.ts";
-import { bwrapArgs, readSystem } from "./bwrap.ts";
+import { bwrapArgs, readSystem, sandboxUserFor, SANDBOX_USER } from "./bwrap.ts";
 import { processesWithEnv } from "./leftovers.ts";
 import type { SandboxRun } from "./sandbox.ts";
 
@@ -33,7 +33,7 @@ describe("bwrapArgs", () => {
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     const request: SandboxRun = { command: "true", workDir: { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] } }, env: {}, network: true, readOnly: ["/opt/agent"], timeoutMs: 1 };
-    const args = bwrapArgs(request, [{ path: "/usr", kind: "dir" }, { path: "/bin", kind: "symlink", target: "usr/bin" }]);
+    const args = bwrapArgs(request, { system: [{ path: "/usr", kind: "dir" }, { path: "/bin", kind: "symlink", target: "usr/bin" }], user: null });
     const at = (flag: string, a: string) => args.findIndex((x, i) => x === flag && args[i + 1] === a);
     expect(args).toContain("--unshare-pid");
     expect(args).toContain("--die-with-parent");
@@ -45,7 +45,23 @@ describe("bwrapArgs", () => {
     expect(at("--ro-bind-try", "/opt/agent")).toBeGreaterThan(-1);
     for (const rw of [dir.path, dir.home, dir.io]) expect(at("--bind", rw)).toBeGreaterThan(at("--ro-bind-try", "/opt/agent"));
     expect(args.slice(-4)).toEqual(["--", "sh", "-c", "true"]);
-    expect(bwrapArgs({ ...request, network: false }, [])).toContain("--unshare-net");
+    expect(bwrapArgs({ ...request, network: false }, { system: [], user: null })).toContain("--unshare-net");
+    expect(args).not.toContain("--unshare-user");
+  });
+
+  it("runs the command as an ordinary user of a user namespace of its own when naruto is root, and as naruto's own user otherwise", async () => {
+    const dir = await bareWorkDir();
+    cleanup.push(() => dir.remove());
+    const request: SandboxRun = { command: "true", workDir: dir, env: {}, network: true, timeoutMs: 1 };
+    const args = bwrapArgs(request, { system: [], user: { uid: 1000, gid: 1000 } });
+    const at = args.indexOf("--unshare-user");
+    expect(args.slice(at, at + 5)).toEqual(["--unshare-user", "--uid", "1000", "--gid", "1000"]);
+    expect(at).toBeLessThan(args.indexOf("--"));
+    expect(sandboxUserFor(0)).toEqual(SANDBOX_USER);
+    expect(SANDBOX_USER.uid).toBeGreaterThan(0);
+    expect(SANDBOX_USER.gid).toBeGreaterThan(0);
+    expect(sandboxUserFor(1001)).toBeNull();
+    expect(sandboxUserFor(undefined)).toBeNull();
   });
 });
 
@@ -128,12 +144,35 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
     expect(left).toEqual([]);
   });
 
+  it("leaves naruto the owner of what the command writes, in a folder it locked too, and lets it write its HOME and /tmp", async () => {
+    const { run, dir } = await contained(`echo home > "$HOME/h" && echo tmp > /tmp/t && cat "$HOME/h" /tmp/t; mkdir locked; echo mine > locked/f; chmod 0444 locked/f; chmod 0500 locked`);
+    expect(run.output).toBe("home\ntmp\n");
+    const locked = join(dir.path, "locked");
+    for (const path of [locked, join(locked, "f"), join(dir.home, "h")]) expect((await stat(path)).uid, path).toBe(process.getuid?.());
+    expect(await readFile(join(locked, "f"), "utf8")).toBe("mine\n");
+    await chmod(locked, 0o700);
+    await writeFile(join(locked, "f"), "naruto's\n");
+  });
+
+  // Codex CLI runs every command of its own in a bubblewrap sandbox of its own (a user namespace
+  // mapping its uid). As root without a user namespace that nested bwrap cannot map its uid
+  // ("setting up uid map: Operation not permitted"), and every write of Codex's fails.
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(!asRoot)(`lets the command start a sandbox of its own when naruto runs as root${asRoot ? "" : " (skipped: naruto is not root here)"}`, async () => {
+    const nested = "bwrap --unshare-user --unshare-pid --die-with-parent --ro-bind / / --dev /dev --bind \"$PWD\" \"$PWD\" -- sh -c 'id -u; echo nested > nested.txt; (echo x > /etc/nested) 2>/dev/null || echo etc-read-only'";
+    const { run, dir } = await contained(`id -u; ${nested}`);
+    expect(run.output).toBe(`${SANDBOX_USER.uid}\n${SANDBOX_USER.uid}\netc-read-only\n`);
+    expect(run.exitCode).toBe(0);
+    expect(await readFile(join(dir.path, "nested.txt"), "utf8")).toBe("nested\n");
+    expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(0);
+  });
+
   const asUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
   it.skipIf(!asUser)(`works for an ordinary user too${asUser ? "" : " (skipped: needs root and setpriv to become one)"}`, async () => {
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     spawnSync("chown", ["-R", "65534:65534", dir.root]);
-    const args = bwrapArgs({ command: "id -u; echo ok > out; cat out; grep CapEff /proc/self/status", workDir: dir, env: {}, network: false, timeoutMs: 1 }, await readSystem());
+    const args = bwrapArgs({ command: "id -u; echo ok > out; cat out; grep CapEff /proc/self/status", workDir: dir, env: {}, network: false, timeoutMs: 1 }, { system: await readSystem(), user: null });
     const result = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "bwrap", ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("65534\nok\nCapEff:\t0000000000000000\n");

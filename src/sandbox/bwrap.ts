@@ -12,6 +12,15 @@
  * the command exits, or naruto dies, every process it started dies with the namespace), in a
  * session of its own (no terminal to inject keystrokes into), without capabilities (as root
  * too), and without a network when the profile says `network: false`.
+ *
+ * When naruto runs as root (CI containers), the command runs as an ordinary user (uid and gid
+ * 1000) of a user namespace of its own, which maps that user to naruto's root: agents that start
+ * a sandbox of their own (Codex CLI runs each of its commands and writes in a nested bwrap) can
+ * map their uid there, which root without capabilities cannot ("setting up uid map: Operation
+ * not permitted"). Nothing else changes for the command: naruto's files (the work directory,
+ * HOME) appear as its own, what it writes is naruto's on the host, the read-only binds stay
+ * read-only, and its capabilities are still none, now in a namespace that owns nothing of the
+ * host's.
  */
 import { lstat, readlink } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
@@ -43,12 +52,34 @@ export async function readSystem(paths: readonly string[] = SYSTEM_PATHS): Promi
   return entries;
 }
 
+/** Who the command runs as: naruto's own user (null), or this user of a user namespace of its own. */
+export type SandboxUser = { readonly uid: number; readonly gid: number } | null;
+
+/** The user a command runs as when naruto is root: the first ordinary user on most systems. */
+export const SANDBOX_USER = { uid: 1000, gid: 1000 } as const;
+
+/** The user for a naruto running as `uid` (`process.getuid()`, undefined off POSIX). */
+export function sandboxUserFor(uid: number | undefined): SandboxUser {
+  return uid === 0 ? SANDBOX_USER : null;
+}
+
+/** What bwrapArgs needs of the machine: its system paths, and who the command runs as. */
+export interface BwrapSetup {
+  readonly system: readonly SystemEntry[];
+  readonly user: SandboxUser;
+}
+
+/** The flags that run the command as `user` (none for naruto's own). */
+export function userArgs(user: SandboxUser): string[] {
+  return user === null ? [] : ["--unshare-user", "--uid", String(user.uid), "--gid", String(user.gid)];
+}
+
 /**
  * The bwrap arguments for one run (pure). Later binds are mounted over earlier ones, so the
  * read-write folders come last: a `read:` path that holds the work directory cannot make it
  * read-only, and nothing read-only can be bound over the work directory.
  */
-export function bwrapArgs(request: SandboxRun, system: readonly SystemEntry[]): string[] {
+export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
   const dir = request.workDir;
   const args = [
     "--die-with-parent",
@@ -57,11 +88,12 @@ export function bwrapArgs(request: SandboxRun, system: readonly SystemEntry[]): 
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
+    ...userArgs(setup.user),
     ...(request.network ? [] : ["--unshare-net"]),
     "--cap-drop", "ALL",
     "--hostname", "naruto",
   ];
-  for (const entry of system) {
+  for (const entry of setup.system) {
     if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
     else args.push("--ro-bind", entry.path, entry.path);
   }
@@ -79,11 +111,17 @@ export interface BwrapOptions {
   /** `bubblewrap 0.8.0`, as the probe read it. */
   readonly version: string;
   readonly system: readonly SystemEntry[];
+  /**
+   * Who the command runs as (default: {@link SANDBOX_USER} when naruto is root, else naruto's own
+   * user); null where bwrap cannot make a user namespace (see probeBwrap).
+   */
+  readonly user?: SandboxUser;
   readonly deps?: ProcessDeps;
 }
 
 export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   const binary = options.binary ?? "bwrap";
+  const setup: BwrapSetup = { system: options.system, user: options.user === undefined ? sandboxUserFor(process.getuid?.()) : options.user };
   return {
     kind: "bwrap",
     description: options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
@@ -102,7 +140,7 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
         }
         return [];
       };
-      return runProcess({ file: binary, args: bwrapArgs(request, options.system), cwd: request.workDir.path, env, sweep }, request, options.deps);
+      return runProcess({ file: binary, args: bwrapArgs(request, setup), cwd: request.workDir.path, env, sweep }, request, options.deps);
     },
   };
 }
