@@ -175,6 +175,69 @@ YOLO mode is enabled. All tool calls will be automatically approved.
     expect(agent.result).toEqual({ summary: "Invalid auth method selected.", cost_usd: null, tokens_in: 0, tokens_out: 0, model: null });
     expect(agent.output).toContain("Security Warning: Skipping system settings file");
   });
+
+  /** A user's Gemini home: settings that select an auth type, and a Google login. */
+  async function geminiHome() {
+    const home = join(dir, "gemini-home");
+    await mkdir(join(home, ".gemini"), { recursive: true });
+    await writeFile(join(home, ".gemini", "settings.json"), '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n');
+    await writeFile(join(home, ".gemini", "oauth_creds.json"), '{"refresh_token":"the-users"}\n');
+    return home;
+  }
+
+  // Says where its home is, what its settings say and whether it can write beside them, as
+  // Gemini CLI must at start (its project registry).
+  const homeProbe = `#!/bin/sh
+cat > /dev/null
+echo "home=$GEMINI_CLI_HOME" >&2
+cat "$GEMINI_CLI_HOME/.gemini/settings.json" >&2
+echo '{}' > "$GEMINI_CLI_HOME/.gemini/projects.json" && echo home-writable >&2
+echo '{"response":"ok","stats":{"models":{}}}'`;
+
+  async function runWithHome(input: { home: string; sandbox: Sandbox }) {
+    await writeFile(join(dir, "bin", "gemini"), homeProbe);
+    await chmod(join(dir, "bin", "gemini"), 0o755);
+    const workDir = await bareWorkDir();
+    workDirs.push(workDir);
+    const agent = await runAgent({
+      command: PRESETS.gemini.command,
+      sandbox: input.sandbox,
+      workDir,
+      prompt: "# the prompt\n",
+      env: { PATH: `${join(dir, "bin")}:${process.env.PATH}`, GEMINI_CLI_HOME: input.home },
+      allowEnv: PRESETS.gemini.env,
+      network: true,
+      readOnly: [join(dir, "bin"), input.home],
+      mission: "m-test",
+      item: "x",
+      attempt: 1,
+      writes: ["src/"],
+      timeoutMs: 60_000,
+    });
+    return { ...agent, workDir };
+  }
+
+  it("passes GEMINI_CLI_HOME through, and uses it as it is where Gemini can write it", async () => {
+    const home = await geminiHome();
+    const agent = await runWithHome({ home, sandbox: unsandboxed() });
+    expect(agent.outcome).toBe("exited");
+    // A folder, not a secret: not redacted (src/redact/secrets.ts).
+    expect(agent.output).toContain(`home=${home}\n{"security":{"auth":{"selectedType":"gemini-api-key"}}}\nhome-writable\n`);
+    expect((await readdir(join(home, ".gemini"))).sort()).toEqual(["oauth_creds.json", "projects.json", "settings.json"]);
+  });
+
+  it.skipIf(bwrapSkipReason !== null)(
+    `in the sandbox, where GEMINI_CLI_HOME is read-only, copies its settings (not its login) into the private HOME${bwrapSkipReason ? ` (skipped: ${bwrapSkipReason})` : ""}`,
+    async () => {
+      const home = await geminiHome();
+      const agent = await runWithHome({ home, sandbox: await bwrapSandbox() });
+      expect(agent.outcome, agent.output).toBe("exited");
+      expect(agent.output).toContain(`home=${agent.workDir.home}\n{"security":{"auth":{"selectedType":"gemini-api-key"}}}\nhome-writable\n`);
+      // The user's home is as it was, and their login was never copied.
+      expect((await readdir(join(home, ".gemini"))).sort()).toEqual(["oauth_creds.json", "settings.json"]);
+      expect((await readdir(join(agent.workDir.home, ".gemini"))).sort()).toEqual(["projects.json", "settings.json"]);
+    },
+  );
 });
 
 // Claude Code 2.1.328's result object, in the shape measured with the real CLI against the

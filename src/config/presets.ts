@@ -73,7 +73,11 @@ if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then echo "naruto: aider made no model call 
 exit $rc
 `;
 
-const GEMINI = String.raw`out=$(mktemp); err=$(mktemp); status=$(mktemp)
+const GEMINI = String.raw`if [ -n "$GEMINI_CLI_HOME" ] && [ ! -w "$GEMINI_CLI_HOME/.gemini" ]; then
+  mkdir -p "$HOME/.gemini" && if [ -f "$GEMINI_CLI_HOME/.gemini/settings.json" ]; then cp "$GEMINI_CLI_HOME/.gemini/settings.json" "$HOME/.gemini/"; fi
+  export GEMINI_CLI_HOME="$HOME"
+fi
+out=$(mktemp); err=$(mktemp); status=$(mktemp)
 { GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json \
   -p "Carry out the task given on standard input." < "$NARUTO_PROMPT_FILE" 2>&1 > "$out"; echo $? > "$status"; } | tee "$err" >&2
 rc=$(cat "$status"); [ -n "$rc" ] || rc=1
@@ -85,6 +89,13 @@ exit $rc
 // directory: naruto chose it, and its start-up config (`.gemini/`, `.env`) is the base's — those
 // paths are protected, and restored from the base wherever the tree holds untrusted content
 // (src/engine/startup-config.ts).
+//
+// Gemini CLI 0.61.0 reads its settings (the auth type, which a gateway's GOOGLE_GEMINI_BASE_URL
+// needs) from its home, `$GEMINI_CLI_HOME/.gemini/` (else HOME's, which naruto makes private), and
+// exits 1 when it cannot write its project registry and chats beside them. A user's home (passed
+// with `read: [~/.gemini]`) is read-only in the sandbox: the preset copies its settings.json into
+// the private HOME and runs Gemini there. Not oauth_creds.json: a login refreshed in the copy
+// could rotate the user's token; under naruto Gemini takes an API key.
 //
 // Gemini CLI 0.61.0 prints its JSON on standard output when it runs, but on standard error when
 // it fails, after its warnings: the preset shows standard error as it comes and keeps a copy
@@ -134,7 +145,8 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   },
   gemini: {
     command: GEMINI,
-    env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC],
+    // GEMINI_CLI_HOME: a user's Gemini settings (with `read: [~/.gemini]`); see the command's comment.
+    env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC, "GEMINI_CLI_HOME"],
     description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace",
     executables: ["gemini", "node"],
     install: "npm install -g @google/gemini-cli",

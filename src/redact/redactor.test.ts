@@ -92,13 +92,14 @@ describe("secretValues", () => {
       ACME_SETTING: "value-one",
       AWS_REGION: "us-east-1",
       CODEX_HOME: "/home/runner/.codex",
+      GEMINI_CLI_HOME: "/home/runner",
       GITHUB_TOKEN: "ghs_token-value",
       "INPUT_GITHUB-TOKEN": "input-token-value",
       WEBHOOK_SECRET: "hook-secret",
       GIT_AUTHOR_NAME: "Octo Cat",
       SSH_AUTH_SOCK: "/tmp/agent.sock",
     };
-    expect(secretValues({ env, passed: ["ACME_SETTING", "AWS_REGION", "CODEX_HOME", "PATH", "HOME", "UNSET"] }).sort()).toEqual(
+    expect(secretValues({ env, passed: ["ACME_SETTING", "AWS_REGION", "CODEX_HOME", "GEMINI_CLI_HOME", "PATH", "HOME", "UNSET"] }).sort()).toEqual(
       ["value-one", "ghs_token-value", "input-token-value", "hook-secret", "/tmp/agent.sock"].sort(),
     );
   });

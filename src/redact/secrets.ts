@@ -32,6 +32,7 @@ const SETTINGS = new Set([
   "CLAUDE_CODE_USE_FOUNDRY",
   "GOOGLE_GENAI_USE_VERTEXAI",
   "CODEX_HOME",
+  "GEMINI_CLI_HOME",
 ]);
 
 /** What a shell needs and what naruto sets itself: paths and ids, never secrets. */

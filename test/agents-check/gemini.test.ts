@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gemini } from "../../scripts/agents-check/gemini.ts";
@@ -109,12 +109,15 @@ describe("scripted Gemini API server", () => {
 });
 
 describe("Gemini CLI driver", () => {
-  // 0.61.0 skips system settings that are not root's alone (a "Security Warning"), and then
-  // exits 41: the driver says so before any mission runs.
-  it("refuses a state folder whose settings the CLI would skip (under /tmp, writable by everyone)", async () => {
+  // Where 0.61.0 reads a user's settings: the preset copies them from there into the private HOME.
+  it("selects API-key auth in the settings of a Gemini home it shows read-only", async () => {
     const stateDir = await mkdtemp(join(tmpdir(), "naruto-gemini-state-"));
     try {
-      await expect(gemini.configure({ server: { url: "http://127.0.0.1:1", requests: [], close: async () => {} }, stateDir })).rejects.toThrow(/would skip its settings .*(not root|writable by group or others).*run agents-check as root/s);
+      const { env, readOnly } = await gemini.configure({ server: { url: "http://127.0.0.1:1", requests: [], close: async () => {} }, stateDir });
+      expect(env).toMatchObject({ GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:1", GEMINI_CLI_HOME: join(stateDir, "gemini-home") });
+      expect(readOnly).toEqual([env.GEMINI_CLI_HOME]);
+      const settings = JSON.parse(await readFile(join(env.GEMINI_CLI_HOME!, ".gemini", "settings.json"), "utf8")) as unknown;
+      expect(settings).toMatchObject({ security: { auth: { selectedType: "gemini-api-key" } } });
     } finally {
       await rm(stateDir, { recursive: true, force: true });
     }
