@@ -5,9 +5,10 @@
  *
  * Gemini CLI 0.61.0 sends two kinds of request (AGENTS.md, "Driving the CLIs offline"):
  * - utility questions (`generateContent` with `responseMimeType: application/json`): the router's
- *   "flash or pro?" and, after a text answer, the next-speaker check. They are not the scenario's
- *   turns: the answer fills the asked-for JSON schema (first enum value: "flash", "user") and
- *   reports no tokens, so a result's tokens are the scenario's turns alone;
+ *   (a complexity score for its Gemini 3 models, measured; else "flash or pro?") and, where the
+ *   CLI asks it, the next-speaker check. They are not the scenario's turns: the answer fills the
+ *   asked-for JSON schema (1, "flash", "user": the first enum value) and reports no tokens, so a
+ *   result's tokens are the scenario's turns alone;
  * - the model's turns (`streamGenerateContent`): the next step as a `write_file` or
  *   `run_shell_command` call, or the final text.
  */
