@@ -62,6 +62,22 @@ async function exchangeEverything(): Promise<void> {
   await github.createRef({ ref: "refs/heads/answers/work", sha: main });
   await github.updateRef({ ref: "refs/heads/answers/work", sha: head });
   await github.listRefs("refs/heads/answers/");
+
+  // Links and submodules: a link to a file answers as that file, a dangling one as a link.
+  const links = await github.createTree({
+    base: tree,
+    entries: [
+      { path: "docs/readme-link", mode: "120000", sha: await github.createBlob("../README.md") },
+      { path: "dangling", mode: "120000", sha: await github.createBlob("nowhere.txt") },
+      { path: "vendor/lib", mode: "160000", sha: main },
+      { path: ".gitmodules", mode: "100644", content: '[submodule "vendor/lib"]\n\tpath = vendor/lib\n\turl = https://example.test/lib.git\n' },
+    ],
+  });
+  const linked = await github.createCommit({ message: "links", tree: links, parents: [main] });
+  expect(await github.readFile({ path: "docs/readme-link", ref: linked })).toBe("# demo\n");
+  expect((await octokit.rest.repos.getContent({ ...repo, path: "dangling", ref: linked })).data).toMatchObject({ type: "symlink", target: "nowhere.txt" });
+  expect((await octokit.rest.repos.getContent({ ...repo, path: "vendor/lib", ref: linked })).data).toMatchObject({ type: "submodule", submodule_git_url: "https://example.test/lib.git" });
+  await octokit.rest.repos.getContent({ ...repo, path: "docs", ref: linked });
   await github.compareCommits({ base: main, head });
 
   // Pull requests and check runs.

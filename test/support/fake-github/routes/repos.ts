@@ -1,6 +1,8 @@
 /** Repository metadata, file contents and collaborator permission. */
+import { posix } from "node:path";
 import { userRole } from "../auth.ts";
 import { notFound } from "../errors.ts";
+import type { TreeEntry } from "../git-store.ts";
 import { ok, type RepoContext, type RepoRoute } from "../route.ts";
 import { repoApi, repoShape, rolePermissions, userShape } from "../shapes.ts";
 import { findAccount, type Role } from "../state.ts";
@@ -22,11 +24,11 @@ async function getContent(ctx: RepoContext) {
   }
   const entry = path === "" ? null : await ctx.git.entryAt(commit, path);
   const base = `${repoApi(ctx.urls, ctx.repo)}/contents`;
-  const describe = (e: { path: string; sha: string; type: string; size?: number }) => {
-    const type = e.type === "tree" ? "dir" : e.type === "commit" ? "submodule" : "file";
+  const describe = (e: { path: string; sha: string; type: string; mode?: string; size?: number }) => {
+    const type = e.type === "tree" ? "dir" : e.type === "commit" ? "submodule" : e.mode === SYMLINK ? "symlink" : "file";
     const url = `${base}/${e.path}?ref=${encodeURIComponent(refName)}`;
     const html = `${ctx.urls.web}/${ctx.repo.fullName}/${type === "dir" ? "tree" : "blob"}/${refName}/${e.path}`;
-    const git = `${repoApi(ctx.urls, ctx.repo)}/git/${type === "dir" ? "trees" : "blobs"}/${e.sha}`;
+    const git = `${repoApi(ctx.urls, ctx.repo)}/git/${type === "dir" || type === "submodule" ? "trees" : "blobs"}/${e.sha}`;
     return {
       type,
       name: e.path.split("/").at(-1) ?? e.path,
@@ -40,16 +42,37 @@ async function getContent(ctx: RepoContext) {
       _links: { self: url, git, html },
     };
   };
+  const file = async (e: TreeEntry) => ok({ ...describe(e), content: wrapBase64(await ctx.git.readBlob(e.sha)), encoding: "base64" });
   if (entry === null) {
     if (path !== "") throw notFound();
+  } else if (entry.type === "blob" && entry.mode === SYMLINK) {
+    // GitHub answers with the file a link points to when that is a file of the repository.
+    const target = (await ctx.git.readBlob(entry.sha)).toString("utf8");
+    const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+    const pointed = target.startsWith("/") || resolved.startsWith("..") ? null : await ctx.git.entryAt(commit, resolved);
+    if (pointed?.type === "blob" && pointed.mode !== SYMLINK) return file(pointed);
+    return ok({ ...describe(entry), target });
   } else if (entry.type === "blob") {
-    const content = await ctx.git.readBlob(entry.sha);
-    return ok({ ...describe(entry), content: wrapBase64(content), encoding: "base64" });
+    return file(entry);
   } else if (entry.type === "commit") {
-    return ok(describe(entry));
+    return ok({ ...describe(entry), submodule_git_url: await submoduleUrl(ctx, commit, path) });
   }
   const listing = await ctx.git.lsTree(entry?.sha ?? commit);
   return ok(listing.map((e) => describe({ ...e, path: path === "" ? e.path : `${path}/${e.path}` })));
+}
+
+const SYMLINK = "120000";
+
+/** Where `.gitmodules` at `commit` says the submodule at `path` comes from (GitHub's `submodule_git_url`). */
+async function submoduleUrl(ctx: RepoContext, commit: string, path: string): Promise<string | null> {
+  const modules = await ctx.git.entryAt(commit, ".gitmodules");
+  if (modules === null) return null;
+  const text = (await ctx.git.readBlob(modules.sha)).toString("utf8");
+  for (const section of text.split(/^\s*\[submodule\b/m).slice(1)) {
+    const value = (key: string) => new RegExp(`^\\s*${key}\\s*=\\s*(.+?)\\s*$`, "m").exec(section)?.[1];
+    if (value("path") === path) return value("url") ?? null;
+  }
+  return null;
 }
 
 /** The legacy `permission` field folds maintain into write and triage into read. */
