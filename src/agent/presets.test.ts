@@ -417,3 +417,43 @@ exit ${rc}`;
     expect(agent.output).not.toMatch(/SyntaxError|TypeError|at JSON\.parse|node:internal|naruto:/);
   });
 });
+
+describe("every preset's result parser on a CLI that printed no result", () => {
+  /** Runs a preset whose CLI is `script` (null: not installed); PATH has no real agent CLI. */
+  async function runBare(name: PresetName, script: string | null) {
+    if (script !== null) {
+      await writeFile(join(dir, "bin", name), script);
+      await chmod(join(dir, "bin", name), 0o755);
+    }
+    const workDir = await bareWorkDir();
+    workDirs.push(workDir);
+    return runAgent({
+      command: PRESETS[name].command,
+      sandbox: unsandboxed(),
+      workDir,
+      prompt: "# the prompt\n",
+      env: { PATH: `${join(dir, "bin")}:/usr/bin:/bin:${join(process.execPath, "..")}`, HOME: dir },
+      allowEnv: PRESETS[name].env,
+      network: true,
+      mission: "m-test",
+      item: "x",
+      attempt: 1,
+      writes: ["src/"],
+      timeoutMs: 60_000,
+    });
+  }
+
+  it.each([
+    ["claude", null, 127],
+    ["claude", "#!/bin/sh\necho 'Error: could not start' >&2\nexit 1", 1],
+    ["claude", "#!/bin/sh\necho 'not json'\nexit 2", 2],
+    ["gemini", null, 127],
+    ["gemini", "#!/bin/sh\necho 'Error: could not start' >&2\nexit 1", 1],
+    ["gemini", "#!/bin/sh\necho 'not json'\nexit 2", 2],
+  ] as const)("%s (%s) keeps the CLI's exit code, and no Node stack hides the CLI's own words", async (name, script, code) => {
+    const agent = await runBare(name, script);
+    expect(agent).toMatchObject({ outcome: "crashed", exitCode: code });
+    expect(agent.output).not.toMatch(/SyntaxError|TypeError|at JSON\.parse|node:internal|^\s+at /m);
+    if (script !== null) expect(agent.output).toContain(script.includes("could not start") ? "Error: could not start" : "not json");
+  });
+});

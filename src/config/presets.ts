@@ -26,6 +26,9 @@ export interface Preset {
 }
 
 // String.raw: the commands hold shell line continuations and `\n` escapes meant for node -e.
+// A parser that finds no JSON (the CLI is missing, or crashed) writes no result and shows what
+// the CLI printed instead, never a Node stack: the attempt's reason is the CLI's own exit code
+// and words.
 
 // Claude Code reports refused tool calls (an edit under a .git/ folder or outside the work
 // directory) only in its JSON, and exits 0; an error (`is_error`: a turn limit, an API error) is
@@ -37,7 +40,7 @@ const CLAUDE = String.raw`out=$(mktemp)
 claude -p --output-format json --permission-mode acceptEdits \
   --allowedTools "Bash" --disallowedTools "Bash(git commit:*),Bash(git push:*)" \
   --max-turns 80 --model sonnet < "$NARUTO_PROMPT_FILE" > "$out"; rc=$?
-node -e 'const fs=require("fs"),r=JSON.parse(fs.readFileSync(process.argv[1],"utf8")),u=r.usage||{};fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}));const why=[],i=d=>d.tool_input||{},d=(r.permission_denials||[]).filter(d=>!(d.tool_name==="Bash"&&/\bgit\s+(commit|push)\b/.test(String(i(d).command))));if(r.is_error)why.push("Claude Code ended with an error ("+r.subtype+"): "+String([].concat(r.errors||[]).join("; ")||r.result||"no message").slice(0,500));if(d.length)why.push("Claude Code refused "+d.length+" tool call(s): "+d.map(d=>d.tool_name+" "+String(i(d).file_path??i(d).command??JSON.stringify(i(d))).slice(0,200)).join("; "));if(why.length){console.error("naruto: "+why.join(". ")+": failing the attempt");process.exit(9)}' "$out" "$NARUTO_RESULT_FILE"
+node -e 'const fs=require("fs"),o=fs.readFileSync(process.argv[1],"utf8");let r;try{r=JSON.parse(o)}catch{if(o.trim())console.error("naruto: Claude Code printed no JSON result: "+o.trim().slice(0,500));process.exit(0)}const u=r.usage||{};fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.result??"").slice(0,2000),cost_usd:r.total_cost_usd,tokens_in:(u.input_tokens||0)+(u.cache_read_input_tokens||0)+(u.cache_creation_input_tokens||0),tokens_out:u.output_tokens,model:Object.keys(r.modelUsage||{})[0]}));const why=[],i=d=>d.tool_input||{},d=(r.permission_denials||[]).filter(d=>!(d.tool_name==="Bash"&&/\bgit\s+(commit|push)\b/.test(String(i(d).command))));if(r.is_error)why.push("Claude Code ended with an error ("+r.subtype+"): "+String([].concat(r.errors||[]).join("; ")||r.result||"no message").slice(0,500));if(d.length)why.push("Claude Code refused "+d.length+" tool call(s): "+d.map(d=>d.tool_name+" "+String(i(d).file_path??i(d).command??JSON.stringify(i(d))).slice(0,200)).join("; "));if(why.length){console.error("naruto: "+why.join(". ")+": failing the attempt");process.exit(9)}' "$out" "$NARUTO_RESULT_FILE"
 if [ $? -eq 9 ] && [ "$rc" -eq 0 ]; then rc=1; fi
 exit $rc
 `;
@@ -81,7 +84,7 @@ out=$(mktemp); err=$(mktemp); status=$(mktemp)
 { GEMINI_CLI_TRUST_WORKSPACE=true gemini --approval-mode=yolo --output-format json \
   -p "Carry out the task given on standard input." < "$NARUTO_PROMPT_FILE" 2>&1 > "$out"; echo $? > "$status"; } | tee "$err" >&2
 rc=$(cat "$status"); [ -n "$rc" ] || rc=1
-node -e 'const fs=require("fs"),o=fs.readFileSync(process.argv[1],"utf8"),t=fs.readFileSync(process.argv[3],"utf8"),r=JSON.parse(o.trim()?o:t.slice(t.lastIndexOf("\n{")+1)),m=Object.entries(r.stats?.models||{}),u=([,v])=>Object.keys(v.roles||{}).length>0&&Object.keys(v.roles).every(k=>k.startsWith("utility_")),main=m.find(([,v])=>v.roles?.main)??m.filter(e=>!u(e)).reduce((a,e)=>a&&(a[1].tokens?.total||0)>=(e[1].tokens?.total||0)?a:e,undefined);fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:main?.[0]}))' "$out" "$NARUTO_RESULT_FILE" "$err" || true
+node -e 'const fs=require("fs"),o=fs.readFileSync(process.argv[1],"utf8"),t=fs.readFileSync(process.argv[3],"utf8");let r;try{r=JSON.parse(o.trim()?o:t.slice(t.lastIndexOf("\n{")+1))}catch{if(o.trim())console.error("naruto: Gemini CLI printed no JSON result: "+o.trim().slice(0,500));process.exit(0)}const m=Object.entries(r.stats?.models||{}),u=([,v])=>Object.keys(v.roles||{}).length>0&&Object.keys(v.roles).every(k=>k.startsWith("utility_")),main=m.find(([,v])=>v.roles?.main)??m.filter(e=>!u(e)).reduce((a,e)=>a&&(a[1].tokens?.total||0)>=(e[1].tokens?.total||0)?a:e,undefined);fs.writeFileSync(process.argv[2],JSON.stringify({summary:String(r.response??r.error?.message??"").slice(0,2000),tokens_in:m.reduce((s,[,v])=>s+(v.tokens?.prompt||0),0),tokens_out:m.reduce((s,[,v])=>s+(v.tokens?.candidates||0)+(v.tokens?.thoughts||0),0),model:main?.[0]}))' "$out" "$NARUTO_RESULT_FILE" "$err" || true
 exit $rc
 `;
 
