@@ -2,8 +2,11 @@
  * The human output of `naruto plan`: the items, the conflicts and how each is ordered, the
  * estimated timeline, and a Mermaid graph of the plan.
  */
-import { planGraphOf } from "../report/mermaid.ts";
+import { graphMarkdown } from "../report/mermaid.ts";
 import type { PlanReport } from "./plan-report.ts";
+
+/** Conflicting pairs listed at most: the pairs of one shared path grow with the square of its items. */
+const MAX_CONFLICT_LINES = 40;
 
 export function formatPlanHuman(report: PlanReport): string {
   const { check, json } = report;
@@ -21,10 +24,16 @@ export function formatPlanHuman(report: PlanReport): string {
     out.push("conflicts: none — every item writes its own paths", "");
   } else {
     out.push(`conflicts: ${json.conflicts.length}`);
-    for (const c of json.conflicts) {
+    // n items on one path are n(n−1)/2 pairs: the output stays linear in the items, and an
+    // unordered pair (the one a reader must act on) is never among those left out.
+    const shown = [...json.conflicts.filter((c) => c.order === "unordered"), ...json.conflicts.filter((c) => c.order !== "unordered")].slice(0, MAX_CONFLICT_LINES);
+    for (const c of shown) {
       const how = c.order === "declared" ? "ordered by the plan's own after" : c.order === "added" ? `ordered: naruto added "${c.a}" before "${c.b}"` : "NOT ORDERED (--strict)";
       out.push(`  ${c.a} × ${c.b} on ${c.path}: ${how}`);
     }
+    const hidden = json.conflicts.length - shown.length;
+    const unordered = json.conflicts.filter((c) => c.order === "unordered").length - shown.filter((c) => c.order === "unordered").length;
+    if (hidden > 0) out.push(`  … and ${hidden} more conflicting pairs, ${unordered === 0 ? "all ordered" : `${unordered} of them NOT ORDERED`} (--json lists every one)`);
     out.push("");
   }
 
@@ -42,7 +51,9 @@ export function formatPlanHuman(report: PlanReport): string {
     out.push("");
   }
 
-  out.push("```mermaid", planGraphOf(plan.items.map((item, i) => ({ id: item.id, title: item.title, after: [...item.after], added_after: [...(json.items[i]?.added_after ?? [])], status: "pending" as const }))), "```", "");
+  // Every item when Mermaid accepts it (ordering edges drawn as their transitive reduction),
+  // else the condensed graph; `added_after` in --json keeps every added edge.
+  out.push(graphMarkdown(plan.items.map((item, i) => ({ id: item.id, title: item.title, after: [...item.after], added_after: [...(json.items[i]?.added_after ?? [])], status: "pending" as const }))), "");
   out.push(json.ok ? "plan ok: proof naruto.proof/v1 checks (see --json for the document)" : "plan invalid: see the errors above");
   return out.join("\n") + "\n";
 }

@@ -22,6 +22,18 @@ describe("truncate", () => {
     expect(truncate("b".repeat(500), { limit: 100 })).toMatch(/not shown\.$/);
   });
 
+  it("cuts at a whole line and closes a code block it would leave open", () => {
+    const graph = Array.from({ length: 3000 }, (_, i) => `  n${i} --> n${i + 1}`).join("\n");
+    const body = `**Verdict:** ✅ approve\n\n\`\`\`mermaid\ngraph TD\n${graph}\n\`\`\``;
+    const cut = truncate(body, { limit: 20_000, link: "https://example.test/r" });
+    expect(cut.length).toBeLessThanOrEqual(20_000);
+    const [kept = "", note = ""] = cut.split("\n\n… truncated");
+    expect(kept.endsWith("\n```")).toBe(true);
+    expect(kept.split("\n").filter((l) => l.startsWith("```"))).toHaveLength(2);
+    expect(kept.split("\n").at(-2)).toMatch(/^ {2}n\d+ --> n\d+$/);
+    expect(note).toMatch(/^: \d+ characters not shown\. Full text: https:\/\/example\.test\/r$/);
+  });
+
   it("never leaves half of a surrogate pair at the cut", () => {
     const text = "😀".repeat(300); // two UTF-16 units each
     for (let limit = 90; limit < 100; limit++) {

@@ -18,8 +18,10 @@ export const DISPATCH_MAX_CHARS = 65_535;
  * Cuts `text` to at most `limit` characters, ending with a note that says how much was left out
  * and where to read all of it. Text within the limit is returned unchanged.
  *
- * Lengths are UTF-16 code units, never fewer than the characters GitHub counts, and a cut never
- * splits a surrogate pair.
+ * The cut falls at the end of a whole line when one ends near it, and a fenced code block it
+ * leaves open is closed before the note: a cut inside a ```mermaid block must not post half a
+ * graph (an error box) with the note shown as code. Lengths are UTF-16 code units, never fewer
+ * than the characters GitHub counts, and a cut never splits a surrogate pair.
  *
  * @example truncate(body, { limit: COMMENT_BODY_LIMIT, link: runUrl })
  */
@@ -28,12 +30,24 @@ export function truncate(text: string, options: { limit: number; link?: string |
   if (text.length <= limit) return text;
   // The note's length depends on the number it carries; size it for the worst case first.
   const note = (hidden: number) => `\n\n… truncated: ${hidden} characters not shown.${options.link ? ` Full text: ${options.link}` : ""}`;
-  const room = Math.max(limit - note(text.length).length, 0);
+  const room = Math.max(limit - note(text.length).length - CLOSE_FENCE.length, 0);
   let cut = room;
+  const newline = text.lastIndexOf("\n", room);
+  if (newline > 0 && room - newline <= LINE_SEARCH) cut = newline;
   const code = text.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut -= 1; // a high surrogate would be left alone
-  const result = text.slice(0, cut) + note(text.length - cut);
+  const kept = text.slice(0, cut);
+  const result = kept + (endsInFence(kept) ? CLOSE_FENCE : "") + note(text.length - cut);
   return result.length <= limit ? result : result.slice(0, limit);
+}
+
+const CLOSE_FENCE = "\n```";
+/** How far back a cut looks for the end of a line before it cuts mid-line. */
+const LINE_SEARCH = 4096;
+
+/** Whether the text ends inside a fenced code block: an odd number of fence lines. */
+function endsInFence(text: string): boolean {
+  return text.split("\n").filter((line) => /^ {0,3}(```|~~~)/.test(line)).length % 2 === 1;
 }
 
 export type DispatchInputs = Readonly<Record<string, string | number | boolean>>;

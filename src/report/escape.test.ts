@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeSpan, inlineText, quoteBlock, safeLink, truncate } from "./escape.ts";
+import { cellCode, codeSpan, inlineText, quoteBlock, safeLink, truncate } from "./escape.ts";
 
 describe("inlineText", () => {
   it.each([
@@ -15,6 +15,13 @@ describe("inlineText", () => {
     ["a table pipe", "a | b", "a \\| b"],
     ["line breaks and hidden characters", "one\ntwo\u200b\u202e three<!-- hidden -->", "one two three"],
     ["a heading marker", "# Title", "#&#8203; Title"],
+    ["a bullet", "- item", "\\- item"],
+    ["a plus bullet", "+ item", "\\+ item"],
+    ["a numbered item", "1. first", "1\\. first"],
+    ["a numbered item with a parenthesis", "12) first", "12\\) first"],
+    ["a thematic break", "---", "\\---"],
+    ["a setext underline", "===", "\\==="],
+    ["a dash mid-line, kept", "a - b", "a - b"],
   ])("escapes %s", (_case, input, expected) => {
     expect(inlineText(input)).toBe(expected);
   });
@@ -30,6 +37,10 @@ describe("quoteBlock", () => {
     expect(quoteBlock("first @here\n\n<b>second</b>")).toBe("> first @&#8203;here\n>\n> &lt;b&gt;second&lt;/b&gt;");
   });
 
+  it("keeps each line from becoming a list item, a rule or a heading's underline", () => {
+    expect(quoteBlock("Title\n===\n- a\n2. b\n---")).toBe("> Title\n> \\===\n> \\- a\n> 2\\. b\n> \\---");
+  });
+
   it("says so when the text is empty, and cuts many lines", () => {
     expect(quoteBlock("  ")).toBe("> (empty)");
     expect(quoteBlock("a\nb\nc", { maxLines: 2 })).toBe("> a\n> b\n> … (1 more lines)");
@@ -40,11 +51,17 @@ describe("codeSpan", () => {
   it.each([
     ["naruto/m-1/a", "`naruto/m-1/a`"],
     ["a`b", "`a'b`"],
-    ["a|b", "`a\\|b`"],
+    ["feat|pipe", "`feat|pipe`"],
     ["two\nlines", "`two lines`"],
     ["", "` `"],
   ])("renders %j as %s", (input, expected) => {
     expect(codeSpan(input)).toBe(expected);
+  });
+});
+
+describe("cellCode", () => {
+  it("escapes the pipe that would end a table cell", () => {
+    expect(cellCode("a|b")).toBe("`a\\|b`");
   });
 });
 

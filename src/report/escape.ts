@@ -30,7 +30,7 @@ function displayText(text: string): string {
  */
 export function inlineText(text: string, max = 300): string {
   const flat = redactFormats(displayText(text)).replace(/\s+/g, " ").trim();
-  return escapeMarkdown(truncate(flat, max));
+  return escapeLineStart(escapeMarkdown(truncate(flat, max)));
 }
 
 /**
@@ -40,7 +40,7 @@ export function inlineText(text: string, max = 300): string {
 export function quoteBlock(text: string, { maxLines = 40, maxLineChars = 500 } = {}): string {
   const lines = redactFormats(displayText(text)).trim().split("\n");
   const shown = lines.slice(0, maxLines).map((l) => {
-    const line = escapeMarkdown(truncate(l.replace(/\s+/g, " ").trim(), maxLineChars));
+    const line = escapeLineStart(escapeMarkdown(truncate(l.replace(/\s+/g, " ").trim(), maxLineChars)));
     return line === "" ? ">" : `> ${line}`;
   });
   if (lines.length > maxLines) shown.push(`> … (${lines.length - maxLines} more lines)`);
@@ -60,15 +60,38 @@ function escapeMarkdown(text: string): string {
 }
 
 /**
+ * What would make a line of text into structure when it starts a line (a paragraph of its own,
+ * a quoted line): a list item (`- `, `+ `, `1. `, `1) `), a thematic break or a setext
+ * underline (`---`, `===`). `*`, `#`, `>`, `|` and backticks are escaped everywhere already.
+ * A backslash before the punctuation keeps the character and takes its meaning away; mid-line,
+ * where the text may also land, `\-` renders as `-` all the same.
+ *
+ * @example escapeLineStart("1. first") → "1\\. first"
+ */
+function escapeLineStart(line: string): string {
+  return line
+    .replace(/^([-+=])/, "\\$1")
+    .replace(/^(\d{1,9})([.)])/, "$1\\$2");
+}
+
+/**
  * Text inside an inline code span: nothing in it renders, so only what would end the span or
- * the line is changed (backticks, line breaks); `|` is escaped for GFM table cells, where a code
- * span does not protect it.
+ * the line is changed (backticks, line breaks). A ref name like `feat|pipe` shows as written.
+ * In a table cell use {@link cellCode}.
  *
  * @example codeSpan("naruto/m-1/a") → "`naruto/m-1/a`"
  */
 export function codeSpan(text: string, max = 120): string {
   const flat = redactFormats(displayText(text)).replace(/`/g, "'").replace(/\s+/g, " ").trim();
-  return `\`${truncate(flat, max).replace(/\|/g, "\\|") || " "}\``;
+  return `\`${truncate(flat, max) || " "}\``;
+}
+
+/**
+ * {@link codeSpan} for a GFM table cell: there a `|` ends the cell even inside a code span, so it
+ * is written `\|`, which GFM shows as `|` (outside a table the backslash would show).
+ */
+export function cellCode(text: string, max = 120): string {
+  return codeSpan(text, max).replace(/\|/g, "\\|");
 }
 
 /** `text` cut to at most `max` characters, ending in `…` when cut. */

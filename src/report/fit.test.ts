@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assemble, fitLines, type FlexibleList } from "./fit.ts";
+import { assemble, cutAtLine, fitLines, type FlexibleList } from "./fit.ts";
 
 const list = (n: number, width: number, weight = 1): FlexibleList => ({
   lines: Array.from({ length: n }, (_, i) => `${i}`.padEnd(width, ".")),
@@ -43,5 +43,21 @@ describe("assemble", () => {
 
   it("never exceeds the limit, even when a fixed part alone is too long", () => {
     expect(assemble(["x".repeat(100)], 50).length).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("cutAtLine", () => {
+  it("cuts at a whole line, closes the code block it leaves open, and says so", () => {
+    const graph = Array.from({ length: 500 }, (_, i) => `  n${i} --> n${i + 1}`).join("\n");
+    const cut = cutAtLine(`**Verdict:** ok\n\n\`\`\`mermaid\ngraph TD\n${graph}\n\`\`\``, 2000);
+    expect(cut.length).toBeLessThanOrEqual(2000);
+    const lines = cut.split("\n");
+    expect(lines.filter((l) => l.startsWith("```"))).toHaveLength(2);
+    expect(lines.at(-4)).toMatch(/^ {2}n\d+ --> n\d+$/);
+    expect(lines.slice(-3)).toEqual(["```", "", "_… cut here to stay within GitHub's comment limit._"]);
+  });
+
+  it("leaves text within the limit alone", () => {
+    expect(cutAtLine("```\nopen", 100)).toBe("```\nopen");
   });
 });

@@ -53,7 +53,29 @@ export function assemble(parts: readonly Part[], limit: number = COMMENT_LIMIT):
   const render = (l: FlexibleList) => [...(l.head ?? []), ...fitLines(l, budget.get(l) ?? 0)].join("\n");
   const text = parts.map((p) => (typeof p === "string" ? p : render(p))).join("\n\n");
   // The shares above are exact; this only guards against a fixed part alone over the limit.
-  return text.length <= limit ? text : `${text.slice(0, limit - 2)}\n…`;
+  return cutAtLine(text, limit);
+}
+
+const CUT_NOTE = "\n\n_… cut here to stay within GitHub's comment limit._";
+const CLOSE_FENCE = "\n```";
+
+/**
+ * `text` cut to at most `limit` characters at the end of a whole line, with a note; a code block
+ * left open by the cut is closed first, so the note (and whatever a caller appends) is never
+ * shown as code and a Mermaid block is never drawn from half a graph.
+ */
+export function cutAtLine(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const room = limit - CUT_NOTE.length - CLOSE_FENCE.length;
+  if (room <= 0) return text.slice(0, limit);
+  const newline = text.lastIndexOf("\n", room);
+  const kept = text.slice(0, newline > 0 ? newline : room);
+  return `${kept}${openFence(kept) ? CLOSE_FENCE : ""}${CUT_NOTE}`;
+}
+
+/** Whether the text ends inside a fenced code block (an odd number of fence lines). */
+function openFence(text: string): boolean {
+  return text.split("\n").filter((line) => /^ {0,3}(```|~~~)/.test(line)).length % 2 === 1;
 }
 
 /** As many lines as fit in `budget` characters (newlines counted), then the note. */

@@ -7,6 +7,6 @@ export { missionResult, type MissionResult, type MissionResultItem } from "./res
 export { missionReport, type ReportOptions } from "./markdown.ts";
 export { trackingComment, trackingMarker, type TrackingLinks } from "./tracking-comment.ts";
 export { verdictComment, verdictMarker } from "./verdict-comment.ts";
-export { MERMAID_MAX_ITEMS, mermaidBlock, mermaidLabel, planGraph } from "./mermaid.ts";
+export { COMMENT_GRAPH_ITEMS, graphMarkdown, MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidBlock, mermaidLabel, planGraph } from "./mermaid.ts";
 export { COMMENT_LIMIT } from "./fit.ts";
 export { readProof, type ProofConflictSummary, type ProofSummary } from "./proof-summary.ts";

@@ -4,8 +4,8 @@
  * always renders the same text; every untrusted string is escaped on its way in.
  */
 import type { Mission, MissionItem } from "../mission/document.ts";
-import { codeSpan, inlineText, quoteBlock } from "./escape.ts";
-import { assemble, COMMENT_LIMIT, type FlexibleList } from "./fit.ts";
+import { cellCode, codeSpan, inlineText, quoteBlock } from "./escape.ts";
+import { assemble, COMMENT_LIMIT, type FlexibleList, type Part } from "./fit.ts";
 import {
   formatDuration,
   formatUsage,
@@ -34,33 +34,41 @@ export interface ReportOptions {
  * many rows were left out (the JSON result always has every item).
  */
 export function missionReport(mission: Mission, options: ReportOptions = {}): string {
+  const limit = options.limit ?? COMMENT_LIMIT;
   const usage = usageOf(mission.items);
   const hasUsage = usage.costUsd !== null || usage.tokensIn !== null || usage.tokensOut !== null;
-  return `${assemble(
-    [
-      `# naruto mission ${codeSpan(mission.id)}${mission.plan_title ? `: ${inlineText(mission.plan_title, 120)}` : ""}`,
-      summaryLine(mission),
-      "## Request",
-      quoteBlock(mission.task),
-      "## Verdict",
-      verdictHeadline(mission.verdict),
-      findingsTable(mission.verdict?.findings ?? []),
-      "## Items",
-      itemsTable(mission, hasUsage),
-      "## No-overlap proof",
-      proofSection(mission),
-      "## Queue",
-      queueLine(mission),
-      "## Containment",
-      containmentSection(mission, options.logs ?? null),
-      "## Cost",
-      hasUsage ? `Total reported by the agents: ${formatUsage(usage)}.` : "No agent reported its cost or tokens.",
-      "## Graph",
-      mermaidBlock(mission),
-    ],
-    options.limit ?? COMMENT_LIMIT,
-  )}\n`;
+  const items = itemsTable(mission, hasUsage);
+  const parts = (graph: string): Part[] => [
+    `# naruto mission ${codeSpan(mission.id)}${mission.plan_title ? `: ${inlineText(mission.plan_title, 120)}` : ""}`,
+    summaryLine(mission),
+    "## Request",
+    quoteBlock(mission.task),
+    "## Verdict",
+    verdictHeadline(mission.verdict),
+    findingsTable(mission.verdict?.findings ?? []),
+    "## Items",
+    items,
+    "## No-overlap proof",
+    proofSection(mission),
+    "## Queue",
+    queueLine(mission),
+    "## Containment",
+    containmentSection(mission, options.logs ?? null),
+    "## Cost",
+    hasUsage ? `Total reported by the agents: ${formatUsage(usage)}.` : "No agent reported its cost or tokens.",
+    "## Graph",
+    graph,
+  ];
+  // Every item's row outranks a drawing of every item: the full graph only when both fit whole
+  // (the proof and findings tables take what is left), else the condensed one.
+  const full = mermaidBlock(mission);
+  const rowsAndGraph = parts(full).map((p) => (typeof p === "string" || p === items ? p : { ...p, lines: [] }));
+  const graph = assemble(rowsAndGraph, Infinity).length <= limit - FULL_GRAPH_MARGIN ? full : mermaidBlock(mission, { maxItems: 0 });
+  return `${assemble(parts(graph), limit)}\n`;
 }
+
+// Room kept for the notes of cut tables and the blank lines around them.
+const FULL_GRAPH_MARGIN = 2048;
 
 /**
  * What agents ran in, what the tamper record found (each change with its old value, so it can be
@@ -103,13 +111,13 @@ function itemsTable(mission: Mission, withUsage: boolean): FlexibleList | string
     lines: mission.items.map((item) => {
       const cells = [
         STATUS_MARK[item.status],
-        `${codeSpan(item.id, 64)} ${inlineText(item.title, 80)}`,
+        `${cellCode(item.id, 64)} ${inlineText(item.title, 80)}`,
         statusCell(item),
         String(item.attempts.length),
         formatDuration(itemDurationMs(mission, item)),
         changedCell(item),
-        item.attempts.length === 0 ? "—" : codeSpan(itemBranch(mission, item)),
-        item.commit === null ? "—" : codeSpan(shortSha(item.commit)),
+        item.attempts.length === 0 ? "—" : cellCode(itemBranch(mission, item)),
+        item.commit === null ? "—" : cellCode(shortSha(item.commit)),
         ...(withUsage ? [formatUsage(usageOf([item]))] : []),
       ];
       return `| ${cells.join(" | ")} |`;
@@ -127,7 +135,7 @@ function statusCell(item: MissionItem): string {
 function changedCell(item: MissionItem): string {
   const changed = item.changed.length > 0 ? item.changed : (item.attempts.at(-1)?.changed ?? []);
   if (changed.length === 0) return "—";
-  const shown = changed.slice(0, 3).map((p) => codeSpan(shortenPath(p), 60));
+  const shown = changed.slice(0, 3).map((p) => cellCode(shortenPath(p), 60));
   const more = changed.length - shown.length;
   return more > 0 ? `${shown.join(", ")} +${more} more` : shown.join(", ");
 }

@@ -1,100 +1,84 @@
 /**
  * The plan as a Mermaid `graph TD` (GitHub renders Mermaid in comments), nodes coloured by
- * status. Titles come from plans that may come from comments: a label keeps only characters that
- * cannot end it or start Mermaid syntax, and node ids are naruto's own (`n0`, `n1`, …).
+ * status. Only the transitive reduction is drawn (issue 17): ordering edges the planner adds for
+ * one shared path form a chain, not a clique, so a picture never grows faster than the items.
+ * Node ids are naruto's own (`n0`, `n1`, …); titles are escaped by {@link itemLabel}.
  */
-import type { Mission, MissionItem } from "../mission/document.ts";
-import type { ItemStatus } from "../mission/status.ts";
-import { truncate } from "./escape.ts";
-import { redactFormats } from "../redact/formats.ts";
+import type { Mission } from "../mission/document.ts";
+import { transitiveReduction } from "../plan/reduction.ts";
+import { condensedGraphOf } from "./mermaid-condensed.ts";
+import { itemLabel } from "./mermaid-label.ts";
+import { classLines, depsOf, type GraphItem } from "./mermaid-parts.ts";
 
-/** Items above which a graph is left out: GitHub's Mermaid refuses large graphs. */
-export const MERMAID_MAX_ITEMS = 200;
-
-type NodeClass = "integrated" | "running" | "failed" | "skipped";
-
-const CLASS_OF: Readonly<Record<ItemStatus, NodeClass | null>> = {
-  pending: null,
-  ready: null,
-  running: "running",
-  checkpointed: "running",
-  integrated: "integrated",
-  failed: "failed",
-  conflicted: "failed",
-  out_of_scope: "failed",
-  timed_out: "failed",
-  skipped: "skipped",
-  cancelled: "skipped",
-  tampered: "failed",
-};
-
-const CLASS_DEF: Readonly<Record<NodeClass, string>> = {
-  integrated: "fill:#dafbe1,stroke:#1a7f37,color:#0d3a1b",
-  running: "fill:#ddf4ff,stroke:#0969da,color:#0a3069",
-  failed: "fill:#ffebe9,stroke:#cf222e,color:#82071e",
-  skipped: "fill:#eaeef2,stroke:#8c959f,color:#57606a",
-};
+export { mermaidLabel } from "./mermaid-label.ts";
+export type { GraphItem } from "./mermaid-parts.ts";
 
 /**
- * The Mermaid source of the plan: declared edges solid, edges the planner added dotted and
- * labelled `ordered`, each edge from a dependency to its dependent.
- *
- * @example planGraph(mission) → 'graph TD\n  n0["a: Work on a"]\n  …\n  n0 --> n1\n  classDef …'
+ * Mermaid 11's limits. `flowchart.maxEdges` (500): `FlowDB.addSingleLink` throws "Edge limit
+ * exceeded" and the page shows an error box. `maxTextSize` (50,000): `mermaidAPI.render` draws
+ * "Maximum text size in diagram exceeded" instead of the graph. Both are secure settings a
+ * diagram cannot raise, and GitHub keeps the defaults.
  */
+export const MERMAID_MAX_EDGES = 500;
+export const MERMAID_MAX_TEXT = 50_000;
+
+/**
+ * Items up to which a comment draws every item: a taller graph is still read node by node at a
+ * comment's 880 px, a wider one is scaled down until nothing is legible.
+ */
+export const COMMENT_GRAPH_ITEMS = 30;
+
+/**
+ * The Mermaid source of every item: declared edges solid, edges the planner added dotted and
+ * labelled `ordered`, each edge from a dependency to its dependent, implied edges left out.
+ *
+ * @example planGraphOf(items) → 'graph TD\n  n0["a#58; Work on a"]\n  …\n  n0 --> n1\n  classDef …'
+ */
+export function planGraphOf(items: readonly GraphItem[]): string {
+  return fullGraph(items).source;
+}
+
+/** {@link planGraphOf} for a mission's items. */
 export function planGraph(mission: Mission): string {
   return planGraphOf(mission.items);
 }
 
-/** What the graph needs of an item: a plan's items (all `pending`) can be drawn before a mission. */
-export type GraphItem = Pick<MissionItem, "id" | "title" | "after" | "added_after" | "status">;
-
-/** {@link planGraph} for bare items, e.g. a plan checked by `naruto plan`. */
-export function planGraphOf(items: readonly GraphItem[]): string {
+function fullGraph(items: readonly GraphItem[]): { source: string; edges: number } {
+  const { deps, declared } = depsOf(items);
+  const reduced = transitiveReduction(deps);
   const lines = ["graph TD"];
-  const node = new Map(items.map((item, i) => [item.id, `n${i}`]));
-  for (const [i, item] of items.entries()) {
-    const title = mermaidLabel(item.title);
-    const id = mermaidLabel(item.id) || "item";
-    lines.push(`  n${i}["${title === "" ? id : `${id}: ${title}`}"]`);
-  }
-  for (const item of items) {
-    const to = node.get(item.id);
-    for (const dep of item.after) {
-      const from = node.get(dep);
-      if (from && to) lines.push(`  ${from} --> ${to}`);
+  items.forEach((item, i) => lines.push(`  n${i}["${itemLabel(item)}"]`));
+  let edges = 0;
+  reduced.forEach((list, to) => {
+    for (const from of list) {
+      edges++;
+      lines.push(declared[to]!.has(from) ? `  n${from} --> n${to}` : `  n${from} -.->|ordered| n${to}`);
     }
-    for (const dep of item.added_after) {
-      const from = node.get(dep);
-      if (from && to) lines.push(`  ${from} -.->|ordered| ${to}`);
-    }
-  }
-  const members = new Map<NodeClass, string[]>();
-  for (const [i, item] of items.entries()) {
-    const cls = CLASS_OF[item.status];
-    if (cls) members.set(cls, [...(members.get(cls) ?? []), `n${i}`]);
-  }
-  for (const [cls, ids] of members) {
-    lines.push(`  classDef ${cls} ${CLASS_DEF[cls]}`);
-    lines.push(`  class ${ids.join(",")} ${cls}`);
-  }
-  return lines.join("\n");
-}
-
-/** The graph in a fenced `mermaid` block, or a note when the plan is too large to draw. */
-export function mermaidBlock(mission: Mission): string {
-  if (mission.items.length === 0) return "_No plan yet._";
-  if (mission.items.length > MERMAID_MAX_ITEMS) {
-    return `_The graph of ${mission.items.length} items is too large to draw here (at most ${MERMAID_MAX_ITEMS})._`;
-  }
-  return `\`\`\`mermaid\n${planGraph(mission)}\n\`\`\``;
+  });
+  lines.push(...classLines(items.map((item, i) => [`n${i}`, item.status])));
+  return { source: lines.join("\n"), edges };
 }
 
 /**
- * A node label: letters, digits, spaces and a few harmless marks. Quotes, brackets, braces,
- * `#` (Mermaid's entity codes), `;`, `|`, `<`, `>` and backticks become spaces, so a hostile title
- * can neither close the label nor add HTML, links or `click` handlers.
+ * The graph as markdown: a fenced `mermaid` block of every item when there are at most
+ * `maxItems` (default: any number; 0: always condensed) and Mermaid accepts it, else a one-line
+ * note and the condensed graph ({@link condensedGraphOf}). Never an error box, never an open fence.
  */
-export function mermaidLabel(text: string, max = 60): string {
-  const safe = redactFormats(text).replace(/[^\p{L}\p{N} .,:_/+=?!'()-]/gu, " ").replace(/\s+/g, " ").trim();
-  return truncate(safe, max);
+export function graphMarkdown(items: readonly GraphItem[], { maxItems = Infinity }: { readonly maxItems?: number } = {}): string {
+  if (items.length === 0) return "_No plan yet._";
+  if (items.length <= maxItems) {
+    const full = fullGraph(items);
+    if (full.edges <= MERMAID_MAX_EDGES && full.source.length <= MERMAID_MAX_TEXT) return fence(full.source);
+  }
+  const condensed = condensedGraphOf(items);
+  return `${condensed.note}\n\n${fence(condensed.source)}`;
+}
+
+/** A mission's graph; see {@link graphMarkdown}. */
+export function mermaidBlock(mission: Mission, options: { readonly maxItems?: number } = {}): string {
+  return graphMarkdown(mission.items, options);
+}
+
+function fence(source: string): string {
+  return `\`\`\`mermaid\n${source}\n\`\`\``;
 }

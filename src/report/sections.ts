@@ -3,7 +3,7 @@
  * summary, the queue line. Each returns markdown (or a list that `assemble` may cut).
  */
 import type { Finding, Mission, Verdict } from "../mission/document.ts";
-import { codeSpan, inlineText } from "./escape.ts";
+import { cellCode, codeSpan, inlineText } from "./escape.ts";
 import type { FlexibleList } from "./fit.ts";
 import { SEVERITY_MARK, shortSha, VERDICT_MARK } from "./format.ts";
 import { readProof } from "./proof-summary.ts";
@@ -20,7 +20,7 @@ export function findingsTable(findings: readonly Finding[]): FlexibleList | stri
   return {
     head: ["| | rule | where | message |", "|---|---|---|---|"],
     lines: findings.map(
-      (f) => `| ${SEVERITY_MARK[f.severity]} ${f.severity} | ${codeSpan(f.rule, 64)} | ${where(f)} | ${inlineText(f.message, 500)} |`,
+      (f) => `| ${SEVERITY_MARK[f.severity]} ${f.severity} | ${cellCode(f.rule, 64)} | ${where(f)} | ${inlineText(f.message, 500)} |`,
     ),
     // A blank line first: a text line right after a table would be read as one more row.
     note: (hidden) => `\n_… and ${hidden} more findings — see the report._`,
@@ -30,7 +30,7 @@ export function findingsTable(findings: readonly Finding[]): FlexibleList | stri
 
 function where(f: Finding): string {
   if (f.path === null) return "—";
-  return codeSpan(f.line === null ? f.path : `${f.path}:${f.line}`, 80);
+  return cellCode(f.line === null ? f.path : `${f.path}:${f.line}`, 80);
 }
 
 /** The no-overlap proof: whether it holds, and each conflicting pair with how it is ordered. */
@@ -44,7 +44,7 @@ export function proofSection(mission: Mission): FlexibleList | string {
   const pairs = proof.conflicts.length === 1 ? "1 conflicting pair" : `${proof.conflicts.length} conflicting pairs`;
   return {
     head: [`${claim} ${pairs}${skipped}, each run one after the other:`, "", "| first | then | overlapping path | ordered by |", "|---|---|---|---|"],
-    lines: proof.conflicts.map((c) => `| ${codeSpan(c.a, 64)} | ${codeSpan(c.b, 64)} | ${codeSpan(c.path, 80)} | ${orderText(c.order)} |`),
+    lines: proof.conflicts.map((c) => `| ${cellCode(c.a, 64)} | ${cellCode(c.b, 64)} | ${cellCode(c.path, 80)} | ${orderText(c.order)} |`),
     note: (hidden) => `\n_… and ${hidden} more conflicting pairs — see the proof._`,
     weight: 0.5,
   };

@@ -14,9 +14,16 @@ describe("trackingComment", () => {
     expect(trackingComment(runningMission(), { links })).toMatchSnapshot();
   });
 
-  it("ends with the verdict once reviewed", () => {
-    const comment = trackingComment(reviewedMission());
-    expect(comment.trimEnd().split("\n").at(-1)).toBe("**Verdict:** ✋ **request_changes**: Changes requested: 2 items not integrated.");
+  it("puts the verdict and the links before the long parts, the graph last", () => {
+    const lines = trackingComment(reviewedMission(), { links }).trimEnd().split("\n");
+    const verdict = lines.indexOf("**Verdict:** ✋ **request_changes**: Changes requested: 2 items not integrated.");
+    const queue = lines.findIndex((l) => l.startsWith("Queue `naruto/m-test1`") && l.includes("[pull request](https://github.com/acme/demo/pull/2)"));
+    const checklist = lines.findIndex((l) => l.startsWith("- ["));
+    expect(verdict).toBeGreaterThan(0);
+    expect(queue).toBeGreaterThan(verdict);
+    expect(checklist).toBeGreaterThan(queue);
+    expect(lines.indexOf("```mermaid")).toBeGreaterThan(checklist);
+    expect(lines.at(-1)).toBe("```");
   });
 
   it("starts with the hidden marker of the mission", () => {
@@ -30,7 +37,9 @@ describe("trackingComment", () => {
   });
 
   it("neutralizes hostile titles, tasks and reasons", () => {
-    const comment = trackingComment(hostileMission());
+    // Labels in the Mermaid block keep the title's text, escaped for Mermaid (mermaid.test.ts):
+    // a code block links no mention and renders no markdown.
+    const comment = trackingComment(hostileMission()).replace(/^```mermaid\n[\s\S]*?^```$/m, "");
     expect(comment).not.toMatch(/<img|<script|@everyone|(?<!\\)\]\(http:|http:\/\//);
     const items = comment.split("\n").filter((l) => l.startsWith("- ["));
     expect(items).toHaveLength(2);
@@ -40,7 +49,7 @@ describe("trackingComment", () => {
     const comment = trackingComment(hugeMission(1000), { links });
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     const shown = comment.split("\n").filter((l) => l.startsWith("- [")).length;
-    const hidden = Number(/^- … and (\d+) more items — see the report$/m.exec(comment)?.[1]);
+    const hidden = Number(/^_… and (\d+) more items — see the report\._$/m.exec(comment)?.[1]);
     expect(hidden).toBeGreaterThan(0);
     expect(shown + hidden).toBe(1000);
     expect(comment).toContain("**Verdict:**");

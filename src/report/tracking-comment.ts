@@ -7,7 +7,7 @@ import type { Mission, MissionItem } from "../mission/document.ts";
 import { codeSpan, inlineText, safeLink } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
 import { formatDuration, itemBranch, itemDurationMs, progressOf, shortSha, STATUS_MARK } from "./format.ts";
-import { mermaidBlock } from "./mermaid.ts";
+import { COMMENT_GRAPH_ITEMS, mermaidBlock } from "./mermaid.ts";
 import { queueLine, verdictHeadline } from "./sections.ts";
 
 /** Where the comment may link; only http(s) URLs are shown. */
@@ -33,9 +33,10 @@ export function markerId(missionId: string): string {
 }
 
 /**
- * The tracking comment: a checklist of the items (status, branch, attempt, duration, link), the
- * graph, links, and the verdict at the end. Always under GitHub's comment limit: a long checklist
- * ends with "… and N more items — see the report".
+ * The tracking comment: the verdict and the links, a checklist of the items (status, branch,
+ * attempt, duration, link), and the graph (every item up to {@link COMMENT_GRAPH_ITEMS}, else
+ * condensed). Always under GitHub's comment limit: a long checklist ends with "… and N more
+ * items — see the report".
  */
 export function trackingComment(mission: Mission, { links = {} }: { readonly links?: TrackingLinks } = {}): string {
   const header = `${trackingMarker(mission.id)}\n### naruto ${codeSpan(mission.id)} · ${mission.status} · ${progressOf(mission)}`;
@@ -44,21 +45,24 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
     safeLink("run", links.run),
     safeLink("full report", links.report),
   ].filter((l): l is string => l !== null);
+  // The verdict and the links first, the long parts (checklist, graph) last: a cut only ever
+  // shortens the checklist, whose note points to the report.
   return `${assemble(
     [
       header,
       `> ${inlineText(firstLine(mission.task), 200) || "(no task)"}`,
       ...trustLines(mission),
+      `**Verdict:** ${mission.kind === "review" && mission.verdict === null ? "⏳ **Not reviewed yet**: the review job reads the changes." : verdictHeadline(mission.verdict)}`,
+      [queueLine(mission), ...linkLine].join(" · "),
+      ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
       mission.items.length === 0
         ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {
           lines: mission.items.map((item) => checklistLine(mission, item, links)),
-          note: (hidden) => `- … and ${hidden} more items — see the report`,
+          // A blank line first: a text line right after a list item would continue it.
+          note: (hidden) => `\n_… and ${hidden} more items — see the report._`,
         },
-      [queueLine(mission), ...linkLine].join(" · "),
-      ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
-      ...(mission.kind === "review" ? [] : [mermaidBlock(mission)]),
-      `**Verdict:** ${mission.kind === "review" && mission.verdict === null ? "⏳ **Not reviewed yet**: the review job reads the changes." : verdictHeadline(mission.verdict)}`,
+      ...(mission.kind === "review" ? [] : [mermaidBlock(mission, { maxItems: COMMENT_GRAPH_ITEMS })]),
     ],
     COMMENT_LIMIT,
   )}\n`;
