@@ -19,6 +19,7 @@ export const SLOW_SUITES = [
   "test/github/mission-store.test.ts",
   "src/git/gate.git.test.ts",
   "test/local/cli-errors.git.test.ts",
+  "src/report/github-render.svg.test.ts",
 ];
 
 /**
