@@ -71,7 +71,7 @@ export function condensedGraphOf(items: readonly GraphItem[]): { source: string;
     pathDrawn ? `the critical path (${count(critical.length)})` : "",
   ].filter((s) => s !== "");
   const path = pathDrawn ? "" : ` The critical path is ${count(critical.length)} long.`;
-  const note = `_${count(items.length)} in ${layers === 1 ? "1 dependency layer" : `${layers} dependency layers`}, condensed: counts by status per layer${shown.length === 0 ? "" : `; ${shown.join(" and ")} drawn on their own`}.${path} The full report lists every item._`;
+  const note = `_${count(items.length)} in ${layers === 1 ? "1 dependency layer" : `${layers} dependency layers`}, condensed: counts by status per layer${shown.length === 0 ? "" : `; ${shown.join(" and ")} drawn on their own`}.${path}_`;
   return { source: lines.join("\n"), note };
 }
 

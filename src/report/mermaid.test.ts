@@ -119,6 +119,6 @@ describe("condensedGraphOf", () => {
     }));
     const { source, note } = condensedGraphOf(items);
     expect(source).toMatchSnapshot();
-    expect(note).toBe("_100 items in 10 dependency layers, condensed: counts by status per layer; failed and running items and the critical path (10 items) drawn on their own. The full report lists every item._");
+    expect(note).toBe("_100 items in 10 dependency layers, condensed: counts by status per layer; failed and running items and the critical path (10 items) drawn on their own._");
   });
 });
