@@ -87,8 +87,9 @@ export function viewCall(view: GitView, args: readonly string[], extra: { input?
 }
 
 /** The config of a git directory naruto writes: the object format of the repository, nothing else. */
-export function repoConfig(format: RepoObjects["format"], options: { bare: boolean }): string {
-  const core = `[core]\n\trepositoryformatversion = ${format === "sha256" ? 1 : 0}\n\tbare = ${options.bare}\n\tfilemode = true\n\tlogallrefupdates = false\n`;
+export function repoConfig(format: RepoObjects["format"], options: { bare: boolean; checkStat?: "minimal" }): string {
+  const checkStat = options.checkStat === undefined ? "" : `\tcheckStat = ${options.checkStat}\n`;
+  const core = `[core]\n\trepositoryformatversion = ${format === "sha256" ? 1 : 0}\n\tbare = ${options.bare}\n\tfilemode = true\n\tlogallrefupdates = false\n${checkStat}`;
   return format === "sha256" ? `${core}[extensions]\n\tobjectformat = sha256\n` : core;
 }
 

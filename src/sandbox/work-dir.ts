@@ -200,14 +200,18 @@ export function seedIndex(dir: Pick<WorkDir, "private">): string {
 /**
  * The agent's repository: HEAD detached at the start commit, which is also the shallow boundary
  * (so it is the one commit the agent sees), no refs, no hooks, a config with nothing in it but
- * the object format, objects borrowed from the user's store (read-only in the sandbox).
+ * the object format and `checkStat`, objects borrowed from the user's store (read-only in the
+ * sandbox).
  */
 async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
   const g = join(dir.path, ".git");
   for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir(join(g, d), { recursive: true });
   await writeFile(join(g, "HEAD"), `${dir.start}\n`);
   await writeFile(join(g, "shallow"), `${dir.start}\n`);
-  await writeFile(join(g, "config"), repoConfig(dir.objects.format, { bare: false }));
+  // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
+  // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
+  // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
+  await writeFile(join(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" }));
   await writeFile(join(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}\n`).join(""));
   await writeFile(join(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
   await writeFile(join(g, "info", "exclude"), "");
