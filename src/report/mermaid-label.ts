@@ -35,12 +35,12 @@ const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
 
 /**
  * A title as the text of a label: credentials redacted, NFC, invisible characters removed,
- * whitespace collapsed, at most `max` user-perceived characters (never half an `é` or half a 👩‍💻),
- * then escaped for Mermaid.
+ * whitespace collapsed, at most `max` user-perceived characters (never half an `é` or half a 👩‍💻;
+ * Mermaid wraps a label at 200 px, so 80 make at most about four lines), then escaped for Mermaid.
  *
  * @example mermaidLabel('नमस्ते "x"') → "नमस्ते #quot;x#quot;"
  */
-export function mermaidLabel(text: string, max = 120): string {
+export function mermaidLabel(text: string, max = 80): string {
   const clean = redactFormats(text).normalize("NFC").replace(/\s+/g, " ").replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
   const chars = [...graphemes.segment(clean)].map((s) => s.segment);
   const cut = chars.length <= max ? clean : `${chars.slice(0, max - 1).join("").trimEnd()}…`;

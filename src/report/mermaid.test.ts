@@ -91,8 +91,8 @@ describe("mermaidLabel", () => {
   });
 
   it("cuts long labels at a whole character", () => {
-    expect(mermaidLabel("x".repeat(200))).toBe(`${"x".repeat(119)}…`);
-    expect(mermaidLabel("e\u0301".repeat(200))).toBe(`${"é".repeat(119)}…`);
+    expect(mermaidLabel("x".repeat(200))).toBe(`${"x".repeat(79)}…`);
+    expect(mermaidLabel("e\u0301".repeat(200))).toBe(`${"é".repeat(79)}…`);
     expect(mermaidLabel("👩‍💻".repeat(200), 3)).toBe("👩‍💻👩‍💻…");
   });
 });
