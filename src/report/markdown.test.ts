@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { missionReport } from "./markdown.ts";
 import { hostileMission, hugeMission, reviewedMission, runningMission } from "./missions.fixture.ts";
 import { COMMENT_LIMIT } from "./fit.ts";
+import { missionOf, SCENARIOS } from "./render-scenarios.fixture.ts";
 
 /** Cells of a markdown table row: split on pipes that are not escaped. */
 const cells = (row: string) => row.split(/(?<!\\)\|/).slice(1, -1);
@@ -27,6 +28,14 @@ describe("missionReport", () => {
     for (const row of rows) expect(cells(row)).toHaveLength(8);
     // The fence in the request cannot open a code block that would swallow the report.
     expect(report.split("\n").filter((l) => l.startsWith("```"))).toEqual(["```mermaid", "```"]);
+  });
+
+  it("sums up the pairs of a path many items write, one row per path", () => {
+    const shared = SCENARIOS.find((s) => s.name === "64 items sharing one path")!;
+    const report = missionReport(missionOf(shared));
+    expect(report).toContain("✅ No two items that may run at the same time write the same path. 2016 conflicting pairs, each run one after the other:");
+    expect(report).toContain("| `src/shared.ts` | 64 | 2016 | an edge the planner added (2016) |");
+    expect(report).not.toMatch(/^\| `s-0` \| `s-1` \|/m);
   });
 
   it("says when the proof is not a proof document", () => {

@@ -96,7 +96,7 @@ function request(task: string): MissionEvent {
 }
 
 /** The mission naruto would run for the scenario's plan, with statuses to show. */
-function missionOf(s: Scenario): Mission {
+export function missionOf(s: Scenario): Mission {
   const check = checkPlan(planText(s));
   if (!check.plan) throw new Error(`${s.name}: ${JSON.stringify(check.errors)}`);
   const added = new Map(check.items.map((i) => [i.id, [...i.added_after]]));

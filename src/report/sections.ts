@@ -6,7 +6,7 @@ import type { Finding, Mission, Verdict } from "../mission/document.ts";
 import { cellCode, codeSpan, inlineText } from "./escape.ts";
 import type { FlexibleList } from "./fit.ts";
 import { SEVERITY_MARK, shortSha, VERDICT_MARK } from "./format.ts";
-import { readProof } from "./proof-summary.ts";
+import { readProof, type ProofConflictSummary } from "./proof-summary.ts";
 
 /** The verdict's headline: mark, verdict and summary. */
 export function verdictHeadline(verdict: Verdict | null): string {
@@ -42,10 +42,37 @@ export function proofSection(mission: Mission): FlexibleList | string {
   const skipped = proof.unreadable === 0 ? "" : proof.unreadable === 1 ? " (1 conflict entry could not be read)" : ` (${proof.unreadable} conflict entries could not be read)`;
   if (proof.conflicts.length === 0) return `${claim} No two items write overlapping paths${skipped}.`;
   const pairs = proof.conflicts.length === 1 ? "1 conflicting pair" : `${proof.conflicts.length} conflicting pairs`;
+  if (proof.conflicts.length > MAX_PAIR_ROWS) return pathsTable(proof.conflicts, `${claim} ${pairs}${skipped}, each run one after the other:`);
   return {
     head: [`${claim} ${pairs}${skipped}, each run one after the other:`, "", "| first | then | overlapping path | ordered by |", "|---|---|---|---|"],
     lines: proof.conflicts.map((c) => `| ${cellCode(c.a, 64)} | ${cellCode(c.b, 64)} | ${cellCode(c.path, 80)} | ${orderText(c.order)} |`),
     note: (hidden) => `\n_… and ${hidden} more conflicting pairs — see the proof._`,
+    weight: 0.5,
+  };
+}
+
+/**
+ * Pairs listed one per row at most: n items writing one path are n(n−1)/2 pairs, so beyond this
+ * the section lists each overlapping path once (the proof holds every pair).
+ */
+const MAX_PAIR_ROWS = 50;
+
+/** The conflicting pairs summed up per overlapping path: how many items, how many pairs, how ordered. */
+function pathsTable(conflicts: readonly ProofConflictSummary[], claim: string): FlexibleList {
+  const byPath = new Map<string, { items: Set<string>; orders: Map<string, number> }>();
+  for (const c of conflicts) {
+    const entry = byPath.get(c.path) ?? { items: new Set<string>(), orders: new Map<string, number>() };
+    entry.items.add(c.a).add(c.b);
+    entry.orders.set(c.order, (entry.orders.get(c.order) ?? 0) + 1);
+    byPath.set(c.path, entry);
+  }
+  return {
+    head: [claim, "", "| overlapping path | items | pairs | ordered by |", "|---|---|---|---|"],
+    lines: [...byPath].map(([path, { items, orders }]) => {
+      const how = [...orders].map(([order, n]) => `${orderText(order)} (${n})`).join(", ");
+      return `| ${cellCode(path, 80)} | ${items.size} | ${[...orders.values()].reduce((a, b) => a + b, 0)} | ${how} |`;
+    }),
+    note: (hidden) => `\n_… and ${hidden} more overlapping paths — see the proof._`,
     weight: 0.5,
   };
 }
