@@ -11,6 +11,7 @@ import { gitText } from "../git/run-git.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
 import type { Mission } from "../mission/document.ts";
 import { isMissionTerminal } from "../mission/status.ts";
+import { MissionNotFoundError } from "../mission/store.ts";
 import { defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeMissionFolder, workRepo } from "../sandbox/work-dir.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
 import { loadRunOverrides } from "./run-overrides.ts";
@@ -57,7 +58,10 @@ export async function cleanMissions(deps: CleanDeps, options: CleanOptions): Pro
   const cleaned: CleanedMission[] = [];
   for (const id of ids.sort()) {
     const stored = await store.load(id);
-    if (stored === null) continue;
+    if (stored === null) {
+      if (options.mission !== null) throw new MissionNotFoundError(id);
+      continue;
+    }
     const m = stored.mission;
     const skip = (why: string) => cleaned.push({ id, status: m.status, refs: [], workDirs: [], skipped: why });
     if (!isMissionTerminal(m.status)) {

@@ -108,6 +108,9 @@ describe("naruto clean", () => {
     const r = await naruto(repo, ["clean", "--older-than", "30d"]);
     expect(r.stdout).toContain("cleaned m-old0001");
     expect(await refsOf(repo)).toContain(`refs/heads/naruto/${done.id}--a`);
+    const unknown = await naruto(repo, ["clean", "--mission", "m-nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("no mission m-nope");
     const bad = await naruto(repo, ["clean", "--older-than", "soon"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--older-than soon: expected an age like 12h, 7d or 30d");
