@@ -20,6 +20,10 @@ export const SLOW_SUITES = [
   "src/git/gate.git.test.ts",
   "test/local/cli-errors.git.test.ts",
   "src/report/github-render.svg.test.ts",
+  "test/demo-example.test.ts",
+  "test/local/mission-failures.git.test.ts",
+  "test/github/faults.test.ts",
+  "test/local/cli-cancel.git.test.ts",
 ];
 
 /**
