@@ -59,27 +59,47 @@ afterEach(async () => {
   await Promise.all(workDirs.splice(0).map((w) => w.remove()));
 });
 
-async function runPreset(name: PresetName, rc: number, script = FAKE_CLIS[name](join(dir, "log"), rc)) {
-  const bin = join(dir, "bin", name);
-  await writeFile(bin, script);
-  await chmod(bin, 0o755);
+/** How a preset is run against a stand-in CLI. */
+interface PresetRun {
+  /** The stand-in `NAME` on PATH; null: the CLI is not installed. */
+  readonly script: string | null;
+  /** More of the runner's environment (PATH is the stand-ins' folder, then `path`). */
+  readonly env?: Record<string, string>;
+  /** What follows the stand-ins' folder on PATH (default the test's PATH). */
+  readonly path?: string;
+  readonly sandbox?: Sandbox;
+  readonly readOnly?: readonly string[];
+  readonly writes?: readonly string[];
+}
+
+/** Runs preset `name`'s command as naruto does, with `script` as its CLI. */
+async function runWith(name: PresetName, input: PresetRun) {
+  if (input.script !== null) {
+    await writeFile(join(dir, "bin", name), input.script);
+    await chmod(join(dir, "bin", name), 0o755);
+  }
   const workDir = await bareWorkDir();
   workDirs.push(workDir);
   const agent = await runAgent({
     command: PRESETS[name].command,
-    sandbox: unsandboxed(),
+    sandbox: input.sandbox ?? unsandboxed(),
     workDir,
     prompt: "# the prompt\n",
-    env: { PATH: `${join(dir, "bin")}:${process.env.PATH}` },
+    env: { PATH: `${join(dir, "bin")}:${input.path ?? process.env.PATH}`, ...input.env },
     allowEnv: PRESETS[name].env,
     network: true,
+    readOnly: [join(dir, "bin"), ...(input.readOnly ?? [])],
     mission: "m-test",
     item: "x",
     attempt: 1,
-    writes: ["src/"],
+    writes: [...(input.writes ?? ["src/"])],
     timeoutMs: 60_000,
   });
   return { ...agent, workDir };
+}
+
+function runPreset(name: PresetName, rc: number, script = FAKE_CLIS[name](join(dir, "log"), rc)) {
+  return runWith(name, { script });
 }
 
 describe("agent presets (run against stand-in CLIs)", () => {
@@ -194,27 +214,8 @@ cat "$GEMINI_CLI_HOME/.gemini/settings.json" >&2
 echo '{}' > "$GEMINI_CLI_HOME/.gemini/projects.json" && echo home-writable >&2
 echo '{"response":"ok","stats":{"models":{}}}'`;
 
-  async function runWithHome(input: { home: string; sandbox: Sandbox }) {
-    await writeFile(join(dir, "bin", "gemini"), homeProbe);
-    await chmod(join(dir, "bin", "gemini"), 0o755);
-    const workDir = await bareWorkDir();
-    workDirs.push(workDir);
-    const agent = await runAgent({
-      command: PRESETS.gemini.command,
-      sandbox: input.sandbox,
-      workDir,
-      prompt: "# the prompt\n",
-      env: { PATH: `${join(dir, "bin")}:${process.env.PATH}`, GEMINI_CLI_HOME: input.home },
-      allowEnv: PRESETS.gemini.env,
-      network: true,
-      readOnly: [join(dir, "bin"), input.home],
-      mission: "m-test",
-      item: "x",
-      attempt: 1,
-      writes: ["src/"],
-      timeoutMs: 60_000,
-    });
-    return { ...agent, workDir };
+  function runWithHome(input: { home: string; sandbox: Sandbox }) {
+    return runWith("gemini", { script: homeProbe, env: { GEMINI_CLI_HOME: input.home }, sandbox: input.sandbox, readOnly: [input.home] });
   }
 
   it("passes GEMINI_CLI_HOME through, and uses it as it is where Gemini can write it", async () => {
@@ -308,29 +309,8 @@ describe("claude preset on Claude Code 2.1.328's refusals and errors", () => {
 // `file_change` with `status: "failed"` while Codex still exits 0.
 describe("codex preset on Codex CLI 0.169.0's home and failed writes", () => {
   /** Runs the codex preset with `script` as `codex` (none: not installed) and `env` passed as the runner's. */
-  async function runCodex(input: { script: string | null; env?: Record<string, string>; sandbox?: Sandbox; readOnly?: string[] }) {
-    if (input.script !== null) {
-      await writeFile(join(dir, "bin", "codex"), input.script);
-      await chmod(join(dir, "bin", "codex"), 0o755);
-    }
-    const workDir = await bareWorkDir();
-    workDirs.push(workDir);
-    const agent = await runAgent({
-      command: PRESETS.codex.command,
-      sandbox: input.sandbox ?? unsandboxed(),
-      workDir,
-      prompt: "# the prompt\n",
-      env: { PATH: `${join(dir, "bin")}:${process.env.PATH}`, ...input.env },
-      allowEnv: PRESETS.codex.env,
-      network: true,
-      readOnly: [join(dir, "bin"), ...(input.readOnly ?? [])],
-      mission: "m-test",
-      item: "x",
-      attempt: 1,
-      writes: ["notes/"],
-      timeoutMs: 60_000,
-    });
-    return { ...agent, workDir };
+  function runCodex(input: { script: string | null; env?: Record<string, string>; sandbox?: Sandbox; readOnly?: string[] }) {
+    return runWith("codex", { ...input, writes: ["notes/"] });
   }
 
   /** A user's Codex home: a config.toml pointing at a provider, and a ChatGPT login. */
@@ -420,27 +400,8 @@ exit ${rc}`;
 
 describe("every preset's result parser on a CLI that printed no result", () => {
   /** Runs a preset whose CLI is `script` (null: not installed); PATH has no real agent CLI. */
-  async function runBare(name: PresetName, script: string | null) {
-    if (script !== null) {
-      await writeFile(join(dir, "bin", name), script);
-      await chmod(join(dir, "bin", name), 0o755);
-    }
-    const workDir = await bareWorkDir();
-    workDirs.push(workDir);
-    return runAgent({
-      command: PRESETS[name].command,
-      sandbox: unsandboxed(),
-      workDir,
-      prompt: "# the prompt\n",
-      env: { PATH: `${join(dir, "bin")}:/usr/bin:/bin:${join(process.execPath, "..")}`, HOME: dir },
-      allowEnv: PRESETS[name].env,
-      network: true,
-      mission: "m-test",
-      item: "x",
-      attempt: 1,
-      writes: ["src/"],
-      timeoutMs: 60_000,
-    });
+  function runBare(name: PresetName, script: string | null) {
+    return runWith(name, { script, path: `/usr/bin:/bin:${join(process.execPath, "..")}`, env: { HOME: dir } });
   }
 
   it.each([
