@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startAnthropicServer } from "../../scripts/agents-check/anthropic-server.ts";
 import { turnsOf } from "../../scripts/agents-check/script.ts";
 import type { ModelServer, Scenario } from "../../scripts/agents-check/types.ts";
+import { readSse, type SseEvent } from "./sse.ts";
 
 // The scripted Anthropic server of `npm run agents-check`, spoken to as Claude Code 2.1.328 does
 // (AGENTS.md, "Driving the CLIs offline"): the working directory in a system message, the
@@ -30,16 +31,8 @@ function request(prompt: string, answered: number) {
   return { model: "claude-sonnet-5-5", stream: true, system: [{ type: "text", text: "You are a Claude agent" }], messages };
 }
 
-async function events(s: ModelServer, body: unknown): Promise<{ event: string; data: Record<string, unknown> }[]> {
-  const response = await fetch(`${s.url}/v1/messages?beta=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  expect(response.headers.get("content-type")).toBe("text/event-stream");
-  return (await response.text())
-    .split("\n\n")
-    .filter((chunk) => chunk.trim() !== "")
-    .map((chunk) => {
-      const [eventLine = "", dataLine = ""] = chunk.split("\n");
-      return { event: eventLine.replace(/^event: /, ""), data: JSON.parse(dataLine.replace(/^data: /, "")) as Record<string, unknown> };
-    });
+async function events(s: ModelServer, body: unknown): Promise<SseEvent[]> {
+  return readSse(await fetch(`${s.url}/v1/messages?beta=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
 }
 
 describe("the scripted Anthropic Messages server", () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { gemini } from "../../scripts/agents-check/gemini.ts";
 import { startGeminiServer } from "../../scripts/agents-check/gemini-server.ts";
 import type { ModelServer, Scenario } from "../../scripts/agents-check/types.ts";
+import { readSse } from "./sse.ts";
 
 // The scripted Gemini API server of `npm run agents-check`, spoken to as Gemini CLI 0.61.0 does
 // (requests recorded from the real CLI, trimmed): the session context with the workspace
@@ -62,10 +63,9 @@ async function post(path: string, body: unknown): Promise<Response> {
 async function turn(answered: number, prompt = `# Task\n\nFollow the scripted scenario ${SCENARIO.match}.`): Promise<{ candidates: { content: { parts: Record<string, unknown>[] } }[]; usageMetadata: unknown; modelVersion: string }> {
   const response = await post("/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse", { contents: contents({ prompt, answered }), generationConfig: { temperature: 1 } });
   expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toBe("text/event-stream");
-  const events = (await response.text()).split("\n\n").filter((e) => e.trim() !== "");
+  const events = await readSse(response);
   expect(events).toHaveLength(1);
-  return JSON.parse(events[0]!.replace(/^data: /, "")) as Awaited<ReturnType<typeof turn>>;
+  return events[0]!.data as unknown as Awaited<ReturnType<typeof turn>>;
 }
 
 describe("scripted Gemini API server", () => {

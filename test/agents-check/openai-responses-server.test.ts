@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { addFilePatch } from "../../scripts/agents-check/openai-responses-script.ts";
 import { startOpenAiResponsesServer } from "../../scripts/agents-check/openai-responses-server.ts";
 import type { ModelServer, Scenario } from "../../scripts/agents-check/types.ts";
+import { readSse, type SseEvent } from "./sse.ts";
 
 // The scripted OpenAI Responses server of `npm run agents-check`, spoken to as Codex CLI 0.169.0
 // does (requests recorded from the real CLI): the tools in an `additional_tools` input item (with
@@ -42,20 +43,12 @@ async function post(s: ModelServer, body: unknown): Promise<Response> {
   return fetch(`${s.url}/v1/responses`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
-async function events(s: ModelServer, body: unknown): Promise<{ event: string; data: Record<string, unknown> }[]> {
-  const response = await post(s, body);
-  expect(response.headers.get("content-type")).toBe("text/event-stream");
-  return (await response.text())
-    .split("\n\n")
-    .filter((chunk) => chunk.trim() !== "")
-    .map((chunk) => {
-      const [eventLine = "", dataLine = ""] = chunk.split("\n");
-      return { event: eventLine.replace(/^event: /, ""), data: JSON.parse(dataLine.replace(/^data: /, "")) as Record<string, unknown> };
-    });
+async function events(s: ModelServer, body: unknown): Promise<SseEvent[]> {
+  return readSse(await post(s, body));
 }
 
 /** The item of `response.output_item.done`. */
-function doneItem(stream: { event: string; data: Record<string, unknown> }[]): Record<string, unknown> {
+function doneItem(stream: SseEvent[]): Record<string, unknown> {
   return stream.find((e) => e.event === "response.output_item.done")?.data.item as Record<string, unknown>;
 }
 
