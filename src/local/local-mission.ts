@@ -90,13 +90,13 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   deps.onMission?.(id);
   const release = await holdMission(await gitCommonDir(git, repoDir), id);
   try {
-    return await startMission(deps, req, { id, commit, refName, config });
+    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null });
   } finally {
     await release();
   }
 }
 
-async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config }): Promise<Mission> {
+async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config; title: string | null }): Promise<Mission> {
   const repoDir = req.repoDir;
   const { id, commit, refName, config } = m;
   const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
@@ -108,7 +108,7 @@ async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; c
   const git = tamper.git;
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
   await saveRunOverrides(await gitCommonDir(git, repoDir), id, run);
-  const task = req.task ?? firstTitle(req.planText) ?? "run the plan";
+  const task = req.task ?? m.title ?? "run the plan";
   const requested: MissionEvent = {
     type: "requested",
     at: deps.now().toISOString(),
@@ -256,10 +256,4 @@ function withOverrides(config: Config, req: { agentCommand: string | null; agent
   if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead] };
   const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
   return { ...config, agents, limits };
-}
-
-function firstTitle(planText: string | null): string | null {
-  if (planText === null) return null;
-  const check = checkPlan(planText);
-  return check.plan?.title || null;
 }
