@@ -52,8 +52,8 @@ function describe(cleaned: readonly CleanedMission[], dryRun: boolean): string {
     if (dryRun) for (const d of c.workDirs) lines.push(`  ${d}`);
   }
   for (const c of cleaned) if (c.skipped !== null) lines.push(`left ${c.id} alone: ${c.skipped}`);
-  if (done.length === 0) lines.push("nothing to clean: finished missions left no branches or work directories");
-  else if (!dryRun) lines.push("queue branches and kept work stay (--queues and --kept delete them); `naruto status` still lists the missions");
+  if (done.length === 0) lines.push("nothing to clean: finished missions left no branches of integrated items or work directories");
+  else if (!dryRun) lines.push("queue branches and work found nowhere else stay (--queues and --kept delete them); `naruto status` still lists the missions");
   return lines.join("\n") + "\n";
 }
 

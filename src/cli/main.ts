@@ -133,11 +133,11 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
 
   program
     .command("clean")
-    .description("delete what finished missions left: worker branches and work directories (queue branches and kept work stay)")
+    .description("delete what finished missions left: worker branches of integrated items and work directories (queue branches and work found nowhere else stay)")
     .option("--older-than <age>", "only missions that ended at least this long ago, e.g. 7d or 12h")
     .option("--mission <id>", "only this mission")
     .option("--queues", "also delete the queue branches naruto/<mission> (the missions' results)", false)
-    .option("--kept", "also delete the work kept from stopped attempts (refs/naruto/attempts/…)", false)
+    .option("--kept", "also delete work found nowhere else: worker branches of items not integrated, and work kept from stopped attempts (refs/naruto/attempts/…)", false)
     .option("--dry-run", "list what would be deleted; delete nothing", false)
     .action(async (o: { olderThan?: string; mission?: string; queues: boolean; kept: boolean; dryRun: boolean }) => {
       code = await cleanCommand(io, o);

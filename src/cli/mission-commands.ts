@@ -96,7 +96,7 @@ export async function statusCommand(io: CliIO, id: string | undefined, json: boo
   } else {
     for (const m of missions) io.stdout(`${m.id}  ${m.status.padEnd(17)} ${(m.verdict?.verdict ?? "-").padEnd(15)} ${counts(m)}  ${m.created_at}  ${firstLine(m.task)}\n`);
     const leftover = await leftoverBranchCount({ git, repoDir }, missions.filter((m) => isMissionTerminal(m.status)).map((m) => m.id));
-    if (leftover >= CLEAN_HINT_AT) io.stdout(`\n${leftover} worker branches of finished missions are left: \`naruto clean\` deletes them (queue branches stay)\n`);
+    if (leftover >= CLEAN_HINT_AT) io.stdout(`\n${leftover} worker branches of finished missions are left: \`naruto clean\` deletes those whose change is on the queue (\`--kept\` the rest)\n`);
   }
   return 0;
 }

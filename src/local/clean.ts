@@ -1,9 +1,10 @@
 /**
- * `naruto clean`: what finished missions leave on this machine. Their worker branches
- * (`naruto/<mission>--<item>`: integrated on the queue, or refused) and their work directories
- * go; the queue branch (the result) stays unless asked (`queues`), and so does work an attempt
- * kept when it was stopped halfway (`refs/naruto/attempts/<mission>/…`) unless asked (`kept`):
- * no work is lost by default. A mission that has not ended, or whose driver lock a live process
+ * `naruto clean`: what finished missions leave on this machine. The worker branches of
+ * integrated items (`naruto/<mission>--<item>`: the queue holds their change) and the work
+ * directories go; the queue branch (the result) stays unless asked (`queues`), and so does work
+ * found nowhere else unless asked (`kept`): the worker branch of an item that was not integrated
+ * (a red verify, a conflict) and what an attempt stopped halfway kept
+ * (`refs/naruto/attempts/<mission>/…`). No work is lost by default. A mission that has not ended, or whose driver lock a live process
  * holds, is never touched. The mission's record and reports stay: `naruto status` still lists it.
  */
 import type { Git } from "../git/run-git.ts";
@@ -23,7 +24,7 @@ export interface CleanOptions {
   readonly mission: string | null;
   /** Also the queue branches `naruto/<mission>`. */
   readonly queues: boolean;
-  /** Also the work kept from stopped attempts, `refs/naruto/attempts/<mission>/…`. */
+  /** Also work found nowhere else: worker branches of items not integrated, and `refs/naruto/attempts/<mission>/…`. */
   readonly kept: boolean;
   /** List what would go; delete nothing. */
   readonly dryRun: boolean;
@@ -69,7 +70,15 @@ export async function cleanMissions(deps: CleanDeps, options: CleanOptions): Pro
       continue;
     }
     if (options.olderThanMs !== null && deps.now().getTime() - Date.parse(m.updated_at) < options.olderThanMs) continue;
-    const refs = allRefs.filter((r) => r.startsWith(`refs/heads/naruto/${id}--`) || (options.queues && r === `refs/heads/naruto/${id}`) || (options.kept && r.startsWith(`refs/naruto/attempts/${id}/`)));
+    // A worker branch whose item was integrated holds nothing the queue does not; any other holds
+    // the only copy of a checkpoint (a red verify, a conflict), which is kept work.
+    const integrated = new Set(m.items.filter((i) => i.status === "integrated").map((i) => `refs/heads/naruto/${id}--${i.id}`));
+    const refs = allRefs.filter(
+      (r) =>
+        integrated.has(r) ||
+        (options.kept && (r.startsWith(`refs/heads/naruto/${id}--`) || r.startsWith(`refs/naruto/attempts/${id}/`))) ||
+        (options.queues && r === `refs/heads/naruto/${id}`),
+    );
     const overrides = await loadRunOverrides(deps.commonDir, id);
     const folder = missionWorkFolder(overrides.workdir ?? defaultWorkRoot(deps.env, { override: null, cwd: deps.cwd }), repo, id);
     const workDirs = (await listMissionWorkDirs(folder)).map((d) => d.root);
