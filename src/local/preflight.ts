@@ -93,7 +93,7 @@ function missingLine(profile: AgentProfile, program: string): string {
 export async function uncommittedNote(git: Git, repoDir: string, commit: string): Promise<string | null> {
   const head = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: repoDir }).catch(() => "");
   if (head !== commit) return null;
-  const status = await gitText(git, { args: ["status", "--porcelain=v1", "-z"], cwd: repoDir }).catch(() => "");
+  const status = await gitText(git, { args: ["status", "--porcelain=v1", "-z", "--no-renames"], cwd: repoDir }).catch(() => "");
   const files = status.split("\0").filter((entry) => entry.length > 3 && entry[2] === " ").length;
   if (files === 0) return null;
   return `${files} uncommitted file${files === 1 ? "" : "s"} in your work tree ${files === 1 ? "is" : "are"} not part of the mission: it starts from commit ${commit.slice(0, 12)}; commit first to include them`;
