@@ -41,10 +41,11 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
 
   app.on("workflow_job", async (context) => {
     const job = context.payload.workflow_job;
-    // Older payloads lack `workflow_name`; then the run's mission lookup decides.
-    const name = (job as { workflow_name?: string | null }).workflow_name;
-    if (typeof name === "string" && name !== deps.workflowName) return;
-    await unlessTokenFails(context, () => onRunEvent(deps, throttle, context, { id: job.run_id, title: null, headBranch: job.head_branch ?? null }));
+    // Older payloads lack `workflow_name`; then the job's name decides.
+    const workflow = (job as { workflow_name?: string | null }).workflow_name;
+    if (typeof workflow === "string" && workflow !== deps.workflowName) return;
+    // The template names each job after its mission ("work m-1a2b3c alpha#1").
+    await unlessTokenFails(context, () => onRunEvent(deps, throttle, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));
   });
 
   return throttle;

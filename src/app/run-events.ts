@@ -4,51 +4,44 @@
  * and a render of the stored mission is right whichever event asked for it.
  */
 import type { Context } from "probot";
-import { runIdOf } from "../github-driver/mission-id.ts";
 import { publishTracking } from "../github-driver/publish.ts";
-import type { MissionStore } from "../mission/store.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
 import type { Throttle } from "./throttle.ts";
 
 const MISSION_ID = /^m-[a-z0-9]{4,32}$/;
 
-/** The run an event is about, as far as finding its mission goes. */
+/** The run or job an event is about, as far as finding its mission goes. */
 export interface RunRef {
   readonly id: number;
-  /** The run's title (`run-name`), when the workflow puts the mission id in it. */
+  /**
+   * What the workflow names the run or job by: the run's title (`run-name`, "naruto work
+   * m-1a2b3c") for `workflow_run`, the job's name ("work m-1a2b3c alpha#1") for `workflow_job`.
+   */
   readonly title: string | null;
   readonly headBranch: string | null;
 }
 
 /**
- * The mission of a run: named by the run's title or its head branch (`naruto/<mission>`) when
- * they carry it, else the stored mission with an attempt whose runner is this run. Dispatches on
- * the default branch carry the mission only in their inputs, which run events do not include.
+ * The mission of a run, from the event alone: named by the run's title or the job's name, or by
+ * its head branch (`naruto/<mission>`). Never by searching the stored missions: that would cost
+ * more the more missions a repository has had, on every one of the dozens of events a run
+ * sends. A run of an older template without the names is left to the next named event and the
+ * sweep.
  */
-export async function missionOfRun(store: MissionStore, run: RunRef): Promise<string | null> {
+export function missionOfRun(run: RunRef): string | null {
   const titled = (run.title ?? "").split(/\s+/).find((word) => MISSION_ID.test(word));
   if (titled !== undefined) return titled;
-  const branch = /^naruto\/(m-[a-z0-9]{4,32})$/.exec(run.headBranch ?? "")?.[1];
-  if (branch !== undefined) return branch;
-  const ids = await store.list();
-  for (let i = 0; i < ids.length; i += 8) {
-    const loaded = await Promise.all(ids.slice(i, i + 8).map((id) => store.load(id).catch(() => null)));
-    for (const stored of loaded) {
-      const owns = stored?.mission.items.some((item) => item.attempts.some((a) => runIdOf(a.runner) === run.id));
-      if (stored && owns) return stored.mission.id;
-    }
-  }
-  return null;
+  return /^naruto\/(m-[a-z0-9]{4,32})$/.exec(run.headBranch ?? "")?.[1] ?? null;
 }
 
 type RunContext = Context<"workflow_run"> | Context<"workflow_job">;
 
 export async function onRunEvent(deps: AppDeps, throttle: Throttle, context: RunContext, run: RunRef): Promise<void> {
   const { repository } = context.payload;
-  const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
-  const id = await missionOfRun(driver.store, run);
+  const id = missionOfRun(run);
   if (id === null) return;
+  const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
   const render = async () => {
     const stored = await driver.store.load(id);
     if (stored === null) return;

@@ -9,7 +9,6 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missionOfRun } from "../../src/app/run-events.ts";
-import type { MissionStore } from "../../src/mission/store.ts";
 import { createActionsSimulator, formatRun, runUntilQuiet, type RunResult } from "../support/actions-sim/index.ts";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.ts";
 
@@ -48,10 +47,6 @@ async function commentRun(vars: Record<string, string>): Promise<RunResult> {
   }
 }
 
-/** A store that must not be asked: the run's title alone names the mission. */
-const unreachable = (): Promise<never> => Promise.reject(new Error("missionOfRun searched the store: the run's title did not name the mission"));
-const noStore: MissionStore = { load: unreachable, save: unreachable, list: unreachable, discard: unreachable };
-
 describe("the workflow template", () => {
   it("handles /naruto comments in its command job, unless NARUTO_APP says the App does", async () => {
     const appless = await commentRun({});
@@ -62,7 +57,7 @@ describe("the workflow template", () => {
     expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
   });
 
-  it("titles a dispatched run with its phase and mission, which the App reads back", async () => {
+  it("titles a dispatched run and names each of its jobs with the mission, which the App reads back", async () => {
     const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT, isLocalAction: notRun });
     try {
       sim.takeDispatches();
@@ -74,7 +69,11 @@ describe("the workflow template", () => {
       expect(response.status).toBe(204);
       const [run] = await runUntilQuiet({ fake, simulator: sim });
       expect(run?.title).toBe("naruto work m-1a2b3c4d");
-      expect(await missionOfRun(noStore, { id: run?.id ?? 0, title: run?.title ?? null, headBranch: "main" })).toBe("m-1a2b3c4d");
+      expect(missionOfRun({ id: run?.id ?? 0, title: run?.title ?? null, headBranch: "main" })).toBe("m-1a2b3c4d");
+      // workflow_job events carry no run title: the job's name must name the mission too.
+      const ran = run?.jobs.filter((j) => j.result !== "skipped") ?? [];
+      expect(ran.map((j) => j.name)).toEqual(["work m-1a2b3c4d docs#1", "queue m-1a2b3c4d", "publish m-1a2b3c4d"]);
+      for (const job of ran) expect(missionOfRun({ id: run?.id ?? 0, title: job.name, headBranch: "main" }), job.name).toBe("m-1a2b3c4d");
     } finally {
       await sim.close();
     }

@@ -39,6 +39,11 @@ async function approvedMission(): Promise<{ id: string; runId: number }> {
   return { id, runId: work.runId };
 }
 
+/** A run payload titled as naruto's template titles its runs (the fake's runs have no `run-name`). */
+function titled(payload: Record<string, unknown>, title: string): Record<string, unknown> {
+  return { ...payload, workflow_run: { ...(payload["workflow_run"] as object), display_title: title } };
+}
+
 function trackingOf(id: string) {
   const found = [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
   const [only, ...more] = found;
@@ -53,7 +58,7 @@ describe("the App on workflow_run and workflow_job", () => {
     // Stale text under naruto's marker: the comment to update in place.
     tracking.body = `<!-- naruto:tracking:${id} -->\nstale`;
     world.fake.setRunStatus(runId, { status: "in_progress" });
-    const payload = world.fake.payloads.workflowRun({ repo: REPO, runId, action: "in_progress" });
+    const payload = titled(world.fake.payloads.workflowRun({ repo: REPO, runId, action: "in_progress" }), `naruto work ${id}`);
     expect((await world.fake.deliver({ event: "workflow_run", payload, url: world.url, secret: SECRET })).status).toBe(200);
     const stored = await world.store.load(id);
     if (stored === null) throw new Error("no mission");
@@ -62,12 +67,28 @@ describe("the App on workflow_run and workflow_job", () => {
     expect(trackingOf(id).body).toContain("alpha");
 
     trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale again`;
-    const jobId = world.fake.setJob(runId, { name: "work (alpha)", status: "in_progress" });
+    const jobId = world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "in_progress" });
     const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" });
     expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
     expect(trackingOf(id).body).toContain("alpha");
     expect(trackingOf(id).id).toBe(tracking.id);
     world.fake.assertNoViolations();
+  });
+
+  it("finds the mission from the event alone: an unnamed run costs no request, however many missions are stored", async () => {
+    const { id, runId } = await approvedMission();
+    await approvedMission();
+    trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale`;
+    world.fake.setRunStatus(runId, { status: "in_progress" });
+    const before = world.fake.requests.length;
+    // The fake's run has no title naming the mission (an older template's run, or a run of naruto's workflow of another kind).
+    const payload = world.fake.payloads.workflowRun({ repo: REPO, runId, action: "in_progress" });
+    expect((await world.fake.deliver({ event: "workflow_run", payload, url: world.url, secret: SECRET })).status).toBe(200);
+    const jobId = world.fake.setJob(runId, { name: "work (alpha, 1)", status: "in_progress" });
+    const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" });
+    expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
+    expect(world.fake.requests.slice(before).map((r) => r.operation)).toEqual([]);
+    expect(trackingOf(id).body).toContain("stale");
   });
 
   it("leaves runs of other workflows alone", async () => {

@@ -13,7 +13,7 @@
  */
 import { missionResult } from "../../../src/report/index.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
-import { checkNothingHostileLanded, readReport } from "../support/hostile-report.ts";
+import { checkNothingHostileLanded, isWorkLeg, readReport } from "../support/hostile-report.ts";
 import { startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -72,7 +72,7 @@ export const hostileAgents: Scenario = {
       checkEqual(hunt.worked, [], "token-hunter writes that worked", runs);
       // There was something to leak: the job ran naruto's action step, a JavaScript step, which
       // the simulator (like the runner) gives the job's token input and ACTIONS_RUNTIME_TOKEN.
-      const huntJob = runs.flatMap((r) => r.jobs).find((j) => j.name === "work (hunt, 1)");
+      const huntJob = runs.flatMap((r) => r.jobs).find((j) => isWorkLeg(j, "hunt"));
       check(huntJob?.steps.some((s) => s.kind.startsWith("naruto-dev/naruto@") && s.outcome === "success") === true, "the hunter's work job ran no naruto action step", runs);
       const [push] = await readReport(world.reports, "pusher");
       check(push !== undefined && push.attempts.length >= 3, "the pusher reported no push attempts", runs);
@@ -81,7 +81,7 @@ export const hostileAgents: Scenario = {
       const outlived = linger.findIndex((e) => e.event === "outlived the agent");
       check(outlived !== -1 && linger.slice(outlived).some((e) => e.event === "attempt"), `the lingering process made no attempt after its agent exited: ${JSON.stringify(linger.map((e) => e.event))}`, runs);
       checkEqual(linger.flatMap((e) => e.worked), [], "writes of the lingering process that worked", runs);
-      const lingerJob = runs.flatMap((r) => r.jobs).find((j) => j.name === "work (linger, 1)");
+      const lingerJob = runs.flatMap((r) => r.jobs).find((j) => isWorkLeg(j, "linger"));
       check((lingerJob?.orphansKilled ?? 0) >= 1, "the lingering process was not still running when its job ended", runs);
 
       // What GitHub holds: no hostile ref, comment or commit; main and the README untouched.

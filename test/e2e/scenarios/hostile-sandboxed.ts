@@ -8,7 +8,7 @@
 import { missionResult } from "../../../src/report/index.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { bwrapSkipReason } from "../../support/sandbox.ts";
-import { checkNothingHostileLanded, reportFromLog } from "../support/hostile-report.ts";
+import { checkNothingHostileLanded, isWorkLeg, reportFromLog } from "../support/hostile-report.ts";
 import { startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -49,20 +49,20 @@ export const hostileSandboxed: Scenario = {
       checkEqual(status, { hunt: "integrated", push: "integrated", linger: "integrated" }, "item statuses (their own edits still integrate)", runs);
 
       const jobs = runs.flatMap((r) => r.jobs);
-      const log = (name: string) => jobs.find((j) => j.name === name)?.steps.find((s) => s.name === "naruto agent")?.log ?? "";
-      for (const name of ["work (hunt, 1)", "work (push, 1)", "work (linger, 1)"]) check(log(name).includes("run in the sandbox: bwrap"), `${name} ran its agent in bubblewrap`, runs);
+      const log = (item: string) => jobs.find((j) => isWorkLeg(j, item))?.steps.find((s) => s.name === "naruto agent")?.log ?? "";
+      for (const item of ["hunt", "push", "linger"]) check(log(item).includes("run in the sandbox: bwrap"), `the work job of ${item} ran its agent in bubblewrap`, runs);
 
-      const [hunt] = reportFromLog(log("work (hunt, 1)"), "hunter");
-      check(hunt !== undefined, `the token hunter reported nothing; its step's log:\n${log("work (hunt, 1)").slice(-3000)}`, runs);
+      const [hunt] = reportFromLog(log("hunt"), "hunter");
+      check(hunt !== undefined, `the token hunter reported nothing; its step's log:\n${log("hunt").slice(-3000)}`, runs);
       // Its /proc is its sandbox's: not the job's machine, and no process of naruto or the runner.
       check(hunt.inMachine === false, "the token hunter saw the job machine's process table", runs);
       checkEqual(hunt.found, [], "tokens the token hunter found", runs);
       checkEqual(hunt.worked, [], "token-hunter writes that worked", runs);
-      const [push] = reportFromLog(log("work (push, 1)"), "pusher");
-      check(push !== undefined, `the pusher reported nothing; its step's log:\n${log("work (push, 1)").slice(-3000)}`, runs);
+      const [push] = reportFromLog(log("push"), "pusher");
+      check(push !== undefined, `the pusher reported nothing; its step's log:\n${log("push").slice(-3000)}`, runs);
       checkEqual(push.worked, [], "pushes that worked", runs);
       // The lingerer's process died with its sandbox: nothing of it was left for the job's end.
-      const lingerJob = jobs.find((j) => j.name === "work (linger, 1)");
+      const lingerJob = jobs.find((j) => isWorkLeg(j, "linger"));
       checkEqual(lingerJob?.orphansKilled ?? -1, 0, "processes the lingerer's job still had at its end", runs);
 
       await checkNothingHostileLanded(world, runs, mainBefore);

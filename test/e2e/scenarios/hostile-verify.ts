@@ -87,7 +87,7 @@ export const hostileVerify: Scenario = {
           checkEqual(hunt.worked, [], "hunting-test writes that worked", runs);
         }
       }
-      for (const j of jobs.filter((x) => x.name === "publish")) {
+      for (const j of jobs.filter((x) => x.job === "publish")) {
         check(!j.steps.some((s) => s.log.includes("naruto-hostile-report")), `the publish job ran the repository's code:\n${j.steps.map((s) => s.log).join("\n").slice(-2000)}`, runs);
       }
 

@@ -69,7 +69,7 @@ export const tamperedQueue: Scenario = {
         const onGitHub = await world.bareGit("cat-file", "-e", `${commit}^{commit}`).then(() => true, () => false);
         check(!onGitHub, `the forged commit of ${itemId} (${commit.slice(0, 12)}) reached GitHub`, runs);
       }
-      const publishLogs = runs.flatMap((r) => r.jobs.filter((j) => j.name === "publish").flatMap((j) => j.steps.map((s) => s.log))).join("\n");
+      const publishLogs = runs.flatMap((r) => r.jobs.filter((j) => j.job === "publish").flatMap((j) => j.steps.map((s) => s.log))).join("\n");
       check(publishLogs.includes("the queue job's result was refused"), "no publish job said why it refused", runs);
       checkEqual(await world.bareGit("log", "--all", "--format=%H", "--", "evil.sh"), "", "commits on GitHub touching the forged file", runs);
       checkEqual(await world.bareGit("log", "--all", "--format=%H", "--grep=Approved-By: everyone"), "", "commits on GitHub with the forged message", runs);

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { RecordedRequest } from "../../support/fake-github/index.ts";
-import type { RunResult } from "../../support/actions-sim/index.ts";
+import type { JobResult, RunResult } from "../../support/actions-sim/index.ts";
 import { check, checkEqual } from "../scenarios/scenario.ts";
 import { REPO, type World } from "./world.ts";
 
@@ -55,4 +55,9 @@ export async function checkNothingHostileLanded(world: World, runs: readonly Run
   const calls = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)));
   checkEqual(calls.filter((r) => r.status < 400).map((r) => `${r.method} ${r.path} ${r.status}`), [], "hostile API calls GitHub accepted", runs);
   return calls;
+}
+
+/** Whether a job of a run is the first attempt's work leg of `item` (the job's name also names the mission). */
+export function isWorkLeg(job: JobResult, item: string, attempt = 1): boolean {
+  return job.job === "work" && job.matrix?.["item"] === item && Number(job.matrix["attempt"]) === attempt;
 }
