@@ -4,6 +4,7 @@
  * stop the mission, and a finished mission goes to review.
  */
 import { attemptsLeft, type Mission, type MissionItem } from "./document.ts";
+import { findItem, own } from "./draft.ts";
 import type { AttemptOrder, CheckpointOrder, MissionCommand } from "./events.ts";
 import { nextToStart } from "./scheduler.ts";
 import { formatUsd } from "./usd.ts";
@@ -19,28 +20,28 @@ export function advance(m: Mission, at: string, commands: MissionCommand[]): voi
     { items: m.items.map((i) => ({ id: i.id, deps: depsOf(i), rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })) },
     { maxParallel: m.settings.max_parallel },
   );
-  const byId = new Map(m.items.map((i) => [i.id, i]));
   for (const s of decision.skip) {
-    const item = byId.get(s.id);
-    if (item) Object.assign(item, { status: "skipped", reason: s.reason });
+    const item = findItem(m, s.id);
+    if (item) Object.assign(own(m, item), { status: "skipped", reason: s.reason });
   }
   const orders: AttemptOrder[] = [];
   for (const id of decision.start) {
-    const item = byId.get(id);
-    if (item) orders.push(startAttempt(item, at));
+    const item = findItem(m, id);
+    if (item) orders.push(startAttempt(own(m, item), at));
   }
   for (const id of decision.ready) {
-    const item = byId.get(id);
-    if (item && item.status === "pending") item.status = "ready";
+    const item = findItem(m, id);
+    if (item && item.status === "pending") own(m, item).status = "ready";
   }
   if (orders.length > 0) commands.push({ type: "start_attempts", attempts: orders });
 
   const checkpoints: CheckpointOrder[] = [];
-  for (const item of m.items) {
-    const last = item.attempts.at(-1);
-    if (item.status === "checkpointed" && last?.status === "checkpointed" && last.checkpoint && last.base) {
-      last.status = "integrating";
-      checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
+  for (const shared of m.items) {
+    const waiting = shared.attempts.at(-1);
+    if (shared.status === "checkpointed" && waiting?.status === "checkpointed" && waiting.checkpoint && waiting.base) {
+      const last = own(m, shared).attempts.at(-1);
+      if (last) last.status = "integrating";
+      checkpoints.push({ item: shared.id, attempt: waiting.n, commit: waiting.checkpoint, base: waiting.base });
     }
   }
   if (checkpoints.length > 0) commands.push({ type: "integrate", checkpoints });
@@ -113,9 +114,10 @@ function stopForCap(m: Mission, reason: string, at: string, commands: MissionCom
  */
 export function cancelOpenItems(m: Mission, reason: string, at: string): { item: string; attempt: number }[] {
   const running: { item: string; attempt: number }[] = [];
-  for (const item of m.items) {
+  for (const shared of m.items) {
     // A checkpoint on its way to the queue is finished work: it still integrates.
-    if (isFinal(item.status, attemptsLeft(item)) || item.status === "checkpointed") continue;
+    if (isFinal(shared.status, attemptsLeft(shared)) || shared.status === "checkpointed") continue;
+    const item = own(m, shared);
     const last = item.attempts.at(-1);
     if (last && (last.status === "dispatched" || last.status === "running")) {
       running.push({ item: item.id, attempt: last.n });

@@ -4,6 +4,7 @@
  * before (a redelivery) changes nothing, an event for an attempt that never ran is illegal.
  */
 import type { Attempt, Mission, MissionItem, TamperFinding } from "./document.ts";
+import { findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
 import type { IntegrationResult, MissionEvent } from "./events.ts";
 
@@ -99,9 +100,11 @@ export function applyTampered(m: Mission, e: Of<"tampered">): Applied {
   m.tampering.push(...fresh);
   for (const key of new Set(fresh.flatMap((f) => f.attempts))) {
     const [itemId, n] = [key.slice(0, key.lastIndexOf("#")), Number(key.slice(key.lastIndexOf("#") + 1))];
-    const attempt = m.items.find((i) => i.id === itemId)?.attempts.find((a) => a.n === n);
-    if (!attempt || (attempt.status !== "dispatched" && attempt.status !== "running")) continue;
-    attempt.tampered = tamperReason(m.tampering.filter((f) => f.attempts.includes(key)));
+    const shared = findItem(m, itemId);
+    const found = shared?.attempts.find((a) => a.n === n);
+    if (!shared || !found || (found.status !== "dispatched" && found.status !== "running")) continue;
+    const attempt = own(m, shared).attempts.find((a) => a.n === n);
+    if (attempt) attempt.tampered = tamperReason(m.tampering.filter((f) => f.attempts.includes(key)));
   }
 }
 
@@ -156,13 +159,21 @@ function fail(item: MissionItem, attempt: Attempt, attemptStatus: Attempt["statu
   Object.assign(item, { status: itemStatus, reason });
 }
 
+/**
+ * The item and attempt an event names, as the draft's own copies (they may be changed: an event
+ * found to be a duplicate leaves the whole draft unused, so an unneeded copy costs nothing else).
+ */
 function locate(m: Mission, type: string, itemId: string, n: number): { item: MissionItem; attempt: Attempt } {
-  const item = m.items.find((i) => i.id === itemId);
-  if (!item) throw new IllegalEventError(type, `mission ${m.id} has no item "${itemId}"`);
-  const attempt = item.attempts.find((a) => a.n === n);
-  if (!attempt) throw new IllegalEventError(type, `item "${itemId}" has no attempt ${n} (it has ${item.attempts.length})`);
-  if (attempt !== item.attempts.at(-1) && (attempt.status === "dispatched" || attempt.status === "running")) {
+  const shared = findItem(m, itemId);
+  if (!shared) throw new IllegalEventError(type, `mission ${m.id} has no item "${itemId}"`);
+  const at = shared.attempts.findIndex((a) => a.n === n);
+  const found = shared.attempts[at];
+  if (!found) throw new IllegalEventError(type, `item "${itemId}" has no attempt ${n} (it has ${shared.attempts.length})`);
+  if (at !== shared.attempts.length - 1 && (found.status === "dispatched" || found.status === "running")) {
     throw new IllegalEventError(type, `item "${itemId}" attempt ${n} is not the current attempt`);
   }
+  const item = own(m, shared);
+  const attempt = item.attempts[at];
+  if (!attempt) throw new IllegalEventError(type, `item "${itemId}" has no attempt ${n}`);
   return { item, attempt };
 }

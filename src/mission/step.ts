@@ -14,6 +14,7 @@ import {
   type Applied,
 } from "./attempt-events.ts";
 import { attemptsLeft, attemptsUsed, MISSION_SCHEMA, missionSchema, type Mission, type MissionItem } from "./document.ts";
+import { adopt, beginDraft, endDraft, findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
 import type { MissionCommand, MissionEvent } from "./events.ts";
 import { isFailure, isMissionTerminal } from "./status.ts";
@@ -36,14 +37,19 @@ type Of<T extends MissionEvent["type"]> = Extract<MissionEvent, { type: T }>;
 export function step(mission: Mission | null, event: MissionEvent): StepResult {
   if (event.type === "requested") return request(mission, event);
   if (mission === null) throw new IllegalEventError(event.type, "there is no mission yet: the first event must be `requested`");
-  const m = structuredClone(mission);
-  const commands: MissionCommand[] = [];
-  const applied = apply(m, event, commands);
-  if (applied === DUPLICATE) return { mission, commands: [], duplicate: true };
-  advance(m, event.at, commands);
-  m.seq += 1;
-  m.updated_at = event.at;
-  return { mission: m, commands, duplicate: false };
+  // Copy-on-write (draft.ts): only what the event changes is copied; the rest is shared.
+  const m = beginDraft(mission);
+  try {
+    const commands: MissionCommand[] = [];
+    const applied = apply(m, event, commands);
+    if (applied === DUPLICATE) return { mission, commands: [], duplicate: true };
+    advance(m, event.at, commands);
+    m.seq += 1;
+    m.updated_at = event.at;
+    return { mission: m, commands, duplicate: false };
+  } finally {
+    endDraft(m);
+  }
 }
 
 function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied {
@@ -138,6 +144,7 @@ function planned(m: Mission, e: Of<"planned">, commands: MissionCommand[]): Appl
   m.items = e.items.map(
     (p): MissionItem => ({ ...p, status: "pending", reason: null, max_attempts: m.settings.max_attempts, attempts: [], commit: null, changed: [] }),
   );
+  adopt(m, m.items);
   if (m.settings.approval) {
     m.status = "awaiting_approval";
     commands.push({ type: "report" });
@@ -150,15 +157,17 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
   if (m.status !== "running") return DUPLICATE;
   const now = Date.parse(e.at);
   const stop: { item: string; attempt: number }[] = [];
-  for (const item of m.items) {
-    const last = item.attempts.at(-1);
-    if (!last || (last.status !== "dispatched" && last.status !== "running")) continue;
-    const since = Date.parse(last.started_at ?? last.dispatched_at);
+  for (const shared of m.items) {
+    const current = shared.attempts.at(-1);
+    if (!current || (current.status !== "dispatched" && current.status !== "running")) continue;
+    const since = Date.parse(current.started_at ?? current.dispatched_at);
     if (now - since <= m.settings.item_timeout_ms) continue;
     const reason = `timed out: no result after ${span(m.settings.item_timeout_ms)}`;
-    Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
+    const item = own(m, shared);
+    const last = item.attempts.at(-1);
+    if (last) Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
     Object.assign(item, { status: "timed_out", reason });
-    stop.push({ item: item.id, attempt: last.n });
+    stop.push({ item: item.id, attempt: current.n });
   }
   let missionTimedOut = false;
   if (m.reason === null && now - Date.parse(m.created_at) > m.settings.mission_timeout_ms) {
@@ -190,7 +199,7 @@ function retry(m: Mission, e: Of<"retry_requested">): Applied {
   if (e.target === "failed") {
     targets = m.items.filter(failedForGood);
   } else {
-    const item = m.items.find((i) => i.id === e.target);
+    const item = findItem(m, e.target);
     if (!item) throw new IllegalEventError(e.type, `mission ${m.id} has no item "${e.target}"`);
     if (!isFailure(item.status)) {
       throw new IllegalEventError(e.type, `item "${item.id}" is ${item.status}: only failed items can be retried`);
@@ -198,9 +207,9 @@ function retry(m: Mission, e: Of<"retry_requested">): Applied {
     targets = failedForGood(item) ? [item] : [];
   }
   if (targets.length === 0) return DUPLICATE;
-  for (const t of targets) t.max_attempts = attemptsUsed(t) + 1;
+  for (const t of targets) own(m, t).max_attempts = attemptsUsed(t) + 1;
   // Skips are re-decided by the scheduler: those still behind a failure are skipped again.
-  for (const i of m.items) if (i.status === "skipped") Object.assign(i, { status: "pending", reason: null });
+  for (const i of m.items) if (i.status === "skipped") Object.assign(own(m, i), { status: "pending", reason: null });
   Object.assign(m, { status: "running", verdict: null, reason: null });
 }
 

@@ -1,0 +1,137 @@
+/**
+ * The engine's own cost per item (issue 15 "Linear engine"): a whole simulated mission (no agents,
+ * no queue git) of 64, 256 and 2,000 items, every event applied as the local driver applies it:
+ * `applyEvent` on the driver's caching store over the real local store, in a throwaway git
+ * repository (each save is a commit on `refs/naruto/missions/<id>` moved by compare-and-swap).
+ * Next to it, in the same run, the naive way: the whole mission cloned before every step and
+ * the whole document written by every save (`mission.json` in one blob, as the store did before).
+ * The figure that matters is flatness: ms per item at 2,000 over ms per item at 64 (target ≤ 2).
+ *
+ * Then the queue's own cost over a growing queue: `integrateBatch` of 8 checkpoints at a time
+ * onto a queue that grows to 256 items, ms per batch over the first and the last 64 items.
+ *
+ * `NARUTO_BENCH_SIZES=64,256` measures fewer sizes; the naive way runs up to
+ * `NARUTO_BENCH_NAIVE_MAX` items (default 256: at 2,000 it takes minutes).
+ */
+import { performance } from "node:perf_hooks";
+import { createLocalMissionStore } from "../src/git/mission-store.ts";
+import { commitText, flatTree, looseObjectsDir, writeLooseObject } from "../src/git/loose-objects.ts";
+import { GitError, gitText } from "../src/git/run-git.ts";
+import { cachedStore } from "../src/local/cached-store.ts";
+import { parseMission, type Mission } from "../src/mission/document.ts";
+import { applyEvent, type MissionStore } from "../src/mission/store.ts";
+import { step } from "../src/mission/step.ts";
+import { createTestRepo, type TestRepo } from "../test/support/git-repo.ts";
+import { runSimulatedMission, simulatedPlan } from "../test/support/simulated-mission.ts";
+import { integrationOverGrowingQueue } from "./_engine-queue.ts";
+
+const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "64,256,2000").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const NAIVE_MAX = Number(process.env["NARUTO_BENCH_NAIVE_MAX"] ?? 256);
+
+/** The naive store: every save writes the whole document as one blob (the store before issue 15). */
+function wholeDocumentStore(repo: TestRepo): MissionStore {
+  const prefix = "refs/naruto/bench-naive/";
+  let objects: Promise<string | null> | null = null;
+  return {
+    async load(id) {
+      const version = await repo.run("rev-parse", "--verify", "--quiet", `${prefix}${id}^{commit}`).catch(() => "");
+      if (version === "") return null;
+      return { mission: parseMission(JSON.parse(await repo.run("cat-file", "blob", `${version}:mission.json`))), version };
+    },
+    async save(mission, expected) {
+      const dir = await (objects ??= looseObjectsDir(repo.git, repo.dir));
+      if (dir === null) throw new Error("the naive store needs a SHA-1 repository");
+      const blob = await writeLooseObject(dir, "blob", Buffer.from(JSON.stringify(mission, null, 2) + "\n"));
+      const tree = await writeLooseObject(dir, "tree", flatTree([{ name: "mission.json", blob }]));
+      const commit = await writeLooseObject(dir, "commit", commitText({ tree, parents: expected === null ? [] : [expected], identity: { name: "naruto", email: "naruto@localhost" }, at: new Date(), message: `seq ${mission.seq}` }));
+      try {
+        await gitText(repo.git, { args: ["update-ref", prefix + mission.id, commit, expected ?? ""], cwd: repo.dir });
+      } catch (e) {
+        if (e instanceof GitError) return { ok: false, reason: "conflict" };
+        throw e;
+      }
+      return { ok: true, version: commit };
+    },
+    list: () => Promise.resolve([]),
+    discard: () => Promise.resolve(),
+  };
+}
+
+type Way = "naruto" | "naive";
+
+/** The whole mission through `step` alone (no store): the engine's own cost. */
+async function measureEngine(items: number, way: Way): Promise<number> {
+  let mission: Mission | null = null;
+  const plan = simulatedPlan(items);
+  const start = performance.now();
+  await runSimulatedMission({
+    items: plan,
+    apply: (e) => {
+      const result = step(way === "naive" && mission !== null ? structuredClone(mission) : mission, e);
+      mission = result.mission;
+      return result;
+    },
+  });
+  return performance.now() - start;
+}
+
+/** The whole mission as the local driver applies it: `applyEvent` on the caching store over a real store. */
+async function measureWithStore(items: number, way: Way): Promise<{ ms: number; events: number }> {
+  const repo = await createTestRepo();
+  try {
+    const plan = simulatedPlan(items);
+    const store = cachedStore(way === "naruto" ? createLocalMissionStore({ git: repo.git, repoDir: repo.dir }) : wholeDocumentStore(repo));
+    const id = "m-test1";
+    const apply =
+      way === "naruto"
+        ? (e: Parameters<typeof step>[1]) => applyEvent(store, id, e)
+        : async (e: Parameters<typeof step>[1]) => {
+            // The naive engine: a deep copy of the whole mission before every step.
+            const stored = await store.load(id);
+            const result = step(stored === null ? null : structuredClone(stored.mission), e);
+            if (!result.duplicate) {
+              const saved = await store.save(result.mission, stored?.version ?? null);
+              if (!saved.ok) throw new Error("the naive store lost a race it cannot lose");
+            }
+            return result;
+          };
+    const start = performance.now();
+    const { mission, events } = await runSimulatedMission({ items: plan, apply });
+    const ms = performance.now() - start;
+    if (mission.status !== "done" || mission.items.some((i) => i.status !== "integrated")) throw new Error(`the ${items}-item mission ended ${mission.status}`);
+    const reloaded = await createLocalMissionStore({ git: repo.git, repoDir: repo.dir }).load(id);
+    if (way === "naruto" && JSON.stringify(reloaded?.mission) !== JSON.stringify(mission)) throw new Error("the stored mission is not the one the engine made");
+    return { ms, events };
+  } finally {
+    await repo.remove();
+  }
+}
+
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const cell = (n: number | null, width: number) => (n === null ? "-" : fmt(n)).padStart(width);
+
+export async function run(): Promise<void> {
+  console.log("ms per item: engine = step alone; + store = applyEvent on the cached local store (a commit and an update-ref per save)");
+  console.log("items  events  engine  naive engine  engine+store  naive+store  naive/naruto (+store)");
+  const perItem = new Map<number, number>();
+  for (const size of SIZES) {
+    const engine = (await measureEngine(size, "naruto")) / size;
+    const naiveEngine = size <= NAIVE_MAX ? (await measureEngine(size, "naive")) / size : null;
+    const stored = await measureWithStore(size, "naruto");
+    const naiveStored = size <= NAIVE_MAX ? (await measureWithStore(size, "naive")).ms / size : null;
+    const mine = stored.ms / size;
+    perItem.set(size, mine);
+    console.log(
+      `${String(size).padStart(5)}  ${String(stored.events).padStart(6)}  ${cell(engine, 6)}  ${cell(naiveEngine, 12)}  ${cell(mine, 12)}  ${cell(naiveStored, 11)}  ${(naiveStored === null ? "-" : fmt(naiveStored / mine, 1)).padStart(21)}`,
+    );
+  }
+  for (const [size, ms] of perItem) console.log(`bench engine ms_per_item_${size}=${fmt(ms)}`);
+  const small = perItem.get(64);
+  const large = perItem.get(2000);
+  if (small !== undefined && large !== undefined) console.log(`bench engine flatness=${fmt(large / small)}`);
+
+  const queue = await integrationOverGrowingQueue({ items: 256, batch: 8 });
+  console.log(`queue of 256 items, batches of 8: ${fmt(queue.firstMs)} ms per batch over the first 64 items, ${fmt(queue.lastMs)} over the last 64`);
+  console.log(`bench engine integrate_ms_first=${fmt(queue.firstMs)}`);
+  console.log(`bench engine integrate_ms_last=${fmt(queue.lastMs)}`);
+}
