@@ -29,6 +29,7 @@ export class GitOutputError extends Error {
 
 export const SYMLINK_MODE = "120000";
 const NO_MODE = "000000";
+const TREE_RECORD_MODE = "040000";
 const KINDS: Readonly<Record<string, Change["kind"]>> = { A: "added", D: "deleted", M: "modified", R: "renamed", T: "type_changed" };
 
 /**
@@ -40,10 +41,34 @@ const KINDS: Readonly<Record<string, Change["kind"]>> = { A: "added", D: "delete
  *   (default) a plain call in `gitDir`, any git directory of the repository
  */
 export async function listChanges(options: { readonly git: Git; readonly gitDir?: string; readonly call?: GitCallFor; readonly base: string; readonly tree: string }): Promise<Change[]> {
-  const { git } = options;
   const call: GitCallFor = options.call ?? ((args, extra) => ({ args: ["--git-dir", options.gitDir ?? ".", ...args], cwd: options.gitDir ?? ".", ...(extra?.input !== undefined ? { input: extra.input } : {}) }));
-  const { stdout } = await git(call(["--no-optional-locks", "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", options.base, options.tree]));
-  const changes = parseDiffTree(stdout);
+  const { stdout } = await options.git(call(diffTreeArgs(options.base, options.tree)));
+  return withSymlinkTargets(options.git, call, parseDiffTree(stdout));
+}
+
+/** A tree that differs from its base at the same path (new or changed): `diff-tree -t`. */
+export interface ChangedTree {
+  readonly path: string;
+  readonly oid: string;
+}
+
+/**
+ * The changes from `base` to `tip`, and every tree of `tip` that its base does not hold at the
+ * same path (the root aside): one `diff-tree -t`. Null when git cannot walk the trees (one
+ * is missing or malformed). Symlink targets are not read (see {@link withSymlinkTargets}).
+ */
+export async function readDiff(options: { readonly git: Git; readonly call: GitCallFor; readonly base: string; readonly tip: string }): Promise<{ changes: Change[]; trees: ChangedTree[] } | null> {
+  const out = await options.git({ ...options.call(diffTreeArgs(options.base, options.tip, { trees: true })), okCodes: [128] });
+  if (out.code !== 0) return null;
+  return parseDiffTreeWithTrees(out.stdout);
+}
+
+function diffTreeArgs(base: string, tip: string, options: { trees?: boolean } = {}): string[] {
+  return ["--no-optional-locks", "diff-tree", "-r", ...(options.trees ? ["-t"] : []), "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", base, tip];
+}
+
+/** The changes with the target of every symlink they leave (one `cat-file` when there is one). */
+export async function withSymlinkTargets(git: Git, call: GitCallFor, changes: Change[]): Promise<Change[]> {
   const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
   if (links.length === 0) return changes;
   const targets = await readBlobs(git, call, links.map((c) => c.newOid!));
@@ -54,9 +79,16 @@ export async function listChanges(options: { readonly git: Git; readonly gitDir?
  * Parses `git diff-tree -r -z -M --raw --numstat` output. The raw records come first
  * (`:<modes> <oids> <status>\0<path>\0[<new path>\0]`), then the numstat records
  * (`<added>\t<deleted>\t<path>\0`, or `…\t\0<old>\0<new>\0` for a rename); binary files count `-`.
- * Records are read by structure, never by looking at path text, so any path parses.
+ * Records are read by structure, never by looking at path text, so any path parses. With `-t`,
+ * tree records (mode `040000`) come too; they are not changes (see {@link parseDiffTreeWithTrees}).
  */
 export function parseDiffTree(out: Buffer | string): Change[] {
+  return parseDiffTreeWithTrees(out).changes;
+}
+
+/** {@link parseDiffTree}, and the tree records of `diff-tree -t` (the new side of each). */
+export function parseDiffTreeWithTrees(out: Buffer | string): { changes: Change[]; trees: ChangedTree[] } {
+  const trees: ChangedTree[] = [];
   const tokens = splitNul(out);
   const raw: Omit<Change, "binary" | "symlinkTarget">[] = [];
   const binary = new Set<string>();
@@ -68,6 +100,11 @@ export function parseDiffTree(out: Buffer | string): Change[] {
       if (!kind || !oldMode || !newMode || !oldOid || !newOid) throw new GitOutputError(`unexpected diff-tree record ${JSON.stringify(head)}`);
       const first = tokens[i++]!;
       const second = kind === "renamed" ? tokens[i++]! : null;
+      if (oldMode === TREE_RECORD_MODE || newMode === TREE_RECORD_MODE) {
+        // `-t`: a tree record (never renamed), for the gate; not a change of its own.
+        if (newMode === TREE_RECORD_MODE) trees.push({ path: first, oid: newOid });
+        continue;
+      }
       raw.push({
         kind,
         path: second ?? first,
@@ -83,7 +120,7 @@ export function parseDiffTree(out: Buffer | string): Change[] {
       if (added === "-") binary.add(target);
     }
   }
-  return raw.map((c) => ({ ...c, binary: binary.has(c.path), symlinkTarget: null }));
+  return { changes: raw.map((c) => ({ ...c, binary: binary.has(c.path), symlinkTarget: null })), trees };
 }
 
 /** Every path a set of changes touches, both sides of renames, sorted and unique. */

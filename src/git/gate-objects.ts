@@ -1,12 +1,12 @@
 /**
  * The gate's object check (DESIGN.md §8a): every tree and blob a change brings that its base does
- * not hold, read with a constant number of git processes (`rev-list --objects`, one
- * `cat-file --batch-check`, one `cat-file --batch` of the trees) and judged by git's fsck rules
- * for trees (gate-tree.ts) and the size limit for blobs. A tree git itself cannot walk (an empty
- * name, a malformed mode, a missing object) makes `rev-list` fail; then the trees are read level
- * by level from the top, so that the refusal still names the path.
+ * not hold at the same path, read with one `cat-file --batch-command` (the trees' content, the
+ * blobs' type and size) and judged by git's fsck rules for trees (gate-tree.ts) and the size limit
+ * for blobs. A tree git itself cannot walk (an empty name, a malformed mode, a missing object)
+ * makes the `diff-tree` that lists them fail; then the trees are read level by level from the
+ * top ({@link walkAllTrees}), so that the refusal still names the path.
  */
-import type { GitCallFor } from "./changes.ts";
+import { GitOutputError, type GitCallFor } from "./changes.ts";
 import { GITLINK_MODE, parseTree, TREE_MODE, treeProblems, type RawTreeEntry, type TreeRule } from "./gate-tree.ts";
 import type { Git } from "./run-git.ts";
 
@@ -29,27 +29,30 @@ export interface NewObjects {
 const MAX_DEPTH = 512;
 
 /**
- * Checks the objects `tip` (a commit or a tree) brings over `base` (a commit).
+ * Checks the objects `tip` (a commit or a tree) brings over its base: its root tree, and the
+ * trees and blobs that differ from the base at their path (`diff-tree -t`, see changes.ts
+ * `readDiff`), a superset of what the base does not hold. One `cat-file --batch-command`: the
+ * content of each tree, the type and size of each blob.
  *
- * @example await checkNewObjects({ git, call, base: start, tip: snapshotTree, maxFileSize: 50 * 1024 * 1024 })
+ * @example await checkNewObjects({ git, call, tip: snapshotTree, trees, blobs, maxFileSize: 50 * 1024 * 1024 })
  */
-export async function checkNewObjects(input: { git: Git; call: GitCallFor; base: string; tip: string; maxFileSize: number }): Promise<NewObjects> {
+export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: string; trees: readonly string[]; blobs: readonly string[]; maxFileSize: number }): Promise<NewObjects> {
   const { git, call } = input;
   const idBytes = input.tip.length / 2;
-  const listed = await git({ ...call(["rev-list", "--objects", "--no-object-names", `${input.tip}^{tree}`, "--not", `${input.base}^{tree}`]), okCodes: [1, 128] });
-  if (listed.code !== 0) return { violations: await walkAllTrees({ git, call, tip: input.tip, idBytes }), blobSizes: new Map() };
-
-  const ids = listed.stdout.toString("latin1").split("\n").filter((l) => /^[0-9a-f]+$/.test(l));
-  const info = parseBatchCheck((await git(call(["cat-file", "--batch-check"], { input: [`${input.tip}^{tree}`, ...ids].map((l) => `${l}\n`).join("") }))).stdout);
-  const root = info[0];
-  const types = new Map(info.slice(1).map((o) => [o.oid, o] as const));
-  const treeIds = [...types.values()].filter((o) => o.type === "tree").map((o) => o.oid);
-  const trees = treeIds.length === 0 ? new Map<string, BatchObject>() : parseBatch((await git(call(["cat-file", "--batch"], { input: treeIds.map((t) => `${t}\n`).join("") }))).stdout);
+  const treeIds = [...new Set(input.trees)];
+  const blobIds = [...new Set(input.blobs)].filter((b) => !treeIds.includes(b));
+  const commands = [`contents ${input.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)];
+  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}\n`).join("") }));
+  const read = parseBatchCommand(stdout, commands);
+  const root = read[0];
+  const types = new Map(read.slice(1).flatMap((o) => (o === null ? [] : [[o.oid, o] as const])));
+  // Only what was read with its content: an `info` answer of type tree has none.
+  const trees = new Map(read.slice(0, 1 + treeIds.length).flatMap((o) => (o === null ? [] : [[o.oid, o] as const])));
 
   const violations: ObjectViolation[] = [];
   const blobSizes = new Map<string, number>();
   const blobPaths = new Map<string, Buffer>();
-  const queue: { oid: string; path: Buffer }[] = root && types.has(root.oid) ? [{ oid: root.oid, path: Buffer.alloc(0) }] : [];
+  const queue: { oid: string; path: Buffer }[] = [{ oid: root?.oid ?? `${input.tip}^{tree}`, path: Buffer.alloc(0) }];
   const visited = new Set<string>();
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     if (visited.has(next.oid)) continue;
@@ -97,7 +100,7 @@ function judgeTree(object: BatchObject | undefined, path: Buffer, idBytes: numbe
  * When git cannot walk the trees: every tree under the tip, one level (one `cat-file --batch`)
  * at a time, to find and name what is wrong. Only ever run for a change that is refused.
  */
-async function walkAllTrees(input: { git: Git; call: GitCallFor; tip: string; idBytes: number }): Promise<ObjectViolation[]> {
+export async function walkAllTrees(input: { git: Git; call: GitCallFor; tip: string; idBytes: number }): Promise<ObjectViolation[]> {
   const violations: ObjectViolation[] = [];
   const visited = new Set<string>();
   let level: { oid: string; path: Buffer }[] = [{ oid: `${input.tip}^{tree}`, path: Buffer.alloc(0) }];
@@ -129,16 +132,28 @@ interface BatchObject {
   readonly content: Buffer;
 }
 
-/** `cat-file --batch-check` lines: `<oid> <type> <size>`, or `<name> missing`. */
-function parseBatchCheck(out: Buffer): { oid: string; type: string; size: number }[] {
-  return out
-    .toString("latin1")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((line) => {
-      const [oid = "", type = "", size = ""] = line.split(" ");
-      return { oid, type, size: type === "missing" ? 0 : Number(size) };
-    });
+/**
+ * `cat-file --batch-command` output for `contents <id>` and `info <id>` commands, one answer per
+ * command in order (null: missing). `info` answers carry no content.
+ */
+function parseBatchCommand(out: Buffer, commands: readonly string[]): (BatchObject | null)[] {
+  const answers: (BatchObject | null)[] = [];
+  let at = 0;
+  for (const command of commands) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol === -1) throw new GitOutputError(`cat-file --batch-command gave no answer to ${JSON.stringify(command)}`);
+    const [oid = "", type = "", size = ""] = out.subarray(at, eol).toString("latin1").split(" ");
+    at = eol + 1;
+    if (type === "missing" || type === "ambiguous") {
+      answers.push(null);
+      continue;
+    }
+    const length = Number(size);
+    const withContent = command.startsWith("contents ");
+    answers.push({ oid, type, size: length, content: withContent ? out.subarray(at, at + length) : Buffer.alloc(0) });
+    if (withContent) at += length + 1;
+  }
+  return answers;
 }
 
 /**

@@ -15,10 +15,10 @@
  * A refusal is data, never an exception: the attempt is `out_of_scope` with each `path (rule)`.
  */
 import type { Config } from "../config/types.ts";
-import { listChanges, type Change, type GitCallFor } from "./changes.ts";
+import { readDiff, withSymlinkTargets, type Change, type GitCallFor } from "./changes.ts";
 import { gitattributesProblem, gitmodulesProblems, parseConfigList, ATTR_MAX_FILE_SIZE } from "./gate-content.ts";
 import { isDotGitattributes, isDotGitmodules } from "./gate-names.ts";
-import { checkNewObjects, type ObjectRule } from "./gate-objects.ts";
+import { checkNewObjects, walkAllTrees, type ObjectRule } from "./gate-objects.ts";
 import { GITLINK_MODE, SYMLINK_ENTRY_MODE } from "./gate-tree.ts";
 import type { Git } from "./run-git.ts";
 
@@ -55,7 +55,9 @@ export type GateResult =
   | { readonly kind: "refused"; readonly violations: readonly GateViolation[]; readonly changes: readonly Change[] | null };
 
 /**
- * Checks the change from commit `base` to `tip` (a commit or a tree), and lists it.
+ * Checks the change from commit `base` to `tip` (a commit or a tree), and lists it: two git
+ * processes (`diff-tree -t`, `cat-file --batch-command`), a third only when a symlink or an
+ * allowed `.gitmodules`/`.gitattributes` changed.
  *
  * @param call how to run git in a repository that holds both (naruto's view of a work directory,
  *   or a plain call in the repository)
@@ -65,9 +67,14 @@ export type GateResult =
  */
 export async function checkGate(input: { git: Git; call: GitCallFor; base: string; tip: string; policy: GatePolicy }): Promise<GateResult> {
   for (const id of [input.base, input.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
-  const objects = await checkNewObjects({ git: input.git, call: input.call, base: input.base, tip: input.tip, maxFileSize: input.policy.maxFileSize });
+  const diff = await readDiff({ git: input.git, call: input.call, base: input.base, tip: input.tip });
+  if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input.git, call: input.call, tip: input.tip, idBytes: input.tip.length / 2 }), changes: null };
+  // A blob the base holds at a changed path (a renamed file, say) is not new.
+  const old = new Set(diff.changes.map((c) => c.oldOid));
+  const blobs = diff.changes.flatMap((c) => (c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []));
+  const objects = await checkNewObjects({ git: input.git, call: input.call, tip: input.tip, trees: diff.trees.map((t) => t.oid), blobs, maxFileSize: input.policy.maxFileSize });
   if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
-  const changes = await listChanges({ git: input.git, call: input.call, base: input.base, tree: input.tip });
+  const changes = await withSymlinkTargets(input.git, input.call, diff.changes);
   const found = changeViolations(changes, input.policy);
   const content = await contentViolations({ ...input, changes, blobSizes: objects.blobSizes });
   const violations = [...objects.violations, ...found, ...content];
