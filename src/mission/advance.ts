@@ -4,7 +4,7 @@
  * stop the mission, and a finished mission goes to review.
  */
 import { attemptsLeft, type Mission, type MissionItem } from "./document.ts";
-import { findItem, own } from "./draft.ts";
+import { findItem, own, planGraph } from "./draft.ts";
 import type { AttemptOrder, CheckpointOrder, MissionCommand } from "./events.ts";
 import { nextToStart } from "./scheduler.ts";
 import { formatUsd } from "./usd.ts";
@@ -16,8 +16,9 @@ export function advance(m: Mission, at: string, commands: MissionCommand[]): voi
   const capped = costCapReached(m);
   if (capped !== null) stopForCap(m, capped, at, commands);
 
+  const graph = planGraph(m);
   const decision = nextToStart(
-    { items: m.items.map((i) => ({ id: i.id, deps: depsOf(i), rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })) },
+    { items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })), graph: graph.indexed },
     { maxParallel: m.settings.max_parallel },
   );
   for (const s of decision.skip) {

@@ -249,7 +249,9 @@ export function parseMission(json: unknown): Mission {
 
 /** Attempts that count against `max_attempts` (an interrupted runner is not the agent's fault). */
 export function attemptsUsed(item: MissionItem): number {
-  return item.attempts.filter((a) => a.status !== "interrupted" && a.status !== "cancelled").length;
+  let used = 0;
+  for (const a of item.attempts) if (a.status !== "interrupted" && a.status !== "cancelled") used++;
+  return used;
 }
 
 export function attemptsLeft(item: MissionItem): number {

@@ -8,12 +8,21 @@
  * Lookups by id go through {@link itemIndex}, built once per plan and handed from each mission to
  * the next, so that finding an item is O(1) instead of a scan of the items.
  */
+import { indexGraph, type IndexedGraph } from "../plan/ranks.ts";
 import type { Mission, MissionItem } from "./document.ts";
 
 /** Items copied in the step that made the draft: only those may be changed in place. */
 const fresh = new WeakMap<Mission, Set<MissionItem>>();
-/** id → position, by items array; a step's new array inherits the index of the one it copied. */
-const indexes = new WeakMap<readonly MissionItem[], ReadonlyMap<string, number>>();
+/**
+ * What depends only on the plan (ids and dependencies never change once planned), by items array:
+ * id → position, and the dependency graph. A step's new array inherits it from the one it copied.
+ */
+interface PlanIndex {
+  readonly index: ReadonlyMap<string, number>;
+  /** Each item's declared and added dependencies; with the graph, built when first asked for. */
+  graph?: { readonly deps: readonly (readonly string[])[]; readonly indexed: IndexedGraph };
+}
+const indexes = new WeakMap<readonly MissionItem[], PlanIndex>();
 
 /** A writable top level over `mission` (which stays untouched): items, queue and tamper record are its own. */
 export function beginDraft(mission: Mission): Mission {
@@ -52,14 +61,32 @@ export function adopt(m: Mission, items: readonly MissionItem[]): void {
   for (const item of items) mine?.add(item);
 }
 
+function planIndex(m: Pick<Mission, "items">): PlanIndex {
+  let plan = indexes.get(m.items);
+  if (plan === undefined) {
+    plan = { index: new Map(m.items.map((item, i) => [item.id, i])) };
+    indexes.set(m.items, plan);
+  }
+  return plan;
+}
+
 /** id → position of the mission's items; O(1) after the first call for a plan. */
 export function itemIndex(m: Pick<Mission, "items">): ReadonlyMap<string, number> {
-  let index = indexes.get(m.items);
-  if (index === undefined) {
-    index = new Map(m.items.map((item, i) => [item.id, i]));
-    indexes.set(m.items, index);
+  return planIndex(m).index;
+}
+
+/**
+ * The items' dependency graph (declared and added `after`), by position, and each item's
+ * dependencies: built once per plan, not per event.
+ * @throws {WorkGraphError} on unknown dependencies or a cycle.
+ */
+export function planGraph(m: Pick<Mission, "items">): { readonly deps: readonly (readonly string[])[]; readonly indexed: IndexedGraph } {
+  const plan = planIndex(m);
+  if (plan.graph === undefined) {
+    const deps = m.items.map((i) => [...i.after, ...i.added_after]);
+    plan.graph = { deps, indexed: indexGraph(m.items.map((i, k) => ({ id: i.id, deps: deps[k] ?? [] }))) };
   }
-  return index;
+  return plan.graph;
 }
 
 function positionOf(m: Pick<Mission, "items">, id: string): number | undefined {

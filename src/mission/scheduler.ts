@@ -2,7 +2,7 @@
  * The scheduling policy (DESIGN.md §5): a pure function from the items' statuses to what to start
  * now and what can never run. The mission engine applies the decision.
  */
-import { indexGraph, WorkGraphError } from "../plan/ranks.ts";
+import { indexGraph, WorkGraphError, type IndexedGraph } from "../plan/ranks.ts";
 import { isFailure, isFinal, isRunning, type ItemStatus } from "./status.ts";
 
 /** GitHub Actions runs at most 256 jobs in one matrix. */
@@ -26,6 +26,11 @@ export interface SchedulerItem {
 /** The mission as the scheduler sees it: the items in plan order (ties in rank go by it). */
 export interface SchedulerState {
   readonly items: readonly SchedulerItem[];
+  /**
+   * `indexGraph` of these items, when the caller keeps it from one call to the next (the graph
+   * never changes once planned); absent: built here, O(V + E).
+   */
+  readonly graph?: IndexedGraph;
 }
 
 /** How much may run at once. */
@@ -82,7 +87,7 @@ export function nextToStart(state: SchedulerState, limits: SchedulerLimits): Sch
   checkLimit("maxParallel", limits.maxParallel);
   checkLimit("maxPerMatrix", perMatrix);
   const items = state.items;
-  const graph = indexGraph(items);
+  const graph = state.graph ?? indexGraph(items);
   const causes: (Cause | null)[] = new Array<Cause | null>(items.length).fill(null);
   const skipped: { readonly at: number; readonly decision: SkipDecision }[] = [];
   const candidates: number[] = [];
