@@ -77,6 +77,11 @@ export interface WebhookServerInput {
   /** The App's webhook secret, to hash bodies as they arrive. */
   readonly secret: string;
   readonly limits?: WebhookLimits;
+  /**
+   * What `GET /healthz` answers, as JSON (a load balancer's or orchestrator's health check, and
+   * how tests see that the deliveries handled after their answer are done); none: 404.
+   */
+  readonly health?: () => Readonly<Record<string, unknown>>;
 }
 
 /** An HTTP server (not yet listening) that serves the handler within the limits. */
@@ -110,6 +115,10 @@ async function serve({ request, response, input, limits, arena }: Serving): Prom
   request.on("error", () => undefined);
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(request.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  if (input.health !== undefined && request.method === "GET" && new URL(request.url ?? "/", "http://localhost").pathname === "/healthz") {
+    response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(`${JSON.stringify(input.health())}\n`);
+    return;
+  }
   const early = refusalBeforeBody({ method: request.method, url: request.url, headers }, { path: input.path, maxBytes: limits.maxBytes });
   if (early.refused) return refuse(request, response, early);
   const read = await readSigned(request, { secret: input.secret, signature: early.signature, limits, arena });

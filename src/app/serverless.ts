@@ -22,6 +22,7 @@
  */
 import type { Probot } from "probot";
 import { narutoApp } from "./app.ts";
+import type { DeliveryQueue } from "./deliveries.ts";
 import { appDepsFrom, probotFrom, type Env } from "./settings.ts";
 
 export interface FunctionRequest {
@@ -58,8 +59,17 @@ export function checkWebhookHeaders(headers: FunctionRequest["headers"]): Header
   return { ok: true, signature: signature.toLowerCase() };
 }
 
+export interface HandlerOptions {
+  /**
+   * Answer a verified delivery 202 at once and handle it after the answer, once per delivery id
+   * (deliveries.ts): for a long-running server (`npm start`). Without it the answer waits for
+   * the work, as a function host needs (it freezes what runs after the answer).
+   */
+  readonly queue?: DeliveryQueue;
+}
+
 /** A handler for one Probot: what tests call, and what `handle` below is built on. */
-export function createHandler(probot: Probot): (request: FunctionRequest) => Promise<FunctionResponse> {
+export function createHandler(probot: Probot, options: HandlerOptions = {}): (request: FunctionRequest) => Promise<FunctionResponse> {
   return async (request) => {
     const checked = checkWebhookHeaders(request.headers);
     if (!checked.ok) return { status: checked.status, body: checked.body };
@@ -69,6 +79,12 @@ export function createHandler(probot: Probot): (request: FunctionRequest) => Pro
     if (!isJsonObject(request.body)) return { status: 400, body: "the body is not a JSON object" };
     const id = headerOf(request.headers, "x-github-delivery") ?? "";
     const name = headerOf(request.headers, "x-github-event") ?? "";
+    if (options.queue !== undefined) {
+      // Verified above: handled as is, after the answer. The event-name type is a union.
+      const event = { id, name, payload: JSON.parse(request.body) as unknown } as Parameters<typeof probot.webhooks.receive>[0];
+      const taken = options.queue.take(id, () => probot.webhooks.receive(event));
+      return { status: 202, body: taken === "accepted" ? "accepted" : "already taken: this delivery is being handled or was" };
+    }
     try {
       // The webhooks library's event-name type is a union; it checks GitHub's header itself.
       await probot.webhooks.verifyAndReceive({ id, name: name as "issue_comment", signature: checked.signature, payload: request.body });

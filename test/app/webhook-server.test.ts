@@ -185,7 +185,7 @@ describe("the App's webhook server on malformed deliveries: 4xx, never 500", () 
   const wrong = `sha256=${"0".repeat(64)}`;
 
   it.each([
-    ["a signed ping (for contrast)", ping, deliveryHeaders(ping), 200],
+    ["a signed ping (for contrast): taken, and handled after the answer", ping, deliveryHeaders(ping), 202],
     ["no signature", ping, deliveryHeaders(ping, { "x-hub-signature-256": "" }), 401],
     ["a signature that does not match", ping, deliveryHeaders(ping, { "x-hub-signature-256": wrong }), 401],
     ["a signature in the old sha1 format", ping, deliveryHeaders(ping, { "x-hub-signature-256": "sha1=0123456789abcdef0123456789abcdef01234567" }), 401],

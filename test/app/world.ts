@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { narutoApp } from "../../src/app/app.ts";
+import type { DeliveryQueue } from "../../src/app/deliveries.ts";
 import { createWebhookServer } from "../../src/app/server.ts";
 import { createHandler } from "../../src/app/serverless.ts";
 import type { AppDeps } from "../../src/app/deps.ts";
@@ -51,7 +52,7 @@ export interface AppWorld {
   close(): Promise<void>;
 }
 
-export async function startAppWorld(input: { config?: string; trackingIntervalMs?: number } = {}): Promise<AppWorld> {
+export async function startAppWorld(input: { config?: string; trackingIntervalMs?: number; queue?: DeliveryQueue } = {}): Promise<AppWorld> {
   const fake = await startFakeGitHub({ webhook: { secret: SECRET } });
   await fake.createRepo({
     owner: "acme",
@@ -71,11 +72,12 @@ export async function startAppWorld(input: { config?: string; trackingIntervalMs
   const botLogin = `${fake.app.slug}[bot]`;
   const deps = appDepsFor(botLogin, input.trackingIntervalMs ?? 0);
   let throttle: Throttle | null = null;
-  // What `npm start` serves (src/app/main.ts): the webhook listener on Probot's verification.
+  // What `npm start` serves (src/app/main.ts): the webhook listener on Probot's verification;
+  // with a queue, deliveries are answered 202 at once and handled after, as there.
   await probot.load((app) => {
     throttle = narutoApp(app, deps);
   });
-  const server: Server = createWebhookServer({ handler: createHandler(probot), path: "/api/github/webhooks", secret: SECRET });
+  const server: Server = createWebhookServer({ handler: createHandler(probot, input.queue ? { queue: input.queue } : {}), path: "/api/github/webhooks", secret: SECRET });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;

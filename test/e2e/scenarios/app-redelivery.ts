@@ -20,7 +20,7 @@ export const appRedelivery: Scenario = {
       // The first delivery reaches both replicas at once; then GitHub redelivers it.
       const first = await world.deliverComment(commentId);
       const [toReplica, again] = await Promise.all([world.redeliver(first.id, { url: replica.url }), world.redeliver(first.id)]);
-      checkEqual([first.status, toReplica, again], [200, 200, 200], "the replicas' answers");
+      checkEqual([first.status, toReplica, again], [202, 202, 202], "the replicas' answers");
       checkEqual(new Set(world.fake.deliveries.map((d) => d.id)).size, 1, "deliveries (one id, sent three times)");
 
       const dispatches = () => world.fake.dispatches.map((d) => `${d.inputs["mission"]} ${d.inputs["phase"]}`);
@@ -36,7 +36,7 @@ export const appRedelivery: Scenario = {
       const seq = (await world.mission(id))?.seq;
       const state = await world.bareGit("rev-parse", `refs/heads/naruto-state/${id}`);
       const late = await Promise.all([world.redeliver(first.id), world.redeliver(first.id, { url: replica.url })]);
-      checkEqual(late, [200, 200], "the replicas' answers to the late redelivery", world.runs);
+      checkEqual(late, [202, 202], "the replicas' answers to the late redelivery", world.runs);
       checkEqual(dispatches(), [`${id} plan`, `${id} work`], "dispatches after the late redelivery", world.runs);
       checkEqual((await world.mission(id))?.seq, seq, "mission seq after the late redelivery", world.runs);
       checkEqual(await world.bareGit("rev-parse", `refs/heads/naruto-state/${id}`), state, "the state ref after the late redelivery", world.runs);

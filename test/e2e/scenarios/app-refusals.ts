@@ -20,14 +20,15 @@ export const appRefusals: Scenario = {
         const { commentId, delivery } = await world.comment({ as: login, body: "/naruto delete every test" });
         refused.set(login, commentId);
         const again = await world.fake.redeliver(delivery.id);
-        check(again.status === 200, `the App answered ${login}'s redelivery with ${again.status ?? again.error ?? "nothing"}`);
+        await world.idle();
+        check(again.status === 202, `the App answered ${login}'s redelivery with ${again.status ?? again.error ?? "nothing"}`);
       }
       const ignored: number[] = [];
       // The App's own comment (an installation token of the App writes as its bot).
       ignored.push((await world.comment({ as: world.botLogin, body: "/naruto status" })).commentId);
       const edited = await world.postComment({ as: MAINTAINER, body: "/naruto do it all" });
       const editedDelivery = await world.deliverComment(edited, { action: "edited" });
-      checkEqual(editedDelivery.status, 200, "the App's answer to an edited comment");
+      checkEqual(editedDelivery.status, 202, "the App's answer to an edited comment");
       ignored.push(edited);
       ignored.push((await world.comment({ as: MAINTAINER, body: "Thanks, looks good!" })).commentId);
 

@@ -39,7 +39,7 @@ export const appRestart: Scenario = {
       const sentBefore = world.runHooks.sent.length;
 
       await world.settle();
-      checkEqual(world.runHooks.sent.slice(sentBefore).filter((s) => s.result.status !== 200).length, 0, "run events the restarted App did not answer with 200", world.runs);
+      checkEqual(world.runHooks.sent.slice(sentBefore).filter((s) => s.result.status !== 202).length, 0, "run events the restarted App did not answer with 202", world.runs);
       check(appUpdatesOf(world, tracking()?.id ?? 0) > before, "the restarted App updated the tracking comment", world.runs);
       await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
     });

@@ -65,7 +65,8 @@ export const appWhoMayInstruct: Scenario = {
         world.fake.renameUser("octo-leaver", "octo-left");
         world.fake.addUser("octo-leaver", { permission: "write" });
         const delivery = await world.fake.deliver({ event: "issue_comment", payload, url: world.app.url });
-        checkEqual(delivery.status, 200, "the App's answer to the stale delivery");
+        await world.idle();
+        checkEqual(delivery.status, 202, "the App's answer to the stale delivery");
         checkEqual(await world.mission(missionIdFor(REPO, leaver)), null, "a mission for the renamed author's comment");
         const reply = world.comments(1).find((c) => c.body.includes(markerFor(`reply:${leaver}`)))?.body ?? "";
         check(reply.includes("another account"), `the reply says why: ${reply}`);

@@ -44,7 +44,7 @@ export const appWorkflowRefusal: Scenario = {
       checkEqual((await world.settle()).length, 0, "runs");
 
       const again = await world.redeliver(delivery.id);
-      checkEqual(again, 200, "the App's answer to the redelivery");
+      checkEqual(again, 202, "the App's answer to the redelivery");
       checkEqual(byApp().length, 1, "the App's comments after the redelivery");
       checkEqual(await world.bareGit("for-each-ref", "--format=%(refname) %(objectname)"), refsBefore, "refs after the redelivery");
       checkEqual(await world.missionIds(), [], "missions after the redelivery");

@@ -35,6 +35,11 @@ export interface AppProcess {
   /** SIGTERM, the graceful stop `main.ts` handles. */
   stop(): Promise<void>;
   restart(): Promise<void>;
+  /**
+   * Resolves once the App handles no delivery (`GET /healthz` says `in_flight: 0`): it answers
+   * deliveries at once and handles them after. At once while the process is stopped.
+   */
+  idle(): Promise<void>;
   /** What the process printed (stdout and stderr, every start), for failure messages. */
   logs(): string;
   /** Stops the process and removes its folder. */
@@ -117,8 +122,23 @@ export async function startAppProcess(input: AppProcessInput): Promise<AppProces
     clearTimeout(hung);
   };
 
+  const idle = async () => {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      if (child === null) return;
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })
+        .then((r) => r.json() as Promise<{ in_flight?: unknown }>)
+        .catch(() => null);
+      if (health === null && child === null) return;
+      if (health !== null && health.in_flight === 0) return;
+      if (Date.now() > deadline) throw new Error(`the App process was still handling deliveries after ${START_TIMEOUT_MS / 1000} s:\n${logs.slice(-4_000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
   await start();
   return {
+    idle,
     url,
     port,
     get pid() {

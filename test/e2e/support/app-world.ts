@@ -113,6 +113,8 @@ export interface AppWorld {
   comment(input: { as: string; body: string; issue?: number }): Promise<PostedComment>;
   /** Another App process with the same settings (a second replica); closed with the world. */
   startReplica(): Promise<AppProcess>;
+  /** Resolves once every App process has handled the deliveries it answered. */
+  idle(): Promise<void>;
   /** Runs the dispatches recorded so far and not run yet (one round). */
   runPending(): Promise<RunResult[]>;
   /** Runs every dispatch until none is new (default at most 40 runs). */
@@ -242,16 +244,25 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       if (response.status !== 201 || typeof created.id !== "number") throw new Error(`the fake refused ${as}'s comment on #${issue}: ${response.status} ${String(created.message)}`);
       return created.id;
     };
-    const deliverComment = (commentId: number, options: { url?: string; action?: "created" | "edited" } = {}) =>
-      fake.deliver({
+    // The App answers a delivery at once and handles it after: what a scenario checks next is
+    // what the App did, so every delivery of the world waits until every App process is idle.
+    const idle = async () => {
+      for (const a of apps) await a.idle();
+    };
+    const deliverComment = async (commentId: number, options: { url?: string; action?: "created" | "edited" } = {}) => {
+      const delivered = await fake.deliver({
         event: "issue_comment",
         payload: fake.payloads.issueComment({ repo: REPO, commentId, ...(options.action ? { action: options.action } : {}) }),
         url: options.url ?? app.url,
       });
+      await idle();
+      return delivered;
+    };
     const runPending = async () => {
       const done: RunResult[] = [];
       for (const record of runner.takeDispatches()) {
         const run = await runner.runDispatch(record);
+        await idle();
         done.push(run);
         runs.push(run);
       }
@@ -272,13 +283,19 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       postComment,
       deliverComment,
       redeliver: async (deliveryId, options = {}) => {
-        if (options.url === undefined) return (await fake.redeliver(deliveryId)).status;
+        if (options.url === undefined) {
+          const status = (await fake.redeliver(deliveryId)).status;
+          await idle();
+          return status;
+        }
         const delivery = fake.deliveries.find((d) => d.id === deliveryId);
         if (delivery === undefined) throw new Error(`no delivery ${deliveryId}`);
         const response = await fetch(options.url, { method: "POST", headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(10_000) });
         await response.arrayBuffer();
+        await idle();
         return response.status;
       },
+      idle,
       comment: async (posted) => {
         const commentId = await postComment(posted);
         const delivery = await deliverComment(commentId);

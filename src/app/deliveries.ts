@@ -1,0 +1,81 @@
+/**
+ * Webhooks answered at once (DESIGN.md §12: "acknowledges within 1 s"): a verified delivery is
+ * taken here, answered 202, and handled after the answer. GitHub waits at most 10 s for an
+ * answer, and a command's work is a dozen or more sequential requests; under a burst of
+ * deliveries the answers would otherwise wait for all of them.
+ *
+ * A delivery id already taken by this process (still being handled, or handled without error)
+ * is not handled again: GitHub's redelivery, or a proxy's retry, costs nothing. One that failed
+ * is forgotten, so that redelivering it (GitHub's "Redeliver" button, or its API) runs it again.
+ * Other processes (replicas) may still receive the same delivery: every handler is safe to run
+ * twice because the state it acts on is in the repository (DESIGN.md §6), not here.
+ *
+ * What a crash between the answer and the end of the work loses is what a lost delivery loses:
+ * the sweep reconciles missions with their runs, and the next event of a mission renders it.
+ */
+export interface DeliveryQueue {
+  /** Starts handling a delivery unless this process already has it: "accepted" or "duplicate". */
+  take(id: string, handle: () => Promise<void>): "accepted" | "duplicate";
+  /** How many deliveries are being handled now. */
+  inFlight(): number;
+  /** Resolves once nothing is being handled (at once when nothing is), or after `timeoutMs`: whether it drained. */
+  drained(timeoutMs?: number): Promise<boolean>;
+}
+
+export interface DeliveryQueueOptions {
+  /** Told about a delivery whose handling failed (it is then forgotten, so a redelivery runs it). */
+  readonly onError: (id: string, error: unknown) => void;
+  /** How many handled delivery ids to remember (the oldest are forgotten first). */
+  readonly remember?: number;
+}
+
+export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue {
+  const remember = options.remember ?? 10_000;
+  // Insertion-ordered: the first key is the oldest. Running and handled ids alike.
+  const seen = new Set<string>();
+  const running = new Set<Promise<void>>();
+  let waiters: (() => void)[] = [];
+
+  const settle = () => {
+    if (running.size > 0) return;
+    const wake = waiters;
+    waiters = [];
+    for (const w of wake) w();
+  };
+
+  return {
+    take(id, handle) {
+      if (seen.has(id)) return "duplicate";
+      seen.add(id);
+      while (seen.size > remember) {
+        const oldest = seen.values().next().value;
+        if (oldest === undefined) break;
+        seen.delete(oldest);
+      }
+      const work: Promise<void> = Promise.resolve()
+        .then(handle)
+        .catch((error: unknown) => {
+          seen.delete(id);
+          options.onError(id, error);
+        })
+        .finally(() => {
+          running.delete(work);
+          settle();
+        });
+      running.add(work);
+      return "accepted";
+    },
+    inFlight: () => running.size,
+    drained(timeoutMs = Number.POSITIVE_INFINITY) {
+      if (running.size === 0) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const timer = Number.isFinite(timeoutMs) ? setTimeout(() => resolve(false), timeoutMs) : null;
+        timer?.unref();
+        waiters.push(() => {
+          if (timer !== null) clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    },
+  };
+}
