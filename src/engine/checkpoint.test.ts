@@ -66,6 +66,22 @@ describe("checkpointWorkDir: the checkpoint", () => {
     expect(await f.repo.run("log", "-1", "--format=%an <%ae> %aI|%cn %cI", commit)).toBe("Bot <bot@example.test> 2026-02-03T04:05:06+00:00|Bot 2026-02-03T04:05:06+00:00");
   });
 
+  it("is the commit git commit-tree writes, byte for byte (naruto writes it without starting git)", async () => {
+    f = await createWorkerFixture({ "src/api/users.ts": "old\n" });
+    await f.agent.write({ "src/api/users.ts": "new\n" });
+    const date = new Date("2026-03-01T12:00:00Z");
+    const commit = commitOf(await finish(["src/api/"], { summary: "Added validation.", author: { name: "Ada L", email: "ada@example.com" }, date }));
+    const show = async (id: string) => (await f.repo.git({ args: ["cat-file", "commit", id], cwd: f.repo.dir })).stdout.toString();
+    const written = await show(commit);
+    const tree = await f.repo.run("rev-parse", `${commit}^{tree}`);
+    const stamp = `${date.getTime() / 1000} +0000`;
+    const env = { GIT_AUTHOR_NAME: "Ada L", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_COMMITTER_NAME: "Ada L", GIT_COMMITTER_EMAIL: "ada@example.com", GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp };
+    const message = written.slice(written.indexOf("\n\n") + 2);
+    const byGit = await f.repo.git({ args: ["commit-tree", "--no-gpg-sign", "-p", f.workDir.start, tree], cwd: f.repo.dir, input: message, env });
+    expect(message).toBe("Validate users input\n\nAdded validation.\n\nNaruto-Mission: m-test\nNaruto-Item: item\nNaruto-Attempt: 3\nNaruto-Agent: claude\n");
+    expect(byGit.stdout.toString().trim()).toBe(commit);
+  });
+
   it("holds exactly what the agent left: committed, staged, unstaged and untracked, ignored files excepted", async () => {
     f = await createWorkerFixture({ ".gitignore": "*.log\n", "src/a.ts": "a\n", "src/b.ts": "b\n" });
     await f.agent.write({ "src/a.ts": "committed\n" });

@@ -11,6 +11,7 @@
  */
 import { changedPaths, type Change } from "../git/changes.ts";
 import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../git/checkpoint.ts";
+import { commitText, writeLooseObject } from "../git/loose-objects.ts";
 import { gitText, type Git } from "../git/run-git.ts";
 import { checkGate, STRICT_GATE, type GatePolicy } from "../git/gate.ts";
 import { checkScope, type ScopeViolation } from "../git/scope.ts";
@@ -102,7 +103,9 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
 
 /**
  * A commit of `tree` whose only parent is the work directory's start commit, written into the
- * repository's object store by naruto's view (no config of anyone's: no signing, no hooks).
+ * repository's object store: by naruto itself as a loose object where the repository is SHA-1
+ * (the bytes `git commit-tree` would write, without starting a process), else by naruto's view
+ * (no config of anyone's: no signing, no hooks).
  */
 export async function commitTree(input: {
   git: Git;
@@ -114,6 +117,11 @@ export async function commitTree(input: {
   /** naruto's view of the work directory (see src/sandbox/git-view.ts). */
   call: (args: readonly string[], extra?: { input?: string }) => ReturnType<typeof viewCall>;
 }): Promise<string> {
+  const [objectsDir] = input.workDir.objects.objects;
+  if (input.workDir.objects.format === "sha1" && objectsDir !== undefined && writableInNode(input.author, input.message)) {
+    const text = commitText({ tree: input.tree, parents: [input.workDir.start], identity: input.author, at: input.date ?? new Date(), message: input.message });
+    return writeLooseObject(objectsDir, "commit", text);
+  }
   const date = input.date ? `${Math.floor(input.date.getTime() / 1000)} +0000` : undefined;
   const identity: Record<string, string> = {
     GIT_AUTHOR_NAME: input.author.name,
@@ -124,4 +132,10 @@ export async function commitTree(input: {
   };
   const base = input.call(["commit-tree", "--no-gpg-sign", "-p", input.workDir.start, input.tree], { input: input.message });
   return gitText(input.git, { ...base, env: { ...base.env, ...identity } });
+}
+
+/** What git would take as it is: a message without NUL ending in a newline, an identity without `<`, `>` or control characters. */
+function writableInNode(author: Identity, message: string): boolean {
+  const plain = (s: string) => s !== "" && s === s.trim() && !/[<>\u0000-\u001f\u007f]/.test(s);
+  return plain(author.name) && plain(author.email) && !message.includes("\0") && message.endsWith("\n");
 }
