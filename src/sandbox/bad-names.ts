@@ -6,12 +6,12 @@
  * nothing is dropped silently) and left out of the snapshot. Ignored files are not the agent's
  * work and are not looked at; neither are the checkouts of the submodules it staged.
  */
-import { readdir } from "node:fs/promises";
+import { open, readdir } from "node:fs/promises";
 import { nameProblem, type NameProblem } from "../git/gate-names.ts";
 import type { Git } from "../git/run-git.ts";
 import { onDisk, type RawPath } from "./agent-index.ts";
 import { viewCall, type GitView } from "./git-view.ts";
-import type { WorkDir } from "./work-dir.ts";
+import { seedIndex, type WorkDir } from "./work-dir.ts";
 
 export interface BadName extends NameProblem {
   /** Relative to the work directory, raw bytes as latin1. */
@@ -32,13 +32,34 @@ const NESTED_GIT: NameProblem = {
 const PARALLEL = 16;
 
 /**
- * Walks the work directory (its own top `.git` aside, and folders listed in `skip`), one
- * `git ls-files` for what is ignored, and one `git check-ignore` only when a bad name is found.
+ * Walks the work directory (its own top `.git` aside, and folders listed in `skip`). Most walks
+ * find nothing, and git is not asked anything. A walk that finds a bad name, or that meets far
+ * more entries than the checkout holds (an agent's `node_modules`, say), is done again without
+ * the folders git ignores (one `git ls-files`): ignored files are not the agent's work. One
+ * `git check-ignore` then judges the bad names found.
  */
 export async function findBadNames(git: Git, view: GitView, dir: WorkDir, skip: ReadonlySet<RawPath>): Promise<BadName[]> {
+  const quick = await walk(dir, skip, WALK_SPARE + 2 * (await checkedOutEntries(dir)));
+  if (quick !== null && quick.length === 0) return [];
   const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
   const pruned = new Set([...skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
+  const found = (await walk(dir, pruned, Infinity)) ?? [];
+  if (found.length === 0) return [];
+  // A bad name inside an ignored folder that holds tracked files: git's ignore rules decide.
+  // check-ignore refuses the view's literal pathspecs; `./` keeps a leading `:` from reading as magic.
+  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
+  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
+  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+// Entries a walk may meet beyond twice the checkout's before git is asked what it ignores.
+const WALK_SPARE = 10_000;
+
+/** The bad names under the work directory, or null when it holds more than `budget` entries. */
+async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, budget: number): Promise<BadName[] | null> {
   const found: BadName[] = [];
+  let seen = 0;
   let level: RawPath[] = [""];
   while (level.length > 0) {
     const next: RawPath[] = [];
@@ -46,6 +67,7 @@ export async function findBadNames(git: Git, view: GitView, dir: WorkDir, skip: 
       await Promise.all(
         level.slice(i, i + PARALLEL).map(async (folder) => {
           const entries = await readdir(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+          seen += entries.length;
           for (const entry of entries) {
             const name = entry.name.toString("latin1");
             if (folder === "" && name === ".git") continue;
@@ -57,14 +79,22 @@ export async function findBadNames(git: Git, view: GitView, dir: WorkDir, skip: 
           }
         }),
       );
+      if (seen > budget) return null;
     }
     level = next;
   }
-  if (found.length === 0) return [];
-  // A bad name inside an ignored folder that holds tracked files: git's ignore rules decide.
-  // check-ignore refuses the view's literal pathspecs; `./` keeps a leading `:` from reading as magic.
-  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
-  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
-  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
-  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => (a.path < b.path ? -1 : 1));
+  return found;
+}
+
+/** How many entries the index naruto checked the directory out with holds (its header says). */
+async function checkedOutEntries(dir: WorkDir): Promise<number> {
+  const file = await open(seedIndex(dir), "r").catch(() => null);
+  if (file === null) return 0;
+  try {
+    const header = Buffer.alloc(12);
+    const { bytesRead } = await file.read(header, 0, 12, 0);
+    return bytesRead === 12 && header.toString("latin1", 0, 4) === "DIRC" ? header.readUInt32BE(8) : 0;
+  } finally {
+    await file.close();
+  }
 }
