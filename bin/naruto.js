@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly through tsx, so a fresh clone plus `npm ci` is
-// enough: there is no build step that could be stale.
-import { register } from "tsx/esm/api";
+// The CLI runs the bundle build/cli.js (scripts/build.ts), rebuilt first when the sources are
+// newer (fresh-build.js). Nothing else is imported here, so that `naruto --help` loads little.
+import { freshBuild } from "./fresh-build.js";
 
-register();
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+if (freshBuild("cli.js")) {
+  const { main } = await import("../build/cli.js");
+  process.exitCode = await main(process.argv.slice(2));
+} else {
+  process.exitCode = 2;
+}

@@ -14,6 +14,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { NODE_ESM_BUNDLE } from "./esbuild-node.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(root, "dist");
@@ -27,16 +28,9 @@ async function buildInto(out: string): Promise<void> {
     metafile: true,
     entryPoints: ["src/action/main.ts"],
     outfile: join(out, "index.js"),
-    bundle: true,
-    platform: "node",
     // The runner's node24, and node 20 where the tests run the bundle.
-    target: "node20",
-    format: "esm",
-    // Bundled CommonJS dependencies call require() for Node's own modules.
-    banner: { js: 'import { createRequire as __narutoCreateRequire } from "node:module";\nconst require = __narutoCreateRequire(import.meta.url);' },
+    ...NODE_ESM_BUNDLE,
     legalComments: "external",
-    charset: "utf8",
-    logLevel: "warning",
   });
   await writeFile(join(out, "licenses.txt"), await licenses(Object.keys(result.metafile.inputs)));
   // Read by path at run time (DEMO_AGENT_PATH resolves next to the bundle).

@@ -6,7 +6,6 @@
 import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DEMO_AGENT_PATH } from "../agent/demo-agent.ts";
 import { shellQuote } from "../agent/shell-quote.ts";
 import { formatConfigErrors, loadConfig, type Config } from "../config/index.ts";
@@ -17,8 +16,9 @@ import { logProgress, terminalProgress } from "../local/progress.ts";
 import { reportPaths } from "../local/reports.ts";
 import { missionResult } from "../report/index.ts";
 import type { CliIO } from "./io.ts";
+import { packageRoot } from "./package-root.ts";
 
-export const DEMO_DIR = fileURLToPath(new URL("../../examples/demo/", import.meta.url));
+export const DEMO_DIR = join(packageRoot(), "examples", "demo");
 
 const DEMO_IDENTITY = {
   GIT_AUTHOR_NAME: "naruto demo",

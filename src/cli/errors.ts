@@ -13,17 +13,10 @@ import { RunOverridesError } from "../local/run-overrides.ts";
 import { MissionNotFoundError } from "../mission/store.ts";
 import { SandboxUnavailableError } from "../sandbox/choose.ts";
 import { WorkRootError } from "../sandbox/work-dir.ts";
+import { EXIT } from "./exit-codes.ts";
 import type { CliIO } from "./io.ts";
 
-/** Exit codes, as `naruto --help` and the README list them. */
-export const EXIT = {
-  /** The command did what was asked; a mission ended with verdict `approve`. */
-  ok: 0,
-  /** The answer is "no": a mission ended without approval, a plan or proof was rejected. */
-  no: 1,
-  /** Bad usage, or the environment is not ready (no repository, a missing CLI, an invalid plan). */
-  usage: 2,
-} as const;
+export { EXIT };
 
 /** Bad usage of a command: the message says the right one. */
 export class UsageError extends Error {

@@ -5,15 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { SANDBOX_MODES, type SandboxMode } from "../config/index.ts";
-import { cleanCommand } from "./clean-command.ts";
-import { demoCommand } from "./demo-command.ts";
-import { EXIT, reportError } from "./errors.ts";
+import type { SandboxMode } from "../config/index.ts";
+import { EXIT } from "./exit-codes.ts";
 import { redactedIO, type CliIO } from "./io.ts";
-import { cancelCommand, resumeCommand, runCommand, statusCommand } from "./mission-commands.ts";
-import { planCommand, verifyProofCommand } from "./plan-command.ts";
-import { workingTreeConfig } from "./working-config.ts";
+import { packageRoot } from "./package-root.ts";
 
 export type { CliIO } from "./io.ts";
 
@@ -34,7 +31,7 @@ export function processIO(): CliIO {
 
 /** naruto's version, from its package.json. */
 export function narutoVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
 }
 
 const EXIT_CODES = `
@@ -46,11 +43,22 @@ Exit codes:
 Unexpected errors print one line and write their trace to a file; --debug (or NARUTO_DEBUG=1)
 prints it instead.`;
 
+/**
+ * The config's SANDBOX_MODES, spelled out: importing them would load the config's schema and zod,
+ * about half the time `naruto --help` took. `satisfies` keeps the two equal (a mode missing here,
+ * or one too many, does not compile).
+ */
+const SANDBOX_CHOICES = Object.keys({ auto: true, required: true, none: true } satisfies Record<SandboxMode, true>);
+
 const positiveInt = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
   return n;
 };
+
+// Each command's implementation is imported when it runs (`await import`), so that
+// `naruto --help` and `--version` load commander and little else: in the build each is a chunk
+// of its own (scripts/build.ts), read from disk only when its command runs.
 
 /** Runs the CLI and returns the exit code. */
 export async function main(argv: readonly string[], given: CliIO = processIO()): Promise<number> {
@@ -74,6 +82,8 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .option("--max-parallel <n>", "agents at once, for the estimated schedule", positiveInt("--max-parallel"))
     .option("--max-items <n>", "raise the item limit (default 1,000 or limits.max_items)", positiveInt("--max-items"))
     .action(async (file: string, o: { json: boolean; strict: boolean; maxParallel?: number; maxItems?: number }) => {
+      const { workingTreeConfig } = await import("./working-config.ts");
+      const { planCommand } = await import("./plan-command.ts");
       const config = await workingTreeConfig(io);
       code = await planCommand(io, file, { json: o.json, strict: o.strict, maxParallel: o.maxParallel ?? null, maxItems: o.maxItems ?? null }, config);
     });
@@ -84,6 +94,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .argument("<plan>", "the plan file")
     .argument("<proof>", "the proof document (naruto.proof/v1)")
     .action(async (plan: string, proof: string) => {
+      const { verifyProofCommand } = await import("./plan-command.ts");
       code = await verifyProofCommand(io, plan, proof);
     });
 
@@ -97,11 +108,12 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .option("--base <ref>", "where the queue starts (default HEAD)")
     .option("--verify <command>", "verify command for each queue batch (default queue.verify)")
     .option("--strict", "reject conflicting items the plan does not order itself", false)
-    .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices([...SANDBOX_MODES]))
+    .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices(SANDBOX_CHOICES))
     .option("--workdir <dir>", "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)")
     .option("--read <path>", "a folder or file the --agent command needs, shown read-only in its sandbox (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
     .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; json: boolean; strict: boolean }) => {
+      const { runCommand } = await import("./mission-commands.ts");
       code = await runCommand(io, o);
     });
 
@@ -111,6 +123,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .argument("[id]", "a mission id (m-…)")
     .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
     .action(async (id: string | undefined, o: { json: boolean }) => {
+      const { statusCommand } = await import("./mission-commands.ts");
       code = await statusCommand(io, id, o.json);
     });
 
@@ -120,6 +133,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .argument("<id>", "the mission id")
     .option("--json", "print the result object", false)
     .action(async (id: string, o: { json: boolean }) => {
+      const { resumeCommand } = await import("./mission-commands.ts");
       code = await resumeCommand(io, id, o.json);
     });
 
@@ -128,6 +142,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .description("cancel a mission; its running agents are stopped")
     .argument("<id>", "the mission id")
     .action(async (id: string) => {
+      const { cancelCommand } = await import("./mission-commands.ts");
       code = await cancelCommand(io, id);
     });
 
@@ -140,6 +155,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .option("--kept", "also delete work found nowhere else: worker branches of items not integrated, and work kept from stopped attempts (refs/naruto/attempts/…)", false)
     .option("--dry-run", "list what would be deleted; delete nothing", false)
     .action(async (o: { olderThan?: string; mission?: string; queues: boolean; kept: boolean; dryRun: boolean }) => {
+      const { cleanCommand } = await import("./clean-command.ts");
       code = await cleanCommand(io, o);
     });
 
@@ -149,6 +165,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .option("--keep", "keep the temporary repository (its path is printed)", true)
     .option("--json", "print the result object", false)
     .action(async (o: { json: boolean }) => {
+      const { demoCommand } = await import("./demo-command.ts");
       code = await demoCommand(io, o);
     });
 
@@ -157,6 +174,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const debug = program.opts<{ debug?: boolean }>().debug === true || io.env.NARUTO_DEBUG === "1";
+    const { reportError } = await import("./errors.ts");
     return reportError(io, e, { debug, traceDir: io.env.TMPDIR ?? tmpdir(), now: new Date() });
   }
   return code;
