@@ -5,7 +5,7 @@
  * and on one that holds 248 items.
  */
 import { performance } from "node:perf_hooks";
-import { integrateBatch, type IntegratorContext } from "../src/engine/integrate-batch.ts";
+import { integrateBatch, type BatchContext } from "../src/engine/integrate-batch.ts";
 import { createQueueBranch } from "../src/git/queue.ts";
 import { step } from "../src/mission/step.ts";
 import type { Mission } from "../src/mission/document.ts";
@@ -37,8 +37,8 @@ export async function integrationOverGrowingQueue({ items, batch }: { items: num
         message: `item ${i}\n\nNaruto-Mission: ${mission.id}\nNaruto-Item: item-${i}\nNaruto-Attempt: 1\n`,
       })),
     );
-    // No verify command: only the queue's own git work is measured (the rest of the context is unused then).
-    const ctx = { git: repo.git, repoDir: repo.dir, verify: null, now: () => new Date() } as Partial<IntegratorContext> as IntegratorContext;
+    // No verify command: only the queue's own git work is measured.
+    const ctx: BatchContext = { git: repo.git, repoDir: repo.dir, verify: null, now: () => new Date() };
     const times: number[] = [];
     for (let i = 0; i < checkpoints.length; i += batch) {
       const orders = checkpoints.slice(i, i + batch);

@@ -5,7 +5,7 @@
  */
 import { integrate } from "../git/queue.ts";
 import { queueRefName } from "../git/queue-ref.ts";
-import { gitText } from "../git/run-git.ts";
+import { GitError, gitText } from "../git/run-git.ts";
 import type { VerifyCandidate } from "../git/verify.ts";
 import type { Mission } from "../mission/document.ts";
 import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/events.ts";
@@ -29,6 +29,9 @@ export interface IntegratorContext extends EngineContext {
   readonly expectedHead?: string | null;
 }
 
+/** Without a verify command a batch needs only git and a clock (tests, the engine benchmark). */
+export type BatchContext = IntegratorContext | (Pick<IntegratorContext, "git" | "repoDir" | "now" | "verifier" | "expectedHead"> & { readonly verify: null });
+
 export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" } as const;
 
 /**
@@ -36,7 +39,7 @@ export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.g
  * queue (the runner stopped after integrating but before saving the mission) is recognised by
  * its trailers and reported with its queue commit instead of being applied twice.
  */
-export async function integrateBatch(ctx: IntegratorContext, mission: Mission, batch: readonly CheckpointOrder[]): Promise<Integrated> {
+export async function integrateBatch(ctx: BatchContext, mission: Mission, batch: readonly CheckpointOrder[]): Promise<Integrated> {
   const queueRef = queueRefName(mission.id);
   const onQueue = await integratedAttempts(ctx, mission, queueRef);
   const results: IntegrationResult[] = [];
@@ -73,13 +76,24 @@ export async function integrateBatch(ctx: IntegratorContext, mission: Mission, b
   return { type: "integrated", at: ctx.now().toISOString(), queue_head: head, verify_runs: verifyRuns, results };
 }
 
-/** Queue commits since the mission's base, by `item#attempt`, read from their trailers. */
-async function integratedAttempts(ctx: IntegratorContext, mission: Mission, queueRef: string): Promise<Map<string, { commit: string; changed: string[] }>> {
+/**
+ * Queue commits the mission may not know of yet, by `item#attempt`, read from their trailers:
+ * those after the queue head the mission recorded. Everything up to that head came with an
+ * `integrated` event the mission has applied, so the walk is O(batch), not O(queue), however long
+ * the queue grows. When git does not know that head (it is not in this clone), the walk starts at
+ * the mission's base, as it always did.
+ */
+async function integratedAttempts(ctx: Pick<IntegratorContext, "git" | "repoDir">, mission: Mission, queueRef: string): Promise<Map<string, { commit: string; changed: string[] }>> {
   const format = "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
-  const out = await gitText(ctx.git, {
-    args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${mission.base.commit}..${queueRef}`],
-    cwd: ctx.repoDir,
-  });
+  const walk = (since: string) =>
+    gitText(ctx.git, { args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${since}..${queueRef}`, "--"], cwd: ctx.repoDir });
+  let out: string;
+  try {
+    out = await walk(mission.queue.head);
+  } catch (e) {
+    if (!(e instanceof GitError) || mission.queue.head === mission.base.commit) throw e;
+    out = await walk(mission.base.commit);
+  }
   const found = new Map<string, { commit: string; changed: string[] }>();
   for (const record of out.split("\x1e").slice(1)) {
     const [commit, m, item, attempt, names] = record.split("\x1f");
