@@ -36,6 +36,11 @@ export interface WorkerContext extends EngineContext {
    * (default), or in a work job on GitHub the branch the publish job keeps it on.
    */
   readonly keptAt?: (kept: { readonly item: string; readonly attempt: number; readonly ref: string; readonly commit: string }) => string;
+  /**
+   * naruto's own value of a ref of its, where the driver keeps one (the local tamper record's
+   * ledger): the queue head an attempt starts from, without reading the ref. Null: unknown.
+   */
+  readonly expectedRef?: (ref: string) => string | null;
 }
 
 const OUTPUT_TAIL = 3000;
@@ -66,7 +71,7 @@ export async function runAttempt(
     return finished({ kind: "failed", reason: `unknown agent profile "${item.agent}": define it under agents: in .github/naruto.yml` });
   }
   const queueRef = queueRefName(mission.id);
-  const head = await readRef(ctx.git, ctx.repoDir, queueRef);
+  const head = ctx.expectedRef?.(queueRef) ?? (await readRef(ctx.git, ctx.repoDir, queueRef));
   if (head === null) throw new Error(`the queue ${queueRef} is missing`);
   const repo = await workRepo(ctx.git, ctx.repoDir);
   const workDir = await createWorkDir({

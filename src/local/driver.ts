@@ -231,5 +231,6 @@ export interface ResumeWork {
 const EMPTY_RESUME: ResumeWork = { checkpoints: [], review: false };
 
 function workerContext(ctx: DriverContext): WorkerContext {
-  return { ...ctx, onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk) };
+  // The queue only moves by naruto (any other move is tampering, put back): its head is known.
+  return { ...ctx, onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk), expectedRef: (ref) => ctx.tamper.expected(ref) };
 }
