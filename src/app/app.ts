@@ -13,7 +13,7 @@
 import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
 import type { AppDeps } from "./deps.ts";
-import { isNarutoWorkflow, onRunEvent } from "./run-events.ts";
+import { createRenderedVersions, isNarutoWorkflow, onRunEvent } from "./run-events.ts";
 import { unlessTokenFails } from "./token-failure.ts";
 import { createThrottle, type Throttle } from "./throttle.ts";
 
@@ -25,6 +25,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     now: () => deps.now().getTime(),
     onError: (error) => app.log.warn({ err: error }, "a deferred tracking-comment update failed; the next event renders it again"),
   });
+  const memory = { throttle, rendered: createRenderedVersions() };
 
   // Only `created`: an edited comment must never start anything twice.
   app.on("issue_comment.created", async (context) => {
@@ -36,7 +37,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     if (!isNarutoWorkflow(deps, run.path)) return;
     // `display_title` is missing from some older payload types; it is the run's `run-name`.
     const title = (run as { display_title?: string | null }).display_title ?? null;
-    await unlessTokenFails(context, () => onRunEvent(deps, throttle, context, { id: run.id, title, headBranch: run.head_branch ?? null }));
+    await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: run.id, title, headBranch: run.head_branch ?? null }));
   });
 
   app.on("workflow_job", async (context) => {
@@ -45,7 +46,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     const workflow = (job as { workflow_name?: string | null }).workflow_name;
     if (typeof workflow === "string" && workflow !== deps.workflowName) return;
     // The template names each job after its mission ("work m-1a2b3c alpha#1").
-    await unlessTokenFails(context, () => onRunEvent(deps, throttle, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));
+    await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));
   });
 
   return throttle;

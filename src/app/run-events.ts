@@ -5,6 +5,7 @@
  */
 import type { Context } from "probot";
 import { publishTracking } from "../github-driver/publish.ts";
+import { GITHUB_STATE_REF_PREFIX } from "../github/mission-store.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
 import type { Throttle } from "./throttle.ts";
@@ -37,19 +38,55 @@ export function missionOfRun(run: RunRef): string | null {
 
 type RunContext = Context<"workflow_run"> | Context<"workflow_job">;
 
-export async function onRunEvent(deps: AppDeps, throttle: Throttle, context: RunContext, run: RunRef): Promise<void> {
+/**
+ * The state version of each mission this App last rendered (the newest `limit` missions): a run
+ * sends a dozen events, and most find the state as the last render left it. Lost on a restart,
+ * which costs one render more.
+ */
+export interface RenderedVersions {
+  get(key: string): string | undefined;
+  set(key: string, version: string): void;
+}
+
+export function createRenderedVersions(limit = 1_000): RenderedVersions {
+  const versions = new Map<string, string>();
+  return {
+    get: (key) => versions.get(key),
+    set(key, version) {
+      versions.delete(key);
+      versions.set(key, version);
+      for (const oldest of versions.keys()) {
+        if (versions.size <= limit) break;
+        versions.delete(oldest);
+      }
+    },
+  };
+}
+
+/**
+ * Renders the mission's tracking comment from its state, at most once per interval (the
+ * throttle), and only when the state moved since this App last rendered it: then the event
+ * costs one read (the state ref). A comment edited by hand is repaired by the next render of a
+ * new state, not by every event.
+ */
+export async function onRunEvent(deps: AppDeps, memory: { throttle: Throttle; rendered: RenderedVersions }, context: RunContext, run: RunRef): Promise<void> {
   const { repository } = context.payload;
   const id = missionOfRun(run);
   if (id === null) return;
   const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
+  const key = `${repository.full_name.toLowerCase()}:${id}`;
   const render = async () => {
+    const version = await driver.github.getRef(GITHUB_STATE_REF_PREFIX + id);
+    if (version === null || version === memory.rendered.get(key)) return;
     const stored = await driver.store.load(id);
     if (stored === null) return;
     const { mission } = stored;
-    const pullRequest = await driver.github.findPullRequest({ head: mission.queue.branch, base: mission.base.ref });
+    // GitHub refuses a pull request without commits: none can exist while the queue is at its base.
+    const pullRequest = mission.queue.head === mission.base.commit ? null : await driver.github.findPullRequest({ head: mission.queue.branch, base: mission.base.ref });
     await publishTracking(driver, mission, pullRequest);
+    memory.rendered.set(key, stored.version);
   };
-  const how = await throttle.request(`${repository.full_name.toLowerCase()}:${id}`, render);
+  const how = await memory.throttle.request(key, render);
   context.log.debug(`tracking comment of ${id} (run ${run.id}): ${how}`);
 }
 

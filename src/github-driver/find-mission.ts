@@ -1,16 +1,21 @@
+import { issueIndexPrefix } from "../github/mission-store.ts";
+import type { GitHubPort } from "../github/port.ts";
 import type { Mission } from "../mission/document.ts";
 import type { MissionStore } from "../mission/store.ts";
 
 /**
- * The missions started from one issue or pull request, newest first. Reads every stored
- * mission (one listing, then one load each, eight at a time): comments are display only, so
- * the state, not a marker in a comment, says which mission belongs to which issue.
+ * The missions started from one issue or pull request, newest first: the issue's index refs
+ * (made with each mission, src/github/mission-store.ts) name them, one listing, then one load
+ * each, eight at a time. What this costs grows with the missions of this issue, never with the
+ * repository's history. The state, not a marker in a comment, says which mission belongs to
+ * which issue: comments are display only.
  */
-export async function missionsOfIssue(store: MissionStore, repo: string, issue: number): Promise<Mission[]> {
-  const ids = await store.list();
+export async function missionsOfIssue(deps: { store: MissionStore; github: Pick<GitHubPort, "listRefs"> }, repo: string, issue: number): Promise<Mission[]> {
+  const prefix = issueIndexPrefix(issue);
+  const ids = (await deps.github.listRefs(prefix)).map((r) => r.ref.slice(prefix.length)).filter((id) => id !== "" && !id.includes("/"));
   const found: Mission[] = [];
   for (let i = 0; i < ids.length; i += 8) {
-    const loaded = await Promise.all(ids.slice(i, i + 8).map((id) => store.load(id).catch(() => null)));
+    const loaded = await Promise.all(ids.slice(i, i + 8).map((id) => deps.store.load(id).catch(() => null)));
     for (const stored of loaded) {
       const source = stored?.mission.source;
       if (stored && source?.kind === "github" && source.issue === issue && source.repo.toLowerCase() === repo.toLowerCase()) found.push(stored.mission);

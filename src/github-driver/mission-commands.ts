@@ -16,7 +16,7 @@ type MissionCommand = { kind: "approve" } | { kind: "status" } | { kind: "retry"
 
 export async function actOnMission(ctx: CommentContext, command: MissionCommand): Promise<CommentOutcome> {
   const { deps, event } = ctx;
-  const missions = await missionsOfIssue(deps.store, event.repo, event.issue.number);
+  const missions = await missionsOfIssue(deps, event.repo, event.issue.number);
   const mission = pick(missions, command.kind);
   if (mission === null) {
     const reason = `there is no naruto mission on this ${event.issue.pullRequest ? "pull request" : "issue"} to ${command.kind}`;

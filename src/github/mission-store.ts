@@ -23,6 +23,16 @@ import { createMissionMemory } from "./mission-memory.ts";
 import type { GitHubPort } from "./port.ts";
 
 export const GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
+
+/**
+ * Where the missions of one issue or pull request are indexed: a ref per mission,
+ * `<prefix>by-issue/<number>/<mission>`, made with the mission. `/naruto approve`, `status`,
+ * `retry` and `cancel` list the issue's refs (one request) instead of loading every mission the
+ * repository ever had. The ref's target is the mission's first save; only its name is read.
+ */
+export function issueIndexPrefix(issue: number, refPrefix: string = GITHUB_STATE_REF_PREFIX): string {
+  return `${refPrefix}by-issue/${issue}/`;
+}
 const FILE = "mission.json";
 const CONFLICT = { ok: false, reason: "conflict" } as const;
 
@@ -65,8 +75,12 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
     const message = `${mission.id}: ${mission.status} (seq ${mission.seq})\n\nNaruto-Save: ${nonce()}`;
     const commit = await github.createCommit({ message, tree, parents: expected === null ? [] : [expected] });
     try {
-      if (expected === null) await github.createRef({ ref, sha: commit });
-      else await github.updateRef({ ref, sha: commit, force: false });
+      if (expected === null) {
+        // The index first: a mission that exists is always found by its issue. A mission that
+        // then loses the race for its own ref leaves an index ref that names the same id.
+        await indexByIssue(mission, commit);
+        await github.createRef({ ref, sha: commit });
+      } else await github.updateRef({ ref, sha: commit, force: false });
     } catch (error) {
       // Each is another writer winning: it moved the ref, created it first, or deleted it.
       if (error instanceof NotFastForwardError || error instanceof RefExistsError || error instanceof RefMissingError) return CONFLICT;
@@ -75,6 +89,16 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
     if (expected !== null) memory.retire(expected);
     memory.remember(mission.id, commit, text);
     return { ok: true, version: commit };
+  };
+
+  const indexByIssue = async (mission: Mission, commit: string): Promise<void> => {
+    if (mission.source.kind !== "github") return;
+    try {
+      await github.createRef({ ref: issueIndexPrefix(mission.source.issue, refPrefix) + mission.id, sha: commit });
+    } catch (error) {
+      // Made already: by a writer racing this one, or by the sweep for a mission made before the index.
+      if (!(error instanceof RefExistsError)) throw error;
+    }
   };
 
   return {
@@ -95,11 +119,18 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
 
     async list(): Promise<string[]> {
       const refs = await github.listRefs(refPrefix);
+      // The index refs (`by-issue/…`) have slashes; mission ids never do.
       return refs.map((r) => r.ref.slice(refPrefix.length)).filter((id) => id !== "" && !id.includes("/"));
     },
 
     async discard(id: string): Promise<void> {
-      await memory.serial(checkId(id), () => github.deleteRef(refPrefix + id));
+      await memory.serial(checkId(id), async () => {
+        const version = await github.getRef(refPrefix + id);
+        const text = version === null ? null : (memory.text(id, version) ?? (await github.readFile({ path: FILE, ref: version })));
+        const source = text === null ? null : (JSON.parse(text) as Partial<Mission>).source;
+        if (source?.kind === "github") await github.deleteRef(issueIndexPrefix(source.issue, refPrefix) + id);
+        await github.deleteRef(refPrefix + id);
+      });
     },
   };
 }

@@ -81,6 +81,24 @@ describe("command mode", () => {
     expect(tracking?.body).toContain("· cancelled ·");
   });
 
+  it("finds the issue's mission by the issue's index refs, reading no mission of another issue", async () => {
+    world.fake.repo(REPO).issues.set(2, { ...world.fake.repo(REPO).issues.get(1)!, number: 2 });
+    const others: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { outcome } = await command(await world.comment("octo-maintainer", `/naruto plan elsewhere ${i}`, 2));
+      if (outcome.kind === "mission") others.push(outcome.mission);
+    }
+    const start = await world.comment("octo-maintainer", "/naruto plan this issue's own");
+    const { outcome } = await command(start);
+    if (outcome.kind !== "mission") throw new Error("no mission");
+    expect(await world.ref(`refs/heads/naruto-state/by-issue/1/${outcome.mission}`)).not.toBeNull();
+    const before = world.fake.requests.length;
+    expect((await command(await world.comment("octo-maintainer", "/naruto status"))).outcome).toMatchObject({ kind: "mission", mission: outcome.mission });
+    const read = world.fake.requests.slice(before).map((r) => r.path);
+    for (const other of others) expect(read.filter((p) => p.includes(other)), other).toEqual([]);
+    expect(read.filter((p) => decodeURIComponent(p).includes("matching-refs/heads/naruto-state/by-issue/1/")), read.join("\n")).toHaveLength(1);
+  });
+
   it("approve starts a plan that waits for it: one workflow run per ready item", async () => {
     const start = await world.comment("octo-maintainer", `/naruto plan two things\n\n\`\`\`naruto\n${PLAN}  - id: beta\n    writes: [src/beta.ts]\n\`\`\``);
     const { job, outcome } = await command(start);

@@ -81,4 +81,19 @@ describe("sweep mode", () => {
     expect(await world.ref("refs/heads/naruto-attempts/m-sweepa/two/1")).toBeNull();
     expect(await world.ref("refs/heads/naruto/m-sweepa")).toBe(base);
   });
+
+  it("indexes a mission under way that was made before missions were indexed by issue, so that the issue's commands find it", async () => {
+    await startMission("m-0ldm1ss10n");
+    const job = await world.job("publish", { now });
+    const index = "refs/heads/naruto-state/by-issue/1/m-0ldm1ss10n";
+    expect(await world.ref(index)).not.toBeNull();
+    // As an older naruto left it: no index ref.
+    await job.deps.github.deleteRef(index);
+    await sweep();
+    expect(await world.ref(index)).not.toBeNull();
+    // Indexed already: the next sweep only reads it.
+    const before = world.fake.requests.length;
+    await sweep();
+    expect(world.fake.requests.slice(before).filter((r) => r.method === "POST" && decodeURIComponent(r.path).includes("by-issue"))).toEqual([]);
+  });
 });

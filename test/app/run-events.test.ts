@@ -52,7 +52,7 @@ function trackingOf(id: string) {
 }
 
 describe("the App on workflow_run and workflow_job", () => {
-  it("re-renders the tracking comment from the mission state when a run of the mission moves", async () => {
+  it("re-renders the tracking comment from the mission state when a run of the mission moves, once per state", async () => {
     const { id, runId } = await approvedMission();
     const tracking = trackingOf(id);
     // Stale text under naruto's marker: the comment to update in place.
@@ -66,11 +66,20 @@ describe("the App on workflow_run and workflow_job", () => {
     expect(trackingOf(id).body).toContain(trackingComment(stored.mission).split("\n")[1]);
     expect(trackingOf(id).body).toContain("alpha");
 
+    // The same state again: the event costs one read (the state ref), and the comment is left.
     trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale again`;
     const jobId = world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "in_progress" });
     const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" });
+    const before = world.fake.requests.length;
+    expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
+    expect(world.fake.requests.slice(before).map((r) => r.operation)).toEqual(["GET /repos/{owner}/{repo}/git/ref/{ref}"]);
+    expect(trackingOf(id).body).toContain("stale again");
+
+    // The state moved (the attempt's run was lost, as the sweep records it): the next event renders it.
+    await applyEvent(world.store, id, { type: "attempt_finished", at: new Date().toISOString(), item: "alpha", attempt: 1, outcome: { kind: "interrupted", reason: "its run was lost" } });
     expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
     expect(trackingOf(id).body).toContain("alpha");
+    expect(trackingOf(id).body).not.toContain("stale again");
     expect(trackingOf(id).id).toBe(tracking.id);
     world.fake.assertNoViolations();
   });

@@ -7,7 +7,8 @@
  * of missions finished longer ago than the retention are deleted. Then the schedules of the
  * config that fired since shortly before start their missions (src/github-driver/schedules.ts).
  */
-import { GitHubError } from "../../github/errors.ts";
+import { GitHubError, RefExistsError } from "../../github/errors.ts";
+import { issueIndexPrefix } from "../../github/mission-store.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
 import { runIdOf } from "../../github-driver/mission-id.ts";
 import { message } from "../../github-driver/publish.ts";
@@ -53,6 +54,7 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
   let mission = stored.mission;
   const now = deps.now();
   if (isMissionTerminal(mission.status)) return deleteOldBranches(deps, mission, now, retentionMs);
+  await indexOlderMission(deps, mission, stored.version);
 
   const commands: MissionCommand[] = [];
   const notes: string[] = [];
@@ -97,6 +99,18 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
   if (commands.length === 0 && notes.length === 0) return null;
   await carryOut(deps, { mission, commands });
   return notes.join(", ") || "commands carried out";
+}
+
+/**
+ * A mission under way made before missions were indexed by issue (src/github/mission-store.ts)
+ * gets its index ref, so that `/naruto approve`, `status`, `retry` and `cancel` find it. One
+ * request per mission under way per sweep: "already exists" is the usual answer.
+ */
+async function indexOlderMission(deps: ModeDeps, mission: Mission, version: string): Promise<void> {
+  if (mission.source.kind !== "github") return;
+  await deps.github.createRef({ ref: issueIndexPrefix(mission.source.issue) + mission.id, sha: version }).catch((error: unknown) => {
+    if (!(error instanceof RefExistsError)) throw error;
+  });
 }
 
 async function deleteOldBranches(deps: ModeDeps, mission: Mission, now: Date, retentionMs: number): Promise<string | null> {

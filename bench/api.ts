@@ -1,0 +1,100 @@
+/**
+ * GitHub API calls of whole missions (issue 15): a `/naruto` command with a plan of N
+ * independent items, delivered to the App as its own process, and every run it dispatches run
+ * by the Actions simulator through the bundled Action, with the runs' workflow_run /
+ * workflow_job webhooks sent to the App, exactly as the App e2e scenarios do. Every request
+ * comes from the fake GitHub's request log: the App's (its bot), the jobs' (their tokens), and
+ * none of this benchmark's own.
+ *
+ * The naive way beside it is what the issue measured on the design before: one workflow run
+ * per attempt and the App searching every stored mission for a run's (121 + 85·N calls).
+ *
+ * `NARUTO_BENCH_API_SIZES=4,16` measures fewer sizes (default 4,16,64,256; 256 takes long).
+ * The App runs with its default tracking interval (5 s), as deployed.
+ */
+import { performance } from "node:perf_hooks";
+import { missionIdFor } from "../src/github-driver/mission-id.ts";
+import { APP_CONFIG, withPlan } from "../test/e2e/support/app-checks.ts";
+import { MAINTAINER, REPO, startAppWorld, type AppWorld } from "../test/e2e/support/app-world.ts";
+
+const SIZES = (process.env["NARUTO_BENCH_API_SIZES"] ?? "4,16,64,256").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const STORED = 20;
+
+function plan(items: number): string {
+  const lines = ["version: 1", `title: ${items} independent files`, "items:"];
+  for (let i = 0; i < items; i++) {
+    lines.push(`  - id: f${i}`, `    writes: [src/f${i}.txt]`, "    prompt: |", `      create src/f${i}.txt "file ${i}\\n"`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const config = (parallel: number) => APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${parallel}`);
+
+interface Measured {
+  readonly items: number;
+  readonly stored: number;
+  readonly total: number;
+  readonly app: number;
+  readonly jobs: number;
+  readonly runs: number;
+  readonly runWebhooks: number;
+  readonly appPerWebhook: number;
+  readonly status: string;
+  readonly seconds: number;
+  readonly top: string;
+}
+
+async function mission(items: number, stored: number): Promise<Measured> {
+  const world: AppWorld = await startAppWorld({ config: config(Math.min(items, 64)), appEnv: { NARUTO_TRACKING_INTERVAL_MS: "5000" } });
+  try {
+    for (let i = 0; i < stored; i++) {
+      await world.comment({ as: MAINTAINER, body: withPlan(`/naruto plan earlier mission ${i}`, plan(1)) });
+    }
+    world.sim.takeDispatches();
+    const started = performance.now();
+    const before = world.fake.requests.length;
+    const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan(`/naruto ${items} files`, plan(items)) });
+    const afterCommand = world.fake.requests.length;
+    const hooksBefore = world.runHooks.sent.length;
+    await world.settle(items * 4 + 20);
+    await world.idle();
+    const seconds = (performance.now() - started) / 1000;
+    // API calls only: git's own protocol (checkout's fetches, pushes) is not rate limited as they are.
+    const made = world.fake.requests.slice(before).filter((r) => r.user !== MAINTAINER && r.kind !== "git");
+    const app = made.filter((r) => r.user === world.botLogin);
+    const appOnRuns = world.fake.requests.slice(afterCommand).filter((r) => r.user === world.botLogin && r.kind !== "git").length;
+    const runWebhooks = world.runHooks.sent.length - hooksBefore;
+    const byOperation = new Map<string, number>();
+    for (const r of made) {
+      const key = `${r.user === world.botLogin ? "app" : "job"} ${r.operation ?? `${r.method} ${r.path}`}`;
+      byOperation.set(key, (byOperation.get(key) ?? 0) + 1);
+    }
+    const detail = process.env["NARUTO_BENCH_API_DETAIL"] === "1";
+    const top = [...byOperation.entries()].sort((a, b) => b[1] - a[1]).slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");
+    const status = (await world.mission(missionIdFor(REPO, commentId)))?.status ?? "missing";
+    return { items, stored, total: made.length, app: app.length, jobs: made.length - app.length, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top };
+  } finally {
+    await world.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const rows: Measured[] = [];
+  for (const items of SIZES) {
+    const m = await mission(items, 0);
+    rows.push(m);
+    console.log(`${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}), ${(m.total / items).toFixed(1)}/item, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`);
+    console.log(`      most: ${m.top}`);
+  }
+  const small = SIZES[0] ?? 4;
+  const crowded = await mission(small, STORED);
+  const plain = rows.find((r) => r.items === small);
+  console.log(`${String(small).padStart(4)} items with ${STORED} stored missions: App ${crowded.appPerWebhook.toFixed(2)}/webhook (with none: ${plain?.appPerWebhook.toFixed(2) ?? "?"}); mission ${crowded.status}`);
+  const largest = rows.at(-1);
+  if (largest !== undefined) console.log(`bench api calls_per_item=${(largest.total / largest.items).toFixed(2)}`);
+  if (largest !== undefined) console.log(`bench api ratio_vs_naive=${((121 + 85 * largest.items) / largest.total).toFixed(2)}`);
+  console.log(`bench api app_calls_per_webhook=${plain?.appPerWebhook.toFixed(2) ?? "?"}`);
+  console.log(`bench api app_calls_per_webhook_${STORED}_stored=${crowded.appPerWebhook.toFixed(2)}`);
+  const big = rows.find((r) => r.items === 256);
+  if (big !== undefined) console.log(`bench api mission_256_calls=${big.total}`);
+}
