@@ -27,10 +27,34 @@ export interface DeliveryQueueOptions {
   readonly onError: (id: string, error: unknown) => void;
   /** How many handled delivery ids to remember (the oldest are forgotten first). */
   readonly remember?: number;
+  /**
+   * How many deliveries are handled at once (default 4); the others wait their turn. Handling
+   * is mostly waiting for GitHub, but each has CPU bursts too, and a hundred at once would keep
+   * the event loop from reading and answering the deliveries still arriving.
+   */
+  readonly concurrency?: number;
 }
 
 export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue {
   const remember = options.remember ?? 10_000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  // A turn is taken after the answer is written (setImmediate runs after pending I/O).
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      setImmediate(() => {
+        if (active < concurrency) {
+          active += 1;
+          resolve();
+        } else waiting.push(resolve);
+      });
+    });
+  const done = () => {
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else active -= 1;
+  };
   // Insertion-ordered: the first key is the oldest. Running and handled ids alike.
   const seen = new Set<string>();
   const running = new Set<Promise<void>>();
@@ -52,8 +76,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         if (oldest === undefined) break;
         seen.delete(oldest);
       }
-      const work: Promise<void> = Promise.resolve()
-        .then(handle)
+      const work: Promise<void> = turn()
+        .then(() => handle().finally(done))
         .catch((error: unknown) => {
           seen.delete(id);
           options.onError(id, error);

@@ -39,6 +39,26 @@ describe("the delivery queue", () => {
     expect(errors).toHaveLength(1);
   });
 
+  it("handles at most `concurrency` deliveries at once, and starts none before the answer is out", async () => {
+    const queue = createDeliveryQueue({ onError: () => undefined, concurrency: 2 });
+    let running = 0;
+    let most = 0;
+    let started = 0;
+    const handle = async () => {
+      started += 1;
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running -= 1;
+    };
+    for (let i = 0; i < 5; i++) queue.take(`d${i}`, handle);
+    // Taken, not started: the caller answers first.
+    expect(started).toBe(0);
+    expect(queue.inFlight()).toBe(5);
+    await queue.drained();
+    expect([started, most]).toEqual([5, 2]);
+  });
+
   it("forgets the oldest ids past what it remembers", async () => {
     const queue = createDeliveryQueue({ onError: () => undefined, remember: 2 });
     for (const id of ["a", "b", "c"]) queue.take(id, () => Promise.resolve());
