@@ -1,5 +1,5 @@
 /**
- * The App's webhook server as it runs (`node --import tsx src/app/main.ts`, its own process on
+ * The App's webhook server as it runs (`npm start`: `node build/app.js`, its own process on
  * loopback), under what anyone on the internet can send it: big unsigned and wrongly signed
  * bodies, bodies and headers that never finish, more connections than it takes, and malformed
  * deliveries. Memory is measured on the App process (its peak RSS, from /proc); time is never

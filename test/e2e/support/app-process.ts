@@ -1,6 +1,6 @@
 /**
- * The naruto App as its own process, exactly as `npm start` runs it (`node --import tsx
- * src/app/main.ts`), configured only through its environment. The process runs in an empty
+ * The naruto App as its own process, exactly as `npm start` runs it (`node build/app.js`, the
+ * build made current first, as `prestart` does), configured only through its environment. The process runs in an empty
  * folder so a developer's `.env` in the checkout cannot change what a scenario tests.
  *
  * @example
@@ -9,15 +9,15 @@
  *   await app.kill();      // SIGKILL: nothing gets to finish
  *   await app.start();     // the same port, a fresh process
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const MAIN = fileURLToPath(new URL("../../../src/app/main.ts", import.meta.url));
-const TSX = fileURLToPath(import.meta.resolve("tsx"));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const MAIN = join(ROOT, "build", "app.js");
 /** How long a start may take on a loaded machine before it counts as failed. */
 const START_TIMEOUT_MS = 60_000;
 const LOG_KEEP = 200_000;
@@ -84,7 +84,10 @@ export async function startAppProcess(input: AppProcessInput): Promise<AppProces
   const start = async () => {
     if (child !== null) throw new Error("the App process is running already: stop or kill it first");
     logs += `--- start ${new Date().toISOString()}\n`;
-    const spawned = spawn(process.execPath, ["--import", TSX, MAIN], {
+    // `npm start`'s prestart: rebuild build/ when a source is newer (bin/fresh-build.js).
+    const fresh = spawnSync(process.execPath, [join(ROOT, "bin", "fresh-build.js")], { encoding: "utf8" });
+    if (fresh.status !== 0) throw new Error(`build/app.js could not be made current:\n${fresh.stderr}`);
+    const spawned = spawn(process.execPath, [MAIN], {
       cwd,
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: cwd, NODE_ENV: "production", ...input.env, PORT: String(port), HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],
