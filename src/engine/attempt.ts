@@ -16,7 +16,7 @@ import { queueRefName, readRef } from "../git/queue-ref.ts";
 import type { Mission, MissionItem } from "../mission/document.ts";
 import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/events.ts";
 import { normalizePath, type RepoPath } from "../plan/paths.ts";
-import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
 import { containmentOf } from "./contained.ts";
@@ -41,6 +41,11 @@ export interface WorkerContext extends EngineContext {
    * ledger): the queue head an attempt starts from, without reading the ref. Null: unknown.
    */
   readonly expectedRef?: (ref: string) => string | null;
+  /**
+   * Takes work the attempt need not wait for (deleting its work directory) where the driver
+   * waits for it before it ends; without it, the attempt waits.
+   */
+  readonly inBackground?: (work: Promise<void>) => void;
 }
 
 const OUTPUT_TAIL = 3000;
@@ -157,7 +162,8 @@ export async function runAttempt(
     );
     throw new Error(`${message}${kept}`, { cause: error });
   } finally {
-    if (!leave) await removeWorkDir(workDir);
+    if (!leave && ctx.inBackground) ctx.inBackground((await retireWorkDir(workDir)).removed);
+    else if (!leave) await removeWorkDir(workDir);
   }
 }
 

@@ -48,7 +48,8 @@ type Message = MissionEvent | null;
  */
 export async function driveMission(ctx: DriverContext, id: string, first: readonly MissionEvent[], resumeWork: ResumeWork = EMPTY_RESUME): Promise<Mission> {
   const store = cachedStore(ctx.store);
-  const worker = workerContext(ctx);
+  // Deleting a finished attempt's directory overlaps what follows; the drive ends after it.
+  const worker = workerContext(ctx, (work) => spawn(() => work.then(() => null)));
   const inbox = createInbox<Message>();
   const attempts = new Map<string, AbortController>();
   const tasks = new Set<Promise<void>>();
@@ -230,7 +231,7 @@ export interface ResumeWork {
 }
 const EMPTY_RESUME: ResumeWork = { checkpoints: [], review: false };
 
-function workerContext(ctx: DriverContext): WorkerContext {
+function workerContext(ctx: DriverContext, inBackground: (work: Promise<void>) => void): WorkerContext {
   // The queue only moves by naruto (any other move is tampering, put back): its head is known.
-  return { ...ctx, onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk), expectedRef: (ref) => ctx.tamper.expected(ref) };
+  return { ...ctx, onOutput: (item: string, chunk: Buffer) => ctx.progress.output(item, chunk), expectedRef: (ref) => ctx.tamper.expected(ref), inBackground };
 }

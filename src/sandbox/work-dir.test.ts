@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
-import { createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeEmptyMissionFolder, removeWorkDir, workRepo, WorkRootError } from "./work-dir.ts";
+import { createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeEmptyMissionFolder, removeWorkDir, retireWorkDir, workRepo, WorkRootError } from "./work-dir.ts";
 
 let repo: TestRepo;
 let root: string;
@@ -71,6 +71,18 @@ describe("a work directory", () => {
     await chmod(join(dir.path, "locked"), 0o000);
     await removeWorkDir(dir);
     await expect(stat(dir.root)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("leaves its name at once when retired, is never taken for unfinished work meanwhile, and goes", async () => {
+    const { info, folder, head } = await setup();
+    const dir = await createWorkDir({ git: repo.git, repo: info, folder, label: "a.1", commit: head, record: { mission: "m-test", purpose: "a", attempt: 1 } });
+    await writeFile(join(dir.path, "src/a.ts"), "unfinished\n");
+    const { removed } = await retireWorkDir(dir);
+    await expect(stat(dir.root)).rejects.toMatchObject({ code: "ENOENT" });
+    // A run killed before the deletion ends finds a folder whose record is not its own: no work to keep.
+    expect((await listMissionWorkDirs(folder)).every((l) => l.record === null)).toBe(true);
+    await removed;
+    expect(await listMissionWorkDirs(folder)).toEqual([]);
   });
 
   it("is never made inside the repository", async () => {

@@ -20,7 +20,7 @@
  * side: nothing here takes a lock of the user's repository.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { gitText, type Git } from "../git/run-git.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
@@ -228,6 +228,18 @@ export async function removeWorkDir(dir: Pick<WorkDir, "root">): Promise<void> {
     await openUp(dir.root);
     await rm(dir.root, { recursive: true, force: true });
   }
+}
+
+/**
+ * Removes a work directory without waiting for it: renamed at once (a later run that finds it
+ * takes it for a folder without a record, never for unfinished work, and removes it), deleted in
+ * the background. Returns the deletion; where the rename fails, the deletion is done first.
+ */
+export async function retireWorkDir(dir: Pick<WorkDir, "root">): Promise<{ readonly removed: Promise<void> }> {
+  const retired = `${dir.root}.removed`;
+  const moved = await rename(dir.root, retired).then(() => true, () => false);
+  if (!moved) await removeWorkDir(dir);
+  return { removed: moved ? removeWorkDir({ root: retired }) : Promise.resolve() };
 }
 
 async function openUp(path: string): Promise<void> {
