@@ -1,16 +1,32 @@
 /**
- * The local mission store: each mission is a commit on `refs/naruto/missions/<id>` holding
- * `mission.json`; a save makes a commit whose parent is the version read and moves the ref with
- * `git update-ref REF NEW OLD`, git's own compare-and-swap. The history of the ref is the
- * mission's history. Nothing touches the user's work tree, index or branches.
+ * The local mission store: each mission is a commit on `refs/naruto/missions/<id>`; a save makes
+ * a commit whose parent is the version read and moves the ref with `git update-ref REF NEW OLD`,
+ * git's own compare-and-swap. The history of the ref is the mission's history. Nothing touches
+ * the user's work tree, index or branches.
  *
- * A save writes its three objects in-process (loose-objects.ts) and starts one git, the
- * `update-ref`: the local driver saves after every event, and on a small machine four git
- * processes per save were a good part of naruto's own cost per item.
+ * A version holds one record per item (mission-records.ts), so that a save writes what the event
+ * changed: the store remembers the records of the version it saved or loaded last, and an item
+ * that is the very object it was then (a step shares what it did not change, src/mission/draft.ts)
+ * keeps its record. A save writes its objects in-process (loose-objects.ts) and starts one git,
+ * the `update-ref`; a load of the version it knows starts one, the `rev-parse`.
  */
-import { parseMission, type Mission } from "../mission/document.ts";
+import { parseMission, type Mission, type MissionItem } from "../mission/document.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
-import { commitText, flatTree, looseObjectsDir, writeLooseObject } from "./loose-objects.ts";
+import { commitText, looseObjectsDir, writeLooseObject, type LooseObjectType } from "./loose-objects.ts";
+import {
+  DOCUMENT_FILE,
+  documentText,
+  folderName,
+  ITEMS_FOLDER,
+  ITEMS_PER_FOLDER,
+  itemFileName,
+  joinRecords,
+  PROOF_FILE,
+  recordText,
+  treeContent,
+  type TreeEntry,
+} from "./mission-records.ts";
+import { parseCatFileBatch, parseLsTree } from "./queue-parse.ts";
 import { GitError, gitText, type Git } from "./run-git.ts";
 
 export const MISSION_REF_PREFIX = "refs/naruto/missions/";
@@ -23,24 +39,96 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: "naruto@localhost",
 };
 
-export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: string }): MissionStore {
-  const run = (args: string[], input?: string) => gitText(git, { args, cwd: repoDir, env: IDENTITY, ...(input === undefined ? {} : { input }) });
-  let objects: Promise<string | null> | null = null;
+/** What the store knows of one stored version: the mission and the ids of its records. */
+interface Known {
+  readonly version: string;
+  readonly mission: Mission;
+  /** Per item: its record's blob (null: not known, e.g. a version in the old layout). */
+  readonly itemBlobs: readonly (string | null)[];
+  /** Per folder of 64 items: its tree (null: not known). */
+  readonly folders: readonly (string | null)[];
+  readonly proofBlob: string | null;
+}
 
-  /** The commit of one save: in-process in a SHA-1 repository, else through git. */
-  const writeCommit = async (mission: Mission, parent: string | null): Promise<string> => {
-    const text = JSON.stringify(mission, null, 2) + "\n";
-    const message = `${mission.id}: ${mission.status} (seq ${mission.seq})`;
+/**
+ * Reads one stored version of a mission (any commit of its ref's history), in either layout.
+ * @throws {MissionFormatError} when it is not a mission naruto can read.
+ */
+export async function readMissionVersion(git: Git, repoDir: string, commit: string): Promise<Mission> {
+  return (await readVersion(git, repoDir, commit)).mission;
+}
+
+/** Every record file of one stored version, path → text (what the version holds, exactly as stored). */
+export async function readMissionRecords(git: Git, repoDir: string, commit: string): Promise<Map<string, string>> {
+  return (await readFiles(git, repoDir, commit)).files;
+}
+
+async function readFiles(git: Git, repoDir: string, commit: string): Promise<{ files: Map<string, string>; blobOf: Map<string, string> }> {
+  const listed = await git({ args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit], cwd: repoDir });
+  const entries = parseLsTree(listed.stdout.toString("utf8"));
+  const objects = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: entries.map(([, e]) => `${e.oid}\n`).join("") });
+  const contents = new Map<string, string>();
+  for (const o of parseCatFileBatch(objects.stdout.toString("latin1"))) {
+    if ("oid" in o) contents.set(o.oid, Buffer.from(o.content, "latin1").toString("utf8"));
+  }
+  const files = new Map(entries.map(([path, e]) => [path, contents.get(e.oid) ?? ""]));
+  return { files, blobOf: new Map(entries.map(([path, e]) => [path, e.oid])) };
+}
+
+async function readVersion(git: Git, repoDir: string, commit: string): Promise<Known> {
+  const { files, blobOf } = await readFiles(git, repoDir, commit);
+  const mission = parseMission(joinRecords(files));
+  return {
+    version: commit,
+    mission,
+    itemBlobs: mission.items.map((_, i) => blobOf.get(`${ITEMS_FOLDER}/${folderName(Math.floor(i / ITEMS_PER_FOLDER))}/${itemFileName(i)}`) ?? null),
+    folders: [],
+    proofBlob: blobOf.get(PROOF_FILE) ?? null,
+  };
+}
+
+export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: string }): MissionStore {
+  const run = (args: string[], input?: string | Buffer) => gitText(git, { args, cwd: repoDir, env: IDENTITY, ...(input === undefined ? {} : { input }) });
+  let objects: Promise<string | null> | null = null;
+  /** The last version saved or loaded, by mission id: a save based on it writes only what changed. */
+  const known = new Map<string, Known>();
+
+  /** Writes one object: in-process in a SHA-1 repository, else through git. */
+  const write = async (type: LooseObjectType, content: Buffer): Promise<string> => {
     const dir = await (objects ??= looseObjectsDir(git, repoDir));
-    if (dir === null) {
-      const blob = await run(["hash-object", "-w", "--stdin"], text);
-      const tree = await run(["mktree"], `100644 blob ${blob}\tmission.json\n`);
-      return run(["commit-tree", tree, ...(parent === null ? [] : ["-p", parent]), "-m", message]);
+    if (dir !== null) return writeLooseObject(dir, type, content);
+    return run(["hash-object", "-w", "-t", type, "--stdin"], content);
+  };
+
+  /** The commit of one save, reusing every record of `base` whose item did not change. */
+  const writeVersion = async (mission: Mission, parent: string | null, base: Known | undefined): Promise<Known> => {
+    const same = (i: number, item: MissionItem) => base !== undefined && base.mission.items[i] === item && base.mission.items.length === mission.items.length;
+    const itemBlobs: string[] = [];
+    for (const [i, item] of mission.items.entries()) {
+      itemBlobs.push((same(i, item) ? base?.itemBlobs[i] : null) ?? (await write("blob", Buffer.from(recordText(item)))));
     }
-    const blob = await writeLooseObject(dir, "blob", Buffer.from(text));
-    const tree = await writeLooseObject(dir, "tree", flatTree([{ name: "mission.json", blob }]));
-    const commit = commitText({ tree, parents: parent === null ? [] : [parent], identity: { name: IDENTITY.GIT_COMMITTER_NAME, email: IDENTITY.GIT_COMMITTER_EMAIL }, at: new Date(), message });
-    return writeLooseObject(dir, "commit", commit);
+    const folders: string[] = [];
+    for (let f = 0; f * ITEMS_PER_FOLDER < mission.items.length; f++) {
+      const from = f * ITEMS_PER_FOLDER;
+      const to = Math.min(from + ITEMS_PER_FOLDER, mission.items.length);
+      let unchanged = base?.folders[f] ?? null;
+      for (let i = from; i < to && unchanged !== null; i++) if (!same(i, mission.items[i] as MissionItem)) unchanged = null;
+      const entries: TreeEntry[] = [];
+      for (let i = from; i < to; i++) entries.push({ name: itemFileName(i), mode: "100644", id: itemBlobs[i] ?? "" });
+      folders.push(unchanged ?? (await write("tree", treeContent(entries))));
+    }
+    const proofBlob = (base !== undefined && base.mission.proof === mission.proof ? base.proofBlob : null) ?? (await write("blob", Buffer.from(recordText(mission.proof))));
+    const root: TreeEntry[] = [
+      { name: DOCUMENT_FILE, mode: "100644", id: await write("blob", Buffer.from(documentText(mission))) },
+      { name: PROOF_FILE, mode: "100644", id: proofBlob },
+    ];
+    if (folders.length > 0) {
+      root.push({ name: ITEMS_FOLDER, mode: "40000", id: await write("tree", treeContent(folders.map((id, f) => ({ name: folderName(f), mode: "40000", id })))) });
+    }
+    const tree = await write("tree", treeContent(root));
+    const message = `${mission.id}: ${mission.status} (seq ${mission.seq})`;
+    const commit = await write("commit", commitText({ tree, parents: parent === null ? [] : [parent], identity: { name: IDENTITY.GIT_COMMITTER_NAME, email: IDENTITY.GIT_COMMITTER_EMAIL }, at: new Date(), message }));
+    return { version: commit, mission, itemBlobs, folders, proofBlob };
   };
 
   return {
@@ -49,20 +137,25 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
       const { stdout } = await git({ args: ["--no-optional-locks", "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
       const version = stdout.toString("utf8").trim();
       if (version === "") return null;
-      const json = await run(["cat-file", "blob", `${version}:mission.json`]);
-      return { mission: parseMission(JSON.parse(json)), version };
+      const mine = known.get(id);
+      if (mine?.version === version) return { mission: mine.mission, version };
+      const read = await readVersion(git, repoDir, version);
+      known.set(id, read);
+      return { mission: read.mission, version };
     },
 
     async save(mission: Mission, expected: string | null): Promise<SaveResult> {
-      const commit = await writeCommit(mission, expected);
+      const base = known.get(mission.id);
+      const written = await writeVersion(mission, expected, base?.version === expected ? base : undefined);
       try {
-        await run(["update-ref", "-m", "naruto: save mission", MISSION_REF_PREFIX + mission.id, commit, expected ?? MISSING]);
+        await run(["update-ref", "-m", "naruto: save mission", MISSION_REF_PREFIX + mission.id, written.version, expected ?? MISSING]);
       } catch (e) {
         // update-ref refuses when the ref is no longer `expected`: another writer won the race.
         if (e instanceof GitError) return { ok: false, reason: "conflict" };
         throw e;
       }
-      return { ok: true, version: commit };
+      known.set(mission.id, written);
+      return { ok: true, version: written.version };
     },
 
     async list(): Promise<string[]> {
@@ -71,6 +164,7 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
     },
 
     async discard(id: string): Promise<void> {
+      known.delete(id);
       // Without an old value `update-ref -d` deletes whatever is there, and a missing ref is fine.
       await run(["update-ref", "-m", "naruto: discard mission", "-d", MISSION_REF_PREFIX + id]);
     },

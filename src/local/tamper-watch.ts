@@ -14,8 +14,7 @@
  */
 import type { Git, GitCall } from "../git/run-git.ts";
 import { gitText } from "../git/run-git.ts";
-import { MISSION_REF_PREFIX } from "../git/mission-store.ts";
-import { parseMission } from "../mission/document.ts";
+import { MISSION_REF_PREFIX, readMissionVersion } from "../git/mission-store.ts";
 import type { TamperFinding } from "../mission/document.ts";
 import { compareRecords, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/tamper-record.ts";
 
@@ -208,9 +207,8 @@ async function isCancelOnTop(git: Git, repoDir: string, ours: string, actual: st
   try {
     const parent = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", `${actual}^1`], cwd: repoDir });
     if (parent !== ours) return false;
-    const [mineText, theirsText] = await Promise.all([ours, actual].map((c) => gitText(git, { args: ["cat-file", "blob", `${c}:mission.json`], cwd: repoDir })));
-    const before = parseMission(JSON.parse(mineText ?? ""));
-    const after = parseMission(JSON.parse(theirsText ?? ""));
+    const [before, after] = await Promise.all([ours, actual].map((c) => readMissionVersion(git, repoDir, c)));
+    if (!before || !after) return false;
     return after.status === "cancelled" && before.status !== "cancelled" && after.seq === before.seq + 1;
   } catch {
     return false;

@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../../src/config/index.ts";
 import { resumeLocalMission, runLocalMission, type LocalDeps } from "../../src/local/local-mission.ts";
 import { silentProgress } from "../../src/local/progress.ts";
-import { parseMission, type Mission } from "../../src/mission/document.ts";
+import type { Mission } from "../../src/mission/document.ts";
+import { readMissionVersion } from "../../src/git/mission-store.ts";
 import { fakeAgentCommand, fakeAgentPath, type FakeAgent } from "../support/agents/index.ts";
 import { listMissionWorkDirs, missionWorkFolder, workRepo, type WorkDirRecord } from "../../src/sandbox/work-dir.ts";
 import { TEST_CACHE } from "./cli-io.ts";
@@ -183,7 +184,7 @@ export async function queueFiles(repo: TestRepo, m: Mission): Promise<Record<str
 /** Every stored version of a mission, oldest first: one per event applied. */
 export async function missionHistory(repo: TestRepo, id: string): Promise<Mission[]> {
   const versions = (await repo.run("rev-list", "--reverse", `refs/naruto/missions/${id}`)).split("\n");
-  return Promise.all(versions.map(async (v) => parseMission(JSON.parse(await repo.run("cat-file", "blob", `${v}:mission.json`)))));
+  return Promise.all(versions.map((v) => readMissionVersion(repo.git, repo.dir, v)));
 }
 
 export function itemOf(m: Mission, id: string) {

@@ -10,7 +10,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore, readMissionRecords } from "../../src/git/mission-store.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { LEAKY_ENV, leaksIn } from "../support/leaks.ts";
@@ -63,7 +63,9 @@ describe("naruto run with an agent that prints secrets", () => {
     const live = await naruto(repo, ["run", "--plan", ".git/plan.json"], { isTTY: true });
     const status = await naruto(repo, ["status", result.mission]);
     const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
-    const stored = await Promise.all((await store.list()).map(async (id) => repo.run("cat-file", "blob", `refs/naruto/missions/${id}:mission.json`)));
+    const stored = await Promise.all(
+      (await store.list()).map(async (id) => [...(await readMissionRecords(repo.git, repo.dir, await repo.run("rev-parse", `refs/naruto/missions/${id}`))).values()].join("\n")),
+    );
     const records = await filesUnder(join(repo.dir, ".git", "naruto"));
 
     const places: Record<string, string> = {
