@@ -135,7 +135,8 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
         const entry = `${TRACKING_ENV}=${tracking}`;
         const kill = options.deps?.kill ?? ((pid: number, signal: NodeJS.Signals) => void process.kill(pid, signal));
         for (let waited = 0; waited < 5_000; waited += 20) {
-          if ((await killProcessesWithEnv(entry, { kill })).length === 0) break;
+          // bwrap itself (in naruto's namespace) is gone; what it started is in the new one.
+          if ((await killProcessesWithEnv(entry, { kill, elsewhere: true })).length === 0) break;
           await new Promise((r) => setTimeout(r, 20));
         }
         return [];

@@ -23,6 +23,11 @@ export interface LeftoverDeps {
   readonly kill: (pid: number, signal: NodeJS.Signals) => void;
   /** Folder of the process table (default /proc). */
   readonly proc?: string;
+  /**
+   * Only processes in another PID namespace than naruto's can hold the entry (what a sandbox
+   * with its own namespace started): the others' environments are not read.
+   */
+  readonly elsewhere?: boolean;
 }
 
 /**
@@ -34,14 +39,17 @@ export async function killLeftovers(value: string, deps: LeftoverDeps): Promise<
 }
 
 /** The running processes (not this one) whose environment holds exactly `entry` (`NAME=value`). */
-export async function processesWithEnv(entry: string, options: { proc?: string } = {}): Promise<number[]> {
+export async function processesWithEnv(entry: string, options: { proc?: string; elsewhere?: boolean } = {}): Promise<number[]> {
   if (process.platform !== "linux" && options.proc === undefined) return [];
   const proc = options.proc ?? "/proc";
   const wanted = Buffer.from(`${entry}\0`);
   const found: number[] = [];
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
+  // One link read per process instead of its environment (a namespace naruto cannot read is not skipped).
+  const own = options.elsewhere ? await readlink(`${proc}/self/ns/pid`).catch(() => null) : null;
   for (const pid of pids) {
     if (pid === process.pid) continue;
+    if (own !== null && (await readlink(`${proc}/${pid}/ns/pid`).catch(() => null)) === own) continue;
     const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
     if (environ === null || !holds(environ, wanted) || (await exited(proc, pid))) continue;
     found.push(pid);
@@ -57,7 +65,7 @@ export async function killProcessesWithEnv(entry: string, deps: LeftoverDeps): P
   const killed: number[] = [];
   for (let round = 0; round < 5; round++) {
     let found = 0;
-    for (const pid of await processesWithEnv(entry, deps.proc === undefined ? {} : { proc: deps.proc })) {
+    for (const pid of await processesWithEnv(entry, { ...(deps.proc === undefined ? {} : { proc: deps.proc }), ...(deps.elsewhere ? { elsewhere: true } : {}) })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
