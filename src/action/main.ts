@@ -13,7 +13,7 @@ import * as core from "@actions/core";
 import { getExecOutput } from "@actions/exec";
 import { CONFIG_PATH } from "../config/index.ts";
 import { createGit } from "../git/run-git.ts";
-import { createGitHub, createGitHubMissionStore } from "../github/index.ts";
+import { createEtagCache, createGitHub, createGitHubMissionStore } from "../github/index.ts";
 import { pullRequestHeadVia } from "../github-driver/handle-comment.ts";
 import { actionContext } from "./context.ts";
 import { coreLog } from "./core-log.ts";
@@ -79,6 +79,8 @@ async function main(): Promise<void> {
     baseUrl: ctx.apiUrl,
     userAgent: USER_AGENT,
     ...throttle,
+    // A job reads the mission state and its comments more than once: unchanged answers are 304s.
+    etags: createEtagCache(),
     log: { debug: (m) => core.debug(m), info: (m) => core.info(m), warn: (m) => core.warning(m), error: (m) => core.error(m) },
   });
   const botLogin = core.getInput("bot-login") || "github-actions[bot]";

@@ -121,7 +121,10 @@ export async function requestMission(ctx: CommentContext, input: MissionRequest)
     return refuseWorkflowChange(ctx, { mission: result.mission, error });
   }
   // A redelivery (duplicate) dispatches nothing again; a mission stuck in planning is the sweep's.
-  const done = await carryOut(deps, { mission: result.mission, commands: result.duplicate ? [] : result.commands });
+  // Nor does it publish: the writer that made the mission does, and two replicas handling one
+  // delivery at once would each find no tracking comment and each post one. Should that writer
+  // have died first, the next run event, or the sweep's, renders the comment from the state.
+  const done = await carryOut(deps, { mission: result.mission, commands: result.duplicate ? [] : result.commands }, { publish: !result.duplicate });
   return { kind: "mission", mission: input.id, created: !result.duplicate, dispatched: done.dispatched };
 }
 

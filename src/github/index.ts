@@ -29,7 +29,8 @@ export type {
   WorkflowRun,
 } from "./port.ts";
 export { createGitHub, type CreateGitHubOptions } from "./octokit-adapter.ts";
-export type { GitHubLog } from "./octokit-client.ts";
+export type { EtagCache, GitHubLog } from "./octokit-client.ts";
+export { createEtagCache } from "./octokit-client.ts";
 export {
   ConflictError,
   GitHubError,

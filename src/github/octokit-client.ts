@@ -13,6 +13,9 @@
  *   never with the token request's status as if it were this request's answer.
  * - Every attempt has its own deadline (`AbortSignal.timeout` in a fetch wrapper), so a retry
  *   never starts with a signal that already fired.
+ * - With an {@link EtagCache}, a GET whose answer was seen before is sent with `If-None-Match`:
+ *   GitHub answers an unchanged resource 304, which does not count against the rate limit, and
+ *   the answer seen before is returned.
  */
 import { Octokit } from "@octokit/rest";
 import { retry } from "@octokit/plugin-retry";
@@ -44,6 +47,37 @@ export interface OctokitClientOptions {
   /** Spacing of writes after a short burst (see {@link spacing}), as GitHub asks; tests use 0. */
   readonly throttle?: { readonly writeIntervalMs?: number; readonly notificationIntervalMs?: number };
   readonly log?: GitHubLog;
+  /** Answers of GETs with their ETags, for conditional requests (shared by the clients of one installation). */
+  readonly etags?: EtagCache;
+}
+
+/** A GET's last 200 answer and its ETag, by method and URL. */
+export interface EtagCache {
+  get(key: string): { readonly etag: string; readonly response: unknown } | undefined;
+  set(key: string, value: { readonly etag: string; readonly response: unknown }): void;
+}
+
+/** An {@link EtagCache} of the `limit` most recently used URLs. */
+export function createEtagCache(limit = 500): EtagCache {
+  const entries = new Map<string, { readonly etag: string; readonly response: unknown }>();
+  return {
+    get(key) {
+      const found = entries.get(key);
+      if (found !== undefined) {
+        entries.delete(key);
+        entries.set(key, found);
+      }
+      return found;
+    },
+    set(key, value) {
+      entries.delete(key);
+      entries.set(key, value);
+      for (const oldest of entries.keys()) {
+        if (entries.size <= limit) break;
+        entries.delete(oldest);
+      }
+    },
+  };
 }
 
 /**
@@ -105,7 +139,7 @@ export function createOctokitClient(options: OctokitClientOptions): OctokitClien
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl.replace(/\/+$/, "") }),
     log: octokitLog(options.log),
     userAgent: options.userAgent,
-    request: { fetch: withTimeout(baseFetch, timeoutMs), narutoAuth: options.auth },
+    request: { fetch: withTimeout(baseFetch, timeoutMs), narutoAuth: options.auth, narutoEtags: options.etags },
     retry: {
       retries: options.retry?.retries ?? 3,
       retryAfterBaseValue: options.retry?.baseDelayMs ?? 1000,
@@ -124,8 +158,25 @@ export function createOctokitClient(options: OctokitClientOptions): OctokitClien
   return octokit;
 }
 
-/** The innermost hooks: per-attempt auth, ONCE requests, and secondary-limit recognition. */
-function narutoHooks(octokit: Pick<Octokit, "hook">): Record<string, never> {
+/** The innermost hooks: per-attempt auth, ONCE requests, secondary-limit recognition, conditional GETs. */
+function narutoHooks(octokit: Pick<Octokit, "hook" | "request">): Record<string, never> {
+  octokit.hook.wrap("request", async (request, options) => {
+    const etags = options.request?.["narutoEtags"] as EtagCache | undefined;
+    if (etags === undefined || options.method !== "GET") return request(options);
+    const { url } = octokit.request.endpoint.parse(options);
+    const key = `GET ${url}`;
+    const seen = etags.get(key);
+    if (seen !== undefined) options.headers["if-none-match"] = seen.etag;
+    try {
+      const response = await request(options);
+      const etag = (response.headers as Record<string, string | undefined>)["etag"];
+      if (etag !== undefined && response.status === 200) etags.set(key, { etag, response });
+      return response;
+    } catch (error) {
+      if (seen !== undefined && (error as { status?: unknown }).status === 304) return seen.response as Awaited<ReturnType<typeof request>>;
+      throw error;
+    }
+  });
   octokit.hook.before("request", async (options) => {
     const auth = options.request?.["narutoAuth"] as (() => Promise<string>) | undefined;
     if (!auth) return;

@@ -53,6 +53,13 @@ describe("command mode", () => {
     expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
     expect(comments().filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`))).toHaveLength(1);
     expect((await world.mission(id)).seq).toBe(mission.seq);
+
+    // A writer that finds the mission made by another (a second replica handling the same
+    // delivery while the first has not posted yet) posts no tracking comment of its own: both
+    // would find none and each post one. The one that made the mission posts it.
+    world.fake.repo(REPO).comments.delete(tracking[0]!.id);
+    expect((await command(event)).outcome).toMatchObject({ kind: "mission", mission: id, created: false });
+    expect(comments().filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`))).toHaveLength(0);
   });
 
   it("answers an outsider once, politely, and changes nothing else", async () => {

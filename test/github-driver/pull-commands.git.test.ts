@@ -164,8 +164,8 @@ describe("/naruto fix-review", () => {
     expect(orders).toContain("> ### Thread 9");
     expect(plan.items[2]?.prompt).not.toContain("push to main");
     expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "plan", items: "[]" }]);
-    // Only naruto's own refs are new: the queue branch and the state; the head branch is untouched.
-    expect((await branches()).filter((b) => !branchesBefore.includes(b))).toEqual([`refs/heads/naruto-state/${id}`, `refs/heads/naruto/${id}`]);
+    // Only naruto's own refs are new: the queue branch, the state and its index under the pull request; the head branch is untouched.
+    expect((await branches()).filter((b) => !branchesBefore.includes(b))).toEqual([`refs/heads/naruto-state/by-issue/${world.pull}/${id}`, `refs/heads/naruto-state/${id}`, `refs/heads/naruto/${id}`]);
     expect(await world.github.getRef("refs/heads/users-api")).toBe(world.head);
     expect(world.comments(world.pull).filter((c) => c.body.startsWith(trackingMarker(id)))).toHaveLength(1);
 

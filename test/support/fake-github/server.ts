@@ -4,6 +4,7 @@
  * GitHub's description does not allow is a violation that fails the test — and so is every
  * success answer of the fake's that breaks GitHub's description of it (answers.ts).
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { validateAnswer } from "./answers.ts";
@@ -74,6 +75,18 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
   }
 }
 
+/**
+ * GitHub's conditional requests: a GET's 200 carries an ETag of its answer; the same GET with
+ * `If-None-Match: <that ETag>` is answered 304 without a body while the answer is unchanged (and
+ * GitHub does not count it against the rate limit). The ETag here is a hash of the answer.
+ */
+function conditional(method: string, kind: string, reply: Reply, ifNoneMatch: string | undefined): Reply {
+  if (method !== "GET" || kind !== "rest" || reply.status !== 200 || reply.body === undefined) return reply;
+  const etag = `W/"${createHash("sha256").update(JSON.stringify(reply.body)).digest("hex").slice(0, 40)}"`;
+  if (ifNoneMatch !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(etag)) return { status: 304, headers: { ...reply.headers, etag } };
+  return { ...reply, headers: { ...reply.headers, etag } };
+}
+
 export function createHandler(core: ServerCore): (req: IncomingMessage, res: ServerResponse) => void {
   let sequence = 0;
   return (req, res) => {
@@ -139,6 +152,7 @@ async function handle(core: ServerCore, req: IncomingMessage, res: ServerRespons
       if (problems.length > 0) core.violations.push({ method, path, operation, problems });
     }
     if (failure !== undefined) reply = faultReply(failure, core.world.now());
+    else reply = conditional(method, kind, reply, req.headers["if-none-match"]);
   }
   entry.status = reply.status;
   send(res, reply, requestId);

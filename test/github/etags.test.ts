@@ -1,0 +1,47 @@
+/**
+ * Conditional requests: a client with an ETag cache sends a GET it made before with
+ * `If-None-Match`; an unchanged answer comes back 304 (which GitHub does not count against the
+ * rate limit) and the client returns what it had, and a changed one comes back whole.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEtagCache } from "../../src/github/index.ts";
+import { startTarget, type PortTarget } from "./target.ts";
+
+let target: PortTarget;
+beforeAll(async () => {
+  target = await startTarget({});
+});
+afterAll(async () => target.close());
+
+describe("conditional GETs", () => {
+  it("answer 304 for what did not change, return the answer seen before, and the new one after a change", async (ctx) => {
+    const fake = target.fake;
+    if (fake === null) return ctx.skip();
+    const github = target.makeGitHub({ etags: createEtagCache() });
+    const ref = `${target.scratch}etag`;
+    const main = await github.getRef(`refs/heads/${target.defaultBranch}`);
+    if (main === null) throw new Error("no default branch");
+    await github.createRef({ ref, sha: main });
+    const statuses = () => fake.requests.filter((r) => r.operation === "GET /repos/{owner}/{repo}/git/ref/{ref}" && r.path.includes("etag")).map((r) => r.status);
+
+    expect(await github.getRef(ref)).toBe(main);
+    expect(await github.getRef(ref)).toBe(main);
+    expect(statuses()).toEqual([200, 304]);
+
+    const tree = await github.createTree({ base: (await github.getCommit(main)).tree, entries: [{ path: "a.txt", mode: "100644", content: "a\n" }] });
+    const commit = await github.createCommit({ message: "moved", tree, parents: [main] });
+    await github.updateRef({ ref, sha: commit, force: false });
+    expect(await github.getRef(ref)).toBe(commit);
+    expect(await github.getRef(ref)).toBe(commit);
+    expect(statuses()).toEqual([200, 304, 200, 304]);
+  });
+
+  it("sends no If-None-Match without a cache", async (ctx) => {
+    const fake = target.fake;
+    if (fake === null) return ctx.skip();
+    const before = fake.requests.length;
+    await target.github.getRef(`refs/heads/${target.defaultBranch}`);
+    await target.github.getRef(`refs/heads/${target.defaultBranch}`);
+    expect(fake.requests.slice(before).map((r) => r.status)).toEqual([200, 200]);
+  });
+});
