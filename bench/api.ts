@@ -32,6 +32,8 @@ const config = (parallel: number) => APP_CONFIG.replace("max_parallel: 4", `max_
 
 interface Measured {
   readonly items: number;
+  /** Of `total`, the 304s (conditional GETs of what did not change): GitHub does not count them against the rate limit. */
+  readonly notModified: number;
   readonly stored: number;
   readonly total: number;
   readonly app: number;
@@ -72,7 +74,7 @@ async function mission(items: number, stored: number): Promise<Measured> {
     const detail = process.env["NARUTO_BENCH_API_DETAIL"] === "1";
     const top = [...byOperation.entries()].sort((a, b) => b[1] - a[1]).slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");
     const status = (await world.mission(missionIdFor(REPO, commentId)))?.status ?? "missing";
-    return { items, stored, total: made.length, app: app.length, jobs: made.length - app.length, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top };
+    return { items, stored, notModified: made.filter((r) => r.status === 304).length, total: made.length, app: app.length, jobs: made.length - app.length, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top };
   } finally {
     await world.close();
   }
@@ -83,7 +85,7 @@ export async function run(): Promise<void> {
   for (const items of SIZES) {
     const m = await mission(items, 0);
     rows.push(m);
-    console.log(`${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}), ${(m.total / items).toFixed(1)}/item, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`);
+    console.log(`${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}; ${m.notModified} of them 304), ${(m.total / items).toFixed(1)}/item, ${((m.total - m.notModified) / items).toFixed(1)}/item counted by the rate limit, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`);
     console.log(`      most: ${m.top}`);
   }
   const small = SIZES[0] ?? 4;
@@ -92,6 +94,7 @@ export async function run(): Promise<void> {
   console.log(`${String(small).padStart(4)} items with ${STORED} stored missions: App ${crowded.appPerWebhook.toFixed(2)}/webhook (with none: ${plain?.appPerWebhook.toFixed(2) ?? "?"}); mission ${crowded.status}`);
   const largest = rows.at(-1);
   if (largest !== undefined) console.log(`bench api calls_per_item=${(largest.total / largest.items).toFixed(2)}`);
+  if (largest !== undefined) console.log(`bench api rate_limited_calls_per_item=${((largest.total - largest.notModified) / largest.items).toFixed(2)}`);
   if (largest !== undefined) console.log(`bench api ratio_vs_naive=${((121 + 85 * largest.items) / largest.total).toFixed(2)}`);
   console.log(`bench api app_calls_per_webhook=${plain?.appPerWebhook.toFixed(2) ?? "?"}`);
   console.log(`bench api app_calls_per_webhook_${STORED}_stored=${crowded.appPerWebhook.toFixed(2)}`);
