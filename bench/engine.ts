@@ -11,7 +11,8 @@
  * onto a queue that grows to 256 items, ms per batch over the first and the last 64 items.
  *
  * `NARUTO_BENCH_SIZES=64,256` measures fewer sizes; the naive way runs up to
- * `NARUTO_BENCH_NAIVE_MAX` items (default 256: at 2,000 it takes minutes).
+ * `NARUTO_BENCH_NAIVE_MAX` items (default 256: at 2,000 it takes minutes), the store up to
+ * `NARUTO_BENCH_STORE_MAX` (default all).
  */
 import { performance } from "node:perf_hooks";
 import { createLocalMissionStore } from "../src/git/mission-store.ts";
@@ -27,6 +28,8 @@ import { integrationOverGrowingQueue } from "./_engine-queue.ts";
 
 const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "64,256,2000").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const NAIVE_MAX = Number(process.env["NARUTO_BENCH_NAIVE_MAX"] ?? 256);
+/** Sizes above it are measured without the store (`NARUTO_BENCH_STORE_MAX=256`: a quick look). */
+const STORE_MAX = Number(process.env["NARUTO_BENCH_STORE_MAX"] ?? Number.POSITIVE_INFINITY);
 
 /** The naive store: every save writes the whole document as one blob (the store before issue 15). */
 function wholeDocumentStore(repo: TestRepo): MissionStore {
@@ -117,12 +120,12 @@ export async function run(): Promise<void> {
   for (const size of SIZES) {
     const engine = (await measureEngine(size, "naruto")) / size;
     const naiveEngine = size <= NAIVE_MAX ? (await measureEngine(size, "naive")) / size : null;
-    const stored = await measureWithStore(size, "naruto");
-    const naiveStored = size <= NAIVE_MAX ? (await measureWithStore(size, "naive")).ms / size : null;
-    const mine = stored.ms / size;
-    perItem.set(size, mine);
+    const stored = size <= STORE_MAX ? await measureWithStore(size, "naruto") : null;
+    const naiveStored = size <= NAIVE_MAX && size <= STORE_MAX ? (await measureWithStore(size, "naive")).ms / size : null;
+    const mine = stored === null ? null : stored.ms / size;
+    if (mine !== null) perItem.set(size, mine);
     console.log(
-      `${String(size).padStart(5)}  ${String(stored.events).padStart(6)}  ${cell(engine, 6)}  ${cell(naiveEngine, 12)}  ${cell(mine, 12)}  ${cell(naiveStored, 11)}  ${(naiveStored === null ? "-" : fmt(naiveStored / mine, 1)).padStart(21)}`,
+      `${String(size).padStart(5)}  ${String(stored?.events ?? "-").padStart(6)}  ${cell(engine, 6)}  ${cell(naiveEngine, 12)}  ${cell(mine, 12)}  ${cell(naiveStored, 11)}  ${(naiveStored === null || mine === null ? "-" : fmt(naiveStored / mine, 1)).padStart(21)}`,
     );
   }
   for (const [size, ms] of perItem) console.log(`bench engine ms_per_item_${size}=${fmt(ms)}`);
