@@ -39,8 +39,9 @@ const MAX_DEPTH = 512;
 export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: string; trees: readonly string[]; blobs: readonly string[]; maxFileSize: number }): Promise<NewObjects> {
   const { git, call } = input;
   const idBytes = input.tip.length / 2;
-  const treeIds = [...new Set(input.trees)];
-  const blobIds = [...new Set(input.blobs)].filter((b) => !treeIds.includes(b));
+  const treeSet = new Set(input.trees);
+  const treeIds = [...treeSet];
+  const blobIds = [...new Set(input.blobs)].filter((b) => !treeSet.has(b));
   const commands = [`contents ${input.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)];
   const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}\n`).join("") }));
   const read = parseBatchCommand(stdout, commands);
