@@ -71,6 +71,18 @@ interface Measure {
   readonly seconds: number;
   readonly cpu: number;
   readonly gitCalls: number;
+  /** git processes by subcommand (`update-ref`, `cat-file`, …). */
+  readonly bySubcommand?: ReadonlyMap<string, number>;
+}
+
+/** The subcommand of a git call: its first argument that is not an option (`-c k=v` skipped). */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "-c" || arg === "-C") i++;
+    else if (!arg.startsWith("-")) return arg;
+  }
+  return "?";
 }
 
 /** A repository of 2,500 files in 50 folders, about 2 KB each. */
@@ -83,8 +95,11 @@ async function bigRepository(): Promise<TestRepo> {
 /** One whole mission of `items` items: wall, CPU and git processes. */
 async function mission(repo: TestRepo, items: number, parallel: number, command: string, cacheHome: string): Promise<Measure> {
   let gitCalls = 0;
+  const bySubcommand = new Map<string, number>();
   const git: typeof repo.git = (call) => {
     gitCalls++;
+    const sub = subcommand(call.args);
+    bySubcommand.set(sub, (bySubcommand.get(sub) ?? 0) + 1);
     return repo.git(call);
   };
   const start = performance.now();
@@ -99,7 +114,7 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
   if (m.verdict?.verdict !== "approve" || integrated !== items) {
     throw new Error(`the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items.filter((i) => i.status !== "integrated").slice(0, 5).map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
   }
-  return { seconds, cpu, gitCalls };
+  return { seconds, cpu, gitCalls, bySubcommand };
 }
 
 /** The naive way, per item: a linked work tree, the same edit, a commit, the work tree removed. */
@@ -166,12 +181,15 @@ export async function run(): Promise<void> {
     let worstOverhead = 0;
     for (const items of SIZES) {
       const checkout = await checkoutCycleSeconds(repo, Math.min(items, 16));
-      const naruto = per(await mission(repo, items, 1, TRIVIAL, cacheHome), items);
+      const measured = await mission(repo, items, 1, TRIVIAL, cacheHome);
+      const naruto = per(measured, items);
       const naive = per(await naiveLoop(repo, items), items);
       results.set(items, naruto);
       const overhead = naruto.wall - checkout;
       worstOverhead = Math.max(worstOverhead, overhead);
       console.log(`| ${items} | ${naruto.wall.toFixed(3)} | ${naruto.cpu.toFixed(3)} | ${naruto.git.toFixed(1)} | ${checkout.toFixed(3)} | ${overhead.toFixed(3)} | ${naive.wall.toFixed(3)} | ${naive.cpu.toFixed(3)} | ${(naruto.wall / naive.wall).toFixed(2)} |`);
+      const where = [...(measured.bySubcommand ?? [])].sort((a, b) => b[1] - a[1]).map(([sub, n]) => `${sub} ${(n / items).toFixed(2)}`);
+      console.log(`  git processes per item by subcommand: ${where.join(", ")}`);
       console.log(`bench local items_${items}_wall_seconds_per_item=${naruto.wall.toFixed(3)}`);
       console.log(`bench local items_${items}_cpu_seconds_per_item=${naruto.cpu.toFixed(3)}`);
       console.log(`bench local items_${items}_git_processes_per_item=${naruto.git.toFixed(1)}`);
