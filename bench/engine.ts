@@ -14,6 +14,8 @@
  * `NARUTO_BENCH_NAIVE_MAX` items (default 256: at 2,000 it takes minutes), the store up to
  * `NARUTO_BENCH_STORE_MAX` (default all).
  */
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLocalMissionStore } from "../src/git/mission-store.ts";
 import { commitText, flatTree, looseObjectsDir, writeLooseObject } from "../src/git/loose-objects.ts";
@@ -79,7 +81,17 @@ async function measureEngine(items: number, way: Way): Promise<number> {
 }
 
 /** The whole mission as the local driver applies it: `applyEvent` on the caching store over a real store. */
-async function measureWithStore(items: number, way: Way): Promise<{ ms: number; events: number }> {
+/** Bytes of every loose object in the repository: what the saves wrote (compressed). */
+async function objectBytes(repo: TestRepo): Promise<number> {
+  const dir = join(repo.dir, ".git", "objects");
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+async function measureWithStore(items: number, way: Way): Promise<{ ms: number; events: number; kbPerSave: number }> {
   const repo = await createTestRepo();
   try {
     const plan = simulatedPlan(items);
@@ -98,13 +110,23 @@ async function measureWithStore(items: number, way: Way): Promise<{ ms: number; 
             }
             return result;
           };
+    const bytesBefore = await objectBytes(repo);
+    let saves = 0;
     const start = performance.now();
-    const { mission, events } = await runSimulatedMission({ items: plan, apply });
+    const { mission, events } = await runSimulatedMission({
+      items: plan,
+      apply: async (e) => {
+        const r = await apply(e);
+        if (!r.duplicate) saves++;
+        return r;
+      },
+    });
     const ms = performance.now() - start;
+    const kbPerSave = (await objectBytes(repo)) - bytesBefore;
     if (mission.status !== "done" || mission.items.some((i) => i.status !== "integrated")) throw new Error(`the ${items}-item mission ended ${mission.status}`);
     const reloaded = await createLocalMissionStore({ git: repo.git, repoDir: repo.dir }).load(id);
     if (way === "naruto" && JSON.stringify(reloaded?.mission) !== JSON.stringify(mission)) throw new Error("the stored mission is not the one the engine made");
-    return { ms, events };
+    return { ms, events, kbPerSave: kbPerSave / 1024 / saves };
   } finally {
     await repo.remove();
   }
@@ -115,20 +137,24 @@ const cell = (n: number | null, width: number) => (n === null ? "-" : fmt(n)).pa
 
 export async function run(): Promise<void> {
   console.log("ms per item: engine = step alone; + store = applyEvent on the cached local store (a commit and an update-ref per save)");
-  console.log("items  events  engine  naive engine  engine+store  naive+store  naive/naruto (+store)");
+  console.log("items  events  engine  naive engine  engine+store  naive+store  naive/naruto (+store)  KB per save  naive KB per save");
   const perItem = new Map<number, number>();
+  const kbPerSave = new Map<number, number>();
   for (const size of SIZES) {
     const engine = (await measureEngine(size, "naruto")) / size;
     const naiveEngine = size <= NAIVE_MAX ? (await measureEngine(size, "naive")) / size : null;
     const stored = size <= STORE_MAX ? await measureWithStore(size, "naruto") : null;
-    const naiveStored = size <= NAIVE_MAX && size <= STORE_MAX ? (await measureWithStore(size, "naive")).ms / size : null;
+    const naiveRun = size <= NAIVE_MAX && size <= STORE_MAX ? await measureWithStore(size, "naive") : null;
+    const naiveStored = naiveRun === null ? null : naiveRun.ms / size;
     const mine = stored === null ? null : stored.ms / size;
     if (mine !== null) perItem.set(size, mine);
     console.log(
-      `${String(size).padStart(5)}  ${String(stored?.events ?? "-").padStart(6)}  ${cell(engine, 6)}  ${cell(naiveEngine, 12)}  ${cell(mine, 12)}  ${cell(naiveStored, 11)}  ${(naiveStored === null || mine === null ? "-" : fmt(naiveStored / mine, 1)).padStart(21)}`,
+      `${String(size).padStart(5)}  ${String(stored?.events ?? "-").padStart(6)}  ${cell(engine, 6)}  ${cell(naiveEngine, 12)}  ${cell(mine, 12)}  ${cell(naiveStored, 11)}  ${(naiveStored === null || mine === null ? "-" : fmt(naiveStored / mine, 1)).padStart(21)}  ${cell(stored?.kbPerSave ?? null, 11)}  ${cell(naiveRun?.kbPerSave ?? null, 17)}`,
     );
+    if (stored !== null) kbPerSave.set(size, stored.kbPerSave);
   }
   for (const [size, ms] of perItem) console.log(`bench engine ms_per_item_${size}=${fmt(ms)}`);
+  for (const [size, kb] of kbPerSave) console.log(`bench engine store_kb_per_save_${size}=${fmt(kb)}`);
   const small = perItem.get(64);
   const large = perItem.get(2000);
   if (small !== undefined && large !== undefined) console.log(`bench engine flatness=${fmt(large / small)}`);
