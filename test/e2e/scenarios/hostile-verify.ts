@@ -76,7 +76,7 @@ export const hostileVerify: Scenario = {
 
       // Every run of the hunting test reported into the log of a queue job's token-less step.
       const jobs = runs.flatMap((r) => r.jobs);
-      const reports = jobs.flatMap((j) => j.steps.map((s) => ({ job: j.name, step: s.name, found: reportFromLog(s.log, "hunter") }))).filter((r) => r.found.length > 0);
+      const reports = jobs.flatMap((j) => j.steps.map((s) => ({ job: j.job, step: s.name, found: reportFromLog(s.log, "hunter") }))).filter((r) => r.found.length > 0);
       check(reports.length > 0, "the hunting test never ran as the queue's verify", runs);
       for (const r of reports) {
         checkEqual(`${r.job} / ${r.step}`, "queue / naruto queue", "where the queue's verify ran", runs);
