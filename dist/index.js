@@ -2165,9 +2165,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve5(data);
+              return err ? reject(err) : resolve6(data);
             });
           });
         }
@@ -2205,12 +2205,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve5(data);
+              ) : resolve6(data);
             });
           });
         }
@@ -4477,8 +4477,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve5, reject) => {
-        res = resolve5;
+      const promise2 = new Promise((resolve6, reject) => {
+        res = resolve6;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -6729,12 +6729,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7404,12 +7404,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7888,16 +7888,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve5;
+            this[kClosedResolve] = resolve6;
           } else {
-            resolve5(null);
+            resolve6(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request3 = requests[i];
@@ -7908,7 +7908,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve5(null);
+            resolve6(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7959,7 +7959,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve5, reject) => {
+        const socket = await new Promise((resolve6, reject) => {
           client[kConnector]({
             host,
             hostname: hostname3,
@@ -7971,7 +7971,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve5(socket2);
+              resolve6(socket2);
             }
           });
         });
@@ -8307,8 +8307,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve5) => {
-            this[kClosedResolve] = resolve5;
+          await new Promise((resolve6) => {
+            this[kClosedResolve] = resolve6;
           });
         }
       }
@@ -9577,7 +9577,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve5, reject) => {
+        return await new Promise((resolve6, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9590,7 +9590,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve5(null);
+              resolve6(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9609,7 +9609,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve5, reject) => {
+      return new Promise((resolve6, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9626,7 +9626,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve5,
+              resolve: resolve6,
               reject,
               length: 0,
               body: []
@@ -9696,18 +9696,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve5, stream, length } = consume2;
+      const { type, body, resolve: resolve6, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve5(chunksDecode(body, length));
+          resolve6(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve5(JSON.parse(chunksDecode(body, length)));
+          resolve6(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve5(chunksConcat(body, length).buffer);
+          resolve6(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve5(new Blob(body, { type: stream[kContentType] }));
+          resolve6(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve5(chunksConcat(body, length));
+          resolve6(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9964,9 +9964,9 @@ var require_api_request = __commonJS({
     };
     function request3(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           request3.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -10189,9 +10189,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -10476,9 +10476,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -10570,9 +10570,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -14435,7 +14435,7 @@ var require_fetch = __commonJS({
       function dispatch2({ body }) {
         const url2 = requestCurrentURL(request3);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve5, reject) => agent.dispatch(
+        return new Promise((resolve6, reject) => agent.dispatch(
           {
             path: url2.pathname + url2.search,
             origin: url2.origin,
@@ -14511,7 +14511,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve5({
+              resolve6({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -14554,7 +14554,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18295,8 +18295,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve5) => {
-        setTimeout(resolve5, ms).unref();
+      return new Promise((resolve6) => {
+        setTimeout(resolve6, ms).unref();
       });
     }
     module2.exports = {
@@ -27076,8 +27076,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve5, reject) {
-            return setTimeout(resolve5, t);
+          return new this.Promise(function(resolve6, reject) {
+            return setTimeout(resolve6, t);
           });
         }
         computePenalty() {
@@ -27288,15 +27288,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error63, reject, resolve5, returned, task;
+          var args, cb, error63, reject, resolve6, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve5, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve6, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve5(returned);
+                  return resolve6(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -27311,13 +27311,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise2, reject, resolve5;
-          resolve5 = reject = null;
+          var promise2, reject, resolve6;
+          resolve6 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
-            resolve5 = _resolve;
+            resolve6 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve5, reject });
+          this._queue.push({ task, args, resolve: resolve6, reject });
           this._tryToRun();
           return promise2;
         }
@@ -27718,14 +27718,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at2;
               };
-              return new this.Promise((resolve5, reject) => {
+              return new this.Promise((resolve6, reject) => {
                 if (finished()) {
-                  return resolve5();
+                  return resolve6();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve5();
+                      return resolve6();
                     }
                   });
                 }
@@ -27818,9 +27818,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve5, reject) {
+              return new this.Promise(function(resolve6, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve5)(args3);
+                  return (args3[0] != null ? reject : resolve6)(args3);
                 });
               });
             };
@@ -28061,7 +28061,7 @@ var require_DLList = __commonJS({
 var require_Events = __commonJS({
   "node_modules/bottleneck/lib/Events.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28070,7 +28070,7 @@ var require_Events = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28078,13 +28078,13 @@ var require_Events = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28276,7 +28276,7 @@ var require_BottleneckError = __commonJS({
 var require_Job = __commonJS({
   "node_modules/bottleneck/lib/Job.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28285,7 +28285,7 @@ var require_Job = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28293,13 +28293,13 @@ var require_Job = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28480,7 +28480,7 @@ var require_Job = __commonJS({
 var require_LocalDatastore = __commonJS({
   "node_modules/bottleneck/lib/LocalDatastore.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28489,7 +28489,7 @@ var require_LocalDatastore = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28497,13 +28497,13 @@ var require_LocalDatastore = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28572,8 +28572,8 @@ var require_LocalDatastore = __commonJS({
         })();
       }
       yieldLoop(t = 0) {
-        return new this.Promise(function(resolve5, reject) {
-          return setTimeout(resolve5, t);
+        return new this.Promise(function(resolve6, reject) {
+          return setTimeout(resolve6, t);
         });
       }
       computePenalty() {
@@ -29043,7 +29043,7 @@ var require_Scripts = __commonJS({
 var require_RedisConnection = __commonJS({
   "node_modules/bottleneck/lib/RedisConnection.js"(exports, module) {
     "use strict";
-    function asyncGeneratorStep(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29052,7 +29052,7 @@ var require_RedisConnection = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29060,13 +29060,13 @@ var require_RedisConnection = __commonJS({
     function _asyncToGenerator(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29107,7 +29107,7 @@ var require_RedisConnection = __commonJS({
         }
         _setup(client, sub) {
           client.setMaxListeners(0);
-          return new this.Promise((resolve5, reject) => {
+          return new this.Promise((resolve6, reject) => {
             client.on("error", (e) => {
               return this.Events.trigger("error", e);
             });
@@ -29118,14 +29118,14 @@ var require_RedisConnection = __commonJS({
               });
             }
             if (client.ready) {
-              return resolve5();
+              return resolve6();
             } else {
-              return client.once("ready", resolve5);
+              return client.once("ready", resolve6);
             }
           });
         }
         _loadScript(name) {
-          return new this.Promise((resolve5, reject) => {
+          return new this.Promise((resolve6, reject) => {
             var payload;
             payload = Scripts.payload(name);
             return this.client.multi([["script", "load", payload]]).exec((err, replies) => {
@@ -29133,7 +29133,7 @@ var require_RedisConnection = __commonJS({
                 return reject(err);
               }
               this.shas[name] = replies[0];
-              return resolve5(replies[0]);
+              return resolve6(replies[0]);
             });
           });
         }
@@ -29146,12 +29146,12 @@ var require_RedisConnection = __commonJS({
           var _this = this;
           return _asyncToGenerator(function* () {
             yield _this.ready;
-            return new _this.Promise((resolve5, reject) => {
+            return new _this.Promise((resolve6, reject) => {
               return _this.client.multi([cmd]).exec_atomic(function(err, replies) {
                 if (err != null) {
                   return reject(err);
                 } else {
-                  return resolve5(replies[0]);
+                  return resolve6(replies[0]);
                 }
               });
             });
@@ -29159,13 +29159,13 @@ var require_RedisConnection = __commonJS({
         }
         __addLimiter__(instance) {
           return this.Promise.all([instance.channel(), instance.channel_client()].map((channel) => {
-            return new this.Promise((resolve5, reject) => {
+            return new this.Promise((resolve6, reject) => {
               var handler2;
               handler2 = (chan) => {
                 if (chan === channel) {
                   this.subscriber.removeListener("subscribe", handler2);
                   this.limiters[channel] = instance;
-                  return resolve5();
+                  return resolve6();
                 }
               };
               this.subscriber.on("subscribe", handler2);
@@ -29179,13 +29179,13 @@ var require_RedisConnection = __commonJS({
             /* @__PURE__ */ (function() {
               var _ref = _asyncToGenerator(function* (channel) {
                 if (!_this2.terminated) {
-                  yield new _this2.Promise((resolve5, reject) => {
+                  yield new _this2.Promise((resolve6, reject) => {
                     return _this2.subscriber.unsubscribe(channel, function(err, chan) {
                       if (err != null) {
                         return reject(err);
                       }
                       if (chan === channel) {
-                        return resolve5();
+                        return resolve6();
                       }
                     });
                   });
@@ -29270,7 +29270,7 @@ var require_IORedisConnection = __commonJS({
     function _arrayWithHoles(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29279,7 +29279,7 @@ var require_IORedisConnection = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29287,13 +29287,13 @@ var require_IORedisConnection = __commonJS({
     function _asyncToGenerator(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29339,7 +29339,7 @@ var require_IORedisConnection = __commonJS({
         }
         _setup(client, sub) {
           client.setMaxListeners(0);
-          return new this.Promise((resolve5, reject) => {
+          return new this.Promise((resolve6, reject) => {
             client.on("error", (e) => {
               return this.Events.trigger("error", e);
             });
@@ -29350,9 +29350,9 @@ var require_IORedisConnection = __commonJS({
               });
             }
             if (client.status === "ready") {
-              return resolve5();
+              return resolve6();
             } else {
-              return client.once("ready", resolve5);
+              return client.once("ready", resolve6);
             }
           });
         }
@@ -29378,10 +29378,10 @@ var require_IORedisConnection = __commonJS({
         }
         __addLimiter__(instance) {
           return this.Promise.all([instance.channel(), instance.channel_client()].map((channel) => {
-            return new this.Promise((resolve5, reject) => {
+            return new this.Promise((resolve6, reject) => {
               return this.subscriber.subscribe(channel, () => {
                 this.limiters[channel] = instance;
-                return resolve5();
+                return resolve6();
               });
             });
           }));
@@ -29479,7 +29479,7 @@ var require_RedisDatastore = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29488,7 +29488,7 @@ var require_RedisDatastore = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29496,13 +29496,13 @@ var require_RedisDatastore = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29638,7 +29638,7 @@ var require_RedisDatastore = __commonJS({
           if (!(name === "init" || name === "register_client")) {
             yield _this3.ready;
           }
-          return new _this3.Promise((resolve5, reject) => {
+          return new _this3.Promise((resolve6, reject) => {
             var all_args, arr;
             all_args = [Date.now(), _this3.clientId].concat(args);
             _this3.instance.Events.trigger("debug", `Calling Redis script: ${name}.lua`, all_args);
@@ -29646,7 +29646,7 @@ var require_RedisDatastore = __commonJS({
               if (err != null) {
                 return reject(err);
               }
-              return resolve5(replies);
+              return resolve6(replies);
             });
             return _this3.connection.__scriptFn__(name)(...arr);
           }).catch((e) => {
@@ -29877,7 +29877,7 @@ var require_States = __commonJS({
 var require_Sync = __commonJS({
   "node_modules/bottleneck/lib/Sync.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29886,7 +29886,7 @@ var require_Sync = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29894,13 +29894,13 @@ var require_Sync = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29923,19 +29923,19 @@ var require_Sync = __commonJS({
       _tryToRun() {
         var _this = this;
         return _asyncToGenerator2(function* () {
-          var args, cb, error63, reject, resolve5, returned, task;
+          var args, cb, error63, reject, resolve6, returned, task;
           if (_this._running < 1 && _this._queue.length > 0) {
             _this._running++;
             var _this$_queue$shift = _this._queue.shift();
             task = _this$_queue$shift.task;
             args = _this$_queue$shift.args;
-            resolve5 = _this$_queue$shift.resolve;
+            resolve6 = _this$_queue$shift.resolve;
             reject = _this$_queue$shift.reject;
             cb = yield _asyncToGenerator2(function* () {
               try {
                 returned = yield task(...args);
                 return function() {
-                  return resolve5(returned);
+                  return resolve6(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -29951,16 +29951,16 @@ var require_Sync = __commonJS({
         })();
       }
       schedule(task, ...args) {
-        var promise2, reject, resolve5;
-        resolve5 = reject = null;
+        var promise2, reject, resolve6;
+        resolve6 = reject = null;
         promise2 = new this.Promise(function(_resolve, _reject) {
-          resolve5 = _resolve;
+          resolve6 = _resolve;
           return reject = _reject;
         });
         this._queue.push({
           task,
           args,
-          resolve: resolve5,
+          resolve: resolve6,
           reject
         });
         this._tryToRun();
@@ -30013,7 +30013,7 @@ var require_Group = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -30022,7 +30022,7 @@ var require_Group = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -30030,13 +30030,13 @@ var require_Group = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -30299,7 +30299,7 @@ var require_Bottleneck = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -30308,7 +30308,7 @@ var require_Bottleneck = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve5(value);
+        resolve6(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -30316,13 +30316,13 @@ var require_Bottleneck = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve5, reject) {
+        return new Promise(function(resolve6, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve5, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -30560,14 +30560,14 @@ var require_Bottleneck = __commonJS({
               counts = this._states.counts;
               return counts[0] + counts[1] + counts[2] + counts[3] === at2;
             };
-            return new this.Promise((resolve5, reject) => {
+            return new this.Promise((resolve6, reject) => {
               if (finished()) {
-                return resolve5();
+                return resolve6();
               } else {
                 return this.on("done", () => {
                   if (finished()) {
                     this.removeAllListeners("done");
-                    return resolve5();
+                    return resolve6();
                   }
                 });
               }
@@ -30675,9 +30675,9 @@ var require_Bottleneck = __commonJS({
             options2 = parser2.load(options2, this.jobDefaults);
           }
           task = (...args2) => {
-            return new this.Promise(function(resolve5, reject) {
+            return new this.Promise(function(resolve6, reject) {
               return fn(...args2, function(...args3) {
-                return (args3[0] != null ? reject : resolve5)(args3);
+                return (args3[0] != null ? reject : resolve6)(args3);
               });
             });
           };
@@ -30983,12 +30983,12 @@ var HttpResponseRetryCodes = [
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+  function adopt2(value) {
+    return value instanceof P ? value : new P(function(resolve6) {
+      resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve6, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31004,7 +31004,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31283,12 +31283,12 @@ import * as path2 from "path";
 import * as fs2 from "fs";
 import * as path from "path";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+  function adopt2(value) {
+    return value instanceof P ? value : new P(function(resolve6) {
+      resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve6, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31304,7 +31304,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31407,12 +31407,12 @@ function isUnixExecutable(stats) {
 
 // node_modules/@actions/io/lib/io.js
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+  function adopt2(value) {
+    return value instanceof P ? value : new P(function(resolve6) {
+      resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve6, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31428,7 +31428,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31501,12 +31501,12 @@ function findInPath(tool) {
 // node_modules/@actions/exec/lib/toolrunner.js
 import { setTimeout as setTimeout2 } from "timers";
 var __awaiter4 = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+  function adopt2(value) {
+    return value instanceof P ? value : new P(function(resolve6) {
+      resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve6, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31522,7 +31522,7 @@ var __awaiter4 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31741,7 +31741,7 @@ var ToolRunner = class extends events.EventEmitter {
         this.toolPath = path3.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
       }
       this.toolPath = yield which(this.toolPath, true);
-      return new Promise((resolve5, reject) => __awaiter4(this, void 0, void 0, function* () {
+      return new Promise((resolve6, reject) => __awaiter4(this, void 0, void 0, function* () {
         this._debug(`exec tool: ${this.toolPath}`);
         this._debug("arguments:");
         for (const arg of this.args) {
@@ -31824,7 +31824,7 @@ var ToolRunner = class extends events.EventEmitter {
           if (error63) {
             reject(error63);
           } else {
-            resolve5(exitCode);
+            resolve6(exitCode);
           }
         });
         if (this.options.input) {
@@ -31946,12 +31946,12 @@ var ExecState = class _ExecState extends events.EventEmitter {
 
 // node_modules/@actions/exec/lib/exec.js
 var __awaiter5 = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+  function adopt2(value) {
+    return value instanceof P ? value : new P(function(resolve6) {
+      resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve6, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31967,7 +31967,7 @@ var __awaiter5 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -32023,12 +32023,12 @@ var arch = os4.arch();
 
 // node_modules/@actions/core/lib/core.js
 var __awaiter6 = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+  function adopt2(value) {
+    return value instanceof P ? value : new P(function(resolve6) {
+      resolve6(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve6, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -32044,7 +32044,7 @@ var __awaiter6 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -33601,12 +33601,12 @@ function $constructor(name, initializer3, proto, params) {
     inst._zod.traits.add(name);
     initializer3(inst, def);
     if (initialized) {
-      const own2 = Object.getPrototypeOf(inst);
+      const own3 = Object.getPrototypeOf(inst);
       const ctorProto = inst._zod.constr.prototype;
-      let up = own2;
+      let up = own3;
       while (up && up !== ctorProto)
         up = Object.getPrototypeOf(up);
-      const target = up ?? own2;
+      const target = up ?? own3;
       if (!initialized.has(target)) {
         initialized.add(target);
         members(target, protoMembers);
@@ -36964,20 +36964,20 @@ function leafPattern(schema) {
     return "(?!)";
   if (minimum !== void 0 || maximum !== void 0)
     return string({ minimum, maximum }).source;
-  const own2 = schema._zod.pattern;
-  return (isInt && own2 === number ? integer : own2)?.source;
+  const own3 = schema._zod.pattern;
+  return (isInt && own3 === number ? integer : own3)?.source;
 }
 function partPattern(schema) {
   const def = schema._zod.def;
-  const own2 = schema._zod.pattern?.source;
+  const own3 = schema._zod.pattern?.source;
   const inner = def.innerType ?? schema._zod.innerType;
   if (inner) {
     const before = inner._zod.pattern?.source;
     const after = partPattern(inner);
-    if (own2 && before && after && after !== before) {
-      return own2.replace(cleanRegex(before), () => cleanRegex(after));
+    if (own3 && before && after && after !== before) {
+      return own3.replace(cleanRegex(before), () => cleanRegex(after));
     }
-    return own2;
+    return own3;
   }
   if (def.options) {
     const sources = def.options.map(partPattern);
@@ -37180,7 +37180,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve5) {
+function isRecursive(inst, stack, resolve6) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -37190,7 +37190,7 @@ function isRecursive(inst, stack, resolve5) {
   let result = NONE;
   const check2 = (child2) => {
     if (result !== PROVEN && child2?._zod) {
-      const answer = isRecursive(child2, stack, resolve5);
+      const answer = isRecursive(child2, stack, resolve6);
       if (answer > result)
         result = answer;
     }
@@ -37201,7 +37201,7 @@ function isRecursive(inst, stack, resolve5) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child2 = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
+      const child2 = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
       if (child2 > answer)
         answer = child2;
     }
@@ -37265,7 +37265,7 @@ function isRecursive(inst, stack, resolve5) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -52572,7 +52572,7 @@ ${tail3}` : ""}`, options2);
 function createGit(options2 = {}) {
   const binary = options2.binary ?? "git";
   const base = { ...options2.env ?? {} };
-  return (call) => new Promise((resolve5, reject) => {
+  return (call) => new Promise((resolve6, reject) => {
     const child2 = spawn2(binary, call.args, {
       cwd: call.cwd,
       env: {
@@ -52596,7 +52596,7 @@ function createGit(options2 = {}) {
       const stderr = Buffer.concat(err).toString("utf8");
       const exit = code ?? -1;
       if (exit === 0 || call.okCodes?.includes(exit)) {
-        resolve5({ code: exit, stdout: Buffer.concat(out), stderr });
+        resolve6({ code: exit, stdout: Buffer.concat(out), stderr });
       } else {
         reject(new GitError(call.args, code, stderr));
       }
@@ -56938,6 +56938,27 @@ throttling.triggersNotification = triggersNotification;
 
 // src/github/octokit-client.ts
 var import_bottleneck = __toESM(require_lib(), 1);
+function createEtagCache(limit = 500) {
+  const entries = /* @__PURE__ */ new Map();
+  return {
+    get(key) {
+      const found = entries.get(key);
+      if (found !== void 0) {
+        entries.delete(key);
+        entries.set(key, found);
+      }
+      return found;
+    },
+    set(key, value) {
+      entries.delete(key);
+      entries.set(key, value);
+      for (const oldest of entries.keys()) {
+        if (entries.size <= limit) break;
+        entries.delete(oldest);
+      }
+    }
+  };
+}
 var WRITE_BURST = 10;
 var NOTIFICATION_BURST = 3;
 function spacing(intervalMs, burst) {
@@ -56976,7 +56997,7 @@ function createOctokitClient(options2) {
     ...options2.baseUrl === void 0 ? {} : { baseUrl: options2.baseUrl.replace(/\/+$/, "") },
     log: octokitLog(options2.log),
     userAgent: options2.userAgent,
-    request: { fetch: withTimeout(baseFetch, timeoutMs), narutoAuth: options2.auth },
+    request: { fetch: withTimeout(baseFetch, timeoutMs), narutoAuth: options2.auth, narutoEtags: options2.etags },
     retry: {
       retries: options2.retry?.retries ?? 3,
       retryAfterBaseValue: options2.retry?.baseDelayMs ?? 1e3,
@@ -56995,6 +57016,23 @@ function createOctokitClient(options2) {
   return octokit;
 }
 function narutoHooks(octokit) {
+  octokit.hook.wrap("request", async (request3, options2) => {
+    const etags = options2.request?.["narutoEtags"];
+    if (etags === void 0 || options2.method !== "GET") return request3(options2);
+    const { url: url2 } = octokit.request.endpoint.parse(options2);
+    const key = `GET ${url2}`;
+    const seen = etags.get(key);
+    if (seen !== void 0) options2.headers["if-none-match"] = seen.etag;
+    try {
+      const response = await request3(options2);
+      const etag = response.headers["etag"];
+      if (etag !== void 0 && response.status === 200) etags.set(key, { etag, response });
+      return response;
+    } catch (error63) {
+      if (seen !== void 0 && error63.status === 304) return seen.response;
+      throw error63;
+    }
+  });
   octokit.hook.before("request", async (options2) => {
     const auth2 = options2.request?.["narutoAuth"];
     if (!auth2) return;
@@ -57762,7 +57800,9 @@ function parseMission(json2) {
   return result.data;
 }
 function attemptsUsed(item) {
-  return item.attempts.filter((a) => a.status !== "interrupted" && a.status !== "cancelled").length;
+  let used = 0;
+  for (const a of item.attempts) if (a.status !== "interrupted" && a.status !== "cancelled") used++;
+  return used;
 }
 function attemptsLeft(item) {
   return Math.max(item.max_attempts - attemptsUsed(item), 0);
@@ -57807,6 +57847,9 @@ function createMissionMemory() {
 
 // src/github/mission-store.ts
 var GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
+function issueIndexPrefix(issue3, refPrefix = GITHUB_STATE_REF_PREFIX) {
+  return `${refPrefix}by-issue/${issue3}/`;
+}
 var FILE = "mission.json";
 var CONFLICT = { ok: false, reason: "conflict" };
 var CorruptMissionError = class extends Error {
@@ -57833,8 +57876,10 @@ function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX,
 Naruto-Save: ${nonce()}`;
     const commit = await github.createCommit({ message: message2, tree, parents: expected === null ? [] : [expected] });
     try {
-      if (expected === null) await github.createRef({ ref, sha: commit });
-      else await github.updateRef({ ref, sha: commit, force: false });
+      if (expected === null) {
+        await indexByIssue(mission, commit);
+        await github.createRef({ ref, sha: commit });
+      } else await github.updateRef({ ref, sha: commit, force: false });
     } catch (error63) {
       if (error63 instanceof NotFastForwardError || error63 instanceof RefExistsError || error63 instanceof RefMissingError) return CONFLICT;
       throw error63;
@@ -57842,6 +57887,14 @@ Naruto-Save: ${nonce()}`;
     if (expected !== null) memory.retire(expected);
     memory.remember(mission.id, commit, text2);
     return { ok: true, version: commit };
+  };
+  const indexByIssue = async (mission, commit) => {
+    if (mission.source.kind !== "github") return;
+    try {
+      await github.createRef({ ref: issueIndexPrefix(mission.source.issue, refPrefix) + mission.id, sha: commit });
+    } catch (error63) {
+      if (!(error63 instanceof RefExistsError)) throw error63;
+    }
   };
   return {
     async load(id) {
@@ -57861,7 +57914,13 @@ Naruto-Save: ${nonce()}`;
       return refs.map((r) => r.ref.slice(refPrefix.length)).filter((id) => id !== "" && !id.includes("/"));
     },
     async discard(id) {
-      await memory.serial(checkId(id), () => github.deleteRef(refPrefix + id));
+      await memory.serial(checkId(id), async () => {
+        const version2 = await github.getRef(refPrefix + id);
+        const text2 = version2 === null ? null : memory.text(id, version2) ?? await github.readFile({ path: FILE, ref: version2 });
+        const source = text2 === null ? null : JSON.parse(text2).source;
+        if (source?.kind === "github") await github.deleteRef(issueIndexPrefix(source.issue, refPrefix) + id);
+        await github.deleteRef(refPrefix + id);
+      });
     }
   };
 }
@@ -58204,8 +58263,8 @@ function closeLink(source, at2, textStart, links) {
   if (destination === void 0) return null;
   return { destination, end: label === null ? at2 + 1 : LABEL.lastIndex };
 }
-function inlineTail(source, open5) {
-  let i = skipSpace(source, open5 + 1);
+function inlineTail(source, open6) {
+  let i = skipSpace(source, open6 + 1);
   const start = i;
   if (source[i] === "<") {
     const angle = /<(?:[^<>\n\\]|\\.)*>/y;
@@ -58287,9 +58346,9 @@ function findFencedPlan(markdown) {
       while (end < 0 && i + 1 < lines.length) end = (lines[++i] ?? "").indexOf("-->");
       continue;
     }
-    const open5 = OPEN.exec(lines[i] ?? "");
-    if (!open5) continue;
-    const [, indent = "", fence4 = "", rest = ""] = open5;
+    const open6 = OPEN.exec(lines[i] ?? "");
+    if (!open6) continue;
+    const [, indent = "", fence4 = "", rest = ""] = open6;
     if (fence4[0] === "`" && rest.includes("`")) continue;
     const isPlan = (rest.trim().split(/\s+/)[0] ?? "").toLowerCase() === "naruto";
     const body = [];
@@ -59317,13 +59376,13 @@ function indexGraph(nodes) {
   const dependents = nodes.map(() => []);
   for (const [i, node2] of nodes.entries()) {
     const unique = node2.deps.length < 2 ? node2.deps : [...new Set(node2.deps)];
-    const own2 = unique.map((dep) => {
+    const own3 = unique.map((dep) => {
       const j = index.get(dep);
       if (j === void 0) throw new WorkGraphError(`"${node2.id}" depends on unknown "${dep}"`, node2.id);
       dependents[j]?.push(i);
       return j;
     });
-    deps.push(own2);
+    deps.push(own3);
   }
   const waiting = deps.map((d) => d.length);
   const order = [];
@@ -59485,6 +59544,62 @@ var IllegalEventError = class extends Error {
   }
 };
 
+// src/mission/draft.ts
+var fresh = /* @__PURE__ */ new WeakMap();
+var indexes = /* @__PURE__ */ new WeakMap();
+function beginDraft(mission) {
+  const items = mission.items.slice();
+  const index = indexes.get(mission.items);
+  if (index) indexes.set(items, index);
+  const m = { ...mission, items, queue: { ...mission.queue }, tampering: mission.tampering.slice() };
+  fresh.set(m, /* @__PURE__ */ new Set());
+  return m;
+}
+function endDraft(m) {
+  fresh.delete(m);
+}
+function own2(m, item) {
+  const mine = fresh.get(m);
+  if (mine === void 0) throw new Error("own() outside a step: missions are never changed in place");
+  if (mine.has(item)) return item;
+  const at2 = positionOf(m, item.id);
+  if (at2 === void 0 || m.items[at2] !== item) throw new Error(`item "${item.id}" is not one of the draft's items`);
+  const copy = { ...item, attempts: item.attempts.map((a) => ({ ...a })) };
+  m.items[at2] = copy;
+  mine.add(copy);
+  return copy;
+}
+function adopt(m, items) {
+  const mine = fresh.get(m);
+  for (const item of items) mine?.add(item);
+}
+function planIndex(m) {
+  let plan = indexes.get(m.items);
+  if (plan === void 0) {
+    plan = { index: new Map(m.items.map((item, i) => [item.id, i])) };
+    indexes.set(m.items, plan);
+  }
+  return plan;
+}
+function itemIndex(m) {
+  return planIndex(m).index;
+}
+function planGraph(m) {
+  const plan = planIndex(m);
+  if (plan.graph === void 0) {
+    const deps = m.items.map((i) => [...i.after, ...i.added_after]);
+    plan.graph = { deps, indexed: indexGraph(m.items.map((i, k) => ({ id: i.id, deps: deps[k] ?? [] }))) };
+  }
+  return plan.graph;
+}
+function positionOf(m, id) {
+  return itemIndex(m).get(id);
+}
+function findItem(m, id) {
+  const at2 = positionOf(m, id);
+  return at2 === void 0 ? void 0 : m.items[at2];
+}
+
 // src/mission/scheduler.ts
 var MAX_PER_MATRIX = 256;
 function nextToStart(state, limits) {
@@ -59492,7 +59607,7 @@ function nextToStart(state, limits) {
   checkLimit("maxParallel", limits.maxParallel);
   checkLimit("maxPerMatrix", perMatrix);
   const items = state.items;
-  const graph = indexGraph(items);
+  const graph = state.graph ?? indexGraph(items);
   const causes = new Array(items.length).fill(null);
   const skipped = [];
   const candidates = [];
@@ -59543,31 +59658,32 @@ function advance(m, at2, commands) {
   if (m.status !== "running") return;
   const capped = costCapReached(m);
   if (capped !== null) stopForCap(m, capped, at2, commands);
+  const graph = planGraph(m);
   const decision = nextToStart(
-    { items: m.items.map((i) => ({ id: i.id, deps: depsOf(i), rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })) },
+    { items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })), graph: graph.indexed },
     { maxParallel: m.settings.max_parallel }
   );
-  const byId = new Map(m.items.map((i) => [i.id, i]));
   for (const s of decision.skip) {
-    const item = byId.get(s.id);
-    if (item) Object.assign(item, { status: "skipped", reason: s.reason });
+    const item = findItem(m, s.id);
+    if (item) Object.assign(own2(m, item), { status: "skipped", reason: s.reason });
   }
   const orders = [];
   for (const id of decision.start) {
-    const item = byId.get(id);
-    if (item) orders.push(startAttempt(item, at2));
+    const item = findItem(m, id);
+    if (item) orders.push(startAttempt(own2(m, item), at2));
   }
   for (const id of decision.ready) {
-    const item = byId.get(id);
-    if (item && item.status === "pending") item.status = "ready";
+    const item = findItem(m, id);
+    if (item && item.status === "pending") own2(m, item).status = "ready";
   }
   if (orders.length > 0) commands.push({ type: "start_attempts", attempts: orders });
   const checkpoints = [];
-  for (const item of m.items) {
-    const last = item.attempts.at(-1);
-    if (item.status === "checkpointed" && last?.status === "checkpointed" && last.checkpoint && last.base) {
-      last.status = "integrating";
-      checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
+  for (const shared of m.items) {
+    const waiting = shared.attempts.at(-1);
+    if (shared.status === "checkpointed" && waiting?.status === "checkpointed" && waiting.checkpoint && waiting.base) {
+      const last = own2(m, shared).attempts.at(-1);
+      if (last) last.status = "integrating";
+      checkpoints.push({ item: shared.id, attempt: waiting.n, commit: waiting.checkpoint, base: waiting.base });
     }
   }
   if (checkpoints.length > 0) commands.push({ type: "integrate", checkpoints });
@@ -59575,9 +59691,6 @@ function advance(m, at2, commands) {
     m.status = "reviewing";
     commands.push({ type: "review" });
   }
-}
-function depsOf(item) {
-  return [...item.after, ...item.added_after];
 }
 function startAttempt(item, at2) {
   const previous = item.attempts.at(-1);
@@ -59623,8 +59736,9 @@ function stopForCap(m, reason, at2, commands) {
 }
 function cancelOpenItems(m, reason, at2) {
   const running = [];
-  for (const item of m.items) {
-    if (isFinal(item.status, attemptsLeft(item)) || item.status === "checkpointed") continue;
+  for (const shared of m.items) {
+    if (isFinal(shared.status, attemptsLeft(shared)) || shared.status === "checkpointed") continue;
+    const item = own2(m, shared);
     const last = item.attempts.at(-1);
     if (last && (last.status === "dispatched" || last.status === "running")) {
       running.push({ item: item.id, attempt: last.n });
@@ -59702,14 +59816,16 @@ function applyAttemptFinished(m, e) {
 var NEVER_STARTED = "never started:";
 function applyTampered(m, e) {
   const known = new Set(m.tampering.map((f) => JSON.stringify([f.what, f.before, f.after])));
-  const fresh = e.findings.filter((f) => !known.has(JSON.stringify([f.what, f.before, f.after])));
-  if (fresh.length === 0) return DUPLICATE;
-  m.tampering.push(...fresh);
-  for (const key of new Set(fresh.flatMap((f) => f.attempts))) {
+  const fresh2 = e.findings.filter((f) => !known.has(JSON.stringify([f.what, f.before, f.after])));
+  if (fresh2.length === 0) return DUPLICATE;
+  m.tampering.push(...fresh2);
+  for (const key of new Set(fresh2.flatMap((f) => f.attempts))) {
     const [itemId2, n] = [key.slice(0, key.lastIndexOf("#")), Number(key.slice(key.lastIndexOf("#") + 1))];
-    const attempt = m.items.find((i) => i.id === itemId2)?.attempts.find((a) => a.n === n);
-    if (!attempt || attempt.status !== "dispatched" && attempt.status !== "running") continue;
-    attempt.tampered = tamperReason(m.tampering.filter((f) => f.attempts.includes(key)));
+    const shared = findItem(m, itemId2);
+    const found = shared?.attempts.find((a) => a.n === n);
+    if (!shared || !found || found.status !== "dispatched" && found.status !== "running") continue;
+    const attempt = own2(m, shared).attempts.find((a) => a.n === n);
+    if (attempt) attempt.tampered = tamperReason(m.tampering.filter((f) => f.attempts.includes(key)));
   }
 }
 function tamperReason(findings) {
@@ -59756,13 +59872,17 @@ function fail2(item, attempt, attemptStatus, itemStatus, reason) {
   Object.assign(item, { status: itemStatus, reason });
 }
 function locate(m, type, itemId2, n) {
-  const item = m.items.find((i) => i.id === itemId2);
-  if (!item) throw new IllegalEventError(type, `mission ${m.id} has no item "${itemId2}"`);
-  const attempt = item.attempts.find((a) => a.n === n);
-  if (!attempt) throw new IllegalEventError(type, `item "${itemId2}" has no attempt ${n} (it has ${item.attempts.length})`);
-  if (attempt !== item.attempts.at(-1) && (attempt.status === "dispatched" || attempt.status === "running")) {
+  const shared = findItem(m, itemId2);
+  if (!shared) throw new IllegalEventError(type, `mission ${m.id} has no item "${itemId2}"`);
+  const at2 = shared.attempts.findIndex((a) => a.n === n);
+  const found = shared.attempts[at2];
+  if (!found) throw new IllegalEventError(type, `item "${itemId2}" has no attempt ${n} (it has ${shared.attempts.length})`);
+  if (at2 !== shared.attempts.length - 1 && (found.status === "dispatched" || found.status === "running")) {
     throw new IllegalEventError(type, `item "${itemId2}" attempt ${n} is not the current attempt`);
   }
+  const item = own2(m, shared);
+  const attempt = item.attempts[at2];
+  if (!attempt) throw new IllegalEventError(type, `item "${itemId2}" has no attempt ${n}`);
   return { item, attempt };
 }
 
@@ -59770,14 +59890,18 @@ function locate(m, type, itemId2, n) {
 function step(mission, event) {
   if (event.type === "requested") return request2(mission, event);
   if (mission === null) throw new IllegalEventError(event.type, "there is no mission yet: the first event must be `requested`");
-  const m = structuredClone(mission);
-  const commands = [];
-  const applied = apply(m, event, commands);
-  if (applied === DUPLICATE) return { mission, commands: [], duplicate: true };
-  advance(m, event.at, commands);
-  m.seq += 1;
-  m.updated_at = event.at;
-  return { mission: m, commands, duplicate: false };
+  const m = beginDraft(mission);
+  try {
+    const commands = [];
+    const applied = apply(m, event, commands);
+    if (applied === DUPLICATE) return { mission, commands: [], duplicate: true };
+    advance(m, event.at, commands);
+    m.seq += 1;
+    m.updated_at = event.at;
+    return { mission: m, commands, duplicate: false };
+  } finally {
+    endDraft(m);
+  }
 }
 function apply(m, e, commands) {
   switch (e.type) {
@@ -59868,6 +59992,7 @@ function planned(m, e, commands) {
   m.items = e.items.map(
     (p) => ({ ...p, status: "pending", reason: null, max_attempts: m.settings.max_attempts, attempts: [], commit: null, changed: [] })
   );
+  adopt(m, m.items);
   if (m.settings.approval) {
     m.status = "awaiting_approval";
     commands.push({ type: "report" });
@@ -59879,15 +60004,17 @@ function tick(m, e, commands) {
   if (m.status !== "running") return DUPLICATE;
   const now = Date.parse(e.at);
   const stop = [];
-  for (const item of m.items) {
-    const last = item.attempts.at(-1);
-    if (!last || last.status !== "dispatched" && last.status !== "running") continue;
-    const since = Date.parse(last.started_at ?? last.dispatched_at);
+  for (const shared of m.items) {
+    const current = shared.attempts.at(-1);
+    if (!current || current.status !== "dispatched" && current.status !== "running") continue;
+    const since = Date.parse(current.started_at ?? current.dispatched_at);
     if (now - since <= m.settings.item_timeout_ms) continue;
     const reason = `timed out: no result after ${span(m.settings.item_timeout_ms)}`;
-    Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
+    const item = own2(m, shared);
+    const last = item.attempts.at(-1);
+    if (last) Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
     Object.assign(item, { status: "timed_out", reason });
-    stop.push({ item: item.id, attempt: last.n });
+    stop.push({ item: item.id, attempt: current.n });
   }
   let missionTimedOut = false;
   if (m.reason === null && now - Date.parse(m.created_at) > m.settings.mission_timeout_ms) {
@@ -59916,7 +60043,7 @@ function retry2(m, e) {
   if (e.target === "failed") {
     targets = m.items.filter(failedForGood);
   } else {
-    const item = m.items.find((i) => i.id === e.target);
+    const item = findItem(m, e.target);
     if (!item) throw new IllegalEventError(e.type, `mission ${m.id} has no item "${e.target}"`);
     if (!isFailure(item.status)) {
       throw new IllegalEventError(e.type, `item "${item.id}" is ${item.status}: only failed items can be retried`);
@@ -59924,8 +60051,8 @@ function retry2(m, e) {
     targets = failedForGood(item) ? [item] : [];
   }
   if (targets.length === 0) return DUPLICATE;
-  for (const t of targets) t.max_attempts = attemptsUsed(t) + 1;
-  for (const i of m.items) if (i.status === "skipped") Object.assign(i, { status: "pending", reason: null });
+  for (const t of targets) own2(m, t).max_attempts = attemptsUsed(t) + 1;
+  for (const i of m.items) if (i.status === "skipped") Object.assign(own2(m, i), { status: "pending", reason: null });
   Object.assign(m, { status: "running", verdict: null, reason: null });
 }
 function span(ms) {
@@ -60073,20 +60200,20 @@ function assemble(parts, limit = COMMENT_LIMIT) {
   const heads = lists.reduce((n, l) => n + sizeOf(l.head ?? []), 0);
   let room = Math.max(limit - MARGIN - separators - heads - fixed.reduce((n, p) => n + p.length, 0), 0);
   const budget = /* @__PURE__ */ new Map();
-  let open5 = lists.filter((l) => l.lines.length > 0);
+  let open6 = lists.filter((l) => l.lines.length > 0);
   for (const l of lists) if (l.lines.length === 0) budget.set(l, 0);
-  while (open5.length > 0) {
-    const weights = open5.reduce((n, l) => n + (l.weight ?? 1), 0);
-    const small = open5.filter((l) => sizeOf(l.lines) <= room * (l.weight ?? 1) / weights);
+  while (open6.length > 0) {
+    const weights = open6.reduce((n, l) => n + (l.weight ?? 1), 0);
+    const small = open6.filter((l) => sizeOf(l.lines) <= room * (l.weight ?? 1) / weights);
     if (small.length === 0) {
-      for (const l of open5) budget.set(l, Math.floor(room * (l.weight ?? 1) / weights));
+      for (const l of open6) budget.set(l, Math.floor(room * (l.weight ?? 1) / weights));
       break;
     }
     for (const l of small) {
       budget.set(l, sizeOf(l.lines));
       room -= sizeOf(l.lines);
     }
-    open5 = open5.filter((l) => !small.includes(l));
+    open6 = open6.filter((l) => !small.includes(l));
   }
   const render = (l) => [...l.head ?? [], ...fitLines(l, budget.get(l) ?? 0)].join("\n");
   const text2 = parts.map((p) => typeof p === "string" ? p : render(p)).join("\n\n");
@@ -60274,7 +60401,7 @@ function classLines(nodes) {
   }
   return [...members2].flatMap(([cls, ids2]) => [`  classDef ${cls} ${CLASS_DEF[cls]}`, `  class ${ids2.join(",")} ${cls}`]);
 }
-function depsOf2(items) {
+function depsOf(items) {
   const position = new Map(items.map((item, i) => [item.id, i]));
   const find = (ids2) => ids2.map((id) => position.get(id)).filter((p) => p !== void 0);
   const declared = items.map((item) => new Set(find(item.after)));
@@ -60287,7 +60414,7 @@ var MAX_DRAWN = 24;
 var MAX_BANDS = 12;
 var URGENCY = ["failed", "running", "skipped", null, "integrated"];
 function condensedGraphOf(items) {
-  const { deps, declared } = depsOf2(items);
+  const { deps, declared } = depsOf(items);
   const reduced = transitiveReduction(deps);
   const layer = dependencyLayers(reduced);
   const layers = Math.max(...layer) + 1;
@@ -60354,7 +60481,7 @@ var MERMAID_MAX_EDGES = 500;
 var MERMAID_MAX_TEXT = 5e4;
 var COMMENT_GRAPH_ITEMS = 30;
 function fullGraph(items) {
-  const { deps, declared } = depsOf2(items);
+  const { deps, declared } = depsOf(items);
   const reduced = transitiveReduction(deps);
   const lines = ["graph TD"];
   items.forEach((item, i) => lines.push(`  n${i}["${itemLabel(item)}"]`));
@@ -60716,11 +60843,12 @@ async function cancelRuns(deps, mission, attempts) {
 }
 
 // src/github-driver/find-mission.ts
-async function missionsOfIssue(store, repo, issue3) {
-  const ids2 = await store.list();
+async function missionsOfIssue(deps, repo, issue3) {
+  const prefix = issueIndexPrefix(issue3);
+  const ids2 = (await deps.github.listRefs(prefix)).map((r) => r.ref.slice(prefix.length)).filter((id) => id !== "" && !id.includes("/"));
   const found = [];
   for (let i = 0; i < ids2.length; i += 8) {
-    const loaded = await Promise.all(ids2.slice(i, i + 8).map((id) => store.load(id).catch(() => null)));
+    const loaded = await Promise.all(ids2.slice(i, i + 8).map((id) => deps.store.load(id).catch(() => null)));
     for (const stored of loaded) {
       const source = stored?.mission.source;
       if (stored && source?.kind === "github" && source.issue === issue3 && source.repo.toLowerCase() === repo.toLowerCase()) found.push(stored.mission);
@@ -60732,7 +60860,7 @@ async function missionsOfIssue(store, repo, issue3) {
 // src/github-driver/mission-commands.ts
 async function actOnMission(ctx, command) {
   const { deps, event } = ctx;
-  const missions = await missionsOfIssue(deps.store, event.repo, event.issue.number);
+  const missions = await missionsOfIssue(deps, event.repo, event.issue.number);
   const mission = pick2(missions, command.kind);
   if (mission === null) {
     const reason = `there is no naruto mission on this ${event.issue.pullRequest ? "pull request" : "issue"} to ${command.kind}`;
@@ -60770,11 +60898,11 @@ function pick2(missions, kind) {
 // src/github-driver/fix-review-plan.ts
 var THREADS_BUDGET = 56e3;
 function fixReviewPlan(input2) {
-  const open5 = input2.threads.filter((t) => !t.isResolved && !t.isOutdated);
+  const open6 = input2.threads.filter((t) => !t.isResolved && !t.isOutdated);
   const byFile = /* @__PURE__ */ new Map();
   const invalid = /* @__PURE__ */ new Set();
   const protectedFiles = /* @__PURE__ */ new Map();
-  for (const thread of open5) {
+  for (const thread of open6) {
     const normalized = normalizePath(thread.path);
     if (!normalized.ok || normalized.value.subtree) {
       invalid.add(thread.path);
@@ -61051,7 +61179,7 @@ async function requestMission(ctx, input2) {
     if (!(error63 instanceof WorkflowPermissionError)) throw error63;
     return refuseWorkflowChange(ctx, { mission: result.mission, error: error63 });
   }
-  const done = await carryOut(deps, { mission: result.mission, commands: result.duplicate ? [] : result.commands });
+  const done = await carryOut(deps, { mission: result.mission, commands: result.duplicate ? [] : result.commands }, { publish: !result.duplicate });
   return { kind: "mission", mission: input2.id, created: !result.duplicate, dispatched: done.dispatched };
 }
 function baseOf(ctx) {
@@ -61542,9 +61670,20 @@ function redactingGitHub(github, redactor) {
 
 // src/redact/store.ts
 function redactingStore(store, redactor) {
+  const done = /* @__PURE__ */ new WeakMap();
+  const once = (value) => {
+    if (value === null || typeof value !== "object") return redactJson(value, redactor);
+    if (!done.has(value)) done.set(value, redactJson(value, redactor));
+    return done.get(value);
+  };
   return {
     load: (id) => store.load(id),
-    save: (mission, expected) => store.save(redactJson(mission, redactor), expected),
+    save: (mission, expected) => {
+      const redacted = Object.fromEntries(
+        Object.entries(mission).map(([key, value]) => [key, key === "items" ? mission.items.map(once) : key === "proof" ? once(value) : redactJson(value, redactor)])
+      );
+      return store.save(redacted, expected);
+    },
     list: () => store.list(),
     discard: (id) => store.discard(id)
   };
@@ -61591,7 +61730,7 @@ function redactedStepDeps(deps) {
 }
 
 // src/action/run-mode.ts
-import { mkdir as mkdir11 } from "node:fs/promises";
+import { mkdir as mkdir12 } from "node:fs/promises";
 
 // src/action/modes/command.ts
 async function commandMode(deps, input2) {
@@ -61615,7 +61754,7 @@ ${line}
 
 // src/action/modes/publish.ts
 import { lstat as lstat7 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 
 // src/git/queue-ref.ts
 var QueueRefError = class extends Error {
@@ -61638,7 +61777,7 @@ async function readRef(git, repoDir, ref) {
   const out = await git({ args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
   return out.code === 0 ? out.stdout.toString("latin1").trim() : null;
 }
-var pause = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
+var pause = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
 async function compareAndSwap(input2) {
   const { git, repoDir, ref } = input2;
   checkRef(ref);
@@ -62503,8 +62642,10 @@ async function processesWithEnv(entry, options2 = {}) {
   const wanted = Buffer.from(`${entry}\0`);
   const found = [];
   const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
+  const own3 = options2.elsewhere ? await readlink2(`${proc}/self/ns/pid`).catch(() => null) : null;
   for (const pid of pids) {
     if (pid === process.pid) continue;
+    if (own3 !== null && await readlink2(`${proc}/${pid}/ns/pid`).catch(() => null) === own3) continue;
     const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
     if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
     found.push(pid);
@@ -62515,7 +62656,7 @@ async function killProcessesWithEnv(entry, deps) {
   const killed = [];
   for (let round = 0; round < 5; round++) {
     let found = 0;
-    for (const pid of await processesWithEnv(entry, deps.proc === void 0 ? {} : { proc: deps.proc })) {
+    for (const pid of await processesWithEnv(entry, { ...deps.proc === void 0 ? {} : { proc: deps.proc }, ...deps.elsewhere ? { elsewhere: true } : {} })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
@@ -62635,7 +62776,7 @@ async function runProcess(launch, request3, deps = {}) {
   const grace = request3.killGraceMs ?? 5e3;
   const output2 = createOutputBuffer(request3.outputLimitBytes ?? 1024 * 1024);
   const started = now();
-  const end = await new Promise((resolve5) => {
+  const end = await new Promise((resolve6) => {
     let timedOut = false;
     let cancelled = false;
     let startFailed = null;
@@ -62665,7 +62806,7 @@ async function runProcess(launch, request3, deps = {}) {
       timers.forEach(clearTimeout);
       request3.signal?.removeEventListener("abort", onAbort);
       killGroup("SIGKILL");
-      resolve5({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
+      resolve6({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
     };
     const onAbort = () => {
       if (exit !== null || done) return;
@@ -62781,7 +62922,7 @@ function createBwrapSandbox(options2) {
         const entry = `${TRACKING_ENV}=${tracking}`;
         const kill = options2.deps?.kill ?? ((pid, signal) => void process.kill(pid, signal));
         for (let waited = 0; waited < 5e3; waited += 20) {
-          if ((await killProcessesWithEnv(entry, { kill })).length === 0) break;
+          if ((await killProcessesWithEnv(entry, { kill, elsewhere: true })).length === 0) break;
           await new Promise((r) => setTimeout(r, 20));
         }
         return [];
@@ -62828,7 +62969,7 @@ async function containmentOf(profile, env, nodePath) {
 
 // src/sandbox/work-dir.ts
 import { createHash as createHash3, randomBytes as randomBytes4 } from "node:crypto";
-import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile4 } from "node:fs/promises";
+import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename2, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile4 } from "node:fs/promises";
 import { basename as basename5, isAbsolute as isAbsolute4, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 
 // src/sandbox/git-view.ts
@@ -62936,12 +63077,12 @@ async function readWorkRepo(git, repoDir) {
   });
   const [common2 = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
   const commonDir = await realpath2(common2);
-  const own2 = await realpath2(objectsDir);
-  const alternates = await readAlternates(own2);
+  const own3 = await realpath2(objectsDir);
+  const alternates = await readAlternates(own3);
   const topLevel = bare === "true" ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
   const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
   const key = `${name}-${createHash3("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
-  return { objects: { commonDir, objects: [own2, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+  return { objects: { commonDir, objects: [own3, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
 async function readAlternates(objects) {
   const text2 = await readFile3(join9(objects, "info", "alternates"), "utf8").catch(() => "");
@@ -63021,6 +63162,12 @@ async function removeWorkDir(dir) {
     await openUp(dir.root);
     await rm4(dir.root, { recursive: true, force: true });
   }
+}
+async function retireWorkDir(dir) {
+  const retired = `${dir.root}.removed`;
+  const moved = await rename2(dir.root, retired).then(() => true, () => false);
+  if (!moved) await removeWorkDir(dir);
+  return { removed: moved ? removeWorkDir({ root: retired }) : Promise.resolve() };
 }
 async function openUp(path4) {
   const info2 = await lstat4(path4).catch(() => null);
@@ -63120,10 +63267,14 @@ ${r.outputTail}` });
 }
 async function integratedAttempts(ctx, mission, queueRef) {
   const format = "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
-  const out = await gitText(ctx.git, {
-    args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${mission.base.commit}..${queueRef}`],
-    cwd: ctx.repoDir
-  });
+  const walk3 = (since) => gitText(ctx.git, { args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${since}..${queueRef}`, "--"], cwd: ctx.repoDir });
+  let out;
+  try {
+    out = await walk3(mission.queue.head);
+  } catch (e) {
+    if (!(e instanceof GitError) || mission.queue.head === mission.base.commit) throw e;
+    out = await walk3(mission.base.commit);
+  }
   const found = /* @__PURE__ */ new Map();
   for (const record2 of out.split("").slice(1)) {
     const [commit, m, item, attempt, names] = record2.split("");
@@ -64159,8 +64310,8 @@ function replay(outputs, missing) {
 }
 
 // src/engine/attempt.ts
-import { mkdir as mkdir9, writeFile as writeFile9 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile10 } from "node:fs/promises";
+import { join as join19 } from "node:path";
 
 // src/agent/prompt.ts
 var PREVIOUS_FAILURE_LIMIT = 6e3;
@@ -64236,18 +64387,24 @@ var GitOutputError = class extends Error {
 };
 var SYMLINK_MODE = "120000";
 var NO_MODE = "000000";
+var TREE_RECORD_MODE = "040000";
 var KINDS = { A: "added", D: "deleted", M: "modified", R: "renamed", T: "type_changed" };
-async function listChanges(options2) {
-  const { git } = options2;
-  const call = options2.call ?? ((args, extra) => ({ args: ["--git-dir", options2.gitDir ?? ".", ...args], cwd: options2.gitDir ?? ".", ...extra?.input !== void 0 ? { input: extra.input } : {} }));
-  const { stdout } = await git(call(["--no-optional-locks", "diff-tree", "-r", "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", options2.base, options2.tree]));
-  const changes = parseDiffTree(stdout);
+async function readDiff(options2) {
+  const out = await options2.git({ ...options2.call(diffTreeArgs(options2.base, options2.tip, { trees: true })), okCodes: [128] });
+  if (out.code !== 0) return null;
+  return parseDiffTreeWithTrees(out.stdout);
+}
+function diffTreeArgs(base, tip, options2 = {}) {
+  return ["--no-optional-locks", "diff-tree", "-r", ...options2.trees ? ["-t"] : [], "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", base, tip];
+}
+async function withSymlinkTargets(git, call, changes) {
   const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
   if (links.length === 0) return changes;
   const targets = await readBlobs(git, call, links.map((c) => c.newOid));
   return changes.map((c) => c.newMode === SYMLINK_MODE && c.newOid !== null ? { ...c, symlinkTarget: targets.get(c.newOid) ?? null } : c);
 }
-function parseDiffTree(out) {
+function parseDiffTreeWithTrees(out) {
+  const trees = [];
   const tokens = splitNul(out);
   const raw = [];
   const binary = /* @__PURE__ */ new Set();
@@ -64259,6 +64416,10 @@ function parseDiffTree(out) {
       if (!kind || !oldMode || !newMode || !oldOid || !newOid) throw new GitOutputError(`unexpected diff-tree record ${JSON.stringify(head)}`);
       const first = tokens[i++];
       const second = kind === "renamed" ? tokens[i++] : null;
+      if (oldMode === TREE_RECORD_MODE || newMode === TREE_RECORD_MODE) {
+        if (newMode === TREE_RECORD_MODE) trees.push({ path: first, oid: newOid });
+        continue;
+      }
       raw.push({
         kind,
         path: second ?? first,
@@ -64274,7 +64435,7 @@ function parseDiffTree(out) {
       if (added === "-") binary.add(target);
     }
   }
-  return raw.map((c) => ({ ...c, binary: binary.has(c.path), symlinkTarget: null }));
+  return { changes: raw.map((c) => ({ ...c, binary: binary.has(c.path), symlinkTarget: null })), trees };
 }
 function changedPaths(changes) {
   const paths2 = /* @__PURE__ */ new Set();
@@ -64521,20 +64682,20 @@ var MAX_DEPTH = 512;
 async function checkNewObjects(input2) {
   const { git, call } = input2;
   const idBytes = input2.tip.length / 2;
-  const listed = await git({ ...call(["rev-list", "--objects", "--no-object-names", `${input2.tip}^{tree}`, "--not", `${input2.base}^{tree}`]), okCodes: [1, 128] });
-  if (listed.code !== 0) return { violations: await walkAllTrees({ git, call, tip: input2.tip, idBytes }), blobSizes: /* @__PURE__ */ new Map() };
-  const ids2 = listed.stdout.toString("latin1").split("\n").filter((l) => /^[0-9a-f]+$/.test(l));
-  const info2 = parseBatchCheck((await git(call(["cat-file", "--batch-check"], { input: [`${input2.tip}^{tree}`, ...ids2].map((l) => `${l}
-`).join("") }))).stdout);
-  const root = info2[0];
-  const types = new Map(info2.slice(1).map((o) => [o.oid, o]));
-  const treeIds = [...types.values()].filter((o) => o.type === "tree").map((o) => o.oid);
-  const trees = treeIds.length === 0 ? /* @__PURE__ */ new Map() : parseBatch((await git(call(["cat-file", "--batch"], { input: treeIds.map((t) => `${t}
-`).join("") }))).stdout);
+  const treeSet = new Set(input2.trees);
+  const treeIds = [...treeSet];
+  const blobIds = [...new Set(input2.blobs)].filter((b) => !treeSet.has(b));
+  const commands = [`contents ${input2.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)];
+  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}
+`).join("") }));
+  const read = parseBatchCommand(stdout, commands);
+  const root = read[0];
+  const types = new Map(read.slice(1).flatMap((o) => o === null ? [] : [[o.oid, o]]));
+  const trees = new Map(read.slice(0, 1 + treeIds.length).flatMap((o) => o === null ? [] : [[o.oid, o]]));
   const violations = [];
   const blobSizes = /* @__PURE__ */ new Map();
   const blobPaths = /* @__PURE__ */ new Map();
-  const queue = root && types.has(root.oid) ? [{ oid: root.oid, path: Buffer.alloc(0) }] : [];
+  const queue = [{ oid: root?.oid ?? `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
   const visited = /* @__PURE__ */ new Set();
   for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
     if (visited.has(next.oid)) continue;
@@ -64600,11 +64761,24 @@ async function walkAllTrees(input2) {
   if (violations.length === 0) violations.push({ path: ".", rule: "bad_tree", detail: "git cannot list the change's objects (one is missing or unreadable)" });
   return violations;
 }
-function parseBatchCheck(out) {
-  return out.toString("latin1").split("\n").filter((l) => l !== "").map((line) => {
-    const [oid = "", type = "", size = ""] = line.split(" ");
-    return { oid, type, size: type === "missing" ? 0 : Number(size) };
-  });
+function parseBatchCommand(out, commands) {
+  const answers = [];
+  let at2 = 0;
+  for (const command of commands) {
+    const eol = out.indexOf(10, at2);
+    if (eol === -1) throw new GitOutputError(`cat-file --batch-command gave no answer to ${JSON.stringify(command)}`);
+    const [oid = "", type = "", size = ""] = out.subarray(at2, eol).toString("latin1").split(" ");
+    at2 = eol + 1;
+    if (type === "missing" || type === "ambiguous") {
+      answers.push(null);
+      continue;
+    }
+    const length = Number(size);
+    const withContent = command.startsWith("contents ");
+    answers.push({ oid, type, size: length, content: withContent ? out.subarray(at2, at2 + length) : Buffer.alloc(0) });
+    if (withContent) at2 += length + 1;
+  }
+  return answers;
 }
 function parseBatch(out, asked = []) {
   const objects = /* @__PURE__ */ new Map();
@@ -64644,9 +64818,13 @@ function gatePolicy(config2) {
 }
 async function checkGate(input2) {
   for (const id of [input2.base, input2.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
-  const objects = await checkNewObjects({ git: input2.git, call: input2.call, base: input2.base, tip: input2.tip, maxFileSize: input2.policy.maxFileSize });
+  const diff = await readDiff({ git: input2.git, call: input2.call, base: input2.base, tip: input2.tip });
+  if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input2.git, call: input2.call, tip: input2.tip, idBytes: input2.tip.length / 2 }), changes: null };
+  const old = new Set(diff.changes.map((c) => c.oldOid));
+  const blobs = diff.changes.flatMap((c) => c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []);
+  const objects = await checkNewObjects({ git: input2.git, call: input2.call, tip: input2.tip, trees: diff.trees.map((t) => t.oid), blobs, maxFileSize: input2.policy.maxFileSize });
   if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
-  const changes = await listChanges({ git: input2.git, call: input2.call, base: input2.base, tree: input2.tip });
+  const changes = await withSymlinkTargets(input2.git, input2.call, diff.changes);
   const found = changeViolations(changes, input2.policy);
   const content = await contentViolations({ ...input2, changes, blobSizes: objects.blobSizes });
   const violations = [...objects.violations, ...found, ...content];
@@ -64687,9 +64865,9 @@ function changeViolations(changes, policy) {
 }
 async function contentViolations(input2) {
   const last = (path4) => Buffer.from(path4.slice(path4.lastIndexOf("/") + 1), "utf8");
-  const fresh = input2.changes.filter((c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input2.blobSizes.has(c.newOid));
-  const modules = input2.policy.submodules ? fresh.filter((c) => isDotGitmodules(last(c.path))) : [];
-  const attributes = input2.policy.gitattributes ? fresh.filter((c) => isDotGitattributes(last(c.path))) : [];
+  const fresh2 = input2.changes.filter((c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input2.blobSizes.has(c.newOid));
+  const modules = input2.policy.submodules ? fresh2.filter((c) => isDotGitmodules(last(c.path))) : [];
+  const attributes = input2.policy.gitattributes ? fresh2.filter((c) => isDotGitattributes(last(c.path))) : [];
   const out = [];
   for (const c of modules) {
     const listed = await input2.git({ ...input2.call(["config", "--no-includes", "--blob", c.newOid, "--list", "-z"]), okCodes: [1, 3, 128] });
@@ -64734,6 +64912,28 @@ function formatCheckpointMessage(m) {
 }
 function oneLine2(text2) {
   return text2.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
+// src/git/loose-objects.ts
+import { createHash as createHash4, randomBytes as randomBytes6 } from "node:crypto";
+import { mkdir as mkdir9, rename as rename3, writeFile as writeFile9 } from "node:fs/promises";
+import { isAbsolute as isAbsolute6, join as join16, resolve as resolve5 } from "node:path";
+import { deflateSync } from "node:zlib";
+async function writeLooseObject(objectsDir, type, content) {
+  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  const id = createHash4("sha1").update(data).digest("hex");
+  const folder = join16(objectsDir, id.slice(0, 2));
+  await mkdir9(folder, { recursive: true });
+  const temp = join16(objectsDir, `tmp_obj_naruto_${randomBytes6(8).toString("hex")}`);
+  await writeFile9(temp, deflateSync(data), { mode: 292 });
+  await rename3(temp, join16(folder, id.slice(2)));
+  return id;
+}
+function commitText(p) {
+  const who = `${p.identity.name} <${p.identity.email}> ${Math.floor(p.at.getTime() / 1e3)} +0000`;
+  const lines = [`tree ${p.tree}`, ...p.parents.map((id) => `parent ${id}`), `author ${who}`, `committer ${who}`, "", p.message.endsWith("\n") ? p.message : `${p.message}
+`];
+  return Buffer.from(lines.join("\n"));
 }
 
 // src/git/scope.ts
@@ -64785,14 +64985,14 @@ function symlinkProblem(link, target, policy) {
 }
 
 // src/sandbox/snapshot.ts
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 
 // src/sandbox/agent-index.ts
 import { lstat as lstat5, readFile as readFile4 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 var NOTHING = { stagedIgnored: [], gitlinks: [] };
 async function readAgentIndex(git, view, dir, notes) {
-  const agentIndex = join16(dir.path, ".git", "index");
+  const agentIndex = join17(dir.path, ".git", "index");
   const info2 = await lstat5(agentIndex).catch(() => null);
   if (info2 === null || !info2.isFile()) return NOTHING;
   if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return NOTHING;
@@ -64831,16 +65031,28 @@ async function sameBytes(a, b, size) {
 }
 
 // src/sandbox/bad-names.ts
-import { readdir as readdir4 } from "node:fs/promises";
+import { open as open5, readdir as readdir4 } from "node:fs/promises";
 var NESTED_GIT = {
   rule: "dotgit",
   detail: "a git directory inside the work (a nested repository, or one planted): git never takes it; a submodule is staged as a gitlink"
 };
 var PARALLEL = 16;
 async function findBadNames(git, view, dir, skip) {
+  const quick = await walk2(dir, skip, WALK_SPARE + 2 * await checkedOutEntries(dir));
+  if (quick !== null && quick.length === 0) return [];
   const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
   const pruned = /* @__PURE__ */ new Set([...skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
+  const found = await walk2(dir, pruned, Infinity) ?? [];
+  if (found.length === 0) return [];
+  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
+  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
+  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => a.path < b.path ? -1 : 1);
+}
+var WALK_SPARE = 1e4;
+async function walk2(dir, pruned, budget) {
   const found = [];
+  let seen = 0;
   let level = [""];
   while (level.length > 0) {
     const next = [];
@@ -64848,6 +65060,7 @@ async function findBadNames(git, view, dir, skip) {
       await Promise.all(
         level.slice(i, i + PARALLEL).map(async (folder) => {
           const entries = await readdir4(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+          seen += entries.length;
           for (const entry of entries) {
             const name = entry.name.toString("latin1");
             if (folder === "" && name === ".git") continue;
@@ -64859,21 +65072,29 @@ async function findBadNames(git, view, dir, skip) {
           }
         })
       );
+      if (seen > budget) return null;
     }
     level = next;
   }
-  if (found.length === 0) return [];
-  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
-  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
-  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
-  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => a.path < b.path ? -1 : 1);
+  return found;
+}
+async function checkedOutEntries(dir) {
+  const file2 = await open5(seedIndex(dir), "r").catch(() => null);
+  if (file2 === null) return 0;
+  try {
+    const header = Buffer.alloc(12);
+    const { bytesRead } = await file2.read(header, 0, 12, 0);
+    return bytesRead === 12 && header.toString("latin1", 0, 4) === "DIRC" ? header.readUInt32BE(8) : 0;
+  } finally {
+    await file2.close();
+  }
 }
 
 // src/sandbox/snapshot.ts
 async function freshView(git, dir) {
-  const gitDir2 = join17(dir.private, "git");
+  const gitDir2 = join18(dir.private, "git");
   await makeViewGitDir(gitDir2, dir.objects.format);
-  const view = { gitDir: gitDir2, workTree: dir.path, index: join17(gitDir2, "index"), objects: dir.objects };
+  const view = { gitDir: gitDir2, workTree: dir.path, index: join18(gitDir2, "index"), objects: dir.objects };
   await copyIndex(seedIndex(dir), view.index).catch(async () => {
     await git(viewCall(view, ["read-tree", dir.start]));
   });
@@ -64959,6 +65180,11 @@ async function checkpointWorkDir(options2) {
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
 async function commitTree(input2) {
+  const [objectsDir] = input2.workDir.objects.objects;
+  if (input2.workDir.objects.format === "sha1" && objectsDir !== void 0 && writableInNode(input2.author, input2.message)) {
+    const text2 = commitText({ tree: input2.tree, parents: [input2.workDir.start], identity: input2.author, at: input2.date ?? /* @__PURE__ */ new Date(), message: input2.message });
+    return writeLooseObject(objectsDir, "commit", text2);
+  }
   const date5 = input2.date ? `${Math.floor(input2.date.getTime() / 1e3)} +0000` : void 0;
   const identity = {
     GIT_AUTHOR_NAME: input2.author.name,
@@ -64969,6 +65195,10 @@ async function commitTree(input2) {
   };
   const base = input2.call(["commit-tree", "--no-gpg-sign", "-p", input2.workDir.start, input2.tree], { input: input2.message });
   return gitText(input2.git, { ...base, env: { ...base.env, ...identity } });
+}
+function writableInNode(author, message2) {
+  const plain = (s) => s !== "" && s === s.trim() && !/[<>\u0000-\u001f\u007f]/.test(s);
+  return plain(author.name) && plain(author.email) && !message2.includes("\0") && message2.endsWith("\n");
 }
 
 // src/engine/keep-work.ts
@@ -65015,7 +65245,7 @@ async function runAttempt(ctx, mission, order, hooks) {
     return finished({ kind: "failed", reason: `unknown agent profile "${item.agent}": define it under agents: in .github/naruto.yml` });
   }
   const queueRef = queueRefName(mission.id);
-  const head = await readRef(ctx.git, ctx.repoDir, queueRef);
+  const head = ctx.expectedRef?.(queueRef) ?? await readRef(ctx.git, ctx.repoDir, queueRef);
   if (head === null) throw new Error(`the queue ${queueRef} is missing`);
   const repo = await workRepo(ctx.git, ctx.repoDir);
   const workDir = await createWorkDir({
@@ -65030,9 +65260,9 @@ async function runAttempt(ctx, mission, order, hooks) {
   try {
     await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
-    await mkdir9(records, { recursive: true });
+    await mkdir10(records, { recursive: true });
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
-    await writeFile9(join18(records, "prompt.md"), prompt);
+    await writeFile10(join19(records, "prompt.md"), prompt);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     const writes = paths(item.writes);
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
@@ -65094,11 +65324,12 @@ ${outputTail(verify.output)}` }, run);
     );
     throw new Error(`${message2}${kept}`, { cause: error63 });
   } finally {
-    if (!leave) await removeWorkDir(workDir);
+    if (!leave && ctx.inBackground) ctx.inBackground((await retireWorkDir(workDir)).removed);
+    else if (!leave) await removeWorkDir(workDir);
   }
 }
 async function runContained(ctx, r) {
-  const log = createAgentLog(join18(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
+  const log = createAgentLog(join19(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
   const containment2 = await containmentOf(r.profile, ctx.env, ctx.nodePath);
   const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
   let run = null;
@@ -65127,7 +65358,7 @@ async function runContained(ctx, r) {
     return run;
   } finally {
     await log.close();
-    if (run?.resultText != null) await writeFile9(join18(r.records, resultName), run.resultText);
+    if (run?.resultText != null) await writeFile10(join19(r.records, resultName), run.resultText);
   }
 }
 async function keepWork(ctx, a) {
@@ -65179,7 +65410,7 @@ function minutes(ms) {
 
 // src/action/integrate/recheck.ts
 import { lstat as lstat6 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 var MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 async function recheckCheckpoint(input2) {
   const o = input2.result.outcome;
@@ -65226,7 +65457,7 @@ async function findProblem(input2, commit, base) {
   const sha2 = /^[0-9a-f]{40}$/;
   if (!sha2.test(commit) || !sha2.test(base)) return "the result names commits that are not object ids";
   if (input2.result.commit !== commit || input2.result.base !== base) return "the result's commit and base disagree with its outcome";
-  const bundle = join19(input2.folder, ARTIFACT_FILES.bundle);
+  const bundle = join20(input2.folder, ARTIFACT_FILES.bundle);
   const stat3 = await lstat6(bundle).catch(() => null);
   if (stat3 === null) return "the artifact has no checkpoint.bundle";
   if (!stat3.isFile()) return "checkpoint.bundle is not a regular file";
@@ -65278,7 +65509,7 @@ async function gitDir(input2) {
 }
 
 // src/action/integrate/work-events.ts
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 async function workEvents(input2) {
   const events2 = [];
   const pushes = [];
@@ -65318,10 +65549,10 @@ async function workEvents(input2) {
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events2.push(finished(await keepPartialWork({ ...input2, folder: join20(input2.folder, name), item, attempt: entry.attempt, result: r }, pushes), r));
+      events2.push(finished(await keepPartialWork({ ...input2, folder: join21(input2.folder, name), item, attempt: entry.attempt, result: r }, pushes), r));
       continue;
     }
-    const checked = await recheckCheckpoint({ ...input2, folder: join20(input2.folder, name), item, attempt: entry.attempt, result: r });
+    const checked = await recheckCheckpoint({ ...input2, folder: join21(input2.folder, name), item, attempt: entry.attempt, result: r });
     if (checked.kind === "refused") {
       input2.log.warning(`${item.id}#${entry.attempt}: ${checked.reason}`);
       events2.push(finished(checked.outcome, r));
@@ -65358,8 +65589,8 @@ function escapeRegExp2(text2) {
 }
 
 // src/action/modes/shared.ts
-import { mkdir as mkdir10, rm as rm8 } from "node:fs/promises";
-import { join as join21 } from "node:path";
+import { mkdir as mkdir11, rm as rm8 } from "node:fs/promises";
+import { join as join22 } from "node:path";
 var ModeInputError = class extends Error {
   name = "ModeInputError";
 };
@@ -65395,9 +65626,9 @@ ${formatConfigErrors(loaded.errors, input2.path)}`);
   return loaded.config;
 }
 async function artifactFolder(deps) {
-  const dir = join21(deps.tempDir, "naruto-artifact");
+  const dir = join22(deps.tempDir, "naruto-artifact");
   await rm8(dir, { recursive: true, force: true });
-  await mkdir10(dir, { recursive: true });
+  await mkdir11(dir, { recursive: true });
   deps.log.setOutput("artifact", dir);
   return dir;
 }
@@ -65418,7 +65649,7 @@ async function engineContext(deps, config2) {
     env: deps.env,
     now: deps.now,
     sandbox,
-    workRoot: join21(deps.tempDir, "naruto-work"),
+    workRoot: join22(deps.tempDir, "naruto-work"),
     nodePath: deps.nodePath
   };
 }
@@ -65565,7 +65796,7 @@ async function publishQueue(input2) {
     env: {},
     now: () => new Date(time3 * 1e3),
     sandbox: NOTHING_RUNS,
-    workRoot: join22(deps.tempDir, "naruto-work"),
+    workRoot: join23(deps.tempDir, "naruto-work"),
     nodePath: null,
     verify,
     ...record2 === null || verify === null ? {} : { verifier: replay2(record2) },
@@ -65584,7 +65815,7 @@ async function publishQueue(input2) {
   }
   if (record2 !== null && sameInputs) {
     if (record2.head !== built.head) return refused2(`its queue head ${record2.head.slice(0, 12)} is not ${built.head.slice(0, 12)}, the one rebuilt here from the checked checkpoints`);
-    const problem = await bundleProblem(deps, join22(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
+    const problem = await bundleProblem(deps, join23(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
     if (problem !== null) return refused2(problem);
     const results = built.events.flatMap((e) => e.results);
     if (JSON.stringify(record2.results) !== JSON.stringify(results)) return refused2("its outcome per checkpoint is not the one rebuilt here");
@@ -65635,8 +65866,8 @@ ${rows.join("\n")}
 }
 
 // src/action/modes/queue.ts
-import { join as join23 } from "node:path";
-import { writeFile as writeFile10 } from "node:fs/promises";
+import { join as join24 } from "node:path";
+import { writeFile as writeFile11 } from "node:fs/promises";
 async function prepareQueue(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -65688,9 +65919,9 @@ async function queueStep(deps, job) {
     results = built.events.flatMap((e) => e.results);
   }
   const record2 = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time3, checkpoints: ready, verify: runs, head, results };
-  await writeFile10(join23(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record2, null, 2) + "\n");
+  await writeFile11(join24(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record2, null, 2) + "\n");
   if (head !== start) {
-    await gitText(git, { args: ["bundle", "create", join23(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
+    await gitText(git, { args: ["bundle", "create", join24(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
   }
   const lines = results.map((r) => `- ${codeSpan(`${r.item}#${r.attempt}`)}: ${r.kind.replace("_", " ")}`);
   log.info(`queue of ${mission.id}: ${start.slice(0, 12)} → ${head.slice(0, 12)}, ${ready.length} checkpoint(s), ${runs.length} verify run(s)`);
@@ -65714,8 +65945,8 @@ ${text2}`}`);
 }
 
 // src/action/modes/plan.ts
-import { writeFile as writeFile11 } from "node:fs/promises";
-import { join as join24 } from "node:path";
+import { writeFile as writeFile12 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 async function preparePlan(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -65748,7 +65979,7 @@ async function planStep(deps, job) {
     outcome = { kind: "failed", reason: error63.message };
   }
   const artifact = { schema: "naruto.plan-artifact/v1", mission: mission.id, outcome };
-  await writeFile11(join24(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile12(join25(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
   const line = outcome.kind === "plan" ? "a plan is ready for the publish job to check" : `planning failed: ${outcome.reason}`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · plan
@@ -65758,8 +65989,8 @@ ${line.split("\n")[0]}
 }
 
 // src/action/modes/review.ts
-import { writeFile as writeFile12 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { writeFile as writeFile13 } from "node:fs/promises";
+import { join as join26 } from "node:path";
 async function prepareReview(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -65796,7 +66027,7 @@ async function reviewStep(deps, job) {
     await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
   }
   const artifact = { schema: "naruto.review-artifact/v1", mission: mission.id, queue_head: mission.queue.head, outputs };
-  await writeFile12(join25(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile13(join26(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review
@@ -65806,11 +66037,11 @@ ${line}; the publish job decides the verdict.
 }
 
 // src/github-driver/schedules.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var SCHEDULE_WINDOW_MS = 60 * 60 * 1e3;
 var scheduleActor = (name) => `schedule:${name}`;
 function scheduledMissionId(repo, name, firing) {
-  const digest = createHash4("sha256").update(`naruto-schedule\0${repo.toLowerCase()}\0${name}\0${firing.toISOString()}`).digest("hex");
+  const digest = createHash5("sha256").update(`naruto-schedule\0${repo.toLowerCase()}\0${name}\0${firing.toISOString()}`).digest("hex");
   return `m-${digest.slice(0, 12)}`;
 }
 async function startScheduledMissions(deps, input2) {
@@ -65940,6 +66171,7 @@ async function sweepMission(deps, id, retentionMs) {
   let mission = stored.mission;
   const now = deps.now();
   if (isMissionTerminal(mission.status)) return deleteOldBranches(deps, mission, now, retentionMs);
+  await indexOlderMission(deps, mission, stored.version);
   const commands = [];
   const notes = [];
   const apply2 = async (event) => {
@@ -65983,6 +66215,12 @@ async function sweepMission(deps, id, retentionMs) {
   await carryOut(deps, { mission, commands });
   return notes.join(", ") || "commands carried out";
 }
+async function indexOlderMission(deps, mission, version2) {
+  if (mission.source.kind !== "github") return;
+  await deps.github.createRef({ ref: issueIndexPrefix(mission.source.issue) + mission.id, sha: version2 }).catch((error63) => {
+    if (!(error63 instanceof RefExistsError)) throw error63;
+  });
+}
 async function deleteOldBranches(deps, mission, now, retentionMs) {
   if (now.getTime() - Date.parse(mission.updated_at) < retentionMs) return null;
   const refs = [...await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`), ...await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`)];
@@ -65991,8 +66229,8 @@ async function deleteOldBranches(deps, mission, now, retentionMs) {
 }
 
 // src/action/modes/work.ts
-import { writeFile as writeFile13 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { writeFile as writeFile14 } from "node:fs/promises";
+import { join as join27 } from "node:path";
 var ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 function parseWorkEntry(value) {
   const match = ENTRY.exec(value.trim());
@@ -66048,7 +66286,7 @@ async function workStep(deps, job, options2 = {}) {
   const partial2 = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
   if (o.kind === "checkpointed" || partial2 !== null) {
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
-    await gitText(deps.git, { args: ["bundle", "create", join26(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
+    await gitText(deps.git, { args: ["bundle", "create", join27(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
   }
   const result = {
     schema: "naruto.work-result/v1",
@@ -66064,7 +66302,7 @@ async function workStep(deps, job, options2 = {}) {
     commit: o.kind === "checkpointed" ? o.commit : partial2,
     base: o.kind === "checkpointed" ? o.base : head
   };
-  await writeFile13(join26(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
+  await writeFile14(join27(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
 }
@@ -66168,7 +66406,7 @@ async function runAgentStep(deps, job, options2 = {}) {
     deps.log.info(job.reason);
     return;
   }
-  await mkdir11(job.artifact, { recursive: true });
+  await mkdir12(job.artifact, { recursive: true });
   switch (job.kind) {
     case "plan":
       return planStep(deps, job);
@@ -66257,8 +66495,8 @@ function probeBwrap(options2) {
       const probe = (as) => execute(binary, [...userArgs(as), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", "true"], env);
       const name = version2.output.trim().split("\n")[0] ?? "bwrap";
       if (user !== null) {
-        const own2 = await probe(user);
-        if (own2.error === null && own2.code === 0) return { ok: true, version: name, user, limitation: null };
+        const own3 = await probe(user);
+        if (own3.error === null && own3.code === 0) return { ok: true, version: name, user, limitation: null };
       }
       const run = await probe(null);
       if (run.error !== null || run.code !== 0) {
@@ -66272,7 +66510,7 @@ function probeBwrap(options2) {
   return found;
 }
 function execute(file2, args, env) {
-  return new Promise((resolve5) => {
+  return new Promise((resolve6) => {
     const child2 = spawn3(file2, args, { stdio: ["ignore", "pipe", "pipe"], env });
     const chunks = [];
     child2.stdout.on("data", (c) => chunks.push(c));
@@ -66280,11 +66518,11 @@ function execute(file2, args, env) {
     const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
     child2.on("error", (e) => {
       clearTimeout(timer);
-      resolve5({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
+      resolve6({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
     });
     child2.on("close", (code) => {
       clearTimeout(timer);
-      resolve5({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
+      resolve6({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
     });
   });
 }
@@ -66292,16 +66530,16 @@ function execute(file2, args, env) {
 // src/sandbox/sudo.ts
 import { spawn as spawn4 } from "node:child_process";
 function sudoWorks(env) {
-  return new Promise((resolve5) => {
+  return new Promise((resolve6) => {
     const child2 = spawn4("sudo", ["-n", "true"], { stdio: "ignore", env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
     const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
     child2.on("error", () => {
       clearTimeout(timer);
-      resolve5(false);
+      resolve6(false);
     });
     child2.on("close", (code) => {
       clearTimeout(timer);
-      resolve5(code === 0);
+      resolve6(code === 0);
     });
   });
 }
@@ -66351,6 +66589,8 @@ async function main() {
     baseUrl: ctx.apiUrl,
     userAgent: USER_AGENT,
     ...throttle,
+    // A job reads the mission state and its comments more than once: unchanged answers are 304s.
+    etags: createEtagCache(),
     log: { debug: (m) => debug(m), info: (m) => info(m), warn: (m) => warning(m), error: (m) => error(m) }
   });
   const botLogin = getInput("bot-login") || "github-actions[bot]";
