@@ -50,7 +50,7 @@ schedules:
     try {
       const sweep = await world.sim.trigger({ event: "schedule" });
       check(sweep !== null, "the workflow did not run for the schedule");
-      const jobs = (r: typeof sweep) => r.jobs.filter((j) => j.result !== "skipped").map((j) => `${j.name}:${j.result}`);
+      const jobs = (r: typeof sweep) => r.jobs.filter((j) => j.result !== "skipped").map((j) => `${j.job}:${j.result}`);
       checkEqual(jobs(sweep), ["sweep:success"], "the schedule's run", [sweep]);
       const runs = [sweep, ...(await world.settle(30))];
 

@@ -78,7 +78,7 @@ export const wholeMission: Scenario = {
     try {
       const command = await world.comment(`/naruto Build the tiny library\n\n\`\`\`naruto\n${PLAN}\`\`\`\n`);
       check(command !== null, "the workflow did not run for the /naruto comment");
-      const jobs = (r: typeof command) => r.jobs.map((j) => `${j.name}:${j.result}`);
+      const jobs = (r: typeof command) => r.jobs.map((j) => `${j.job}:${j.result}`);
       checkEqual(jobs(command), ["command:success", "plan:skipped", "work:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"], "the comment's run", [command]);
       const runs = [command, ...(await world.settle(80))];
 
@@ -98,7 +98,7 @@ export const wholeMission: Scenario = {
       check(result.queue.verify_runs >= 2, `verify runs ${result.queue.verify_runs}`, runs);
       for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
       // Each agent ran in the sandbox (bubblewrap, in the job's machine), after the sandbox step.
-      const workJobs = runs.flatMap((r) => r.jobs).filter((j) => j.name.startsWith("work (") && j.result === "success");
+      const workJobs = runs.flatMap((r) => r.jobs).filter((j) => j.job === "work" && j.result === "success");
       check(workJobs.length >= 6, `work jobs: ${workJobs.length}`, runs);
       const expectSandbox = bwrapSkipReason === null ? "run in the sandbox: bwrap" : "run without a sandbox";
       for (const j of workJobs) {
