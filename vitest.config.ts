@@ -24,6 +24,8 @@ export const SLOW_SUITES = [
   "test/local/mission-failures.git.test.ts",
   "test/github/faults.test.ts",
   "test/local/cli-cancel.git.test.ts",
+  "src/git/mission-store.git.test.ts",
+  "src/git/queue-property.git.test.ts",
 ];
 
 /**
