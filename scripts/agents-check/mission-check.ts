@@ -9,6 +9,8 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { readMissionVersion } from "../../src/git/mission-store.ts";
+import { createGit } from "../../src/git/run-git.ts";
 import { formatUsage } from "../../src/report/format.ts";
 import { expectationFor, type CheckCase } from "./cases.ts";
 import { repoState, type Scratch } from "./scratch.ts";
@@ -71,7 +73,9 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
   const after = await repoState(scratch.repo);
   if (after !== before) problems.push(`the user's repository moved:\n  before ${before.replaceAll("\n", "\n  ")}\n  after  ${after.replaceAll("\n", "\n  ")}`);
 
-  const recorded = JSON.parse(await git("cat-file", "blob", `refs/naruto/missions/${result.mission}:mission.json`)) as { items: { id: string; attempts: RecordedAttempt[] }[] };
+  // The stored mission as naruto's local store lays it out (one record per item): read through it.
+  const version = (await git("rev-parse", `refs/naruto/missions/${result.mission}`)).trim();
+  const recorded = (await readMissionVersion(createGit(), scratch.repo, version)) as unknown as { items: { id: string; attempts: RecordedAttempt[] }[] };
   const report = await readFile(join(commonDir, "naruto", "missions", result.mission, "report.md"), "utf8");
   let totals = { costUsd: 0 as number | null, tokensIn: 0, tokensOut: 0 };
 
