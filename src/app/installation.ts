@@ -8,6 +8,7 @@ import type { Context } from "probot";
 import type { DriverDeps } from "../github-driver/deps.ts";
 import { pullRequestHeadVia, type PullRequestHead } from "../github-driver/handle-comment.ts";
 import { createEtagCache, createGitHub, createGitHubMissionStore, type EtagCache } from "../github/index.ts";
+import { createLru, type Lru } from "../github/lru.ts";
 import { createRedactor, redactingGitHub, redactingStore } from "../redact/index.ts";
 import type { AppDeps } from "./deps.ts";
 
@@ -57,28 +58,24 @@ export function createTokenCache(now: () => number): TokenCache {
 
 // One cache per App (its deps), not per process: tests run several Apps in one process.
 const tokenCaches = new WeakMap<AppDeps, TokenCache>();
-const etagCaches = new WeakMap<AppDeps, Map<string, EtagCache>>();
+const etagCaches = new WeakMap<AppDeps, Lru<EtagCache>>();
 
 /**
  * The answers of GETs this App made for one installation and repository, with their ETags:
  * a webhook's reads of what did not change since the last one (the state ref, the queue pull
  * request, the comments) are answered 304, which GitHub does not count against the rate limit.
+ * The 100 repositories seen last keep theirs.
  */
 function etagCacheOf(deps: AppDeps, key: string): EtagCache {
   let caches = etagCaches.get(deps);
   if (caches === undefined) {
-    caches = new Map();
+    caches = createLru(100);
     etagCaches.set(deps, caches);
   }
   let cache = caches.get(key);
   if (cache === undefined) {
     cache = createEtagCache();
     caches.set(key, cache);
-    // Repositories come and go; the least recently seen one's answers go first.
-    for (const oldest of caches.keys()) {
-      if (caches.size <= 100) break;
-      caches.delete(oldest);
-    }
   }
   return cache;
 }

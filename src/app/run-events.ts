@@ -5,6 +5,7 @@
  */
 import type { Context } from "probot";
 import { publishTracking } from "../github-driver/publish.ts";
+import { createLru } from "../github/lru.ts";
 import { GITHUB_STATE_REF_PREFIX } from "../github/mission-store.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
@@ -49,18 +50,7 @@ export interface RenderedVersions {
 }
 
 export function createRenderedVersions(limit = 1_000): RenderedVersions {
-  const versions = new Map<string, string>();
-  return {
-    get: (key) => versions.get(key),
-    set(key, version) {
-      versions.delete(key);
-      versions.set(key, version);
-      for (const oldest of versions.keys()) {
-        if (versions.size <= limit) break;
-        versions.delete(oldest);
-      }
-    },
-  };
+  return createLru(limit);
 }
 
 /**

@@ -22,6 +22,7 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import Bottleneck from "bottleneck";
 import { TokenUnavailableError } from "./errors.ts";
+import { createLru } from "./lru.ts";
 
 export interface GitHubLog {
   debug(message: string): void;
@@ -59,25 +60,7 @@ export interface EtagCache {
 
 /** An {@link EtagCache} of the `limit` most recently used URLs. */
 export function createEtagCache(limit = 500): EtagCache {
-  const entries = new Map<string, { readonly etag: string; readonly response: unknown }>();
-  return {
-    get(key) {
-      const found = entries.get(key);
-      if (found !== undefined) {
-        entries.delete(key);
-        entries.set(key, found);
-      }
-      return found;
-    },
-    set(key, value) {
-      entries.delete(key);
-      entries.set(key, value);
-      for (const oldest of entries.keys()) {
-        if (entries.size <= limit) break;
-        entries.delete(oldest);
-      }
-    },
-  };
+  return createLru(limit);
 }
 
 /**
