@@ -56938,7 +56938,9 @@ throttling.triggersNotification = triggersNotification;
 
 // src/github/octokit-client.ts
 var import_bottleneck = __toESM(require_lib(), 1);
-function createEtagCache(limit = 500) {
+
+// src/github/lru.ts
+function createLru(limit) {
   const entries = /* @__PURE__ */ new Map();
   return {
     get(key) {
@@ -56958,6 +56960,11 @@ function createEtagCache(limit = 500) {
       }
     }
   };
+}
+
+// src/github/octokit-client.ts
+function createEtagCache(limit = 500) {
+  return createLru(limit);
 }
 var WRITE_BURST = 10;
 var NOTIFICATION_BURST = 3;
