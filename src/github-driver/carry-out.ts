@@ -3,8 +3,10 @@
  * dispatches, run cancellations and comment updates, and what they cause comes back as events
  * through the store's compare-and-swap. Shared by every job that writes state and by the App.
  *
- * One workflow run per started attempt: a slow item never holds back the integration of a fast
- * one, because each run's queue and publish jobs apply its own result as soon as it is there.
+ * The attempts one `start_attempts` command starts are one workflow run, a matrix of up to 256
+ * legs (DESIGN.md §5): one dispatch, one run's events and one queue/publish for what became ready
+ * together, instead of one of each per attempt. Cancelling an attempt cancels its run only once
+ * no other attempt of that run is still in flight; a leg left running is ignored when it ends.
  */
 import type { Mission } from "../mission/document.ts";
 import { IllegalEventError } from "../mission/errors.ts";
@@ -19,7 +21,7 @@ export type IntegrateCheckpoints = (mission: Mission, checkpoints: readonly Chec
 
 export interface CarryOutResult {
   readonly mission: Mission;
-  /** The work runs dispatched, one per attempt. */
+  /** The attempts dispatched, each with the run of its batch. */
   readonly dispatched: readonly { item: string; attempt: number; runUrl: string | null }[];
 }
 
@@ -57,14 +59,24 @@ export async function carryOut(
       case "plan":
         await dispatch(deps, mission.id, "plan");
         break;
-      case "start_attempts":
-        for (const order of command.attempts) {
-          const run = await startAttempt(deps, mission, order);
+      case "start_attempts": {
+        // Every start waiting in the queue goes into the same run (several events applied
+        // together each ask for their own: a sweep that interrupts a whole batch, a publish).
+        const orders = [...command.attempts];
+        for (let i = queue.findIndex((c) => c.type === "start_attempts"); i !== -1; i = queue.findIndex((c) => c.type === "start_attempts")) {
+          const [more] = queue.splice(i, 1);
+          if (more?.type === "start_attempts") orders.push(...more.attempts);
+        }
+        for (const batch of batches(orders)) {
+          const run = await startBatch(deps, mission, batch);
           if (run === null) continue;
-          dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
-          await apply({ type: "attempt_started", at: deps.now().toISOString(), item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl });
+          for (const order of batch) {
+            dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
+            await apply({ type: "attempt_started", at: deps.now().toISOString(), item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl });
+          }
         }
         break;
+      }
       case "cancel_attempts":
         await cancelRuns(deps, mission, command.attempts);
         break;
@@ -91,9 +103,18 @@ export async function carryOut(
   return { mission, dispatched };
 }
 
-/** Dispatches one workflow run for one attempt; null when the dispatch failed (logged). */
-async function startAttempt(deps: DriverDeps, mission: Mission, order: AttemptOrder): Promise<{ runUrl: string | null } | null> {
-  const items = JSON.stringify([{ item: order.item, attempt: order.attempt }]);
+/** GitHub's limit of legs in one matrix. */
+export const MAX_MATRIX_LEGS = 256;
+
+function batches(orders: readonly AttemptOrder[]): AttemptOrder[][] {
+  const out: AttemptOrder[][] = [];
+  for (let i = 0; i < orders.length; i += MAX_MATRIX_LEGS) out.push(orders.slice(i, i + MAX_MATRIX_LEGS));
+  return out;
+}
+
+/** Dispatches one workflow run whose matrix is `batch`; null when the dispatch failed (logged). */
+async function startBatch(deps: DriverDeps, mission: Mission, batch: readonly AttemptOrder[]): Promise<{ runUrl: string | null } | null> {
+  const items = JSON.stringify(batch.map((order) => ({ item: order.item, attempt: order.attempt })));
   const run = await dispatch(deps, mission.id, "work", items);
   if (run === null) return null;
   return { runUrl: run.runUrl ?? (run.runId === null ? null : `run ${run.runId}`) };
@@ -112,17 +133,33 @@ async function dispatch(deps: DriverDeps, mission: string, phase: "plan" | "work
   }
 }
 
-/** Asks GitHub to cancel the runs of the attempts the engine stopped. */
+/**
+ * Asks GitHub to cancel the runs of the attempts the engine stopped: a run once, and only when no
+ * attempt of it is still in flight (a run is a batch; GitHub cancels runs, not single legs). A leg
+ * left running ends on its own, and its result is ignored: its attempt is no longer in flight.
+ */
 export async function cancelRuns(deps: DriverDeps, mission: Mission, attempts: readonly { item: string; attempt: number }[]): Promise<void> {
+  const runsOf = new Map<number, string[]>();
   for (const a of attempts) {
     const runner = mission.items.find((i) => i.id === a.item)?.attempts.find((x) => x.n === a.attempt)?.runner ?? null;
     const runId = runIdOf(runner);
     if (runId === null) continue;
+    runsOf.set(runId, [...(runsOf.get(runId) ?? []), `${a.item}#${a.attempt}`]);
+  }
+  const inFlight = new Set(
+    mission.items.flatMap((i) => i.attempts.filter((x) => x.status === "dispatched" || x.status === "running").map((x) => runIdOf(x.runner))),
+  );
+  for (const [runId, names] of runsOf) {
+    const which = names.join(", ");
+    if (inFlight.has(runId)) {
+      deps.log.info(`run ${runId} of ${which} left running: other attempts of its batch are still under way`);
+      continue;
+    }
     try {
       const cancelled = await deps.github.cancelRun({ runId });
-      deps.log.info(`${cancelled ? "cancelled" : "already finished:"} run ${runId} of ${a.item}#${a.attempt}`);
+      deps.log.info(`${cancelled ? "cancelled" : "already finished:"} run ${runId} of ${which}`);
     } catch (error) {
-      deps.log.warning(`could not cancel run ${runId} of ${a.item}#${a.attempt}: ${message(error)}`);
+      deps.log.warning(`could not cancel run ${runId} of ${which}: ${message(error)}`);
     }
   }
 }

@@ -106,7 +106,7 @@ describe("command mode", () => {
     expect(read.filter((p) => decodeURIComponent(p).includes("matching-refs/heads/naruto-state/by-issue/1/")), read.join("\n")).toHaveLength(1);
   });
 
-  it("approve starts a plan that waits for it: one workflow run per ready item", async () => {
+  it("approve starts a plan that waits for it: one workflow run whose matrix is every ready item", async () => {
     const start = await world.comment("octo-maintainer", `/naruto plan two things\n\n\`\`\`naruto\n${PLAN}  - id: beta\n    writes: [src/beta.ts]\n\`\`\``);
     const { job, outcome } = await command(start);
     if (outcome.kind !== "mission") throw new Error("no mission");
@@ -117,8 +117,9 @@ describe("command mode", () => {
     const approved = await command(approve);
     expect(approved.outcome).toMatchObject({ kind: "mission", mission: outcome.mission, dispatched: [{ item: "alpha", attempt: 1 }, { item: "beta", attempt: 1 }] });
     const runs = world.fake.dispatches.filter((d) => d.inputs["mission"] === outcome.mission && d.inputs["phase"] === "work");
-    expect(runs.map((d) => JSON.parse(d.inputs["items"] ?? "[]"))).toEqual([[{ item: "alpha", attempt: 1 }], [{ item: "beta", attempt: 1 }]]);
+    expect(runs.map((d) => JSON.parse(d.inputs["items"] ?? "[]"))).toEqual([[{ item: "alpha", attempt: 1 }, { item: "beta", attempt: 1 }]]);
     const mission = await world.mission(outcome.mission);
-    expect(mission.items.map((i) => i.attempts[0]?.runner)).toEqual(runs.map((d) => `${world.fake.url}/${REPO}/actions/runs/${d.runId}`));
+    const url = `${world.fake.url}/${REPO}/actions/runs/${runs[0]?.runId}`;
+    expect(mission.items.map((i) => i.attempts[0]?.runner)).toEqual([url, url]);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The `sweep` mode against the fake GitHub, on a clock the test moves: an attempt whose run
  * finished without its result reaching the mission is interrupted and started again; an attempt
- * past `item_timeout` times out, its run is cancelled and it is retried; the worker branches of a
+ * past `item_timeout` times out, its run is cancelled (once no attempt of its batch is in flight)
+ * and it is retried; the worker branches of a
  * mission finished longer ago than the retention are deleted, its queue branch kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepMode } from "../../src/action/modes/sweep.ts";
-import { carryOut } from "../../src/github-driver/carry-out.ts";
+import { cancelRuns, carryOut } from "../../src/github-driver/carry-out.ts";
 import { runIdOf } from "../../src/github-driver/mission-id.ts";
 import { plannedEvent } from "../../src/engine/planned-event.ts";
 import { applyEvent } from "../../src/mission/store.ts";
@@ -47,24 +48,28 @@ describe("sweep mode", () => {
     const runOf = (item: string, n: number) => runIdOf(mission.items.find((i) => i.id === item)?.attempts[n - 1]?.runner ?? null);
     const [one, two] = [runOf("one", 1), runOf("two", 1)];
     expect(one).not.toBeNull();
-    expect(two).not.toBeNull();
+    // Started together, so one run: a matrix of both.
+    expect(two).toBe(one);
 
-    // The run of `one` finished, but its publish job never recorded the result.
+    // The run finished, but its publish job never recorded the results.
     world.fake.setRunStatus(one!, { status: "completed", conclusion: "failure" });
     clock += MINUTE;
     await sweep();
     mission = await world.mission("m-sweepa");
-    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
-    expect(mission.items[0]?.attempts[0]?.reason).toContain("its run ended (failure) without its result reaching the mission");
-    expect(mission.items[1]?.attempts.map((a) => a.status)).toEqual(["running"]);
+    for (const item of mission.items) {
+      expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
+      expect(item.attempts[0]?.reason).toContain("its run ended (failure) without its result reaching the mission");
+    }
+    const again = runOf("one", 2);
+    expect(runOf("two", 2)).toBe(again);
+    expect(again).not.toBe(one);
 
-    // `two` is still queued past its item timeout.
-    clock += 10 * MINUTE;
+    // The retries are still queued past their item timeout: their run is cancelled, they start again.
+    clock += 11 * MINUTE;
     await sweep();
     mission = await world.mission("m-sweepa");
-    expect(mission.items[1]?.attempts.map((a) => a.status)).toEqual(["timed_out", "running"]);
-    expect(world.fake.repo(REPO).runs.get(two!)?.conclusion).toBe("cancelled");
-    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
+    for (const item of mission.items) expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "timed_out", "running"]);
+    expect(world.fake.repo(REPO).runs.get(again!)?.conclusion).toBe("cancelled");
 
     // A cancelled mission's worker branches go after the retention; its queue branch stays.
     const job = await world.job("publish", { now });
@@ -95,5 +100,22 @@ describe("sweep mode", () => {
     const before = world.fake.requests.length;
     await sweep();
     expect(world.fake.requests.slice(before).filter((r) => r.method === "POST" && decodeURIComponent(r.path).includes("by-issue"))).toEqual([]);
+  });
+  it("cancels a batch's run only when no attempt of it is still in flight", async () => {
+    await startMission("m-sweepc");
+    const job = await world.job("publish", { now });
+    const mission = await world.mission("m-sweepc");
+    const runId = runIdOf(mission.items[0]?.attempts[0]?.runner ?? null)!;
+    expect(runIdOf(mission.items[1]?.attempts[0]?.runner ?? null)).toBe(runId);
+    // `one` stopped, `two` still running in the same run: cancelling the run would lose `two`.
+    const oneStopped = structuredClone(mission);
+    oneStopped.items[0]!.attempts[0]!.status = "cancelled";
+    await cancelRuns(job.deps, oneStopped, [{ item: "one", attempt: 1 }]);
+    expect(world.fake.repo(REPO).runs.get(runId)?.conclusion ?? null).toBeNull();
+    // Both stopped: the run goes.
+    const bothStopped = structuredClone(oneStopped);
+    bothStopped.items[1]!.attempts[0]!.status = "cancelled";
+    await cancelRuns(job.deps, bothStopped, [{ item: "two", attempt: 1 }]);
+    expect(world.fake.repo(REPO).runs.get(runId)?.conclusion).toBe("cancelled");
   });
 });

@@ -70,15 +70,25 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
     }
   };
   await apply({ type: "tick", at: now.toISOString() });
+  // Attempts started together share a run (carry-out.ts): each run is asked about once.
+  const runs = new Map<number, Promise<{ status: string | null; conclusion: string | null }>>();
+  const runOf = (runId: number): Promise<{ status: string | null; conclusion: string | null }> => {
+    let run = runs.get(runId);
+    if (run === undefined) {
+      run = deps.github.getRun({ runId }).catch((error: unknown) => {
+        // A run GitHub no longer knows (deleted, expired) has ended as surely as a finished one.
+        if (error instanceof GitHubError && error.status === 404) return { status: "completed", conclusion: "deleted" as string | null };
+        throw error;
+      });
+      runs.set(runId, run);
+    }
+    return run;
+  };
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
     if (!last || runId === null || (last.status !== "dispatched" && last.status !== "running")) continue;
-    const run = await deps.github.getRun({ runId }).catch((error: unknown) => {
-      // A run GitHub no longer knows (deleted, expired) has ended as surely as a finished one.
-      if (error instanceof GitHubError && error.status === 404) return { status: "completed", conclusion: "deleted" };
-      throw error;
-    });
+    const run = await runOf(runId);
     if (run.status !== "completed") continue;
     const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
     await apply({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
