@@ -28,7 +28,7 @@ const preparedSchema = z.object({
       kind: z.literal("queue"),
       ...common,
       artifacts: z.string(),
-      dispatch: z.object({ phase: z.enum(["plan", "work", "review"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })) }),
+      dispatch: z.object({ phase: z.enum(["plan", "work", "review", "integrate"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })), run: z.number().int().positive().optional() }),
     }),
   ]),
 });

@@ -13,7 +13,7 @@
 import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
 import type { AppDeps } from "./deps.ts";
-import { createRenderedVersions, isNarutoWorkflow, onRunEvent } from "./run-events.ts";
+import { createRenderedVersions, isNarutoWorkflow, onRunEvent, onWorkLegEnded } from "./run-events.ts";
 import { unlessTokenFails } from "./token-failure.ts";
 import { createThrottle, type Throttle } from "./throttle.ts";
 
@@ -47,6 +47,9 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     if (typeof workflow === "string" && workflow !== deps.workflowName) return;
     // The template names each job after its mission ("work m-1a2b3c alpha#1").
     await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));
+    if (context.payload.action === "completed") {
+      await unlessTokenFails(context, () => onWorkLegEnded(deps, memory, context, { runId: job.run_id, name: job.name, conclusion: job.conclusion ?? null }));
+    }
   });
 
   return throttle;

@@ -80,6 +80,43 @@ export async function onRunEvent(deps: AppDeps, memory: { throttle: Throttle; re
   context.log.debug(`tracking comment of ${id} (run ${run.id}): ${how}`);
 }
 
+/** A work leg that ended, as a `workflow_job` `completed` event shows it. */
+export interface EndedJob {
+  readonly runId: number;
+  /** The job's name: `work m-1a2b3c alpha#1` for a leg of a work run. */
+  readonly name: string;
+  readonly conclusion: string | null;
+}
+
+/**
+ * A work leg ended (with its artifact uploaded, as its last step): an integrate run takes the
+ * legs of its work run that ended so far (templates/naruto.yml, phase `integrate`), so that a
+ * fast item is integrated, and what waits for it starts, without waiting for the slowest leg of
+ * its matrix (DESIGN.md §5, no barriers). One dispatch, no read; legs that end within the
+ * throttle's interval share one run. Whatever this misses (a lost event, a restart) the work
+ * run's own queue and publish jobs integrate once all its legs ended.
+ */
+export async function onWorkLegEnded(deps: AppDeps, memory: { throttle: Throttle }, context: Context<"workflow_job">, job: EndedJob): Promise<void> {
+  // A cancelled or skipped leg left no artifact; an integrate-only run's work job is skipped.
+  if (job.conclusion !== "success" && job.conclusion !== "failure") return;
+  const [phase, id] = job.name.split(/\s+/);
+  if (phase !== "work" || id === undefined || !MISSION_ID.test(id)) return;
+  const { repository } = context.payload;
+  const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
+  const inputs = { mission: id, phase: "integrate", run: String(job.runId) };
+  const dispatch = async () => {
+    try {
+      await driver.github.dispatchWorkflow({ workflow: driver.workflow, ref: driver.ref, inputs });
+      context.log.info(`integrate run dispatched for ${id}: the ended legs of run ${job.runId}`);
+    } catch (error) {
+      // An older workflow file without the integrate phase refuses it: its work runs integrate
+      // their legs themselves, once all ended.
+      context.log.warn(`no integrate run for ${id} (run ${job.runId}): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  await memory.throttle.request(`integrate:${repository.full_name.toLowerCase()}:${id}:${job.runId}`, dispatch);
+}
+
 /** Only runs of naruto's workflow file count; its other runs and other workflows are not ours. */
 export function isNarutoWorkflow(deps: AppDeps, path: string | null | undefined): boolean {
   return path !== null && path !== undefined && (path === `.github/workflows/${deps.workflow}` || path.startsWith(`.github/workflows/${deps.workflow}@`));

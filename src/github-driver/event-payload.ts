@@ -8,8 +8,10 @@ import type { CommentEvent } from "./comment-types.ts";
 
 /** The dispatch that started a run (`workflow_dispatch` inputs), as the queue and publish jobs read it. */
 export interface DispatchInput {
-  readonly phase: "plan" | "work" | "review" | null;
+  readonly phase: "plan" | "work" | "review" | "integrate" | null;
   readonly items: readonly { readonly item: string; readonly attempt: number }[];
+  /** `integrate` only: the work run whose finished legs' artifacts this run integrates. */
+  readonly run?: number;
 }
 
 /** An account as GitHub writes it: the login may change (renames), the numeric id never does. */
@@ -43,7 +45,7 @@ export function commentEventOf(eventName: string, payload: unknown): CommentEven
 }
 
 const dispatchPayload = z.object({
-  inputs: z.object({ phase: z.enum(["plan", "work", "review"]).optional(), items: z.string().optional() }).optional(),
+  inputs: z.object({ phase: z.enum(["plan", "work", "review", "integrate"]).optional(), items: z.string().optional(), run: z.string().optional() }).optional(),
 });
 
 const itemsSchema = z.array(z.object({ item: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/), attempt: z.number().int().min(1) })).max(256);
@@ -61,6 +63,11 @@ export function dispatchInputOf(eventName: string, payload: unknown): DispatchIn
     if (list.success) items = list.data;
   } catch {
     items = [];
+  }
+  if (inputs.phase === "integrate") {
+    // The run's id, as the App dispatched it; anything else integrates nothing.
+    const run = /^[1-9][0-9]{0,15}$/.test(inputs.run ?? "") ? Number(inputs.run) : null;
+    return run === null ? none : { phase: "integrate", items: [], run };
   }
   return { phase: inputs.phase ?? null, items };
 }

@@ -39,6 +39,11 @@ describe("the event", () => {
     [{ inputs: { phase: "work", items: '[{"item":"../x","attempt":1}]' } }, { phase: "work", items: [] }],
     [{ inputs: { phase: "deploy" } }, { phase: null, items: [] }],
     [{}, { phase: null, items: [] }],
+    [{ inputs: { phase: "integrate", run: "4711" } }, { phase: "integrate", items: [], run: 4711 }],
+    [{ inputs: { phase: "integrate", run: "4711", items: '[{"item":"a","attempt":2}]' } }, { phase: "integrate", items: [], run: 4711 }],
+    [{ inputs: { phase: "integrate", run: "" } }, { phase: null, items: [] }],
+    [{ inputs: { phase: "integrate", run: "1 || true" } }, { phase: null, items: [] }],
+    [{ inputs: { phase: "integrate" } }, { phase: null, items: [] }],
   ])("dispatch inputs %j", (payload, expected) => {
     expect(dispatchInputOf("workflow_dispatch", payload)).toEqual(expected);
   });

@@ -19,22 +19,22 @@ afterAll(async () => world.close());
 
 const PLAN = "version: 1\ntitle: One file\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    prompt: |\n      create src/alpha.ts\n";
 
-async function command(body: string): Promise<number> {
-  const commentId = await world.comment("octo-maintainer", body);
-  const payload = world.fake.payloads.issueComment({ repo: REPO, commentId });
-  const delivery = await world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET });
+async function command(body: string, w: AppWorld = world): Promise<number> {
+  const commentId = await w.comment("octo-maintainer", body);
+  const payload = w.fake.payloads.issueComment({ repo: REPO, commentId });
+  const delivery = await w.fake.deliver({ event: "issue_comment", payload, url: w.url, secret: SECRET });
   expect(delivery.status).toBe(200);
   return commentId;
 }
 
 /** A mission approved through the App, with one work run dispatched for `alpha`. */
-async function approvedMission(): Promise<{ id: string; runId: number }> {
-  const id = missionIdFor(REPO, await command(`/naruto plan one file\n\n\`\`\`naruto\n${PLAN}\`\`\``));
-  const stored = await world.store.load(id);
+async function approvedMission(w: AppWorld = world): Promise<{ id: string; runId: number }> {
+  const id = missionIdFor(REPO, await command(`/naruto plan one file\n\n\`\`\`naruto\n${PLAN}\`\`\``, w));
+  const stored = await w.store.load(id);
   // What the plan run's publish job records.
-  await applyEvent(world.store, id, plannedEvent(checkPlan(stored?.mission.plan_text ?? ""), new Date().toISOString()));
-  await command("/naruto approve");
-  const work = world.fake.dispatches.find((d) => d.inputs["mission"] === id && d.inputs["phase"] === "work");
+  await applyEvent(w.store, id, plannedEvent(checkPlan(stored?.mission.plan_text ?? ""), new Date().toISOString()));
+  await command("/naruto approve", w);
+  const work = w.fake.dispatches.find((d) => d.inputs["mission"] === id && d.inputs["phase"] === "work");
   if (work === undefined) throw new Error("approve dispatched no work run");
   return { id, runId: work.runId };
 }
@@ -109,5 +109,42 @@ describe("the App on workflow_run and workflow_job", () => {
     const before = world.fake.requests.length;
     expect((await world.fake.deliver({ event: "workflow_run", payload: other, url: world.url, secret: SECRET })).status).toBe(200);
     expect(world.fake.requests.length).toBe(before);
+  });
+  it("starts an integrate run for the work run of a leg that ended, and none for a cancelled leg or another job", async () => {
+    const { id, runId } = await approvedMission();
+    const integrateRuns = () => world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "integrate");
+    const ended = async (name: string, conclusion: "success" | "failure" | "cancelled") => {
+      const jobId = world.fake.setJob(runId, { name, status: "completed", conclusion });
+      const payload = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "completed" });
+      expect((await world.fake.deliver({ event: "workflow_job", payload, url: world.url, secret: SECRET })).status).toBe(200);
+    };
+    await ended(`work ${id} alpha#1`, "cancelled");
+    await ended(`queue ${id}`, "success");
+    expect(integrateRuns()).toEqual([]);
+    await ended(`work ${id} alpha#1`, "success");
+    expect(integrateRuns().map((d) => d.inputs)).toEqual([{ mission: id, phase: "integrate", run: String(runId), items: "[]" }]);
+    // A failed leg has a result to record as well (its failure, its kept work).
+    await ended(`work ${id} alpha#1`, "failure");
+    expect(integrateRuns()).toHaveLength(2);
+  });
+
+  it("lets legs that end within the interval share one integrate run", async () => {
+    const own = await startAppWorld({ trackingIntervalMs: 60_000 });
+    try {
+      const { id, runId } = await approvedMission(own);
+      const ended = async (name: string) => {
+        const jobId = own.fake.setJob(runId, { name, status: "completed", conclusion: "success" });
+        const payload = own.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "completed" });
+        expect((await own.fake.deliver({ event: "workflow_job", payload, url: own.url, secret: SECRET })).status).toBe(200);
+      };
+      await ended(`work ${id} alpha#1`);
+      await ended(`work ${id} beta#1`);
+      await ended(`work ${id} gamma#1`);
+      // The first at once; the others wait for the interval's end, together (the throttle's test
+      // covers the trailing call).
+      expect(own.fake.dispatches.filter((d) => d.inputs["phase"] === "integrate")).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -18,6 +18,8 @@ export const queueRecordSchema = z.object({
   start_head: sha,
   /** The committer time of every queue commit it wrote (seconds since the epoch). */
   committer_time: z.number().int().min(0),
+  /** The work attempts whose artifacts it took (an integrate run's publish job takes these, no others). */
+  entries: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })).max(256).optional(),
   /** The checkpoints it integrated, in order. */
   checkpoints: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), commit: sha, base: sha })).max(10_000),
   /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */

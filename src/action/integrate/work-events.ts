@@ -16,6 +16,8 @@ import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";
 import { ARTIFACT_FILES, partialWorkBranch, partialWorkPlace, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
 import type { ActionLog } from "../log.ts";
 import { recheckCheckpoint, recheckPartialWork } from "./recheck.ts";
+import { runIdOf } from "../../github-driver/mission-id.ts";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface WorkEventsInput {
@@ -124,6 +126,26 @@ async function keepPartialWork(input: WorkEventsInput & { folder: string; item: 
   pushes.push({ item: input.item.id, attempt: input.attempt, commit: checked.commit, ref: `refs/heads/${branch}`, kind: "partial" });
   input.log.info(`${input.item.id}#${input.attempt}: partial work ${checked.commit.slice(0, 12)} accepted, to be kept on ${branch}`);
   return o;
+}
+
+/**
+ * The attempts an integrate run takes from the work run `run` it was dispatched for: in flight,
+ * started in that run, with their artifact downloaded. A leg uploads its artifact as its last
+ * step, so an artifact is a leg that ended; a leg still at work has none yet and is left to a
+ * later integrate run, or to its own run's queue and publish jobs. `runUrl` is that run's.
+ */
+export async function finishedLegs(folder: string, mission: Mission, run: number): Promise<{ entries: { item: string; attempt: number }[]; runUrl: string | null }> {
+  const entries: { item: string; attempt: number }[] = [];
+  let runUrl: string | null = null;
+  for (const item of mission.items) {
+    const attempt = item.attempts.at(-1);
+    if (!attempt || (attempt.status !== "dispatched" && attempt.status !== "running") || runIdOf(attempt.runner) !== run) continue;
+    const there = await lstat(join(folder, workArtifactName(item.id, attempt.n))).catch(() => null);
+    if (there === null || !there.isDirectory()) continue;
+    entries.push({ item: item.id, attempt: attempt.n });
+    runUrl = attempt.runner;
+  }
+  return { entries, runUrl };
 }
 
 function escapeRegExp(text: string): string {

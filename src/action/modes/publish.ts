@@ -37,7 +37,7 @@ import { buildQueue, fetchMissingCheckpoints, integrateOrders, readyOrders, wait
 import { planEvent } from "../integrate/plan-event.ts";
 import { queueRecordSchema, type QueueRecord } from "../integrate/queue-record.ts";
 import { reviewEvent } from "../integrate/review-event.ts";
-import { workEvents, type BranchPush } from "../integrate/work-events.ts";
+import { finishedLegs, workEvents, type BranchPush } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
 import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
 import { gitCommonDir } from "../../engine/records.ts";
@@ -86,6 +86,16 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
     case "work":
       ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries: input.dispatch.items, at, runUrl: deps.runUrl, log }));
       break;
+    case "integrate": {
+      // The legs of the work run that the queue job took (a leg that ended since is left to the
+      // next integrate run: the queue job's verify results are for these and no others).
+      const legs = input.dispatch.run === undefined ? { entries: [], runUrl: null } : await finishedLegs(input.artifacts, mission, input.dispatch.run);
+      const taken = await queueEntries(input.artifacts, id);
+      const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
+      if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
+      ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: legs.runUrl, log }));
+      break;
+    }
     case "review": {
       const event = await reviewEvent({ folder: input.artifacts, mission, config, git, repoDir, env: scrubbedEnv(deps.env), now: deps.now });
       if (event) events = [event];
@@ -130,7 +140,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
         log.warning(outcome.reason);
         // Left waiting for a run that builds on the queue as it is now; an integrate-only run that
         // lost the race too leaves them to the next run or the sweep, so two runs never ping-pong.
-        const integrateOnly = input.dispatch.phase === "work" && input.dispatch.items.length === 0;
+        const integrateOnly = (input.dispatch.phase === "work" && input.dispatch.items.length === 0) || input.dispatch.phase === "integrate";
         if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
       } else {
         log.error(`naruto: ${outcome.reason}`);
@@ -142,6 +152,12 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
+}
+
+/** The work attempts the queue job's record says it took; none when there is no valid record for this mission. */
+async function queueEntries(folder: string, mission: string): Promise<readonly { item: string; attempt: number }[]> {
+  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  return read.kind === "ok" && read.value.mission === mission ? (read.value.entries ?? []) : [];
 }
 
 /** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */

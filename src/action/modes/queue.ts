@@ -27,7 +27,7 @@ import { ARTIFACT_FILES } from "../artifacts.ts";
 import type { AgentStepDeps, DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, ordersAfter, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
 import type { QueueRecord } from "../integrate/queue-record.ts";
-import { workEvents } from "../integrate/work-events.ts";
+import { finishedLegs, workEvents } from "../integrate/work-events.ts";
 import { quoteUntrusted } from "../job-log.ts";
 import type { ActionLog } from "../log.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
@@ -55,7 +55,7 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; art
   if (!(await hasCommit(git, repoDir, mission.base.commit))) await fetchRefs(git, repoDir, remote, [`+${mission.base.commit}:refs/naruto/base/${id}`]);
   await fetchMissingCheckpoints({ git, repoDir, remote, log: deps.log, mission: id, orders: waitingCheckpoints(mission) });
   const configText = await missionConfigText(deps, mission);
-  await handOver(deps, { kind: "queue", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), artifacts: input.artifacts, dispatch: { phase: input.dispatch.phase, items: [...input.dispatch.items] } });
+  await handOver(deps, { kind: "queue", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), artifacts: input.artifacts, dispatch: { phase: input.dispatch.phase, items: [...input.dispatch.items], ...(input.dispatch.run === undefined ? {} : { run: input.dispatch.run }) } });
   deps.log.info(`the queue of ${id} is ready: the next step builds and verifies it, without any token`);
 }
 
@@ -69,8 +69,11 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
   const start = await readRef(git, repoDir, queueRef);
   if (start === null) throw new Error(`${queueRef} is missing in the checkout: run naruto's action step (mode queue) first`);
   let events: MissionEvent[] = [];
-  if (job.dispatch.phase === "work") {
-    events = (await workEvents({ folder: job.artifacts, mission, config, git, repoDir, queueRef, entries: job.dispatch.items, at, runUrl: null, log })).events;
+  // What this run integrates: its own legs, or the legs of the work run it was dispatched for
+  // that have ended (publish takes exactly these, from the record).
+  const entries = job.dispatch.phase === "integrate" && job.dispatch.run !== undefined ? (await finishedLegs(job.artifacts, mission, job.dispatch.run)).entries : job.dispatch.items;
+  if (job.dispatch.phase === "work" || job.dispatch.phase === "integrate") {
+    events = (await workEvents({ folder: job.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: null, log })).events;
   }
   const { ready } = await readyOrders({ git, repoDir, at }, ordersAfter(mission, events));
   // One committer time for every queue commit, handed on: publish writes the same bytes with it.
@@ -89,7 +92,7 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
     head = built.head;
     results = built.events.flatMap((e) => e.results);
   }
-  const record: QueueRecord = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time, checkpoints: ready, verify: runs, head, results };
+  const record: QueueRecord = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time, entries: [...entries], checkpoints: ready, verify: runs, head, results };
   await writeFile(join(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record, null, 2) + "\n");
   if (head !== start) {
     await gitText(git, { args: ["bundle", "create", join(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });

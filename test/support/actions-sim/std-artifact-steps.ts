@@ -1,7 +1,9 @@
 /**
  * actions/upload-artifact@v4 and actions/download-artifact@v4 over the simulator's artifact
  * store: the inputs the template uses (`name`, `path`, `if-no-files-found`,
- * `include-hidden-files`; `name`, `path`, `pattern`, `merge-multiple`) with the v4 behaviour.
+ * `include-hidden-files`; `name`, `path`, `pattern`, `merge-multiple`, `run-id`, `github-token`)
+ * with the v4 behaviour. A download from another run (`github-token` given) asks the fake GitHub
+ * about that run with the token, so a token without `actions: read` fails as on GitHub.
  */
 import { resolve } from "node:path";
 import { ArtifactError } from "./artifacts.ts";
@@ -50,18 +52,32 @@ export async function runDownload(ctx: StepContext, inputs: Readonly<Record<stri
   const name = inputs["name"] || undefined;
   const pattern = inputs["pattern"] ? globToRegExp(inputs["pattern"]) : null;
   const merge = (inputs["merge-multiple"] || "false").toLowerCase() === "true";
+  // v4: `run-id` counts only with `github-token`; without one, this run's artifacts.
+  const token = inputs["github-token"] || "";
+  let runId = ctx.runId;
+  if (token !== "") {
+    runId = Number(inputs["run-id"] || ctx.runId);
+    if (!Number.isSafeInteger(runId) || runId <= 0) return { ok: false, log: `::error::Invalid run-id: ${inputs["run-id"] ?? ""}
+` };
+    const api = ctx.env["GITHUB_API_URL"];
+    const answer = await fetch(`${api}/repos/${ctx.github.repository}/actions/runs/${runId}`, { headers: { authorization: `Bearer ${token}`, accept: "application/vnd.github+json" } });
+    await answer.body?.cancel();
+    if (!answer.ok) return { ok: false, log: `::error::Unable to download artifact(s): Failed to ListArtifacts: Received non-retryable error: Failed request: (${answer.status}) ${answer.statusText}
+` };
+  }
   try {
     let downloaded: string[];
     if (name !== undefined || pattern === null) {
-      downloaded = await ctx.artifacts.download({ runId: ctx.runId, ...(name !== undefined ? { name } : {}), into, merge });
+      downloaded = await ctx.artifacts.download({ runId, ...(name !== undefined ? { name } : {}), into, merge });
     } else {
       downloaded = [];
-      for (const artifact of ctx.artifacts.names(ctx.runId).filter((n) => pattern.test(n))) {
-        await ctx.artifacts.download({ runId: ctx.runId, name: artifact, into: merge ? into : resolve(into, artifact), merge: true });
+      for (const artifact of ctx.artifacts.names(runId).filter((n) => pattern.test(n))) {
+        await ctx.artifacts.download({ runId, name: artifact, into: merge ? into : resolve(into, artifact), merge: true });
         downloaded.push(artifact);
       }
     }
-    await ctx.chown(into);
+    // Nothing downloaded (a run without artifacts): v4 says so and succeeds, making no folder.
+    if (downloaded.length > 0) await ctx.chown(into);
     return { ok: true, log: `Downloaded ${downloaded.length} artifact(s): ${downloaded.join(", ")}\n`, outputs: { "download-path": into } };
   } catch (error) {
     if (error instanceof ArtifactError) return { ok: false, log: `::error::${error.message}\n` };

@@ -1,0 +1,90 @@
+/**
+ * Items started together are one work run (a matrix); an integrate run (phase `integrate`, which
+ * the App dispatches when a leg ends) takes the legs of that run that ended so far, so a fast
+ * item is integrated, and what waits for it starts, while a slow leg of the same run still
+ * works (DESIGN.md §5: no barriers). The work run's own queue and publish jobs then take the
+ * rest; a leg that ended after the integrate run's queue job started is left to the next run.
+ */
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runIdOf } from "../../src/github-driver/mission-id.ts";
+import { newFolder, startWorld, testConfig, type World } from "./world.ts";
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld({ config: testConfig() });
+});
+afterAll(async () => world.close());
+
+const item = (id: string, after: string | null) =>
+  [`  - id: ${id}`, `    writes: [src/${id}.ts]`, ...(after ? [`    after: [${after}]`] : []), "    prompt: |", `      create src/${id}.ts "export const ${id} = 1;\\n"`];
+const PLAN = ["version: 1", "title: Three files", "items:", ...item("alpha", null), ...item("gamma", null), ...item("delta", null), ...item("beta", "alpha")].join("\n");
+
+describe("an integrate run", () => {
+  it("integrates the legs of a work run that ended, while another leg of the same run still works", async () => {
+    const id = await world.plannedMission(`/naruto three files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
+    let mission = await world.mission(id);
+    const run = runIdOf(mission.items[0]?.attempts[0]?.runner ?? null)!;
+    // alpha, gamma and delta became ready together: one run, a matrix of three.
+    expect(mission.items.map((i) => [i.id, i.status, runIdOf(i.attempts[0]?.runner ?? null)])).toEqual([
+      ["alpha", "running", run],
+      ["gamma", "running", run],
+      ["delta", "running", run],
+      ["beta", "pending", null],
+    ]);
+    const batch = world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "work");
+    expect(batch.map((d) => JSON.parse(d.inputs["items"] ?? "[]"))).toEqual([
+      [
+        { item: "alpha", attempt: 1 },
+        { item: "gamma", attempt: 1 },
+        { item: "delta", attempt: 1 },
+      ],
+    ]);
+
+    // alpha's leg ended; gamma and delta still work. The integrate run sees alpha's artifact only,
+    // and delta's leg ends after its queue job started: publish leaves it to the next run.
+    const alpha = await world.workRun(id, "alpha");
+    const delta = await world.workRun(id, "delta");
+    const integrate = { phase: "integrate" as const, items: [], run };
+    await world.integrate(id, integrate, alpha, { beforePublish: (folder) => cp(join(delta, "naruto-work-delta-1"), join(folder, "naruto-work-delta-1"), { recursive: true }) });
+    mission = await world.mission(id);
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([
+      ["alpha", "integrated"],
+      ["gamma", "running"],
+      ["delta", "running"],
+      ["beta", "running"],
+    ]);
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.queue.head);
+    // beta started at once, from the queue that holds alpha, in a run of its own.
+    expect(mission.items[3]?.attempts[0]?.base).toBe(mission.items[0]?.commit);
+    expect(runIdOf(mission.items[3]?.attempts[0]?.runner ?? null)).not.toBe(run);
+
+    // Every leg of the run ended: its own queue and publish take what is left, alpha's artifact
+    // is ignored (no longer in flight).
+    const gamma = await world.workRun(id, "gamma");
+    const all = await newFolder("naruto-artifacts-");
+    for (const folder of [alpha, delta, gamma]) await cp(folder, all, { recursive: true });
+    await world.integrate(id, { phase: "work", items: ["alpha", "gamma", "delta"].map((i) => ({ item: i, attempt: 1 })) }, all);
+    mission = await world.mission(id);
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([
+      ["alpha", "integrated"],
+      ["gamma", "integrated"],
+      ["delta", "integrated"],
+      ["beta", "running"],
+    ]);
+    expect(mission.items.map((i) => i.attempts.length)).toEqual([1, 1, 1, 1]);
+  });
+
+  it("takes nothing from an artifact of an attempt that another run started", async () => {
+    const id = await world.plannedMission(`/naruto three files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
+    const run = runIdOf((await world.mission(id)).items[0]?.attempts[0]?.runner ?? null)!;
+    const alpha = await world.workRun(id, "alpha");
+    // An integrate run for some other run of the repository finds alpha's artifact there (a
+    // forged upload): alpha was not started in that run, so it stays in flight.
+    await world.integrate(id, { phase: "integrate", items: [], run: run + 1000 }, alpha);
+    const mission = await world.mission(id);
+    expect(mission.items[0]).toMatchObject({ id: "alpha", status: "running" });
+    expect(await world.ref(`refs/heads/naruto/${id}--alpha`)).toBeNull();
+  });
+});
