@@ -60786,14 +60786,22 @@ async function carryOut(deps, start, options2 = {}) {
       case "plan":
         await dispatch(deps, mission.id, "plan");
         break;
-      case "start_attempts":
-        for (const order of command.attempts) {
-          const run = await startAttempt2(deps, mission, order);
+      case "start_attempts": {
+        const orders = [...command.attempts];
+        for (let i = queue.findIndex((c) => c.type === "start_attempts"); i !== -1; i = queue.findIndex((c) => c.type === "start_attempts")) {
+          const [more] = queue.splice(i, 1);
+          if (more?.type === "start_attempts") orders.push(...more.attempts);
+        }
+        for (const batch of batches(orders)) {
+          const run = await startBatch(deps, mission, batch);
           if (run === null) continue;
-          dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
-          await apply2({ type: "attempt_started", at: deps.now().toISOString(), item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl });
+          for (const order of batch) {
+            dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
+            await apply2({ type: "attempt_started", at: deps.now().toISOString(), item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl });
+          }
         }
         break;
+      }
       case "cancel_attempts":
         await cancelRuns(deps, mission, command.attempts);
         break;
@@ -60818,8 +60826,14 @@ async function carryOut(deps, start, options2 = {}) {
   if (options2.publish !== false) await publishMission(deps, mission, { verdict: verdict2 });
   return { mission, dispatched };
 }
-async function startAttempt2(deps, mission, order) {
-  const items = JSON.stringify([{ item: order.item, attempt: order.attempt }]);
+var MAX_MATRIX_LEGS = 256;
+function batches(orders) {
+  const out = [];
+  for (let i = 0; i < orders.length; i += MAX_MATRIX_LEGS) out.push(orders.slice(i, i + MAX_MATRIX_LEGS));
+  return out;
+}
+async function startBatch(deps, mission, batch) {
+  const items = JSON.stringify(batch.map((order) => ({ item: order.item, attempt: order.attempt })));
   const run = await dispatch(deps, mission.id, "work", items);
   if (run === null) return null;
   return { runUrl: run.runUrl ?? (run.runId === null ? null : `run ${run.runId}`) };
@@ -60836,15 +60850,27 @@ async function dispatch(deps, mission, phase, items) {
   }
 }
 async function cancelRuns(deps, mission, attempts) {
+  const runsOf = /* @__PURE__ */ new Map();
   for (const a of attempts) {
     const runner = mission.items.find((i) => i.id === a.item)?.attempts.find((x) => x.n === a.attempt)?.runner ?? null;
     const runId = runIdOf(runner);
     if (runId === null) continue;
+    runsOf.set(runId, [...runsOf.get(runId) ?? [], `${a.item}#${a.attempt}`]);
+  }
+  const inFlight = new Set(
+    mission.items.flatMap((i) => i.attempts.filter((x) => x.status === "dispatched" || x.status === "running").map((x) => runIdOf(x.runner)))
+  );
+  for (const [runId, names] of runsOf) {
+    const which2 = names.join(", ");
+    if (inFlight.has(runId)) {
+      deps.log.info(`run ${runId} of ${which2} left running: other attempts of its batch are still under way`);
+      continue;
+    }
     try {
       const cancelled = await deps.github.cancelRun({ runId });
-      deps.log.info(`${cancelled ? "cancelled" : "already finished:"} run ${runId} of ${a.item}#${a.attempt}`);
+      deps.log.info(`${cancelled ? "cancelled" : "already finished:"} run ${runId} of ${which2}`);
     } catch (error63) {
-      deps.log.warning(`could not cancel run ${runId} of ${a.item}#${a.attempt}: ${message(error63)}`);
+      deps.log.warning(`could not cancel run ${runId} of ${which2}: ${message(error63)}`);
     }
   }
 }
@@ -61444,7 +61470,7 @@ function commentEventOf(eventName, payload) {
   };
 }
 var dispatchPayload = external_exports.object({
-  inputs: external_exports.object({ phase: external_exports.enum(["plan", "work", "review"]).optional(), items: external_exports.string().optional() }).optional()
+  inputs: external_exports.object({ phase: external_exports.enum(["plan", "work", "review", "integrate"]).optional(), items: external_exports.string().optional(), run: external_exports.string().optional() }).optional()
 });
 var itemsSchema = external_exports.array(external_exports.object({ item: external_exports.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/), attempt: external_exports.number().int().min(1) })).max(256);
 function dispatchInputOf(eventName, payload) {
@@ -61459,6 +61485,10 @@ function dispatchInputOf(eventName, payload) {
     if (list.success) items = list.data;
   } catch {
     items = [];
+  }
+  if (inputs.phase === "integrate") {
+    const run = /^[1-9][0-9]{0,15}$/.test(inputs.run ?? "") ? Number(inputs.run) : null;
+    return run === null ? none : { phase: "integrate", items: [], run };
   }
   return { phase: inputs.phase ?? null, items };
 }
@@ -61512,7 +61542,7 @@ var preparedSchema = external_exports.object({
       kind: external_exports.literal("queue"),
       ...common,
       artifacts: external_exports.string(),
-      dispatch: external_exports.object({ phase: external_exports.enum(["plan", "work", "review"]).nullable(), items: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1) })) })
+      dispatch: external_exports.object({ phase: external_exports.enum(["plan", "work", "review", "integrate"]).nullable(), items: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1) })), run: external_exports.number().int().positive().optional() })
     })
   ])
 });
@@ -61760,7 +61790,7 @@ ${line}
 }
 
 // src/action/modes/publish.ts
-import { lstat as lstat7 } from "node:fs/promises";
+import { lstat as lstat8 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 
 // src/git/queue-ref.ts
@@ -63705,6 +63735,8 @@ var queueRecordSchema = external_exports.object({
   start_head: sha,
   /** The committer time of every queue commit it wrote (seconds since the epoch). */
   committer_time: external_exports.number().int().min(0),
+  /** The work attempts whose artifacts it took (an integrate run's publish job takes these, no others). */
+  entries: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1) })).max(256).optional(),
   /** The checkpoints it integrated, in order. */
   checkpoints: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1), commit: sha, base: sha })).max(1e4),
   /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */
@@ -65516,6 +65548,7 @@ async function gitDir(input2) {
 }
 
 // src/action/integrate/work-events.ts
+import { lstat as lstat7 } from "node:fs/promises";
 import { join as join21 } from "node:path";
 async function workEvents(input2) {
   const events2 = [];
@@ -65590,6 +65623,19 @@ async function keepPartialWork(input2, pushes) {
   pushes.push({ item: input2.item.id, attempt: input2.attempt, commit: checked.commit, ref: `refs/heads/${branch}`, kind: "partial" });
   input2.log.info(`${input2.item.id}#${input2.attempt}: partial work ${checked.commit.slice(0, 12)} accepted, to be kept on ${branch}`);
   return o;
+}
+async function finishedLegs(folder, mission, run) {
+  const entries = [];
+  let runUrl = null;
+  for (const item of mission.items) {
+    const attempt = item.attempts.at(-1);
+    if (!attempt || attempt.status !== "dispatched" && attempt.status !== "running" || runIdOf(attempt.runner) !== run) continue;
+    const there = await lstat7(join21(folder, workArtifactName(item.id, attempt.n))).catch(() => null);
+    if (there === null || !there.isDirectory()) continue;
+    entries.push({ item: item.id, attempt: attempt.n });
+    runUrl = attempt.runner;
+  }
+  return { entries, runUrl };
 }
 function escapeRegExp2(text2) {
   return text2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -65704,6 +65750,14 @@ async function publishMode(deps, input2) {
     case "work":
       ({ events: events2, pushes } = await workEvents({ folder: input2.artifacts, mission, config: config2, git, repoDir, queueRef, entries: input2.dispatch.items, at: at2, runUrl: deps.runUrl, log }));
       break;
+    case "integrate": {
+      const legs = input2.dispatch.run === void 0 ? { entries: [], runUrl: null } : await finishedLegs(input2.artifacts, mission, input2.dispatch.run);
+      const taken = await queueEntries(input2.artifacts, id);
+      const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
+      if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
+      ({ events: events2, pushes } = await workEvents({ folder: input2.artifacts, mission, config: config2, git, repoDir, queueRef, entries, at: at2, runUrl: legs.runUrl, log }));
+      break;
+    }
     case "review": {
       const event = await reviewEvent({ folder: input2.artifacts, mission, config: config2, git, repoDir, env: scrubbedEnv(deps.env), now: deps.now });
       if (event) events2 = [event];
@@ -65741,7 +65795,7 @@ async function publishMode(deps, input2) {
         for (const event of outcome.events) await apply2(event);
       } else if (outcome.kind === "moved") {
         log.warning(outcome.reason);
-        const integrateOnly = input2.dispatch.phase === "work" && input2.dispatch.items.length === 0;
+        const integrateOnly = input2.dispatch.phase === "work" && input2.dispatch.items.length === 0 || input2.dispatch.phase === "integrate";
         if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
       } else {
         log.error(`naruto: ${outcome.reason}`);
@@ -65752,6 +65806,10 @@ async function publishMode(deps, input2) {
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
+}
+async function queueEntries(folder, mission) {
+  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  return read.kind === "ok" && read.value.mission === mission ? read.value.entries ?? [] : [];
 }
 function refusedPush(event, push, why) {
   if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
@@ -65842,7 +65900,7 @@ function sameOrders(a, b) {
   return a.length === b.length && a.every((c, i) => c.item === b[i]?.item && c.attempt === b[i]?.attempt && c.commit === b[i]?.commit && c.base === b[i]?.base);
 }
 async function bundleProblem(deps, bundle, queueRef, start, head) {
-  const stat3 = await lstat7(bundle).catch(() => null);
+  const stat3 = await lstat8(bundle).catch(() => null);
   if (head === start) return stat3 === null ? null : "it sends queue commits although the queue did not move";
   if (stat3 === null) return `it has no ${ARTIFACT_FILES.queueBundle}`;
   if (!stat3.isFile()) return `${ARTIFACT_FILES.queueBundle} is not a regular file`;
@@ -65894,7 +65952,7 @@ async function prepareQueue(deps, input2) {
   if (!await hasCommit(git, repoDir, mission.base.commit)) await fetchRefs(git, repoDir, remote, [`+${mission.base.commit}:refs/naruto/base/${id}`]);
   await fetchMissingCheckpoints({ git, repoDir, remote, log: deps.log, mission: id, orders: waitingCheckpoints(mission) });
   const configText = await missionConfigText(deps, mission);
-  await handOver(deps, { kind: "queue", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), artifacts: input2.artifacts, dispatch: { phase: input2.dispatch.phase, items: [...input2.dispatch.items] } });
+  await handOver(deps, { kind: "queue", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), artifacts: input2.artifacts, dispatch: { phase: input2.dispatch.phase, items: [...input2.dispatch.items], ...input2.dispatch.run === void 0 ? {} : { run: input2.dispatch.run } } });
   deps.log.info(`the queue of ${id} is ready: the next step builds and verifies it, without any token`);
 }
 async function queueStep(deps, job) {
@@ -65906,8 +65964,9 @@ async function queueStep(deps, job) {
   const start = await readRef(git, repoDir, queueRef);
   if (start === null) throw new Error(`${queueRef} is missing in the checkout: run naruto's action step (mode queue) first`);
   let events2 = [];
-  if (job.dispatch.phase === "work") {
-    events2 = (await workEvents({ folder: job.artifacts, mission, config: config2, git, repoDir, queueRef, entries: job.dispatch.items, at: at2, runUrl: null, log })).events;
+  const entries = job.dispatch.phase === "integrate" && job.dispatch.run !== void 0 ? (await finishedLegs(job.artifacts, mission, job.dispatch.run)).entries : job.dispatch.items;
+  if (job.dispatch.phase === "work" || job.dispatch.phase === "integrate") {
+    events2 = (await workEvents({ folder: job.artifacts, mission, config: config2, git, repoDir, queueRef, entries, at: at2, runUrl: null, log })).events;
   }
   const { ready } = await readyOrders({ git, repoDir, at: at2 }, ordersAfter(mission, events2));
   const time3 = Math.floor(deps.now().getTime() / 1e3);
@@ -65925,7 +65984,7 @@ async function queueStep(deps, job) {
     head = built.head;
     results = built.events.flatMap((e) => e.results);
   }
-  const record2 = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time3, checkpoints: ready, verify: runs, head, results };
+  const record2 = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time3, entries: [...entries], checkpoints: ready, verify: runs, head, results };
   await writeFile11(join24(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record2, null, 2) + "\n");
   if (head !== start) {
     await gitText(git, { args: ["bundle", "create", join24(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
@@ -66193,14 +66252,23 @@ async function sweepMission(deps, id, retentionMs) {
     }
   };
   await apply2({ type: "tick", at: now.toISOString() });
+  const runs = /* @__PURE__ */ new Map();
+  const runOf = (runId) => {
+    let run = runs.get(runId);
+    if (run === void 0) {
+      run = deps.github.getRun({ runId }).catch((error63) => {
+        if (error63 instanceof GitHubError && error63.status === 404) return { status: "completed", conclusion: "deleted" };
+        throw error63;
+      });
+      runs.set(runId, run);
+    }
+    return run;
+  };
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
     if (!last || runId === null || last.status !== "dispatched" && last.status !== "running") continue;
-    const run = await deps.github.getRun({ runId }).catch((error63) => {
-      if (error63 instanceof GitHubError && error63.status === 404) return { status: "completed", conclusion: "deleted" };
-      throw error63;
-    });
+    const run = await runOf(runId);
     if (run.status !== "completed") continue;
     const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
     await apply2({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
