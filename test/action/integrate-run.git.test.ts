@@ -3,7 +3,8 @@
  * the App dispatches when a leg ends) takes the legs of that run that ended so far, so a fast
  * item is integrated, and what waits for it starts, while a slow leg of the same run still
  * works (DESIGN.md §5: no barriers). The work run's own queue and publish jobs then take the
- * rest; a leg that ended after the integrate run's queue job started is left to the next run.
+ * rest; a leg that ended after the integrate run's queue job started is left to the next run,
+ * and an integrate run that finds nothing left writes nothing.
  */
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
@@ -74,6 +75,17 @@ describe("an integrate run", () => {
       ["beta", "running"],
     ]);
     expect(mission.items.map((i) => i.attempts.length)).toEqual([1, 1, 1, 1]);
+
+    // The integrate run the App started for the last leg comes after: nothing is left for it,
+    // and it writes nothing.
+    const before = world.fake.requests.length;
+    const fresh = await newFolder("naruto-artifacts-");
+    for (const [folder, leg] of [[alpha, "alpha"], [delta, "delta"], [gamma, "gamma"]] as const) await cp(join(folder, `naruto-work-${leg}-1`), join(fresh, `naruto-work-${leg}-1`), { recursive: true });
+    const late = await world.integrate(id, integrate, fresh);
+    expect(world.fake.requests.slice(before).filter((r) => r.kind === "rest" && r.method !== "GET").map((r) => r.operation)).toEqual([]);
+    expect(late.queue.log.lines.join("\n")).toContain(`no leg of run ${run} is waiting`);
+    expect(late.publish.log.lines.join("\n")).toContain("nothing to integrate");
+    expect(await world.mission(id)).toEqual(mission);
   });
 
   it("takes nothing from an artifact of an attempt that another run started", async () => {

@@ -47,6 +47,15 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
   const loaded = (await loadMission(deps, id)).mission;
+  if (input.dispatch.phase === "integrate") {
+    // An integrate run whose queue job found nothing (its legs were taken by an earlier run, or
+    // it was skipped) has nothing to publish: it ends here, writing nothing.
+    const record = await queueRecordOf(input.artifacts, id);
+    if (record === null || (record.checkpoints.length === 0 && (record.entries ?? []).length === 0)) {
+      log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
+      return;
+    }
+  }
   let config: Config;
   try {
     config = await missionConfig(deps, loaded);
@@ -90,7 +99,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
       // The legs of the work run that the queue job took (a leg that ended since is left to the
       // next integrate run: the queue job's verify results are for these and no others).
       const legs = input.dispatch.run === undefined ? { entries: [], runUrl: null } : await finishedLegs(input.artifacts, mission, input.dispatch.run);
-      const taken = await queueEntries(input.artifacts, id);
+      const taken = (await queueRecordOf(input.artifacts, id))?.entries ?? [];
       const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
       if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
       ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: legs.runUrl, log }));
@@ -154,10 +163,10 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
 }
 
-/** The work attempts the queue job's record says it took; none when there is no valid record for this mission. */
-async function queueEntries(folder: string, mission: string): Promise<readonly { item: string; attempt: number }[]> {
+/** The queue job's record, when there is a valid one for this mission (untrusted: see queue-record.ts). */
+async function queueRecordOf(folder: string, mission: string): Promise<QueueRecord | null> {
   const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
-  return read.kind === "ok" && read.value.mission === mission ? (read.value.entries ?? []) : [];
+  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
 }
 
 /** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */

@@ -46,6 +46,16 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; art
     deps.log.info(reason);
     return;
   }
+  if (input.dispatch.phase === "integrate" && input.dispatch.run !== undefined && waitingCheckpoints(mission).length === 0) {
+    // The App starts one per leg that ends; an earlier one, or the work run itself, may have taken them.
+    const { entries } = await finishedLegs(input.artifacts, mission, input.dispatch.run);
+    if (entries.length === 0) {
+      const reason = `nothing to integrate for ${id}: no leg of run ${input.dispatch.run} is waiting, and no checkpoint`;
+      await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
+      deps.log.info(reason);
+      return;
+    }
+  }
   const { git, workspace: repoDir, remote } = deps;
   const queueRef = queueRefName(id);
   // The queue as GitHub has it; a queue branch that is not there yet starts where the state says.
