@@ -40,10 +40,12 @@ function plan(reports: string): string {
       hostile-report-dir: ${reports}
 ${verify}`;
   // The lingering process must get its chance while the job still runs: after its agent exits,
-  // the job holds on (in the item's verify, at most 15 s) until it has reported an attempt.
-  // Without this, whether it tries before the job ends is a race the machine's load decides.
+  // the job holds on (in the item's verify, at most 15 s) until it has ended its first round of
+  // attempts. Without this, whether it tries before the job ends is a race the machine's load
+  // decides; waiting only for its first attempt left the rest of the round (commits in the
+  // checkout) racing the checkpoint, which then, rightly, ended tampered.
   const waitForLingerer = `    verify: |
-      for i in $(seq 1 150); do grep -q '"event":"attempt"' ${reports}/lingerer.jsonl 2>/dev/null && exit 0; sleep 0.1; done; exit 0
+      for i in $(seq 1 150); do grep -q '"event":"round"' ${reports}/lingerer.jsonl 2>/dev/null && exit 0; sleep 0.1; done; exit 0
 `;
   return `version: 1\ntitle: Hostile agents\nitems:\n${item("hunt", "hunter")}${item("push", "pusher")}${item("linger", "lingerer", waitForLingerer)}`;
 }
