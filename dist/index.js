@@ -65713,6 +65713,13 @@ async function publishMode(deps, input2) {
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
   const loaded = (await loadMission(deps, id)).mission;
+  if (input2.dispatch.phase === "integrate") {
+    const record2 = await queueRecordOf(input2.artifacts, id);
+    if (record2 === null || record2.checkpoints.length === 0 && (record2.entries ?? []).length === 0) {
+      log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
+      return;
+    }
+  }
   let config2;
   try {
     config2 = await missionConfig(deps, loaded);
@@ -65752,7 +65759,7 @@ async function publishMode(deps, input2) {
       break;
     case "integrate": {
       const legs = input2.dispatch.run === void 0 ? { entries: [], runUrl: null } : await finishedLegs(input2.artifacts, mission, input2.dispatch.run);
-      const taken = await queueEntries(input2.artifacts, id);
+      const taken = (await queueRecordOf(input2.artifacts, id))?.entries ?? [];
       const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
       if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
       ({ events: events2, pushes } = await workEvents({ folder: input2.artifacts, mission, config: config2, git, repoDir, queueRef, entries, at: at2, runUrl: legs.runUrl, log }));
@@ -65807,9 +65814,9 @@ async function publishMode(deps, input2) {
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
 }
-async function queueEntries(folder, mission) {
+async function queueRecordOf(folder, mission) {
   const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
-  return read.kind === "ok" && read.value.mission === mission ? read.value.entries ?? [] : [];
+  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
 }
 function refusedPush(event, push, why) {
   if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
@@ -65943,6 +65950,15 @@ async function prepareQueue(deps, input2) {
     await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
     deps.log.info(reason);
     return;
+  }
+  if (input2.dispatch.phase === "integrate" && input2.dispatch.run !== void 0 && waitingCheckpoints(mission).length === 0) {
+    const { entries } = await finishedLegs(input2.artifacts, mission, input2.dispatch.run);
+    if (entries.length === 0) {
+      const reason = `nothing to integrate for ${id}: no leg of run ${input2.dispatch.run} is waiting, and no checkpoint`;
+      await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
+      deps.log.info(reason);
+      return;
+    }
   }
   const { git, workspace: repoDir, remote } = deps;
   const queueRef = queueRefName(id);
