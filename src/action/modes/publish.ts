@@ -26,9 +26,8 @@ import type { VerifyCandidate } from "../../git/verify.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
 import { ensureQueueBranch } from "../../github-driver/start-mission.ts";
 import type { Mission } from "../../mission/document.ts";
-import { IllegalEventError } from "../../mission/errors.ts";
 import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/events.ts";
-import { applyEvent } from "../../mission/store.ts";
+import { applyEvent, applyEvents } from "../../mission/store.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
 import { codeSpan } from "../../report/escape.ts";
 import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
@@ -73,15 +72,15 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
 
   let mission = loaded;
   const commands: MissionCommand[] = [];
-  const apply = async (event: MissionEvent) => {
-    try {
-      const result = await applyEvent(deps.store, id, event);
-      mission = result.mission;
-      commands.push(...result.commands);
-    } catch (error) {
-      if (!(error instanceof IllegalEventError)) throw error;
-      log.warning(`${event.type} not applied: ${error.message}`);
-    }
+  // What this job learned, applied together: one state write per group, not one per event.
+  const apply = async (batch: readonly MissionEvent[]) => {
+    if (batch.length === 0) return;
+    const result = await applyEvents(deps.store, id, batch);
+    mission = result.mission;
+    commands.push(...result.commands);
+    result.outcomes.forEach((o, i) => {
+      if (o.kind === "illegal") log.warning(`${batch[i]?.type ?? "event"} not applied: ${o.error.message}`);
+    });
   };
   const at = deps.now().toISOString();
   let events: MissionEvent[] = [];
@@ -127,7 +126,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
       events = events.map((e) => (e.type === "attempt_finished" && e.item === p.item && e.attempt === p.attempt ? refusedPush(e, p, why) : e));
     }
   }
-  for (const event of events) await apply(event);
+  await apply(events);
 
   const orders = integrateOrders(waitingCheckpoints(loaded), commands);
   const later: MissionCommand[] = commands.filter((c) => c.type !== "integrate");
@@ -136,7 +135,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   if (orders.length > 0) {
     await fetchMissingCheckpoints({ git, repoDir, remote, log, mission: id, orders });
     const { ready, gone } = await readyOrders({ git, repoDir, at: deps.now().toISOString() }, orders);
-    for (const event of gone) await apply(event);
+    await apply(gone);
     if (ready.length > 0) {
       outcome = await publishQueue({ deps, config, mission, ready, folder: input.artifacts });
       if (outcome.kind === "accepted") {
@@ -144,7 +143,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
           await pushRef(git, repoDir, remote, { commit: outcome.head, ref: queueRef, expected: outcome.start });
           log.info(`pushed ${mission.queue.branch}: ${outcome.start.slice(0, 12)} → ${outcome.head.slice(0, 12)}`);
         }
-        for (const event of outcome.events) await apply(event);
+        await apply(outcome.events);
       } else if (outcome.kind === "moved") {
         log.warning(outcome.reason);
         // Left waiting for a run that builds on the queue as it is now; an integrate-only run that
@@ -152,8 +151,10 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
         const integrateOnly = (input.dispatch.phase === "work" && input.dispatch.items.length === 0) || input.dispatch.phase === "integrate";
         if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
       } else {
-        log.error(`naruto: ${outcome.reason}`);
-        for (const c of ready) await apply({ type: "verify_failed", at: deps.now().toISOString(), item: c.item, attempt: c.attempt, output: outcome.reason });
+        const { reason } = outcome;
+        log.error(`naruto: ${reason}`);
+        const at = deps.now().toISOString();
+        await apply(ready.map((c) => ({ type: "verify_failed", at, item: c.item, attempt: c.attempt, output: reason })));
       }
     }
   }
