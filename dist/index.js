@@ -60091,6 +60091,36 @@ async function applyEvent(store, id, event, options2 = {}) {
   }
   throw new StoreContentionError(`mission ${id}: ${attempts} saves in a row lost the race; try again`);
 }
+async function applyEvents(store, id, events2, options2 = {}) {
+  const attempts = options2.attempts ?? 20;
+  const backoff = options2.backoff ?? jitter;
+  for (let i = 0; i < attempts; i++) {
+    const stored = await store.load(id);
+    if (stored === null) throw new MissionNotFoundError(id);
+    let mission = stored.mission;
+    let changed = false;
+    const commands = [];
+    const outcomes = [];
+    for (const event of events2) {
+      try {
+        const result = step(mission, event);
+        outcomes.push({ kind: result.duplicate ? "duplicate" : "applied" });
+        if (result.duplicate) continue;
+        mission = result.mission;
+        commands.push(...result.commands);
+        changed = true;
+      } catch (error63) {
+        if (!(error63 instanceof IllegalEventError)) throw error63;
+        outcomes.push({ kind: "illegal", error: error63 });
+      }
+    }
+    if (!changed) return { mission, commands, outcomes };
+    const saved = await store.save(mission, stored.version);
+    if (saved.ok) return { mission, commands, outcomes };
+    await backoff(i);
+  }
+  throw new StoreContentionError(`mission ${id}: ${attempts} saves in a row lost the race; try again`);
+}
 var MissionNotFoundError = class extends Error {
   name = "MissionNotFoundError";
   id;
@@ -60771,15 +60801,14 @@ async function carryOut(deps, start, options2 = {}) {
   const dispatched = [];
   let verdict2 = false;
   let integrateRunAsked = false;
-  const apply2 = async (event) => {
-    try {
-      const result = await applyEvent(deps.store, mission.id, event);
-      mission = result.mission;
-      queue.push(...result.commands);
-    } catch (error63) {
-      if (!(error63 instanceof IllegalEventError)) throw error63;
-      deps.log.warning(`${event.type} not applied: ${error63.message}`);
-    }
+  const apply2 = async (events2) => {
+    if (events2.length === 0) return;
+    const result = await applyEvents(deps.store, mission.id, events2);
+    mission = result.mission;
+    queue.push(...result.commands);
+    result.outcomes.forEach((o, i) => {
+      if (o.kind === "illegal") deps.log.warning(`${events2[i]?.type ?? "event"} not applied: ${o.error.message}`);
+    });
   };
   for (let command = queue.shift(); command !== void 0; command = queue.shift()) {
     switch (command.type) {
@@ -60795,10 +60824,9 @@ async function carryOut(deps, start, options2 = {}) {
         for (const batch of batches(orders)) {
           const run = await startBatch(deps, mission, batch);
           if (run === null) continue;
-          for (const order of batch) {
-            dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
-            await apply2({ type: "attempt_started", at: deps.now().toISOString(), item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl });
-          }
+          const at2 = deps.now().toISOString();
+          for (const order of batch) dispatched.push({ item: order.item, attempt: order.attempt, runUrl: run.runUrl });
+          await apply2(batch.map((order) => ({ type: "attempt_started", at: at2, item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl })));
         }
         break;
       }
@@ -60807,7 +60835,7 @@ async function carryOut(deps, start, options2 = {}) {
         break;
       case "integrate":
         if (options2.integrate) {
-          for (const event of await options2.integrate(mission, command.checkpoints)) await apply2(event);
+          await apply2(await options2.integrate(mission, command.checkpoints));
         } else if (!integrateRunAsked) {
           integrateRunAsked = true;
           await dispatch(deps, mission.id, "work", "[]");
@@ -65735,15 +65763,14 @@ async function publishMode(deps, input2) {
   if (!await hasCommit(git, repoDir, loaded.base.commit)) await fetchRefs(git, repoDir, remote, [`+${loaded.base.commit}:refs/naruto/base/${id}`]);
   let mission = loaded;
   const commands = [];
-  const apply2 = async (event) => {
-    try {
-      const result = await applyEvent(deps.store, id, event);
-      mission = result.mission;
-      commands.push(...result.commands);
-    } catch (error63) {
-      if (!(error63 instanceof IllegalEventError)) throw error63;
-      log.warning(`${event.type} not applied: ${error63.message}`);
-    }
+  const apply2 = async (batch) => {
+    if (batch.length === 0) return;
+    const result = await applyEvents(deps.store, id, batch);
+    mission = result.mission;
+    commands.push(...result.commands);
+    result.outcomes.forEach((o, i) => {
+      if (o.kind === "illegal") log.warning(`${batch[i]?.type ?? "event"} not applied: ${o.error.message}`);
+    });
   };
   const at2 = deps.now().toISOString();
   let events2 = [];
@@ -65783,7 +65810,7 @@ async function publishMode(deps, input2) {
       events2 = events2.map((e) => e.type === "attempt_finished" && e.item === p.item && e.attempt === p.attempt ? refusedPush(e, p, why) : e);
     }
   }
-  for (const event of events2) await apply2(event);
+  await apply2(events2);
   const orders = integrateOrders(waitingCheckpoints(loaded), commands);
   const later = commands.filter((c) => c.type !== "integrate");
   commands.length = 0;
@@ -65791,7 +65818,7 @@ async function publishMode(deps, input2) {
   if (orders.length > 0) {
     await fetchMissingCheckpoints({ git, repoDir, remote, log, mission: id, orders });
     const { ready, gone } = await readyOrders({ git, repoDir, at: deps.now().toISOString() }, orders);
-    for (const event of gone) await apply2(event);
+    await apply2(gone);
     if (ready.length > 0) {
       outcome = await publishQueue({ deps, config: config2, mission, ready, folder: input2.artifacts });
       if (outcome.kind === "accepted") {
@@ -65799,14 +65826,16 @@ async function publishMode(deps, input2) {
           await pushRef(git, repoDir, remote, { commit: outcome.head, ref: queueRef, expected: outcome.start });
           log.info(`pushed ${mission.queue.branch}: ${outcome.start.slice(0, 12)} → ${outcome.head.slice(0, 12)}`);
         }
-        for (const event of outcome.events) await apply2(event);
+        await apply2(outcome.events);
       } else if (outcome.kind === "moved") {
         log.warning(outcome.reason);
         const integrateOnly = input2.dispatch.phase === "work" && input2.dispatch.items.length === 0 || input2.dispatch.phase === "integrate";
         if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
       } else {
-        log.error(`naruto: ${outcome.reason}`);
-        for (const c of ready) await apply2({ type: "verify_failed", at: deps.now().toISOString(), item: c.item, attempt: c.attempt, output: outcome.reason });
+        const { reason } = outcome;
+        log.error(`naruto: ${reason}`);
+        const at3 = deps.now().toISOString();
+        await apply2(ready.map((c) => ({ type: "verify_failed", at: at3, item: c.item, attempt: c.attempt, output: reason })));
       }
     }
   }
