@@ -42,8 +42,8 @@ export const WEBHOOK_SECRET = "e2e-webhook-secret";
 export const MAINTAINER = "octo-maintainer";
 
 export interface AppWorldInput {
-  /** `.github/naruto.yml` of the repository. */
-  readonly config: string;
+  /** `.github/naruto.yml` of the repository; a function gets the folder every job shares (`reports`). */
+  readonly config: string | ((reports: string) => string);
   /** More files of the first commit. */
   readonly files?: Readonly<Record<string, string>>;
   /** Users with their role on `acme/demo` (default: `octo-maintainer` with write). */
@@ -67,6 +67,11 @@ export interface AppWorldInput {
   /** Whether runs announce themselves to the App with workflow_run/workflow_job webhooks (default true). */
   readonly runWebhooks?: boolean;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /**
+   * Runs at once (default 1: one after the other, deterministic). More plays GitHub running a
+   * mission's runs side by side: a run the App dispatches while others run starts at once.
+   */
+  readonly parallelRuns?: number;
 }
 
 export interface PostedComment {
@@ -127,6 +132,8 @@ export interface AppWorld {
   bareGit(...args: string[]): Promise<string>;
   /** The tail of every App process's output, for a failure message. */
   appLogs(): string;
+  /** A folder every job can read and write (agents' reports). */
+  readonly reports: string;
   close(): Promise<void>;
 }
 
@@ -140,6 +147,9 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
     const tokens = new Map<string, string>();
     for (const [login, permission] of Object.entries(users)) tokens.set(login.toLowerCase(), fake.addUser(login, { permission }).token);
     const firstUser = Object.keys(users)[0] ?? MAINTAINER;
+    const reports = await mkdtemp(join(tmpdir(), "e2e-reports-"));
+    await chmod(reports, 0o777);
+    cleanup.push(() => rm(reports, { recursive: true, force: true }));
     const repo = await fake.createRepo({
       owner: "acme",
       name: "demo",
@@ -147,14 +157,11 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       files: {
         "README.md": "# demo\n",
         ".github/workflows/naruto.yml": await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8"),
-        ".github/naruto.yml": input.config,
+        ".github/naruto.yml": typeof input.config === "string" ? input.config : input.config(reports),
         ...input.files,
       },
       issues: input.issues ?? [{ title: "Build the tiny library", body: "Please.", user: firstUser }],
     });
-    const reports = await mkdtemp(join(tmpdir(), "e2e-reports-"));
-    await chmod(reports, 0o777);
-    cleanup.push(() => rm(reports, { recursive: true, force: true }));
 
     const env: Record<string, string> = {
       APP_ID: String(fake.app.id),
@@ -258,13 +265,36 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       await idle();
       return delivered;
     };
+    const parallel = Math.max(1, input.parallelRuns ?? 1);
     const runPending = async () => {
       const done: RunResult[] = [];
-      for (const record of runner.takeDispatches()) {
-        const run = await runner.runDispatch(record);
-        await idle();
-        done.push(run);
-        runs.push(run);
+      if (parallel === 1) {
+        for (const record of runner.takeDispatches()) {
+          const run = await runner.runDispatch(record);
+          await idle();
+          done.push(run);
+          runs.push(run);
+        }
+        return done;
+      }
+      // Side by side: what the App dispatches while runs go (an integrate run when a leg ends)
+      // starts as soon as there is room, as GitHub would start it.
+      const waiting = runner.takeDispatches();
+      const running = new Set<Promise<void>>();
+      while (waiting.length > 0 || running.size > 0) {
+        while (waiting.length > 0 && running.size < parallel) {
+          const record = waiting.shift();
+          if (record === undefined) break;
+          const task: Promise<void> = runner.runDispatch(record).then((run) => {
+            done.push(run);
+            runs.push(run);
+            running.delete(task);
+          });
+          running.add(task);
+        }
+        if (running.size > 0) await Promise.race([...running, new Promise((r) => setTimeout(r, 200))]);
+        if (running.size === 0) await idle();
+        waiting.push(...runner.takeDispatches());
       }
       return done;
     };
@@ -323,6 +353,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       mission: async (id) => (await store.load(id))?.mission ?? null,
       missionIds: () => store.list(),
       bareGit: (...args) => gitText(git, { args, cwd: repo.dir }),
+      reports,
       appLogs: () => apps.map((a, i) => `--- App process ${i + 1} (port ${a.port}):\n${a.logs().slice(-6_000)}`).join("\n"),
       close: async () => {
         for (const step of cleanup.reverse()) await step().catch(() => undefined);
