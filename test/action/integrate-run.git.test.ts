@@ -10,6 +10,8 @@ import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIdOf } from "../../src/github-driver/mission-id.ts";
+import { prepareWork } from "../../src/action/modes/work.ts";
+import { readPrepared } from "../../src/action/prepared.ts";
 import { newFolder, startWorld, testConfig, type World } from "./world.ts";
 
 let world: World;
@@ -98,5 +100,15 @@ describe("an integrate run", () => {
     const mission = await world.mission(id);
     expect(mission.items[0]).toMatchObject({ id: "alpha", status: "running" });
     expect(await world.ref(`refs/heads/naruto/${id}--alpha`)).toBeNull();
+  });
+  it("reads the mission and the config over git in a leg: no API request, however many legs", async () => {
+    const id = await world.plannedMission(`/naruto three files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
+    const job = await world.job("agent", { checkout: `naruto/${id}` });
+    const before = world.fake.requests.length;
+    await prepareWork(job.deps, { mission: id, items: "alpha#1" });
+    expect(world.fake.requests.slice(before).filter((r) => r.kind === "rest").map((r) => r.operation)).toEqual([]);
+    const prepared = await readPrepared(job.log.outputs["prepared"] ?? "");
+    expect(prepared).toMatchObject({ kind: "work", item: "alpha", attempt: 1 });
+    expect(prepared.kind === "work" ? prepared.configText : null).toBe(testConfig());
   });
 });

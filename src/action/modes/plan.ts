@@ -12,14 +12,14 @@ import { ARTIFACT_FILES, type PlanArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { runPlanner } from "../../engine/planner.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
-import { artifactFolder, ConfigInvalidError, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput } from "./shared.ts";
+import { artifactFolder, ConfigInvalidError, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput } from "./shared.ts";
 
 /** The action's step: the mission and its config text, for the agent step. */
 export async function preparePlan(deps: ModeDeps, input: { mission: string }): Promise<void> {
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   if (mission.status !== "planning") {
     const reason = `mission ${id} is ${mission.status}: there is nothing to plan`;
     await handOver(deps, { kind: "skip", phase: "plan", mission: id, reason });

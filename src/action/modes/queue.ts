@@ -32,14 +32,14 @@ import { quoteUntrusted } from "../job-log.ts";
 import type { ActionLog } from "../log.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { fetchRefs, hasCommit } from "../remote.ts";
-import { artifactFolder, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput } from "./shared.ts";
+import { artifactFolder, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput } from "./shared.ts";
 
 /** The action's step: the mission, its config text and the commits the queue step needs. */
 export async function prepareQueue(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   if (isMissionTerminal(mission.status)) {
     const reason = `mission ${id} is ${mission.status}: there is nothing to integrate`;
     await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });

@@ -14,14 +14,14 @@ import { ARTIFACT_FILES, type ReviewArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { hasCommit } from "../remote.ts";
-import { artifactFolder, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
+import { artifactFolder, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
 
 /** The action's step: the mission and its config text, for the agent step. */
 export async function prepareReview(deps: ModeDeps, input: { mission: string }): Promise<void> {
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   if (mission.status !== "reviewing") {
     const reason = `mission ${id} is ${mission.status}: there is nothing to review`;
     await handOver(deps, { kind: "skip", phase: "review", mission: id, reason });

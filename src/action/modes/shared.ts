@@ -2,8 +2,10 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../../config/index.ts";
-import { readConfigAt } from "../../github-driver/settings.ts";
-import type { Mission } from "../../mission/document.ts";
+import { GITHUB_STATE_REF_PREFIX } from "../../github/mission-store.ts";
+import { gitText } from "../../git/run-git.ts";
+import { fetchRefs, hasCommit } from "../remote.ts";
+import { parseMission, type Mission } from "../../mission/document.ts";
 import { MissionNotFoundError } from "../../mission/store.ts";
 import type { EngineContext } from "../../engine/context.ts";
 import { gitCommonDir } from "../../engine/records.ts";
@@ -20,6 +22,46 @@ const MISSION_ID = /^m-[a-z0-9]{4,32}$/;
 export function missionInput(value: string): string {
   if (!MISSION_ID.test(value)) throw new ModeInputError(`input mission ${JSON.stringify(value)}: expected a mission id like m-1a2b3c`);
   return value;
+}
+
+/**
+ * The mission as stored, read over git with the job's token: its state branch is fetched like any
+ * branch, which costs no API request (jobs spend the repository's `GITHUB_TOKEN` budget, 1,000
+ * requests an hour on github.com, and every leg of a matrix reads the mission). Through the API
+ * when git cannot (the mission is missing, git fails): that answer, or its error, stands.
+ */
+export async function readMission(deps: ModeDeps, id: string): Promise<{ mission: Mission; version: string }> {
+  const { git, workspace: cwd, remote } = deps;
+  try {
+    const local = `refs/naruto/read/state/${id}`;
+    await fetchRefs(git, cwd, remote, [`+${GITHUB_STATE_REF_PREFIX}${id}:${local}`]);
+    const version = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", `${local}^{commit}`], cwd });
+    const { stdout } = await git({ args: ["cat-file", "blob", `${version}:mission.json`], cwd });
+    return { mission: parseMission(JSON.parse(stdout.toString("utf8"))), version };
+  } catch (error) {
+    deps.log.info(`mission ${id}: read through the API (${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""})`);
+    return loadMission(deps, id);
+  }
+}
+
+/**
+ * A file as committed at `commit`, read from the checkout (fetching the commit when the checkout
+ * lacks it): null when it is not there; undefined when git cannot tell, or the path is not a
+ * regular file (the API decides those).
+ */
+async function committedFile(deps: ModeDeps, commit: string, path: string): Promise<string | null | undefined> {
+  const { git, workspace: cwd, remote } = deps;
+  try {
+    if (!(await hasCommit(git, cwd, commit))) await fetchRefs(git, cwd, remote, [`+${commit}:refs/naruto/read/config`]);
+    const entry = await gitText(git, { args: ["ls-tree", "--full-tree", commit, "--", path], cwd });
+    if (entry === "") return null;
+    const mode = entry.split(" ")[0];
+    if (mode !== "100644" && mode !== "100755") return undefined;
+    const { stdout } = await git({ args: ["cat-file", "blob", `${commit}:${path}`], cwd });
+    return stdout.toString("utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 export async function loadMission(deps: ModeDeps, id: string): Promise<{ mission: Mission; version: string }> {
@@ -44,17 +86,18 @@ export function configCommitOf(mission: Mission): string {
 
 /** The config as committed at {@link configCommitOf} (reviewed code). */
 export async function missionConfig(deps: ModeDeps, mission: Mission): Promise<Config> {
-  const loaded = await readConfigAt(deps.github, deps.configPath, configCommitOf(mission));
+  const loaded = loadConfig(await missionConfigText(deps, mission));
   if (!loaded.ok) throw new ConfigInvalidError(`the config at ${configCommitOf(mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, deps.configPath)}`);
   return loaded.config;
 }
 
 /**
- * The config file's text at {@link configCommitOf}, read through the API (null: there is none),
- * for the agent step, which has no token and parses it with {@link configFromText}.
+ * The config file's text at {@link configCommitOf}, from the checkout's git (else the API; null:
+ * there is none), for the agent step, which has no token and parses it with {@link configFromText}.
  */
 export async function missionConfigText(deps: ModeDeps, mission: Mission): Promise<string | null> {
-  return deps.github.readFile({ path: deps.configPath, ref: configCommitOf(mission) });
+  const fromGit = await committedFile(deps, configCommitOf(mission), deps.configPath);
+  return fromGit !== undefined ? fromGit : deps.github.readFile({ path: deps.configPath, ref: configCommitOf(mission) });
 }
 
 /** {@link missionConfig} from the text the action's step read; throws {@link ConfigInvalidError}. */

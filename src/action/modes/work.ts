@@ -19,7 +19,7 @@ import { ARTIFACT_FILES, partialWorkPlace, type WorkResult } from "../artifacts.
 import { quoteUntrusted } from "../job-log.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
-import { artifactFolder, configFromText, engineContext, handOver, loadMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
+import { artifactFolder, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput, ModeInputError } from "./shared.ts";
 
 const ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 
@@ -36,7 +36,7 @@ export async function prepareWork(deps: ModeDeps, input: { mission: string; item
   const entry = parseWorkEntry(input.items);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   const item = mission.items.find((i) => i.id === entry.item);
   const attempt = item?.attempts.find((a) => a.n === entry.attempt);
   if (!item || !attempt || (attempt.status !== "dispatched" && attempt.status !== "running")) {
