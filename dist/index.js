@@ -65680,6 +65680,33 @@ function missionInput(value) {
   if (!MISSION_ID.test(value)) throw new ModeInputError(`input mission ${JSON.stringify(value)}: expected a mission id like m-1a2b3c`);
   return value;
 }
+async function readMission(deps, id) {
+  const { git, workspace: cwd, remote } = deps;
+  try {
+    const local = `refs/naruto/read/state/${id}`;
+    await fetchRefs(git, cwd, remote, [`+${GITHUB_STATE_REF_PREFIX}${id}:${local}`]);
+    const version2 = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", `${local}^{commit}`], cwd });
+    const { stdout } = await git({ args: ["cat-file", "blob", `${version2}:mission.json`], cwd });
+    return { mission: parseMission(JSON.parse(stdout.toString("utf8"))), version: version2 };
+  } catch (error63) {
+    deps.log.info(`mission ${id}: read through the API (${(error63 instanceof Error ? error63.message : String(error63)).split("\n")[0] ?? ""})`);
+    return loadMission(deps, id);
+  }
+}
+async function committedFile(deps, commit, path4) {
+  const { git, workspace: cwd, remote } = deps;
+  try {
+    if (!await hasCommit(git, cwd, commit)) await fetchRefs(git, cwd, remote, [`+${commit}:refs/naruto/read/config`]);
+    const entry = await gitText(git, { args: ["ls-tree", "--full-tree", commit, "--", path4], cwd });
+    if (entry === "") return null;
+    const mode = entry.split(" ")[0];
+    if (mode !== "100644" && mode !== "100755") return void 0;
+    const { stdout } = await git({ args: ["cat-file", "blob", `${commit}:${path4}`], cwd });
+    return stdout.toString("utf8");
+  } catch {
+    return void 0;
+  }
+}
 async function loadMission(deps, id) {
   const stored = await deps.store.load(id);
   if (stored === null) throw new MissionNotFoundError(id);
@@ -65692,13 +65719,14 @@ function configCommitOf(mission) {
   return mission.config_commit ?? mission.base.commit;
 }
 async function missionConfig(deps, mission) {
-  const loaded = await readConfigAt(deps.github, deps.configPath, configCommitOf(mission));
+  const loaded = loadConfig(await missionConfigText(deps, mission));
   if (!loaded.ok) throw new ConfigInvalidError(`the config at ${configCommitOf(mission).slice(0, 12)} is invalid:
 ${formatConfigErrors(loaded.errors, deps.configPath)}`);
   return loaded.config;
 }
 async function missionConfigText(deps, mission) {
-  return deps.github.readFile({ path: deps.configPath, ref: configCommitOf(mission) });
+  const fromGit = await committedFile(deps, configCommitOf(mission), deps.configPath);
+  return fromGit !== void 0 ? fromGit : deps.github.readFile({ path: deps.configPath, ref: configCommitOf(mission) });
 }
 function configFromText(input2) {
   const loaded = loadConfig(input2.text);
@@ -65973,7 +66001,7 @@ async function prepareQueue(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   if (isMissionTerminal(mission.status)) {
     const reason = `mission ${id} is ${mission.status}: there is nothing to integrate`;
     await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
@@ -66062,7 +66090,7 @@ async function preparePlan(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   if (mission.status !== "planning") {
     const reason = `mission ${id} is ${mission.status}: there is nothing to plan`;
     await handOver(deps, { kind: "skip", phase: "plan", mission: id, reason });
@@ -66106,7 +66134,7 @@ async function prepareReview(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   if (mission.status !== "reviewing") {
     const reason = `mission ${id} is ${mission.status}: there is nothing to review`;
     await handOver(deps, { kind: "skip", phase: "review", mission: id, reason });
@@ -66362,7 +66390,7 @@ async function prepareWork(deps, input2) {
   const entry = parseWorkEntry(input2.items);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
-  const { mission } = await loadMission(deps, id);
+  const { mission } = await readMission(deps, id);
   const item = mission.items.find((i) => i.id === entry.item);
   const attempt = item?.attempts.find((a) => a.n === entry.attempt);
   if (!item || !attempt || attempt.status !== "dispatched" && attempt.status !== "running") {
