@@ -45,16 +45,16 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
-  const loaded = (await loadMission(deps, id)).mission;
   if (input.dispatch.phase === "integrate") {
     // An integrate run whose queue job found nothing (its legs were taken by an earlier run, or
-    // it was skipped) has nothing to publish: it ends here, writing nothing.
+    // it was skipped) has nothing to publish: it ends here, reading and writing nothing.
     const record = await queueRecordOf(input.artifacts, id);
     if (record === null || (record.checkpoints.length === 0 && (record.entries ?? []).length === 0)) {
       log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
       return;
     }
   }
+  const loaded = (await loadMission(deps, id)).mission;
   let config: Config;
   try {
     config = await missionConfig(deps, loaded);
