@@ -65768,7 +65768,6 @@ async function publishMode(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
-  const loaded = (await loadMission(deps, id)).mission;
   if (input2.dispatch.phase === "integrate") {
     const record2 = await queueRecordOf(input2.artifacts, id);
     if (record2 === null || record2.checkpoints.length === 0 && (record2.entries ?? []).length === 0) {
@@ -65776,6 +65775,7 @@ async function publishMode(deps, input2) {
       return;
     }
   }
+  const loaded = (await loadMission(deps, id)).mission;
   let config2;
   try {
     config2 = await missionConfig(deps, loaded);
