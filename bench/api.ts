@@ -15,18 +15,11 @@
 import { performance } from "node:perf_hooks";
 import { missionIdFor } from "../src/github-driver/mission-id.ts";
 import { APP_CONFIG, withPlan } from "../test/e2e/support/app-checks.ts";
+import { apiCallsSince, independentPlan as plan } from "../test/e2e/support/api-calls.ts";
 import { MAINTAINER, REPO, startAppWorld, type AppWorld } from "../test/e2e/support/app-world.ts";
 
 const SIZES = (process.env["NARUTO_BENCH_API_SIZES"] ?? "4,16,64,256").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const STORED = 20;
-
-function plan(items: number): string {
-  const lines = ["version: 1", `title: ${items} independent files`, "items:"];
-  for (let i = 0; i < items; i++) {
-    lines.push(`  - id: f${i}`, `    writes: [src/f${i}.txt]`, "    prompt: |", `      create src/f${i}.txt "file ${i}\\n"`);
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 const config = (parallel: number) => APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${parallel}`);
 
@@ -61,20 +54,13 @@ async function mission(items: number, stored: number): Promise<Measured> {
     await world.settle(items * 4 + 20);
     await world.idle();
     const seconds = (performance.now() - started) / 1000;
-    // API calls only: git's own protocol (checkout's fetches, pushes) is not rate limited as they are.
-    const made = world.fake.requests.slice(before).filter((r) => r.user !== MAINTAINER && r.kind !== "git");
-    const app = made.filter((r) => r.user === world.botLogin);
+    const calls = apiCallsSince(world, before);
     const appOnRuns = world.fake.requests.slice(afterCommand).filter((r) => r.user === world.botLogin && r.kind !== "git").length;
     const runWebhooks = world.runHooks.sent.length - hooksBefore;
-    const byOperation = new Map<string, number>();
-    for (const r of made) {
-      const key = `${r.user === world.botLogin ? "app" : "job"} ${r.operation ?? `${r.method} ${r.path}`}`;
-      byOperation.set(key, (byOperation.get(key) ?? 0) + 1);
-    }
     const detail = process.env["NARUTO_BENCH_API_DETAIL"] === "1";
-    const top = [...byOperation.entries()].sort((a, b) => b[1] - a[1]).slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");
+    const top = calls.byOperation.slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");
     const status = (await world.mission(missionIdFor(REPO, commentId)))?.status ?? "missing";
-    return { items, stored, notModified: made.filter((r) => r.status === 304).length, total: made.length, app: app.length, jobs: made.length - app.length, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top };
+    return { items, stored, notModified: calls.notModified, total: calls.total, app: calls.app, jobs: calls.jobs, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top };
   } finally {
     await world.close();
   }

@@ -17,7 +17,7 @@ import type { Mission } from "../../mission/document.ts";
 import { IllegalEventError } from "../../mission/errors.ts";
 import type { MissionCommand, MissionEvent } from "../../mission/events.ts";
 import { isMissionTerminal } from "../../mission/status.ts";
-import { applyEvent } from "../../mission/store.ts";
+import { applyEvent, applyEvents } from "../../mission/store.ts";
 import type { ModeDeps } from "../deps.ts";
 
 /** Worker branches of a finished mission are kept this long (its queue branch and PR stay). */
@@ -84,6 +84,7 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
     }
     return run;
   };
+  const lost: MissionEvent[] = [];
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
@@ -91,7 +92,19 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
     const run = await runOf(runId);
     if (run.status !== "completed") continue;
     const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
-    await apply({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
+    lost.push({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
+  }
+  // A lost run of a batch leaves many attempts: one save for all of them.
+  if (lost.length > 0) {
+    const result = await applyEvents(deps.store, id, lost);
+    mission = result.mission;
+    commands.push(...result.commands);
+    result.outcomes.forEach((o, i) => {
+      const event = lost[i];
+      if (event?.type !== "attempt_finished") return;
+      if (o.kind === "applied") notes.push(`${event.item}#${event.attempt} interrupted`);
+      if (o.kind === "illegal") deps.log.warning(`${id}: ${event.type} not applied: ${o.error.message}`);
+    });
   }
   const quiet = now.getTime() - Date.parse(mission.updated_at);
   if (quiet > QUIET_MS && mission.items.some((i) => i.attempts.at(-1)?.status === "integrating")) {

@@ -6,6 +6,7 @@ import { appFixReview } from "./app-fix-review.ts";
 import { appForkReview } from "./app-fork-review.ts";
 import { appMission } from "./app-mission.ts";
 import { appNoBarrier } from "./app-no-barrier.ts";
+import { appScale } from "./app-scale.ts";
 import { appPlanApprove } from "./app-plan-approve.ts";
 import { appRedelivery } from "./app-redelivery.ts";
 import { appRefusals } from "./app-refusals.ts";
@@ -23,4 +24,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale];
