@@ -4,6 +4,7 @@
  * when red) by the merge queue of `src/git/`.
  */
 import { integrate } from "../git/queue.ts";
+import type { TreeCache } from "../git/queue-read.ts";
 import { queueRefName } from "../git/queue-ref.ts";
 import { GitError, gitText } from "../git/run-git.ts";
 import type { VerifyCandidate } from "../git/verify.ts";
@@ -27,10 +28,12 @@ export interface IntegratorContext extends EngineContext {
    * (a queue found elsewhere throws QueueTamperedError). Null or absent: the head as found.
    */
   readonly expectedHead?: string | null;
+  /** The tree of the last batch's head, kept between batches by a driver that runs many (see TreeCache). */
+  readonly trees?: TreeCache;
 }
 
 /** Without a verify command a batch needs only git and a clock (tests, the engine benchmark). */
-export type BatchContext = IntegratorContext | (Pick<IntegratorContext, "git" | "repoDir" | "now" | "verifier" | "expectedHead"> & { readonly verify: null });
+export type BatchContext = IntegratorContext | (Pick<IntegratorContext, "git" | "repoDir" | "now" | "verifier" | "expectedHead" | "trees"> & { readonly verify: null });
 
 export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" } as const;
 
@@ -59,6 +62,7 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
       checkpoints: todo,
       ...(ctx.verifier ? { verify: ctx.verifier } : ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {}),
       ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
+      ...(ctx.trees ? { trees: ctx.trees } : {}),
       committer: NARUTO_COMMITTER,
       now: ctx.now,
     });
@@ -81,9 +85,12 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
  * those after the queue head the mission recorded. Everything up to that head came with an
  * `integrated` event the mission has applied, so the walk is O(batch), not O(queue), however long
  * the queue grows. When git does not know that head (it is not in this clone), the walk starts at
- * the mission's base, as it always did.
+ * the mission's base, as it always did. When the driver knows the queue is still at the head the
+ * mission recorded (`expectedHead`: naruto's own last write, which the batch is built on and
+ * compared-and-swapped from), there is nothing after it and nothing is walked.
  */
-async function integratedAttempts(ctx: Pick<IntegratorContext, "git" | "repoDir">, mission: Mission, queueRef: string): Promise<Map<string, { commit: string; changed: string[] }>> {
+async function integratedAttempts(ctx: Pick<IntegratorContext, "git" | "repoDir" | "expectedHead">, mission: Mission, queueRef: string): Promise<Map<string, { commit: string; changed: string[] }>> {
+  if (ctx.expectedHead != null && ctx.expectedHead === mission.queue.head) return new Map();
   const format = "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
   const walk = (since: string) =>
     gitText(ctx.git, { args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${since}..${queueRef}`, "--"], cwd: ctx.repoDir });

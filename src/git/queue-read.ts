@@ -59,8 +59,31 @@ export async function readCheckpoints(git: Git, repoDir: string, checkpoints: re
   return withMeta.map(({ checkpoint, meta }) => ({ checkpoint, meta, changes: changes.get(checkpoint.commit) ?? [] }));
 }
 
-/** The whole tree of a commit, one `ls-tree` process (a 5,000-file tree lists in milliseconds). */
-export async function readTree(git: Git, repoDir: string, commit: string): Promise<VirtualTree> {
+/**
+ * The tree of the commit a batch ended at, kept for the next batch, which starts there when
+ * nothing else moved the queue: a commit's tree never changes, so a kept tree is never stale.
+ * One entry; whoever holds the cache (a driver, for the length of its run) passes it to each batch.
+ */
+export interface TreeCache {
+  get(commit: string): VirtualTree | undefined;
+  set(commit: string, tree: VirtualTree): void;
+}
+
+export function createTreeCache(): TreeCache {
+  let kept: { commit: string; tree: VirtualTree } | null = null;
+  return {
+    // Callers build on a clone (buildChain), so the kept tree is never changed in place.
+    get: (commit) => (kept?.commit === commit ? kept.tree : undefined),
+    set: (commit, tree) => {
+      kept = { commit, tree };
+    },
+  };
+}
+
+/** The whole tree of a commit, one `ls-tree` process (a 5,000-file tree lists in milliseconds), or none when `cache` holds it. */
+export async function readTree(git: Git, repoDir: string, commit: string, cache?: TreeCache): Promise<VirtualTree> {
+  const kept = cache?.get(commit);
+  if (kept !== undefined) return kept;
   const { stdout } = await git({
     args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit],
     cwd: repoDir,

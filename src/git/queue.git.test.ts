@@ -3,6 +3,7 @@ import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { readWholeTree, writeCheckpoints } from "../../test/support/checkpoint-builder.ts";
 import { createQueueBranch, integrate } from "./queue.ts";
 import type { MergeEngineChoice } from "./merge.ts";
+import { createTreeCache } from "./queue-read.ts";
 import { CheckpointInputError, type CheckpointResult } from "./queue-types.ts";
 
 const lines = (n: number, change: Record<number, string> = {}) =>
@@ -160,6 +161,31 @@ describe("integrate", () => {
     const one = await counted(1);
     expect(await counted(20)).toBe(one);
     expect(one).toBeLessThanOrEqual(6);
+  });
+
+  it("builds the next batch on the head it wrote and the tree it kept, reading neither again", async () => {
+    const { base, ref } = await setup({ "f.txt": lines(30), "g.txt": "g\n" });
+    const checkpoints = await writeCheckpoints(repo.git, repo.dir, [
+      { base, item: "a", files: { "f.txt": lines(30, { 2: "from a" }) } },
+      // Changes f.txt underneath b's: the slow path, whose merged tree is kept too.
+      { base, item: "b", files: { "f.txt": lines(30, { 28: "from b" }), "h.txt": "h\n" } },
+      { base, item: "c", files: { "g.txt": null } },
+    ]);
+    const trees = createTreeCache();
+    const calls: string[] = [];
+    const git: typeof repo.git = (call) => (calls.push(call.args.join(" ")), repo.git(call));
+    const first = await integrate({ git, repoDir: repo.dir, queueRef: ref, checkpoints: checkpoints.slice(0, 2), expectedHead: base, trees });
+    // The ref is written (compare-and-swap), never read.
+    expect(calls.filter((c) => c.includes(ref) && !c.startsWith("update-ref"))).toEqual([]);
+    calls.length = 0;
+    const second = await integrate({ git, repoDir: repo.dir, queueRef: ref, checkpoints: checkpoints.slice(2), expectedHead: first.newHead, trees });
+    expect(calls.filter((c) => /rev-parse|ls-tree/.test(c))).toEqual([]);
+    expect(statuses(second.results)).toEqual(["integrated"]);
+    // The kept tree is the real one: the second batch's commit holds exactly what git says.
+    const kept = [...(trees.get(second.newHead)?.entries() ?? [])].map(([path, e]) => `${e.mode} ${e.oid} ${path}`);
+    const real = await repo.run("ls-tree", "-r", "--format=%(objectmode) %(objectname) %(path)", second.newHead);
+    expect(kept.sort()).toEqual(real.split("\n").sort());
+    expect(await repo.run("show", `${ref}:f.txt`)).toBe(lines(30, { 2: "from a", 28: "from b" }).trimEnd());
   });
 
   it("rejects a checkpoint whose parent is not its base, or that does not exist, and leaves the queue", async () => {

@@ -9,7 +9,7 @@ import { buildChain, type ChainContext, type ChainItem } from "./queue-chain.ts"
 import { verifyWithBisection, type BisectOutcome } from "./queue-bisect.ts";
 import type { MergeEngineChoice } from "./merge.ts";
 import type { CommitObject } from "./queue-parse.ts";
-import { readCheckpoints, readTree } from "./queue-read.ts";
+import { readCheckpoints, readTree, type TreeCache } from "./queue-read.ts";
 import { compareAndSwap, queueRefName, readRef } from "./queue-ref.ts";
 import { collectResults } from "./queue-results.ts";
 import { rawText } from "./queue-tree.ts";
@@ -61,6 +61,8 @@ export interface IntegrateInput {
   readonly merge?: MergeEngineChoice;
   /** How many times to rebuild from a queue head that moved meanwhile (default 10). */
   readonly maxAttempts?: number;
+  /** The tree of the last batch's head, kept between batches (see {@link TreeCache}). Absent: read each time. */
+  readonly trees?: TreeCache;
 }
 
 function committerFor(input: IntegrateInput): (meta: CommitObject) => string {
@@ -98,10 +100,11 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
   let verifyRuns = 0;
   {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const head = await readRef(git, repoDir, queueRef);
+      // With the head naruto wrote, the batch is built on that head without reading the ref: a
+      // ref found anywhere else fails the compare-and-swap below, and nothing built here lands.
+      const head = input.expectedHead ?? (await readRef(git, repoDir, queueRef));
       if (head === null) throw new QueueMissingError(queueRef);
-      if (input.expectedHead !== undefined && head !== input.expectedHead) throw new QueueTamperedError(queueRef, input.expectedHead, head);
-      const base = { commit: head, tree: await readTree(git, repoDir, head) };
+      const base = { commit: head, tree: await readTree(git, repoDir, head, input.trees) };
       const chain = await buildChain(ctx, base, items);
       const integrable = new Set(chain.steps.flatMap((s) => (s.status === "integrated" ? [s.index] : [])));
       const firstConflicts = new Map(chain.steps.flatMap((s) => (s.status === "conflicted" ? [[s.index, s.paths] as const] : [])));
@@ -126,7 +129,10 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
         newHead === head
           ? { ok: true as const }
           : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
-      if (swap.ok) return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+      if (swap.ok) {
+        input.trees?.set(newHead, outcome.tip.tree);
+        return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+      }
       if (input.expectedHead !== undefined) throw new QueueTamperedError(queueRef, input.expectedHead, swap.current);
     }
     throw new QueueRaceError(queueRef, maxAttempts);

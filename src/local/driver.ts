@@ -18,6 +18,7 @@ import type { Progress } from "./progress.ts";
 import { reviewAgentFor, reviewLocally } from "../engine/review.ts";
 import { runAttempt, type WorkerContext } from "../engine/attempt.ts";
 import { QueueTamperedError } from "../git/queue-types.ts";
+import { createTreeCache } from "../git/queue-read.ts";
 import { queueRefName } from "../git/queue-ref.ts";
 import type { TamperWatch } from "./tamper-watch.ts";
 import { missionWorkFolder, removeEmptyMissionFolder, workRepo } from "../sandbox/work-dir.ts";
@@ -82,6 +83,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   };
 
   let queueMovedRuns = 0;
+  // Each batch starts where the last one ended: its tree is known without reading it again.
+  const trees = createTreeCache();
   const kickIntegrator = () => {
     if (integrating || pending.length === 0 || !mission || ctx.shutdown?.aborted) return;
     const batch = pending.splice(0, mission.settings.batch);
@@ -91,7 +94,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       try {
         await checkTampering();
         // The queue never builds on a head naruto did not write (DESIGN.md §8a).
-        const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)) }, current, batch);
+        const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
         queueMovedRuns = 0;
         return integrated;
       } catch (e) {
