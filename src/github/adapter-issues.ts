@@ -6,9 +6,9 @@ import { COMMENT_BODY_LIMIT, truncate } from "./limits.ts";
 import { hasMarker, isMarker, withMarker } from "./marker.ts";
 import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
-import { byAuthor, type Authors, type Comment, type GitHubPort, type Permission } from "./port.ts";
+import { byAuthor, type Authors, type Comment, type GitHubPort, type Permission, type RecentComment } from "./port.ts";
 
-type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "openIssue" | "permission">;
+type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "openIssue" | "permission" | "listRecentComments" | "getIssue">;
 
 const ROLES: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
 
@@ -42,6 +42,30 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
   };
 
   return {
+    async listRecentComments({ since, limit = 300 }) {
+      const found: RecentComment[] = [];
+      // `since` filters by update time: a comment edited later shows up too, and is kept only
+      // when it was created in the window.
+      await call(`list the comments since ${since}`, () =>
+        octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...repo, since, sort: "created", direction: "asc", per_page: 100 }, (response, done) => {
+          for (const c of response.data) {
+            if (found.length >= limit) break;
+            if (Date.parse(c.created_at) < Date.parse(since)) continue;
+            const issue = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1]);
+            if (!Number.isInteger(issue)) continue;
+            found.push({ id: c.id, issue, body: c.body ?? "", user: c.user ? { login: c.user.login, id: c.user.id, type: c.user.type } : null, createdAt: c.created_at, eyes: c.reactions?.eyes ?? 0 });
+          }
+          if (found.length >= limit) done();
+          return [];
+        }),
+      );
+      return found;
+    },
+    async getIssue({ number }) {
+      const data = await call(`read #${number}`, () => octokit.rest.issues.get({ ...repo, issue_number: number }).then((r) => r.data)).catch(nullOn404);
+      if (data === null) return null;
+      return { number: data.number, pullRequest: data.pull_request !== undefined && data.pull_request !== null, body: data.body ?? null, user: data.user ? { login: data.user.login, id: data.user.id, type: data.user.type } : null };
+    },
     async readFile({ path, ref }) {
       const operation = `read ${path}${ref ? ` at ${ref}` : ""}`;
       const data = await call(operation, () => octokit.rest.repos.getContent({ ...repo, path, ...(ref ? { ref } : {}) }).then((r) => r.data)).catch(nullOn404);

@@ -32,6 +32,34 @@ export interface Comment {
   readonly author: string | null;
 }
 
+/** An account as GitHub writes it: the login may change (renames), the numeric id never does. */
+export interface Account {
+  readonly login: string;
+  readonly id: number;
+  readonly type: string;
+}
+
+/** A comment on an issue or pull request, as the repository's list of comments gives it. */
+export interface RecentComment {
+  readonly id: number;
+  /** The number of its issue or pull request. */
+  readonly issue: number;
+  readonly body: string;
+  /** Null for a deleted account ("ghost"). */
+  readonly user: Account | null;
+  readonly createdAt: string;
+  /** 👀 reactions on it, whoever gave them. */
+  readonly eyes: number;
+}
+
+/** An issue or pull request, as far as a `/naruto` comment on it needs. */
+export interface IssueFacts {
+  readonly number: number;
+  readonly pullRequest: boolean;
+  readonly body: string | null;
+  readonly user: Account | null;
+}
+
 export interface WorkflowRun {
   readonly id: number;
   readonly status: string | null;
@@ -186,6 +214,13 @@ export interface GitHubPort {
   readFile(p: { path: string; ref?: string }): Promise<string | null>;
   /** Adds a reaction; adding the same reaction twice is harmless. */
   addReaction(p: { target: { comment: number } | { issue: number }; content: Reaction }): Promise<void>;
+  /**
+   * The repository's issue and pull request comments created since `since`, oldest first, at
+   * most `limit` (default 300).
+   */
+  listRecentComments(p: { since: string; limit?: number }): Promise<RecentComment[]>;
+  /** An issue or pull request; null when there is none by that number. */
+  getIssue(p: { number: number }): Promise<IssueFacts | null>;
   /** The first comment on an issue or PR that starts with `marker` (by `author` — a login or one of several — when given). */
   findComment(p: { issue: number; marker: string; author?: Authors }): Promise<Comment | null>;
   /**

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sweepMode } from "../../src/action/modes/sweep.ts";
 import { cancelRuns, carryOut } from "../../src/github-driver/carry-out.ts";
-import { runIdOf } from "../../src/github-driver/mission-id.ts";
+import { missionIdFor, runIdOf } from "../../src/github-driver/mission-id.ts";
 import { plannedEvent } from "../../src/engine/planned-event.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { checkPlan } from "../../src/plan/index.ts";
@@ -117,5 +117,36 @@ describe("sweep mode", () => {
     bothStopped.items[1]!.attempts[0]!.status = "cancelled";
     await cancelRuns(job.deps, bothStopped, [{ item: "two", attempt: 1 }]);
     expect(world.fake.repo(REPO).runs.get(runId)?.conclusion).toBe("cancelled");
+  });
+  it("handles a /naruto comment that nobody answered (the App took it and crashed), once, and leaves answered ones alone", async () => {
+    clock = Date.now();
+    const lost = await world.comment("octo-maintainer", `/naruto plan two files\n\n\`\`\`naruto\n${PLAN}\`\`\``);
+    const answered = await world.comment("octo-maintainer", "/naruto status");
+    const job = await world.job("publish", { now });
+    await job.deps.github.addReaction({ target: { comment: answered.comment.id }, content: "eyes" });
+    const id = missionIdFor(REPO, lost.comment.id);
+
+    // Within the grace period the App may still be at it: left alone.
+    await sweep();
+    expect(await world.ref(`refs/heads/naruto-state/${id}`)).toBeNull();
+
+    clock += 3 * MINUTE;
+    await sweep();
+    const mission = await world.mission(id);
+    expect(mission.status).toBe("planning");
+    expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id).map((d) => d.inputs["phase"])).toEqual(["plan"]);
+    const reactions = [...world.fake.repo(REPO).reactions.values()].filter((r) => r.subject.kind === "comment");
+    expect(reactions.filter((r) => r.subject.kind === "comment" && r.subject.id === lost.comment.id).map((r) => r.content)).toEqual(["eyes"]);
+    // The answered comment was not handled again (no second 👀, no reply).
+    expect(reactions.filter((r) => r.subject.kind === "comment" && r.subject.id === answered.comment.id)).toHaveLength(1);
+    const tracking = () => [...world.fake.repo(REPO).comments.values()].filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
+    expect(tracking()).toHaveLength(1);
+
+    // The next sweep finds it answered.
+    clock += MINUTE;
+    const before = (await world.mission(id)).seq;
+    await sweep();
+    expect((await world.mission(id)).seq).toBe(before);
+    expect(tracking()).toHaveLength(1);
   });
 });

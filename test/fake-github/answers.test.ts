@@ -48,6 +48,8 @@ async function exchangeEverything(): Promise<void> {
   await github.addReaction({ target: { issue: 1 }, content: "rocket" });
   await github.openIssue({ title: "naruto report", body: "report", marker: "<!-- naruto:report -->", since: "2020-01-01T00:00:00Z" });
   await octokit.rest.issues.get({ ...repo, issue_number: 1 });
+  await github.getIssue({ number: 1 });
+  await github.listRecentComments({ since: "2020-01-01T00:00:00Z" });
   await octokit.rest.issues.getComment({ ...repo, comment_id: comment.id });
   await octokit.rest.issues.deleteComment({ ...repo, comment_id: comment.id });
   await github.permission({ user: "octo-maintainer" });

@@ -5,11 +5,16 @@
  * (its publish job was lost) ends as `interrupted` and starts again; checkpoints left waiting
  * get an integrate run; a plan or review run that vanished is dispatched again. Worker branches
  * of missions finished longer ago than the retention are deleted. Then the schedules of the
- * config that fired since shortly before start their missions (src/github-driver/schedules.ts).
+ * config that fired since shortly before start their missions (src/github-driver/schedules.ts),
+ * and `/naruto` comments of the last hour that nobody answered (the App took them and crashed
+ * before handling them) are handled (src/github-driver/missed-commands.ts).
  */
 import { GitHubError, RefExistsError } from "../../github/errors.ts";
 import { issueIndexPrefix } from "../../github/mission-store.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
+import { WORKFLOW_BOT } from "../../github-driver/deps.ts";
+import { pullRequestHeadVia } from "../../github-driver/handle-comment.ts";
+import { answerMissedCommands } from "../../github-driver/missed-commands.ts";
 import { runIdOf } from "../../github-driver/mission-id.ts";
 import { message } from "../../github-driver/publish.ts";
 import { startScheduledMissions } from "../../github-driver/schedules.ts";
@@ -44,6 +49,13 @@ export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number;
     return [`schedules not started: ${message(error).split("\n")[0] ?? ""}`];
   });
   for (const line of scheduled) deps.log.info(line);
+  // Commands the App took (answered 202) and then lost, in a crash before handling them.
+  const selfLogins = [...new Set([deps.botLogin ?? WORKFLOW_BOT, WORKFLOW_BOT])];
+  const missed = await answerMissedCommands({ ...deps, selfLogins, pullRequestHead: pullRequestHeadVia(deps.github) }, { defaultBranch: deps.ref }).catch((error: unknown) => {
+    deps.log.warning(`unanswered commands not looked for: ${message(error)}`);
+    return [];
+  });
+  for (const m of missed) scheduled.push(`#${m.issue}: unanswered /naruto comment ${m.comment} handled (${m.outcome.kind === "mission" ? `mission ${m.outcome.mission}` : m.outcome.kind})`);
   const scheduleLines = scheduled.length === 0 ? "" : `\n${scheduled.map((l) => `- ${l}`).join("\n")}\n`;
   await deps.log.summary(`### naruto sweep\n\n${ids.length} mission(s)\n${lines.join("\n")}\n${scheduleLines}`);
 }

@@ -121,6 +121,22 @@ export const issueRoutes: readonly RepoRoute[] = [
     },
   },
   {
+    // Every issue's and pull request's comments, as GitHub lists them: `since` (updated at or
+    // after), `sort` created|updated, `direction` (ascending unless asked).
+    op: "GET /repos/{owner}/{repo}/issues/comments",
+    access: READ,
+    handle: (ctx) => {
+      const since = ctx.query.get("since");
+      const sort = ctx.query.get("sort") === "updated" ? "updatedAt" : "createdAt";
+      const descending = ctx.query.get("direction") === "desc";
+      const items = [...ctx.repo.comments.values()]
+        .filter((c) => since === null || c.updatedAt >= Date.parse(since))
+        .sort((a, b) => (descending ? b[sort] - a[sort] || b.id - a.id : a[sort] - b[sort] || a.id - b.id))
+        .map((c) => commentShape(ctx.urls, ctx.world, ctx.repo, c));
+      return paginate({ items, query: ctx.query, selfUrl: `${repoApi(ctx.urls, ctx.repo)}/issues/comments` });
+    },
+  },
+  {
     op: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments",
     access: WRITE_COMMENT,
     handle: (ctx) => {
