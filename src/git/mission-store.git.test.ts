@@ -97,6 +97,29 @@ describe("local git ref store: one record per item", () => {
     expect((await store.load("m-test1"))?.mission.status).toBe("cancelled");
   });
 
+  it("loads the version it knows without starting git, and sees a change elsewhere, a packed ref and a deleted one", async () => {
+    const { repo } = await fresh();
+    const calls: string[] = [];
+    const store = createLocalMissionStore({ git: (call) => (calls.push(call.args.join(" ")), repo.git(call)), repoDir: repo.dir });
+    const other = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+    await applyEvent(store, "m-test1", requested());
+    const saved = await applyEvent(store, "m-test1", planned([item("a")]));
+    calls.length = 0;
+    expect((await store.load("m-test1"))?.mission).toBe(saved.mission);
+    expect(calls.filter((c) => c.includes("refs/naruto"))).toEqual([]);
+
+    await applyEvent(other, "m-test1", { type: "cancelled", at: at(2), by: "someone" });
+    expect((await store.load("m-test1"))?.mission.status).toBe("cancelled");
+    // Packed, the ref has no loose file: git is asked, and answers the same version.
+    const version = (await store.load("m-test1"))?.version;
+    await repo.run("pack-refs", "--all");
+    calls.length = 0;
+    expect((await store.load("m-test1"))?.version).toBe(version);
+    expect(calls.filter((c) => c.includes("refs/naruto"))).toHaveLength(1);
+    await repo.run("update-ref", "-d", "refs/naruto/missions/m-test1");
+    expect(await store.load("m-test1")).toBeNull();
+  });
+
   it("reads a version in the old layout (the whole document as mission.json), and saves on top of it", async () => {
     const { repo, store } = await fresh();
     const first = step(null, requested());

@@ -8,8 +8,11 @@
  * changed: the store remembers the records of the version it saved or loaded last, and an item
  * that is the very object it was then (a step shares what it did not change, src/mission/draft.ts)
  * keeps its record. A save writes its objects in-process (loose-objects.ts) and starts one git,
- * the `update-ref`; a load of the version it knows starts one, the `rev-parse`.
+ * the `update-ref`; a load of the version it knows reads the ref's loose file and starts none
+ * (one `rev-parse` when the ref is packed, or moved).
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parseMission, type Mission, type MissionItem } from "../mission/document.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
 import { commitText, looseObjectsDir, writeLooseObject, type LooseObjectType } from "./loose-objects.ts";
@@ -93,6 +96,21 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
   /** The last version saved or loaded, by mission id: a save based on it writes only what changed. */
   const known = new Map<string, Known>();
 
+  let commonDir: Promise<string | null> | null = null;
+  /**
+   * The ref's value as its loose file says, read without starting git; null when there is no
+   * such file (a packed ref, another ref storage) or it holds no object id: then git is asked.
+   * A loose ref is what git reads first, so a file holding the version the store knows means
+   * that version is still the stored one (a load while nothing changed, the driver's every tick).
+   */
+  const looseRefValue = async (ref: string): Promise<string | null> => {
+    const dir = await (commonDir ??= gitText(git, { args: ["rev-parse", "--path-format=absolute", "--git-common-dir"], cwd: repoDir }).catch(() => null));
+    if (dir === null) return null;
+    const text = await readFile(join(dir, ref), "latin1").catch(() => null);
+    const value = text?.trim() ?? "";
+    return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value) ? value : null;
+  };
+
   /** Writes one object: in-process in a SHA-1 repository, else through git. */
   const write = async (type: LooseObjectType, content: Buffer): Promise<string> => {
     const dir = await (objects ??= looseObjectsDir(git, repoDir));
@@ -134,10 +152,11 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
   return {
     async load(id: string): Promise<StoredMission | null> {
       const ref = MISSION_REF_PREFIX + id;
+      const mine = known.get(id);
+      if (mine !== undefined && (await looseRefValue(ref)) === mine.version) return { mission: mine.mission, version: mine.version };
       const { stdout } = await git({ args: ["--no-optional-locks", "rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
       const version = stdout.toString("utf8").trim();
       if (version === "") return null;
-      const mine = known.get(id);
       if (mine?.version === version) return { mission: mine.mission, version };
       const read = await readVersion(git, repoDir, version);
       known.set(id, read);
