@@ -88,26 +88,28 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   if (uncommitted !== null) deps.progress.error(new Error(uncommitted));
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
-  const release = await holdMission(await gitCommonDir(git, repoDir), id);
+  // Asked once: every record of the run is under it.
+  const commonDir = await gitCommonDir(git, repoDir);
+  const release = await holdMission(commonDir, id);
   try {
-    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null });
+    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir });
   } finally {
     await release();
   }
 }
 
-async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config; title: string | null }): Promise<Mission> {
+async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string }): Promise<Mission> {
   const repoDir = req.repoDir;
-  const { id, commit, refName, config } = m;
+  const { id, commit, refName, config, commonDir } = m;
   const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
   // Checked before anything is made: a required sandbox that is missing fails the run here.
   const sandbox = await pickSandbox(deps, run.sandbox ?? config.sandbox);
   if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
   // The record is taken before the mission makes anything: every ref of it is naruto's from here on.
-  const tamper = await watchFor(deps, repoDir, id, sandbox);
+  const tamper = await watchFor(deps, { repoDir, commonDir }, id, sandbox);
   const git = tamper.git;
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
-  await saveRunOverrides(await gitCommonDir(git, repoDir), id, run);
+  await saveRunOverrides(commonDir, id, run);
   const task = req.task ?? m.title ?? "run the plan";
   const requested: MissionEvent = {
     type: "requested",
@@ -131,7 +133,7 @@ async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; c
       strict: req.strict,
     },
   };
-  const ctx = await driverContext(deps, repoDir, { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir, tamper });
+  const ctx = driverContext(deps, { repoDir, commonDir }, { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir, tamper });
   return driveMission(ctx, id, [requested]);
 }
 
@@ -142,30 +144,31 @@ export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: stri
   if (isMissionTerminal(stored.mission.status)) return stored.mission;
   deps.onMission?.(input.id);
   // One driver at a time: a live run or resume of the mission holds it, and this one refuses.
-  const release = await holdMission(await gitCommonDir(deps.git, input.repoDir), input.id);
+  const commonDir = await gitCommonDir(deps.git, input.repoDir);
+  const release = await holdMission(commonDir, input.id);
   try {
     // Read again under the lock: the holder that just let go may have moved it on.
     const held = await store.load(input.id);
     if (!held) throw new MissionNotFoundError(input.id);
     if (isMissionTerminal(held.mission.status)) return held.mission;
-    return await resumeHeld(deps, input, held.mission);
+    return await resumeHeld(deps, { ...input, commonDir }, held.mission);
   } finally {
     await release();
   }
 }
 
-async function resumeHeld(deps: LocalDeps, input: { repoDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
+async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
   // What the stopped run left: its agents, still running, and their unfinished work.
   // The run's --agent, --verify, --sandbox and --workdir hold for the rest of the mission (see run-overrides.ts).
-  const overrides = await loadRunOverrides(await gitCommonDir(deps.git, input.repoDir), m.id);
+  const overrides = await loadRunOverrides(input.commonDir, m.id);
   const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, agentRead: overrides.agent_read, parallel: null });
   const workRoot = overrides.workdir ?? defaultWorkRoot(deps.env, { override: config.workdir, cwd: deps.cwd });
   const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
   const orphans = await stopOrphanAgents(m);
   const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now });
   if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
-  const tamper = await watchFor(deps, input.repoDir, m.id, sandbox);
-  const ctx = await driverContext(deps, input.repoDir, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
+  const tamper = await watchFor(deps, input, m.id, sandbox);
+  const ctx = driverContext(deps, input, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
@@ -178,19 +181,17 @@ function pickSandbox(deps: LocalDeps, mode: SandboxMode): Promise<Sandbox> {
 }
 
 /** The tamper record of a mission (tamper-watch.ts), taken now. */
-async function watchFor(deps: LocalDeps, repoDir: string, mission: string, sandbox: Sandbox): Promise<TamperWatch> {
-  const commonDir = await gitCommonDir(deps.git, repoDir);
+function watchFor(deps: LocalDeps, { repoDir, commonDir }: { repoDir: string; commonDir: string }, mission: string, sandbox: Sandbox): Promise<TamperWatch> {
   return createTamperWatch({ git: deps.git, repoDir, commonDir, mission, home: deps.env.HOME ?? null, sandboxed: sandbox.kind === "bwrap", now: deps.now });
 }
 
-async function driverContext(
+function driverContext(
   deps: LocalDeps,
-  repoDir: string,
+  { repoDir, commonDir }: { repoDir: string; commonDir: string },
   run: { config: Config; verify: string | null; planText: string | null; sandbox: Sandbox; workRoot: string; tamper: TamperWatch },
-): Promise<DriverContext> {
+): DriverContext {
   // Every git of the mission goes through the tamper watch, which notes naruto's own ref writes.
   const git = run.tamper.git;
-  const commonDir = await gitCommonDir(git, repoDir);
   const { config, verify, planText } = run;
   const engine = { git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
   // What the mission writes (its state in refs, report.md, result.json) is redacted: the secrets
