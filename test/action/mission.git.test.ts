@@ -68,7 +68,7 @@ describe("a mission through the Action's jobs", () => {
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "running"], ["beta", "pending"]]);
     expect(mission.items[0]?.attempts[0]).toMatchObject({ status: "running", runner: expect.stringMatching(/\/actions\/runs\/\d+$/) });
     const workDispatch = world.fake.dispatches.at(-1);
-    expect(workDispatch?.inputs).toEqual({ mission: id, phase: "work", items: JSON.stringify([{ item: "alpha", attempt: 1 }]) });
+    expect(workDispatch?.inputs).toEqual({ mission: id, phase: "work", items: JSON.stringify([{ item: "alpha", attempt: 1 }]), run: "" });
 
     await work(id, "alpha", 1);
     mission = await world.mission(id);
@@ -81,7 +81,7 @@ describe("a mission through the Action's jobs", () => {
     await work(id, "beta", 1);
     mission = await world.mission(id);
     expect(mission.status).toBe("reviewing");
-    expect(world.fake.dispatches.at(-1)?.inputs).toEqual({ mission: id, phase: "review", items: "[]" });
+    expect(world.fake.dispatches.at(-1)?.inputs).toEqual({ mission: id, phase: "review", items: "[]", run: "" });
     // beta started from a queue that held alpha: its checkpoint's parent is alpha's queue commit.
     expect(mission.items[1]?.attempts[0]?.base).toBe(alphaCommit);
 

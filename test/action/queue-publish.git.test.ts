@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueueRecord } from "../../src/action/integrate/queue-record.ts";
 import { gitText } from "../../src/git/run-git.ts";
+import { runIdOf } from "../../src/github-driver/mission-id.ts";
 import { testGit } from "../support/git-repo.ts";
 import { newFolder, REPO, startWorld, testConfig, type Job, type World } from "./world.ts";
 
@@ -151,13 +152,36 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([["alpha", "integrated"], ["beta", "integrating"]]);
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(afterAlpha);
     expect(publish.log.lines.join("\n")).toMatch(/the queue job built on [0-9a-f]{12} .*the queue is now at [0-9a-f]{12}/);
-    expect(world.fake.dispatches.slice(dispatches).map((d) => d.inputs)).toEqual([{ mission: id, phase: "work", items: "[]" }]);
+    expect(world.fake.dispatches.slice(dispatches).map((d) => d.inputs)).toEqual([{ mission: id, phase: "work", items: "[]", run: "" }]);
 
     // The integrate-only run: its queue job builds beta on the queue as it is now.
     await world.integrate(id, { phase: "work", items: [] }, await newFolder("naruto-artifacts-"));
     mission = await world.mission(id);
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "integrated"], ["beta", "integrated"]]);
     expect(await gitText(git, { args: ["rev-parse", `refs/heads/naruto/${id}^`], cwd: world.fake.repo(REPO).dir })).toBe(afterAlpha);
+  });
+
+  it("asks for an integrate-only run when an integrate run lost the race too", { timeout: 180_000 }, async () => {
+    const id = await started(["alpha", "beta"]);
+    const run = runIdOf((await world.mission(id)).items[0]?.attempts[0]?.runner ?? null)!;
+    const alpha = await worked(id, "alpha");
+    const beta = await worked(id, "beta");
+    // The integrate run the App started when beta's leg ended reads the queue before alpha's publishes.
+    const integrate = { phase: "integrate" as const, items: [], run };
+    const betaQueue = await world.job("queue", { checkout: "main" });
+    const { prepareQueue } = await import("../../src/action/modes/queue.ts");
+    await prepareQueue(betaQueue.deps, { mission: id, artifacts: beta, dispatch: integrate });
+    await world.agentStep(betaQueue);
+    await world.upload(betaQueue, beta, "naruto-queue");
+    await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, alpha);
+
+    const dispatches = world.fake.dispatches.length;
+    const publish = await world.job("publish", { checkout: "main" });
+    const { publishMode } = await import("../../src/action/modes/publish.ts");
+    await publishMode(publish.deps, { mission: id, artifacts: beta, dispatch: integrate });
+    const mission = await world.mission(id);
+    expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([["alpha", "integrated"], ["beta", "integrating"]]);
+    expect(world.fake.dispatches.slice(dispatches).map((d) => d.inputs)).toEqual([{ mission: id, phase: "work", items: "[]", run: "" }]);
   });
 });
 

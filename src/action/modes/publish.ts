@@ -148,7 +148,8 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
         log.warning(outcome.reason);
         // Left waiting for a run that builds on the queue as it is now; an integrate-only run that
         // lost the race too leaves them to the next run or the sweep, so two runs never ping-pong.
-        const integrateOnly = (input.dispatch.phase === "work" && input.dispatch.items.length === 0) || input.dispatch.phase === "integrate";
+        // (An integrate run, which the App starts once per ended leg, asks for one like a work run.)
+        const integrateOnly = input.dispatch.phase === "work" && input.dispatch.items.length === 0;
         if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
       } else {
         const { reason } = outcome;
