@@ -46,6 +46,16 @@ export interface DropWebhookFault {
 export type Fault = ServerErrorFault | SecondaryRateLimitFault | PrimaryRateLimitFault | DelayFault | DropWebhookFault;
 export type RequestFault = Exclude<Fault, DropWebhookFault>;
 
+/**
+ * Faults decided per request rather than queued (a seeded campaign, test/support/chaos/): asked
+ * for every request and delivery that no queued fault answers. `delayMs` slows the request, then
+ * `failure` (if any) answers it.
+ */
+export interface FaultSource {
+  request(input: { readonly method: string; readonly path: string; readonly git: boolean }): { readonly delayMs?: number; readonly failure?: Exclude<RequestFault, DelayFault> } | null;
+  dropWebhook(event: string): boolean;
+}
+
 function use<T extends { times?: number }>(faults: Fault[], fault: T & Fault): T {
   fault.times = (fault.times ?? 1) - 1;
   if (fault.times <= 0) faults.splice(faults.indexOf(fault), 1);

@@ -19,7 +19,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { issueInstallationToken, signAppJwt } from "./app-auth.ts";
-import type { Fault } from "./faults.ts";
+import type { Fault, FaultSource } from "./faults.ts";
 import { openForkPull, type ForkPullInput } from "./forks.ts";
 import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
 import { renameUser } from "./rename.ts";
@@ -29,7 +29,7 @@ import type { Account, AppPermissions, DispatchRecord, JobState, RepoState, Role
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
 import { addUser, createRepository, createWorld, type AppOptions, type CreateRepoInput } from "./world.ts";
 
-export type { Fault } from "./faults.ts";
+export type { Fault, FaultSource } from "./faults.ts";
 export type { RecordedRequest, Violation } from "./server.ts";
 export type { DispatchRecord, RepoState, Role } from "./state.ts";
 export type { Delivery, DeliveryResult } from "./webhooks.ts";
@@ -91,6 +91,8 @@ export interface FakeGitHub {
   /** Throws, listing them, when any request broke GitHub's description (or crashed the fake). */
   assertNoViolations(): void;
   readonly faults: Fault[];
+  /** Decides a fault for every request and delivery no queued fault answers (null: none). */
+  setFaultSource(source: FaultSource | null): void;
   readonly dispatches: DispatchRecord[];
   readonly deliveries: readonly Delivery[];
   deliver(input: DeliverInput): Promise<DeliveryResult>;
@@ -119,13 +121,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     ...(options.installationTokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.installationTokenLifetimeMs } : {}),
     ...(options.installationTokenLength !== undefined ? { tokenLength: options.installationTokenLength } : {}),
   });
-  const core = { world, faults: [] as Fault[], requests: [] as RecordedRequest[], violations: [] as Violation[] };
+  const core = { world, faults: [] as Fault[], source: { current: null as FaultSource | null }, requests: [] as RecordedRequest[], violations: [] as Violation[] };
   const server = createServer(createHandler(core));
   // Keep-alive sockets would hold close() open until they time out.
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const webhooks = createWebhookSender({ defaults: options.webhook ?? {}, faults: core.faults, appId: world.app.id });
+  const webhooks = createWebhookSender({ defaults: options.webhook ?? {}, faults: core.faults, source: core.source, appId: world.app.id });
   const userTokens = new Map<string, string>();
 
   const repoOf = (fullName: string): RepoState => {
@@ -201,6 +203,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       throw new Error(`fake GitHub: ${core.violations.length} request(s) broke GitHub's description:\n${lines.join("\n")}`);
     },
     faults: core.faults,
+    setFaultSource: (source) => {
+      core.source.current = source;
+    },
     dispatches: world.dispatches,
     deliveries: webhooks.deliveries,
     deliver: (input) => webhooks.deliver(input),

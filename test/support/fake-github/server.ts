@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { validateAnswer } from "./answers.ts";
 import { authenticate, checkRepoAccess, principalName, type Principal } from "./auth.ts";
 import { DOCS_URL, GitHubError, notFound, type Reply } from "./errors.ts";
-import { faultReply, takeRequestFaults, type Fault } from "./faults.ts";
+import { faultReply, takeRequestFaults, type Fault, type FaultSource, type RequestFault } from "./faults.ts";
 import { GIT_PATH, serveGit } from "./git-http.ts";
 import { serveGraphql } from "./graphql/serve.ts";
 import { matchOperation, operationKey, validateRequest } from "./openapi.ts";
@@ -45,6 +45,8 @@ export interface Violation {
 export interface ServerCore {
   readonly world: World;
   readonly faults: Fault[];
+  /** Faults decided per request (a seeded campaign), after the queued ones. */
+  readonly source: { current: FaultSource | null };
   readonly requests: RecordedRequest[];
   readonly violations: Violation[];
 }
@@ -106,7 +108,10 @@ async function handle(core: ServerCore, req: IncomingMessage, res: ServerRespons
   const path = enterpriseGraphql ? "/graphql" : enterprise ? url.pathname.slice("/api/v3".length) || "/" : url.pathname;
   const web = `http://${req.headers.host ?? "127.0.0.1"}`;
   const query = Object.fromEntries(url.searchParams);
-  const { delayMs, failure } = takeRequestFaults(core.faults, method, path);
+  const queued = takeRequestFaults(core.faults, method, path);
+  const decided = queued.failure === undefined ? core.source.current?.request({ method, path, git: GIT_PATH.test(path) }) ?? null : null;
+  const delayMs = queued.delayMs + (decided?.delayMs ?? 0);
+  const failure: RequestFault | undefined = queued.failure ?? decided?.failure;
   if (delayMs > 0) await sleep(delayMs);
 
   const git = GIT_PATH.exec(path);

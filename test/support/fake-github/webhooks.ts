@@ -9,7 +9,7 @@
  * cannot pass on a payload only the fake would deliver.
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { takeWebhookDrop, type Fault } from "./faults.ts";
+import { takeWebhookDrop, type Fault, type FaultSource } from "./faults.ts";
 import { assertWebhookPayload } from "./webhook-schemas.ts";
 
 export interface DeliverInput {
@@ -55,6 +55,8 @@ export interface WebhookSender {
 export function createWebhookSender(input: {
   defaults: { url?: string; secret?: string };
   faults: Fault[];
+  /** Faults decided per delivery (a seeded campaign). */
+  source?: { current: FaultSource | null };
   appId: number;
   timeoutMs?: number;
 }): WebhookSender {
@@ -62,7 +64,7 @@ export function createWebhookSender(input: {
 
   async function attempt(delivery: Delivery): Promise<DeliveryResult> {
     let result: DeliveryAttempt;
-    if (takeWebhookDrop(input.faults, delivery.event)) {
+    if (takeWebhookDrop(input.faults, delivery.event) || input.source?.current?.dropWebhook(delivery.event) === true) {
       result = { status: null, dropped: true, body: "" };
     } else {
       try {
