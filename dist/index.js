@@ -57256,6 +57256,29 @@ function issuesPart(ctx) {
     return issues.find(matches)?.number ?? null;
   };
   return {
+    async listRecentComments({ since, limit = 300 }) {
+      const found = [];
+      await call(
+        `list the comments since ${since}`,
+        () => octokit.paginate(octokit.rest.issues.listCommentsForRepo, { ...repo, since, sort: "created", direction: "asc", per_page: 100 }, (response, done) => {
+          for (const c of response.data) {
+            if (found.length >= limit) break;
+            if (Date.parse(c.created_at) < Date.parse(since)) continue;
+            const issue3 = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1]);
+            if (!Number.isInteger(issue3)) continue;
+            found.push({ id: c.id, issue: issue3, body: c.body ?? "", user: c.user ? { login: c.user.login, id: c.user.id, type: c.user.type } : null, createdAt: c.created_at, eyes: c.reactions?.eyes ?? 0 });
+          }
+          if (found.length >= limit) done();
+          return [];
+        })
+      );
+      return found;
+    },
+    async getIssue({ number: number4 }) {
+      const data = await call(`read #${number4}`, () => octokit.rest.issues.get({ ...repo, issue_number: number4 }).then((r) => r.data)).catch(nullOn404);
+      if (data === null) return null;
+      return { number: data.number, pullRequest: data.pull_request !== void 0 && data.pull_request !== null, body: data.body ?? null, user: data.user ? { login: data.user.login, id: data.user.id, type: data.user.type } : null };
+    },
     async readFile({ path: path4, ref }) {
       const operation = `read ${path4}${ref ? ` at ${ref}` : ""}`;
       const data = await call(operation, () => octokit.rest.repos.getContent({ ...repo, path: path4, ...ref ? { ref } : {} }).then((r) => r.data)).catch(nullOn404);
@@ -62438,7 +62461,9 @@ async function readCheckpoints(git, repoDir, checkpoints) {
   }
   return withMeta.map(({ checkpoint, meta: meta3 }) => ({ checkpoint, meta: meta3, changes: changes.get(checkpoint.commit) ?? [] }));
 }
-async function readTree(git, repoDir, commit) {
+async function readTree(git, repoDir, commit, cache) {
+  const kept = cache?.get(commit);
+  if (kept !== void 0) return kept;
   const { stdout } = await git({
     args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit],
     cwd: repoDir
@@ -62624,10 +62649,9 @@ async function integrate(input2) {
   let verifyRuns = 0;
   {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const head = await readRef(git, repoDir, queueRef);
+      const head = input2.expectedHead ?? await readRef(git, repoDir, queueRef);
       if (head === null) throw new QueueMissingError(queueRef);
-      if (input2.expectedHead !== void 0 && head !== input2.expectedHead) throw new QueueTamperedError(queueRef, input2.expectedHead, head);
-      const base = { commit: head, tree: await readTree(git, repoDir, head) };
+      const base = { commit: head, tree: await readTree(git, repoDir, head, input2.trees) };
       const chain = await buildChain(ctx, base, items);
       const integrable = new Set(chain.steps.flatMap((s) => s.status === "integrated" ? [s.index] : []));
       const firstConflicts = new Map(chain.steps.flatMap((s) => s.status === "conflicted" ? [[s.index, s.paths]] : []));
@@ -62648,7 +62672,10 @@ async function integrate(input2) {
       const results = collectResults(input2.checkpoints, { ...outcome, conflicted: new Map([...firstConflicts, ...outcome.conflicted]) });
       const newHead = outcome.tip.commit;
       const swap = newHead === head ? { ok: true } : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
-      if (swap.ok) return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+      if (swap.ok) {
+        input2.trees?.set(newHead, outcome.tip.tree);
+        return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+      }
       if (input2.expectedHead !== void 0) throw new QueueTamperedError(queueRef, input2.expectedHead, swap.current);
     }
     throw new QueueRaceError(queueRef, maxAttempts);
@@ -63313,6 +63340,7 @@ async function integrateBatch(ctx, mission, batch) {
       checkpoints: todo,
       ...ctx.verifier ? { verify: ctx.verifier } : ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {},
       ...ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {},
+      ...ctx.trees ? { trees: ctx.trees } : {},
       committer: NARUTO_COMMITTER,
       now: ctx.now
     });
@@ -63331,6 +63359,7 @@ ${r.outputTail}` });
   return { type: "integrated", at: ctx.now().toISOString(), queue_head: head, verify_runs: verifyRuns, results };
 }
 async function integratedAttempts(ctx, mission, queueRef) {
+  if (ctx.expectedHead != null && ctx.expectedHead === mission.queue.head) return /* @__PURE__ */ new Map();
   const format = "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
   const walk3 = (since) => gitText(ctx.git, { args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${since}..${queueRef}`, "--"], cwd: ctx.repoDir });
   let out;
@@ -65857,7 +65886,7 @@ async function publishMode(deps, input2) {
         await apply2(outcome.events);
       } else if (outcome.kind === "moved") {
         log.warning(outcome.reason);
-        const integrateOnly = input2.dispatch.phase === "work" && input2.dispatch.items.length === 0 || input2.dispatch.phase === "integrate";
+        const integrateOnly = input2.dispatch.phase === "work" && input2.dispatch.items.length === 0;
         if (!integrateOnly) later.push({ type: "integrate", checkpoints: [] });
       } else {
         const { reason } = outcome;
@@ -66175,6 +66204,33 @@ ${line}; the publish job decides the verdict.
 `);
 }
 
+// src/github-driver/missed-commands.ts
+var MISSED_WINDOW_MS = 60 * 6e4;
+var MISSED_GRACE_MS = 2 * 6e4;
+async function answerMissedCommands(deps, input2) {
+  const now = deps.now().getTime();
+  const since = new Date(now - (input2.windowMs ?? MISSED_WINDOW_MS)).toISOString();
+  const before = now - (input2.graceMs ?? MISSED_GRACE_MS);
+  const comments = await deps.github.listRecentComments({ since });
+  const missed = comments.filter(
+    (c) => c.eyes === 0 && Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null
+  );
+  const done = [];
+  for (const c of missed) {
+    const issue3 = await deps.github.getIssue({ number: c.issue });
+    if (issue3 === null || c.user === null) continue;
+    const outcome = await handleComment(deps, {
+      repo: `${deps.github.repo.owner}/${deps.github.repo.repo}`,
+      defaultBranch: input2.defaultBranch,
+      issue: { number: issue3.number, pullRequest: issue3.pullRequest, body: issue3.body, user: issue3.user },
+      comment: { id: c.id, body: c.body, user: c.user }
+    });
+    deps.log.info(`#${c.issue}: an unanswered /naruto comment (${c.id}) handled: ${outcome.kind === "mission" ? `mission ${outcome.mission}` : `${outcome.kind}, ${outcome.reason}`}`);
+    done.push({ comment: c.id, issue: c.issue, outcome });
+  }
+  return done;
+}
+
 // src/github-driver/schedules.ts
 import { createHash as createHash5 } from "node:crypto";
 var SCHEDULE_WINDOW_MS = 60 * 60 * 1e3;
@@ -66295,6 +66351,12 @@ async function sweepMode(deps, options2 = {}) {
     return [`schedules not started: ${message(error63).split("\n")[0] ?? ""}`];
   });
   for (const line of scheduled) deps.log.info(line);
+  const selfLogins = [.../* @__PURE__ */ new Set([deps.botLogin ?? WORKFLOW_BOT, WORKFLOW_BOT])];
+  const missed = await answerMissedCommands({ ...deps, selfLogins, pullRequestHead: pullRequestHeadVia(deps.github) }, { defaultBranch: deps.ref }).catch((error63) => {
+    deps.log.warning(`unanswered commands not looked for: ${message(error63)}`);
+    return [];
+  });
+  for (const m of missed) scheduled.push(`#${m.issue}: unanswered /naruto comment ${m.comment} handled (${m.outcome.kind === "mission" ? `mission ${m.outcome.mission}` : m.outcome.kind})`);
   const scheduleLines = scheduled.length === 0 ? "" : `
 ${scheduled.map((l) => `- ${l}`).join("\n")}
 `;
@@ -66337,6 +66399,7 @@ async function sweepMission(deps, id, retentionMs) {
     }
     return run;
   };
+  const lost = [];
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
@@ -66344,7 +66407,18 @@ async function sweepMission(deps, id, retentionMs) {
     const run = await runOf(runId);
     if (run.status !== "completed") continue;
     const reason = `its run ended (${run.conclusion ?? "no conclusion"}) without its result reaching the mission`;
-    await apply2({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
+    lost.push({ type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason } });
+  }
+  if (lost.length > 0) {
+    const result = await applyEvents(deps.store, id, lost);
+    mission = result.mission;
+    commands.push(...result.commands);
+    result.outcomes.forEach((o, i) => {
+      const event = lost[i];
+      if (event?.type !== "attempt_finished") return;
+      if (o.kind === "applied") notes.push(`${event.item}#${event.attempt} interrupted`);
+      if (o.kind === "illegal") deps.log.warning(`${id}: ${event.type} not applied: ${o.error.message}`);
+    });
   }
   const quiet = now.getTime() - Date.parse(mission.updated_at);
   if (quiet > QUIET_MS && mission.items.some((i) => i.attempts.at(-1)?.status === "integrating")) {
