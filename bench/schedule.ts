@@ -6,6 +6,7 @@
  */
 import type { WorkNode } from "../src/plan/ranks.ts";
 import { simulate, simulateWaves } from "../src/mission/index.ts";
+import { seededRandom } from "../test/support/seeded-random.ts";
 
 const SIZES = [200, 500, 1_000, 2_000];
 const SLOTS = [4, 8, 16, 32, 64];
@@ -13,17 +14,7 @@ const SEEDS = [1, 2, 3];
 
 type Random = () => number;
 
-/** mulberry32: a small, fast, seeded generator; good enough for workloads. */
-function prng(seed: number): Random {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const prng: (seed: number) => Random = seededRandom;
 
 function normal(random: Random): number {
   // Box–Muller; 1 - random() is never 0.

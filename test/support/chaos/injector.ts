@@ -9,6 +9,7 @@
  * which the scenarios already cover; the campaign is about the API and the webhooks.
  */
 import type { FaultSource } from "../fake-github/index.ts";
+import { seededRandom } from "../seeded-random.ts";
 
 export interface ChaosRates {
   /** A 5xx before the request takes effect. */
@@ -39,18 +40,6 @@ export interface Injector extends FaultSource {
   readonly log: readonly InjectedFault[];
   /** Stops injecting (the campaign checks the final state without faults). */
   stop(): void;
-}
-
-/** mulberry32: small, fast, and the same sequence for the same seed on every platform. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function createInjector(seed: number, rates: ChaosRates = DEFAULT_RATES): Injector {
