@@ -26,6 +26,7 @@ export const SLOW_SUITES = [
   "test/local/cli-cancel.git.test.ts",
   "src/git/mission-store.git.test.ts",
   "src/git/queue-property.git.test.ts",
+  "test/action/integrate-run.git.test.ts",
 ];
 
 /**
