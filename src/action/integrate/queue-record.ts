@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { integrationResultSchema } from "../../mission/events.ts";
+import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
 
 const sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
 
@@ -30,3 +31,9 @@ export const queueRecordSchema = z.object({
   results: z.array(integrationResultSchema).max(10_000),
 });
 export type QueueRecord = z.infer<typeof queueRecordSchema>;
+
+/** The queue job's record in `folder`, when there is a valid one for `mission` (untrusted, as above). */
+export async function readQueueRecord(folder: string, mission: string): Promise<QueueRecord | null> {
+  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
+}

@@ -34,7 +34,7 @@ import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.t
 import type { DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, integrateOrders, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
 import { planEvent } from "../integrate/plan-event.ts";
-import { queueRecordSchema, type QueueRecord } from "../integrate/queue-record.ts";
+import { queueRecordSchema, readQueueRecord, type QueueRecord } from "../integrate/queue-record.ts";
 import { reviewEvent } from "../integrate/review-event.ts";
 import { finishedLegs, workEvents, type BranchPush } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
@@ -48,7 +48,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   if (input.dispatch.phase === "integrate") {
     // An integrate run whose queue job found nothing (its legs were taken by an earlier run, or
     // it was skipped) has nothing to publish: it ends here, reading and writing nothing.
-    const record = await queueRecordOf(input.artifacts, id);
+    const record = await readQueueRecord(input.artifacts, id);
     if (record === null || (record.checkpoints.length === 0 && (record.entries ?? []).length === 0)) {
       log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
       return;
@@ -98,7 +98,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
       // The legs of the work run that the queue job took (a leg that ended since is left to the
       // next integrate run: the queue job's verify results are for these and no others).
       const legs = input.dispatch.run === undefined ? { entries: [], runUrl: null } : await finishedLegs(input.artifacts, mission, input.dispatch.run);
-      const taken = (await queueRecordOf(input.artifacts, id))?.entries ?? [];
+      const taken = (await readQueueRecord(input.artifacts, id))?.entries ?? [];
       const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
       if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
       ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: legs.runUrl, log }));
@@ -163,12 +163,6 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
-}
-
-/** The queue job's record, when there is a valid one for this mission (untrusted: see queue-record.ts). */
-async function queueRecordOf(folder: string, mission: string): Promise<QueueRecord | null> {
-  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
-  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
 }
 
 /** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */
