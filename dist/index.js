@@ -63803,6 +63803,10 @@ var queueRecordSchema = external_exports.object({
   /** Per checkpoint, what became of it. */
   results: external_exports.array(integrationResultSchema).max(1e4)
 });
+async function readQueueRecord(folder, mission) {
+  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
+}
 
 // src/arbiter/rules.ts
 var RULES = {
@@ -65798,7 +65802,7 @@ async function publishMode(deps, input2) {
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
   if (input2.dispatch.phase === "integrate") {
-    const record2 = await queueRecordOf(input2.artifacts, id);
+    const record2 = await readQueueRecord(input2.artifacts, id);
     if (record2 === null || record2.checkpoints.length === 0 && (record2.entries ?? []).length === 0) {
       log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
       return;
@@ -65843,7 +65847,7 @@ async function publishMode(deps, input2) {
       break;
     case "integrate": {
       const legs = input2.dispatch.run === void 0 ? { entries: [], runUrl: null } : await finishedLegs(input2.artifacts, mission, input2.dispatch.run);
-      const taken = (await queueRecordOf(input2.artifacts, id))?.entries ?? [];
+      const taken = (await readQueueRecord(input2.artifacts, id))?.entries ?? [];
       const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
       if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
       ({ events: events2, pushes } = await workEvents({ folder: input2.artifacts, mission, config: config2, git, repoDir, queueRef, entries, at: at2, runUrl: legs.runUrl, log }));
@@ -65899,10 +65903,6 @@ async function publishMode(deps, input2) {
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
-}
-async function queueRecordOf(folder, mission) {
-  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
-  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
 }
 function refusedPush(event, push, why) {
   if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
