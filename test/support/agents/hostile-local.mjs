@@ -8,7 +8,7 @@
 // `hostile-home: PATH` (the user's home). An agent finds these paths by looking around; the test
 // hands them over so that each attack is tried for sure.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { editAndReport, readPrompt } from "./fake-lib.mjs";
 
@@ -86,9 +86,17 @@ const attacks = {
     }
     return `wrote into ${siblings.length} sibling(s)`;
   },
-  // Kills naruto.
+  // Kills the naruto that runs it: the one working in the user's repository. (Not every naruto on
+  // the machine: tests run side by side, and one mission's agent killing another test's runner
+  // made that test fail at random.)
   kill: () => {
-    const pids = processes("naruto.js");
+    const pids = processes("naruto.js").filter((pid) => {
+      try {
+        return realpathSync(readlinkSync(`/proc/${pid}/cwd`)) === realpathSync(repo);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    });
     for (const pid of pids) process.kill(pid, "SIGKILL");
     if (pids.length === 0) throw new Error("no naruto process in reach");
     return `killed ${pids.join(", ")}`;
