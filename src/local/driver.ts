@@ -9,7 +9,7 @@ import type { EngineContext } from "../engine/context.ts";
 import type { Mission } from "../mission/document.ts";
 import { IllegalEventError } from "../mission/errors.ts";
 import type { CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
-import { applyEvent, type MissionStore } from "../mission/store.ts";
+import { applyEvent, applyEvents, type BatchResult, type MissionStore } from "../mission/store.ts";
 import { isMissionTerminal } from "../mission/status.ts";
 import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
@@ -186,14 +186,20 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   try {
     let reviewPending = resumeWork.review;
     while (!((finished || ctx.shutdown?.aborted) && tasks.size === 0 && inbox.size === 0)) {
-      const message = await inbox.next();
-      if (message !== null && !(finished && message.type === "tick")) {
+      // What arrived while the last save ran is applied in order and saved once (a group commit):
+      // no event waits longer than it did, and a busy mission writes fewer versions.
+      const arrived = [await inbox.next(), ...inbox.drain()];
+      for (const events of saveGroups(arrived.filter((m): m is MissionEvent => m !== null && !(finished && m.type === "tick")))) {
         try {
           // A tick reads the stored mission afresh: a cancel from elsewhere shows up there.
-          if (message.type === "tick") store.refresh(id);
-          const result = await applyEvent(store, id, message);
+          if (events.some((e) => e.type === "tick")) store.refresh(id);
+          const result = await applyInOneSave(store, id, events);
           mission = result.mission;
-          if (!result.duplicate) ctx.progress.event(message, mission);
+          for (const [i, outcome] of result.outcomes.entries()) {
+            const event = events[i];
+            if (outcome.kind === "illegal") ctx.progress.error(outcome.error);
+            else if (outcome.kind === "applied" && event) ctx.progress.event(event, mission);
+          }
           handle(result.commands, mission);
           if (isMissionTerminal(mission.status) && !finished && result.commands.length === 0) {
             // Finished elsewhere (`naruto cancel` in another process): stop here too, and write
@@ -225,6 +231,28 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   // work): the report shows the mission as it stands.
   await ctx.report(stored.mission);
   return stored.mission;
+}
+
+/**
+ * The events that arrived together, cut into what can be saved at once: `requested` makes the
+ * mission, so it is saved alone (applyEvent), and so is an event that arrived alone.
+ */
+function saveGroups(events: readonly MissionEvent[]): MissionEvent[][] {
+  const groups: MissionEvent[][] = [];
+  for (const event of events) {
+    const last = groups.at(-1);
+    if (last === undefined || event.type === "requested" || last[0]?.type === "requested") groups.push([event]);
+    else last.push(event);
+  }
+  return groups;
+}
+
+/** One event as applyEvent applies it (an illegal one throws), several as applyEvents does: in order, one save. */
+async function applyInOneSave(store: MissionStore, id: string, events: readonly MissionEvent[]): Promise<BatchResult> {
+  const [only] = events;
+  if (only === undefined || events.length > 1) return applyEvents(store, id, events);
+  const result = await applyEvent(store, id, only);
+  return { mission: result.mission, commands: result.commands, outcomes: [{ kind: result.duplicate ? "duplicate" : "applied" }] };
 }
 
 /** Work a resumed mission had under way when its runner stopped. */
