@@ -72,6 +72,11 @@ export interface AppWorldInput {
    * mission's runs side by side: a run the App dispatches while others run starts at once.
    */
   readonly parallelRuns?: number;
+  /**
+   * More environment of every job, read at each job's start: a caller may change it between runs
+   * (the fault campaign moves the jobs' clock this way).
+   */
+  readonly runnerEnv?: Record<string, string>;
 }
 
 export interface PostedComment {
@@ -192,7 +197,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       repo: REPO,
       actionDir: REPO_ROOT,
       sharedDirs: [reports],
-      runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" },
+      runnerEnv: Object.assign(input.runnerEnv ?? {}, { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" }),
       vars,
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
     });

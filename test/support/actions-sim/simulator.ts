@@ -38,7 +38,8 @@ export interface SimulatorOptions {
   readonly secrets?: Readonly<Record<string, string>>;
   /**
    * Variables every step gets, as a self-hosted runner's `.env` file sets them (lower precedence
-   * than the runner's own GITHUB_* and RUNNER_* variables).
+   * than the runner's own GITHUB_* and RUNNER_* variables). Read as each job starts: a caller
+   * may change the object between runs.
    */
   readonly runnerEnv?: Readonly<Record<string, string>>;
   readonly vars?: Readonly<Record<string, string>>;

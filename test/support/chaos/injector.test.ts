@@ -25,6 +25,20 @@ describe("the seeded injector", () => {
     expect(ask(createInjector(8), 2_000)).not.toEqual(a);
   });
 
+  it("gives a request the same fault however other requests interleave with it", () => {
+    const forward = createInjector(11);
+    const backward = createInjector(11);
+    const paths = Array.from({ length: 400 }, (_, i) => `/repos/acme/demo/issues/${i % 40}/comments`);
+    const faultsOf = (injector: ReturnType<typeof createInjector>, order: readonly string[]) => {
+      for (const path of order) injector.request({ method: "POST", path, git: false });
+      return injector.log.map((f) => `${f.what} #${f.occurrence}: ${f.fault}`).sort();
+    };
+    // Each path's own requests keep their order; how the paths interleave is reversed.
+    const a = faultsOf(forward, paths);
+    expect(a.length).toBeGreaterThan(0);
+    expect(faultsOf(backward, [...paths].reverse())).toEqual(a);
+  });
+
   it("gives faults at about their rates, none to git, none once stopped", () => {
     const injector = createInjector(42);
     ask(injector, 20_000);
