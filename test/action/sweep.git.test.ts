@@ -149,4 +149,26 @@ describe("sweep mode", () => {
     expect((await world.mission(id)).seq).toBe(before);
     expect(tracking()).toHaveLength(1);
   });
+  it("handles a mission command that got its 👀 but no mission (the App crashed between the two), and not one whose mission is stored", async () => {
+    clock = Date.now();
+    const reacted = await world.comment("octo-maintainer", `/naruto plan two files\n\n\`\`\`naruto\n${PLAN}\`\`\``);
+    const job = await world.job("publish", { now });
+    await job.deps.github.addReaction({ target: { comment: reacted.comment.id }, content: "eyes" });
+    const id = missionIdFor(REPO, reacted.comment.id);
+
+    clock += 3 * MINUTE;
+    await sweep();
+    expect((await world.mission(id)).status).toBe("planning");
+    expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id).map((d) => d.inputs["phase"])).toEqual(["plan"]);
+
+    // Stored now: the next sweep leaves it alone.
+    clock += MINUTE;
+    const before = (await world.mission(id)).seq;
+    const requests = world.fake.requests.length;
+    await sweep();
+    expect((await world.mission(id)).seq).toBe(before);
+    expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
+    // No second 👀, reply or tracking comment (the sweep's other writes, such as its index ref, aside).
+    expect(world.fake.requests.slice(requests).filter((r) => r.method !== "GET" && /\/(reactions|comments)$/.test(r.path))).toEqual([]);
+  });
 });
