@@ -30,6 +30,8 @@ export interface SeedInput {
   readonly killRate?: number;
   /** Chance that a dropped delivery is redelivered at the end of a round (default 0.5); the rest never arrive. */
   readonly redeliverRate?: number;
+  /** Runs once the mission settled, before the invariants are checked (a scenario breaks them on purpose). */
+  readonly beforeChecks?: (world: AppWorld, mission: string) => Promise<void>;
 }
 
 export interface SeedResult {
@@ -134,6 +136,7 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
     }
     injector.stop();
     await w.idle();
+    await input.beforeChecks?.(w, id);
     const failures = settled ? [] : [`the mission did not settle within ${MAX_SWEEPS} sweeps and ${MAX_RUNS} runs`];
     failures.push(...(await violations(w, id, ids)));
     const violationsOfFake = (() => {

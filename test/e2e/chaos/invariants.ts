@@ -123,10 +123,14 @@ function dispatches(world: AppWorld, id: string): string[] {
   return found;
 }
 
-/** Refs naruto may leave on GitHub for a mission (docs/action.md), GitHub's own pull refs, and the default branch. */
+/**
+ * Refs naruto may leave on GitHub for a mission (docs/action.md): the queue, the state and its
+ * index by issue, worker branches of the plan's items, branches keeping unfinished attempts'
+ * work; GitHub's own pull refs; and the default branch.
+ */
 async function refs(world: AppWorld, id: string, items: readonly string[]): Promise<string[]> {
   const allowed = new Set([`refs/heads/main`, `refs/heads/naruto/${id}`, `refs/heads/naruto-state/${id}`, ...items.map((i) => `refs/heads/naruto/${id}--${i}`)]);
   const all = (await world.bareGit("for-each-ref", "--format=%(refname)")).split("\n").filter((r) => r !== "");
-  const stray = all.filter((r) => !allowed.has(r) && !/^refs\/pull\/\d+\/(head|merge)$/.test(r) && !new RegExp(`^refs/heads/naruto-state/by-issue/\\d+/${id}$`).test(r));
+  const stray = all.filter((r) => !allowed.has(r) && !/^refs\/pull\/\d+\/(head|merge)$/.test(r) && !new RegExp(`^refs/heads/naruto-attempts/${id}/[^/]+/\\d+$`).test(r) && !new RegExp(`^refs/heads/naruto-state/by-issue/\\d+/${id}$`).test(r));
   return stray.length === 0 ? [] : [`refs outside the documented ones: ${stray.join(", ")}`];
 }

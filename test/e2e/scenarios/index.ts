@@ -13,6 +13,7 @@ import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
 import { appWhoMayInstruct } from "./app-who-may-instruct.ts";
 import { appWorkflowRefusal } from "./app-workflow-refusal.ts";
+import { chaosInvariants } from "./chaos-invariants.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
@@ -24,4 +25,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, chaosInvariants];
