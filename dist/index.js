@@ -66211,16 +66211,20 @@ async function answerMissedCommands(deps, input2) {
   const now = deps.now().getTime();
   const since = new Date(now - (input2.windowMs ?? MISSED_WINDOW_MS)).toISOString();
   const before = now - (input2.graceMs ?? MISSED_GRACE_MS);
+  const repo = `${deps.github.repo.owner}/${deps.github.repo.repo}`;
   const comments = await deps.github.listRecentComments({ since });
-  const missed = comments.filter(
-    (c) => c.eyes === 0 && Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null
-  );
+  const candidates = comments.filter((c) => Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null);
   const done = [];
-  for (const c of missed) {
+  for (const c of candidates) {
+    if (c.eyes > 0) {
+      const kind = parseCommand(c.body)?.kind;
+      if (kind !== "run" && kind !== "plan") continue;
+      if (await deps.store.load(missionIdFor(repo, c.id)) !== null) continue;
+    }
     const issue3 = await deps.github.getIssue({ number: c.issue });
     if (issue3 === null || c.user === null) continue;
     const outcome = await handleComment(deps, {
-      repo: `${deps.github.repo.owner}/${deps.github.repo.repo}`,
+      repo,
       defaultBranch: input2.defaultBranch,
       issue: { number: issue3.number, pullRequest: issue3.pullRequest, body: issue3.body, user: issue3.user },
       comment: { id: c.id, body: c.body, user: c.user }
