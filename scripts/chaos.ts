@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   const seeds = one !== undefined ? [one] : Array.from({ length: option(args, "--seeds") ?? 10 }, (_, i) => first + i);
   const items = option(args, "--items") ?? 8;
   // The control: the same missions with no fault and no kill (the invariants must hold there too).
-  const calm = args.includes("--calm") ? { rates: NO_FAULTS, killRate: 0 } : {};
+  const calm = args.includes("--calm") ? { rates: NO_FAULTS, killRate: 0, commandKillRate: 0 } : {};
   let failed = 0;
   for (const seed of seeds) {
     const result = await runSeed({ seed, items, ...calm });

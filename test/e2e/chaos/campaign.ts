@@ -28,6 +28,8 @@ export interface SeedInput {
   readonly rates?: ChaosRates;
   /** Chance that the App process is killed as a job starts (default 0.04). */
   readonly killRate?: number;
+  /** Chance that it is killed while it handles the command, up to 400 ms after the delivery (default 0.25). */
+  readonly commandKillRate?: number;
   /** Chance that a dropped delivery is redelivered at the end of a round (default 0.5); the rest never arrive. */
   readonly redeliverRate?: number;
   /** Runs once the mission settled, before the invariants are checked (a scenario breaks them on purpose). */
@@ -106,7 +108,16 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
     const commentId = await w.postComment({ as: MAINTAINER, body: withPlan(`/naruto ${items} files under faults`, campaignPlan(items)) });
     const id = missionIdFor(REPO, commentId);
     w.fake.setFaultSource(injector);
-    await w.deliverComment(commentId);
+    if (random() < (input.commandKillRate ?? 0.25)) {
+      // Answered at once and handled after: the kill lands somewhere in the handling.
+      const delay = Math.floor(random() * 400);
+      await w.fake.deliver({ event: "issue_comment", payload: w.fake.payloads.issueComment({ repo: REPO, commentId }), url: w.app.url });
+      await new Promise((r) => setTimeout(r, delay));
+      await w.app.kill();
+      story.push(`App killed ${delay} ms after the command's delivery`);
+    } else {
+      await w.deliverComment(commentId);
+    }
 
     let sweeps = 0;
     let offset = 0;

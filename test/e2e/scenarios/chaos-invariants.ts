@@ -27,9 +27,9 @@ async function breakState(world: AppWorld, id: string): Promise<void> {
 export const chaosInvariants: Scenario = {
   name: "chaos-invariants",
   run: async () => {
-    const calm = await runSeed({ seed: 1, items: 3, rates: NO_FAULTS, killRate: 0 });
+    const calm = await runSeed({ seed: 1, items: 3, rates: NO_FAULTS, killRate: 0, commandKillRate: 0 });
     checkEqual(calm.failures, [], "what a calm mission of the campaign breaks");
-    const broken = await runSeed({ seed: 1, items: 3, rates: NO_FAULTS, killRate: 0, beforeChecks: breakState });
+    const broken = await runSeed({ seed: 1, items: 3, rates: NO_FAULTS, killRate: 0, commandKillRate: 0, beforeChecks: breakState });
     const expected = [
       /^the queue branch on GitHub is at [0-9a-f]{12}, the mission says [0-9a-f]{12}$/,
       /^commit [0-9a-f]{12} of item f0 changes \["M\\tsrc\/f0.txt"\], not only "A\\tsrc\/f0.txt"$/,
