@@ -171,4 +171,35 @@ describe("sweep mode", () => {
     // No second 👀, reply or tracking comment (the sweep's other writes, such as its index ref, aside).
     expect(world.fake.requests.slice(requests).filter((r) => r.method !== "GET" && /\/(reactions|comments)$/.test(r.path))).toEqual([]);
   });
+  it("remembers the missions it found ended: later sweeps read none of them again, until their retention passes, and then once", async () => {
+    clock = Date.now();
+    const ids = ["m-endeda", "m-endedb", "m-endedc"];
+    for (const id of ids) {
+      await startMission(id);
+      const job = await world.job("publish", { now });
+      await applyEvent(job.deps.store, id, { type: "cancelled", at: now().toISOString(), by: "octo-maintainer" });
+    }
+    const readsOfThem = async () => {
+      const before = world.fake.requests.length;
+      await sweep();
+      return world.fake.requests.slice(before).filter((r) => ids.some((id) => decodeURIComponent(r.path).includes(id))).map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
+    };
+    expect(await readsOfThem()).not.toEqual([]);
+    expect(await world.ref("refs/heads/naruto-state/sweep/ended")).not.toBeNull();
+    clock += MINUTE;
+    expect(await readsOfThem()).toEqual([]);
+    // Past the retention: loaded once more, their worker branches deleted, then left alone for good.
+    await (await world.job("publish", { now })).deps.github.createRef({ ref: "refs/heads/naruto/m-endeda--one", sha: (await world.ref("refs/heads/main"))! });
+    clock += 8 * 24 * 60 * MINUTE;
+    expect(await readsOfThem()).not.toEqual([]);
+    expect(await world.ref("refs/heads/naruto/m-endeda--one")).toBeNull();
+    clock += MINUTE;
+    expect(await readsOfThem()).toEqual([]);
+    // A mission whose state moved since is read again (the record names the version it saw).
+    const job = await world.job("publish", { now });
+    const stored = (await job.deps.store.load("m-endedb"))!;
+    const saved = await job.deps.store.save({ ...stored.mission, seq: stored.mission.seq + 1 }, stored.version);
+    expect(saved.ok).toBe(true);
+    expect((await readsOfThem()).some((r) => r.includes("naruto-state/m-endedb"))).toBe(true);
+  });
 });

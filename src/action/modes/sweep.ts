@@ -4,13 +4,14 @@
  * engine retries them); an attempt whose run finished without its result reaching the mission
  * (its publish job was lost) ends as `interrupted` and starts again; checkpoints left waiting
  * get an integrate run; a plan or review run that vanished is dispatched again. Worker branches
- * of missions finished longer ago than the retention are deleted. Then the schedules of the
+ * of missions finished longer ago than the retention are deleted. Ended missions are remembered
+ * (sweep-memory.ts): a later sweep does not load them again. Then the schedules of the
  * config that fired since shortly before start their missions (src/github-driver/schedules.ts),
  * and `/naruto` comments of the last hour that nobody answered (the App took them and crashed
  * before handling them) are handled (src/github-driver/missed-commands.ts).
  */
 import { GitHubError, RefExistsError } from "../../github/errors.ts";
-import { issueIndexPrefix } from "../../github/mission-store.ts";
+import { GITHUB_STATE_REF_PREFIX, issueIndexPrefix } from "../../github/mission-store.ts";
 import { carryOut } from "../../github-driver/carry-out.ts";
 import { WORKFLOW_BOT } from "../../github-driver/deps.ts";
 import { pullRequestHeadVia } from "../../github-driver/handle-comment.ts";
@@ -24,6 +25,7 @@ import type { MissionCommand, MissionEvent } from "../../mission/events.ts";
 import { isMissionTerminal } from "../../mission/status.ts";
 import { applyEvent, applyEvents } from "../../mission/store.ts";
 import type { ModeDeps } from "../deps.ts";
+import { recallSweep, rememberSweep, settled, type EndedMission, type SweepMemory } from "./sweep-memory.ts";
 
 /** Worker branches of a finished mission are kept this long (its queue branch and PR stay). */
 export const BRANCH_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -31,12 +33,24 @@ export const BRANCH_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const QUIET_MS = 10 * 60 * 1000;
 
 export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number; scheduleWindowMs?: number } = {}): Promise<void> {
-  const ids = await deps.store.list();
+  const retentionMs = options.retentionMs ?? BRANCH_RETENTION_MS;
+  // The state refs with their versions (the index refs `by-issue/…` have slashes; mission ids never do).
+  const versions = new Map((await deps.github.listRefs(GITHUB_STATE_REF_PREFIX)).map((r) => [r.ref.slice(GITHUB_STATE_REF_PREFIX.length), r.sha] as const).filter(([id]) => id !== "" && !id.includes("/")));
+  const ids = [...versions.keys()];
+  const memory = await recallSweep(deps.github).catch((): SweepMemory => ({ ended: new Map(), text: null }));
+  const ended = new Map<string, EndedMission>();
   const lines: string[] = [];
   for (const id of ids) {
+    // Ended, at the version the last sweep saw, with nothing left to do until its retention passes.
+    const known = settled(memory, id, versions.get(id), deps.now(), retentionMs);
+    if (known !== null) {
+      ended.set(id, known);
+      continue;
+    }
     try {
-      const line = await sweepMission(deps, id, options.retentionMs ?? BRANCH_RETENTION_MS);
-      if (line !== null) lines.push(`- \`${id}\`: ${line}`);
+      const swept = await sweepMission(deps, id, retentionMs);
+      if (swept.ended !== null) ended.set(id, swept.ended);
+      if (swept.line !== null) lines.push(`- \`${id}\`: ${swept.line}`);
     } catch (error) {
       // One broken mission must not stop the sweep of the others.
       deps.log.warning(`sweep of ${id} failed: ${message(error)}`);
@@ -56,17 +70,31 @@ export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number;
     return [];
   });
   for (const m of missed) scheduled.push(`#${m.issue}: unanswered /naruto comment ${m.comment} handled (${m.outcome.kind === "mission" ? `mission ${m.outcome.mission}` : m.outcome.kind})`);
+  await rememberSweep(deps.github, memory, ended).catch((error: unknown) => deps.log.warning(`what the sweep found ended is not remembered: ${message(error)}`));
   const scheduleLines = scheduled.length === 0 ? "" : `\n${scheduled.map((l) => `- ${l}`).join("\n")}\n`;
   await deps.log.summary(`### naruto sweep\n\n${ids.length} mission(s)\n${lines.join("\n")}\n${scheduleLines}`);
 }
 
-async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Promise<string | null> {
+/** What the sweep of one mission did (`line`), and, for an ended one, what to remember of it. */
+interface Swept {
+  readonly line: string | null;
+  readonly ended: EndedMission | null;
+}
+
+async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Promise<Swept> {
   const stored = await deps.store.load(id);
-  if (stored === null) return null;
-  let mission = stored.mission;
+  if (stored === null) return { line: null, ended: null };
   const now = deps.now();
-  if (isMissionTerminal(mission.status)) return deleteOldBranches(deps, mission, now, retentionMs);
-  await indexOlderMission(deps, mission, stored.version);
+  if (isMissionTerminal(stored.mission.status)) {
+    const due = now.getTime() - Date.parse(stored.mission.updated_at) >= retentionMs;
+    return { line: due ? await deleteOldBranches(deps, stored.mission) : null, ended: { version: stored.version, updated_at: stored.mission.updated_at, cleaned: due } };
+  }
+  return { line: await sweepUnderWay(deps, id, stored.mission, stored.version, now), ended: null };
+}
+
+async function sweepUnderWay(deps: ModeDeps, id: string, found: Mission, version: string, now: Date): Promise<string | null> {
+  let mission = found;
+  await indexOlderMission(deps, mission, version);
 
   const commands: MissionCommand[] = [];
   const notes: string[] = [];
@@ -148,8 +176,7 @@ async function indexOlderMission(deps: ModeDeps, mission: Mission, version: stri
   });
 }
 
-async function deleteOldBranches(deps: ModeDeps, mission: Mission, now: Date, retentionMs: number): Promise<string | null> {
-  if (now.getTime() - Date.parse(mission.updated_at) < retentionMs) return null;
+async function deleteOldBranches(deps: ModeDeps, mission: Mission): Promise<string | null> {
   // Worker branches, and the branches that keep unfinished attempts' work (artifacts.ts).
   const refs = [...(await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`)), ...(await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`))];
   for (const { ref } of refs) await deps.github.deleteRef(ref);

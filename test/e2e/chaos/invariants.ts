@@ -9,6 +9,7 @@ import { trackingMarker, verdictMarker } from "../../../src/report/index.ts";
 import { shortSha } from "../../../src/report/format.ts";
 import type { Mission } from "../../../src/mission/document.ts";
 import { isMissionTerminal } from "../../../src/mission/status.ts";
+import { SWEEP_MEMORY_REF } from "../../../src/action/modes/sweep-memory.ts";
 import { REPO, type AppWorld } from "../support/app-world.ts";
 
 /** The file the demo agent writes for item `id` of the campaign's plan. */
@@ -126,10 +127,10 @@ function dispatches(world: AppWorld, id: string): string[] {
 /**
  * Refs naruto may leave on GitHub for a mission (docs/action.md): the queue, the state and its
  * index by issue, worker branches of the plan's items, branches keeping unfinished attempts'
- * work; GitHub's own pull refs; and the default branch.
+ * work, the sweep's record of ended missions; GitHub's own pull refs; and the default branch.
  */
 async function refs(world: AppWorld, id: string, items: readonly string[]): Promise<string[]> {
-  const allowed = new Set([`refs/heads/main`, `refs/heads/naruto/${id}`, `refs/heads/naruto-state/${id}`, ...items.map((i) => `refs/heads/naruto/${id}--${i}`)]);
+  const allowed = new Set([`refs/heads/main`, SWEEP_MEMORY_REF, `refs/heads/naruto/${id}`, `refs/heads/naruto-state/${id}`, ...items.map((i) => `refs/heads/naruto/${id}--${i}`)]);
   const all = (await world.bareGit("for-each-ref", "--format=%(refname)")).split("\n").filter((r) => r !== "");
   const stray = all.filter((r) => !allowed.has(r) && !/^refs\/pull\/\d+\/(head|merge)$/.test(r) && !new RegExp(`^refs/heads/naruto-attempts/${id}/[^/]+/\\d+$`).test(r) && !new RegExp(`^refs/heads/naruto-state/by-issue/\\d+/${id}$`).test(r));
   return stray.length === 0 ? [] : [`refs outside the documented ones: ${stray.join(", ")}`];
