@@ -26384,7 +26384,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse5(src, reviver, options2) {
+    function parse6(src, reviver, options2) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -26425,7 +26425,7 @@ var require_public_api = __commonJS({
         return value.toString(options2);
       return new Document.Document(value, _replacer, options2).toString(options2);
     }
-    exports2.parse = parse5;
+    exports2.parse = parse6;
     exports2.parseAllDocuments = parseAllDocuments;
     exports2.parseDocument = parseDocument3;
     exports2.stringify = stringify;
@@ -26490,7 +26490,7 @@ var require_dist2 = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.format = format;
-    exports2.parse = parse5;
+    exports2.parse = parse6;
     var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
     var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     var QUOTE_REGEXP = /[\\"]/g;
@@ -26517,7 +26517,7 @@ var require_dist2 = __commonJS({
       }
       return result;
     }
-    function parse5(header, options2) {
+    function parse6(header, options2) {
       const stopChar = options2?.comma === true ? COMMA : 65536;
       const len = header.length;
       let index = skipOWS(header, options2?.start ?? 0, len);
@@ -33971,18 +33971,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse5 = _parse(_Err);
+  const parse6 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse5(schema, value, ctx, finalizeParams(fn, _params));
+    return parse6(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse5 = _parse(_Err);
+  const parse6 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse5(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse6(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -35477,7 +35477,7 @@ function capSize(inst, size) {
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse5 = inst._zod.parse;
+  const parse6 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
     const n = size(payload.value);
     if (n > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
@@ -35491,7 +35491,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse5(payload, ctx);
+    return parse6(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -66335,16 +66335,75 @@ function minute(at2) {
   return `${at2.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
+// src/action/modes/sweep-memory.ts
+var SWEEP_MEMORY_REF = `${GITHUB_STATE_REF_PREFIX}sweep/ended`;
+var FILE2 = "ended.json";
+async function recallSweep(github) {
+  const version2 = await github.getRef(SWEEP_MEMORY_REF);
+  const text2 = version2 === null ? null : await github.readFile({ path: FILE2, ref: version2 });
+  return { ended: parse5(text2), text: text2 };
+}
+function settled(memory, id, version2, now, retentionMs) {
+  const known = memory.ended.get(id);
+  if (known === void 0 || known.version !== version2) return null;
+  return known.cleaned || now.getTime() - Date.parse(known.updated_at) < retentionMs ? known : null;
+}
+async function rememberSweep(github, memory, ended) {
+  const entries = [...ended.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const text2 = `${JSON.stringify(Object.fromEntries(entries), null, 1)}
+`;
+  if (text2 === memory.text || memory.text === null && entries.length === 0) return false;
+  const tree = await github.createTree({ entries: [{ path: FILE2, mode: "100644", content: text2 }] });
+  const commit = await github.createCommit({ message: `naruto sweep: ${entries.length} ended mission(s) remembered`, tree, parents: [] });
+  if (memory.text === null) {
+    try {
+      await github.createRef({ ref: SWEEP_MEMORY_REF, sha: commit });
+      return true;
+    } catch (error63) {
+      if (!(error63 instanceof RefExistsError)) throw error63;
+    }
+  }
+  await github.updateRef({ ref: SWEEP_MEMORY_REF, sha: commit, force: true });
+  return true;
+}
+function parse5(text2) {
+  const found = /* @__PURE__ */ new Map();
+  if (text2 === null) return found;
+  let raw;
+  try {
+    raw = JSON.parse(text2);
+  } catch {
+    return found;
+  }
+  if (typeof raw !== "object" || raw === null) return found;
+  for (const [id, entry] of Object.entries(raw)) {
+    const e = entry;
+    if (e === null || typeof e.version !== "string" || typeof e.updated_at !== "string" || typeof e.cleaned !== "boolean") continue;
+    found.set(id, { version: e.version, updated_at: e.updated_at, cleaned: e.cleaned });
+  }
+  return found;
+}
+
 // src/action/modes/sweep.ts
 var BRANCH_RETENTION_MS = 7 * 24 * 60 * 60 * 1e3;
 var QUIET_MS = 10 * 60 * 1e3;
 async function sweepMode(deps, options2 = {}) {
-  const ids2 = await deps.store.list();
+  const retentionMs = options2.retentionMs ?? BRANCH_RETENTION_MS;
+  const versions = new Map((await deps.github.listRefs(GITHUB_STATE_REF_PREFIX)).map((r) => [r.ref.slice(GITHUB_STATE_REF_PREFIX.length), r.sha]).filter(([id]) => id !== "" && !id.includes("/")));
+  const ids2 = [...versions.keys()];
+  const memory = await recallSweep(deps.github).catch(() => ({ ended: /* @__PURE__ */ new Map(), text: null }));
+  const ended = /* @__PURE__ */ new Map();
   const lines = [];
   for (const id of ids2) {
+    const known = settled(memory, id, versions.get(id), deps.now(), retentionMs);
+    if (known !== null) {
+      ended.set(id, known);
+      continue;
+    }
     try {
-      const line = await sweepMission(deps, id, options2.retentionMs ?? BRANCH_RETENTION_MS);
-      if (line !== null) lines.push(`- \`${id}\`: ${line}`);
+      const swept = await sweepMission(deps, id, retentionMs);
+      if (swept.ended !== null) ended.set(id, swept.ended);
+      if (swept.line !== null) lines.push(`- \`${id}\`: ${swept.line}`);
     } catch (error63) {
       deps.log.warning(`sweep of ${id} failed: ${message(error63)}`);
       lines.push(`- \`${id}\`: failed: ${message(error63).split("\n")[0] ?? ""}`);
@@ -66361,6 +66420,7 @@ async function sweepMode(deps, options2 = {}) {
     return [];
   });
   for (const m of missed) scheduled.push(`#${m.issue}: unanswered /naruto comment ${m.comment} handled (${m.outcome.kind === "mission" ? `mission ${m.outcome.mission}` : m.outcome.kind})`);
+  await rememberSweep(deps.github, memory, ended).catch((error63) => deps.log.warning(`what the sweep found ended is not remembered: ${message(error63)}`));
   const scheduleLines = scheduled.length === 0 ? "" : `
 ${scheduled.map((l) => `- ${l}`).join("\n")}
 `;
@@ -66372,11 +66432,17 @@ ${scheduleLines}`);
 }
 async function sweepMission(deps, id, retentionMs) {
   const stored = await deps.store.load(id);
-  if (stored === null) return null;
-  let mission = stored.mission;
+  if (stored === null) return { line: null, ended: null };
   const now = deps.now();
-  if (isMissionTerminal(mission.status)) return deleteOldBranches(deps, mission, now, retentionMs);
-  await indexOlderMission(deps, mission, stored.version);
+  if (isMissionTerminal(stored.mission.status)) {
+    const due = now.getTime() - Date.parse(stored.mission.updated_at) >= retentionMs;
+    return { line: due ? await deleteOldBranches(deps, stored.mission) : null, ended: { version: stored.version, updated_at: stored.mission.updated_at, cleaned: due } };
+  }
+  return { line: await sweepUnderWay(deps, id, stored.mission, stored.version, now), ended: null };
+}
+async function sweepUnderWay(deps, id, found, version2, now) {
+  let mission = found;
+  await indexOlderMission(deps, mission, version2);
   const commands = [];
   const notes = [];
   const apply2 = async (event) => {
@@ -66447,8 +66513,7 @@ async function indexOlderMission(deps, mission, version2) {
     if (!(error63 instanceof RefExistsError)) throw error63;
   });
 }
-async function deleteOldBranches(deps, mission, now, retentionMs) {
-  if (now.getTime() - Date.parse(mission.updated_at) < retentionMs) return null;
+async function deleteOldBranches(deps, mission) {
   const refs = [...await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`), ...await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`)];
   for (const { ref } of refs) await deps.github.deleteRef(ref);
   return refs.length === 0 ? null : `deleted ${refs.length} worker branch(es)`;
