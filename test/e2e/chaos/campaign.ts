@@ -4,7 +4,8 @@
  * seeded injector gives requests and deliveries their faults, the App process is killed at
  * seeded moments and started again, dropped deliveries are redelivered later or never, and the
  * workflow's schedule runs the sweep whenever nothing else runs — with the jobs' clock moved on
- * (shifted-clock.mjs), since what the sweep recovers it recovers only after a wait.
+ * (shifted-clock.mjs), since what the sweep recovers it recovers only after a wait — and now
+ * and then while dispatched runs wait, as GitHub's schedule does not wait for them.
  *
  * When the mission settled (ended, and no run left to run) or the rounds ran out, the faults
  * stop and the invariants are read from GitHub's state (invariants.ts).
@@ -123,11 +124,19 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
     let offset = 0;
     let settled = false;
     let redelivered = 0;
+    let rounds = 0;
     for (;;) {
       if (w.app.pid === null) {
         story.push("App started after the round");
         await w.app.start();
       }
+      // The schedule does not wait for the runs: now and then it fires while dispatched runs wait.
+      if (random() < 0.15) {
+        story.push(`sweep beside waiting runs (round ${rounds})`);
+        await w.sim.trigger({ event: "schedule" });
+        await w.idle();
+      }
+      rounds++;
       const ran = await w.runPending();
       redelivered += await redeliverSome(w, random, input.redeliverRate ?? 0.5);
       if (w.runs.length > MAX_RUNS) break;
