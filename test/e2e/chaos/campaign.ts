@@ -14,11 +14,9 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
 import { isMissionTerminal } from "../../../src/mission/status.ts";
-import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { createInjector, DEFAULT_RATES, type ChaosRates, type InjectedFault } from "../../support/chaos/injector.ts";
 import { seededRandom } from "../../support/seeded-random.ts";
-import { shellQuote } from "../../../src/agent/shell-quote.ts";
-import { withPlan } from "../support/app-checks.ts";
+import { APP_CONFIG, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, startAppWorld, type AppWorld } from "../support/app-world.ts";
 import { REPO_ROOT } from "../support/world.ts";
 import { fileOf, violations } from "./invariants.ts";
@@ -54,7 +52,6 @@ const MAX_RUNS = 80;
 const SWEEP_STEP_MS = 11 * 60_000;
 
 const SHIFTED_CLOCK = pathToFileURL(join(REPO_ROOT, "test/support/chaos/shifted-clock.mjs")).href;
-const demoAgent = `${shellQuote(process.execPath)} ${shellQuote(`${REPO_ROOT}src/agent/demo-agent.mjs`)}`;
 
 /** K items, each creating its own file; every third one waits for the one before it. */
 export function campaignPlan(items: number): string {
@@ -67,18 +64,9 @@ export function campaignPlan(items: number): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The App scenarios' config (the demo agent), with room for every item and three attempts each. */
 function campaignConfig(items: number): string {
-  return `version: 1
-agents:
-  default:
-    command: ${JSON.stringify(demoAgent)}
-    read: ${TEST_AGENT_READ}
-    timeout: 2m
-limits:
-  max_parallel: ${items}
-  max_attempts: 3
-  item_timeout: 5m
-`;
+  return APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${items}`).replace("max_attempts: 1", "max_attempts: 3");
 }
 
 export async function runSeed(input: SeedInput): Promise<SeedResult> {
