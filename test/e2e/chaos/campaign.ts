@@ -103,7 +103,10 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
       await w.fake.deliver({ event: "issue_comment", payload: w.fake.payloads.issueComment({ repo: REPO, commentId }), url: w.app.url });
       await new Promise((r) => setTimeout(r, delay));
       await w.app.kill();
-      story.push(`App killed ${delay} ms after the command's delivery`);
+      // Which window the kill hit, read off the fake: before the 👀, between it and the mission's first save, or after.
+      const eyes = [...w.fake.repo(REPO).reactions.values()].some((r) => r.subject.kind === "comment" && r.subject.id === commentId && r.content === "eyes");
+      const stored = (await w.bareGit("for-each-ref", "--format=%(refname)", `refs/heads/naruto-state/${id}`)) !== "";
+      story.push(`App killed ${delay} ms after the command's delivery (${eyes ? "after" : "before"} its 👀, ${stored ? "after" : "before"} the mission's first save)`);
     } else {
       await w.deliverComment(commentId);
     }
