@@ -33,10 +33,9 @@ export interface SweepMemory {
   readonly text: string | null;
 }
 
-/** The record as the last sweep left it; an empty one when there is none or it cannot be read. */
+/** The record as the last sweep left it; an empty one when there is none or it is not naruto's (a failed read throws: the sweep then starts without it). */
 export async function recallSweep(github: Pick<GitHubPort, "getRef" | "readFile">): Promise<SweepMemory> {
   const version = await github.getRef(SWEEP_MEMORY_REF);
-  // (Read with the state's own requests: an unreadable record is no record.)
   const text = version === null ? null : await github.readFile({ path: FILE, ref: version });
   return { ended: parse(text), text };
 }
@@ -49,7 +48,7 @@ export function settled(memory: SweepMemory, id: string, version: string | undef
 }
 
 /** Writes `ended` (missions no longer listed are dropped by the caller) when it differs from what was read. */
-export async function rememberSweep(github: Pick<GitHubPort, "getRef" | "createTree" | "createCommit" | "createRef" | "updateRef">, memory: SweepMemory, ended: ReadonlyMap<string, EndedMission>): Promise<boolean> {
+export async function rememberSweep(github: Pick<GitHubPort, "createTree" | "createCommit" | "createRef" | "updateRef">, memory: SweepMemory, ended: ReadonlyMap<string, EndedMission>): Promise<boolean> {
   const entries = [...ended.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const text = `${JSON.stringify(Object.fromEntries(entries), null, 1)}\n`;
   if (text === memory.text || (memory.text === null && entries.length === 0)) return false;
