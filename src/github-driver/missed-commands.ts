@@ -4,8 +4,9 @@
  * (every 15 minutes) finds such comments and handles them as the App would have: a `/naruto`
  * comment of the last hour, older than a grace period (the App may still be at it), by no bot of
  * naruto's, with no 👀 (naruto reacts 👀 to every command it accepts, before acting) — or, for a
- * command that starts a mission (`run`, `plan`), with its 👀 but no mission stored: the App
- * crashed (or lost GitHub's answer) between the reaction and the mission's first save. Handling
+ * command that starts a mission (`run`, `plan`), with its 👀 but no mission stored and no reply
+ * of naruto's: the App crashed (or lost GitHub's answer) between the reaction and the mission's
+ * first save (a reply without a mission is a refusal after the 👀, which removed it). Handling
  * is idempotent (a mission's id comes from its comment's id, replies are keyed to it), so a
  * comment handled twice changes nothing; a refused one gets its one reply, not a second.
  *
@@ -16,6 +17,8 @@ import { parseCommand } from "./command.ts";
 import type { CommentDeps, CommentOutcome } from "./comment-types.ts";
 import { handleComment } from "./handle-comment.ts";
 import { missionIdFor } from "./mission-id.ts";
+import { narutoAuthors } from "./deps.ts";
+import { markerFor } from "../github/marker.ts";
 
 /** How far back the sweep looks. */
 export const MISSED_WINDOW_MS = 60 * 60_000;
@@ -41,6 +44,8 @@ export async function answerMissedCommands(deps: CommentDeps, input: { defaultBr
       const kind = parseCommand(c.body)?.kind;
       if (kind !== "run" && kind !== "plan") continue;
       if ((await deps.store.load(missionIdFor(repo, c.id))) !== null) continue;
+      // Answered without a mission: refused after the 👀 (a workflow change), its mission removed.
+      if ((await deps.github.findComment({ issue: c.issue, marker: markerFor(`reply:${c.id}`), ...narutoAuthors(deps) })) !== null) continue;
     }
     const issue = await deps.github.getIssue({ number: c.issue });
     if (issue === null || c.user === null) continue;

@@ -10,6 +10,7 @@ import { sweepMode } from "../../src/action/modes/sweep.ts";
 import { cancelRuns, carryOut } from "../../src/github-driver/carry-out.ts";
 import { missionIdFor, runIdOf } from "../../src/github-driver/mission-id.ts";
 import { plannedEvent } from "../../src/engine/planned-event.ts";
+import { markerFor } from "../../src/github/marker.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { checkPlan } from "../../src/plan/index.ts";
 import { REPO, startWorld, type World } from "./world.ts";
@@ -170,6 +171,17 @@ describe("sweep mode", () => {
     expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
     // No second 👀, reply or tracking comment (the sweep's other writes, such as its index ref, aside).
     expect(world.fake.requests.slice(requests).filter((r) => r.method !== "GET" && /\/(reactions|comments)$/.test(r.path))).toEqual([]);
+  });
+  it("leaves alone a mission command with its 👀 and naruto's reply but no mission (refused after the 👀, and cleaned up)", async () => {
+    clock = Date.now();
+    const refused = await world.comment("octo-maintainer", `/naruto plan two files\n\n\`\`\`naruto\n${PLAN}\`\`\``);
+    const job = await world.job("publish", { now });
+    await job.deps.github.addReaction({ target: { comment: refused.comment.id }, content: "eyes" });
+    // As the workflow refusal leaves it: the reply keyed to the comment, the mission discarded.
+    await job.deps.github.upsertComment({ issue: 1, marker: markerFor(`reply:${refused.comment.id}`), body: "naruto did not start: …", author: ["github-actions[bot]"] });
+    clock += 3 * MINUTE;
+    await sweep();
+    expect(await world.ref(`refs/heads/naruto-state/${missionIdFor(REPO, refused.comment.id)}`)).toBeNull();
   });
   it("remembers the missions it found ended: later sweeps read none of them again, until their retention passes, and then once", async () => {
     clock = Date.now();
