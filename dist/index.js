@@ -66220,6 +66220,7 @@ async function answerMissedCommands(deps, input2) {
       const kind = parseCommand(c.body)?.kind;
       if (kind !== "run" && kind !== "plan") continue;
       if (await deps.store.load(missionIdFor(repo, c.id)) !== null) continue;
+      if (await deps.github.findComment({ issue: c.issue, marker: markerFor(`reply:${c.id}`), ...narutoAuthors(deps) }) !== null) continue;
     }
     const issue3 = await deps.github.getIssue({ number: c.issue });
     if (issue3 === null || c.user === null) continue;
