@@ -25,7 +25,8 @@ const item = (id: string, after: string | null) =>
 const PLAN = ["version: 1", "title: Three files", "items:", ...item("alpha", null), ...item("gamma", null), ...item("delta", null), ...item("beta", "alpha")].join("\n");
 
 describe("an integrate run", () => {
-  it("integrates the legs of a work run that ended, while another leg of the same run still works", async () => {
+  // A whole mission of jobs: ~25 s here, over a minute on a machine loaded twice over (a hang guard, not a time limit).
+  it("integrates the legs of a work run that ended, while another leg of the same run still works", { timeout: 180_000 }, async () => {
     const id = await world.plannedMission(`/naruto three files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
     let mission = await world.mission(id);
     const run = runIdOf(mission.items[0]?.attempts[0]?.runner ?? null)!;

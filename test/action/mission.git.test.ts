@@ -49,7 +49,8 @@ async function work(mission: string, item: string, attempt: number): Promise<str
 }
 
 describe("a mission through the Action's jobs", () => {
-  it("plans, works, integrates in dependency order, reviews, and posts the verdict", async () => {
+  // A whole mission of jobs: ~25 s here, over a minute on a machine loaded twice over (a hang guard, not a time limit).
+  it("plans, works, integrates in dependency order, reviews, and posts the verdict", { timeout: 180_000 }, async () => {
     const event = await world.comment("octo-maintainer", `/naruto make two files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
     const command = await world.job("command");
     const started = await commandMode(command.deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
