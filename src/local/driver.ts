@@ -96,15 +96,16 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
         // The queue never builds on a head naruto did not write (DESIGN.md §8a).
         const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
         queueMovedRuns = 0;
+        // The next batch waits until the loop takes this event: it then starts from a mission that
+        // knows this head, and finds nothing after it to look for (integrate-batch.ts).
         return integrated;
       } catch (e) {
+        integrating = false;
         pending.unshift(...batch);
         if (!(e instanceof QueueTamperedError) || ++queueMovedRuns > 5) throw e;
         // Moved during the batch: the check reports it and puts naruto's head back; try again.
         await checkTampering();
         return null;
-      } finally {
-        integrating = false;
       }
     });
   };
@@ -189,6 +190,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       // What arrived while the last save ran is applied in order and saved once (a group commit):
       // no event waits longer than it did, and a busy mission writes fewer versions.
       const arrived = [await inbox.next(), ...inbox.drain()];
+      if (arrived.some((m) => m?.type === "integrated")) integrating = false;
       for (const events of saveGroups(arrived.filter((m): m is MissionEvent => m !== null && !(finished && m.type === "tick")))) {
         try {
           // A tick reads the stored mission afresh: a cancel from elsewhere shows up there.

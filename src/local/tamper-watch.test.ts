@@ -64,6 +64,25 @@ describe("the tamper watch", () => {
     expect(findings.find((f) => f.what === "refs/heads/main")).toMatchObject({ blame: "user", action: null });
   });
 
+  it("shares one check among those asked for while it waits its turn, and still sees what changed before each", async () => {
+    repo = await createTestRepo({ "README.md": "# app\n" });
+    let reads = 0;
+    const git: typeof repo.git = (call) => {
+      if (call.args.includes("for-each-ref")) reads++;
+      return repo.git(call);
+    };
+    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: true, now: () => new Date("2026-12-01T00:00:00Z") });
+    reads = 0;
+    const first = w.check();
+    await repo.run("update-ref", "refs/heads/elsewhere", "HEAD");
+    const [second, third] = [w.check(), w.check()];
+    const found = await Promise.all([first, second, third]);
+    expect(reads).toBe(2);
+    expect(found[2]).toBe(found[1]);
+    // The change made after the first check was asked for is in the shared one (or the first).
+    expect(found.flat().some((f) => f.what === "refs/heads/elsewhere")).toBe(true);
+  });
+
   it("blames the attempts that ran when agents run unsandboxed, and the user when they cannot reach the repository", async () => {
     for (const sandboxed of [false, true]) {
       const w = await watch(sandboxed);

@@ -142,6 +142,7 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
   const running = new Set<string>();
   let ran = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
+  let waiting: Promise<TamperFinding[]> | null = null;
 
   const check = async (): Promise<TamperFinding[]> => {
     for (const [ref, e] of ledger) e.since = new Set([e.current ?? "", ...(pending.get(ref) ?? [])]);
@@ -184,7 +185,14 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
     },
     expected: (ref) => ledger.get(ref)?.current ?? null,
     check: () => {
-      const result = queue.then(check);
+      // A check asked for while another waits its turn shares that one: it begins after both
+      // were asked for, which is all either needs (its reading starts after what each waits on).
+      if (waiting !== null) return waiting;
+      const result = queue.then(() => {
+        waiting = null;
+        return check();
+      });
+      waiting = result;
       queue = result.catch(() => undefined);
       return result;
     },
