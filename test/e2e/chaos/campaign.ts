@@ -116,6 +116,7 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
     let settled = false;
     let redelivered = 0;
     let rounds = 0;
+    const decided = new Set<string>();
     for (;;) {
       if (w.app.pid === null) {
         story.push("App started after the round");
@@ -129,7 +130,7 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
       }
       rounds++;
       const ran = await w.runPending();
-      redelivered += await redeliverSome(w, random, input.redeliverRate ?? 0.5);
+      redelivered += await redeliverSome(w, random, input.redeliverRate ?? 0.5, decided);
       if (w.runs.length > MAX_RUNS) break;
       if (ran.length > 0) continue;
       const m = await w.mission(id).catch(() => null);
@@ -171,17 +172,16 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
   }
 }
 
-/** Redelivers each dropped delivery not yet redelivered with chance `rate`; the others are given up for good. */
-async function redeliverSome(world: AppWorld, random: () => number, rate: number): Promise<number> {
+/** Redelivers each dropped delivery not yet decided with chance `rate`; the others are given up for good. */
+async function redeliverSome(world: AppWorld, random: () => number, rate: number, decided: Set<string>): Promise<number> {
   let n = 0;
   for (const d of world.fake.deliveries) {
     const last = d.attempts.at(-1);
-    if (last === undefined || !last.dropped || handled.has(d)) continue;
-    handled.add(d);
+    if (last === undefined || !last.dropped || decided.has(d.id)) continue;
+    decided.add(d.id);
     if (random() >= rate) continue;
     await world.redeliver(d.id);
     n++;
   }
   return n;
 }
-const handled = new WeakSet<object>();
