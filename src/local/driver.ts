@@ -60,14 +60,18 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   let mission: Mission | null = null;
 
   const spawn = (work: () => Promise<Message>) => {
-    const task = work()
-      .then((m) => inbox.push(m))
+    // A task leaves the set before its message wakes the loop: the loop that takes its last
+    // message sees it gone and ends, instead of waiting for the next tick.
+    const task: Promise<void> = work()
       .catch((e: unknown) => {
         ctx.progress.error(e);
-        inbox.push(null);
+        return null;
+      })
+      .then((m) => {
+        tasks.delete(task);
+        inbox.push(m);
       });
     tasks.add(task);
-    void task.finally(() => tasks.delete(task));
   };
 
   const stopAll = () => {
