@@ -97,7 +97,7 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}), call });
   const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
   const refs = [branch, ...(options.keepAt ? [options.keepAt] : [])];
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, "--stdin"], cwd: options.repoDir, input: refs.map((r) => `update ${r} ${commit}\n`).join("") });
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options.repoDir, input: refs.map((r) => `update ${r} ${commit}\n`).join("") });
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
 

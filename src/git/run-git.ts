@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createRefSession, refTransactionOf, type RefSession } from "./ref-sessions.ts";
 
 /** How one git command is run: always an argument array, never a shell. */
 export interface GitCall {
@@ -43,6 +44,13 @@ export interface GitRunnerOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The git executable. */
   readonly binary?: string;
+  /**
+   * Ref writes (`update-ref`) through long-running processes, a transaction each (see
+   * ref-sessions.ts); default true. False: a process per call.
+   */
+  readonly refSessions?: boolean;
+  /** Told every git process started (its arguments): for counting. */
+  readonly onSpawn?: (args: readonly string[]) => void;
 }
 
 /**
@@ -54,18 +62,47 @@ export interface GitRunnerOptions {
 export function createGit(options: GitRunnerOptions = {}): Git {
   const binary = options.binary ?? "git";
   const base = { ...(options.env ?? {}) };
+  const environment = (extra?: Readonly<Record<string, string>>) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", ...extra });
+  const start = (args: readonly string[], call: GitCall) => {
+    options.onSpawn?.(args);
+    return spawn(binary, args as string[], { cwd: call.cwd, env: environment(call.env), stdio: ["pipe", "pipe", "pipe"] });
+  };
+  const once = oneShot(binary, environment, options.onSpawn);
+  if (options.refSessions === false) return once;
+  const sessions = new Map<string, RefSession>();
+  // A git without transactions on `--stdin` (before 2.27) writes a process per call.
+  let supported = true;
+  return async (call) => {
+    const transaction = supported ? refTransactionOf(call) : null;
+    if (transaction === null) return once(call);
+    const key = JSON.stringify([call.cwd, call.env ?? {}, transaction.options, transaction.message]);
+    for (let tries = 0; ; tries++) {
+      let session = sessions.get(key);
+      if (session === undefined || !session.alive) {
+        const args = [...transaction.options, "update-ref", ...(transaction.message === null ? [] : ["-m", transaction.message]), "--stdin"];
+        session = createRefSession(() => start(args, call));
+        sessions.set(key, session);
+      }
+      const result = await session.run(transaction.lines);
+      if (result.ok) return { code: 0, stdout: Buffer.alloc(0), stderr: "" };
+      if (result.unsent && tries === 0) continue;
+      if (/unknown command: start/.test(result.stderr)) {
+        supported = false;
+        return once(call);
+      }
+      throw new GitError(call.args, result.code, result.stderr);
+    }
+  };
+}
+
+/** A process per call. */
+function oneShot(binary: string, environment: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv, onSpawn: ((args: readonly string[]) => void) | undefined): Git {
   return (call) =>
     new Promise((resolve, reject) => {
+      onSpawn?.(call.args);
       const child = spawn(binary, call.args as string[], {
         cwd: call.cwd,
-        env: {
-          ...base,
-          GIT_TERMINAL_PROMPT: "0",
-          GIT_EDITOR: "true",
-          GIT_PAGER: "cat",
-          LC_ALL: "C",
-          ...call.env,
-        },
+        env: environment(call.env),
         stdio: ["pipe", "pipe", "pipe"],
       });
       const out: Buffer[] = [];

@@ -1,0 +1,125 @@
+/**
+ * Ref writes through long-running `update-ref --stdin` processes (ref-sessions.ts): the same
+ * answers as a process per call (a compare-and-swap that loses fails with git's message, a
+ * create over an existing ref is refused), far fewer processes, and nothing left running.
+ */
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
+import { refTransactionOf } from "./ref-sessions.ts";
+import { createGit, GitError, type Git } from "./run-git.ts";
+
+let repo: TestRepo;
+let head: string;
+let second: string;
+beforeAll(async () => {
+  repo = await createTestRepo({ "a.txt": "a\n" });
+  head = await repo.run("rev-parse", "HEAD");
+  await repo.run("commit", "--allow-empty", "-q", "-m", "second");
+  second = await repo.run("rev-parse", "HEAD");
+});
+afterAll(async () => repo.remove());
+
+function counted(): { git: Git; spawned: string[][] } {
+  const spawned: string[][] = [];
+  return { git: createGit({ env: { PATH: process.env.PATH }, onSpawn: (args) => spawned.push([...args]) }), spawned };
+}
+
+const refOf = (name: string) => repo.run("for-each-ref", "--format=%(objectname)", name);
+
+describe("ref writes through a long-running process", () => {
+  it("writes many refs, one transaction each, with one process", async () => {
+    const { git, spawned } = counted();
+    for (let i = 0; i < 12; i++) await git({ args: ["update-ref", "-m", "naruto: test", `refs/naruto/s/one-${i}`, head, ""], cwd: repo.dir });
+    await git({ args: ["update-ref", "-m", "naruto: test", "--stdin"], cwd: repo.dir, input: `update refs/naruto/s/one-0 ${second} ${head}\ndelete refs/naruto/s/one-1 ${head}\ncreate refs/heads/s-logged ${head}\n` });
+    await git({ args: ["update-ref", "-m", "naruto: test", "refs/heads/s-logged", second, head], cwd: repo.dir });
+    expect(spawned).toEqual([["update-ref", "-m", "naruto: test", "--stdin"]]);
+    expect(await refOf("refs/naruto/s/one-0")).toBe(second);
+    expect(await refOf("refs/naruto/s/one-1")).toBe("");
+    expect(await refOf("refs/naruto/s/one-11")).toBe(head);
+    // The reflog says what the one-shot command would have said.
+    expect(await repo.run("reflog", "show", "--format=%gs", "refs/heads/s-logged")).toBe("naruto: test\nnaruto: test");
+  });
+
+  it("fails a lost compare-and-swap as the one-shot command does, and the next write still works", async () => {
+    const { git, spawned } = counted();
+    await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, ""], cwd: repo.dir });
+    // Moved by someone else since.
+    await repo.run("update-ref", "refs/naruto/s/cas", second);
+    const lost = await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, head], cwd: repo.dir }).catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(GitError);
+    expect((lost as GitError).stderr).toMatch(/cannot lock ref 'refs\/naruto\/s\/cas'/);
+    expect((lost as GitError).args).toEqual(["update-ref", "-m", "m", "refs/naruto/s/cas", head, head]);
+    const exists = await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, ""], cwd: repo.dir }).catch((e: unknown) => e);
+    expect(exists).toBeInstanceOf(GitError);
+    expect(await refOf("refs/naruto/s/cas")).toBe(second);
+    await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, second], cwd: repo.dir });
+    expect(await refOf("refs/naruto/s/cas")).toBe(head);
+    // A failed transaction ends its process: the next write starts another.
+    expect(spawned.length).toBe(3);
+  });
+
+  it("applies a transaction whole or not at all", async () => {
+    const { git } = counted();
+    await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/t1", head, ""], cwd: repo.dir });
+    const failed = await git({ args: ["update-ref", "-m", "m", "--stdin"], cwd: repo.dir, input: `update refs/naruto/s/t1 ${second}\ncreate refs/naruto/s/t1-new ${head}\nverify refs/naruto/s/t1 ${second}\n` }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(GitError);
+    expect(await refOf("refs/naruto/s/t1")).toBe(head);
+    expect(await refOf("refs/naruto/s/t1-new")).toBe("");
+  });
+
+  it("serialises concurrent writes and runs other calls as they are", async () => {
+    const { git, spawned } = counted();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => git({ args: ["update-ref", "-m", "c", `refs/naruto/s/c-${i}`, head, ""], cwd: repo.dir })));
+    const listed = await git({ args: ["for-each-ref", "--format=%(refname)", "refs/naruto/s/"], cwd: repo.dir });
+    expect(listed.stdout.toString().split("\n").filter((r) => r.startsWith("refs/naruto/s/c-")).length).toBe(20);
+    expect(spawned.map((a) => a.find((x) => !x.startsWith("-")))).toEqual(["update-ref", "for-each-ref"]);
+  });
+
+  it("leaves nothing running: a program that wrote refs exits at once", async () => {
+    const script = `
+      const { createGit } = await import(${JSON.stringify(new URL("./run-git.ts", import.meta.url).pathname)});
+      const git = createGit({ env: { PATH: process.env.PATH } });
+      const before = process.getActiveResourcesInfo().sort().join();
+      await git({ args: ["update-ref", "-m", "x", "refs/naruto/s/exit", ${JSON.stringify(head)}, ""], cwd: ${JSON.stringify(repo.dir)} });
+      // What would keep it running: the same as before it wrote (no pipe, no process of git's).
+      console.log(process.getActiveResourcesInfo().sort().join() === before ? "wrote" : "held: " + process.getActiveResourcesInfo().join());`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(out.trim()).toBe("wrote");
+    expect(code).toBe(0);
+    expect(await refOf("refs/naruto/s/exit")).toBe(head);
+  });
+});
+
+describe("which calls are ref transactions", () => {
+  const oid = "a".repeat(40);
+  const other = "b".repeat(40);
+  it("takes the plain forms of update-ref", () => {
+    expect(refTransactionOf({ args: ["update-ref", "-m", "m", "refs/x", oid] })).toEqual({ options: [], message: "m", lines: `update refs/x ${oid}\n` });
+    expect(refTransactionOf({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "refs/x", oid, ""] })).toEqual({ options: ["-c", "core.hooksPath=/dev/null"], message: null, lines: `create refs/x ${oid}\n` });
+    expect(refTransactionOf({ args: ["update-ref", "refs/x", oid, other] })?.lines).toBe(`update refs/x ${oid} ${other}\n`);
+    expect(refTransactionOf({ args: ["update-ref", "-d", "refs/x"] })?.lines).toBe("delete refs/x\n");
+    expect(refTransactionOf({ args: ["update-ref", "-d", "refs/x", oid] })?.lines).toBe(`delete refs/x ${oid}\n`);
+    expect(refTransactionOf({ args: ["update-ref", "--stdin"], input: `update refs/x ${oid}\ndelete refs/y\n` })?.lines).toBe(`update refs/x ${oid}\ndelete refs/y\n`);
+  });
+
+  it("leaves every other call to a process of its own", () => {
+    for (const call of [
+      { args: ["rev-parse", "HEAD"] },
+      { args: ["update-ref", "refs/x", "HEAD"] }, // a revision, not an object id
+      { args: ["update-ref", "--no-deref", "refs/x", oid] },
+      { args: ["update-ref", "-d", "refs/x", ""] },
+      { args: ["--git-dir", "/x", "update-ref", "refs/x", oid] },
+      { args: ["update-ref", "refs/x", oid], okCodes: [1] },
+      { args: ["update-ref", "--stdin"], input: "start\ncommit\n" },
+      { args: ["update-ref", "--stdin"], input: `update refs/x ${oid}\nupdate refs/y HEAD\n` },
+      { args: ["update-ref", "--stdin", "-z"], input: `update refs/x ${oid}\n` },
+      { args: ["update-ref", "-m", "two\nlines", "refs/x", oid] },
+    ]) {
+      expect(refTransactionOf(call), JSON.stringify(call)).toBeNull();
+    }
+  });
+});
