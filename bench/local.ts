@@ -23,7 +23,7 @@ import { runLocalMission } from "../src/local/local-mission.ts";
 import { silentProgress } from "../src/local/progress.ts";
 import { chooseSandbox } from "../src/sandbox/choose.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../test/support/agents/index.ts";
-import { createTestRepo, type TestRepo } from "../test/support/git-repo.ts";
+import { createTestRepo, testGit, type TestRepo } from "../test/support/git-repo.ts";
 
 const FILES = 2500;
 /** `NARUTO_BENCH_SIZES=16,64` measures fewer sizes (a quick look; the 256/64 figure needs both). */
@@ -70,7 +70,7 @@ function cpuSeconds(): number {
 interface Measure {
   readonly seconds: number;
   readonly cpu: number;
-  readonly gitCalls: number;
+  readonly gitProcesses: number;
   /** git processes by subcommand (`update-ref`, `cat-file`, …). */
   readonly bySubcommand?: ReadonlyMap<string, number>;
 }
@@ -94,14 +94,14 @@ async function bigRepository(): Promise<TestRepo> {
 
 /** One whole mission of `items` items: wall, CPU and git processes. */
 async function mission(repo: TestRepo, items: number, parallel: number, command: string, cacheHome: string): Promise<Measure> {
-  let gitCalls = 0;
+  // git processes, not calls: ref writes share long-running processes (src/git/ref-sessions.ts).
+  let gitProcesses = 0;
   const bySubcommand = new Map<string, number>();
-  const git: typeof repo.git = (call) => {
-    gitCalls++;
-    const sub = subcommand(call.args);
+  const git = testGit((args) => {
+    gitProcesses++;
+    const sub = subcommand(args);
     bySubcommand.set(sub, (bySubcommand.get(sub) ?? 0) + 1);
-    return repo.git(call);
-  };
+  });
   const start = performance.now();
   const cpuStart = cpuSeconds();
   const m = await runLocalMission(
@@ -114,15 +114,15 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
   if (m.verdict?.verdict !== "approve" || integrated !== items) {
     throw new Error(`the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items.filter((i) => i.status !== "integrated").slice(0, 5).map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
   }
-  return { seconds, cpu, gitCalls, bySubcommand };
+  return { seconds, cpu, gitProcesses, bySubcommand };
 }
 
 /** The naive way, per item: a linked work tree, the same edit, a commit, the work tree removed. */
 async function naiveLoop(repo: TestRepo, items: number): Promise<Measure> {
   const dir = await mkdtemp(join(tmpdir(), "naruto-bench-naive-"));
-  let gitCalls = 0;
+  let gitProcesses = 0;
   const run = (args: string[], cwd: string) => {
-    gitCalls++;
+    gitProcesses++;
     return repo.git({ args, cwd });
   };
   const start = performance.now();
@@ -136,7 +136,7 @@ async function naiveLoop(repo: TestRepo, items: number): Promise<Measure> {
       await run(["commit", "-q", "-m", `item ${i}`], tree);
       await run(["worktree", "remove", "--force", tree], repo.dir);
     }
-    return { seconds: (performance.now() - start) / 1000, cpu: cpuSeconds() - cpuStart, gitCalls };
+    return { seconds: (performance.now() - start) / 1000, cpu: cpuSeconds() - cpuStart, gitProcesses };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -166,7 +166,7 @@ async function checkoutCycleSeconds(repo: TestRepo, cycles: number): Promise<num
   }
 }
 
-const per = (m: Measure, n: number) => ({ wall: m.seconds / n, cpu: m.cpu / n, git: m.gitCalls / n });
+const per = (m: Measure, n: number) => ({ wall: m.seconds / n, cpu: m.cpu / n, git: m.gitProcesses / n });
 
 export async function run(): Promise<void> {
   const sandbox = await chooseSandbox({ mode: "auto", env: process.env });

@@ -7,10 +7,9 @@
  * A transaction is what the one-shot command was: its compare-and-swap is checked under the
  * ref's lock at `prepare`, from the ref as it is then (git reads it afresh), and when it fails,
  * git ends the process with the message the one-shot command would have printed: the call fails
- * with the same GitError, and the next write starts a new process. An idle process ends after a
- * while, and never keeps naruto running.
+ * with the same GitError, and the next write starts a new process (git-session.ts: an idle
+ * process ends after a while, and never keeps naruto running).
  */
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { GitCall } from "./run-git.ts";
 
 /** One write of refs as `update-ref --stdin` lines, and what its process is keyed by. */
@@ -80,107 +79,13 @@ function plainLine(line: string): boolean {
   return verb !== undefined && VERBS.has(verb) && ref !== undefined && REF.test(ref) && values.length <= 2 && values.every((v) => OBJECT_ID.test(v));
 }
 
-/** How one transaction ended: committed, or the process ended first (its exit code and stderr). */
-export type TransactionResult =
-  | { readonly ok: true }
-  /** `unsent`: the process had ended before the transaction reached it (nothing was tried). */
-  | { readonly ok: false; readonly code: number | null; readonly stderr: string; readonly unsent?: boolean };
-
-export interface RefSession {
-  run(lines: string): Promise<TransactionResult>;
-  readonly alive: boolean;
+/** Where the answer to a transaction ends in a session's output (null: not yet). */
+export function transactionAnswered(out: Buffer): number | null {
+  const at = out.indexOf("commit: ok\n");
+  return at < 0 ? null : at + "commit: ok\n".length;
 }
 
-/** How long an idle process stays. */
-export const SESSION_IDLE_MS = 5_000;
-
-/**
- * One `git … update-ref -m M --stdin` process (started by `start`), running its transactions one
- * at a time. Its pipes hold naruto's event loop only while a transaction waits on them.
- */
-export function createRefSession(start: () => ChildProcessWithoutNullStreams, idleMs = SESSION_IDLE_MS): RefSession {
-  const child = start();
-  let alive = true;
-  let stderr = "";
-  let buffered = "";
-  let waiter: ((result: TransactionResult) => void) | null = null;
-  let expect: string[] = [];
-  let idle: NodeJS.Timeout | null = null;
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const hold = (on: boolean) => {
-    for (const pipe of [child.stdout, child.stderr, child.stdin] as unknown as { ref?(): void; unref?(): void }[]) {
-      if (on) pipe.ref?.();
-      else pipe.unref?.();
-    }
-    if (on) child.ref();
-    else child.unref();
-  };
-  const end = (code: number | null) => {
-    if (!alive) return;
-    alive = false;
-    if (idle !== null) clearTimeout(idle);
-    waiter?.({ ok: false, code, stderr });
-    waiter = null;
-  };
-  child.stdout.setEncoding("utf8");
-  child.stdout.on("data", (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line === expect[0]) expect.shift();
-      if (expect.length === 0 && waiter !== null) {
-        const done = waiter;
-        waiter = null;
-        done({ ok: true });
-      }
-    }
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString("utf8")).slice(-4000);
-  });
-  child.stdin.on("error", () => {
-    // It ended while being written to: `exit` says how.
-  });
-  child.on("error", (e) => {
-    stderr += String(e);
-    end(null);
-  });
-  child.on("exit", (code) => end(code));
-  hold(false);
-
-  const transact = (lines: string) =>
-    new Promise<TransactionResult>((resolve) => {
-      if (!alive) return resolve({ ok: false, code: null, stderr: "the ref process had ended", unsent: true });
-      if (idle !== null) clearTimeout(idle);
-      hold(true);
-      stderr = "";
-      expect = ["start: ok", "prepare: ok", "commit: ok"];
-      waiter = (result) => {
-        hold(false);
-        if (alive) {
-          idle = setTimeout(() => {
-            // No transaction starts on it from now on: the next write starts a new process.
-            alive = false;
-            child.stdin.end();
-          }, idleMs);
-          idle.unref();
-        }
-        resolve(result);
-      };
-      child.stdin.write(`start\n${lines}prepare\ncommit\n`);
-    });
-
-  return {
-    get alive() {
-      return alive;
-    },
-    run(lines) {
-      const result = queue.then(() => transact(lines));
-      queue = result;
-      return result;
-    },
-  };
+/** What a transaction writes to the session: the lines between `start` and `prepare`, `commit`. */
+export function transactionInput(transaction: RefTransaction): string {
+  return `start\n${transaction.lines}prepare\ncommit\n`;
 }

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
-import { createRefSession, refTransactionOf, type RefSession } from "./ref-sessions.ts";
+import { catFileAnswered, catFileRequestOf } from "./cat-file-session.ts";
+import { createGitSession, type GitSession } from "./git-session.ts";
+import { refTransactionOf, transactionAnswered, transactionInput } from "./ref-sessions.ts";
 
 /** How one git command is run: always an argument array, never a shell. */
 export interface GitCall {
@@ -45,10 +47,10 @@ export interface GitRunnerOptions {
   /** The git executable. */
   readonly binary?: string;
   /**
-   * Ref writes (`update-ref`) through long-running processes, a transaction each (see
-   * ref-sessions.ts); default true. False: a process per call.
+   * Ref writes (`update-ref`) and the repository's object reads (`cat-file --batch`) through
+   * long-running processes (git-session.ts); default true. False: a process per call.
    */
-  readonly refSessions?: boolean;
+  readonly sessions?: boolean;
   /** Told every git process started (its arguments): for counting. */
   readonly onSpawn?: (args: readonly string[]) => void;
 }
@@ -63,35 +65,44 @@ export function createGit(options: GitRunnerOptions = {}): Git {
   const binary = options.binary ?? "git";
   const base = { ...(options.env ?? {}) };
   const environment = (extra?: Readonly<Record<string, string>>) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", ...extra });
-  const start = (args: readonly string[], call: GitCall) => {
-    options.onSpawn?.(args);
-    return spawn(binary, args as string[], { cwd: call.cwd, env: environment(call.env), stdio: ["pipe", "pipe", "pipe"] });
-  };
   const once = oneShot(binary, environment, options.onSpawn);
-  if (options.refSessions === false) return once;
-  const sessions = new Map<string, RefSession>();
-  // A git without transactions on `--stdin` (before 2.27) writes a process per call.
-  let supported = true;
-  return async (call) => {
-    const transaction = supported ? refTransactionOf(call) : null;
-    if (transaction === null) return once(call);
-    const key = JSON.stringify([call.cwd, call.env ?? {}, transaction.options, transaction.message]);
+  if (options.sessions === false) return once;
+  const sessions = new Map<string, GitSession>();
+  // A git without transactions on `update-ref --stdin` (before 2.27) writes a process per call.
+  let transactions = true;
+  /** Asks the long-running `args` in the call's repository and environment; a process that had ended is replaced once. */
+  const ask = async (call: GitCall, args: readonly string[], input: string, answered: (out: Buffer) => number | null) => {
+    const key = JSON.stringify([call.cwd, call.env ?? {}, args]);
     for (let tries = 0; ; tries++) {
       let session = sessions.get(key);
       if (session === undefined || !session.alive) {
-        const args = [...transaction.options, "update-ref", ...(transaction.message === null ? [] : ["-m", transaction.message]), "--stdin"];
-        session = createRefSession(() => start(args, call));
+        session = createGitSession(() => {
+          options.onSpawn?.(args);
+          return spawn(binary, args as string[], { cwd: call.cwd, env: environment(call.env), stdio: ["pipe", "pipe", "pipe"] });
+        });
         sessions.set(key, session);
       }
-      const result = await session.run(transaction.lines);
-      if (result.ok) return { code: 0, stdout: Buffer.alloc(0), stderr: "" };
-      if (result.unsent && tries === 0) continue;
-      if (/unknown command: start/.test(result.stderr)) {
-        supported = false;
-        return once(call);
-      }
+      const result = await session.run(input, answered);
+      if (result.ok || !result.unsent || tries > 0) return result;
+    }
+  };
+  return async (call) => {
+    const reads = catFileRequestOf(call);
+    if (reads !== null) {
+      const result = await ask(call, call.args, call.input?.toString() ?? "", catFileAnswered(reads.length));
+      if (result.ok) return { code: 0, stdout: result.out, stderr: "" };
       throw new GitError(call.args, result.code, result.stderr);
     }
+    const transaction = transactions ? refTransactionOf(call) : null;
+    if (transaction === null) return once(call);
+    const args = [...transaction.options, "update-ref", ...(transaction.message === null ? [] : ["-m", transaction.message]), "--stdin"];
+    const result = await ask(call, args, transactionInput(transaction), transactionAnswered);
+    if (result.ok) return { code: 0, stdout: Buffer.alloc(0), stderr: "" };
+    if (/unknown command: start/.test(result.stderr)) {
+      transactions = false;
+      return once(call);
+    }
+    throw new GitError(call.args, result.code, result.stderr);
   };
 }
 

@@ -80,8 +80,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   ctx.shutdown?.addEventListener("abort", stopAll, { once: true });
 
   /** Compares the tamper record; what it found goes to the engine first (see tamper-watch.ts). */
-  const checkTampering = async () => {
-    const findings = await ctx.tamper.check();
+  const checkTampering = async (only: "always" | "ended attempts" = "always") => {
+    const findings = await (only === "always" ? ctx.tamper.check() : ctx.tamper.checkEnded());
     if (findings.length > 0) inbox.push({ type: "tampered", at: ctx.now().toISOString(), findings });
     return findings;
   };
@@ -96,7 +96,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     const current = mission;
     spawn(async () => {
       try {
-        await checkTampering();
+        await checkTampering("ended attempts");
         // The queue never builds on a head naruto did not write (DESIGN.md §8a).
         const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
         queueMovedRuns = 0;
@@ -142,12 +142,10 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
               } finally {
                 attempts.delete(key);
               }
-              // What changed while it ran is told before how it ended: a finding turns its end into `tampered`.
-              try {
-                await checkTampering();
-              } finally {
-                ctx.tamper.attemptEnded(key);
-              }
+              // What changed while it ran is told before how it ended: a finding turns its end into
+              // `tampered`. It has ended (its processes are gone) but is still among those that ran.
+              ctx.tamper.attemptEnded(key);
+              await checkTampering();
               return event;
             });
           }

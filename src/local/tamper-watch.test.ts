@@ -83,6 +83,37 @@ describe("the tamper watch", () => {
     expect(found.flat().some((f) => f.what === "refs/heads/elsewhere")).toBe(true);
   });
 
+  it("checks before an integration only for an attempt that ended since the last check", async () => {
+    repo = await createTestRepo({ "README.md": "# app\n" });
+    let reads = 0;
+    const git: typeof repo.git = (call) => {
+      if (call.args.includes("for-each-ref")) reads++;
+      return repo.git(call);
+    };
+    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: false, now: () => new Date("2026-12-01T00:00:00Z") });
+    reads = 0;
+    // Nothing ended since the record was taken: nothing to read.
+    expect(await w.checkEnded()).toEqual([]);
+    w.attemptStarted("a#1");
+    expect(await w.checkEnded()).toEqual([]);
+    expect(reads).toBe(0);
+    await repo.commit("by a#1", { "y.txt": "y\n" });
+    w.attemptEnded("a#1");
+    // It ended and was not compared since: the check reads and finds what it did, as `check` would.
+    const [main] = (await w.checkEnded()).filter((f) => f.what === "refs/heads/main");
+    expect(main).toMatchObject({ blame: "agents", attempts: ["a#1"] });
+    expect(reads).toBe(1);
+    // Compared since: the next integration reads nothing.
+    expect(await w.checkEnded()).toEqual([]);
+    expect(reads).toBe(1);
+    // An attempt's own check that waits its turn is shared, not skipped.
+    w.attemptStarted("b#1");
+    w.attemptEnded("b#1");
+    const [own, before] = [w.check(), w.checkEnded()];
+    expect(await before).toBe(await own);
+    expect(reads).toBe(2);
+  });
+
   it("blames the attempts that ran when agents run unsandboxed, and the user when they cannot reach the repository", async () => {
     for (const sandboxed of [false, true]) {
       const w = await watch(sandboxed);

@@ -1,6 +1,9 @@
 /**
  * The tamper record on this machine (DESIGN.md §8a, src/sandbox/tamper-record.ts): taken before
- * the mission and compared after every attempt and before every integration and the review.
+ * the mission and compared after every attempt and before the review. An integration waits for
+ * the comparison of every attempt that has ended, and reads nothing more itself: an agent still
+ * running can move anything again right after a check, so what keeps the queue on naruto's head
+ * is the queue's own compare-and-swap (from naruto's value in the ledger below).
  *
  * - naruto's own refs of the mission move only by naruto. Every `git update-ref` naruto runs goes
  *   through {@link TamperWatch.git}, which notes the value in a ledger (before it runs, so a check
@@ -27,6 +30,8 @@ export interface TamperWatch {
   expected(ref: string): string | null;
   /** Compares with the last record; the findings say what changed, who is blamed and what naruto did. */
   check(): Promise<TamperFinding[]>;
+  /** The same when an attempt ended since the last check began (or a check waits its turn); else none, without reading. */
+  checkEnded(): Promise<TamperFinding[]>;
 }
 
 export interface TamperWatchInput {
@@ -141,10 +146,13 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
 
   const running = new Set<string>();
   let ran = new Set<string>();
+  // Attempts that ended after the last check began reading.
+  const unchecked = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   let waiting: Promise<TamperFinding[]> | null = null;
 
   const check = async (): Promise<TamperFinding[]> => {
+    unchecked.clear();
     for (const [ref, e] of ledger) e.since = new Set([e.current ?? "", ...(pending.get(ref) ?? [])]);
     const now = await record();
     const window = [...ran].sort();
@@ -174,6 +182,19 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
     return findings;
   };
 
+  const shared = () => {
+    // A check asked for while another waits its turn shares that one: it begins after both
+    // were asked for, which is all either needs (its reading starts after what each waits on).
+    if (waiting !== null) return waiting;
+    const result = queue.then(() => {
+      waiting = null;
+      return check();
+    });
+    waiting = result;
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
   return {
     git,
     attemptStarted(key) {
@@ -182,20 +203,11 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
     },
     attemptEnded(key) {
       running.delete(key);
+      unchecked.add(key);
     },
     expected: (ref) => ledger.get(ref)?.current ?? null,
-    check: () => {
-      // A check asked for while another waits its turn shares that one: it begins after both
-      // were asked for, which is all either needs (its reading starts after what each waits on).
-      if (waiting !== null) return waiting;
-      const result = queue.then(() => {
-        waiting = null;
-        return check();
-      });
-      waiting = result;
-      queue = result.catch(() => undefined);
-      return result;
-    },
+    check: shared,
+    checkEnded: () => (unchecked.size > 0 || waiting !== null ? shared() : Promise.resolve([])),
   };
 }
 

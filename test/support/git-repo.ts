@@ -13,9 +13,10 @@ export const TEST_IDENTITY = {
   GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
 } as const;
 
-/** A git runner isolated from the machine's global and system config. */
-export function testGit(): Git {
+/** A git runner isolated from the machine's global and system config (`onSpawn`: told of each git process). */
+export function testGit(onSpawn?: (args: readonly string[]) => void): Git {
   return createGit({
+    ...(onSpawn ? { onSpawn } : {}),
     env: {
       PATH: process.env.PATH,
       HOME: tmpdir(),

@@ -1,11 +1,13 @@
 /**
- * Ref writes through long-running `update-ref --stdin` processes (ref-sessions.ts): the same
- * answers as a process per call (a compare-and-swap that loses fails with git's message, a
- * create over an existing ref is refused), far fewer processes, and nothing left running.
+ * Ref writes and object reads through long-running git processes (git-session.ts,
+ * ref-sessions.ts, cat-file-session.ts): the same answers as a process per call (a
+ * compare-and-swap that loses fails with git's message, a create over an existing ref is
+ * refused, an object written since is read), far fewer processes, and nothing left running.
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
+import { catFileRequestOf } from "./cat-file-session.ts";
 import { refTransactionOf } from "./ref-sessions.ts";
 import { createGit, GitError, type Git } from "./run-git.ts";
 
@@ -91,6 +93,48 @@ describe("ref writes through a long-running process", () => {
     expect(out.trim()).toBe("wrote");
     expect(code).toBe(0);
     expect(await refOf("refs/naruto/s/exit")).toBe(head);
+  });
+});
+
+describe("object reads through a long-running process", () => {
+  const read = (git: Git, ids: readonly string[]) => git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repo.dir, input: ids.map((id) => `${id}\n`).join("") });
+
+  it("answers what a process per read answers, objects written since included, with one process", async () => {
+    const { git, spawned } = counted();
+    const plain = createGit({ env: { PATH: process.env.PATH }, sessions: false });
+    const binary = Buffer.from([0, 10, 255, 10, 10, 0x23, 0]);
+    const blob = (await repo.git({ args: ["hash-object", "-w", "--stdin"], cwd: repo.dir, input: binary })).stdout.toString().trim();
+    const absent = "0123456789".repeat(4);
+    const ids = [head, blob, absent, second, blob];
+    expect((await read(git, ids)).stdout).toEqual((await read(plain, ids)).stdout);
+    // Written after the process started: a loose object, and a pack of fast-import's.
+    const later = (await repo.git({ args: ["hash-object", "-w", "--stdin"], cwd: repo.dir, input: "later\n" })).stdout.toString().trim();
+    await repo.git({ args: ["fast-import", "--quiet"], cwd: repo.dir, input: "blob\nmark :1\ndata 7\npacked\n\n" });
+    const packed = (await repo.git({ args: ["hash-object", "--stdin"], cwd: repo.dir, input: "packed\n" })).stdout.toString().trim();
+    const out = (await read(git, [later, packed])).stdout.toString();
+    expect(out).toBe(`${later} blob 6\nlater\n\n${packed} blob 7\npacked\n\n`);
+    expect(spawned.filter((a) => a.includes("cat-file"))).toEqual([["--no-optional-locks", "cat-file", "--batch"]]);
+  });
+
+  it("serves reads asked for at once, each its own answer", async () => {
+    const { git } = counted();
+    const answers = await Promise.all([[head], [second, head], [head, "f".repeat(40)]].map((ids) => read(git, ids)));
+    expect(answers.map((a) => a.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40} (commit|missing)/.test(l)).map((l) => l.split(" ")[1]))).toEqual([
+      ["commit"],
+      ["commit", "commit"],
+      ["commit", "missing"],
+    ]);
+  });
+});
+
+describe("which calls are long-running reads", () => {
+  it("takes cat-file --batch of object ids, and nothing else", () => {
+    const oid = "a".repeat(40);
+    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: `${oid}\n${oid}\n` })).toEqual([oid, oid]);
+    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: "HEAD\n" })).toBeNull();
+    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch-check"], input: `${oid}\n` })).toBeNull();
+    expect(catFileRequestOf({ args: ["cat-file", "--batch"], input: `${oid}\n`, env: { GIT_DIR: "/x" } })).toBeNull();
+    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: `${oid}` })).toBeNull();
   });
 });
 
