@@ -11,6 +11,8 @@
  *    naruto's time per item beyond one checkout of the repository and its removal, measured
  *    in a row right before (see {@link checkoutCycleSeconds}).
  * 2. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time.
+ * 3. naruto's own cost: 16 trivial items on a one-file repository, one at a time (CPU and git
+ *    processes per item, the agent's sandbox included).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -215,6 +217,11 @@ export async function run(): Promise<void> {
       const serial = await mission(small, 16, 1, sleeping, cacheHome);
       console.log(`16 items sleeping 1 s: ${parallel.seconds.toFixed(2)} s with 4 at once, ${serial.seconds.toFixed(2)} s one at a time: speedup ${(serial.seconds / parallel.seconds).toFixed(2)}× (ideal 4×)`);
       console.log(`bench local speedup=${(serial.seconds / parallel.seconds).toFixed(2)}`);
+      // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
+      const trivial = per(await mission(small, 16, 1, TRIVIAL, cacheHome), 16);
+      console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
+      console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
+      console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
     } finally {
       await small.remove();
     }

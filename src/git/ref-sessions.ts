@@ -1,8 +1,9 @@
 /**
  * naruto's ref writes through long-running `git update-ref --stdin` processes: one per
- * repository, git options, environment (the reflog's identity) and reflog message, each write one transaction (`start`, its lines,
- * `prepare`, `commit`). A mission writes its refs several times an item (every save of its state,
- * every checkpoint, every integration); a process each cost more than the rest of its git.
+ * repository, git options, environment (the reflog's identity) and reflog message, each write
+ * one transaction (`start`, its lines, `prepare`, `commit`). A mission writes its refs several
+ * times an item (every save of its state, every checkpoint, every integration); a process each
+ * cost more than the rest of its git.
  *
  * A transaction is what the one-shot command was: its compare-and-swap is checked under the
  * ref's lock at `prepare`, from the ref as it is then (git reads it afresh), and when it fails,
