@@ -52555,6 +52555,192 @@ function splitPath(path4) {
 
 // src/git/run-git.ts
 import { spawn as spawn2 } from "node:child_process";
+
+// src/git/cat-file-session.ts
+var OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+var ARGS = JSON.stringify(["--no-optional-locks", "cat-file", "--batch"]);
+function catFileRequestOf(call) {
+  if (call.env !== void 0 || call.okCodes !== void 0 || JSON.stringify(call.args) !== ARGS) return null;
+  const input2 = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
+  if (input2 === void 0 || !input2.endsWith("\n")) return null;
+  const ids2 = input2.slice(0, -1).split("\n");
+  return ids2.every((id) => OBJECT_ID.test(id)) ? ids2 : null;
+}
+function catFileAnswered(count6) {
+  return (out) => {
+    let at2 = 0;
+    for (let answered = 0; answered < count6; answered++) {
+      const eol = out.indexOf(10, at2);
+      if (eol < 0) return null;
+      const header = out.toString("latin1", at2, eol).split(" ");
+      if (header.length === 2) {
+        at2 = eol + 1;
+        continue;
+      }
+      const size = Number(header[2]);
+      if (header.length !== 3 || !Number.isInteger(size)) throw new Error(`unexpected cat-file header ${JSON.stringify(header.join(" "))}`);
+      at2 = eol + 1 + size + 1;
+      if (at2 > out.length) return null;
+    }
+    return at2;
+  };
+}
+
+// src/git/git-session.ts
+var SESSION_IDLE_MS = 5e3;
+function createGitSession(start, idleMs = SESSION_IDLE_MS) {
+  const child2 = start();
+  let alive = true;
+  let stderr = "";
+  let out = Buffer.alloc(0);
+  let waiter = null;
+  let idle = null;
+  let queue = Promise.resolve();
+  const hold = (on) => {
+    for (const pipe2 of [child2.stdout, child2.stderr, child2.stdin]) {
+      if (on) pipe2.ref?.();
+      else pipe2.unref?.();
+    }
+    if (on) child2.ref();
+    else child2.unref();
+  };
+  const settle2 = (result) => {
+    const w = waiter;
+    waiter = null;
+    w?.resolve(result);
+  };
+  const ended = (code) => {
+    alive = false;
+    if (idle !== null) clearTimeout(idle);
+    settle2({ ok: false, code, stderr });
+  };
+  child2.stdout.on("data", (chunk) => {
+    out = out.length === 0 ? chunk : Buffer.concat([out, chunk]);
+    if (waiter === null) return;
+    let length;
+    try {
+      length = waiter.answered(out);
+    } catch (e) {
+      stderr += String(e);
+      alive = false;
+      child2.kill();
+      return settle2({ ok: false, code: null, stderr });
+    }
+    if (length === null) return;
+    const answer = out.subarray(0, length);
+    out = out.subarray(length);
+    settle2({ ok: true, out: answer });
+  });
+  child2.stderr.on("data", (chunk) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-4e3);
+  });
+  child2.stdin.on("error", () => {
+  });
+  child2.on("error", (e) => {
+    stderr += String(e);
+    ended(null);
+  });
+  child2.on("close", (code) => ended(code));
+  hold(false);
+  const ask = (input2, answered) => new Promise((resolve6) => {
+    if (!alive) return resolve6({ ok: false, code: null, stderr: "the git process had ended", unsent: true });
+    if (idle !== null) clearTimeout(idle);
+    hold(true);
+    stderr = "";
+    waiter = {
+      answered,
+      resolve: (result) => {
+        hold(false);
+        if (alive) {
+          idle = setTimeout(() => {
+            alive = false;
+            child2.stdin.end();
+          }, idleMs);
+          idle.unref();
+        }
+        resolve6(result);
+      }
+    };
+    child2.stdin.write(input2);
+  });
+  return {
+    get alive() {
+      return alive;
+    },
+    run(input2, answered) {
+      const result = queue.then(() => ask(input2, answered));
+      queue = result;
+      return result;
+    }
+  };
+}
+
+// src/git/ref-sessions.ts
+var OBJECT_ID2 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+var REF = /^[^\s-][^\s]*$/;
+var VERBS = /* @__PURE__ */ new Set(["update", "create", "delete", "verify"]);
+function refTransactionOf(call) {
+  if (call.okCodes !== void 0) return null;
+  const args = call.args;
+  const at2 = args.indexOf("update-ref");
+  if (at2 < 0) return null;
+  const options2 = args.slice(0, at2);
+  for (let i = 0; i < options2.length; i += 2) if (options2[i] !== "-c" || options2[i + 1] === void 0) return null;
+  let message2 = null;
+  let del = false;
+  let stdin = false;
+  const rest = [];
+  for (let i = at2 + 1; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "-m" && args[i + 1] !== void 0 && !args[i + 1]?.includes("\n")) message2 = args[++i] ?? null;
+    else if (arg === "-d") del = true;
+    else if (arg === "--stdin") stdin = true;
+    else if (arg.startsWith("-") && arg !== "") return null;
+    else rest.push(arg);
+  }
+  if (stdin) {
+    if (del || rest.length > 0) return null;
+    const input2 = typeof call.input === "string" ? call.input : call.input?.toString("utf8");
+    if (input2 === void 0) return null;
+    const lines = input2.split("\n").filter((l) => l !== "");
+    if (lines.length === 0 || !lines.every(plainLine)) return null;
+    return { options: options2, message: message2, lines: lines.map((l) => `${l}
+`).join("") };
+  }
+  if (call.input !== void 0) return null;
+  const [ref, a, b, ...more] = rest;
+  if (ref === void 0 || !REF.test(ref) || more.length > 0) return null;
+  if (del) {
+    if (b !== void 0) return null;
+    if (a === void 0) return { options: options2, message: message2, lines: `delete ${ref}
+` };
+    return OBJECT_ID2.test(a) ? { options: options2, message: message2, lines: `delete ${ref} ${a}
+` } : null;
+  }
+  if (a === void 0 || !OBJECT_ID2.test(a)) return null;
+  if (b === void 0) return { options: options2, message: message2, lines: `update ${ref} ${a}
+` };
+  if (b === "") return { options: options2, message: message2, lines: `create ${ref} ${a}
+` };
+  return OBJECT_ID2.test(b) ? { options: options2, message: message2, lines: `update ${ref} ${a} ${b}
+` } : null;
+}
+function plainLine(line) {
+  const [verb, ref, ...values] = line.split(" ");
+  return verb !== void 0 && VERBS.has(verb) && ref !== void 0 && REF.test(ref) && values.length <= 2 && values.every((v) => OBJECT_ID2.test(v));
+}
+function transactionAnswered(out) {
+  const at2 = out.indexOf("commit: ok\n");
+  return at2 < 0 ? null : at2 + "commit: ok\n".length;
+}
+function transactionInput(transaction) {
+  return `start
+${transaction.lines}prepare
+commit
+`;
+}
+
+// src/git/run-git.ts
 var GitError = class extends Error {
   name = "GitError";
   args;
@@ -52572,17 +52758,51 @@ ${tail3}` : ""}`, options2);
 function createGit(options2 = {}) {
   const binary = options2.binary ?? "git";
   const base = { ...options2.env ?? {} };
+  const environment = (extra) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", ...extra });
+  const once = oneShot(binary, environment, options2.onSpawn);
+  if (options2.sessions === false) return once;
+  const sessions = /* @__PURE__ */ new Map();
+  let transactions = true;
+  const ask = async (call, args, input2, answered) => {
+    const key = JSON.stringify([call.cwd, call.env ?? {}, args]);
+    for (let tries = 0; ; tries++) {
+      let session = sessions.get(key);
+      if (session === void 0 || !session.alive) {
+        session = createGitSession(() => {
+          options2.onSpawn?.(args);
+          return spawn2(binary, args, { cwd: call.cwd, env: environment(call.env), stdio: ["pipe", "pipe", "pipe"] });
+        });
+        sessions.set(key, session);
+      }
+      const result = await session.run(input2, answered);
+      if (result.ok || !result.unsent || tries > 0) return result;
+    }
+  };
+  return async (call) => {
+    const reads = catFileRequestOf(call);
+    if (reads !== null) {
+      const result2 = await ask(call, call.args, call.input?.toString() ?? "", catFileAnswered(reads.length));
+      if (result2.ok) return { code: 0, stdout: result2.out, stderr: "" };
+      throw new GitError(call.args, result2.code, result2.stderr);
+    }
+    const transaction = transactions ? refTransactionOf(call) : null;
+    if (transaction === null) return once(call);
+    const args = [...transaction.options, "update-ref", ...transaction.message === null ? [] : ["-m", transaction.message], "--stdin"];
+    const result = await ask(call, args, transactionInput(transaction), transactionAnswered);
+    if (result.ok) return { code: 0, stdout: Buffer.alloc(0), stderr: "" };
+    if (/unknown command: start/.test(result.stderr)) {
+      transactions = false;
+      return once(call);
+    }
+    throw new GitError(call.args, result.code, result.stderr);
+  };
+}
+function oneShot(binary, environment, onSpawn) {
   return (call) => new Promise((resolve6, reject) => {
+    onSpawn?.(call.args);
     const child2 = spawn2(binary, call.args, {
       cwd: call.cwd,
-      env: {
-        ...base,
-        GIT_TERMINAL_PROMPT: "0",
-        GIT_EDITOR: "true",
-        GIT_PAGER: "cat",
-        LC_ALL: "C",
-        ...call.env
-      },
+      env: environment(call.env),
       stdio: ["pipe", "pipe", "pipe"]
     });
     const out = [];
@@ -65275,7 +65495,7 @@ async function checkpointWorkDir(options2) {
   const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: options2.author ?? DEFAULT_AUTHOR, ...options2.date ? { date: options2.date } : {}, call });
   const branch = `refs/heads/${workerBranch(options2.mission, item.id)}`;
   const refs = [branch, ...options2.keepAt ? [options2.keepAt] : []];
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", `naruto: checkpoint ${item.id}`, "--stdin"], cwd: options2.repoDir, input: refs.map((r) => `update ${r} ${commit}
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options2.repoDir, input: refs.map((r) => `update ${r} ${commit}
 `).join("") });
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
