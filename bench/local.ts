@@ -217,6 +217,12 @@ export async function run(): Promise<void> {
       const serial = await mission(small, 16, 1, sleeping, cacheHome);
       console.log(`16 items sleeping 1 s: ${parallel.seconds.toFixed(2)} s with 4 at once, ${serial.seconds.toFixed(2)} s one at a time: speedup ${(serial.seconds / parallel.seconds).toFixed(2)}× (ideal 4×)`);
       console.log(`bench local speedup=${(serial.seconds / parallel.seconds).toFixed(2)}`);
+      // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
+      // agent's start-up (about 0.1 CPU s each) competing for the same cores.
+      const shell = `sleep 1 && ${TRIVIAL}`;
+      const [shellParallel, shellSerial] = [await mission(small, 16, 4, shell, cacheHome), await mission(small, 16, 1, shell, cacheHome)];
+      console.log(`16 shell agents sleeping 1 s: ${shellParallel.seconds.toFixed(2)} s with 4 at once, ${shellSerial.seconds.toFixed(2)} s one at a time: speedup ${(shellSerial.seconds / shellParallel.seconds).toFixed(2)}×`);
+      console.log(`bench local shell_speedup=${(shellSerial.seconds / shellParallel.seconds).toFixed(2)}`);
       // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
       const trivial = per(await mission(small, 16, 1, TRIVIAL, cacheHome), 16);
       console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
