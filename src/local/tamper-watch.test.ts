@@ -19,6 +19,19 @@ async function watch(sandboxed: boolean) {
   return w;
 }
 
+/** A watch whose reads of the refs (`for-each-ref`) are counted from after its first record. */
+async function countingWatch(sandboxed: boolean) {
+  repo = await createTestRepo({ "README.md": "# app\n" });
+  let reads = 0;
+  const git: typeof repo.git = (call) => {
+    if (call.args.includes("for-each-ref")) reads++;
+    return repo.git(call);
+  };
+  const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed, now: () => new Date("2026-12-01T00:00:00Z") });
+  reads = 0;
+  return { w, reads: () => reads };
+}
+
 describe("refWriteOf", () => {
   it.each([
     [["update-ref", "-m", "why", "refs/x", "abc", "def"], { ref: "refs/x", value: "abc" }],
@@ -65,53 +78,39 @@ describe("the tamper watch", () => {
   });
 
   it("shares one check among those asked for while it waits its turn, and still sees what changed before each", async () => {
-    repo = await createTestRepo({ "README.md": "# app\n" });
-    let reads = 0;
-    const git: typeof repo.git = (call) => {
-      if (call.args.includes("for-each-ref")) reads++;
-      return repo.git(call);
-    };
-    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: true, now: () => new Date("2026-12-01T00:00:00Z") });
-    reads = 0;
+    const { w, reads } = await countingWatch(true);
     const first = w.check();
     await repo.run("update-ref", "refs/heads/elsewhere", "HEAD");
     const [second, third] = [w.check(), w.check()];
     const found = await Promise.all([first, second, third]);
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
     expect(found[2]).toBe(found[1]);
     // The change made after the first check was asked for is in the shared one (or the first).
     expect(found.flat().some((f) => f.what === "refs/heads/elsewhere")).toBe(true);
   });
 
   it("checks before an integration only for an attempt that ended since the last check", async () => {
-    repo = await createTestRepo({ "README.md": "# app\n" });
-    let reads = 0;
-    const git: typeof repo.git = (call) => {
-      if (call.args.includes("for-each-ref")) reads++;
-      return repo.git(call);
-    };
-    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: false, now: () => new Date("2026-12-01T00:00:00Z") });
-    reads = 0;
+    const { w, reads } = await countingWatch(false);
     // Nothing ended since the record was taken: nothing to read.
     expect(await w.checkEnded()).toEqual([]);
     w.attemptStarted("a#1");
     expect(await w.checkEnded()).toEqual([]);
-    expect(reads).toBe(0);
+    expect(reads()).toBe(0);
     await repo.commit("by a#1", { "y.txt": "y\n" });
     w.attemptEnded("a#1");
     // It ended and was not compared since: the check reads and finds what it did, as `check` would.
     const [main] = (await w.checkEnded()).filter((f) => f.what === "refs/heads/main");
     expect(main).toMatchObject({ blame: "agents", attempts: ["a#1"] });
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     // Compared since: the next integration reads nothing.
     expect(await w.checkEnded()).toEqual([]);
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     // An attempt's own check that waits its turn is shared, not skipped.
     w.attemptStarted("b#1");
     w.attemptEnded("b#1");
     const [own, before] = [w.check(), w.checkEnded()];
     expect(await before).toBe(await own);
-    expect(reads).toBe(2);
+    expect(reads()).toBe(2);
   });
 
   it("blames the attempts that ran when agents run unsandboxed, and the user when they cannot reach the repository", async () => {
