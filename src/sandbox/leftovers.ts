@@ -47,14 +47,17 @@ export async function processesWithEnv(entry: string, options: { proc?: string; 
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
   // One link read per process instead of its environment (a namespace naruto cannot read is not skipped).
   const own = options.elsewhere ? await readlink(`${proc}/self/ns/pid`).catch(() => null) : null;
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    if (own !== null && (await readlink(`${proc}/${pid}/ns/pid`).catch(() => null)) === own) continue;
-    const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
-    if (environ === null || !holds(environ, wanted) || (await exited(proc, pid))) continue;
-    found.push(pid);
-  }
-  return found;
+  // Every process at once: the reads wait on the file system, not on each other.
+  await Promise.all(
+    pids.map(async (pid) => {
+      if (pid === process.pid) return;
+      if (own !== null && (await readlink(`${proc}/${pid}/ns/pid`).catch(() => null)) === own) return;
+      const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
+      if (environ === null || !holds(environ, wanted) || (await exited(proc, pid))) return;
+      found.push(pid);
+    }),
+  );
+  return found.sort((a, b) => a - b);
 }
 
 /**
@@ -104,14 +107,17 @@ export async function processesInside(dir: string, options: { proc?: string } = 
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const found: { pid: number; command: string }[] = [];
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    const places = await Promise.all(["cwd", "root"].map((link) => readlink(`${proc}/${pid}/${link}`).catch(() => null)));
-    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) continue;
-    if (await exited(proc, pid)) continue;
-    const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
-    found.push({ pid, command });
-  }
+  await Promise.all(
+    pids.map(async (pid) => {
+      if (pid === process.pid) return;
+      const places = await Promise.all(["cwd", "root"].map((link) => readlink(`${proc}/${pid}/${link}`).catch(() => null)));
+      if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
+      if (await exited(proc, pid)) return;
+      const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+      found.push({ pid, command });
+    }),
+  );
+  found.sort((a, b) => a.pid - b.pid);
   return found;
 }
 
