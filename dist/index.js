@@ -62955,14 +62955,16 @@ async function processesWithEnv(entry, options2 = {}) {
   const found = [];
   const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
   const own3 = options2.elsewhere ? await readlink2(`${proc}/self/ns/pid`).catch(() => null) : null;
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    if (own3 !== null && await readlink2(`${proc}/${pid}/ns/pid`).catch(() => null) === own3) continue;
-    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
-    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) continue;
-    found.push(pid);
-  }
-  return found;
+  await Promise.all(
+    pids.map(async (pid) => {
+      if (pid === process.pid) return;
+      if (own3 !== null && await readlink2(`${proc}/${pid}/ns/pid`).catch(() => null) === own3) return;
+      const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
+      if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) return;
+      found.push(pid);
+    })
+  );
+  return found.sort((a, b) => a - b);
 }
 async function killProcessesWithEnv(entry, deps) {
   const killed = [];
@@ -62995,14 +62997,17 @@ async function processesInside(dir, options2 = {}) {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const found = [];
   const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
-    const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
-    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) continue;
-    if (await exited(proc, pid)) continue;
-    const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
-    found.push({ pid, command });
-  }
+  await Promise.all(
+    pids.map(async (pid) => {
+      if (pid === process.pid) return;
+      const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
+      if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
+      if (await exited(proc, pid)) return;
+      const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+      found.push({ pid, command });
+    })
+  );
+  found.sort((a, b) => a.pid - b.pid);
   return found;
 }
 async function commandOf(pid, options2 = {}) {
