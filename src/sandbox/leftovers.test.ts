@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { killLeftovers, TRACKING_ENV } from "./leftovers.ts";
+import { killLeftovers, processesWithEnv, TRACKING_ENV } from "./leftovers.ts";
 
 let proc: string;
 beforeEach(async () => {
@@ -35,6 +35,13 @@ describe("killLeftovers", () => {
     });
     expect(killed.sort()).toEqual([101, 102]);
     expect(signals).toEqual([[101, "SIGKILL"], [102, "SIGKILL"]]);
+  });
+
+  it("reads a large process table whole, a bounded number of processes at a time", async () => {
+    // 300 processes, every seventh holding the entry: none is skipped, whatever the batching.
+    for (let pid = 1000; pid < 1300; pid++) await fakeProcess(pid, (pid - 1000) % 7 === 0 ? [`${TRACKING_ENV}=many`] : ["PATH=/bin"]);
+    const expected = Array.from({ length: 300 }, (_, i) => 1000 + i).filter((pid) => (pid - 1000) % 7 === 0);
+    expect(await processesWithEnv(`${TRACKING_ENV}=many`, { proc })).toEqual(expected);
   });
 
   it("finds nothing in an empty or missing process table", async () => {

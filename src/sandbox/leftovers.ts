@@ -47,16 +47,12 @@ export async function processesWithEnv(entry: string, options: { proc?: string; 
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
   // One link read per process instead of its environment (a namespace naruto cannot read is not skipped).
   const own = options.elsewhere ? await readlink(`${proc}/self/ns/pid`).catch(() => null) : null;
-  // Every process at once: the reads wait on the file system, not on each other.
-  await Promise.all(
-    pids.map(async (pid) => {
-      if (pid === process.pid) return;
-      if (own !== null && (await readlink(`${proc}/${pid}/ns/pid`).catch(() => null)) === own) return;
-      const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
-      if (environ === null || !holds(environ, wanted) || (await exited(proc, pid))) return;
-      found.push(pid);
-    }),
-  );
+  await eachProcess(pids, async (pid) => {
+    if (own !== null && (await readlink(`${proc}/${pid}/ns/pid`).catch(() => null)) === own) return;
+    const environ = await readFile(`${proc}/${pid}/environ`).catch(() => null);
+    if (environ === null || !holds(environ, wanted) || (await exited(proc, pid))) return;
+    found.push(pid);
+  });
   return found.sort((a, b) => a - b);
 }
 
@@ -83,6 +79,15 @@ export async function killProcessesWithEnv(entry: string, deps: LeftoverDeps): P
 }
 
 /** Whether NUL-separated `environ` has exactly the entry (not as the tail of another). */
+/** How many processes' entries are read at once: the reads wait on the file system, not on each other, but each holds a file open, and a read that fails (too many open files) would skip its process. */
+const AT_ONCE = 32;
+
+/** Runs `look` for every process but this one, {@link AT_ONCE} at a time. */
+async function eachProcess(pids: readonly number[], look: (pid: number) => Promise<void>): Promise<void> {
+  const others = pids.filter((pid) => pid !== process.pid);
+  for (let i = 0; i < others.length; i += AT_ONCE) await Promise.all(others.slice(i, i + AT_ONCE).map(look));
+}
+
 function holds(environ: Buffer, entry: Buffer): boolean {
   return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }
@@ -107,16 +112,13 @@ export async function processesInside(dir: string, options: { proc?: string } = 
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const found: { pid: number; command: string }[] = [];
   const pids = (await readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number);
-  await Promise.all(
-    pids.map(async (pid) => {
-      if (pid === process.pid) return;
-      const places = await Promise.all(["cwd", "root"].map((link) => readlink(`${proc}/${pid}/${link}`).catch(() => null)));
-      if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
-      if (await exited(proc, pid)) return;
-      const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
-      found.push({ pid, command });
-    }),
-  );
+  await eachProcess(pids, async (pid) => {
+    const places = await Promise.all(["cwd", "root"].map((link) => readlink(`${proc}/${pid}/${link}`).catch(() => null)));
+    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
+    if (await exited(proc, pid)) return;
+    const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+    found.push({ pid, command });
+  });
   found.sort((a, b) => a.pid - b.pid);
   return found;
 }
