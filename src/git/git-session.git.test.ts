@@ -5,6 +5,9 @@
  * refused, an object written since is read), far fewer processes, and nothing left running.
  */
 import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { catFileRequestOf } from "./cat-file-session.ts";
@@ -59,6 +62,29 @@ describe("ref writes through a long-running process", () => {
     expect(await refOf("refs/naruto/s/cas")).toBe(head);
     // A failed transaction ends its process: the next write starts another.
     expect(spawned.length).toBe(3);
+  });
+
+  it("writes a process per call with a git that has no transactions on --stdin (before 2.27)", async () => {
+    // Such a git refuses `start` as old git's update-ref does; everything else is the real one.
+    const dir = await mkdtemp(join(tmpdir(), "naruto-old-git-"));
+    const old = join(dir, "git");
+    await writeFile(old, `#!/bin/sh\ncase " $* " in *" update-ref "*" --stdin "*) echo "fatal: unknown command: start" >&2; exit 128;; esac\nexec git "$@"\n`, { mode: 0o755 });
+    try {
+      const spawned: string[][] = [];
+      const git = createGit({ env: { PATH: process.env.PATH }, binary: old, onSpawn: (args) => spawned.push([...args]) });
+      await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/old-1", head, ""], cwd: repo.dir });
+      await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/old-2", head, ""], cwd: repo.dir });
+      expect(await refOf("refs/naruto/s/old-1")).toBe(head);
+      expect(await refOf("refs/naruto/s/old-2")).toBe(head);
+      // One try of a session, then the calls as they are.
+      expect(spawned).toEqual([
+        ["update-ref", "-m", "m", "--stdin"],
+        ["update-ref", "-m", "m", "refs/naruto/s/old-1", head, ""],
+        ["update-ref", "-m", "m", "refs/naruto/s/old-2", head, ""],
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("applies a transaction whole or not at all", async () => {

@@ -1,7 +1,7 @@
 /**
- * When a local mission's drive ends: as soon as its last task has (the report written, the last
- * work directory deleted), not at the clock's next tick. The clock here ticks once an hour, so a
- * drive that waited for a tick would never end within the test.
+ * What a local drive waits for: its end comes as soon as its last task has (the report written,
+ * the last work directory deleted), not at the clock's next tick; an integration does not read
+ * the tamper record again after the attempts' own checks.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { runLocalMission } from "../../src/local/local-mission.ts";
@@ -13,8 +13,9 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-describe("the end of a local drive", () => {
-  it("comes with its last task, without waiting for the clock", async () => {
+describe("a local drive", () => {
+  // The clock ticks once an hour: a drive that waited for a tick would never end within the test.
+  it("ends with its last task, without waiting for the clock", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     cleanups.push(() => repo.remove());
     const m = await runLocalMission(localDeps(repo, { tickMs: 3_600_000 }), {
@@ -30,5 +31,21 @@ describe("the end of a local drive", () => {
     });
     expect(m.status).toBe("done");
     expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated"]);
+  }, 60_000);
+
+  it("reads the tamper record once per attempt, and not again before integrating what it checked", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    cleanups.push(() => repo.remove());
+    let reads = 0;
+    const git: typeof repo.git = (call) => {
+      if (call.args.includes("for-each-ref")) reads++;
+      return repo.git(call);
+    };
+    const m = await runLocalMission(localDeps(repo, { git }), {
+      repoDir: repo.dir, planText: planText([{ id: "a" }, { id: "b" }, { id: "c" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig(),
+    });
+    expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated"]);
+    // The record before the mission, one after each attempt, one before the review.
+    expect(reads).toBe(1 + 3 + 1);
   }, 60_000);
 });
