@@ -62955,15 +62955,12 @@ async function processesWithEnv(entry, options2 = {}) {
   const found = [];
   const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
   const own3 = options2.elsewhere ? await readlink2(`${proc}/self/ns/pid`).catch(() => null) : null;
-  await Promise.all(
-    pids.map(async (pid) => {
-      if (pid === process.pid) return;
-      if (own3 !== null && await readlink2(`${proc}/${pid}/ns/pid`).catch(() => null) === own3) return;
-      const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
-      if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) return;
-      found.push(pid);
-    })
-  );
+  await eachProcess(pids, async (pid) => {
+    if (own3 !== null && await readlink2(`${proc}/${pid}/ns/pid`).catch(() => null) === own3) return;
+    const environ = await readFile2(`${proc}/${pid}/environ`).catch(() => null);
+    if (environ === null || !holds(environ, wanted) || await exited(proc, pid)) return;
+    found.push(pid);
+  });
   return found.sort((a, b) => a - b);
 }
 async function killProcessesWithEnv(entry, deps) {
@@ -62982,6 +62979,11 @@ async function killProcessesWithEnv(entry, deps) {
   }
   return killed;
 }
+var AT_ONCE = 32;
+async function eachProcess(pids, look) {
+  const others = pids.filter((pid) => pid !== process.pid);
+  for (let i = 0; i < others.length; i += AT_ONCE) await Promise.all(others.slice(i, i + AT_ONCE).map(look));
+}
 function holds(environ, entry) {
   return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }
@@ -62997,16 +62999,13 @@ async function processesInside(dir, options2 = {}) {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const found = [];
   const pids = (await readdir2(proc).catch(() => [])).filter((name) => /^\d+$/.test(name)).map(Number);
-  await Promise.all(
-    pids.map(async (pid) => {
-      if (pid === process.pid) return;
-      const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
-      if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
-      if (await exited(proc, pid)) return;
-      const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
-      found.push({ pid, command });
-    })
-  );
+  await eachProcess(pids, async (pid) => {
+    const places = await Promise.all(["cwd", "root"].map((link) => readlink2(`${proc}/${pid}/${link}`).catch(() => null)));
+    if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
+    if (await exited(proc, pid)) return;
+    const command = (await readFile2(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+    found.push({ pid, command });
+  });
   found.sort((a, b) => a.pid - b.pid);
   return found;
 }
