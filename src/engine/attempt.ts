@@ -54,7 +54,16 @@ export async function runAttempt(
   ctx: WorkerContext,
   mission: Mission,
   order: AttemptOrder,
-  hooks: { readonly started: (base: string, runner: string) => Promise<void>; readonly signal: AbortSignal },
+  hooks: {
+    readonly started: (base: string, runner: string) => Promise<void>;
+    /**
+     * Once no process of the attempt's will run again (its agent, and its item's verify when it
+     * has one, have exited): its agent slot can go to the next attempt while naruto checks and
+     * checkpoints what it left (`agent_exited`).
+     */
+    readonly exited?: () => Promise<void>;
+    readonly signal: AbortSignal;
+  },
 ): Promise<AttemptFinished> {
   const item = mission.items.find((i) => i.id === order.item);
   if (!item) throw new Error(`mission ${mission.id} has no item "${order.item}"`);
@@ -96,6 +105,8 @@ export async function runAttempt(
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
     await writeFile(join(records, "prompt.md"), prompt);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
+    // Only an agent that exited on its own is followed by its item's verify.
+    if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
     const writes = paths(item.writes);
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
     if (hidden.length > 0) {
@@ -143,6 +154,7 @@ export async function runAttempt(
     }
     if (item.verify) {
       const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
+      await hooks.exited?.();
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
       if (verify.outcome !== "exited") {
         return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):\n${outputTail(verify.output)}` }, run);

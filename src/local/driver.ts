@@ -133,6 +133,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
                 event = await runAttempt(worker, m, order, {
                   signal: controller.signal,
                   started: async (base, runner) => inbox.push({ type: "attempt_started", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, base, runner }),
+                  // Its slot goes to the next item while its checkpoint is made and checked.
+                  exited: async () => inbox.push({ type: "agent_exited", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt }),
                 });
               } catch (e) {
                 // naruto's own step failed (a work tree, git): the attempt ends with the reason

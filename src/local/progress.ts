@@ -99,6 +99,8 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return "approved";
     case "attempt_started":
       return `${e.item}: attempt ${e.attempt} started on ${e.base.slice(0, 12)}`;
+    case "agent_exited":
+      return null; // the attempt's own line follows once naruto has checked what it left
     case "attempt_finished": {
       const o = e.outcome;
       const what =

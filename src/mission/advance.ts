@@ -18,7 +18,10 @@ export function advance(m: Mission, at: string, commands: MissionCommand[]): voi
 
   const graph = planGraph(m);
   const decision = nextToStart(
-    { items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })), graph: graph.indexed },
+    {
+      items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i), agentExited: i.status === "running" && (i.attempts.at(-1)?.exited_at ?? null) !== null })),
+      graph: graph.indexed,
+    },
     { maxParallel: m.settings.max_parallel },
   );
   for (const s of decision.skip) {
@@ -78,6 +81,7 @@ function startAttempt(item: MissionItem, at: string): AttemptOrder {
     started_at: null,
     finished_at: null,
     tampered: null,
+    exited_at: null,
   });
   item.status = "running";
   item.reason = null;

@@ -1,5 +1,5 @@
 /**
- * Events about attempts and the queue: `attempt_started`, `attempt_finished`, `integrated`,
+ * Events about attempts and the queue: `attempt_started`, `agent_exited`, `attempt_finished`, `integrated`,
  * `verify_failed`. Each checks that the attempt it names is the one in flight; an event seen
  * before (a redelivery) changes nothing, an event for an attempt that never ran is illegal.
  */
@@ -18,6 +18,14 @@ export function applyAttemptStarted(m: Mission, e: Of<"attempt_started">): Appli
   const { attempt } = locate(m, e.type, e.item, e.attempt);
   if (attempt.status !== "dispatched") return DUPLICATE;
   Object.assign(attempt, { status: "running", base: e.base, started_at: e.at, runner: e.runner });
+}
+
+/** Frees the attempt's agent slot (scheduler.ts); the attempt runs on until `attempt_finished`. */
+export function applyAgentExited(m: Mission, e: Of<"agent_exited">): Applied {
+  const { attempt } = locate(m, e.type, e.item, e.attempt);
+  // After its end, a cancel or a second delivery: nothing to free.
+  if (attempt.status !== "running" || attempt.exited_at !== null) return DUPLICATE;
+  attempt.exited_at = e.at;
 }
 
 export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): Applied {

@@ -51,6 +51,8 @@ const attemptSchema = z.object({
    * (a `tampered` event): however the attempt then ends, it ends `tampered` with this reason.
    */
   tampered: z.string().nullable().default(null),
+  /** When its agent (and its item's verify) exited, while the attempt still ran (`agent_exited`). */
+  exited_at: z.string().nullable().default(null),
 });
 export type Attempt = z.infer<typeof attemptSchema>;
 

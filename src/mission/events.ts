@@ -80,6 +80,12 @@ export const missionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("planning_failed"), at, reason: z.string() }),
   z.object({ type: z.literal("approved"), at, by: z.string().nullable() }),
   z.object({ type: z.literal("attempt_started"), at, item: z.string(), attempt: z.number().int(), base: z.string(), runner: z.string().nullable() }),
+  /**
+   * The attempt's agent (and its item's verify, when it has one) has exited: its agent slot is
+   * free while naruto still checks and checkpoints what it left. Optional: a driver that does not
+   * send it frees the slot at `attempt_finished`.
+   */
+  z.object({ type: z.literal("agent_exited"), at, item: z.string(), attempt: z.number().int() }),
   z.object({
     type: z.literal("attempt_finished"),
     at,

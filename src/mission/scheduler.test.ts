@@ -75,6 +75,13 @@ describe("order and limits", () => {
       ["retry", "tie-first", "tie-second", "low"],
     ],
     [
+      "nor do running items whose agent has exited (naruto checks what it left)",
+      [...items, item("busy-1", "running"), item("exited-1", "running", { agentExited: true })],
+      { maxParallel: 2 },
+      ["high"],
+      ["retry", "tie-first", "tie-second", "low"],
+    ],
+    [
       "nothing when already over the limit (limit lowered)",
       [...items, item("busy-1", "running"), item("busy-2", "running")],
       { maxParallel: 1 },

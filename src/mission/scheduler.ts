@@ -21,6 +21,8 @@ export interface SchedulerItem {
    * left is started again; a failure with none is failed for good and its dependents are skipped.
    */
   readonly attemptsLeft: number;
+  /** `running`, but its agent has exited (`agent_exited`): naruto checks what it left, no agent runs. */
+  readonly agentExited?: boolean;
 }
 
 /** The mission as the scheduler sees it: the items in plan order (ties in rank go by it). */
@@ -35,7 +37,10 @@ export interface SchedulerState {
 
 /** How much may run at once. */
 export interface SchedulerLimits {
-  /** Most items `running` at once; `checkpointed` items do not count (their agent has exited). */
+  /**
+   * Most agents at once: `running` items count unless their agent has exited (`agentExited`);
+   * `checkpointed` items do not count.
+   */
   readonly maxParallel: number;
   /** Most items started by one call, one Actions matrix; default and ceiling {@link MAX_PER_MATRIX}. */
   readonly maxPerMatrix?: number;
@@ -97,7 +102,7 @@ export function nextToStart(state: SchedulerState, limits: SchedulerLimits): Sch
     const item = items[i];
     if (item === undefined) continue;
     if (!Number.isFinite(item.rank)) throw new WorkGraphError(`"${item.id}" has rank ${item.rank}`, item.id);
-    if (isRunning(item.status)) running++;
+    if (isRunning(item.status) && item.agentExited !== true) running++;
     const deps = graph.deps[i] ?? [];
     if (item.status === "pending" || item.status === "ready") {
       const blocker = deps.find((d) => causes[d] !== null);

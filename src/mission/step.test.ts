@@ -72,6 +72,30 @@ describe("step: requested and planned", () => {
   });
 });
 
+describe("step: agent_exited", () => {
+  const started = (id: string) => ({ type: "attempt_started" as const, at: at(2), item: id, attempt: 1, base: "b".repeat(40), runner: "pid 1" });
+  const exited = (id: string) => ({ type: "agent_exited" as const, at: at(3), item: id, attempt: 1 });
+
+  it("frees the agent's slot for the next ready item while the attempt still runs", () => {
+    const m = missionAfter([requested({ max_parallel: 1 }), planned([item("a"), item("b")]), started("a")]);
+    expect(statusOf(m, "b")).toBe("ready");
+    const r = step(m, exited("a"));
+    expect(statusOf(r.mission, "a")).toBe("running");
+    expect(r.mission.items[0]?.attempts[0]?.exited_at).toBe(at(3));
+    expect(r.commands).toEqual([{ type: "start_attempts", attempts: [{ item: "b", attempt: 1, previousFailure: null }] }]);
+    // The slot it freed is taken: the attempt's end starts nothing more.
+    const done = step(r.mission, checkpointed("a"));
+    expect(commandTypes(done)).toEqual(["integrate"]);
+  });
+
+  it("is a redelivery when seen twice or after the attempt's end, and illegal for an attempt that never ran", () => {
+    const m = missionAfter([requested({ max_parallel: 1 }), planned([item("a"), item("b")]), started("a"), exited("a")]);
+    expect(step(m, exited("a")).duplicate).toBe(true);
+    expect(step(step(m, checkpointed("a")).mission, exited("a")).duplicate).toBe(true);
+    expect(() => step(m, { type: "agent_exited", at: at(3), item: "a", attempt: 2 })).toThrow(IllegalEventError);
+  });
+});
+
 describe("step: attempts", () => {
   const base = () => missionAfter([requested(), planned([item("a"), item("b", ["a"])])]);
 

@@ -5,6 +5,7 @@
  */
 import { advance, cancelOpenItems } from "./advance.ts";
 import {
+  applyAgentExited,
   applyAttemptFinished,
   applyAttemptStarted,
   applyIntegrated,
@@ -70,6 +71,8 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
       return;
     case "attempt_started":
       return applyAttemptStarted(m, e);
+    case "agent_exited":
+      return applyAgentExited(m, e);
     case "attempt_finished":
       return applyAttemptFinished(m, e);
     case "integrated":
