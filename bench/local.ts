@@ -23,6 +23,7 @@ import { performance } from "node:perf_hooks";
 import { loadConfig, formatConfigErrors, type Config } from "../src/config/index.ts";
 import { runLocalMission } from "../src/local/local-mission.ts";
 import { silentProgress } from "../src/local/progress.ts";
+import type { MissionEvent } from "../src/mission/events.ts";
 import { chooseSandbox } from "../src/sandbox/choose.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../test/support/agents/index.ts";
 import { createTestRepo, testGit, type TestRepo } from "../test/support/git-repo.ts";
@@ -75,6 +76,11 @@ interface Measure {
   readonly gitProcesses: number;
   /** git processes by subcommand (`update-ref`, `cat-file`, …). */
   readonly bySubcommand?: ReadonlyMap<string, number>;
+  /**
+   * What the mission costs whatever its agents do: seconds from its start to its first attempt's
+   * start, and from its last agent's exit to its end (checkpoint, integration, review, report).
+   */
+  readonly fixed?: { readonly start: number; readonly end: number };
 }
 
 /** The subcommand of a git call: its first argument that is not an option (`-c k=v` skipped). */
@@ -105,18 +111,29 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
     bySubcommand.set(sub, (bySubcommand.get(sub) ?? 0) + 1);
   });
   const start = performance.now();
+  let firstStart: number | null = null;
+  let lastExit = start;
+  const progress = {
+    ...silentProgress,
+    event(e: MissionEvent) {
+      if (e.type === "attempt_started") firstStart ??= performance.now();
+      if (e.type === "agent_exited") lastExit = performance.now();
+    },
+  };
   const cpuStart = cpuSeconds();
   const m = await runLocalMission(
-    { git, env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: cacheHome }, now: () => new Date(), randomId: () => `b${items}x${parallel}${Math.random().toString(36).slice(2, 6)}`, progress: silentProgress, nodePath: process.execPath, cwd: repo.dir },
+    { git, env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: cacheHome }, now: () => new Date(), randomId: () => `b${items}x${parallel}${Math.random().toString(36).slice(2, 6)}`, progress, nodePath: process.execPath, cwd: repo.dir },
     { repoDir: repo.dir, planText: plan(items), task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config(command, parallel) },
   );
-  const seconds = (performance.now() - start) / 1000;
+  const end = performance.now();
+  const seconds = (end - start) / 1000;
   const cpu = cpuSeconds() - cpuStart;
+  const fixed = { start: ((firstStart ?? start) - start) / 1000, end: (end - lastExit) / 1000 };
   const integrated = m.items.filter((i) => i.status === "integrated").length;
   if (m.verdict?.verdict !== "approve" || integrated !== items) {
     throw new Error(`the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items.filter((i) => i.status !== "integrated").slice(0, 5).map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
   }
-  return { seconds, cpu, gitProcesses, bySubcommand };
+  return { seconds, cpu, gitProcesses, bySubcommand, fixed };
 }
 
 /** The naive way, per item: a linked work tree, the same edit, a commit, the work tree removed. */
@@ -217,6 +234,13 @@ export async function run(): Promise<void> {
       const serial = await mission(small, 16, 1, sleeping, cacheHome);
       console.log(`16 items sleeping 1 s: ${parallel.seconds.toFixed(2)} s with 4 at once, ${serial.seconds.toFixed(2)} s one at a time: speedup ${(serial.seconds / parallel.seconds).toFixed(2)}× (ideal 4×)`);
       console.log(`bench local speedup=${(serial.seconds / parallel.seconds).toFixed(2)}`);
+      // The ratio's ceiling: with these fixed costs and agents that cost nothing but their 1 s
+      // (no per-item overhead at all), 16 one at a time against 4 waves of 4.
+      const fixed = ((serial.fixed?.start ?? 0) + (serial.fixed?.end ?? 0) + (parallel.fixed?.start ?? 0) + (parallel.fixed?.end ?? 0)) / 2;
+      const ceiling = (fixed + 16) / (fixed + 4);
+      console.log(`  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${fixed.toFixed(2)} s; with it, the best speedup any per-item cost allows is ${ceiling.toFixed(2)}×`);
+      console.log(`bench local fixed_seconds=${fixed.toFixed(2)}`);
+      console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
       // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
       // agent's start-up (about 0.1 CPU s each) competing for the same cores.
       const shell = `sleep 1 && ${TRIVIAL}`;
