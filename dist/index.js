@@ -57906,7 +57906,9 @@ var attemptSchema = external_exports.object({
    * Set while the attempt runs when something other than naruto changed what it watches
    * (a `tampered` event): however the attempt then ends, it ends `tampered` with this reason.
    */
-  tampered: external_exports.string().nullable().default(null)
+  tampered: external_exports.string().nullable().default(null),
+  /** When its agent (and its item's verify) exited, while the attempt still ran (`agent_exited`). */
+  exited_at: external_exports.string().nullable().default(null)
 });
 var tamperFindingSchema = external_exports.object({
   at: external_exports.string(),
@@ -59866,7 +59868,7 @@ function nextToStart(state, limits) {
     const item = items[i];
     if (item === void 0) continue;
     if (!Number.isFinite(item.rank)) throw new WorkGraphError(`"${item.id}" has rank ${item.rank}`, item.id);
-    if (isRunning(item.status)) running++;
+    if (isRunning(item.status) && item.agentExited !== true) running++;
     const deps = graph.deps[i] ?? [];
     if (item.status === "pending" || item.status === "ready") {
       const blocker = deps.find((d) => causes[d] !== null);
@@ -59910,7 +59912,10 @@ function advance(m, at2, commands) {
   if (capped !== null) stopForCap(m, capped, at2, commands);
   const graph = planGraph(m);
   const decision = nextToStart(
-    { items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i) })), graph: graph.indexed },
+    {
+      items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i), agentExited: i.status === "running" && (i.attempts.at(-1)?.exited_at ?? null) !== null })),
+      graph: graph.indexed
+    },
     { maxParallel: m.settings.max_parallel }
   );
   for (const s of decision.skip) {
@@ -59961,7 +59966,8 @@ function startAttempt(item, at2) {
     dispatched_at: at2,
     started_at: null,
     finished_at: null,
-    tampered: null
+    tampered: null,
+    exited_at: null
   });
   item.status = "running";
   item.reason = null;
@@ -60005,6 +60011,11 @@ function applyAttemptStarted(m, e) {
   const { attempt } = locate(m, e.type, e.item, e.attempt);
   if (attempt.status !== "dispatched") return DUPLICATE;
   Object.assign(attempt, { status: "running", base: e.base, started_at: e.at, runner: e.runner });
+}
+function applyAgentExited(m, e) {
+  const { attempt } = locate(m, e.type, e.item, e.attempt);
+  if (attempt.status !== "running" || attempt.exited_at !== null) return DUPLICATE;
+  attempt.exited_at = e.at;
 }
 function applyAttemptFinished(m, e) {
   const { item, attempt } = locate(m, e.type, e.item, e.attempt);
@@ -60171,6 +60182,8 @@ function apply(m, e, commands) {
       return;
     case "attempt_started":
       return applyAttemptStarted(m, e);
+    case "agent_exited":
+      return applyAgentExited(m, e);
     case "attempt_finished":
       return applyAttemptFinished(m, e);
     case "integrated":
@@ -62173,6 +62186,12 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
   external_exports.object({ type: external_exports.literal("planning_failed"), at, reason: external_exports.string() }),
   external_exports.object({ type: external_exports.literal("approved"), at, by: external_exports.string().nullable() }),
   external_exports.object({ type: external_exports.literal("attempt_started"), at, item: external_exports.string(), attempt: external_exports.number().int(), base: external_exports.string(), runner: external_exports.string().nullable() }),
+  /**
+   * The attempt's agent (and its item's verify, when it has one) has exited: its agent slot is
+   * free while naruto still checks and checkpoints what it left. Optional: a driver that does not
+   * send it frees the slot at `attempt_finished`.
+   */
+  external_exports.object({ type: external_exports.literal("agent_exited"), at, item: external_exports.string(), attempt: external_exports.number().int() }),
   external_exports.object({
     type: external_exports.literal("attempt_finished"),
     at,
@@ -65588,6 +65607,7 @@ async function runAttempt(ctx, mission, order, hooks) {
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
     await writeFile10(join19(records, "prompt.md"), prompt);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
+    if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
     const writes = paths(item.writes);
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
     if (hidden.length > 0) {
@@ -65630,6 +65650,7 @@ ${outputTail(run.output)}` }, run);
     }
     if (item.verify) {
       const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
+      await hooks.exited?.();
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
       if (verify.outcome !== "exited") {
         return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):
