@@ -80,30 +80,39 @@ export class ConfigInvalidError extends Error {
 export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise<Mission> {
   const { git, repoDir } = { git: deps.git, repoDir: req.repoDir };
   // Everything is checked before anything is made: a refused run leaves no mission and no branch.
+  // What only reads (git's answers, the sandbox's probe) is asked at once, and each answer is
+  // taken where it was always taken: a refused run still says first what it said first.
+  // Asked once: every record of the run is under it.
+  const commonDirAnswer = early(gitCommonDir(git, repoDir));
   const { commit, refName } = await resolveBase(git, repoDir, req.baseRef);
+  const uncommittedAnswer = early(uncommittedNote(git, repoDir, commit));
   const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, agentRead: req.agentRead ?? [], parallel: req.parallel });
+  // Checked before anything is made: a required sandbox that is missing fails the run (startMission).
+  const sandbox = early(pickSandbox(deps, req.sandbox ?? config.sandbox));
   const plan = req.planText === null ? null : checkedPlan(req.planText, config, req.strict, req.planFile ?? null);
   await checkAgentsInstalled(config, profilesToRun(config, plan), deps.env.PATH);
-  const uncommitted = await uncommittedNote(git, repoDir, commit);
+  const uncommitted = await uncommittedAnswer;
   if (uncommitted !== null) deps.progress.error(new Error(uncommitted));
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
-  // Asked once: every record of the run is under it.
-  const commonDir = await gitCommonDir(git, repoDir);
+  const commonDir = await commonDirAnswer;
   const release = await holdMission(commonDir, id);
   try {
-    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir });
+    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox });
   } finally {
     await release();
   }
 }
 
-async function startMission(deps: LocalDeps, req: RunRequest, m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string }): Promise<Mission> {
+async function startMission(
+  deps: LocalDeps,
+  req: RunRequest,
+  m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string; sandbox: Promise<Sandbox> },
+): Promise<Mission> {
   const repoDir = req.repoDir;
   const { id, commit, refName, config, commonDir } = m;
   const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
-  // Checked before anything is made: a required sandbox that is missing fails the run here.
-  const sandbox = await pickSandbox(deps, run.sandbox ?? config.sandbox);
+  const sandbox = await m.sandbox;
   if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
   // The record is taken before the mission makes anything: every ref of it is naruto's from here on.
   const tamper = await watchFor(deps, { repoDir, commonDir }, id, sandbox);
@@ -173,6 +182,12 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: 
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
   return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });
+}
+
+/** A question asked ahead of its answer's use: a failure surfaces where it is awaited, never as unhandled. */
+function early<T>(answer: Promise<T>): Promise<T> {
+  answer.catch(() => undefined);
+  return answer;
 }
 
 /** The sandbox of a run (`deps.chooseSandbox` in tests, else bubblewrap when it works). */
