@@ -1,0 +1,57 @@
+/**
+ * What a refused local run says: the questions that only read (git, the sandbox's probe) are
+ * asked at once, but each answer is taken in the order the checks always ran, and a refused run
+ * makes nothing (no mission, no branch).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { runLocalMission } from "../../src/local/local-mission.ts";
+import { SandboxUnavailableError } from "../../src/sandbox/choose.ts";
+import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { fakeConfig, localDeps, planText } from "./local-fixture.ts";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+
+async function repository(): Promise<TestRepo> {
+  const repo = await createTestRepo({ "README.md": "# app\n" });
+  cleanups.push(() => repo.remove());
+  return repo;
+}
+
+/** A sandbox that cannot be had, asked for `required`, answering after the plan was checked. */
+const missingSandbox = () => new Promise<never>((_, reject) => setTimeout(() => reject(new SandboxUnavailableError("bwrap: not found")), 50));
+
+const refs = async (repo: TestRepo) => (await repo.git({ args: ["for-each-ref", "--format=%(refname)"], cwd: repo.dir })).stdout.toString().trim().split("\n");
+
+describe("a refused local run", () => {
+  it("names its invalid plan before a missing sandbox, and the sandbox's failure is not left unhandled", async () => {
+    const repo = await repository();
+    const before = await refs(repo);
+    const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
+      repoDir: repo.dir, planText: "{ not a plan", task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
+    });
+    await expect(run).rejects.toThrow(/plan/i);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await refs(repo)).toEqual(before);
+  });
+
+  it("with a valid plan, fails on the missing sandbox before it makes anything", async () => {
+    const repo = await repository();
+    const before = await refs(repo);
+    const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
+      repoDir: repo.dir, planText: planText([{ id: "a" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
+    });
+    await expect(run).rejects.toThrow(SandboxUnavailableError);
+    expect(await refs(repo)).toEqual(before);
+  });
+
+  it("names a base that is not a commit first of all", async () => {
+    const repo = await repository();
+    const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
+      repoDir: repo.dir, planText: "{ not a plan", task: null, baseRef: "no-such-branch", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
+    });
+    await expect(run).rejects.toThrow(/"no-such-branch" is not a commit/);
+  });
+});
