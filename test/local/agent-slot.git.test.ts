@@ -6,9 +6,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { GitCall } from "../../src/git/run-git.ts";
-import { runLocalMission } from "../../src/local/local-mission.ts";
 import { createTestRepo } from "../support/git-repo.ts";
-import { fakeConfig, localDeps, planText } from "./local-fixture.ts";
+import { runMission } from "./local-fixture.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -47,17 +46,7 @@ describe("an agent slot", () => {
       }
       return repo.git(call);
     };
-    const m = await runLocalMission(localDeps(repo, { git }), {
-      repoDir: repo.dir,
-      planText: planText([{ id: "a" }, { id: "b" }]),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig({ maxParallel: 1 }),
-    });
+    const m = await runMission(repo, [{ id: "a" }, { id: "b" }], { maxParallel: 1 }, { git });
     expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated"]);
     // b's agent ran to its end while a's checkpoint waited.
     expect(events).toEqual(["a checkpoint", "b checkpoint", "a released by b's checkpoint"]);
@@ -81,17 +70,7 @@ describe("an agent slot", () => {
       if (isCheckout(call) && /\/b\.1-[0-9a-f]+\/work$/.test(workTreeOf(call))) seen = await verifyLog();
       return repo.git(call);
     };
-    const m = await runLocalMission(localDeps(repo, { git }), {
-      repoDir: repo.dir,
-      planText: planText([{ id: "a", verify: "sleep 0.5 && echo a-verified" }, { id: "b" }]),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig({ maxParallel: 1 }),
-    });
+    const m = await runMission(repo, [{ id: "a", verify: "sleep 0.5 && echo a-verified" }, { id: "b" }], { maxParallel: 1 }, { git });
     expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated"]);
     expect(seen).toContain("a-verified");
   }, 60_000);
