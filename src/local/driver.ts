@@ -160,8 +160,9 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
           break;
         case "review":
           spawn(async () => {
-            // The last look at the tamper record: what it finds is on the mission the arbiter reads.
-            const findings = await ctx.tamper.check();
+            // The last look at the tamper record, the user's refs included: what it finds is on
+            // the mission the arbiter reads.
+            const findings = await ctx.tamper.check({ everything: true });
             let reviewed = m;
             if (findings.length > 0) {
               const event: MissionEvent = { type: "tampered", at: ctx.now().toISOString(), findings };

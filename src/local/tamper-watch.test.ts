@@ -73,12 +73,16 @@ describe("the tamper watch", () => {
     ]);
     expect(await repo.run("rev-parse", "refs/heads/naruto/m-test1")).toBe(head);
     expect(await repo.run("for-each-ref", "refs/heads/naruto/m-test1--evil")).toBe("");
-    // main moved with the commit above: with the sandbox on, the user's own change.
-    expect(findings.find((f) => f.what === "refs/heads/main")).toMatchObject({ blame: "user", action: null });
+    // main moved with the commit above: with the sandbox on, the user's own change, compared
+    // when everything is (before the review), not after each attempt.
+    expect(findings.find((f) => f.what === "refs/heads/main")).toBeUndefined();
+    const all = await w.check({ everything: true });
+    expect(all.map((f) => [f.what, f.blame, f.action])).toEqual([["refs/heads/main", "user", null]]);
+    expect(await w.check({ everything: true })).toEqual([]);
   });
 
   it("shares one check among those asked for while it waits its turn, and still sees what changed before each", async () => {
-    const { w, reads } = await countingWatch(true);
+    const { w, reads } = await countingWatch(false);
     const first = w.check();
     await repo.run("update-ref", "refs/heads/elsewhere", "HEAD");
     const [second, third] = [w.check(), w.check()];
@@ -120,7 +124,7 @@ describe("the tamper watch", () => {
       w.attemptStarted("b#1");
       w.attemptEnded("b#1");
       await repo.commit("by someone", { "y.txt": "y\n" });
-      const [main] = (await w.check()).filter((f) => f.what === "refs/heads/main");
+      const [main] = (await w.check({ everything: sandboxed })).filter((f) => f.what === "refs/heads/main");
       expect(main).toMatchObject(sandboxed ? { blame: "user", attempts: [] } : { blame: "agents", attempts: ["a#1", "b#1"] });
       await repo.remove();
     }
@@ -142,5 +146,44 @@ describe("the tamper watch", () => {
     const [finding] = await w.check();
     expect(finding).toMatchObject({ what: "refs/naruto/missions/m-test1", before: cancelled, after: forged, blame: "not_naruto" });
     expect(await repo.run("rev-parse", "refs/naruto/missions/m-test1")).toBe(cancelled);
+  });
+
+  it("with the sandbox, reads after an attempt only the mission's refs, however many other missions left", async () => {
+    repo = await createTestRepo({ "README.md": "# app\n" });
+    const head = await repo.run("rev-parse", "HEAD");
+    // What 200 earlier missions of 5 items left, next to this mission's own refs and the user's.
+    const earlier = Array.from({ length: 200 }, (_, m) => [`refs/naruto/missions/m-old${m}`, `refs/heads/naruto/m-old${m}`, ...Array.from({ length: 5 }, (_, i) => [`refs/heads/naruto/m-old${m}--i${i}`, `refs/naruto/attempts/m-old${m}/i${i}/1`]).flat()]).flat();
+    const mine = ["refs/heads/naruto/m-test1", "refs/heads/naruto/m-test1--a", "refs/heads/naruto/m-test1--b/deep", "refs/naruto/attempts/m-test1/a/1", "refs/naruto/missions/m-test1"];
+    await repo.git({ args: ["update-ref", "--stdin"], cwd: repo.dir, input: [...earlier, ...mine, "refs/heads/naruto/m-test10", "refs/tags/v1"].map((r) => `create ${r} ${head}\n`).join("") });
+    await repo.run("pack-refs", "--all");
+    const lines: number[] = [];
+    const git: typeof repo.git = async (call) => {
+      const result = await repo.git(call);
+      if (call.args.includes("for-each-ref")) lines.push(result.stdout.toString().split("\n").filter(Boolean).length);
+      return result;
+    };
+    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: true, now: () => new Date("2026-12-01T00:00:00Z") });
+    expect(lines).toEqual([earlier.length + mine.length + 3]); // and main, v1 and m-test10
+    await repo.run("update-ref", "refs/heads/naruto/m-test1--b/deep", "refs/heads/main~0");
+    await repo.commit("the user's own", { "y.txt": "y\n" });
+    await repo.run("update-ref", "refs/heads/naruto/m-test1--b/deep", head);
+    await repo.run("update-ref", "-d", "refs/naruto/attempts/m-test1/a/1");
+    const after = await w.check();
+    // The mission's refs only: read (one deleted), and read again once naruto put it back.
+    expect(lines.slice(1)).toEqual([mine.length - 1, mine.length]);
+    expect(after.map((f) => [f.what, f.blame])).toEqual([["refs/naruto/attempts/m-test1/a/1", "not_naruto"]]);
+    // Put back: naruto never wrote the deletion.
+    expect(await repo.run("rev-parse", "refs/naruto/attempts/m-test1/a/1")).toBe(head);
+    const all = await w.check({ everything: true });
+    expect(all.map((f) => [f.what, f.blame])).toEqual([["refs/heads/main", "user"]]);
+  });
+
+  it("does not fold a check of everything into a narrower one waiting its turn", async () => {
+    const { w, reads } = await countingWatch(true);
+    const [first, second, everything] = [w.check(), w.check(), w.check({ everything: true })];
+    await repo.commit("the user's own", { "y.txt": "y\n" });
+    expect(await second).toBe(await first);
+    expect((await everything).map((f) => f.what)).toContain("refs/heads/main");
+    expect(reads()).toBe(2);
   });
 });

@@ -13,7 +13,9 @@
  *   agents ran without the sandbox is blamed on them (every attempt that ran since the last
  *   check: naruto cannot tell which); with the sandbox, agents could not reach them, and the
  *   change is reported as the user's own. They are never put back: the finding names the old
- *   value, for the user to decide.
+ *   value, for the user to decide. With the sandbox the user's refs are compared before the
+ *   review only: a check after an attempt reads the mission's own refs, so that it costs the
+ *   same however many refs other missions (and the user) have.
  */
 import type { Git, GitCall } from "../git/run-git.ts";
 import { gitText } from "../git/run-git.ts";
@@ -28,8 +30,13 @@ export interface TamperWatch {
   attemptEnded(key: string): void;
   /** naruto's value of one of its refs (null: absent), as far as the ledger knows. */
   expected(ref: string): string | null;
-  /** Compares with the last record; the findings say what changed, who is blamed and what naruto did. */
-  check(): Promise<TamperFinding[]>;
+  /**
+   * Compares with the last record; the findings say what changed, who is blamed and what naruto
+   * did. Where agents run in the sandbox, no agent can reach the user's refs (a change there is
+   * the user's own): they are compared only when `everything` is asked (before the review), and
+   * a check after an attempt reads just the mission's refs, whatever else the repository holds.
+   */
+  check(options?: { readonly everything?: boolean }): Promise<TamperFinding[]>;
   /** The same when an attempt ended since the last check began (or a check waits its turn); else none, without reading. */
   checkEnded(): Promise<TamperFinding[]>;
 }
@@ -139,7 +146,8 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
     }
   };
   // Without the sandbox an agent can reach the user's files through `..`: the work tree is watched too.
-  const record = () => recordRepository({ git: input.git, repoDir, commonDir, mission, home: input.home, worktree: !input.sandboxed });
+  const record = (userRefs?: TamperRecord["userRefs"]) =>
+    recordRepository({ git: input.git, repoDir, commonDir, mission, home: input.home, worktree: !input.sandboxed, ...(userRefs ? { userRefs } : {}) });
   let last: TamperRecord = await record();
   // What is there now is naruto's (a new mission has none yet; a resumed one, its own).
   for (const [ref, oid] of Object.entries(last.missionRefs)) entry(ref).current = oid;
@@ -149,12 +157,13 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
   // Attempts that ended after the last check began reading.
   const unchecked = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
-  let waiting: Promise<TamperFinding[]> | null = null;
+  let waiting: { readonly everything: boolean; readonly result: Promise<TamperFinding[]> } | null = null;
 
-  const check = async (): Promise<TamperFinding[]> => {
+  const check = async (everything: boolean): Promise<TamperFinding[]> => {
     unchecked.clear();
     for (const [ref, e] of ledger) e.since = new Set([e.current ?? "", ...(pending.get(ref) ?? [])]);
-    const now = await record();
+    // The user's refs as last read stand for themselves when no agent can reach them.
+    const now = await record(input.sandboxed && !everything ? last.userRefs : undefined);
     const window = [...ran].sort();
     const at = input.now().toISOString();
     const findings: TamperFinding[] = [];
@@ -177,20 +186,21 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
       findings.push({ at, what: ref, before: e.current, after: actual, blame: "not_naruto", attempts: window, action });
     }
     // The next check compares with what is there now (naruto's refs as put back).
-    last = findings.some((f) => f.action !== null) ? await record() : now;
+    last = findings.some((f) => f.action !== null) ? await record(now.userRefs) : now;
     ran = new Set(running);
     return findings;
   };
 
-  const shared = () => {
+  const shared = (everything: boolean) => {
     // A check asked for while another waits its turn shares that one: it begins after both
-    // were asked for, which is all either needs (its reading starts after what each waits on).
-    if (waiting !== null) return waiting;
+    // were asked for, which is all either needs (its reading starts after what each waits on),
+    // unless it must read more than that one will.
+    if (waiting !== null && (waiting.everything || !everything)) return waiting.result;
     const result = queue.then(() => {
-      waiting = null;
-      return check();
+      if (waiting?.result === result) waiting = null;
+      return check(everything);
     });
-    waiting = result;
+    waiting = { everything, result };
     queue = result.catch(() => undefined);
     return result;
   };
@@ -206,8 +216,8 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
       unchecked.add(key);
     },
     expected: (ref) => ledger.get(ref)?.current ?? null,
-    check: shared,
-    checkEnded: () => (unchecked.size > 0 || waiting !== null ? shared() : Promise.resolve([])),
+    check: (options) => shared(options?.everything ?? false),
+    checkEnded: () => (unchecked.size > 0 || waiting !== null ? shared(false) : Promise.resolve([])),
   };
 }
 

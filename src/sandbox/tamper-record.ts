@@ -80,21 +80,41 @@ function isNarutoRef(ref: string): boolean {
 }
 
 /**
+ * `for-each-ref` patterns of exactly the mission's refs (missionRefPatterns): the exact names,
+ * the attempts folder, and the worker branches at any depth (`*` stops at a slash).
+ */
+export function missionRefReadPatterns(mission: string): string[] {
+  const { exact, prefixes } = missionRefPatterns(mission);
+  return [...exact, ...prefixes.flatMap((p) => (p.endsWith("/") ? [p] : [`${p}*`, `${p}*/**`]))];
+}
+
+/**
  * Reads the record now. One `git for-each-ref` and a walk of a few small folders.
  *
  * @param home the user's home (naruto's own HOME), or null to leave its files out
+ * @param userRefs the user's refs as they stand, when the caller knows them: only the mission's
+ *   refs are then read, in time that does not grow with other missions' refs or the user's
  */
-export async function recordRepository(input: { git: Git; repoDir: string; commonDir: string; mission: string; home: string | null; worktree: boolean }): Promise<TamperRecord> {
+export async function recordRepository(input: {
+  git: Git;
+  repoDir: string;
+  commonDir: string;
+  mission: string;
+  home: string | null;
+  worktree: boolean;
+  userRefs?: Readonly<Record<string, string>>;
+}): Promise<TamperRecord> {
   const { git, repoDir, commonDir, mission } = input;
-  const out = await gitText(git, { args: ["--no-optional-locks", "for-each-ref", "--format=%(objectname) %(refname)"], cwd: repoDir });
-  const userRefs: Record<string, string> = {};
+  const only = input.userRefs === undefined ? [] : missionRefReadPatterns(mission);
+  const out = await gitText(git, { args: ["--no-optional-locks", "for-each-ref", "--format=%(objectname) %(refname)", ...only], cwd: repoDir });
+  const userRefs: Record<string, string> = { ...input.userRefs };
   const missionRefs: Record<string, string> = {};
   for (const line of out.split("\n")) {
     const space = line.indexOf(" ");
     if (space <= 0) continue;
     const [oid, ref] = [line.slice(0, space), line.slice(space + 1)];
     if (isMissionRef(ref, mission)) missionRefs[ref] = oid;
-    else if (!isNarutoRef(ref)) userRefs[ref] = oid;
+    else if (!isNarutoRef(ref) && input.userRefs === undefined) userRefs[ref] = oid;
   }
   const files: Record<string, string> = {};
   for (const name of ["config", "config.worktree"]) await recordFile(files, join(commonDir, name), `.git/${name}`);
