@@ -218,7 +218,7 @@ export async function run(): Promise<void> {
       console.log(`bench local items_${items}_naive_wall_seconds_per_item=${naive.wall.toFixed(3)}`);
       console.log(`bench local items_${items}_vs_naive=${(naruto.wall / naive.wall).toFixed(2)}`);
     }
-    console.log(`overhead beyond a checkout: up to ${worstOverhead.toFixed(3)} s per item (target ≤ 0.15)`);
+    if (Number.isFinite(worstOverhead)) console.log(`overhead beyond a checkout: up to ${worstOverhead.toFixed(3)} s per item (target ≤ 0.15)`);
     const [at64, at256] = [results.get(64), results.get(256)];
     if (at64 !== undefined && at256 !== undefined) {
       const linear = (at256.wall * 256) / (at64.wall * 64);
