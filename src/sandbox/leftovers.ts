@@ -78,7 +78,6 @@ export async function killProcessesWithEnv(entry: string, deps: LeftoverDeps): P
   return killed;
 }
 
-/** Whether NUL-separated `environ` has exactly the entry (not as the tail of another). */
 /** How many processes' entries are read at once: the reads wait on the file system, not on each other, but each holds a file open, and a read that fails (too many open files) would skip its process. */
 const AT_ONCE = 32;
 
@@ -88,6 +87,7 @@ async function eachProcess(pids: readonly number[], look: (pid: number) => Promi
   for (let i = 0; i < others.length; i += AT_ONCE) await Promise.all(others.slice(i, i + AT_ONCE).map(look));
 }
 
+/** Whether NUL-separated `environ` has exactly the entry (not as the tail of another). */
 function holds(environ: Buffer, entry: Buffer): boolean {
   return Buffer.concat([NUL, environ]).includes(Buffer.concat([NUL, entry]));
 }

@@ -83,7 +83,7 @@ function isNarutoRef(ref: string): boolean {
  * `for-each-ref` patterns of exactly the mission's refs (missionRefPatterns): the exact names,
  * the attempts folder, and the worker branches at any depth (`*` stops at a slash).
  */
-export function missionRefReadPatterns(mission: string): string[] {
+function missionRefReadPatterns(mission: string): string[] {
   const { exact, prefixes } = missionRefPatterns(mission);
   return [...exact, ...prefixes.flatMap((p) => (p.endsWith("/") ? [p] : [`${p}*`, `${p}*/**`]))];
 }

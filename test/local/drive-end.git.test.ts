@@ -4,9 +4,8 @@
  * the tamper record again after the attempts' own checks.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { runLocalMission } from "../../src/local/local-mission.ts";
 import { createTestRepo } from "../support/git-repo.ts";
-import { fakeConfig, localDeps, planText } from "./local-fixture.ts";
+import { runMission } from "./local-fixture.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -18,17 +17,7 @@ describe("a local drive", () => {
   it("ends with its last task, without waiting for the clock", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     cleanups.push(() => repo.remove());
-    const m = await runLocalMission(localDeps(repo, { tickMs: 3_600_000 }), {
-      repoDir: repo.dir,
-      planText: planText([{ id: "a" }, { id: "b" }, { id: "c", after: ["a"] }]),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 2,
-      verify: null,
-      strict: false,
-      config: fakeConfig(),
-    });
+    const m = await runMission(repo, [{ id: "a" }, { id: "b" }, { id: "c", after: ["a"] }], { maxParallel: 2 }, { tickMs: 3_600_000 });
     expect(m.status).toBe("done");
     expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated"]);
   }, 60_000);
@@ -41,9 +30,7 @@ describe("a local drive", () => {
       if (call.args.includes("for-each-ref")) reads++;
       return repo.git(call);
     };
-    const m = await runLocalMission(localDeps(repo, { git }), {
-      repoDir: repo.dir, planText: planText([{ id: "a" }, { id: "b" }, { id: "c" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig(),
-    });
+    const m = await runMission(repo, [{ id: "a" }, { id: "b" }, { id: "c" }], { maxParallel: 1 }, { git });
     expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated"]);
     // The record before the mission, one after each attempt, one before the review.
     expect(reads).toBe(1 + 3 + 1);
