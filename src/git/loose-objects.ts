@@ -25,14 +25,27 @@ export async function looseObjectsDir(git: Git, repoDir: string): Promise<string
 
 /** Writes one object and returns its id. Writing an object that exists already is harmless. */
 export async function writeLooseObject(objectsDir: string, type: LooseObjectType, content: Buffer): Promise<string> {
+  const object = startLooseObject(objectsDir, type, content);
+  await object.written;
+  return object.id;
+}
+
+/**
+ * Starts writing one object and returns its id at once, with the write: objects that only name
+ * each other (a tree its blobs, a commit its tree) can be written side by side, and whatever
+ * points at them (a ref) waits for all the writes.
+ */
+export function startLooseObject(objectsDir: string, type: LooseObjectType, content: Buffer): { readonly id: string; readonly written: Promise<void> } {
   const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
   const id = createHash("sha1").update(data).digest("hex");
-  const folder = join(objectsDir, id.slice(0, 2));
-  await mkdir(folder, { recursive: true });
-  const temp = join(objectsDir, `tmp_obj_naruto_${randomBytes(8).toString("hex")}`);
-  await writeFile(temp, deflateSync(data), { mode: 0o444 });
-  await rename(temp, join(folder, id.slice(2)));
-  return id;
+  const written = (async () => {
+    const folder = join(objectsDir, id.slice(0, 2));
+    await mkdir(folder, { recursive: true });
+    const temp = join(objectsDir, `tmp_obj_naruto_${randomBytes(8).toString("hex")}`);
+    await writeFile(temp, deflateSync(data), { mode: 0o444 });
+    await rename(temp, join(folder, id.slice(2)));
+  })();
+  return { id, written };
 }
 
 /** A tree of regular files directly in it (names without `/`), in git's order. */

@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseMission, type Mission, type MissionItem } from "../mission/document.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
-import { commitText, looseObjectsDir, writeLooseObject, type LooseObjectType } from "./loose-objects.ts";
+import { commitText, looseObjectsDir, startLooseObject, type LooseObjectType } from "./loose-objects.ts";
 import {
   DOCUMENT_FILE,
   documentText,
@@ -111,15 +111,20 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
     return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value) ? value : null;
   };
 
-  /** Writes one object: in-process in a SHA-1 repository, else through git. */
-  const write = async (type: LooseObjectType, content: Buffer): Promise<string> => {
-    const dir = await (objects ??= looseObjectsDir(git, repoDir));
-    if (dir !== null) return writeLooseObject(dir, type, content);
-    return run(["hash-object", "-w", "-t", type, "--stdin"], content);
-  };
-
   /** The commit of one save, reusing every record of `base` whose item did not change. */
   const writeVersion = async (mission: Mission, parent: string | null, base: Known | undefined): Promise<Known> => {
+    const dir = await (objects ??= looseObjectsDir(git, repoDir));
+    // In a SHA-1 repository the objects are written in-process and side by side (their ids are
+    // known before they are written); the commit is returned once all of them are. Else through git.
+    const writes: Promise<void>[] = [];
+    const write = async (type: LooseObjectType, content: Buffer): Promise<string> => {
+      if (dir === null) return run(["hash-object", "-w", "-t", type, "--stdin"], content);
+      const object = startLooseObject(dir, type, content);
+      writes.push(object.written);
+      // A save that fails before it waits for its writes must not leave one unhandled.
+      object.written.catch(() => undefined);
+      return object.id;
+    };
     const same = (i: number, item: MissionItem) => base !== undefined && base.mission.items[i] === item && base.mission.items.length === mission.items.length;
     const itemBlobs: string[] = [];
     for (const [i, item] of mission.items.entries()) {
@@ -146,6 +151,7 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
     const tree = await write("tree", treeContent(root));
     const message = `${mission.id}: ${mission.status} (seq ${mission.seq})`;
     const commit = await write("commit", commitText({ tree, parents: parent === null ? [] : [parent], identity: { name: IDENTITY.GIT_COMMITTER_NAME, email: IDENTITY.GIT_COMMITTER_EMAIL }, at: new Date(), message }));
+    await Promise.all(writes);
     return { version: commit, mission, itemBlobs, folders, proofBlob };
   };
 

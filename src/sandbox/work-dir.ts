@@ -143,7 +143,7 @@ export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects
 
 /** Creates a work directory's folders, private to naruto's user; its root must exist. */
 export async function makeWorkDirFolders(dir: WorkDir): Promise<void> {
-  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir(d, { mode: 0o700 });
+  await Promise.all([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir(d, { mode: 0o700 })));
 }
 
 /**
@@ -163,8 +163,7 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
   try {
     await makeWorkDirFolders(dir);
     const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
-    await writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n");
-    await makeThrowawayRepo(dir);
+    await Promise.all([writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"), makeThrowawayRepo(dir)]);
     // The agent's repository gets the index of the checkout; naruto keeps its own copy of it,
     // whose stat data lets it read back only what changed (see snapshot.ts).
     const agentGit = join(dir.path, ".git");
@@ -205,16 +204,19 @@ export function seedIndex(dir: Pick<WorkDir, "private">): string {
  */
 async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
   const g = join(dir.path, ".git");
-  for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir(join(g, d), { recursive: true });
-  await writeFile(join(g, "HEAD"), `${dir.start}\n`);
-  await writeFile(join(g, "shallow"), `${dir.start}\n`);
-  // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
-  // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
-  // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
-  await writeFile(join(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" }));
-  await writeFile(join(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}\n`).join(""));
-  await writeFile(join(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
-  await writeFile(join(g, "info", "exclude"), "");
+  // Side by side: nothing reads the repository before it is whole (the checkout comes after).
+  await Promise.all(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir(join(g, d), { recursive: true })));
+  await Promise.all([
+    writeFile(join(g, "HEAD"), `${dir.start}\n`),
+    writeFile(join(g, "shallow"), `${dir.start}\n`),
+    // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
+    // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
+    // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
+    writeFile(join(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
+    writeFile(join(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}\n`).join("")),
+    writeFile(join(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
+    writeFile(join(g, "info", "exclude"), ""),
+  ]);
 }
 
 /**
