@@ -13,6 +13,7 @@ import { applyEvent, applyEvents, type BatchResult, type MissionStore } from "..
 import { isMissionTerminal } from "../mission/status.ts";
 import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
+import { createStartsFirst } from "./starts-first.ts";
 import { integrateBatch } from "../engine/integrate-batch.ts";
 import type { Progress } from "./progress.ts";
 import { reviewAgentFor, reviewLocally } from "../engine/review.ts";
@@ -55,6 +56,10 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   const attempts = new Map<string, AbortController>();
   const tasks = new Set<Promise<void>>();
   const pending: CheckpointOrder[] = [...resumeWork.checkpoints];
+  // A finished attempt's checks wait for the starts its exit made room for (see starts-first.ts).
+  const startsFirst = createStartsFirst();
+  /** The starts under way because of an `agent_exited` not applied yet, by attempt. */
+  const exitsUnapplied = new Map<string, () => void>();
   let integrating = false;
   let finished = false;
   let mission: Mission | null = null;
@@ -127,14 +132,22 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
             const key = `${order.item}#${order.attempt}`;
             attempts.set(key, controller);
             ctx.tamper.attemptStarted(key);
+            const startEnded = startsFirst.begin();
             spawn(async () => {
               let event: MissionEvent;
               try {
                 event = await runAttempt(worker, m, order, {
                   signal: controller.signal,
-                  started: async (base, runner) => inbox.push({ type: "attempt_started", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, base, runner }),
-                  // Its slot goes to the next item while its checkpoint is made and checked.
-                  exited: async () => inbox.push({ type: "agent_exited", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt }),
+                  started: async (base, runner) => {
+                    startEnded();
+                    inbox.push({ type: "attempt_started", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, base, runner });
+                  },
+                  // Its slot goes to the next item, which starts before its checkpoint is made and checked.
+                  exited: async () => {
+                    exitsUnapplied.set(key, startsFirst.begin());
+                    inbox.push({ type: "agent_exited", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt });
+                    await startsFirst.idle();
+                  },
                 });
               } catch (e) {
                 // naruto's own step failed (a work tree, git): the attempt ends with the reason
@@ -142,6 +155,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
                 const reason = `naruto could not run the attempt: ${e instanceof Error ? e.message : String(e)}`;
                 event = { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason } };
               } finally {
+                startEnded();
                 attempts.delete(key);
               }
               // What changed while it ran is told before how it ended: a finding turns its end into
@@ -218,6 +232,13 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
         } catch (e) {
           if (!(e instanceof IllegalEventError)) throw e;
           ctx.progress.error(e);
+        } finally {
+          // Whatever these exits started has begun (handle), or nothing will.
+          for (const e of events) {
+            if (e.type !== "agent_exited") continue;
+            exitsUnapplied.get(`${e.item}#${e.attempt}`)?.();
+            exitsUnapplied.delete(`${e.item}#${e.attempt}`);
+          }
         }
       }
       if (reviewPending && mission) {
@@ -227,6 +248,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       kickIntegrator();
     }
   } finally {
+    startsFirst.release();
     clearInterval(ticker);
     ctx.shutdown?.removeEventListener("abort", stopAll);
     await removeEmptyMissionFolder(missionWorkFolder(ctx.workRoot, await workRepo(ctx.git, ctx.repoDir), id)).catch(() => undefined);

@@ -56,6 +56,27 @@ describe("an agent slot", () => {
     expect(Date.parse(b?.started_at ?? "")).toBeLessThan(Date.parse(a?.finished_at ?? ""));
   }, 60_000);
 
+  it("starts the next item before naruto checks what the last one left", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    cleanups.push(() => repo.remove());
+    const order: string[] = [];
+    const git = async (call: GitCall) => {
+      const item = /\/(a|b)\.1-[0-9a-f]+\/work$/.exec(workTreeOf(call))?.[1];
+      if (item === "a" && isSnapshot(call)) order.push("a checked");
+      if (item === "b" && isCheckout(call)) {
+        // A slow checkout: a's checks would run meanwhile if they did not wait for b's start.
+        await new Promise((r) => setTimeout(r, 300));
+        const done = await repo.git(call);
+        order.push("b checked out");
+        return done;
+      }
+      return repo.git(call);
+    };
+    const m = await runMission(repo, [{ id: "a" }, { id: "b" }], { maxParallel: 1 }, { git });
+    expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated"]);
+    expect(order).toEqual(["b checked out", "a checked"]);
+  }, 60_000);
+
   it("stays taken while the item's own verify runs after its agent", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     cleanups.push(() => repo.remove());
