@@ -1,3 +1,5 @@
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Mission } from "../mission/document.ts";
 import { applyEvent } from "../mission/store.ts";
@@ -53,6 +55,23 @@ describe("local git ref store: one record per item", () => {
     expect(changed.sort()).toEqual(["document.json", "items/0000/00000.json"]);
     expect(after.size).toBe(130 + 2);
     expect(planned1.mission.items).toHaveLength(130);
+  });
+
+  it("fails a save whose objects cannot all be written, and moves nothing", async () => {
+    const { repo, store } = await fresh();
+    await applyEvent(store, "m-test1", requested({ max_parallel: 1 }));
+    const before = (await store.load("m-test1"))?.version ?? "";
+    // Every fan-out folder that is not there yet becomes a file: the save's new objects (written
+    // side by side) all fail, whichever ids they have.
+    const objects = join(repo.dir, ".git", "objects");
+    const blocked: string[] = [];
+    for (let i = 0; i < 256; i++) {
+      const folder = join(objects, i.toString(16).padStart(2, "0"));
+      if (await writeFile(folder, "", { flag: "wx" }).then(() => true, () => false)) blocked.push(folder);
+    }
+    await expect(applyEvent(store, "m-test1", planned([item("a"), item("b")]))).rejects.toThrow();
+    await Promise.all(blocked.map((f) => rm(f)));
+    expect(await repo.run("rev-parse", "refs/naruto/missions/m-test1")).toBe(before);
   });
 
   it("loads every version back exactly, also from a store that never saw it (a resumed run)", async () => {
