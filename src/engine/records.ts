@@ -3,12 +3,12 @@
  * it runs in (the user's, or a job's clone), never in a work tree (DESIGN.md §6). State itself is in refs (`refs/naruto/missions/<id>`); these are
  * prompts, agent results, logs and reports.
  */
-import { isAbsolute, join, resolve } from "node:path";
-import { gitText, type Git } from "../git/run-git.ts";
+import { join } from "node:path";
+import { repoLayout } from "../git/repo-layout.ts";
+import type { Git } from "../git/run-git.ts";
 
 export async function gitCommonDir(git: Git, repoDir: string): Promise<string> {
-  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  return isAbsolute(dir) ? dir : resolve(repoDir, dir);
+  return (await repoLayout(git, repoDir)).commonDir;
 }
 
 export function missionDir(commonDir: string, mission: string): string {

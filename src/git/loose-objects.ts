@@ -9,18 +9,17 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { gitText, type Git } from "./run-git.ts";
+import { repoLayout } from "./repo-layout.ts";
+import type { Git } from "./run-git.ts";
 
 export type LooseObjectType = "blob" | "tree" | "commit";
 
 /** The object database of the repository at `repoDir` when it is SHA-1 (honours GIT_OBJECT_DIRECTORY); else null. */
 export async function looseObjectsDir(git: Git, repoDir: string): Promise<string | null> {
-  const format = await gitText(git, { args: ["rev-parse", "--show-object-format"], cwd: repoDir }).catch(() => "unknown");
-  if (format !== "sha1") return null;
-  const dir = await gitText(git, { args: ["rev-parse", "--git-path", "objects"], cwd: repoDir });
-  return isAbsolute(dir) ? dir : resolve(repoDir, dir);
+  const layout = await repoLayout(git, repoDir);
+  return layout.format === "sha1" ? layout.objectsDir : null;
 }
 
 /** Writes one object and returns its id. Writing an object that exists already is harmless. */

@@ -30,6 +30,7 @@ import {
   type TreeEntry,
 } from "./mission-records.ts";
 import { parseCatFileBatch, parseLsTree } from "./queue-parse.ts";
+import { repoLayout } from "./repo-layout.ts";
 import { GitError, gitText, type Git } from "./run-git.ts";
 
 export const MISSION_REF_PREFIX = "refs/naruto/missions/";
@@ -104,7 +105,7 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
    * that version is still the stored one (a load while nothing changed, the driver's every tick).
    */
   const looseRefValue = async (ref: string): Promise<string | null> => {
-    const dir = await (commonDir ??= gitText(git, { args: ["rev-parse", "--path-format=absolute", "--git-common-dir"], cwd: repoDir }).catch(() => null));
+    const dir = await (commonDir ??= repoLayout(git, repoDir).then((l) => l.commonDir, () => null));
     if (dir === null) return null;
     const text = await readFile(join(dir, ref), "latin1").catch(() => null);
     const value = text?.trim() ?? "";

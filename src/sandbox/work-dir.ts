@@ -22,6 +22,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { repoLayout } from "../git/repo-layout.ts";
 import { gitText, type Git } from "../git/run-git.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
 
@@ -95,18 +96,14 @@ export function workRepo(git: Git, repoDir: string): Promise<WorkRepo> {
 }
 
 async function readWorkRepo(git: Git, repoDir: string): Promise<WorkRepo> {
-  const out = await gitText(git, {
-    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
-    cwd: repoDir,
-  });
-  const [common = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
-  const commonDir = await realpath(common);
-  const own = await realpath(objectsDir);
+  const layout = await repoLayout(git, repoDir);
+  const commonDir = await realpath(layout.commonDir);
+  const own = await realpath(layout.objectsDir);
   const alternates = await readAlternates(own);
-  const topLevel = bare === "true" ? null : await realpath(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
+  const topLevel = layout.bare ? null : await realpath(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
   const name = basename(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
   const key = `${name}-${createHash("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
-  return { objects: { commonDir, objects: [own, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+  return { objects: { commonDir, objects: [own, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
 
 /** The object folders a store borrows from, absolute (git resolves relative ones against the store). */
