@@ -85,7 +85,7 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   // Asked once: every record of the run is under it.
   const commonDirAnswer = early(gitCommonDir(git, repoDir));
   const { commit, refName } = await resolveBase(git, repoDir, req.baseRef);
-  const uncommittedAnswer = early(uncommittedNote(git, repoDir, commit));
+  const uncommittedAnswer = early(uncommittedNote(git, repoDir, commit, req.baseRef === "HEAD" ? commit : undefined));
   const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, agentRead: req.agentRead ?? [], parallel: req.parallel });
   // Checked before anything is made: a required sandbox that is missing fails the run (startMission).
   const sandbox = early(pickSandbox(deps, req.sandbox ?? config.sandbox));

@@ -19,6 +19,9 @@ export class RunRefusedError extends Error {
 /** The base commit of `ref`, or why there is none: an empty repository, an unknown name. */
 export async function resolveBase(git: Git, repoDir: string, ref: string): Promise<{ commit: string; refName: string }> {
   const commitOf = (r: string) => gitText(git, { args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${r}^{commit}`], cwd: repoDir });
+  // Asked beside the commit; its answer only counts when there is one.
+  const branch = ref === "HEAD" ? gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : Promise.resolve(ref);
+  branch.catch(() => undefined);
   let commit: string;
   try {
     commit = await commitOf(ref);
@@ -28,8 +31,7 @@ export async function resolveBase(git: Git, repoDir: string, ref: string): Promi
     if (anyCommit === "") throw new RunRefusedError("this repository has no commits yet: make a first commit, then run naruto (missions start from a commit)");
     throw new RunRefusedError(`${JSON.stringify(ref)} is not a commit of this repository: --base takes a branch, a tag or a commit (see \`git branch\`)`);
   }
-  const refName = ref === "HEAD" ? await gitText(git, { args: ["rev-parse", "--abbrev-ref", "HEAD"], cwd: repoDir }) : ref;
-  return { commit, refName };
+  return { commit, refName: await branch };
 }
 
 /** The checked plan; refused, with every error, when it is invalid. */
@@ -89,9 +91,10 @@ function missingLine(profile: AgentProfile, program: string): string {
 /**
  * What a mission from `commit` leaves out of the user's work: changes not committed, when the
  * work tree is at that commit. null when there are none (or the base is another commit).
+ * `knownHead`: HEAD's commit when the caller has just read it (the base was `HEAD`).
  */
-export async function uncommittedNote(git: Git, repoDir: string, commit: string): Promise<string | null> {
-  const head = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: repoDir }).catch(() => "");
+export async function uncommittedNote(git: Git, repoDir: string, commit: string, knownHead?: string): Promise<string | null> {
+  const head = knownHead ?? (await gitText(git, { args: ["rev-parse", "--verify", "--quiet", "HEAD"], cwd: repoDir }).catch(() => ""));
   if (head !== commit) return null;
   const status = await gitText(git, { args: ["status", "--porcelain=v1", "-z", "--no-renames"], cwd: repoDir }).catch(() => "");
   const files = status.split("\0").filter((entry) => entry.length > 3 && entry[2] === " ").length;
