@@ -91,14 +91,12 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   const sandbox = early(pickSandbox(deps, req.sandbox ?? config.sandbox));
   const plan = req.planText === null ? null : checkedPlan(req.planText, config, req.strict, req.planFile ?? null);
   await checkAgentsInstalled(config, profilesToRun(config, plan), deps.env.PATH);
-  const uncommitted = await uncommittedAnswer;
-  if (uncommitted !== null) deps.progress.error(new Error(uncommitted));
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
   const commonDir = await commonDirAnswer;
   const release = await holdMission(commonDir, id);
   try {
-    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox });
+    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox, uncommitted: uncommittedAnswer });
   } finally {
     await release();
   }
@@ -107,7 +105,7 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
 async function startMission(
   deps: LocalDeps,
   req: RunRequest,
-  m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string; sandbox: Promise<Sandbox> },
+  m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string; sandbox: Promise<Sandbox>; uncommitted: Promise<string | null> },
 ): Promise<Mission> {
   const repoDir = req.repoDir;
   const { id, commit, refName, config, commonDir } = m;
@@ -119,6 +117,10 @@ async function startMission(
   const git = tamper.git;
   const queue = await createQueueBranch({ git, repoDir, mission: id, base: commit });
   await saveRunOverrides(commonDir, id, run);
+  // Said before the first agent starts; `git status` of a large work tree takes a while, and
+  // nothing above waits for it.
+  const uncommitted = await m.uncommitted;
+  if (uncommitted !== null) deps.progress.error(new Error(uncommitted));
   const task = req.task ?? m.title ?? "run the plan";
   const requested: MissionEvent = {
     type: "requested",

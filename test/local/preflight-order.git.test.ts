@@ -4,7 +4,10 @@
  * makes nothing (no mission, no branch).
  */
 import { afterEach, describe, expect, it } from "vitest";
+import type { GitCall } from "../../src/git/run-git.ts";
 import { runLocalMission } from "../../src/local/local-mission.ts";
+import { silentProgress } from "../../src/local/progress.ts";
+import type { MissionEvent } from "../../src/mission/events.ts";
 import { SandboxUnavailableError } from "../../src/sandbox/choose.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { fakeConfig, localDeps, planText } from "./local-fixture.ts";
@@ -53,5 +56,34 @@ describe("a refused local run", () => {
       repoDir: repo.dir, planText: "{ not a plan", task: null, baseRef: "no-such-branch", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
     });
     await expect(run).rejects.toThrow(/"no-such-branch" is not a commit/);
+  });
+});
+
+describe("a local run's start", () => {
+  it("makes the mission while `git status` still reads the work tree, and says what it left out before the first agent starts", async () => {
+    const repo = await repository();
+    await repo.write({ "README.md": "# app, edited\n" });
+    const order: string[] = [];
+    const git = async (call: GitCall) => {
+      if (call.args.includes("status")) {
+        // A large work tree: its status takes a while.
+        await new Promise((r) => setTimeout(r, 400));
+        const done = await repo.git(call);
+        order.push("status read");
+        return done;
+      }
+      if (call.args.includes("for-each-ref") && !order.includes("record taken")) order.push("record taken");
+      return repo.git(call);
+    };
+    const progress = {
+      ...silentProgress,
+      error: (e: unknown) => void order.push(e instanceof Error && e.message.includes("uncommitted file") ? "note said" : "other error"),
+      event: (e: MissionEvent) => void (e.type === "attempt_started" && order.push("agent started")),
+    };
+    const m = await runLocalMission(localDeps(repo, { git, progress }), {
+      repoDir: repo.dir, planText: planText([{ id: "a" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig(),
+    });
+    expect(m.status).toBe("done");
+    expect(order.filter((o) => o !== "other error")).toEqual(["record taken", "status read", "note said", "agent started"]);
   });
 });
