@@ -1,4 +1,6 @@
 /** In-process objects are byte for byte git's own: same ids as hash-object, mktree and commit-tree, and fsck is clean. */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { gitText } from "./run-git.ts";
@@ -28,6 +30,15 @@ describe("loose objects", () => {
     await repo.run("update-ref", "refs/naruto/test", commit);
     await repo.run("fsck", "--strict", "--no-dangling");
     expect(await repo.run("cat-file", "blob", `${commit}:mission.json`)).toBe(text.trimEnd());
+  });
+
+  it("makes a fan-out folder again that was pruned after it wrote into it", async () => {
+    const dir = await looseObjectsDir(repo.git, repo.dir);
+    const blob = await writeLooseObject(dir!, "blob", Buffer.from("pruned and written again\n"));
+    // What `git prune` does to a folder whose objects are gone.
+    await rm(join(dir!, blob.slice(0, 2)), { recursive: true });
+    expect(await writeLooseObject(dir!, "blob", Buffer.from("pruned and written again\n"))).toBe(blob);
+    expect(await repo.run("cat-file", "blob", blob)).toBe("pruned and written again");
   });
 
   it("answers null for a SHA-256 repository, whose callers then go through git", async () => {

@@ -39,13 +39,26 @@ export function startLooseObject(objectsDir: string, type: LooseObjectType, cont
   const id = createHash("sha1").update(data).digest("hex");
   const written = (async () => {
     const folder = join(objectsDir, id.slice(0, 2));
-    await mkdir(folder, { recursive: true });
     const temp = join(objectsDir, `tmp_obj_naruto_${randomBytes(8).toString("hex")}`);
-    await writeFile(temp, deflateSync(data), { mode: 0o444 });
-    await rename(temp, join(folder, id.slice(2)));
+    // The fastest level: a mission's saves write many small objects, and git reads any level.
+    await writeFile(temp, deflateSync(data, { level: 1 }), { mode: 0o444 });
+    const target = join(folder, id.slice(2));
+    if (!folders.has(folder)) await mkdir(folder, { recursive: true });
+    try {
+      await rename(temp, target);
+    } catch (error) {
+      // The folder was pruned meanwhile (`git gc` removes empty ones): made again.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(folder, { recursive: true });
+      await rename(temp, target);
+    }
+    folders.add(folder);
   })();
   return { id, written };
 }
+
+/** The fan-out folders (`objects/ab/`) this process has made or written into: not made again. */
+const folders = new Set<string>();
 
 /** A tree of regular files directly in it (names without `/`), in git's order. */
 export function flatTree(entries: readonly { name: string; blob: string }[]): Buffer {
