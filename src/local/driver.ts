@@ -58,8 +58,6 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   const pending: CheckpointOrder[] = [...resumeWork.checkpoints];
   // A finished attempt's checks wait for the starts its exit made room for (see starts-first.ts).
   const startsFirst = createStartsFirst();
-  /** The starts under way because of an `agent_exited` not applied yet, by attempt. */
-  const exitsUnapplied = new Map<string, () => void>();
   let integrating = false;
   let finished = false;
   let mission: Mission | null = null;
@@ -144,9 +142,9 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
                   },
                   // Its slot goes to the next item, which starts before its checkpoint is made and checked.
                   exited: async () => {
-                    exitsUnapplied.set(key, startsFirst.begin());
+                    const room = startsFirst.roomMade(key);
                     inbox.push({ type: "agent_exited", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt });
-                    await startsFirst.idle();
+                    await room;
                   },
                 });
               } catch (e) {
@@ -211,6 +209,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       const arrived = [await inbox.next(), ...inbox.drain()];
       if (arrived.some((m) => m?.type === "integrated")) integrating = false;
       for (const events of saveGroups(arrived.filter((m): m is MissionEvent => m !== null && !(finished && m.type === "tick")))) {
+        const exits = events.flatMap((e) => (e.type === "agent_exited" ? [`${e.item}#${e.attempt}`] : []));
         try {
           // A tick reads the stored mission afresh: a cancel from elsewhere shows up there.
           if (events.some((e) => e.type === "tick")) store.refresh(id);
@@ -221,7 +220,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
             if (outcome.kind === "illegal") ctx.progress.error(outcome.error);
             else if (outcome.kind === "applied" && event) ctx.progress.event(event, mission);
           }
-          handle(result.commands, mission);
+          const applied = mission;
+          startsFirst.dispatching(exits, () => handle(result.commands, applied));
           if (isMissionTerminal(mission.status) && !finished && result.commands.length === 0) {
             // Finished elsewhere (`naruto cancel` in another process): stop here too, and write
             // the report that process did not (the summary points at it).
@@ -233,12 +233,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
           if (!(e instanceof IllegalEventError)) throw e;
           ctx.progress.error(e);
         } finally {
-          // Whatever these exits started has begun (handle), or nothing will.
-          for (const e of events) {
-            if (e.type !== "agent_exited") continue;
-            exitsUnapplied.get(`${e.item}#${e.attempt}`)?.();
-            exitsUnapplied.delete(`${e.item}#${e.attempt}`);
-          }
+          startsFirst.settle(exits);
         }
       }
       if (reviewPending && mission) {

@@ -10,29 +10,39 @@ async function settled(p: Promise<void>): Promise<boolean> {
 }
 
 describe("starts first", () => {
-  it("lets checks go on at once when no start is under way", async () => {
-    expect(await settled(createStartsFirst().idle())).toBe(true);
+  it("holds an exit's checks until the starts dispatched with it have their work directories", async () => {
+    const gate = createStartsFirst();
+    const room = gate.roomMade("a#1");
+    expect(await settled(room)).toBe(false); // not applied yet
+    let ends: (() => void)[] = [];
+    gate.dispatching(["a#1"], () => {
+      ends = [gate.begin(), gate.begin()];
+    });
+    const [first, second] = ends;
+    first?.();
+    first?.(); // a second call ends nothing more
+    expect(await settled(room)).toBe(false);
+    second?.();
+    expect(await settled(room)).toBe(true);
   });
 
-  it("holds checks until every start under way has ended", async () => {
+  it("does not hold an exit's checks for a start dispatched after it", async () => {
     const gate = createStartsFirst();
-    const endA = gate.begin();
-    const endB = gate.begin();
-    const waiting = gate.idle();
-    endA();
-    endA(); // a second call ends nothing more
-    expect(await settled(waiting)).toBe(false);
-    endB();
-    expect(await settled(waiting)).toBe(true);
+    const room = gate.roomMade("a#1");
+    gate.dispatching(["a#1"], () => undefined);
+    gate.dispatching([], () => void gate.begin()); // made room for by something else
+    gate.begin(); // outside any dispatch
+    expect(await settled(room)).toBe(true);
   });
 
-  it("lets every wait go when the drive is over, and holds nothing after", async () => {
+  it("lets the checks of a refused exit go, and every wait when the drive is over", async () => {
     const gate = createStartsFirst();
-    gate.begin();
-    const waiting = gate.idle();
+    const refused = gate.roomMade("a#1");
+    gate.settle(["a#1"]);
+    expect(await settled(refused)).toBe(true);
+    const pending = gate.roomMade("b#1");
     gate.release();
-    expect(await settled(waiting)).toBe(true);
-    gate.begin();
-    expect(await settled(gate.idle())).toBe(true);
+    expect(await settled(pending)).toBe(true);
+    expect(await settled(gate.roomMade("c#1"))).toBe(true);
   });
 });
