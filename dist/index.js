@@ -2165,9 +2165,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve6(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
@@ -2205,12 +2205,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve6(data);
+              ) : resolve4(data);
             });
           });
         }
@@ -4477,8 +4477,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve6, reject) => {
-        res = resolve6;
+      const promise2 = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -6729,12 +6729,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7404,12 +7404,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7888,16 +7888,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve6;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve6(null);
+            resolve4(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request3 = requests[i];
@@ -7908,7 +7908,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve6(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7959,7 +7959,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve6, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           client[kConnector]({
             host,
             hostname: hostname3,
@@ -7971,7 +7971,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve6(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -8307,8 +8307,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve6) => {
-            this[kClosedResolve] = resolve6;
+          await new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -9577,7 +9577,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve6, reject) => {
+        return await new Promise((resolve4, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9590,7 +9590,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve6(null);
+              resolve4(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9609,7 +9609,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve6, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9626,7 +9626,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve6,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -9696,18 +9696,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve6, stream, length } = consume2;
+      const { type, body, resolve: resolve4, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve6(chunksDecode(body, length));
+          resolve4(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve6(JSON.parse(chunksDecode(body, length)));
+          resolve4(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve6(chunksConcat(body, length).buffer);
+          resolve4(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve6(new Blob(body, { type: stream[kContentType] }));
+          resolve4(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve6(chunksConcat(body, length));
+          resolve4(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9964,9 +9964,9 @@ var require_api_request = __commonJS({
     };
     function request3(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve4, reject) => {
           request3.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10189,9 +10189,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve4, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10476,9 +10476,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -10570,9 +10570,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve4, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -14435,7 +14435,7 @@ var require_fetch = __commonJS({
       function dispatch2({ body }) {
         const url2 = requestCurrentURL(request3);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve6, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: url2.pathname + url2.search,
             origin: url2.origin,
@@ -14511,7 +14511,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve6({
+              resolve4({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -14554,7 +14554,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve6({
+              resolve4({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18295,8 +18295,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve6) => {
-        setTimeout(resolve6, ms).unref();
+      return new Promise((resolve4) => {
+        setTimeout(resolve4, ms).unref();
       });
     }
     module2.exports = {
@@ -27076,8 +27076,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve6, reject) {
-            return setTimeout(resolve6, t);
+          return new this.Promise(function(resolve4, reject) {
+            return setTimeout(resolve4, t);
           });
         }
         computePenalty() {
@@ -27288,15 +27288,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error63, reject, resolve6, returned, task;
+          var args, cb, error63, reject, resolve4, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve6, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve6(returned);
+                  return resolve4(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -27311,13 +27311,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise2, reject, resolve6;
-          resolve6 = reject = null;
+          var promise2, reject, resolve4;
+          resolve4 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
-            resolve6 = _resolve;
+            resolve4 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve6, reject });
+          this._queue.push({ task, args, resolve: resolve4, reject });
           this._tryToRun();
           return promise2;
         }
@@ -27718,14 +27718,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at2;
               };
-              return new this.Promise((resolve6, reject) => {
+              return new this.Promise((resolve4, reject) => {
                 if (finished()) {
-                  return resolve6();
+                  return resolve4();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve6();
+                      return resolve4();
                     }
                   });
                 }
@@ -27818,9 +27818,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve6, reject) {
+              return new this.Promise(function(resolve4, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve6)(args3);
+                  return (args3[0] != null ? reject : resolve4)(args3);
                 });
               });
             };
@@ -28061,7 +28061,7 @@ var require_DLList = __commonJS({
 var require_Events = __commonJS({
   "node_modules/bottleneck/lib/Events.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28070,7 +28070,7 @@ var require_Events = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28078,13 +28078,13 @@ var require_Events = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28276,7 +28276,7 @@ var require_BottleneckError = __commonJS({
 var require_Job = __commonJS({
   "node_modules/bottleneck/lib/Job.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28285,7 +28285,7 @@ var require_Job = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28293,13 +28293,13 @@ var require_Job = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28480,7 +28480,7 @@ var require_Job = __commonJS({
 var require_LocalDatastore = __commonJS({
   "node_modules/bottleneck/lib/LocalDatastore.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -28489,7 +28489,7 @@ var require_LocalDatastore = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -28497,13 +28497,13 @@ var require_LocalDatastore = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -28572,8 +28572,8 @@ var require_LocalDatastore = __commonJS({
         })();
       }
       yieldLoop(t = 0) {
-        return new this.Promise(function(resolve6, reject) {
-          return setTimeout(resolve6, t);
+        return new this.Promise(function(resolve4, reject) {
+          return setTimeout(resolve4, t);
         });
       }
       computePenalty() {
@@ -29043,7 +29043,7 @@ var require_Scripts = __commonJS({
 var require_RedisConnection = __commonJS({
   "node_modules/bottleneck/lib/RedisConnection.js"(exports, module) {
     "use strict";
-    function asyncGeneratorStep(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29052,7 +29052,7 @@ var require_RedisConnection = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29060,13 +29060,13 @@ var require_RedisConnection = __commonJS({
     function _asyncToGenerator(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29107,7 +29107,7 @@ var require_RedisConnection = __commonJS({
         }
         _setup(client, sub) {
           client.setMaxListeners(0);
-          return new this.Promise((resolve6, reject) => {
+          return new this.Promise((resolve4, reject) => {
             client.on("error", (e) => {
               return this.Events.trigger("error", e);
             });
@@ -29118,14 +29118,14 @@ var require_RedisConnection = __commonJS({
               });
             }
             if (client.ready) {
-              return resolve6();
+              return resolve4();
             } else {
-              return client.once("ready", resolve6);
+              return client.once("ready", resolve4);
             }
           });
         }
         _loadScript(name) {
-          return new this.Promise((resolve6, reject) => {
+          return new this.Promise((resolve4, reject) => {
             var payload;
             payload = Scripts.payload(name);
             return this.client.multi([["script", "load", payload]]).exec((err, replies) => {
@@ -29133,7 +29133,7 @@ var require_RedisConnection = __commonJS({
                 return reject(err);
               }
               this.shas[name] = replies[0];
-              return resolve6(replies[0]);
+              return resolve4(replies[0]);
             });
           });
         }
@@ -29146,12 +29146,12 @@ var require_RedisConnection = __commonJS({
           var _this = this;
           return _asyncToGenerator(function* () {
             yield _this.ready;
-            return new _this.Promise((resolve6, reject) => {
+            return new _this.Promise((resolve4, reject) => {
               return _this.client.multi([cmd]).exec_atomic(function(err, replies) {
                 if (err != null) {
                   return reject(err);
                 } else {
-                  return resolve6(replies[0]);
+                  return resolve4(replies[0]);
                 }
               });
             });
@@ -29159,13 +29159,13 @@ var require_RedisConnection = __commonJS({
         }
         __addLimiter__(instance) {
           return this.Promise.all([instance.channel(), instance.channel_client()].map((channel) => {
-            return new this.Promise((resolve6, reject) => {
+            return new this.Promise((resolve4, reject) => {
               var handler2;
               handler2 = (chan) => {
                 if (chan === channel) {
                   this.subscriber.removeListener("subscribe", handler2);
                   this.limiters[channel] = instance;
-                  return resolve6();
+                  return resolve4();
                 }
               };
               this.subscriber.on("subscribe", handler2);
@@ -29179,13 +29179,13 @@ var require_RedisConnection = __commonJS({
             /* @__PURE__ */ (function() {
               var _ref = _asyncToGenerator(function* (channel) {
                 if (!_this2.terminated) {
-                  yield new _this2.Promise((resolve6, reject) => {
+                  yield new _this2.Promise((resolve4, reject) => {
                     return _this2.subscriber.unsubscribe(channel, function(err, chan) {
                       if (err != null) {
                         return reject(err);
                       }
                       if (chan === channel) {
-                        return resolve6();
+                        return resolve4();
                       }
                     });
                   });
@@ -29270,7 +29270,7 @@ var require_IORedisConnection = __commonJS({
     function _arrayWithHoles(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29279,7 +29279,7 @@ var require_IORedisConnection = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29287,13 +29287,13 @@ var require_IORedisConnection = __commonJS({
     function _asyncToGenerator(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29339,7 +29339,7 @@ var require_IORedisConnection = __commonJS({
         }
         _setup(client, sub) {
           client.setMaxListeners(0);
-          return new this.Promise((resolve6, reject) => {
+          return new this.Promise((resolve4, reject) => {
             client.on("error", (e) => {
               return this.Events.trigger("error", e);
             });
@@ -29350,9 +29350,9 @@ var require_IORedisConnection = __commonJS({
               });
             }
             if (client.status === "ready") {
-              return resolve6();
+              return resolve4();
             } else {
-              return client.once("ready", resolve6);
+              return client.once("ready", resolve4);
             }
           });
         }
@@ -29378,10 +29378,10 @@ var require_IORedisConnection = __commonJS({
         }
         __addLimiter__(instance) {
           return this.Promise.all([instance.channel(), instance.channel_client()].map((channel) => {
-            return new this.Promise((resolve6, reject) => {
+            return new this.Promise((resolve4, reject) => {
               return this.subscriber.subscribe(channel, () => {
                 this.limiters[channel] = instance;
-                return resolve6();
+                return resolve4();
               });
             });
           }));
@@ -29479,7 +29479,7 @@ var require_RedisDatastore = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29488,7 +29488,7 @@ var require_RedisDatastore = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29496,13 +29496,13 @@ var require_RedisDatastore = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29638,7 +29638,7 @@ var require_RedisDatastore = __commonJS({
           if (!(name === "init" || name === "register_client")) {
             yield _this3.ready;
           }
-          return new _this3.Promise((resolve6, reject) => {
+          return new _this3.Promise((resolve4, reject) => {
             var all_args, arr;
             all_args = [Date.now(), _this3.clientId].concat(args);
             _this3.instance.Events.trigger("debug", `Calling Redis script: ${name}.lua`, all_args);
@@ -29646,7 +29646,7 @@ var require_RedisDatastore = __commonJS({
               if (err != null) {
                 return reject(err);
               }
-              return resolve6(replies);
+              return resolve4(replies);
             });
             return _this3.connection.__scriptFn__(name)(...arr);
           }).catch((e) => {
@@ -29877,7 +29877,7 @@ var require_States = __commonJS({
 var require_Sync = __commonJS({
   "node_modules/bottleneck/lib/Sync.js"(exports2, module2) {
     "use strict";
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -29886,7 +29886,7 @@ var require_Sync = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -29894,13 +29894,13 @@ var require_Sync = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -29923,19 +29923,19 @@ var require_Sync = __commonJS({
       _tryToRun() {
         var _this = this;
         return _asyncToGenerator2(function* () {
-          var args, cb, error63, reject, resolve6, returned, task;
+          var args, cb, error63, reject, resolve4, returned, task;
           if (_this._running < 1 && _this._queue.length > 0) {
             _this._running++;
             var _this$_queue$shift = _this._queue.shift();
             task = _this$_queue$shift.task;
             args = _this$_queue$shift.args;
-            resolve6 = _this$_queue$shift.resolve;
+            resolve4 = _this$_queue$shift.resolve;
             reject = _this$_queue$shift.reject;
             cb = yield _asyncToGenerator2(function* () {
               try {
                 returned = yield task(...args);
                 return function() {
-                  return resolve6(returned);
+                  return resolve4(returned);
                 };
               } catch (error1) {
                 error63 = error1;
@@ -29951,16 +29951,16 @@ var require_Sync = __commonJS({
         })();
       }
       schedule(task, ...args) {
-        var promise2, reject, resolve6;
-        resolve6 = reject = null;
+        var promise2, reject, resolve4;
+        resolve4 = reject = null;
         promise2 = new this.Promise(function(_resolve, _reject) {
-          resolve6 = _resolve;
+          resolve4 = _resolve;
           return reject = _reject;
         });
         this._queue.push({
           task,
           args,
-          resolve: resolve6,
+          resolve: resolve4,
           reject
         });
         this._tryToRun();
@@ -30013,7 +30013,7 @@ var require_Group = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -30022,7 +30022,7 @@ var require_Group = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -30030,13 +30030,13 @@ var require_Group = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -30299,7 +30299,7 @@ var require_Bottleneck = __commonJS({
     function _arrayWithHoles2(arr) {
       if (Array.isArray(arr)) return arr;
     }
-    function asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, key, arg) {
+    function asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, key, arg) {
       try {
         var info2 = gen[key](arg);
         var value = info2.value;
@@ -30308,7 +30308,7 @@ var require_Bottleneck = __commonJS({
         return;
       }
       if (info2.done) {
-        resolve6(value);
+        resolve4(value);
       } else {
         Promise.resolve(value).then(_next, _throw);
       }
@@ -30316,13 +30316,13 @@ var require_Bottleneck = __commonJS({
     function _asyncToGenerator2(fn) {
       return function() {
         var self2 = this, args = arguments;
-        return new Promise(function(resolve6, reject) {
+        return new Promise(function(resolve4, reject) {
           var gen = fn.apply(self2, args);
           function _next(value) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "next", value);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "next", value);
           }
           function _throw(err) {
-            asyncGeneratorStep2(gen, resolve6, reject, _next, _throw, "throw", err);
+            asyncGeneratorStep2(gen, resolve4, reject, _next, _throw, "throw", err);
           }
           _next(void 0);
         });
@@ -30560,14 +30560,14 @@ var require_Bottleneck = __commonJS({
               counts = this._states.counts;
               return counts[0] + counts[1] + counts[2] + counts[3] === at2;
             };
-            return new this.Promise((resolve6, reject) => {
+            return new this.Promise((resolve4, reject) => {
               if (finished()) {
-                return resolve6();
+                return resolve4();
               } else {
                 return this.on("done", () => {
                   if (finished()) {
                     this.removeAllListeners("done");
-                    return resolve6();
+                    return resolve4();
                   }
                 });
               }
@@ -30675,9 +30675,9 @@ var require_Bottleneck = __commonJS({
             options2 = parser2.load(options2, this.jobDefaults);
           }
           task = (...args2) => {
-            return new this.Promise(function(resolve6, reject) {
+            return new this.Promise(function(resolve4, reject) {
               return fn(...args2, function(...args3) {
-                return (args3[0] != null ? reject : resolve6)(args3);
+                return (args3[0] != null ? reject : resolve4)(args3);
               });
             });
           };
@@ -30984,11 +30984,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt2(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31004,7 +31004,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31284,11 +31284,11 @@ import * as fs2 from "fs";
 import * as path from "path";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt2(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31304,7 +31304,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31408,11 +31408,11 @@ function isUnixExecutable(stats) {
 // node_modules/@actions/io/lib/io.js
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt2(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31428,7 +31428,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31502,11 +31502,11 @@ function findInPath(tool) {
 import { setTimeout as setTimeout2 } from "timers";
 var __awaiter4 = function(thisArg, _arguments, P, generator) {
   function adopt2(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31522,7 +31522,7 @@ var __awaiter4 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -31741,7 +31741,7 @@ var ToolRunner = class extends events.EventEmitter {
         this.toolPath = path3.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
       }
       this.toolPath = yield which(this.toolPath, true);
-      return new Promise((resolve6, reject) => __awaiter4(this, void 0, void 0, function* () {
+      return new Promise((resolve4, reject) => __awaiter4(this, void 0, void 0, function* () {
         this._debug(`exec tool: ${this.toolPath}`);
         this._debug("arguments:");
         for (const arg of this.args) {
@@ -31824,7 +31824,7 @@ var ToolRunner = class extends events.EventEmitter {
           if (error63) {
             reject(error63);
           } else {
-            resolve6(exitCode);
+            resolve4(exitCode);
           }
         });
         if (this.options.input) {
@@ -31947,11 +31947,11 @@ var ExecState = class _ExecState extends events.EventEmitter {
 // node_modules/@actions/exec/lib/exec.js
 var __awaiter5 = function(thisArg, _arguments, P, generator) {
   function adopt2(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -31967,7 +31967,7 @@ var __awaiter5 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -32024,11 +32024,11 @@ var arch = os4.arch();
 // node_modules/@actions/core/lib/core.js
 var __awaiter6 = function(thisArg, _arguments, P, generator) {
   function adopt2(value) {
-    return value instanceof P ? value : new P(function(resolve6) {
-      resolve6(value);
+    return value instanceof P ? value : new P(function(resolve4) {
+      resolve4(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve6, reject) {
+  return new (P || (P = Promise))(function(resolve4, reject) {
     function fulfilled(value) {
       try {
         step2(generator.next(value));
@@ -32044,7 +32044,7 @@ var __awaiter6 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step2(result) {
-      result.done ? resolve6(result.value) : adopt2(result.value).then(fulfilled, rejected);
+      result.done ? resolve4(result.value) : adopt2(result.value).then(fulfilled, rejected);
     }
     step2((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -37180,7 +37180,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve6) {
+function isRecursive(inst, stack, resolve4) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -37190,7 +37190,7 @@ function isRecursive(inst, stack, resolve6) {
   let result = NONE;
   const check2 = (child2) => {
     if (result !== PROVEN && child2?._zod) {
-      const answer = isRecursive(child2, stack, resolve6);
+      const answer = isRecursive(child2, stack, resolve4);
       if (answer > result)
         result = answer;
     }
@@ -37201,7 +37201,7 @@ function isRecursive(inst, stack, resolve6) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child2 = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
+      const child2 = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
       if (child2 > answer)
         answer = child2;
     }
@@ -37265,7 +37265,7 @@ function isRecursive(inst, stack, resolve6) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -52642,8 +52642,8 @@ function createGitSession(start, idleMs = SESSION_IDLE_MS) {
   });
   child2.on("close", (code) => ended(code));
   hold(false);
-  const ask = (input2, answered) => new Promise((resolve6) => {
-    if (!alive) return resolve6({ ok: false, code: null, stderr: "the git process had ended", unsent: true });
+  const ask = (input2, answered) => new Promise((resolve4) => {
+    if (!alive) return resolve4({ ok: false, code: null, stderr: "the git process had ended", unsent: true });
     if (idle !== null) clearTimeout(idle);
     hold(true);
     stderr = "";
@@ -52658,7 +52658,7 @@ function createGitSession(start, idleMs = SESSION_IDLE_MS) {
           }, idleMs);
           idle.unref();
         }
-        resolve6(result);
+        resolve4(result);
       }
     };
     child2.stdin.write(input2);
@@ -52798,7 +52798,7 @@ function createGit(options2 = {}) {
   };
 }
 function oneShot(binary, environment, onSpawn) {
-  return (call) => new Promise((resolve6, reject) => {
+  return (call) => new Promise((resolve4, reject) => {
     onSpawn?.(call.args);
     const child2 = spawn2(binary, call.args, {
       cwd: call.cwd,
@@ -52816,7 +52816,7 @@ function oneShot(binary, environment, onSpawn) {
       const stderr = Buffer.concat(err).toString("utf8");
       const exit = code ?? -1;
       if (exit === 0 || call.okCodes?.includes(exit)) {
-        resolve6({ code: exit, stdout: Buffer.concat(out), stderr });
+        resolve4({ code: exit, stdout: Buffer.concat(out), stderr });
       } else {
         reject(new GitError(call.args, code, stderr));
       }
@@ -62098,7 +62098,7 @@ async function readRef(git, repoDir, ref) {
   const out = await git({ args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
   return out.code === 0 ? out.stdout.toString("latin1").trim() : null;
 }
-var pause = (ms) => new Promise((resolve6) => setTimeout(resolve6, ms));
+var pause = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
 async function compareAndSwap(input2) {
   const { git, repoDir, ref } = input2;
   checkRef(ref);
@@ -63111,7 +63111,7 @@ async function runProcess(launch, request3, deps = {}) {
   const grace = request3.killGraceMs ?? 5e3;
   const output2 = createOutputBuffer(request3.outputLimitBytes ?? 1024 * 1024);
   const started = now();
-  const end = await new Promise((resolve6) => {
+  const end = await new Promise((resolve4) => {
     let timedOut = false;
     let cancelled = false;
     let startFailed = null;
@@ -63141,7 +63141,7 @@ async function runProcess(launch, request3, deps = {}) {
       timers.forEach(clearTimeout);
       request3.signal?.removeEventListener("abort", onAbort);
       killGroup("SIGKILL");
-      resolve6({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
+      resolve4({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
     };
     const onAbort = () => {
       if (exit !== null || done) return;
@@ -63307,6 +63307,26 @@ import { createHash as createHash3, randomBytes as randomBytes4 } from "node:cry
 import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename2, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile4 } from "node:fs/promises";
 import { basename as basename5, isAbsolute as isAbsolute4, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 
+// src/git/repo-layout.ts
+var layouts = /* @__PURE__ */ new Map();
+function repoLayout(git, repoDir) {
+  let found = layouts.get(repoDir);
+  if (found === void 0) {
+    found = readLayout(git, repoDir);
+    found.catch(() => layouts.delete(repoDir));
+    layouts.set(repoDir, found);
+  }
+  return found;
+}
+async function readLayout(git, repoDir) {
+  const out = await gitText(git, {
+    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
+    cwd: repoDir
+  });
+  const [commonDir = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
+  return { commonDir, objectsDir, format, bare: bare === "true" };
+}
+
 // src/sandbox/git-view.ts
 import { mkdir as mkdir4, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join8 } from "node:path";
@@ -63406,18 +63426,14 @@ function workRepo(git, repoDir) {
   return found;
 }
 async function readWorkRepo(git, repoDir) {
-  const out = await gitText(git, {
-    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
-    cwd: repoDir
-  });
-  const [common2 = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
-  const commonDir = await realpath2(common2);
-  const own3 = await realpath2(objectsDir);
+  const layout = await repoLayout(git, repoDir);
+  const commonDir = await realpath2(layout.commonDir);
+  const own3 = await realpath2(layout.objectsDir);
   const alternates = await readAlternates(own3);
-  const topLevel = bare === "true" ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
+  const topLevel = layout.bare ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
   const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
   const key = `${name}-${createHash3("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
-  return { objects: { commonDir, objects: [own3, ...alternates], format: format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+  return { objects: { commonDir, objects: [own3, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
 async function readAlternates(objects) {
   const text2 = await readFile3(join9(objects, "info", "alternates"), "utf8").catch(() => "");
@@ -63443,7 +63459,7 @@ function workDirLayout(root, of) {
   return { root, path: join9(root, "work"), home: join9(root, "home"), tmp: join9(root, "tmp"), io: join9(root, "io"), private: join9(root, "naruto"), ...of };
 }
 async function makeWorkDirFolders(dir) {
-  for (const d of [dir.path, dir.home, dir.tmp, dir.io, dir.private]) await mkdir5(d, { mode: 448 });
+  await Promise.all([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir5(d, { mode: 448 })));
 }
 async function createWorkDir(input2) {
   if (!LABEL2.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
@@ -63456,8 +63472,7 @@ async function createWorkDir(input2) {
   try {
     await makeWorkDirFolders(dir);
     const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
-    await writeFile4(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n");
-    await makeThrowawayRepo(dir);
+    await Promise.all([writeFile4(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
     const agentGit = join9(dir.path, ".git");
     const view = { gitDir: agentGit, workTree: dir.path, index: join9(agentGit, "index"), objects: dir.objects };
     await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
@@ -63479,16 +63494,21 @@ function seedIndex(dir) {
 }
 async function makeThrowawayRepo(dir) {
   const g = join9(dir.path, ".git");
-  for (const d of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) await mkdir5(join9(g, d), { recursive: true });
-  await writeFile4(join9(g, "HEAD"), `${dir.start}
-`);
-  await writeFile4(join9(g, "shallow"), `${dir.start}
-`);
-  await writeFile4(join9(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" }));
-  await writeFile4(join9(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
-`).join(""));
-  await writeFile4(join9(g, "info", "attributes"), NEUTRAL_ATTRIBUTES);
-  await writeFile4(join9(g, "info", "exclude"), "");
+  await Promise.all(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir5(join9(g, d), { recursive: true })));
+  await Promise.all([
+    writeFile4(join9(g, "HEAD"), `${dir.start}
+`),
+    writeFile4(join9(g, "shallow"), `${dir.start}
+`),
+    // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
+    // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
+    // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
+    writeFile4(join9(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
+    writeFile4(join9(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
+`).join("")),
+    writeFile4(join9(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
+    writeFile4(join9(g, "info", "exclude"), "")
+  ]);
 }
 async function removeWorkDir(dir) {
   try {
@@ -63946,10 +63966,9 @@ function createAgentLog(path4, options2 = {}) {
 }
 
 // src/engine/records.ts
-import { isAbsolute as isAbsolute5, join as join11, resolve as resolve4 } from "node:path";
+import { join as join11 } from "node:path";
 async function gitCommonDir(git, repoDir) {
-  const dir = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  return isAbsolute5(dir) ? dir : resolve4(repoDir, dir);
+  return (await repoLayout(git, repoDir)).commonDir;
 }
 function missionDir(commonDir, mission) {
   return join11(commonDir, "naruto", "missions", mission);
@@ -65260,18 +65279,34 @@ function oneLine2(text2) {
 // src/git/loose-objects.ts
 import { createHash as createHash4, randomBytes as randomBytes6 } from "node:crypto";
 import { mkdir as mkdir9, rename as rename3, writeFile as writeFile9 } from "node:fs/promises";
-import { isAbsolute as isAbsolute6, join as join16, resolve as resolve5 } from "node:path";
+import { join as join16 } from "node:path";
 import { deflateSync } from "node:zlib";
 async function writeLooseObject(objectsDir, type, content) {
+  const object2 = startLooseObject(objectsDir, type, content);
+  await object2.written;
+  return object2.id;
+}
+function startLooseObject(objectsDir, type, content) {
   const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
   const id = createHash4("sha1").update(data).digest("hex");
-  const folder = join16(objectsDir, id.slice(0, 2));
-  await mkdir9(folder, { recursive: true });
-  const temp = join16(objectsDir, `tmp_obj_naruto_${randomBytes6(8).toString("hex")}`);
-  await writeFile9(temp, deflateSync(data), { mode: 292 });
-  await rename3(temp, join16(folder, id.slice(2)));
-  return id;
+  const written = (async () => {
+    const folder = join16(objectsDir, id.slice(0, 2));
+    const temp = join16(objectsDir, `tmp_obj_naruto_${randomBytes6(8).toString("hex")}`);
+    await writeFile9(temp, deflateSync(data, { level: 1 }), { mode: 292 });
+    const target = join16(folder, id.slice(2));
+    if (!folders.has(folder)) await mkdir9(folder, { recursive: true });
+    try {
+      await rename3(temp, target);
+    } catch (error63) {
+      if (error63.code !== "ENOENT") throw error63;
+      await mkdir9(folder, { recursive: true });
+      await rename3(temp, target);
+    }
+    folders.add(folder);
+  })();
+  return { id, written };
 }
+var folders = /* @__PURE__ */ new Set();
 function commitText(p) {
   const who = `${p.identity.name} <${p.identity.email}> ${Math.floor(p.at.getTime() / 1e3)} +0000`;
   const lines = [`tree ${p.tree}`, ...p.parents.map((id) => `parent ${id}`), `author ${who}`, `committer ${who}`, "", p.message.endsWith("\n") ? p.message : `${p.message}
@@ -67047,7 +67082,7 @@ function probeBwrap(options2) {
   return found;
 }
 function execute(file2, args, env) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve4) => {
     const child2 = spawn3(file2, args, { stdio: ["ignore", "pipe", "pipe"], env });
     const chunks = [];
     child2.stdout.on("data", (c) => chunks.push(c));
@@ -67055,11 +67090,11 @@ function execute(file2, args, env) {
     const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
     child2.on("error", (e) => {
       clearTimeout(timer);
-      resolve6({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
+      resolve4({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
     });
     child2.on("close", (code) => {
       clearTimeout(timer);
-      resolve6({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
+      resolve4({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
     });
   });
 }
@@ -67067,16 +67102,16 @@ function execute(file2, args, env) {
 // src/sandbox/sudo.ts
 import { spawn as spawn4 } from "node:child_process";
 function sudoWorks(env) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve4) => {
     const child2 = spawn4("sudo", ["-n", "true"], { stdio: "ignore", env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
     const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
     child2.on("error", () => {
       clearTimeout(timer);
-      resolve6(false);
+      resolve4(false);
     });
     child2.on("close", (code) => {
       clearTimeout(timer);
-      resolve6(code === 0);
+      resolve4(code === 0);
     });
   });
 }
