@@ -82,8 +82,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
   const redact = (text: string) => redactor.redact(text);
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await writeFile(promptFile, prompt);
-  await rm(resultFile, { force: true });
+  await Promise.all([writeFile(promptFile, prompt), rm(resultFile, { force: true })]);
 
   const stream = onOutput === undefined ? null : createRedactingStream(redactor, (text) => onOutput(Buffer.from(text, "utf8")));
   let raw: ProcessRun;

@@ -101,10 +101,12 @@ export async function runAttempt(
   try {
     await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
-    await mkdir(records, { recursive: true });
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
-    await writeFile(join(records, "prompt.md"), prompt);
+    // Kept beside the attempt's other records while the agent starts; a failure to keep it fails the attempt after.
+    const promptKept = mkdir(records, { recursive: true }).then(() => writeFile(join(records, "prompt.md"), prompt));
+    promptKept.catch(() => undefined);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
+    await promptKept;
     // Only an agent that exited on its own is followed by its item's verify.
     if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
     const writes = paths(item.writes);
