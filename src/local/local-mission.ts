@@ -26,7 +26,7 @@ import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/choose.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import { defaultWorkRoot } from "../sandbox/work-dir.ts";
+import { defaultWorkRoot, workRepo } from "../sandbox/work-dir.ts";
 import { checkAgentsInstalled, checkedPlan, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
@@ -84,6 +84,8 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   // taken where it was always taken: a refused run still says first what it said first.
   // Asked once: every record of the run is under it.
   const commonDirAnswer = early(gitCommonDir(git, repoDir));
+  // What the work directories need of the repository (asked once per process): ready when the first attempt starts.
+  early(workRepo(git, repoDir));
   const { commit, refName } = await resolveBase(git, repoDir, req.baseRef);
   const uncommittedAnswer = early(uncommittedNote(git, repoDir, commit, req.baseRef === "HEAD" ? commit : undefined));
   const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, agentRead: req.agentRead ?? [], parallel: req.parallel });
