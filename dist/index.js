@@ -63895,8 +63895,7 @@ async function runAgent(options2) {
   const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
   const redact = (text2) => redactor.redact(text2);
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await writeFile5(promptFile, prompt);
-  await rm5(resultFile, { force: true });
+  await Promise.all([writeFile5(promptFile, prompt), rm5(resultFile, { force: true })]);
   const stream = onOutput === void 0 ? null : createRedactingStream(redactor, (text2) => onOutput(Buffer.from(text2, "utf8")));
   let raw;
   try {
@@ -65638,10 +65637,11 @@ async function runAttempt(ctx, mission, order, hooks) {
   try {
     await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
-    await mkdir10(records, { recursive: true });
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
-    await writeFile10(join19(records, "prompt.md"), prompt);
+    const promptKept = mkdir10(records, { recursive: true }).then(() => writeFile10(join19(records, "prompt.md"), prompt));
+    promptKept.catch(() => void 0);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
+    await promptKept;
     if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
     const writes = paths(item.writes);
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
