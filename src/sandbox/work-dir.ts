@@ -140,7 +140,13 @@ export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects
 
 /** Creates a work directory's folders, private to naruto's user; its root must exist. */
 export async function makeWorkDirFolders(dir: WorkDir): Promise<void> {
-  await Promise.all([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir(d, { mode: 0o700 })));
+  await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir(d, { mode: 0o700 })));
+}
+
+/** Waits for all of `steps` (made side by side), then fails with the first failure: none still writes into a directory being removed. */
+async function allDone(steps: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(steps)).find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /**
@@ -160,7 +166,7 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
   try {
     await makeWorkDirFolders(dir);
     const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
-    await Promise.all([writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"), makeThrowawayRepo(dir)]);
+    await allDone([writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"), makeThrowawayRepo(dir)]);
     // The agent's repository gets the index of the checkout; naruto keeps its own copy of it,
     // whose stat data lets it read back only what changed (see snapshot.ts).
     const agentGit = join(dir.path, ".git");
@@ -202,10 +208,9 @@ export function seedIndex(dir: Pick<WorkDir, "private">): string {
 async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
   const g = join(dir.path, ".git");
   // Side by side: nothing reads the repository before it is whole (the checkout comes after).
-  await Promise.all(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir(join(g, d), { recursive: true })));
-  await Promise.all([
-    writeFile(join(g, "HEAD"), `${dir.start}\n`),
-    writeFile(join(g, "shallow"), `${dir.start}\n`),
+  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir(join(g, d), { recursive: true })));
+  await allDone([
+    ...["HEAD", "shallow"].map((name) => writeFile(join(g, name), `${dir.start}\n`)),
     // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
     // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
     // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
