@@ -63459,7 +63459,11 @@ function workDirLayout(root, of) {
   return { root, path: join9(root, "work"), home: join9(root, "home"), tmp: join9(root, "tmp"), io: join9(root, "io"), private: join9(root, "naruto"), ...of };
 }
 async function makeWorkDirFolders(dir) {
-  await Promise.all([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir5(d, { mode: 448 })));
+  await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir5(d, { mode: 448 })));
+}
+async function allDone(steps) {
+  const failed = (await Promise.allSettled(steps)).find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 async function createWorkDir(input2) {
   if (!LABEL2.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
@@ -63472,7 +63476,7 @@ async function createWorkDir(input2) {
   try {
     await makeWorkDirFolders(dir);
     const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
-    await Promise.all([writeFile4(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
+    await allDone([writeFile4(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
     const agentGit = join9(dir.path, ".git");
     const view = { gitDir: agentGit, workTree: dir.path, index: join9(agentGit, "index"), objects: dir.objects };
     await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
@@ -63494,12 +63498,10 @@ function seedIndex(dir) {
 }
 async function makeThrowawayRepo(dir) {
   const g = join9(dir.path, ".git");
-  await Promise.all(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir5(join9(g, d), { recursive: true })));
-  await Promise.all([
-    writeFile4(join9(g, "HEAD"), `${dir.start}
-`),
-    writeFile4(join9(g, "shallow"), `${dir.start}
-`),
+  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir5(join9(g, d), { recursive: true })));
+  await allDone([
+    ...["HEAD", "shallow"].map((name) => writeFile4(join9(g, name), `${dir.start}
+`)),
     // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
     // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
     // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
