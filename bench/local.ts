@@ -10,7 +10,8 @@
  *    integrated and recorded; so is the naive loop's one checkout per item. The overhead is
  *    naruto's time per item beyond one checkout of the repository and its removal, measured
  *    in a row right before (see {@link checkoutCycleSeconds}).
- * 2. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time.
+ * 2. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time (each twice, in
+ *    the order 4, 1, 1, 4: see {@link speedupOf}); the same with shell agents.
  * 3. naruto's own cost: 16 trivial items on a one-file repository, one at a time (CPU and git
  *    processes per item, the agent's sandbox included).
  */
@@ -185,6 +186,26 @@ async function checkoutCycleSeconds(repo: TestRepo, cycles: number): Promise<num
   }
 }
 
+/**
+ * 16 items of `command`, 4 at once against one at a time, measured in the order 4, 1, 1, 4 and
+ * each side's mean taken: this machine's disk drifts (a 16-item mission ran 0.3-0.5 s slower
+ * right after 20,000 files were written and deleted, as the 2,500-file missions above do), and
+ * a single pair measured back to back charges the drift to whichever side runs first.
+ */
+async function speedupOf(repo: TestRepo, command: string, cacheHome: string): Promise<{ parallel: number; serial: number; speedup: number; fixed: number; alone: number; each: string }> {
+  const first4 = await mission(repo, 16, 4, command, cacheHome);
+  const first1 = await mission(repo, 16, 1, command, cacheHome);
+  const second1 = await mission(repo, 16, 1, command, cacheHome);
+  const second4 = await mission(repo, 16, 4, command, cacheHome);
+  const fixedOf = (m: Measure) => (m.fixed?.start ?? 0) + (m.fixed?.end ?? 0);
+  const parallel = (first4.seconds + second4.seconds) / 2;
+  const serial = (first1.seconds + second1.seconds) / 2;
+  const fixed = (fixedOf(first4) + fixedOf(first1) + fixedOf(second1) + fixedOf(second4)) / 4;
+  const alone = (serial - (fixedOf(first1) + fixedOf(second1)) / 2) / 16;
+  const each = [first4, first1, second1, second4].map((m) => m.seconds.toFixed(2)).join(", ");
+  return { parallel, serial, speedup: serial / parallel, fixed, alone, each };
+}
+
 const per = (m: Measure, n: number) => ({ wall: m.seconds / n, cpu: m.cpu / n, git: m.gitProcesses / n });
 
 export async function run(): Promise<void> {
@@ -231,27 +252,22 @@ export async function run(): Promise<void> {
     const sleeping = `NARUTO_FAKE_SLEEP_MS=1000 ${fakeAgentCommand("slow")}`;
     const small = await createTestRepo({ "README.md": "# bench\n" });
     try {
-      const parallel = await mission(small, 16, 4, sleeping, cacheHome);
-      const serial = await mission(small, 16, 1, sleeping, cacheHome);
-      console.log(`16 items sleeping 1 s: ${parallel.seconds.toFixed(2)} s with 4 at once, ${serial.seconds.toFixed(2)} s one at a time: speedup ${(serial.seconds / parallel.seconds).toFixed(2)}× (ideal 4×)`);
-      console.log(`bench local speedup=${(serial.seconds / parallel.seconds).toFixed(2)}`);
+      const nodeAgents = await speedupOf(small, sleeping, cacheHome);
+      console.log(`16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`);
+      console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
       // The ratio's ceiling: with these fixed costs, 16 items one at a time against 4 waves of 4
       // in which each item takes what it took alone (its agent's own start-up included: a
-      // Node.js agent in the sandbox takes about 1.25 s to sleep 1 s).
-      const fixedOf = (m: Measure) => (m.fixed?.start ?? 0) + (m.fixed?.end ?? 0);
-      const fixed = (fixedOf(serial) + fixedOf(parallel)) / 2;
-      const alone = (serial.seconds - fixedOf(serial)) / 16;
-      const ceiling = (fixed + 16 * alone) / (fixed + 4 * alone);
-      console.log(`  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${fixed.toFixed(2)} s; an item one at a time: ${alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`);
-      console.log(`bench local fixed_seconds=${fixed.toFixed(2)}`);
-      console.log(`bench local item_alone_seconds=${alone.toFixed(2)}`);
+      // Node.js agent in the sandbox takes 1.1-1.25 s to sleep 1 s).
+      const ceiling = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * nodeAgents.alone);
+      console.log(`  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`);
+      console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
+      console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
       console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
       // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
       // agent's start-up (about 0.1 CPU s each) competing for the same cores.
-      const shell = `sleep 1 && ${TRIVIAL}`;
-      const [shellParallel, shellSerial] = [await mission(small, 16, 4, shell, cacheHome), await mission(small, 16, 1, shell, cacheHome)];
-      console.log(`16 shell agents sleeping 1 s: ${shellParallel.seconds.toFixed(2)} s with 4 at once, ${shellSerial.seconds.toFixed(2)} s one at a time: speedup ${(shellSerial.seconds / shellParallel.seconds).toFixed(2)}×`);
-      console.log(`bench local shell_speedup=${(shellSerial.seconds / shellParallel.seconds).toFixed(2)}`);
+      const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
+      console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
+      console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
       // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
       const trivial = per(await mission(small, 16, 1, TRIVIAL, cacheHome), 16);
       console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
