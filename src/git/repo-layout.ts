@@ -16,18 +16,25 @@ export interface RepoLayout {
   readonly bare: boolean;
 }
 
-const layouts = new Map<string, Promise<RepoLayout>>();
+/**
+ * `read` asked once per repository and process: later calls share the first answer, and a failed
+ * answer is asked again next time.
+ */
+export function perRepository<T>(read: (git: Git, repoDir: string) => Promise<T>): (git: Git, repoDir: string) => Promise<T> {
+  const answers = new Map<string, Promise<T>>();
+  return (git, repoDir) => {
+    let found = answers.get(repoDir);
+    if (found === undefined) {
+      found = read(git, repoDir);
+      found.catch(() => answers.delete(repoDir));
+      answers.set(repoDir, found);
+    }
+    return found;
+  };
+}
 
 /** The layout of the repository at `repoDir` (asked once; a failed answer is asked again next time). */
-export function repoLayout(git: Git, repoDir: string): Promise<RepoLayout> {
-  let found = layouts.get(repoDir);
-  if (found === undefined) {
-    found = readLayout(git, repoDir);
-    found.catch(() => layouts.delete(repoDir));
-    layouts.set(repoDir, found);
-  }
-  return found;
-}
+export const repoLayout: (git: Git, repoDir: string) => Promise<RepoLayout> = perRepository(readLayout);
 
 async function readLayout(git: Git, repoDir: string): Promise<RepoLayout> {
   const out = await gitText(git, {

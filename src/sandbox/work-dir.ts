@@ -22,7 +22,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { repoLayout } from "../git/repo-layout.ts";
+import { perRepository, repoLayout } from "../git/repo-layout.ts";
 import { gitText, type Git } from "../git/run-git.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
 
@@ -82,18 +82,8 @@ export interface WorkRepo {
   readonly topLevel: string | null;
 }
 
-const repos = new Map<string, Promise<WorkRepo>>();
-
 /** Reads (once per repository and process) what work directories of `repoDir` need. */
-export function workRepo(git: Git, repoDir: string): Promise<WorkRepo> {
-  let found = repos.get(repoDir);
-  if (found === undefined) {
-    found = readWorkRepo(git, repoDir);
-    found.catch(() => repos.delete(repoDir));
-    repos.set(repoDir, found);
-  }
-  return found;
-}
+export const workRepo: (git: Git, repoDir: string) => Promise<WorkRepo> = perRepository(readWorkRepo);
 
 async function readWorkRepo(git: Git, repoDir: string): Promise<WorkRepo> {
   const layout = await repoLayout(git, repoDir);
