@@ -63308,16 +63308,19 @@ import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir
 import { basename as basename5, isAbsolute as isAbsolute4, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 
 // src/git/repo-layout.ts
-var layouts = /* @__PURE__ */ new Map();
-function repoLayout(git, repoDir) {
-  let found = layouts.get(repoDir);
-  if (found === void 0) {
-    found = readLayout(git, repoDir);
-    found.catch(() => layouts.delete(repoDir));
-    layouts.set(repoDir, found);
-  }
-  return found;
+function perRepository(read) {
+  const answers = /* @__PURE__ */ new Map();
+  return (git, repoDir) => {
+    let found = answers.get(repoDir);
+    if (found === void 0) {
+      found = read(git, repoDir);
+      found.catch(() => answers.delete(repoDir));
+      answers.set(repoDir, found);
+    }
+    return found;
+  };
 }
+var repoLayout = perRepository(readLayout);
 async function readLayout(git, repoDir) {
   const out = await gitText(git, {
     args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
@@ -63415,16 +63418,7 @@ var WorkRootError = class extends Error {
   name = "WorkRootError";
 };
 var LABEL2 = /^[a-z0-9][a-z0-9._-]{0,80}$/;
-var repos = /* @__PURE__ */ new Map();
-function workRepo(git, repoDir) {
-  let found = repos.get(repoDir);
-  if (found === void 0) {
-    found = readWorkRepo(git, repoDir);
-    found.catch(() => repos.delete(repoDir));
-    repos.set(repoDir, found);
-  }
-  return found;
-}
+var workRepo = perRepository(readWorkRepo);
 async function readWorkRepo(git, repoDir) {
   const layout = await repoLayout(git, repoDir);
   const commonDir = await realpath2(layout.commonDir);
