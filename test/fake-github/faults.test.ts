@@ -1,4 +1,6 @@
 /** Fault injection: 5xx (before or after the work), secondary and primary rate limits, slow answers. */
+import { request } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, field, startDemo, type Demo } from "./helpers.ts";
 
@@ -62,6 +64,19 @@ describe("faults", () => {
     expect((await slow).status).toBe(200);
     // A request is recorded when it is served: the fast one, sent second, came first.
     expect(demo.github.requests.slice(-2).map((r) => r.path)).toEqual(["/repos/acme/demo/issues/1", "/repos/acme/demo"]);
+  });
+
+  it("takes a client that went away while its answer was delayed for a client that went away, not for a crash of its own", async () => {
+    // A killed App (the chaos campaign kills it at random moments) closes its connections.
+    demo.github.faults.push({ path: "/repos/acme/demo/issues/1", delayMs: 300 });
+    const gone = request(`${demo.github.apiUrl}/repos/acme/demo/issues/1`, { headers: { authorization: `token ${demo.maintainer}` } });
+    gone.on("error", () => undefined);
+    gone.end();
+    await sleep(50);
+    gone.destroy();
+    await sleep(500);
+    expect(demo.github.violations).toEqual([]);
+    expect((await call("GET", "/repos/acme/demo/issues/1")).status).toBe(200);
   });
 
   it("fails git over HTTP too", async () => {

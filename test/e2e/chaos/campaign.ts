@@ -156,7 +156,7 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
         w.fake.assertNoViolations();
         return [];
       } catch (error) {
-        return [`the fake GitHub saw a misuse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`];
+        return [`the fake GitHub saw a misuse: ${error instanceof Error ? error.message.replaceAll("\n", "\n      ") : String(error)}`];
       }
     })();
     failures.push(...violationsOfFake);

@@ -93,10 +93,17 @@ export function createHandler(core: ServerCore): (req: IncomingMessage, res: Ser
   let sequence = 0;
   return (req, res) => {
     handle(core, req, res, `FAKE:${++sequence}`).catch((error: unknown) => {
+      // The client closed its connection before the answer (a killed App, a cancelled call):
+      // reading what it sent fails, and nothing is left to answer.
+      if (clientWentAway(req, error)) return;
       core.violations.push({ method: req.method ?? "", path: req.url ?? "", operation: null, problems: [`fake-github crashed: ${String(error)}`] });
       if (!res.headersSent) res.writeHead(500).end();
     });
   };
+}
+
+function clientWentAway(req: IncomingMessage, error: unknown): boolean {
+  return req.destroyed && error instanceof Error && (error as NodeJS.ErrnoException).code === "ECONNRESET";
 }
 
 async function handle(core: ServerCore, req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
