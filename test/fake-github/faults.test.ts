@@ -66,15 +66,17 @@ describe("faults", () => {
     expect(demo.github.requests.slice(-2).map((r) => r.path)).toEqual(["/repos/acme/demo/issues/1", "/repos/acme/demo"]);
   });
 
-  it("takes a client that went away while its answer was delayed for a client that went away, not for a crash of its own", async () => {
+  it("does not count a client that went away during a delayed answer as a crash of its own", async () => {
     // A killed App (the chaos campaign kills it at random moments) closes its connections.
-    demo.github.faults.push({ path: "/repos/acme/demo/issues/1", delayMs: 300 });
+    demo.github.faults.push({ path: "/repos/acme/demo/issues/1", delayMs: 100 });
     const gone = request(`${demo.github.apiUrl}/repos/acme/demo/issues/1`, { headers: { authorization: `token ${demo.maintainer}` } });
     gone.on("error", () => undefined);
     gone.end();
-    await sleep(50);
+    await sleep(20);
     gone.destroy();
-    await sleep(500);
+    // Ten times the delay: the fake has read the gone request by then (it complained of it here
+    // before the fix); on a machine too busy for that, afterAll's assertNoViolations still looks.
+    await sleep(1000);
     expect(demo.github.violations).toEqual([]);
     expect((await call("GET", "/repos/acme/demo/issues/1")).status).toBe(200);
   });
