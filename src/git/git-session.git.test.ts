@@ -1,7 +1,7 @@
 /**
- * Ref writes and object reads through long-running git processes (git-session.ts,
- * ref-sessions.ts, cat-file-session.ts): the same answers as a process per call (a
- * compare-and-swap that loses fails with git's message, a create over an existing ref is
+ * Ref writes, object reads and change reads through long-running git processes (git-session.ts,
+ * ref-sessions.ts, cat-file-session.ts, diff-tree-session.ts): the same answers as a process per
+ * call (a compare-and-swap that loses fails with git's message, a create over an existing ref is
  * refused, an object written since is read), far fewer processes, and nothing left running.
  */
 import { spawn } from "node:child_process";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { catFileRequestOf } from "./cat-file-session.ts";
+import { DIFF_TREE_STDIN_ARGS, diffTreeAnswered, isDiffTreeRequest } from "./diff-tree-session.ts";
 import { refTransactionOf } from "./ref-sessions.ts";
 import { createGit, GitError, type Git } from "./run-git.ts";
 
@@ -153,7 +154,58 @@ describe("object reads through a long-running process", () => {
   });
 });
 
+describe("change reads through a long-running process", () => {
+  const read = (git: Git, pairs: readonly (readonly [string, string])[]) => git({ args: [...DIFF_TREE_STDIN_ARGS], cwd: repo.dir, input: pairs.map(([c, b]) => `${c} ${b}\n`).join("") });
+
+  it("answers what a process per batch answers, commits written since and paths like its end line included, with one process", async () => {
+    const { git, spawned } = counted();
+    const plain = createGit({ env: { PATH: process.env.PATH }, sessions: false });
+    // Paths an agent could name: a newline in one, and one that looks like the line that ends a request.
+    const changed = await repo.commit("odd paths", { "new\nline.txt": "x\n", "naruto-end-0123": "y\n", "a.txt": "changed\n" });
+    const absent = "0123456789".repeat(4);
+    const pairs = [[changed, second], [second, head], [absent, head], [changed, head]] as const;
+    const answer = (await read(git, pairs)).stdout;
+    expect(answer).toEqual((await read(plain, pairs)).stdout);
+    expect(answer.toString("latin1")).toContain("new\nline.txt\0");
+    // Nothing changed: an empty answer, not a wait.
+    expect((await read(git, [[second, head]])).stdout.length).toBe(0);
+    // Written after the process started, in a pack of fast-import's.
+    await repo.git({ args: ["fast-import", "--quiet"], cwd: repo.dir, input: `commit refs/naruto/s/later\ncommitter t <t@x> 0 +0000\ndata 2\nl\nfrom ${changed}\nM 100644 inline later.txt\ndata 2\nz\n\n` });
+    const later = await repo.run("rev-parse", "refs/naruto/s/later");
+    expect((await read(git, [[later, changed]])).stdout).toEqual((await read(plain, [[later, changed]])).stdout);
+    expect(spawned.filter((a) => a.includes("diff-tree"))).toEqual([[...DIFF_TREE_STDIN_ARGS]]);
+  });
+
+  it("serves reads asked for at once, each its own answer", async () => {
+    const { git } = counted();
+    const plain = createGit({ env: { PATH: process.env.PATH }, sessions: false });
+    const asks = [[[second, head]], [[head, second]], [[second, head], [head, second]]] as const;
+    const answers = await Promise.all(asks.map((pairs) => read(git, pairs)));
+    for (const [i, pairs] of asks.entries()) expect(answers[i]?.stdout).toEqual((await read(plain, pairs)).stdout);
+  });
+});
+
 describe("which calls are long-running reads", () => {
+  it("takes diff-tree --stdin of commit pairs with naruto's options, and nothing else", () => {
+    const [a, b] = ["a".repeat(40), "b".repeat(40)];
+    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n${b} ${a}\n` })).toBe(true);
+    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}` })).toBe(false);
+    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a}\n` })).toBe(false);
+    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\nnaruto-end-1\n` })).toBe(false);
+    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS.filter((x) => x !== "--no-renames")], input: `${a} ${b}\n` })).toBe(false);
+    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n`, env: { GIT_DIR: "/x" } })).toBe(false);
+  });
+
+  it("finds a diff-tree answer's end only at its own end line, after a NUL or alone", () => {
+    const answered = diffTreeAnswered("naruto-end-ab");
+    expect(answered(Buffer.from("naruto-end-ab\n"))).toBe(14);
+    const whole = Buffer.from("c\0:1 2 A\0p\0naruto-end-ab\n");
+    expect(answered(whole)).toBe(whole.length);
+    expect(answered(Buffer.from("c\0:1 2 A\0p\0naruto-end-a"))).toBeNull();
+    expect(answered(Buffer.from("c\0:1 2 A\0xnaruto-end-ab\n"))).toBeNull();
+  });
+
+
   it("takes cat-file --batch of object ids, and nothing else", () => {
     const oid = "a".repeat(40);
     expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: `${oid}\n${oid}\n` })).toEqual([oid, oid]);

@@ -3,6 +3,7 @@
  * size: the checkpoints' commit objects (`cat-file --batch`), all their changes (`diff-tree
  * --stdin`), and a head's whole tree (`ls-tree -r`).
  */
+import { DIFF_TREE_STDIN_ARGS } from "./diff-tree-session.ts";
 import type { Git } from "./run-git.ts";
 import { CheckpointInputError, type Checkpoint } from "./queue-types.ts";
 import { parseCatFileBatch, parseCommit, parseLsTree, parseRawDiff, type CommitObject } from "./queue-parse.ts";
@@ -31,7 +32,8 @@ export async function readCheckpoints(git: Git, repoDir: string, checkpoints: re
   const [objects, diff] = await Promise.allSettled([
     git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: unique.map(([id]) => `${id}\n`).join("") }),
     git({
-      args: ["--no-optional-locks", "diff-tree", "--stdin", ...RAW_DIFF],
+      // One long-running process per repository answers these (diff-tree-session.ts).
+      args: [...DIFF_TREE_STDIN_ARGS],
       cwd: repoDir,
       input: unique.map(([id, base]) => `${id} ${base}\n`).join(""),
     }),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { catFileAnswered, catFileRequestOf } from "./cat-file-session.ts";
+import { diffTreeAnswered, endMarker, isDiffTreeRequest, withoutMarker } from "./diff-tree-session.ts";
 import { createGitSession, type GitSession } from "./git-session.ts";
 import { refTransactionOf, transactionAnswered, transactionInput } from "./ref-sessions.ts";
 
@@ -47,8 +48,9 @@ export interface GitRunnerOptions {
   /** The git executable. */
   readonly binary?: string;
   /**
-   * Ref writes (`update-ref`) and the repository's object reads (`cat-file --batch`) through
-   * long-running processes (git-session.ts); default true. False: a process per call.
+   * Ref writes (`update-ref`), the repository's object reads (`cat-file --batch`) and the queue's
+   * change reads (`diff-tree --stdin`) through long-running processes (git-session.ts); default
+   * true. False: a process per call.
    */
   readonly sessions?: boolean;
   /** Told every git process started (its arguments): for counting. */
@@ -91,6 +93,12 @@ export function createGit(options: GitRunnerOptions = {}): Git {
     if (reads !== null) {
       const result = await ask(call, call.args, call.input?.toString() ?? "", catFileAnswered(reads.length));
       if (result.ok) return { code: 0, stdout: result.out, stderr: "" };
+      throw new GitError(call.args, result.code, result.stderr);
+    }
+    if (isDiffTreeRequest(call)) {
+      const marker = endMarker();
+      const result = await ask(call, call.args, `${call.input?.toString() ?? ""}${marker}\n`, diffTreeAnswered(marker));
+      if (result.ok) return { code: 0, stdout: withoutMarker(result.out, marker), stderr: "" };
       throw new GitError(call.args, result.code, result.stderr);
     }
     const transaction = transactions ? refTransactionOf(call) : null;

@@ -1,0 +1,52 @@
+/**
+ * Change reads through a long-running `git diff-tree --stdin` (git-session.ts): what the queue's
+ * checkpoints changed, one process per repository instead of one per integrated batch. For each
+ * `<commit> <base>` line diff-tree writes that diff; a line that is not an object id it writes
+ * back as it is and flushes. So each request ends with a line of naruto's, random and not an
+ * object id, and its answer is everything before that line. Like `cat-file --batch`, diff-tree
+ * looks an object up afresh when it does not know it (a pack written since is found), so a read
+ * answers what a new process would.
+ */
+import { randomBytes } from "node:crypto";
+import type { GitCall } from "./run-git.ts";
+
+/** The one diff-tree call that goes through a long-running process: raw, NUL-separated, no renames, no user diff drivers. */
+export const DIFF_TREE_STDIN_ARGS: readonly string[] = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+
+const ARGS = JSON.stringify(DIFF_TREE_STDIN_ARGS);
+const PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** Whether a call is {@link DIFF_TREE_STDIN_ARGS} over `<commit> <base>` lines and nothing else (pure). */
+export function isDiffTreeRequest(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): boolean {
+  if (call.env !== undefined || call.okCodes !== undefined || JSON.stringify(call.args) !== ARGS) return false;
+  const input = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
+  if (input === undefined || !input.endsWith("\n")) return false;
+  return input
+    .slice(0, -1)
+    .split("\n")
+    .every((line) => PAIR.test(line));
+}
+
+/** A line that ends a request: diff-tree writes it back after the request's diffs. Never an object id (it starts with `n`). */
+export function endMarker(): string {
+  return `naruto-end-${randomBytes(12).toString("hex")}`;
+}
+
+/**
+ * Where the answer to a request ended by `marker` ends (null: not all there yet): the output ends
+ * with the marker's line, which starts the output or follows the NUL that ends the last diff's
+ * last field. A path naming the marker would need to guess 96 random bits.
+ */
+export function diffTreeAnswered(marker: string): (out: Buffer) => number | null {
+  const line = Buffer.from(`${marker}\n`, "latin1");
+  return (out) => {
+    if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
+    const before = out.length - line.length;
+    return before === 0 || out[before - 1] === 0 ? out.length : null;
+  };
+}
+
+/** The request's own answer: the output without the marker's line. */
+export function withoutMarker(out: Buffer, marker: string): Buffer {
+  return out.subarray(0, out.length - marker.length - 1);
+}
