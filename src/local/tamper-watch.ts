@@ -21,7 +21,7 @@ import type { Git, GitCall } from "../git/run-git.ts";
 import { gitText } from "../git/run-git.ts";
 import { MISSION_REF_PREFIX, readMissionVersion } from "../git/mission-store.ts";
 import type { TamperFinding } from "../mission/document.ts";
-import { compareRecords, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/tamper-record.ts";
+import { compareRecords, createFileHashes, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/tamper-record.ts";
 
 export interface TamperWatch {
   /** The git to run every git of the mission through: it notes naruto's own ref writes. */
@@ -146,8 +146,10 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
     }
   };
   // Without the sandbox an agent can reach the user's files through `..`: the work tree is watched too.
+  // The watched files are the same few after every attempt: each is read again only when its stat data changed.
+  const hashes = createFileHashes();
   const record = (userRefs?: TamperRecord["userRefs"]) =>
-    recordRepository({ git: input.git, repoDir, commonDir, mission, home: input.home, worktree: !input.sandboxed, ...(userRefs ? { userRefs } : {}) });
+    recordRepository({ git: input.git, repoDir, commonDir, mission, home: input.home, worktree: !input.sandboxed, hashes, ...(userRefs ? { userRefs } : {}) });
   let last: TamperRecord = await record();
   // What is there now is naruto's (a new mission has none yet; a resumed one, its own).
   for (const [ref, oid] of Object.entries(last.missionRefs)) entry(ref).current = oid;

@@ -12,9 +12,11 @@
  *   the content of every file it lists): an agent can reach them through `..`.
  *
  * Files are recorded by content hash and mode, refs by object id. Pure comparison (`compare`),
- * reading at the edge (`recordRepository`).
+ * reading at the edge (`recordRepository`). A file is read again only when its stat data changed
+ * ({@link FileHashes}), since a watch compares the same few files after every attempt.
  */
 import { createHash } from "node:crypto";
+import type { BigIntStats } from "node:fs";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { gitText, type Git } from "../git/run-git.ts";
@@ -61,6 +63,40 @@ export const HOME_FILES = [
   ".npmrc",
 ] as const;
 
+/**
+ * The content hash of each watched file, kept with the stat data it was read under, so that a
+ * record reads only the files that changed. A kept hash stands only while the file's device,
+ * inode, type, mode, size, modification time and change time are all the same and its change
+ * time is more than {@link SETTLED_NS} older than the read: whatever writes to a file, renames
+ * another over it or changes its mode sets its change time to the clock, which no program but
+ * the clock's owner can set back (unlike the modification time, which `touch -d` sets). A file
+ * changed within a clock tick of being read is read again every time until it settles.
+ */
+export interface FileHashes {
+  /** The kept hash of `path`, when `info` (read now) says the file has not changed since. */
+  get(path: string, info: BigIntStats): string | undefined;
+  /** Keeps `hash`, read from the file whose stat data `info` was read at `readAt` (ns since the epoch) before the read. */
+  set(path: string, info: BigIntStats, readAt: bigint, hash: string): void;
+}
+
+/** How long a file's change time must lie before the read that hashed it for the hash to be kept. */
+export const SETTLED_NS = 2_000_000_000n;
+
+export function createFileHashes(settledNs: bigint = SETTLED_NS): FileHashes {
+  const kept = new Map<string, { key: string; hash: string }>();
+  const keyOf = (i: BigIntStats) => [i.dev, i.ino, i.mode, i.size, i.mtimeNs, i.ctimeNs].join(":");
+  return {
+    get: (path, info) => {
+      const entry = kept.get(path);
+      return entry !== undefined && entry.key === keyOf(info) ? entry.hash : undefined;
+    },
+    set: (path, info, readAt, hash) => {
+      if (info.ctimeNs + settledNs < readAt) kept.set(path, { key: keyOf(info), hash });
+      else kept.delete(path);
+    },
+  };
+}
+
 /** The refs naruto writes for a mission, by prefix or exact name. */
 export function missionRefPatterns(mission: string): { exact: string[]; prefixes: string[] } {
   return {
@@ -103,6 +139,8 @@ export async function recordRepository(input: {
   home: string | null;
   worktree: boolean;
   userRefs?: Readonly<Record<string, string>>;
+  /** The hashes of earlier records of the same watch (default: every file is read). */
+  hashes?: FileHashes;
 }): Promise<TamperRecord> {
   const { git, repoDir, commonDir, mission } = input;
   const only = input.userRefs === undefined ? [] : missionRefReadPatterns(mission);
@@ -117,9 +155,10 @@ export async function recordRepository(input: {
     else if (!isNarutoRef(ref) && input.userRefs === undefined) userRefs[ref] = oid;
   }
   const files: Record<string, string> = {};
-  for (const name of ["config", "config.worktree"]) await recordFile(files, join(commonDir, name), `.git/${name}`);
-  for (const folder of ["hooks", "info"]) await recordTree(files, join(commonDir, folder), `.git/${folder}`);
-  if (input.home !== null) for (const name of HOME_FILES) await recordFile(files, join(input.home, name), `~/${name}`);
+  const hashes = input.hashes ?? null;
+  for (const name of ["config", "config.worktree"]) await recordFile(files, join(commonDir, name), `.git/${name}`, hashes);
+  for (const folder of ["hooks", "info"]) await recordTree(files, join(commonDir, folder), `.git/${folder}`, hashes);
+  if (input.home !== null) for (const name of HOME_FILES) await recordFile(files, join(input.home, name), `~/${name}`, hashes);
   const head = await readFile(join(commonDir, "HEAD"), "utf8").then((t) => t.trim(), () => null);
   return { userRefs, missionRefs, head, files, worktree: input.worktree ? await recordWorktree(git, repoDir) : null };
 }
@@ -157,21 +196,28 @@ async function recordWorktree(git: Git, repoDir: string): Promise<Record<string,
   return out;
 }
 
-async function recordFile(files: Record<string, string>, path: string, shown: string): Promise<void> {
-  const info = await lstat(path).catch(() => null);
+async function recordFile(files: Record<string, string>, path: string, shown: string, hashes: FileHashes | null): Promise<void> {
+  const readAt = BigInt(Date.now()) * 1_000_000n;
+  const info = await lstat(path, { bigint: true }).catch(() => null);
   if (info === null) return;
   if (info.isSymbolicLink()) files[shown] = `link:${await readlink(path)}`;
-  else if (info.isFile()) files[shown] = `${(info.mode & 0o777).toString(8)}:${createHash("sha256").update(await readFile(path)).digest("hex").slice(0, 16)}`;
+  else if (info.isFile()) files[shown] = `${(info.mode & 0o777n).toString(8)}:${hashes?.get(path, info) ?? (await hashFile(path, info, readAt, hashes))}`;
   else files[shown] = info.isDirectory() ? "directory" : "special";
 }
 
-async function recordTree(files: Record<string, string>, dir: string, shown: string, depth = 0): Promise<void> {
+async function hashFile(path: string, info: BigIntStats, readAt: bigint, hashes: FileHashes | null): Promise<string> {
+  const hash = createHash("sha256").update(await readFile(path)).digest("hex").slice(0, 16);
+  hashes?.set(path, info, readAt, hash);
+  return hash;
+}
+
+async function recordTree(files: Record<string, string>, dir: string, shown: string, hashes: FileHashes | null, depth = 0): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => null);
   if (entries === null) return;
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && depth < 4) await recordTree(files, path, `${shown}/${entry.name}`, depth + 1);
-    else await recordFile(files, path, `${shown}/${entry.name}`);
+    if (entry.isDirectory() && depth < 4) await recordTree(files, path, `${shown}/${entry.name}`, hashes, depth + 1);
+    else await recordFile(files, path, `${shown}/${entry.name}`, hashes);
   }
 }
 
