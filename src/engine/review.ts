@@ -69,8 +69,11 @@ export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" 
   try {
     await makeViewGitDir(gitDir, repo.objects.format);
     const view = { gitDir, workTree: gitDir, index: join(gitDir, "index"), objects: repo.objects };
-    const changed = await gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range]));
-    const diff = await gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]));
+    // Both at once: they only read, and the review is the last step before the mission ends.
+    const [changed, diff] = await Promise.all([
+      gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
+      gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range])),
+    ]);
     return { changed, diff };
   } finally {
     await rm(gitDir, { recursive: true, force: true });
