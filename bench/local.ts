@@ -11,7 +11,8 @@
  *    naruto's time per item beyond one checkout of the repository and its removal, measured
  *    in a row right before (see {@link checkoutCycleSeconds}).
  * 2. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time (each twice, in
- *    the order 4, 1, 1, 4: see {@link speedupOf}); the same with shell agents.
+ *    the order 4, 1, 1, 4: see {@link speedupOf}); the same agent run without naruto, alone and
+ *    4 at once (agents-together.ts), for what the agents cost each other; shell agents.
  * 3. naruto's own cost: 16 trivial items on a one-file repository, one at a time (CPU and git
  *    processes per item, the agent's sandbox included).
  */
@@ -27,6 +28,7 @@ import { silentProgress } from "../src/local/progress.ts";
 import type { MissionEvent } from "../src/mission/events.ts";
 import { chooseSandbox } from "../src/sandbox/choose.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../test/support/agents/index.ts";
+import { agentsTogether } from "./agents-together.ts";
 import { createTestRepo, testGit, type TestRepo } from "../test/support/git-repo.ts";
 
 const FILES = 2500;
@@ -263,6 +265,14 @@ export async function run(): Promise<void> {
       console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
       console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
       console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
+      // What four of these agents cost each other whatever runs them: each wave of 4 loses that much.
+      const agents = await agentsTogether({ sandbox, repo: small, command: sleeping, workRoot: join(cacheHome, "naruto"), readOnly: JSON.parse(TEST_AGENT_READ) as string[] });
+      const lost = Math.max(0, agents.together - agents.alone);
+      const ceilingWithAgents = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * (nodeAgents.alone + lost));
+      console.log(`  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`);
+      console.log(`bench local agents_alone_seconds=${agents.alone.toFixed(2)}`);
+      console.log(`bench local agents_together_seconds=${agents.together.toFixed(2)}`);
+      console.log(`bench local speedup_ceiling_with_agents=${ceilingWithAgents.toFixed(2)}`);
       // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
       // agent's start-up (about 0.1 CPU s each) competing for the same cores.
       const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
