@@ -19161,14 +19161,14 @@ var require_identity = __commonJS({
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
     var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
-    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var PAIR2 = /* @__PURE__ */ Symbol.for("yaml.pair");
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
     var isMap = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR2;
     var isScalar = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
     function isCollection(node2) {
@@ -19196,7 +19196,7 @@ var require_identity = __commonJS({
     exports2.DOC = DOC;
     exports2.MAP = MAP;
     exports2.NODE_TYPE = NODE_TYPE;
-    exports2.PAIR = PAIR;
+    exports2.PAIR = PAIR2;
     exports2.SCALAR = SCALAR;
     exports2.SEQ = SEQ;
     exports2.hasAnchor = hasAnchor;
@@ -52586,6 +52586,33 @@ function catFileAnswered(count6) {
   };
 }
 
+// src/git/diff-tree-session.ts
+import { randomBytes } from "node:crypto";
+var DIFF_TREE_STDIN_ARGS = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+var ARGS2 = JSON.stringify(DIFF_TREE_STDIN_ARGS);
+var PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
+function isDiffTreeRequest(call) {
+  if (call.env !== void 0 || call.okCodes !== void 0 || JSON.stringify(call.args) !== ARGS2) return false;
+  const input2 = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
+  if (input2 === void 0 || !input2.endsWith("\n")) return false;
+  return input2.slice(0, -1).split("\n").every((line) => PAIR.test(line));
+}
+function endMarker() {
+  return `naruto-end-${randomBytes(12).toString("hex")}`;
+}
+function diffTreeAnswered(marker) {
+  const line = Buffer.from(`${marker}
+`, "latin1");
+  return (out) => {
+    if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
+    const before = out.length - line.length;
+    return before === 0 || out[before - 1] === 0 ? out.length : null;
+  };
+}
+function withoutMarker(out, marker) {
+  return out.subarray(0, out.length - marker.length - 1);
+}
+
 // src/git/git-session.ts
 var SESSION_IDLE_MS = 5e3;
 function createGitSession(start, idleMs = SESSION_IDLE_MS) {
@@ -52783,6 +52810,13 @@ function createGit(options2 = {}) {
     if (reads !== null) {
       const result2 = await ask(call, call.args, call.input?.toString() ?? "", catFileAnswered(reads.length));
       if (result2.ok) return { code: 0, stdout: result2.out, stderr: "" };
+      throw new GitError(call.args, result2.code, result2.stderr);
+    }
+    if (isDiffTreeRequest(call)) {
+      const marker = endMarker();
+      const result2 = await ask(call, call.args, `${call.input?.toString() ?? ""}${marker}
+`, diffTreeAnswered(marker));
+      if (result2.ok) return { code: 0, stdout: withoutMarker(result2.out, marker), stderr: "" };
       throw new GitError(call.args, result2.code, result2.stderr);
     }
     const transaction = transactions ? refTransactionOf(call) : null;
@@ -62305,7 +62339,7 @@ async function readArtifactJson(folder, artifact, file2, schema) {
 }
 
 // src/git/fast-import.ts
-import { randomBytes } from "node:crypto";
+import { randomBytes as randomBytes2 } from "node:crypto";
 
 // src/git/queue-parse.ts
 var ABSENT = /^0+$/;
@@ -62446,7 +62480,7 @@ done
 }
 async function runFastImport(input2) {
   if (input2.commits.length === 0) return [];
-  const ref = `refs/naruto/fast-import/${randomBytes(8).toString("hex")}`;
+  const ref = `refs/naruto/fast-import/${randomBytes2(8).toString("hex")}`;
   const stream = formatFastImport({ ref, from: input2.from, commits: input2.commits });
   const { stdout } = await input2.git({
     args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
@@ -62464,14 +62498,14 @@ async function runFastImport(input2) {
 import { rm as rm2 } from "node:fs/promises";
 
 // src/git/queue-scratch.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 import { mkdir as mkdir3 } from "node:fs/promises";
 import { isAbsolute, join as join5 } from "node:path";
 async function scratchPath(git, repoDir, kind, label) {
   const common2 = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
   const dir = join5(isAbsolute(common2) ? common2 : join5(repoDir, common2), "naruto", kind);
   await mkdir3(dir, { recursive: true });
-  return join5(dir, `${label}-${randomBytes2(6).toString("hex")}`);
+  return join5(dir, `${label}-${randomBytes3(6).toString("hex")}`);
 }
 
 // src/git/merge.ts
@@ -62673,7 +62707,8 @@ async function readCheckpoints(git, repoDir, checkpoints) {
     git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: unique.map(([id]) => `${id}
 `).join("") }),
     git({
-      args: ["--no-optional-locks", "diff-tree", "--stdin", ...RAW_DIFF],
+      // One long-running process per repository answers these (diff-tree-session.ts).
+      args: [...DIFF_TREE_STDIN_ARGS],
       cwd: repoDir,
       input: unique.map(([id, base]) => `${id} ${base}
 `).join("")
@@ -62961,11 +62996,11 @@ import { lstat as lstat3, readlink as readlink3 } from "node:fs/promises";
 import { dirname as dirname3, isAbsolute as isAbsolute2, resolve as resolve2 } from "node:path";
 
 // src/sandbox/leftovers.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 import { readdir as readdir2, readFile as readFile2, readlink as readlink2 } from "node:fs/promises";
 var TRACKING_ENV = "NARUTO_AGENT_RUN";
 function newTrackingValue() {
-  return randomBytes3(12).toString("hex");
+  return randomBytes4(12).toString("hex");
 }
 async function processesWithEnv(entry, options2 = {}) {
   if (process.platform !== "linux" && options2.proc === void 0) return [];
@@ -63303,7 +63338,7 @@ async function containmentOf(profile, env, nodePath) {
 }
 
 // src/sandbox/work-dir.ts
-import { createHash as createHash3, randomBytes as randomBytes4 } from "node:crypto";
+import { createHash as createHash3, randomBytes as randomBytes5 } from "node:crypto";
 import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename2, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile4 } from "node:fs/promises";
 import { basename as basename5, isAbsolute as isAbsolute4, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 
@@ -63464,7 +63499,7 @@ async function createWorkDir(input2) {
   if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
   await mkdir5(input2.folder, { recursive: true, mode: 448 });
   await chmod2(input2.folder, 192);
-  const root = join9(input2.folder, `${input2.label}-${randomBytes4(6).toString("hex")}`);
+  const root = join9(input2.folder, `${input2.label}-${randomBytes5(6).toString("hex")}`);
   await mkdir5(root, { mode: 448 });
   const dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, label: input2.label });
   try {
@@ -64502,7 +64537,7 @@ import { mkdir as mkdir8, mkdtemp, rm as rm7, writeFile as writeFile8 } from "no
 import { join as join14 } from "node:path";
 
 // src/engine/startup-config.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
+import { randomBytes as randomBytes6 } from "node:crypto";
 import { rm as rm6 } from "node:fs/promises";
 import { join as join13 } from "node:path";
 var IDENTITY = { GIT_AUTHOR_NAME: "naruto", GIT_AUTHOR_EMAIL: "naruto@users.noreply.github.com", GIT_COMMITTER_NAME: "naruto", GIT_COMMITTER_EMAIL: "naruto@users.noreply.github.com" };
@@ -64515,7 +64550,7 @@ async function withBaseStartupConfig(input2) {
   const call = (args, extra = {}) => gitText(git, { args: ["--literal-pathspecs", "--no-optional-locks", ...args], cwd: repoDir, ...extra });
   const differs = await call(["diff-tree", "-r", "--no-renames", "--name-only", base, head, "--", ...pathspecs()]);
   if (differs === "") return head;
-  const index = join13(input2.tmpDir, `startup-index-${randomBytes5(6).toString("hex")}`);
+  const index = join13(input2.tmpDir, `startup-index-${randomBytes6(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index, ...IDENTITY };
   try {
     await call(["read-tree", head], { env });
@@ -64558,8 +64593,10 @@ async function integratedDiff(ctx, mission) {
   try {
     await makeViewGitDir(gitDir2, repo.objects.format);
     const view = { gitDir: gitDir2, workTree: gitDir2, index: join14(gitDir2, "index"), objects: repo.objects };
-    const changed = await gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range]));
-    const diff = await gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]));
+    const [changed, diff] = await Promise.all([
+      gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
+      gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]))
+    ]);
     return { changed, diff };
   } finally {
     await rm7(gitDir2, { recursive: true, force: true });
@@ -65272,7 +65309,7 @@ function oneLine2(text2) {
 }
 
 // src/git/loose-objects.ts
-import { createHash as createHash4, randomBytes as randomBytes6 } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes7 } from "node:crypto";
 import { mkdir as mkdir9, rename as rename3, writeFile as writeFile9 } from "node:fs/promises";
 import { join as join16 } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -65286,7 +65323,7 @@ function startLooseObject(objectsDir, type, content) {
   const id = createHash4("sha1").update(data).digest("hex");
   const written = (async () => {
     const folder = join16(objectsDir, id.slice(0, 2));
-    const temp = join16(objectsDir, `tmp_obj_naruto_${randomBytes6(8).toString("hex")}`);
+    const temp = join16(objectsDir, `tmp_obj_naruto_${randomBytes7(8).toString("hex")}`);
     await writeFile9(temp, deflateSync(data, { level: 1 }), { mode: 292 });
     const target = join16(folder, id.slice(2));
     if (!folders.has(folder)) await mkdir9(folder, { recursive: true });
