@@ -205,7 +205,6 @@ describe("which calls are long-running reads", () => {
     expect(answered(Buffer.from("c\0:1 2 A\0xnaruto-end-ab\n"))).toBeNull();
   });
 
-
   it("takes cat-file --batch of object ids, and nothing else", () => {
     const oid = "a".repeat(40);
     expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: `${oid}\n${oid}\n` })).toEqual([oid, oid]);

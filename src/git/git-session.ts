@@ -1,8 +1,9 @@
 /**
  * One long-running git process that answers requests on its standard input one at a time
  * (`update-ref --stdin` transactions, `cat-file --batch` and `diff-tree --stdin` reads): what a
- * process per call would answer, without starting one. Its pipes hold naruto's event loop only while a request waits on
- * them, and an idle process ends after a while: a session never keeps naruto running.
+ * process per call would answer, without starting one. Its pipes hold naruto's event loop only
+ * while a request waits on them, and an idle process ends after a while: a session never keeps
+ * naruto running.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 
