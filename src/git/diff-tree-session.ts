@@ -34,15 +34,16 @@ export function endMarker(): string {
 
 /**
  * Where the answer to a request ended by `marker` ends (null: not all there yet): the output ends
- * with the marker's line, which starts the output or follows the NUL that ends the last diff's
- * last field. A path naming the marker would need to guess 96 random bits.
+ * with the marker's line, which starts the output or follows the NUL that ends a diff's last
+ * field, or the newline of a header diff-tree writes without one (a pair of trees). A path
+ * naming the marker would need to guess 96 random bits.
  */
 export function diffTreeAnswered(marker: string): (out: Buffer) => number | null {
   const line = Buffer.from(`${marker}\n`, "latin1");
   return (out) => {
     if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
     const before = out.length - line.length;
-    return before === 0 || out[before - 1] === 0 ? out.length : null;
+    return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
   };
 }
 

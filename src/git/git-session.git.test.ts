@@ -167,8 +167,10 @@ describe("change reads through a long-running process", () => {
     const answer = (await read(git, pairs)).stdout;
     expect(answer).toEqual((await read(plain, pairs)).stdout);
     expect(answer.toString("latin1")).toContain("new\nline.txt\0");
-    // Nothing changed: an empty answer, not a wait.
+    // Nothing changed: an empty answer, not a wait; nor for a pair of trees, whose header ends in a newline.
     expect((await read(git, [[second, head]])).stdout.length).toBe(0);
+    const tree = await repo.run("rev-parse", `${head}^{tree}`);
+    expect((await read(git, [[tree, tree]])).stdout.toString()).toBe(`${tree} ${tree}\n`);
     // Written after the process started, in a pack of fast-import's.
     await repo.git({ args: ["fast-import", "--quiet"], cwd: repo.dir, input: `commit refs/naruto/s/later\ncommitter t <t@x> 0 +0000\ndata 2\nl\nfrom ${changed}\nM 100644 inline later.txt\ndata 2\nz\n\n` });
     const later = await repo.run("rev-parse", "refs/naruto/s/later");
@@ -196,12 +198,14 @@ describe("which calls are long-running reads", () => {
     expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n`, env: { GIT_DIR: "/x" } })).toBe(false);
   });
 
-  it("finds a diff-tree answer's end only at its own end line, after a NUL or alone", () => {
+  it("finds a diff-tree answer's end only at its own end line, alone or after a NUL or a newline", () => {
     const answered = diffTreeAnswered("naruto-end-ab");
     expect(answered(Buffer.from("naruto-end-ab\n"))).toBe(14);
     const whole = Buffer.from("c\0:1 2 A\0p\0naruto-end-ab\n");
     expect(answered(whole)).toBe(whole.length);
     expect(answered(Buffer.from("c\0:1 2 A\0p\0naruto-end-a"))).toBeNull();
+    const trees = Buffer.from("t1 t2\nnaruto-end-ab\n");
+    expect(answered(trees)).toBe(trees.length);
     expect(answered(Buffer.from("c\0:1 2 A\0xnaruto-end-ab\n"))).toBeNull();
   });
 
