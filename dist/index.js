@@ -52606,7 +52606,7 @@ function diffTreeAnswered(marker) {
   return (out) => {
     if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
     const before = out.length - line.length;
-    return before === 0 || out[before - 1] === 0 ? out.length : null;
+    return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
   };
 }
 function withoutMarker(out, marker) {
