@@ -2,6 +2,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Mission } from "../mission/document.ts";
+import type { MissionEvent } from "../mission/events.ts";
 import { applyEvent } from "../mission/store.ts";
 import { step } from "../mission/step.ts";
 import { createLocalMissionStore, readMissionVersion } from "./mission-store.ts";
@@ -155,5 +156,22 @@ describe("local git ref store: one record per item", () => {
     expect(await repo.run("rev-parse", `${v}^`)).toBe(commit);
     expect(await readMissionVersion(repo.git, repo.dir, v)).toEqual(r.mission);
     expect((await blobs(repo, v)).has("items/0000/00001.json")).toBe(true);
+  });
+});
+
+describe("local git ref store: the version its ref names", () => {
+  it("reads the mission its ref names, not what a replace ref puts in its place", async () => {
+    const repo = await createTestRepo();
+    repos.push(repo);
+    const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+    const as = (id: string, parallel: number) => ({ ...requested({ max_parallel: parallel }), id, queue_branch: `naruto/${id}` }) as MissionEvent;
+    await applyEvent(store, "m-real", as("m-real", 1));
+    await applyEvent(store, "m-forged", as("m-forged", 3));
+    const [real, forged] = [await repo.run("rev-parse", "refs/naruto/missions/m-real"), await repo.run("rev-parse", "refs/naruto/missions/m-forged")];
+    // An unsandboxed agent can write refs/replace/: git would read the other version instead.
+    await repo.run("replace", real, forged);
+    const fresh = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+    expect((await fresh.load("m-real"))?.mission).toMatchObject({ id: "m-real", settings: { max_parallel: 1 } });
+    expect((await readMissionVersion(repo.git, repo.dir, real)).id).toBe("m-real");
   });
 });

@@ -110,3 +110,20 @@ describe("merge engine detection", () => {
     }
   });
 });
+
+describe("the queue reads the objects it is given", () => {
+  it("integrates a checkpoint's own change, not what a replace ref names in its place", async () => {
+    // An unsandboxed agent can write refs/replace/<another item's checkpoint>: git would then
+    // read that commit's change instead, which no gate checked for that item.
+    const { base, ref } = await setup({ "a.txt": "a\n" });
+    const [checked, other] = await writeCheckpoints(repo.git, repo.dir, [
+      { base, item: "checked", files: { "checked.txt": "checked\n" } },
+      { base, item: "other", files: { "unchecked.txt": "never checked\n" } },
+    ]);
+    await repo.run("replace", checked!.commit, other!.commit);
+    const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: [checked!] });
+    expect(batch.results[0]?.status).toBe("integrated");
+    const tree = await readWholeTree(repo.git, repo.dir, ref);
+    expect([...tree.keys()].sort()).toEqual(["a.txt", "checked.txt"]);
+  });
+});

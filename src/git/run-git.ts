@@ -62,11 +62,15 @@ export interface GitRunnerOptions {
  *
  * git's output is read as bytes (paths come NUL-separated with `-z`), and prompts for
  * credentials or editors are switched off so that no call can hang waiting for a person.
+ * Replace refs are off (`GIT_NO_REPLACE_OBJECTS`): naruto reads the objects it names. With them,
+ * a `refs/replace/<checkpoint>` (an unsandboxed agent can write one) would make the queue
+ * integrate another commit's change than the one the gate checked (DESIGN.md §8a), and the
+ * store read another mission version than the one its ref names.
  */
 export function createGit(options: GitRunnerOptions = {}): Git {
   const binary = options.binary ?? "git";
   const base = { ...(options.env ?? {}) };
-  const environment = (extra?: Readonly<Record<string, string>>) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", ...extra });
+  const environment = (extra?: Readonly<Record<string, string>>) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", GIT_NO_REPLACE_OBJECTS: "1", ...extra });
   const once = oneShot(binary, environment, options.onSpawn);
   if (options.sessions === false) return once;
   const sessions = new Map<string, GitSession>();
