@@ -52785,7 +52785,7 @@ ${tail3}` : ""}`, options2);
 function createGit(options2 = {}) {
   const binary = options2.binary ?? "git";
   const base = { ...options2.env ?? {} };
-  const environment = (extra) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", ...extra });
+  const environment = (extra) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", GIT_NO_REPLACE_OBJECTS: "1", ...extra });
   const once = oneShot(binary, environment, options2.onSpawn);
   if (options2.sessions === false) return once;
   const sessions = /* @__PURE__ */ new Map();
