@@ -15,10 +15,6 @@ export async function agentsTogether(input: { sandbox: Sandbox; repo: TestRepo; 
   const repo = await workRepo(git, input.repo.dir);
   const folder = missionWorkFolder(input.workRoot, repo, "bench-together");
   const head = await input.repo.run("rev-parse", "HEAD");
-  const dirs: WorkDir[] = [];
-  for (let i = 0; i < 4; i++) {
-    dirs.push(await createWorkDir({ git, repo, folder, label: `agent.${i}`, commit: head, record: { mission: "bench-together", purpose: "bench", attempt: null } }));
-  }
   const run = async (dir: WorkDir) => {
     const ran = await input.sandbox.run({ command: input.command, workDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, network: false, readOnly: input.readOnly, timeoutMs: 60_000 });
     if (ran.exitCode !== 0) throw new Error(`the agent failed outside naruto (exit ${ran.exitCode ?? ran.signal ?? "?"}): ${ran.output.slice(-500)}`);
@@ -29,6 +25,10 @@ export async function agentsTogether(input: { sandbox: Sandbox; repo: TestRepo; 
     return (performance.now() - start) / 1000;
   };
   try {
+    const dirs: WorkDir[] = [];
+    for (let i = 0; i < 4; i++) {
+      dirs.push(await createWorkDir({ git, repo, folder, label: `agent.${i}`, commit: head, record: { mission: "bench-together", purpose: "bench", attempt: null } }));
+    }
     const all = () => Promise.all(dirs.map(run));
     const [alone1, together1, together2, alone2] = [await timed(() => run(dirs[0]!)), await timed(all), await timed(all), await timed(() => run(dirs[0]!))];
     return { alone: (alone1 + alone2) / 2, together: (together1 + together2) / 2 };

@@ -5,18 +5,21 @@
  * since is found: it rescans the packs before it answers "missing"), so a read answers what a
  * new process would.
  */
+import { requestLines, type SessionRead } from "./git-session.ts";
 import type { GitCall } from "./run-git.ts";
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const ARGS = JSON.stringify(["--no-optional-locks", "cat-file", "--batch"]);
+const ARGS = ["--no-optional-locks", "cat-file", "--batch"];
 
 /** The object ids a call reads, when it is `--no-optional-locks cat-file --batch` of object ids and nothing else; else null. */
 export function catFileRequestOf(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): readonly string[] | null {
-  if (call.env !== undefined || call.okCodes !== undefined || JSON.stringify(call.args) !== ARGS) return null;
-  const input = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
-  if (input === undefined || !input.endsWith("\n")) return null;
-  const ids = input.slice(0, -1).split("\n");
-  return ids.every((id) => OBJECT_ID.test(id)) ? ids : null;
+  return requestLines(call, ARGS, OBJECT_ID);
+}
+
+/** The call as a read of the long-running process, when it is one (see {@link catFileRequestOf}); else null. */
+export function catFileRead(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): SessionRead | null {
+  const ids = catFileRequestOf(call);
+  return ids === null ? null : { input: `${ids.join("\n")}\n`, answered: catFileAnswered(ids.length), stdout: (answer) => answer };
 }
 
 /**

@@ -8,28 +8,25 @@
  * answers what a new process would.
  */
 import { randomBytes } from "node:crypto";
+import { requestLines, type SessionRead } from "./git-session.ts";
 import type { GitCall } from "./run-git.ts";
 
 /** The one diff-tree call that goes through a long-running process: raw, NUL-separated, no renames, no user diff drivers. */
 export const DIFF_TREE_STDIN_ARGS: readonly string[] = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
 
-const ARGS = JSON.stringify(DIFF_TREE_STDIN_ARGS);
 const PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
 
-/** Whether a call is {@link DIFF_TREE_STDIN_ARGS} over `<commit> <base>` lines and nothing else (pure). */
-export function isDiffTreeRequest(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): boolean {
-  if (call.env !== undefined || call.okCodes !== undefined || JSON.stringify(call.args) !== ARGS) return false;
-  const input = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
-  if (input === undefined || !input.endsWith("\n")) return false;
-  return input
-    .slice(0, -1)
-    .split("\n")
-    .every((line) => PAIR.test(line));
-}
-
-/** A line that ends a request: diff-tree writes it back after the request's diffs. Never an object id (it starts with `n`). */
-export function endMarker(): string {
-  return `naruto-end-${randomBytes(12).toString("hex")}`;
+/**
+ * The call as a read of the long-running process, when it is {@link DIFF_TREE_STDIN_ARGS} over
+ * `<commit> <base>` lines and nothing else; else null. The request ends with a line of its own
+ * (random, and never an object id: it starts with `n`), which diff-tree writes back after the
+ * request's diffs; the answer is what came before it.
+ */
+export function diffTreeRead(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): SessionRead | null {
+  const pairs = requestLines(call, DIFF_TREE_STDIN_ARGS, PAIR);
+  if (pairs === null) return null;
+  const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
+  return { input: `${pairs.join("\n")}\n${marker}\n`, answered: diffTreeAnswered(marker), stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1) };
 }
 
 /**
@@ -45,9 +42,4 @@ export function diffTreeAnswered(marker: string): (out: Buffer) => number | null
     const before = out.length - line.length;
     return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
   };
-}
-
-/** The request's own answer: the output without the marker's line. */
-export function withoutMarker(out: Buffer, marker: string): Buffer {
-  return out.subarray(0, out.length - marker.length - 1);
 }

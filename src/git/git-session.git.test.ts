@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { catFileRequestOf } from "./cat-file-session.ts";
-import { DIFF_TREE_STDIN_ARGS, diffTreeAnswered, isDiffTreeRequest } from "./diff-tree-session.ts";
+import { DIFF_TREE_STDIN_ARGS, diffTreeAnswered, diffTreeRead } from "./diff-tree-session.ts";
 import { refTransactionOf } from "./ref-sessions.ts";
 import { createGit, GitError, type Git } from "./run-git.ts";
 
@@ -190,12 +190,12 @@ describe("change reads through a long-running process", () => {
 describe("which calls are long-running reads", () => {
   it("takes diff-tree --stdin of commit pairs with naruto's options, and nothing else", () => {
     const [a, b] = ["a".repeat(40), "b".repeat(40)];
-    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n${b} ${a}\n` })).toBe(true);
-    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}` })).toBe(false);
-    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a}\n` })).toBe(false);
-    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\nnaruto-end-1\n` })).toBe(false);
-    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS.filter((x) => x !== "--no-renames")], input: `${a} ${b}\n` })).toBe(false);
-    expect(isDiffTreeRequest({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n`, env: { GIT_DIR: "/x" } })).toBe(false);
+    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n${b} ${a}\n` }) !== null).toBe(true);
+    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}` }) !== null).toBe(false);
+    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a}\n` }) !== null).toBe(false);
+    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\nnaruto-end-1\n` }) !== null).toBe(false);
+    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS.filter((x) => x !== "--no-renames")], input: `${a} ${b}\n` }) !== null).toBe(false);
+    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n`, env: { GIT_DIR: "/x" } }) !== null).toBe(false);
   });
 
   it("finds a diff-tree answer's end only at its own end line, alone or after a NUL or a newline", () => {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { catFileAnswered, catFileRequestOf } from "./cat-file-session.ts";
-import { diffTreeAnswered, endMarker, isDiffTreeRequest, withoutMarker } from "./diff-tree-session.ts";
+import { catFileRead } from "./cat-file-session.ts";
+import { diffTreeRead } from "./diff-tree-session.ts";
 import { createGitSession, type GitSession } from "./git-session.ts";
 import { refTransactionOf, transactionAnswered, transactionInput } from "./ref-sessions.ts";
 
@@ -93,16 +93,10 @@ export function createGit(options: GitRunnerOptions = {}): Git {
     }
   };
   return async (call) => {
-    const reads = catFileRequestOf(call);
-    if (reads !== null) {
-      const result = await ask(call, call.args, call.input?.toString() ?? "", catFileAnswered(reads.length));
-      if (result.ok) return { code: 0, stdout: result.out, stderr: "" };
-      throw new GitError(call.args, result.code, result.stderr);
-    }
-    if (isDiffTreeRequest(call)) {
-      const marker = endMarker();
-      const result = await ask(call, call.args, `${call.input?.toString() ?? ""}${marker}\n`, diffTreeAnswered(marker));
-      if (result.ok) return { code: 0, stdout: withoutMarker(result.out, marker), stderr: "" };
+    const read = catFileRead(call) ?? diffTreeRead(call);
+    if (read !== null) {
+      const result = await ask(call, call.args, read.input, read.answered);
+      if (result.ok) return { code: 0, stdout: read.stdout(result.out), stderr: "" };
       throw new GitError(call.args, result.code, result.stderr);
     }
     const transaction = transactions ? refTransactionOf(call) : null;
