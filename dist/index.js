@@ -52556,64 +52556,14 @@ function splitPath(path4) {
 // src/git/run-git.ts
 import { spawn as spawn2 } from "node:child_process";
 
-// src/git/cat-file-session.ts
-var OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-var ARGS = JSON.stringify(["--no-optional-locks", "cat-file", "--batch"]);
-function catFileRequestOf(call) {
-  if (call.env !== void 0 || call.okCodes !== void 0 || JSON.stringify(call.args) !== ARGS) return null;
+// src/git/git-session.ts
+function requestLines(call, args, line) {
+  if (call.env !== void 0 || call.okCodes !== void 0 || call.args.length !== args.length || call.args.some((a, i) => a !== args[i])) return null;
   const input2 = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
   if (input2 === void 0 || !input2.endsWith("\n")) return null;
-  const ids2 = input2.slice(0, -1).split("\n");
-  return ids2.every((id) => OBJECT_ID.test(id)) ? ids2 : null;
+  const lines = input2.slice(0, -1).split("\n");
+  return lines.every((l) => line.test(l)) ? lines : null;
 }
-function catFileAnswered(count6) {
-  return (out) => {
-    let at2 = 0;
-    for (let answered = 0; answered < count6; answered++) {
-      const eol = out.indexOf(10, at2);
-      if (eol < 0) return null;
-      const header = out.toString("latin1", at2, eol).split(" ");
-      if (header.length === 2) {
-        at2 = eol + 1;
-        continue;
-      }
-      const size = Number(header[2]);
-      if (header.length !== 3 || !Number.isInteger(size)) throw new Error(`unexpected cat-file header ${JSON.stringify(header.join(" "))}`);
-      at2 = eol + 1 + size + 1;
-      if (at2 > out.length) return null;
-    }
-    return at2;
-  };
-}
-
-// src/git/diff-tree-session.ts
-import { randomBytes } from "node:crypto";
-var DIFF_TREE_STDIN_ARGS = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
-var ARGS2 = JSON.stringify(DIFF_TREE_STDIN_ARGS);
-var PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
-function isDiffTreeRequest(call) {
-  if (call.env !== void 0 || call.okCodes !== void 0 || JSON.stringify(call.args) !== ARGS2) return false;
-  const input2 = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
-  if (input2 === void 0 || !input2.endsWith("\n")) return false;
-  return input2.slice(0, -1).split("\n").every((line) => PAIR.test(line));
-}
-function endMarker() {
-  return `naruto-end-${randomBytes(12).toString("hex")}`;
-}
-function diffTreeAnswered(marker) {
-  const line = Buffer.from(`${marker}
-`, "latin1");
-  return (out) => {
-    if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
-    const before = out.length - line.length;
-    return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
-  };
-}
-function withoutMarker(out, marker) {
-  return out.subarray(0, out.length - marker.length - 1);
-}
-
-// src/git/git-session.ts
 var SESSION_IDLE_MS = 5e3;
 function createGitSession(start, idleMs = SESSION_IDLE_MS) {
   const child2 = start();
@@ -52699,6 +52649,59 @@ function createGitSession(start, idleMs = SESSION_IDLE_MS) {
       queue = result;
       return result;
     }
+  };
+}
+
+// src/git/cat-file-session.ts
+var OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+var ARGS = ["--no-optional-locks", "cat-file", "--batch"];
+function catFileRequestOf(call) {
+  return requestLines(call, ARGS, OBJECT_ID);
+}
+function catFileRead(call) {
+  const ids2 = catFileRequestOf(call);
+  return ids2 === null ? null : { input: `${ids2.join("\n")}
+`, answered: catFileAnswered(ids2.length), stdout: (answer) => answer };
+}
+function catFileAnswered(count6) {
+  return (out) => {
+    let at2 = 0;
+    for (let answered = 0; answered < count6; answered++) {
+      const eol = out.indexOf(10, at2);
+      if (eol < 0) return null;
+      const header = out.toString("latin1", at2, eol).split(" ");
+      if (header.length === 2) {
+        at2 = eol + 1;
+        continue;
+      }
+      const size = Number(header[2]);
+      if (header.length !== 3 || !Number.isInteger(size)) throw new Error(`unexpected cat-file header ${JSON.stringify(header.join(" "))}`);
+      at2 = eol + 1 + size + 1;
+      if (at2 > out.length) return null;
+    }
+    return at2;
+  };
+}
+
+// src/git/diff-tree-session.ts
+import { randomBytes } from "node:crypto";
+var DIFF_TREE_STDIN_ARGS = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+var PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
+function diffTreeRead(call) {
+  const pairs = requestLines(call, DIFF_TREE_STDIN_ARGS, PAIR);
+  if (pairs === null) return null;
+  const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
+  return { input: `${pairs.join("\n")}
+${marker}
+`, answered: diffTreeAnswered(marker), stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1) };
+}
+function diffTreeAnswered(marker) {
+  const line = Buffer.from(`${marker}
+`, "latin1");
+  return (out) => {
+    if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
+    const before = out.length - line.length;
+    return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
   };
 }
 
@@ -52806,17 +52809,10 @@ function createGit(options2 = {}) {
     }
   };
   return async (call) => {
-    const reads = catFileRequestOf(call);
-    if (reads !== null) {
-      const result2 = await ask(call, call.args, call.input?.toString() ?? "", catFileAnswered(reads.length));
-      if (result2.ok) return { code: 0, stdout: result2.out, stderr: "" };
-      throw new GitError(call.args, result2.code, result2.stderr);
-    }
-    if (isDiffTreeRequest(call)) {
-      const marker = endMarker();
-      const result2 = await ask(call, call.args, `${call.input?.toString() ?? ""}${marker}
-`, diffTreeAnswered(marker));
-      if (result2.ok) return { code: 0, stdout: withoutMarker(result2.out, marker), stderr: "" };
+    const read = catFileRead(call) ?? diffTreeRead(call);
+    if (read !== null) {
+      const result2 = await ask(call, call.args, read.input, read.answered);
+      if (result2.ok) return { code: 0, stdout: read.stdout(result2.out), stderr: "" };
       throw new GitError(call.args, result2.code, result2.stderr);
     }
     const transaction = transactions ? refTransactionOf(call) : null;
