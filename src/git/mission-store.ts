@@ -4,7 +4,7 @@
  * git's own compare-and-swap. The history of the ref is the mission's history. Nothing touches
  * the user's work tree, index or branches.
  *
- * A version holds one record per item (mission-records.ts), so that a save writes what the event
+ * A version holds one record per item (src/mission/records.ts), so that a save writes what the event
  * changed: the store remembers the records of the version it saved or loaded last, and an item
  * that is the very object it was then (a step shares what it did not change, src/mission/draft.ts)
  * keeps its record. A save writes its objects in-process (loose-objects.ts) and starts one git,
@@ -23,12 +23,13 @@ import {
   ITEMS_FOLDER,
   ITEMS_PER_FOLDER,
   itemFileName,
+  itemPath,
   joinRecords,
   PROOF_FILE,
   recordText,
   treeContent,
   type TreeEntry,
-} from "./mission-records.ts";
+} from "../mission/records.ts";
 import { parseCatFileBatch, parseLsTree } from "./queue-parse.ts";
 import { repoLayout } from "./repo-layout.ts";
 import { GitError, gitText, type Git } from "./run-git.ts";
@@ -85,7 +86,7 @@ async function readVersion(git: Git, repoDir: string, commit: string): Promise<K
   return {
     version: commit,
     mission,
-    itemBlobs: mission.items.map((_, i) => blobOf.get(`${ITEMS_FOLDER}/${folderName(Math.floor(i / ITEMS_PER_FOLDER))}/${itemFileName(i)}`) ?? null),
+    itemBlobs: mission.items.map((_, i) => blobOf.get(itemPath(i)) ?? null),
     folders: [],
     proofBlob: blobOf.get(PROOF_FILE) ?? null,
   };

@@ -2,17 +2,19 @@ import { describe, expect, it } from "vitest";
 import { createMissionMemory } from "./mission-memory.ts";
 
 describe("mission memory", () => {
-  it("remembers the text of a version until that version is retired", () => {
+  it("remembers what a version holds until that version is retired", () => {
     const memory = createMissionMemory();
-    memory.remember("m-1", "v1", "one");
-    expect(memory.text("m-1", "v1")).toBe("one");
-    expect(memory.text("m-1", "v2")).toBeUndefined();
+    const one = { tree: "t1", files: new Map([["document.json", "one"]]) };
+    const two = { tree: "t2", files: new Map([["document.json", "two"]]) };
+    memory.remember("m-1", "v1", one);
+    expect(memory.stored("m-1", "v1")).toBe(one);
+    expect(memory.stored("m-1", "v2")).toBeUndefined();
     memory.retire("v1");
     expect(memory.isStale("v1")).toBe(true);
-    memory.remember("m-1", "v1", "one"); // a late reader of the old version changes nothing
-    memory.remember("m-1", "v2", "two");
-    expect(memory.text("m-1", "v2")).toBe("two");
-    expect(memory.text("m-1", "v1")).toBeUndefined();
+    memory.remember("m-1", "v1", one); // a late reader of the old version changes nothing
+    memory.remember("m-1", "v2", two);
+    expect(memory.stored("m-1", "v2")).toBe(two);
+    expect(memory.stored("m-1", "v1")).toBeUndefined();
   });
 
   it("runs the tasks of one mission one at a time, in order, past a failing one", async () => {

@@ -6,9 +6,9 @@
  * GitHub stays the only authority: nothing here ever turns a conflict into a success.
  */
 export interface MissionMemory {
-  /** The text stored at `version`, when this process wrote or read it. */
-  text(id: string, version: string): string | undefined;
-  remember(id: string, version: string, text: string): void;
+  /** What is stored at `version`, when this process wrote or read it (the last version per mission). */
+  stored(id: string, version: string): StoredFiles | undefined;
+  remember(id: string, version: string, stored: StoredFiles): void;
   /** Records that `version` was replaced (the parent of a save of ours that won). */
   retire(version: string): void;
   /** True when `version` is known to have been replaced. */
@@ -19,19 +19,25 @@ export interface MissionMemory {
   shared<T>(id: string, read: () => Promise<T>): Promise<T>;
 }
 
+/** A stored version's tree and its record files, path → text (src/mission/records.ts). */
+export interface StoredFiles {
+  readonly tree: string;
+  readonly files: ReadonlyMap<string, string>;
+}
+
 export function createMissionMemory(): MissionMemory {
-  const texts = new Map<string, { version: string; text: string }>();
+  const versions = new Map<string, { version: string; stored: StoredFiles }>();
   const stale = new Set<string>();
   const queues = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<unknown>>();
 
   return {
-    text: (id, version) => {
-      const known = texts.get(id);
-      return known?.version === version ? known.text : undefined;
+    stored: (id, version) => {
+      const known = versions.get(id);
+      return known?.version === version ? known.stored : undefined;
     },
-    remember: (id, version, text) => {
-      if (!stale.has(version)) texts.set(id, { version, text });
+    remember: (id, version, stored) => {
+      if (!stale.has(version)) versions.set(id, { version, stored });
     },
     retire: (version) => {
       stale.add(version);

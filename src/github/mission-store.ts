@@ -1,11 +1,17 @@
 /**
  * The mission store on GitHub (DESIGN.md §6), the same contract as the local one: each mission
- * is a commit holding `mission.json` on its own branch, `refs/heads/naruto-state/<mission>`.
- * A save writes a tree (with the JSON inline, so GitHub stores the blob) and a commit whose
- * parent is the version that was read, then moves the branch without force: GitHub's "not a
- * fast forward" means another writer saved first, and `applyEvent` reloads and re-applies.
- * A new mission's branch is created; "reference already exists" is the same lost race.
- * A save costs three requests and a load two (one when this process knows the version).
+ * is a commit on its own branch, `refs/heads/naruto-state/<mission>`, holding one record per item
+ * (src/mission/records.ts), as the local store does. A save writes a tree and a commit whose
+ * parent is the version that was read, then moves the branch without force: GitHub's "not a fast
+ * forward" means another writer saved first, and `applyEvent` reloads and re-applies. A new
+ * mission's branch is created; "reference already exists" is the same lost race.
+ *
+ * A save sends what changed: the records whose text differs from the version it is based on,
+ * with that version's tree as `base_tree` (GitHub makes the folders), so a 256-item mission
+ * uploads and stores a few kilobytes per event, not the whole document again. It costs three
+ * requests (tree, commit, ref); a load two (the ref, and every record at once through GraphQL),
+ * one when this process knows the version. Versions written before the records layout (the whole
+ * document as `mission.json`) are still read, and the first save on one writes the records.
  *
  * Why a branch and not `refs/naruto/…` like the local store: GitHub's REST docs describe refs by
  * `heads/<branch>` and `tags/<tag>` only ("The :ref in the URL must be formatted as
@@ -17,10 +23,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { parseMission, type Mission } from "../mission/document.ts";
+import { DOCUMENT_FILE, joinRecords, missionFiles, WHOLE_DOCUMENT_FILE } from "../mission/records.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
 import { NotFastForwardError, RefExistsError, RefMissingError } from "./errors.ts";
-import { createMissionMemory } from "./mission-memory.ts";
-import type { GitHubPort } from "./port.ts";
+import { createMissionMemory, type StoredFiles } from "./mission-memory.ts";
+import type { GitHubPort, TreeEntry } from "./port.ts";
 
 export const GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
 
@@ -33,7 +40,6 @@ export const GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
 export function issueIndexPrefix(issue: number, refPrefix: string = GITHUB_STATE_REF_PREFIX): string {
   return `${refPrefix}by-issue/${issue}/`;
 }
-const FILE = "mission.json";
 const CONFLICT = { ok: false, reason: "conflict" } as const;
 
 /** A stored mission document that is not one naruto wrote. */
@@ -53,22 +59,41 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
   if (!refPrefix.startsWith("refs/") || !refPrefix.endsWith("/")) throw new TypeError(`refPrefix ${JSON.stringify(refPrefix)}: a ref namespace such as refs/heads/naruto-state/`);
   const memory = createMissionMemory();
 
-  const read = async (id: string): Promise<{ version: string; text: string } | null> => {
+  const read = async (id: string): Promise<({ version: string } & StoredFiles) | null> => {
     const version = await github.getRef(refPrefix + id);
     if (version === null) return null;
     // Read at the commit, not the branch: the branch may move between the two requests.
-    const text = memory.text(id, version) ?? (await github.readFile({ path: FILE, ref: version }));
-    if (text === null) throw new CorruptMissionError(`${refPrefix + id} at ${version} has no ${FILE}: delete the ref or restore it from its history`);
-    memory.remember(id, version, text);
-    return { version, text };
+    const stored = memory.stored(id, version) ?? (await readStored(refPrefix + id, version));
+    memory.remember(id, version, stored);
+    return { version, ...stored };
+  };
+
+  /** Every record of a version: all at once, and those GitHub gives no text for (over 512,000 bytes) one by one. */
+  const readStored = async (ref: string, version: string): Promise<StoredFiles> => {
+    const found = await github.readCommitFiles(version);
+    const files = new Map<string, string>();
+    for (const file of found?.files ?? []) files.set(file.path, file.text ?? (await github.readBlob(file.sha)));
+    if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {
+      throw new CorruptMissionError(`${ref} at ${version} has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}: delete the ref or restore it from its history`);
+    }
+    return { tree: found.tree, files };
+  };
+
+  /** The tree of a save: on top of the version it is based on, the records that changed; else every record. */
+  const writeTree = async (files: ReadonlyMap<string, string>, base: StoredFiles | undefined): Promise<string> => {
+    const entry = ([path, content]: [string, string]): TreeEntry => ({ path, mode: "100644", content });
+    // A file of the base that the new version lacks (the old layout's `mission.json`) means a whole tree.
+    if (base === undefined || [...base.files.keys()].some((path) => !files.has(path))) return github.createTree({ entries: [...files].map(entry) });
+    const changed = [...files].filter(([path, text]) => base.files.get(path) !== text);
+    return changed.length === 0 ? base.tree : github.createTree({ base: base.tree, entries: changed.map(entry) });
   };
 
   const save = async (mission: Mission, expected: string | null): Promise<SaveResult> => {
     const ref = refPrefix + mission.id;
     // Based on a version this process saw replaced: it cannot win, so ask GitHub nothing.
     if (expected !== null && memory.isStale(expected)) return CONFLICT;
-    const text = JSON.stringify(mission, null, 2) + "\n";
-    const tree = await github.createTree({ entries: [{ path: FILE, mode: "100644", content: text }] });
+    const files = missionFiles(mission);
+    const tree = await writeTree(files, expected === null ? undefined : memory.stored(mission.id, expected));
     // A save is unique even when two writers make the same mission from the same version
     // (a redelivered webhook): equal commits would have equal shas, and moving a ref to where
     // it already points is a fast-forward, so both would "win" and both act on the commands.
@@ -87,7 +112,7 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
       throw error;
     }
     if (expected !== null) memory.retire(expected);
-    memory.remember(mission.id, commit, text);
+    memory.remember(mission.id, commit, { tree, files });
     return { ok: true, version: commit };
   };
 
@@ -107,9 +132,9 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
       if (found === null) return null;
       try {
         // Parsed per caller: writers never share one mission object.
-        return { mission: parseMission(JSON.parse(found.text)), version: found.version };
+        return { mission: parseMission(joinRecords(found.files)), version: found.version };
       } catch (error) {
-        throw new CorruptMissionError(`${refPrefix + id} at ${found.version}: ${FILE} is not a naruto mission: restore it from the ref's history`, { cause: error });
+        throw new CorruptMissionError(`${refPrefix + id} at ${found.version} is not a naruto mission: restore it from the ref's history`, { cause: error });
       }
     },
 
@@ -125,9 +150,12 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
 
     async discard(id: string): Promise<void> {
       await memory.serial(checkId(id), async () => {
-        const version = await github.getRef(refPrefix + id);
-        const text = version === null ? null : (memory.text(id, version) ?? (await github.readFile({ path: FILE, ref: version })));
-        const source = text === null ? null : (JSON.parse(text) as Partial<Mission>).source;
+        const found = await read(id).catch((error: unknown) => {
+          if (error instanceof CorruptMissionError) return null;
+          throw error;
+        });
+        const document = found === null ? undefined : (found.files.get(DOCUMENT_FILE) ?? found.files.get(WHOLE_DOCUMENT_FILE));
+        const source = document === undefined ? null : (JSON.parse(document) as Partial<Mission>).source;
         if (source?.kind === "github") await github.deleteRef(issueIndexPrefix(source.issue, refPrefix) + id);
         await github.deleteRef(refPrefix + id);
       });

@@ -18,6 +18,7 @@
  */
 import { createAdapterContext } from "./adapter-context.ts";
 import { actionsPart } from "./adapter-actions.ts";
+import { commitFilesPart } from "./adapter-commit-files.ts";
 import { gitPart } from "./adapter-git.ts";
 import { issuesPart } from "./adapter-issues.ts";
 import { pullsPart } from "./adapter-pulls.ts";
@@ -47,5 +48,6 @@ export function createGitHub(options: CreateGitHubOptions): GitHubPort {
     ...pullsPart(ctx),
     ...reviewThreadsPart(ctx),
     ...gitPart(ctx),
+    ...commitFilesPart(ctx),
   };
 }

@@ -164,6 +164,9 @@ export type TreeEntry =
   | { readonly path: string; readonly mode: "100644" | "100755" | "040000" | "160000" | "120000"; readonly sha: string | null }
   | { readonly path: string; readonly mode: "100644" | "100755"; readonly content: string };
 
+/** A file of a commit, with its text when GitHub gives it inline (not for a binary blob or one over 512,000 bytes). */
+export type CommittedFile = { readonly path: string; readonly sha: string; readonly text: string | null };
+
 export interface Commit {
   readonly sha: string;
   readonly tree: string;
@@ -289,6 +292,10 @@ export interface GitHubPort {
   createTree(p: { entries: readonly TreeEntry[]; base?: string }): Promise<string>;
   createCommit(p: { message: string; tree: string; parents: readonly string[] }): Promise<string>;
   getCommit(sha: string): Promise<Commit>;
+  /** A commit's files down to two folders deep, with their texts, in one request (GraphQL); null: no such commit. */
+  readCommitFiles(commit: string): Promise<{ readonly tree: string; readonly files: readonly CommittedFile[] } | null>;
+  /** A blob's bytes as UTF-8 (any size up to GitHub's 100 MB). */
+  readBlob(sha: string): Promise<string>;
   /** What changed from `base` to `head` (`base...head`, from their merge base). */
   compareCommits(p: { base: string; head: string }): Promise<Comparison>;
 }

@@ -15,11 +15,11 @@ import { preparePlan } from "../../src/action/modes/plan.ts";
 import { prepareReview } from "../../src/action/modes/review.ts";
 import { prepareWork } from "../../src/action/modes/work.ts";
 import type { DispatchInput } from "../../src/action/deps.ts";
-import { gitText } from "../../src/git/run-git.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../support/agents/index.ts";
 import { testGit } from "../support/git-repo.ts";
 import { LEAKY_ENV, leaksIn } from "../support/leaks.ts";
 import { BOT, newFolder, REPO, startWorld, type Job, type World } from "./world.ts";
+import { readMissionRecords } from "../../src/git/mission-store.ts";
 
 const CONFIG = `agents:
   default:
@@ -86,7 +86,8 @@ describe("an agent that prints secrets in its work job", () => {
     const comments = [...repo.comments.values()];
     const tracking = comments.find((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`))?.body ?? "";
     const verdict = comments.find((c) => c.body.startsWith(`<!-- naruto:verdict:${id} -->`))?.body ?? "";
-    const stateDoc = await gitText(testGit(), { args: ["show", `refs/heads/naruto-state/${id}:mission.json`], cwd: repo.dir });
+    // Every record of the stored version (src/mission/records.ts).
+    const stateDoc = [...(await readMissionRecords(testGit(), repo.dir, `refs/heads/naruto-state/${id}`)).values()].join("\n");
     const places: Record<string, string> = {
       "comments": JSON.stringify(comments),
       "issues": JSON.stringify([...repo.issues.values()]),

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missionIdFor } from "../../src/github-driver/mission-id.ts";
-import { gitText } from "../../src/git/run-git.ts";
 import { testGit } from "../support/git-repo.ts";
 import { LEAKY, leaksIn } from "../support/leaks.ts";
 import { REPO, SECRET, startAppWorld, type AppWorld } from "./world.ts";
+import { readMissionRecords } from "../../src/git/mission-store.ts";
 
 let world: AppWorld;
 beforeAll(async () => {
@@ -25,7 +25,8 @@ describe("the App's writes", () => {
     const id = missionIdFor(REPO, commentId);
     const repo = world.fake.repo(REPO);
     const tracking = [...repo.comments.values()].find((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`))?.body ?? "";
-    const stored = await gitText(testGit(), { args: ["show", `refs/heads/naruto-state/${id}:mission.json`], cwd: repo.dir });
+    // Every record of the stored version (src/mission/records.ts).
+    const stored = [...(await readMissionRecords(testGit(), repo.dir, `refs/heads/naruto-state/${id}`)).values()].join("\n");
     const secrets = { webhookSecret: SECRET, ghsClassic: LEAKY.ghsClassic };
     expect({ tracking: leaksIn(tracking, secrets), stored: leaksIn(stored, secrets) }).toEqual({ tracking: [], stored: [] });
     // The secret by the port (after rendering), the token by the renderer (before escaping).

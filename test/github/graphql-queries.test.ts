@@ -88,6 +88,8 @@ describe("the GraphQL queries naruto sends", () => {
     // Every port operation that sends GraphQL, on its paths: two pages, and a missing pull request.
     const threads = await t.github.reviewThreads({ pull: number }).catch((e: unknown) => e);
     await t.github.reviewThreads({ pull: 999_999 }).catch(() => null);
+    const files = await t.github.readCommitFiles(head);
+    await t.github.readCommitFiles("0".repeat(40));
 
     const sent = sentQueries(fake);
     const problems = await Promise.all(sent.map(async (q) => ({ operation: q.operation, problems: await githubQueryProblems(q) })));
@@ -96,6 +98,7 @@ describe("the GraphQL queries naruto sends", () => {
     for (const { operations } of graphqlSenders()) for (const name of operations) expect(onTheWire, `${name} was never sent: drive it in this test`).toContain(name);
     expect(sent.some((q) => q.variables?.["after"] !== null && q.variables?.["after"] !== undefined), "no second page was read").toBe(true);
     expect(Array.isArray(threads) ? threads.length : threads).toBe(101);
+    expect(files?.files.find((f) => f.path === "src/r.ts")?.text).toBe("export const r = 1;\n");
   });
 
   it("would be refused by GitHub's schema with a misspelt field or a variable of the wrong type", async () => {

@@ -9,7 +9,7 @@
  * fault test needs the fake and is skipped).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createGitHubMissionStore, GITHUB_STATE_REF_PREFIX, githubSaveBackoff } from "../../src/github/index.ts";
+import { CorruptMissionError, createGitHubMissionStore, GITHUB_STATE_REF_PREFIX, githubSaveBackoff } from "../../src/github/index.ts";
 import type { MissionEvent } from "../../src/mission/events.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { at, item, planned, requested } from "../support/mission-builders.ts";
@@ -53,9 +53,10 @@ describe("GitHub mission store", () => {
     expect(commit.message).toMatch(/^m-test1: \w+ \(seq 2\)\n\nNaruto-Save: \S+$/);
     const parent = await github.getCommit(commit.parents[0] ?? "");
     expect(parent.parents).toEqual([]); // the first save is a root: no history shared with code
-    expect(JSON.parse((await github.readFile({ path: "mission.json", ref: parent.sha })) ?? "").seq).toBe(1);
+    expect(JSON.parse((await github.readFile({ path: "document.json", ref: parent.sha })) ?? "").seq).toBe(1);
+    expect(JSON.parse((await github.readFile({ path: "items/0000/00000.json", ref: head ?? "" })) ?? "").id).toBe("a");
     // The code branch is untouched.
-    expect(await github.readFile({ path: "mission.json", ref: t.defaultBranch })).toBeNull();
+    expect(await github.readFile({ path: "document.json", ref: t.defaultBranch })).toBeNull();
   });
 
   it("keeps missions under refs/heads/naruto-state/ unless told otherwise", async () => {
@@ -91,7 +92,7 @@ describe("GitHub mission store", () => {
       { method: "PATCH", path: stateRef, status: 502, after: true, times: 5 }, // the move happened, its answer was lost
       { method: "PATCH", path: stateRef, status: 503, times: 5 }, // the move did not happen
       { method: "POST", path: /\/git\/commits$/, status: 500, times: 5 },
-      { method: "GET", path: "/repos/acme/demo/contents/mission.json", status: 502, times: 5 },
+      { method: "POST", path: "/graphql", status: 502, times: 5 }, // a load's read of the records
     );
     const from = fake.requests.length;
     const events: MissionEvent[] = ids.map((id) => ({ type: "attempt_started", at: at(2), item: id, attempt: 1, base: "b".repeat(40), runner: `runner-${id}` }));
@@ -105,4 +106,69 @@ describe("GitHub mission store", () => {
     expect(sent.filter((r) => r.method === "PATCH" && r.status === 422).length).toBeGreaterThan(0);
     expect(fake.faults).toEqual([]);
   }, HEAVY_TEST_TIMEOUT_MS);
+
+  it("sends only the records a save changed, on top of the version it is based on", async (ctx) => {
+    const fake = t.fake;
+    if (fake === null) return ctx.skip();
+    const refPrefix = freshPrefix();
+    const store = createGitHubMissionStore({ github: t.github, refPrefix });
+    const ids = Array.from({ length: 100 }, (_, i) => `i${i}`);
+    await applyEvent(store, "m-test1", requested({ max_parallel: 100 }));
+    await applyEvent(store, "m-test1", planned(ids.map((id) => item(id))));
+    const from = fake.requests.length;
+    await applyEvent(store, "m-test1", { type: "attempt_started", at: at(2), item: "i70", attempt: 1, base: "b".repeat(40), runner: "runner-i70" });
+    const trees = fake.requests.slice(from).filter((r) => r.method === "POST" && r.path.endsWith("/git/trees"));
+    expect(trees).toHaveLength(1);
+    const body = trees[0]?.body as { base_tree?: string; tree: { path: string; content: string }[] };
+    expect(body.base_tree).toMatch(/^[0-9a-f]{40}$/);
+    // The document (its seq and status moved) and the one item the event changed; not 100 records.
+    expect(body.tree.map((e) => e.path).sort()).toEqual(["document.json", "items/0001/00070.json"]);
+    // Another process reads the same mission, every record in one GraphQL request.
+    const reads = fake.requests.length;
+    const other = await createGitHubMissionStore({ github: t.makeGitHub(), refPrefix }).load("m-test1");
+    expect(fake.requests.slice(reads).map((r) => (r.kind === "graphql" ? "graphql" : r.operation))).toEqual(["GET /repos/{owner}/{repo}/git/ref/{ref}", "graphql"]);
+    expect(other?.mission).toEqual((await store.load("m-test1"))?.mission);
+    expect(other?.mission.items[70]?.attempts[0]?.runner).toBe("runner-i70");
+  });
+
+  it("reads a record GitHub gives no text for inline (over 512,000 bytes) through the blob API", async (ctx) => {
+    const fake = t.fake;
+    if (fake === null) return ctx.skip();
+    const refPrefix = freshPrefix();
+    const store = createGitHubMissionStore({ github: t.github, refPrefix });
+    const prompt = `${"a long prompt ".repeat(40_000)}and its end`;
+    await applyEvent(store, "m-test1", requested());
+    await applyEvent(store, "m-test1", planned([item("big", [], { prompt }), item("small")]));
+    const from = fake.requests.length;
+    const read = await createGitHubMissionStore({ github: t.makeGitHub(), refPrefix }).load("m-test1");
+    expect(read?.mission.items[0]?.prompt).toBe(prompt);
+    expect(fake.requests.slice(from).filter((r) => r.method === "GET" && r.path.includes("/git/blobs/"))).toHaveLength(1);
+  });
+
+  it("reads a mission stored whole as mission.json (before the records), and its next save writes the records", async () => {
+    const github = t.github;
+    const refPrefix = freshPrefix();
+    const writer = createGitHubMissionStore({ github, refPrefix: freshPrefix() });
+    await applyEvent(writer, "m-test1", requested());
+    const { mission } = (await applyEvent(writer, "m-test1", planned([item("a"), item("b")])));
+    const tree = await github.createTree({ entries: [{ path: "mission.json", mode: "100644", content: JSON.stringify(mission, null, 2) + "\n" }] });
+    await github.createRef({ ref: `${refPrefix}m-test1`, sha: await github.createCommit({ message: "m-test1: old layout", tree, parents: [] }) });
+    const store = createGitHubMissionStore({ github, refPrefix });
+    expect((await store.load("m-test1"))?.mission).toEqual(mission);
+    await applyEvent(store, "m-test1", { type: "attempt_started", at: at(2), item: "b", attempt: 1, base: "b".repeat(40), runner: "runner-b" });
+    const head = (await github.getRef(`${refPrefix}m-test1`)) ?? "";
+    expect(await github.readFile({ path: "mission.json", ref: head })).toBeNull();
+    const reread = await createGitHubMissionStore({ github: t.makeGitHub(), refPrefix }).load("m-test1");
+    expect(reread?.mission.items.map((i) => i.attempts.at(-1)?.runner ?? null)).toEqual([null, "runner-b"]);
+  });
+
+  it("refuses a state branch that holds no mission, naming the ref", async () => {
+    const github = t.github;
+    const refPrefix = freshPrefix();
+    const tree = await github.createTree({ entries: [{ path: "notes.txt", mode: "100644", content: "not a mission\n" }] });
+    await github.createRef({ ref: `${refPrefix}m-test1`, sha: await github.createCommit({ message: "stray", tree, parents: [] }) });
+    const loaded = createGitHubMissionStore({ github, refPrefix }).load("m-test1");
+    await expect(loaded).rejects.toThrow(CorruptMissionError);
+    await expect(loaded).rejects.toThrow(`${refPrefix}m-test1`);
+  });
 });

@@ -11,7 +11,7 @@ const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
 const deadline = Date.now() + 30_000;
 for (;;) {
   const [ref] = git("for-each-ref", "--format=%(refname)", "refs/naruto/missions/").split("\n");
-  // One record per item (src/git/mission-records.ts): items/NNNN/NNNNN.json.
+  // One record per item (src/mission/records.ts): items/NNNN/NNNNN.json.
   const files = git("ls-tree", "-r", "--name-only", ref, "--", "items/").split("\n").filter(Boolean);
   const items = files.map((file) => JSON.parse(git("cat-file", "blob", `${ref}:${file}`)));
   const open = items.filter((i) => ["pending", "ready", "running"].includes(i.status));

@@ -3,9 +3,10 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../../config/index.ts";
 import { GITHUB_STATE_REF_PREFIX } from "../../github/mission-store.ts";
+import { readMissionVersion } from "../../git/mission-store.ts";
 import { gitText } from "../../git/run-git.ts";
 import { fetchRefs, hasCommit } from "../remote.ts";
-import { parseMission, type Mission } from "../../mission/document.ts";
+import type { Mission } from "../../mission/document.ts";
 import { MissionNotFoundError } from "../../mission/store.ts";
 import type { EngineContext } from "../../engine/context.ts";
 import { gitCommonDir } from "../../engine/records.ts";
@@ -36,8 +37,7 @@ export async function readMission(deps: ModeDeps, id: string): Promise<{ mission
     const local = `refs/naruto/read/state/${id}`;
     await fetchRefs(git, cwd, remote, [`+${GITHUB_STATE_REF_PREFIX}${id}:${local}`]);
     const version = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", `${local}^{commit}`], cwd });
-    const { stdout } = await git({ args: ["cat-file", "blob", `${version}:mission.json`], cwd });
-    return { mission: parseMission(JSON.parse(stdout.toString("utf8"))), version };
+    return { mission: await readMissionVersion(git, cwd, version), version };
   } catch (error) {
     deps.log.info(`mission ${id}: read through the API (${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""})`);
     return loadMission(deps, id);

@@ -9,6 +9,7 @@ import { nodeId, type Urls } from "../shapes.ts";
 import { headRefOf } from "../routes/pulls.ts";
 import { findRepo, isoTime, type Account, type RepoState, type ReviewThreadState, type World } from "../state.ts";
 import { connection, FieldError, type ConnectionArgs } from "./connection.ts";
+import { objectOf } from "./git-objects.ts";
 
 export interface GraphqlContext {
   readonly world: World;
@@ -73,6 +74,13 @@ function repository(ctx: GraphqlContext, repo: RepoState) {
       const issue = repo.issues.get(args.number);
       if (pull === undefined || issue === undefined) throw new FieldError("NOT_FOUND", `Could not resolve to a PullRequest with the number of ${args.number}.`);
       return pullRequest(ctx, repo, pull.number);
+    },
+    object: (args: { oid?: string | null; expression?: string | null }) => {
+      const p = ctx.principal;
+      if (p.kind === "installation" && !hasAppPermission(p.permissions, ["contents:read"])) {
+        throw new FieldError("FORBIDDEN", "Resource not accessible by integration");
+      }
+      return objectOf(ctx.world.gits.get(repo.dir), args);
     },
   };
 }

@@ -59,6 +59,42 @@ export const SDL = /* GraphQL */ `
     url: URI!
     "Returns a single pull request from the current repository by number."
     pullRequest(number: Int!): PullRequest
+    "A Git object in the repository"
+    object(expression: String, oid: GitObjectID): GitObject
+  }
+
+  "Represents a Git object."
+  interface GitObject {
+    oid: GitObjectID!
+  }
+
+  type Commit implements GitObject {
+    oid: GitObjectID!
+    "Commit's root Tree"
+    tree: Tree!
+  }
+
+  type Tree implements GitObject {
+    oid: GitObjectID!
+    entries: [TreeEntry!]
+  }
+
+  type TreeEntry {
+    name: String!
+    "Entry file type: blob, tree or commit."
+    type: String!
+    mode: Int!
+    oid: GitObjectID!
+    object: GitObject
+  }
+
+  type Blob implements GitObject {
+    oid: GitObjectID!
+    byteSize: Int!
+    "UTF8 text data or null if the Blob is binary; GitHub cuts it at 512,000 bytes and says so in isTruncated."
+    text: String
+    isBinary: Boolean
+    isTruncated: Boolean!
   }
 
   enum PullRequestState {

@@ -1,6 +1,7 @@
 /**
- * How the local store lays a mission out in git (issue 15): one record per item, so that a save
- * writes what changed and not the whole document again. A version's tree:
+ * How both stores lay a mission out in git (issue 15; the local store in .git, the GitHub store
+ * on its state branch): one record per item, so that a save writes what changed and not the
+ * whole document again. A version's tree:
  *
  *     document.json            the mission without `items` and `proof`
  *     proof.json               the no-overlap proof (written when planned, then shared)
@@ -11,7 +12,7 @@
  * O(change + items ÷ 64) bytes, not O(mission). Versions written before this layout hold the
  * whole document as `mission.json` and are still read ({@link joinRecords}).
  */
-import type { Mission } from "../mission/document.ts";
+import type { Mission } from "./document.ts";
 
 export const DOCUMENT_FILE = "document.json";
 export const PROOF_FILE = "proof.json";
@@ -32,6 +33,21 @@ export function documentText(mission: Mission): string {
 
 export function recordText(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
+}
+
+/** The path of item `index`'s record. */
+export function itemPath(index: number): string {
+  return `${ITEMS_FOLDER}/${folderName(Math.floor(index / ITEMS_PER_FOLDER))}/${itemFileName(index)}`;
+}
+
+/** Every record file of a mission, path → text: what a version holds. */
+export function missionFiles(mission: Mission): Map<string, string> {
+  const files = new Map([
+    [DOCUMENT_FILE, documentText(mission)],
+    [PROOF_FILE, recordText(mission.proof)],
+  ]);
+  for (const [i, item] of mission.items.entries()) files.set(itemPath(i), recordText(item));
+  return files;
 }
 
 /** A tree entry: a file or a folder. */
