@@ -1,20 +1,21 @@
 /**
- * The local runner's cost per item (issue 11 "Done when") and its parallelism (issue 4).
+ * The local runner's parallelism (issue 4), its own cost per item, and its cost per item on a
+ * large repository (issue 11 "Done when"), in that order (see {@link run}).
  *
- * 1. Per-item cost: missions of 16, 64 and 256 trivial items (each agent writes one file) on a
+ * 1. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time (each twice, in
+ *    the order 4, 1, 1, 4: see {@link speedupOf}); the same agent run without naruto, alone and
+ *    4 at once (_agents-together.ts), for what the agents cost each other; shell agents.
+ * 2. naruto's own cost: 16 trivial items on a one-file repository, one at a time (CPU and git
+ *    processes per item, the agent's sandbox included).
+ * 3. Per-item cost: missions of 16, 64 and 256 trivial items (each agent writes one file) on a
  *    generated 2,500-file repository, one agent at a time so that wall time is cost, each next
  *    to the naive way measured in the same run: per item `git worktree add` + the same edit +
  *    `git add -A && git commit` + `git worktree remove`. Every attempt of naruto's gets a
- *    standalone work directory (a checkout of the 2,500 files), runs its agent in the sandbox
- *    (bubblewrap where it works), is read back by naruto's own git, checked, checkpointed,
- *    integrated and recorded; so is the naive loop's one checkout per item. The overhead is
- *    naruto's time per item beyond one checkout of the repository and its removal, measured
- *    in a row right before (see {@link checkoutCycleSeconds}).
- * 2. Parallelism: 16 items whose agents sleep 1 s, 4 at once and one at a time (each twice, in
- *    the order 4, 1, 1, 4: see {@link speedupOf}); the same agent run without naruto, alone and
- *    4 at once (agents-together.ts), for what the agents cost each other; shell agents.
- * 3. naruto's own cost: 16 trivial items on a one-file repository, one at a time (CPU and git
- *    processes per item, the agent's sandbox included).
+ *    standalone work directory (a checkout of the 2,500 files), runs its agent in the sandbox,
+ *    is read back by naruto's own git, checked, checkpointed, integrated and recorded; so is the
+ *    naive loop's one checkout per item. The overhead is naruto's time per item beyond one
+ *    checkout of the repository and its removal, measured in a row right before (see
+ *    {@link checkoutCycleSeconds}).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -27,8 +28,10 @@ import { runLocalMission } from "../src/local/local-mission.ts";
 import { silentProgress } from "../src/local/progress.ts";
 import type { MissionEvent } from "../src/mission/events.ts";
 import { chooseSandbox } from "../src/sandbox/choose.ts";
+import type { Sandbox } from "../src/sandbox/sandbox.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../test/support/agents/index.ts";
-import { agentsTogether } from "./agents-together.ts";
+import { agentsTogether } from "./_agents-together.ts";
+import { fileSystemOf } from "./_file-system.ts";
 import { createTestRepo, testGit, type TestRepo } from "../test/support/git-repo.ts";
 
 const FILES = 2500;
@@ -213,10 +216,23 @@ const per = (m: Measure, n: number) => ({ wall: m.seconds / n, cpu: m.cpu / n, g
 export async function run(): Promise<void> {
   const sandbox = await chooseSandbox({ mode: "auto", env: process.env });
   const cacheHome = await mkdtemp(join(tmpdir(), "naruto-bench-cache-"));
+  try {
+    console.log(`agents run in: ${sandbox.description}; ${cpus().length} cores, load ${(loadavg()[0] ?? 0).toFixed(1)}; temporary folder on ${fileSystemOf(tmpdir())}`);
+    // The small missions first, on a disk the bench has not churned: the 2,500-file section
+    // deletes about 650,000 files, after which an ext4 without a journal makes each file slowly
+    // for minutes (_file-system.ts); after it, the 4-slot missions ran 0.3 s slower.
+    await parallelismAndOwnCost(sandbox, cacheHome);
+    await perItemCost(cacheHome);
+  } finally {
+    await rm(cacheHome, { recursive: true, force: true });
+  }
+}
+
+async function perItemCost(cacheHome: string): Promise<void> {
   const repo = await bigRepository();
   try {
     const first = await checkoutCycleSeconds(repo, 1);
-    console.log(`${FILES}-file repository; a first checkout of it (and its removal): ${first.toFixed(3)} s; agents run in: ${sandbox.description}; ${cpus().length} cores, load ${(loadavg()[0] ?? 0).toFixed(1)}`);
+    console.log(`${FILES}-file repository; a first checkout of it (and its removal): ${first.toFixed(3)} s`);
     console.log("| items | naruto wall s/item | CPU s/item | git processes/item | checkout in a row s | overhead beyond it s/item | naive wall s/item | naive CPU s/item | naruto/naive |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     const results = new Map<number, ReturnType<typeof per>>();
@@ -249,45 +265,46 @@ export async function run(): Promise<void> {
       console.log(`bench local cost_256_over_64=${linear.toFixed(2)}`);
     }
     console.log(`bench local first_checkout_seconds=${first.toFixed(3)}`);
-
-    // Parallelism: 16 items whose agents each sleep 1 s.
-    const sleeping = `NARUTO_FAKE_SLEEP_MS=1000 ${fakeAgentCommand("slow")}`;
-    const small = await createTestRepo({ "README.md": "# bench\n" });
-    try {
-      const nodeAgents = await speedupOf(small, sleeping, cacheHome);
-      console.log(`16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`);
-      console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
-      // The ratio's ceiling: with these fixed costs, 16 items one at a time against 4 waves of 4
-      // in which each item takes what it took alone (its agent's own start-up included: a
-      // Node.js agent in the sandbox takes 1.1-1.25 s to sleep 1 s).
-      const ceiling = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * nodeAgents.alone);
-      console.log(`  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`);
-      console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
-      console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
-      console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
-      // What four of these agents cost each other whatever runs them: each wave of 4 loses that much.
-      const agents = await agentsTogether({ sandbox, repo: small, command: sleeping, workRoot: join(cacheHome, "naruto"), readOnly: JSON.parse(TEST_AGENT_READ) as string[] });
-      const lost = Math.max(0, agents.together - agents.alone);
-      const ceilingWithAgents = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * (nodeAgents.alone + lost));
-      console.log(`  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`);
-      console.log(`bench local agents_alone_seconds=${agents.alone.toFixed(2)}`);
-      console.log(`bench local agents_together_seconds=${agents.together.toFixed(2)}`);
-      console.log(`bench local speedup_ceiling_with_agents=${ceilingWithAgents.toFixed(2)}`);
-      // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
-      // agent's start-up (about 0.1 CPU s each) competing for the same cores.
-      const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
-      console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
-      console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
-      // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
-      const trivial = per(await mission(small, 16, 1, TRIVIAL, cacheHome), 16);
-      console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
-      console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
-      console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
-    } finally {
-      await small.remove();
-    }
   } finally {
     await repo.remove();
-    await rm(cacheHome, { recursive: true, force: true });
+  }
+}
+
+async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promise<void> {
+  // Parallelism: 16 items whose agents each sleep 1 s.
+  const sleeping = `NARUTO_FAKE_SLEEP_MS=1000 ${fakeAgentCommand("slow")}`;
+  const small = await createTestRepo({ "README.md": "# bench\n" });
+  try {
+    const nodeAgents = await speedupOf(small, sleeping, cacheHome);
+    console.log(`16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`);
+    console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
+    // The ratio's ceiling: with these fixed costs, 16 items one at a time against 4 waves of 4
+    // in which each item takes what it took alone (its agent's own start-up included: a
+    // Node.js agent in the sandbox takes 1.1-1.25 s to sleep 1 s).
+    const ceiling = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * nodeAgents.alone);
+    console.log(`  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`);
+    console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
+    console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
+    console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
+    // What four of these agents cost each other whatever runs them: each wave of 4 loses that much.
+    const agents = await agentsTogether({ sandbox, repo: small, command: sleeping, workRoot: join(cacheHome, "naruto"), readOnly: JSON.parse(TEST_AGENT_READ) as string[] });
+    const lost = Math.max(0, agents.together - agents.alone);
+    const ceilingWithAgents = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * (nodeAgents.alone + lost));
+    console.log(`  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`);
+    console.log(`bench local agents_alone_seconds=${agents.alone.toFixed(2)}`);
+    console.log(`bench local agents_together_seconds=${agents.together.toFixed(2)}`);
+    console.log(`bench local speedup_ceiling_with_agents=${ceilingWithAgents.toFixed(2)}`);
+    // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
+    // agent's start-up (about 0.1 CPU s each) competing for the same cores.
+    const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
+    console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
+    console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
+    // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
+    const trivial = per(await mission(small, 16, 1, TRIVIAL, cacheHome), 16);
+    console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
+    console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
+    console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
+  } finally {
+    await small.remove();
   }
 }
