@@ -36133,7 +36133,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect = (iss, side) => {
+  const collect2 = (iss, side) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -36154,11 +36154,11 @@ function handleIntersectionResults(result, left, right) {
     return true;
   };
   for (const iss of left.issues) {
-    if (!collect(iss, "l"))
+    if (!collect2(iss, "l"))
       result.issues.push(iss);
   }
   for (const iss of right.issues) {
-    if (!collect(iss, "r"))
+    if (!collect2(iss, "r"))
       result.issues.push(iss);
   }
   const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
@@ -57452,6 +57452,55 @@ function actionsPart(ctx) {
   };
 }
 
+// src/github/adapter-commit-files.ts
+var QUERY = `query naruto_commitFiles($owner: String!, $name: String!, $oid: GitObjectID!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $oid) {
+      __typename
+      ... on Commit {
+        tree {
+          oid
+          entries { ...entry object { ... on Tree { entries { ...entry object { ... on Tree { entries { ...entry } } } } } } }
+        }
+      }
+    }
+  }
+}
+fragment entry on TreeEntry { name type oid object { ... on Blob { text isTruncated isBinary } } }`;
+function commitFilesPart(ctx) {
+  const { octokit, repo, call } = ctx;
+  return {
+    readCommitFiles: (commit) => {
+      const operation = `read the files of ${commit.slice(0, 12)}`;
+      return call(operation, async () => {
+        if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) throw new TypeError(`${JSON.stringify(commit)} is not a full commit sha`);
+        const data = await octokit.graphql(QUERY, { owner: repo.owner, name: repo.repo, oid: commit });
+        if (data.repository === null) throw new GraphqlError({ operation, status: 200, message: "the answer holds no repository", errors: [] });
+        const object2 = data.repository.object;
+        if (object2 === null) return null;
+        if (object2.__typename !== "Commit" || object2.tree === void 0) throw new GraphqlError({ operation, status: 200, message: `${commit} is a ${object2.__typename}, not a commit`, errors: [] });
+        const files = [];
+        collect(object2.tree.entries ?? [], "", files);
+        return { tree: object2.tree.oid, files };
+      });
+    },
+    readBlob: (sha2) => call(`read blob ${sha2.slice(0, 12)}`, async () => {
+      const { data } = await octokit.rest.git.getBlob({ ...repo, file_sha: sha2 });
+      return Buffer.from(data.content, data.encoding === "base64" ? "base64" : "utf8").toString("utf8");
+    })
+  };
+}
+function collect(entries, prefix, into) {
+  for (const e of entries) {
+    const path4 = prefix + e.name;
+    if (e.type === "tree") collect(e.object?.entries ?? [], `${path4}/`, into);
+    else if (e.type === "blob") {
+      const whole = e.object !== null && e.object.isTruncated === false && e.object.isBinary !== true && typeof e.object.text === "string";
+      into.push({ path: path4, sha: e.oid, text: whole ? e.object?.text ?? null : null });
+    }
+  }
+}
+
 // src/github/marker.ts
 var MARKER = /^<!-- naruto:[A-Za-z0-9._:/+-]+ -->$/;
 function isMarker(marker) {
@@ -57785,7 +57834,7 @@ function toCheck(c) {
 
 // src/github/adapter-review-threads.ts
 var MAX_PAGES = 50;
-var QUERY = `query naruto_reviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
+var QUERY2 = `query naruto_reviewThreads($owner: String!, $name: String!, $number: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       reviewThreads(first: 100, after: $after) {
@@ -57805,7 +57854,7 @@ function reviewThreadsPart(ctx) {
       const threads = [];
       let after = null;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const data = await octokit.graphql(QUERY, { owner: repo.owner, name: repo.repo, number: pull, after });
+        const data = await octokit.graphql(QUERY2, { owner: repo.owner, name: repo.repo, number: pull, after });
         const connection = data.repository?.pullRequest?.reviewThreads;
         if (connection === void 0) {
           throw new GraphqlError({ operation: `read the review threads of #${pull}`, status: 200, message: "the answer holds no pull request", errors: [] });
@@ -57848,7 +57897,8 @@ function createGitHub(options2) {
     ...actionsPart(ctx),
     ...pullsPart(ctx),
     ...reviewThreadsPart(ctx),
-    ...gitPart(ctx)
+    ...gitPart(ctx),
+    ...commitFilesPart(ctx)
   };
 }
 
@@ -58090,19 +58140,66 @@ function attemptsLeft(item) {
   return Math.max(item.max_attempts - attemptsUsed(item), 0);
 }
 
+// src/mission/records.ts
+var DOCUMENT_FILE = "document.json";
+var PROOF_FILE = "proof.json";
+var ITEMS_FOLDER = "items";
+var WHOLE_DOCUMENT_FILE = "mission.json";
+var ITEMS_PER_FOLDER = 64;
+var folderName = (folder) => String(folder).padStart(4, "0");
+var itemFileName = (index) => `${String(index).padStart(5, "0")}.json`;
+function documentText(mission) {
+  const { items: _items, proof: _proof, ...rest } = mission;
+  return JSON.stringify(rest, null, 2) + "\n";
+}
+function recordText(value) {
+  return JSON.stringify(value, null, 2) + "\n";
+}
+function itemPath(index) {
+  return `${ITEMS_FOLDER}/${folderName(Math.floor(index / ITEMS_PER_FOLDER))}/${itemFileName(index)}`;
+}
+function missionFiles(mission) {
+  const files = /* @__PURE__ */ new Map([
+    [DOCUMENT_FILE, documentText(mission)],
+    [PROOF_FILE, recordText(mission.proof)]
+  ]);
+  for (const [i, item] of mission.items.entries()) files.set(itemPath(i), recordText(item));
+  return files;
+}
+var MissionRecordsError = class extends Error {
+  name = "MissionRecordsError";
+};
+function joinRecords(files) {
+  const whole = files.get(WHOLE_DOCUMENT_FILE);
+  if (whole !== void 0) return JSON.parse(whole);
+  const document = files.get(DOCUMENT_FILE);
+  if (document === void 0) throw new MissionRecordsError(`the stored version has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}`);
+  const items = [];
+  for (const [path4, text2] of files) {
+    const match = /^items\/(\d{4})\/(\d{5})\.json$/.exec(path4);
+    if (!match) continue;
+    const index = Number(match[2]);
+    if (Math.floor(index / ITEMS_PER_FOLDER) !== Number(match[1])) throw new MissionRecordsError(`item record ${path4} is in the wrong folder`);
+    items[index] = JSON.parse(text2);
+  }
+  for (let i = 0; i < items.length; i++) if (!(i in items)) throw new MissionRecordsError(`the stored version has no record for item ${i}`);
+  const proof = files.get(PROOF_FILE);
+  return { ...JSON.parse(document), proof: proof === void 0 ? null : JSON.parse(proof), items };
+}
+
 // src/github/mission-memory.ts
 function createMissionMemory() {
-  const texts = /* @__PURE__ */ new Map();
+  const versions = /* @__PURE__ */ new Map();
   const stale = /* @__PURE__ */ new Set();
   const queues = /* @__PURE__ */ new Map();
   const reads = /* @__PURE__ */ new Map();
   return {
-    text: (id, version2) => {
-      const known = texts.get(id);
-      return known?.version === version2 ? known.text : void 0;
+    stored: (id, version2) => {
+      const known = versions.get(id);
+      return known?.version === version2 ? known.stored : void 0;
     },
-    remember: (id, version2, text2) => {
-      if (!stale.has(version2)) texts.set(id, { version: version2, text: text2 });
+    remember: (id, version2, stored) => {
+      if (!stale.has(version2)) versions.set(id, { version: version2, stored });
     },
     retire: (version2) => {
       stale.add(version2);
@@ -58132,7 +58229,6 @@ var GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
 function issueIndexPrefix(issue3, refPrefix = GITHUB_STATE_REF_PREFIX) {
   return `${refPrefix}by-issue/${issue3}/`;
 }
-var FILE = "mission.json";
 var CONFLICT = { ok: false, reason: "conflict" };
 var CorruptMissionError = class extends Error {
   name = "CorruptMissionError";
@@ -58143,16 +58239,30 @@ function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX,
   const read = async (id) => {
     const version2 = await github.getRef(refPrefix + id);
     if (version2 === null) return null;
-    const text2 = memory.text(id, version2) ?? await github.readFile({ path: FILE, ref: version2 });
-    if (text2 === null) throw new CorruptMissionError(`${refPrefix + id} at ${version2} has no ${FILE}: delete the ref or restore it from its history`);
-    memory.remember(id, version2, text2);
-    return { version: version2, text: text2 };
+    const stored = memory.stored(id, version2) ?? await readStored(refPrefix + id, version2);
+    memory.remember(id, version2, stored);
+    return { version: version2, ...stored };
+  };
+  const readStored = async (ref, version2) => {
+    const found = await github.readCommitFiles(version2);
+    const files = /* @__PURE__ */ new Map();
+    for (const file2 of found?.files ?? []) files.set(file2.path, file2.text ?? await github.readBlob(file2.sha));
+    if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {
+      throw new CorruptMissionError(`${ref} at ${version2} has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}: delete the ref or restore it from its history`);
+    }
+    return { tree: found.tree, files };
+  };
+  const writeTree = async (files, base) => {
+    const entry = ([path4, content]) => ({ path: path4, mode: "100644", content });
+    if (base === void 0 || [...base.files.keys()].some((path4) => !files.has(path4))) return github.createTree({ entries: [...files].map(entry) });
+    const changed = [...files].filter(([path4, text2]) => base.files.get(path4) !== text2);
+    return changed.length === 0 ? base.tree : github.createTree({ base: base.tree, entries: changed.map(entry) });
   };
   const save = async (mission, expected) => {
     const ref = refPrefix + mission.id;
     if (expected !== null && memory.isStale(expected)) return CONFLICT;
-    const text2 = JSON.stringify(mission, null, 2) + "\n";
-    const tree = await github.createTree({ entries: [{ path: FILE, mode: "100644", content: text2 }] });
+    const files = missionFiles(mission);
+    const tree = await writeTree(files, expected === null ? void 0 : memory.stored(mission.id, expected));
     const message2 = `${mission.id}: ${mission.status} (seq ${mission.seq})
 
 Naruto-Save: ${nonce()}`;
@@ -58167,7 +58277,7 @@ Naruto-Save: ${nonce()}`;
       throw error63;
     }
     if (expected !== null) memory.retire(expected);
-    memory.remember(mission.id, commit, text2);
+    memory.remember(mission.id, commit, { tree, files });
     return { ok: true, version: commit };
   };
   const indexByIssue = async (mission, commit) => {
@@ -58183,9 +58293,9 @@ Naruto-Save: ${nonce()}`;
       const found = await memory.shared(checkId(id), () => read(id));
       if (found === null) return null;
       try {
-        return { mission: parseMission(JSON.parse(found.text)), version: found.version };
+        return { mission: parseMission(joinRecords(found.files)), version: found.version };
       } catch (error63) {
-        throw new CorruptMissionError(`${refPrefix + id} at ${found.version}: ${FILE} is not a naruto mission: restore it from the ref's history`, { cause: error63 });
+        throw new CorruptMissionError(`${refPrefix + id} at ${found.version} is not a naruto mission: restore it from the ref's history`, { cause: error63 });
       }
     },
     // One save per mission at a time in this process: the losers of a burst then fail from
@@ -58197,9 +58307,12 @@ Naruto-Save: ${nonce()}`;
     },
     async discard(id) {
       await memory.serial(checkId(id), async () => {
-        const version2 = await github.getRef(refPrefix + id);
-        const text2 = version2 === null ? null : memory.text(id, version2) ?? await github.readFile({ path: FILE, ref: version2 });
-        const source = text2 === null ? null : JSON.parse(text2).source;
+        const found = await read(id).catch((error63) => {
+          if (error63 instanceof CorruptMissionError) return null;
+          throw error63;
+        });
+        const document = found === null ? void 0 : found.files.get(DOCUMENT_FILE) ?? found.files.get(WHOLE_DOCUMENT_FILE);
+        const source = document === void 0 ? null : JSON.parse(document).source;
         if (source?.kind === "github") await github.deleteRef(issueIndexPrefix(source.issue, refPrefix) + id);
         await github.deleteRef(refPrefix + id);
       });
@@ -66014,6 +66127,36 @@ function escapeRegExp2(text2) {
 // src/action/modes/shared.ts
 import { mkdir as mkdir11, rm as rm8 } from "node:fs/promises";
 import { join as join22 } from "node:path";
+
+// src/git/mission-store.ts
+async function readMissionVersion(git, repoDir, commit) {
+  return (await readVersion(git, repoDir, commit)).mission;
+}
+async function readFiles(git, repoDir, commit) {
+  const listed = await git({ args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit], cwd: repoDir });
+  const entries = parseLsTree(listed.stdout.toString("utf8"));
+  const objects = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: entries.map(([, e]) => `${e.oid}
+`).join("") });
+  const contents = /* @__PURE__ */ new Map();
+  for (const o of parseCatFileBatch(objects.stdout.toString("latin1"))) {
+    if ("oid" in o) contents.set(o.oid, Buffer.from(o.content, "latin1").toString("utf8"));
+  }
+  const files = new Map(entries.map(([path4, e]) => [path4, contents.get(e.oid) ?? ""]));
+  return { files, blobOf: new Map(entries.map(([path4, e]) => [path4, e.oid])) };
+}
+async function readVersion(git, repoDir, commit) {
+  const { files, blobOf } = await readFiles(git, repoDir, commit);
+  const mission = parseMission(joinRecords(files));
+  return {
+    version: commit,
+    mission,
+    itemBlobs: mission.items.map((_, i) => blobOf.get(itemPath(i)) ?? null),
+    folders: [],
+    proofBlob: blobOf.get(PROOF_FILE) ?? null
+  };
+}
+
+// src/action/modes/shared.ts
 var ModeInputError = class extends Error {
   name = "ModeInputError";
 };
@@ -66028,8 +66171,7 @@ async function readMission(deps, id) {
     const local = `refs/naruto/read/state/${id}`;
     await fetchRefs(git, cwd, remote, [`+${GITHUB_STATE_REF_PREFIX}${id}:${local}`]);
     const version2 = await gitText(git, { args: ["rev-parse", "--verify", "--quiet", `${local}^{commit}`], cwd });
-    const { stdout } = await git({ args: ["cat-file", "blob", `${version2}:mission.json`], cwd });
-    return { mission: parseMission(JSON.parse(stdout.toString("utf8"))), version: version2 };
+    return { mission: await readMissionVersion(git, cwd, version2), version: version2 };
   } catch (error63) {
     deps.log.info(`mission ${id}: read through the API (${(error63 instanceof Error ? error63.message : String(error63)).split("\n")[0] ?? ""})`);
     return loadMission(deps, id);
@@ -66647,10 +66789,10 @@ function minute(at2) {
 
 // src/action/modes/sweep-memory.ts
 var SWEEP_MEMORY_REF = `${GITHUB_STATE_REF_PREFIX}sweep/ended`;
-var FILE2 = "ended.json";
+var FILE = "ended.json";
 async function recallSweep(github) {
   const version2 = await github.getRef(SWEEP_MEMORY_REF);
-  const text2 = version2 === null ? null : await github.readFile({ path: FILE2, ref: version2 });
+  const text2 = version2 === null ? null : await github.readFile({ path: FILE, ref: version2 });
   return { ended: parse5(text2), text: text2 };
 }
 function settled(memory, id, version2, now, retentionMs) {
@@ -66663,7 +66805,7 @@ async function rememberSweep(github, memory, ended) {
   const text2 = `${JSON.stringify(Object.fromEntries(entries), null, 1)}
 `;
   if (text2 === memory.text || memory.text === null && entries.length === 0) return false;
-  const tree = await github.createTree({ entries: [{ path: FILE2, mode: "100644", content: text2 }] });
+  const tree = await github.createTree({ entries: [{ path: FILE, mode: "100644", content: text2 }] });
   const commit = await github.createCommit({ message: `naruto sweep: ${entries.length} ended mission(s) remembered`, tree, parents: [] });
   if (memory.text === null) {
     try {
