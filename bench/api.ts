@@ -37,6 +37,13 @@ interface Measured {
   readonly status: string;
   readonly seconds: number;
   readonly top: string;
+  /** The mission's saves (tree creations holding its records) and the bytes they sent. */
+  readonly saves: number;
+  readonly saveBytes: number;
+  /** Records sent per save, in order ("+" marks a save on top of its parent's tree). */
+  readonly saveRecords: string;
+  /** The whole mission document at the end, as the store sent it at every save before the records. */
+  readonly wholeBytes: number;
 }
 
 async function mission(items: number, stored: number): Promise<Measured> {
@@ -59,8 +66,13 @@ async function mission(items: number, stored: number): Promise<Measured> {
     const runWebhooks = world.runHooks.sent.length - hooksBefore;
     const detail = process.env["NARUTO_BENCH_API_DETAIL"] === "1";
     const top = calls.byOperation.slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");
-    const status = (await world.mission(missionIdFor(REPO, commentId)))?.status ?? "missing";
-    return { items, stored, notModified: calls.notModified, total: calls.total, app: calls.app, jobs: calls.jobs, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top };
+    const final = await world.mission(missionIdFor(REPO, commentId));
+    const status = final?.status ?? "missing";
+    const saves = world.fake.requests.slice(before).filter((r) => r.method === "POST" && r.path.endsWith("/git/trees") && JSON.stringify(r.body).includes('"path":"document.json"'));
+    const saveBytes = saves.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r.body)), 0);
+    const wholeBytes = Buffer.byteLength(JSON.stringify(final ?? {}, null, 2));
+    const saveRecords = saves.map((r) => { const body = r.body as { base_tree?: string; tree: unknown[] }; return `${body.base_tree === undefined ? "" : "+"}${body.tree.length}`; }).join(" ");
+    return { items, stored, notModified: calls.notModified, total: calls.total, app: calls.app, jobs: calls.jobs, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top, saves: saves.length, saveBytes, saveRecords, wholeBytes };
   } finally {
     await world.close();
   }
@@ -73,6 +85,7 @@ export async function run(): Promise<void> {
     rows.push(m);
     console.log(`${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}; ${m.notModified} of them 304), ${(m.total / items).toFixed(1)}/item, ${((m.total - m.notModified) / items).toFixed(1)}/item counted by the rate limit, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`);
     console.log(`      most: ${m.top}`);
+    console.log(`      state: ${m.saves} saves sent ${(m.saveBytes / 1024).toFixed(0)} KiB (${(m.saveBytes / Math.max(1, m.saves) / 1024).toFixed(1)} KiB each; records sent: ${m.saveRecords}); the whole document, which each save sent before the records, is ${(m.wholeBytes / 1024).toFixed(0)} KiB at the end`);
   }
   const small = SIZES[0] ?? 4;
   const crowded = await mission(small, STORED);
@@ -82,6 +95,8 @@ export async function run(): Promise<void> {
   if (largest !== undefined) console.log(`bench api calls_per_item=${(largest.total / largest.items).toFixed(2)}`);
   if (largest !== undefined) console.log(`bench api rate_limited_calls_per_item=${((largest.total - largest.notModified) / largest.items).toFixed(2)}`);
   if (largest !== undefined) console.log(`bench api ratio_vs_naive=${((121 + 85 * largest.items) / largest.total).toFixed(2)}`);
+  if (largest !== undefined) console.log(`bench api state_bytes_per_save=${Math.round(largest.saveBytes / Math.max(1, largest.saves))}`);
+  if (largest !== undefined) console.log(`bench api whole_document_bytes=${largest.wholeBytes}`);
   console.log(`bench api app_calls_per_webhook=${plain?.appPerWebhook.toFixed(2) ?? "?"}`);
   console.log(`bench api app_calls_per_webhook_${STORED}_stored=${crowded.appPerWebhook.toFixed(2)}`);
   const big = rows.find((r) => r.items === 256);
