@@ -61848,6 +61848,7 @@ function actionContext(env, cwd) {
     eventPath: env["GITHUB_EVENT_PATH"] || null,
     workspace: env["GITHUB_WORKSPACE"] || cwd,
     tempDir: env["RUNNER_TEMP"] || tmpdir(),
+    runId: runId && /^[1-9][0-9]{0,15}$/.test(runId) ? Number(runId) : null,
     runUrl: runId ? `${serverUrl}/${fullName}/actions/runs/${runId}` : null,
     workflow: workflowPath ? basename3(workflowPath) : "naruto.yml",
     ref: env["GITHUB_REF_NAME"] || "main"
@@ -66971,6 +66972,62 @@ async function deleteOldBranches(deps, mission) {
   return refs.length === 0 ? null : `deleted ${refs.length} worker branch(es)`;
 }
 
+// src/action/modes/watch.ts
+var MAX_FAILED_READS = 5;
+async function watchMode(deps, input2, timing) {
+  const mission = missionInput(input2.mission);
+  if (input2.runId === null) throw new ModeInputError("GITHUB_RUN_ID is not set: the watch job watches the legs of its own run");
+  const stop = (dispatched2, reason) => {
+    deps.log.info(`watch ${mission}: ${reason}`);
+    return { dispatched: dispatched2, reason };
+  };
+  if (input2.dispatch.phase !== "work") return stop(0, "not a work run: nothing to watch");
+  const legs = new Set(input2.dispatch.items.map((i) => `work ${mission} ${i.item}#${i.attempt}`));
+  if (legs.size < 2) return stop(0, `${legs.size} leg: the run's queue job integrates it as soon as it ends`);
+  const taken = /* @__PURE__ */ new Set();
+  let dispatched = 0;
+  let failedReads = 0;
+  for (; ; ) {
+    let jobs;
+    try {
+      jobs = await deps.github.listJobs({ runId: input2.runId });
+      failedReads = 0;
+    } catch (error63) {
+      failedReads += 1;
+      deps.log.warning(`watch ${mission}: reading the jobs of run ${input2.runId} failed (${describe3(error63)})`);
+      if (failedReads >= MAX_FAILED_READS) return stop(dispatched, `${failedReads} reads failed in a row: the run's queue job integrates the legs once all ended`);
+      await timing.sleep(timing.pollMs);
+      continue;
+    }
+    const ours = jobs.filter((j) => legs.has(j.name));
+    const ended = ours.filter((j) => j.status === "completed");
+    const queueListed = jobs.some((j) => j.name === `queue ${mission}`);
+    if (queueListed || new Set(ended.map((j) => j.name)).size >= legs.size) {
+      return stop(dispatched, `all ${legs.size} legs ended: the run's queue job integrates what no integrate run took`);
+    }
+    const fresh2 = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
+    if (fresh2.length > 0) {
+      const names = fresh2.map((j) => j.name.slice(`work ${mission} `.length));
+      try {
+        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission, phase: "integrate", run: String(input2.runId) } });
+        dispatched += 1;
+        for (const j of fresh2) taken.add(j.name);
+        deps.log.info(`watch ${mission}: ${names.join(", ")} ended; integrate run dispatched for the legs of run ${input2.runId} ended so far (${legs.size - ended.length} still working)`);
+      } catch (error63) {
+        if (!(error63 instanceof OutcomeUnknownError)) {
+          return stop(dispatched, `no integrate run (${describe3(error63)}): the run's queue job integrates the legs once all ended`);
+        }
+        for (const j of fresh2) taken.add(j.name);
+        deps.log.warning(`watch ${mission}: the integrate run for ${names.join(", ")} may not have started (${describe3(error63)})`);
+      }
+    }
+    await timing.sleep(timing.pollMs);
+  }
+}
+function describe3(error63) {
+  return (error63 instanceof Error ? error63.message : String(error63)).split("\n")[0] ?? "";
+}
+
 // src/action/modes/work.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
 import { join as join27 } from "node:path";
@@ -67111,7 +67168,7 @@ var SudoInStepError = class extends Error {
 };
 
 // src/action/run-mode.ts
-var MODES = ["command", "plan", "work", "review", "queue", "publish", "sweep"];
+var MODES = ["command", "plan", "work", "watch", "review", "queue", "publish", "sweep"];
 function parseMode(value) {
   if (value.trim() === "integrate") {
     throw new ModeInputError('input mode "integrate" was split into two jobs: `queue` (builds and verifies, read-only token) and `publish` (pushes, runs nothing of the repository). Update .github/workflows/naruto.yml from templates/naruto.yml (docs/action.md)');
@@ -67131,6 +67188,9 @@ async function runMode(deps, inputs, context) {
       return preparePlan(deps, { mission: inputs.mission });
     case "work":
       return prepareWork(deps, { mission: inputs.mission, items: inputs.items });
+    case "watch":
+      await watchMode(deps, { mission: inputs.mission, runId: context.runId ?? null, dispatch: context.dispatch }, context.watch ?? DEFAULT_WATCH);
+      return;
     case "queue":
       return prepareQueue(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
     case "publish":
@@ -67141,6 +67201,7 @@ async function runMode(deps, inputs, context) {
       return sweepMode(deps);
   }
 }
+var DEFAULT_WATCH = { pollMs: 15e3, sleep: (ms) => new Promise((resolve4) => setTimeout(resolve4, ms)) };
 async function runAgentStep(deps, job, options2 = {}) {
   const tokens = tokenVariables(deps.env);
   if (tokens.length > 0) throw new TokenInStepError(tokens);
@@ -67315,6 +67376,10 @@ async function agentStep(env, prepared) {
   });
   await runAgentStep(deps, await readPrepared(prepared), { signal: stopSignal() });
 }
+function watchTiming(env) {
+  const given = Number(env["NARUTO_WATCH_INTERVAL_MS"] ?? "");
+  return env["NARUTO_WATCH_INTERVAL_MS"] && Number.isFinite(given) && given >= 100 ? { ...DEFAULT_WATCH, pollMs: given } : DEFAULT_WATCH;
+}
 async function main() {
   const env = process.env;
   const prepared = env["NARUTO_PREPARED"];
@@ -67369,7 +67434,9 @@ async function main() {
         pullRequestHead: pullRequestHeadVia(deps.github)
       },
       dispatch: dispatchInputOf(ctx.eventName, payload),
-      entryPoint: fileURLToPath(import.meta.url)
+      entryPoint: fileURLToPath(import.meta.url),
+      runId: ctx.runId,
+      watch: watchTiming(env)
     }
   );
 }

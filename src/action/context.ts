@@ -18,6 +18,8 @@ export interface ActionContext {
   readonly workspace: string;
   /** A job-private temporary folder (`RUNNER_TEMP`), outside the checkout. */
   readonly tempDir: string;
+  /** This run's id (`GITHUB_RUN_ID`). */
+  readonly runId: number | null;
   /** This run's page. */
   readonly runUrl: string | null;
   /** The workflow file of this run (`naruto.yml`): the one naruto dispatches. */
@@ -49,6 +51,7 @@ export function actionContext(env: Readonly<Record<string, string | undefined>>,
     eventPath: env["GITHUB_EVENT_PATH"] || null,
     workspace: env["GITHUB_WORKSPACE"] || cwd,
     tempDir: env["RUNNER_TEMP"] || tmpdir(),
+    runId: runId && /^[1-9][0-9]{0,15}$/.test(runId) ? Number(runId) : null,
     runUrl: runId ? `${serverUrl}/${fullName}/actions/runs/${runId}` : null,
     workflow: workflowPath ? basename(workflowPath) : "naruto.yml",
     ref: env["GITHUB_REF_NAME"] || "main",

@@ -23,7 +23,7 @@ import { remoteFor, scrubbedEnv } from "./remote.ts";
 import { readPrepared } from "./prepared.ts";
 import { redactedModeDeps, redactedStepDeps } from "./redacted-deps.ts";
 import { createRedactor, secretValues } from "../redact/index.ts";
-import { runAgentStep, runMode } from "./run-mode.ts";
+import { DEFAULT_WATCH, runAgentStep, runMode } from "./run-mode.ts";
 import { chooseSandbox } from "../sandbox/choose.ts";
 import { sudoWorks } from "../sandbox/sudo.ts";
 
@@ -58,6 +58,12 @@ async function agentStep(env: NodeJS.ProcessEnv, prepared: string): Promise<void
     ...containment(env),
   });
   await runAgentStep(deps, await readPrepared(prepared), { signal: stopSignal() });
+}
+
+/** The watch job's pause between reads: `NARUTO_WATCH_INTERVAL_MS` (a test runner's), else 15 s. */
+function watchTiming(env: NodeJS.ProcessEnv): typeof DEFAULT_WATCH {
+  const given = Number(env["NARUTO_WATCH_INTERVAL_MS"] ?? "");
+  return env["NARUTO_WATCH_INTERVAL_MS"] && Number.isFinite(given) && given >= 100 ? { ...DEFAULT_WATCH, pollMs: given } : DEFAULT_WATCH;
 }
 
 async function main(): Promise<void> {
@@ -118,6 +124,8 @@ async function main(): Promise<void> {
       },
       dispatch: dispatchInputOf(ctx.eventName, payload),
       entryPoint: fileURLToPath(import.meta.url),
+      runId: ctx.runId,
+      watch: watchTiming(env),
     },
   );
 }

@@ -13,11 +13,12 @@ import { planStep, preparePlan } from "./modes/plan.ts";
 import { prepareReview, reviewStep } from "./modes/review.ts";
 import { ModeInputError } from "./modes/shared.ts";
 import { sweepMode } from "./modes/sweep.ts";
+import { watchMode, type WatchTiming } from "./modes/watch.ts";
 import { prepareWork, workStep } from "./modes/work.ts";
 import type { PreparedJob } from "./prepared.ts";
 import { SudoInStepError, tokenVariables, TokenInStepError } from "./step-env.ts";
 
-export const MODES = ["command", "plan", "work", "review", "queue", "publish", "sweep"] as const;
+export const MODES = ["command", "plan", "work", "watch", "review", "queue", "publish", "sweep"] as const;
 export type Mode = (typeof MODES)[number];
 
 export interface ActionInputs {
@@ -39,7 +40,7 @@ export function parseMode(value: string): Mode {
 export async function runMode(
   deps: ModeDeps,
   inputs: ActionInputs,
-  context: { command: CommandInput; dispatch: DispatchInput; entryPoint?: string },
+  context: { command: CommandInput; dispatch: DispatchInput; entryPoint?: string; runId?: number | null; watch?: WatchTiming },
 ): Promise<void> {
   const mode = parseMode(inputs.mode);
   // The agent step runs this same bundle: `node "$NARUTO_CLI"`.
@@ -52,6 +53,9 @@ export async function runMode(
       return preparePlan(deps, { mission: inputs.mission });
     case "work":
       return prepareWork(deps, { mission: inputs.mission, items: inputs.items });
+    case "watch":
+      await watchMode(deps, { mission: inputs.mission, runId: context.runId ?? null, dispatch: context.dispatch }, context.watch ?? DEFAULT_WATCH);
+      return;
     case "queue":
       return prepareQueue(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
     case "publish":
@@ -62,6 +66,9 @@ export async function runMode(
       return sweepMode(deps);
   }
 }
+
+/** Between two reads of a work run's jobs (main.ts takes NARUTO_WATCH_INTERVAL_MS over it). */
+export const DEFAULT_WATCH: WatchTiming = { pollMs: 15_000, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /** The agent step: refuses to run with a token in reach, then runs what the action prepared. */
 export async function runAgentStep(deps: AgentStepDeps, job: PreparedJob, options: { signal?: AbortSignal } = {}): Promise<void> {

@@ -120,6 +120,6 @@ describe("dist/index.js as the runner runs it", () => {
     const { token } = world.fake.issueAppToken({ owner: "acme", permissions: { metadata: "read" }, bot: BOT });
     const run = await runAction({ inputs: { mode: "deploy" }, event: { name: "workflow_dispatch", payload: {} }, token });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('::error::naruto: ModeInputError: input mode "deploy": expected one of command, plan, work, review, queue, publish, sweep');
+    expect(run.stdout).toContain('::error::naruto: ModeInputError: input mode "deploy": expected one of command, plan, work, watch, review, queue, publish, sweep');
   });
 });

@@ -63,7 +63,7 @@ describe("inputs", () => {
     expect(parseMode("queue")).toBe("queue");
     expect(parseMode("publish")).toBe("publish");
     expect(() => parseMode("integrate")).toThrow(/was split into two jobs: `queue`.*and `publish`.*templates\/naruto.yml/);
-    expect(() => parseMode("deploy")).toThrow(/expected one of command, plan, work, review, queue, publish, sweep/);
+    expect(() => parseMode("deploy")).toThrow(/expected one of command, plan, work, watch, review, queue, publish, sweep/);
   });
 });
 

@@ -54,7 +54,7 @@ describe("the workflow template", () => {
     expect(appless.title).toBe("naruto issue_comment");
 
     const withApp = await commentRun({ NARUTO_APP: "true" });
-    expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
+    expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "watch:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
   });
 
   it("titles a dispatched run and names each of its jobs with the mission, which the App reads back", async () => {

@@ -2,6 +2,7 @@
  * Every end-to-end scenario (DESIGN.md §13, issue 6 "Tests"), in the order `npm run e2e` runs
  * them: the fake GitHub, the Actions simulator, the workflow template and the bundled Action.
  */
+import { actionNoBarrier } from "./action-no-barrier.ts";
 import { appFixReview } from "./app-fix-review.ts";
 import { appForkReview } from "./app-fork-review.ts";
 import { appMission } from "./app-mission.ts";
@@ -25,4 +26,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, chaosInvariants];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, chaosInvariants];

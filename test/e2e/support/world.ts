@@ -58,11 +58,13 @@ export interface World {
 }
 
 export interface WorldInput {
-  /** `.github/naruto.yml` of the repository. */
-  readonly config: string;
+  /** `.github/naruto.yml` of the repository, or made from the world's reports folder. */
+  readonly config: string | ((reports: string) => string);
   /** More files of the first commit. */
   readonly files?: Readonly<Record<string, string>>;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /** Runs at once (default 1: one at a time, deterministic); see `runUntilQuiet`. */
+  readonly parallelRuns?: number;
 }
 
 export async function startWorld(input: WorldInput): Promise<World> {
@@ -71,27 +73,28 @@ export async function startWorld(input: WorldInput): Promise<World> {
   const cleanup: (() => Promise<void>)[] = [() => fake.close()];
   try {
     const maintainer = fake.addUser("octo-maintainer", { permission: "write" }).token;
+    const reports = await mkdtemp(join(tmpdir(), "e2e-reports-"));
+    await chmod(reports, 0o777);
+    cleanup.push(() => rm(reports, { recursive: true, force: true }));
     const repo = await fake.createRepo({
       owner: "acme",
       name: "demo",
       files: {
         "README.md": "# demo\n",
         ".github/workflows/naruto.yml": await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8"),
-        ".github/naruto.yml": input.config,
+        ".github/naruto.yml": typeof input.config === "string" ? input.config : input.config(reports),
         ...input.files,
       },
       issues: [{ title: "Build the tiny library", body: "Please.", user: "octo-maintainer" }],
     });
-    const reports = await mkdtemp(join(tmpdir(), "e2e-reports-"));
-    await chmod(reports, 0o777);
-    cleanup.push(() => rm(reports, { recursive: true, force: true }));
     const sim = await createActionsSimulator({
       fake,
       repo: REPO,
       actionDir: REPO_ROOT,
       sharedDirs: [reports],
       // Between writes GitHub wants a second; the fake does not.
-      runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" },
+      // The watch job reads its run's jobs every 15 s on GitHub; every 0.3 s here.
+      runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0", NARUTO_WATCH_INTERVAL_MS: "300" },
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
     });
     cleanup.push(() => sim.close());
@@ -114,7 +117,7 @@ export async function startWorld(input: WorldInput): Promise<World> {
         if (response.status !== 201 || typeof created.id !== "number") throw new Error(`posting the comment answered ${response.status}`);
         return sim.trigger({ event: "issue_comment", payload: fake.payloads.issueComment({ repo: REPO, commentId: created.id }) });
       },
-      settle: (maxRuns) => runUntilQuiet({ fake, simulator: sim, ...(maxRuns !== undefined ? { maxRuns } : {}) }),
+      settle: (maxRuns) => runUntilQuiet({ fake, simulator: sim, ...(maxRuns !== undefined ? { maxRuns } : {}), ...(input.parallelRuns !== undefined ? { parallelRuns: input.parallelRuns } : {}) }),
       mission: async (id) => (await store.load(id))?.mission ?? null,
       missionIds: () => store.list(),
       bareGit: (...args) => gitText(git, { args, cwd: repo.dir }),

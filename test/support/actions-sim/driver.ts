@@ -1,7 +1,8 @@
 /**
  * The loop that plays GitHub's scheduler: take the dispatches the fake recorded, run them, and
  * again, until a round records no new dispatch. Runs are started in the order they were
- * dispatched; `parallelRuns` > 1 runs that many at once (concurrency groups then matter).
+ * dispatched; `parallelRuns` > 1 runs that many at once (concurrency groups then matter), and a
+ * dispatch made while runs go starts without waiting for one of them to end.
  */
 import type { FakeGitHub } from "../fake-github/index.ts";
 import { formatRun } from "./format.ts";
@@ -43,7 +44,9 @@ export async function runUntilQuiet(input: RunUntilQuietInput): Promise<RunResul
       });
       running.add(task);
     }
-    if (running.size > 0) await Promise.race(running);
+    // Side by side, what a run dispatches while runs go (an integrate run when a leg ends)
+    // starts as soon as there is room, as GitHub would start it.
+    if (running.size > 0) await Promise.race(parallel > 1 ? [...running, new Promise((resolve) => setTimeout(resolve, 200))] : running);
     queue.push(...input.simulator.takeDispatches());
   }
   return done;

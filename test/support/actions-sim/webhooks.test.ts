@@ -26,6 +26,7 @@ jobs:
     steps:
       - run: echo one
   never:
+    needs: first
     if: false
     runs-on: ubuntu-latest
     steps:

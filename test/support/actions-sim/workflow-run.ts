@@ -1,7 +1,7 @@
 /**
- * One workflow run: the jobs in `needs` order, each job's `if:` (a job whose needs did not all
- * succeed is skipped unless its condition uses a status function such as `always()`), matrix
- * legs with `max-parallel` and `fail-fast`, job `concurrency` groups, and the run's jobs as
+ * One workflow run: each job once the jobs it needs have ended (jobs that need nothing of each
+ * other run side by side), each job's `if:` (a job whose needs did not all succeed is skipped
+ * unless its condition uses a status function such as `always()`), matrix legs with `max-parallel` and `fail-fast`, job `concurrency` groups, and the run's jobs as
  * the fake GitHub's jobs API shows them.
  */
 import { isBasicExpression, isString } from "@actions/workflow-parser";
@@ -86,10 +86,23 @@ export function runTitle(run: RunFacts): string {
 
 export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResult> {
   const done = new Map<string, { result: Conclusion; outputs: Record<string, string> }>();
-  const jobs: JobResult[] = [];
+  const byJob = new Map<string, JobResult[]>();
   const github = runGitHubContext(run);
 
-  for (const job of run.workflow.jobs) {
+  // As on GitHub, a job starts once every job it needs has ended: jobs that need nothing of
+  // each other (a matrix and a job beside it) run side by side. Results keep the file's order.
+  const started = new Map<string, Promise<void>>();
+  const ended = (id: string): Promise<void> => {
+    let promise = started.get(id);
+    if (promise === undefined) {
+      const job = run.workflow.jobs.find((j) => j.id === id);
+      promise = job === undefined ? Promise.resolve() : runJob(job);
+      started.set(id, promise);
+    }
+    return promise;
+  };
+  const runJob = async (job: JobSpec): Promise<void> => {
+    await Promise.all(job.needs.map(ended));
     const needs = Object.fromEntries(job.needs.map((n) => [n, done.get(n) ?? { result: "skipped" as const, outputs: {} }]));
     const upstream = transitiveNeeds(run.workflow, job).map((n) => done.get(n)?.result ?? "skipped");
     const context: EvalContext = {
@@ -109,10 +122,12 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
       results = [{ ...skipped(job, `the job could not start: ${error instanceof Error ? error.message : String(error)}`), result: "failure" }];
     }
     for (const r of results) if (r.result === "skipped") deps.reportJob?.(r.name, "completed", "skipped");
-    jobs.push(...results);
+    byJob.set(job.id, results);
     const result: Conclusion = results.some((r) => r.result === "failure") ? "failure" : results.some((r) => r.result === "cancelled") ? "cancelled" : results.every((r) => r.result === "skipped") ? "skipped" : "success";
     done.set(job.id, { result, outputs: Object.assign({}, ...results.map((r) => Object.fromEntries(Object.entries(r.outputs).filter(([, v]) => v !== "")))) });
-  }
+  };
+  await Promise.all(run.workflow.jobs.map((job) => ended(job.id)));
+  const jobs = run.workflow.jobs.flatMap((job) => byJob.get(job.id) ?? []);
   const conclusion: Conclusion = run.isCancelled() ? "cancelled" : jobs.some((j) => j.result === "failure") ? "failure" : jobs.some((j) => j.result === "cancelled") ? "cancelled" : "success";
   return { id: run.id, title: runTitle(run), event: run.trigger.event, inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])), conclusion, jobs };
 }

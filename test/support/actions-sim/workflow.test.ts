@@ -14,7 +14,7 @@ const workflow = (jobs: string) => `on: push\njobs:\n${jobs}`;
 describe("workflow files", () => {
   it("reads the template with no diagnostic, with GitHub's implicit success() on its conditions", async () => {
     const template = parseWorkflow(await readFile(new URL("../../../templates/naruto.yml", import.meta.url), "utf8"), ".github/workflows/naruto.yml");
-    expect(template.jobs.map((j) => j.id)).toEqual(["command", "plan", "work", "review", "queue", "publish", "sweep"]);
+    expect(template.jobs.map((j) => j.id)).toEqual(["command", "plan", "work", "watch", "review", "queue", "publish", "sweep"]);
     expect(template.jobs.find((j) => j.id === "plan")?.if.expression).toBe("success() && (github.event_name == 'workflow_dispatch' && inputs.phase == 'plan')");
     expect(template.jobs.find((j) => j.id === "queue")?.if.expression).toBe("always() && github.event_name == 'workflow_dispatch'");
     expect(template.on["workflow_dispatch"]).toMatchObject({ inputs: { phase: { type: "choice", options: ["plan", "work", "review", "integrate"] }, run: { type: "string" } } });

@@ -1,0 +1,99 @@
+/**
+ * `watch` (app-less mode; may dispatch, runs nothing of the repository): beside a work run's
+ * matrix, reads the run's jobs every poll and, when legs ended since the last look while others
+ * still work, dispatches an integrate run (phase `integrate`) that takes the legs of this run
+ * ended so far. A fast item is then integrated, and what waits for it starts, without waiting
+ * for the slowest leg of its matrix (DESIGN.md §5, no barriers): what the App does from
+ * `workflow_job` events (src/app/run-events.ts), done by a job of the run where there is no App.
+ *
+ * Only an acceleration: whatever it misses, or when it stops early (GitHub refuses the dispatch,
+ * the jobs cannot be read), the work run's own queue and publish jobs integrate every leg once
+ * all ended. Once no leg works any more it stops without a dispatch, for the same reason. Its
+ * reads are conditional (ETags, main.ts): an unchanged job list is a 304, which does not count
+ * against the repository's `GITHUB_TOKEN` budget.
+ */
+import { OutcomeUnknownError } from "../../github/errors.ts";
+import type { WorkflowJob } from "../../github/port.ts";
+import type { DispatchInput, ModeDeps } from "../deps.ts";
+import { missionInput, ModeInputError } from "./shared.ts";
+
+/** How the watch waits between its reads of the jobs. */
+export interface WatchTiming {
+  readonly pollMs: number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+/** Reads of the job list that failed in a row before the watch leaves the rest to the queue job. */
+const MAX_FAILED_READS = 5;
+
+export interface WatchOutcome {
+  /** Integrate runs dispatched. */
+  readonly dispatched: number;
+  readonly reason: string;
+}
+
+export async function watchMode(
+  deps: Pick<ModeDeps, "github" | "workflow" | "ref" | "log">,
+  input: { mission: string; runId: number | null; dispatch: DispatchInput },
+  timing: WatchTiming,
+): Promise<WatchOutcome> {
+  const mission = missionInput(input.mission);
+  if (input.runId === null) throw new ModeInputError("GITHUB_RUN_ID is not set: the watch job watches the legs of its own run");
+  const stop = (dispatched: number, reason: string): WatchOutcome => {
+    deps.log.info(`watch ${mission}: ${reason}`);
+    return { dispatched, reason };
+  };
+  if (input.dispatch.phase !== "work") return stop(0, "not a work run: nothing to watch");
+  // The names GitHub gives the legs (templates/naruto.yml: `work <mission> <item>#<attempt>`).
+  const legs = new Set(input.dispatch.items.map((i) => `work ${mission} ${i.item}#${i.attempt}`));
+  if (legs.size < 2) return stop(0, `${legs.size} leg: the run's queue job integrates it as soon as it ends`);
+
+  const taken = new Set<string>();
+  let dispatched = 0;
+  let failedReads = 0;
+  for (;;) {
+    let jobs: WorkflowJob[];
+    try {
+      jobs = await deps.github.listJobs({ runId: input.runId });
+      failedReads = 0;
+    } catch (error) {
+      failedReads += 1;
+      deps.log.warning(`watch ${mission}: reading the jobs of run ${input.runId} failed (${describe(error)})`);
+      if (failedReads >= MAX_FAILED_READS) return stop(dispatched, `${failedReads} reads failed in a row: the run's queue job integrates the legs once all ended`);
+      await timing.sleep(timing.pollMs);
+      continue;
+    }
+    const ours = jobs.filter((j) => legs.has(j.name));
+    const ended = ours.filter((j) => j.status === "completed");
+    // The queue job needs every leg: once it is listed, no leg works any more.
+    const queueListed = jobs.some((j) => j.name === `queue ${mission}`);
+    if (queueListed || new Set(ended.map((j) => j.name)).size >= legs.size) {
+      return stop(dispatched, `all ${legs.size} legs ended: the run's queue job integrates what no integrate run took`);
+    }
+    // A cancelled or skipped leg left no artifact: nothing of it to integrate.
+    const fresh = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
+    if (fresh.length > 0) {
+      const names = fresh.map((j) => j.name.slice(`work ${mission} `.length));
+      try {
+        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission, phase: "integrate", run: String(input.runId) } });
+        dispatched += 1;
+        for (const j of fresh) taken.add(j.name);
+        deps.log.info(`watch ${mission}: ${names.join(", ")} ended; integrate run dispatched for the legs of run ${input.runId} ended so far (${legs.size - ended.length} still working)`);
+      } catch (error) {
+        if (!(error instanceof OutcomeUnknownError)) {
+          // An older workflow file without the integrate phase refuses it, and so would every
+          // later dispatch: its work runs integrate their legs themselves, once all ended.
+          return stop(dispatched, `no integrate run (${describe(error)}): the run's queue job integrates the legs once all ended`);
+        }
+        // It may have started; a later leg's end asks again, and an integrate run takes every leg ended by then.
+        for (const j of fresh) taken.add(j.name);
+        deps.log.warning(`watch ${mission}: the integrate run for ${names.join(", ")} may not have started (${describe(error)})`);
+      }
+    }
+    await timing.sleep(timing.pollMs);
+  }
+}
+
+function describe(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+}
