@@ -57,6 +57,32 @@ describe("the workflow template", () => {
     expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "watch:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
   });
 
+  it("watches a work run of two legs or more, unless the App does or NARUTO_WATCH says not to", async () => {
+    const watch = async (items: string, vars: Record<string, string>) => {
+      const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT, vars, isLocalAction: notRun });
+      try {
+        sim.takeDispatches();
+        const response = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/workflows/naruto.yml/dispatches`, {
+          method: "POST",
+          headers: { authorization: `token ${maintainer}`, "content-type": "application/json" },
+          body: JSON.stringify({ ref: "main", inputs: { mission: "m-1a2b3c4d", phase: "work", items } }),
+        });
+        expect(response.status).toBe(204);
+        const [run] = await runUntilQuiet({ fake, simulator: sim });
+        const job = run?.jobs.find((j) => j.job === "watch");
+        // Ran: it fails at naruto's own step, which this test does not run.
+        return job?.result === "skipped" ? "skipped" : `ran as ${job?.name ?? "?"}`;
+      } finally {
+        await sim.close();
+      }
+    };
+    const two = '[{"item":"docs","attempt":1},{"item":"api","attempt":2}]';
+    expect(await watch(two, {})).toBe("ran as watch m-1a2b3c4d");
+    expect(await watch('[{"item":"docs","attempt":1}]', {})).toBe("skipped");
+    expect(await watch(two, { NARUTO_APP: "true" })).toBe("skipped");
+    expect(await watch(two, { NARUTO_WATCH: "false" })).toBe("skipped");
+  });
+
   it("titles a dispatched run and names each of its jobs with the mission, which the App reads back", async () => {
     const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT, isLocalAction: notRun });
     try {
