@@ -57467,6 +57467,16 @@ var QUERY = `query naruto_commitFiles($owner: String!, $name: String!, $oid: Git
   }
 }
 fragment entry on TreeEntry { name type oid object { ... on Blob { text isTruncated isBinary } } }`;
+var LEVEL_QUERY = `query naruto_treeLevel($owner: String!, $name: String!, $oid: GitObjectID!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $oid) {
+      __typename
+      ... on Commit { tree { oid entries { ...entry } } }
+      ... on Tree { oid entries { ...entry } }
+    }
+  }
+}
+fragment entry on TreeEntry { name type oid object { ... on Blob { text isTruncated isBinary } } }`;
 function commitFilesPart(ctx) {
   const { octokit, repo, call } = ctx;
   return {
@@ -57474,7 +57484,7 @@ function commitFilesPart(ctx) {
       const operation = `read the files of ${commit.slice(0, 12)}`;
       return call(operation, async () => {
         if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) throw new TypeError(`${JSON.stringify(commit)} is not a full commit sha`);
-        const data = await octokit.graphql(QUERY, { owner: repo.owner, name: repo.repo, oid: commit });
+        const data = await octokit.graphql(QUERY, { owner: repo.owner, name: repo.repo, oid: commit, request: ONCE });
         if (data.repository === null) throw new GraphqlError({ operation, status: 200, message: "the answer holds no repository", errors: [] });
         const object2 = data.repository.object;
         if (object2 === null) return null;
@@ -57482,6 +57492,22 @@ function commitFilesPart(ctx) {
         const files = [];
         collect(object2.tree.entries ?? [], "", files);
         return { tree: object2.tree.oid, files };
+      });
+    },
+    readTreeLevel: (oid) => {
+      const operation = `read the tree of ${oid.slice(0, 12)}`;
+      return call(operation, async () => {
+        if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid)) throw new TypeError(`${JSON.stringify(oid)} is not a full object id`);
+        const data = await octokit.graphql(LEVEL_QUERY, { owner: repo.owner, name: repo.repo, oid });
+        if (data.repository === null) throw new GraphqlError({ operation, status: 200, message: "the answer holds no repository", errors: [] });
+        const object2 = data.repository.object;
+        if (object2 === null) return null;
+        const tree = object2.__typename === "Commit" ? object2.tree : object2.__typename === "Tree" && object2.oid !== void 0 ? { oid: object2.oid, entries: object2.entries ?? [] } : void 0;
+        if (tree === void 0) throw new GraphqlError({ operation, status: 200, message: `${oid} is a ${object2.__typename}, not a commit or a tree`, errors: [] });
+        const files = [];
+        const entries = tree.entries ?? [];
+        collect(entries.filter((e) => e.type === "blob"), "", files);
+        return { tree: tree.oid, files, folders: entries.filter((e) => e.type === "tree").map((e) => ({ name: e.name, tree: e.oid })) };
       });
     },
     readBlob: (sha2) => call(`read blob ${sha2.slice(0, 12)}`, async () => {
@@ -58224,6 +58250,49 @@ function createMissionMemory() {
   };
 }
 
+// src/github/mission-read.ts
+var LEVELS_AT_ONCE = 4;
+var MAX_DEPTH = 3;
+function createVersionReader(github) {
+  const large = /* @__PURE__ */ new Set();
+  return async (mission, version2) => {
+    if (!large.has(mission)) {
+      try {
+        return await github.readCommitFiles(version2);
+      } catch (error63) {
+        if (!isTooLarge(error63)) throw error63;
+        large.add(mission);
+      }
+    }
+    return readByLevels(github, version2);
+  };
+}
+function isTooLarge(error63) {
+  if (error63 instanceof GraphqlError) return true;
+  return error63 instanceof GitHubError && (error63.status === null || error63.status >= 500);
+}
+async function readByLevels(github, version2) {
+  const root = await github.readTreeLevel(version2);
+  if (root === null) return null;
+  const files = [...root.files];
+  let folders2 = root.folders.map((f) => ({ path: `${f.name}/`, tree: f.tree }));
+  for (let depth = 2; depth <= MAX_DEPTH && folders2.length > 0; depth++) {
+    const next = [];
+    for (let i = 0; i < folders2.length; i += LEVELS_AT_ONCE) {
+      const batch = folders2.slice(i, i + LEVELS_AT_ONCE);
+      const levels = await Promise.all(batch.map((f) => github.readTreeLevel(f.tree)));
+      for (const [j, level] of levels.entries()) {
+        const { path: path4 } = batch[j];
+        if (level === null) throw new GraphqlError({ operation: `read the tree ${path4}`, status: 200, message: "the folder's tree was not found", errors: [] });
+        files.push(...level.files.map((f) => ({ ...f, path: path4 + f.path })));
+        next.push(...level.folders.map((f) => ({ path: `${path4}${f.name}/`, tree: f.tree })));
+      }
+    }
+    folders2 = next;
+  }
+  return { tree: root.tree, files };
+}
+
 // src/github/mission-store.ts
 var GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
 function issueIndexPrefix(issue3, refPrefix = GITHUB_STATE_REF_PREFIX) {
@@ -58239,12 +58308,14 @@ function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX,
   const read = async (id) => {
     const version2 = await github.getRef(refPrefix + id);
     if (version2 === null) return null;
-    const stored = memory.stored(id, version2) ?? await readStored(refPrefix + id, version2);
+    const stored = memory.stored(id, version2) ?? await readStored(id, version2);
     memory.remember(id, version2, stored);
     return { version: version2, ...stored };
   };
-  const readStored = async (ref, version2) => {
-    const found = await github.readCommitFiles(version2);
+  const readVersion2 = createVersionReader(github);
+  const readStored = async (id, version2) => {
+    const ref = refPrefix + id;
+    const found = await readVersion2(id, version2);
     const files = /* @__PURE__ */ new Map();
     for (const file2 of found?.files ?? []) files.set(file2.path, file2.text ?? await github.readBlob(file2.sha));
     if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {
@@ -65182,7 +65253,7 @@ function inOrder(a, b) {
 }
 
 // src/git/gate-objects.ts
-var MAX_DEPTH = 512;
+var MAX_DEPTH2 = 512;
 async function checkNewObjects(input2) {
   const { git, call } = input2;
   const idBytes = input2.tip.length / 2;
@@ -65245,8 +65316,8 @@ async function walkAllTrees(input2) {
   const visited = /* @__PURE__ */ new Set();
   let level = [{ oid: `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
   for (let depth = 0; level.length > 0; depth++) {
-    if (depth > MAX_DEPTH) {
-      violations.push({ path: showPath(level[0].path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH} levels` });
+    if (depth > MAX_DEPTH2) {
+      violations.push({ path: showPath(level[0].path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH2} levels` });
       break;
     }
     const read = parseBatch((await input2.git(input2.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}

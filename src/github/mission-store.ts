@@ -9,8 +9,9 @@
  * A save sends what changed: the records whose text differs from the version it is based on,
  * with that version's tree as `base_tree` (GitHub makes the folders), so a 256-item mission
  * uploads and stores a few kilobytes per event, not the whole document again. It costs three
- * requests (tree, commit, ref); a load two (the ref, and every record at once through GraphQL),
- * one when this process knows the version. Versions written before the records layout (the whole
+ * requests (tree, commit, ref); a load two (the ref, and every record at once through GraphQL;
+ * a mission too large for one answer a level of its tree at a time, mission-read.ts), one when
+ * this process knows the version. Versions written before the records layout (the whole
  * document as `mission.json`) are still read, and the first save on one writes the records.
  *
  * Why a branch and not `refs/naruto/…` like the local store: GitHub's REST docs describe refs by
@@ -27,6 +28,7 @@ import { DOCUMENT_FILE, joinRecords, missionFiles, WHOLE_DOCUMENT_FILE } from ".
 import type { MissionStore, SaveResult, StoredMission } from "../mission/store.ts";
 import { NotFastForwardError, RefExistsError, RefMissingError } from "./errors.ts";
 import { createMissionMemory, type StoredFiles } from "./mission-memory.ts";
+import { createVersionReader } from "./mission-read.ts";
 import type { GitHubPort, TreeEntry } from "./port.ts";
 
 export const GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
@@ -63,14 +65,16 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
     const version = await github.getRef(refPrefix + id);
     if (version === null) return null;
     // Read at the commit, not the branch: the branch may move between the two requests.
-    const stored = memory.stored(id, version) ?? (await readStored(refPrefix + id, version));
+    const stored = memory.stored(id, version) ?? (await readStored(id, version));
     memory.remember(id, version, stored);
     return { version, ...stored };
   };
 
   /** Every record of a version: all at once, and those GitHub gives no text for (over 512,000 bytes) one by one. */
-  const readStored = async (ref: string, version: string): Promise<StoredFiles> => {
-    const found = await github.readCommitFiles(version);
+  const readVersion = createVersionReader(github);
+  const readStored = async (id: string, version: string): Promise<StoredFiles> => {
+    const ref = refPrefix + id;
+    const found = await readVersion(id, version);
     const files = new Map<string, string>();
     for (const file of found?.files ?? []) files.set(file.path, file.text ?? (await github.readBlob(file.sha)));
     if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {

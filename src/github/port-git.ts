@@ -16,6 +16,13 @@ export type TreeEntry =
 /** A file of a commit, with its text when GitHub gives it inline (not for a binary blob or one over 512,000 bytes). */
 export type CommittedFile = { readonly path: string; readonly sha: string; readonly text: string | null };
 
+/** One level of a tree: its files (paths are names) with their texts, and its folders' trees. */
+export interface TreeLevel {
+  readonly tree: string;
+  readonly files: readonly CommittedFile[];
+  readonly folders: readonly { readonly name: string; readonly tree: string }[];
+}
+
 export interface Commit {
   readonly sha: string;
   readonly tree: string;

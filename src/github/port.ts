@@ -7,9 +7,9 @@
  * `test/support/fake-github/`, which the same adapter talks to over real HTTP.
  */
 import type { DispatchInputs } from "./limits.ts";
-import type { ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry } from "./port-git.ts";
+import type { ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
 
-export type { ChangeStatus, ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry } from "./port-git.ts";
+export type { ChangeStatus, ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
 
 export interface RepoRef {
   readonly owner: string;
@@ -255,6 +255,8 @@ export interface GitHubPort {
   getCommit(sha: string): Promise<Commit>;
   /** A commit's files down to two folders deep, with their texts, in one request (GraphQL); null: no such commit. */
   readCommitFiles(commit: string): Promise<{ readonly tree: string; readonly files: readonly CommittedFile[] } | null>;
+  /** One level of a commit's tree or of a tree (GraphQL), for what is too large to read at once; null: no such object. */
+  readTreeLevel(oid: string): Promise<TreeLevel | null>;
   /** A blob's bytes as UTF-8 (any size up to GitHub's 100 MB). */
   readBlob(sha: string): Promise<string>;
   /** What changed from `base` to `head` (`base...head`, from their merge base). */

@@ -90,6 +90,9 @@ describe("the GraphQL queries naruto sends", () => {
     await t.github.reviewThreads({ pull: 999_999 }).catch(() => null);
     const files = await t.github.readCommitFiles(head);
     await t.github.readCommitFiles("0".repeat(40));
+    const root = await t.github.readTreeLevel(head);
+    const src = await t.github.readTreeLevel(root?.folders.find((f) => f.name === "src")?.tree ?? "0".repeat(40));
+    await t.github.readTreeLevel("0".repeat(40));
 
     const sent = sentQueries(fake);
     const problems = await Promise.all(sent.map(async (q) => ({ operation: q.operation, problems: await githubQueryProblems(q) })));
@@ -99,6 +102,8 @@ describe("the GraphQL queries naruto sends", () => {
     expect(sent.some((q) => q.variables?.["after"] !== null && q.variables?.["after"] !== undefined), "no second page was read").toBe(true);
     expect(Array.isArray(threads) ? threads.length : threads).toBe(101);
     expect(files?.files.find((f) => f.path === "src/r.ts")?.text).toBe("export const r = 1;\n");
+    expect(root?.tree).toBe((await t.github.getCommit(head)).tree);
+    expect(src?.files.find((f) => f.path === "r.ts")?.text).toBe("export const r = 1;\n");
   });
 
   it("would be refused by GitHub's schema with a misspelt field or a variable of the wrong type", async () => {

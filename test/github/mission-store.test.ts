@@ -131,6 +131,34 @@ describe("GitHub mission store", () => {
     expect(other?.mission.items[70]?.attempts[0]?.runner).toBe("runner-i70");
   });
 
+  it("reads a mission too large for one GraphQL answer a level of its tree at a time, and from then on at once so", async (ctx) => {
+    const fake = t.fake;
+    if (fake === null) return ctx.skip();
+    const refPrefix = freshPrefix();
+    const store = createGitHubMissionStore({ github: t.github, refPrefix });
+    await applyEvent(store, "m-test1", requested({ max_parallel: 200 }));
+    await applyEvent(store, "m-test1", planned(Array.from({ length: 200 }, (_, i) => item(`i${i}`, [], { prompt: `item ${i}: ${"details ".repeat(40)}` }))));
+    const sent = (from: number) =>
+      fake.requests.slice(from).filter((r) => r.kind === "graphql").map((r) => `${/query (naruto_\w+)/.exec((r.body as { query: string }).query)?.[1] ?? "?"} ${r.status}`);
+    // Every record at once is about 180 KB here; GitHub gives up on a query after 10 s.
+    fake.setGraphqlAnswerLimit(100_000);
+    try {
+      const other = createGitHubMissionStore({ github: t.makeGitHub(), refPrefix });
+      const from = fake.requests.length;
+      const read = await other.load("m-test1");
+      // Once (no retry of a query GitHub could not finish), then the root, items/ and its four folders.
+      expect(sent(from)).toEqual(["naruto_commitFiles 502", ...Array.from({ length: 6 }, () => "naruto_treeLevel 200")]);
+      expect(read?.mission).toEqual((await store.load("m-test1"))?.mission);
+      await applyEvent(store, "m-test1", { type: "attempt_started", at: at(2), item: "i150", attempt: 1, base: "b".repeat(40), runner: "runner-i150" });
+      const again = fake.requests.length;
+      const next = await other.load("m-test1");
+      expect(sent(again)).toEqual(Array.from({ length: 6 }, () => "naruto_treeLevel 200"));
+      expect(next?.mission.items[150]?.attempts[0]?.runner).toBe("runner-i150");
+    } finally {
+      fake.setGraphqlAnswerLimit(null);
+    }
+  });
+
   it("reads a record GitHub gives no text for inline (over 512,000 bytes) through the blob API", async (ctx) => {
     const fake = t.fake;
     if (fake === null) return ctx.skip();

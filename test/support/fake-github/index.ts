@@ -93,6 +93,11 @@ export interface FakeGitHub {
   readonly faults: Fault[];
   /** Decides a fault for every request and delivery no queued fault answers (null: none). */
   setFaultSource(source: FaultSource | null): void;
+  /**
+   * GitHub's 10-second limit on a GraphQL query, as a size: an answer longer than `bytes` (its
+   * JSON) is replaced by the 502 GitHub sends for a query it could not finish. Null: no limit.
+   */
+  setGraphqlAnswerLimit(bytes: number | null): void;
   readonly dispatches: DispatchRecord[];
   readonly deliveries: readonly Delivery[];
   deliver(input: DeliverInput): Promise<DeliveryResult>;
@@ -205,6 +210,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     faults: core.faults,
     setFaultSource: (source) => {
       core.source.current = source;
+    },
+    setGraphqlAnswerLimit: (bytes) => {
+      world.graphqlAnswerLimit = bytes;
     },
     dispatches: world.dispatches,
     deliveries: webhooks.deliveries,

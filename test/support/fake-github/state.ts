@@ -243,6 +243,8 @@ export interface World {
   readonly dispatches: DispatchRecord[];
   installationTokenLifetimeMs: number;
   installationTokenLength: number;
+  /** GraphQL answers longer than this (JSON bytes) are GitHub's 502 for a query it could not finish; null: any size. */
+  graphqlAnswerLimit: number | null;
 }
 
 export function findRepo(world: World, owner: string, name: string): RepoState | undefined {

@@ -56,6 +56,7 @@ export function createWorld(input: { root: string; app?: AppOptions; tokenLifeti
     installationTokenLifetimeMs: input.tokenLifetimeMs ?? 60 * 60 * 1000,
     // Since 2026 GitHub's installation tokens are about 520 characters: never assume 40.
     installationTokenLength: input.tokenLength ?? 520,
+    graphqlAnswerLimit: null,
   };
   return world;
 }

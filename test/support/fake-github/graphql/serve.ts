@@ -4,8 +4,10 @@
  * parse or validate against the fake's schema is answered 200 with `errors` and no `data`, in
  * GitHub's words where they differ from graphql-js's; a field that cannot be resolved (a
  * repository the token cannot see, a missing pull request, a missing permission) is null in
- * `data` with a `{ type, message, path, locations }` entry in `errors`.
+ * `data` with a `{ type, message, path, locations }` entry in `errors`. With an answer limit
+ * (`setGraphqlAnswerLimit`), a longer answer is GitHub's 502 for a query it could not finish.
  */
+import { randomBytes } from "node:crypto";
 import { execute, GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import type { Principal } from "../auth.ts";
 import { GitHubError, type Reply } from "../errors.ts";
@@ -63,7 +65,18 @@ export async function serveGraphql(input: { world: World; principal: Principal; 
   if (result.errors !== undefined && result.errors.length > 0) out["errors"] = result.errors.map(githubFieldError);
   // A crash in a resolver is the fake's bug, not GitHub's answer: it fails the test.
   const crashes = (result.errors ?? []).filter((e) => e.originalError !== undefined && !(e.originalError instanceof FieldError) && e.path !== undefined);
+  if (input.world.graphqlAnswerLimit !== null && crashes.length === 0 && JSON.stringify(out).length > input.world.graphqlAnswerLimit) return { reply: unfinished(), problems: [] };
   return { reply: answer(out), problems: crashes.map((e) => `fake-github failed resolving ${e.path?.join(".")}: ${e.originalError?.stack ?? e.message}`) };
+}
+
+/**
+ * What GitHub answers a query it cannot finish within 10 s: a 502 after those 10 s, `data` null
+ * and one error (the wording GitHub sends, with its request id).
+ */
+function unfinished(): Reply {
+  const id = randomBytes(8).toString("hex").toUpperCase();
+  const message = `Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include \`${id.slice(0, 4)}:${id.slice(4, 8)}:${id.slice(8)}\` when reporting this issue.`;
+  return { status: 502, body: { data: null, errors: [{ message }] }, headers: HEADERS };
 }
 
 function answer(body: unknown): Reply {
