@@ -7,55 +7,24 @@
  * it. The work run's watch job sees `fast`'s leg end and dispatches an integrate run that takes
  * it onto the queue at once; `after-fast` starts from that queue while `slow` still works.
  */
-import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { runIdOf } from "../../../src/github-driver/mission-id.ts";
 import { missionResult } from "../../../src/report/index.ts";
-import { APP_CONFIG, withPlan } from "../support/app-checks.ts";
+import { withPlan } from "../support/app-checks.ts";
+import { NO_BARRIER_PLAN, noBarrierConfig } from "../support/no-barrier.ts";
 import { startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
-
-const PLAN = `version: 1
-title: No barrier
-items:
-  - id: fast
-    title: Fast
-    writes: [src/fast.js]
-    prompt: |
-      create src/fast.js "export const fast = 1;\\n"
-  - id: slow
-    title: Slow, until after-fast has started
-    agent: waiter
-    writes: [src/slow.txt]
-    prompt: wait for after-fast
-  - id: after-fast
-    title: After fast
-    agent: marker
-    after: [fast]
-    writes: [src/after.txt]
-    prompt: mark the start
-`;
-
-function config(reports: string): string {
-  const started = shellQuote(`${reports}/after-fast-started`);
-  const waiter = `for i in $(seq 1 1200); do [ -e ${started} ] && break; sleep 0.1; done; [ -e ${started} ] || { echo "after-fast never started while slow worked" >&2; exit 3; }; mkdir -p src && echo slow > src/slow.txt`;
-  const marker = `touch ${started} && mkdir -p src && echo after > src/after.txt`;
-  return APP_CONFIG.replace(
-    "limits:",
-    `  waiter: { command: ${JSON.stringify(waiter)}, timeout: 3m }\n  marker: { command: ${JSON.stringify(marker)}, timeout: 1m }\n# The agents wait on a file in the world's shared folder.\nsandbox: none\nlimits:`,
-  );
-}
 
 export const actionNoBarrier: Scenario = {
   name: "action-no-barrier",
   run: async () => {
-    const real = await startWorld({ config, parallelRuns: 4 });
+    const world = await startWorld({ config: noBarrierConfig, parallelRuns: 4 });
     try {
-      const command = await real.comment(withPlan("/naruto Fast, slow, and after fast", PLAN));
+      const command = await world.comment(withPlan("/naruto Fast, slow, and after fast", NO_BARRIER_PLAN));
       check(command !== null, "the workflow did not run for the /naruto comment");
-      const runs = [command, ...(await real.settle(30))];
-      const [id] = await real.missionIds();
+      const runs = [command, ...(await world.settle(30))];
+      const [id] = await world.missionIds();
       check(id !== undefined, "no mission", runs);
-      const mission = await real.mission(id);
+      const mission = await world.mission(id);
       check(mission !== null, "the mission is not stored", runs);
       const result = missionResult(mission);
       checkEqual(Object.fromEntries(result.items.map((i) => [i.id, i.status])), { fast: "integrated", slow: "integrated", "after-fast": "integrated" }, "item statuses", runs);
@@ -69,11 +38,11 @@ export const actionNoBarrier: Scenario = {
       const watched = runs.find((r) => r.id === batch)?.jobs.find((j) => j.job === "watch");
       checkEqual(watched?.result, "success", "the work run's watch job", runs);
       check(runs.some((r) => r.title === `naruto integrate ${id}`), "the watch job started an integrate run", runs);
-      const files = (await real.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n");
+      const files = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n");
       for (const f of ["src/fast.js", "src/slow.txt", "src/after.txt"]) check(files.includes(f), `${f} is on the queue`, runs);
-      real.fake.assertNoViolations();
+      world.fake.assertNoViolations();
     } finally {
-      await real.close();
+      await world.close();
     }
   },
 };

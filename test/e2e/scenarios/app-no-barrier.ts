@@ -8,47 +8,16 @@
  * three are integrated. GitHub runs a mission's runs side by side, and so does this world.
  */
 import { missionIdFor, runIdOf } from "../../../src/github-driver/mission-id.ts";
-import { shellQuote } from "../../../src/agent/shell-quote.ts";
-import { APP_CONFIG, checkFinished, withPlan } from "../support/app-checks.ts";
+import { checkFinished, withPlan } from "../support/app-checks.ts";
+import { NO_BARRIER_PLAN, noBarrierConfig } from "../support/no-barrier.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
-
-const PLAN = `version: 1
-title: No barrier
-items:
-  - id: fast
-    title: Fast
-    writes: [src/fast.js]
-    prompt: |
-      create src/fast.js "export const fast = 1;\\n"
-  - id: slow
-    title: Slow, until after-fast has started
-    agent: waiter
-    writes: [src/slow.txt]
-    prompt: wait for after-fast
-  - id: after-fast
-    title: After fast
-    agent: marker
-    after: [fast]
-    writes: [src/after.txt]
-    prompt: mark the start
-`;
-
-function config(reports: string): string {
-  const started = shellQuote(`${reports}/after-fast-started`);
-  const waiter = `for i in $(seq 1 1200); do [ -e ${started} ] && break; sleep 0.1; done; [ -e ${started} ] || { echo "after-fast never started while slow worked" >&2; exit 3; }; mkdir -p src && echo slow > src/slow.txt`;
-  const marker = `touch ${started} && mkdir -p src && echo after > src/after.txt`;
-  return APP_CONFIG.replace(
-    "limits:",
-    `  waiter: { command: ${JSON.stringify(waiter)}, timeout: 3m }\n  marker: { command: ${JSON.stringify(marker)}, timeout: 1m }\n# The agents wait on a file in the world's shared folder.\nsandbox: none\nlimits:`,
-  );
-}
 
 export const appNoBarrier: Scenario = {
   name: "app-no-barrier",
   run: () =>
-    withAppWorld({ config, parallelRuns: 4 }, async (world) => {
-      const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Fast, slow, and after fast", PLAN) });
+    withAppWorld({ config: noBarrierConfig, parallelRuns: 4 }, async (world) => {
+      const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Fast, slow, and after fast", NO_BARRIER_PLAN) });
       const id = missionIdFor(REPO, commentId);
       await world.settle(30);
       await checkFinished(world, id, { items: ["fast", "slow", "after-fast"], files: ["src/fast.js", "src/slow.txt", "src/after.txt"] });
