@@ -65,20 +65,29 @@ function plan(items: number): string {
  * /proc/self/stat, else this process alone.
  */
 function cpuSeconds(): number {
+  const split = cpuSplit();
+  return split.user + split.system + split.children;
+}
+
+/** This process's user and system CPU seconds, and its finished children's (Linux; else 0). */
+function cpuSplit(): { user: number; system: number; children: number } {
   const own = process.cpuUsage();
-  const ownSeconds = (own.user + own.system) / 1e6;
+  let children = 0;
   try {
     const stat = readFileSync("/proc/self/stat", "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ownSeconds + (Number(fields[13]) + Number(fields[14])) / 100;
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
   } catch {
-    return ownSeconds;
+    children = 0;
   }
+  return { user: own.user / 1e6, system: own.system / 1e6, children };
 }
 
 interface Measure {
   readonly seconds: number;
   readonly cpu: number;
+  /** Of `cpu`: naruto's own process (user, system) and its children (git, the sandbox, agents). */
+  readonly split?: { readonly user: number; readonly system: number; readonly children: number };
   readonly gitProcesses: number;
   /** git processes by subcommand (`update-ref`, `cat-file`, …). */
   readonly bySubcommand?: ReadonlyMap<string, number>;
@@ -126,20 +135,22 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
       if (e.type === "agent_exited") lastExit = performance.now();
     },
   };
-  const cpuStart = cpuSeconds();
+  const cpuStart = cpuSplit();
   const m = await runLocalMission(
     { git, env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: cacheHome }, now: () => new Date(), randomId: () => `b${items}x${parallel}${Math.random().toString(36).slice(2, 6)}`, progress, nodePath: process.execPath, cwd: repo.dir },
     { repoDir: repo.dir, planText: plan(items), task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config(command, parallel) },
   );
   const end = performance.now();
   const seconds = (end - start) / 1000;
-  const cpu = cpuSeconds() - cpuStart;
+  const cpuEnd = cpuSplit();
+  const split = { user: cpuEnd.user - cpuStart.user, system: cpuEnd.system - cpuStart.system, children: cpuEnd.children - cpuStart.children };
+  const cpu = split.user + split.system + split.children;
   const fixed = { start: ((firstStart ?? start) - start) / 1000, end: (end - lastExit) / 1000 };
   const integrated = m.items.filter((i) => i.status === "integrated").length;
   if (m.verdict?.verdict !== "approve" || integrated !== items) {
     throw new Error(`the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items.filter((i) => i.status !== "integrated").slice(0, 5).map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
   }
-  return { seconds, cpu, gitProcesses, bySubcommand, fixed };
+  return { seconds, cpu, split, gitProcesses, bySubcommand, fixed };
 }
 
 /** The naive way, per item: a linked work tree, the same edit, a commit, the work tree removed. */
@@ -300,8 +311,12 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
     console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
     console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
     // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
-    const trivial = per(await mission(small, 16, 1, TRIVIAL, cacheHome), 16);
-    console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
+    const trivialMission = await mission(small, 16, 1, TRIVIAL, cacheHome);
+    const trivial = per(trivialMission, 16);
+    const ms = (seconds: number) => ((seconds * 1000) / 16).toFixed(0);
+    const split = trivialMission.split;
+    const where = split === undefined ? "" : ` (naruto's process ${ms(split.user)} ms user + ${ms(split.system)} ms system, its children ${ms(split.children)} ms)`;
+    console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s${where} and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
     console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
     console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
   } finally {
