@@ -60614,6 +60614,12 @@ function runIdOf(runner) {
   const match = runner === null ? null : /\/actions\/runs\/(\d+)(?:[/?#]|$)/.exec(runner) ?? /^run (\d+)$/.exec(runner);
   return match ? Number(match[1]) : null;
 }
+function workLegName(mission, item, attempt) {
+  return `work ${mission} ${item}#${attempt}`;
+}
+function integrateRunInputs(mission, runId) {
+  return { mission, phase: "integrate", run: String(runId) };
+}
 
 // src/redact/redacted.ts
 var REDACTED = "[redacted]";
@@ -67053,7 +67059,7 @@ async function watchMode(deps, input2, timing) {
     return { dispatched: dispatched2, reason };
   };
   if (input2.dispatch.phase !== "work") return stop(0, "not a work run: nothing to watch");
-  const legs = new Set(input2.dispatch.items.map((i) => `work ${mission} ${i.item}#${i.attempt}`));
+  const legs = new Map(input2.dispatch.items.map((i) => [workLegName(mission, i.item, i.attempt), `${i.item}#${i.attempt}`]));
   if (legs.size < 2) return stop(0, `${legs.size} leg: the run's queue job integrates it as soon as it ends`);
   const taken = /* @__PURE__ */ new Set();
   let dispatched = 0;
@@ -67078,9 +67084,9 @@ async function watchMode(deps, input2, timing) {
     }
     const fresh2 = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
     if (fresh2.length > 0) {
-      const names = fresh2.map((j) => j.name.slice(`work ${mission} `.length));
+      const names = fresh2.map((j) => legs.get(j.name) ?? j.name);
       try {
-        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission, phase: "integrate", run: String(input2.runId) } });
+        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: integrateRunInputs(mission, input2.runId) });
         dispatched += 1;
         for (const j of fresh2) taken.add(j.name);
         deps.log.info(`watch ${mission}: ${names.join(", ")} ended; integrate run dispatched for the legs of run ${input2.runId} ended so far (${legs.size - ended.length} still working)`);

@@ -4,6 +4,7 @@
  * and a render of the stored mission is right whichever event asked for it.
  */
 import type { Context } from "probot";
+import { integrateRunInputs } from "../github-driver/mission-id.ts";
 import { publishTracking } from "../github-driver/publish.ts";
 import { createLru } from "../github/lru.ts";
 import { GITHUB_STATE_REF_PREFIX } from "../github/mission-store.ts";
@@ -103,7 +104,7 @@ export async function onWorkLegEnded(deps: AppDeps, memory: { throttle: Throttle
   if (phase !== "work" || id === undefined || !MISSION_ID.test(id)) return;
   const { repository } = context.payload;
   const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
-  const inputs = { mission: id, phase: "integrate", run: String(job.runId) };
+  const inputs = integrateRunInputs(id, job.runId);
   const dispatch = async () => {
     try {
       await driver.github.dispatchWorkflow({ workflow: driver.workflow, ref: driver.ref, inputs });

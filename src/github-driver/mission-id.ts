@@ -20,3 +20,16 @@ export function runIdOf(runner: string | null): number | null {
   const match = runner === null ? null : (/\/actions\/runs\/(\d+)(?:[/?#]|$)/.exec(runner) ?? /^run (\d+)$/.exec(runner));
   return match ? Number(match[1]) : null;
 }
+
+/**
+ * A leg of a work run as the workflow template names it (`work m-1a2b3c alpha#1`): the job's name
+ * is all a `workflow_job` event and the jobs API give of it.
+ */
+export function workLegName(mission: string, item: string, attempt: number): string {
+  return `work ${mission} ${item}#${attempt}`;
+}
+
+/** The inputs of an integrate run (templates/naruto.yml): the legs of work run `runId` that ended so far. */
+export function integrateRunInputs(mission: string, runId: number): { mission: string; phase: "integrate"; run: string } {
+  return { mission, phase: "integrate", run: String(runId) };
+}

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missionOfRun } from "../../src/app/run-events.ts";
+import { workLegName } from "../../src/github-driver/mission-id.ts";
 import { createActionsSimulator, formatRun, runUntilQuiet, type RunResult } from "../support/actions-sim/index.ts";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.ts";
 
@@ -98,7 +99,8 @@ describe("the workflow template", () => {
       expect(missionOfRun({ id: run?.id ?? 0, title: run?.title ?? null, headBranch: "main" })).toBe("m-1a2b3c4d");
       // workflow_job events carry no run title: the job's name must name the mission too.
       const ran = run?.jobs.filter((j) => j.result !== "skipped") ?? [];
-      expect(ran.map((j) => j.name)).toEqual(["work m-1a2b3c4d docs#1", "queue m-1a2b3c4d", "publish m-1a2b3c4d"]);
+      // The watch job and the App find a leg by this name (workLegName).
+      expect(ran.map((j) => j.name)).toEqual([workLegName("m-1a2b3c4d", "docs", 1), "queue m-1a2b3c4d", "publish m-1a2b3c4d"]);
       for (const job of ran) expect(missionOfRun({ id: run?.id ?? 0, title: job.name, headBranch: "main" }), job.name).toBe("m-1a2b3c4d");
     } finally {
       await sim.close();

@@ -14,6 +14,7 @@
  */
 import { OutcomeUnknownError } from "../../github/errors.ts";
 import type { WorkflowJob } from "../../github/port.ts";
+import { integrateRunInputs, workLegName } from "../../github-driver/mission-id.ts";
 import type { DispatchInput, ModeDeps } from "../deps.ts";
 import { missionInput, ModeInputError } from "./shared.ts";
 
@@ -44,8 +45,8 @@ export async function watchMode(
     return { dispatched, reason };
   };
   if (input.dispatch.phase !== "work") return stop(0, "not a work run: nothing to watch");
-  // The names GitHub gives the legs (templates/naruto.yml: `work <mission> <item>#<attempt>`).
-  const legs = new Set(input.dispatch.items.map((i) => `work ${mission} ${i.item}#${i.attempt}`));
+  // The names GitHub gives the legs, and what the log calls them.
+  const legs = new Map(input.dispatch.items.map((i) => [workLegName(mission, i.item, i.attempt), `${i.item}#${i.attempt}`]));
   if (legs.size < 2) return stop(0, `${legs.size} leg: the run's queue job integrates it as soon as it ends`);
 
   const taken = new Set<string>();
@@ -73,9 +74,9 @@ export async function watchMode(
     // A cancelled or skipped leg left no artifact: nothing of it to integrate.
     const fresh = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
     if (fresh.length > 0) {
-      const names = fresh.map((j) => j.name.slice(`work ${mission} `.length));
+      const names = fresh.map((j) => legs.get(j.name) ?? j.name);
       try {
-        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission, phase: "integrate", run: String(input.runId) } });
+        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: integrateRunInputs(mission, input.runId) });
         dispatched += 1;
         for (const j of fresh) taken.add(j.name);
         deps.log.info(`watch ${mission}: ${names.join(", ")} ended; integrate run dispatched for the legs of run ${input.runId} ended so far (${legs.size - ended.length} still working)`);
