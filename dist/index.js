@@ -58261,10 +58261,12 @@ function createVersionReader(github) {
         return await github.readCommitFiles(version2);
       } catch (error63) {
         if (!isTooLarge(error63)) throw error63;
-        large.add(mission);
       }
     }
-    return readByLevels(github, version2);
+    const read = await readByLevels(github, version2);
+    if (read !== null && read.files.filter((f) => f.path.startsWith(`${ITEMS_FOLDER}/`)).length > ITEMS_PER_FOLDER) large.add(mission);
+    else large.delete(mission);
+    return read;
   };
 }
 function isTooLarge(error63) {

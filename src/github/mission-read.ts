@@ -3,10 +3,12 @@
  * about 1.2 KB per item. GitHub stops any query it cannot answer within 10 s and says 502 (or
  * 504) after those 10 s, and a mission of a few thousand items can ask for that much. Such a
  * version is read a level of its tree at a time instead: the root, `items/`, then one query per
- * folder of 64 records (src/mission/records.ts), a few at once; and a mission read so once is
- * read so from then on in this process, without waiting 10 s for the same 502 again.
+ * folder of 64 records (src/mission/records.ts), a few at once; and a mission of more records
+ * than one folder holds, once read so, is read so from then on in this process, without waiting
+ * 10 s for the same 502 again.
  */
 import { GitHubError, GraphqlError } from "./errors.ts";
+import { ITEMS_FOLDER, ITEMS_PER_FOLDER } from "../mission/records.ts";
 import type { CommittedFile, GitHubPort } from "./port.ts";
 
 /** Folders of a version read at once. */
@@ -25,10 +27,14 @@ export function createVersionReader(github: Pick<GitHubPort, "readCommitFiles" |
         return await github.readCommitFiles(version);
       } catch (error) {
         if (!isTooLarge(error)) throw error;
-        large.add(mission);
       }
     }
-    return readByLevels(github, version);
+    const read = await readByLevels(github, version);
+    // One folder of records is never too much for one answer: that 502 was GitHub's passing
+    // trouble, and the next version is read at once again.
+    if (read !== null && read.files.filter((f) => f.path.startsWith(`${ITEMS_FOLDER}/`)).length > ITEMS_PER_FOLDER) large.add(mission);
+    else large.delete(mission);
+    return read;
   };
 }
 

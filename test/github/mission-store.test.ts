@@ -14,6 +14,7 @@ import type { MissionEvent } from "../../src/mission/events.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { at, item, planned, requested } from "../support/mission-builders.ts";
 import { describeStoreConformance, HEAVY_TEST_TIMEOUT_MS } from "../support/store-conformance.ts";
+import type { FakeGitHub } from "../support/fake-github/index.ts";
 import { startTarget, type PortTarget } from "./target.ts";
 
 // 50 racing writers over HTTP to a fake that runs git for every request: minutes on a busy
@@ -30,6 +31,11 @@ afterAll(async () => {
   t.fake?.assertNoViolations();
   await t.close();
 });
+
+/** The GraphQL operations the fake answered since request `from`, with their statuses. */
+function graphqlSent(fake: FakeGitHub, from: number): string[] {
+  return fake.requests.slice(from).filter((r) => r.kind === "graphql").map((r) => `${/query (naruto_\w+)/.exec((r.body as { query: string }).query)?.[1] ?? "?"} ${r.status}`);
+}
 
 /** A namespace no other test uses: the store in it starts empty. */
 const freshPrefix = () => `${t.scratch}store-${++stores}/`;
@@ -138,8 +144,7 @@ describe("GitHub mission store", () => {
     const store = createGitHubMissionStore({ github: t.github, refPrefix });
     await applyEvent(store, "m-test1", requested({ max_parallel: 200 }));
     await applyEvent(store, "m-test1", planned(Array.from({ length: 200 }, (_, i) => item(`i${i}`, [], { prompt: `item ${i}: ${"details ".repeat(40)}` }))));
-    const sent = (from: number) =>
-      fake.requests.slice(from).filter((r) => r.kind === "graphql").map((r) => `${/query (naruto_\w+)/.exec((r.body as { query: string }).query)?.[1] ?? "?"} ${r.status}`);
+    const sent = (from: number) => graphqlSent(fake, from);
     // Every record at once is about 180 KB here; GitHub gives up on a query after 10 s.
     fake.setGraphqlAnswerLimit(100_000);
     try {
@@ -157,6 +162,25 @@ describe("GitHub mission store", () => {
     } finally {
       fake.setGraphqlAnswerLimit(null);
     }
+  });
+
+  it("reads a small mission at once again after one passing 502", async (ctx) => {
+    const fake = t.fake;
+    if (fake === null) return ctx.skip();
+    const refPrefix = freshPrefix();
+    const store = createGitHubMissionStore({ github: t.github, refPrefix });
+    await applyEvent(store, "m-test1", requested());
+    await applyEvent(store, "m-test1", planned([item("a"), item("b")]));
+    const sent = (from: number) => graphqlSent(fake, from);
+    const other = createGitHubMissionStore({ github: t.makeGitHub(), refPrefix });
+    fake.faults.push({ path: "/graphql", status: 502, times: 1 });
+    const from = fake.requests.length;
+    expect((await other.load("m-test1"))?.mission.items.map((i) => i.id)).toEqual(["a", "b"]);
+    expect(sent(from)).toEqual(["naruto_commitFiles 502", "naruto_treeLevel 200", "naruto_treeLevel 200", "naruto_treeLevel 200"]);
+    await applyEvent(store, "m-test1", { type: "attempt_started", at: at(2), item: "b", attempt: 1, base: "b".repeat(40), runner: "runner-b" });
+    const again = fake.requests.length;
+    expect((await other.load("m-test1"))?.mission.items[1]?.attempts[0]?.runner).toBe("runner-b");
+    expect(sent(again)).toEqual(["naruto_commitFiles 200"]);
   });
 
   it("reads a record GitHub gives no text for inline (over 512,000 bytes) through the blob API", async (ctx) => {
