@@ -3,6 +3,7 @@
  * else moving naruto's refs is named and put back, a `naruto cancel` from another process is
  * recognised, and the user's changes are blamed on agents only when they ran unsandboxed.
  */
+import { appendFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { createLocalMissionStore } from "../git/mission-store.ts";
@@ -79,6 +80,28 @@ describe("the tamper watch", () => {
     const all = await w.check({ everything: true });
     expect(all.map((f) => [f.what, f.blame, f.action])).toEqual([["refs/heads/main", "user", null]]);
     expect(await w.check({ everything: true })).toEqual([]);
+  });
+
+  it("still names a change an agent made while naruto put its ref back (it is not folded into the next comparison's start)", async () => {
+    repo = await createTestRepo({ "README.md": "# app\n" });
+    const config = `${repo.dir}/.git/config`;
+    // An agent still running (b#1) changes the config right as naruto puts its queue back.
+    const git: typeof repo.git = async (call) => {
+      if (call.args.includes("naruto: put back (tampered)")) await appendFile(config, "[alias]\n\tst = !echo pwned\n");
+      return repo.git(call);
+    };
+    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: false, now: () => new Date("2026-12-01T00:00:00Z") });
+    const head = await repo.run("rev-parse", "HEAD");
+    await w.git({ args: ["update-ref", "refs/heads/naruto/m-test1", head, ""], cwd: repo.dir });
+    w.attemptStarted("a#1");
+    w.attemptStarted("b#1");
+    const other = await repo.commit("elsewhere", { "x.txt": "x\n" });
+    await repo.run("update-ref", "refs/heads/naruto/m-test1", other);
+    w.attemptEnded("a#1");
+    const first = await w.check();
+    expect(first.find((f) => f.what === "refs/heads/naruto/m-test1")?.action).toBe(`naruto put it back to ${head.slice(0, 12)}`);
+    const findings = [...first, ...(await w.check())];
+    expect(findings.filter((f) => f.what === ".git/config").map((f) => [f.blame, f.attempts])).toEqual([["agents", ["b#1"]]]);
   });
 
   it("shares one check among those asked for while it waits its turn, and still sees what changed before each", async () => {
@@ -169,8 +192,8 @@ describe("the tamper watch", () => {
     await repo.run("update-ref", "refs/heads/naruto/m-test1--b/deep", head);
     await repo.run("update-ref", "-d", "refs/naruto/attempts/m-test1/a/1");
     const after = await w.check();
-    // The mission's refs only: read (one deleted), and read again once naruto put it back.
-    expect(lines.slice(1)).toEqual([mine.length - 1, mine.length]);
+    // The mission's refs only, once (one deleted): naruto's refs as put back are the ledger's.
+    expect(lines.slice(1)).toEqual([mine.length - 1]);
     expect(after.map((f) => [f.what, f.blame])).toEqual([["refs/naruto/attempts/m-test1/a/1", "not_naruto"]]);
     // Put back: naruto never wrote the deletion.
     expect(await repo.run("rev-parse", "refs/naruto/attempts/m-test1/a/1")).toBe(head);

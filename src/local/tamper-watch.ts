@@ -187,8 +187,10 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
       const action = await putBack(git, repoDir, ref, e.current, actual);
       findings.push({ at, what: ref, before: e.current, after: actual, blame: "not_naruto", attempts: window, action });
     }
-    // The next check compares with what is there now (naruto's refs as put back).
-    last = findings.some((f) => f.action !== null) ? await record(now.userRefs) : now;
+    // The next check compares with what this one read. Not a record read again after a put-back:
+    // what an agent still running changed meanwhile would be taken for the start and never named.
+    // naruto's refs as put back need none: they are compared with the ledger, not with `last`.
+    last = now;
     ran = new Set(running);
     return findings;
   };
