@@ -3,13 +3,16 @@
  * one queue commit per checkpoint, with no work tree and no ref moved.
  *
  * Each checkpoint is first checked against the in-memory tree of the candidate so far (pure).
- * When it fits (the fast path) its changes are queued for one `fast-import` stream. When a path
+ * When it fits (the fast path) its changes are queued for one write of the commits: by naruto
+ * itself (chain-write.ts), or one `fast-import` stream where it cannot. When a path
  * changed underneath, the commits queued so far are written, and the checkpoint is merged for
  * real onto that commit (the slow path): a clean merge joins the chain with the merged result,
  * a conflict leaves the chain as it was and reports the paths.
  */
 import type { Git } from "./run-git.ts";
+import { writeChain } from "./chain-write.ts";
 import { runFastImport, type ImportCommit } from "./fast-import.ts";
+import { looseObjectsDir } from "./loose-objects.ts";
 import { mergeCheckpoint, type MergeEngineChoice } from "./merge.ts";
 import type { CommitObject } from "./queue-parse.ts";
 import { diffTrees, type PreparedCheckpoint } from "./queue-read.ts";
@@ -59,7 +62,11 @@ export async function buildChain(ctx: ChainContext, base: ChainBase, items: read
 
   const flush = async (): Promise<string> => {
     if (pending.length === 0) return from;
-    const ids = await runFastImport({ git: ctx.git, repoDir: ctx.repoDir, from, commits: pending.map((p) => p.commit) });
+    const commits = pending.map((p) => p.commit);
+    // naruto writes the chain itself where it can (chain-write.ts), else fast-import does.
+    const objectsDir = await looseObjectsDir(ctx.git, ctx.repoDir);
+    const written = objectsDir === null ? null : await writeChain({ git: ctx.git, repoDir: ctx.repoDir, objectsDir, from, commits });
+    const ids = written ?? (await runFastImport({ git: ctx.git, repoDir: ctx.repoDir, from, commits }));
     pending.forEach((p, i) => {
       const commit = ids[i] ?? "";
       steps.push({ index: p.index, status: "integrated", commit, changed: p.commit.changes.map((c) => c.path), merged: p.merged });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { catFileRead } from "./cat-file-session.ts";
+import { catFileCheckRead, catFileRead } from "./cat-file-session.ts";
 import { diffTreeRead } from "./diff-tree-session.ts";
 import { createGitSession, type GitSession } from "./git-session.ts";
 import { refTransactionOf, transactionAnswered, transactionInput } from "./ref-sessions.ts";
@@ -93,7 +93,7 @@ export function createGit(options: GitRunnerOptions = {}): Git {
     }
   };
   return async (call) => {
-    const read = catFileRead(call) ?? diffTreeRead(call);
+    const read = catFileRead(call) ?? catFileCheckRead(call) ?? diffTreeRead(call);
     if (read !== null) {
       const result = await ask(call, call.args, read.input, read.answered);
       if (result.ok) return { code: 0, stdout: read.stdout(result.out), stderr: "" };
