@@ -76,7 +76,8 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   const { git, workDir, item } = options;
   const snapshot = await snapshotWorkDir(git, workDir);
   const call = (args: readonly string[], extra?: { input?: string }) => viewCall(snapshot.view, args, extra);
-  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options.gate ?? STRICT_GATE });
+  // The view writes into the repository's store: the gate reads the objects there, through its long-running processes.
+  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options.gate ?? STRICT_GATE, repoDir: options.repoDir });
   const changes = gate.changes ?? [];
   const notes = snapshot.notes;
   if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };

@@ -1,7 +1,8 @@
 /**
  * The gate's object check (DESIGN.md §8a): every tree and blob a change brings that its base does
- * not hold at the same path, read with one `cat-file --batch-command` (the trees' content, the
- * blobs' type and size) and judged by git's fsck rules for trees (gate-tree.ts) and the size limit
+ * not hold at the same path, read with one `cat-file --batch-command` or through the repository's
+ * long-running `cat-file` processes (the trees' content, the blobs' type and size), and judged
+ * by git's fsck rules for trees (gate-tree.ts) and the size limit
  * for blobs. A tree git itself cannot walk (an empty name, a malformed mode, a missing object)
  * makes the `diff-tree` that lists them fail; then the trees are read level by level from the
  * top ({@link walkAllTrees}), so that the refusal still names the path.
@@ -31,20 +32,23 @@ const MAX_DEPTH = 512;
 /**
  * Checks the objects `tip` (a commit or a tree) brings over its base: its root tree, and the
  * trees and blobs that differ from the base at their path (`diff-tree -t`, see changes.ts
- * `readDiff`), a superset of what the base does not hold. One `cat-file --batch-command`: the
- * content of each tree, the type and size of each blob.
+ * `readDiff`), a superset of what the base does not hold. One `cat-file --batch-command` in the
+ * call's repository, or with `repoDir` (a repository whose store holds the objects) its
+ * long-running `cat-file --batch` and `--batch-check`: the content of each tree, the type and
+ * size of each blob.
  *
  * @example await checkNewObjects({ git, call, tip: snapshotTree, trees, blobs, maxFileSize: 50 * 1024 * 1024 })
  */
-export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: string; trees: readonly string[]; blobs: readonly string[]; maxFileSize: number }): Promise<NewObjects> {
+export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: string; trees: readonly string[]; blobs: readonly string[]; maxFileSize: number; repoDir?: string }): Promise<NewObjects> {
   const { git, call } = input;
   const idBytes = input.tip.length / 2;
   const treeSet = new Set(input.trees);
   const treeIds = [...treeSet];
   const blobIds = [...new Set(input.blobs)].filter((b) => !treeSet.has(b));
-  const commands = [`contents ${input.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)];
-  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}\n`).join("") }));
-  const read = parseBatchCommand(stdout, commands);
+  const read =
+    input.repoDir === undefined
+      ? await readByCommands(git, call, [`contents ${input.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)])
+      : await readInSessions(git, input.repoDir, input.tip, treeIds, blobIds);
   const root = read[0];
   const types = new Map(read.slice(1).flatMap((o) => (o === null ? [] : [[o.oid, o] as const])));
   // Only what was read with its content: an `info` answer of type tree has none.
@@ -78,6 +82,31 @@ export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: 
     }
   }
   return { violations, blobSizes };
+}
+
+/** The answers to `contents` and `info` commands, in order, from one `cat-file --batch-command` (git 2.36 or later). */
+async function readByCommands(git: Git, call: GitCallFor, commands: readonly string[]): Promise<(BatchObject | null)[]> {
+  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}\n`).join("") }));
+  return parseBatchCommand(stdout, commands);
+}
+
+/**
+ * The same answers from the repository's long-running processes, which hold its objects (and
+ * the work directory's, written into its store): the trees' content from `cat-file --batch`, the
+ * blobs' type and size from `cat-file --batch-check`, side by side; no process of their own.
+ * The tip's tree: the tip itself, or the tree its commit names (a second read).
+ */
+async function readInSessions(git: Git, repoDir: string, tip: string, trees: readonly string[], blobs: readonly string[]): Promise<(BatchObject | null)[]> {
+  const batch = async (args: string, ids: readonly string[]) =>
+    ids.length === 0 ? Buffer.alloc(0) : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids.map((id) => `${id}\n`).join("") })).stdout;
+  const [contents, infos] = await Promise.all([batch("--batch", [tip, ...trees]), batch("--batch-check", blobs)]);
+  const read = parseBatchCommand(contents, [tip, ...trees].map((id) => `contents ${id}`));
+  const first = read[0];
+  if (first?.type === "commit") {
+    const tree = /^tree ([0-9a-f]{40}(?:[0-9a-f]{24})?)\n/.exec(first.content.toString("latin1"))?.[1];
+    read[0] = tree === undefined ? null : (parseBatchCommand(await batch("--batch", [tree]), [`contents ${tree}`])[0] ?? null);
+  }
+  return [...read, ...parseBatchCommand(infos, blobs.map((id) => `info ${id}`))];
 }
 
 /** The fsck problems of one tree (named by path), and its entries to walk on. */

@@ -27,7 +27,17 @@ const keep: ForgedDir[number] = ["keep.txt", "keep\n"];
 
 async function gate(top: ForgedDir, policy: GatePolicy = SMALL, options: { keepOrder?: boolean } = {}): Promise<{ result: GateResult; commit: string }> {
   const { commit } = await forgeCommit(repo.git, repo.dir, { base, top, message: "forged\n", ...options });
-  return { result: await checkGate({ git: repo.git, call, base, tip: commit, policy }), commit };
+  return { result: await bothWays(base, commit, policy), commit };
+}
+
+/**
+ * The gate's verdict, read with one `cat-file --batch-command` and through the repository's
+ * long-running processes (as a checkpoint of a work directory is): the same, or the test fails.
+ */
+async function bothWays(start: string, tip: string, policy: GatePolicy): Promise<GateResult> {
+  const once = await checkGate({ git: repo.git, call, base: start, tip, policy });
+  expect(await checkGate({ git: repo.git, call, base: start, tip, policy, repoDir: repo.dir })).toEqual(once);
+  return once;
 }
 
 const refusals = (r: GateResult) => (r.kind === "refused" ? r.violations.map((v) => `${v.path} (${v.rule})`) : []);
@@ -150,14 +160,14 @@ describe("the gate's own rules: gitlinks, .gitmodules, .gitattributes, size", ()
   it("does not blame a change for the gitlinks and .gitattributes its base already had", async () => {
     const { commit: start } = await forgeCommit(repo.git, repo.dir, { base, top: [[".gitattributes", "* text=auto\n"], ["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"]]]], message: "base with a submodule\n" });
     const tree = await forgeTree(repo.git, repo.dir, [[".gitattributes", "* text=auto\n"], ["README.md", "# app\n"], ["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"], ["new.ts", "x\n"]]]]);
-    const result = await checkGate({ git: repo.git, call, base: start, tip: tree, policy: SMALL });
+    const result = await bothWays(start, tree, SMALL);
     expect(result).toEqual({ kind: "passed", changes: [expect.objectContaining({ path: "src/new.ts", kind: "added" })] });
   });
 
   it("refuses removing a submodule or a .gitattributes as much as adding one", async () => {
     const { commit: start } = await forgeCommit(repo.git, repo.dir, { base, top: [["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"]]]], message: "base\n" });
     const tree = await forgeTree(repo.git, repo.dir, [["README.md", "# app\n"], ["src", [keep]]]);
-    const result = await checkGate({ git: repo.git, call, base: start, tip: tree, policy: SMALL });
+    const result = await bothWays(start, tree, SMALL);
     expect(refusals(result)).toEqual(["src/.gitattributes (gitattributes)", "src/deno (gitlink)"]);
   });
 

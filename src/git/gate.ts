@@ -56,23 +56,33 @@ export type GateResult =
 
 /**
  * Checks the change from commit `base` to `tip` (a commit or a tree), and lists it: two git
- * processes (`diff-tree -t`, `cat-file --batch-command`), a third only when a symlink or an
- * allowed `.gitmodules`/`.gitattributes` changed.
+ * processes (`diff-tree -t`, `cat-file --batch-command`; one with `repoDir`), another only when a
+ * symlink or an allowed `.gitmodules`/`.gitattributes` changed.
  *
  * @param call how to run git in a repository that holds both (naruto's view of a work directory,
  *   or a plain call in the repository)
+ * @param repoDir a repository whose object store holds both (the one a view writes into): the
+ *   objects are then read through its long-running `cat-file` processes, not a process of their own
  * @example
  * const gate = await checkGate({ git, call, base: start, tip: tree, policy: gatePolicy(config) });
  * if (gate.kind === "refused") return { kind: "out_of_scope", violations: gate.violations, … };
  */
-export async function checkGate(input: { git: Git; call: GitCallFor; base: string; tip: string; policy: GatePolicy }): Promise<GateResult> {
+export async function checkGate(input: { git: Git; call: GitCallFor; base: string; tip: string; policy: GatePolicy; repoDir?: string }): Promise<GateResult> {
   for (const id of [input.base, input.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
   const diff = await readDiff({ git: input.git, call: input.call, base: input.base, tip: input.tip });
   if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input.git, call: input.call, tip: input.tip, idBytes: input.tip.length / 2 }), changes: null };
   // A blob the base holds at a changed path (a renamed file, say) is not new.
   const old = new Set(diff.changes.map((c) => c.oldOid));
   const blobs = diff.changes.flatMap((c) => (c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []));
-  const objects = await checkNewObjects({ git: input.git, call: input.call, tip: input.tip, trees: diff.trees.map((t) => t.oid), blobs, maxFileSize: input.policy.maxFileSize });
+  const objects = await checkNewObjects({
+    git: input.git,
+    call: input.call,
+    tip: input.tip,
+    trees: diff.trees.map((t) => t.oid),
+    blobs,
+    maxFileSize: input.policy.maxFileSize,
+    ...(input.repoDir !== undefined ? { repoDir: input.repoDir } : {}),
+  });
   if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
   const changes = await withSymlinkTargets(input.git, input.call, diff.changes);
   const found = changeViolations(changes, input.policy);
