@@ -22142,18 +22142,18 @@ var require_set = __commonJS({
       }
       static from(schema, iterable, ctx) {
         const { replacer } = ctx;
-        const set3 = new this(schema);
+        const set4 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
           for (let value of iterable) {
             if (typeof replacer === "function")
               value = replacer.call(iterable, value, value);
-            set3.items.push(Pair.createPair(value, null, ctx));
+            set4.items.push(Pair.createPair(value, null, ctx));
           }
-        return set3;
+        return set4;
       }
     };
     YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set2 = {
+    var set3 = {
       collection: "map",
       identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
@@ -22172,7 +22172,7 @@ var require_set = __commonJS({
       }
     };
     exports2.YAMLSet = YAMLSet;
-    exports2.set = set2;
+    exports2.set = set3;
   }
 });
 
@@ -22279,7 +22279,7 @@ var require_schema3 = __commonJS({
     var merge3 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
-    var set2 = require_set();
+    var set3 = require_set();
     var timestamp = require_timestamp();
     var schema = [
       map2.map,
@@ -22299,7 +22299,7 @@ var require_schema3 = __commonJS({
       merge3.merge,
       omap.omap,
       pairs.pairs,
-      set2.set,
+      set3.set,
       timestamp.intTime,
       timestamp.floatTime,
       timestamp.timestamp
@@ -22326,7 +22326,7 @@ var require_tags = __commonJS({
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
-    var set2 = require_set();
+    var set3 = require_set();
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
@@ -22352,7 +22352,7 @@ var require_tags = __commonJS({
       omap: omap.omap,
       pairs: pairs.pairs,
       seq: seq.seq,
-      set: set2.set,
+      set: set3.set,
       timestamp: timestamp.timestamp
     };
     var coreKnownTags = {
@@ -22360,7 +22360,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:merge": merge3.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set2.set,
+      "tag:yaml.org,2002:set": set3.set,
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
@@ -52655,6 +52655,7 @@ function createGitSession(start, idleMs = SESSION_IDLE_MS) {
 // src/git/cat-file-session.ts
 var OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 var ARGS = ["--no-optional-locks", "cat-file", "--batch"];
+var CHECK_ARGS = ["--no-optional-locks", "cat-file", "--batch-check"];
 function catFileRequestOf(call) {
   return requestLines(call, ARGS, OBJECT_ID);
 }
@@ -52662,6 +52663,24 @@ function catFileRead(call) {
   const ids2 = catFileRequestOf(call);
   return ids2 === null ? null : { input: `${ids2.join("\n")}
 `, answered: catFileAnswered(ids2.length), stdout: (answer) => answer };
+}
+function catFileCheckRead(call) {
+  const ids2 = requestLines(call, CHECK_ARGS, OBJECT_ID);
+  if (ids2 === null) return null;
+  return {
+    input: `${ids2.join("\n")}
+`,
+    answered: (out) => {
+      let at2 = 0;
+      for (let answered = 0; answered < ids2.length; answered++) {
+        const eol = out.indexOf(10, at2);
+        if (eol < 0) return null;
+        at2 = eol + 1;
+      }
+      return at2;
+    },
+    stdout: (answer) => answer
+  };
 }
 function catFileAnswered(count6) {
   return (out) => {
@@ -52809,7 +52828,7 @@ function createGit(options2 = {}) {
     }
   };
   return async (call) => {
-    const read = catFileRead(call) ?? diffTreeRead(call);
+    const read = catFileRead(call) ?? catFileCheckRead(call) ?? diffTreeRead(call);
     if (read !== null) {
       const result2 = await ask(call, call.args, read.input, read.answered);
       if (result2.ok) return { code: 0, stdout: read.stdout(result2.out), stderr: "" };
@@ -59692,7 +59711,7 @@ function verifyProof(plan, proofJson) {
     fail3("the added edges close a cycle with the declared ones");
     return verdict(reasons);
   }
-  const has = (set2, from, to) => (set2[from] ?? 0n) >> BigInt(to) & 1n ? true : false;
+  const has = (set3, from, to) => (set3[from] ?? 0n) >> BigInt(to) & 1n ? true : false;
   const firstHop = (a, b) => items[b].after.includes(items[a].id) ? b : dependents[a].find((d) => d === b || has(reach.declared, d, b));
   const truth = sweepOverlaps(plan);
   const listed = /* @__PURE__ */ new Set();
@@ -61635,9 +61654,9 @@ async function refuseWorkflowChange(ctx, input2) {
   await ctx.reply(workflowRefusalText({ branch: mission.queue.branch, head: mission.queue.head, path: error63.path, pullRequest: ctx.pullRequest !== null, cleaned }));
   return { kind: "replied", reason: `workflow file ${error63.path}: the App has no workflows permission` };
 }
-async function removeQuietly(ctx, what, remove) {
+async function removeQuietly(ctx, what, remove2) {
   try {
-    await remove();
+    await remove2();
     return true;
   } catch (error63) {
     ctx.deps.log.warning(`could not remove ${what}: ${message(error63)}`);
@@ -62527,8 +62546,220 @@ async function readArtifactJson(folder, artifact, file2, schema) {
   return { kind: "ok", value: parsed.data };
 }
 
-// src/git/fast-import.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+// src/git/gate-names.ts
+function nameProblem(name) {
+  if (name.length === 0) return { rule: "bad_name", detail: "an empty name" };
+  if (name.includes(0)) return { rule: "bad_name", detail: "a NUL byte in a name" };
+  if (name.includes(47)) return { rule: "bad_name", detail: `a "/" inside one name: git stores each directory as a tree of its own` };
+  const text2 = name.toString("latin1");
+  if (text2 === "." || text2 === "..") return { rule: "bad_name", detail: `"${text2}" as a name: it would point outside its directory` };
+  if (isDotGit(name)) return { rule: "dotgit", detail: "a spelling of .git: git's own directory on some file system (case, 8.3 short name, trailing dots or spaces, ignored Unicode, or after a \\)" };
+  return null;
+}
+function isDotGit(name) {
+  return isHfsDot(name, "git") || backslashParts(name).some(isNtfsDotGit);
+}
+function isDotGitmodules(name) {
+  return isHfsDot(name, "gitmodules") || backslashParts(name).some((part) => isNtfsDot(part, "gitmodules", "gi7eba"));
+}
+function isDotGitattributes(name) {
+  return isHfsDot(name, "gitattributes") || backslashParts(name).some((part) => isNtfsDot(part, "gitattributes", "gi7d29"));
+}
+function backslashParts(name) {
+  const parts = [name];
+  for (let at2 = name.indexOf(92); at2 !== -1; at2 = name.indexOf(92, at2 + 1)) parts.push(name.subarray(at2 + 1));
+  return parts;
+}
+var HFS_IGNORED = /* @__PURE__ */ new Set([8204, 8205, 8206, 8207, 8234, 8235, 8236, 8237, 8238, 8298, 8299, 8300, 8301, 8302, 8303, 65279]);
+function isHfsDot(name, needle) {
+  const chars = hfsChars(name);
+  if (chars.next() !== 46) return false;
+  for (const expected of needle) {
+    const c = chars.next();
+    if (c === null || c > 127 || String.fromCharCode(c).toLowerCase() !== expected) return false;
+  }
+  const rest = chars.next();
+  return rest === null || rest === 47;
+}
+function hfsChars(name) {
+  let at2 = 0;
+  const decode3 = () => {
+    const b = name[at2];
+    if (b === void 0) return null;
+    const length = b < 128 ? 1 : b >= 194 && b < 224 ? 2 : b >= 224 && b < 240 ? 3 : b >= 240 && b < 245 ? 4 : 0;
+    if (length === 0 || at2 + length > name.length) return null;
+    let code = length === 1 ? b : b & 255 >> length + 1;
+    for (let i = 1; i < length; i++) {
+      const next = name[at2 + i];
+      if ((next & 192) !== 128) return null;
+      code = code << 6 | next & 63;
+    }
+    const shortest = [0, 0, 128, 2048, 65536][length];
+    if (code < shortest || code > 1114111 || code >= 55296 && code <= 57343) return null;
+    at2 += length;
+    return code;
+  };
+  return {
+    next() {
+      for (; ; ) {
+        const code = decode3();
+        if (code === null || !HFS_IGNORED.has(code)) return code;
+      }
+    }
+  };
+}
+var lower = (b) => b >= 65 && b <= 90 ? b + 32 : b;
+var isAscii = (bytes, at2, text2) => [...text2].every((ch, i) => bytes[at2 + i] !== void 0 && lower(bytes[at2 + i]) === ch.charCodeAt(0));
+function onlyDotsAndSpaces(bytes, at2, stops) {
+  for (let i = at2; ; i++) {
+    const b = bytes[i];
+    if (b === void 0 || stops.includes(b)) return true;
+    if (b !== 46 && b !== 32) return false;
+  }
+}
+function isNtfsDotGit(bytes) {
+  const stops = [92, 47, 58];
+  if (bytes[0] === 46 && isAscii(bytes, 1, "git")) return onlyDotsAndSpaces(bytes, 4, stops);
+  if (isAscii(bytes, 0, "git~1")) return onlyDotsAndSpaces(bytes, 5, stops);
+  return false;
+}
+function isNtfsDot(bytes, needle, shortPrefix) {
+  const stops = [58];
+  if (bytes[0] === 46 && isAscii(bytes, 1, needle)) return onlyDotsAndSpaces(bytes, needle.length + 1, stops);
+  const tilde = bytes[7];
+  if (isAscii(bytes, 0, needle.slice(0, 6)) && bytes[6] === 126 && tilde !== void 0 && tilde >= 49 && tilde <= 52) {
+    return onlyDotsAndSpaces(bytes, 8, stops);
+  }
+  let sawTilde = false;
+  let i = 0;
+  for (; i < 8; i++) {
+    const b = bytes[i];
+    if (b === void 0) return false;
+    if (sawTilde) {
+      if (b < 48 || b > 57) return false;
+    } else if (b === 126) {
+      const digit = bytes[++i];
+      if (digit === void 0 || digit < 49 || digit > 57) return false;
+      sawTilde = true;
+    } else if (i >= 6 || b & 128 || lower(b) !== shortPrefix.charCodeAt(i)) {
+      return false;
+    }
+  }
+  return onlyDotsAndSpaces(bytes, i, stops);
+}
+
+// src/git/gate-tree.ts
+var TREE_MODE = "40000";
+var GITLINK_MODE = "160000";
+var SYMLINK_ENTRY_MODE = "120000";
+var GOOD_MODES = /* @__PURE__ */ new Set(["100644", "100755", SYMLINK_ENTRY_MODE, TREE_MODE, GITLINK_MODE]);
+function parseTree(content, idBytes) {
+  const entries = [];
+  let at2 = 0;
+  while (at2 < content.length) {
+    const space = content.indexOf(32, at2);
+    const nul = space === -1 ? -1 : content.indexOf(0, space + 1);
+    if (space === -1 || nul === -1 || nul + 1 + idBytes > content.length) {
+      return { ok: false, detail: `the tree is cut short after ${entries.length} entries`, entries };
+    }
+    const mode = content.subarray(at2, space).toString("latin1");
+    if (!/^[0-7]+$/.test(mode)) return { ok: false, detail: `a malformed mode ${JSON.stringify(mode)}`, entries };
+    entries.push({ mode, name: Buffer.from(content.subarray(space + 1, nul)), oid: content.subarray(nul + 1, nul + 1 + idBytes).toString("hex") });
+    at2 = nul + 1 + idBytes;
+  }
+  return { ok: true, entries };
+}
+function treeProblems(entries) {
+  const problems = [];
+  const seen = /* @__PURE__ */ new Set();
+  let previous = null;
+  for (const entry of entries) {
+    const key = entry.name.toString("latin1");
+    if (!GOOD_MODES.has(entry.mode)) {
+      const why = /^0/.test(entry.mode) ? "zero-padded" : entry.mode === "100664" ? "group-writable (an early git's mode)" : "not one git writes";
+      problems.push({ name: entry.name, rule: "bad_mode", detail: `mode ${entry.mode} is ${why}` });
+    }
+    const name = nameProblem(entry.name);
+    if (name !== null) problems.push({ name: entry.name, ...name });
+    if (/^0+$/.test(entry.oid)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the entry points to the null object id" });
+    if (seen.has(key)) problems.push({ name: entry.name, rule: "duplicate_name", detail: "two entries of one tree have this name" });
+    else if (previous !== null && !inOrder(previous, entry)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the tree's entries are not in git's order" });
+    seen.add(key);
+    previous = entry;
+  }
+  return problems;
+}
+function inOrder(a, b) {
+  const keyOf2 = (e) => e.mode === TREE_MODE ? Buffer.concat([e.name, Buffer.from("/")]) : e.name;
+  return Buffer.compare(keyOf2(a), keyOf2(b)) < 0;
+}
+
+// src/git/loose-objects.ts
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir3, rename as rename2, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+import { deflateSync } from "node:zlib";
+
+// src/git/repo-layout.ts
+function perRepository(read) {
+  const answers = /* @__PURE__ */ new Map();
+  return (git, repoDir) => {
+    let found = answers.get(repoDir);
+    if (found === void 0) {
+      found = read(git, repoDir);
+      found.catch(() => answers.delete(repoDir));
+      answers.set(repoDir, found);
+    }
+    return found;
+  };
+}
+var repoLayout = perRepository(readLayout);
+async function readLayout(git, repoDir) {
+  const out = await gitText(git, {
+    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
+    cwd: repoDir
+  });
+  const [commonDir = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
+  return { commonDir, objectsDir, format, bare: bare === "true" };
+}
+
+// src/git/loose-objects.ts
+async function looseObjectsDir(git, repoDir) {
+  const layout = await repoLayout(git, repoDir);
+  return layout.format === "sha1" ? layout.objectsDir : null;
+}
+async function writeLooseObject(objectsDir, type, content) {
+  const object2 = startLooseObject(objectsDir, type, content);
+  await object2.written;
+  return object2.id;
+}
+function startLooseObject(objectsDir, type, content) {
+  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  const id = createHash3("sha1").update(data).digest("hex");
+  const written = (async () => {
+    const folder = join5(objectsDir, id.slice(0, 2));
+    const temp = join5(objectsDir, `tmp_obj_naruto_${randomBytes2(8).toString("hex")}`);
+    await writeFile3(temp, deflateSync(data, { level: 1 }), { mode: 292 });
+    const target = join5(folder, id.slice(2));
+    if (!folders.has(folder)) await mkdir3(folder, { recursive: true });
+    try {
+      await rename2(temp, target);
+    } catch (error63) {
+      if (error63.code !== "ENOENT") throw error63;
+      await mkdir3(folder, { recursive: true });
+      await rename2(temp, target);
+    }
+    folders.add(folder);
+  })();
+  return { id, written };
+}
+var folders = /* @__PURE__ */ new Set();
+function commitText(p) {
+  const who = `${p.identity.name} <${p.identity.email}> ${Math.floor(p.at.getTime() / 1e3)} +0000`;
+  const lines = [`tree ${p.tree}`, ...p.parents.map((id) => `parent ${id}`), `author ${who}`, `committer ${who}`, "", p.message.endsWith("\n") ? p.message : `${p.message}
+`];
+  return Buffer.from(lines.join("\n"));
+}
 
 // src/git/queue-parse.ts
 var ABSENT = /^0+$/;
@@ -62623,7 +62854,180 @@ function parseCommit(content) {
   return { tree, parents, author, committer, encoding, message: message2 };
 }
 
+// src/git/chain-write.ts
+var S_IFMT = 61440;
+var S_IFDIR = 16384;
+var SETTABLE = /* @__PURE__ */ new Set([33188, 33261, 40960, 57344]);
+var IDENT = /^[^<>\n\0]+ <[^<>\n\0]*> ([0-9]{1,15}) [+-]([0-9]{1,4})$/;
+var OID = /^[0-9a-f]{40}$/;
+var NotHere = class extends Error {
+};
+function writableHere(commit) {
+  const ident = (text2) => {
+    const m = IDENT.exec(text2);
+    return m !== null && Number(m[2]) <= 1400;
+  };
+  if (!ident(commit.author) || !ident(commit.committer)) return false;
+  if (commit.encoding !== null && /[\n\0]/.test(commit.encoding)) return false;
+  return commit.changes.every((c) => {
+    if (c.path === "" || c.path.includes("\0") || c.path.split("/").includes("")) return false;
+    return c.after === null || SETTABLE.has(parseInt(c.after.mode, 8)) && /^[0-7]+$/.test(c.after.mode) && OID.test(c.after.oid);
+  });
+}
+async function writeChain(input2) {
+  if (!OID.test(input2.from) || !input2.commits.every(writableHere)) return null;
+  if (!await allBlobs(input2.git, input2.repoDir, input2.commits)) return null;
+  const read = objectReader(input2.git, input2.repoDir);
+  try {
+    const [commit] = await read([input2.from], "commit");
+    const root = { oid: treeOfCommit(commit ?? Buffer.alloc(0)), entries: null };
+    await readAlong(root, input2.commits.flatMap((c) => c.changes.map((ch) => ch.path.split("/"))), read);
+    const load = async (folder) => folder.entries ??= folder.oid === null ? /* @__PURE__ */ new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? Buffer.alloc(0));
+    const writes = [];
+    const write = (type, content) => {
+      const object2 = startLooseObject(input2.objectsDir, type, content);
+      writes.push(object2.written);
+      object2.written.catch(() => void 0);
+      return object2.id;
+    };
+    const ids2 = [];
+    let parent = input2.from;
+    for (const commit2 of input2.commits) {
+      for (const c of commit2.changes) if (c.after === null) await remove(root, c.path.split("/"), load);
+      for (const c of commit2.changes) if (c.after !== null) await set2(root, c.path.split("/"), { mode: parseInt(c.after.mode, 8), oid: c.after.oid }, load);
+      const tree = writeFolder(root, write);
+      const head = [`tree ${tree}`, `parent ${parent}`, `author ${commit2.author}`, `committer ${commit2.committer}`, ...commit2.encoding === null ? [] : [`encoding ${commit2.encoding}`]];
+      parent = write("commit", Buffer.from(`${head.join("\n")}
+
+${commit2.message}`, "latin1"));
+      ids2.push(parent);
+    }
+    await Promise.all(writes);
+    return ids2;
+  } catch (error63) {
+    if (error63 instanceof NotHere) return null;
+    throw error63;
+  }
+}
+async function remove(folder, path4, load) {
+  const [name = "", ...rest] = path4;
+  const entries = await load(folder);
+  const entry = entries.get(name);
+  if (entry === void 0) return false;
+  if (rest.length > 0) {
+    if (!isFolder(entry.mode)) return true;
+    const child2 = entry.node ?? { oid: entry.oid, entries: null };
+    if (!await remove(child2, rest, load)) return false;
+    if ((await load(child2)).size > 0) {
+      entries.set(name, { mode: entry.mode, oid: entry.oid, node: child2 });
+      folder.oid = null;
+      return true;
+    }
+  }
+  entries.delete(name);
+  folder.oid = null;
+  return true;
+}
+async function set2(folder, path4, leaf, load) {
+  const [name = "", ...rest] = path4;
+  const entries = await load(folder);
+  const entry = entries.get(name);
+  if (rest.length === 0) {
+    if (entry !== void 0 && entry.mode === leaf.mode && entry.oid === leaf.oid) return false;
+    entries.set(name, leaf);
+    folder.oid = null;
+    return true;
+  }
+  const child2 = entry !== void 0 && isFolder(entry.mode) ? entry.node ?? { oid: entry.oid, entries: null } : { oid: null, entries: /* @__PURE__ */ new Map() };
+  const changed = await set2(child2, rest, leaf, load);
+  if (entry !== void 0 && entry.node === child2 && !changed) return false;
+  entries.set(name, { mode: S_IFDIR, oid: entry !== void 0 && isFolder(entry.mode) ? entry.oid : "", node: child2 });
+  if (changed) folder.oid = null;
+  return changed;
+}
+function writeFolder(folder, write) {
+  if (folder.oid !== null) return folder.oid;
+  const entries = [...folder.entries ?? /* @__PURE__ */ new Map()].map(([name, e]) => {
+    const oid = e.node !== void 0 ? writeFolder(e.node, write) : e.oid;
+    if (e.node !== void 0 && isFolder(e.mode)) folder.entries?.set(name, { mode: e.mode, oid, node: e.node });
+    return { key: isFolder(e.mode) ? `${name}/` : name, name, mode: e.mode, oid };
+  });
+  entries.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const content = Buffer.concat(entries.flatMap((e) => [Buffer.from(`${e.mode.toString(8)} ${e.name}\0`, "latin1"), Buffer.from(e.oid, "hex")]));
+  folder.oid = write("tree", content);
+  return folder.oid;
+}
+function isFolder(mode) {
+  return (mode & S_IFMT) === S_IFDIR;
+}
+function parseEntries(content) {
+  const parsed = parseTree(content, 20);
+  if (!parsed.ok) throw new NotHere(parsed.detail);
+  const entries = /* @__PURE__ */ new Map();
+  for (const e of parsed.entries) {
+    const name = e.name.toString("latin1");
+    if (entries.has(name) || name === "" || name.includes("/")) throw new NotHere(`a tree with the name ${JSON.stringify(name)} twice or empty`);
+    entries.set(name, { mode: parseInt(e.mode, 8), oid: e.oid });
+  }
+  return entries;
+}
+function treeOfCommit(content) {
+  const m = /^tree ([0-9a-f]{40})\n/.exec(content.toString("latin1"));
+  if (m === null) throw new GitParseError("a commit without a tree line");
+  return m[1] ?? "";
+}
+async function allBlobs(git, repoDir, commits) {
+  const blobs = [...new Set(commits.flatMap((c) => c.changes.flatMap((ch) => ch.after !== null && parseInt(ch.after.mode, 8) !== 57344 ? [ch.after.oid] : [])))];
+  if (blobs.length === 0) return true;
+  const { stdout } = await git({ args: ["--no-optional-locks", "cat-file", "--batch-check"], cwd: repoDir, input: blobs.map((b) => `${b}
+`).join("") });
+  const lines = stdout.toString("latin1").split("\n");
+  return blobs.every((b, i) => lines[i]?.startsWith(`${b} blob `) === true);
+}
+async function readAlong(folder, paths2, read) {
+  let level = [{ folder, paths: paths2 }];
+  while (level.length > 0) {
+    const unread = level.filter((l) => l.folder.entries === null && l.folder.oid !== null);
+    const contents = await read(
+      unread.map((l) => l.folder.oid ?? ""),
+      "tree"
+    );
+    unread.forEach((l, i) => l.folder.entries = parseEntries(contents[i] ?? Buffer.alloc(0)));
+    const next = [];
+    for (const { folder: here, paths: below } of level) {
+      const byName = /* @__PURE__ */ new Map();
+      for (const [name = "", ...rest] of below) if (rest.length > 0) byName.set(name, [...byName.get(name) ?? [], rest]);
+      for (const [name, rest] of byName) {
+        const entry = here.entries?.get(name);
+        if (entry === void 0 || !isFolder(entry.mode)) continue;
+        const child2 = entry.node ?? { oid: entry.oid, entries: null };
+        here.entries?.set(name, { mode: entry.mode, oid: entry.oid, node: child2 });
+        next.push({ folder: child2, paths: rest });
+      }
+    }
+    level = next;
+  }
+}
+function objectReader(git, repoDir) {
+  return async (oids, type) => {
+    if (oids.length === 0) return [];
+    const { stdout } = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: oids.map((o) => `${o}
+`).join("") });
+    const out = [];
+    let at2 = 0;
+    for (const oid of oids) {
+      const eol = stdout.indexOf(10, at2);
+      const [id, found, size] = stdout.subarray(at2, eol < 0 ? at2 : eol).toString("latin1").split(" ");
+      if (eol < 0 || id !== oid || found !== type || size === void 0) throw new NotHere(`${oid}: ${found ?? "nothing"}, not a ${type}`);
+      out.push(stdout.subarray(eol + 1, eol + 1 + Number(size)));
+      at2 = eol + 1 + Number(size) + 1;
+    }
+    return out;
+  };
+}
+
 // src/git/fast-import.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
 function quotePath(path4) {
   let out = '"';
   for (const ch of path4) {
@@ -62669,7 +63073,7 @@ done
 }
 async function runFastImport(input2) {
   if (input2.commits.length === 0) return [];
-  const ref = `refs/naruto/fast-import/${randomBytes2(8).toString("hex")}`;
+  const ref = `refs/naruto/fast-import/${randomBytes3(8).toString("hex")}`;
   const stream = formatFastImport({ ref, from: input2.from, commits: input2.commits });
   const { stdout } = await input2.git({
     args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
@@ -62687,14 +63091,14 @@ async function runFastImport(input2) {
 import { rm as rm2 } from "node:fs/promises";
 
 // src/git/queue-scratch.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { mkdir as mkdir3 } from "node:fs/promises";
-import { isAbsolute, join as join5 } from "node:path";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { mkdir as mkdir4 } from "node:fs/promises";
+import { isAbsolute, join as join6 } from "node:path";
 async function scratchPath(git, repoDir, kind, label) {
   const common2 = await gitText(git, { args: ["rev-parse", "--git-common-dir"], cwd: repoDir });
-  const dir = join5(isAbsolute(common2) ? common2 : join5(repoDir, common2), "naruto", kind);
-  await mkdir3(dir, { recursive: true });
-  return join5(dir, `${label}-${randomBytes3(6).toString("hex")}`);
+  const dir = join6(isAbsolute(common2) ? common2 : join6(repoDir, common2), "naruto", kind);
+  await mkdir4(dir, { recursive: true });
+  return join6(dir, `${label}-${randomBytes4(6).toString("hex")}`);
 }
 
 // src/git/merge.ts
@@ -62884,12 +63288,12 @@ var VirtualTree = class _VirtualTree {
 };
 
 // src/git/queue-read.ts
-var OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+var OID2 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 var RAW_DIFF = ["-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
 async function readCheckpoints(git, repoDir, checkpoints) {
   if (checkpoints.length === 0) return [];
   for (const cp of checkpoints) {
-    if (!OID.test(cp.commit) || !OID.test(cp.base)) throw new CheckpointInputError(cp, "commit and base must be full object ids");
+    if (!OID2.test(cp.commit) || !OID2.test(cp.base)) throw new CheckpointInputError(cp, "commit and base must be full object ids");
   }
   const unique = [...new Map(checkpoints.map((cp) => [cp.commit, cp.base]))];
   const [objects, diff] = await Promise.allSettled([
@@ -62946,7 +63350,10 @@ async function buildChain(ctx, base, items) {
   let pending = [];
   const flush = async () => {
     if (pending.length === 0) return from;
-    const ids2 = await runFastImport({ git: ctx.git, repoDir: ctx.repoDir, from, commits: pending.map((p) => p.commit) });
+    const commits = pending.map((p) => p.commit);
+    const objectsDir = await looseObjectsDir(ctx.git, ctx.repoDir);
+    const written = objectsDir === null ? null : await writeChain({ git: ctx.git, repoDir: ctx.repoDir, objectsDir, from, commits });
+    const ids2 = written ?? await runFastImport({ git: ctx.git, repoDir: ctx.repoDir, from, commits });
     pending.forEach((p, i) => {
       const commit = ids2[i] ?? "";
       steps.push({ index: p.index, status: "integrated", commit, changed: p.commit.changes.map((c) => c.path), merged: p.merged });
@@ -63174,22 +63581,22 @@ function buildCommandEnv(input2) {
 }
 
 // src/engine/contained.ts
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // src/sandbox/executables.ts
 import { access as access2, constants as constants3, realpath } from "node:fs/promises";
-import { basename as basename4, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute3, join as join6 } from "node:path";
+import { basename as basename4, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute3, join as join7 } from "node:path";
 
 // src/sandbox/bwrap.ts
 import { lstat as lstat3, readlink as readlink3 } from "node:fs/promises";
 import { dirname as dirname3, isAbsolute as isAbsolute2, resolve as resolve2 } from "node:path";
 
 // src/sandbox/leftovers.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { readdir as readdir2, readFile as readFile2, readlink as readlink2 } from "node:fs/promises";
 var TRACKING_ENV = "NARUTO_AGENT_RUN";
 function newTrackingValue() {
-  return randomBytes4(12).toString("hex");
+  return randomBytes5(12).toString("hex");
 }
 async function processesWithEnv(entry, options2 = {}) {
   if (process.platform !== "linux" && options2.proc === void 0) return [];
@@ -63507,7 +63914,7 @@ async function whichProgram(name, path4) {
   if (name.includes("/")) return isAbsolute3(name) ? name : null;
   for (const dir of (path4 ?? "").split(delimiter2)) {
     if (dir === "" || !isAbsolute3(dir)) continue;
-    const candidate = join6(dir, name);
+    const candidate = join7(dir, name);
     if (await access2(candidate, constants3.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;
@@ -63519,7 +63926,7 @@ function isSystem(dir) {
 // src/engine/contained.ts
 async function containmentOf(profile, env, nodePath) {
   const home = env.HOME ?? "/";
-  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join7(home, p.slice(2)) : p;
+  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join8(home, p.slice(2)) : p;
   const read = new Set((profile?.read ?? []).map(expand2));
   for (const mount of await executableMounts(profile?.executables ?? [], env.PATH)) read.add(mount);
   if (nodePath !== null) for (const mount of await executableMounts([nodePath], env.PATH)) read.add(mount);
@@ -63527,36 +63934,13 @@ async function containmentOf(profile, env, nodePath) {
 }
 
 // src/sandbox/work-dir.ts
-import { createHash as createHash3, randomBytes as randomBytes5 } from "node:crypto";
-import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir5, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename2, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile4 } from "node:fs/promises";
-import { basename as basename5, isAbsolute as isAbsolute4, join as join9, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
-
-// src/git/repo-layout.ts
-function perRepository(read) {
-  const answers = /* @__PURE__ */ new Map();
-  return (git, repoDir) => {
-    let found = answers.get(repoDir);
-    if (found === void 0) {
-      found = read(git, repoDir);
-      found.catch(() => answers.delete(repoDir));
-      answers.set(repoDir, found);
-    }
-    return found;
-  };
-}
-var repoLayout = perRepository(readLayout);
-async function readLayout(git, repoDir) {
-  const out = await gitText(git, {
-    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
-    cwd: repoDir
-  });
-  const [commonDir = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
-  return { commonDir, objectsDir, format, bare: bare === "true" };
-}
+import { createHash as createHash4, randomBytes as randomBytes6 } from "node:crypto";
+import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir6, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename3, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile5 } from "node:fs/promises";
+import { basename as basename5, isAbsolute as isAbsolute4, join as join10, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 
 // src/sandbox/git-view.ts
-import { mkdir as mkdir4, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { mkdir as mkdir5, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join9 } from "node:path";
 var NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-encoding !diff !merge !whitespace\n";
 var HARDENED = [
   "-c",
@@ -63608,7 +63992,7 @@ function viewCall(view, args, extra = {}) {
       GIT_DIR: view.gitDir,
       GIT_WORK_TREE: view.workTree,
       GIT_INDEX_FILE: extra.index ?? view.index,
-      GIT_OBJECT_DIRECTORY: objects ?? join8(view.objects.commonDir, "objects"),
+      GIT_OBJECT_DIRECTORY: objects ?? join9(view.objects.commonDir, "objects"),
       ...alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(":") } : {}
     },
     ...extra.input !== void 0 ? { input: extra.input } : {},
@@ -63630,11 +64014,11 @@ ${checkStat}`;
 }
 async function makeViewGitDir(gitDir2, format) {
   await rm3(gitDir2, { recursive: true, force: true });
-  await mkdir4(join8(gitDir2, "refs"), { recursive: true, mode: 448 });
-  await mkdir4(join8(gitDir2, "info"), { recursive: true });
-  await writeFile3(join8(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
-  await writeFile3(join8(gitDir2, "config"), repoConfig(format, { bare: false }));
-  await writeFile3(join8(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  await mkdir5(join9(gitDir2, "refs"), { recursive: true, mode: 448 });
+  await mkdir5(join9(gitDir2, "info"), { recursive: true });
+  await writeFile4(join9(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
+  await writeFile4(join9(gitDir2, "config"), repoConfig(format, { bare: false }));
+  await writeFile4(join9(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
 }
 
 // src/sandbox/work-dir.ts
@@ -63650,11 +64034,11 @@ async function readWorkRepo(git, repoDir) {
   const alternates = await readAlternates(own3);
   const topLevel = layout.bare ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
   const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
-  const key = `${name}-${createHash3("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
+  const key = `${name}-${createHash4("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
   return { objects: { commonDir, objects: [own3, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
 async function readAlternates(objects) {
-  const text2 = await readFile3(join9(objects, "info", "alternates"), "utf8").catch(() => "");
+  const text2 = await readFile3(join10(objects, "info", "alternates"), "utf8").catch(() => "");
   const found = [];
   for (const line of text2.split("\n")) {
     const entry = line.trim();
@@ -63671,13 +64055,13 @@ function missionWorkFolder(root, repo, mission) {
       throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
     }
   }
-  return join9(absolute, repo.key, mission);
+  return join10(absolute, repo.key, mission);
 }
 function workDirLayout(root, of) {
-  return { root, path: join9(root, "work"), home: join9(root, "home"), tmp: join9(root, "tmp"), io: join9(root, "io"), private: join9(root, "naruto"), ...of };
+  return { root, path: join10(root, "work"), home: join10(root, "home"), tmp: join10(root, "tmp"), io: join10(root, "io"), private: join10(root, "naruto"), ...of };
 }
 async function makeWorkDirFolders(dir) {
-  await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir5(d, { mode: 448 })));
+  await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir6(d, { mode: 448 })));
 }
 async function allDone(steps) {
   const failed = (await Promise.allSettled(steps)).find((r) => r.status === "rejected");
@@ -63686,17 +64070,17 @@ async function allDone(steps) {
 async function createWorkDir(input2) {
   if (!LABEL2.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
   if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
-  await mkdir5(input2.folder, { recursive: true, mode: 448 });
+  await mkdir6(input2.folder, { recursive: true, mode: 448 });
   await chmod2(input2.folder, 192);
-  const root = join9(input2.folder, `${input2.label}-${randomBytes5(6).toString("hex")}`);
-  await mkdir5(root, { mode: 448 });
+  const root = join10(input2.folder, `${input2.label}-${randomBytes6(6).toString("hex")}`);
+  await mkdir6(root, { mode: 448 });
   const dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, label: input2.label });
   try {
     await makeWorkDirFolders(dir);
     const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
-    await allDone([writeFile4(join9(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
-    const agentGit = join9(dir.path, ".git");
-    const view = { gitDir: agentGit, workTree: dir.path, index: join9(agentGit, "index"), objects: dir.objects };
+    await allDone([writeFile5(join10(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
+    const agentGit = join10(dir.path, ".git");
+    const view = { gitDir: agentGit, workTree: dir.path, index: join10(agentGit, "index"), objects: dir.objects };
     await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
     await copyIndex(view.index, seedIndex(dir));
   } catch (error63) {
@@ -63712,22 +64096,22 @@ async function copyIndex(from, to) {
   await utimes(to, seconds(atimeNs), seconds(mtimeNs));
 }
 function seedIndex(dir) {
-  return join9(dir.private, "seed-index");
+  return join10(dir.private, "seed-index");
 }
 async function makeThrowawayRepo(dir) {
-  const g = join9(dir.path, ".git");
-  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir5(join9(g, d), { recursive: true })));
+  const g = join10(dir.path, ".git");
+  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir6(join10(g, d), { recursive: true })));
   await allDone([
-    ...["HEAD", "shallow"].map((name) => writeFile4(join9(g, name), `${dir.start}
+    ...["HEAD", "shallow"].map((name) => writeFile5(join10(g, name), `${dir.start}
 `)),
     // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
     // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
     // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
-    writeFile4(join9(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
-    writeFile4(join9(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
+    writeFile5(join10(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
+    writeFile5(join10(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
 `).join("")),
-    writeFile4(join9(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
-    writeFile4(join9(g, "info", "exclude"), "")
+    writeFile5(join10(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
+    writeFile5(join10(g, "info", "exclude"), "")
   ]);
 }
 async function removeWorkDir(dir) {
@@ -63740,7 +64124,7 @@ async function removeWorkDir(dir) {
 }
 async function retireWorkDir(dir) {
   const retired = `${dir.root}.removed`;
-  const moved = await rename2(dir.root, retired).then(() => true, () => false);
+  const moved = await rename3(dir.root, retired).then(() => true, () => false);
   if (!moved) await removeWorkDir(dir);
   return { removed: moved ? removeWorkDir({ root: retired }) : Promise.resolve() };
 }
@@ -63748,7 +64132,7 @@ async function openUp(path4) {
   const info2 = await lstat4(path4).catch(() => null);
   if (info2 === null || !info2.isDirectory()) return;
   await chmod2(path4, 448).catch(() => void 0);
-  for (const name of await readdir3(path4).catch(() => [])) await openUp(join9(path4, name));
+  for (const name of await readdir3(path4).catch(() => [])) await openUp(join10(path4, name));
 }
 function isWithin(path4, dir) {
   const rel = relative2(dir, path4);
@@ -63967,8 +64351,8 @@ function plannedEvent(check2, at2) {
 }
 
 // src/engine/planner.ts
-import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { mkdir as mkdir8, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join13 } from "node:path";
 
 // src/agent/agent-file.ts
 import { constants as constants4 } from "node:fs";
@@ -64057,8 +64441,8 @@ function plannerPrompt(task, planFile, previousErrors) {
 }
 
 // src/agent/run-agent.ts
-import { rm as rm5, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { rm as rm5, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join11 } from "node:path";
 
 // src/agent/agent-result.ts
 var SUMMARY_LIMIT = 4e3;
@@ -64106,7 +64490,7 @@ function parseAgentResult(text2) {
 // src/agent/run-agent.ts
 var RESULT_FILE_LIMIT = 1024 * 1024;
 function agentFiles(workDir, resultName = "result.json") {
-  return { promptFile: join10(workDir.io, "prompt.md"), resultFile: join10(workDir.io, resultName) };
+  return { promptFile: join11(workDir.io, "prompt.md"), resultFile: join11(workDir.io, resultName) };
 }
 async function runAgent(options2) {
   const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, planFile, onOutput, ...request3 } = options2;
@@ -64115,7 +64499,7 @@ async function runAgent(options2) {
   const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
   const redact = (text2) => redactor.redact(text2);
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await Promise.all([writeFile5(promptFile, prompt), rm5(resultFile, { force: true })]);
+  await Promise.all([writeFile6(promptFile, prompt), rm5(resultFile, { force: true })]);
   const stream = onOutput === void 0 ? null : createRedactingStream(redactor, (text2) => onOutput(Buffer.from(text2, "utf8")));
   let raw;
   try {
@@ -64150,7 +64534,7 @@ function redactResult(result, redactor) {
 }
 
 // src/engine/agent-log.ts
-import { mkdir as mkdir6, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
 import { dirname as dirname5 } from "node:path";
 var AGENT_LOG_LIMIT = 1024 * 1024;
 function createAgentLog(path4, options2 = {}) {
@@ -64159,12 +64543,12 @@ function createAgentLog(path4, options2 = {}) {
   let held = Buffer.alloc(0);
   let cut = false;
   let timer = null;
-  let writing = mkdir6(dirname5(path4), { recursive: true }).then(() => void 0);
+  let writing = mkdir7(dirname5(path4), { recursive: true }).then(() => void 0);
   const flush = () => {
     timer = null;
     const text2 = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]
 `), held]) : held;
-    writing = writing.then(() => writeFile6(path4, text2)).catch(() => void 0);
+    writing = writing.then(() => writeFile7(path4, text2)).catch(() => void 0);
   };
   return {
     path: path4,
@@ -64185,15 +64569,15 @@ function createAgentLog(path4, options2 = {}) {
 }
 
 // src/engine/records.ts
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 async function gitCommonDir(git, repoDir) {
   return (await repoLayout(git, repoDir)).commonDir;
 }
 function missionDir(commonDir, mission) {
-  return join11(commonDir, "naruto", "missions", mission);
+  return join12(commonDir, "naruto", "missions", mission);
 }
 function attemptDir(commonDir, mission, item, attempt) {
-  return join11(commonDir, "naruto", "attempts", mission, item, String(attempt));
+  return join12(commonDir, "naruto", "attempts", mission, item, String(attempt));
 }
 
 // src/engine/planner.ts
@@ -64208,17 +64592,17 @@ async function runPlanner(ctx, mission) {
   const { config: config2 } = ctx;
   const profile = config2.agents[config2.planner.agent];
   if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
-  const records = join12(missionDir(ctx.commonDir, mission.id), "planner");
-  await mkdir7(records, { recursive: true });
+  const records = join13(missionDir(ctx.commonDir, mission.id), "planner");
+  await mkdir8(records, { recursive: true });
   const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
   return planWithAgent({
     task: mission.task,
     check: planCheckOptions(config2, mission.settings.strict),
     run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
-      const planFile = join12(workDir.io, "plan.yml");
+      const planFile = join13(workDir.io, "plan.yml");
       const text2 = prompt(planFile);
-      await writeFile7(join12(records, `prompt-${attempt}.md`), text2);
-      const log = createAgentLog(join12(records, `output-${attempt}.log`));
+      await writeFile8(join13(records, `prompt-${attempt}.md`), text2);
+      const log = createAgentLog(join13(records, `output-${attempt}.log`));
       const run = await runAgent({
         command: profile.command,
         sandbox: ctx.sandbox,
@@ -64238,7 +64622,7 @@ async function runPlanner(ctx, mission) {
       });
       await log.close();
       const plan = await readPlan(planFile);
-      if (plan !== null) await writeFile7(join12(records, `plan-${attempt}.yml`), plan);
+      if (plan !== null) await writeFile8(join13(records, `plan-${attempt}.yml`), plan);
       return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}`, planFile, plan };
     })
   });
@@ -64722,13 +65106,13 @@ function mergeReviews(parts) {
 }
 
 // src/engine/review.ts
-import { mkdir as mkdir8, mkdtemp, rm as rm7, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { mkdir as mkdir9, mkdtemp, rm as rm7, writeFile as writeFile9 } from "node:fs/promises";
+import { join as join15 } from "node:path";
 
 // src/engine/startup-config.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
+import { randomBytes as randomBytes7 } from "node:crypto";
 import { rm as rm6 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 var IDENTITY = { GIT_AUTHOR_NAME: "naruto", GIT_AUTHOR_EMAIL: "naruto@users.noreply.github.com", GIT_COMMITTER_NAME: "naruto", GIT_COMMITTER_EMAIL: "naruto@users.noreply.github.com" };
 function pathspecs() {
   return AGENT_STARTUP_PATHS.map((p) => p.replace(/\/$/, ""));
@@ -64739,7 +65123,7 @@ async function withBaseStartupConfig(input2) {
   const call = (args, extra = {}) => gitText(git, { args: ["--literal-pathspecs", "--no-optional-locks", ...args], cwd: repoDir, ...extra });
   const differs = await call(["diff-tree", "-r", "--no-renames", "--name-only", base, head, "--", ...pathspecs()]);
   if (differs === "") return head;
-  const index = join13(input2.tmpDir, `startup-index-${randomBytes6(6).toString("hex")}`);
+  const index = join14(input2.tmpDir, `startup-index-${randomBytes7(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index, ...IDENTITY };
   try {
     await call(["read-tree", head], { env });
@@ -64777,11 +65161,11 @@ async function reviewLocally(ctx, mission, options2) {
 async function integratedDiff(ctx, mission) {
   const range = [mission.base.commit, mission.queue.head];
   const repo = await workRepo(ctx.git, ctx.repoDir);
-  await mkdir8(join14(ctx.commonDir, "naruto", "tmp"), { recursive: true });
-  const gitDir2 = await mkdtemp(join14(ctx.commonDir, "naruto", "tmp", "review-"));
+  await mkdir9(join15(ctx.commonDir, "naruto", "tmp"), { recursive: true });
+  const gitDir2 = await mkdtemp(join15(ctx.commonDir, "naruto", "tmp", "review-"));
   try {
     await makeViewGitDir(gitDir2, repo.objects.format);
-    const view = { gitDir: gitDir2, workTree: gitDir2, index: join14(gitDir2, "index"), objects: repo.objects };
+    const view = { gitDir: gitDir2, workTree: gitDir2, index: join15(gitDir2, "index"), objects: repo.objects };
     const [changed, diff] = await Promise.all([
       gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
       gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]))
@@ -64821,17 +65205,17 @@ function reviewAgentFor(ctx, mission) {
   let start = null;
   return async (prompt) => {
     n += 1;
-    start ??= mkdir8(join14(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(
-      () => withBaseStartupConfig({ git: ctx.git, repoDir: ctx.repoDir, tmpDir: join14(ctx.commonDir, "naruto", "tmp"), head: mission.queue.head, base: mission.base.commit })
+    start ??= mkdir9(join15(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(
+      () => withBaseStartupConfig({ git: ctx.git, repoDir: ctx.repoDir, tmpDir: join15(ctx.commonDir, "naruto", "tmp"), head: mission.queue.head, base: mission.base.commit })
     );
     const commit = await start;
     const attempt = n;
-    const records = join14(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
-    await mkdir8(records, { recursive: true });
-    await writeFile8(join14(records, "prompt.md"), prompt);
+    const records = join15(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
+    await mkdir9(records, { recursive: true });
+    await writeFile9(join15(records, "prompt.md"), prompt);
     const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
     return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
-      const log = createAgentLog(join14(records, "output.log"));
+      const log = createAgentLog(join15(records, "output.log"));
       const run = await runAgent({
         command: profile.command,
         sandbox: ctx.sandbox,
@@ -64849,7 +65233,7 @@ function reviewAgentFor(ctx, mission) {
         onOutput: (chunk) => log.write(chunk)
       });
       await log.close();
-      if (run.resultText !== null) await writeFile8(join14(records, "result.json"), run.resultText);
+      if (run.resultText !== null) await writeFile9(join15(records, "result.json"), run.resultText);
       return `${run.output}
 ${run.resultText ?? ""}`;
     });
@@ -65112,154 +65496,6 @@ function gitattributesProblem(content) {
   return null;
 }
 
-// src/git/gate-names.ts
-function nameProblem(name) {
-  if (name.length === 0) return { rule: "bad_name", detail: "an empty name" };
-  if (name.includes(0)) return { rule: "bad_name", detail: "a NUL byte in a name" };
-  if (name.includes(47)) return { rule: "bad_name", detail: `a "/" inside one name: git stores each directory as a tree of its own` };
-  const text2 = name.toString("latin1");
-  if (text2 === "." || text2 === "..") return { rule: "bad_name", detail: `"${text2}" as a name: it would point outside its directory` };
-  if (isDotGit(name)) return { rule: "dotgit", detail: "a spelling of .git: git's own directory on some file system (case, 8.3 short name, trailing dots or spaces, ignored Unicode, or after a \\)" };
-  return null;
-}
-function isDotGit(name) {
-  return isHfsDot(name, "git") || backslashParts(name).some(isNtfsDotGit);
-}
-function isDotGitmodules(name) {
-  return isHfsDot(name, "gitmodules") || backslashParts(name).some((part) => isNtfsDot(part, "gitmodules", "gi7eba"));
-}
-function isDotGitattributes(name) {
-  return isHfsDot(name, "gitattributes") || backslashParts(name).some((part) => isNtfsDot(part, "gitattributes", "gi7d29"));
-}
-function backslashParts(name) {
-  const parts = [name];
-  for (let at2 = name.indexOf(92); at2 !== -1; at2 = name.indexOf(92, at2 + 1)) parts.push(name.subarray(at2 + 1));
-  return parts;
-}
-var HFS_IGNORED = /* @__PURE__ */ new Set([8204, 8205, 8206, 8207, 8234, 8235, 8236, 8237, 8238, 8298, 8299, 8300, 8301, 8302, 8303, 65279]);
-function isHfsDot(name, needle) {
-  const chars = hfsChars(name);
-  if (chars.next() !== 46) return false;
-  for (const expected of needle) {
-    const c = chars.next();
-    if (c === null || c > 127 || String.fromCharCode(c).toLowerCase() !== expected) return false;
-  }
-  const rest = chars.next();
-  return rest === null || rest === 47;
-}
-function hfsChars(name) {
-  let at2 = 0;
-  const decode3 = () => {
-    const b = name[at2];
-    if (b === void 0) return null;
-    const length = b < 128 ? 1 : b >= 194 && b < 224 ? 2 : b >= 224 && b < 240 ? 3 : b >= 240 && b < 245 ? 4 : 0;
-    if (length === 0 || at2 + length > name.length) return null;
-    let code = length === 1 ? b : b & 255 >> length + 1;
-    for (let i = 1; i < length; i++) {
-      const next = name[at2 + i];
-      if ((next & 192) !== 128) return null;
-      code = code << 6 | next & 63;
-    }
-    const shortest = [0, 0, 128, 2048, 65536][length];
-    if (code < shortest || code > 1114111 || code >= 55296 && code <= 57343) return null;
-    at2 += length;
-    return code;
-  };
-  return {
-    next() {
-      for (; ; ) {
-        const code = decode3();
-        if (code === null || !HFS_IGNORED.has(code)) return code;
-      }
-    }
-  };
-}
-var lower = (b) => b >= 65 && b <= 90 ? b + 32 : b;
-var isAscii = (bytes, at2, text2) => [...text2].every((ch, i) => bytes[at2 + i] !== void 0 && lower(bytes[at2 + i]) === ch.charCodeAt(0));
-function onlyDotsAndSpaces(bytes, at2, stops) {
-  for (let i = at2; ; i++) {
-    const b = bytes[i];
-    if (b === void 0 || stops.includes(b)) return true;
-    if (b !== 46 && b !== 32) return false;
-  }
-}
-function isNtfsDotGit(bytes) {
-  const stops = [92, 47, 58];
-  if (bytes[0] === 46 && isAscii(bytes, 1, "git")) return onlyDotsAndSpaces(bytes, 4, stops);
-  if (isAscii(bytes, 0, "git~1")) return onlyDotsAndSpaces(bytes, 5, stops);
-  return false;
-}
-function isNtfsDot(bytes, needle, shortPrefix) {
-  const stops = [58];
-  if (bytes[0] === 46 && isAscii(bytes, 1, needle)) return onlyDotsAndSpaces(bytes, needle.length + 1, stops);
-  const tilde = bytes[7];
-  if (isAscii(bytes, 0, needle.slice(0, 6)) && bytes[6] === 126 && tilde !== void 0 && tilde >= 49 && tilde <= 52) {
-    return onlyDotsAndSpaces(bytes, 8, stops);
-  }
-  let sawTilde = false;
-  let i = 0;
-  for (; i < 8; i++) {
-    const b = bytes[i];
-    if (b === void 0) return false;
-    if (sawTilde) {
-      if (b < 48 || b > 57) return false;
-    } else if (b === 126) {
-      const digit = bytes[++i];
-      if (digit === void 0 || digit < 49 || digit > 57) return false;
-      sawTilde = true;
-    } else if (i >= 6 || b & 128 || lower(b) !== shortPrefix.charCodeAt(i)) {
-      return false;
-    }
-  }
-  return onlyDotsAndSpaces(bytes, i, stops);
-}
-
-// src/git/gate-tree.ts
-var TREE_MODE = "40000";
-var GITLINK_MODE = "160000";
-var SYMLINK_ENTRY_MODE = "120000";
-var GOOD_MODES = /* @__PURE__ */ new Set(["100644", "100755", SYMLINK_ENTRY_MODE, TREE_MODE, GITLINK_MODE]);
-function parseTree(content, idBytes) {
-  const entries = [];
-  let at2 = 0;
-  while (at2 < content.length) {
-    const space = content.indexOf(32, at2);
-    const nul = space === -1 ? -1 : content.indexOf(0, space + 1);
-    if (space === -1 || nul === -1 || nul + 1 + idBytes > content.length) {
-      return { ok: false, detail: `the tree is cut short after ${entries.length} entries`, entries };
-    }
-    const mode = content.subarray(at2, space).toString("latin1");
-    if (!/^[0-7]+$/.test(mode)) return { ok: false, detail: `a malformed mode ${JSON.stringify(mode)}`, entries };
-    entries.push({ mode, name: Buffer.from(content.subarray(space + 1, nul)), oid: content.subarray(nul + 1, nul + 1 + idBytes).toString("hex") });
-    at2 = nul + 1 + idBytes;
-  }
-  return { ok: true, entries };
-}
-function treeProblems(entries) {
-  const problems = [];
-  const seen = /* @__PURE__ */ new Set();
-  let previous = null;
-  for (const entry of entries) {
-    const key = entry.name.toString("latin1");
-    if (!GOOD_MODES.has(entry.mode)) {
-      const why = /^0/.test(entry.mode) ? "zero-padded" : entry.mode === "100664" ? "group-writable (an early git's mode)" : "not one git writes";
-      problems.push({ name: entry.name, rule: "bad_mode", detail: `mode ${entry.mode} is ${why}` });
-    }
-    const name = nameProblem(entry.name);
-    if (name !== null) problems.push({ name: entry.name, ...name });
-    if (/^0+$/.test(entry.oid)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the entry points to the null object id" });
-    if (seen.has(key)) problems.push({ name: entry.name, rule: "duplicate_name", detail: "two entries of one tree have this name" });
-    else if (previous !== null && !inOrder(previous, entry)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the tree's entries are not in git's order" });
-    seen.add(key);
-    previous = entry;
-  }
-  return problems;
-}
-function inOrder(a, b) {
-  const keyOf2 = (e) => e.mode === TREE_MODE ? Buffer.concat([e.name, Buffer.from("/")]) : e.name;
-  return Buffer.compare(keyOf2(a), keyOf2(b)) < 0;
-}
-
 // src/git/gate-objects.ts
 var MAX_DEPTH2 = 512;
 async function checkNewObjects(input2) {
@@ -65268,10 +65504,7 @@ async function checkNewObjects(input2) {
   const treeSet = new Set(input2.trees);
   const treeIds = [...treeSet];
   const blobIds = [...new Set(input2.blobs)].filter((b) => !treeSet.has(b));
-  const commands = [`contents ${input2.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)];
-  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}
-`).join("") }));
-  const read = parseBatchCommand(stdout, commands);
+  const read = input2.repoDir === void 0 ? await readByCommands(git, call, [`contents ${input2.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)]) : await readInSessions(git, input2.repoDir, input2.tip, treeIds, blobIds);
   const root = read[0];
   const types = new Map(read.slice(1).flatMap((o) => o === null ? [] : [[o.oid, o]]));
   const trees = new Map(read.slice(0, 1 + treeIds.length).flatMap((o) => o === null ? [] : [[o.oid, o]]));
@@ -65287,7 +65520,7 @@ async function checkNewObjects(input2) {
     for (const entry of entries) {
       const found = types.get(entry.oid);
       if (found === void 0 || entry.mode === GITLINK_MODE) continue;
-      const path4 = join15(next.path, entry.name);
+      const path4 = join16(next.path, entry.name);
       const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
       if (found.type !== wanted) violations.push({ path: showPath(path4), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
       else if (wanted === "tree") queue.push({ oid: entry.oid, path: path4 });
@@ -65304,6 +65537,23 @@ async function checkNewObjects(input2) {
   }
   return { violations, blobSizes };
 }
+async function readByCommands(git, call, commands) {
+  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}
+`).join("") }));
+  return parseBatchCommand(stdout, commands);
+}
+async function readInSessions(git, repoDir, tip, trees, blobs) {
+  const batch = async (args, ids2) => ids2.length === 0 ? Buffer.alloc(0) : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids2.map((id) => `${id}
+`).join("") })).stdout;
+  const [contents, infos] = await Promise.all([batch("--batch", [tip, ...trees]), batch("--batch-check", blobs)]);
+  const read = parseBatchCommand(contents, [tip, ...trees].map((id) => `contents ${id}`));
+  const first = read[0];
+  if (first?.type === "commit") {
+    const tree = /^tree ([0-9a-f]{40}(?:[0-9a-f]{24})?)\n/.exec(first.content.toString("latin1"))?.[1];
+    read[0] = tree === void 0 ? null : parseBatchCommand(await batch("--batch", [tree]), [`contents ${tree}`])[0] ?? null;
+  }
+  return [...read, ...parseBatchCommand(infos, blobs.map((id) => `info ${id}`))];
+}
 function judgeTree(object2, path4, idBytes, violations) {
   const where2 = path4.length === 0 ? "." : showPath(path4);
   if (object2 === void 0) {
@@ -65316,7 +65566,7 @@ function judgeTree(object2, path4, idBytes, violations) {
   }
   const parsed = parseTree(object2.content, idBytes);
   if (!parsed.ok) violations.push({ path: where2, rule: "bad_tree", detail: parsed.detail });
-  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join15(path4, p.name)), rule: p.rule, detail: p.detail });
+  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join16(path4, p.name)), rule: p.rule, detail: p.detail });
   return parsed.entries;
 }
 async function walkAllTrees(input2) {
@@ -65335,7 +65585,7 @@ async function walkAllTrees(input2) {
       for (const entry of judgeTree(read.get(oid), path4, input2.idBytes, violations)) {
         if (isTreeMode(entry.mode) && !visited.has(entry.oid)) {
           visited.add(entry.oid);
-          next.push({ oid: entry.oid, path: join15(path4, entry.name) });
+          next.push({ oid: entry.oid, path: join16(path4, entry.name) });
         }
       }
     }
@@ -65385,7 +65635,7 @@ function parseBatch(out, asked = []) {
 function isTreeMode(mode) {
   return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
 }
-function join15(dir, name) {
+function join16(dir, name) {
   return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
 }
 function showPath(path4) {
@@ -65405,7 +65655,15 @@ async function checkGate(input2) {
   if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input2.git, call: input2.call, tip: input2.tip, idBytes: input2.tip.length / 2 }), changes: null };
   const old = new Set(diff.changes.map((c) => c.oldOid));
   const blobs = diff.changes.flatMap((c) => c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []);
-  const objects = await checkNewObjects({ git: input2.git, call: input2.call, tip: input2.tip, trees: diff.trees.map((t) => t.oid), blobs, maxFileSize: input2.policy.maxFileSize });
+  const objects = await checkNewObjects({
+    git: input2.git,
+    call: input2.call,
+    tip: input2.tip,
+    trees: diff.trees.map((t) => t.oid),
+    blobs,
+    maxFileSize: input2.policy.maxFileSize,
+    ...input2.repoDir !== void 0 ? { repoDir: input2.repoDir } : {}
+  });
   if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
   const changes = await withSymlinkTargets(input2.git, input2.call, diff.changes);
   const found = changeViolations(changes, input2.policy);
@@ -65495,44 +65753,6 @@ function formatCheckpointMessage(m) {
 }
 function oneLine2(text2) {
   return text2.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-}
-
-// src/git/loose-objects.ts
-import { createHash as createHash4, randomBytes as randomBytes7 } from "node:crypto";
-import { mkdir as mkdir9, rename as rename3, writeFile as writeFile9 } from "node:fs/promises";
-import { join as join16 } from "node:path";
-import { deflateSync } from "node:zlib";
-async function writeLooseObject(objectsDir, type, content) {
-  const object2 = startLooseObject(objectsDir, type, content);
-  await object2.written;
-  return object2.id;
-}
-function startLooseObject(objectsDir, type, content) {
-  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-  const id = createHash4("sha1").update(data).digest("hex");
-  const written = (async () => {
-    const folder = join16(objectsDir, id.slice(0, 2));
-    const temp = join16(objectsDir, `tmp_obj_naruto_${randomBytes7(8).toString("hex")}`);
-    await writeFile9(temp, deflateSync(data, { level: 1 }), { mode: 292 });
-    const target = join16(folder, id.slice(2));
-    if (!folders.has(folder)) await mkdir9(folder, { recursive: true });
-    try {
-      await rename3(temp, target);
-    } catch (error63) {
-      if (error63.code !== "ENOENT") throw error63;
-      await mkdir9(folder, { recursive: true });
-      await rename3(temp, target);
-    }
-    folders.add(folder);
-  })();
-  return { id, written };
-}
-var folders = /* @__PURE__ */ new Set();
-function commitText(p) {
-  const who = `${p.identity.name} <${p.identity.email}> ${Math.floor(p.at.getTime() / 1e3)} +0000`;
-  const lines = [`tree ${p.tree}`, ...p.parents.map((id) => `parent ${id}`), `author ${who}`, `committer ${who}`, "", p.message.endsWith("\n") ? p.message : `${p.message}
-`];
-  return Buffer.from(lines.join("\n"));
 }
 
 // src/git/scope.ts
@@ -65753,7 +65973,7 @@ async function checkpointWorkDir(options2) {
   const { git, workDir, item } = options2;
   const snapshot = await snapshotWorkDir(git, workDir);
   const call = (args, extra) => viewCall(snapshot.view, args, extra);
-  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options2.gate ?? STRICT_GATE });
+  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options2.gate ?? STRICT_GATE, repoDir: options2.repoDir });
   const changes = gate.changes ?? [];
   const notes = snapshot.notes;
   if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
