@@ -31,7 +31,7 @@ import { chooseSandbox } from "../src/sandbox/choose.ts";
 import type { Sandbox } from "../src/sandbox/sandbox.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../test/support/agents/index.ts";
 import { agentsTogether } from "./_agents-together.ts";
-import { fileSystemOf } from "./_file-system.ts";
+import { fileCreateMicros, fileSystemOf } from "./_file-system.ts";
 import { createTestRepo, testGit, type TestRepo } from "../test/support/git-repo.ts";
 
 const FILES = 2500;
@@ -311,6 +311,7 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
     console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
     console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
     // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
+    const fileCost = fileCreateMicros(cacheHome);
     const trivialMission = await mission(small, 16, 1, TRIVIAL, cacheHome);
     const trivial = per(trivialMission, 16);
     const ms = (seconds: number) => ((seconds * 1000) / 16).toFixed(0);
@@ -319,6 +320,9 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
     console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s${where} and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
     console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
     console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
+    // The disk's part in it (_file-system.ts): what one file costs to make where the work directories are.
+    console.log(`  making an empty file where the work directories are cost ${fileCost.toFixed(0)} µs of CPU right before (the item makes about a hundred files and folders)`);
+    console.log(`bench local file_create_us=${fileCost.toFixed(0)}`);
   } finally {
     await small.remove();
   }
