@@ -13,9 +13,8 @@
  *
  * Only in a SHA-1 repository, and only for what fast-import takes as it is: the modes `M` takes,
  * idents with a raw date, paths without empty components, files naming blobs the repository
- * holds, trees that parse without a name twice. For
- * anything else {@link writeChain} answers null and the caller runs fast-import, which then
- * decides (and refuses what it refuses).
+ * holds, trees that parse without a name twice. For anything else {@link writeChain} answers
+ * null and the caller runs fast-import, which then decides (and refuses what it refuses).
  */
 import { parseTree } from "./gate-tree.ts";
 import type { ImportCommit } from "./fast-import.ts";
@@ -149,7 +148,7 @@ function writeFolder(folder: Folder, write: (type: "tree", content: Buffer) => s
   if (folder.oid !== null) return folder.oid;
   const entries = [...(folder.entries ?? new Map<string, Entry>())].map(([name, e]) => {
     const oid = e.node !== undefined ? writeFolder(e.node, write) : e.oid;
-    if (e.node !== undefined && isFolder(e.mode)) folder.entries?.set(name, { mode: e.mode, oid, node: e.node });
+    if (e.node !== undefined) folder.entries?.set(name, { mode: e.mode, oid, node: e.node });
     return { key: isFolder(e.mode) ? `${name}/` : name, name, mode: e.mode, oid };
   });
   entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -198,15 +197,17 @@ async function readAlong(folder: Folder, paths: readonly (readonly string[])[], 
   let level = [{ folder, paths }];
   while (level.length > 0) {
     const unread = level.filter((l) => l.folder.entries === null && l.folder.oid !== null);
-    const contents = await read(
-      unread.map((l) => l.folder.oid ?? ""),
-      "tree",
-    );
+    const contents = await read(unread.map((l) => l.folder.oid ?? ""), "tree");
     unread.forEach((l, i) => (l.folder.entries = parseEntries(contents[i] ?? Buffer.alloc(0))));
     const next: typeof level = [];
     for (const { folder: here, paths: below } of level) {
       const byName = new Map<string, string[][]>();
-      for (const [name = "", ...rest] of below) if (rest.length > 0) byName.set(name, [...(byName.get(name) ?? []), rest]);
+      for (const [name = "", ...rest] of below) {
+        if (rest.length === 0) continue;
+        const under = byName.get(name);
+        if (under === undefined) byName.set(name, [rest]);
+        else under.push(rest);
+      }
       for (const [name, rest] of byName) {
         const entry = here.entries?.get(name);
         if (entry === undefined || !isFolder(entry.mode)) continue;
