@@ -62949,7 +62949,7 @@ function writeFolder(folder, write) {
   if (folder.oid !== null) return folder.oid;
   const entries = [...folder.entries ?? /* @__PURE__ */ new Map()].map(([name, e]) => {
     const oid = e.node !== void 0 ? writeFolder(e.node, write) : e.oid;
-    if (e.node !== void 0 && isFolder(e.mode)) folder.entries?.set(name, { mode: e.mode, oid, node: e.node });
+    if (e.node !== void 0) folder.entries?.set(name, { mode: e.mode, oid, node: e.node });
     return { key: isFolder(e.mode) ? `${name}/` : name, name, mode: e.mode, oid };
   });
   entries.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -62988,15 +62988,17 @@ async function readAlong(folder, paths2, read) {
   let level = [{ folder, paths: paths2 }];
   while (level.length > 0) {
     const unread = level.filter((l) => l.folder.entries === null && l.folder.oid !== null);
-    const contents = await read(
-      unread.map((l) => l.folder.oid ?? ""),
-      "tree"
-    );
+    const contents = await read(unread.map((l) => l.folder.oid ?? ""), "tree");
     unread.forEach((l, i) => l.folder.entries = parseEntries(contents[i] ?? Buffer.alloc(0)));
     const next = [];
     for (const { folder: here, paths: below } of level) {
       const byName = /* @__PURE__ */ new Map();
-      for (const [name = "", ...rest] of below) if (rest.length > 0) byName.set(name, [...byName.get(name) ?? [], rest]);
+      for (const [name = "", ...rest] of below) {
+        if (rest.length === 0) continue;
+        const under = byName.get(name);
+        if (under === void 0) byName.set(name, [rest]);
+        else under.push(rest);
+      }
       for (const [name, rest] of byName) {
         const entry = here.entries?.get(name);
         if (entry === void 0 || !isFolder(entry.mode)) continue;
