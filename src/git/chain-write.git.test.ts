@@ -131,6 +131,19 @@ describe("writeChain", () => {
       { ...base, changes: [set("100644", blobs[0] ?? "", "a//b")] },
     ];
     for (const c of cases) expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from, commits: [c] }), JSON.stringify(c)).toBeNull();
+    // A chain of a hundred new objects or more: fast-import keeps those in one pack, naruto would
+    // write a file each. Here each commit adds two (itself and the root), and its folders the same
+    // two trees as the others; fifty commits, counted before anything is read, are fast-import's.
+    const long = (n: number) => Array.from({ length: n }, (_, i) => ({ ...base, changes: [set("100644", blobs[0] ?? "", `d${i}/e/f.txt`)] }));
+    expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from, commits: long(40) })).toHaveLength(40);
+    let asked = 0;
+    const counting: typeof mine.git = (call) => (asked++, mine.git(call));
+    expect(await writeChain({ git: counting, repoDir: mine.dir, objectsDir, from, commits: long(50) })).toBeNull();
+    expect(asked).toBe(0);
+    // A file name of its own in each: four new objects a commit (itself, the root, two folders), 96, then 100.
+    const own = (n: number) => Array.from({ length: n }, (_, i) => ({ ...base, changes: [set("100644", blobs[0] ?? "", `d${i}/e/f${i}.txt`)] }));
+    expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from, commits: own(24) })).toHaveLength(24);
+    expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from, commits: own(25) })).toBeNull();
     // A tree holding a name twice.
     const blob = blobs[0] ?? "";
     const twice = Buffer.concat([Buffer.from("100644 x\0"), Buffer.from(blob, "hex"), Buffer.from("100644 x\0"), Buffer.from(blob, "hex")]);

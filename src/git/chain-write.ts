@@ -1,8 +1,9 @@
 /**
  * The queue's commits written by naruto itself: the chain `git fast-import` writes
  * (fast-import.ts), byte for byte, as loose objects (loose-objects.ts), without starting a
- * process. A batch of one checkpoint otherwise started two (`fast-import`, and the
- * `unpack-objects` it runs for a pack of fewer than 100 objects).
+ * process, where fast-import would have written loose objects too: a chain of fewer than 100
+ * new objects (a batch of one checkpoint otherwise started two processes, `fast-import` and the
+ * `unpack-objects` it runs for so small a pack). A longer chain is fast-import's: one pack.
  *
  * The trees along the changed paths are read through the repository's long-running
  * `cat-file --batch` (cat-file-session.ts) and changed in memory as fast-import changes its own
@@ -18,7 +19,7 @@
  */
 import { parseTree } from "./gate-tree.ts";
 import type { ImportCommit } from "./fast-import.ts";
-import { startLooseObject } from "./loose-objects.ts";
+import { looseObjectId, startLooseObject } from "./loose-objects.ts";
 import { GitParseError } from "./queue-parse.ts";
 import type { Git } from "./run-git.ts";
 
@@ -29,6 +30,12 @@ const SETTABLE = new Set([0o100644, 0o100755, 0o120000, 0o160000]);
 /** fast-import's `parse_ident` and `validate_raw_date` (strict): a name, `<email>`, seconds, a zone up to 1400. */
 const IDENT = /^[^<>\n\0]+ <[^<>\n\0]*> ([0-9]{1,15}) [+-]([0-9]{1,4})$/;
 const OID = /^[0-9a-f]{40}$/;
+/**
+ * fast-import's own line (`fastimport.unpackLimit`, 100 by default): fewer objects it writes as
+ * loose objects, as naruto does; from this many on it keeps its pack, and so the chain is its.
+ * A hundred loose objects cost a hundred files; a pack, two.
+ */
+const UNPACK_LIMIT = 100;
 
 interface Entry {
   readonly mode: number;
@@ -67,6 +74,8 @@ export function writableHere(commit: ImportCommit): boolean {
  * fast-import must write it (see the header). Every object is written when it returns.
  */
 export async function writeChain(input: { git: Git; repoDir: string; objectsDir: string; from: string; commits: readonly ImportCommit[] }): Promise<string[] | null> {
+  // Each commit that changes anything brings itself and a root tree: a chain this long is fast-import's.
+  if (input.commits.length * 2 >= UNPACK_LIMIT) return null;
   if (!OID.test(input.from) || !input.commits.every(writableHere)) return null;
   if (!(await allBlobs(input.git, input.repoDir, input.commits))) return null;
   const read = objectReader(input.git, input.repoDir);
@@ -76,12 +85,12 @@ export async function writeChain(input: { git: Git; repoDir: string; objectsDir:
     // The folders the chain's paths cross, a level at a time: one read per level, whatever the batch.
     await readAlong(root, input.commits.flatMap((c) => c.changes.map((ch) => ch.path.split("/"))), read);
     const load = async (folder: Folder): Promise<Map<string, Entry>> => (folder.entries ??= folder.oid === null ? new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? Buffer.alloc(0)));
-    const writes: Promise<void>[] = [];
+    // Made in memory first: a chain of many objects is fast-import's, which packs them.
+    const objects = new Map<string, { type: "tree" | "commit"; content: Buffer }>();
     const write = (type: "tree" | "commit", content: Buffer): string => {
-      const object = startLooseObject(input.objectsDir, type, content);
-      writes.push(object.written);
-      object.written.catch(() => undefined);
-      return object.id;
+      const id = looseObjectId(type, content);
+      objects.set(id, { type, content });
+      return id;
     };
     const ids: string[] = [];
     let parent = input.from;
@@ -92,7 +101,9 @@ export async function writeChain(input: { git: Git; repoDir: string; objectsDir:
       const head = [`tree ${tree}`, `parent ${parent}`, `author ${commit.author}`, `committer ${commit.committer}`, ...(commit.encoding === null ? [] : [`encoding ${commit.encoding}`])];
       parent = write("commit", Buffer.from(`${head.join("\n")}\n\n${commit.message}`, "latin1"));
       ids.push(parent);
+      if (objects.size >= UNPACK_LIMIT) return null;
     }
+    const writes = [...objects.values()].map((o) => startLooseObject(input.objectsDir, o.type, o.content).written);
     await Promise.all(writes);
     return ids;
   } catch (error) {

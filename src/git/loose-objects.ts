@@ -29,6 +29,15 @@ export async function writeLooseObject(objectsDir: string, type: LooseObjectType
   return object.id;
 }
 
+/** The SHA-1 id of an object (its `<type> <size>\0` header and content), without writing it. */
+export function looseObjectId(type: LooseObjectType, content: Buffer): string {
+  return objectIdOf(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
+}
+
+function objectIdOf(data: Buffer): string {
+  return createHash("sha1").update(data).digest("hex");
+}
+
 /**
  * Starts writing one object and returns its id at once, with the write: objects that only name
  * each other (a tree its blobs, a commit its tree) can be written side by side, and whatever
@@ -36,7 +45,7 @@ export async function writeLooseObject(objectsDir: string, type: LooseObjectType
  */
 export function startLooseObject(objectsDir: string, type: LooseObjectType, content: Buffer): { readonly id: string; readonly written: Promise<void> } {
   const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-  const id = createHash("sha1").update(data).digest("hex");
+  const id = objectIdOf(data);
   const written = (async () => {
     const folder = join(objectsDir, id.slice(0, 2));
     const temp = join(objectsDir, `tmp_obj_naruto_${randomBytes(8).toString("hex")}`);
