@@ -62733,9 +62733,15 @@ async function writeLooseObject(objectsDir, type, content) {
   await object2.written;
   return object2.id;
 }
+function looseObjectId(type, content) {
+  return objectIdOf(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
+}
+function objectIdOf(data) {
+  return createHash3("sha1").update(data).digest("hex");
+}
 function startLooseObject(objectsDir, type, content) {
   const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-  const id = createHash3("sha1").update(data).digest("hex");
+  const id = objectIdOf(data);
   const written = (async () => {
     const folder = join5(objectsDir, id.slice(0, 2));
     const temp = join5(objectsDir, `tmp_obj_naruto_${randomBytes2(8).toString("hex")}`);
@@ -62860,6 +62866,7 @@ var S_IFDIR = 16384;
 var SETTABLE = /* @__PURE__ */ new Set([33188, 33261, 40960, 57344]);
 var IDENT = /^[^<>\n\0]+ <[^<>\n\0]*> ([0-9]{1,15}) [+-]([0-9]{1,4})$/;
 var OID = /^[0-9a-f]{40}$/;
+var UNPACK_LIMIT = 100;
 var NotHere = class extends Error {
 };
 function writableHere(commit) {
@@ -62875,6 +62882,7 @@ function writableHere(commit) {
   });
 }
 async function writeChain(input2) {
+  if (input2.commits.length * 2 >= UNPACK_LIMIT) return null;
   if (!OID.test(input2.from) || !input2.commits.every(writableHere)) return null;
   if (!await allBlobs(input2.git, input2.repoDir, input2.commits)) return null;
   const read = objectReader(input2.git, input2.repoDir);
@@ -62883,12 +62891,11 @@ async function writeChain(input2) {
     const root = { oid: treeOfCommit(commit ?? Buffer.alloc(0)), entries: null };
     await readAlong(root, input2.commits.flatMap((c) => c.changes.map((ch) => ch.path.split("/"))), read);
     const load = async (folder) => folder.entries ??= folder.oid === null ? /* @__PURE__ */ new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? Buffer.alloc(0));
-    const writes = [];
+    const objects = /* @__PURE__ */ new Map();
     const write = (type, content) => {
-      const object2 = startLooseObject(input2.objectsDir, type, content);
-      writes.push(object2.written);
-      object2.written.catch(() => void 0);
-      return object2.id;
+      const id = looseObjectId(type, content);
+      objects.set(id, { type, content });
+      return id;
     };
     const ids2 = [];
     let parent = input2.from;
@@ -62901,7 +62908,9 @@ async function writeChain(input2) {
 
 ${commit2.message}`, "latin1"));
       ids2.push(parent);
+      if (objects.size >= UNPACK_LIMIT) return null;
     }
+    const writes = [...objects.values()].map((o) => startLooseObject(input2.objectsDir, o.type, o.content).written);
     await Promise.all(writes);
     return ids2;
   } catch (error63) {
