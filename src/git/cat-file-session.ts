@@ -2,9 +2,9 @@
  * Object reads through a long-running `git cat-file --batch` (git-session.ts): the repository's
  * own reads of commits and records (the queue's checkpoints, the mission store), one process per
  * repository instead of one per read; and through a long-running `git cat-file --batch-check`
- * (type and size only: the gate's blobs, the queue's).  git looks an object up afresh each time (a pack written
- * since is found: it rescans the packs before it answers "missing"), so a read answers what a
- * new process would.
+ * (type and size only: the gate's blobs, the queue's). git looks an object up afresh each time
+ * (a pack written since is found: it rescans the packs before it answers "missing"), so a read
+ * answers what a new process would.
  */
 import { requestLines, type SessionRead } from "./git-session.ts";
 import type { GitCall } from "./run-git.ts";

@@ -2,10 +2,10 @@
  * The gate's object check (DESIGN.md §8a): every tree and blob a change brings that its base does
  * not hold at the same path, read with one `cat-file --batch-command` or through the repository's
  * long-running `cat-file` processes (the trees' content, the blobs' type and size), and judged
- * by git's fsck rules for trees (gate-tree.ts) and the size limit
- * for blobs. A tree git itself cannot walk (an empty name, a malformed mode, a missing object)
- * makes the `diff-tree` that lists them fail; then the trees are read level by level from the
- * top ({@link walkAllTrees}), so that the refusal still names the path.
+ * by git's fsck rules for trees (gate-tree.ts) and the size limit for blobs. A tree git itself
+ * cannot walk (an empty name, a malformed mode, a missing object) makes the `diff-tree` that
+ * lists them fail; then the trees are read level by level from the top ({@link walkAllTrees}),
+ * so that the refusal still names the path.
  */
 import { GitOutputError, type GitCallFor } from "./changes.ts";
 import { GITLINK_MODE, parseTree, TREE_MODE, treeProblems, type RawTreeEntry, type TreeRule } from "./gate-tree.ts";
