@@ -286,24 +286,6 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
   const sleeping = `NARUTO_FAKE_SLEEP_MS=1000 ${fakeAgentCommand("slow")}`;
   const small = await createTestRepo({ "README.md": "# bench\n" });
   try {
-    // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to
-    // speak of). First, an absolute figure on a disk the missions below have not churned yet:
-    // they make and delete a work directory per attempt, after which each new file costs more
-    // (_file-system.ts). The speedups are ratios, measured in an order that shares the drift.
-    // Four items first, not counted: the first mission of the process also compiles naruto's code.
-    await mission(small, 4, 1, TRIVIAL, cacheHome);
-    const fileCost = fileCreateMicros(cacheHome);
-    const trivialMission = await mission(small, 16, 1, TRIVIAL, cacheHome);
-    const trivial = per(trivialMission, 16);
-    const ms = (seconds: number) => ((seconds * 1000) / 16).toFixed(0);
-    const split = trivialMission.split;
-    const where = split === undefined ? "" : ` (naruto's process ${ms(split.user)} ms user + ${ms(split.system)} ms system, its children ${ms(split.children)} ms)`;
-    console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s${where} and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
-    console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
-    console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
-    // The disk's part in it (_file-system.ts): what one file costs to make where the work directories are.
-    console.log(`  making an empty file where the work directories are cost ${fileCost.toFixed(0)} µs of CPU right before (the item makes about a hundred files and folders)`);
-    console.log(`bench local file_create_us=${fileCost.toFixed(0)}`);
     const nodeAgents = await speedupOf(small, sleeping, cacheHome);
     console.log(`16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`);
     console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
@@ -328,6 +310,19 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
     const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
     console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
     console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
+    // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
+    const fileCost = fileCreateMicros(cacheHome);
+    const trivialMission = await mission(small, 16, 1, TRIVIAL, cacheHome);
+    const trivial = per(trivialMission, 16);
+    const ms = (seconds: number) => ((seconds * 1000) / 16).toFixed(0);
+    const split = trivialMission.split;
+    const where = split === undefined ? "" : ` (naruto's process ${ms(split.user)} ms user + ${ms(split.system)} ms system, its children ${ms(split.children)} ms)`;
+    console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s${where} and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
+    console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
+    console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
+    // The disk's part in it (_file-system.ts): what one file costs to make where the work directories are.
+    console.log(`  making an empty file where the work directories are cost ${fileCost.toFixed(0)} µs of CPU right before (the item makes about a hundred files and folders)`);
+    console.log(`bench local file_create_us=${fileCost.toFixed(0)}`);
   } finally {
     await small.remove();
   }
