@@ -144,6 +144,9 @@ describe("writeChain", () => {
     const own = (n: number) => Array.from({ length: n }, (_, i) => ({ ...base, changes: [set("100644", blobs[0] ?? "", `d${i}/e/f${i}.txt`)] }));
     expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from, commits: own(24) })).toHaveLength(24);
     expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from, commits: own(25) })).toBeNull();
+    // A base that is not a commit (a tree).
+    const tree0 = await mine.run("rev-parse", `${from}^{tree}`);
+    expect(await writeChain({ git: mine.git, repoDir: mine.dir, objectsDir, from: tree0, commits: [{ ...base, changes: [set("100644", blobs[0] ?? "")] }] })).toBeNull();
     // A tree holding a name twice.
     const blob = blobs[0] ?? "";
     const twice = Buffer.concat([Buffer.from("100644 x\0"), Buffer.from(blob, "hex"), Buffer.from("100644 x\0"), Buffer.from(blob, "hex")]);

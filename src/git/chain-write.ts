@@ -20,7 +20,7 @@
 import { parseTree } from "./gate-tree.ts";
 import type { ImportCommit } from "./fast-import.ts";
 import { looseObjectId, startLooseObject } from "./loose-objects.ts";
-import { GitParseError } from "./queue-parse.ts";
+import { parseCatFileBatch, parseCommit } from "./queue-parse.ts";
 import type { Git } from "./run-git.ts";
 
 const S_IFMT = 0o170000;
@@ -80,11 +80,11 @@ export async function writeChain(input: { git: Git; repoDir: string; objectsDir:
   if (!(await allBlobs(input.git, input.repoDir, input.commits))) return null;
   const read = objectReader(input.git, input.repoDir);
   try {
-    const [commit] = await read([input.from], "commit");
-    const root: Folder = { oid: treeOfCommit(commit ?? Buffer.alloc(0)), entries: null };
+    const [commit = ""] = await read([input.from], "commit");
+    const root: Folder = { oid: parseCommit(commit).tree, entries: null };
     // The folders the chain's paths cross, a level at a time: one read per level, whatever the batch.
     await readAlong(root, input.commits.flatMap((c) => c.changes.map((ch) => ch.path.split("/"))), read);
-    const load = async (folder: Folder): Promise<Map<string, Entry>> => (folder.entries ??= folder.oid === null ? new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? Buffer.alloc(0)));
+    const load = async (folder: Folder): Promise<Map<string, Entry>> => (folder.entries ??= folder.oid === null ? new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? ""));
     // Made in memory first: a chain of many objects is fast-import's, which packs them.
     const objects = new Map<string, { type: "tree" | "commit"; content: Buffer }>();
     const write = (type: "tree" | "commit", content: Buffer): string => {
@@ -173,8 +173,8 @@ function isFolder(mode: number): boolean {
 }
 
 /** A tree's entries by name; a tree fast-import would read otherwise (a bad mode, a name twice, cut short) is left to it. */
-function parseEntries(content: Buffer): Map<string, Entry> {
-  const parsed = parseTree(content, 20);
+function parseEntries(content: string): Map<string, Entry> {
+  const parsed = parseTree(Buffer.from(content, "latin1"), 20);
   if (!parsed.ok) throw new NotHere(parsed.detail);
   const entries = new Map<string, Entry>();
   for (const e of parsed.entries) {
@@ -183,12 +183,6 @@ function parseEntries(content: Buffer): Map<string, Entry> {
     entries.set(name, { mode: parseInt(e.mode, 8), oid: e.oid });
   }
   return entries;
-}
-
-function treeOfCommit(content: Buffer): string {
-  const m = /^tree ([0-9a-f]{40})\n/.exec(content.toString("latin1"));
-  if (m === null) throw new GitParseError("a commit without a tree line");
-  return m[1] ?? "";
 }
 
 /**
@@ -209,7 +203,7 @@ async function readAlong(folder: Folder, paths: readonly (readonly string[])[], 
   while (level.length > 0) {
     const unread = level.filter((l) => l.folder.entries === null && l.folder.oid !== null);
     const contents = await read(unread.map((l) => l.folder.oid ?? ""), "tree");
-    unread.forEach((l, i) => (l.folder.entries = parseEntries(contents[i] ?? Buffer.alloc(0))));
+    unread.forEach((l, i) => (l.folder.entries = parseEntries(contents[i] ?? "")));
     const next: typeof level = [];
     for (const { folder: here, paths: below } of level) {
       const byName = new Map<string, string[][]>();
@@ -231,23 +225,19 @@ async function readAlong(folder: Folder, paths: readonly (readonly string[])[], 
   }
 }
 
-type ObjectReader = (oids: readonly string[], type: "commit" | "tree") => Promise<Buffer[]>;
+type ObjectReader = (oids: readonly string[], type: "commit" | "tree") => Promise<string[]>;
 
-/** Reads objects of the expected type through the repository's long-running `cat-file --batch`, one request for all. */
+/** Reads objects of the expected type (content as latin1 text) through the repository's long-running `cat-file --batch`, one request for all. */
 function objectReader(git: Git, repoDir: string): ObjectReader {
   return async (oids, type) => {
     if (oids.length === 0) return [];
     const { stdout } = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: oids.map((o) => `${o}\n`).join("") });
-    const out: Buffer[] = [];
-    let at = 0;
-    for (const oid of oids) {
-      const eol = stdout.indexOf(0x0a, at);
-      const [id, found, size] = stdout.subarray(at, eol < 0 ? at : eol).toString("latin1").split(" ");
+    const read = parseCatFileBatch(stdout.toString("latin1"));
+    return oids.map((oid, i) => {
+      const found = read[i];
       // Missing or not what the chain names: fast-import reports it its own way.
-      if (eol < 0 || id !== oid || found !== type || size === undefined) throw new NotHere(`${oid}: ${found ?? "nothing"}, not a ${type}`);
-      out.push(stdout.subarray(eol + 1, eol + 1 + Number(size)));
-      at = eol + 1 + Number(size) + 1;
-    }
-    return out;
+      if (found === undefined || !("oid" in found) || found.oid !== oid || found.type !== type) throw new NotHere(`${oid}: not a ${type} in the repository`);
+      return found.content;
+    });
   };
 }
