@@ -62887,10 +62887,10 @@ async function writeChain(input2) {
   if (!await allBlobs(input2.git, input2.repoDir, input2.commits)) return null;
   const read = objectReader(input2.git, input2.repoDir);
   try {
-    const [commit] = await read([input2.from], "commit");
-    const root = { oid: treeOfCommit(commit ?? Buffer.alloc(0)), entries: null };
+    const [commit = ""] = await read([input2.from], "commit");
+    const root = { oid: parseCommit(commit).tree, entries: null };
     await readAlong(root, input2.commits.flatMap((c) => c.changes.map((ch) => ch.path.split("/"))), read);
-    const load = async (folder) => folder.entries ??= folder.oid === null ? /* @__PURE__ */ new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? Buffer.alloc(0));
+    const load = async (folder) => folder.entries ??= folder.oid === null ? /* @__PURE__ */ new Map() : parseEntries((await read([folder.oid], "tree"))[0] ?? "");
     const objects = /* @__PURE__ */ new Map();
     const write = (type, content) => {
       const id = looseObjectId(type, content);
@@ -62970,7 +62970,7 @@ function isFolder(mode) {
   return (mode & S_IFMT) === S_IFDIR;
 }
 function parseEntries(content) {
-  const parsed = parseTree(content, 20);
+  const parsed = parseTree(Buffer.from(content, "latin1"), 20);
   if (!parsed.ok) throw new NotHere(parsed.detail);
   const entries = /* @__PURE__ */ new Map();
   for (const e of parsed.entries) {
@@ -62979,11 +62979,6 @@ function parseEntries(content) {
     entries.set(name, { mode: parseInt(e.mode, 8), oid: e.oid });
   }
   return entries;
-}
-function treeOfCommit(content) {
-  const m = /^tree ([0-9a-f]{40})\n/.exec(content.toString("latin1"));
-  if (m === null) throw new GitParseError("a commit without a tree line");
-  return m[1] ?? "";
 }
 async function allBlobs(git, repoDir, commits) {
   const blobs = [...new Set(commits.flatMap((c) => c.changes.flatMap((ch) => ch.after !== null && parseInt(ch.after.mode, 8) !== 57344 ? [ch.after.oid] : [])))];
@@ -62998,7 +62993,7 @@ async function readAlong(folder, paths2, read) {
   while (level.length > 0) {
     const unread = level.filter((l) => l.folder.entries === null && l.folder.oid !== null);
     const contents = await read(unread.map((l) => l.folder.oid ?? ""), "tree");
-    unread.forEach((l, i) => l.folder.entries = parseEntries(contents[i] ?? Buffer.alloc(0)));
+    unread.forEach((l, i) => l.folder.entries = parseEntries(contents[i] ?? ""));
     const next = [];
     for (const { folder: here, paths: below } of level) {
       const byName = /* @__PURE__ */ new Map();
@@ -63024,16 +63019,12 @@ function objectReader(git, repoDir) {
     if (oids.length === 0) return [];
     const { stdout } = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: oids.map((o) => `${o}
 `).join("") });
-    const out = [];
-    let at2 = 0;
-    for (const oid of oids) {
-      const eol = stdout.indexOf(10, at2);
-      const [id, found, size] = stdout.subarray(at2, eol < 0 ? at2 : eol).toString("latin1").split(" ");
-      if (eol < 0 || id !== oid || found !== type || size === void 0) throw new NotHere(`${oid}: ${found ?? "nothing"}, not a ${type}`);
-      out.push(stdout.subarray(eol + 1, eol + 1 + Number(size)));
-      at2 = eol + 1 + Number(size) + 1;
-    }
-    return out;
+    const read = parseCatFileBatch(stdout.toString("latin1"));
+    return oids.map((oid, i) => {
+      const found = read[i];
+      if (found === void 0 || !("oid" in found) || found.oid !== oid || found.type !== type) throw new NotHere(`${oid}: not a ${type} in the repository`);
+      return found.content;
+    });
   };
 }
 
