@@ -17,15 +17,15 @@ export const SLOW_SUITES = [
   "test/local/hostile-agents.git.test.ts",
   "test/local/cli-resume.git.test.ts",
   "test/github/mission-store.test.ts",
-  "src/git/gate.git.test.ts",
+  "src/gate/gate.git.test.ts",
   "test/local/cli-errors.git.test.ts",
   "src/report/github-render.svg.test.ts",
   "test/demo-example.test.ts",
   "test/local/mission-failures.git.test.ts",
   "test/github/faults.test.ts",
   "test/local/cli-cancel.git.test.ts",
-  "src/git/mission-store.git.test.ts",
-  "src/git/queue-property.git.test.ts",
+  "src/store/git-store.git.test.ts",
+  "src/queue/property.git.test.ts",
   "test/action/integrate-run.git.test.ts",
 ];
 

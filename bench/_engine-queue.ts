@@ -6,7 +6,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { integrateBatch, type BatchContext } from "../src/engine/integrate-batch.ts";
-import { createQueueBranch } from "../src/git/queue.ts";
+import { createQueueBranch } from "../src/queue/queue.ts";
 import { step } from "../src/mission/step.ts";
 import type { Mission } from "../src/mission/document.ts";
 import { writeCheckpoints, writeCommits } from "../test/support/checkpoint-builder.ts";

@@ -17,7 +17,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createLocalMissionStore } from "../src/git/mission-store.ts";
+import { createLocalMissionStore } from "../src/store/git-store.ts";
 import { commitText, flatTree, looseObjectsDir, writeLooseObject } from "../src/git/loose-objects.ts";
 import { GitError, gitText } from "../src/git/run-git.ts";
 import { cachedStore } from "../src/local/cached-store.ts";

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createTestRepo, type TestRepo } from "../test/support/git-repo.ts";
 import { writeCheckpoints, writeCommits, type CommitSpec } from "../test/support/checkpoint-builder.ts";
-import { createQueueBranch, integrate } from "../src/git/queue.ts";
-import type { VerifyCandidate } from "../src/git/verify.ts";
+import { createQueueBranch, integrate } from "../src/queue/queue.ts";
+import type { VerifyCandidate } from "../src/queue/verify.ts";
 
 const FILES = 5000;
 const CHECKPOINTS = 200;

@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { readMissionVersion } from "../../src/git/mission-store.ts";
+import { readMissionVersion } from "../../src/store/git-store.ts";
 import { createGit } from "../../src/git/run-git.ts";
 import { formatUsage } from "../../src/report/format.ts";
 import { expectationFor, type CheckCase } from "./cases.ts";

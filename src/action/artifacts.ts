@@ -7,7 +7,7 @@
 import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { attemptOutcomeSchema } from "../mission/events.ts";
+import { attemptOutcomeSchema } from "../mission/index.ts";
 
 export const PLAN_ARTIFACT = "naruto-plan";
 export const REVIEW_ARTIFACT = "naruto-review";

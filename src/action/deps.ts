@@ -6,11 +6,11 @@
  * The agent step (`AgentStepDeps`) gets no GitHub port and no remote: it runs without a token.
  */
 import type { SandboxMode } from "../config/index.ts";
-import type { Git } from "../git/run-git.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { CommentEvent, PullRequestHead } from "../github-driver/handle-comment.ts";
-import type { DriverDeps } from "../github-driver/deps.ts";
-export type { DispatchInput } from "../github-driver/event-payload.ts";
+import type { Git } from "../git/index.ts";
+import type { Sandbox } from "../sandbox/index.ts";
+import type { CommentEvent, PullRequestHead } from "../github-driver/index.ts";
+import type { DriverDeps } from "../github-driver/index.ts";
+export type { DispatchInput } from "../github-driver/index.ts";
 import type { ActionLog } from "./log.ts";
 import type { Remote } from "./remote.ts";
 

@@ -2,7 +2,7 @@
  * The job's side of a mode: log lines, groups, outputs, masking and the job summary. The Action
  * implements it with @actions/core (`main.ts`); tests record it.
  */
-import type { DriverLog } from "../github-driver/deps.ts";
+import type { DriverLog } from "../github-driver/index.ts";
 
 export interface ActionLog extends DriverLog {
   error(message: string): void;

@@ -12,20 +12,21 @@ import { fileURLToPath } from "node:url";
 import * as core from "@actions/core";
 import { getExecOutput } from "@actions/exec";
 import { CONFIG_PATH } from "../config/index.ts";
-import { createGit } from "../git/run-git.ts";
-import { createEtagCache, createGitHub, createGitHubMissionStore } from "../github/index.ts";
-import { pullRequestHeadVia } from "../github-driver/handle-comment.ts";
+import { createGit } from "../git/index.ts";
+import { createEtagCache, createGitHub } from "../github/index.ts";
+import { createGitHubMissionStore } from "../store/index.ts";
+import { pullRequestHeadVia } from "../github-driver/index.ts";
 import { actionContext } from "./context.ts";
 import { coreLog } from "./core-log.ts";
 import type { AgentStepDeps, ModeDeps } from "./deps.ts";
-import { commentEventOf, dispatchInputOf } from "../github-driver/event-payload.ts";
+import { commentEventOf, dispatchInputOf } from "../github-driver/index.ts";
 import { remoteFor, scrubbedEnv } from "./remote.ts";
 import { readPrepared } from "./prepared.ts";
 import { redactedModeDeps, redactedStepDeps } from "./redacted-deps.ts";
 import { createRedactor, secretValues } from "../redact/index.ts";
 import { DEFAULT_WATCH, runAgentStep, runMode } from "./run-mode.ts";
-import { chooseSandbox } from "../sandbox/choose.ts";
-import { sudoWorks } from "../sandbox/sudo.ts";
+import { chooseSandbox } from "../sandbox/index.ts";
+import { sudoWorks } from "../sandbox/index.ts";
 
 const USER_AGENT = "naruto-action/0.1";
 

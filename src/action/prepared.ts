@@ -9,7 +9,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { missionSchema, type Mission } from "../mission/document.ts";
+import { missionSchema, type Mission } from "../mission/index.ts";
 
 export const PREPARED_FILE = "naruto-prepared.json";
 

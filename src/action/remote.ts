@@ -5,7 +5,7 @@
  * `persist-credentials: false`) and never on a command line (visible to every user in `ps`).
  */
 import { BASIC_ENV_NAMES } from "../config/index.ts";
-import { gitText, type Git } from "../git/run-git.ts";
+import { gitText, type Git } from "../git/index.ts";
 
 export interface Remote {
   readonly url: string;

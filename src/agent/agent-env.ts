@@ -1,4 +1,4 @@
-import { BASIC_ENV_NAMES, forbiddenEnvReason } from "../config/env-policy.ts";
+import { BASIC_ENV_NAMES, forbiddenEnvReason } from "../config/index.ts";
 import type { PromptPath } from "./prompt.ts";
 
 /** Which attempt is running: becomes the `NARUTO_*` variables of DESIGN.md §8. */

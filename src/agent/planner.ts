@@ -4,7 +4,7 @@
  * planning fails with those errors, never with a half-valid plan.
  */
 import { checkPlan, formatPlanError, type CheckOptions, type CheckResult } from "../plan/index.ts";
-import { sanitizeUntrusted } from "./sanitize-untrusted.ts";
+import { sanitizeUntrusted } from "../sanitize/index.ts";
 
 /**
  * Runs the planner agent once. The runner decides where the agent writes its plan (outside the

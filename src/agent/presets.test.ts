@@ -2,11 +2,11 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PRESETS, type PresetName } from "../config/presets.ts";
+import { PRESETS, type PresetName } from "../config/index.ts";
 import type { AgentResult } from "./agent-result.ts";
 import { runAgent } from "./run-agent.ts";
 import { bareWorkDir, bwrapSandbox, bwrapSkipReason, unsandboxed } from "../../test/support/sandbox.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { Sandbox } from "../sandbox/index.ts";
 
 // Stand-ins for the agent CLIs: each records its arguments and stdin, and prints output in the
 // shape AGENTS.md documents for the real CLI, so the presets' result parsers run for real.

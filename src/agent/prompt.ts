@@ -1,4 +1,4 @@
-import { sanitizeUntrusted } from "./sanitize-untrusted.ts";
+import { sanitizeUntrusted } from "../sanitize/index.ts";
 
 /** A path as written in a plan item: a normalized `RepoPath` or its display string. */
 export type PromptPath = string | { readonly path: string };

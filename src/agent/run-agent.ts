@@ -1,7 +1,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Leftover, ProcessRun, Sandbox, SandboxRun } from "../sandbox/sandbox.ts";
-import type { WorkDir } from "../sandbox/work-dir.ts";
+import type { Leftover, ProcessRun, Sandbox, SandboxRun } from "../sandbox/index.ts";
+import type { WorkDir } from "../sandbox/index.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
 import { readAgentFile } from "./agent-file.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";

@@ -5,8 +5,8 @@
  * read by the same `commentEventOf` as the Action's, which drops anything else).
  */
 import type { Context } from "probot";
-import { commentEventOf } from "../github-driver/event-payload.ts";
-import { handleComment, type CommentOutcome } from "../github-driver/handle-comment.ts";
+import { commentEventOf } from "../github-driver/index.ts";
+import { handleComment, type CommentOutcome } from "../github-driver/index.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
 

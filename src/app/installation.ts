@@ -5,10 +5,11 @@
  * naruto's own, not a second configuration of them.
  */
 import type { Context } from "probot";
-import type { DriverDeps } from "../github-driver/deps.ts";
-import { pullRequestHeadVia, type PullRequestHead } from "../github-driver/handle-comment.ts";
-import { createEtagCache, createGitHub, createGitHubMissionStore, type EtagCache } from "../github/index.ts";
-import { createLru, type Lru } from "../github/lru.ts";
+import type { DriverDeps } from "../github-driver/index.ts";
+import { pullRequestHeadVia, type PullRequestHead } from "../github-driver/index.ts";
+import { createEtagCache, createGitHub, type EtagCache } from "../github/index.ts";
+import { createGitHubMissionStore } from "../store/index.ts";
+import { createLru, type Lru } from "../github/index.ts";
 import { createRedactor, redactingGitHub, redactingStore } from "../redact/index.ts";
 import type { AppDeps } from "./deps.ts";
 

@@ -4,10 +4,10 @@
  * and a render of the stored mission is right whichever event asked for it.
  */
 import type { Context } from "probot";
-import { integrateRunInputs } from "../github-driver/mission-id.ts";
-import { publishTracking } from "../github-driver/publish.ts";
-import { createLru } from "../github/lru.ts";
-import { GITHUB_STATE_REF_PREFIX } from "../github/mission-store.ts";
+import { integrateRunInputs } from "../github-driver/index.ts";
+import { publishTracking } from "../github-driver/index.ts";
+import { createLru } from "../github/index.ts";
+import { GITHUB_STATE_REF_PREFIX } from "../store/index.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
 import type { Throttle } from "./throttle.ts";

@@ -2,8 +2,8 @@
  * Missions in the states the arbiter must judge, built with the engine's own builders and
  * `step` (STYLE.md 9: builders, not casts). Shared by the arbiter's tests.
  */
-import type { Mission, MissionItem } from "../mission/document.ts";
-import type { MissionEvent } from "../mission/events.ts";
+import type { Mission, MissionItem } from "../mission/index.ts";
+import type { MissionEvent } from "../mission/index.ts";
 import {
   at,
   checkpointed,

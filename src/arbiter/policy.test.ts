@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Mission } from "../mission/document.ts";
-import { normalizePath, type RepoPath } from "../plan/paths.ts";
+import type { Mission } from "../mission/index.ts";
+import { normalizePath, type RepoPath } from "../plan/index.ts";
 import {
   cancelledMission,
   cleanMission,

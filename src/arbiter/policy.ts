@@ -3,8 +3,8 @@
  * Pure: the caller gathers the facts (what changed on the queue, whether the queue head was
  * verified, what the independent proof checker said) and this file turns them into findings.
  */
-import type { Finding, Mission, MissionItem } from "../mission/document.ts";
-import { isCoveredBy, isAncestorOrSelf, repoPathOf, type RepoPath } from "../plan/paths.ts";
+import type { Finding, Mission, MissionItem } from "../mission/index.ts";
+import { isCoveredBy, isAncestorOrSelf, repoPathOf, type RepoPath } from "../plan/index.ts";
 import { RULES } from "./rules.ts";
 
 /** What the independent proof checker (`verifyProof`) said about the mission's proof. */

@@ -2,8 +2,8 @@
  * The review agent's prompt: the request, the plan and one part of the integrated diff. A large
  * diff is cut into parts that each fit an agent's context, at file boundaries where possible.
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
-import type { Mission } from "../mission/document.ts";
+import { sanitizeUntrusted } from "../sanitize/index.ts";
+import type { Mission } from "../mission/index.ts";
 
 /** Characters of diff per review prompt (about 100 KB of ASCII). */
 export const REVIEW_CHUNK_CHARS = 100_000;

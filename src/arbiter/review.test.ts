@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../mission/document.ts";
+import type { Finding } from "../mission/index.ts";
 import { cleanMission, failedMission } from "./missions.fixture.ts";
 import { buildReviewPrompt, chunkDiff } from "./review-prompt.ts";
 import { reviewMission, type ReviewAgent } from "./review.ts";

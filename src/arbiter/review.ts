@@ -3,7 +3,7 @@
  * agent reads the integrated diff, part by part when it is large, against the request. The
  * agent is a port (a function from prompt to output), so this file runs no process itself.
  */
-import type { Finding, Mission, Verdict, VerdictKind } from "../mission/document.ts";
+import type { Finding, Mission, Verdict, VerdictKind } from "../mission/index.ts";
 import { buildReviewPrompt, chunkDiff, REVIEW_CHUNK_CHARS } from "./review-prompt.ts";
 import { RULES } from "./rules.ts";
 import { decideVerdict, parseReviewOutput } from "./verdict.ts";

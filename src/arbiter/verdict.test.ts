@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, Verdict, VerdictKind } from "../mission/document.ts";
+import type { Finding, Verdict, VerdictKind } from "../mission/index.ts";
 import { decideVerdict, parseReviewOutput } from "./verdict.ts";
 
 const GOOD = { verdict: "request_changes", summary: "Validation is missing in orders.", findings: [

@@ -16,7 +16,7 @@
  * Warnings and infos outside the item rules never change the verdict; they are reported.
  */
 import { z } from "zod";
-import { VERDICTS, type Finding, type Verdict, type VerdictKind } from "../mission/document.ts";
+import { VERDICTS, type Finding, type Verdict, type VerdictKind } from "../mission/index.ts";
 import { jsonCandidates } from "./find-json.ts";
 import { BLOCKING_RULES, NOT_INTEGRATED_RULES, RULES } from "./rules.ts";
 

@@ -2,10 +2,10 @@
  * `naruto clean [--older-than 7d] [--mission ID] [--queues] [--kept] [--dry-run]`: deletes what
  * finished missions left on this machine (see src/local/clean.ts) and says what it did.
  */
-import { parseDuration } from "../config/duration.ts";
-import { gitCommonDir } from "../engine/records.ts";
-import { createGit } from "../git/run-git.ts";
-import { cleanMissions, type CleanedMission } from "../local/clean.ts";
+import { parseDuration } from "../config/index.ts";
+import { gitCommonDir } from "../engine/index.ts";
+import { createGit } from "../git/index.ts";
+import { cleanMissions, type CleanedMission } from "../local/index.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
 import { repoRoot } from "./mission-commands.ts";

@@ -6,13 +6,13 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigInvalidError } from "../local/local-mission.ts";
-import { MissionStillRunningError } from "../local/mission-lock.ts";
-import { RunRefusedError } from "../local/preflight.ts";
-import { RunOverridesError } from "../local/run-overrides.ts";
-import { MissionNotFoundError } from "../mission/store.ts";
-import { SandboxUnavailableError } from "../sandbox/choose.ts";
-import { WorkRootError } from "../sandbox/work-dir.ts";
+import { ConfigInvalidError } from "../local/index.ts";
+import { MissionStillRunningError } from "../local/index.ts";
+import { RunRefusedError } from "../local/index.ts";
+import { RunOverridesError } from "../local/index.ts";
+import { MissionNotFoundError } from "../mission/index.ts";
+import { SandboxUnavailableError } from "../sandbox/index.ts";
+import { WorkRootError } from "../sandbox/index.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { CliIO } from "./io.ts";
 

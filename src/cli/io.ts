@@ -1,7 +1,7 @@
 // Not from ../redact/index.ts, which also holds the store's redaction and with it the config's
 // schema (zod): every command, `naruto --help` too, starts here.
-import { createRedactor } from "../redact/redactor.ts";
-import { secretValues } from "../redact/secrets.ts";
+import { createRedactor } from "../redact/index.ts";
+import { secretValues } from "../redact/index.ts";
 
 /** Where the CLI reads and writes; injected so tests run commands in-process. */
 export interface CliIO {

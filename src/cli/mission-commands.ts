@@ -4,24 +4,24 @@
  */
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import { createGit, gitText, type Git } from "../git/run-git.ts";
-import { createLocalMissionStore } from "../git/mission-store.ts";
-import { gitCommonDir } from "../engine/records.ts";
-import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/local-mission.ts";
-import { tidyAfterKilledRun } from "../local/leftover-work.ts";
-import { leftoverBranchCount } from "../local/clean.ts";
-import { logProgress, terminalProgress, type Progress } from "../local/progress.ts";
-import { reportPaths, writeReports } from "../local/reports.ts";
-import type { Mission } from "../mission/document.ts";
-import { applyEvent } from "../mission/store.ts";
-import { isMissionTerminal } from "../mission/status.ts";
+import { createGit, gitText, type Git } from "../git/index.ts";
+import { createLocalMissionStore } from "../store/index.ts";
+import { gitCommonDir } from "../engine/index.ts";
+import { resumeLocalMission, runLocalMission, type LocalDeps, type RunRequest } from "../local/index.ts";
+import { tidyAfterKilledRun } from "../local/index.ts";
+import { leftoverBranchCount } from "../local/index.ts";
+import { logProgress, terminalProgress, type Progress } from "../local/index.ts";
+import { reportPaths, writeReports } from "../local/index.ts";
+import type { Mission } from "../mission/index.ts";
+import { applyEvent } from "../mission/index.ts";
+import { isMissionTerminal } from "../mission/index.ts";
 import { missionResult } from "../report/index.ts";
 import { EXIT, readUserFile, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import { MissionNotFoundError } from "../mission/store.ts";
+import { MissionNotFoundError } from "../mission/index.ts";
 import type { SandboxMode } from "../config/index.ts";
-import { loadRunOverrides } from "../local/run-overrides.ts";
-import { defaultWorkRoot } from "../sandbox/work-dir.ts";
+import { loadRunOverrides } from "../local/index.ts";
+import { defaultWorkRoot } from "../sandbox/index.ts";
 import { createRedactor, secretValues } from "../redact/index.ts";
 
 export interface RunOptions {

@@ -6,10 +6,10 @@ import type { Config } from "../config/index.ts";
 import { checkPlan, defaultPlanLimits, formatPlanError, verifyProof } from "../plan/index.ts";
 import { readUserFile } from "./errors.ts";
 import type { CliIO } from "./io.ts";
-import { formatPlanHuman } from "./plan-format.ts";
-import { planReport, type PlanCommandOptions } from "./plan-report.ts";
+import { formatPlanHuman } from "../report/index.ts";
+import { planReport, type PlanCommandOptions } from "../report/index.ts";
 
-export { planReport, type PlanCommandOptions, type PlanJson, type PlanReport } from "./plan-report.ts";
+export { planReport, type PlanCommandOptions, type PlanJson, type PlanReport } from "../report/index.ts";
 
 export async function planCommand(io: CliIO, file: string, options: PlanCommandOptions, config: Config | null): Promise<number> {
   const text = await readUserFile(io, file, "the plan");

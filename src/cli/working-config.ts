@@ -6,8 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../config/index.ts";
-import { createGit, gitText } from "../git/run-git.ts";
-import { ConfigInvalidError } from "../local/local-mission.ts";
+import { createGit, gitText } from "../git/index.ts";
+import { ConfigInvalidError } from "../local/index.ts";
 import type { CliIO } from "./io.ts";
 
 export async function workingTreeConfig(io: CliIO): Promise<Config | null> {

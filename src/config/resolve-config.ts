@@ -1,4 +1,4 @@
-import { normalizePath, pathKey, type RepoPath } from "../plan/paths.ts";
+import { normalizePath, pathKey, type RepoPath } from "../plan/index.ts";
 import { didYouMean } from "./did-you-mean.ts";
 import { parseDuration } from "./duration.ts";
 import { PRESET_NAMES, PRESETS, type PresetName } from "./presets.ts";

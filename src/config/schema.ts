@@ -14,7 +14,7 @@ import { parseSize, SIZE_HINT } from "./size.ts";
 
 export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 export const PERMISSIONS = ["admin", "maintain", "write", "triage", "read"] as const;
-import { DEFAULT_PROTECTED } from "../plan/limits.ts";
+import { DEFAULT_PROTECTED } from "../plan/index.ts";
 export { DEFAULT_PROTECTED };
 
 /** What to call a field's type in an error, where "a string" would not help (kept out of the JSON Schema). */

@@ -1,4 +1,4 @@
-import type { RepoPath } from "../plan/paths.ts";
+import type { RepoPath } from "../plan/index.ts";
 import type { Cron } from "./cron.ts";
 import type { PresetName } from "./presets.ts";
 import type { AllowName, Permission, SandboxMode } from "./schema.ts";

@@ -8,15 +8,15 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { buildPrompt } from "../agent/prompt.ts";
-import { runAgent, type AgentRun } from "../agent/run-agent.ts";
+import { buildPrompt } from "../agent/index.ts";
+import { runAgent, type AgentRun } from "../agent/index.ts";
 import type { AgentProfile } from "../config/index.ts";
-import { gatePolicy } from "../git/gate.ts";
-import { queueRefName, readRef } from "../git/queue-ref.ts";
-import type { Mission, MissionItem } from "../mission/document.ts";
-import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/events.ts";
-import { normalizePath, type RepoPath } from "../plan/paths.ts";
-import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
+import { gatePolicy } from "../gate/index.ts";
+import { queueRefName, readRef } from "../queue/index.ts";
+import type { Mission, MissionItem } from "../mission/index.ts";
+import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/index.ts";
+import { normalizePath, type RepoPath } from "../plan/index.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
 import { containmentOf } from "./contained.ts";

@@ -4,7 +4,7 @@
  * checkout is never touched.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { normalizePath, type RepoPath } from "../plan/paths.ts";
+import { normalizePath, type RepoPath } from "../plan/index.ts";
 import { createWorkerFixture, snapshotCheckout, type WorkerFixture } from "../../test/support/worker-fixture.ts";
 import { checkpointWorkDir, type CheckpointOptions, type CheckpointOutcome } from "./checkpoint.ts";
 

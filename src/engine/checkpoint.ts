@@ -7,19 +7,19 @@
  * repository. The agent's throwaway repository is its own business: its refs, HEAD and history
  * are never read, so nothing it does there can fail or steer the attempt (its index is read for
  * the gitlinks and ignored files it staged: src/sandbox/agent-index.ts). Before anything is
- * written, the change passes the gate (src/git/gate.ts), and a refusal is `out_of_scope`.
+ * written, the change passes the gate (src/gate/gate.ts), and a refusal is `out_of_scope`.
  */
-import { changedPaths, type Change } from "../git/changes.ts";
-import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../git/checkpoint.ts";
-import { commitText, writeLooseObject } from "../git/loose-objects.ts";
-import { gitText, type Git } from "../git/run-git.ts";
-import { checkGate, STRICT_GATE, type GatePolicy } from "../git/gate.ts";
-import { checkScope, type ScopeViolation } from "../git/scope.ts";
-import { workerBranch } from "../git/worker-branch.ts";
-import type { RepoPath } from "../plan/paths.ts";
-import { viewCall } from "../sandbox/git-view.ts";
-import { snapshotWorkDir } from "../sandbox/snapshot.ts";
-import type { WorkDir } from "../sandbox/work-dir.ts";
+import { changedPaths, type Change } from "../gate/index.ts";
+import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../gate/index.ts";
+import { commitText, writeLooseObject } from "../git/index.ts";
+import { gitText, type Git } from "../git/index.ts";
+import { checkGate, STRICT_GATE, type GatePolicy } from "../gate/index.ts";
+import { checkScope, type ScopeViolation } from "../gate/index.ts";
+import { workerBranch } from "../gate/index.ts";
+import type { RepoPath } from "../plan/index.ts";
+import { viewCall } from "../sandbox/index.ts";
+import { snapshotWorkDir } from "../sandbox/index.ts";
+import type { WorkDir } from "../sandbox/index.ts";
 
 /** How an attempt ended, as far as its files tell. Only `checkpointed` has anything to integrate. */
 export type CheckpointOutcome =

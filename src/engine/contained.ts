@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { AgentProfile } from "../config/index.ts";
-import { executableMounts } from "../sandbox/executables.ts";
+import { executableMounts } from "../sandbox/index.ts";
 
 export interface Containment {
   readonly network: boolean;

@@ -4,9 +4,9 @@
  * folder of work directories). The local driver and the Action's jobs each build one.
  */
 import type { Config } from "../config/index.ts";
-import type { Git } from "../git/run-git.ts";
-import type { Sandbox } from "../sandbox/sandbox.ts";
-import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
+import type { Git } from "../git/index.ts";
+import type { Sandbox } from "../sandbox/index.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/index.ts";
 
 export interface EngineContext {
   readonly git: Git;

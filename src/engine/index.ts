@@ -12,3 +12,7 @@ export { plannedEvent } from "./planned-event.ts";
 export { checkMissionProof, reviewAgentFor, reviewLocally } from "./review.ts";
 export type { ReviewContext, Reviewed } from "./review.ts";
 export { attemptDir, gitCommonDir, missionDir } from "./records.ts";
+export type { EngineContext } from "./context.ts";
+export { keepUnfinishedWork } from "./keep-work.ts";
+export { queueVerifier } from "./queue-verify.ts";
+export { integratedDiff } from "./review.ts";

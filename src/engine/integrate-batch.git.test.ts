@@ -3,10 +3,10 @@
  * and still recognises a checkpoint that reached the queue before the runner could record it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { Git } from "../git/run-git.ts";
-import { createQueueBranch } from "../git/queue.ts";
-import type { Mission } from "../mission/document.ts";
-import { step } from "../mission/step.ts";
+import type { Git } from "../git/index.ts";
+import { createQueueBranch } from "../queue/index.ts";
+import type { Mission } from "../mission/index.ts";
+import { step } from "../mission/index.ts";
 import { writeCheckpoints } from "../../test/support/checkpoint-builder.ts";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { item, planned, requested } from "../../test/support/mission-builders.ts";

@@ -3,13 +3,13 @@
  * go onto the queue in batches of `queue.batch`, one batch at a time, each verified (and bisected
  * when red) by the merge queue of `src/git/`.
  */
-import { integrate } from "../git/queue.ts";
-import type { TreeCache } from "../git/queue-read.ts";
-import { queueRefName } from "../git/queue-ref.ts";
-import { GitError, gitText } from "../git/run-git.ts";
-import type { VerifyCandidate } from "../git/verify.ts";
-import type { Mission } from "../mission/document.ts";
-import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/events.ts";
+import { integrate } from "../queue/index.ts";
+import type { TreeCache } from "../queue/index.ts";
+import { queueRefName } from "../queue/index.ts";
+import { GitError, gitText } from "../git/index.ts";
+import type { VerifyCandidate } from "../queue/index.ts";
+import type { Mission } from "../mission/index.ts";
+import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/index.ts";
 import type { EngineContext } from "./context.ts";
 import { queueVerifier } from "./queue-verify.ts";
 

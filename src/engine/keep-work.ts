@@ -5,10 +5,10 @@
  * item's scope or not — nothing of it is checked or integrated, it is only kept for a person to
  * look at (`git diff <ref>^ <ref>`).
  */
-import { gitText, type Git } from "../git/run-git.ts";
-import { viewCall } from "../sandbox/git-view.ts";
-import { snapshotWorkDir } from "../sandbox/snapshot.ts";
-import type { WorkDir } from "../sandbox/work-dir.ts";
+import { gitText, type Git } from "../git/index.ts";
+import { viewCall } from "../sandbox/index.ts";
+import { snapshotWorkDir } from "../sandbox/index.ts";
+import type { WorkDir } from "../sandbox/index.ts";
 import { commitTree } from "./checkpoint.ts";
 import { NARUTO_COMMITTER } from "./integrate-batch.ts";
 

@@ -2,9 +2,9 @@
  * The `planned` event of a checked plan, the same whoever planned (an explicit plan, the planner
  * agent locally, the Action's plan job): items with their added edges and critical-path ranks.
  */
-import type { MissionEvent, PlannedItem } from "../mission/events.ts";
+import type { MissionEvent, PlannedItem } from "../mission/index.ts";
 import type { CheckResult } from "../plan/index.ts";
-import { computeRanks } from "../plan/ranks.ts";
+import { computeRanks } from "../plan/index.ts";
 
 /** The `planned` event of a checked plan: items with their added edges and ranks. */
 export function plannedEvent(check: CheckResult, at: string): MissionEvent {

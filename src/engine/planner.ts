@@ -8,11 +8,11 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readAgentFile } from "../agent/agent-file.ts";
-import { planWithAgent, type PlannerResult } from "../agent/planner.ts";
-import { runAgent } from "../agent/run-agent.ts";
+import { readAgentFile } from "../agent/index.ts";
+import { planWithAgent, type PlannerResult } from "../agent/index.ts";
+import { runAgent } from "../agent/index.ts";
 import type { Config } from "../config/index.ts";
-import type { Mission } from "../mission/document.ts";
+import type { Mission } from "../mission/index.ts";
 import type { CheckOptions } from "../plan/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { containmentOf } from "./contained.ts";

@@ -5,8 +5,8 @@
  * command that cannot start, or runs past `limits.item_timeout`, is a red run. Its output is
  * redacted here, where it enters naruto: it goes into the record, the log and the mission.
  */
-import { buildCommandEnv } from "../agent/agent-env.ts";
-import type { VerifyCandidate } from "../git/verify.ts";
+import { buildCommandEnv } from "../agent/index.ts";
+import type { VerifyCandidate } from "../queue/index.ts";
 import { createRedactor, secretValues } from "../redact/index.ts";
 import { containmentOf } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";

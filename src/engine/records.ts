@@ -4,8 +4,8 @@
  * prompts, agent results, logs and reports.
  */
 import { join } from "node:path";
-import { repoLayout } from "../git/repo-layout.ts";
-import type { Git } from "../git/run-git.ts";
+import { repoLayout } from "../git/index.ts";
+import type { Git } from "../git/index.ts";
 
 export async function gitCommonDir(git: Git, repoDir: string): Promise<string> {
   return (await repoLayout(git, repoDir)).commonDir;

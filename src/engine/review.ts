@@ -5,16 +5,16 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { runAgent } from "../agent/run-agent.ts";
+import { runAgent } from "../agent/index.ts";
 import { policyFindings, reviewMission, type ProofCheck, type ReviewAgent } from "../arbiter/index.ts";
 import type { Config } from "../config/index.ts";
-import { gitText, type Git } from "../git/run-git.ts";
-import type { Mission } from "../mission/document.ts";
-import type { MissionEvent } from "../mission/events.ts";
+import { gitText, type Git } from "../git/index.ts";
+import type { Mission } from "../mission/index.ts";
+import type { MissionEvent } from "../mission/index.ts";
 import { checkPlan, verifyProof, type CheckOptions } from "../plan/index.ts";
 import { planCheckOptions } from "./planner.ts";
-import { makeViewGitDir, viewCall } from "../sandbox/git-view.ts";
-import { workRepo } from "../sandbox/work-dir.ts";
+import { makeViewGitDir, viewCall } from "../sandbox/index.ts";
+import { workRepo } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { containmentOf } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";

@@ -11,8 +11,8 @@ import { loadConfig } from "../config/index.ts";
 import { gitCommonDir } from "./records.ts";
 import { reviewAgentFor } from "./review.ts";
 import { withBaseStartupConfig } from "./startup-config.ts";
-import type { Mission } from "../mission/document.ts";
-import { createUnsandboxed } from "../sandbox/unsandboxed.ts";
+import type { Mission } from "../mission/index.ts";
+import { createUnsandboxed } from "../sandbox/index.ts";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
 import { fakeAgentCommand } from "../../test/support/agents/index.ts";
 

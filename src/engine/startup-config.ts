@@ -14,8 +14,8 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { gitText, type Git } from "../git/run-git.ts";
-import { AGENT_STARTUP_PATHS } from "../plan/limits.ts";
+import { gitText, type Git } from "../git/index.ts";
+import { AGENT_STARTUP_PATHS } from "../plan/index.ts";
 
 /** The committer of naruto's own trees (never pushed, never integrated). */
 const IDENTITY = { GIT_AUTHOR_NAME: "naruto", GIT_AUTHOR_EMAIL: "naruto@users.noreply.github.com", GIT_COMMITTER_NAME: "naruto", GIT_COMMITTER_EMAIL: "naruto@users.noreply.github.com" };

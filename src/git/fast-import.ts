@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Git } from "./run-git.ts";
-import { GitParseError } from "./queue-parse.ts";
-import type { PathChange, RawPath } from "./queue-tree.ts";
+import { GitParseError } from "./parse-objects.ts";
+import type { PathChange, RawPath } from "./tree-model.ts";
 
 export interface ImportCommit {
   /** Raw `Name <email> <epoch> <tz>` header values (`--date-format=raw`). */

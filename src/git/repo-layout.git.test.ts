@@ -3,12 +3,12 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestRepo, testGit, type TestRepo } from "../../test/support/git-repo.ts";
-import { gitCommonDir } from "../engine/records.ts";
-import { workRepo } from "../sandbox/work-dir.ts";
+import { gitCommonDir } from "../engine/index.ts";
+import { workRepo } from "../sandbox/index.ts";
 import { looseObjectsDir } from "./loose-objects.ts";
-import { createLocalMissionStore } from "./mission-store.ts";
+import { createLocalMissionStore } from "../store/index.ts";
 import { repoLayout } from "./repo-layout.ts";
-import { applyEvent } from "../mission/store.ts";
+import { applyEvent } from "../mission/index.ts";
 import { requested } from "../../test/support/mission-builders.ts";
 
 const repos: TestRepo[] = [];

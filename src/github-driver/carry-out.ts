@@ -8,9 +8,9 @@
  * together, instead of one of each per attempt. Cancelling an attempt cancels its run only once
  * no other attempt of that run is still in flight; a leg left running is ignored when it ends.
  */
-import type { Mission } from "../mission/document.ts";
-import type { AttemptOrder, CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
-import { applyEvents } from "../mission/store.ts";
+import type { Mission } from "../mission/index.ts";
+import type { AttemptOrder, CheckpointOrder, MissionCommand, MissionEvent } from "../mission/index.ts";
+import { applyEvents } from "../mission/index.ts";
 import type { DriverDeps } from "./deps.ts";
 import { runIdOf } from "./mission-id.ts";
 import { message, publishMission } from "./publish.ts";

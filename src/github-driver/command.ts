@@ -4,7 +4,7 @@
  * (a task for a prompt file, an item id checked against the plan), never a shell word, a ref
  * name or YAML.
  */
-import { sanitizeUntrusted, sanitizeUntrustedText } from "../agent/sanitize-untrusted.ts";
+import { sanitizeUntrusted, sanitizeUntrustedText } from "../sanitize/index.ts";
 import { findFencedPlan } from "../plan/index.ts";
 
 export type NarutoCommand =

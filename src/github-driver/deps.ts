@@ -2,8 +2,8 @@
  * What the GitHub driver needs from outside: the port, the mission store on GitHub, a clock, and
  * where to dispatch. The App and the Action build one each; tests point it at the fake GitHub.
  */
-import type { GitHubPort } from "../github/port.ts";
-import type { MissionStore } from "../mission/store.ts";
+import type { GitHubPort } from "../github/index.ts";
+import type { MissionStore } from "../mission/index.ts";
 
 /** Where the driver writes what it did: the job log in the Action, the App's logger. */
 export interface DriverLog {

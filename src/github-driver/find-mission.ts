@@ -1,11 +1,11 @@
-import { issueIndexPrefix } from "../github/mission-store.ts";
-import type { GitHubPort } from "../github/port.ts";
-import type { Mission } from "../mission/document.ts";
-import type { MissionStore } from "../mission/store.ts";
+import { issueIndexPrefix } from "../store/index.ts";
+import type { GitHubPort } from "../github/index.ts";
+import type { Mission } from "../mission/index.ts";
+import type { MissionStore } from "../mission/index.ts";
 
 /**
  * The missions started from one issue or pull request, newest first: the issue's index refs
- * (made with each mission, src/github/mission-store.ts) name them, one listing, then one load
+ * (made with each mission, src/store/github-store.ts) name them, one listing, then one load
  * each, eight at a time. What this costs grows with the missions of this issue, never with the
  * repository's history. The state, not a marker in a comment, says which mission belongs to
  * which issue: comments are display only.

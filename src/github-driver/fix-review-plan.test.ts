@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ReviewThread } from "../github/port.ts";
+import type { ReviewThread } from "../github/index.ts";
 import { checkPlan, defaultPlanLimits } from "../plan/index.ts";
 import { fixReviewPlan, idFor, THREADS_BUDGET, type FixReviewInput } from "./fix-review-plan.ts";
 

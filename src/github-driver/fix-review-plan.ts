@@ -12,9 +12,9 @@
  * `sanitizeUntrusted` of what the page does not show, every line quoted); item ids come from
  * the file path, reduced to the plan's id alphabet; the plan is JSON, serialized by the caller.
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
-import type { ReviewThread } from "../github/port.ts";
-import { isCoveredBy, normalizePath, type RepoPath } from "../plan/paths.ts";
+import { sanitizeUntrusted } from "../sanitize/index.ts";
+import type { ReviewThread } from "../github/index.ts";
+import { isCoveredBy, normalizePath, type RepoPath } from "../plan/index.ts";
 
 /** A plan as the plan format writes it (DESIGN.md §3); checked again like any plan. */
 export interface FixReviewPlanDocument {

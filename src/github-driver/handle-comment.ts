@@ -18,8 +18,8 @@ import { fixReview, reviewPullRequest } from "./pull-commands.ts";
 import { readConfigAt } from "./settings.ts";
 import { startMission } from "./start-mission.ts";
 import { standingOf as standingOfAuthor, type Author, type GateFacts } from "./who-may-instruct.ts";
-import { markerFor } from "../github/marker.ts";
-import type { GitHubPort } from "../github/port.ts";
+import { markerFor } from "../github/index.ts";
+import type { GitHubPort } from "../github/index.ts";
 
 export type { CommentContext, CommentDeps, CommentEvent, CommentOutcome, PullRequestHead } from "./comment-types.ts";
 

@@ -15,3 +15,11 @@ export { fixReviewPlan, type FixReviewPlan, type FixReviewPlanDocument } from ".
 export { missionIdFor, runIdOf } from "./mission-id.ts";
 export { missionSettings, readConfigAt } from "./settings.ts";
 export { missionsOfIssue } from "./find-mission.ts";
+export { WORKFLOW_BOT } from "./deps.ts";
+export { commentEventOf, dispatchInputOf } from "./event-payload.ts";
+export type { DispatchInput } from "./event-payload.ts";
+export { pullRequestHeadVia } from "./handle-comment.ts";
+export { answerMissedCommands } from "./missed-commands.ts";
+export { integrateRunInputs, workLegName } from "./mission-id.ts";
+export { message } from "./publish.ts";
+export { startScheduledMissions } from "./schedules.ts";

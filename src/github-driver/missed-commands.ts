@@ -18,7 +18,7 @@ import type { CommentDeps, CommentOutcome } from "./comment-types.ts";
 import { handleComment } from "./handle-comment.ts";
 import { missionIdFor } from "./mission-id.ts";
 import { narutoAuthors } from "./deps.ts";
-import { markerFor } from "../github/marker.ts";
+import { markerFor } from "../github/index.ts";
 
 /** How far back the sweep looks. */
 export const MISSED_WINDOW_MS = 60 * 60_000;

@@ -3,11 +3,11 @@
  * newest mission started there (the newest still under way, for approve and cancel) gets the
  * event; what the engine says next is carried out like anywhere else.
  */
-import type { Mission } from "../mission/document.ts";
-import { IllegalEventError } from "../mission/errors.ts";
-import type { MissionCommand as EngineCommand, MissionEvent } from "../mission/events.ts";
-import { isMissionTerminal } from "../mission/status.ts";
-import { applyEvent } from "../mission/store.ts";
+import type { Mission } from "../mission/index.ts";
+import { IllegalEventError } from "../mission/index.ts";
+import type { MissionCommand as EngineCommand, MissionEvent } from "../mission/index.ts";
+import { isMissionTerminal } from "../mission/index.ts";
+import { applyEvent } from "../mission/index.ts";
 import { carryOut } from "./carry-out.ts";
 import { missionsOfIssue } from "./find-mission.ts";
 import type { CommentContext, CommentOutcome } from "./comment-types.ts";

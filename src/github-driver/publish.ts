@@ -8,10 +8,10 @@
  * is where it was asked, so its verdict comment goes there, and its check run on that pull
  * request's head (the mission's queue head).
  */
-import type { CheckConclusion, PullRequest } from "../github/port.ts";
-import type { Mission } from "../mission/document.ts";
+import type { CheckConclusion, PullRequest } from "../github/index.ts";
+import type { Mission } from "../mission/index.ts";
 import { trackingComment, trackingMarker, verdictComment, verdictMarker } from "../report/index.ts";
-import { codeSpan, inlineText } from "../report/escape.ts";
+import { codeSpan, inlineText } from "../report/index.ts";
 import { narutoAuthors, type DriverDeps } from "./deps.ts";
 
 type Publish = Pick<DriverDeps, "github" | "botLogin" | "runUrl" | "log">;

@@ -11,9 +11,9 @@
  *   (`fix-review-plan.ts`), based on the pull request's head; the queue pull request proposes the
  *   result into the head branch. Not for forks: a pull request cannot be opened into a fork.
  */
-import { sanitizeUntrusted, sanitizeUntrustedText } from "../agent/sanitize-untrusted.ts";
-import { GraphqlError } from "../github/errors.ts";
-import type { PullRequestInfo } from "../github/port.ts";
+import { sanitizeUntrusted, sanitizeUntrustedText } from "../sanitize/index.ts";
+import { GraphqlError } from "../github/index.ts";
+import type { PullRequestInfo } from "../github/index.ts";
 import { checkPlan, formatPlanError } from "../plan/index.ts";
 import { carryOut } from "./carry-out.ts";
 import { fixReviewPlan } from "./fix-review-plan.ts";

@@ -10,10 +10,10 @@
 import { createHash } from "node:crypto";
 import { checkPlan } from "../plan/index.ts";
 import { formatConfigErrors, latestFiring, type Config, type Schedule } from "../config/index.ts";
-import { markerFor } from "../github/marker.ts";
-import type { MissionEvent } from "../mission/events.ts";
-import { isMissionTerminal } from "../mission/status.ts";
-import { applyEvent } from "../mission/store.ts";
+import { markerFor } from "../github/index.ts";
+import type { MissionEvent } from "../mission/index.ts";
+import { isMissionTerminal } from "../mission/index.ts";
+import { applyEvent } from "../mission/index.ts";
 import { carryOut } from "./carry-out.ts";
 import { narutoAuthors, type DriverDeps } from "./deps.ts";
 import { message } from "./publish.ts";

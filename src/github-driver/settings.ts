@@ -1,7 +1,7 @@
 import type { Config } from "../config/index.ts";
 import { loadConfig, type LoadConfigResult } from "../config/index.ts";
-import type { GitHubPort } from "../github/port.ts";
-import type { MissionSettings } from "../mission/document.ts";
+import type { GitHubPort } from "../github/index.ts";
+import type { MissionSettings } from "../mission/index.ts";
 
 /** A mission's settings from the config (DESIGN.md §5): the limits it runs under for good. */
 export function missionSettings(config: Config, options: { approval: boolean; strict: boolean }): MissionSettings {

@@ -3,11 +3,11 @@
  * from the comment, so a redelivery finds it), its queue branch is made at the base, and the plan
  * run is dispatched; the tracking comment follows from the stored mission.
  */
-import { RefExistsError, WorkflowPermissionError } from "../github/errors.ts";
-import type { GitHubPort } from "../github/port.ts";
-import type { Mission, PlanSource, QuotedText } from "../mission/document.ts";
-import type { MissionEvent } from "../mission/events.ts";
-import { applyEvent } from "../mission/store.ts";
+import { RefExistsError, WorkflowPermissionError } from "../github/index.ts";
+import type { GitHubPort } from "../github/index.ts";
+import type { Mission, PlanSource, QuotedText } from "../mission/index.ts";
+import type { MissionEvent } from "../mission/index.ts";
+import { applyEvent } from "../mission/index.ts";
 import { carryOut } from "./carry-out.ts";
 import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { missionIdFor } from "./mission-id.ts";

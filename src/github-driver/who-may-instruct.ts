@@ -9,11 +9,11 @@
  * command, the issue body and whether its author may instruct, the mission's task, its plan
  * and whose text that plan is.
  */
-import { sanitizeUntrusted } from "../agent/sanitize-untrusted.ts";
+import { sanitizeUntrusted } from "../sanitize/index.ts";
 import { visibleFencedPlan } from "./command.ts";
 import type { Permission } from "../config/index.ts";
-import type { GitHubPort } from "../github/port.ts";
-import type { PlanSource, QuotedText } from "../mission/document.ts";
+import type { GitHubPort } from "../github/index.ts";
+import type { PlanSource, QuotedText } from "../mission/index.ts";
 import { checkPlan } from "../plan/index.ts";
 import { mayTrigger, type RepoPermission, type TriggerDecision } from "./gate.ts";
 

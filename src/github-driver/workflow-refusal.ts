@@ -6,8 +6,8 @@
  * the App. The user gets one reply saying so and how to go on; what the request created (the
  * mission's state, its queue branch) is removed, so nothing is left that nothing will finish.
  */
-import type { WorkflowPermissionError } from "../github/errors.ts";
-import type { Mission } from "../mission/document.ts";
+import type { WorkflowPermissionError } from "../github/index.ts";
+import type { Mission } from "../mission/index.ts";
 import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { message } from "./publish.ts";
 

@@ -48,4 +48,6 @@ export {
 } from "./errors.ts";
 export { CHECK_TEXT_LIMIT, COMMENT_BODY_LIMIT, DISPATCH_MAX_CHARS, DISPATCH_MAX_INPUTS, checkDispatchInputs, truncate, type DispatchInputs } from "./limits.ts";
 export { hasMarker, isMarker, markerFor, withMarker } from "./marker.ts";
-export { createGitHubMissionStore, CorruptMissionError, GITHUB_STATE_REF_PREFIX, githubSaveBackoff, type GitHubMissionStoreOptions } from "./mission-store.ts";
+export { createLru } from "./lru.ts";
+export type { Lru } from "./lru.ts";
+export type { CommittedFile } from "./port.ts";

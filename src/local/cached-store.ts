@@ -8,7 +8,7 @@
  * git: the driver does it on every clock tick, which is how it notices a change from elsewhere
  * even when it has nothing to save.
  */
-import type { MissionStore, StoredMission } from "../mission/store.ts";
+import type { MissionStore, StoredMission } from "../mission/index.ts";
 
 export interface CachedStore extends MissionStore {
   /** The next load of `id` reads the stored mission again. */

@@ -7,13 +7,13 @@
  * (`refs/naruto/attempts/<mission>/…`). No work is lost by default. A mission that has not ended, or whose driver lock a live process
  * holds, is never touched. The mission's record and reports stay: `naruto status` still lists it.
  */
-import type { Git } from "../git/run-git.ts";
-import { gitText } from "../git/run-git.ts";
-import { createLocalMissionStore } from "../git/mission-store.ts";
-import type { Mission } from "../mission/document.ts";
-import { isMissionTerminal } from "../mission/status.ts";
-import { MissionNotFoundError } from "../mission/store.ts";
-import { defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeMissionFolder, workRepo } from "../sandbox/work-dir.ts";
+import type { Git } from "../git/index.ts";
+import { gitText } from "../git/index.ts";
+import { createLocalMissionStore } from "../store/index.ts";
+import type { Mission } from "../mission/index.ts";
+import { isMissionTerminal } from "../mission/index.ts";
+import { MissionNotFoundError } from "../mission/index.ts";
+import { defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeMissionFolder, workRepo } from "../sandbox/index.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
 import { loadRunOverrides } from "./run-overrides.ts";
 

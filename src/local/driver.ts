@@ -5,24 +5,24 @@
  * compare-and-swap, so a killed run resumes from the stored mission (`naruto resume`), and
  * `naruto cancel` from another process is seen at the next tick.
  */
-import type { EngineContext } from "../engine/context.ts";
-import type { Mission } from "../mission/document.ts";
-import { IllegalEventError } from "../mission/errors.ts";
-import type { CheckpointOrder, MissionCommand, MissionEvent } from "../mission/events.ts";
-import { applyEvent, applyEvents, type BatchResult, type MissionStore } from "../mission/store.ts";
-import { isMissionTerminal } from "../mission/status.ts";
+import type { EngineContext } from "../engine/index.ts";
+import type { Mission } from "../mission/index.ts";
+import { IllegalEventError } from "../mission/index.ts";
+import type { CheckpointOrder, MissionCommand, MissionEvent } from "../mission/index.ts";
+import { applyEvent, applyEvents, type BatchResult, type MissionStore } from "../mission/index.ts";
+import { isMissionTerminal } from "../mission/index.ts";
 import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
 import { createStartsFirst } from "./starts-first.ts";
-import { integrateBatch } from "../engine/integrate-batch.ts";
+import { integrateBatch } from "../engine/index.ts";
 import type { Progress } from "./progress.ts";
-import { reviewAgentFor, reviewLocally } from "../engine/review.ts";
-import { runAttempt, type WorkerContext } from "../engine/attempt.ts";
-import { QueueTamperedError } from "../git/queue-types.ts";
-import { createTreeCache } from "../git/queue-read.ts";
-import { queueRefName } from "../git/queue-ref.ts";
+import { reviewAgentFor, reviewLocally } from "../engine/index.ts";
+import { runAttempt, type WorkerContext } from "../engine/index.ts";
+import { QueueTamperedError } from "../queue/index.ts";
+import { createTreeCache } from "../queue/index.ts";
+import { queueRefName } from "../queue/index.ts";
 import type { TamperWatch } from "./tamper-watch.ts";
-import { missionWorkFolder, removeEmptyMissionFolder, workRepo } from "../sandbox/work-dir.ts";
+import { missionWorkFolder, removeEmptyMissionFolder, workRepo } from "../sandbox/index.ts";
 
 export interface DriverContext extends EngineContext {
   readonly store: MissionStore;

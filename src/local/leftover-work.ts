@@ -8,10 +8,10 @@
  * held, mission-lock.ts).
  */
 import { join } from "node:path";
-import { keepUnfinishedWork } from "../engine/keep-work.ts";
-import { GitError, type Git } from "../git/run-git.ts";
-import type { Mission } from "../mission/document.ts";
-import { listMissionWorkDirs, missionWorkFolder, removeMissionFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/work-dir.ts";
+import { keepUnfinishedWork } from "../engine/index.ts";
+import { GitError, type Git } from "../git/index.ts";
+import type { Mission } from "../mission/index.ts";
+import { listMissionWorkDirs, missionWorkFolder, removeMissionFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/index.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { missionDir } from "../engine/records.ts";
+import { missionDir } from "../engine/index.ts";
 import { removeIfStale, TAKEOVER_STALE_MS } from "./lock-takeover.ts";
 
 /** A live process drives the mission: it holds the driver lock, or its agents are that process's children. */

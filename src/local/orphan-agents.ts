@@ -8,8 +8,8 @@
  * Only while it holds the mission's driver lock (mission-lock.ts): then no live run drives it.
  * Linux only, like leftovers.ts: elsewhere the process table is not read.
  */
-import type { Mission } from "../mission/document.ts";
-import { killProcessesWithEnv, processesWithEnv } from "../sandbox/leftovers.ts";
+import type { Mission } from "../mission/index.ts";
+import { killProcessesWithEnv, processesWithEnv } from "../sandbox/index.ts";
 
 export interface OrphanDeps {
   /** Folder of the process table (default /proc). */

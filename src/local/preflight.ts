@@ -4,12 +4,12 @@
  * installed. Each failure is a {@link RunRefusedError} that names the problem and the next step.
  * A missing program is not a transient failure: an attempt of it would only fail, and be retried.
  */
-import { PRESETS } from "../config/presets.ts";
+import { PRESETS } from "../config/index.ts";
 import type { AgentProfile, Config } from "../config/index.ts";
-import { GitError, gitText, type Git } from "../git/run-git.ts";
-import { planCheckOptions } from "../engine/planner.ts";
+import { GitError, gitText, type Git } from "../git/index.ts";
+import { planCheckOptions } from "../engine/index.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
-import { whichProgram } from "../sandbox/executables.ts";
+import { whichProgram } from "../sandbox/index.ts";
 
 /** A run refused before anything was made: input the user can fix. The CLI exits 2. */
 export class RunRefusedError extends Error {

@@ -2,8 +2,8 @@
  * What a person sees while a local mission runs: on a terminal, one live line per running item
  * plus totals, redrawn in place; elsewhere (CI, a pipe), plain log lines, one per event.
  */
-import type { Mission } from "../mission/document.ts";
-import type { MissionEvent } from "../mission/events.ts";
+import type { Mission } from "../mission/index.ts";
+import type { MissionEvent } from "../mission/index.ts";
 
 export interface Progress {
   event(event: MissionEvent, mission: Mission): void;

@@ -5,9 +5,9 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Mission } from "../mission/document.ts";
+import type { Mission } from "../mission/index.ts";
 import { missionReport, missionResult } from "../report/index.ts";
-import { missionDir } from "../engine/records.ts";
+import { missionDir } from "../engine/index.ts";
 import { redactJson, type Redactor } from "../redact/index.ts";
 
 export async function writeReports(commonDir: string, mission: Mission, redactor: Redactor): Promise<{ markdown: string; json: string }> {

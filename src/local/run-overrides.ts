@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { SANDBOX_MODES } from "../config/index.ts";
-import { missionDir } from "../engine/records.ts";
+import { missionDir } from "../engine/index.ts";
 
 const runOverridesSchema = z.object({
   schema: z.literal("naruto.local-run/v1"),

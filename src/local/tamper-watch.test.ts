@@ -6,8 +6,8 @@
 import { appendFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
-import { createLocalMissionStore } from "../git/mission-store.ts";
-import { applyEvent } from "../mission/store.ts";
+import { createLocalMissionStore } from "../store/index.ts";
+import { applyEvent } from "../mission/index.ts";
 import { item, planned, requested } from "../../test/support/mission-builders.ts";
 import { createTamperWatch, refWriteOf, refWritesOf } from "./tamper-watch.ts";
 

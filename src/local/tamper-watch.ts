@@ -17,11 +17,11 @@
  *   review only: a check after an attempt reads the mission's own refs, so that it costs the
  *   same however many refs other missions (and the user) have.
  */
-import type { Git, GitCall } from "../git/run-git.ts";
-import { gitText } from "../git/run-git.ts";
-import { MISSION_REF_PREFIX, readMissionVersion } from "../git/mission-store.ts";
-import type { TamperFinding } from "../mission/document.ts";
-import { compareRecords, createFileHashes, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/tamper-record.ts";
+import type { Git, GitCall } from "../git/index.ts";
+import { gitText } from "../git/index.ts";
+import { MISSION_REF_PREFIX, readMissionVersion } from "../store/index.ts";
+import type { TamperFinding } from "../mission/index.ts";
+import { compareRecords, createFileHashes, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/index.ts";
 
 export interface TamperWatch {
   /** The git to run every git of the mission through: it notes naruto's own ref writes. */

@@ -8,7 +8,7 @@
  * Lookups by id go through {@link itemIndex}, built once per plan and handed from each mission to
  * the next, so that finding an item is O(1) instead of a scan of the items.
  */
-import { indexGraph, type IndexedGraph } from "../plan/ranks.ts";
+import { indexGraph, type IndexedGraph } from "../plan/index.ts";
 import type { Mission, MissionItem } from "./document.ts";
 
 /** Items copied in the step that made the draft: only those may be changed in place. */

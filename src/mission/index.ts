@@ -2,3 +2,15 @@
 export * from "./status.ts";
 export * from "./scheduler.ts";
 export * from "./simulate.ts";
+export { VERDICTS, missionSchema, parseMission } from "./document.ts";
+export type { Finding, Mission, MissionItem, MissionSettings, PlanSource, QuotedText, TamperFinding, Verdict, VerdictKind } from "./document.ts";
+export { IllegalEventError } from "./errors.ts";
+export { attemptOutcomeSchema, integrationResultSchema } from "./events.ts";
+export type { AttemptOrder, AttemptOutcome, CheckpointOrder, IntegrationResult, MissionCommand, MissionEvent, PlannedItem } from "./events.ts";
+export { DOCUMENT_FILE, ITEMS_FOLDER, ITEMS_PER_FOLDER, PROOF_FILE, WHOLE_DOCUMENT_FILE, documentText, folderName, itemFileName, itemPath, joinRecords, missionFiles, recordText, treeContent } from "./records.ts";
+export type { TreeEntry } from "./records.ts";
+export { resumption } from "./resume.ts";
+export { step } from "./step.ts";
+export { MissionNotFoundError, applyEvent, applyEvents } from "./store.ts";
+export type { BatchResult, MissionStore, SaveResult, StoredMission } from "./store.ts";
+export { formatUsd } from "./usd.ts";

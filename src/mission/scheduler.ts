@@ -2,7 +2,7 @@
  * The scheduling policy (DESIGN.md §5): a pure function from the items' statuses to what to start
  * now and what can never run. The mission engine applies the decision.
  */
-import { indexGraph, WorkGraphError, type IndexedGraph } from "../plan/ranks.ts";
+import { indexGraph, WorkGraphError, type IndexedGraph } from "../plan/index.ts";
 import { isFailure, isFinal, isRunning, type ItemStatus } from "./status.ts";
 
 /** GitHub Actions runs at most 256 jobs in one matrix. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { computeRanks, criticalPath, totalWork, type WorkNode } from "../plan/ranks.ts";
+import { computeRanks, criticalPath, totalWork, type WorkNode } from "../plan/index.ts";
 import { nextToStart, type SchedulerItem } from "./scheduler.ts";
 import { simulate, simulateWaves, type Simulation } from "./simulate.ts";
 

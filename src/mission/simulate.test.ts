@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WorkGraphError, type WorkNode } from "../plan/ranks.ts";
+import { WorkGraphError, type WorkNode } from "../plan/index.ts";
 import { simulate, simulateWaves, type Simulation, type SimulationInput } from "./simulate.ts";
 
 function node(id: string, estimate: number, ...deps: string[]): WorkNode {

@@ -3,7 +3,7 @@
  * the estimated timeline and by `bench/schedule` to compare it with wave-by-wave scheduling.
  * A slot is one agent that may run at a time (`max_parallel` slots).
  */
-import { indexGraph, longestPaths, ranksOf, WorkGraphError, type IndexedGraph, type WorkNode } from "../plan/ranks.ts";
+import { indexGraph, longestPaths, ranksOf, WorkGraphError, type IndexedGraph, type WorkNode } from "../plan/index.ts";
 import { createHeap } from "./heap.ts";
 
 /** What to simulate. */

@@ -1,7 +1,7 @@
 /**
  * The state store port (DESIGN.md §6): missions live in git, never only in memory, and every
  * save is a compare-and-swap against the version that was read. Two adapters: a local ref
- * (`src/git/mission-store.ts`) and a branch on GitHub (`src/github/`).
+ * (`src/store/git-store.ts`) and a branch on GitHub (`src/github/`).
  */
 import type { Mission } from "./document.ts";
 import { IllegalEventError } from "./errors.ts";

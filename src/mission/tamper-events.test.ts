@@ -4,8 +4,8 @@
  * skipped, and the arbiter blocks. Plus an attempt the runner never started, which is forgotten.
  */
 import { describe, expect, it } from "vitest";
-import { policyFindings } from "../arbiter/policy.ts";
-import { decideVerdict } from "../arbiter/verdict.ts";
+import { policyFindings } from "../arbiter/index.ts";
+import { decideVerdict } from "../arbiter/index.ts";
 import { at, checkpointed, finished, item, missionAfter, planned, requested, run, statusOf } from "../../test/support/mission-builders.ts";
 import type { TamperFinding } from "./document.ts";
 import type { MissionEvent } from "./events.ts";

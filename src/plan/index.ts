@@ -22,3 +22,5 @@ export { verifyProof, type ProofVerdict } from "./verify-proof.ts";
 export { checkPlan, type CheckOptions, type CheckResult } from "./check.ts";
 // Critical-path ranks for the scheduler (maintained with src/mission).
 export * from "./ranks.ts";
+export { AGENT_STARTUP_PATHS } from "./limits.ts";
+export { dependencyLayers, longestPath, transitiveReduction } from "./reduction.ts";

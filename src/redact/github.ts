@@ -3,7 +3,7 @@
  * verdict, replies), issues, pull request titles and bodies, check run output. Code and the
  * mission document go through other doors (git pushes; the store, see store.ts), never this one.
  */
-import type { CheckOutput, GitHubPort } from "../github/port.ts";
+import type { CheckOutput, GitHubPort } from "../github/index.ts";
 import type { Redactor } from "./redactor.ts";
 
 export function redactingGitHub(github: GitHubPort, redactor: Redactor): GitHubPort {

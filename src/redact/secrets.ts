@@ -5,8 +5,8 @@
  * `ACTIONS_RUNTIME_TOKEN`, the App's `PRIVATE_KEY` and `WEBHOOK_SECRET`, `*_API_KEY`, …).
  * Entry points pass their environment in; nothing here reads `process.env`.
  */
-import { BASIC_ENV_NAMES, NARUTO_ENV_NAMES } from "../config/env-policy.ts";
-import type { Config } from "../config/types.ts";
+import { BASIC_ENV_NAMES, NARUTO_ENV_NAMES } from "../config/index.ts";
+import type { Config } from "../config/index.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

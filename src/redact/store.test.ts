@@ -4,9 +4,9 @@
  * so that the local store keeps that item's record instead of writing it again.
  */
 import { describe, expect, it } from "vitest";
-import type { Mission } from "../mission/document.ts";
-import type { MissionStore } from "../mission/store.ts";
-import { step } from "../mission/step.ts";
+import type { Mission } from "../mission/index.ts";
+import type { MissionStore } from "../mission/index.ts";
+import { step } from "../mission/index.ts";
 import { item, planned, requested } from "../../test/support/mission-builders.ts";
 import { createRedactor } from "./redactor.ts";
 import { redactingStore } from "./store.ts";

@@ -9,8 +9,8 @@
  * did not change) is not redacted again, and stays one object: the local store then keeps its
  * record instead of writing it again (issue 15: a save costs what changed).
  */
-import type { Mission } from "../mission/document.ts";
-import type { MissionStore } from "../mission/store.ts";
+import type { Mission } from "../mission/index.ts";
+import type { MissionStore } from "../mission/index.ts";
 import { redactJson, type Redactor } from "./redactor.ts";
 
 export function redactingStore(store: MissionStore, redactor: Redactor): MissionStore {

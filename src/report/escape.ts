@@ -5,8 +5,8 @@
  * credential: known formats are redacted (src/redact/) before the text is cut and escaped
  * (escaping turns `ghs_…` into `ghs\_…`, which no later look would recognise; a cut keeps half).
  */
-import { sanitizeUntrustedText } from "../agent/sanitize-untrusted.ts";
-import { redactFormats } from "../redact/formats.ts";
+import { sanitizeUntrustedText } from "../sanitize/index.ts";
+import { redactFormats } from "../redact/index.ts";
 
 // A zero-width space after `@` or `#` keeps the text readable and stops GitHub from linking it
 // (the trick Renovate uses in release notes).

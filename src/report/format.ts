@@ -3,9 +3,9 @@
  * marks, durations, short commits, costs. Pure; "now" is the mission's `updated_at`, never the
  * clock, so a rendering depends on the mission alone.
  */
-import type { Finding, Mission, MissionItem, VerdictKind } from "../mission/document.ts";
-import type { ItemStatus } from "../mission/status.ts";
-import { formatUsd } from "../mission/usd.ts";
+import type { Finding, Mission, MissionItem, VerdictKind } from "../mission/index.ts";
+import type { ItemStatus } from "../mission/index.ts";
+import { formatUsd } from "../mission/index.ts";
 
 export const STATUS_MARK: Readonly<Record<ItemStatus, string>> = {
   pending: "⏳",

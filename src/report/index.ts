@@ -10,3 +10,7 @@ export { verdictComment, verdictMarker } from "./verdict-comment.ts";
 export { COMMENT_GRAPH_ITEMS, graphMarkdown, MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidBlock, mermaidLabel, planGraph } from "./mermaid.ts";
 export { COMMENT_LIMIT } from "./fit.ts";
 export { readProof, type ProofConflictSummary, type ProofSummary } from "./proof-summary.ts";
+export { codeSpan, inlineText } from "./escape.ts";
+export { formatPlanHuman } from "./plan-format.ts";
+export { planReport } from "./plan-report.ts";
+export type { PlanCommandOptions, PlanJson, PlanReport } from "./plan-report.ts";

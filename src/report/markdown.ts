@@ -3,7 +3,7 @@
  * findings, the items, the proof, the queue, the cost and the graph. Pure: the same mission
  * always renders the same text; every untrusted string is escaped on its way in.
  */
-import type { Mission, MissionItem } from "../mission/document.ts";
+import type { Mission, MissionItem } from "../mission/index.ts";
 import { cellCode, codeSpan, inlineText, quoteBlock } from "./escape.ts";
 import { assemble, COMMENT_LIMIT, type FlexibleList, type Part } from "./fit.ts";
 import {

@@ -6,8 +6,8 @@
  * items by status; failed and running items, and the critical path when it is short enough, are
  * drawn on their own inside their band. Its size is bounded whatever the plan.
  */
-import { ITEM_STATUSES, type ItemStatus } from "../mission/status.ts";
-import { dependencyLayers, longestPath, transitiveReduction } from "../plan/reduction.ts";
+import { ITEM_STATUSES, type ItemStatus } from "../mission/index.ts";
+import { dependencyLayers, longestPath, transitiveReduction } from "../plan/index.ts";
 import { STATUS_MARK } from "./format.ts";
 import { itemLabel } from "./mermaid-label.ts";
 import { CLASS_OF, classLines, depsOf, type GraphItem, type NodeClass } from "./mermaid-parts.ts";

@@ -6,7 +6,7 @@
  * and `#123;` in a label as entity codes (its `encodeEntities`) and shows them as `&name;` and
  * `&#123;`, which the browser draws as the character itself.
  */
-import { redactFormats } from "../redact/formats.ts";
+import { redactFormats } from "../redact/index.ts";
 
 /**
  * What is written as an entity code: `"` would end the label, `#` would start an entity code,

@@ -2,8 +2,8 @@
  * What the full and the condensed graph share: the items they draw, their edges by position, and
  * the status colours.
  */
-import type { MissionItem } from "../mission/document.ts";
-import type { ItemStatus } from "../mission/status.ts";
+import type { MissionItem } from "../mission/index.ts";
+import type { ItemStatus } from "../mission/index.ts";
 
 /** What a graph needs of an item: a plan's items (all `pending`) can be drawn before a mission. */
 export type GraphItem = Pick<MissionItem, "id" | "title" | "after" | "added_after" | "status">;

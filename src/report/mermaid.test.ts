@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Mission } from "../mission/document.ts";
-import { ITEM_STATUSES, type ItemStatus } from "../mission/status.ts";
+import type { Mission } from "../mission/index.ts";
+import { ITEM_STATUSES, type ItemStatus } from "../mission/index.ts";
 import { condensedGraphOf } from "./mermaid-condensed.ts";
 import { mermaidBlock, mermaidLabel, planGraph, planGraphOf } from "./mermaid.ts";
 import { hostileMission, hugeMission, reviewedMission } from "./missions.fixture.ts";

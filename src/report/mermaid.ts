@@ -4,8 +4,8 @@
  * one shared path form a chain, not a clique, so a picture never grows faster than the items.
  * Node ids are naruto's own (`n0`, `n1`, …); titles are escaped by {@link itemLabel}.
  */
-import type { Mission } from "../mission/document.ts";
-import { transitiveReduction } from "../plan/reduction.ts";
+import type { Mission } from "../mission/index.ts";
+import { transitiveReduction } from "../plan/index.ts";
 import { condensedGraphOf } from "./mermaid-condensed.ts";
 import { itemLabel } from "./mermaid-label.ts";
 import { classLines, depsOf, type GraphItem } from "./mermaid-parts.ts";

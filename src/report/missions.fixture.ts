@@ -3,9 +3,9 @@
  * mission that went through retries, a conflict ordering, a failure and a skip; a hostile one;
  * a huge one. Shared by the report tests.
  */
-import type { Finding, Mission } from "../mission/document.ts";
-import type { AttemptOutcome, MissionEvent, PlannedItem } from "../mission/events.ts";
-import { step } from "../mission/step.ts";
+import type { Finding, Mission } from "../mission/index.ts";
+import type { AttemptOutcome, MissionEvent, PlannedItem } from "../mission/index.ts";
+import { step } from "../mission/index.ts";
 import { at, item, missionAfter, requested } from "../../test/support/mission-builders.ts";
 
 const BASE = "b".repeat(40);

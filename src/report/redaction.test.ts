@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { policyFindings, reviewMission } from "../arbiter/index.ts";
-import type { Mission } from "../mission/document.ts";
+import type { Mission } from "../mission/index.ts";
 import { at, item, missionAfter, planned, requested } from "../../test/support/mission-builders.ts";
 import { LEAKY, leaksIn } from "../../test/support/leaks.ts";
 import { missionReport } from "./markdown.ts";
 import { trackingComment } from "./tracking-comment.ts";
 import { verdictComment } from "./verdict-comment.ts";
-import { step } from "../mission/step.ts";
+import { step } from "../mission/index.ts";
 
 const { setting: _setting, awsSecret: _bare, ...formatted } = LEAKY;
 /** What has a known format (the setting has none; a bare AWS secret key is known only beside its id). */

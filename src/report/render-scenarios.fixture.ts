@@ -5,12 +5,12 @@
  * github-render.svg.test.ts (Mermaid's whole render, slower).
  */
 import type mermaidApi from "mermaid";
-import { planReport } from "../cli/plan-report.ts";
-import { formatPlanHuman } from "../cli/plan-format.ts";
-import type { Mission } from "../mission/document.ts";
-import type { MissionEvent } from "../mission/events.ts";
-import { step } from "../mission/step.ts";
-import { ITEM_STATUSES } from "../mission/status.ts";
+import { planReport } from "./plan-report.ts";
+import { formatPlanHuman } from "./plan-format.ts";
+import type { Mission } from "../mission/index.ts";
+import type { MissionEvent } from "../mission/index.ts";
+import { step } from "../mission/index.ts";
+import { ITEM_STATUSES } from "../mission/index.ts";
 import { checkPlan } from "../plan/index.ts";
 import { at, item, missionAfter, requested } from "../../test/support/mission-builders.ts";
 import { missionReport } from "./markdown.ts";

@@ -4,7 +4,7 @@
  * rely on it; new facts go in the markdown report, or in a new versioned contract. `sandbox`
  * (DESIGN.md §8a) was added to it: what agents ran in, `bwrap 0.8.0` or `none (why)`.
  */
-import type { Mission, MissionItem, VerdictKind } from "../mission/document.ts";
+import type { Mission, MissionItem, VerdictKind } from "../mission/index.ts";
 
 export interface MissionResultItem {
   readonly id: string;

@@ -1,7 +1,7 @@
 /** The tracking and verdict comments of a review-only mission (`/naruto review` on a pull request). */
 import { describe, expect, it } from "vitest";
-import type { Mission } from "../mission/document.ts";
-import { step } from "../mission/step.ts";
+import type { Mission } from "../mission/index.ts";
+import { step } from "../mission/index.ts";
 import { at, requested } from "../../test/support/mission-builders.ts";
 import { trackingComment } from "./tracking-comment.ts";
 import { verdictComment } from "./verdict-comment.ts";

@@ -2,7 +2,7 @@
  * Sections shared by the mission report and the comments: the findings table, the proof
  * summary, the queue line. Each returns markdown (or a list that `assemble` may cut).
  */
-import type { Finding, Mission, Verdict } from "../mission/document.ts";
+import type { Finding, Mission, Verdict } from "../mission/index.ts";
 import { cellCode, codeSpan, inlineText } from "./escape.ts";
 import type { FlexibleList } from "./fit.ts";
 import { SEVERITY_MARK, shortSha, VERDICT_MARK } from "./format.ts";

@@ -3,7 +3,7 @@
  * updated in place and found again by its hidden marker. Display only: it is never read back
  * as state.
  */
-import type { Mission, MissionItem } from "../mission/document.ts";
+import type { Mission, MissionItem } from "../mission/index.ts";
 import { codeSpan, inlineText, safeLink } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
 import { formatDuration, itemBranch, itemDurationMs, progressOf, shortSha, STATUS_MARK } from "./format.ts";

@@ -2,7 +2,7 @@
  * The verdict comment (DESIGN.md §9): one comment on the queue pull request, updated in place and
  * found by its hidden marker, with the arbiter's verdict and findings.
  */
-import type { Mission } from "../mission/document.ts";
+import type { Mission } from "../mission/index.ts";
 import { codeSpan, inlineText } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
 import { progressOf, VERDICT_MARK } from "./format.ts";

@@ -7,7 +7,7 @@
  */
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Git } from "../git/run-git.ts";
+import type { Git } from "../git/index.ts";
 import { viewCall, type GitView } from "./git-view.ts";
 import { seedIndex, type WorkDir } from "./work-dir.ts";
 

@@ -7,8 +7,8 @@
  * work and are not looked at; neither are the checkouts of the submodules it staged.
  */
 import { open, readdir } from "node:fs/promises";
-import { nameProblem, type NameProblem } from "../git/gate-names.ts";
-import type { Git } from "../git/run-git.ts";
+import { nameProblem, type NameProblem } from "../gate/index.ts";
+import type { Git } from "../git/index.ts";
 import { onDisk, type RawPath } from "./agent-index.ts";
 import { viewCall, type GitView } from "./git-view.ts";
 import { seedIndex, type WorkDir } from "./work-dir.ts";

@@ -10,7 +10,7 @@
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { GitCall } from "../git/run-git.ts";
+import type { GitCall } from "../git/index.ts";
 
 /** The object store of the repository naruto works for. */
 export interface RepoObjects {

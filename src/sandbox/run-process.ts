@@ -6,7 +6,7 @@
  * What it left outside the group is the adapter's to find (`sweep`). POSIX only.
  */
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
-import { createOutputBuffer } from "../agent/output-buffer.ts";
+import { createOutputBuffer } from "./output-buffer.ts";
 import type { Leftover, ProcessRun, SandboxRun } from "./sandbox.ts";
 
 export interface ProcessDeps {

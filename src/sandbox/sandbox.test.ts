@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, sandboxesHere } from "../../test/support/sandbox.ts";
 import { fakeAgentCommand, fakeAgentPath } from "../../test/support/agents/index.ts";
-import { shellQuote } from "../agent/shell-quote.ts";
+import { shellQuote } from "../agent/index.ts";
 import { processesWithEnv } from "./leftovers.ts";
 import type { ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
 
@@ -102,7 +102,7 @@ for (const [name, sandbox] of await sandboxesHere()) {
     it("bounds the output, keeping its start and end, and streams every chunk", async () => {
       const chunks: Buffer[] = [];
       // Words, so that the cut goes between two (a word the cut goes through is cut with the middle:
-      // it could be half of a secret, see src/agent/output-buffer.ts).
+      // it could be half of a secret, see src/sandbox/output-buffer.ts).
       const r = await run(`${NODE} -e 'process.stdout.write("START " + "word ".repeat(20000)); process.stderr.write("END")'`, { outputLimitBytes: 1000, onOutput: (c) => chunks.push(c) });
       expect(r).toMatchObject({ exitCode: 0, outputBytes: 100_009, outputTruncated: true });
       expect(r.output).toMatch(/^START (word ?)+\n\[naruto: 9\d{4} bytes of output cut\]\n\w* (word )*END$/);

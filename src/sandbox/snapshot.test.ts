@@ -1,13 +1,13 @@
 /**
  * What an agent left in its work directory, read by naruto's own git (snapshot.ts) and listed
- * against the start commit (src/git/changes.ts), on real repositories and real work directories.
+ * against the start commit (src/gate/changes.ts), on real repositories and real work directories.
  */
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeForgedIndex } from "../../test/support/forged-index.ts";
 import { createWorkerFixture, type WorkerFixture } from "../../test/support/worker-fixture.ts";
-import { changedPaths, listChanges, type Change } from "../git/changes.ts";
+import { changedPaths, listChanges, type Change } from "../gate/index.ts";
 import { viewCall } from "./git-view.ts";
 import { snapshotWorkDir } from "./snapshot.ts";
 

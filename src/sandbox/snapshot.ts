@@ -12,10 +12,10 @@
  * that the checkpoint refuses them by name instead of `git add` failing or skipping them.
  */
 import { join } from "node:path";
-import type { ScopeViolation } from "../git/scope.ts";
-import { nameProblem } from "../git/gate-names.ts";
-import { showPath } from "../git/gate-objects.ts";
-import { gitText, type Git } from "../git/run-git.ts";
+import type { ScopeViolation } from "../gate/index.ts";
+import { nameProblem } from "../gate/index.ts";
+import { showPath } from "../gate/index.ts";
+import { gitText, type Git } from "../git/index.ts";
 import { readAgentIndex, type RawPath } from "./agent-index.ts";
 import { findBadNames } from "./bad-names.ts";
 import { makeViewGitDir, viewCall, type GitView } from "./git-view.ts";

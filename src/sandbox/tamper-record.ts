@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { gitText, type Git } from "../git/run-git.ts";
+import { gitText, type Git } from "../git/index.ts";
 
 export interface TamperRecord {
   /** The user's refs: name → object id. */

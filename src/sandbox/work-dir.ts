@@ -22,8 +22,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { perRepository, repoLayout } from "../git/repo-layout.ts";
-import { gitText, type Git } from "../git/run-git.ts";
+import { perRepository, repoLayout } from "../git/index.ts";
+import { gitText, type Git } from "../git/index.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
 
 /** One work directory, as plain data (JSON-safe: a later `naruto resume` reads it back). */

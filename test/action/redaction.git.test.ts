@@ -19,7 +19,7 @@ import { fakeAgentCommand, TEST_AGENT_READ } from "../support/agents/index.ts";
 import { testGit } from "../support/git-repo.ts";
 import { LEAKY_ENV, leaksIn } from "../support/leaks.ts";
 import { BOT, newFolder, REPO, startWorld, type Job, type World } from "./world.ts";
-import { readMissionRecords } from "../../src/git/mission-store.ts";
+import { readMissionRecords } from "../../src/store/git-store.ts";
 
 const CONFIG = `agents:
   default:

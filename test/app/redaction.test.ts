@@ -9,7 +9,7 @@ import { missionIdFor } from "../../src/github-driver/mission-id.ts";
 import { testGit } from "../support/git-repo.ts";
 import { LEAKY, leaksIn } from "../support/leaks.ts";
 import { REPO, SECRET, startAppWorld, type AppWorld } from "./world.ts";
-import { readMissionRecords } from "../../src/git/mission-store.ts";
+import { readMissionRecords } from "../../src/store/git-store.ts";
 
 let world: AppWorld;
 beforeAll(async () => {

@@ -14,7 +14,8 @@ import { createHandler } from "../../src/app/serverless.ts";
 import type { AppDeps } from "../../src/app/deps.ts";
 import { probotFrom } from "../../src/app/settings.ts";
 import type { Throttle } from "../../src/app/throttle.ts";
-import { createGitHub, createGitHubMissionStore } from "../../src/github/index.ts";
+import { createGitHub } from "../../src/github/index.ts";
+import { createGitHubMissionStore } from "../../src/store/index.ts";
 import type { MissionStore } from "../../src/mission/store.ts";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github/index.ts";
 

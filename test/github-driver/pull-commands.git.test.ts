@@ -16,7 +16,7 @@ import { carryOut } from "../../src/github-driver/carry-out.ts";
 import { missionIdFor } from "../../src/github-driver/mission-id.ts";
 import { verdictMarker, trackingMarker } from "../../src/report/index.ts";
 import { applyEvent } from "../../src/mission/store.ts";
-import { createGitHubMissionStore } from "../../src/github/index.ts";
+import { createGitHubMissionStore } from "../../src/store/index.ts";
 import { testGit } from "../support/git-repo.ts";
 import { BOT, CONFIG, REPO, startPullWorld, type PullWorld } from "./world.ts";
 

@@ -6,7 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { commentEventOf } from "../../src/github-driver/event-payload.ts";
-import { createGitHub, createGitHubMissionStore, type GitHubPort } from "../../src/github/index.ts";
+import { createGitHub, type GitHubPort } from "../../src/github/index.ts";
+import { createGitHubMissionStore } from "../../src/store/index.ts";
 import type { CommentDeps, CommentEvent, CommentOutcome } from "../../src/github-driver/handle-comment.ts";
 import { handleComment } from "../../src/github-driver/handle-comment.ts";
 import type { Mission } from "../../src/mission/document.ts";

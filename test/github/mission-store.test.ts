@@ -9,7 +9,7 @@
  * fault test needs the fake and is skipped).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CorruptMissionError, createGitHubMissionStore, GITHUB_STATE_REF_PREFIX, githubSaveBackoff } from "../../src/github/index.ts";
+import { CorruptMissionError, createGitHubMissionStore, GITHUB_STATE_REF_PREFIX, githubSaveBackoff } from "../../src/store/index.ts";
 import type { MissionEvent } from "../../src/mission/events.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { at, item, planned, requested } from "../support/mission-builders.ts";

@@ -3,7 +3,7 @@
  * from another process (`naruto cancel`) is never lost behind its cache.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore } from "../../src/store/git-store.ts";
 import { cachedStore } from "../../src/local/cached-store.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";

@@ -7,7 +7,7 @@ import { access, readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore } from "../../src/store/git-store.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { gitCommonDir } from "../../src/engine/records.ts";
 import { reportPaths } from "../../src/local/reports.ts";

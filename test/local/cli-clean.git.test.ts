@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import { gitCommonDir } from "../../src/engine/records.ts";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore } from "../../src/store/git-store.ts";
 import { holdMission } from "../../src/local/mission-lock.ts";
 import type { Mission } from "../../src/mission/document.ts";
 import { createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, workRepo } from "../../src/sandbox/work-dir.ts";

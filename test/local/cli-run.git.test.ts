@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { shellQuote } from "../../src/agent/shell-quote.ts";
 import { main } from "../../src/cli/main.ts";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore } from "../../src/store/git-store.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { fakeCli } from "./cli-io.ts";

@@ -10,7 +10,7 @@ import { formatConfigErrors, loadConfig, type Config } from "../../src/config/in
 import { resumeLocalMission, runLocalMission, type LocalDeps } from "../../src/local/local-mission.ts";
 import { silentProgress } from "../../src/local/progress.ts";
 import type { Mission } from "../../src/mission/document.ts";
-import { readMissionVersion } from "../../src/git/mission-store.ts";
+import { readMissionVersion } from "../../src/store/git-store.ts";
 import { fakeAgentCommand, fakeAgentPath, type FakeAgent } from "../support/agents/index.ts";
 import { listMissionWorkDirs, missionWorkFolder, workRepo, type WorkDirRecord } from "../../src/sandbox/work-dir.ts";
 import { TEST_CACHE } from "./cli-io.ts";

@@ -4,8 +4,8 @@
  * agents ran (they are stopped, the mission stays resumable, and resume finishes it).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
-import { createQueueBranch } from "../../src/git/queue.ts";
+import { createLocalMissionStore } from "../../src/store/git-store.ts";
+import { createQueueBranch } from "../../src/queue/queue.ts";
 import { runLocalMission } from "../../src/local/local-mission.ts";
 import type { Progress } from "../../src/local/progress.ts";
 import { applyEvent } from "../../src/mission/store.ts";

@@ -10,7 +10,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
-import { createLocalMissionStore, readMissionRecords } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore, readMissionRecords } from "../../src/store/git-store.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { LEAKY_ENV, leaksIn } from "../support/leaks.ts";

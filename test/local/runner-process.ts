@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createLocalMissionStore } from "../../src/git/mission-store.ts";
+import { createLocalMissionStore } from "../../src/store/git-store.ts";
 import type { Mission } from "../../src/mission/document.ts";
 import type { TestRepo } from "../support/git-repo.ts";
 import { cliEnv } from "./cli-io.ts";

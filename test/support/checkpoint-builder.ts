@@ -4,7 +4,7 @@
  * the queue's own fast-import code, so that a bug there cannot hide in the fixtures.
  */
 import type { Git } from "../../src/git/run-git.ts";
-import type { Checkpoint } from "../../src/git/queue-types.ts";
+import type { Checkpoint } from "../../src/queue/types.ts";
 
 /** A file's new state: content (mode 100644), content with a mode, or null to delete it. */
 export type FileSpec = string | Buffer | { readonly content: string | Buffer; readonly mode: "100644" | "100755" | "120000" } | null;

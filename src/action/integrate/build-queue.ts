@@ -4,14 +4,14 @@
  * and pushes): which checkpoints a run integrates, and the local build of the queue from them.
  * Both jobs call the same functions on the same inputs, so they write the same commits.
  */
-import { integrateBatch, type Integrated, type IntegratorContext } from "../../engine/integrate-batch.ts";
-import { queueRefName, readRef } from "../../git/queue-ref.ts";
-import type { Git } from "../../git/run-git.ts";
-import { workerBranch } from "../../git/worker-branch.ts";
-import type { Mission } from "../../mission/document.ts";
-import { IllegalEventError } from "../../mission/errors.ts";
-import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/events.ts";
-import { step } from "../../mission/step.ts";
+import { integrateBatch, type Integrated, type IntegratorContext } from "../../engine/index.ts";
+import { queueRefName, readRef } from "../../queue/index.ts";
+import type { Git } from "../../git/index.ts";
+import { workerBranch } from "../../gate/index.ts";
+import type { Mission } from "../../mission/index.ts";
+import { IllegalEventError } from "../../mission/index.ts";
+import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/index.ts";
+import { step } from "../../mission/index.ts";
 import type { ActionLog } from "../log.ts";
 import { fetchRefs, hasCommit, type Remote } from "../remote.ts";
 

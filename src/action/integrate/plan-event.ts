@@ -4,12 +4,12 @@
  * limits and protected paths, and its proof built here, by the job that writes the state.
  */
 import type { Config } from "../../config/index.ts";
-import { plannedEvent } from "../../engine/planned-event.ts";
-import type { Mission } from "../../mission/document.ts";
-import type { MissionEvent } from "../../mission/events.ts";
+import { plannedEvent } from "../../engine/index.ts";
+import type { Mission } from "../../mission/index.ts";
+import type { MissionEvent } from "../../mission/index.ts";
 import { checkPlan, formatPlanError } from "../../plan/index.ts";
 import { PLAN_ARTIFACT, ARTIFACT_FILES, planArtifactSchema, readArtifactJson } from "../artifacts.ts";
-import { planCheckOptions } from "../../engine/planner.ts";
+import { planCheckOptions } from "../../engine/index.ts";
 
 /** The event for this run's plan artifact; null when the mission is not waiting for a plan. */
 export async function planEvent(input: { folder: string; mission: Mission; config: Config; at: string; runUrl: string | null }): Promise<MissionEvent | null> {

@@ -7,7 +7,7 @@
  * — and the committer time, so that its build is byte for byte the queue job's.
  */
 import { z } from "zod";
-import { integrationResultSchema } from "../../mission/events.ts";
+import { integrationResultSchema } from "../../mission/index.ts";
 import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
 
 const sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);

@@ -10,12 +10,12 @@
  */
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { changedPaths, checkGate, checkScope, gatePolicy, gitDirCall, workerBranch } from "../../git/index.ts";
-import { gitText, type Git } from "../../git/run-git.ts";
+import { changedPaths, checkGate, checkScope, gatePolicy, gitDirCall, workerBranch } from "../../gate/index.ts";
+import { gitText, type Git } from "../../git/index.ts";
 import type { Config } from "../../config/index.ts";
-import type { Mission, MissionItem } from "../../mission/document.ts";
-import type { AttemptOutcome } from "../../mission/events.ts";
-import { normalizePath } from "../../plan/paths.ts";
+import type { Mission, MissionItem } from "../../mission/index.ts";
+import type { AttemptOutcome } from "../../mission/index.ts";
+import { normalizePath } from "../../plan/index.ts";
 import { ARTIFACT_FILES, type WorkResult } from "../artifacts.ts";
 
 /** Bundles larger than this are refused unread (GitHub's artifacts can be far larger). */

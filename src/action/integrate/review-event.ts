@@ -6,11 +6,11 @@
  */
 import { reviewMission, type ReviewAgent } from "../../arbiter/index.ts";
 import type { Config } from "../../config/index.ts";
-import type { Git } from "../../git/run-git.ts";
-import { gitCommonDir } from "../../engine/records.ts";
-import { integratedDiff, reviewLocally } from "../../engine/review.ts";
-import type { Mission } from "../../mission/document.ts";
-import type { MissionEvent } from "../../mission/events.ts";
+import type { Git } from "../../git/index.ts";
+import { gitCommonDir } from "../../engine/index.ts";
+import { integratedDiff, reviewLocally } from "../../engine/index.ts";
+import type { Mission } from "../../mission/index.ts";
+import type { MissionEvent } from "../../mission/index.ts";
 import { ARTIFACT_FILES, REVIEW_ARTIFACT, readArtifactJson, reviewArtifactSchema } from "../artifacts.ts";
 
 export interface ReviewEventInput {

@@ -8,15 +8,15 @@
  * timed out, already finished) is ignored.
  */
 import type { Config } from "../../config/index.ts";
-import type { Git } from "../../git/run-git.ts";
-import { keptNote } from "../../engine/attempt.ts";
-import { workerBranch } from "../../git/worker-branch.ts";
-import type { Mission, MissionItem } from "../../mission/document.ts";
-import type { AttemptOutcome, MissionEvent } from "../../mission/events.ts";
+import type { Git } from "../../git/index.ts";
+import { keptNote } from "../../engine/index.ts";
+import { workerBranch } from "../../gate/index.ts";
+import type { Mission, MissionItem } from "../../mission/index.ts";
+import type { AttemptOutcome, MissionEvent } from "../../mission/index.ts";
 import { ARTIFACT_FILES, partialWorkBranch, partialWorkPlace, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
 import type { ActionLog } from "../log.ts";
 import { recheckCheckpoint, recheckPartialWork } from "./recheck.ts";
-import { runIdOf } from "../../github-driver/mission-id.ts";
+import { runIdOf } from "../../github-driver/index.ts";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 

@@ -2,7 +2,7 @@
  * `command` (app-less mode; write token, no agent): a `/naruto` comment handled by the same
  * function the App calls (`handleComment`).
  */
-import { handleComment, type CommentOutcome } from "../../github-driver/handle-comment.ts";
+import { handleComment, type CommentOutcome } from "../../github-driver/index.ts";
 import type { CommandInput, ModeDeps } from "../deps.ts";
 
 export async function commandMode(deps: ModeDeps, input: CommandInput): Promise<CommentOutcome> {

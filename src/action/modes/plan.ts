@@ -7,10 +7,10 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { codeSpan } from "../../report/escape.ts";
+import { codeSpan } from "../../report/index.ts";
 import { ARTIFACT_FILES, type PlanArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
-import { runPlanner } from "../../engine/planner.ts";
+import { runPlanner } from "../../engine/index.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { artifactFolder, ConfigInvalidError, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput } from "./shared.ts";
 

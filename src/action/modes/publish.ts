@@ -19,17 +19,17 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config/index.ts";
-import type { Integrated } from "../../engine/integrate-batch.ts";
-import { queueRefName, readRef } from "../../git/queue-ref.ts";
-import { gitText } from "../../git/run-git.ts";
-import type { VerifyCandidate } from "../../git/verify.ts";
-import { carryOut } from "../../github-driver/carry-out.ts";
-import { ensureQueueBranch } from "../../github-driver/start-mission.ts";
-import type { Mission } from "../../mission/document.ts";
-import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/events.ts";
-import { applyEvent, applyEvents } from "../../mission/store.ts";
-import type { Sandbox } from "../../sandbox/sandbox.ts";
-import { codeSpan } from "../../report/escape.ts";
+import type { Integrated } from "../../engine/index.ts";
+import { queueRefName, readRef } from "../../queue/index.ts";
+import { gitText } from "../../git/index.ts";
+import type { VerifyCandidate } from "../../queue/index.ts";
+import { carryOut } from "../../github-driver/index.ts";
+import { ensureQueueBranch } from "../../github-driver/index.ts";
+import type { Mission } from "../../mission/index.ts";
+import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/index.ts";
+import { applyEvent, applyEvents } from "../../mission/index.ts";
+import type { Sandbox } from "../../sandbox/index.ts";
+import { codeSpan } from "../../report/index.ts";
 import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
 import type { DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, integrateOrders, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
@@ -39,7 +39,7 @@ import { reviewEvent } from "../integrate/review-event.ts";
 import { finishedLegs, workEvents, type BranchPush } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
 import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
-import { gitCommonDir } from "../../engine/records.ts";
+import { gitCommonDir } from "../../engine/index.ts";
 
 export async function publishMode(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
   const id = missionInput(input.mission);

@@ -15,14 +15,14 @@
  */
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
-import { queueVerifier } from "../../engine/queue-verify.ts";
-import { queueRefName, readRef } from "../../git/queue-ref.ts";
-import { gitText } from "../../git/run-git.ts";
-import type { VerifyCandidate } from "../../git/verify.ts";
-import { tail } from "../../git/verify.ts";
-import type { MissionEvent } from "../../mission/events.ts";
-import { isMissionTerminal } from "../../mission/status.ts";
-import { codeSpan } from "../../report/escape.ts";
+import { queueVerifier } from "../../engine/index.ts";
+import { queueRefName, readRef } from "../../queue/index.ts";
+import { gitText } from "../../git/index.ts";
+import type { VerifyCandidate } from "../../queue/index.ts";
+import { tail } from "../../queue/index.ts";
+import type { MissionEvent } from "../../mission/index.ts";
+import { isMissionTerminal } from "../../mission/index.ts";
+import { codeSpan } from "../../report/index.ts";
 import { ARTIFACT_FILES } from "../artifacts.ts";
 import type { AgentStepDeps, DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, ordersAfter, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";

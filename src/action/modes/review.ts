@@ -8,8 +8,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewAgent } from "../../arbiter/index.ts";
-import { reviewAgentFor, reviewLocally } from "../../engine/review.ts";
-import { codeSpan } from "../../report/escape.ts";
+import { reviewAgentFor, reviewLocally } from "../../engine/index.ts";
+import { codeSpan } from "../../report/index.ts";
 import { ARTIFACT_FILES, type ReviewArtifact } from "../artifacts.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";

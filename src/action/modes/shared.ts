@@ -2,14 +2,14 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../../config/index.ts";
-import { GITHUB_STATE_REF_PREFIX } from "../../github/mission-store.ts";
-import { readMissionVersion } from "../../git/mission-store.ts";
-import { gitText } from "../../git/run-git.ts";
+import { GITHUB_STATE_REF_PREFIX } from "../../store/index.ts";
+import { readMissionVersion } from "../../store/index.ts";
+import { gitText } from "../../git/index.ts";
 import { fetchRefs, hasCommit } from "../remote.ts";
-import type { Mission } from "../../mission/document.ts";
-import { MissionNotFoundError } from "../../mission/store.ts";
-import type { EngineContext } from "../../engine/context.ts";
-import { gitCommonDir } from "../../engine/records.ts";
+import type { Mission } from "../../mission/index.ts";
+import { MissionNotFoundError } from "../../mission/index.ts";
+import type { EngineContext } from "../../engine/index.ts";
+import { gitCommonDir } from "../../engine/index.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { writePrepared, type PreparedJob } from "../prepared.ts";
 

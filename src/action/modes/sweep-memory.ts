@@ -12,9 +12,9 @@
  * names, so a record that is stale, lost, corrupt or written by a racing sweep makes the sweep
  * load a mission again, never skip one it should not.
  */
-import { RefExistsError } from "../../github/errors.ts";
-import type { GitHubPort } from "../../github/port.ts";
-import { GITHUB_STATE_REF_PREFIX } from "../../github/mission-store.ts";
+import { RefExistsError } from "../../github/index.ts";
+import type { GitHubPort } from "../../github/index.ts";
+import { GITHUB_STATE_REF_PREFIX } from "../../store/index.ts";
 
 export const SWEEP_MEMORY_REF = `${GITHUB_STATE_REF_PREFIX}sweep/ended`;
 const FILE = "ended.json";

@@ -10,20 +10,20 @@
  * and `/naruto` comments of the last hour that nobody answered (the App took them and crashed
  * before handling them) are handled (src/github-driver/missed-commands.ts).
  */
-import { GitHubError, RefExistsError } from "../../github/errors.ts";
-import { GITHUB_STATE_REF_PREFIX, issueIndexPrefix } from "../../github/mission-store.ts";
-import { carryOut } from "../../github-driver/carry-out.ts";
-import { WORKFLOW_BOT } from "../../github-driver/deps.ts";
-import { pullRequestHeadVia } from "../../github-driver/handle-comment.ts";
-import { answerMissedCommands } from "../../github-driver/missed-commands.ts";
-import { runIdOf } from "../../github-driver/mission-id.ts";
-import { message } from "../../github-driver/publish.ts";
-import { startScheduledMissions } from "../../github-driver/schedules.ts";
-import type { Mission } from "../../mission/document.ts";
-import { IllegalEventError } from "../../mission/errors.ts";
-import type { MissionCommand, MissionEvent } from "../../mission/events.ts";
-import { isMissionTerminal } from "../../mission/status.ts";
-import { applyEvent, applyEvents } from "../../mission/store.ts";
+import { GitHubError, RefExistsError } from "../../github/index.ts";
+import { GITHUB_STATE_REF_PREFIX, issueIndexPrefix } from "../../store/index.ts";
+import { carryOut } from "../../github-driver/index.ts";
+import { WORKFLOW_BOT } from "../../github-driver/index.ts";
+import { pullRequestHeadVia } from "../../github-driver/index.ts";
+import { answerMissedCommands } from "../../github-driver/index.ts";
+import { runIdOf } from "../../github-driver/index.ts";
+import { message } from "../../github-driver/index.ts";
+import { startScheduledMissions } from "../../github-driver/index.ts";
+import type { Mission } from "../../mission/index.ts";
+import { IllegalEventError } from "../../mission/index.ts";
+import type { MissionCommand, MissionEvent } from "../../mission/index.ts";
+import { isMissionTerminal } from "../../mission/index.ts";
+import { applyEvent, applyEvents } from "../../mission/index.ts";
 import type { ModeDeps } from "../deps.ts";
 import { recallSweep, rememberSweep, settled, type EndedMission, type SweepMemory } from "./sweep-memory.ts";
 
@@ -165,7 +165,7 @@ async function sweepUnderWay(deps: ModeDeps, id: string, found: Mission, version
 }
 
 /**
- * A mission under way made before missions were indexed by issue (src/github/mission-store.ts)
+ * A mission under way made before missions were indexed by issue (src/store/github-store.ts)
  * gets its index ref, so that `/naruto approve`, `status`, `retry` and `cancel` find it. One
  * request per mission under way per sweep: "already exists" is the usual answer.
  */

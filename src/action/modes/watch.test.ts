@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GitHubError, OutcomeUnknownError } from "../../github/errors.ts";
-import type { DispatchInputs } from "../../github/limits.ts";
-import type { GitHubPort, WorkflowJob } from "../../github/port.ts";
+import { GitHubError, OutcomeUnknownError } from "../../github/index.ts";
+import type { DispatchInputs } from "../../github/index.ts";
+import type { GitHubPort, WorkflowJob } from "../../github/index.ts";
 import type { DispatchInput } from "../deps.ts";
 import { watchMode } from "./watch.ts";
 

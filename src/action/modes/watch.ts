@@ -12,9 +12,9 @@
  * reads are conditional (ETags, main.ts): an unchanged job list is a 304, which does not count
  * against the repository's `GITHUB_TOKEN` budget.
  */
-import { OutcomeUnknownError } from "../../github/errors.ts";
-import type { WorkflowJob } from "../../github/port.ts";
-import { integrateRunInputs, workLegName } from "../../github-driver/mission-id.ts";
+import { OutcomeUnknownError } from "../../github/index.ts";
+import type { WorkflowJob } from "../../github/index.ts";
+import { integrateRunInputs, workLegName } from "../../github-driver/index.ts";
 import type { DispatchInput, ModeDeps } from "../deps.ts";
 import { missionInput, ModeInputError } from "./shared.ts";
 

@@ -8,13 +8,13 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { workerBranch } from "../../git/worker-branch.ts";
-import { gitText } from "../../git/run-git.ts";
-import { queueRefName } from "../../git/queue-ref.ts";
-import { attemptRef, keptNote, runAttempt, type AttemptFinished } from "../../engine/attempt.ts";
-import type { Mission, MissionItem } from "../../mission/document.ts";
-import type { AttemptOutcome } from "../../mission/events.ts";
-import { codeSpan, inlineText } from "../../report/escape.ts";
+import { workerBranch } from "../../gate/index.ts";
+import { gitText } from "../../git/index.ts";
+import { queueRefName } from "../../queue/index.ts";
+import { attemptRef, keptNote, runAttempt, type AttemptFinished } from "../../engine/index.ts";
+import type { Mission, MissionItem } from "../../mission/index.ts";
+import type { AttemptOutcome } from "../../mission/index.ts";
+import { codeSpan, inlineText } from "../../report/index.ts";
 import { ARTIFACT_FILES, partialWorkPlace, type WorkResult } from "../artifacts.ts";
 import { quoteUntrusted } from "../job-log.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gitText } from "../../../src/git/run-git.ts";
-import { workerBranch } from "../../../src/git/worker-branch.ts";
+import { workerBranch } from "../../../src/gate/worker-branch.ts";
 import { testGit } from "../../support/git-repo.ts";
 
 export type Tamper = "outside-writes" | "parent-off-queue" | "wrong-trailers";

@@ -1,0 +1,20 @@
+/**
+ * The public face of `src/queue/`: the merge queue (DESIGN §7): integrate checkpoints onto
+ * `naruto/<mission>` as one commit each, verify a batch, bisect a red one. Other folders import
+ * it only through this file.
+ */
+export { createQueueBranch, integrate } from "./queue.ts";
+export type { CreateQueueInput, IntegrateInput } from "./queue.ts";
+export { CheckpointInputError, QueueMissingError, QueueRaceError, QueueTamperedError } from "./types.ts";
+export type { BatchResult, Checkpoint, CheckpointResult, ConflictedResult, IntegratedResult, VerifyFailedResult } from "./types.ts";
+export { compareAndSwap, queueRefName, readRef, QueueRefError } from "./ref.ts";
+export { QueueAccountingError } from "./results.ts";
+export { mergeCheckpoint, supportsMergeBase } from "./merge.ts";
+export type { MergeEngine, MergeEngineChoice, MergeOutcome } from "./merge.ts";
+export { verifyOnce } from "./verify.ts";
+export type { ProcessResult, VerifyCandidate, VerifyOutcome } from "./verify.ts";
+export { dropItems, nextBisectStep, recordVerify, startBisect } from "./bisect.ts";
+export type { BisectState, BisectStep } from "./bisect.ts";
+export { createTreeCache } from "./read.ts";
+export type { TreeCache } from "./read.ts";
+export { tail } from "./verify.ts";

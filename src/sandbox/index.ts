@@ -1,0 +1,14 @@
+/** The public face of `src/sandbox/`: containment (DESIGN §8a). Other folders import it only through this file. */
+export { createOutputBuffer, type OutputBuffer } from "./output-buffer.ts";
+export { SandboxUnavailableError, chooseSandbox } from "./choose.ts";
+export { executableMounts, whichProgram } from "./executables.ts";
+export { makeViewGitDir, viewCall } from "./git-view.ts";
+export { killProcessesWithEnv, processesWithEnv } from "./leftovers.ts";
+export type { Leftover, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
+export { snapshotWorkDir } from "./snapshot.ts";
+export { sudoWorks } from "./sudo.ts";
+export { compareRecords, createFileHashes, missionRefPatterns, recordRepository } from "./tamper-record.ts";
+export type { TamperRecord } from "./tamper-record.ts";
+export { createUnsandboxed } from "./unsandboxed.ts";
+export { WorkRootError, createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeEmptyMissionFolder, removeMissionFolder, removeWorkDir, retireWorkDir, workRepo } from "./work-dir.ts";
+export type { WorkDir } from "./work-dir.ts";

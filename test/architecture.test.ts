@@ -1,0 +1,104 @@
+/**
+ * The layout of src/ is the architecture (CONTRIBUTING.md, "where does a change go"), and these
+ * rules keep it so: a folder is a room with one door (other folders import it only through its
+ * index.ts), the arrows between rooms never close a circle, and no shared room imports a driver.
+ * The rules are read from the sources' own import statements.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+/** The drivers: the entry points and the local driver. Only entry points may import them. */
+const DRIVERS = new Set(["action", "app", "cli", "local"]);
+const ENTRY_POINTS = new Set(["action", "app", "cli"]);
+
+interface Import {
+  readonly from: string;
+  readonly to: string;
+  readonly line: number;
+}
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+/** Every relative import and re-export of one source file by another (type-only ones too). */
+function readImports(files: readonly string[]): Import[] {
+  const imports: Import[] = [];
+  for (const file of files) {
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+    for (const statement of source.statements) {
+      if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement))) continue;
+      const specifier = statement.moduleSpecifier;
+      if (specifier === undefined || !ts.isStringLiteral(specifier) || !specifier.text.startsWith(".")) continue;
+      const to = relative(SRC, resolve(dirname(file), specifier.text));
+      // Test support lives outside src/ and is no room of the house.
+      if (to.startsWith("..")) continue;
+      const line = source.getLineAndCharacterOfPosition(statement.getStart()).line + 1;
+      imports.push({ from: relative(SRC, file), to, line });
+    }
+  }
+  return imports;
+}
+
+const room = (path: string) => path.split("/")[0] ?? path;
+const isTestOnly = (path: string) => /\.(test|fixture)\.ts$/.test(path);
+
+/** The circles of a directed graph, each as the list of its nodes (empty when there are none). */
+function findCircles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const circles: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (state.get(next) === "open") circles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node);
+  return circles;
+}
+
+const imports = readImports(sourceFiles(SRC));
+const where = (i: Import) => `src/${i.from}:${i.line} imports src/${i.to}`;
+
+describe("the rooms of src/", () => {
+  it("are entered only through their index.ts", () => {
+    const around = imports.filter((i) => room(i.from) !== room(i.to) && i.to !== `${room(i.to)}/index.ts`);
+    expect(around.map(where)).toEqual([]);
+  });
+
+  it("import no driver, unless they are an entry point", () => {
+    const wrong = imports.filter((i) => room(i.from) !== room(i.to) && DRIVERS.has(room(i.to)) && !ENTRY_POINTS.has(room(i.from)));
+    expect(wrong.map(where)).toEqual([]);
+  });
+
+  it("never import each other in a circle", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of imports.filter((i) => !isTestOnly(i.from) && room(i.from) !== room(i.to))) {
+      edges.set(room(i.from), (edges.get(room(i.from)) ?? new Set()).add(room(i.to)));
+    }
+    expect(findCircles(edges).map((c) => c.join(" → "))).toEqual([]);
+  });
+
+  it("finds a circle where there is one (the check can fail)", () => {
+    const edges = new Map([
+      ["a", new Set(["b"])],
+      ["b", new Set(["c"])],
+      ["c", new Set(["a"])],
+    ]);
+    expect(findCircles(edges)).toEqual([["a", "b", "c", "a"]]);
+  });
+});
