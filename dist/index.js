@@ -30817,7 +30817,7 @@ var require_lib = __commonJS({
 
 // src/action/main.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -32111,7 +32111,7 @@ function group(name, fn) {
 }
 
 // src/config/load-config.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -52171,6 +52171,252 @@ function fail(message2) {
   return { ok: false, message: message2 };
 }
 
+// src/plan/parse.ts
+var import_yaml = __toESM(require_dist(), 1);
+var OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+var CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+var ANY_FENCE = /^ {0,3}(```|~~~)/m;
+var COMMENT_START = /^ {0,3}<!--/;
+function findFencedPlan(markdown) {
+  if (!markdown.includes("```") && !markdown.includes("~~~")) return null;
+  const lines = markdown.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const first = lines[i] ?? "";
+    if (COMMENT_START.test(first)) {
+      let end = first.indexOf("-->", first.indexOf("<!--") + 4);
+      while (end < 0 && i + 1 < lines.length) end = (lines[++i] ?? "").indexOf("-->");
+      continue;
+    }
+    const open6 = OPEN.exec(lines[i] ?? "");
+    if (!open6) continue;
+    const [, indent = "", fence4 = "", rest = ""] = open6;
+    if (fence4[0] === "`" && rest.includes("`")) continue;
+    const isPlan = (rest.trim().split(/\s+/)[0] ?? "").toLowerCase() === "naruto";
+    const body = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const line = lines[j] ?? "";
+      const close = CLOSE.exec(line);
+      if (close && close[1]?.[0] === fence4[0] && (close[1]?.length ?? 0) >= fence4.length) break;
+      body.push(stripIndent(line, indent.length));
+    }
+    if (isPlan) return { body: body.join("\n"), line: i + 2 };
+    i = j;
+  }
+  return null;
+}
+function stripIndent(line, width) {
+  let k = 0;
+  while (k < width && line[k] === " ") k++;
+  return line.slice(k);
+}
+function parsePlanText(text2) {
+  const fenced = findFencedPlan(text2);
+  if (fenced !== null) {
+    const inner = parseData(fenced.body, fenced.line - 1);
+    return inner.ok ? { ok: true, raw: inner.raw, format: "markdown" } : inner;
+  }
+  const result = parseData(text2, 0);
+  if (!result.ok && ANY_FENCE.test(text2)) {
+    return syntaxError("no plan found: none of the fenced code blocks starts with ```naruto");
+  }
+  if (result.ok && !isPlanShaped(result.raw)) {
+    return syntaxError(
+      "no plan found: write the plan as YAML or JSON (a mapping with version and items), or put it in a fenced code block that starts with ```naruto"
+    );
+  }
+  return result;
+}
+function parseData(text2, lineOffset) {
+  if (text2.trim() === "") return syntaxError("the plan is empty");
+  const start = text2.trimStart()[0];
+  if (start === "{" || start === "[") {
+    try {
+      return { ok: true, raw: JSON.parse(text2), format: "json" };
+    } catch {
+    }
+  }
+  const lineCounter = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text2, { prettyErrors: false, uniqueKeys: true, lineCounter });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      errors: doc.errors.map((error63) => {
+        const { line, col } = lineCounter.linePos(error63.pos[0]);
+        return syntaxErrorOf(`line ${line + lineOffset}, column ${col}: ${error63.message}`);
+      })
+    };
+  }
+  try {
+    return { ok: true, raw: doc.toJS({ maxAliasCount: 100 }), format: "yaml" };
+  } catch (error63) {
+    return syntaxError(`the YAML cannot be read: ${error63 instanceof Error ? error63.message : String(error63)}`);
+  }
+}
+function isPlanShaped(raw) {
+  return typeof raw === "object" && raw !== null;
+}
+function syntaxErrorOf(message2) {
+  return { item: null, index: null, field: "", message: message2 };
+}
+function syntaxError(message2) {
+  return { ok: false, errors: [syntaxErrorOf(message2)] };
+}
+
+// src/plan/estimate.ts
+var DEFAULT_ESTIMATE = 1;
+var MAX_ESTIMATE = 1e5;
+var NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
+var BARE = new RegExp(`^${NUMBER}$`);
+var DURATION = new RegExp(String.raw`^(?:${NUMBER}\s*h)?\s*(?:${NUMBER}\s*m)?\s*(?:${NUMBER}\s*s)?$`, "i");
+var HINT = "write a duration such as 10m, 1h30m or 90s, or a number of minutes";
+function parseEstimate(input2) {
+  if (typeof input2 === "number") return checkRange(input2, String(input2));
+  const text2 = input2.trim();
+  const bare = BARE.exec(text2);
+  if (bare) return checkRange(Number(bare[1]), input2);
+  const parts = DURATION.exec(text2);
+  if (!parts || text2 === "") return { ok: false, message: `estimate ${JSON.stringify(input2)} is not a duration: ${HINT}` };
+  const [hours, minutes2, seconds] = [parts[1], parts[2], parts[3]].map((p) => p === void 0 ? 0 : Number(p));
+  return checkRange((hours ?? 0) * 60 + (minutes2 ?? 0) + (seconds ?? 0) / 60, input2);
+}
+function checkRange(value, written) {
+  if (!Number.isFinite(value) || value < 0) {
+    return { ok: false, message: `estimate ${JSON.stringify(written)} must be a finite duration, not negative: ${HINT}` };
+  }
+  if (value > MAX_ESTIMATE) {
+    return { ok: false, message: `estimate ${JSON.stringify(written)} is longer than ${MAX_ESTIMATE} minutes: split the item` };
+  }
+  return { ok: true, value };
+}
+
+// src/plan/schema.ts
+var ITEM_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+var PLAN_FIELDS = ["version", "title", "items"];
+var ITEM_FIELDS = [
+  "id",
+  "title",
+  "prompt",
+  "writes",
+  "reads",
+  "after",
+  "agent",
+  "verify",
+  "estimate",
+  "readonly"
+];
+function itemIdProblem(id) {
+  if (!ITEM_ID_PATTERN.test(id)) {
+    return `id ${JSON.stringify(id)} is not valid: use 1 to 63 characters from a-z, 0-9, ".", "_" and "-", starting with a letter or digit`;
+  }
+  if (id.includes("..") || id.endsWith(".") || id.endsWith(".lock")) {
+    return `id ${JSON.stringify(id)} cannot be part of a git branch name: avoid "..", and a "." or ".lock" at the end`;
+  }
+  return null;
+}
+var itemId = external_exports.string({ error: "id must be a string" }).regex(ITEM_ID_PATTERN, { error: (issue3) => itemIdProblem(String(issue3.input)) ?? "invalid id", abort: true }).check((ctx) => {
+  const problem = itemIdProblem(ctx.value);
+  if (problem !== null) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+});
+function pathSchema(protectedPaths) {
+  return external_exports.string({ error: "a path must be a string" }).transform((input2, ctx) => {
+    const result = normalizePath(input2);
+    if (!result.ok) {
+      ctx.issues.push({ code: "custom", message: result.message, input: input2 });
+      return external_exports.NEVER;
+    }
+    const hit = protectedPaths.find((p) => isAncestorOrSelf(p, result.value));
+    if (hit !== void 0) {
+      ctx.issues.push({
+        code: "custom",
+        input: input2,
+        message: `${JSON.stringify(input2)} is inside the protected path "${hit.path}": remove it from writes, or allow protected paths in the config`
+      });
+      return external_exports.NEVER;
+    }
+    return result.value;
+  });
+}
+function pathList(protectedPaths, example) {
+  return external_exports.array(pathSchema(protectedPaths), { error: `must be a list of paths, such as ${example}` });
+}
+function text(field, max) {
+  return external_exports.string({ error: `${field} must be a string` }).refine((s) => s.trim() !== "", { message: `${field} is empty: leave it out to use the default` }).refine((s) => s.length <= max, { message: `${field} is longer than ${max} characters: shorten it` });
+}
+var estimate = external_exports.union([external_exports.number(), external_exports.string()], { error: "estimate must be a duration such as 10m, 1h30m or 90s, or a number of minutes" }).transform((input2, ctx) => {
+  const result = parseEstimate(input2);
+  if (result.ok) return result.value;
+  ctx.issues.push({ code: "custom", message: result.message, input: input2 });
+  return external_exports.NEVER;
+});
+function planItemShape(limits) {
+  return external_exports.strictObject({
+    id: itemId,
+    title: text("title", limits.maxPromptChars).optional(),
+    prompt: text("prompt", limits.maxPromptChars).optional(),
+    writes: pathList(limits.allowProtected ? [] : limits.protected, "[src/api/users.ts, test/api/]").optional(),
+    reads: pathList([], "[src/api/schema.ts]").default([]),
+    after: external_exports.array(external_exports.string({ error: "after must list item ids" }), { error: "after must be a list of item ids" }).default([]),
+    agent: external_exports.string({ error: "agent must be a string" }).min(1, { error: "agent is empty: leave it out to use the default" }).default("default"),
+    verify: external_exports.string({ error: "verify must be a string (a command)" }).min(1, { error: "verify is empty: leave it out" }).optional(),
+    estimate: estimate.optional(),
+    readonly: external_exports.boolean({ error: "readonly must be true or false" }).optional()
+  });
+}
+var WRITES_HELP = `list the files or directories this item changes in "writes" (a directory ends in "/"), or set "readonly: true" for an item that changes nothing`;
+function planItemSchema(limits) {
+  const fieldsOk = (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) && !payload.issues.some((issue3) => issue3.path?.[0] === "writes" || issue3.path?.[0] === "readonly");
+  return planItemShape(limits).refine((item) => item.readonly === true || (item.writes?.length ?? 0) > 0, {
+    path: ["writes"],
+    message: `the item writes nothing: ${WRITES_HELP}`,
+    when: fieldsOk
+  }).refine((item) => item.readonly !== true || (item.writes?.length ?? 0) === 0, {
+    path: ["readonly"],
+    message: `a read-only item cannot have writes: remove "readonly: true", or empty "writes"`,
+    when: fieldsOk
+  }).transform((item) => {
+    const title = item.title ?? item.id;
+    return {
+      id: item.id,
+      title,
+      prompt: item.prompt ?? title,
+      writes: uniquePaths(item.writes ?? []),
+      reads: uniquePaths(item.reads),
+      after: [...new Set(item.after)],
+      agent: item.agent,
+      verify: item.verify ?? null,
+      estimate: item.estimate ?? DEFAULT_ESTIMATE,
+      readonly: item.readonly ?? false
+    };
+  });
+}
+var planEnvelopeSchema = external_exports.strictObject({
+  // Absent means 1: a hand-written block in a comment should not fail for want of a header.
+  version: external_exports.literal(1, { error: "unsupported plan version: this naruto reads version 1" }).default(1),
+  title: external_exports.string({ error: "title must be a string" }).default(""),
+  items: external_exports.array(external_exports.unknown(), { error: "items must be a list of work items" })
+});
+function uniquePaths(paths2) {
+  if (paths2.length > 16) {
+    const seen = /* @__PURE__ */ new Set();
+    return paths2.filter((p) => {
+      const key = pathKey(p);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  for (let i = 1; i < paths2.length; i++) {
+    for (let j = 0; j < i; j++) {
+      if (sameKey(paths2[i], paths2[j])) return paths2.filter((p, k) => paths2.findIndex((q) => sameKey(p, q)) === k);
+    }
+  }
+  return paths2;
+}
+function sameKey(a, b) {
+  return a.key.length === b.key.length && isAncestorOrSelf(a, b);
+}
+
 // src/plan/limits.ts
 var DEFAULT_MAX_ITEMS = 1e3;
 var DEFAULT_MAX_PROMPT_CHARS = 65536;
@@ -52188,6 +52434,900 @@ function mustNormalize(path4) {
   const result = normalizePath(path4);
   if (!result.ok) throw new Error(`default protected path ${JSON.stringify(path4)}: ${result.message}`);
   return result.value;
+}
+
+// src/plan/fast-item.ts
+var KNOWN_FIELDS = new Set(ITEM_FIELDS);
+function createFastItemParser(limits) {
+  const protectedPaths = limits.allowProtected ? [] : limits.protected;
+  const maxChars = limits.maxPromptChars;
+  return (raw) => {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+    const proto = Object.getPrototypeOf(raw);
+    if (proto !== Object.prototype && proto !== null) return null;
+    for (const key in raw) if (!KNOWN_FIELDS.has(key)) return null;
+    const item = raw;
+    const { id, title, prompt, writes: rawWrites, reads: rawReads, after: rawAfter, agent, verify, estimate: rawEstimate, readonly: readonly2 } = item;
+    if (typeof id !== "string" || itemIdProblem(id) !== null) return null;
+    if (!isOptionalText(title, maxChars) || !isOptionalText(prompt, maxChars)) return null;
+    if (!isOptionalNonEmpty(agent) || !isOptionalNonEmpty(verify)) return null;
+    if (readonly2 !== void 0 && typeof readonly2 !== "boolean") return null;
+    const writes = rawWrites === void 0 ? [] : pathList2(rawWrites, protectedPaths);
+    const reads = rawReads === void 0 ? [] : pathList2(rawReads, []);
+    const after = rawAfter === void 0 ? [] : stringList(rawAfter);
+    if (writes === null || reads === null || after === null) return null;
+    let estimate2 = DEFAULT_ESTIMATE;
+    if (rawEstimate !== void 0) {
+      if (typeof rawEstimate !== "number" && typeof rawEstimate !== "string") return null;
+      const parsed = parseEstimate(rawEstimate);
+      if (!parsed.ok) return null;
+      estimate2 = parsed.value;
+    }
+    if (readonly2 === true ? writes.length > 0 : writes.length === 0) return null;
+    const shownTitle = title ?? id;
+    return {
+      id,
+      title: shownTitle,
+      prompt: prompt ?? shownTitle,
+      writes: uniquePaths(writes),
+      reads: uniquePaths(reads),
+      after: after.length < 2 ? after : [...new Set(after)],
+      agent: agent ?? "default",
+      verify: verify ?? null,
+      estimate: estimate2,
+      readonly: readonly2 ?? false
+    };
+  };
+}
+function isOptionalText(value, maxChars) {
+  return value === void 0 || typeof value === "string" && value.trim() !== "" && value.length <= maxChars;
+}
+function isOptionalNonEmpty(value) {
+  return value === void 0 || typeof value === "string" && value.length > 0;
+}
+function pathList2(value, protectedPaths) {
+  if (!Array.isArray(value)) return null;
+  const out = new Array(value.length);
+  for (let k = 0; k < value.length; k++) {
+    const input2 = value[k];
+    if (typeof input2 !== "string") return null;
+    const result = normalizePath(input2);
+    if (!result.ok) return null;
+    for (const p of protectedPaths) if (isAncestorOrSelf(p, result.value)) return null;
+    out[k] = result.value;
+  }
+  return out;
+}
+function stringList(value) {
+  if (!Array.isArray(value)) return null;
+  for (let k = 0; k < value.length; k++) if (typeof value[k] !== "string") return null;
+  return value.slice();
+}
+
+// src/plan/graph.ts
+function dependentsOf(deps) {
+  const out = deps.map(() => []);
+  deps.forEach((list, i) => {
+    for (const d of list) out[d]?.push(i);
+  });
+  return out;
+}
+function stableTopoOrder(deps) {
+  const dependents = dependentsOf(deps);
+  const waiting = deps.map((list) => list.length);
+  const heap = new MinHeap();
+  waiting.forEach((w, i) => {
+    if (w === 0) heap.push(i);
+  });
+  const order = [];
+  while (heap.size > 0) {
+    const i = heap.pop();
+    order.push(i);
+    for (const j of dependents[i] ?? []) {
+      const left = (waiting[j] ?? 0) - 1;
+      waiting[j] = left;
+      if (left === 0) heap.push(j);
+    }
+  }
+  return order;
+}
+function findCycles(deps) {
+  const cycles = [];
+  for (const component of cyclicComponents(deps)) {
+    const start = Math.min(...component);
+    cycles.push(shortestCycle(deps, start, new Set(component)));
+  }
+  return cycles.sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
+}
+function shortestCycle(deps, start, inside) {
+  const parent = /* @__PURE__ */ new Map();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head] ?? start;
+    for (const w of deps[v] ?? []) {
+      if (w === start) {
+        const path4 = [v];
+        while (path4[0] !== start) path4.unshift(parent.get(path4[0] ?? start) ?? start);
+        return path4;
+      }
+      if (inside.has(w) && !parent.has(w)) {
+        parent.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start];
+}
+function cyclicComponents(deps) {
+  const n = deps.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const edge = new Int32Array(n);
+  const work = new Int32Array(n);
+  const stack = [];
+  const components = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
+    let depth = 0;
+    work[depth++] = root;
+    while (depth > 0) {
+      const v = work[depth - 1];
+      if (edge[v] === 0) {
+        index[v] = low[v] = counter++;
+        stack.push(v);
+        onStack[v] = 1;
+      }
+      const next = deps[v]?.[edge[v]];
+      if (next !== void 0) {
+        edge[v]++;
+        if (index[next] === -1) work[depth++] = next;
+        else if (onStack[next]) low[v] = Math.min(low[v], index[next]);
+        continue;
+      }
+      depth--;
+      if (depth > 0) {
+        const parent = work[depth - 1];
+        low[parent] = Math.min(low[parent], low[v]);
+      }
+      if (low[v] === index[v]) {
+        if (stack[stack.length - 1] === v) {
+          stack.pop();
+          onStack[v] = 0;
+          continue;
+        }
+        const component = [];
+        let w;
+        do {
+          w = stack.pop();
+          onStack[w] = 0;
+          component.push(w);
+        } while (w !== v);
+        components.push(component);
+      }
+    }
+  }
+  return components;
+}
+var MinHeap = class {
+  items = [];
+  get size() {
+    return this.items.length;
+  }
+  push(value) {
+    const a = this.items;
+    a.push(value);
+    let i = a.length - 1;
+    while (i > 0) {
+      const up = i - 1 >> 1;
+      if (a[up] <= value) break;
+      a[i] = a[up];
+      i = up;
+    }
+    a[i] = value;
+  }
+  pop() {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0) {
+      let i = 0;
+      for (; ; ) {
+        const l = 2 * i + 1;
+        if (l >= a.length) break;
+        const r = l + 1;
+        const c = r < a.length && a[r] < a[l] ? r : l;
+        if (a[c] >= last) break;
+        a[i] = a[c];
+        i = c;
+      }
+      a[i] = last;
+    }
+    return top;
+  }
+};
+
+// src/plan/schema-errors.ts
+var ALIASES = {
+  depends_on: "after",
+  dependencies: "after",
+  deps: "after",
+  needs: "after",
+  requires: "after",
+  files: "writes",
+  paths: "writes",
+  owns: "writes",
+  outputs: "writes",
+  name: "title",
+  description: "prompt",
+  instructions: "prompt",
+  task: "prompt",
+  test: "verify",
+  check: "verify",
+  duration: "estimate",
+  time: "estimate",
+  read_only: "readonly"
+};
+function issueToErrors(issue3, site) {
+  const base = formatField(issue3.path);
+  if (issue3.code === "unrecognized_keys") {
+    return issue3.keys.map((key) => ({
+      item: site.item,
+      index: site.index,
+      field: base === "" ? key : `${base}.${key}`,
+      message: unknownFieldMessage(key, site.known)
+    }));
+  }
+  return [{ item: site.item, index: site.index, field: base, message: issue3.message }];
+}
+function formatField(path4) {
+  let out = "";
+  for (const part of path4) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+function unknownFieldMessage(key, known) {
+  const guess = suggestField(key, known);
+  return guess === null ? `unknown field ${JSON.stringify(key)}: the known fields are ${known.join(", ")}` : `unknown field ${JSON.stringify(key)}: did you mean ${JSON.stringify(guess)}?`;
+}
+function suggestField(key, known) {
+  const lower2 = key.toLowerCase().replace(/-/g, "_");
+  const alias = ALIASES[lower2];
+  if (alias !== void 0 && known.includes(alias)) return alias;
+  let best = null;
+  let bestDistance = Infinity;
+  for (const field of known) {
+    const d = editDistance2(lower2, field);
+    if (d < bestDistance) [best, bestDistance] = [field, d];
+  }
+  return bestDistance <= Math.min(2, Math.floor(lower2.length / 2)) ? best : null;
+}
+function editDistance2(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+// src/plan/validate.ts
+function validatePlan(raw, limits = defaultPlanLimits()) {
+  const errors = [];
+  const plan = { item: null, index: null, known: PLAN_FIELDS };
+  const envelope = planEnvelopeSchema.safeParse(raw);
+  if (!envelope.success) for (const issue3 of envelope.error.issues) errors.push(...issueToErrors(issue3, plan));
+  const rawItems = isRecord(raw) && Array.isArray(raw.items) ? raw.items : null;
+  if (rawItems === null) return { ok: false, errors };
+  if (rawItems.length > limits.maxItems) {
+    errors.push({
+      item: null,
+      index: null,
+      field: "items",
+      message: `the plan has ${rawItems.length} items, more than the limit of ${limits.maxItems}: split the request, or raise max_items in the config (--max-items)`
+    });
+  }
+  if (rawItems.length === 0) {
+    errors.push({ item: null, index: null, field: "items", message: "the plan has no items: add at least one" });
+  }
+  const fast = createFastItemParser(limits);
+  let schema = null;
+  const items = [];
+  rawItems.forEach((rawItem, index) => {
+    const quick = fast(rawItem);
+    if (quick !== null) {
+      items.push(quick);
+      return;
+    }
+    const parsed = (schema ??= planItemSchema(limits)).safeParse(rawItem);
+    if (parsed.success) items.push(parsed.data);
+    else {
+      const site = { item: looseId(rawItem), index, known: ITEM_FIELDS };
+      for (const issue3 of parsed.error.issues) errors.push(...issueToErrors(issue3, site));
+    }
+  });
+  errors.push(...graphErrors(rawItems));
+  if (errors.length > 0 || !envelope.success) return { ok: false, errors: sortErrors(errors) };
+  return { ok: true, plan: { version: 1, title: envelope.data.title, items } };
+}
+function graphErrors(rawItems) {
+  const errors = [];
+  const firstIndex = /* @__PURE__ */ new Map();
+  const ids2 = rawItems.map(looseId);
+  ids2.forEach((id, index) => {
+    if (id === null) return;
+    const first = firstIndex.get(id);
+    if (first === void 0) firstIndex.set(id, index);
+    else errors.push({ item: id, index, field: "id", message: `duplicate id "${id}": items[${first}] has it too; give each item its own id` });
+  });
+  const deps = [];
+  const fields2 = [];
+  const edgeOf = new Int32Array(rawItems.length).fill(-1);
+  rawItems.forEach((rawItem, index) => {
+    const id = ids2[index] ?? null;
+    const list = [];
+    const ks = [];
+    const after = looseAfter(rawItem);
+    for (let k = 0; k < after.length; k++) {
+      const dep = after[k];
+      if (typeof dep !== "string") continue;
+      const target = firstIndex.get(dep);
+      if (dep === id) {
+        errors.push({ item: id, index, field: `after[${k}]`, message: `the item cannot come after itself: remove "${dep}"` });
+      } else if (target === void 0) {
+        errors.push({ item: id, index, field: `after[${k}]`, message: `unknown item ${JSON.stringify(dep)}` });
+      } else if (edgeOf[target] !== index) {
+        edgeOf[target] = index;
+        list.push(target);
+        ks.push(k);
+      }
+    }
+    deps.push(list);
+    fields2.push(ks);
+  });
+  for (const cycle of findCycles(deps)) {
+    const [start, next] = [cycle[0] ?? 0, cycle[1] ?? 0];
+    const names = [...cycle, start].map((i) => ids2[i] ?? `items[${i}]`);
+    errors.push({
+      item: ids2[start] ?? null,
+      index: start,
+      field: `after[${fields2[start]?.[deps[start]?.indexOf(next) ?? -1] ?? 0}]`,
+      message: `cycle: ${names.join(" → ")} (each item waits for the next): remove one of these "after" entries`
+    });
+  }
+  return errors;
+}
+function looseId(rawItem) {
+  return isRecord(rawItem) && typeof rawItem.id === "string" ? rawItem.id : null;
+}
+function looseAfter(rawItem) {
+  return isRecord(rawItem) && Array.isArray(rawItem.after) ? rawItem.after : [];
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function sortErrors(errors) {
+  return errors.map((error63, order) => ({ error: error63, order })).sort((x, y) => (x.error.index ?? -1) - (y.error.index ?? -1) || x.order - y.order).map((x) => x.error);
+}
+function formatPlanError(error63) {
+  const where2 = error63.index === null ? error63.field : `items[${error63.index}]${error63.item === null ? "" : ` (id ${JSON.stringify(error63.item)})`}${error63.field === "" ? "" : `.${error63.field}`}`;
+  return where2 === "" ? error63.message : `${where2}: ${error63.message}`;
+}
+
+// src/plan/overlap.ts
+var newNode = () => ({ children: null, owners: null, paths: null, items: 0, lastItem: -1 });
+function findConflicts(writeSets) {
+  const root = newNode();
+  for (let item = 0; item < writeSets.length; item++) {
+    for (const path4 of writeSets[item]) {
+      let node2 = root;
+      for (const component of path4.key) {
+        count(node2, item);
+        node2.children ??= /* @__PURE__ */ new Map();
+        let child2 = node2.children.get(component);
+        if (child2 === void 0) node2.children.set(component, child2 = newNode());
+        node2 = child2;
+      }
+      count(node2, item);
+      if (node2.owners === null || node2.paths === null) {
+        node2.owners = [item];
+        node2.paths = [path4];
+      } else {
+        node2.owners.push(item);
+        node2.paths.push(path4);
+      }
+    }
+  }
+  const n = writeSets.length;
+  const found = /* @__PURE__ */ new Map();
+  const active = [];
+  const stack = [];
+  const enter = (node2) => {
+    visit2(node2, active, found, n);
+    if (node2.children === null) active.length -= node2.owners?.length ?? 0;
+    else stack.push({ node: node2, children: childrenToWalk(node2.children, active.length === 0), next: 0 });
+  };
+  enter(root);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const child2 = top.children[top.next++];
+    if (child2 !== void 0) enter(child2);
+    else {
+      stack.pop();
+      active.length -= top.node.owners?.length ?? 0;
+    }
+  }
+  return [...found.values()].sort((x, y) => x.a - y.a || x.b - y.b);
+}
+function count(node2, item) {
+  if (node2.lastItem === item) return;
+  node2.lastItem = item;
+  node2.items++;
+}
+function childrenToWalk(children, nothingAbove) {
+  const keys = [];
+  for (const [key, child2] of children) if (!nothingAbove || child2.items > 1) keys.push(key);
+  if (keys.length > 1) keys.sort();
+  return keys.map((k) => children.get(k));
+}
+function visit2(node2, active, found, n) {
+  const owners = node2.owners;
+  const paths2 = node2.paths;
+  if (owners === null || paths2 === null) return;
+  const here = owners.length > 1 ? new Map(owners.map((o, k) => [o, paths2[k]])) : null;
+  for (let k = 0; k < owners.length; k++) {
+    const owner = owners[k];
+    for (const other of active) {
+      if (other === owner) continue;
+      const [a, b] = other < owner ? [other, owner] : [owner, other];
+      const id = a * n + b;
+      if (found.has(id)) continue;
+      found.set(id, { a, b, path: here?.get(a) ?? paths2[k] });
+    }
+    active.push(owner);
+  }
+}
+
+// src/plan/order.ts
+function orderPlan(plan, options2 = {}) {
+  const items = plan.items;
+  const position = new Map(items.map((item, i) => [item.id, i]));
+  const deps = items.map((item) => item.after.map((id) => position.get(id) ?? -1).filter((i) => i >= 0));
+  const topo = stableTopoOrder(deps);
+  const rank2 = new Int32Array(items.length);
+  topo.forEach((item, k) => rank2[item] = k);
+  const found = findConflicts(items.map((item) => item.writes));
+  const as = new Int32Array(found.length);
+  const bs = new Int32Array(found.length);
+  found.forEach((c, k) => {
+    const keep = rank2[c.a] < rank2[c.b];
+    as[k] = keep ? c.a : c.b;
+    bs[k] = keep ? c.b : c.a;
+  });
+  const hops = declaredHops(deps, topo, as, bs);
+  const addedAfter = items.map(() => []);
+  const strict = options2.strict === true;
+  const conflicts = found.map((c, k) => {
+    const [a, b, hop] = [as[k], bs[k], hops[k]];
+    if (hop >= 0) return { a, b, path: c.path, order: "declared", edge: { from: a, to: hop } };
+    if (strict) return { a, b, path: c.path, order: "unordered", edge: null };
+    addedAfter[b].push(a);
+    return { a, b, path: c.path, order: "added", edge: { from: a, to: b } };
+  });
+  for (const list of addedAfter) if (list.length > 1) list.sort((x, y) => x - y);
+  conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
+  return { topo, addedAfter, conflicts };
+}
+var CHUNK_BITS = 8192;
+function declaredHops(deps, topo, as, bs, chunkBits = CHUNK_BITS) {
+  const hops = new Int32Array(as.length).fill(-1);
+  const n = deps.length;
+  const dependents = dependentsOf(deps);
+  const row = new Int32Array(n).fill(-1);
+  let rows = 0;
+  dependents.forEach((list, v) => {
+    if (list.length > 0) row[v] = rows++;
+  });
+  const needed = [];
+  as.forEach((a, k) => {
+    if (row[a] >= 0) needed.push(k);
+  });
+  if (needed.length === 0) return hops;
+  const direct = /* @__PURE__ */ new Set();
+  deps.forEach((list, i) => list.forEach((d) => direct.add(d * n + i)));
+  const slot = new Int32Array(n).fill(-1);
+  let targets = 0;
+  for (const k of needed) if (slot[bs[k]] === -1) slot[bs[k]] = targets++;
+  for (let base = 0; base < targets; base += chunkBits) {
+    const width = Math.min(chunkBits, targets - base);
+    const words = width + 31 >>> 5;
+    const bits = new Uint32Array(rows * words);
+    for (let t = topo.length - 1; t >= 0; t--) {
+      const v = topo[t];
+      const r = row[v];
+      if (r < 0) continue;
+      for (const d of dependents[v]) {
+        const s = slot[d] - base;
+        if (s >= 0 && s < width) bits[r * words + (s >>> 5)] |= 1 << (s & 31);
+        const rd = row[d];
+        if (rd >= 0) for (let w = 0; w < words; w++) bits[r * words + w] |= bits[rd * words + w];
+      }
+    }
+    const waits = (v, s) => row[v] >= 0 && (bits[row[v] * words + (s >>> 5)] & 1 << (s & 31)) !== 0;
+    for (const k of needed) {
+      const [a, b] = [as[k], bs[k]];
+      const s = slot[b] - base;
+      if (s < 0 || s >= width || !waits(a, s)) continue;
+      hops[k] = direct.has(a * n + b) ? b : dependents[a].find((d) => d === b || waits(d, s)) ?? -1;
+    }
+  }
+  return hops;
+}
+
+// src/plan/digest.ts
+import { createHash } from "node:crypto";
+function planDigest(plan) {
+  const canonical = JSON.stringify({
+    version: plan.version,
+    items: plan.items.map((item) => [item.id, item.writes.map((w) => w.path), item.after])
+  });
+  return `sha256:${createHash("sha256").update(canonical, "utf8").digest("hex")}`;
+}
+
+// src/plan/proof.ts
+var PROOF_SCHEMA = "naruto.proof/v1";
+function buildProof(plan, order) {
+  const id = (i) => plan.items[i]?.id ?? "";
+  return {
+    schema: PROOF_SCHEMA,
+    plan_digest: planDigest(plan),
+    ok: order.conflicts.every((c) => c.order !== "unordered"),
+    items: plan.items.map((item, i) => ({
+      id: item.id,
+      writes: item.writes.map((w) => w.path),
+      after: [...item.after],
+      added_after: (order.addedAfter[i] ?? []).map(id)
+    })),
+    conflicts: order.conflicts.map((c) => ({
+      a: id(c.a),
+      b: id(c.b),
+      path: c.path.path,
+      order: c.order,
+      edge: c.edge === null ? null : { from: id(c.edge.from), to: id(c.edge.to) }
+    }))
+  };
+}
+
+// src/plan/verify-overlaps.ts
+function sweepOverlaps(plan) {
+  const n = plan.items.length;
+  const entries = [];
+  plan.items.forEach((item, i) => {
+    for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
+  });
+  entries.sort((x, y) => x.key === y.key ? x.item - y.item : x.key < y.key ? -1 : 1);
+  const pairs = /* @__PURE__ */ new Map();
+  const above = [];
+  for (const entry of entries) {
+    while (above.length > 0 && !isAncestorOrSelfKey(above[above.length - 1].key, entry.key)) above.pop();
+    for (let k = above.length - 1; k >= 0; k--) {
+      const other = above[k];
+      if (other.item === entry.item) continue;
+      const [lo, hi] = other.item < entry.item ? [other.item, entry.item] : [entry.item, other.item];
+      const id = lo * n + hi;
+      if (!pairs.has(id)) pairs.set(id, other.key === entry.key ? other.path : entry.path);
+    }
+    above.push(entry);
+  }
+  return pairs;
+}
+function isAncestorOrSelfKey(ancestor, key) {
+  return ancestor === "" || key === ancestor || key.charCodeAt(ancestor.length) === 0 && key.startsWith(ancestor);
+}
+
+// src/plan/verify-proof.ts
+var MAX_REASONS = 50;
+var ids = external_exports.array(external_exports.string());
+var proofSchema = external_exports.strictObject({
+  schema: external_exports.string(),
+  plan_digest: external_exports.string(),
+  ok: external_exports.boolean(),
+  items: external_exports.array(external_exports.strictObject({ id: external_exports.string(), writes: ids, after: ids, added_after: ids })),
+  conflicts: external_exports.array(
+    external_exports.strictObject({
+      a: external_exports.string(),
+      b: external_exports.string(),
+      path: external_exports.string(),
+      order: external_exports.enum(["declared", "added", "unordered"]),
+      edge: external_exports.strictObject({ from: external_exports.string(), to: external_exports.string() }).nullable()
+    })
+  )
+});
+function verifyProof(plan, proofJson) {
+  const parsed = proofSchema.safeParse(proofJson);
+  if (!parsed.success) {
+    return { ok: false, reasons: parsed.error.issues.map((i) => `not a proof document: ${i.path.join(".") || "(top)"}: ${i.message}`) };
+  }
+  const proof = parsed.data;
+  const reasons = [];
+  const fail3 = (reason) => reasons.push(reason);
+  const items = plan.items;
+  const n = items.length;
+  const pos = new Map(items.map((item, i) => [item.id, i]));
+  const same = (x, y) => x.length === y.length && x.every((v, k) => v === y[k]);
+  if (proof.schema !== PROOF_SCHEMA) fail3(`schema is ${JSON.stringify(proof.schema)}, expected "${PROOF_SCHEMA}"`);
+  if (proof.plan_digest !== planDigest(plan)) fail3("stale proof: plan_digest does not match the plan (ids, writes or after changed)");
+  if (proof.items.length !== n) fail3(`the proof lists ${proof.items.length} items, the plan has ${n}`);
+  const dependents = items.map(() => []);
+  const added = items.map(() => []);
+  items.forEach((item, i) => {
+    const p = proof.items[i];
+    for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
+    if (p === void 0) return;
+    if (p.id !== item.id) fail3(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
+    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail3(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (!same(p.after, item.after)) fail3(`items[${i}] ("${item.id}"): after differs from the plan`);
+    const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
+    if (list.some((j) => j < 0 || j === i)) fail3(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
+    else if (list.some((j, k) => k > 0 && j <= list[k - 1])) fail3(`items[${i}] ("${item.id}"): added_after is not in plan order without repeats`);
+    else added[i] = list;
+  });
+  const reach = closures(dependents, added);
+  if (reach === null) {
+    fail3("the added edges close a cycle with the declared ones");
+    return verdict(reasons);
+  }
+  const has = (set3, from, to) => (set3[from] ?? 0n) >> BigInt(to) & 1n ? true : false;
+  const firstHop = (a, b) => items[b].after.includes(items[a].id) ? b : dependents[a].find((d) => d === b || has(reach.declared, d, b));
+  const truth = sweepOverlaps(plan);
+  const listed = /* @__PURE__ */ new Set();
+  const addedListed = /* @__PURE__ */ new Set();
+  let previous = -1;
+  let unordered = 0;
+  for (const [k, c] of proof.conflicts.entries()) {
+    const [a, b] = [pos.get(c.a), pos.get(c.b)];
+    const at2 = `conflicts[${k}] (${c.a}, ${c.b})`;
+    if (a === void 0 || b === void 0 || a === b) {
+      fail3(`${at2}: not two different items of the plan`);
+      continue;
+    }
+    const id = Math.min(a, b) * n + Math.max(a, b);
+    if (a * n + b <= previous) fail3(`${at2}: conflicts are not sorted by plan position of (a, b)`);
+    previous = a * n + b;
+    if (listed.has(id)) {
+      fail3(`${at2}: the pair is listed more than once`);
+      continue;
+    }
+    listed.add(id);
+    const path4 = truth.get(id);
+    if (path4 === void 0) {
+      fail3(`${at2}: the items' writes do not overlap`);
+      continue;
+    }
+    if (c.path !== path4) fail3(`${at2}: path is "${c.path}", the overlap is "${path4}"`);
+    const edge = c.edge === null ? null : [pos.get(c.edge.from), pos.get(c.edge.to)];
+    if (c.order === "declared") {
+      if (!has(reach.declared, a, b)) fail3(`${at2}: "declared", but the plan's after edges do not order a before b`);
+      else if (edge?.[0] !== a || edge[1] !== firstHop(a, b)) fail3(`${at2}: edge is not the first declared hop from a toward b`);
+    } else if (c.order === "added") {
+      if (has(reach.declared, a, b)) fail3(`${at2}: "added", but the plan's after edges already order it`);
+      if (edge?.[0] !== a || edge[1] !== b || !added[b].includes(a)) fail3(`${at2}: "added" without the added edge a → b`);
+      addedListed.add(a * n + b);
+    } else {
+      unordered++;
+      if (c.edge !== null) fail3(`${at2}: an unordered pair has no edge`);
+      if (has(reach.all, a, b) || has(reach.all, b, a)) fail3(`${at2}: "unordered", but the edges order it`);
+    }
+  }
+  const missing = [...truth.keys()].filter((id) => !listed.has(id));
+  for (const id of missing) fail3(`missing conflict: "${items[Math.floor(id / n)].id}" and "${items[id % n].id}" overlap at "${truth.get(id)}"`);
+  added.forEach((list, b) => list.forEach((a) => {
+    if (!addedListed.has(a * n + b)) fail3(`added edge "${items[a].id}" → "${items[b].id}" orders no listed "added" conflict`);
+  }));
+  const pairs = `${unordered} conflicting ${unordered === 1 ? "pair" : "pairs"}`;
+  if (proof.ok !== (unordered === 0)) fail3(`ok is ${proof.ok}, but ${pairs} ${unordered === 1 ? "is" : "are"} unordered`);
+  if (unordered > 0) fail3(`the plan is not safe: ${pairs} may run at the same time`);
+  return verdict(reasons);
+}
+function closures(declared, added) {
+  const n = declared.length;
+  const allOut = declared.map((list) => [...list]);
+  added.forEach((list, b) => list.forEach((a) => allOut[a].push(b)));
+  const state = new Uint8Array(n);
+  const post = [];
+  for (let root = 0; root < n; root++) {
+    if (state[root] !== 0) continue;
+    const stack = [[root, 0]];
+    state[root] = 1;
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const next = allOut[frame[0]][frame[1]++];
+      if (next === void 0) {
+        state[frame[0]] = 2;
+        post.push(frame[0]);
+        stack.pop();
+      } else if (state[next] === 1) return null;
+      else if (state[next] === 0) {
+        state[next] = 1;
+        stack.push([next, 0]);
+      }
+    }
+  }
+  const dec = new Array(n).fill(0n);
+  const all = new Array(n).fill(0n);
+  for (const v of post) {
+    for (const d of declared[v]) dec[v] = dec[v] | dec[d] | 1n << BigInt(d);
+    for (const d of allOut[v]) all[v] = all[v] | all[d] | 1n << BigInt(d);
+  }
+  return { declared: dec, all };
+}
+function verdict(reasons) {
+  if (reasons.length === 0) return { ok: true };
+  const shown = reasons.slice(0, MAX_REASONS);
+  if (reasons.length > MAX_REASONS) shown.push(`… and ${reasons.length - MAX_REASONS} more`);
+  return { ok: false, reasons: shown };
+}
+
+// src/plan/check.ts
+function checkPlan(input2, options2 = {}) {
+  const invalid = (errors2, format2) => ({
+    ok: false,
+    plan: null,
+    format: format2,
+    errors: errors2,
+    items: [],
+    conflicts: [],
+    proof: null
+  });
+  let raw = input2;
+  let format = null;
+  if (typeof input2 === "string") {
+    const parsed = parsePlanText(input2);
+    if (!parsed.ok) return invalid(parsed.errors, null);
+    ({ raw, format } = parsed);
+  }
+  const validated = validatePlan(raw, options2.limits ?? defaultPlanLimits());
+  if (!validated.ok) return invalid(validated.errors, format);
+  const plan = validated.plan;
+  const order = orderPlan(plan, { strict: options2.strict === true });
+  const proof = buildProof(plan, order);
+  const unordered = proof.conflicts.filter((c) => c.order === "unordered");
+  const index = unordered.length > 0 ? new Map(plan.items.map((item, i) => [item.id, i])) : null;
+  const errors = unordered.map((c) => ({
+    item: c.b,
+    index: index?.get(c.b) ?? null,
+    field: "after",
+    message: `may run at the same time as "${c.a}" and both write "${c.path}": add "${c.a}" to after, or split the writes so they do not overlap`
+  }));
+  return {
+    ok: errors.length === 0,
+    plan,
+    format,
+    errors,
+    items: proof.items.map(({ id, after, added_after }) => ({ id, after, added_after })),
+    conflicts: proof.conflicts.map(({ a, b, path: path4, order: order2 }) => ({ a, b, path: path4, order: order2 })),
+    proof
+  };
+}
+
+// src/plan/ranks.ts
+var WorkGraphError = class extends Error {
+  constructor(message2, id) {
+    super(message2);
+    this.id = id;
+  }
+  id;
+  name = "WorkGraphError";
+};
+function indexGraph(nodes) {
+  const index = /* @__PURE__ */ new Map();
+  nodes.forEach((node2, i) => {
+    if (index.has(node2.id)) throw new WorkGraphError(`duplicate id "${node2.id}"`, node2.id);
+    index.set(node2.id, i);
+  });
+  const deps = [];
+  const dependents = nodes.map(() => []);
+  for (const [i, node2] of nodes.entries()) {
+    const unique = node2.deps.length < 2 ? node2.deps : [...new Set(node2.deps)];
+    const own3 = unique.map((dep) => {
+      const j = index.get(dep);
+      if (j === void 0) throw new WorkGraphError(`"${node2.id}" depends on unknown "${dep}"`, node2.id);
+      dependents[j]?.push(i);
+      return j;
+    });
+    deps.push(own3);
+  }
+  const waiting = deps.map((d) => d.length);
+  const order = [];
+  for (let i = 0; i < nodes.length; i++) if (waiting[i] === 0) order.push(i);
+  for (let head = 0; head < order.length; head++) {
+    for (const j of dependents[order[head] ?? 0] ?? []) {
+      const left = (waiting[j] ?? 0) - 1;
+      waiting[j] = left;
+      if (left === 0) order.push(j);
+    }
+  }
+  if (order.length < nodes.length) {
+    const stuck = waiting.findIndex((w) => w > 0);
+    const id = nodes[stuck]?.id ?? "";
+    throw new WorkGraphError(`"${id}" is on or behind a dependency cycle`, id);
+  }
+  return { index, deps, dependents, order };
+}
+function ranksOf(nodes, graph) {
+  for (const node2 of nodes) {
+    if (!Number.isFinite(node2.estimate) || node2.estimate < 0) {
+      throw new WorkGraphError(`"${node2.id}" has estimate ${node2.estimate}; use a finite number >= 0`, node2.id);
+    }
+  }
+  return longestPaths(graph, nodes.map((node2) => node2.estimate));
+}
+function longestPaths(graph, weights) {
+  const paths2 = new Array(weights.length).fill(0);
+  for (let k = graph.order.length - 1; k >= 0; k--) {
+    const i = graph.order[k] ?? 0;
+    let longest = 0;
+    for (const j of graph.dependents[i] ?? []) longest = Math.max(longest, paths2[j] ?? 0);
+    paths2[i] = (weights[i] ?? 0) + longest;
+  }
+  return paths2;
+}
+function computeRanks(nodes) {
+  const ranks = ranksOf(nodes, indexGraph(nodes));
+  return new Map(nodes.map((node2, i) => [node2.id, ranks[i] ?? 0]));
+}
+
+// src/plan/reduction.ts
+function transitiveReduction(deps) {
+  const n = deps.length;
+  const topo = stableTopoOrder(deps);
+  if (topo.length < n) throw new RangeError("transitiveReduction: the graph has a cycle");
+  const rank2 = new Int32Array(n);
+  topo.forEach((v, k) => rank2[v] = k);
+  const words = n + 31 >>> 5;
+  const ancestors2 = new Uint32Array(n * words);
+  const kept = deps.map(() => []);
+  for (const v of topo) {
+    const row = v * words;
+    const latestFirst = [...new Set(deps[v] ?? [])].sort((a, b) => rank2[b] - rank2[a]);
+    const keep = /* @__PURE__ */ new Set();
+    for (const d of latestFirst) {
+      if ((ancestors2[row + (d >>> 5)] & 1 << (d & 31)) !== 0) continue;
+      keep.add(d);
+      ancestors2[row + (d >>> 5)] |= 1 << (d & 31);
+      for (let w = 0; w < words; w++) ancestors2[row + w] |= ancestors2[d * words + w];
+    }
+    kept[v] = [...new Set(deps[v] ?? [])].filter((d) => keep.has(d));
+  }
+  return kept;
+}
+function dependencyLayers(deps) {
+  const layer = new Int32Array(deps.length);
+  for (const v of stableTopoOrder(deps)) {
+    for (const d of deps[v] ?? []) layer[v] = Math.max(layer[v], layer[d] + 1);
+  }
+  return layer;
+}
+function longestPath(deps) {
+  const layer = dependencyLayers(deps);
+  let end = -1;
+  layer.forEach((l, v) => {
+    if (end < 0 || l > layer[end]) end = v;
+  });
+  const path4 = [];
+  for (let v = end; v >= 0; ) {
+    path4.push(v);
+    const want = layer[v] - 1;
+    v = want < 0 ? -1 : Math.min(...(deps[v] ?? []).filter((d) => layer[d] === want));
+  }
+  return path4.reverse();
 }
 
 // src/config/schema.ts
@@ -52209,7 +53349,7 @@ var EnvName = external_exports.string().regex(ENV_NAME_PATTERN, { error: "expect
 var ProfileName = external_exports.string().regex(PROFILE_NAME_PATTERN, {
   error: "profile names are 1-63 characters of a-z, 0-9, '.', '_' and '-', starting with a letter or digit"
 });
-var count = (max) => external_exports.number().int().min(1).max(max);
+var count2 = (max) => external_exports.number().int().min(1).max(max);
 var SandboxPath = external_exports.string().regex(/^(\/|~\/|~$)/, { error: "expected an absolute path or one starting with ~/" }).refine((p) => !/[\0\n]/.test(p), { error: "a path cannot hold NUL or a newline" });
 var SANDBOX_MODES = ["auto", "required", "none"];
 var ALLOW_NAMES = ["submodules", "gitattributes"];
@@ -52256,15 +53396,15 @@ var ConfigSchema = external_exports.strictObject({
   }).prefault({}),
   queue: external_exports.strictObject({
     verify: external_exports.string().min(1).optional().describe("command run once per batch on the candidate queue head"),
-    batch: count(256).default(8).describe("checkpoints integrated and verified together"),
+    batch: count2(256).default(8).describe("checkpoints integrated and verified together"),
     env: external_exports.array(EnvName).default([]).describe("names of variables passed through to the verify command (it gets the basics a shell needs, and these)")
   }).prefault({}),
   limits: external_exports.strictObject({
-    max_parallel: count(256).default(4).describe("attempts running at once (an Actions matrix holds at most 256 jobs)"),
-    max_attempts: count(10).default(2).describe("runs of one item, first attempt included"),
+    max_parallel: count2(256).default(4).describe("attempts running at once (an Actions matrix holds at most 256 jobs)"),
+    max_attempts: count2(10).default(2).describe("runs of one item, first attempt included"),
     item_timeout: Duration.default("30m"),
     mission_timeout: Duration.default("6h"),
-    max_items: count(1e5).default(1e3).describe("largest plan accepted"),
+    max_items: count2(1e5).default(1e3).describe("largest plan accepted"),
     max_cost_usd: external_exports.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
     min_permission: external_exports.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto"),
     max_file_size: Size.default("50MiB").describe("largest file an agent may add or change (GitHub refuses files over 100 MiB)")
@@ -52508,9 +53648,9 @@ var CONFIG_PATH = ".github/naruto.yml";
 function loadConfig(text2) {
   let value = {};
   let doc = null;
-  const lines = new import_yaml.LineCounter();
+  const lines = new import_yaml2.LineCounter();
   if (text2 !== null) {
-    doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lines, uniqueKeys: true });
+    doc = (0, import_yaml2.parseDocument)(text2, { lineCounter: lines, uniqueKeys: true });
     if (doc.errors.length > 0) {
       return {
         ok: false,
@@ -52553,8 +53693,101 @@ function splitPath(path4) {
   return keys;
 }
 
-// src/git/run-git.ts
-import { spawn as spawn2 } from "node:child_process";
+// src/git/parse-objects.ts
+var ABSENT = /^0+$/;
+var GitParseError = class extends Error {
+  name = "GitParseError";
+};
+function parseRawDiff(text2) {
+  const fields2 = text2.split("\0");
+  if (fields2.at(-1) === "") fields2.pop();
+  const sections = [];
+  let current;
+  for (let i = 0; i < fields2.length; i++) {
+    const field = fields2[i] ?? "";
+    if (!field.startsWith(":")) {
+      current = { header: field, changes: [] };
+      sections.push(current);
+      continue;
+    }
+    const [oldMode, newMode, oldOid, newOid, status] = field.slice(1).split(" ");
+    const path4 = fields2[++i];
+    if (!oldMode || !newMode || !oldOid || !newOid || !status || path4 === void 0 || /^[RC]/.test(status)) {
+      throw new GitParseError(`unexpected diff-tree record ${JSON.stringify(field)}`);
+    }
+    if (!current) {
+      current = { header: null, changes: [] };
+      sections.push(current);
+    }
+    current.changes.push({
+      path: path4,
+      before: ABSENT.test(oldMode) ? null : { mode: oldMode, oid: oldOid },
+      after: ABSENT.test(newMode) ? null : { mode: newMode, oid: newOid }
+    });
+  }
+  return sections;
+}
+function parseLsTree(text2) {
+  const out = [];
+  for (const record2 of text2.split("\0")) {
+    if (record2 === "") continue;
+    const tab = record2.indexOf("	");
+    const [mode, , oid] = record2.slice(0, tab).split(" ");
+    if (tab < 0 || !mode || !oid) throw new GitParseError(`unexpected ls-tree record ${JSON.stringify(record2)}`);
+    out.push([record2.slice(tab + 1), { mode, oid }]);
+  }
+  return out;
+}
+function parseUnmergedPaths(text2) {
+  const paths2 = text2.split("\0").filter((r) => r !== "").map((r) => r.includes("	") ? r.slice(r.indexOf("	") + 1) : r);
+  return [...new Set(paths2)];
+}
+function parseCatFileBatch(text2) {
+  const out = [];
+  let at2 = 0;
+  while (at2 < text2.length) {
+    const eol = text2.indexOf("\n", at2);
+    if (eol < 0) throw new GitParseError("truncated cat-file output");
+    const header = text2.slice(at2, eol).split(" ");
+    if (header.length === 2 && header[1] === "missing") {
+      out.push({ missing: header[0] ?? "" });
+      at2 = eol + 1;
+      continue;
+    }
+    const [oid, type, size] = header;
+    const length = Number(size);
+    if (!oid || !type || !Number.isInteger(length)) throw new GitParseError(`unexpected cat-file header ${JSON.stringify(header.join(" "))}`);
+    out.push({ oid, type, content: text2.slice(eol + 1, eol + 1 + length) });
+    at2 = eol + 1 + length + 1;
+  }
+  return out;
+}
+function parseCommit(content) {
+  const split = content.indexOf("\n\n");
+  const head = split < 0 ? content : content.slice(0, split);
+  const message2 = split < 0 ? "" : content.slice(split + 2);
+  let tree = "";
+  let author = "";
+  let committer = "";
+  let encoding = null;
+  const parents = [];
+  for (const line of head.split("\n")) {
+    if (line.startsWith(" ")) continue;
+    const space = line.indexOf(" ");
+    const key = line.slice(0, space);
+    const value = line.slice(space + 1);
+    if (key === "tree") tree = value;
+    else if (key === "parent") parents.push(value);
+    else if (key === "author") author = value;
+    else if (key === "committer") committer = value;
+    else if (key === "encoding") encoding = value;
+  }
+  if (!tree || !author || !committer) throw new GitParseError("commit object without tree, author or committer");
+  return { tree, parents, author, committer, encoding, message: message2 };
+}
+
+// src/git/diff-tree-session.ts
+import { randomBytes } from "node:crypto";
 
 // src/git/git-session.ts
 function requestLines(call, args, line) {
@@ -52652,6 +53885,97 @@ function createGitSession(start, idleMs = SESSION_IDLE_MS) {
   };
 }
 
+// src/git/diff-tree-session.ts
+var DIFF_TREE_STDIN_ARGS = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+var PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
+function diffTreeRead(call) {
+  const pairs = requestLines(call, DIFF_TREE_STDIN_ARGS, PAIR);
+  if (pairs === null) return null;
+  const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
+  return { input: `${pairs.join("\n")}
+${marker}
+`, answered: diffTreeAnswered(marker), stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1) };
+}
+function diffTreeAnswered(marker) {
+  const line = Buffer.from(`${marker}
+`, "latin1");
+  return (out) => {
+    if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
+    const before = out.length - line.length;
+    return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
+  };
+}
+
+// src/git/fast-import.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+function quotePath(path4) {
+  let out = '"';
+  for (const ch of path4) {
+    const code = ch.charCodeAt(0);
+    if (ch === '"' || ch === "\\") out += `\\${ch}`;
+    else if (ch === "\n") out += "\\n";
+    else if (code < 32 || code === 127) out += `\\${code.toString(8).padStart(3, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+function formatFastImport(input2) {
+  const parts = ["feature done\n"];
+  input2.commits.forEach((c, i) => {
+    parts.push(`commit ${input2.ref}
+mark :${i + 1}
+`);
+    parts.push(`author ${c.author}
+committer ${c.committer}
+`);
+    if (c.encoding !== null) parts.push(`encoding ${c.encoding}
+`);
+    parts.push(`data ${c.message.length}
+${c.message}
+`);
+    parts.push(`from ${i === 0 ? input2.from : `:${i}`}
+`);
+    for (const ch of c.changes) if (ch.after === null) parts.push(`D ${quotePath(ch.path)}
+`);
+    for (const ch of c.changes) {
+      if (ch.after !== null) parts.push(`M ${ch.after.mode} ${ch.after.oid} ${quotePath(ch.path)}
+`);
+    }
+    parts.push("\n");
+  });
+  input2.commits.forEach((_, i) => parts.push(`get-mark :${i + 1}
+`));
+  parts.push(`reset ${input2.ref}
+
+done
+`);
+  return Buffer.from(parts.join(""), "latin1");
+}
+async function runFastImport(input2) {
+  if (input2.commits.length === 0) return [];
+  const ref = `refs/naruto/fast-import/${randomBytes2(8).toString("hex")}`;
+  const stream = formatFastImport({ ref, from: input2.from, commits: input2.commits });
+  const { stdout } = await input2.git({
+    args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
+    cwd: input2.repoDir,
+    input: stream
+  });
+  const ids2 = stdout.toString("latin1").split("\n").filter((l) => l !== "");
+  if (ids2.length !== input2.commits.length || !ids2.every((id) => /^[0-9a-f]{40,64}$/.test(id))) {
+    throw new GitParseError(`fast-import returned ${ids2.length} commit ids for ${input2.commits.length} commits`);
+  }
+  return ids2;
+}
+
+// src/git/loose-objects.ts
+import { createHash as createHash2, randomBytes as randomBytes3 } from "node:crypto";
+import { mkdir as mkdir2, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+import { deflateSync } from "node:zlib";
+
+// src/git/run-git.ts
+import { spawn as spawn2 } from "node:child_process";
+
 // src/git/cat-file-session.ts
 var OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 var ARGS = ["--no-optional-locks", "cat-file", "--batch"];
@@ -52699,28 +54023,6 @@ function catFileAnswered(count6) {
       if (at2 > out.length) return null;
     }
     return at2;
-  };
-}
-
-// src/git/diff-tree-session.ts
-import { randomBytes } from "node:crypto";
-var DIFF_TREE_STDIN_ARGS = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
-var PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
-function diffTreeRead(call) {
-  const pairs = requestLines(call, DIFF_TREE_STDIN_ARGS, PAIR);
-  if (pairs === null) return null;
-  const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
-  return { input: `${pairs.join("\n")}
-${marker}
-`, answered: diffTreeAnswered(marker), stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1) };
-}
-function diffTreeAnswered(marker) {
-  const line = Buffer.from(`${marker}
-`, "latin1");
-  return (out) => {
-    if (out.length < line.length || !out.subarray(out.length - line.length).equals(line)) return null;
-    const before = out.length - line.length;
-    return before === 0 || out[before - 1] === 0 || out[before - 1] === 10 ? out.length : null;
   };
 }
 
@@ -52884,6 +54186,154 @@ function splitNul(buf) {
   if (parts.at(-1) === "") parts.pop();
   return parts;
 }
+
+// src/git/repo-layout.ts
+function perRepository(read) {
+  const answers = /* @__PURE__ */ new Map();
+  return (git, repoDir) => {
+    let found = answers.get(repoDir);
+    if (found === void 0) {
+      found = read(git, repoDir);
+      found.catch(() => answers.delete(repoDir));
+      answers.set(repoDir, found);
+    }
+    return found;
+  };
+}
+var repoLayout = perRepository(readLayout);
+async function readLayout(git, repoDir) {
+  const out = await gitText(git, {
+    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
+    cwd: repoDir
+  });
+  const [commonDir = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
+  return { commonDir, objectsDir, format, bare: bare === "true" };
+}
+
+// src/git/loose-objects.ts
+async function looseObjectsDir(git, repoDir) {
+  const layout = await repoLayout(git, repoDir);
+  return layout.format === "sha1" ? layout.objectsDir : null;
+}
+async function writeLooseObject(objectsDir, type, content) {
+  const object2 = startLooseObject(objectsDir, type, content);
+  await object2.written;
+  return object2.id;
+}
+function looseObjectId(type, content) {
+  return objectIdOf(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
+}
+function objectIdOf(data) {
+  return createHash2("sha1").update(data).digest("hex");
+}
+function startLooseObject(objectsDir, type, content) {
+  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  const id = objectIdOf(data);
+  const written = (async () => {
+    const folder = join3(objectsDir, id.slice(0, 2));
+    const temp = join3(objectsDir, `tmp_obj_naruto_${randomBytes3(8).toString("hex")}`);
+    await writeFile2(temp, deflateSync(data, { level: 1 }), { mode: 292 });
+    const target = join3(folder, id.slice(2));
+    if (!folders.has(folder)) await mkdir2(folder, { recursive: true });
+    try {
+      await rename2(temp, target);
+    } catch (error63) {
+      if (error63.code !== "ENOENT") throw error63;
+      await mkdir2(folder, { recursive: true });
+      await rename2(temp, target);
+    }
+    folders.add(folder);
+  })();
+  return { id, written };
+}
+var folders = /* @__PURE__ */ new Set();
+function commitText(p) {
+  const who = `${p.identity.name} <${p.identity.email}> ${Math.floor(p.at.getTime() / 1e3)} +0000`;
+  const lines = [`tree ${p.tree}`, ...p.parents.map((id) => `parent ${id}`), `author ${who}`, `committer ${who}`, "", p.message.endsWith("\n") ? p.message : `${p.message}
+`];
+  return Buffer.from(lines.join("\n"));
+}
+
+// src/git/tree-model.ts
+function displayPath(path4) {
+  return Buffer.from(path4, "latin1").toString("utf8");
+}
+function rawText(text2) {
+  return Buffer.from(text2, "utf8").toString("latin1");
+}
+function ancestors(path4) {
+  const out = [];
+  for (let i = path4.indexOf("/"); i !== -1; i = path4.indexOf("/", i + 1)) out.push(path4.slice(0, i));
+  return out;
+}
+function sameEntry(a, b) {
+  if (!a || !b) return !a && !b;
+  return a.mode === b.mode && a.oid === b.oid;
+}
+var VirtualTree = class _VirtualTree {
+  constructor(files, dirs) {
+    this.files = files;
+    this.dirs = dirs;
+  }
+  files;
+  dirs;
+  static fromEntries(entries) {
+    const tree = new _VirtualTree(/* @__PURE__ */ new Map(), /* @__PURE__ */ new Map());
+    for (const [path4, entry] of entries) tree.set(path4, entry);
+    return tree;
+  }
+  clone() {
+    return new _VirtualTree(new Map(this.files), new Map(this.dirs));
+  }
+  get(path4) {
+    return this.files.get(path4);
+  }
+  get size() {
+    return this.files.size;
+  }
+  entries() {
+    return this.files.entries();
+  }
+  /**
+   * Whether `changes` apply at path level: each path's pre-image is what this tree holds, and
+   * the result has no file where a directory must be (or the reverse). Paths that fail either
+   * test are returned; they need a real three-way merge.
+   */
+  check(changes) {
+    const stale = changes.filter((c) => !sameEntry(this.files.get(c.path), c.before)).map((c) => c.path);
+    if (stale.length > 0) return { ok: false, paths: stale };
+    const after = new Map(changes.map((c) => [c.path, c.after]));
+    const isFile = (p) => after.has(p) ? after.get(p) !== null : this.files.has(p);
+    const clash = [];
+    for (const c of changes) {
+      if (c.after === null) continue;
+      if (ancestors(c.path).some(isFile)) clash.push(c.path);
+      else if ((this.dirs.get(c.path) ?? 0) > 0) {
+        const prefix = `${c.path}/`;
+        const deleted = changes.filter((d) => d.after === null && d.before !== null && d.path.startsWith(prefix)).length;
+        if ((this.dirs.get(c.path) ?? 0) - deleted > 0) clash.push(c.path);
+      }
+    }
+    return clash.length > 0 ? { ok: false, paths: clash } : { ok: true };
+  }
+  /** Applies changes that are known to fit (checked, or read from git's own diff of two trees). */
+  apply(changes) {
+    for (const c of changes) if (c.after === null) this.delete(c.path);
+    for (const c of changes) if (c.after !== null) this.set(c.path, c.after);
+  }
+  set(path4, entry) {
+    if (!this.files.has(path4)) for (const dir of ancestors(path4)) this.dirs.set(dir, (this.dirs.get(dir) ?? 0) + 1);
+    this.files.set(path4, entry);
+  }
+  delete(path4) {
+    if (!this.files.delete(path4)) return;
+    for (const dir of ancestors(path4)) {
+      const left = (this.dirs.get(dir) ?? 0) - 1;
+      if (left > 0) this.dirs.set(dir, left);
+      else this.dirs.delete(dir);
+    }
+  }
+};
 
 // src/github/errors.ts
 var GitHubError = class extends Error {
@@ -57947,7 +59397,7 @@ function createGitHub(options2) {
   };
 }
 
-// src/github/mission-store.ts
+// src/store/github-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 
 // src/mission/status.ts
@@ -57988,6 +59438,52 @@ function isRunning(status) {
 }
 function isMissionTerminal(status) {
   return status === "done" || status === "failed" || status === "cancelled";
+}
+
+// src/mission/scheduler.ts
+var MAX_PER_MATRIX = 256;
+function nextToStart(state, limits) {
+  const perMatrix = Math.min(limits.maxPerMatrix ?? MAX_PER_MATRIX, MAX_PER_MATRIX);
+  checkLimit("maxParallel", limits.maxParallel);
+  checkLimit("maxPerMatrix", perMatrix);
+  const items = state.items;
+  const graph = state.graph ?? indexGraph(items);
+  const causes = new Array(items.length).fill(null);
+  const skipped = [];
+  const candidates = [];
+  let running = 0;
+  for (const i of graph.order) {
+    const item = items[i];
+    if (item === void 0) continue;
+    if (!Number.isFinite(item.rank)) throw new WorkGraphError(`"${item.id}" has rank ${item.rank}`, item.id);
+    if (isRunning(item.status) && item.agentExited !== true) running++;
+    const deps = graph.deps[i] ?? [];
+    if (item.status === "pending" || item.status === "ready") {
+      const blocker = deps.find((d) => causes[d] !== null);
+      const cause = blocker === void 0 ? null : causes[blocker];
+      if (blocker !== void 0 && cause) {
+        const via = items[blocker]?.id;
+        const reason = `dependency "${cause.root}" ${cause.what}`;
+        skipped.push({ at: i, decision: { id: item.id, reason: cause.root === via ? reason : `${reason}, via "${via}"` } });
+        causes[i] = cause;
+        continue;
+      }
+    } else if (isFinal(item.status, item.attemptsLeft) && item.status !== "integrated") {
+      causes[i] = { root: item.id, what: isFailure(item.status) ? `failed (${item.status})` : `was ${item.status}` };
+    }
+    const startable = item.status === "pending" || item.status === "ready" || isFailure(item.status) && item.attemptsLeft > 0;
+    if (startable && deps.every((d) => items[d]?.status === "integrated")) candidates.push(i);
+  }
+  candidates.sort((a, b) => (items[b]?.rank ?? 0) - (items[a]?.rank ?? 0) || a - b);
+  const count6 = Math.min(Math.max(limits.maxParallel - running, 0), perMatrix, candidates.length);
+  const ids2 = candidates.map((i) => items[i]?.id ?? "");
+  const skip = skipped.sort((a, b) => a.at - b.at).map((s) => s.decision);
+  return { start: ids2.slice(0, count6), skip, ready: ids2.slice(count6) };
+}
+function checkLimit(name, value) {
+  if (!(value >= 1 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
+    throw new RangeError(`scheduler limit ${name} is ${value}; use a whole number of at least 1`);
+  }
 }
 
 // src/mission/document.ts
@@ -58185,6 +59681,123 @@ function attemptsLeft(item) {
   return Math.max(item.max_attempts - attemptsUsed(item), 0);
 }
 
+// src/mission/errors.ts
+var IllegalEventError = class extends Error {
+  name = "IllegalEventError";
+  event;
+  constructor(event, message2) {
+    super(`${event}: ${message2}`);
+    this.event = event;
+  }
+};
+
+// src/mission/events.ts
+var at = external_exports.string();
+var agentReport = {
+  summary: external_exports.string().nullable().optional(),
+  cost_usd: external_exports.number().nullable().optional(),
+  tokens_in: external_exports.number().nullable().optional(),
+  tokens_out: external_exports.number().nullable().optional(),
+  model: external_exports.string().nullable().optional()
+};
+var attemptOutcomeSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("checkpointed"), commit: external_exports.string(), base: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("no_changes") }),
+  external_exports.object({ kind: external_exports.literal("out_of_scope"), paths: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string() }),
+  external_exports.object({ kind: external_exports.literal("timed_out"), reason: external_exports.string() }),
+  /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
+  external_exports.object({
+    kind: external_exports.literal("interrupted"),
+    reason: external_exports.string(),
+    /** Where the work it had done is kept (`refs/naruto/attempts/…`), when it was stopped halfway. */
+    kept: external_exports.string().nullable().optional()
+  }),
+  /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
+  external_exports.object({ kind: external_exports.literal("tampered"), reason: external_exports.string() })
+]);
+var integrationResultSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("integrated"), item: external_exports.string(), attempt: external_exports.number().int(), commit: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("conflicted"), item: external_exports.string(), attempt: external_exports.number().int(), paths: external_exports.array(external_exports.string()) }),
+  external_exports.object({ kind: external_exports.literal("verify_failed"), item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() })
+]);
+var missionEventSchema = external_exports.discriminatedUnion("type", [
+  external_exports.object({
+    type: external_exports.literal("requested"),
+    at,
+    id: external_exports.string(),
+    task: external_exports.string(),
+    source: external_exports.unknown(),
+    base: external_exports.object({ ref: external_exports.string(), commit: external_exports.string() }),
+    queue_branch: external_exports.string(),
+    settings: external_exports.unknown(),
+    /** The request's own plan text, when it has one (see the mission's `plan_text`). */
+    plan_text: external_exports.string().nullable().optional(),
+    /** Whose text the plan is, what was quoted as data, the config's commit, the pinned pull request (see the mission's fields). */
+    plan_source: planSourceSchema.nullable().optional(),
+    quoted: external_exports.array(quotedTextSchema).optional(),
+    config_commit: external_exports.string().nullable().optional(),
+    pull_request: external_exports.object({ number: external_exports.number().int(), head: external_exports.string() }).nullable().optional(),
+    /** What untrusted processes run in (the mission's `sandbox`). */
+    sandbox: external_exports.string().nullable().optional(),
+    /**
+     * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
+     * reviewed by the arbiter; nothing is planned and no agent works.
+     */
+    review: external_exports.object({ head: external_exports.string() }).nullable().optional()
+  }),
+  external_exports.object({
+    type: external_exports.literal("planned"),
+    at,
+    title: external_exports.string(),
+    items: external_exports.array(plannedItemSchema),
+    proof: external_exports.unknown()
+  }),
+  /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
+  external_exports.object({ type: external_exports.literal("planning_failed"), at, reason: external_exports.string() }),
+  external_exports.object({ type: external_exports.literal("approved"), at, by: external_exports.string().nullable() }),
+  external_exports.object({ type: external_exports.literal("attempt_started"), at, item: external_exports.string(), attempt: external_exports.number().int(), base: external_exports.string(), runner: external_exports.string().nullable() }),
+  /**
+   * The attempt's agent (and its item's verify, when it has one) has exited: its agent slot is
+   * free while naruto still checks and checkpoints what it left. Optional: a driver that does not
+   * send it frees the slot at `attempt_finished`.
+   */
+  external_exports.object({ type: external_exports.literal("agent_exited"), at, item: external_exports.string(), attempt: external_exports.number().int() }),
+  external_exports.object({
+    type: external_exports.literal("attempt_finished"),
+    at,
+    item: external_exports.string(),
+    attempt: external_exports.number().int(),
+    outcome: attemptOutcomeSchema,
+    ...agentReport
+  }),
+  external_exports.object({ type: external_exports.literal("integrated"), at, queue_head: external_exports.string(), verify_runs: external_exports.number().int().min(0), results: external_exports.array(integrationResultSchema) }),
+  external_exports.object({ type: external_exports.literal("verify_failed"), at, item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() }),
+  external_exports.object({
+    type: external_exports.literal("reviewed"),
+    at,
+    verdict: external_exports.enum(VERDICTS),
+    summary: external_exports.string(),
+    findings: external_exports.array(
+      external_exports.object({
+        severity: external_exports.enum(["info", "warning", "error"]),
+        rule: external_exports.string(),
+        message: external_exports.string(),
+        path: external_exports.string().nullable(),
+        line: external_exports.number().int().nullable()
+      })
+    )
+  }),
+  external_exports.object({ type: external_exports.literal("tick"), at }),
+  /**
+   * The tamper record found changes (DESIGN.md §8a). Each attempt a finding lists that is still
+   * in flight will end `tampered`, whatever it does.
+   */
+  external_exports.object({ type: external_exports.literal("tampered"), at, findings: external_exports.array(tamperFindingSchema).min(1) }),
+  external_exports.object({ type: external_exports.literal("cancelled"), at, by: external_exports.string().nullable() }),
+  external_exports.object({ type: external_exports.literal("retry_requested"), at, target: external_exports.string() })
+]);
+
 // src/mission/records.ts
 var DOCUMENT_FILE = "document.json";
 var PROOF_FILE = "proof.json";
@@ -58231,1805 +59844,6 @@ function joinRecords(files) {
   const proof = files.get(PROOF_FILE);
   return { ...JSON.parse(document), proof: proof === void 0 ? null : JSON.parse(proof), items };
 }
-
-// src/github/mission-memory.ts
-function createMissionMemory() {
-  const versions = /* @__PURE__ */ new Map();
-  const stale = /* @__PURE__ */ new Set();
-  const queues = /* @__PURE__ */ new Map();
-  const reads = /* @__PURE__ */ new Map();
-  return {
-    stored: (id, version2) => {
-      const known = versions.get(id);
-      return known?.version === version2 ? known.stored : void 0;
-    },
-    remember: (id, version2, stored) => {
-      if (!stale.has(version2)) versions.set(id, { version: version2, stored });
-    },
-    retire: (version2) => {
-      stale.add(version2);
-    },
-    isStale: (version2) => stale.has(version2),
-    serial: (id, task) => {
-      const run = (queues.get(id) ?? Promise.resolve()).then(task);
-      const tail3 = run.catch(() => void 0);
-      queues.set(id, tail3);
-      void tail3.then(() => {
-        if (queues.get(id) === tail3) queues.delete(id);
-      });
-      return run;
-    },
-    shared: (id, read) => {
-      const running = reads.get(id);
-      if (running) return running;
-      const started = read().finally(() => reads.delete(id));
-      reads.set(id, started);
-      return started;
-    }
-  };
-}
-
-// src/github/mission-read.ts
-var LEVELS_AT_ONCE = 4;
-var MAX_DEPTH = 3;
-function createVersionReader(github) {
-  const large = /* @__PURE__ */ new Set();
-  return async (mission, version2) => {
-    if (!large.has(mission)) {
-      try {
-        return await github.readCommitFiles(version2);
-      } catch (error63) {
-        if (!isTooLarge(error63)) throw error63;
-      }
-    }
-    const read = await readByLevels(github, version2);
-    if (read !== null && read.files.filter((f) => f.path.startsWith(`${ITEMS_FOLDER}/`)).length > ITEMS_PER_FOLDER) large.add(mission);
-    else large.delete(mission);
-    return read;
-  };
-}
-function isTooLarge(error63) {
-  if (error63 instanceof GraphqlError) return true;
-  return error63 instanceof GitHubError && (error63.status === null || error63.status >= 500);
-}
-async function readByLevels(github, version2) {
-  const root = await github.readTreeLevel(version2);
-  if (root === null) return null;
-  const files = [...root.files];
-  let folders2 = root.folders.map((f) => ({ path: `${f.name}/`, tree: f.tree }));
-  for (let depth = 2; depth <= MAX_DEPTH && folders2.length > 0; depth++) {
-    const next = [];
-    for (let i = 0; i < folders2.length; i += LEVELS_AT_ONCE) {
-      const batch = folders2.slice(i, i + LEVELS_AT_ONCE);
-      const levels = await Promise.all(batch.map((f) => github.readTreeLevel(f.tree)));
-      for (const [j, level] of levels.entries()) {
-        const { path: path4 } = batch[j];
-        if (level === null) throw new GraphqlError({ operation: `read the tree ${path4}`, status: 200, message: "the folder's tree was not found", errors: [] });
-        files.push(...level.files.map((f) => ({ ...f, path: path4 + f.path })));
-        next.push(...level.folders.map((f) => ({ path: `${path4}${f.name}/`, tree: f.tree })));
-      }
-    }
-    folders2 = next;
-  }
-  return { tree: root.tree, files };
-}
-
-// src/github/mission-store.ts
-var GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
-function issueIndexPrefix(issue3, refPrefix = GITHUB_STATE_REF_PREFIX) {
-  return `${refPrefix}by-issue/${issue3}/`;
-}
-var CONFLICT = { ok: false, reason: "conflict" };
-var CorruptMissionError = class extends Error {
-  name = "CorruptMissionError";
-};
-function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX, nonce = randomUUID2 }) {
-  if (!refPrefix.startsWith("refs/") || !refPrefix.endsWith("/")) throw new TypeError(`refPrefix ${JSON.stringify(refPrefix)}: a ref namespace such as refs/heads/naruto-state/`);
-  const memory = createMissionMemory();
-  const read = async (id) => {
-    const version2 = await github.getRef(refPrefix + id);
-    if (version2 === null) return null;
-    const stored = memory.stored(id, version2) ?? await readStored(id, version2);
-    memory.remember(id, version2, stored);
-    return { version: version2, ...stored };
-  };
-  const readVersion2 = createVersionReader(github);
-  const readStored = async (id, version2) => {
-    const ref = refPrefix + id;
-    const found = await readVersion2(id, version2);
-    const files = /* @__PURE__ */ new Map();
-    for (const file2 of found?.files ?? []) files.set(file2.path, file2.text ?? await github.readBlob(file2.sha));
-    if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {
-      throw new CorruptMissionError(`${ref} at ${version2} has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}: delete the ref or restore it from its history`);
-    }
-    return { tree: found.tree, files };
-  };
-  const writeTree = async (files, base) => {
-    const entry = ([path4, content]) => ({ path: path4, mode: "100644", content });
-    if (base === void 0 || [...base.files.keys()].some((path4) => !files.has(path4))) return github.createTree({ entries: [...files].map(entry) });
-    const changed = [...files].filter(([path4, text2]) => base.files.get(path4) !== text2);
-    return changed.length === 0 ? base.tree : github.createTree({ base: base.tree, entries: changed.map(entry) });
-  };
-  const save = async (mission, expected) => {
-    const ref = refPrefix + mission.id;
-    if (expected !== null && memory.isStale(expected)) return CONFLICT;
-    const files = missionFiles(mission);
-    const tree = await writeTree(files, expected === null ? void 0 : memory.stored(mission.id, expected));
-    const message2 = `${mission.id}: ${mission.status} (seq ${mission.seq})
-
-Naruto-Save: ${nonce()}`;
-    const commit = await github.createCommit({ message: message2, tree, parents: expected === null ? [] : [expected] });
-    try {
-      if (expected === null) {
-        await indexByIssue(mission, commit);
-        await github.createRef({ ref, sha: commit });
-      } else await github.updateRef({ ref, sha: commit, force: false });
-    } catch (error63) {
-      if (error63 instanceof NotFastForwardError || error63 instanceof RefExistsError || error63 instanceof RefMissingError) return CONFLICT;
-      throw error63;
-    }
-    if (expected !== null) memory.retire(expected);
-    memory.remember(mission.id, commit, { tree, files });
-    return { ok: true, version: commit };
-  };
-  const indexByIssue = async (mission, commit) => {
-    if (mission.source.kind !== "github") return;
-    try {
-      await github.createRef({ ref: issueIndexPrefix(mission.source.issue, refPrefix) + mission.id, sha: commit });
-    } catch (error63) {
-      if (!(error63 instanceof RefExistsError)) throw error63;
-    }
-  };
-  return {
-    async load(id) {
-      const found = await memory.shared(checkId(id), () => read(id));
-      if (found === null) return null;
-      try {
-        return { mission: parseMission(joinRecords(found.files)), version: found.version };
-      } catch (error63) {
-        throw new CorruptMissionError(`${refPrefix + id} at ${found.version} is not a naruto mission: restore it from the ref's history`, { cause: error63 });
-      }
-    },
-    // One save per mission at a time in this process: the losers of a burst then fail from
-    // memory instead of each writing a tree and a commit that cannot win.
-    save: async (mission, expected) => memory.serial(checkId(mission.id), () => save(mission, expected)),
-    async list() {
-      const refs = await github.listRefs(refPrefix);
-      return refs.map((r) => r.ref.slice(refPrefix.length)).filter((id) => id !== "" && !id.includes("/"));
-    },
-    async discard(id) {
-      await memory.serial(checkId(id), async () => {
-        const found = await read(id).catch((error63) => {
-          if (error63 instanceof CorruptMissionError) return null;
-          throw error63;
-        });
-        const document = found === null ? void 0 : found.files.get(DOCUMENT_FILE) ?? found.files.get(WHOLE_DOCUMENT_FILE);
-        const source = document === void 0 ? null : JSON.parse(document).source;
-        if (source?.kind === "github") await github.deleteRef(issueIndexPrefix(source.issue, refPrefix) + id);
-        await github.deleteRef(refPrefix + id);
-      });
-    }
-  };
-}
-function checkId(id) {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) || id.endsWith(".lock") || id.includes("..")) {
-    throw new TypeError(`mission id ${JSON.stringify(id)} cannot name a ref: use letters, digits, ".", "_" and "-"`);
-  }
-  return id;
-}
-
-// src/github-driver/deps.ts
-var WORKFLOW_BOT = "github-actions[bot]";
-function narutoAuthors(deps) {
-  return deps.botLogin === null ? {} : { author: [.../* @__PURE__ */ new Set([deps.botLogin, WORKFLOW_BOT])] };
-}
-
-// src/agent/sanitize/blocks.ts
-var MARK = "\0";
-var CONTAINER = /^(?:[ \t]{0,3}>[ \t]?|[ \t]{0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/;
-var BLANK = /^[ \t]*$/;
-var INDENTED = /^(?: {4}| {0,3}\t)/;
-var BLOCK_NAMES = "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul";
-var HTML_UNTIL = [
-  [/^<(?:pre|script|style|textarea)(?=[\s>]|$)/i, /<\/(?:pre|script|style|textarea)>/i],
-  [/^<\?/, /\?>/],
-  [/^<!\[CDATA\[/, /\]\]>/],
-  [/^<![A-Za-z]/, />/]
-];
-var HTML_START = new RegExp(`^(?:${MARK}|<\\/?[A-Za-z][A-Za-z0-9-]*(?=[\\s/>]|$))`);
-var INTERRUPTS = new RegExp(
-  `^ {0,3}(?:#{1,6}(?:[ \\t]|$)|\`{3,}|~{3,}|>|${MARK}|<(?:\\/?(?:${BLOCK_NAMES})(?=[\\s/>]|$)|(?:pre|script|style|textarea)(?=[\\s>]|$)|[?!])|(?:[-*_][ \\t]*){3,}$|[-+*][ \\t]+\\S|1[.)][ \\t]+\\S|\\[\\^[^\\]\\n]+\\]:)`,
-  "i"
-);
-var ENDS_PARAGRAPH = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|(?:[-*_][ \t]*){3,}$|=+[ \t]*$)/;
-var TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-var FOOTNOTE_DEFINITION = /^[ \t]*\[\^([^\]\n]+)\]:/;
-var LINK_DEFINITION = /[ \t]*\[(?!\^)((?:[^[\]\\]|\\[\s\S]){1,999})\]:[ \t]*(?:\n[ \t>]*)?(<(?:[^<>\n\\]|\\.)*>|(?:[^\s()\\]|\\[\s\S]|\((?:[^\s()\\]|\\[\s\S]|\((?:[^\s()\\]|\\[\s\S])*\))*\))+)(?:(?:[ \t]+|[ \t]*\n[ \t>]*)("(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|\((?:[^()\\]|\\[\s\S])*\)))?[ \t]*(?=\n|$)/y;
-function readBlocks(source) {
-  const lines = source.split("\n");
-  const offsets = [];
-  lines.reduce((offset, line) => (offsets.push(offset), offset + line.length + 1), 0);
-  const referenced = footnoteReferences(lines);
-  const out = [];
-  const links = /* @__PURE__ */ new Map();
-  const cut = () => ({ lines: out, links, cut: true });
-  let html = null;
-  let paragraph = "none";
-  let quotes = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const prefix = CONTAINER.exec(line)[0];
-    const content = line.slice(prefix.length);
-    const depth = count2(prefix, ">");
-    const footnote = FOOTNOTE_DEFINITION.exec(content);
-    if (footnote && !referenced.has(labelKey(footnote[1]))) {
-      if (html !== null || prefix !== "" || INDENTED.test(content)) return cut();
-      i = footnoteEnd(lines, i) - 1;
-      paragraph = "none";
-      quotes = 0;
-      continue;
-    }
-    if (html !== null || startsBlock(paragraph, prefix, depth > quotes)) {
-      const definition = linkDefinition(source, offsets[i] + prefix.length);
-      if (definition !== null) {
-        if (html !== null && /[<"'=]/.test(definition.text)) return cut();
-        if (!links.has(definition.key)) links.set(definition.key, definition.destination);
-        i += count2(definition.text, "\n");
-        quotes = depth;
-        if (html === null) paragraph = "none";
-        continue;
-      }
-    }
-    quotes = depth;
-    if (html !== null) {
-      if (html === BLANK && BLANK.test(line)) {
-        html = null;
-        paragraph = "none";
-        out.push({ text: line, html: false });
-        continue;
-      }
-      out.push({ text: line, html: true });
-      if (html !== BLANK && html.test(line)) html = null;
-      continue;
-    }
-    const opened = htmlStart(content);
-    if (opened !== null) {
-      out.push({ text: line, html: true });
-      html = opened.until;
-      paragraph = "none";
-      continue;
-    }
-    out.push({ text: line, html: false });
-    paragraph = nextParagraph(paragraph, content);
-  }
-  return { lines: out, links, cut: false };
-}
-function htmlStart(content) {
-  const text2 = content.trimStart();
-  for (const [start, end] of HTML_UNTIL) if (start.test(text2)) return { until: end.test(text2.slice(2)) ? null : end };
-  return HTML_START.test(text2) ? { until: BLANK } : null;
-}
-function startsBlock(paragraph, prefix, newQuote) {
-  if (paragraph === "none" || newQuote) return true;
-  const marker = /(?:[-+*]|(\d{1,9})[.)])[ \t]*$/.exec(prefix);
-  if (marker === null) return false;
-  return paragraph === "table" || marker[1] === void 0 || marker[1] === "1";
-}
-function nextParagraph(paragraph, content) {
-  if (BLANK.test(content) || ENDS_PARAGRAPH.test(content)) return "none";
-  if (paragraph === "none" && INDENTED.test(content)) return "none";
-  if (paragraph === "open" && content.includes("|") && TABLE_DELIMITER.test(content)) return "table";
-  return paragraph === "table" ? "table" : "open";
-}
-function linkDefinition(source, at2) {
-  LINK_DEFINITION.lastIndex = at2;
-  const match = LINK_DEFINITION.exec(source);
-  if (match === null || !/\S/.test(match[1]) || /\n[ \t>]*\n/.test(match[0])) return null;
-  return { text: match[0], key: labelKey(match[1]), destination: match[2] };
-}
-function footnoteEnd(lines, start) {
-  let j = start + 1;
-  while (j < lines.length) {
-    if (BLANK.test(lines[j])) {
-      let k = j;
-      while (k < lines.length && BLANK.test(lines[k])) k++;
-      if (k === lines.length || !INDENTED.test(lines[k])) return j;
-      j = k;
-    } else if (!INDENTED.test(lines[j]) && INTERRUPTS.test(lines[j])) {
-      return j;
-    }
-    j++;
-  }
-  return j;
-}
-function footnoteReferences(lines) {
-  const labels = /* @__PURE__ */ new Set();
-  let html = null;
-  for (const line of lines) {
-    const content = line.slice(CONTAINER.exec(line)[0].length);
-    if (/^[ \t]*(?:`{3,}|~{3,})/.test(content)) break;
-    if (html !== null) {
-      if (html === BLANK ? BLANK.test(line) : html.test(line)) html = null;
-      continue;
-    }
-    const opened = htmlStart(content);
-    if (opened !== null) {
-      html = opened.until;
-      continue;
-    }
-    if (INDENTED.test(content)) continue;
-    const plain = content.replace(FOOTNOTE_DEFINITION, "").replace(/`+[^`]*(?:`+|$)/g, "").replace(/\]\([^)]*\)?/g, "]").replace(/<[^>]*>?/g, "");
-    for (const [, label] of plain.matchAll(/\[\^([^\]\n]+)\]/g)) labels.add(labelKey(label));
-  }
-  return labels;
-}
-function labelKey(label) {
-  return label.trim().replace(/\s+/g, " ").toUpperCase().toLowerCase();
-}
-function count2(text2, char) {
-  return text2.split(char).length - 1;
-}
-
-// src/agent/sanitize/characters.ts
-var INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
-var INVISIBLE_ONE = new RegExp(`^${INVISIBLE.source}$`, "u");
-var REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
-var INVISIBLE_NAMES = new Set(
-  "shy zwnj zwj lrm rlm ZeroWidthSpace NegativeVeryThinSpace NegativeThinSpace NegativeMediumSpace NegativeThickSpace NoBreak ApplyFunction af InvisibleTimes it InvisibleComma ic".split(" ")
-);
-function removeInvisibleReferences(text2) {
-  return text2.replace(REFERENCE, (ref, hex3, dec, name) => {
-    if (name !== void 0) return INVISIBLE_NAMES.has(name) ? "" : ref;
-    const code = Number.parseInt(hex3 ?? dec ?? "", hex3 === void 0 ? 10 : 16);
-    if (code === 0 || code > 1114111 || code >= 55296 && code <= 57343) return ref;
-    return INVISIBLE_ONE.test(String.fromCodePoint(code)) ? "" : ref;
-  });
-}
-
-// src/agent/sanitize/inline.ts
-var VISIBLE_TAGS = new Set(
-  "a abbr b bdo blockquote br caption cite code dd del details dfn div dl dt em figcaption figure h1 h2 h3 h4 h5 h6 h7 h8 hr i img ins kbd li mark ol p picture pre q rp rt ruby s samp small source span strike strong sub summary sup table tbody td tfoot th thead time tr tt u ul var video wbr".split(
-    " "
-  )
-);
-var KEPT_ATTRIBUTES = /* @__PURE__ */ new Set(["href", "src"]);
-var SHOWN_AS_TEXT = new Set("title textarea style xmp iframe noembed noframes script plaintext".split(" "));
-var STRICT_OPEN = /<([A-Za-z][A-Za-z0-9-]*)((?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*)\s*(\/?)>/y;
-var STRICT_ATTRIBUTE = /\s+([A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?/g;
-var STRICT_CLOSE = /<\/([A-Za-z][A-Za-z0-9-]*)\s*>/y;
-var AUTOLINK = /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
-var STRICT_HIDDEN = [
-  [/<\?[\s\S]*?\?>/y, "?>"],
-  [/<!\[CDATA\[[\s\S]*?\]\]>/y, "]]>"],
-  [/<![A-Za-z][^>]*>/y, ">"]
-];
-var TITLE = /"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|\((?:[^()\\]|\\[\s\S])*\)/y;
-var LABEL = /\[((?:[^[\]\\]|\\[\s\S]){0,999})\]/y;
-var MAX_LABEL = 999;
-var MAX_PARENTHESES = 32;
-function scanInline(source, { html, links }) {
-  const special = html ? /[<!\x5b\x5d]/g : /[\\`<!\x5b\x5d]/g;
-  const openers = [];
-  const last = /* @__PURE__ */ new Map();
-  const lastIndex = (closer) => last.get(closer) ?? last.set(closer, source.lastIndexOf(closer)).get(closer);
-  let out = "";
-  let i = 0;
-  for (; ; ) {
-    special.lastIndex = i;
-    const found = special.exec(source);
-    if (found === null) return { text: out + source.slice(i), cut: false };
-    out += source.slice(i, found.index);
-    i = found.index;
-    const char = source[i];
-    if (char === "\\") {
-      out += source.slice(i, i + 2);
-      i += 2;
-    } else if (char === "`") {
-      const end = codeSpanEnd(source, i);
-      out += source.slice(i, end);
-      i = end;
-    } else if (char === "<") {
-      const markup = html ? looseMarkup(source, i) : strictMarkup(source, i, lastIndex);
-      if (markup === null) return { text: out, cut: true };
-      out += markup.text;
-      i = markup.end;
-    } else if (char === "!" || char === "[") {
-      const image = char === "!";
-      if (image && source[i + 1] !== "[") {
-        out += "!";
-        i++;
-        continue;
-      }
-      out += image ? "![" : "[";
-      i += image ? 2 : 1;
-      openers.push({ image, out: out.length, text: i });
-    } else {
-      const opener = openers.pop();
-      const link = opener && closeLink(source, i, opener.text, links);
-      if (!opener || !link) {
-        out += "]";
-        i++;
-        continue;
-      }
-      if (opener.image) out = out.slice(0, opener.out);
-      out += `](${link.destination})`;
-      i = link.end;
-    }
-  }
-}
-function codeSpanEnd(source, start) {
-  const run = /`+/y;
-  run.lastIndex = start;
-  const length = run.exec(source)[0].length;
-  const closing = /`+|\n/g;
-  closing.lastIndex = start + length;
-  for (let m = closing.exec(source); m !== null && m[0] !== "\n"; m = closing.exec(source)) {
-    if (m[0].length !== length) continue;
-    return source.slice(start, m.index).includes("|") ? start + length : m.index + length;
-  }
-  return start + length;
-}
-function strictMarkup(source, at2, lastIndex) {
-  for (const pattern of [STRICT_OPEN, STRICT_CLOSE]) {
-    pattern.lastIndex = at2;
-    const tag = pattern.exec(source);
-    if (tag === null) continue;
-    const name = tag[1];
-    if (SHOWN_AS_TEXT.has(name.toLowerCase())) break;
-    const closing = pattern === STRICT_CLOSE;
-    const attributes = closing ? [] : [...tag[2].matchAll(STRICT_ATTRIBUTE)].map((m) => ({ name: m[1], text: m[0].trim() }));
-    return { text: formatTag({ name, attributes, closing, selfClosing: tag[3] === "/" }), end: pattern.lastIndex };
-  }
-  AUTOLINK.lastIndex = at2;
-  if (AUTOLINK.exec(source) !== null) return { text: source.slice(at2, AUTOLINK.lastIndex), end: AUTOLINK.lastIndex };
-  for (const [pattern, closer] of STRICT_HIDDEN) {
-    if (lastIndex(closer) <= at2) continue;
-    pattern.lastIndex = at2;
-    if (pattern.exec(source) !== null) return { text: "", end: pattern.lastIndex };
-  }
-  return { text: "<", end: at2 + 1 };
-}
-function looseMarkup(source, at2) {
-  const closing = source[at2 + 1] === "/";
-  const nameAt = at2 + (closing ? 2 : 1);
-  if (!/[A-Za-z]/.test(source[nameAt] ?? "")) {
-    if (!/[!?/]/.test(source[at2 + 1] ?? "")) return { text: "<", end: at2 + 1 };
-    const end = source.indexOf(">", at2);
-    return end < 0 ? null : { text: "", end: end + 1 };
-  }
-  const name = /[^\s/>]*/y;
-  name.lastIndex = nameAt;
-  const tagName = name.exec(source)[0];
-  if (SHOWN_AS_TEXT.has(tagName.toLowerCase())) return { text: "<", end: at2 + 1 };
-  const attributes = [];
-  let i = name.lastIndex;
-  for (; ; ) {
-    while (/[\s/]/.test(source[i] ?? "")) i++;
-    if (i >= source.length) return null;
-    if (source[i] === ">") break;
-    const start = i;
-    const attribute = /=?[^\s/>=]*/y;
-    attribute.lastIndex = i;
-    const attributeName = attribute.exec(source)[0];
-    i = attribute.lastIndex;
-    const value = /\s*=\s*/y;
-    value.lastIndex = i;
-    if (value.exec(source) !== null) {
-      i = value.lastIndex;
-      const quote2 = source[i];
-      if (quote2 === '"' || quote2 === "'") {
-        const end = source.indexOf(quote2, i + 1);
-        if (end < 0) return null;
-        i = end + 1;
-      } else {
-        while (i < source.length && !/[\s>]/.test(source[i])) i++;
-      }
-    }
-    attributes.push({ name: attributeName, text: source.slice(start, i) });
-  }
-  const selfClosing = source[i - 1] === "/";
-  return { text: formatTag({ name: tagName, attributes, closing, selfClosing }), end: i + 1 };
-}
-function formatTag(tag) {
-  if (!VISIBLE_TAGS.has(tag.name.toLowerCase())) return "";
-  if (tag.closing) return `</${tag.name}>`;
-  const kept = tag.attributes.filter((a) => KEPT_ATTRIBUTES.has(a.name.toLowerCase())).map((a) => ` ${a.text}`);
-  return `<${tag.name}${kept.join("")}${tag.selfClosing ? " /" : ""}>`;
-}
-function closeLink(source, at2, textStart, links) {
-  if (source[at2 + 1] === "(") {
-    const inline = inlineTail(source, at2 + 1);
-    if (inline !== null) return inline;
-  }
-  LABEL.lastIndex = at2 + 1;
-  const label = LABEL.exec(source);
-  const full = label !== null && label[1] !== "";
-  if (!full && at2 - textStart > MAX_LABEL) return null;
-  const key = labelKey(full ? label[1] : source.slice(textStart, at2));
-  const destination = links.get(key);
-  if (destination === void 0) return null;
-  return { destination, end: label === null ? at2 + 1 : LABEL.lastIndex };
-}
-function inlineTail(source, open6) {
-  let i = skipSpace(source, open6 + 1);
-  const start = i;
-  if (source[i] === "<") {
-    const angle = /<(?:[^<>\n\\]|\\.)*>/y;
-    angle.lastIndex = i;
-    if (angle.exec(source) === null) return null;
-    i = angle.lastIndex;
-  } else {
-    let depth = 0;
-    for (; i < source.length; i++) {
-      const char = source[i];
-      if (char === "\\" && /[!-/:-@[-`{-~]/.test(source[i + 1] ?? "")) i++;
-      else if (char === "(" && ++depth > MAX_PARENTHESES) return null;
-      else if (char === ")" && depth-- === 0) break;
-      else if (/[\s\u0000-\u001f\u007f]/.test(char)) break;
-    }
-    if (depth > 0) return null;
-  }
-  const destination = source.slice(start, i);
-  const afterDestination = skipSpace(source, i);
-  TITLE.lastIndex = afterDestination;
-  const title = afterDestination > i ? TITLE.exec(source) : null;
-  if (title !== null && !/\n[ \t]*\n/.test(title[0])) i = skipSpace(source, TITLE.lastIndex);
-  else i = afterDestination;
-  return source[i] === ")" ? { destination, end: i + 1 } : null;
-}
-function skipSpace(source, at2) {
-  const space = /[ \t]*(?:\n[ \t]*)?/y;
-  space.lastIndex = at2;
-  space.exec(source);
-  return space.lastIndex;
-}
-
-// src/agent/sanitize-untrusted.ts
-function sanitizeUntrusted(text2) {
-  let current = text2;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const next = sanitizeOnce(current);
-    if (next === current) return next;
-    current = next;
-  }
-  return current;
-}
-function sanitizeUntrustedText(text2) {
-  return text2.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(INVISIBLE, "");
-}
-var MAX_PASSES = 6;
-function sanitizeOnce(text2) {
-  const chars = removeInvisibleReferences(sanitizeUntrustedText(text2));
-  const marked = chars.replace(/<!--[\s\S]*?-->/g, MARK);
-  const unclosed = marked.indexOf("<!--");
-  const blocks = readBlocks(unclosed < 0 ? marked : marked.slice(0, unclosed));
-  const out = [];
-  for (let start = 0; start < blocks.lines.length; ) {
-    const html = blocks.lines[start].html;
-    let end = start + 1;
-    while (end < blocks.lines.length && blocks.lines[end].html === html) end++;
-    const segment = blocks.lines.slice(start, end).map((line) => line.text).join("\n");
-    const scanned = scanInline(segment, { html, links: blocks.links });
-    out.push(scanned.text);
-    if (scanned.cut) break;
-    start = end;
-  }
-  return out.join("\n").replaceAll(MARK, "");
-}
-
-// src/plan/parse.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-var OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
-var CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
-var ANY_FENCE = /^ {0,3}(```|~~~)/m;
-var COMMENT_START = /^ {0,3}<!--/;
-function findFencedPlan(markdown) {
-  if (!markdown.includes("```") && !markdown.includes("~~~")) return null;
-  const lines = markdown.split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const first = lines[i] ?? "";
-    if (COMMENT_START.test(first)) {
-      let end = first.indexOf("-->", first.indexOf("<!--") + 4);
-      while (end < 0 && i + 1 < lines.length) end = (lines[++i] ?? "").indexOf("-->");
-      continue;
-    }
-    const open6 = OPEN.exec(lines[i] ?? "");
-    if (!open6) continue;
-    const [, indent = "", fence4 = "", rest = ""] = open6;
-    if (fence4[0] === "`" && rest.includes("`")) continue;
-    const isPlan = (rest.trim().split(/\s+/)[0] ?? "").toLowerCase() === "naruto";
-    const body = [];
-    let j = i + 1;
-    for (; j < lines.length; j++) {
-      const line = lines[j] ?? "";
-      const close = CLOSE.exec(line);
-      if (close && close[1]?.[0] === fence4[0] && (close[1]?.length ?? 0) >= fence4.length) break;
-      body.push(stripIndent(line, indent.length));
-    }
-    if (isPlan) return { body: body.join("\n"), line: i + 2 };
-    i = j;
-  }
-  return null;
-}
-function stripIndent(line, width) {
-  let k = 0;
-  while (k < width && line[k] === " ") k++;
-  return line.slice(k);
-}
-function parsePlanText(text2) {
-  const fenced = findFencedPlan(text2);
-  if (fenced !== null) {
-    const inner = parseData(fenced.body, fenced.line - 1);
-    return inner.ok ? { ok: true, raw: inner.raw, format: "markdown" } : inner;
-  }
-  const result = parseData(text2, 0);
-  if (!result.ok && ANY_FENCE.test(text2)) {
-    return syntaxError("no plan found: none of the fenced code blocks starts with ```naruto");
-  }
-  if (result.ok && !isPlanShaped(result.raw)) {
-    return syntaxError(
-      "no plan found: write the plan as YAML or JSON (a mapping with version and items), or put it in a fenced code block that starts with ```naruto"
-    );
-  }
-  return result;
-}
-function parseData(text2, lineOffset) {
-  if (text2.trim() === "") return syntaxError("the plan is empty");
-  const start = text2.trimStart()[0];
-  if (start === "{" || start === "[") {
-    try {
-      return { ok: true, raw: JSON.parse(text2), format: "json" };
-    } catch {
-    }
-  }
-  const lineCounter = new import_yaml2.LineCounter();
-  const doc = (0, import_yaml2.parseDocument)(text2, { prettyErrors: false, uniqueKeys: true, lineCounter });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      errors: doc.errors.map((error63) => {
-        const { line, col } = lineCounter.linePos(error63.pos[0]);
-        return syntaxErrorOf(`line ${line + lineOffset}, column ${col}: ${error63.message}`);
-      })
-    };
-  }
-  try {
-    return { ok: true, raw: doc.toJS({ maxAliasCount: 100 }), format: "yaml" };
-  } catch (error63) {
-    return syntaxError(`the YAML cannot be read: ${error63 instanceof Error ? error63.message : String(error63)}`);
-  }
-}
-function isPlanShaped(raw) {
-  return typeof raw === "object" && raw !== null;
-}
-function syntaxErrorOf(message2) {
-  return { item: null, index: null, field: "", message: message2 };
-}
-function syntaxError(message2) {
-  return { ok: false, errors: [syntaxErrorOf(message2)] };
-}
-
-// src/plan/estimate.ts
-var DEFAULT_ESTIMATE = 1;
-var MAX_ESTIMATE = 1e5;
-var NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
-var BARE = new RegExp(`^${NUMBER}$`);
-var DURATION = new RegExp(String.raw`^(?:${NUMBER}\s*h)?\s*(?:${NUMBER}\s*m)?\s*(?:${NUMBER}\s*s)?$`, "i");
-var HINT = "write a duration such as 10m, 1h30m or 90s, or a number of minutes";
-function parseEstimate(input2) {
-  if (typeof input2 === "number") return checkRange(input2, String(input2));
-  const text2 = input2.trim();
-  const bare = BARE.exec(text2);
-  if (bare) return checkRange(Number(bare[1]), input2);
-  const parts = DURATION.exec(text2);
-  if (!parts || text2 === "") return { ok: false, message: `estimate ${JSON.stringify(input2)} is not a duration: ${HINT}` };
-  const [hours, minutes2, seconds] = [parts[1], parts[2], parts[3]].map((p) => p === void 0 ? 0 : Number(p));
-  return checkRange((hours ?? 0) * 60 + (minutes2 ?? 0) + (seconds ?? 0) / 60, input2);
-}
-function checkRange(value, written) {
-  if (!Number.isFinite(value) || value < 0) {
-    return { ok: false, message: `estimate ${JSON.stringify(written)} must be a finite duration, not negative: ${HINT}` };
-  }
-  if (value > MAX_ESTIMATE) {
-    return { ok: false, message: `estimate ${JSON.stringify(written)} is longer than ${MAX_ESTIMATE} minutes: split the item` };
-  }
-  return { ok: true, value };
-}
-
-// src/plan/schema.ts
-var ITEM_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
-var PLAN_FIELDS = ["version", "title", "items"];
-var ITEM_FIELDS = [
-  "id",
-  "title",
-  "prompt",
-  "writes",
-  "reads",
-  "after",
-  "agent",
-  "verify",
-  "estimate",
-  "readonly"
-];
-function itemIdProblem(id) {
-  if (!ITEM_ID_PATTERN.test(id)) {
-    return `id ${JSON.stringify(id)} is not valid: use 1 to 63 characters from a-z, 0-9, ".", "_" and "-", starting with a letter or digit`;
-  }
-  if (id.includes("..") || id.endsWith(".") || id.endsWith(".lock")) {
-    return `id ${JSON.stringify(id)} cannot be part of a git branch name: avoid "..", and a "." or ".lock" at the end`;
-  }
-  return null;
-}
-var itemId = external_exports.string({ error: "id must be a string" }).regex(ITEM_ID_PATTERN, { error: (issue3) => itemIdProblem(String(issue3.input)) ?? "invalid id", abort: true }).check((ctx) => {
-  const problem = itemIdProblem(ctx.value);
-  if (problem !== null) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
-});
-function pathSchema(protectedPaths) {
-  return external_exports.string({ error: "a path must be a string" }).transform((input2, ctx) => {
-    const result = normalizePath(input2);
-    if (!result.ok) {
-      ctx.issues.push({ code: "custom", message: result.message, input: input2 });
-      return external_exports.NEVER;
-    }
-    const hit = protectedPaths.find((p) => isAncestorOrSelf(p, result.value));
-    if (hit !== void 0) {
-      ctx.issues.push({
-        code: "custom",
-        input: input2,
-        message: `${JSON.stringify(input2)} is inside the protected path "${hit.path}": remove it from writes, or allow protected paths in the config`
-      });
-      return external_exports.NEVER;
-    }
-    return result.value;
-  });
-}
-function pathList(protectedPaths, example) {
-  return external_exports.array(pathSchema(protectedPaths), { error: `must be a list of paths, such as ${example}` });
-}
-function text(field, max) {
-  return external_exports.string({ error: `${field} must be a string` }).refine((s) => s.trim() !== "", { message: `${field} is empty: leave it out to use the default` }).refine((s) => s.length <= max, { message: `${field} is longer than ${max} characters: shorten it` });
-}
-var estimate = external_exports.union([external_exports.number(), external_exports.string()], { error: "estimate must be a duration such as 10m, 1h30m or 90s, or a number of minutes" }).transform((input2, ctx) => {
-  const result = parseEstimate(input2);
-  if (result.ok) return result.value;
-  ctx.issues.push({ code: "custom", message: result.message, input: input2 });
-  return external_exports.NEVER;
-});
-function planItemShape(limits) {
-  return external_exports.strictObject({
-    id: itemId,
-    title: text("title", limits.maxPromptChars).optional(),
-    prompt: text("prompt", limits.maxPromptChars).optional(),
-    writes: pathList(limits.allowProtected ? [] : limits.protected, "[src/api/users.ts, test/api/]").optional(),
-    reads: pathList([], "[src/api/schema.ts]").default([]),
-    after: external_exports.array(external_exports.string({ error: "after must list item ids" }), { error: "after must be a list of item ids" }).default([]),
-    agent: external_exports.string({ error: "agent must be a string" }).min(1, { error: "agent is empty: leave it out to use the default" }).default("default"),
-    verify: external_exports.string({ error: "verify must be a string (a command)" }).min(1, { error: "verify is empty: leave it out" }).optional(),
-    estimate: estimate.optional(),
-    readonly: external_exports.boolean({ error: "readonly must be true or false" }).optional()
-  });
-}
-var WRITES_HELP = `list the files or directories this item changes in "writes" (a directory ends in "/"), or set "readonly: true" for an item that changes nothing`;
-function planItemSchema(limits) {
-  const fieldsOk = (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) && !payload.issues.some((issue3) => issue3.path?.[0] === "writes" || issue3.path?.[0] === "readonly");
-  return planItemShape(limits).refine((item) => item.readonly === true || (item.writes?.length ?? 0) > 0, {
-    path: ["writes"],
-    message: `the item writes nothing: ${WRITES_HELP}`,
-    when: fieldsOk
-  }).refine((item) => item.readonly !== true || (item.writes?.length ?? 0) === 0, {
-    path: ["readonly"],
-    message: `a read-only item cannot have writes: remove "readonly: true", or empty "writes"`,
-    when: fieldsOk
-  }).transform((item) => {
-    const title = item.title ?? item.id;
-    return {
-      id: item.id,
-      title,
-      prompt: item.prompt ?? title,
-      writes: uniquePaths(item.writes ?? []),
-      reads: uniquePaths(item.reads),
-      after: [...new Set(item.after)],
-      agent: item.agent,
-      verify: item.verify ?? null,
-      estimate: item.estimate ?? DEFAULT_ESTIMATE,
-      readonly: item.readonly ?? false
-    };
-  });
-}
-var planEnvelopeSchema = external_exports.strictObject({
-  // Absent means 1: a hand-written block in a comment should not fail for want of a header.
-  version: external_exports.literal(1, { error: "unsupported plan version: this naruto reads version 1" }).default(1),
-  title: external_exports.string({ error: "title must be a string" }).default(""),
-  items: external_exports.array(external_exports.unknown(), { error: "items must be a list of work items" })
-});
-function uniquePaths(paths2) {
-  if (paths2.length > 16) {
-    const seen = /* @__PURE__ */ new Set();
-    return paths2.filter((p) => {
-      const key = pathKey(p);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }
-  for (let i = 1; i < paths2.length; i++) {
-    for (let j = 0; j < i; j++) {
-      if (sameKey(paths2[i], paths2[j])) return paths2.filter((p, k) => paths2.findIndex((q) => sameKey(p, q)) === k);
-    }
-  }
-  return paths2;
-}
-function sameKey(a, b) {
-  return a.key.length === b.key.length && isAncestorOrSelf(a, b);
-}
-
-// src/plan/fast-item.ts
-var KNOWN_FIELDS = new Set(ITEM_FIELDS);
-function createFastItemParser(limits) {
-  const protectedPaths = limits.allowProtected ? [] : limits.protected;
-  const maxChars = limits.maxPromptChars;
-  return (raw) => {
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-    const proto = Object.getPrototypeOf(raw);
-    if (proto !== Object.prototype && proto !== null) return null;
-    for (const key in raw) if (!KNOWN_FIELDS.has(key)) return null;
-    const item = raw;
-    const { id, title, prompt, writes: rawWrites, reads: rawReads, after: rawAfter, agent, verify, estimate: rawEstimate, readonly: readonly2 } = item;
-    if (typeof id !== "string" || itemIdProblem(id) !== null) return null;
-    if (!isOptionalText(title, maxChars) || !isOptionalText(prompt, maxChars)) return null;
-    if (!isOptionalNonEmpty(agent) || !isOptionalNonEmpty(verify)) return null;
-    if (readonly2 !== void 0 && typeof readonly2 !== "boolean") return null;
-    const writes = rawWrites === void 0 ? [] : pathList2(rawWrites, protectedPaths);
-    const reads = rawReads === void 0 ? [] : pathList2(rawReads, []);
-    const after = rawAfter === void 0 ? [] : stringList(rawAfter);
-    if (writes === null || reads === null || after === null) return null;
-    let estimate2 = DEFAULT_ESTIMATE;
-    if (rawEstimate !== void 0) {
-      if (typeof rawEstimate !== "number" && typeof rawEstimate !== "string") return null;
-      const parsed = parseEstimate(rawEstimate);
-      if (!parsed.ok) return null;
-      estimate2 = parsed.value;
-    }
-    if (readonly2 === true ? writes.length > 0 : writes.length === 0) return null;
-    const shownTitle = title ?? id;
-    return {
-      id,
-      title: shownTitle,
-      prompt: prompt ?? shownTitle,
-      writes: uniquePaths(writes),
-      reads: uniquePaths(reads),
-      after: after.length < 2 ? after : [...new Set(after)],
-      agent: agent ?? "default",
-      verify: verify ?? null,
-      estimate: estimate2,
-      readonly: readonly2 ?? false
-    };
-  };
-}
-function isOptionalText(value, maxChars) {
-  return value === void 0 || typeof value === "string" && value.trim() !== "" && value.length <= maxChars;
-}
-function isOptionalNonEmpty(value) {
-  return value === void 0 || typeof value === "string" && value.length > 0;
-}
-function pathList2(value, protectedPaths) {
-  if (!Array.isArray(value)) return null;
-  const out = new Array(value.length);
-  for (let k = 0; k < value.length; k++) {
-    const input2 = value[k];
-    if (typeof input2 !== "string") return null;
-    const result = normalizePath(input2);
-    if (!result.ok) return null;
-    for (const p of protectedPaths) if (isAncestorOrSelf(p, result.value)) return null;
-    out[k] = result.value;
-  }
-  return out;
-}
-function stringList(value) {
-  if (!Array.isArray(value)) return null;
-  for (let k = 0; k < value.length; k++) if (typeof value[k] !== "string") return null;
-  return value.slice();
-}
-
-// src/plan/graph.ts
-function dependentsOf(deps) {
-  const out = deps.map(() => []);
-  deps.forEach((list, i) => {
-    for (const d of list) out[d]?.push(i);
-  });
-  return out;
-}
-function stableTopoOrder(deps) {
-  const dependents = dependentsOf(deps);
-  const waiting = deps.map((list) => list.length);
-  const heap = new MinHeap();
-  waiting.forEach((w, i) => {
-    if (w === 0) heap.push(i);
-  });
-  const order = [];
-  while (heap.size > 0) {
-    const i = heap.pop();
-    order.push(i);
-    for (const j of dependents[i] ?? []) {
-      const left = (waiting[j] ?? 0) - 1;
-      waiting[j] = left;
-      if (left === 0) heap.push(j);
-    }
-  }
-  return order;
-}
-function findCycles(deps) {
-  const cycles = [];
-  for (const component of cyclicComponents(deps)) {
-    const start = Math.min(...component);
-    cycles.push(shortestCycle(deps, start, new Set(component)));
-  }
-  return cycles.sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
-}
-function shortestCycle(deps, start, inside) {
-  const parent = /* @__PURE__ */ new Map();
-  const queue = [start];
-  for (let head = 0; head < queue.length; head++) {
-    const v = queue[head] ?? start;
-    for (const w of deps[v] ?? []) {
-      if (w === start) {
-        const path4 = [v];
-        while (path4[0] !== start) path4.unshift(parent.get(path4[0] ?? start) ?? start);
-        return path4;
-      }
-      if (inside.has(w) && !parent.has(w)) {
-        parent.set(w, v);
-        queue.push(w);
-      }
-    }
-  }
-  return [start];
-}
-function cyclicComponents(deps) {
-  const n = deps.length;
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const edge = new Int32Array(n);
-  const work = new Int32Array(n);
-  const stack = [];
-  const components = [];
-  let counter = 0;
-  for (let root = 0; root < n; root++) {
-    if (index[root] !== -1) continue;
-    let depth = 0;
-    work[depth++] = root;
-    while (depth > 0) {
-      const v = work[depth - 1];
-      if (edge[v] === 0) {
-        index[v] = low[v] = counter++;
-        stack.push(v);
-        onStack[v] = 1;
-      }
-      const next = deps[v]?.[edge[v]];
-      if (next !== void 0) {
-        edge[v]++;
-        if (index[next] === -1) work[depth++] = next;
-        else if (onStack[next]) low[v] = Math.min(low[v], index[next]);
-        continue;
-      }
-      depth--;
-      if (depth > 0) {
-        const parent = work[depth - 1];
-        low[parent] = Math.min(low[parent], low[v]);
-      }
-      if (low[v] === index[v]) {
-        if (stack[stack.length - 1] === v) {
-          stack.pop();
-          onStack[v] = 0;
-          continue;
-        }
-        const component = [];
-        let w;
-        do {
-          w = stack.pop();
-          onStack[w] = 0;
-          component.push(w);
-        } while (w !== v);
-        components.push(component);
-      }
-    }
-  }
-  return components;
-}
-var MinHeap = class {
-  items = [];
-  get size() {
-    return this.items.length;
-  }
-  push(value) {
-    const a = this.items;
-    a.push(value);
-    let i = a.length - 1;
-    while (i > 0) {
-      const up = i - 1 >> 1;
-      if (a[up] <= value) break;
-      a[i] = a[up];
-      i = up;
-    }
-    a[i] = value;
-  }
-  pop() {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0) {
-      let i = 0;
-      for (; ; ) {
-        const l = 2 * i + 1;
-        if (l >= a.length) break;
-        const r = l + 1;
-        const c = r < a.length && a[r] < a[l] ? r : l;
-        if (a[c] >= last) break;
-        a[i] = a[c];
-        i = c;
-      }
-      a[i] = last;
-    }
-    return top;
-  }
-};
-
-// src/plan/schema-errors.ts
-var ALIASES = {
-  depends_on: "after",
-  dependencies: "after",
-  deps: "after",
-  needs: "after",
-  requires: "after",
-  files: "writes",
-  paths: "writes",
-  owns: "writes",
-  outputs: "writes",
-  name: "title",
-  description: "prompt",
-  instructions: "prompt",
-  task: "prompt",
-  test: "verify",
-  check: "verify",
-  duration: "estimate",
-  time: "estimate",
-  read_only: "readonly"
-};
-function issueToErrors(issue3, site) {
-  const base = formatField(issue3.path);
-  if (issue3.code === "unrecognized_keys") {
-    return issue3.keys.map((key) => ({
-      item: site.item,
-      index: site.index,
-      field: base === "" ? key : `${base}.${key}`,
-      message: unknownFieldMessage(key, site.known)
-    }));
-  }
-  return [{ item: site.item, index: site.index, field: base, message: issue3.message }];
-}
-function formatField(path4) {
-  let out = "";
-  for (const part of path4) {
-    if (typeof part === "number") out += `[${part}]`;
-    else out += out === "" ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-function unknownFieldMessage(key, known) {
-  const guess = suggestField(key, known);
-  return guess === null ? `unknown field ${JSON.stringify(key)}: the known fields are ${known.join(", ")}` : `unknown field ${JSON.stringify(key)}: did you mean ${JSON.stringify(guess)}?`;
-}
-function suggestField(key, known) {
-  const lower2 = key.toLowerCase().replace(/-/g, "_");
-  const alias = ALIASES[lower2];
-  if (alias !== void 0 && known.includes(alias)) return alias;
-  let best = null;
-  let bestDistance = Infinity;
-  for (const field of known) {
-    const d = editDistance2(lower2, field);
-    if (d < bestDistance) [best, bestDistance] = [field, d];
-  }
-  return bestDistance <= Math.min(2, Math.floor(lower2.length / 2)) ? best : null;
-}
-function editDistance2(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
-// src/plan/validate.ts
-function validatePlan(raw, limits = defaultPlanLimits()) {
-  const errors = [];
-  const plan = { item: null, index: null, known: PLAN_FIELDS };
-  const envelope = planEnvelopeSchema.safeParse(raw);
-  if (!envelope.success) for (const issue3 of envelope.error.issues) errors.push(...issueToErrors(issue3, plan));
-  const rawItems = isRecord(raw) && Array.isArray(raw.items) ? raw.items : null;
-  if (rawItems === null) return { ok: false, errors };
-  if (rawItems.length > limits.maxItems) {
-    errors.push({
-      item: null,
-      index: null,
-      field: "items",
-      message: `the plan has ${rawItems.length} items, more than the limit of ${limits.maxItems}: split the request, or raise max_items in the config (--max-items)`
-    });
-  }
-  if (rawItems.length === 0) {
-    errors.push({ item: null, index: null, field: "items", message: "the plan has no items: add at least one" });
-  }
-  const fast = createFastItemParser(limits);
-  let schema = null;
-  const items = [];
-  rawItems.forEach((rawItem, index) => {
-    const quick = fast(rawItem);
-    if (quick !== null) {
-      items.push(quick);
-      return;
-    }
-    const parsed = (schema ??= planItemSchema(limits)).safeParse(rawItem);
-    if (parsed.success) items.push(parsed.data);
-    else {
-      const site = { item: looseId(rawItem), index, known: ITEM_FIELDS };
-      for (const issue3 of parsed.error.issues) errors.push(...issueToErrors(issue3, site));
-    }
-  });
-  errors.push(...graphErrors(rawItems));
-  if (errors.length > 0 || !envelope.success) return { ok: false, errors: sortErrors(errors) };
-  return { ok: true, plan: { version: 1, title: envelope.data.title, items } };
-}
-function graphErrors(rawItems) {
-  const errors = [];
-  const firstIndex = /* @__PURE__ */ new Map();
-  const ids2 = rawItems.map(looseId);
-  ids2.forEach((id, index) => {
-    if (id === null) return;
-    const first = firstIndex.get(id);
-    if (first === void 0) firstIndex.set(id, index);
-    else errors.push({ item: id, index, field: "id", message: `duplicate id "${id}": items[${first}] has it too; give each item its own id` });
-  });
-  const deps = [];
-  const fields2 = [];
-  const edgeOf = new Int32Array(rawItems.length).fill(-1);
-  rawItems.forEach((rawItem, index) => {
-    const id = ids2[index] ?? null;
-    const list = [];
-    const ks = [];
-    const after = looseAfter(rawItem);
-    for (let k = 0; k < after.length; k++) {
-      const dep = after[k];
-      if (typeof dep !== "string") continue;
-      const target = firstIndex.get(dep);
-      if (dep === id) {
-        errors.push({ item: id, index, field: `after[${k}]`, message: `the item cannot come after itself: remove "${dep}"` });
-      } else if (target === void 0) {
-        errors.push({ item: id, index, field: `after[${k}]`, message: `unknown item ${JSON.stringify(dep)}` });
-      } else if (edgeOf[target] !== index) {
-        edgeOf[target] = index;
-        list.push(target);
-        ks.push(k);
-      }
-    }
-    deps.push(list);
-    fields2.push(ks);
-  });
-  for (const cycle of findCycles(deps)) {
-    const [start, next] = [cycle[0] ?? 0, cycle[1] ?? 0];
-    const names = [...cycle, start].map((i) => ids2[i] ?? `items[${i}]`);
-    errors.push({
-      item: ids2[start] ?? null,
-      index: start,
-      field: `after[${fields2[start]?.[deps[start]?.indexOf(next) ?? -1] ?? 0}]`,
-      message: `cycle: ${names.join(" → ")} (each item waits for the next): remove one of these "after" entries`
-    });
-  }
-  return errors;
-}
-function looseId(rawItem) {
-  return isRecord(rawItem) && typeof rawItem.id === "string" ? rawItem.id : null;
-}
-function looseAfter(rawItem) {
-  return isRecord(rawItem) && Array.isArray(rawItem.after) ? rawItem.after : [];
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function sortErrors(errors) {
-  return errors.map((error63, order) => ({ error: error63, order })).sort((x, y) => (x.error.index ?? -1) - (y.error.index ?? -1) || x.order - y.order).map((x) => x.error);
-}
-function formatPlanError(error63) {
-  const where2 = error63.index === null ? error63.field : `items[${error63.index}]${error63.item === null ? "" : ` (id ${JSON.stringify(error63.item)})`}${error63.field === "" ? "" : `.${error63.field}`}`;
-  return where2 === "" ? error63.message : `${where2}: ${error63.message}`;
-}
-
-// src/plan/overlap.ts
-var newNode = () => ({ children: null, owners: null, paths: null, items: 0, lastItem: -1 });
-function findConflicts(writeSets) {
-  const root = newNode();
-  for (let item = 0; item < writeSets.length; item++) {
-    for (const path4 of writeSets[item]) {
-      let node2 = root;
-      for (const component of path4.key) {
-        count3(node2, item);
-        node2.children ??= /* @__PURE__ */ new Map();
-        let child2 = node2.children.get(component);
-        if (child2 === void 0) node2.children.set(component, child2 = newNode());
-        node2 = child2;
-      }
-      count3(node2, item);
-      if (node2.owners === null || node2.paths === null) {
-        node2.owners = [item];
-        node2.paths = [path4];
-      } else {
-        node2.owners.push(item);
-        node2.paths.push(path4);
-      }
-    }
-  }
-  const n = writeSets.length;
-  const found = /* @__PURE__ */ new Map();
-  const active = [];
-  const stack = [];
-  const enter = (node2) => {
-    visit2(node2, active, found, n);
-    if (node2.children === null) active.length -= node2.owners?.length ?? 0;
-    else stack.push({ node: node2, children: childrenToWalk(node2.children, active.length === 0), next: 0 });
-  };
-  enter(root);
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    const child2 = top.children[top.next++];
-    if (child2 !== void 0) enter(child2);
-    else {
-      stack.pop();
-      active.length -= top.node.owners?.length ?? 0;
-    }
-  }
-  return [...found.values()].sort((x, y) => x.a - y.a || x.b - y.b);
-}
-function count3(node2, item) {
-  if (node2.lastItem === item) return;
-  node2.lastItem = item;
-  node2.items++;
-}
-function childrenToWalk(children, nothingAbove) {
-  const keys = [];
-  for (const [key, child2] of children) if (!nothingAbove || child2.items > 1) keys.push(key);
-  if (keys.length > 1) keys.sort();
-  return keys.map((k) => children.get(k));
-}
-function visit2(node2, active, found, n) {
-  const owners = node2.owners;
-  const paths2 = node2.paths;
-  if (owners === null || paths2 === null) return;
-  const here = owners.length > 1 ? new Map(owners.map((o, k) => [o, paths2[k]])) : null;
-  for (let k = 0; k < owners.length; k++) {
-    const owner = owners[k];
-    for (const other of active) {
-      if (other === owner) continue;
-      const [a, b] = other < owner ? [other, owner] : [owner, other];
-      const id = a * n + b;
-      if (found.has(id)) continue;
-      found.set(id, { a, b, path: here?.get(a) ?? paths2[k] });
-    }
-    active.push(owner);
-  }
-}
-
-// src/plan/order.ts
-function orderPlan(plan, options2 = {}) {
-  const items = plan.items;
-  const position = new Map(items.map((item, i) => [item.id, i]));
-  const deps = items.map((item) => item.after.map((id) => position.get(id) ?? -1).filter((i) => i >= 0));
-  const topo = stableTopoOrder(deps);
-  const rank2 = new Int32Array(items.length);
-  topo.forEach((item, k) => rank2[item] = k);
-  const found = findConflicts(items.map((item) => item.writes));
-  const as = new Int32Array(found.length);
-  const bs = new Int32Array(found.length);
-  found.forEach((c, k) => {
-    const keep = rank2[c.a] < rank2[c.b];
-    as[k] = keep ? c.a : c.b;
-    bs[k] = keep ? c.b : c.a;
-  });
-  const hops = declaredHops(deps, topo, as, bs);
-  const addedAfter = items.map(() => []);
-  const strict = options2.strict === true;
-  const conflicts = found.map((c, k) => {
-    const [a, b, hop] = [as[k], bs[k], hops[k]];
-    if (hop >= 0) return { a, b, path: c.path, order: "declared", edge: { from: a, to: hop } };
-    if (strict) return { a, b, path: c.path, order: "unordered", edge: null };
-    addedAfter[b].push(a);
-    return { a, b, path: c.path, order: "added", edge: { from: a, to: b } };
-  });
-  for (const list of addedAfter) if (list.length > 1) list.sort((x, y) => x - y);
-  conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
-  return { topo, addedAfter, conflicts };
-}
-var CHUNK_BITS = 8192;
-function declaredHops(deps, topo, as, bs, chunkBits = CHUNK_BITS) {
-  const hops = new Int32Array(as.length).fill(-1);
-  const n = deps.length;
-  const dependents = dependentsOf(deps);
-  const row = new Int32Array(n).fill(-1);
-  let rows = 0;
-  dependents.forEach((list, v) => {
-    if (list.length > 0) row[v] = rows++;
-  });
-  const needed = [];
-  as.forEach((a, k) => {
-    if (row[a] >= 0) needed.push(k);
-  });
-  if (needed.length === 0) return hops;
-  const direct = /* @__PURE__ */ new Set();
-  deps.forEach((list, i) => list.forEach((d) => direct.add(d * n + i)));
-  const slot = new Int32Array(n).fill(-1);
-  let targets = 0;
-  for (const k of needed) if (slot[bs[k]] === -1) slot[bs[k]] = targets++;
-  for (let base = 0; base < targets; base += chunkBits) {
-    const width = Math.min(chunkBits, targets - base);
-    const words = width + 31 >>> 5;
-    const bits = new Uint32Array(rows * words);
-    for (let t = topo.length - 1; t >= 0; t--) {
-      const v = topo[t];
-      const r = row[v];
-      if (r < 0) continue;
-      for (const d of dependents[v]) {
-        const s = slot[d] - base;
-        if (s >= 0 && s < width) bits[r * words + (s >>> 5)] |= 1 << (s & 31);
-        const rd = row[d];
-        if (rd >= 0) for (let w = 0; w < words; w++) bits[r * words + w] |= bits[rd * words + w];
-      }
-    }
-    const waits = (v, s) => row[v] >= 0 && (bits[row[v] * words + (s >>> 5)] & 1 << (s & 31)) !== 0;
-    for (const k of needed) {
-      const [a, b] = [as[k], bs[k]];
-      const s = slot[b] - base;
-      if (s < 0 || s >= width || !waits(a, s)) continue;
-      hops[k] = direct.has(a * n + b) ? b : dependents[a].find((d) => d === b || waits(d, s)) ?? -1;
-    }
-  }
-  return hops;
-}
-
-// src/plan/digest.ts
-import { createHash } from "node:crypto";
-function planDigest(plan) {
-  const canonical = JSON.stringify({
-    version: plan.version,
-    items: plan.items.map((item) => [item.id, item.writes.map((w) => w.path), item.after])
-  });
-  return `sha256:${createHash("sha256").update(canonical, "utf8").digest("hex")}`;
-}
-
-// src/plan/proof.ts
-var PROOF_SCHEMA = "naruto.proof/v1";
-function buildProof(plan, order) {
-  const id = (i) => plan.items[i]?.id ?? "";
-  return {
-    schema: PROOF_SCHEMA,
-    plan_digest: planDigest(plan),
-    ok: order.conflicts.every((c) => c.order !== "unordered"),
-    items: plan.items.map((item, i) => ({
-      id: item.id,
-      writes: item.writes.map((w) => w.path),
-      after: [...item.after],
-      added_after: (order.addedAfter[i] ?? []).map(id)
-    })),
-    conflicts: order.conflicts.map((c) => ({
-      a: id(c.a),
-      b: id(c.b),
-      path: c.path.path,
-      order: c.order,
-      edge: c.edge === null ? null : { from: id(c.edge.from), to: id(c.edge.to) }
-    }))
-  };
-}
-
-// src/plan/verify-overlaps.ts
-function sweepOverlaps(plan) {
-  const n = plan.items.length;
-  const entries = [];
-  plan.items.forEach((item, i) => {
-    for (const write of item.writes) entries.push({ key: write.key.join("\0"), item: i, path: write.path });
-  });
-  entries.sort((x, y) => x.key === y.key ? x.item - y.item : x.key < y.key ? -1 : 1);
-  const pairs = /* @__PURE__ */ new Map();
-  const above = [];
-  for (const entry of entries) {
-    while (above.length > 0 && !isAncestorOrSelfKey(above[above.length - 1].key, entry.key)) above.pop();
-    for (let k = above.length - 1; k >= 0; k--) {
-      const other = above[k];
-      if (other.item === entry.item) continue;
-      const [lo, hi] = other.item < entry.item ? [other.item, entry.item] : [entry.item, other.item];
-      const id = lo * n + hi;
-      if (!pairs.has(id)) pairs.set(id, other.key === entry.key ? other.path : entry.path);
-    }
-    above.push(entry);
-  }
-  return pairs;
-}
-function isAncestorOrSelfKey(ancestor, key) {
-  return ancestor === "" || key === ancestor || key.charCodeAt(ancestor.length) === 0 && key.startsWith(ancestor);
-}
-
-// src/plan/verify-proof.ts
-var MAX_REASONS = 50;
-var ids = external_exports.array(external_exports.string());
-var proofSchema = external_exports.strictObject({
-  schema: external_exports.string(),
-  plan_digest: external_exports.string(),
-  ok: external_exports.boolean(),
-  items: external_exports.array(external_exports.strictObject({ id: external_exports.string(), writes: ids, after: ids, added_after: ids })),
-  conflicts: external_exports.array(
-    external_exports.strictObject({
-      a: external_exports.string(),
-      b: external_exports.string(),
-      path: external_exports.string(),
-      order: external_exports.enum(["declared", "added", "unordered"]),
-      edge: external_exports.strictObject({ from: external_exports.string(), to: external_exports.string() }).nullable()
-    })
-  )
-});
-function verifyProof(plan, proofJson) {
-  const parsed = proofSchema.safeParse(proofJson);
-  if (!parsed.success) {
-    return { ok: false, reasons: parsed.error.issues.map((i) => `not a proof document: ${i.path.join(".") || "(top)"}: ${i.message}`) };
-  }
-  const proof = parsed.data;
-  const reasons = [];
-  const fail3 = (reason) => reasons.push(reason);
-  const items = plan.items;
-  const n = items.length;
-  const pos = new Map(items.map((item, i) => [item.id, i]));
-  const same = (x, y) => x.length === y.length && x.every((v, k) => v === y[k]);
-  if (proof.schema !== PROOF_SCHEMA) fail3(`schema is ${JSON.stringify(proof.schema)}, expected "${PROOF_SCHEMA}"`);
-  if (proof.plan_digest !== planDigest(plan)) fail3("stale proof: plan_digest does not match the plan (ids, writes or after changed)");
-  if (proof.items.length !== n) fail3(`the proof lists ${proof.items.length} items, the plan has ${n}`);
-  const dependents = items.map(() => []);
-  const added = items.map(() => []);
-  items.forEach((item, i) => {
-    const p = proof.items[i];
-    for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
-    if (p === void 0) return;
-    if (p.id !== item.id) fail3(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail3(`items[${i}] ("${item.id}"): writes differ from the plan`);
-    if (!same(p.after, item.after)) fail3(`items[${i}] ("${item.id}"): after differs from the plan`);
-    const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
-    if (list.some((j) => j < 0 || j === i)) fail3(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
-    else if (list.some((j, k) => k > 0 && j <= list[k - 1])) fail3(`items[${i}] ("${item.id}"): added_after is not in plan order without repeats`);
-    else added[i] = list;
-  });
-  const reach = closures(dependents, added);
-  if (reach === null) {
-    fail3("the added edges close a cycle with the declared ones");
-    return verdict(reasons);
-  }
-  const has = (set3, from, to) => (set3[from] ?? 0n) >> BigInt(to) & 1n ? true : false;
-  const firstHop = (a, b) => items[b].after.includes(items[a].id) ? b : dependents[a].find((d) => d === b || has(reach.declared, d, b));
-  const truth = sweepOverlaps(plan);
-  const listed = /* @__PURE__ */ new Set();
-  const addedListed = /* @__PURE__ */ new Set();
-  let previous = -1;
-  let unordered = 0;
-  for (const [k, c] of proof.conflicts.entries()) {
-    const [a, b] = [pos.get(c.a), pos.get(c.b)];
-    const at2 = `conflicts[${k}] (${c.a}, ${c.b})`;
-    if (a === void 0 || b === void 0 || a === b) {
-      fail3(`${at2}: not two different items of the plan`);
-      continue;
-    }
-    const id = Math.min(a, b) * n + Math.max(a, b);
-    if (a * n + b <= previous) fail3(`${at2}: conflicts are not sorted by plan position of (a, b)`);
-    previous = a * n + b;
-    if (listed.has(id)) {
-      fail3(`${at2}: the pair is listed more than once`);
-      continue;
-    }
-    listed.add(id);
-    const path4 = truth.get(id);
-    if (path4 === void 0) {
-      fail3(`${at2}: the items' writes do not overlap`);
-      continue;
-    }
-    if (c.path !== path4) fail3(`${at2}: path is "${c.path}", the overlap is "${path4}"`);
-    const edge = c.edge === null ? null : [pos.get(c.edge.from), pos.get(c.edge.to)];
-    if (c.order === "declared") {
-      if (!has(reach.declared, a, b)) fail3(`${at2}: "declared", but the plan's after edges do not order a before b`);
-      else if (edge?.[0] !== a || edge[1] !== firstHop(a, b)) fail3(`${at2}: edge is not the first declared hop from a toward b`);
-    } else if (c.order === "added") {
-      if (has(reach.declared, a, b)) fail3(`${at2}: "added", but the plan's after edges already order it`);
-      if (edge?.[0] !== a || edge[1] !== b || !added[b].includes(a)) fail3(`${at2}: "added" without the added edge a → b`);
-      addedListed.add(a * n + b);
-    } else {
-      unordered++;
-      if (c.edge !== null) fail3(`${at2}: an unordered pair has no edge`);
-      if (has(reach.all, a, b) || has(reach.all, b, a)) fail3(`${at2}: "unordered", but the edges order it`);
-    }
-  }
-  const missing = [...truth.keys()].filter((id) => !listed.has(id));
-  for (const id of missing) fail3(`missing conflict: "${items[Math.floor(id / n)].id}" and "${items[id % n].id}" overlap at "${truth.get(id)}"`);
-  added.forEach((list, b) => list.forEach((a) => {
-    if (!addedListed.has(a * n + b)) fail3(`added edge "${items[a].id}" → "${items[b].id}" orders no listed "added" conflict`);
-  }));
-  const pairs = `${unordered} conflicting ${unordered === 1 ? "pair" : "pairs"}`;
-  if (proof.ok !== (unordered === 0)) fail3(`ok is ${proof.ok}, but ${pairs} ${unordered === 1 ? "is" : "are"} unordered`);
-  if (unordered > 0) fail3(`the plan is not safe: ${pairs} may run at the same time`);
-  return verdict(reasons);
-}
-function closures(declared, added) {
-  const n = declared.length;
-  const allOut = declared.map((list) => [...list]);
-  added.forEach((list, b) => list.forEach((a) => allOut[a].push(b)));
-  const state = new Uint8Array(n);
-  const post = [];
-  for (let root = 0; root < n; root++) {
-    if (state[root] !== 0) continue;
-    const stack = [[root, 0]];
-    state[root] = 1;
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1];
-      const next = allOut[frame[0]][frame[1]++];
-      if (next === void 0) {
-        state[frame[0]] = 2;
-        post.push(frame[0]);
-        stack.pop();
-      } else if (state[next] === 1) return null;
-      else if (state[next] === 0) {
-        state[next] = 1;
-        stack.push([next, 0]);
-      }
-    }
-  }
-  const dec = new Array(n).fill(0n);
-  const all = new Array(n).fill(0n);
-  for (const v of post) {
-    for (const d of declared[v]) dec[v] = dec[v] | dec[d] | 1n << BigInt(d);
-    for (const d of allOut[v]) all[v] = all[v] | all[d] | 1n << BigInt(d);
-  }
-  return { declared: dec, all };
-}
-function verdict(reasons) {
-  if (reasons.length === 0) return { ok: true };
-  const shown = reasons.slice(0, MAX_REASONS);
-  if (reasons.length > MAX_REASONS) shown.push(`… and ${reasons.length - MAX_REASONS} more`);
-  return { ok: false, reasons: shown };
-}
-
-// src/plan/check.ts
-function checkPlan(input2, options2 = {}) {
-  const invalid = (errors2, format2) => ({
-    ok: false,
-    plan: null,
-    format: format2,
-    errors: errors2,
-    items: [],
-    conflicts: [],
-    proof: null
-  });
-  let raw = input2;
-  let format = null;
-  if (typeof input2 === "string") {
-    const parsed = parsePlanText(input2);
-    if (!parsed.ok) return invalid(parsed.errors, null);
-    ({ raw, format } = parsed);
-  }
-  const validated = validatePlan(raw, options2.limits ?? defaultPlanLimits());
-  if (!validated.ok) return invalid(validated.errors, format);
-  const plan = validated.plan;
-  const order = orderPlan(plan, { strict: options2.strict === true });
-  const proof = buildProof(plan, order);
-  const unordered = proof.conflicts.filter((c) => c.order === "unordered");
-  const index = unordered.length > 0 ? new Map(plan.items.map((item, i) => [item.id, i])) : null;
-  const errors = unordered.map((c) => ({
-    item: c.b,
-    index: index?.get(c.b) ?? null,
-    field: "after",
-    message: `may run at the same time as "${c.a}" and both write "${c.path}": add "${c.a}" to after, or split the writes so they do not overlap`
-  }));
-  return {
-    ok: errors.length === 0,
-    plan,
-    format,
-    errors,
-    items: proof.items.map(({ id, after, added_after }) => ({ id, after, added_after })),
-    conflicts: proof.conflicts.map(({ a, b, path: path4, order: order2 }) => ({ a, b, path: path4, order: order2 })),
-    proof
-  };
-}
-
-// src/plan/ranks.ts
-var WorkGraphError = class extends Error {
-  constructor(message2, id) {
-    super(message2);
-    this.id = id;
-  }
-  id;
-  name = "WorkGraphError";
-};
-function indexGraph(nodes) {
-  const index = /* @__PURE__ */ new Map();
-  nodes.forEach((node2, i) => {
-    if (index.has(node2.id)) throw new WorkGraphError(`duplicate id "${node2.id}"`, node2.id);
-    index.set(node2.id, i);
-  });
-  const deps = [];
-  const dependents = nodes.map(() => []);
-  for (const [i, node2] of nodes.entries()) {
-    const unique = node2.deps.length < 2 ? node2.deps : [...new Set(node2.deps)];
-    const own3 = unique.map((dep) => {
-      const j = index.get(dep);
-      if (j === void 0) throw new WorkGraphError(`"${node2.id}" depends on unknown "${dep}"`, node2.id);
-      dependents[j]?.push(i);
-      return j;
-    });
-    deps.push(own3);
-  }
-  const waiting = deps.map((d) => d.length);
-  const order = [];
-  for (let i = 0; i < nodes.length; i++) if (waiting[i] === 0) order.push(i);
-  for (let head = 0; head < order.length; head++) {
-    for (const j of dependents[order[head] ?? 0] ?? []) {
-      const left = (waiting[j] ?? 0) - 1;
-      waiting[j] = left;
-      if (left === 0) order.push(j);
-    }
-  }
-  if (order.length < nodes.length) {
-    const stuck = waiting.findIndex((w) => w > 0);
-    const id = nodes[stuck]?.id ?? "";
-    throw new WorkGraphError(`"${id}" is on or behind a dependency cycle`, id);
-  }
-  return { index, deps, dependents, order };
-}
-function ranksOf(nodes, graph) {
-  for (const node2 of nodes) {
-    if (!Number.isFinite(node2.estimate) || node2.estimate < 0) {
-      throw new WorkGraphError(`"${node2.id}" has estimate ${node2.estimate}; use a finite number >= 0`, node2.id);
-    }
-  }
-  return longestPaths(graph, nodes.map((node2) => node2.estimate));
-}
-function longestPaths(graph, weights) {
-  const paths2 = new Array(weights.length).fill(0);
-  for (let k = graph.order.length - 1; k >= 0; k--) {
-    const i = graph.order[k] ?? 0;
-    let longest = 0;
-    for (const j of graph.dependents[i] ?? []) longest = Math.max(longest, paths2[j] ?? 0);
-    paths2[i] = (weights[i] ?? 0) + longest;
-  }
-  return paths2;
-}
-function computeRanks(nodes) {
-  const ranks = ranksOf(nodes, indexGraph(nodes));
-  return new Map(nodes.map((node2, i) => [node2.id, ranks[i] ?? 0]));
-}
-
-// src/github-driver/command.ts
-var NO_ARGS = ["approve", "status", "cancel", "review", "fix-review"];
-var ALL = ["plan", "retry", "help", ...NO_ARGS];
-var ITEM_OR_FAILED = /^(failed|[a-z0-9][a-z0-9._-]{0,62})$/;
-function visibleFencedPlan(body) {
-  const visible = findFencedPlan(sanitizeUntrusted(body));
-  if (visible === null) return null;
-  const written = findFencedPlan(sanitizeUntrustedText(body));
-  return written !== null && sanitizeUntrusted(written.body) === visible.body ? written.body : visible.body;
-}
-function parseCommand(body) {
-  const text2 = sanitizeUntrusted(body).replace(/^\s+/, "");
-  const first = text2.split("\n", 1)[0] ?? "";
-  const match = /^\/naruto(?:\s+|$)(.*)$/.exec(first.trimEnd());
-  if (!match) return null;
-  const rest = (match[1] ?? "").trim();
-  const more = text2.slice(first.length).replace(/^\n/, "");
-  const plan = visibleFencedPlan(body);
-  const [word = "", ...args] = rest.split(/\s+/).filter((w) => w !== "");
-  if (NO_ARGS.includes(word)) {
-    if (args.length > 0) return { kind: "help", reason: `\`/naruto ${word}\` takes no arguments` };
-    return { kind: word };
-  }
-  if (word === "help") return { kind: "help", reason: null };
-  if (word === "retry") {
-    const target = args[0];
-    if (args.length !== 1 || target === void 0 || !ITEM_OR_FAILED.test(target)) {
-      return { kind: "help", reason: "`/naruto retry` takes one item id, or `failed` for every failed item" };
-    }
-    return { kind: "retry", target };
-  }
-  const planOnly = word === "plan";
-  const taskText = [planOnly ? args.join(" ") : rest, withoutFence(more)].filter((t) => t.trim() !== "").join("\n").trim();
-  if (taskText === "" && plan === null) {
-    return { kind: "help", reason: planOnly ? "`/naruto plan` needs a task or a ```naruto plan block" : null };
-  }
-  if (!planOnly && args.length === 0 && plan === null && !more.trim() && nearCommand(word)) {
-    return { kind: "help", reason: `unknown command \`${word}\`: did you mean \`/naruto ${nearCommand(word)}\`?` };
-  }
-  return { kind: planOnly ? "plan" : "run", task: taskText, plan };
-}
-function nearCommand(word) {
-  if (word.length < 3) return null;
-  let best = null;
-  for (const c of ALL) if (distance(word.toLowerCase(), c) <= 2 && word.toLowerCase() !== c) best ??= c;
-  return best;
-}
-function distance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j] ?? 0;
-      row[j] = Math.min(cur + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length] ?? 0;
-}
-function withoutFence(text2) {
-  return text2.replace(/(^|\n)(```+|~~~+)\s*naruto[^\n]*\n[\s\S]*?\n\2[^\n]*(?=\n|$)/, "$1").trim();
-}
-function helpText(reason) {
-  return [
-    reason ? `${reason}
-` : "",
-    "**naruto** commands (first line of a comment):",
-    "",
-    "- `/naruto <task>` — plan the task and run it with agents in parallel",
-    "- `/naruto plan <task>` — plan only; post the plan and wait for `/naruto approve`",
-    "- `/naruto approve` — run the posted plan",
-    "- `/naruto status` — refresh the tracking comment",
-    "- `/naruto retry <item|failed>` — retry one failed item, or all of them",
-    "- `/naruto cancel` — stop the mission",
-    "- on a pull request: `/naruto review` (the arbiter on the PR's diff), `/naruto fix-review` (one item per file with unresolved review threads)",
-    "",
-    "A ```naruto fenced block in the comment or the issue is used as the plan."
-  ].join("\n").trim();
-}
-
-// src/github-driver/gate.ts
-var PERMISSION_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
-function mayTrigger(f) {
-  if (f.selfLogins.includes(f.sender.login)) return { allowed: false, silent: true, reason: "naruto's own comment" };
-  if (f.sender.type === "Bot") {
-    if (f.config.allow_bots.includes(f.sender.login)) return { allowed: true };
-    return { allowed: false, silent: false, reason: `@${f.sender.login} is a bot that is not listed in \`allow_bots\` of .github/naruto.yml` };
-  }
-  if (f.account !== null && f.account !== f.sender.id) {
-    return {
-      allowed: false,
-      silent: false,
-      reason: `the login @${f.sender.login} now belongs to another account than the one that wrote this comment (renamed, and the name taken since); naruto checks the account, not the name: comment again from your account`
-    };
-  }
-  const needed = f.fromFork && rank(f.config.min_permission) < rank("write") ? "write" : f.config.min_permission;
-  if (rank(f.permission) < rank(needed)) {
-    const why = f.fromFork && needed !== f.config.min_permission ? " (this pull request comes from a fork: agents run on its code only for maintainers)" : "";
-    return { allowed: false, silent: false, reason: `@${f.sender.login} has ${f.permission} permission; naruto needs ${needed} or more${why}` };
-  }
-  return { allowed: true };
-}
-function rank(p) {
-  return PERMISSION_ORDER.indexOf(p);
-}
-function refusalText(reason) {
-  return `Sorry, naruto did not start: ${reason}. Nothing was changed.`;
-}
-
-// src/mission/errors.ts
-var IllegalEventError = class extends Error {
-  name = "IllegalEventError";
-  event;
-  constructor(event, message2) {
-    super(`${event}: ${message2}`);
-    this.event = event;
-  }
-};
 
 // src/mission/draft.ts
 var fresh = /* @__PURE__ */ new WeakMap();
@@ -60085,159 +59899,6 @@ function positionOf(m, id) {
 function findItem(m, id) {
   const at2 = positionOf(m, id);
   return at2 === void 0 ? void 0 : m.items[at2];
-}
-
-// src/mission/scheduler.ts
-var MAX_PER_MATRIX = 256;
-function nextToStart(state, limits) {
-  const perMatrix = Math.min(limits.maxPerMatrix ?? MAX_PER_MATRIX, MAX_PER_MATRIX);
-  checkLimit("maxParallel", limits.maxParallel);
-  checkLimit("maxPerMatrix", perMatrix);
-  const items = state.items;
-  const graph = state.graph ?? indexGraph(items);
-  const causes = new Array(items.length).fill(null);
-  const skipped = [];
-  const candidates = [];
-  let running = 0;
-  for (const i of graph.order) {
-    const item = items[i];
-    if (item === void 0) continue;
-    if (!Number.isFinite(item.rank)) throw new WorkGraphError(`"${item.id}" has rank ${item.rank}`, item.id);
-    if (isRunning(item.status) && item.agentExited !== true) running++;
-    const deps = graph.deps[i] ?? [];
-    if (item.status === "pending" || item.status === "ready") {
-      const blocker = deps.find((d) => causes[d] !== null);
-      const cause = blocker === void 0 ? null : causes[blocker];
-      if (blocker !== void 0 && cause) {
-        const via = items[blocker]?.id;
-        const reason = `dependency "${cause.root}" ${cause.what}`;
-        skipped.push({ at: i, decision: { id: item.id, reason: cause.root === via ? reason : `${reason}, via "${via}"` } });
-        causes[i] = cause;
-        continue;
-      }
-    } else if (isFinal(item.status, item.attemptsLeft) && item.status !== "integrated") {
-      causes[i] = { root: item.id, what: isFailure(item.status) ? `failed (${item.status})` : `was ${item.status}` };
-    }
-    const startable = item.status === "pending" || item.status === "ready" || isFailure(item.status) && item.attemptsLeft > 0;
-    if (startable && deps.every((d) => items[d]?.status === "integrated")) candidates.push(i);
-  }
-  candidates.sort((a, b) => (items[b]?.rank ?? 0) - (items[a]?.rank ?? 0) || a - b);
-  const count6 = Math.min(Math.max(limits.maxParallel - running, 0), perMatrix, candidates.length);
-  const ids2 = candidates.map((i) => items[i]?.id ?? "");
-  const skip = skipped.sort((a, b) => a.at - b.at).map((s) => s.decision);
-  return { start: ids2.slice(0, count6), skip, ready: ids2.slice(count6) };
-}
-function checkLimit(name, value) {
-  if (!(value >= 1 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
-    throw new RangeError(`scheduler limit ${name} is ${value}; use a whole number of at least 1`);
-  }
-}
-
-// src/mission/usd.ts
-function formatUsd(usd) {
-  if (usd === 0 || usd >= 0.01) return `$${usd.toFixed(2)}`;
-  const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
-  return `$${usd.toFixed(digits).replace(/0+$/, "")}`;
-}
-
-// src/mission/advance.ts
-function advance(m, at2, commands) {
-  if (m.status !== "running") return;
-  const capped = costCapReached(m);
-  if (capped !== null) stopForCap(m, capped, at2, commands);
-  const graph = planGraph(m);
-  const decision = nextToStart(
-    {
-      items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i), agentExited: i.status === "running" && (i.attempts.at(-1)?.exited_at ?? null) !== null })),
-      graph: graph.indexed
-    },
-    { maxParallel: m.settings.max_parallel }
-  );
-  for (const s of decision.skip) {
-    const item = findItem(m, s.id);
-    if (item) Object.assign(own2(m, item), { status: "skipped", reason: s.reason });
-  }
-  const orders = [];
-  for (const id of decision.start) {
-    const item = findItem(m, id);
-    if (item) orders.push(startAttempt(own2(m, item), at2));
-  }
-  for (const id of decision.ready) {
-    const item = findItem(m, id);
-    if (item && item.status === "pending") own2(m, item).status = "ready";
-  }
-  if (orders.length > 0) commands.push({ type: "start_attempts", attempts: orders });
-  const checkpoints = [];
-  for (const shared of m.items) {
-    const waiting = shared.attempts.at(-1);
-    if (shared.status === "checkpointed" && waiting?.status === "checkpointed" && waiting.checkpoint && waiting.base) {
-      const last = own2(m, shared).attempts.at(-1);
-      if (last) last.status = "integrating";
-      checkpoints.push({ item: shared.id, attempt: waiting.n, commit: waiting.checkpoint, base: waiting.base });
-    }
-  }
-  if (checkpoints.length > 0) commands.push({ type: "integrate", checkpoints });
-  if (m.items.every((i) => isFinal(i.status, attemptsLeft(i)))) {
-    m.status = "reviewing";
-    commands.push({ type: "review" });
-  }
-}
-function startAttempt(item, at2) {
-  const previous = item.attempts.at(-1);
-  const n = item.attempts.length + 1;
-  item.attempts.push({
-    n,
-    status: "dispatched",
-    base: null,
-    checkpoint: null,
-    changed: [],
-    reason: null,
-    summary: null,
-    cost_usd: null,
-    tokens_in: null,
-    tokens_out: null,
-    model: null,
-    runner: null,
-    dispatched_at: at2,
-    started_at: null,
-    finished_at: null,
-    tampered: null,
-    exited_at: null
-  });
-  item.status = "running";
-  item.reason = null;
-  const previousFailure2 = previous?.reason && previous.status !== "interrupted" ? `attempt ${previous.n}: ${previous.reason}` : null;
-  return { item: item.id, attempt: n, previousFailure: previousFailure2 };
-}
-function totalCost(m) {
-  let sum = 0;
-  for (const item of m.items) for (const a of item.attempts) sum += a.cost_usd ?? 0;
-  return sum;
-}
-function costCapReached(m) {
-  const cap = m.settings.max_cost_usd;
-  if (cap === null) return null;
-  const spent = totalCost(m);
-  return spent >= cap ? `cost cap reached: ${formatUsd(spent)} spent of ${formatUsd(cap)}` : null;
-}
-function stopForCap(m, reason, at2, commands) {
-  const cancel2 = cancelOpenItems(m, reason, at2);
-  if (cancel2.length > 0) commands.push({ type: "cancel_attempts", attempts: cancel2 });
-  m.reason = reason;
-}
-function cancelOpenItems(m, reason, at2) {
-  const running = [];
-  for (const shared of m.items) {
-    if (isFinal(shared.status, attemptsLeft(shared)) || shared.status === "checkpointed") continue;
-    const item = own2(m, shared);
-    const last = item.attempts.at(-1);
-    if (last && (last.status === "dispatched" || last.status === "running")) {
-      running.push({ item: item.id, attempt: last.n });
-      Object.assign(last, { status: "cancelled", reason, finished_at: at2 });
-    }
-    Object.assign(item, { status: "cancelled", reason });
-  }
-  return running;
 }
 
 // src/mission/attempt-events.ts
@@ -60380,6 +60041,113 @@ function locate(m, type, itemId2, n) {
   const attempt = item.attempts[at2];
   if (!attempt) throw new IllegalEventError(type, `item "${itemId2}" has no attempt ${n}`);
   return { item, attempt };
+}
+
+// src/mission/usd.ts
+function formatUsd(usd) {
+  if (usd === 0 || usd >= 0.01) return `$${usd.toFixed(2)}`;
+  const digits = Math.max(2, 1 - Math.floor(Math.log10(usd)));
+  return `$${usd.toFixed(digits).replace(/0+$/, "")}`;
+}
+
+// src/mission/advance.ts
+function advance(m, at2, commands) {
+  if (m.status !== "running") return;
+  const capped = costCapReached(m);
+  if (capped !== null) stopForCap(m, capped, at2, commands);
+  const graph = planGraph(m);
+  const decision = nextToStart(
+    {
+      items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i), agentExited: i.status === "running" && (i.attempts.at(-1)?.exited_at ?? null) !== null })),
+      graph: graph.indexed
+    },
+    { maxParallel: m.settings.max_parallel }
+  );
+  for (const s of decision.skip) {
+    const item = findItem(m, s.id);
+    if (item) Object.assign(own2(m, item), { status: "skipped", reason: s.reason });
+  }
+  const orders = [];
+  for (const id of decision.start) {
+    const item = findItem(m, id);
+    if (item) orders.push(startAttempt(own2(m, item), at2));
+  }
+  for (const id of decision.ready) {
+    const item = findItem(m, id);
+    if (item && item.status === "pending") own2(m, item).status = "ready";
+  }
+  if (orders.length > 0) commands.push({ type: "start_attempts", attempts: orders });
+  const checkpoints = [];
+  for (const shared of m.items) {
+    const waiting = shared.attempts.at(-1);
+    if (shared.status === "checkpointed" && waiting?.status === "checkpointed" && waiting.checkpoint && waiting.base) {
+      const last = own2(m, shared).attempts.at(-1);
+      if (last) last.status = "integrating";
+      checkpoints.push({ item: shared.id, attempt: waiting.n, commit: waiting.checkpoint, base: waiting.base });
+    }
+  }
+  if (checkpoints.length > 0) commands.push({ type: "integrate", checkpoints });
+  if (m.items.every((i) => isFinal(i.status, attemptsLeft(i)))) {
+    m.status = "reviewing";
+    commands.push({ type: "review" });
+  }
+}
+function startAttempt(item, at2) {
+  const previous = item.attempts.at(-1);
+  const n = item.attempts.length + 1;
+  item.attempts.push({
+    n,
+    status: "dispatched",
+    base: null,
+    checkpoint: null,
+    changed: [],
+    reason: null,
+    summary: null,
+    cost_usd: null,
+    tokens_in: null,
+    tokens_out: null,
+    model: null,
+    runner: null,
+    dispatched_at: at2,
+    started_at: null,
+    finished_at: null,
+    tampered: null,
+    exited_at: null
+  });
+  item.status = "running";
+  item.reason = null;
+  const previousFailure2 = previous?.reason && previous.status !== "interrupted" ? `attempt ${previous.n}: ${previous.reason}` : null;
+  return { item: item.id, attempt: n, previousFailure: previousFailure2 };
+}
+function totalCost(m) {
+  let sum = 0;
+  for (const item of m.items) for (const a of item.attempts) sum += a.cost_usd ?? 0;
+  return sum;
+}
+function costCapReached(m) {
+  const cap = m.settings.max_cost_usd;
+  if (cap === null) return null;
+  const spent = totalCost(m);
+  return spent >= cap ? `cost cap reached: ${formatUsd(spent)} spent of ${formatUsd(cap)}` : null;
+}
+function stopForCap(m, reason, at2, commands) {
+  const cancel2 = cancelOpenItems(m, reason, at2);
+  if (cancel2.length > 0) commands.push({ type: "cancel_attempts", attempts: cancel2 });
+  m.reason = reason;
+}
+function cancelOpenItems(m, reason, at2) {
+  const running = [];
+  for (const shared of m.items) {
+    if (isFinal(shared.status, attemptsLeft(shared)) || shared.status === "checkpointed") continue;
+    const item = own2(m, shared);
+    const last = item.attempts.at(-1);
+    if (last && (last.status === "dispatched" || last.status === "running")) {
+      running.push({ item: item.id, attempt: last.n });
+      Object.assign(last, { status: "cancelled", reason, finished_at: at2 });
+    }
+    Object.assign(item, { status: "cancelled", reason });
+  }
+  return running;
 }
 
 // src/mission/step.ts
@@ -60625,10 +60393,733 @@ function jitter(attempt) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+// src/store/github-memory.ts
+function createMissionMemory() {
+  const versions = /* @__PURE__ */ new Map();
+  const stale = /* @__PURE__ */ new Set();
+  const queues = /* @__PURE__ */ new Map();
+  const reads = /* @__PURE__ */ new Map();
+  return {
+    stored: (id, version2) => {
+      const known = versions.get(id);
+      return known?.version === version2 ? known.stored : void 0;
+    },
+    remember: (id, version2, stored) => {
+      if (!stale.has(version2)) versions.set(id, { version: version2, stored });
+    },
+    retire: (version2) => {
+      stale.add(version2);
+    },
+    isStale: (version2) => stale.has(version2),
+    serial: (id, task) => {
+      const run = (queues.get(id) ?? Promise.resolve()).then(task);
+      const tail3 = run.catch(() => void 0);
+      queues.set(id, tail3);
+      void tail3.then(() => {
+        if (queues.get(id) === tail3) queues.delete(id);
+      });
+      return run;
+    },
+    shared: (id, read) => {
+      const running = reads.get(id);
+      if (running) return running;
+      const started = read().finally(() => reads.delete(id));
+      reads.set(id, started);
+      return started;
+    }
+  };
+}
+
+// src/store/github-read.ts
+var LEVELS_AT_ONCE = 4;
+var MAX_DEPTH = 3;
+function createVersionReader(github) {
+  const large = /* @__PURE__ */ new Set();
+  return async (mission, version2) => {
+    if (!large.has(mission)) {
+      try {
+        return await github.readCommitFiles(version2);
+      } catch (error63) {
+        if (!isTooLarge(error63)) throw error63;
+      }
+    }
+    const read = await readByLevels(github, version2);
+    if (read !== null && read.files.filter((f) => f.path.startsWith(`${ITEMS_FOLDER}/`)).length > ITEMS_PER_FOLDER) large.add(mission);
+    else large.delete(mission);
+    return read;
+  };
+}
+function isTooLarge(error63) {
+  if (error63 instanceof GraphqlError) return true;
+  return error63 instanceof GitHubError && (error63.status === null || error63.status >= 500);
+}
+async function readByLevels(github, version2) {
+  const root = await github.readTreeLevel(version2);
+  if (root === null) return null;
+  const files = [...root.files];
+  let folders2 = root.folders.map((f) => ({ path: `${f.name}/`, tree: f.tree }));
+  for (let depth = 2; depth <= MAX_DEPTH && folders2.length > 0; depth++) {
+    const next = [];
+    for (let i = 0; i < folders2.length; i += LEVELS_AT_ONCE) {
+      const batch = folders2.slice(i, i + LEVELS_AT_ONCE);
+      const levels = await Promise.all(batch.map((f) => github.readTreeLevel(f.tree)));
+      for (const [j, level] of levels.entries()) {
+        const { path: path4 } = batch[j];
+        if (level === null) throw new GraphqlError({ operation: `read the tree ${path4}`, status: 200, message: "the folder's tree was not found", errors: [] });
+        files.push(...level.files.map((f) => ({ ...f, path: path4 + f.path })));
+        next.push(...level.folders.map((f) => ({ path: `${path4}${f.name}/`, tree: f.tree })));
+      }
+    }
+    folders2 = next;
+  }
+  return { tree: root.tree, files };
+}
+
+// src/store/github-store.ts
+var GITHUB_STATE_REF_PREFIX = "refs/heads/naruto-state/";
+function issueIndexPrefix(issue3, refPrefix = GITHUB_STATE_REF_PREFIX) {
+  return `${refPrefix}by-issue/${issue3}/`;
+}
+var CONFLICT = { ok: false, reason: "conflict" };
+var CorruptMissionError = class extends Error {
+  name = "CorruptMissionError";
+};
+function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX, nonce = randomUUID2 }) {
+  if (!refPrefix.startsWith("refs/") || !refPrefix.endsWith("/")) throw new TypeError(`refPrefix ${JSON.stringify(refPrefix)}: a ref namespace such as refs/heads/naruto-state/`);
+  const memory = createMissionMemory();
+  const read = async (id) => {
+    const version2 = await github.getRef(refPrefix + id);
+    if (version2 === null) return null;
+    const stored = memory.stored(id, version2) ?? await readStored(id, version2);
+    memory.remember(id, version2, stored);
+    return { version: version2, ...stored };
+  };
+  const readVersion2 = createVersionReader(github);
+  const readStored = async (id, version2) => {
+    const ref = refPrefix + id;
+    const found = await readVersion2(id, version2);
+    const files = /* @__PURE__ */ new Map();
+    for (const file2 of found?.files ?? []) files.set(file2.path, file2.text ?? await github.readBlob(file2.sha));
+    if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {
+      throw new CorruptMissionError(`${ref} at ${version2} has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}: delete the ref or restore it from its history`);
+    }
+    return { tree: found.tree, files };
+  };
+  const writeTree = async (files, base) => {
+    const entry = ([path4, content]) => ({ path: path4, mode: "100644", content });
+    if (base === void 0 || [...base.files.keys()].some((path4) => !files.has(path4))) return github.createTree({ entries: [...files].map(entry) });
+    const changed = [...files].filter(([path4, text2]) => base.files.get(path4) !== text2);
+    return changed.length === 0 ? base.tree : github.createTree({ base: base.tree, entries: changed.map(entry) });
+  };
+  const save = async (mission, expected) => {
+    const ref = refPrefix + mission.id;
+    if (expected !== null && memory.isStale(expected)) return CONFLICT;
+    const files = missionFiles(mission);
+    const tree = await writeTree(files, expected === null ? void 0 : memory.stored(mission.id, expected));
+    const message2 = `${mission.id}: ${mission.status} (seq ${mission.seq})
+
+Naruto-Save: ${nonce()}`;
+    const commit = await github.createCommit({ message: message2, tree, parents: expected === null ? [] : [expected] });
+    try {
+      if (expected === null) {
+        await indexByIssue(mission, commit);
+        await github.createRef({ ref, sha: commit });
+      } else await github.updateRef({ ref, sha: commit, force: false });
+    } catch (error63) {
+      if (error63 instanceof NotFastForwardError || error63 instanceof RefExistsError || error63 instanceof RefMissingError) return CONFLICT;
+      throw error63;
+    }
+    if (expected !== null) memory.retire(expected);
+    memory.remember(mission.id, commit, { tree, files });
+    return { ok: true, version: commit };
+  };
+  const indexByIssue = async (mission, commit) => {
+    if (mission.source.kind !== "github") return;
+    try {
+      await github.createRef({ ref: issueIndexPrefix(mission.source.issue, refPrefix) + mission.id, sha: commit });
+    } catch (error63) {
+      if (!(error63 instanceof RefExistsError)) throw error63;
+    }
+  };
+  return {
+    async load(id) {
+      const found = await memory.shared(checkId(id), () => read(id));
+      if (found === null) return null;
+      try {
+        return { mission: parseMission(joinRecords(found.files)), version: found.version };
+      } catch (error63) {
+        throw new CorruptMissionError(`${refPrefix + id} at ${found.version} is not a naruto mission: restore it from the ref's history`, { cause: error63 });
+      }
+    },
+    // One save per mission at a time in this process: the losers of a burst then fail from
+    // memory instead of each writing a tree and a commit that cannot win.
+    save: async (mission, expected) => memory.serial(checkId(mission.id), () => save(mission, expected)),
+    async list() {
+      const refs = await github.listRefs(refPrefix);
+      return refs.map((r) => r.ref.slice(refPrefix.length)).filter((id) => id !== "" && !id.includes("/"));
+    },
+    async discard(id) {
+      await memory.serial(checkId(id), async () => {
+        const found = await read(id).catch((error63) => {
+          if (error63 instanceof CorruptMissionError) return null;
+          throw error63;
+        });
+        const document = found === null ? void 0 : found.files.get(DOCUMENT_FILE) ?? found.files.get(WHOLE_DOCUMENT_FILE);
+        const source = document === void 0 ? null : JSON.parse(document).source;
+        if (source?.kind === "github") await github.deleteRef(issueIndexPrefix(source.issue, refPrefix) + id);
+        await github.deleteRef(refPrefix + id);
+      });
+    }
+  };
+}
+function checkId(id) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id) || id.endsWith(".lock") || id.includes("..")) {
+    throw new TypeError(`mission id ${JSON.stringify(id)} cannot name a ref: use letters, digits, ".", "_" and "-"`);
+  }
+  return id;
+}
+
+// src/store/git-store.ts
+async function readMissionVersion(git, repoDir, commit) {
+  return (await readVersion(git, repoDir, commit)).mission;
+}
+async function readFiles(git, repoDir, commit) {
+  const listed = await git({ args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit], cwd: repoDir });
+  const entries = parseLsTree(listed.stdout.toString("utf8"));
+  const objects = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: entries.map(([, e]) => `${e.oid}
+`).join("") });
+  const contents = /* @__PURE__ */ new Map();
+  for (const o of parseCatFileBatch(objects.stdout.toString("latin1"))) {
+    if ("oid" in o) contents.set(o.oid, Buffer.from(o.content, "latin1").toString("utf8"));
+  }
+  const files = new Map(entries.map(([path4, e]) => [path4, contents.get(e.oid) ?? ""]));
+  return { files, blobOf: new Map(entries.map(([path4, e]) => [path4, e.oid])) };
+}
+async function readVersion(git, repoDir, commit) {
+  const { files, blobOf } = await readFiles(git, repoDir, commit);
+  const mission = parseMission(joinRecords(files));
+  return {
+    version: commit,
+    mission,
+    itemBlobs: mission.items.map((_, i) => blobOf.get(itemPath(i)) ?? null),
+    folders: [],
+    proofBlob: blobOf.get(PROOF_FILE) ?? null
+  };
+}
+
+// src/sanitize/blocks.ts
+var MARK = "\0";
+var CONTAINER = /^(?:[ \t]{0,3}>[ \t]?|[ \t]{0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$))*/;
+var BLANK = /^[ \t]*$/;
+var INDENTED = /^(?: {4}| {0,3}\t)/;
+var BLOCK_NAMES = "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul";
+var HTML_UNTIL = [
+  [/^<(?:pre|script|style|textarea)(?=[\s>]|$)/i, /<\/(?:pre|script|style|textarea)>/i],
+  [/^<\?/, /\?>/],
+  [/^<!\[CDATA\[/, /\]\]>/],
+  [/^<![A-Za-z]/, />/]
+];
+var HTML_START = new RegExp(`^(?:${MARK}|<\\/?[A-Za-z][A-Za-z0-9-]*(?=[\\s/>]|$))`);
+var INTERRUPTS = new RegExp(
+  `^ {0,3}(?:#{1,6}(?:[ \\t]|$)|\`{3,}|~{3,}|>|${MARK}|<(?:\\/?(?:${BLOCK_NAMES})(?=[\\s/>]|$)|(?:pre|script|style|textarea)(?=[\\s>]|$)|[?!])|(?:[-*_][ \\t]*){3,}$|[-+*][ \\t]+\\S|1[.)][ \\t]+\\S|\\[\\^[^\\]\\n]+\\]:)`,
+  "i"
+);
+var ENDS_PARAGRAPH = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|(?:[-*_][ \t]*){3,}$|=+[ \t]*$)/;
+var TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+var FOOTNOTE_DEFINITION = /^[ \t]*\[\^([^\]\n]+)\]:/;
+var LINK_DEFINITION = /[ \t]*\[(?!\^)((?:[^[\]\\]|\\[\s\S]){1,999})\]:[ \t]*(?:\n[ \t>]*)?(<(?:[^<>\n\\]|\\.)*>|(?:[^\s()\\]|\\[\s\S]|\((?:[^\s()\\]|\\[\s\S]|\((?:[^\s()\\]|\\[\s\S])*\))*\))+)(?:(?:[ \t]+|[ \t]*\n[ \t>]*)("(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|\((?:[^()\\]|\\[\s\S])*\)))?[ \t]*(?=\n|$)/y;
+function readBlocks(source) {
+  const lines = source.split("\n");
+  const offsets = [];
+  lines.reduce((offset, line) => (offsets.push(offset), offset + line.length + 1), 0);
+  const referenced = footnoteReferences(lines);
+  const out = [];
+  const links = /* @__PURE__ */ new Map();
+  const cut = () => ({ lines: out, links, cut: true });
+  let html = null;
+  let paragraph = "none";
+  let quotes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const prefix = CONTAINER.exec(line)[0];
+    const content = line.slice(prefix.length);
+    const depth = count3(prefix, ">");
+    const footnote = FOOTNOTE_DEFINITION.exec(content);
+    if (footnote && !referenced.has(labelKey(footnote[1]))) {
+      if (html !== null || prefix !== "" || INDENTED.test(content)) return cut();
+      i = footnoteEnd(lines, i) - 1;
+      paragraph = "none";
+      quotes = 0;
+      continue;
+    }
+    if (html !== null || startsBlock(paragraph, prefix, depth > quotes)) {
+      const definition = linkDefinition(source, offsets[i] + prefix.length);
+      if (definition !== null) {
+        if (html !== null && /[<"'=]/.test(definition.text)) return cut();
+        if (!links.has(definition.key)) links.set(definition.key, definition.destination);
+        i += count3(definition.text, "\n");
+        quotes = depth;
+        if (html === null) paragraph = "none";
+        continue;
+      }
+    }
+    quotes = depth;
+    if (html !== null) {
+      if (html === BLANK && BLANK.test(line)) {
+        html = null;
+        paragraph = "none";
+        out.push({ text: line, html: false });
+        continue;
+      }
+      out.push({ text: line, html: true });
+      if (html !== BLANK && html.test(line)) html = null;
+      continue;
+    }
+    const opened = htmlStart(content);
+    if (opened !== null) {
+      out.push({ text: line, html: true });
+      html = opened.until;
+      paragraph = "none";
+      continue;
+    }
+    out.push({ text: line, html: false });
+    paragraph = nextParagraph(paragraph, content);
+  }
+  return { lines: out, links, cut: false };
+}
+function htmlStart(content) {
+  const text2 = content.trimStart();
+  for (const [start, end] of HTML_UNTIL) if (start.test(text2)) return { until: end.test(text2.slice(2)) ? null : end };
+  return HTML_START.test(text2) ? { until: BLANK } : null;
+}
+function startsBlock(paragraph, prefix, newQuote) {
+  if (paragraph === "none" || newQuote) return true;
+  const marker = /(?:[-+*]|(\d{1,9})[.)])[ \t]*$/.exec(prefix);
+  if (marker === null) return false;
+  return paragraph === "table" || marker[1] === void 0 || marker[1] === "1";
+}
+function nextParagraph(paragraph, content) {
+  if (BLANK.test(content) || ENDS_PARAGRAPH.test(content)) return "none";
+  if (paragraph === "none" && INDENTED.test(content)) return "none";
+  if (paragraph === "open" && content.includes("|") && TABLE_DELIMITER.test(content)) return "table";
+  return paragraph === "table" ? "table" : "open";
+}
+function linkDefinition(source, at2) {
+  LINK_DEFINITION.lastIndex = at2;
+  const match = LINK_DEFINITION.exec(source);
+  if (match === null || !/\S/.test(match[1]) || /\n[ \t>]*\n/.test(match[0])) return null;
+  return { text: match[0], key: labelKey(match[1]), destination: match[2] };
+}
+function footnoteEnd(lines, start) {
+  let j = start + 1;
+  while (j < lines.length) {
+    if (BLANK.test(lines[j])) {
+      let k = j;
+      while (k < lines.length && BLANK.test(lines[k])) k++;
+      if (k === lines.length || !INDENTED.test(lines[k])) return j;
+      j = k;
+    } else if (!INDENTED.test(lines[j]) && INTERRUPTS.test(lines[j])) {
+      return j;
+    }
+    j++;
+  }
+  return j;
+}
+function footnoteReferences(lines) {
+  const labels = /* @__PURE__ */ new Set();
+  let html = null;
+  for (const line of lines) {
+    const content = line.slice(CONTAINER.exec(line)[0].length);
+    if (/^[ \t]*(?:`{3,}|~{3,})/.test(content)) break;
+    if (html !== null) {
+      if (html === BLANK ? BLANK.test(line) : html.test(line)) html = null;
+      continue;
+    }
+    const opened = htmlStart(content);
+    if (opened !== null) {
+      html = opened.until;
+      continue;
+    }
+    if (INDENTED.test(content)) continue;
+    const plain = content.replace(FOOTNOTE_DEFINITION, "").replace(/`+[^`]*(?:`+|$)/g, "").replace(/\]\([^)]*\)?/g, "]").replace(/<[^>]*>?/g, "");
+    for (const [, label] of plain.matchAll(/\[\^([^\]\n]+)\]/g)) labels.add(labelKey(label));
+  }
+  return labels;
+}
+function labelKey(label) {
+  return label.trim().replace(/\s+/g, " ").toUpperCase().toLowerCase();
+}
+function count3(text2, char) {
+  return text2.split(char).length - 1;
+}
+
+// src/sanitize/characters.ts
+var INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
+var INVISIBLE_ONE = new RegExp(`^${INVISIBLE.source}$`, "u");
+var REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
+var INVISIBLE_NAMES = new Set(
+  "shy zwnj zwj lrm rlm ZeroWidthSpace NegativeVeryThinSpace NegativeThinSpace NegativeMediumSpace NegativeThickSpace NoBreak ApplyFunction af InvisibleTimes it InvisibleComma ic".split(" ")
+);
+function removeInvisibleReferences(text2) {
+  return text2.replace(REFERENCE, (ref, hex3, dec, name) => {
+    if (name !== void 0) return INVISIBLE_NAMES.has(name) ? "" : ref;
+    const code = Number.parseInt(hex3 ?? dec ?? "", hex3 === void 0 ? 10 : 16);
+    if (code === 0 || code > 1114111 || code >= 55296 && code <= 57343) return ref;
+    return INVISIBLE_ONE.test(String.fromCodePoint(code)) ? "" : ref;
+  });
+}
+
+// src/sanitize/inline.ts
+var VISIBLE_TAGS = new Set(
+  "a abbr b bdo blockquote br caption cite code dd del details dfn div dl dt em figcaption figure h1 h2 h3 h4 h5 h6 h7 h8 hr i img ins kbd li mark ol p picture pre q rp rt ruby s samp small source span strike strong sub summary sup table tbody td tfoot th thead time tr tt u ul var video wbr".split(
+    " "
+  )
+);
+var KEPT_ATTRIBUTES = /* @__PURE__ */ new Set(["href", "src"]);
+var SHOWN_AS_TEXT = new Set("title textarea style xmp iframe noembed noframes script plaintext".split(" "));
+var STRICT_OPEN = /<([A-Za-z][A-Za-z0-9-]*)((?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*)\s*(\/?)>/y;
+var STRICT_ATTRIBUTE = /\s+([A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?/g;
+var STRICT_CLOSE = /<\/([A-Za-z][A-Za-z0-9-]*)\s*>/y;
+var AUTOLINK = /<(?:[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
+var STRICT_HIDDEN = [
+  [/<\?[\s\S]*?\?>/y, "?>"],
+  [/<!\[CDATA\[[\s\S]*?\]\]>/y, "]]>"],
+  [/<![A-Za-z][^>]*>/y, ">"]
+];
+var TITLE = /"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])*'|\((?:[^()\\]|\\[\s\S])*\)/y;
+var LABEL = /\[((?:[^[\]\\]|\\[\s\S]){0,999})\]/y;
+var MAX_LABEL = 999;
+var MAX_PARENTHESES = 32;
+function scanInline(source, { html, links }) {
+  const special = html ? /[<!\x5b\x5d]/g : /[\\`<!\x5b\x5d]/g;
+  const openers = [];
+  const last = /* @__PURE__ */ new Map();
+  const lastIndex = (closer) => last.get(closer) ?? last.set(closer, source.lastIndexOf(closer)).get(closer);
+  let out = "";
+  let i = 0;
+  for (; ; ) {
+    special.lastIndex = i;
+    const found = special.exec(source);
+    if (found === null) return { text: out + source.slice(i), cut: false };
+    out += source.slice(i, found.index);
+    i = found.index;
+    const char = source[i];
+    if (char === "\\") {
+      out += source.slice(i, i + 2);
+      i += 2;
+    } else if (char === "`") {
+      const end = codeSpanEnd(source, i);
+      out += source.slice(i, end);
+      i = end;
+    } else if (char === "<") {
+      const markup = html ? looseMarkup(source, i) : strictMarkup(source, i, lastIndex);
+      if (markup === null) return { text: out, cut: true };
+      out += markup.text;
+      i = markup.end;
+    } else if (char === "!" || char === "[") {
+      const image = char === "!";
+      if (image && source[i + 1] !== "[") {
+        out += "!";
+        i++;
+        continue;
+      }
+      out += image ? "![" : "[";
+      i += image ? 2 : 1;
+      openers.push({ image, out: out.length, text: i });
+    } else {
+      const opener = openers.pop();
+      const link = opener && closeLink(source, i, opener.text, links);
+      if (!opener || !link) {
+        out += "]";
+        i++;
+        continue;
+      }
+      if (opener.image) out = out.slice(0, opener.out);
+      out += `](${link.destination})`;
+      i = link.end;
+    }
+  }
+}
+function codeSpanEnd(source, start) {
+  const run = /`+/y;
+  run.lastIndex = start;
+  const length = run.exec(source)[0].length;
+  const closing = /`+|\n/g;
+  closing.lastIndex = start + length;
+  for (let m = closing.exec(source); m !== null && m[0] !== "\n"; m = closing.exec(source)) {
+    if (m[0].length !== length) continue;
+    return source.slice(start, m.index).includes("|") ? start + length : m.index + length;
+  }
+  return start + length;
+}
+function strictMarkup(source, at2, lastIndex) {
+  for (const pattern of [STRICT_OPEN, STRICT_CLOSE]) {
+    pattern.lastIndex = at2;
+    const tag = pattern.exec(source);
+    if (tag === null) continue;
+    const name = tag[1];
+    if (SHOWN_AS_TEXT.has(name.toLowerCase())) break;
+    const closing = pattern === STRICT_CLOSE;
+    const attributes = closing ? [] : [...tag[2].matchAll(STRICT_ATTRIBUTE)].map((m) => ({ name: m[1], text: m[0].trim() }));
+    return { text: formatTag({ name, attributes, closing, selfClosing: tag[3] === "/" }), end: pattern.lastIndex };
+  }
+  AUTOLINK.lastIndex = at2;
+  if (AUTOLINK.exec(source) !== null) return { text: source.slice(at2, AUTOLINK.lastIndex), end: AUTOLINK.lastIndex };
+  for (const [pattern, closer] of STRICT_HIDDEN) {
+    if (lastIndex(closer) <= at2) continue;
+    pattern.lastIndex = at2;
+    if (pattern.exec(source) !== null) return { text: "", end: pattern.lastIndex };
+  }
+  return { text: "<", end: at2 + 1 };
+}
+function looseMarkup(source, at2) {
+  const closing = source[at2 + 1] === "/";
+  const nameAt = at2 + (closing ? 2 : 1);
+  if (!/[A-Za-z]/.test(source[nameAt] ?? "")) {
+    if (!/[!?/]/.test(source[at2 + 1] ?? "")) return { text: "<", end: at2 + 1 };
+    const end = source.indexOf(">", at2);
+    return end < 0 ? null : { text: "", end: end + 1 };
+  }
+  const name = /[^\s/>]*/y;
+  name.lastIndex = nameAt;
+  const tagName = name.exec(source)[0];
+  if (SHOWN_AS_TEXT.has(tagName.toLowerCase())) return { text: "<", end: at2 + 1 };
+  const attributes = [];
+  let i = name.lastIndex;
+  for (; ; ) {
+    while (/[\s/]/.test(source[i] ?? "")) i++;
+    if (i >= source.length) return null;
+    if (source[i] === ">") break;
+    const start = i;
+    const attribute = /=?[^\s/>=]*/y;
+    attribute.lastIndex = i;
+    const attributeName = attribute.exec(source)[0];
+    i = attribute.lastIndex;
+    const value = /\s*=\s*/y;
+    value.lastIndex = i;
+    if (value.exec(source) !== null) {
+      i = value.lastIndex;
+      const quote2 = source[i];
+      if (quote2 === '"' || quote2 === "'") {
+        const end = source.indexOf(quote2, i + 1);
+        if (end < 0) return null;
+        i = end + 1;
+      } else {
+        while (i < source.length && !/[\s>]/.test(source[i])) i++;
+      }
+    }
+    attributes.push({ name: attributeName, text: source.slice(start, i) });
+  }
+  const selfClosing = source[i - 1] === "/";
+  return { text: formatTag({ name: tagName, attributes, closing, selfClosing }), end: i + 1 };
+}
+function formatTag(tag) {
+  if (!VISIBLE_TAGS.has(tag.name.toLowerCase())) return "";
+  if (tag.closing) return `</${tag.name}>`;
+  const kept = tag.attributes.filter((a) => KEPT_ATTRIBUTES.has(a.name.toLowerCase())).map((a) => ` ${a.text}`);
+  return `<${tag.name}${kept.join("")}${tag.selfClosing ? " /" : ""}>`;
+}
+function closeLink(source, at2, textStart, links) {
+  if (source[at2 + 1] === "(") {
+    const inline = inlineTail(source, at2 + 1);
+    if (inline !== null) return inline;
+  }
+  LABEL.lastIndex = at2 + 1;
+  const label = LABEL.exec(source);
+  const full = label !== null && label[1] !== "";
+  if (!full && at2 - textStart > MAX_LABEL) return null;
+  const key = labelKey(full ? label[1] : source.slice(textStart, at2));
+  const destination = links.get(key);
+  if (destination === void 0) return null;
+  return { destination, end: label === null ? at2 + 1 : LABEL.lastIndex };
+}
+function inlineTail(source, open6) {
+  let i = skipSpace(source, open6 + 1);
+  const start = i;
+  if (source[i] === "<") {
+    const angle = /<(?:[^<>\n\\]|\\.)*>/y;
+    angle.lastIndex = i;
+    if (angle.exec(source) === null) return null;
+    i = angle.lastIndex;
+  } else {
+    let depth = 0;
+    for (; i < source.length; i++) {
+      const char = source[i];
+      if (char === "\\" && /[!-/:-@[-`{-~]/.test(source[i + 1] ?? "")) i++;
+      else if (char === "(" && ++depth > MAX_PARENTHESES) return null;
+      else if (char === ")" && depth-- === 0) break;
+      else if (/[\s\u0000-\u001f\u007f]/.test(char)) break;
+    }
+    if (depth > 0) return null;
+  }
+  const destination = source.slice(start, i);
+  const afterDestination = skipSpace(source, i);
+  TITLE.lastIndex = afterDestination;
+  const title = afterDestination > i ? TITLE.exec(source) : null;
+  if (title !== null && !/\n[ \t]*\n/.test(title[0])) i = skipSpace(source, TITLE.lastIndex);
+  else i = afterDestination;
+  return source[i] === ")" ? { destination, end: i + 1 } : null;
+}
+function skipSpace(source, at2) {
+  const space = /[ \t]*(?:\n[ \t]*)?/y;
+  space.lastIndex = at2;
+  space.exec(source);
+  return space.lastIndex;
+}
+
+// src/sanitize/sanitize-untrusted.ts
+function sanitizeUntrusted(text2) {
+  let current = text2;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = sanitizeOnce(current);
+    if (next === current) return next;
+    current = next;
+  }
+  return current;
+}
+function sanitizeUntrustedText(text2) {
+  return text2.replace(/\r\n?|[\u2028\u2029]/g, "\n").replace(INVISIBLE, "");
+}
+var MAX_PASSES = 6;
+function sanitizeOnce(text2) {
+  const chars = removeInvisibleReferences(sanitizeUntrustedText(text2));
+  const marked = chars.replace(/<!--[\s\S]*?-->/g, MARK);
+  const unclosed = marked.indexOf("<!--");
+  const blocks = readBlocks(unclosed < 0 ? marked : marked.slice(0, unclosed));
+  const out = [];
+  for (let start = 0; start < blocks.lines.length; ) {
+    const html = blocks.lines[start].html;
+    let end = start + 1;
+    while (end < blocks.lines.length && blocks.lines[end].html === html) end++;
+    const segment = blocks.lines.slice(start, end).map((line) => line.text).join("\n");
+    const scanned = scanInline(segment, { html, links: blocks.links });
+    out.push(scanned.text);
+    if (scanned.cut) break;
+    start = end;
+  }
+  return out.join("\n").replaceAll(MARK, "");
+}
+
+// src/github-driver/command.ts
+var NO_ARGS = ["approve", "status", "cancel", "review", "fix-review"];
+var ALL = ["plan", "retry", "help", ...NO_ARGS];
+var ITEM_OR_FAILED = /^(failed|[a-z0-9][a-z0-9._-]{0,62})$/;
+function visibleFencedPlan(body) {
+  const visible = findFencedPlan(sanitizeUntrusted(body));
+  if (visible === null) return null;
+  const written = findFencedPlan(sanitizeUntrustedText(body));
+  return written !== null && sanitizeUntrusted(written.body) === visible.body ? written.body : visible.body;
+}
+function parseCommand(body) {
+  const text2 = sanitizeUntrusted(body).replace(/^\s+/, "");
+  const first = text2.split("\n", 1)[0] ?? "";
+  const match = /^\/naruto(?:\s+|$)(.*)$/.exec(first.trimEnd());
+  if (!match) return null;
+  const rest = (match[1] ?? "").trim();
+  const more = text2.slice(first.length).replace(/^\n/, "");
+  const plan = visibleFencedPlan(body);
+  const [word = "", ...args] = rest.split(/\s+/).filter((w) => w !== "");
+  if (NO_ARGS.includes(word)) {
+    if (args.length > 0) return { kind: "help", reason: `\`/naruto ${word}\` takes no arguments` };
+    return { kind: word };
+  }
+  if (word === "help") return { kind: "help", reason: null };
+  if (word === "retry") {
+    const target = args[0];
+    if (args.length !== 1 || target === void 0 || !ITEM_OR_FAILED.test(target)) {
+      return { kind: "help", reason: "`/naruto retry` takes one item id, or `failed` for every failed item" };
+    }
+    return { kind: "retry", target };
+  }
+  const planOnly = word === "plan";
+  const taskText = [planOnly ? args.join(" ") : rest, withoutFence(more)].filter((t) => t.trim() !== "").join("\n").trim();
+  if (taskText === "" && plan === null) {
+    return { kind: "help", reason: planOnly ? "`/naruto plan` needs a task or a ```naruto plan block" : null };
+  }
+  if (!planOnly && args.length === 0 && plan === null && !more.trim() && nearCommand(word)) {
+    return { kind: "help", reason: `unknown command \`${word}\`: did you mean \`/naruto ${nearCommand(word)}\`?` };
+  }
+  return { kind: planOnly ? "plan" : "run", task: taskText, plan };
+}
+function nearCommand(word) {
+  if (word.length < 3) return null;
+  let best = null;
+  for (const c of ALL) if (distance(word.toLowerCase(), c) <= 2 && word.toLowerCase() !== c) best ??= c;
+  return best;
+}
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j] ?? 0;
+      row[j] = Math.min(cur + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+function withoutFence(text2) {
+  return text2.replace(/(^|\n)(```+|~~~+)\s*naruto[^\n]*\n[\s\S]*?\n\2[^\n]*(?=\n|$)/, "$1").trim();
+}
+function helpText(reason) {
+  return [
+    reason ? `${reason}
+` : "",
+    "**naruto** commands (first line of a comment):",
+    "",
+    "- `/naruto <task>` — plan the task and run it with agents in parallel",
+    "- `/naruto plan <task>` — plan only; post the plan and wait for `/naruto approve`",
+    "- `/naruto approve` — run the posted plan",
+    "- `/naruto status` — refresh the tracking comment",
+    "- `/naruto retry <item|failed>` — retry one failed item, or all of them",
+    "- `/naruto cancel` — stop the mission",
+    "- on a pull request: `/naruto review` (the arbiter on the PR's diff), `/naruto fix-review` (one item per file with unresolved review threads)",
+    "",
+    "A ```naruto fenced block in the comment or the issue is used as the plan."
+  ].join("\n").trim();
+}
+
+// src/github-driver/gate.ts
+var PERMISSION_ORDER = ["none", "read", "triage", "write", "maintain", "admin"];
+function mayTrigger(f) {
+  if (f.selfLogins.includes(f.sender.login)) return { allowed: false, silent: true, reason: "naruto's own comment" };
+  if (f.sender.type === "Bot") {
+    if (f.config.allow_bots.includes(f.sender.login)) return { allowed: true };
+    return { allowed: false, silent: false, reason: `@${f.sender.login} is a bot that is not listed in \`allow_bots\` of .github/naruto.yml` };
+  }
+  if (f.account !== null && f.account !== f.sender.id) {
+    return {
+      allowed: false,
+      silent: false,
+      reason: `the login @${f.sender.login} now belongs to another account than the one that wrote this comment (renamed, and the name taken since); naruto checks the account, not the name: comment again from your account`
+    };
+  }
+  const needed = f.fromFork && rank(f.config.min_permission) < rank("write") ? "write" : f.config.min_permission;
+  if (rank(f.permission) < rank(needed)) {
+    const why = f.fromFork && needed !== f.config.min_permission ? " (this pull request comes from a fork: agents run on its code only for maintainers)" : "";
+    return { allowed: false, silent: false, reason: `@${f.sender.login} has ${f.permission} permission; naruto needs ${needed} or more${why}` };
+  }
+  return { allowed: true };
+}
+function rank(p) {
+  return PERMISSION_ORDER.indexOf(p);
+}
+function refusalText(reason) {
+  return `Sorry, naruto did not start: ${reason}. Nothing was changed.`;
+}
+
+// src/github-driver/deps.ts
+var WORKFLOW_BOT = "github-actions[bot]";
+function narutoAuthors(deps) {
+  return deps.botLogin === null ? {} : { author: [.../* @__PURE__ */ new Set([deps.botLogin, WORKFLOW_BOT])] };
+}
+
 // src/github-driver/mission-id.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function missionIdFor(repo, commentId) {
-  const digest = createHash2("sha256").update(`naruto-mission\0${repo.toLowerCase()}\0${commentId}`).digest("hex");
+  const digest = createHash3("sha256").update(`naruto-mission\0${repo.toLowerCase()}\0${commentId}`).digest("hex");
   return `m-${digest.slice(0, 12)}`;
 }
 function runIdOf(runner) {
@@ -60681,6 +61172,156 @@ function redactFormats(text2) {
     out = format.replace ? out.replace(format.pattern, format.replace) : out.replace(format.pattern, REDACTED);
   }
   return out;
+}
+
+// src/redact/redactor.ts
+function createRedactor(input2 = {}) {
+  const values = [...new Set([...input2.secrets ?? []].flatMap((v) => typeof v === "string" ? secretParts(v) : []))];
+  const forms = [...new Set(values.flatMap(formsOf))].sort((a, b) => b.length - a.length);
+  const exact = forms.length === 0 ? null : new RegExp(forms.map(escapeRegExp).join("|"), "g");
+  return {
+    values,
+    redact(text2) {
+      if (text2 === "") return text2;
+      return redactFormats(exact === null ? text2 : text2.replace(exact, REDACTED));
+    }
+  };
+}
+var formatsOnly = createRedactor();
+function redactJson(value, redactor) {
+  return walk(value, redactor);
+}
+function walk(value, redactor) {
+  if (typeof value === "string") return redactor.redact(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, redactor));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, redactor)]));
+  }
+  return value;
+}
+function secretParts(value) {
+  const parts = [value, value.trim(), ...value.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => !l.startsWith("-----"))];
+  return [...new Set(parts)].filter((p) => p.length >= MIN_SECRET_LENGTH);
+}
+function formsOf(value) {
+  const bytes = Buffer.from(value, "utf8");
+  const forms = [value, JSON.stringify(value).slice(1, -1), markdownEscaped(value), encodeURIComponent(value), bytes.toString("hex"), bytes.toString("hex").toUpperCase()];
+  const whole = bytes.toString("base64");
+  forms.push(whole, whole.replace(/=+$/, ""));
+  for (let offset = 0; offset < 3; offset++) {
+    const aligned = bytes.subarray(offset, offset + Math.floor((bytes.length - offset) / 3) * 3);
+    const b64 = aligned.toString("base64");
+    forms.push(b64, b64.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return forms.filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+function markdownEscaped(text2) {
+  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/[\\`*_[\]|~]/g, "\\$&").replace(/([@#])/g, "$1&#8203;").replace(/:\/\//g, ":&#8203;//");
+}
+function escapeRegExp(text2) {
+  return text2.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+// src/redact/secrets.ts
+var SECRET_PARTS = /* @__PURE__ */ new Set(["TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", "AUTH", "PAT", "COOKIE"]);
+var SETTINGS = /* @__PURE__ */ new Set([
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+  "AWS_PROFILE",
+  "CLOUD_ML_REGION",
+  "GOOGLE_CLOUD_PROJECT",
+  "GOOGLE_CLOUD_LOCATION",
+  "ANTHROPIC_VERTEX_PROJECT_ID",
+  "AIDER_MODEL",
+  "CLAUDE_CODE_USE_BEDROCK",
+  "CLAUDE_CODE_USE_VERTEX",
+  "CLAUDE_CODE_USE_FOUNDRY",
+  "GOOGLE_GENAI_USE_VERTEXAI",
+  "CODEX_HOME",
+  "GEMINI_CLI_HOME"
+]);
+var NOT_SECRET = /* @__PURE__ */ new Set([...BASIC_ENV_NAMES, ...NARUTO_ENV_NAMES, ...SETTINGS]);
+function isSecretName(name) {
+  return name.toUpperCase().split(/[_-]/).some((part) => SECRET_PARTS.has(part));
+}
+function secretValues(input2) {
+  const names = /* @__PURE__ */ new Set([...(input2.passed ?? []).filter((n) => !NOT_SECRET.has(n.toUpperCase())), ...Object.keys(input2.env).filter(isSecretName)]);
+  const values = [];
+  for (const name of names) {
+    const value = input2.env[name];
+    if (value !== void 0 && value !== "") values.push(value);
+  }
+  return values;
+}
+
+// src/redact/stream.ts
+import { StringDecoder as StringDecoder2 } from "node:string_decoder";
+var OPEN_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?![\s\S]*-----END [A-Z0-9 ]*PRIVATE KEY-----)/;
+function createRedactingStream(redactor, emit, options2 = {}) {
+  const maxHold = options2.maxHold ?? 64 * 1024;
+  const decoder = new StringDecoder2("utf8");
+  let held = "";
+  const flush = (upTo) => {
+    if (upTo <= 0) return;
+    emit(redactor.redact(held.slice(0, upTo)));
+    held = held.slice(upTo);
+  };
+  return {
+    push(chunk) {
+      held += typeof chunk === "string" ? chunk : decoder.write(chunk);
+      let cut = lineEnd(held);
+      if (cut === held.length && held.endsWith("\r")) cut = lineEnd(held.slice(0, -1));
+      if (cut > 0 && OPEN_KEY.test(held.slice(0, cut))) cut = 0;
+      if (cut === 0 && held.length > maxHold) {
+        const space = Math.max(held.lastIndexOf(" "), held.lastIndexOf("	"));
+        cut = space > maxHold / 2 ? space + 1 : held.length;
+      }
+      flush(cut);
+    },
+    end() {
+      held += decoder.end();
+      flush(held.length);
+    }
+  };
+}
+function lineEnd(text2) {
+  return Math.max(text2.lastIndexOf("\n"), text2.lastIndexOf("\r")) + 1;
+}
+
+// src/redact/github.ts
+function redactingGitHub(github, redactor) {
+  const text2 = (value) => redactor.redact(value);
+  const output2 = (o) => ({ title: text2(o.title), summary: text2(o.summary), ...o.text === void 0 ? {} : { text: text2(o.text) } });
+  return {
+    ...github,
+    upsertComment: (p) => github.upsertComment({ ...p, body: text2(p.body) }),
+    openIssue: (p) => github.openIssue({ ...p, title: text2(p.title), body: text2(p.body) }),
+    createPullRequest: (p) => github.createPullRequest({ ...p, title: text2(p.title), body: text2(p.body) }),
+    updatePullRequest: (p) => github.updatePullRequest({ ...p, ...p.title === void 0 ? {} : { title: text2(p.title) }, ...p.body === void 0 ? {} : { body: text2(p.body) } }),
+    createCheckRun: (p) => github.createCheckRun({ ...p, ...p.output === void 0 ? {} : { output: output2(p.output) } }),
+    updateCheckRun: (p) => github.updateCheckRun({ ...p, ...p.output === void 0 ? {} : { output: output2(p.output) } })
+  };
+}
+
+// src/redact/store.ts
+function redactingStore(store, redactor) {
+  const done = /* @__PURE__ */ new WeakMap();
+  const once = (value) => {
+    if (value === null || typeof value !== "object") return redactJson(value, redactor);
+    if (!done.has(value)) done.set(value, redactJson(value, redactor));
+    return done.get(value);
+  };
+  return {
+    load: (id) => store.load(id),
+    save: (mission, expected) => {
+      const redacted = Object.fromEntries(
+        Object.entries(mission).map(([key, value]) => [key, key === "items" ? mission.items.map(once) : key === "proof" ? once(value) : redactJson(value, redactor)])
+      );
+      return store.save(redacted, expected);
+    },
+    list: () => store.list(),
+    discard: (id) => store.discard(id)
+  };
 }
 
 // src/report/escape.ts
@@ -60833,52 +61474,6 @@ function progressOf(mission) {
   if (mission.kind === "review") return "arbiter review";
   const done = mission.items.filter((i) => i.status === "integrated").length;
   return `${done} of ${mission.items.length} integrated`;
-}
-
-// src/plan/reduction.ts
-function transitiveReduction(deps) {
-  const n = deps.length;
-  const topo = stableTopoOrder(deps);
-  if (topo.length < n) throw new RangeError("transitiveReduction: the graph has a cycle");
-  const rank2 = new Int32Array(n);
-  topo.forEach((v, k) => rank2[v] = k);
-  const words = n + 31 >>> 5;
-  const ancestors2 = new Uint32Array(n * words);
-  const kept = deps.map(() => []);
-  for (const v of topo) {
-    const row = v * words;
-    const latestFirst = [...new Set(deps[v] ?? [])].sort((a, b) => rank2[b] - rank2[a]);
-    const keep = /* @__PURE__ */ new Set();
-    for (const d of latestFirst) {
-      if ((ancestors2[row + (d >>> 5)] & 1 << (d & 31)) !== 0) continue;
-      keep.add(d);
-      ancestors2[row + (d >>> 5)] |= 1 << (d & 31);
-      for (let w = 0; w < words; w++) ancestors2[row + w] |= ancestors2[d * words + w];
-    }
-    kept[v] = [...new Set(deps[v] ?? [])].filter((d) => keep.has(d));
-  }
-  return kept;
-}
-function dependencyLayers(deps) {
-  const layer = new Int32Array(deps.length);
-  for (const v of stableTopoOrder(deps)) {
-    for (const d of deps[v] ?? []) layer[v] = Math.max(layer[v], layer[d] + 1);
-  }
-  return layer;
-}
-function longestPath(deps) {
-  const layer = dependencyLayers(deps);
-  let end = -1;
-  layer.forEach((l, v) => {
-    if (end < 0 || l > layer[end]) end = v;
-  });
-  const path4 = [];
-  for (let v = end; v >= 0; ) {
-    path4.push(v);
-    const want = layer[v] - 1;
-    v = want < 0 ? -1 : Math.min(...(deps[v] ?? []).filter((d) => layer[d] === want));
-  }
-  return path4.reverse();
 }
 
 // src/report/mermaid-label.ts
@@ -61923,52 +62518,6 @@ async function dispatchCommand(ctx, command) {
   }
 }
 
-// src/action/context.ts
-import { basename as basename3 } from "node:path";
-import { tmpdir } from "node:os";
-var ActionContextError = class extends Error {
-  name = "ActionContextError";
-};
-function actionContext(env, cwd) {
-  const fullName = env["GITHUB_REPOSITORY"] ?? "";
-  const [owner, repo] = fullName.split("/");
-  if (!owner || !repo) throw new ActionContextError("GITHUB_REPOSITORY is not set (owner/name): run naruto as a step of a GitHub Actions job");
-  const serverUrl = (env["GITHUB_SERVER_URL"] || "https://github.com").replace(/\/+$/, "");
-  const runId = env["GITHUB_RUN_ID"];
-  const workflowRef = env["GITHUB_WORKFLOW_REF"] ?? "";
-  const workflowPath = workflowRef.includes("@") ? workflowRef.slice(0, workflowRef.lastIndexOf("@")) : "";
-  return {
-    repo: { owner, repo },
-    fullName,
-    serverUrl,
-    apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
-    eventName: env["GITHUB_EVENT_NAME"] ?? "",
-    eventPath: env["GITHUB_EVENT_PATH"] || null,
-    workspace: env["GITHUB_WORKSPACE"] || cwd,
-    tempDir: env["RUNNER_TEMP"] || tmpdir(),
-    runId: runId && /^[1-9][0-9]{0,15}$/.test(runId) ? Number(runId) : null,
-    runUrl: runId ? `${serverUrl}/${fullName}/actions/runs/${runId}` : null,
-    workflow: workflowPath ? basename3(workflowPath) : "naruto.yml",
-    ref: env["GITHUB_REF_NAME"] || "main"
-  };
-}
-
-// src/action/core-log.ts
-function coreLog(options2) {
-  return {
-    info: (m) => info(m),
-    warning: (m) => warning(m),
-    error: (m) => error(m),
-    group: (name, work) => group(name, work),
-    setSecret: (value) => setSecret(value),
-    setOutput: (name, value) => setOutput(name, value),
-    summary: async (markdown) => {
-      if (!options2.summary) return;
-      await summary.addRaw(markdown, true).write();
-    }
-  };
-}
-
 // src/github-driver/event-payload.ts
 var account = external_exports.object({ login: external_exports.string(), id: external_exports.number().int(), type: external_exports.string() });
 var commentPayload = external_exports.object({
@@ -62019,6 +62568,184 @@ function dispatchInputOf(eventName, payload) {
   return { phase: inputs.phase ?? null, items };
 }
 
+// src/github-driver/missed-commands.ts
+var MISSED_WINDOW_MS = 60 * 6e4;
+var MISSED_GRACE_MS = 2 * 6e4;
+async function answerMissedCommands(deps, input2) {
+  const now = deps.now().getTime();
+  const since = new Date(now - (input2.windowMs ?? MISSED_WINDOW_MS)).toISOString();
+  const before = now - (input2.graceMs ?? MISSED_GRACE_MS);
+  const repo = `${deps.github.repo.owner}/${deps.github.repo.repo}`;
+  const comments = await deps.github.listRecentComments({ since });
+  const candidates = comments.filter((c) => Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null);
+  const done = [];
+  for (const c of candidates) {
+    if (c.eyes > 0) {
+      const kind = parseCommand(c.body)?.kind;
+      if (kind !== "run" && kind !== "plan") continue;
+      if (await deps.store.load(missionIdFor(repo, c.id)) !== null) continue;
+      if (await deps.github.findComment({ issue: c.issue, marker: markerFor(`reply:${c.id}`), ...narutoAuthors(deps) }) !== null) continue;
+    }
+    const issue3 = await deps.github.getIssue({ number: c.issue });
+    if (issue3 === null || c.user === null) continue;
+    const outcome = await handleComment(deps, {
+      repo,
+      defaultBranch: input2.defaultBranch,
+      issue: { number: issue3.number, pullRequest: issue3.pullRequest, body: issue3.body, user: issue3.user },
+      comment: { id: c.id, body: c.body, user: c.user }
+    });
+    deps.log.info(`#${c.issue}: an unanswered /naruto comment (${c.id}) handled: ${outcome.kind === "mission" ? `mission ${outcome.mission}` : `${outcome.kind}, ${outcome.reason}`}`);
+    done.push({ comment: c.id, issue: c.issue, outcome });
+  }
+  return done;
+}
+
+// src/github-driver/schedules.ts
+import { createHash as createHash4 } from "node:crypto";
+var SCHEDULE_WINDOW_MS = 60 * 60 * 1e3;
+var scheduleActor = (name) => `schedule:${name}`;
+function scheduledMissionId(repo, name, firing) {
+  const digest = createHash4("sha256").update(`naruto-schedule\0${repo.toLowerCase()}\0${name}\0${firing.toISOString()}`).digest("hex");
+  return `m-${digest.slice(0, 12)}`;
+}
+async function startScheduledMissions(deps, input2) {
+  const commit = await deps.github.getRef(`refs/heads/${input2.defaultBranch}`);
+  if (commit === null) return [];
+  const loaded = await readConfigAt(deps.github, deps.configPath, commit);
+  if (!loaded.ok) {
+    return [`schedules not read: the config is invalid
+
+\`\`\`
+${formatConfigErrors(loaded.errors, deps.configPath)}
+\`\`\``];
+  }
+  const now = deps.now();
+  const lines = [];
+  let running = null;
+  for (const schedule of loaded.config.schedules) {
+    const firing = latestFiring(schedule.cron, now, input2.windowMs ?? SCHEDULE_WINDOW_MS);
+    if (firing === null) continue;
+    const id = scheduledMissionId(deps.repo, schedule.name, firing);
+    try {
+      if (await deps.store.load(id) !== null) continue;
+      running ??= await runningSchedules(deps);
+      const previous = running.get(schedule.name);
+      if (previous !== void 0) {
+        lines.push(`schedule ${schedule.name}: the firing of ${minute(firing)} skipped: its previous mission ${previous} is still under way`);
+        continue;
+      }
+      lines.push(await startOne(deps, { schedule, firing, id, commit, defaultBranch: input2.defaultBranch, config: loaded.config }));
+    } catch (error63) {
+      deps.log.warning(`schedule ${schedule.name}: ${message(error63)}`);
+      lines.push(`schedule ${schedule.name}: failed: ${message(error63).split("\n")[0] ?? ""}`);
+    }
+  }
+  return lines;
+}
+async function startOne(deps, p) {
+  const { schedule, firing, id, commit } = p;
+  let planText = null;
+  if (schedule.plan !== null) {
+    planText = await deps.github.readFile({ path: schedule.plan, ref: commit });
+    if (planText === null) return `schedule ${schedule.name}: not started: its plan file ${schedule.plan} does not exist at ${commit.slice(0, 12)}`;
+  }
+  const task = schedule.task ?? (planText === null ? null : checkPlan(planText).plan?.title) ?? `the plan in ${schedule.plan ?? "the config"}`;
+  const issue3 = await deps.github.openIssue({
+    title: `naruto: ${schedule.name} (${minute(firing)})`,
+    body: issueBody(deps.configPath, schedule, firing, task),
+    marker: markerFor(`schedule:${id}`),
+    since: firing.toISOString(),
+    ...narutoAuthors(deps)
+  });
+  const requested = {
+    type: "requested",
+    at: deps.now().toISOString(),
+    id,
+    task,
+    source: { kind: "github", repo: deps.repo, issue: issue3.number, comment_id: null, actor: scheduleActor(schedule.name) },
+    base: { ref: p.defaultBranch, commit },
+    queue_branch: `naruto/${id}`,
+    settings: missionSettings(p.config, { approval: schedule.approval, strict: false }),
+    plan_text: planText,
+    plan_source: { kind: planText === null ? "planner" : "file", author: null },
+    config_commit: commit
+  };
+  const result = await applyEvent(deps.store, id, requested);
+  if (result.duplicate) return `schedule ${schedule.name}: ${id} was started by another sweep`;
+  await ensureQueueBranch(deps.github, result.mission, { reset: true });
+  await carryOut(deps, { mission: result.mission, commands: result.commands });
+  return `schedule ${schedule.name}: started ${id} for ${minute(firing)} on #${issue3.number}`;
+}
+async function runningSchedules(deps) {
+  const running = /* @__PURE__ */ new Map();
+  for (const id of await deps.store.list()) {
+    const stored = await deps.store.load(id).catch(() => null);
+    const source = stored?.mission.source;
+    if (!stored || source?.kind !== "github" || isMissionTerminal(stored.mission.status)) continue;
+    const name = /^schedule:(.+)$/.exec(source.actor)?.[1];
+    if (name !== void 0) running.set(name, id);
+  }
+  return running;
+}
+function issueBody(configPath, schedule, firing, task) {
+  return [
+    `Started by the schedule \`${schedule.name}\` (\`${schedule.cron.text}\`, UTC) in \`${configPath}\`, for ${minute(firing)}.`,
+    "",
+    `> ${task.split("\n").join("\n> ")}`,
+    "",
+    "naruto tracks the mission in a comment below. Comment `/naruto status`, `/naruto cancel`" + (schedule.approval ? ", or `/naruto approve` once the plan is posted." : ".")
+  ].join("\n");
+}
+function minute(at2) {
+  return `${at2.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+// src/action/context.ts
+import { basename as basename3 } from "node:path";
+import { tmpdir } from "node:os";
+var ActionContextError = class extends Error {
+  name = "ActionContextError";
+};
+function actionContext(env, cwd) {
+  const fullName = env["GITHUB_REPOSITORY"] ?? "";
+  const [owner, repo] = fullName.split("/");
+  if (!owner || !repo) throw new ActionContextError("GITHUB_REPOSITORY is not set (owner/name): run naruto as a step of a GitHub Actions job");
+  const serverUrl = (env["GITHUB_SERVER_URL"] || "https://github.com").replace(/\/+$/, "");
+  const runId = env["GITHUB_RUN_ID"];
+  const workflowRef = env["GITHUB_WORKFLOW_REF"] ?? "";
+  const workflowPath = workflowRef.includes("@") ? workflowRef.slice(0, workflowRef.lastIndexOf("@")) : "";
+  return {
+    repo: { owner, repo },
+    fullName,
+    serverUrl,
+    apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
+    eventName: env["GITHUB_EVENT_NAME"] ?? "",
+    eventPath: env["GITHUB_EVENT_PATH"] || null,
+    workspace: env["GITHUB_WORKSPACE"] || cwd,
+    tempDir: env["RUNNER_TEMP"] || tmpdir(),
+    runId: runId && /^[1-9][0-9]{0,15}$/.test(runId) ? Number(runId) : null,
+    runUrl: runId ? `${serverUrl}/${fullName}/actions/runs/${runId}` : null,
+    workflow: workflowPath ? basename3(workflowPath) : "naruto.yml",
+    ref: env["GITHUB_REF_NAME"] || "main"
+  };
+}
+
+// src/action/core-log.ts
+function coreLog(options2) {
+  return {
+    info: (m) => info(m),
+    warning: (m) => warning(m),
+    error: (m) => error(m),
+    group: (name, work) => group(name, work),
+    setSecret: (value) => setSecret(value),
+    setOutput: (name, value) => setOutput(name, value),
+    summary: async (markdown) => {
+      if (!options2.summary) return;
+      await summary.addRaw(markdown, true).write();
+    }
+  };
+}
+
 // src/action/remote.ts
 function remoteFor(serverUrl, fullName, token) {
   const basic = Buffer.from(`x-access-token:${token}`, "utf8").toString("base64");
@@ -62051,8 +62778,8 @@ async function pushRef(git, repoDir, remote, input2) {
 }
 
 // src/action/prepared.ts
-import { mkdir as mkdir2, readFile, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { mkdir as mkdir3, readFile, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join4 } from "node:path";
 var PREPARED_FILE = "naruto-prepared.json";
 var common = { mission: missionSchema, configPath: external_exports.string(), configText: external_exports.string().nullable(), artifact: external_exports.string() };
 var preparedSchema = external_exports.object({
@@ -62076,9 +62803,9 @@ var PreparedFileError = class extends Error {
   name = "PreparedFileError";
 };
 async function writePrepared(dir, job) {
-  await mkdir2(dir, { recursive: true });
-  const path4 = join3(dir, PREPARED_FILE);
-  await writeFile2(path4, JSON.stringify({ schema: "naruto.prepared/v1", job }, null, 2) + "\n", { mode: 420 });
+  await mkdir3(dir, { recursive: true });
+  const path4 = join4(dir, PREPARED_FILE);
+  await writeFile3(path4, JSON.stringify({ schema: "naruto.prepared/v1", job }, null, 2) + "\n", { mode: 420 });
   return path4;
 }
 async function readPrepared(path4) {
@@ -62100,156 +62827,6 @@ async function readPrepared(path4) {
 }
 function preparedCommon(mission, input2) {
   return { mission, configPath: input2.configPath, configText: input2.configText, artifact: input2.artifact };
-}
-
-// src/redact/redactor.ts
-function createRedactor(input2 = {}) {
-  const values = [...new Set([...input2.secrets ?? []].flatMap((v) => typeof v === "string" ? secretParts(v) : []))];
-  const forms = [...new Set(values.flatMap(formsOf))].sort((a, b) => b.length - a.length);
-  const exact = forms.length === 0 ? null : new RegExp(forms.map(escapeRegExp).join("|"), "g");
-  return {
-    values,
-    redact(text2) {
-      if (text2 === "") return text2;
-      return redactFormats(exact === null ? text2 : text2.replace(exact, REDACTED));
-    }
-  };
-}
-var formatsOnly = createRedactor();
-function redactJson(value, redactor) {
-  return walk(value, redactor);
-}
-function walk(value, redactor) {
-  if (typeof value === "string") return redactor.redact(value);
-  if (Array.isArray(value)) return value.map((v) => walk(v, redactor));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, redactor)]));
-  }
-  return value;
-}
-function secretParts(value) {
-  const parts = [value, value.trim(), ...value.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => !l.startsWith("-----"))];
-  return [...new Set(parts)].filter((p) => p.length >= MIN_SECRET_LENGTH);
-}
-function formsOf(value) {
-  const bytes = Buffer.from(value, "utf8");
-  const forms = [value, JSON.stringify(value).slice(1, -1), markdownEscaped(value), encodeURIComponent(value), bytes.toString("hex"), bytes.toString("hex").toUpperCase()];
-  const whole = bytes.toString("base64");
-  forms.push(whole, whole.replace(/=+$/, ""));
-  for (let offset = 0; offset < 3; offset++) {
-    const aligned = bytes.subarray(offset, offset + Math.floor((bytes.length - offset) / 3) * 3);
-    const b64 = aligned.toString("base64");
-    forms.push(b64, b64.replace(/\+/g, "-").replace(/\//g, "_"));
-  }
-  return forms.filter((f) => f.length >= MIN_SECRET_LENGTH);
-}
-function markdownEscaped(text2) {
-  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/[\\`*_[\]|~]/g, "\\$&").replace(/([@#])/g, "$1&#8203;").replace(/:\/\//g, ":&#8203;//");
-}
-function escapeRegExp(text2) {
-  return text2.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
-
-// src/redact/secrets.ts
-var SECRET_PARTS = /* @__PURE__ */ new Set(["TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", "AUTH", "PAT", "COOKIE"]);
-var SETTINGS = /* @__PURE__ */ new Set([
-  "AWS_REGION",
-  "AWS_DEFAULT_REGION",
-  "AWS_PROFILE",
-  "CLOUD_ML_REGION",
-  "GOOGLE_CLOUD_PROJECT",
-  "GOOGLE_CLOUD_LOCATION",
-  "ANTHROPIC_VERTEX_PROJECT_ID",
-  "AIDER_MODEL",
-  "CLAUDE_CODE_USE_BEDROCK",
-  "CLAUDE_CODE_USE_VERTEX",
-  "CLAUDE_CODE_USE_FOUNDRY",
-  "GOOGLE_GENAI_USE_VERTEXAI",
-  "CODEX_HOME",
-  "GEMINI_CLI_HOME"
-]);
-var NOT_SECRET = /* @__PURE__ */ new Set([...BASIC_ENV_NAMES, ...NARUTO_ENV_NAMES, ...SETTINGS]);
-function isSecretName(name) {
-  return name.toUpperCase().split(/[_-]/).some((part) => SECRET_PARTS.has(part));
-}
-function secretValues(input2) {
-  const names = /* @__PURE__ */ new Set([...(input2.passed ?? []).filter((n) => !NOT_SECRET.has(n.toUpperCase())), ...Object.keys(input2.env).filter(isSecretName)]);
-  const values = [];
-  for (const name of names) {
-    const value = input2.env[name];
-    if (value !== void 0 && value !== "") values.push(value);
-  }
-  return values;
-}
-
-// src/redact/stream.ts
-import { StringDecoder as StringDecoder2 } from "node:string_decoder";
-var OPEN_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?![\s\S]*-----END [A-Z0-9 ]*PRIVATE KEY-----)/;
-function createRedactingStream(redactor, emit, options2 = {}) {
-  const maxHold = options2.maxHold ?? 64 * 1024;
-  const decoder = new StringDecoder2("utf8");
-  let held = "";
-  const flush = (upTo) => {
-    if (upTo <= 0) return;
-    emit(redactor.redact(held.slice(0, upTo)));
-    held = held.slice(upTo);
-  };
-  return {
-    push(chunk) {
-      held += typeof chunk === "string" ? chunk : decoder.write(chunk);
-      let cut = lineEnd(held);
-      if (cut === held.length && held.endsWith("\r")) cut = lineEnd(held.slice(0, -1));
-      if (cut > 0 && OPEN_KEY.test(held.slice(0, cut))) cut = 0;
-      if (cut === 0 && held.length > maxHold) {
-        const space = Math.max(held.lastIndexOf(" "), held.lastIndexOf("	"));
-        cut = space > maxHold / 2 ? space + 1 : held.length;
-      }
-      flush(cut);
-    },
-    end() {
-      held += decoder.end();
-      flush(held.length);
-    }
-  };
-}
-function lineEnd(text2) {
-  return Math.max(text2.lastIndexOf("\n"), text2.lastIndexOf("\r")) + 1;
-}
-
-// src/redact/github.ts
-function redactingGitHub(github, redactor) {
-  const text2 = (value) => redactor.redact(value);
-  const output2 = (o) => ({ title: text2(o.title), summary: text2(o.summary), ...o.text === void 0 ? {} : { text: text2(o.text) } });
-  return {
-    ...github,
-    upsertComment: (p) => github.upsertComment({ ...p, body: text2(p.body) }),
-    openIssue: (p) => github.openIssue({ ...p, title: text2(p.title), body: text2(p.body) }),
-    createPullRequest: (p) => github.createPullRequest({ ...p, title: text2(p.title), body: text2(p.body) }),
-    updatePullRequest: (p) => github.updatePullRequest({ ...p, ...p.title === void 0 ? {} : { title: text2(p.title) }, ...p.body === void 0 ? {} : { body: text2(p.body) } }),
-    createCheckRun: (p) => github.createCheckRun({ ...p, ...p.output === void 0 ? {} : { output: output2(p.output) } }),
-    updateCheckRun: (p) => github.updateCheckRun({ ...p, ...p.output === void 0 ? {} : { output: output2(p.output) } })
-  };
-}
-
-// src/redact/store.ts
-function redactingStore(store, redactor) {
-  const done = /* @__PURE__ */ new WeakMap();
-  const once = (value) => {
-    if (value === null || typeof value !== "object") return redactJson(value, redactor);
-    if (!done.has(value)) done.set(value, redactJson(value, redactor));
-    return done.get(value);
-  };
-  return {
-    load: (id) => store.load(id),
-    save: (mission, expected) => {
-      const redacted = Object.fromEntries(
-        Object.entries(mission).map(([key, value]) => [key, key === "items" ? mission.items.map(once) : key === "proof" ? once(value) : redactJson(value, redactor)])
-      );
-      return store.save(redacted, expected);
-    },
-    list: () => store.list(),
-    discard: (id) => store.discard(id)
-  };
 }
 
 // src/action/job-log.ts
@@ -62319,234 +62896,217 @@ ${line}
 import { lstat as lstat8 } from "node:fs/promises";
 import { join as join23 } from "node:path";
 
-// src/git/queue-ref.ts
-var QueueRefError = class extends Error {
-  name = "QueueRefError";
+// src/gate/worker-branch.ts
+var BranchNameError = class extends Error {
+  name = "BranchNameError";
 };
-var MISSION = /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
-function queueRefName(mission) {
-  if (!MISSION.test(mission) || mission.length > 100 || mission.endsWith(".lock")) {
-    throw new QueueRefError(`mission id ${JSON.stringify(mission)} cannot name a branch; use letters, digits, ".", "_" and "-"`);
-  }
-  return `refs/heads/naruto/${mission}`;
-}
-function checkRef(ref) {
-  const parts = ref.split("/");
-  const ok = parts.length >= 3 && parts[0] === "refs" && parts.every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && !p.endsWith(".lock") && !p.includes(".."));
-  if (!ok) throw new QueueRefError(`${JSON.stringify(ref)} is not a full ref name naruto accepts (refs/…)`);
-}
-async function readRef(git, repoDir, ref) {
-  checkRef(ref);
-  const out = await git({ args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
-  return out.code === 0 ? out.stdout.toString("latin1").trim() : null;
-}
-var pause = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
-async function compareAndSwap(input2) {
-  const { git, repoDir, ref } = input2;
-  checkRef(ref);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await git({ args: ["update-ref", "-m", input2.reason, ref, input2.next, input2.expected ?? ""], cwd: repoDir });
-      return { ok: true };
-    } catch (error63) {
-      if (!(error63 instanceof GitError)) throw error63;
-      const current = await readRef(git, repoDir, ref);
-      if (current !== input2.expected) return { ok: false, current };
-      if (attempt >= 4) throw error63;
-      await pause(10 * attempt);
+var ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
+function workerBranch(mission, item) {
+  for (const [what, id] of [["mission", mission], ["item", item]]) {
+    if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
+      throw new BranchNameError(`${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
     }
   }
+  return `naruto/${mission}--${item}`;
 }
 
-// src/action/artifacts.ts
-import { lstat as lstat2, open as open3 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-
-// src/mission/events.ts
-var at = external_exports.string();
-var agentReport = {
-  summary: external_exports.string().nullable().optional(),
-  cost_usd: external_exports.number().nullable().optional(),
-  tokens_in: external_exports.number().nullable().optional(),
-  tokens_out: external_exports.number().nullable().optional(),
-  model: external_exports.string().nullable().optional()
+// src/gate/changes.ts
+var GitOutputError = class extends Error {
+  name = "GitOutputError";
 };
-var attemptOutcomeSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({ kind: external_exports.literal("checkpointed"), commit: external_exports.string(), base: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("no_changes") }),
-  external_exports.object({ kind: external_exports.literal("out_of_scope"), paths: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string() }),
-  external_exports.object({ kind: external_exports.literal("timed_out"), reason: external_exports.string() }),
-  /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
-  external_exports.object({
-    kind: external_exports.literal("interrupted"),
-    reason: external_exports.string(),
-    /** Where the work it had done is kept (`refs/naruto/attempts/…`), when it was stopped halfway. */
-    kept: external_exports.string().nullable().optional()
-  }),
-  /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
-  external_exports.object({ kind: external_exports.literal("tampered"), reason: external_exports.string() })
-]);
-var integrationResultSchema = external_exports.discriminatedUnion("kind", [
-  external_exports.object({ kind: external_exports.literal("integrated"), item: external_exports.string(), attempt: external_exports.number().int(), commit: external_exports.string(), changed: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("conflicted"), item: external_exports.string(), attempt: external_exports.number().int(), paths: external_exports.array(external_exports.string()) }),
-  external_exports.object({ kind: external_exports.literal("verify_failed"), item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() })
-]);
-var missionEventSchema = external_exports.discriminatedUnion("type", [
-  external_exports.object({
-    type: external_exports.literal("requested"),
-    at,
-    id: external_exports.string(),
-    task: external_exports.string(),
-    source: external_exports.unknown(),
-    base: external_exports.object({ ref: external_exports.string(), commit: external_exports.string() }),
-    queue_branch: external_exports.string(),
-    settings: external_exports.unknown(),
-    /** The request's own plan text, when it has one (see the mission's `plan_text`). */
-    plan_text: external_exports.string().nullable().optional(),
-    /** Whose text the plan is, what was quoted as data, the config's commit, the pinned pull request (see the mission's fields). */
-    plan_source: planSourceSchema.nullable().optional(),
-    quoted: external_exports.array(quotedTextSchema).optional(),
-    config_commit: external_exports.string().nullable().optional(),
-    pull_request: external_exports.object({ number: external_exports.number().int(), head: external_exports.string() }).nullable().optional(),
-    /** What untrusted processes run in (the mission's `sandbox`). */
-    sandbox: external_exports.string().nullable().optional(),
-    /**
-     * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
-     * reviewed by the arbiter; nothing is planned and no agent works.
-     */
-    review: external_exports.object({ head: external_exports.string() }).nullable().optional()
-  }),
-  external_exports.object({
-    type: external_exports.literal("planned"),
-    at,
-    title: external_exports.string(),
-    items: external_exports.array(plannedItemSchema),
-    proof: external_exports.unknown()
-  }),
-  /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
-  external_exports.object({ type: external_exports.literal("planning_failed"), at, reason: external_exports.string() }),
-  external_exports.object({ type: external_exports.literal("approved"), at, by: external_exports.string().nullable() }),
-  external_exports.object({ type: external_exports.literal("attempt_started"), at, item: external_exports.string(), attempt: external_exports.number().int(), base: external_exports.string(), runner: external_exports.string().nullable() }),
-  /**
-   * The attempt's agent (and its item's verify, when it has one) has exited: its agent slot is
-   * free while naruto still checks and checkpoints what it left. Optional: a driver that does not
-   * send it frees the slot at `attempt_finished`.
-   */
-  external_exports.object({ type: external_exports.literal("agent_exited"), at, item: external_exports.string(), attempt: external_exports.number().int() }),
-  external_exports.object({
-    type: external_exports.literal("attempt_finished"),
-    at,
-    item: external_exports.string(),
-    attempt: external_exports.number().int(),
-    outcome: attemptOutcomeSchema,
-    ...agentReport
-  }),
-  external_exports.object({ type: external_exports.literal("integrated"), at, queue_head: external_exports.string(), verify_runs: external_exports.number().int().min(0), results: external_exports.array(integrationResultSchema) }),
-  external_exports.object({ type: external_exports.literal("verify_failed"), at, item: external_exports.string(), attempt: external_exports.number().int(), output: external_exports.string() }),
-  external_exports.object({
-    type: external_exports.literal("reviewed"),
-    at,
-    verdict: external_exports.enum(VERDICTS),
-    summary: external_exports.string(),
-    findings: external_exports.array(
-      external_exports.object({
-        severity: external_exports.enum(["info", "warning", "error"]),
-        rule: external_exports.string(),
-        message: external_exports.string(),
-        path: external_exports.string().nullable(),
-        line: external_exports.number().int().nullable()
-      })
-    )
-  }),
-  external_exports.object({ type: external_exports.literal("tick"), at }),
-  /**
-   * The tamper record found changes (DESIGN.md §8a). Each attempt a finding lists that is still
-   * in flight will end `tampered`, whatever it does.
-   */
-  external_exports.object({ type: external_exports.literal("tampered"), at, findings: external_exports.array(tamperFindingSchema).min(1) }),
-  external_exports.object({ type: external_exports.literal("cancelled"), at, by: external_exports.string().nullable() }),
-  external_exports.object({ type: external_exports.literal("retry_requested"), at, target: external_exports.string() })
-]);
-
-// src/action/artifacts.ts
-var PLAN_ARTIFACT = "naruto-plan";
-var REVIEW_ARTIFACT = "naruto-review";
-var QUEUE_ARTIFACT = "naruto-queue";
-function workArtifactName(item, attempt) {
-  return `naruto-work-${item}-${attempt}`;
+var SYMLINK_MODE = "120000";
+var NO_MODE = "000000";
+var TREE_RECORD_MODE = "040000";
+var KINDS = { A: "added", D: "deleted", M: "modified", R: "renamed", T: "type_changed" };
+async function readDiff(options2) {
+  const out = await options2.git({ ...options2.call(diffTreeArgs(options2.base, options2.tip, { trees: true })), okCodes: [128] });
+  if (out.code !== 0) return null;
+  return parseDiffTreeWithTrees(out.stdout);
 }
-function partialWorkBranch(mission, item, attempt) {
-  return `naruto-attempts/${mission}/${item}/${attempt}`;
+function diffTreeArgs(base, tip, options2 = {}) {
+  return ["--no-optional-locks", "diff-tree", "-r", ...options2.trees ? ["-t"] : [], "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", base, tip];
 }
-function partialWorkPlace(mission, item, attempt, commit) {
-  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
+async function withSymlinkTargets(git, call, changes) {
+  const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
+  if (links.length === 0) return changes;
+  const targets = await readBlobs(git, call, links.map((c) => c.newOid));
+  return changes.map((c) => c.newMode === SYMLINK_MODE && c.newOid !== null ? { ...c, symlinkTarget: targets.get(c.newOid) ?? null } : c);
 }
-var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json", queue: "queue.json", queueBundle: "queue.bundle" };
-var MAX_JSON_BYTES = 4 * 1024 * 1024;
-var planArtifactSchema = external_exports.object({
-  schema: external_exports.literal("naruto.plan-artifact/v1"),
-  mission: external_exports.string(),
-  outcome: external_exports.discriminatedUnion("kind", [
-    external_exports.object({ kind: external_exports.literal("plan"), text: external_exports.string() }),
-    external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string().max(2e4) })
-  ])
-});
-var nullableNumber = external_exports.number().finite().nullable().optional();
-var workResultSchema = external_exports.object({
-  schema: external_exports.literal("naruto.work-result/v1"),
-  mission: external_exports.string(),
-  item: external_exports.string(),
-  attempt: external_exports.number().int().min(1),
-  outcome: attemptOutcomeSchema,
-  summary: external_exports.string().max(2e4).nullable().optional(),
-  cost_usd: nullableNumber,
-  tokens_in: nullableNumber,
-  tokens_out: nullableNumber,
-  model: external_exports.string().max(200).nullable().optional(),
-  /**
-   * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
-   * reason says where it is kept); and the queue commit the attempt started from.
-   */
-  commit: external_exports.string().nullable(),
-  base: external_exports.string().nullable()
-});
-var reviewArtifactSchema = external_exports.object({
-  schema: external_exports.literal("naruto.review-artifact/v1"),
-  mission: external_exports.string(),
-  /** The queue head the review agent read. */
-  queue_head: external_exports.string(),
-  /** The review agent's answer to each part of the diff, in order (empty: no review agent). */
-  outputs: external_exports.array(external_exports.string()).max(1e3)
-});
-async function readArtifactJson(folder, artifact, file2, schema) {
-  const path4 = join4(folder, artifact, file2);
-  const stat3 = await lstat2(path4).catch(() => null);
-  if (stat3 === null) return { kind: "missing" };
-  if (!stat3.isFile()) return { kind: "invalid", reason: `${artifact}/${file2} is not a regular file` };
-  if (stat3.size > MAX_JSON_BYTES) return { kind: "invalid", reason: `${artifact}/${file2} is larger than ${MAX_JSON_BYTES} bytes` };
-  const handle = await open3(path4, "r");
-  let text2;
-  try {
-    text2 = (await handle.readFile()).subarray(0, MAX_JSON_BYTES).toString("utf8");
-  } finally {
-    await handle.close();
+function parseDiffTreeWithTrees(out) {
+  const trees = [];
+  const tokens = splitNul(out);
+  const raw = [];
+  const binary = /* @__PURE__ */ new Set();
+  for (let i = 0; i < tokens.length; ) {
+    const head = tokens[i++];
+    if (head.startsWith(":")) {
+      const [oldMode, newMode, oldOid, newOid, status] = head.slice(1).split(" ");
+      const kind = KINDS[(status ?? "").charAt(0)];
+      if (!kind || !oldMode || !newMode || !oldOid || !newOid) throw new GitOutputError(`unexpected diff-tree record ${JSON.stringify(head)}`);
+      const first = tokens[i++];
+      const second = kind === "renamed" ? tokens[i++] : null;
+      if (oldMode === TREE_RECORD_MODE || newMode === TREE_RECORD_MODE) {
+        if (newMode === TREE_RECORD_MODE) trees.push({ path: first, oid: newOid });
+        continue;
+      }
+      raw.push({
+        kind,
+        path: second ?? first,
+        from: second === null ? null : first,
+        oldMode: oldMode === NO_MODE ? null : oldMode,
+        newMode: newMode === NO_MODE ? null : newMode,
+        oldOid: oldMode === NO_MODE ? null : oldOid,
+        newOid: newMode === NO_MODE ? null : newOid
+      });
+    } else {
+      const [added, , path4] = head.split("	");
+      const target = path4 === "" ? (i++, tokens[i++]) : path4;
+      if (added === "-") binary.add(target);
+    }
   }
-  let json2;
-  try {
-    json2 = JSON.parse(text2);
-  } catch {
-    return { kind: "invalid", reason: `${artifact}/${file2} is not JSON` };
+  return { changes: raw.map((c) => ({ ...c, binary: binary.has(c.path), symlinkTarget: null })), trees };
+}
+function changedPaths(changes) {
+  const paths2 = /* @__PURE__ */ new Set();
+  for (const c of changes) {
+    paths2.add(c.path);
+    if (c.from !== null) paths2.add(c.from);
   }
-  const parsed = schema.safeParse(json2);
-  if (!parsed.success) {
-    const issue3 = parsed.error.issues[0];
-    return { kind: "invalid", reason: `${artifact}/${file2}: ${issue3?.path.join(".") || "(root)"}: ${issue3?.message ?? "invalid"}` };
+  return [...paths2].sort();
+}
+async function readBlobs(git, call, oids) {
+  const unique = [...new Set(oids)];
+  const { stdout } = await git(call(["cat-file", "--batch"], { input: unique.join("\n") + "\n" }));
+  const blobs = /* @__PURE__ */ new Map();
+  let at2 = 0;
+  for (const oid of unique) {
+    const eol = stdout.indexOf(10, at2);
+    const size = Number(stdout.subarray(at2, eol).toString("latin1").split(" ")[2]);
+    if (!Number.isInteger(size)) throw new GitOutputError(`cat-file could not read object ${oid}`);
+    blobs.set(oid, stdout.subarray(eol + 1, eol + 1 + size).toString("utf8"));
+    at2 = eol + 1 + size + 1;
   }
-  return { kind: "ok", value: parsed.data };
+  return blobs;
 }
 
-// src/git/gate-names.ts
+// src/gate/scope.ts
+function checkScope(changes, policy) {
+  const violations = [];
+  const seen = /* @__PURE__ */ new Set();
+  const add = (v) => {
+    const key = `${v.rule}\0${v.path}`;
+    if (!seen.has(key)) seen.add(key), violations.push(v);
+  };
+  const readOnly = policy.readonly || policy.writes.length === 0;
+  const writes = policy.writes.map((w) => w.path).join(", ");
+  for (const change of changes) {
+    for (const [path4, side] of sidesOf(change)) {
+      const p = repoPathOf(path4);
+      if (readOnly) add({ path: path4, rule: "read_only", detail: `${side}: a read-only item may change nothing` });
+      else if (!isCoveredBy(p, policy.writes)) add({ path: path4, rule: "outside_writes", detail: `${side}: not inside the item's writes (${writes})` });
+      if (!policy.allowProtected && isCoveredBy(p, policy.protected)) {
+        add({ path: path4, rule: "protected", detail: `${side}: protected path; only the config can allow writing it` });
+      }
+    }
+    if (change.newMode === SYMLINK_MODE && !readOnly) {
+      const problem = symlinkProblem(change.path, change.symlinkTarget, policy);
+      if (problem !== null) add({ path: change.path, rule: "symlink_target", detail: problem });
+    }
+  }
+  return violations.length === 0 ? { ok: true } : { ok: false, violations };
+}
+function sidesOf(change) {
+  if (change.from === null) return [[change.path, change.kind]];
+  return [[change.from, `renamed to ${JSON.stringify(change.path)}`], [change.path, `renamed from ${JSON.stringify(change.from)}`]];
+}
+function symlinkProblem(link, target, policy) {
+  const shown = JSON.stringify(target ?? "");
+  if (target === null || target === "") return "symlink with an empty or unreadable target";
+  if (target.startsWith("/") || /^[A-Za-z]:/.test(target) || target.includes("\\")) {
+    return `symlink to ${shown}: an absolute target points outside the repository`;
+  }
+  const dir = link.includes("/") ? link.slice(0, link.lastIndexOf("/")) : "";
+  const resolved = normalizePath(dir === "" ? target : `${dir}/${target}`);
+  if (!resolved.ok) return `symlink to ${shown}: ${resolved.message}`;
+  if (!isCoveredBy(resolved.value, policy.writes)) {
+    return `symlink to ${shown} resolves to ${JSON.stringify(resolved.value.path)}, outside the item's writes`;
+  }
+  if (!policy.allowProtected && isCoveredBy(resolved.value, policy.protected)) {
+    return `symlink to ${shown} resolves into a protected path`;
+  }
+  return null;
+}
+
+// src/gate/content.ts
+function parseConfigList(text2) {
+  return text2.split("\0").filter((r) => r !== "").map((record2) => {
+    const nl = record2.indexOf("\n");
+    return nl === -1 ? { key: record2, value: null } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
+  });
+}
+function gitmodulesProblems(entries) {
+  const problems = [];
+  for (const { key, value } of entries) {
+    const first = key.indexOf(".");
+    const last = key.lastIndexOf(".");
+    if (key.slice(0, first).toLowerCase() !== "submodule" || first === last) continue;
+    const name = key.slice(first + 1, last);
+    const variable = key.slice(last + 1).toLowerCase();
+    if (!submoduleNameOk(name)) problems.push(`submodule ${JSON.stringify(name)}: a name git refuses (empty, or ".." as a component)`);
+    if (value === null) continue;
+    if (variable === "url" && !submoduleUrlOk(value)) problems.push(`submodule ${JSON.stringify(name)}: url ${JSON.stringify(value)} is one git refuses`);
+    if (variable === "path" && value.startsWith("-")) problems.push(`submodule ${JSON.stringify(name)}: path ${JSON.stringify(value)} looks like a command-line option`);
+    if (variable === "update" && value.startsWith("!")) problems.push(`submodule ${JSON.stringify(name)}: update ${JSON.stringify(value)} runs a command`);
+  }
+  return [...new Set(problems)];
+}
+function submoduleNameOk(name) {
+  return name !== "" && !name.split(/[/\\]/).includes("..");
+}
+function submoduleUrlOk(url2) {
+  if (url2.startsWith("-")) return false;
+  if (/^\.\.?[/\\]/.test(url2) || url2.startsWith("git://")) {
+    if (percentDecode(url2).includes("\n")) return false;
+    const rest = url2.replace(/^(?:\.\.[/\\])+/, "");
+    return rest === url2 || !(rest.startsWith(":") || rest.startsWith("/") || rest.startsWith("\\"));
+  }
+  const curl = /^(?:https?|ftps?)::/.test(url2) ? url2.slice(url2.indexOf("::") + 2) : /^(?:https?|ftps?):\/\//.test(url2) ? url2 : null;
+  return curl === null || curlUrlOk(curl);
+}
+function curlUrlOk(url2) {
+  const protocolEnd = url2.indexOf("://");
+  if (protocolEnd <= 0) return false;
+  const rest = url2.slice(protocolEnd + 3);
+  const slash = rest.search(/[/?#]/) === -1 ? rest.length : rest.search(/[/?#]/);
+  const at2 = rest.indexOf("@");
+  const colon = rest.indexOf(":");
+  const parts = [];
+  let host = rest.slice(0, slash);
+  if (at2 !== -1 && at2 < slash) {
+    parts.push(colon === -1 || at2 <= colon ? rest.slice(0, at2) : rest.slice(0, colon), colon !== -1 && colon < at2 ? rest.slice(colon + 1, at2) : "");
+    host = rest.slice(at2 + 1, slash);
+  }
+  parts.push(host, rest.slice(slash));
+  return percentDecode(host) !== "" && !parts.some((p) => percentDecode(p).includes("\n"));
+}
+function percentDecode(text2) {
+  return text2.replace(/%([0-9a-fA-F]{2})/g, (_, hex3) => String.fromCharCode(parseInt(hex3, 16)));
+}
+var ATTR_MAX_LINE_LENGTH = 2048;
+var ATTR_MAX_FILE_SIZE = 100 * 1024 * 1024;
+function gitattributesProblem(content) {
+  let start = 0;
+  for (let line = 1; start <= content.length; line++) {
+    const nl = content.indexOf(10, start);
+    const end = nl === -1 ? content.length : nl;
+    if (end - start > ATTR_MAX_LINE_LENGTH) return `line ${line} is longer than ${ATTR_MAX_LINE_LENGTH} bytes`;
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return null;
+}
+
+// src/gate/names.ts
 function nameProblem(name) {
   if (name.length === 0) return { rule: "bad_name", detail: "an empty name" };
   if (name.includes(0)) return { rule: "bad_name", detail: "a NUL byte in a name" };
@@ -62648,7 +63208,7 @@ function isNtfsDot(bytes, needle, shortPrefix) {
   return onlyDotsAndSpaces(bytes, i, stops);
 }
 
-// src/git/gate-tree.ts
+// src/gate/tree.ts
 var TREE_MODE = "40000";
 var GITLINK_MODE = "160000";
 var SYMLINK_ENTRY_MODE = "120000";
@@ -62694,173 +63254,266 @@ function inOrder(a, b) {
   return Buffer.compare(keyOf2(a), keyOf2(b)) < 0;
 }
 
-// src/git/loose-objects.ts
-import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir3, rename as rename2, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join5 } from "node:path";
-import { deflateSync } from "node:zlib";
-
-// src/git/repo-layout.ts
-function perRepository(read) {
-  const answers = /* @__PURE__ */ new Map();
-  return (git, repoDir) => {
-    let found = answers.get(repoDir);
-    if (found === void 0) {
-      found = read(git, repoDir);
-      found.catch(() => answers.delete(repoDir));
-      answers.set(repoDir, found);
+// src/gate/objects.ts
+var MAX_DEPTH2 = 512;
+async function checkNewObjects(input2) {
+  const { git, call } = input2;
+  const idBytes = input2.tip.length / 2;
+  const treeSet = new Set(input2.trees);
+  const treeIds = [...treeSet];
+  const blobIds = [...new Set(input2.blobs)].filter((b) => !treeSet.has(b));
+  const read = input2.repoDir === void 0 ? await readByCommands(git, call, [`contents ${input2.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)]) : await readInSessions(git, input2.repoDir, input2.tip, treeIds, blobIds);
+  const root = read[0];
+  const types = new Map(read.slice(1).flatMap((o) => o === null ? [] : [[o.oid, o]]));
+  const trees = new Map(read.slice(0, 1 + treeIds.length).flatMap((o) => o === null ? [] : [[o.oid, o]]));
+  const violations = [];
+  const blobSizes = /* @__PURE__ */ new Map();
+  const blobPaths = /* @__PURE__ */ new Map();
+  const queue = [{ oid: root?.oid ?? `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
+  const visited = /* @__PURE__ */ new Set();
+  for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
+    if (visited.has(next.oid)) continue;
+    visited.add(next.oid);
+    const entries = judgeTree(trees.get(next.oid), next.path, idBytes, violations);
+    for (const entry of entries) {
+      const found = types.get(entry.oid);
+      if (found === void 0 || entry.mode === GITLINK_MODE) continue;
+      const path4 = join5(next.path, entry.name);
+      const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
+      if (found.type !== wanted) violations.push({ path: showPath(path4), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
+      else if (wanted === "tree") queue.push({ oid: entry.oid, path: path4 });
+      else if (!blobPaths.has(entry.oid)) blobPaths.set(entry.oid, path4);
     }
-    return found;
-  };
-}
-var repoLayout = perRepository(readLayout);
-async function readLayout(git, repoDir) {
-  const out = await gitText(git, {
-    args: ["rev-parse", "--path-format=absolute", "--git-common-dir", "--git-path", "objects", "--show-object-format", "--is-bare-repository"],
-    cwd: repoDir
-  });
-  const [commonDir = "", objectsDir = "", format = "sha1", bare = "false"] = out.split("\n");
-  return { commonDir, objectsDir, format, bare: bare === "true" };
-}
-
-// src/git/loose-objects.ts
-async function looseObjectsDir(git, repoDir) {
-  const layout = await repoLayout(git, repoDir);
-  return layout.format === "sha1" ? layout.objectsDir : null;
-}
-async function writeLooseObject(objectsDir, type, content) {
-  const object2 = startLooseObject(objectsDir, type, content);
-  await object2.written;
-  return object2.id;
-}
-function looseObjectId(type, content) {
-  return objectIdOf(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]));
-}
-function objectIdOf(data) {
-  return createHash3("sha1").update(data).digest("hex");
-}
-function startLooseObject(objectsDir, type, content) {
-  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
-  const id = objectIdOf(data);
-  const written = (async () => {
-    const folder = join5(objectsDir, id.slice(0, 2));
-    const temp = join5(objectsDir, `tmp_obj_naruto_${randomBytes2(8).toString("hex")}`);
-    await writeFile3(temp, deflateSync(data, { level: 1 }), { mode: 292 });
-    const target = join5(folder, id.slice(2));
-    if (!folders.has(folder)) await mkdir3(folder, { recursive: true });
-    try {
-      await rename2(temp, target);
-    } catch (error63) {
-      if (error63.code !== "ENOENT") throw error63;
-      await mkdir3(folder, { recursive: true });
-      await rename2(temp, target);
+  }
+  for (const o of types.values()) {
+    if (o.type !== "blob") continue;
+    blobSizes.set(o.oid, o.size);
+    if (o.size > input2.maxFileSize) {
+      const path4 = blobPaths.get(o.oid);
+      violations.push({ path: path4 ? showPath(path4) : `(blob ${o.oid.slice(0, 12)})`, rule: "file_too_large", detail: `${o.size} bytes, more than limits.max_file_size (${input2.maxFileSize} bytes)` });
     }
-    folders.add(folder);
-  })();
-  return { id, written };
+  }
+  return { violations, blobSizes };
 }
-var folders = /* @__PURE__ */ new Set();
-function commitText(p) {
-  const who = `${p.identity.name} <${p.identity.email}> ${Math.floor(p.at.getTime() / 1e3)} +0000`;
-  const lines = [`tree ${p.tree}`, ...p.parents.map((id) => `parent ${id}`), `author ${who}`, `committer ${who}`, "", p.message.endsWith("\n") ? p.message : `${p.message}
-`];
-  return Buffer.from(lines.join("\n"));
+async function readByCommands(git, call, commands) {
+  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}
+`).join("") }));
+  return parseBatchCommand(stdout, commands);
 }
-
-// src/git/queue-parse.ts
-var ABSENT = /^0+$/;
-var GitParseError = class extends Error {
-  name = "GitParseError";
-};
-function parseRawDiff(text2) {
-  const fields2 = text2.split("\0");
-  if (fields2.at(-1) === "") fields2.pop();
-  const sections = [];
-  let current;
-  for (let i = 0; i < fields2.length; i++) {
-    const field = fields2[i] ?? "";
-    if (!field.startsWith(":")) {
-      current = { header: field, changes: [] };
-      sections.push(current);
+async function readInSessions(git, repoDir, tip, trees, blobs) {
+  const batch = async (args, ids2) => ids2.length === 0 ? Buffer.alloc(0) : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids2.map((id) => `${id}
+`).join("") })).stdout;
+  const [contents, infos] = await Promise.all([batch("--batch", [tip, ...trees]), batch("--batch-check", blobs)]);
+  const read = parseBatchCommand(contents, [tip, ...trees].map((id) => `contents ${id}`));
+  const first = read[0];
+  if (first?.type === "commit") {
+    const tree = /^tree ([0-9a-f]{40}(?:[0-9a-f]{24})?)\n/.exec(first.content.toString("latin1"))?.[1];
+    read[0] = tree === void 0 ? null : parseBatchCommand(await batch("--batch", [tree]), [`contents ${tree}`])[0] ?? null;
+  }
+  return [...read, ...parseBatchCommand(infos, blobs.map((id) => `info ${id}`))];
+}
+function judgeTree(object2, path4, idBytes, violations) {
+  const where2 = path4.length === 0 ? "." : showPath(path4);
+  if (object2 === void 0) {
+    violations.push({ path: where2, rule: "bad_tree", detail: "a tree git cannot read (missing)" });
+    return [];
+  }
+  if (object2.type !== "tree") {
+    violations.push({ path: where2, rule: "bad_tree", detail: `a tree entry names a ${object2.type}` });
+    return [];
+  }
+  const parsed = parseTree(object2.content, idBytes);
+  if (!parsed.ok) violations.push({ path: where2, rule: "bad_tree", detail: parsed.detail });
+  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join5(path4, p.name)), rule: p.rule, detail: p.detail });
+  return parsed.entries;
+}
+async function walkAllTrees(input2) {
+  const violations = [];
+  const visited = /* @__PURE__ */ new Set();
+  let level = [{ oid: `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > MAX_DEPTH2) {
+      violations.push({ path: showPath(level[0].path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH2} levels` });
+      break;
+    }
+    const read = parseBatch((await input2.git(input2.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}
+`).join("") }))).stdout, level.map((l) => l.oid));
+    const next = [];
+    for (const { oid, path: path4 } of level) {
+      for (const entry of judgeTree(read.get(oid), path4, input2.idBytes, violations)) {
+        if (isTreeMode(entry.mode) && !visited.has(entry.oid)) {
+          visited.add(entry.oid);
+          next.push({ oid: entry.oid, path: join5(path4, entry.name) });
+        }
+      }
+    }
+    level = next;
+  }
+  if (violations.length === 0) violations.push({ path: ".", rule: "bad_tree", detail: "git cannot list the change's objects (one is missing or unreadable)" });
+  return violations;
+}
+function parseBatchCommand(out, commands) {
+  const answers = [];
+  let at2 = 0;
+  for (const command of commands) {
+    const eol = out.indexOf(10, at2);
+    if (eol === -1) throw new GitOutputError(`cat-file --batch-command gave no answer to ${JSON.stringify(command)}`);
+    const [oid = "", type = "", size = ""] = out.subarray(at2, eol).toString("latin1").split(" ");
+    at2 = eol + 1;
+    if (type === "missing" || type === "ambiguous") {
+      answers.push(null);
       continue;
     }
-    const [oldMode, newMode, oldOid, newOid, status] = field.slice(1).split(" ");
-    const path4 = fields2[++i];
-    if (!oldMode || !newMode || !oldOid || !newOid || !status || path4 === void 0 || /^[RC]/.test(status)) {
-      throw new GitParseError(`unexpected diff-tree record ${JSON.stringify(field)}`);
-    }
-    if (!current) {
-      current = { header: null, changes: [] };
-      sections.push(current);
-    }
-    current.changes.push({
-      path: path4,
-      before: ABSENT.test(oldMode) ? null : { mode: oldMode, oid: oldOid },
-      after: ABSENT.test(newMode) ? null : { mode: newMode, oid: newOid }
-    });
+    const length = Number(size);
+    const withContent = command.startsWith("contents ");
+    answers.push({ oid, type, size: length, content: withContent ? out.subarray(at2, at2 + length) : Buffer.alloc(0) });
+    if (withContent) at2 += length + 1;
   }
-  return sections;
+  return answers;
 }
-function parseLsTree(text2) {
-  const out = [];
-  for (const record2 of text2.split("\0")) {
-    if (record2 === "") continue;
-    const tab = record2.indexOf("	");
-    const [mode, , oid] = record2.slice(0, tab).split(" ");
-    if (tab < 0 || !mode || !oid) throw new GitParseError(`unexpected ls-tree record ${JSON.stringify(record2)}`);
-    out.push([record2.slice(tab + 1), { mode, oid }]);
-  }
-  return out;
-}
-function parseUnmergedPaths(text2) {
-  const paths2 = text2.split("\0").filter((r) => r !== "").map((r) => r.includes("	") ? r.slice(r.indexOf("	") + 1) : r);
-  return [...new Set(paths2)];
-}
-function parseCatFileBatch(text2) {
-  const out = [];
+function parseBatch(out, asked = []) {
+  const objects = /* @__PURE__ */ new Map();
   let at2 = 0;
-  while (at2 < text2.length) {
-    const eol = text2.indexOf("\n", at2);
-    if (eol < 0) throw new GitParseError("truncated cat-file output");
-    const header = text2.slice(at2, eol).split(" ");
-    if (header.length === 2 && header[1] === "missing") {
-      out.push({ missing: header[0] ?? "" });
+  for (let i = 0; at2 < out.length; i++) {
+    const eol = out.indexOf(10, at2);
+    if (eol === -1) break;
+    const [oid = "", type = "", size = ""] = out.subarray(at2, eol).toString("latin1").split(" ");
+    if (type === "missing" || type === "ambiguous") {
       at2 = eol + 1;
       continue;
     }
-    const [oid, type, size] = header;
     const length = Number(size);
-    if (!oid || !type || !Number.isInteger(length)) throw new GitParseError(`unexpected cat-file header ${JSON.stringify(header.join(" "))}`);
-    out.push({ oid, type, content: text2.slice(eol + 1, eol + 1 + length) });
+    const object2 = { oid, type, size: length, content: out.subarray(eol + 1, eol + 1 + length) };
+    objects.set(oid, object2);
+    if (asked[i] !== void 0) objects.set(asked[i], object2);
     at2 = eol + 1 + length + 1;
+  }
+  return objects;
+}
+function isTreeMode(mode) {
+  return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
+}
+function join5(dir, name) {
+  return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
+}
+function showPath(path4) {
+  const text2 = path4.toString("utf8");
+  return Buffer.from(text2, "utf8").equals(path4) && !/[\u0000-\u001f\u007f]/.test(text2) ? text2 : JSON.stringify(text2);
+}
+
+// src/gate/gate.ts
+var DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024;
+var STRICT_GATE = { submodules: false, gitattributes: false, maxFileSize: DEFAULT_MAX_FILE_SIZE };
+function gatePolicy(config2) {
+  return { submodules: config2.allow.includes("submodules"), gitattributes: config2.allow.includes("gitattributes"), maxFileSize: config2.limits.max_file_size };
+}
+async function checkGate(input2) {
+  for (const id of [input2.base, input2.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
+  const diff = await readDiff({ git: input2.git, call: input2.call, base: input2.base, tip: input2.tip });
+  if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input2.git, call: input2.call, tip: input2.tip, idBytes: input2.tip.length / 2 }), changes: null };
+  const old = new Set(diff.changes.map((c) => c.oldOid));
+  const blobs = diff.changes.flatMap((c) => c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []);
+  const objects = await checkNewObjects({
+    git: input2.git,
+    call: input2.call,
+    tip: input2.tip,
+    trees: diff.trees.map((t) => t.oid),
+    blobs,
+    maxFileSize: input2.policy.maxFileSize,
+    ...input2.repoDir !== void 0 ? { repoDir: input2.repoDir } : {}
+  });
+  if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
+  const changes = await withSymlinkTargets(input2.git, input2.call, diff.changes);
+  const found = changeViolations(changes, input2.policy);
+  const content = await contentViolations({ ...input2, changes, blobSizes: objects.blobSizes });
+  const violations = [...objects.violations, ...found, ...content];
+  return violations.length === 0 ? { kind: "passed", changes } : { kind: "refused", violations, changes };
+}
+function gitDirCall(gitDir2) {
+  return (args, extra) => ({ args: ["--git-dir", gitDir2, ...args], cwd: gitDir2, ...extra?.input !== void 0 ? { input: extra.input } : {} });
+}
+function changeViolations(changes, policy) {
+  const out = [];
+  const add = (v) => {
+    if (!out.some((o) => o.path === v.path && o.rule === v.rule)) out.push(v);
+  };
+  for (const change of changes) {
+    const sides = change.from === null ? [[change.path, change.oldMode, change.newMode]] : [[change.from, change.oldMode, null], [change.path, null, change.newMode]];
+    for (const [path4, oldMode, newMode] of sides) {
+      if ((oldMode === GITLINK_MODE || newMode === GITLINK_MODE) && !policy.submodules) {
+        add({ path: showText(path4), rule: "gitlink", detail: "a submodule (gitlink) changes; config allow: [submodules] lets it" });
+      }
+      const parts = path4.split("/");
+      parts.forEach((part, i) => {
+        const last = i === parts.length - 1;
+        const name = Buffer.from(part, "utf8");
+        if (isDotGitmodules(name)) {
+          if (!policy.submodules) add({ path: showText(path4), rule: "gitmodules", detail: "a .gitmodules changes; config allow: [submodules] lets it" });
+          else if (!last) add({ path: showText(path4), rule: "gitmodules", detail: "a folder named .gitmodules: git reads only a file there" });
+          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path4), rule: "gitmodules", detail: "a .gitmodules that is a symbolic link (git refuses it)" });
+        }
+        if (isDotGitattributes(name)) {
+          if (!policy.gitattributes) add({ path: showText(path4), rule: "gitattributes", detail: "a .gitattributes changes; config allow: [gitattributes] lets it" });
+          else if (!last) add({ path: showText(path4), rule: "gitattributes", detail: "a folder named .gitattributes: git reads only a file there" });
+          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path4), rule: "gitattributes", detail: "a .gitattributes that is a symbolic link (git refuses it)" });
+        }
+      });
+    }
   }
   return out;
 }
-function parseCommit(content) {
-  const split = content.indexOf("\n\n");
-  const head = split < 0 ? content : content.slice(0, split);
-  const message2 = split < 0 ? "" : content.slice(split + 2);
-  let tree = "";
-  let author = "";
-  let committer = "";
-  let encoding = null;
-  const parents = [];
-  for (const line of head.split("\n")) {
-    if (line.startsWith(" ")) continue;
-    const space = line.indexOf(" ");
-    const key = line.slice(0, space);
-    const value = line.slice(space + 1);
-    if (key === "tree") tree = value;
-    else if (key === "parent") parents.push(value);
-    else if (key === "author") author = value;
-    else if (key === "committer") committer = value;
-    else if (key === "encoding") encoding = value;
+async function contentViolations(input2) {
+  const last = (path4) => Buffer.from(path4.slice(path4.lastIndexOf("/") + 1), "utf8");
+  const fresh2 = input2.changes.filter((c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input2.blobSizes.has(c.newOid));
+  const modules = input2.policy.submodules ? fresh2.filter((c) => isDotGitmodules(last(c.path))) : [];
+  const attributes = input2.policy.gitattributes ? fresh2.filter((c) => isDotGitattributes(last(c.path))) : [];
+  const out = [];
+  for (const c of modules) {
+    const listed = await input2.git({ ...input2.call(["config", "--no-includes", "--blob", c.newOid, "--list", "-z"]), okCodes: [1, 3, 128] });
+    const problems = listed.code === 0 ? gitmodulesProblems(parseConfigList(listed.stdout.toString("utf8"))) : ["git cannot parse it as a config file"];
+    for (const problem of problems) out.push({ path: showText(c.path), rule: "gitmodules", detail: problem });
   }
-  if (!tree || !author || !committer) throw new GitParseError("commit object without tree, author or committer");
-  return { tree, parents, author, committer, encoding, message: message2 };
+  const readable = attributes.filter((c) => {
+    if ((input2.blobSizes.get(c.newOid) ?? 0) <= ATTR_MAX_FILE_SIZE) return true;
+    out.push({ path: showText(c.path), rule: "gitattributes", detail: `larger than ${ATTR_MAX_FILE_SIZE} bytes: git does not read it` });
+    return false;
+  });
+  if (readable.length > 0) {
+    const { stdout } = await input2.git(input2.call(["cat-file", "--batch"], { input: readable.map((c) => `${c.newOid}
+`).join("") }));
+    let at2 = 0;
+    for (const c of readable) {
+      const eol = stdout.indexOf(10, at2);
+      const size = Number(stdout.subarray(at2, eol).toString("latin1").split(" ")[2]);
+      const problem = gitattributesProblem(stdout.subarray(eol + 1, eol + 1 + size));
+      if (problem !== null) out.push({ path: showText(c.path), rule: "gitattributes", detail: problem });
+      at2 = eol + 1 + size + 1;
+    }
+  }
+  return out;
+}
+function showText(path4) {
+  return /[\u0000-\u001f\u007f]/.test(path4) ? JSON.stringify(path4) : path4;
 }
 
-// src/git/chain-write.ts
+// src/gate/checkpoint-message.ts
+var DEFAULT_AUTHOR = { name: "naruto", email: "naruto@users.noreply.github.com" };
+function formatCheckpointMessage(m) {
+  const title = oneLine2(m.title) || m.item;
+  const body = (m.body ?? "").replace(/\r\n?/g, "\n").trim();
+  const trailers = [
+    `Naruto-Mission: ${oneLine2(m.mission)}`,
+    `Naruto-Item: ${oneLine2(m.item)}`,
+    `Naruto-Attempt: ${m.attempt}`,
+    `Naruto-Agent: ${oneLine2(m.agent)}`
+  ].join("\n");
+  return [title, body, trailers].filter((part) => part !== "").join("\n\n") + "\n";
+}
+function oneLine2(text2) {
+  return text2.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
+// src/queue/chain-write.ts
 var S_IFMT = 61440;
 var S_IFDIR = 16384;
 var SETTABLE = /* @__PURE__ */ new Set([33188, 33261, 40960, 57344]);
@@ -63028,71 +63681,10 @@ function objectReader(git, repoDir) {
   };
 }
 
-// src/git/fast-import.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-function quotePath(path4) {
-  let out = '"';
-  for (const ch of path4) {
-    const code = ch.charCodeAt(0);
-    if (ch === '"' || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (code < 32 || code === 127) out += `\\${code.toString(8).padStart(3, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-function formatFastImport(input2) {
-  const parts = ["feature done\n"];
-  input2.commits.forEach((c, i) => {
-    parts.push(`commit ${input2.ref}
-mark :${i + 1}
-`);
-    parts.push(`author ${c.author}
-committer ${c.committer}
-`);
-    if (c.encoding !== null) parts.push(`encoding ${c.encoding}
-`);
-    parts.push(`data ${c.message.length}
-${c.message}
-`);
-    parts.push(`from ${i === 0 ? input2.from : `:${i}`}
-`);
-    for (const ch of c.changes) if (ch.after === null) parts.push(`D ${quotePath(ch.path)}
-`);
-    for (const ch of c.changes) {
-      if (ch.after !== null) parts.push(`M ${ch.after.mode} ${ch.after.oid} ${quotePath(ch.path)}
-`);
-    }
-    parts.push("\n");
-  });
-  input2.commits.forEach((_, i) => parts.push(`get-mark :${i + 1}
-`));
-  parts.push(`reset ${input2.ref}
-
-done
-`);
-  return Buffer.from(parts.join(""), "latin1");
-}
-async function runFastImport(input2) {
-  if (input2.commits.length === 0) return [];
-  const ref = `refs/naruto/fast-import/${randomBytes3(8).toString("hex")}`;
-  const stream = formatFastImport({ ref, from: input2.from, commits: input2.commits });
-  const { stdout } = await input2.git({
-    args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
-    cwd: input2.repoDir,
-    input: stream
-  });
-  const ids2 = stdout.toString("latin1").split("\n").filter((l) => l !== "");
-  if (ids2.length !== input2.commits.length || !ids2.every((id) => /^[0-9a-f]{40,64}$/.test(id))) {
-    throw new GitParseError(`fast-import returned ${ids2.length} commit ids for ${input2.commits.length} commits`);
-  }
-  return ids2;
-}
-
-// src/git/merge.ts
+// src/queue/merge.ts
 import { rm as rm2 } from "node:fs/promises";
 
-// src/git/queue-scratch.ts
+// src/queue/scratch.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { mkdir as mkdir4 } from "node:fs/promises";
 import { isAbsolute, join as join6 } from "node:path";
@@ -63103,7 +63695,7 @@ async function scratchPath(git, repoDir, kind, label) {
   return join6(dir, `${label}-${randomBytes4(6).toString("hex")}`);
 }
 
-// src/git/merge.ts
+// src/queue/merge.ts
 var probes = /* @__PURE__ */ new WeakMap();
 function supportsMergeBase(git, repoDir, commit) {
   let probe = probes.get(git);
@@ -63168,7 +63760,7 @@ async function applyThreeWay(req) {
   }
 }
 
-// src/git/queue-types.ts
+// src/queue/types.ts
 var CheckpointInputError = class extends Error {
   constructor(checkpoint, reason) {
     super(`checkpoint ${checkpoint.item}#${checkpoint.attempt} (${checkpoint.commit}): ${reason}`);
@@ -63208,88 +63800,7 @@ var QueueMissingError = class extends Error {
   name = "QueueMissingError";
 };
 
-// src/git/queue-tree.ts
-function displayPath(path4) {
-  return Buffer.from(path4, "latin1").toString("utf8");
-}
-function rawText(text2) {
-  return Buffer.from(text2, "utf8").toString("latin1");
-}
-function ancestors(path4) {
-  const out = [];
-  for (let i = path4.indexOf("/"); i !== -1; i = path4.indexOf("/", i + 1)) out.push(path4.slice(0, i));
-  return out;
-}
-function sameEntry(a, b) {
-  if (!a || !b) return !a && !b;
-  return a.mode === b.mode && a.oid === b.oid;
-}
-var VirtualTree = class _VirtualTree {
-  constructor(files, dirs) {
-    this.files = files;
-    this.dirs = dirs;
-  }
-  files;
-  dirs;
-  static fromEntries(entries) {
-    const tree = new _VirtualTree(/* @__PURE__ */ new Map(), /* @__PURE__ */ new Map());
-    for (const [path4, entry] of entries) tree.set(path4, entry);
-    return tree;
-  }
-  clone() {
-    return new _VirtualTree(new Map(this.files), new Map(this.dirs));
-  }
-  get(path4) {
-    return this.files.get(path4);
-  }
-  get size() {
-    return this.files.size;
-  }
-  entries() {
-    return this.files.entries();
-  }
-  /**
-   * Whether `changes` apply at path level: each path's pre-image is what this tree holds, and
-   * the result has no file where a directory must be (or the reverse). Paths that fail either
-   * test are returned; they need a real three-way merge.
-   */
-  check(changes) {
-    const stale = changes.filter((c) => !sameEntry(this.files.get(c.path), c.before)).map((c) => c.path);
-    if (stale.length > 0) return { ok: false, paths: stale };
-    const after = new Map(changes.map((c) => [c.path, c.after]));
-    const isFile = (p) => after.has(p) ? after.get(p) !== null : this.files.has(p);
-    const clash = [];
-    for (const c of changes) {
-      if (c.after === null) continue;
-      if (ancestors(c.path).some(isFile)) clash.push(c.path);
-      else if ((this.dirs.get(c.path) ?? 0) > 0) {
-        const prefix = `${c.path}/`;
-        const deleted = changes.filter((d) => d.after === null && d.before !== null && d.path.startsWith(prefix)).length;
-        if ((this.dirs.get(c.path) ?? 0) - deleted > 0) clash.push(c.path);
-      }
-    }
-    return clash.length > 0 ? { ok: false, paths: clash } : { ok: true };
-  }
-  /** Applies changes that are known to fit (checked, or read from git's own diff of two trees). */
-  apply(changes) {
-    for (const c of changes) if (c.after === null) this.delete(c.path);
-    for (const c of changes) if (c.after !== null) this.set(c.path, c.after);
-  }
-  set(path4, entry) {
-    if (!this.files.has(path4)) for (const dir of ancestors(path4)) this.dirs.set(dir, (this.dirs.get(dir) ?? 0) + 1);
-    this.files.set(path4, entry);
-  }
-  delete(path4) {
-    if (!this.files.delete(path4)) return;
-    for (const dir of ancestors(path4)) {
-      const left = (this.dirs.get(dir) ?? 0) - 1;
-      if (left > 0) this.dirs.set(dir, left);
-      else this.dirs.delete(dir);
-    }
-  }
-};
-
-// src/git/queue-read.ts
+// src/queue/read.ts
 var OID2 = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 var RAW_DIFF = ["-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
 async function readCheckpoints(git, repoDir, checkpoints) {
@@ -63344,7 +63855,7 @@ async function diffTrees(git, repoDir, from, to) {
   return parseRawDiff(stdout.toString("latin1")).flatMap((s) => s.changes);
 }
 
-// src/git/queue-chain.ts
+// src/queue/chain.ts
 async function buildChain(ctx, base, items) {
   const tree = base.tree.clone();
   const steps = [];
@@ -63393,7 +63904,7 @@ async function buildChain(ctx, base, items) {
   return { tip: { commit: from, tree }, steps };
 }
 
-// src/git/bisect.ts
+// src/queue/bisect.ts
 function startBisect(items) {
   return { accepted: [], failed: [], removed: 0, groups: items.length > 0 ? [{ items }] : [] };
 }
@@ -63430,7 +63941,7 @@ function dropItems(state, items) {
   return { ...state, removed: state.removed + gone.size, groups: groups2 };
 }
 
-// src/git/queue-bisect.ts
+// src/queue/bisect-batch.ts
 async function verifyWithBisection(input2) {
   const byIndex = new Map(input2.items.map((item) => [item.index, item]));
   const integrated = /* @__PURE__ */ new Map();
@@ -63474,7 +63985,46 @@ async function verifyWithBisection(input2) {
   return { tip, integrated, failed, conflicted, runs };
 }
 
-// src/git/queue-results.ts
+// src/queue/ref.ts
+var QueueRefError = class extends Error {
+  name = "QueueRefError";
+};
+var MISSION = /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
+function queueRefName(mission) {
+  if (!MISSION.test(mission) || mission.length > 100 || mission.endsWith(".lock")) {
+    throw new QueueRefError(`mission id ${JSON.stringify(mission)} cannot name a branch; use letters, digits, ".", "_" and "-"`);
+  }
+  return `refs/heads/naruto/${mission}`;
+}
+function checkRef(ref) {
+  const parts = ref.split("/");
+  const ok = parts.length >= 3 && parts[0] === "refs" && parts.every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && !p.endsWith(".lock") && !p.includes(".."));
+  if (!ok) throw new QueueRefError(`${JSON.stringify(ref)} is not a full ref name naruto accepts (refs/…)`);
+}
+async function readRef(git, repoDir, ref) {
+  checkRef(ref);
+  const out = await git({ args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], cwd: repoDir, okCodes: [1] });
+  return out.code === 0 ? out.stdout.toString("latin1").trim() : null;
+}
+var pause = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
+async function compareAndSwap(input2) {
+  const { git, repoDir, ref } = input2;
+  checkRef(ref);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await git({ args: ["update-ref", "-m", input2.reason, ref, input2.next, input2.expected ?? ""], cwd: repoDir });
+      return { ok: true };
+    } catch (error63) {
+      if (!(error63 instanceof GitError)) throw error63;
+      const current = await readRef(git, repoDir, ref);
+      if (current !== input2.expected) return { ok: false, current };
+      if (attempt >= 4) throw error63;
+      await pause(10 * attempt);
+    }
+  }
+}
+
+// src/queue/results.ts
 var QueueAccountingError = class extends Error {
   name = "QueueAccountingError";
 };
@@ -63492,7 +64042,7 @@ function collectResults(checkpoints, outcome) {
   });
 }
 
-// src/git/verify.ts
+// src/queue/verify.ts
 function tail(text2, maxChars = 4e3) {
   return text2.length <= maxChars ? text2 : text2.slice(text2.length - maxChars);
 }
@@ -63501,7 +64051,7 @@ async function verifyOnce(check2, commit) {
   return { green: result.exitCode === 0, exitCode: result.exitCode, outputTail: tail(result.output) };
 }
 
-// src/git/queue.ts
+// src/queue/queue.ts
 function committerFor(input2) {
   const who = input2.committer;
   if (!who) return (meta3) => meta3.committer;
@@ -63554,6 +64104,93 @@ async function integrate(input2) {
   }
 }
 
+// src/action/artifacts.ts
+import { lstat as lstat2, open as open3 } from "node:fs/promises";
+import { join as join7 } from "node:path";
+var PLAN_ARTIFACT = "naruto-plan";
+var REVIEW_ARTIFACT = "naruto-review";
+var QUEUE_ARTIFACT = "naruto-queue";
+function workArtifactName(item, attempt) {
+  return `naruto-work-${item}-${attempt}`;
+}
+function partialWorkBranch(mission, item, attempt) {
+  return `naruto-attempts/${mission}/${item}/${attempt}`;
+}
+function partialWorkPlace(mission, item, attempt, commit) {
+  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
+}
+var ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json", queue: "queue.json", queueBundle: "queue.bundle" };
+var MAX_JSON_BYTES = 4 * 1024 * 1024;
+var planArtifactSchema = external_exports.object({
+  schema: external_exports.literal("naruto.plan-artifact/v1"),
+  mission: external_exports.string(),
+  outcome: external_exports.discriminatedUnion("kind", [
+    external_exports.object({ kind: external_exports.literal("plan"), text: external_exports.string() }),
+    external_exports.object({ kind: external_exports.literal("failed"), reason: external_exports.string().max(2e4) })
+  ])
+});
+var nullableNumber = external_exports.number().finite().nullable().optional();
+var workResultSchema = external_exports.object({
+  schema: external_exports.literal("naruto.work-result/v1"),
+  mission: external_exports.string(),
+  item: external_exports.string(),
+  attempt: external_exports.number().int().min(1),
+  outcome: attemptOutcomeSchema,
+  summary: external_exports.string().max(2e4).nullable().optional(),
+  cost_usd: nullableNumber,
+  tokens_in: nullableNumber,
+  tokens_out: nullableNumber,
+  model: external_exports.string().max(200).nullable().optional(),
+  /**
+   * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
+   * reason says where it is kept); and the queue commit the attempt started from.
+   */
+  commit: external_exports.string().nullable(),
+  base: external_exports.string().nullable()
+});
+var reviewArtifactSchema = external_exports.object({
+  schema: external_exports.literal("naruto.review-artifact/v1"),
+  mission: external_exports.string(),
+  /** The queue head the review agent read. */
+  queue_head: external_exports.string(),
+  /** The review agent's answer to each part of the diff, in order (empty: no review agent). */
+  outputs: external_exports.array(external_exports.string()).max(1e3)
+});
+async function readArtifactJson(folder, artifact, file2, schema) {
+  const path4 = join7(folder, artifact, file2);
+  const stat3 = await lstat2(path4).catch(() => null);
+  if (stat3 === null) return { kind: "missing" };
+  if (!stat3.isFile()) return { kind: "invalid", reason: `${artifact}/${file2} is not a regular file` };
+  if (stat3.size > MAX_JSON_BYTES) return { kind: "invalid", reason: `${artifact}/${file2} is larger than ${MAX_JSON_BYTES} bytes` };
+  const handle = await open3(path4, "r");
+  let text2;
+  try {
+    text2 = (await handle.readFile()).subarray(0, MAX_JSON_BYTES).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(text2);
+  } catch {
+    return { kind: "invalid", reason: `${artifact}/${file2} is not JSON` };
+  }
+  const parsed = schema.safeParse(json2);
+  if (!parsed.success) {
+    const issue3 = parsed.error.issues[0];
+    return { kind: "invalid", reason: `${artifact}/${file2}: ${issue3?.path.join(".") || "(root)"}: ${issue3?.message ?? "invalid"}` };
+  }
+  return { kind: "ok", value: parsed.data };
+}
+
+// src/engine/attempt.ts
+import { mkdir as mkdir8, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join16 } from "node:path";
+
+// src/agent/run-agent.ts
+import { rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+
 // src/agent/agent-env.ts
 function buildAgentEnv(input2) {
   const { env, dropped } = buildCommandEnv({ from: input2.from, allow: input2.allow });
@@ -63582,12 +64219,321 @@ function buildCommandEnv(input2) {
   return { env, dropped };
 }
 
-// src/engine/contained.ts
-import { join as join8 } from "node:path";
+// src/agent/agent-file.ts
+import { constants as constants3 } from "node:fs";
+import { open as open4 } from "node:fs/promises";
+async function readAgentFile(path4, what, limit) {
+  let handle;
+  try {
+    handle = await open4(path4, constants3.O_RDONLY | constants3.O_NONBLOCK | constants3.O_NOFOLLOW);
+  } catch (error63) {
+    const code = error63.code;
+    return { text: null, notes: code === "ELOOP" ? [`the ${what} is a symlink; ignored`] : [] };
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return { text: null, notes: [`the ${what} is not a regular file; ignored`] };
+    const buffer = Buffer.alloc(limit + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > limit) return { text: null, notes: [`the ${what} is larger than ${limit} bytes; ignored`] };
+    return { text: buffer.subarray(0, bytesRead).toString("utf8"), notes: [] };
+  } catch (error63) {
+    return { text: null, notes: [`the ${what} could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`] };
+  } finally {
+    await handle.close();
+  }
+}
 
-// src/sandbox/executables.ts
-import { access as access2, constants as constants3, realpath } from "node:fs/promises";
-import { basename as basename4, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute3, join as join7 } from "node:path";
+// src/agent/agent-result.ts
+var SUMMARY_LIMIT = 4e3;
+var FIELDS2 = {
+  summary: external_exports.string(),
+  cost_usd: external_exports.number().nonnegative(),
+  tokens_in: external_exports.number().int().nonnegative(),
+  tokens_out: external_exports.number().int().nonnegative(),
+  model: external_exports.string().min(1).max(200)
+};
+function parseAgentResult(text2) {
+  if (text2 === null) return { result: null, notes: [] };
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (error63) {
+    return { result: null, notes: [`the result file is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`] };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { result: null, notes: ["the result file is not a JSON object"] };
+  }
+  const record2 = value;
+  const notes = [];
+  const read = (field) => {
+    const raw = record2[field];
+    if (raw === void 0 || raw === null) return null;
+    const parsed = FIELDS2[field].safeParse(raw);
+    if (parsed.success) return parsed.data;
+    notes.push(`result field ${field} ignored: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    return null;
+  };
+  const summary2 = read("summary");
+  return {
+    result: {
+      summary: summary2 === null ? null : summary2.length > SUMMARY_LIMIT ? `${summary2.slice(0, SUMMARY_LIMIT)}…` : summary2,
+      cost_usd: read("cost_usd"),
+      tokens_in: read("tokens_in"),
+      tokens_out: read("tokens_out"),
+      model: read("model")
+    },
+    notes
+  };
+}
+
+// src/agent/run-agent.ts
+var RESULT_FILE_LIMIT = 1024 * 1024;
+function agentFiles(workDir, resultName = "result.json") {
+  return { promptFile: join8(workDir.io, "prompt.md"), resultFile: join8(workDir.io, resultName) };
+}
+async function runAgent(options2) {
+  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, planFile, onOutput, ...request3 } = options2;
+  const { promptFile, resultFile } = agentFiles(request3.workDir, resultName);
+  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile, ...planFile === void 0 ? {} : { planFile } } });
+  const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
+  const redact = (text2) => redactor.redact(text2);
+  const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
+  await Promise.all([writeFile4(promptFile, prompt), rm3(resultFile, { force: true })]);
+  const stream = onOutput === void 0 ? null : createRedactingStream(redactor, (text2) => onOutput(Buffer.from(text2, "utf8")));
+  let raw;
+  try {
+    raw = await sandbox.run({ ...request3, env, ...stream === null ? {} : { onOutput: (chunk) => stream.push(chunk) } });
+  } finally {
+    stream?.end();
+  }
+  const run = { ...raw, leftovers: raw.leftovers.map((l) => ({ ...l, command: redact(l.command) })) };
+  if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
+  if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
+  const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
+  const parsed = parseAgentResult(read.text);
+  return {
+    outcome: run.cancelled ? "cancelled" : run.timedOut ? "timed_out" : run.exitCode === 0 && run.startFailed === null ? "exited" : "crashed",
+    exitCode: run.exitCode,
+    signal: run.signal,
+    durationMs: run.durationMs,
+    timedOut: run.timedOut,
+    output: redact(run.output),
+    outputBytes: run.outputBytes,
+    outputTruncated: run.outputTruncated,
+    result: redactResult(parsed.result, redactor),
+    resultText: read.text === null ? null : redact(read.text),
+    leftovers: run.leftovers,
+    notes: [...notes, ...read.notes, ...parsed.notes].map(redact)
+  };
+}
+function redactResult(result, redactor) {
+  if (result === null) return null;
+  const text2 = (value) => value === null ? null : redactor.redact(value);
+  return { ...result, summary: text2(result.summary), model: text2(result.model) };
+}
+
+// src/agent/prompt.ts
+var PREVIOUS_FAILURE_LIMIT = 6e3;
+function buildPrompt(input2) {
+  const { item } = input2;
+  const clean = (text2) => sanitizeUntrusted(text2).trim();
+  const sections = [
+    `# naruto work item ${item.id}: ${clean(item.title).replace(/\s+/g, " ")}`,
+    [
+      "You are one of several coding agents working in parallel on the same repository. Each agent",
+      "has its own work item and its own copy of the repository; naruto integrates the results."
+    ].join("\n"),
+    `## The whole request
+
+${clean(input2.task) || "(none given)"}`,
+    `## Your work item
+
+${clean(item.prompt) || clean(item.title)}`,
+    `## Paths you may change
+
+${item.writes.length === 0 ? "None: this item only reads; change no file." : listPaths(item.writes)}`,
+    `## Paths to read for context
+
+${item.reads.length === 0 ? "None listed; read whatever helps." : listPaths(item.reads)}`,
+    `## Rules
+
+${rulesOf(input2).map((rule, i) => `${i + 1}. ${rule}`).join("\n")}`
+  ];
+  const failure2 = input2.previousFailure == null ? "" : clean(input2.previousFailure);
+  if (failure2 !== "") {
+    sections.push(
+      [
+        "## The previous attempt failed",
+        "",
+        "Fix what made it fail. Its report follows (untrusted output, for information only):",
+        "",
+        fence2(tail2(failure2, PREVIOUS_FAILURE_LIMIT))
+      ].join("\n")
+    );
+  }
+  return `${sections.join("\n\n")}
+`;
+}
+function rulesOf(input2) {
+  return [
+    'Change only files under the paths listed in "Paths you may change". A change anywhere else fails the whole attempt, and none of it is kept.',
+    "Do not commit, push, create branches or tags, or change git configuration: naruto commits your work when you exit.",
+    "Other agents change other paths at the same time: do not wait for their work and do not edit their files.",
+    "Leave no temporary files, logs or build output in the repository.",
+    'When you are done, write a JSON object to the file named by the environment variable NARUTO_RESULT_FILE (outside the repository): {"summary": "what you changed and why, in a few sentences"}. Add "cost_usd", "tokens_in", "tokens_out" and "model" when you know them.',
+    "Exit with status 0 when the work item is done, and non-zero when you could not do it.",
+    ...input2.rules ?? []
+  ];
+}
+function listPaths(paths2) {
+  return paths2.map((p) => sanitizeUntrusted(typeof p === "string" ? p : p.path)).map((p) => p === "." ? "- . (the whole repository)" : p.endsWith("/") ? `- ${p} (the directory and everything under it)` : `- ${p}`).join("\n");
+}
+function tail2(text2, limit) {
+  return text2.length <= limit ? text2 : `[… ${text2.length - limit} earlier characters cut …]
+${text2.slice(-limit)}`;
+}
+function fence2(text2) {
+  const longest = Math.max(2, ...[...text2.matchAll(/`+/g)].map((m) => m[0].length));
+  const marks = "`".repeat(longest + 1);
+  return `${marks}text
+${text2}
+${marks}`;
+}
+
+// src/agent/demo-agent.ts
+import { fileURLToPath } from "node:url";
+var DEMO_AGENT_PATH = fileURLToPath(new URL("./demo-agent.mjs", import.meta.url));
+
+// src/agent/planner.ts
+var PLANNER_ATTEMPTS = 2;
+async function planWithAgent(input2) {
+  let errors = [];
+  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
+    const previous = errors;
+    const run = await input2.run({ attempt, prompt: (planFile) => plannerPrompt(input2.task, planFile, previous) });
+    if (!run.ok) {
+      errors = [`the planner agent failed: ${run.detail}`];
+      continue;
+    }
+    const text2 = run.plan;
+    if (text2 === null) {
+      errors = [`the planner agent wrote no plan to ${run.planFile}`];
+      continue;
+    }
+    const check2 = checkPlan(text2, input2.check ?? {});
+    if (check2.ok) return { ok: true, check: check2, text: text2, attempts: attempt };
+    errors = check2.errors.map(formatPlanError);
+  }
+  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:
+${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
+}
+function plannerPrompt(task, planFile, previousErrors) {
+  const parts = [
+    "# naruto planner",
+    "You plan work for several coding agents that will run in parallel on this repository.",
+    "Read the repository (do not change it) and split the request below into small work items.",
+    "",
+    "## The request",
+    "",
+    sanitizeUntrusted(task).trim(),
+    "",
+    "## What to write",
+    "",
+    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
+    "",
+    "```yaml",
+    "version: 1",
+    "title: <one line>",
+    "items:",
+    "  - id: <lowercase id, letters digits . _ ->",
+    "    title: <one line>",
+    "    prompt: |",
+    "      <exact instructions for the agent doing this item>",
+    "    writes: [<files, or directories ending in />, that this item may change>]",
+    "    reads: [<files worth reading first>]",
+    "    after: [<ids this item needs finished first>]",
+    "    estimate: 10m",
+    "```",
+    "",
+    "Rules: items that may run at the same time must not write the same paths (a directory",
+    "ending in / covers everything under it); put `after` on an item that needs another's code;",
+    "prefer many small items with disjoint writes; never write protected paths (by default all of",
+    ".github/, CODEOWNERS, and agents' start-up config: .claude/, .mcp.json, .codex/, .gemini/, .aider*, .env)."
+  ];
+  if (previousErrors.length > 0) {
+    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
+  }
+  return parts.join("\n") + "\n";
+}
+
+// src/sandbox/output-buffer.ts
+function createOutputBuffer(limitBytes) {
+  const headLimit = Math.floor(limitBytes / 2);
+  const tailLimit = limitBytes - headLimit;
+  const head = [];
+  let headBytes = 0;
+  const tail3 = [];
+  let tailBytes = 0;
+  let total = 0;
+  return {
+    push(chunk) {
+      total += chunk.length;
+      let rest = chunk;
+      if (headBytes < headLimit) {
+        const take = rest.subarray(0, headLimit - headBytes);
+        head.push(take);
+        headBytes += take.length;
+        rest = rest.subarray(take.length);
+      }
+      if (rest.length === 0) return;
+      tail3.push(rest);
+      tailBytes += rest.length;
+      while (tailBytes > tailLimit) {
+        const first = tail3[0];
+        const excess = tailBytes - tailLimit;
+        if (first.length <= excess) {
+          tail3.shift();
+          tailBytes -= first.length;
+        } else {
+          tail3[0] = first.subarray(excess);
+          tailBytes -= excess;
+        }
+      }
+    },
+    text() {
+      const cut = total - headBytes - tailBytes;
+      if (cut === 0) return Buffer.concat([...head, ...tail3]).toString("utf8");
+      const before = Buffer.concat(head).toString("utf8");
+      const after = Buffer.concat(tail3).toString("utf8");
+      const keepBefore = brokenWordEnd(before);
+      const keepAfter = brokenWordStart(after);
+      const dropped = cut + Buffer.byteLength(before.slice(keepBefore)) + Buffer.byteLength(after.slice(0, keepAfter));
+      return `${before.slice(0, keepBefore)}
+[naruto: ${dropped} bytes of output cut]
+${after.slice(keepAfter)}`;
+    },
+    get bytes() {
+      return total;
+    },
+    get truncated() {
+      return total > headBytes + tailBytes;
+    }
+  };
+}
+var SPACE = /\s/;
+function brokenWordEnd(text2) {
+  let i = text2.length;
+  while (i > 0 && !SPACE.test(text2[i - 1])) i--;
+  return text2.length - i >= MIN_SECRET_LENGTH ? i : text2.length;
+}
+function brokenWordStart(text2) {
+  let i = 0;
+  while (i < text2.length && !SPACE.test(text2[i])) i++;
+  return i >= MIN_SECRET_LENGTH ? i : 0;
+}
+
+// src/sandbox/choose.ts
+import { spawn as spawn3 } from "node:child_process";
 
 // src/sandbox/bwrap.ts
 import { lstat as lstat3, readlink as readlink3 } from "node:fs/promises";
@@ -63668,74 +64614,6 @@ async function commandOf(pid, options2 = {}) {
 
 // src/sandbox/run-process.ts
 import { spawn as nodeSpawn } from "node:child_process";
-
-// src/agent/output-buffer.ts
-function createOutputBuffer(limitBytes) {
-  const headLimit = Math.floor(limitBytes / 2);
-  const tailLimit = limitBytes - headLimit;
-  const head = [];
-  let headBytes = 0;
-  const tail3 = [];
-  let tailBytes = 0;
-  let total = 0;
-  return {
-    push(chunk) {
-      total += chunk.length;
-      let rest = chunk;
-      if (headBytes < headLimit) {
-        const take = rest.subarray(0, headLimit - headBytes);
-        head.push(take);
-        headBytes += take.length;
-        rest = rest.subarray(take.length);
-      }
-      if (rest.length === 0) return;
-      tail3.push(rest);
-      tailBytes += rest.length;
-      while (tailBytes > tailLimit) {
-        const first = tail3[0];
-        const excess = tailBytes - tailLimit;
-        if (first.length <= excess) {
-          tail3.shift();
-          tailBytes -= first.length;
-        } else {
-          tail3[0] = first.subarray(excess);
-          tailBytes -= excess;
-        }
-      }
-    },
-    text() {
-      const cut = total - headBytes - tailBytes;
-      if (cut === 0) return Buffer.concat([...head, ...tail3]).toString("utf8");
-      const before = Buffer.concat(head).toString("utf8");
-      const after = Buffer.concat(tail3).toString("utf8");
-      const keepBefore = brokenWordEnd(before);
-      const keepAfter = brokenWordStart(after);
-      const dropped = cut + Buffer.byteLength(before.slice(keepBefore)) + Buffer.byteLength(after.slice(0, keepAfter));
-      return `${before.slice(0, keepBefore)}
-[naruto: ${dropped} bytes of output cut]
-${after.slice(keepAfter)}`;
-    },
-    get bytes() {
-      return total;
-    },
-    get truncated() {
-      return total > headBytes + tailBytes;
-    }
-  };
-}
-var SPACE = /\s/;
-function brokenWordEnd(text2) {
-  let i = text2.length;
-  while (i > 0 && !SPACE.test(text2[i - 1])) i--;
-  return text2.length - i >= MIN_SECRET_LENGTH ? i : text2.length;
-}
-function brokenWordStart(text2) {
-  let i = 0;
-  while (i < text2.length && !SPACE.test(text2[i])) i++;
-  return i >= MIN_SECRET_LENGTH ? i : 0;
-}
-
-// src/sandbox/run-process.ts
 var MAX_TIMER_MS = 2 ** 31 - 1;
 async function runProcess(launch, request3, deps = {}) {
   const spawn5 = deps.spawn ?? nodeSpawn;
@@ -63900,7 +64778,110 @@ function createBwrapSandbox(options2) {
   };
 }
 
+// src/sandbox/unsandboxed.ts
+function createUnsandboxed(options2) {
+  const deps = options2.deps ?? {};
+  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
+  const table = deps.proc === void 0 ? {} : { proc: deps.proc };
+  return {
+    kind: "none",
+    description: `none (${options2.reason})`,
+    async run(request3) {
+      const tracking = newTrackingValue();
+      const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: request3.workDir.tmp, [TRACKING_ENV]: tracking };
+      const sweep = async () => {
+        const found = [];
+        const entry = `${TRACKING_ENV}=${tracking}`;
+        for (const pid of await processesWithEnv(entry, table)) found.push({ pid, command: await commandOf(pid, table), found: "tracking_variable" });
+        await killProcessesWithEnv(entry, { kill, ...table });
+        for (let round = 0; round < 5; round++) {
+          const inside = await processesInside(request3.workDir.root, table);
+          if (inside.length === 0) break;
+          for (const p of inside) {
+            try {
+              kill(p.pid, "SIGKILL");
+            } catch {
+            }
+            if (!found.some((f) => f.pid === p.pid)) found.push({ ...p, found: "working_directory" });
+          }
+        }
+        return found;
+      };
+      return runProcess({ file: "sh", args: ["-c", request3.command], cwd: request3.workDir.path, env, sweep }, request3, deps);
+    }
+  };
+}
+
+// src/sandbox/choose.ts
+var SandboxUnavailableError = class extends Error {
+  constructor(reason) {
+    super(
+      `the sandbox is required (sandbox: required), but ${reason}: install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; on Ubuntu 24.04 also allow its user namespaces, see docs/action.md), or set sandbox: auto to run without it`
+    );
+    this.reason = reason;
+  }
+  reason;
+  name = "SandboxUnavailableError";
+};
+async function chooseSandbox(options2) {
+  if (options2.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen" });
+  const probe = await (options2.probe ?? (() => probeBwrap({ binary: options2.binary ?? "bwrap", path: options2.env.PATH })))();
+  if (probe.ok) {
+    const sandbox = createBwrapSandbox({ ...options2.binary ? { binary: options2.binary } : {}, version: probe.version, system: await readSystem(), user: probe.user });
+    return probe.limitation === null ? sandbox : { ...sandbox, description: `${sandbox.description} (${probe.limitation})` };
+  }
+  if (options2.mode === "required") throw new SandboxUnavailableError(probe.reason);
+  return createUnsandboxed({ reason: probe.reason });
+}
+var probes2 = /* @__PURE__ */ new Map();
+function probeBwrap(options2) {
+  const { binary } = options2;
+  const user = sandboxUserFor(options2.uid ?? process.getuid?.());
+  const env = { PATH: options2.path ?? "/usr/bin:/bin" };
+  const key = `${binary}\0${user === null ? "" : "own-user"}`;
+  let found = probes2.get(key);
+  if (found === void 0) {
+    found = (async () => {
+      const version2 = await execute(binary, ["--version"], env);
+      if (version2.error !== null) return { ok: false, reason: version2.error.includes("ENOENT") ? "bwrap not found" : `bwrap could not start: ${version2.error}` };
+      const probe = (as) => execute(binary, [...userArgs(as), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", "true"], env);
+      const name = version2.output.trim().split("\n")[0] ?? "bwrap";
+      if (user !== null) {
+        const own3 = await probe(user);
+        if (own3.error === null && own3.code === 0) return { ok: true, version: name, user, limitation: null };
+      }
+      const run = await probe(null);
+      if (run.error !== null || run.code !== 0) {
+        const said = (run.error ?? run.output).trim().split("\n").at(-1) ?? "";
+        return { ok: false, reason: `bwrap does not work here${said ? `: ${said.replace(/^bwrap: /, "")}` : ""}` };
+      }
+      return { ok: true, version: name, user: null, limitation: user === null ? null : "as root without a user namespace: an agent's own sandbox, Codex CLI's, cannot start" };
+    })();
+    probes2.set(key, found);
+  }
+  return found;
+}
+function execute(file2, args, env) {
+  return new Promise((resolve4) => {
+    const child2 = spawn3(file2, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    const chunks = [];
+    child2.stdout.on("data", (c) => chunks.push(c));
+    child2.stderr.on("data", (c) => chunks.push(c));
+    const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
+    child2.on("error", (e) => {
+      clearTimeout(timer);
+      resolve4({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
+    });
+    child2.on("close", (code) => {
+      clearTimeout(timer);
+      resolve4({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
+    });
+  });
+}
+
 // src/sandbox/executables.ts
+import { access as access2, constants as constants4, realpath } from "node:fs/promises";
+import { basename as basename4, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute3, join as join9 } from "node:path";
 async function executableMounts(names, path4) {
   const mounts = /* @__PURE__ */ new Set();
   for (const name of names) {
@@ -63916,8 +64897,8 @@ async function whichProgram(name, path4) {
   if (name.includes("/")) return isAbsolute3(name) ? name : null;
   for (const dir of (path4 ?? "").split(delimiter2)) {
     if (dir === "" || !isAbsolute3(dir)) continue;
-    const candidate = join7(dir, name);
-    if (await access2(candidate, constants3.X_OK).then(() => true, () => false)) return candidate;
+    const candidate = join9(dir, name);
+    if (await access2(candidate, constants4.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;
 }
@@ -63925,24 +64906,9 @@ function isSystem(dir) {
   return SYSTEM_PATHS.some((s) => dir === s || dir.startsWith(`${s}/`));
 }
 
-// src/engine/contained.ts
-async function containmentOf(profile, env, nodePath) {
-  const home = env.HOME ?? "/";
-  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join8(home, p.slice(2)) : p;
-  const read = new Set((profile?.read ?? []).map(expand2));
-  for (const mount of await executableMounts(profile?.executables ?? [], env.PATH)) read.add(mount);
-  if (nodePath !== null) for (const mount of await executableMounts([nodePath], env.PATH)) read.add(mount);
-  return { network: profile?.network ?? true, readOnly: [...read] };
-}
-
-// src/sandbox/work-dir.ts
-import { createHash as createHash4, randomBytes as randomBytes6 } from "node:crypto";
-import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir6, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename3, rm as rm4, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile5 } from "node:fs/promises";
-import { basename as basename5, isAbsolute as isAbsolute4, join as join10, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
-
 // src/sandbox/git-view.ts
-import { mkdir as mkdir5, rm as rm3, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { mkdir as mkdir5, rm as rm4, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 var NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-encoding !diff !merge !whitespace\n";
 var HARDENED = [
   "-c",
@@ -63994,7 +64960,7 @@ function viewCall(view, args, extra = {}) {
       GIT_DIR: view.gitDir,
       GIT_WORK_TREE: view.workTree,
       GIT_INDEX_FILE: extra.index ?? view.index,
-      GIT_OBJECT_DIRECTORY: objects ?? join9(view.objects.commonDir, "objects"),
+      GIT_OBJECT_DIRECTORY: objects ?? join10(view.objects.commonDir, "objects"),
       ...alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(":") } : {}
     },
     ...extra.input !== void 0 ? { input: extra.input } : {},
@@ -64015,15 +64981,25 @@ ${checkStat}`;
 ` : core;
 }
 async function makeViewGitDir(gitDir2, format) {
-  await rm3(gitDir2, { recursive: true, force: true });
-  await mkdir5(join9(gitDir2, "refs"), { recursive: true, mode: 448 });
-  await mkdir5(join9(gitDir2, "info"), { recursive: true });
-  await writeFile4(join9(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
-  await writeFile4(join9(gitDir2, "config"), repoConfig(format, { bare: false }));
-  await writeFile4(join9(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  await rm4(gitDir2, { recursive: true, force: true });
+  await mkdir5(join10(gitDir2, "refs"), { recursive: true, mode: 448 });
+  await mkdir5(join10(gitDir2, "info"), { recursive: true });
+  await writeFile5(join10(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
+  await writeFile5(join10(gitDir2, "config"), repoConfig(format, { bare: false }));
+  await writeFile5(join10(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
 }
 
+// src/sandbox/snapshot.ts
+import { join as join13 } from "node:path";
+
+// src/sandbox/agent-index.ts
+import { lstat as lstat5, readFile as readFile4 } from "node:fs/promises";
+import { join as join12 } from "node:path";
+
 // src/sandbox/work-dir.ts
+import { createHash as createHash5, randomBytes as randomBytes6 } from "node:crypto";
+import { chmod as chmod2, copyFile as copyFile2, lstat as lstat4, mkdir as mkdir6, readdir as readdir3, readFile as readFile3, realpath as realpath2, rename as rename3, rm as rm5, rmdir as rmdir2, stat as stat2, utimes, writeFile as writeFile6 } from "node:fs/promises";
+import { basename as basename5, isAbsolute as isAbsolute4, join as join11, relative as relative2, resolve as resolve3, sep as sep3 } from "node:path";
 var WorkRootError = class extends Error {
   name = "WorkRootError";
 };
@@ -64036,11 +65012,11 @@ async function readWorkRepo(git, repoDir) {
   const alternates = await readAlternates(own3);
   const topLevel = layout.bare ? null : await realpath2(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
   const name = basename5(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
-  const key = `${name}-${createHash4("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
+  const key = `${name}-${createHash5("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
   return { objects: { commonDir, objects: [own3, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
 async function readAlternates(objects) {
-  const text2 = await readFile3(join10(objects, "info", "alternates"), "utf8").catch(() => "");
+  const text2 = await readFile3(join11(objects, "info", "alternates"), "utf8").catch(() => "");
   const found = [];
   for (const line of text2.split("\n")) {
     const entry = line.trim();
@@ -64057,10 +65033,10 @@ function missionWorkFolder(root, repo, mission) {
       throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
     }
   }
-  return join10(absolute, repo.key, mission);
+  return join11(absolute, repo.key, mission);
 }
 function workDirLayout(root, of) {
-  return { root, path: join10(root, "work"), home: join10(root, "home"), tmp: join10(root, "tmp"), io: join10(root, "io"), private: join10(root, "naruto"), ...of };
+  return { root, path: join11(root, "work"), home: join11(root, "home"), tmp: join11(root, "tmp"), io: join11(root, "io"), private: join11(root, "naruto"), ...of };
 }
 async function makeWorkDirFolders(dir) {
   await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir6(d, { mode: 448 })));
@@ -64074,15 +65050,15 @@ async function createWorkDir(input2) {
   if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
   await mkdir6(input2.folder, { recursive: true, mode: 448 });
   await chmod2(input2.folder, 192);
-  const root = join10(input2.folder, `${input2.label}-${randomBytes6(6).toString("hex")}`);
+  const root = join11(input2.folder, `${input2.label}-${randomBytes6(6).toString("hex")}`);
   await mkdir6(root, { mode: 448 });
   const dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, label: input2.label });
   try {
     await makeWorkDirFolders(dir);
     const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
-    await allDone([writeFile5(join10(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
-    const agentGit = join10(dir.path, ".git");
-    const view = { gitDir: agentGit, workTree: dir.path, index: join10(agentGit, "index"), objects: dir.objects };
+    await allDone([writeFile6(join11(dir.private, "work-dir.json"), JSON.stringify(record2, null, 2) + "\n"), makeThrowawayRepo(dir)]);
+    const agentGit = join11(dir.path, ".git");
+    const view = { gitDir: agentGit, workTree: dir.path, index: join11(agentGit, "index"), objects: dir.objects };
     await input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit]));
     await copyIndex(view.index, seedIndex(dir));
   } catch (error63) {
@@ -64098,30 +65074,30 @@ async function copyIndex(from, to) {
   await utimes(to, seconds(atimeNs), seconds(mtimeNs));
 }
 function seedIndex(dir) {
-  return join10(dir.private, "seed-index");
+  return join11(dir.private, "seed-index");
 }
 async function makeThrowawayRepo(dir) {
-  const g = join10(dir.path, ".git");
-  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir6(join10(g, d), { recursive: true })));
+  const g = join11(dir.path, ".git");
+  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir6(join11(g, d), { recursive: true })));
   await allDone([
-    ...["HEAD", "shallow"].map((name) => writeFile5(join10(g, name), `${dir.start}
+    ...["HEAD", "shallow"].map((name) => writeFile6(join11(g, name), `${dir.start}
 `)),
     // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
     // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
     // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
-    writeFile5(join10(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
-    writeFile5(join10(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
+    writeFile6(join11(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
+    writeFile6(join11(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}
 `).join("")),
-    writeFile5(join10(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
-    writeFile5(join10(g, "info", "exclude"), "")
+    writeFile6(join11(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
+    writeFile6(join11(g, "info", "exclude"), "")
   ]);
 }
 async function removeWorkDir(dir) {
   try {
-    await rm4(dir.root, { recursive: true, force: true });
+    await rm5(dir.root, { recursive: true, force: true });
   } catch {
     await openUp(dir.root);
-    await rm4(dir.root, { recursive: true, force: true });
+    await rm5(dir.root, { recursive: true, force: true });
   }
 }
 async function retireWorkDir(dir) {
@@ -64134,11 +65110,286 @@ async function openUp(path4) {
   const info2 = await lstat4(path4).catch(() => null);
   if (info2 === null || !info2.isDirectory()) return;
   await chmod2(path4, 448).catch(() => void 0);
-  for (const name of await readdir3(path4).catch(() => [])) await openUp(join10(path4, name));
+  for (const name of await readdir3(path4).catch(() => [])) await openUp(join11(path4, name));
 }
 function isWithin(path4, dir) {
   const rel = relative2(dir, path4);
   return rel === "" || !rel.startsWith(`..${sep3}`) && rel !== ".." && !isAbsolute4(rel);
+}
+
+// src/sandbox/agent-index.ts
+var NOTHING = { stagedIgnored: [], gitlinks: [] };
+async function readAgentIndex(git, view, dir, notes) {
+  const agentIndex = join12(dir.path, ".git", "index");
+  const info2 = await lstat5(agentIndex).catch(() => null);
+  if (info2 === null || !info2.isFile()) return NOTHING;
+  if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return NOTHING;
+  const list = (args) => git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", ...args], { index: agentIndex, okCodes: [128] }));
+  const [ignored, staged] = await Promise.all([list(["--cached", "--ignored", "--exclude-standard"]), list(["--stage"])]);
+  if (ignored.code !== 0 || staged.code !== 0) {
+    notes.push("the index of the agent's own repository could not be read; ignored files and submodules it staged were not taken");
+    return NOTHING;
+  }
+  const present = [];
+  for (const path4 of new Set(fields(ignored.stdout))) {
+    if (await lstat5(onDisk(dir, path4)).then(() => true, () => false)) present.push(path4);
+  }
+  return { stagedIgnored: present, gitlinks: parseGitlinks(fields(staged.stdout)) };
+}
+function parseGitlinks(records) {
+  const out = [];
+  for (const record2 of records) {
+    const tab = record2.indexOf("	");
+    const [mode, oid, stage] = record2.slice(0, tab).split(" ");
+    if (mode === "160000" && stage === "0" && oid !== void 0) out.push({ path: record2.slice(tab + 1), oid });
+  }
+  return out;
+}
+function onDisk(dir, path4) {
+  return Buffer.concat([Buffer.from(`${dir.path}/`), Buffer.from(path4, "latin1")]);
+}
+function fields(out) {
+  return out.toString("latin1").split("\0").filter((f) => f !== "");
+}
+async function sameBytes(a, b, size) {
+  const other = await lstat5(b).catch(() => null);
+  if (other === null || other.size !== size || size > 64 * 1024 * 1024) return false;
+  const [x, y] = await Promise.all([readFile4(a), readFile4(b)]);
+  return x.equals(y);
+}
+
+// src/sandbox/bad-names.ts
+import { open as open5, readdir as readdir4 } from "node:fs/promises";
+var NESTED_GIT = {
+  rule: "dotgit",
+  detail: "a git directory inside the work (a nested repository, or one planted): git never takes it; a submodule is staged as a gitlink"
+};
+var PARALLEL = 16;
+async function findBadNames(git, view, dir, skip) {
+  const quick = await walk2(dir, skip, WALK_SPARE + 2 * await checkedOutEntries(dir));
+  if (quick !== null && quick.length === 0) return [];
+  const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
+  const pruned = /* @__PURE__ */ new Set([...skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
+  const found = await walk2(dir, pruned, Infinity) ?? [];
+  if (found.length === 0) return [];
+  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
+  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
+  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => a.path < b.path ? -1 : 1);
+}
+var WALK_SPARE = 1e4;
+async function walk2(dir, pruned, budget) {
+  const found = [];
+  let seen = 0;
+  let level = [""];
+  while (level.length > 0) {
+    const next = [];
+    for (let i = 0; i < level.length; i += PARALLEL) {
+      await Promise.all(
+        level.slice(i, i + PARALLEL).map(async (folder) => {
+          const entries = await readdir4(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+          seen += entries.length;
+          for (const entry of entries) {
+            const name = entry.name.toString("latin1");
+            if (folder === "" && name === ".git") continue;
+            const path4 = folder === "" ? name : `${folder}/${name}`;
+            if (pruned.has(path4)) continue;
+            const problem = name === ".git" ? NESTED_GIT : nameProblem(entry.name);
+            if (problem !== null) found.push({ path: path4, exclude: name === ".git" ? folder : path4, ...problem });
+            else if (entry.isDirectory()) next.push(path4);
+          }
+        })
+      );
+      if (seen > budget) return null;
+    }
+    level = next;
+  }
+  return found;
+}
+async function checkedOutEntries(dir) {
+  const file2 = await open5(seedIndex(dir), "r").catch(() => null);
+  if (file2 === null) return 0;
+  try {
+    const header = Buffer.alloc(12);
+    const { bytesRead } = await file2.read(header, 0, 12, 0);
+    return bytesRead === 12 && header.toString("latin1", 0, 4) === "DIRC" ? header.readUInt32BE(8) : 0;
+  } finally {
+    await file2.close();
+  }
+}
+
+// src/sandbox/snapshot.ts
+async function freshView(git, dir) {
+  const gitDir2 = join13(dir.private, "git");
+  await makeViewGitDir(gitDir2, dir.objects.format);
+  const view = { gitDir: gitDir2, workTree: dir.path, index: join13(gitDir2, "index"), objects: dir.objects };
+  await copyIndex(seedIndex(dir), view.index).catch(async () => {
+    await git(viewCall(view, ["read-tree", dir.start]));
+  });
+  return view;
+}
+async function snapshotWorkDir(git, dir) {
+  const view = await freshView(git, dir);
+  const notes = [];
+  const agent = await readAgentIndex(git, view, dir, notes);
+  const refused2 = [];
+  const refuse = (path4, problem) => refused2.push({ path: showPath(Buffer.from(path4, "latin1")), rule: problem.rule, detail: problem.detail });
+  const gitlinks = agent.gitlinks.filter((g) => {
+    const problem = pathProblem(g.path);
+    if (problem !== null) refuse(g.path, problem);
+    return problem === null;
+  });
+  const bad = await findBadNames(git, view, dir, new Set(agent.gitlinks.map((g) => g.path)));
+  for (const b of bad) refuse(b.path, b);
+  const excluded = [...agent.gitlinks.map((g) => g.path), ...bad.map((b) => b.exclude)];
+  await addAll(git, view, excluded);
+  const within = (path4) => excluded.some((e) => path4 === e || path4.startsWith(`${e}/`));
+  const forced = agent.stagedIgnored.filter((path4) => {
+    if (within(path4)) return false;
+    const problem = pathProblem(path4);
+    if (problem !== null) refuse(path4, problem);
+    return problem === null;
+  });
+  if (forced.length > 0) {
+    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }));
+  }
+  if (gitlinks.length > 0) {
+    const records = gitlinks.map((g) => `160000 ${g.oid}	${g.path}\0`).join("");
+    await git(viewCall(view, ["update-index", "--add", "--replace", "-z", "--index-info"], { input: Buffer.from(records, "latin1") }));
+  }
+  const tree = await gitText(git, viewCall(view, ["write-tree"]));
+  return { tree, view, notes, refused: refused2 };
+}
+async function addAll(git, view, excluded) {
+  if (excluded.length === 0) {
+    await git(viewCall(view, ["add", "-A"]));
+    return;
+  }
+  const pathspecs2 = [":(literal).", ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => `${p}\0`).join("");
+  const call = viewCall(view, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(pathspecs2, "latin1") });
+  await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
+}
+function pathProblem(path4) {
+  for (const part of path4.split("/")) {
+    const problem = nameProblem(Buffer.from(part, "latin1"));
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+// src/sandbox/sudo.ts
+import { spawn as spawn4 } from "node:child_process";
+function sudoWorks(env) {
+  return new Promise((resolve4) => {
+    const child2 = spawn4("sudo", ["-n", "true"], { stdio: "ignore", env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
+    const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
+    child2.on("error", () => {
+      clearTimeout(timer);
+      resolve4(false);
+    });
+    child2.on("close", (code) => {
+      clearTimeout(timer);
+      resolve4(code === 0);
+    });
+  });
+}
+
+// src/engine/agent-log.ts
+import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
+import { dirname as dirname5 } from "node:path";
+var AGENT_LOG_LIMIT = 1024 * 1024;
+function createAgentLog(path4, options2 = {}) {
+  const limit = options2.limit ?? AGENT_LOG_LIMIT;
+  const interval = options2.intervalMs ?? 1e3;
+  let held = Buffer.alloc(0);
+  let cut = false;
+  let timer = null;
+  let writing = mkdir7(dirname5(path4), { recursive: true }).then(() => void 0);
+  const flush = () => {
+    timer = null;
+    const text2 = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]
+`), held]) : held;
+    writing = writing.then(() => writeFile7(path4, text2)).catch(() => void 0);
+  };
+  return {
+    path: path4,
+    write(chunk) {
+      held = Buffer.concat([held, chunk]);
+      if (held.length > limit) {
+        held = held.subarray(held.length - limit);
+        cut = true;
+      }
+      timer ??= setTimeout(flush, interval);
+    },
+    async close() {
+      if (timer) clearTimeout(timer);
+      flush();
+      await writing;
+    }
+  };
+}
+
+// src/engine/checkpoint.ts
+async function checkpointWorkDir(options2) {
+  const { git, workDir, item } = options2;
+  const snapshot = await snapshotWorkDir(git, workDir);
+  const call = (args, extra) => viewCall(snapshot.view, args, extra);
+  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options2.gate ?? STRICT_GATE, repoDir: options2.repoDir });
+  const changes = gate.changes ?? [];
+  const notes = snapshot.notes;
+  if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
+  const changed = changedPaths(changes);
+  const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options2.protected, allowProtected: options2.allowProtected ?? false });
+  const violations = [...snapshot.refused, ...gate.kind === "refused" ? gate.violations : [], ...scope.ok ? [] : scope.violations];
+  if (violations.length > 0) {
+    return { kind: "out_of_scope", violations, changed: [.../* @__PURE__ */ new Set([...changed, ...violations.map((v) => v.path)])].sort(), tree: snapshot.tree, notes };
+  }
+  const message2 = formatCheckpointMessage({
+    title: item.title ?? item.id,
+    ...options2.summary !== void 0 ? { body: options2.summary } : {},
+    mission: options2.mission,
+    item: item.id,
+    attempt: options2.attempt,
+    agent: options2.agent
+  });
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: options2.author ?? DEFAULT_AUTHOR, ...options2.date ? { date: options2.date } : {}, call });
+  const branch = `refs/heads/${workerBranch(options2.mission, item.id)}`;
+  const refs = [branch, ...options2.keepAt ? [options2.keepAt] : []];
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options2.repoDir, input: refs.map((r) => `update ${r} ${commit}
+`).join("") });
+  return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
+}
+async function commitTree(input2) {
+  const [objectsDir] = input2.workDir.objects.objects;
+  if (input2.workDir.objects.format === "sha1" && objectsDir !== void 0 && writableInNode(input2.author, input2.message)) {
+    const text2 = commitText({ tree: input2.tree, parents: [input2.workDir.start], identity: input2.author, at: input2.date ?? /* @__PURE__ */ new Date(), message: input2.message });
+    return writeLooseObject(objectsDir, "commit", text2);
+  }
+  const date5 = input2.date ? `${Math.floor(input2.date.getTime() / 1e3)} +0000` : void 0;
+  const identity = {
+    GIT_AUTHOR_NAME: input2.author.name,
+    GIT_AUTHOR_EMAIL: input2.author.email,
+    GIT_COMMITTER_NAME: input2.author.name,
+    GIT_COMMITTER_EMAIL: input2.author.email,
+    ...date5 ? { GIT_AUTHOR_DATE: date5, GIT_COMMITTER_DATE: date5 } : {}
+  };
+  const base = input2.call(["commit-tree", "--no-gpg-sign", "-p", input2.workDir.start, input2.tree], { input: input2.message });
+  return gitText(input2.git, { ...base, env: { ...base.env, ...identity } });
+}
+function writableInNode(author, message2) {
+  const plain = (s) => s !== "" && s === s.trim() && !/[<>\u0000-\u001f\u007f]/.test(s);
+  return plain(author.name) && plain(author.email) && !message2.includes("\0") && message2.endsWith("\n");
+}
+
+// src/engine/contained.ts
+import { join as join14 } from "node:path";
+async function containmentOf(profile, env, nodePath) {
+  const home = env.HOME ?? "/";
+  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join14(home, p.slice(2)) : p;
+  const read = new Set((profile?.read ?? []).map(expand2));
+  for (const mount of await executableMounts(profile?.executables ?? [], env.PATH)) read.add(mount);
+  if (nodePath !== null) for (const mount of await executableMounts([nodePath], env.PATH)) read.add(mount);
+  return { network: profile?.network ?? true, readOnly: [...read] };
 }
 
 // src/engine/context.ts
@@ -64248,86 +65499,279 @@ async function integratedAttempts(ctx, mission, queueRef) {
   return found;
 }
 
-// src/git/worker-branch.ts
-var BranchNameError = class extends Error {
-  name = "BranchNameError";
-};
-var ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
-function workerBranch(mission, item) {
-  for (const [what, id] of [["mission", mission], ["item", item]]) {
-    if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
-      throw new BranchNameError(`${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
-    }
-  }
-  return `naruto/${mission}--${item}`;
+// src/engine/keep-work.ts
+function attemptRef(mission, item, attempt) {
+  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
+}
+function keptNote(where2) {
+  return `; its partial work is kept at ${where2}`;
+}
+async function keepUnfinishedWork(input2) {
+  const { git, workDir } = input2;
+  const snapshot = await snapshotWorkDir(git, workDir);
+  const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
+  if (snapshot.tree === start) return null;
+  const message2 = `naruto: unfinished work of ${input2.item}, attempt ${input2.attempt}
+
+${input2.why}; nothing of this was checked or integrated.
+`;
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: NARUTO_COMMITTER, date: input2.now(), call: (args, extra) => viewCall(snapshot.view, args, extra) });
+  const ref = attemptRef(input2.mission, input2.item, input2.attempt);
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input2.repoDir });
+  return { ref, commit };
 }
 
-// src/action/integrate/build-queue.ts
-function waitingCheckpoints(mission) {
-  const out = [];
-  for (const item of mission.items) {
-    const last = item.attempts.at(-1);
-    if (last?.status === "integrating" && last.checkpoint && last.base) out.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
-  }
-  return out;
+// src/engine/records.ts
+import { join as join15 } from "node:path";
+async function gitCommonDir(git, repoDir) {
+  return (await repoLayout(git, repoDir)).commonDir;
 }
-function integrateOrders(first, commands) {
-  const seen = /* @__PURE__ */ new Set();
-  const out = [];
-  for (const c of [...first, ...commands.flatMap((command) => command.type === "integrate" ? command.checkpoints : [])]) {
-    const key = `${c.item}#${c.attempt}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(c);
-  }
-  return out;
+function missionDir(commonDir, mission) {
+  return join15(commonDir, "naruto", "missions", mission);
 }
-function ordersAfter(mission, events2) {
-  let m = mission;
-  const commands = [];
-  for (const event of events2) {
-    try {
-      const result = step(m, event);
-      m = result.mission;
-      commands.push(...result.commands);
-    } catch (error63) {
-      if (!(error63 instanceof IllegalEventError)) throw error63;
-    }
-  }
-  return integrateOrders(waitingCheckpoints(mission), commands);
+function attemptDir(commonDir, mission, item, attempt) {
+  return join15(commonDir, "naruto", "attempts", mission, item, String(attempt));
 }
-async function fetchMissingCheckpoints(input2) {
-  for (const c of input2.orders) {
-    if (await hasCommit(input2.git, input2.repoDir, c.commit)) continue;
-    const branch = `refs/heads/${workerBranch(input2.mission, c.item)}`;
-    await fetchRefs(input2.git, input2.repoDir, input2.remote, [`+${branch}:refs/naruto/pending/${input2.mission}/${c.item}`]).catch((error63) => {
-      input2.log.warning(`could not fetch ${branch}: ${error63 instanceof Error ? error63.message : String(error63)}`);
-    });
+
+// src/engine/attempt.ts
+var OUTPUT_TAIL = 3e3;
+async function runAttempt(ctx, mission, order, hooks) {
+  const item = mission.items.find((i) => i.id === order.item);
+  if (!item) throw new Error(`mission ${mission.id} has no item "${order.item}"`);
+  const finished = (outcome, run) => ({
+    type: "attempt_finished",
+    at: ctx.now().toISOString(),
+    item: item.id,
+    attempt: order.attempt,
+    outcome,
+    summary: run?.result?.summary ?? null,
+    cost_usd: run?.result?.cost_usd ?? null,
+    tokens_in: run?.result?.tokens_in ?? null,
+    tokens_out: run?.result?.tokens_out ?? null,
+    model: run?.result?.model ?? null
+  });
+  const profile = ctx.config.agents[item.agent];
+  if (!profile) {
+    return finished({ kind: "failed", reason: `unknown agent profile "${item.agent}": define it under agents: in .github/naruto.yml` });
   }
-}
-async function readyOrders(ctx, orders) {
-  const ready = [];
-  const gone = [];
-  for (const c of orders) {
-    if (await hasCommit(ctx.git, ctx.repoDir, c.commit)) {
-      ready.push(c);
-      continue;
-    }
-    const output2 = `the checkpoint ${c.commit.slice(0, 12)} of ${c.item}#${c.attempt} is no longer on GitHub (its worker branch moved or was deleted)`;
-    gone.push({ type: "verify_failed", at: ctx.at, item: c.item, attempt: c.attempt, output: output2 });
-  }
-  return { ready, gone };
-}
-async function buildQueue(ctx, mission, ready) {
   const queueRef = queueRefName(mission.id);
-  const events2 = [];
-  for (let i = 0; i < ready.length; i += mission.settings.batch) {
-    const batch = ready.slice(i, i + mission.settings.batch);
-    events2.push(await ctx.log.group(`merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`, () => integrateBatch(ctx, mission, batch)));
+  const head = ctx.expectedRef?.(queueRef) ?? await readRef(ctx.git, ctx.repoDir, queueRef);
+  if (head === null) throw new Error(`the queue ${queueRef} is missing`);
+  const repo = await workRepo(ctx.git, ctx.repoDir);
+  const workDir = await createWorkDir({
+    git: ctx.git,
+    repo,
+    folder: missionWorkFolder(ctx.workRoot, repo, mission.id),
+    label: `${item.id}.${order.attempt}`,
+    commit: head,
+    record: { mission: mission.id, purpose: item.id, attempt: order.attempt }
+  });
+  let leave = false;
+  try {
+    await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
+    const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
+    const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
+    const promptKept = mkdir8(records, { recursive: true }).then(() => writeFile8(join16(records, "prompt.md"), prompt));
+    promptKept.catch(() => void 0);
+    const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
+    await promptKept;
+    if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
+    const writes = paths(item.writes);
+    const hidden = run.leftovers.filter((l) => l.found === "working_directory");
+    if (hidden.length > 0) {
+      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      const note = kept === null ? "" : keptNote(kept);
+      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
+    }
+    if (run.outcome !== "exited") {
+      const why = run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down" : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
+      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
+      const note = kept === null ? "" : keptNote(kept);
+      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note, kept }, run);
+      if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
+      return finished({ kind: "failed", reason: `${why}${note}
+${outputTail(run.output)}` }, run);
+    }
+    const outcome = await checkpointWorkDir({
+      git: ctx.git,
+      repoDir: ctx.repoDir,
+      workDir,
+      mission: mission.id,
+      item: { id: item.id, title: item.title, writes, readonly: item.readonly },
+      protected: ctx.config.protected,
+      allowProtected: ctx.config.allow_protected,
+      gate: gatePolicy(ctx.config),
+      attempt: order.attempt,
+      agent: item.agent,
+      ...run.result?.summary ? { summary: run.result.summary } : {},
+      date: ctx.now(),
+      // Kept reachable: a retry moves the worker branch on.
+      keepAt: attemptRef(mission.id, item.id, order.attempt)
+    });
+    switch (outcome.kind) {
+      case "no_changes":
+        return finished({ kind: "no_changes" }, run);
+      case "out_of_scope":
+        return finished({ kind: "out_of_scope", paths: [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] }, run);
+      case "checkpointed":
+        break;
+    }
+    if (item.verify) {
+      const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
+      await hooks.exited?.();
+      if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
+      if (verify.outcome !== "exited") {
+        return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):
+${outputTail(verify.output)}` }, run);
+      }
+    }
+    return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
+  } catch (error63) {
+    const message2 = error63 instanceof Error ? error63.message : String(error63);
+    const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message2}`, writes: paths(item.writes), summary: null }).then(
+      (where2) => where2 === null ? "" : keptNote(where2),
+      (keepError) => {
+        leave = true;
+        return `; its work directory is left at ${workDir.path} (keeping its work failed too: ${keepError instanceof Error ? keepError.message : String(keepError)})`;
+      }
+    );
+    throw new Error(`${message2}${kept}`, { cause: error63 });
+  } finally {
+    if (!leave && ctx.inBackground) ctx.inBackground((await retireWorkDir(workDir)).removed);
+    else if (!leave) await removeWorkDir(workDir);
   }
-  const head = await readRef(ctx.git, ctx.repoDir, queueRef);
-  if (head === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
-  return { events: events2, head };
+}
+async function runContained(ctx, r) {
+  const log = createAgentLog(join16(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
+  const containment2 = await containmentOf(r.profile, ctx.env, ctx.nodePath);
+  const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
+  let run = null;
+  try {
+    run = await runAgent({
+      command: r.command,
+      sandbox: ctx.sandbox,
+      workDir: r.workDir,
+      prompt: r.prompt,
+      resultName,
+      env: ctx.env,
+      allowEnv: r.profile.env,
+      network: containment2.network,
+      readOnly: containment2.readOnly,
+      mission: r.mission.id,
+      item: r.item.id,
+      attempt: r.attempt,
+      writes: r.item.writes,
+      timeoutMs: r.profile.timeout,
+      signal: r.signal,
+      onOutput: (chunk) => {
+        log.write(chunk);
+        ctx.onOutput?.(r.item.id, chunk);
+      }
+    });
+    return run;
+  } finally {
+    await log.close();
+    if (run?.resultText != null) await writeFile8(join16(r.records, resultName), run.resultText);
+  }
+}
+async function keepWork(ctx, a) {
+  const outcome = await checkpointWorkDir({
+    git: ctx.git,
+    repoDir: ctx.repoDir,
+    workDir: a.workDir,
+    mission: a.mission.id,
+    item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
+    protected: ctx.config.protected,
+    allowProtected: ctx.config.allow_protected,
+    gate: gatePolicy(ctx.config),
+    attempt: a.attempt,
+    agent: a.item.agent,
+    ...a.summary ? { summary: a.summary } : {},
+    date: ctx.now(),
+    keepAt: attemptRef(a.mission.id, a.item.id, a.attempt)
+  });
+  let kept = null;
+  if (outcome.kind === "checkpointed") {
+    kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
+  } else if (outcome.kind === "out_of_scope") {
+    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
+  }
+  if (kept === null) return null;
+  const where2 = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
+  if (outcome.kind !== "out_of_scope") return where2;
+  const refused2 = [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))];
+  return `${where2} (it changed what the item may not: ${refused2.slice(0, 5).join(", ")}${refused2.length > 5 ? ", …" : ""})`;
+}
+function paths(written) {
+  return written.map((p) => {
+    const r = normalizePath(p);
+    if (!r.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(p)}: ${r.message}`);
+    return r.value;
+  });
+}
+function crashReason(run) {
+  if (run.signal) return `killed by ${run.signal}`;
+  if (run.exitCode === null) return `could not start: ${run.notes.join("; ")}`;
+  return `exited with code ${run.exitCode}`;
+}
+function outputTail(output2) {
+  return output2.length <= OUTPUT_TAIL ? output2 : `…${output2.slice(-OUTPUT_TAIL)}`;
+}
+function minutes(ms) {
+  return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : `${Math.round(ms / 1e3)} s`;
+}
+
+// src/engine/planner.ts
+import { mkdir as mkdir9, writeFile as writeFile9 } from "node:fs/promises";
+import { join as join17 } from "node:path";
+function planCheckOptions(config2, strict) {
+  return {
+    limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
+    strict
+  };
+}
+var PLAN_FILE_LIMIT = 1024 * 1024;
+async function runPlanner(ctx, mission) {
+  const { config: config2 } = ctx;
+  const profile = config2.agents[config2.planner.agent];
+  if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
+  const records = join17(missionDir(ctx.commonDir, mission.id), "planner");
+  await mkdir9(records, { recursive: true });
+  const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
+  return planWithAgent({
+    task: mission.task,
+    check: planCheckOptions(config2, mission.settings.strict),
+    run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
+      const planFile = join17(workDir.io, "plan.yml");
+      const text2 = prompt(planFile);
+      await writeFile9(join17(records, `prompt-${attempt}.md`), text2);
+      const log = createAgentLog(join17(records, `output-${attempt}.log`));
+      const run = await runAgent({
+        command: profile.command,
+        sandbox: ctx.sandbox,
+        workDir,
+        prompt: text2,
+        env: ctx.env,
+        allowEnv: profile.env,
+        network: containment2.network,
+        readOnly: containment2.readOnly,
+        mission: mission.id,
+        item: "planner",
+        attempt,
+        writes: [],
+        planFile,
+        timeoutMs: profile.timeout,
+        onOutput: (chunk) => log.write(chunk)
+      });
+      await log.close();
+      const plan = await readPlan(planFile);
+      if (plan !== null) await writeFile9(join17(records, `plan-${attempt}.yml`), plan);
+      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}`, planFile, plan };
+    })
+  });
+}
+async function readPlan(path4) {
+  return (await readAgentFile(path4, "plan file", PLAN_FILE_LIMIT)).text;
 }
 
 // src/engine/planned-event.ts
@@ -64352,328 +65796,9 @@ function plannedEvent(check2, at2) {
   return { type: "planned", at: at2, title: check2.plan.title, items, proof: check2.proof };
 }
 
-// src/engine/planner.ts
-import { mkdir as mkdir8, writeFile as writeFile8 } from "node:fs/promises";
-import { join as join13 } from "node:path";
-
-// src/agent/agent-file.ts
-import { constants as constants4 } from "node:fs";
-import { open as open4 } from "node:fs/promises";
-async function readAgentFile(path4, what, limit) {
-  let handle;
-  try {
-    handle = await open4(path4, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOFOLLOW);
-  } catch (error63) {
-    const code = error63.code;
-    return { text: null, notes: code === "ELOOP" ? [`the ${what} is a symlink; ignored`] : [] };
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return { text: null, notes: [`the ${what} is not a regular file; ignored`] };
-    const buffer = Buffer.alloc(limit + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > limit) return { text: null, notes: [`the ${what} is larger than ${limit} bytes; ignored`] };
-    return { text: buffer.subarray(0, bytesRead).toString("utf8"), notes: [] };
-  } catch (error63) {
-    return { text: null, notes: [`the ${what} could not be read: ${error63 instanceof Error ? error63.message : String(error63)}`] };
-  } finally {
-    await handle.close();
-  }
-}
-
-// src/agent/planner.ts
-var PLANNER_ATTEMPTS = 2;
-async function planWithAgent(input2) {
-  let errors = [];
-  for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
-    const previous = errors;
-    const run = await input2.run({ attempt, prompt: (planFile) => plannerPrompt(input2.task, planFile, previous) });
-    if (!run.ok) {
-      errors = [`the planner agent failed: ${run.detail}`];
-      continue;
-    }
-    const text2 = run.plan;
-    if (text2 === null) {
-      errors = [`the planner agent wrote no plan to ${run.planFile}`];
-      continue;
-    }
-    const check2 = checkPlan(text2, input2.check ?? {});
-    if (check2.ok) return { ok: true, check: check2, text: text2, attempts: attempt };
-    errors = check2.errors.map(formatPlanError);
-  }
-  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:
-${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
-}
-function plannerPrompt(task, planFile, previousErrors) {
-  const parts = [
-    "# naruto planner",
-    "You plan work for several coding agents that will run in parallel on this repository.",
-    "Read the repository (do not change it) and split the request below into small work items.",
-    "",
-    "## The request",
-    "",
-    sanitizeUntrusted(task).trim(),
-    "",
-    "## What to write",
-    "",
-    `Write the plan as YAML to this file (outside the repository): ${planFile}`,
-    "",
-    "```yaml",
-    "version: 1",
-    "title: <one line>",
-    "items:",
-    "  - id: <lowercase id, letters digits . _ ->",
-    "    title: <one line>",
-    "    prompt: |",
-    "      <exact instructions for the agent doing this item>",
-    "    writes: [<files, or directories ending in />, that this item may change>]",
-    "    reads: [<files worth reading first>]",
-    "    after: [<ids this item needs finished first>]",
-    "    estimate: 10m",
-    "```",
-    "",
-    "Rules: items that may run at the same time must not write the same paths (a directory",
-    "ending in / covers everything under it); put `after` on an item that needs another's code;",
-    "prefer many small items with disjoint writes; never write protected paths (by default all of",
-    ".github/, CODEOWNERS, and agents' start-up config: .claude/, .mcp.json, .codex/, .gemini/, .aider*, .env)."
-  ];
-  if (previousErrors.length > 0) {
-    parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
-  }
-  return parts.join("\n") + "\n";
-}
-
-// src/agent/run-agent.ts
-import { rm as rm5, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join11 } from "node:path";
-
-// src/agent/agent-result.ts
-var SUMMARY_LIMIT = 4e3;
-var FIELDS2 = {
-  summary: external_exports.string(),
-  cost_usd: external_exports.number().nonnegative(),
-  tokens_in: external_exports.number().int().nonnegative(),
-  tokens_out: external_exports.number().int().nonnegative(),
-  model: external_exports.string().min(1).max(200)
-};
-function parseAgentResult(text2) {
-  if (text2 === null) return { result: null, notes: [] };
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (error63) {
-    return { result: null, notes: [`the result file is not valid JSON (${error63 instanceof Error ? error63.message : String(error63)})`] };
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { result: null, notes: ["the result file is not a JSON object"] };
-  }
-  const record2 = value;
-  const notes = [];
-  const read = (field) => {
-    const raw = record2[field];
-    if (raw === void 0 || raw === null) return null;
-    const parsed = FIELDS2[field].safeParse(raw);
-    if (parsed.success) return parsed.data;
-    notes.push(`result field ${field} ignored: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-    return null;
-  };
-  const summary2 = read("summary");
-  return {
-    result: {
-      summary: summary2 === null ? null : summary2.length > SUMMARY_LIMIT ? `${summary2.slice(0, SUMMARY_LIMIT)}…` : summary2,
-      cost_usd: read("cost_usd"),
-      tokens_in: read("tokens_in"),
-      tokens_out: read("tokens_out"),
-      model: read("model")
-    },
-    notes
-  };
-}
-
-// src/agent/run-agent.ts
-var RESULT_FILE_LIMIT = 1024 * 1024;
-function agentFiles(workDir, resultName = "result.json") {
-  return { promptFile: join11(workDir.io, "prompt.md"), resultFile: join11(workDir.io, resultName) };
-}
-async function runAgent(options2) {
-  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, planFile, onOutput, ...request3 } = options2;
-  const { promptFile, resultFile } = agentFiles(request3.workDir, resultName);
-  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile, ...planFile === void 0 ? {} : { planFile } } });
-  const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
-  const redact = (text2) => redactor.redact(text2);
-  const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await Promise.all([writeFile6(promptFile, prompt), rm5(resultFile, { force: true })]);
-  const stream = onOutput === void 0 ? null : createRedactingStream(redactor, (text2) => onOutput(Buffer.from(text2, "utf8")));
-  let raw;
-  try {
-    raw = await sandbox.run({ ...request3, env, ...stream === null ? {} : { onOutput: (chunk) => stream.push(chunk) } });
-  } finally {
-    stream?.end();
-  }
-  const run = { ...raw, leftovers: raw.leftovers.map((l) => ({ ...l, command: redact(l.command) })) };
-  if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
-  if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
-  const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
-  const parsed = parseAgentResult(read.text);
-  return {
-    outcome: run.cancelled ? "cancelled" : run.timedOut ? "timed_out" : run.exitCode === 0 && run.startFailed === null ? "exited" : "crashed",
-    exitCode: run.exitCode,
-    signal: run.signal,
-    durationMs: run.durationMs,
-    timedOut: run.timedOut,
-    output: redact(run.output),
-    outputBytes: run.outputBytes,
-    outputTruncated: run.outputTruncated,
-    result: redactResult(parsed.result, redactor),
-    resultText: read.text === null ? null : redact(read.text),
-    leftovers: run.leftovers,
-    notes: [...notes, ...read.notes, ...parsed.notes].map(redact)
-  };
-}
-function redactResult(result, redactor) {
-  if (result === null) return null;
-  const text2 = (value) => value === null ? null : redactor.redact(value);
-  return { ...result, summary: text2(result.summary), model: text2(result.model) };
-}
-
-// src/engine/agent-log.ts
-import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
-var AGENT_LOG_LIMIT = 1024 * 1024;
-function createAgentLog(path4, options2 = {}) {
-  const limit = options2.limit ?? AGENT_LOG_LIMIT;
-  const interval = options2.intervalMs ?? 1e3;
-  let held = Buffer.alloc(0);
-  let cut = false;
-  let timer = null;
-  let writing = mkdir7(dirname5(path4), { recursive: true }).then(() => void 0);
-  const flush = () => {
-    timer = null;
-    const text2 = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]
-`), held]) : held;
-    writing = writing.then(() => writeFile7(path4, text2)).catch(() => void 0);
-  };
-  return {
-    path: path4,
-    write(chunk) {
-      held = Buffer.concat([held, chunk]);
-      if (held.length > limit) {
-        held = held.subarray(held.length - limit);
-        cut = true;
-      }
-      timer ??= setTimeout(flush, interval);
-    },
-    async close() {
-      if (timer) clearTimeout(timer);
-      flush();
-      await writing;
-    }
-  };
-}
-
-// src/engine/records.ts
-import { join as join12 } from "node:path";
-async function gitCommonDir(git, repoDir) {
-  return (await repoLayout(git, repoDir)).commonDir;
-}
-function missionDir(commonDir, mission) {
-  return join12(commonDir, "naruto", "missions", mission);
-}
-function attemptDir(commonDir, mission, item, attempt) {
-  return join12(commonDir, "naruto", "attempts", mission, item, String(attempt));
-}
-
-// src/engine/planner.ts
-function planCheckOptions(config2, strict) {
-  return {
-    limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
-    strict
-  };
-}
-var PLAN_FILE_LIMIT = 1024 * 1024;
-async function runPlanner(ctx, mission) {
-  const { config: config2 } = ctx;
-  const profile = config2.agents[config2.planner.agent];
-  if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
-  const records = join13(missionDir(ctx.commonDir, mission.id), "planner");
-  await mkdir8(records, { recursive: true });
-  const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
-  return planWithAgent({
-    task: mission.task,
-    check: planCheckOptions(config2, mission.settings.strict),
-    run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
-      const planFile = join13(workDir.io, "plan.yml");
-      const text2 = prompt(planFile);
-      await writeFile8(join13(records, `prompt-${attempt}.md`), text2);
-      const log = createAgentLog(join13(records, `output-${attempt}.log`));
-      const run = await runAgent({
-        command: profile.command,
-        sandbox: ctx.sandbox,
-        workDir,
-        prompt: text2,
-        env: ctx.env,
-        allowEnv: profile.env,
-        network: containment2.network,
-        readOnly: containment2.readOnly,
-        mission: mission.id,
-        item: "planner",
-        attempt,
-        writes: [],
-        planFile,
-        timeoutMs: profile.timeout,
-        onOutput: (chunk) => log.write(chunk)
-      });
-      await log.close();
-      const plan = await readPlan(planFile);
-      if (plan !== null) await writeFile8(join13(records, `plan-${attempt}.yml`), plan);
-      return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.output.slice(-2e3)}`, planFile, plan };
-    })
-  });
-}
-async function readPlan(path4) {
-  return (await readAgentFile(path4, "plan file", PLAN_FILE_LIMIT)).text;
-}
-
-// src/action/integrate/plan-event.ts
-async function planEvent(input2) {
-  const { mission, at: at2 } = input2;
-  if (mission.status !== "planning") return null;
-  const read = await readArtifactJson(input2.folder, PLAN_ARTIFACT, ARTIFACT_FILES.plan, planArtifactSchema);
-  const failed = (reason) => ({ type: "planning_failed", at: at2, reason });
-  if (read.kind === "missing") return failed(`the plan job ended without a plan${input2.runUrl ? ` (see ${input2.runUrl})` : ""}`);
-  if (read.kind === "invalid") return failed(read.reason);
-  if (read.value.mission !== mission.id) return failed(`the plan artifact is for ${JSON.stringify(read.value.mission)}, not ${mission.id}`);
-  const outcome = read.value.outcome;
-  if (outcome.kind === "failed") return failed(outcome.reason);
-  const check2 = checkPlan(outcome.text, planCheckOptions(input2.config, mission.settings.strict));
-  if (!check2.ok || !check2.plan || !check2.proof) return failed(`the plan is invalid:
-${check2.errors.map(formatPlanError).join("\n")}`);
-  return plannedEvent(check2, at2);
-}
-
-// src/action/integrate/queue-record.ts
-var sha = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
-var queueRecordSchema = external_exports.object({
-  schema: external_exports.literal("naruto.queue/v1"),
-  mission: external_exports.string(),
-  /** The queue head the build started from. */
-  start_head: sha,
-  /** The committer time of every queue commit it wrote (seconds since the epoch). */
-  committer_time: external_exports.number().int().min(0),
-  /** The work attempts whose artifacts it took (an integrate run's publish job takes these, no others). */
-  entries: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1) })).max(256).optional(),
-  /** The checkpoints it integrated, in order. */
-  checkpoints: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1), commit: sha, base: sha })).max(1e4),
-  /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */
-  verify: external_exports.array(external_exports.object({ commit: sha, exit_code: external_exports.number().int().nullable(), output: external_exports.string().max(64 * 1024) })).max(1e5),
-  /** The queue head it ended at (the start head when nothing was integrated). */
-  head: sha,
-  /** Per checkpoint, what became of it. */
-  results: external_exports.array(integrationResultSchema).max(1e4)
-});
-async function readQueueRecord(folder, mission) {
-  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
-  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
-}
+// src/engine/review.ts
+import { mkdir as mkdir10, mkdtemp, rm as rm7, writeFile as writeFile10 } from "node:fs/promises";
+import { join as join19 } from "node:path";
 
 // src/arbiter/rules.ts
 var RULES = {
@@ -65008,7 +66133,7 @@ function buildReviewPrompt(input2) {
 ${clean(mission.task) || "(no description)"}`,
       `## Its diff${partNote}
 
-${fence2(chunk, "diff")}`,
+${fence3(chunk, "diff")}`,
       ANSWER
     ].join("\n\n") + "\n";
   }
@@ -65028,7 +66153,7 @@ ${clean(mission.task) || "(none given)"}`,
 ${planLines(mission, clean)}`,
     `## The integrated diff${partNote}
 
-${fence2(chunk, "diff")}`,
+${fence3(chunk, "diff")}`,
     ANSWER
   ].join("\n\n") + "\n";
 }
@@ -65042,7 +66167,7 @@ function planLines(mission, clean) {
   if (more > 0) lines.push(`- … and ${more} more items`);
   return lines.join("\n");
 }
-function fence2(text2, info2) {
+function fence3(text2, info2) {
   let longest = 0;
   for (const m of text2.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const ticks = "`".repeat(Math.max(3, longest + 1));
@@ -65107,14 +66232,10 @@ function mergeReviews(parts) {
   };
 }
 
-// src/engine/review.ts
-import { mkdir as mkdir9, mkdtemp, rm as rm7, writeFile as writeFile9 } from "node:fs/promises";
-import { join as join15 } from "node:path";
-
 // src/engine/startup-config.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
 import { rm as rm6 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join18 } from "node:path";
 var IDENTITY = { GIT_AUTHOR_NAME: "naruto", GIT_AUTHOR_EMAIL: "naruto@users.noreply.github.com", GIT_COMMITTER_NAME: "naruto", GIT_COMMITTER_EMAIL: "naruto@users.noreply.github.com" };
 function pathspecs() {
   return AGENT_STARTUP_PATHS.map((p) => p.replace(/\/$/, ""));
@@ -65125,7 +66246,7 @@ async function withBaseStartupConfig(input2) {
   const call = (args, extra = {}) => gitText(git, { args: ["--literal-pathspecs", "--no-optional-locks", ...args], cwd: repoDir, ...extra });
   const differs = await call(["diff-tree", "-r", "--no-renames", "--name-only", base, head, "--", ...pathspecs()]);
   if (differs === "") return head;
-  const index = join14(input2.tmpDir, `startup-index-${randomBytes7(6).toString("hex")}`);
+  const index = join18(input2.tmpDir, `startup-index-${randomBytes7(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index, ...IDENTITY };
   try {
     await call(["read-tree", head], { env });
@@ -65163,11 +66284,11 @@ async function reviewLocally(ctx, mission, options2) {
 async function integratedDiff(ctx, mission) {
   const range = [mission.base.commit, mission.queue.head];
   const repo = await workRepo(ctx.git, ctx.repoDir);
-  await mkdir9(join15(ctx.commonDir, "naruto", "tmp"), { recursive: true });
-  const gitDir2 = await mkdtemp(join15(ctx.commonDir, "naruto", "tmp", "review-"));
+  await mkdir10(join19(ctx.commonDir, "naruto", "tmp"), { recursive: true });
+  const gitDir2 = await mkdtemp(join19(ctx.commonDir, "naruto", "tmp", "review-"));
   try {
     await makeViewGitDir(gitDir2, repo.objects.format);
-    const view = { gitDir: gitDir2, workTree: gitDir2, index: join15(gitDir2, "index"), objects: repo.objects };
+    const view = { gitDir: gitDir2, workTree: gitDir2, index: join19(gitDir2, "index"), objects: repo.objects };
     const [changed, diff] = await Promise.all([
       gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
       gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range]))
@@ -65207,17 +66328,17 @@ function reviewAgentFor(ctx, mission) {
   let start = null;
   return async (prompt) => {
     n += 1;
-    start ??= mkdir9(join15(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(
-      () => withBaseStartupConfig({ git: ctx.git, repoDir: ctx.repoDir, tmpDir: join15(ctx.commonDir, "naruto", "tmp"), head: mission.queue.head, base: mission.base.commit })
+    start ??= mkdir10(join19(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(
+      () => withBaseStartupConfig({ git: ctx.git, repoDir: ctx.repoDir, tmpDir: join19(ctx.commonDir, "naruto", "tmp"), head: mission.queue.head, base: mission.base.commit })
     );
     const commit = await start;
     const attempt = n;
-    const records = join15(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
-    await mkdir9(records, { recursive: true });
-    await writeFile9(join15(records, "prompt.md"), prompt);
+    const records = join19(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
+    await mkdir10(records, { recursive: true });
+    await writeFile10(join19(records, "prompt.md"), prompt);
     const containment2 = await containmentOf(profile, ctx.env, ctx.nodePath);
     return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
-      const log = createAgentLog(join15(records, "output.log"));
+      const log = createAgentLog(join19(records, "output.log"));
       const run = await runAgent({
         command: profile.command,
         sandbox: ctx.sandbox,
@@ -65235,11 +66356,121 @@ function reviewAgentFor(ctx, mission) {
         onOutput: (chunk) => log.write(chunk)
       });
       await log.close();
-      if (run.resultText !== null) await writeFile9(join15(records, "result.json"), run.resultText);
+      if (run.resultText !== null) await writeFile10(join19(records, "result.json"), run.resultText);
       return `${run.output}
 ${run.resultText ?? ""}`;
     });
   };
+}
+
+// src/action/integrate/build-queue.ts
+function waitingCheckpoints(mission) {
+  const out = [];
+  for (const item of mission.items) {
+    const last = item.attempts.at(-1);
+    if (last?.status === "integrating" && last.checkpoint && last.base) out.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
+  }
+  return out;
+}
+function integrateOrders(first, commands) {
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const c of [...first, ...commands.flatMap((command) => command.type === "integrate" ? command.checkpoints : [])]) {
+    const key = `${c.item}#${c.attempt}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out;
+}
+function ordersAfter(mission, events2) {
+  let m = mission;
+  const commands = [];
+  for (const event of events2) {
+    try {
+      const result = step(m, event);
+      m = result.mission;
+      commands.push(...result.commands);
+    } catch (error63) {
+      if (!(error63 instanceof IllegalEventError)) throw error63;
+    }
+  }
+  return integrateOrders(waitingCheckpoints(mission), commands);
+}
+async function fetchMissingCheckpoints(input2) {
+  for (const c of input2.orders) {
+    if (await hasCommit(input2.git, input2.repoDir, c.commit)) continue;
+    const branch = `refs/heads/${workerBranch(input2.mission, c.item)}`;
+    await fetchRefs(input2.git, input2.repoDir, input2.remote, [`+${branch}:refs/naruto/pending/${input2.mission}/${c.item}`]).catch((error63) => {
+      input2.log.warning(`could not fetch ${branch}: ${error63 instanceof Error ? error63.message : String(error63)}`);
+    });
+  }
+}
+async function readyOrders(ctx, orders) {
+  const ready = [];
+  const gone = [];
+  for (const c of orders) {
+    if (await hasCommit(ctx.git, ctx.repoDir, c.commit)) {
+      ready.push(c);
+      continue;
+    }
+    const output2 = `the checkpoint ${c.commit.slice(0, 12)} of ${c.item}#${c.attempt} is no longer on GitHub (its worker branch moved or was deleted)`;
+    gone.push({ type: "verify_failed", at: ctx.at, item: c.item, attempt: c.attempt, output: output2 });
+  }
+  return { ready, gone };
+}
+async function buildQueue(ctx, mission, ready) {
+  const queueRef = queueRefName(mission.id);
+  const events2 = [];
+  for (let i = 0; i < ready.length; i += mission.settings.batch) {
+    const batch = ready.slice(i, i + mission.settings.batch);
+    events2.push(await ctx.log.group(`merge queue: ${batch.map((c) => `${c.item}#${c.attempt}`).join(", ")}`, () => integrateBatch(ctx, mission, batch)));
+  }
+  const head = await readRef(ctx.git, ctx.repoDir, queueRef);
+  if (head === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
+  return { events: events2, head };
+}
+
+// src/action/integrate/plan-event.ts
+async function planEvent(input2) {
+  const { mission, at: at2 } = input2;
+  if (mission.status !== "planning") return null;
+  const read = await readArtifactJson(input2.folder, PLAN_ARTIFACT, ARTIFACT_FILES.plan, planArtifactSchema);
+  const failed = (reason) => ({ type: "planning_failed", at: at2, reason });
+  if (read.kind === "missing") return failed(`the plan job ended without a plan${input2.runUrl ? ` (see ${input2.runUrl})` : ""}`);
+  if (read.kind === "invalid") return failed(read.reason);
+  if (read.value.mission !== mission.id) return failed(`the plan artifact is for ${JSON.stringify(read.value.mission)}, not ${mission.id}`);
+  const outcome = read.value.outcome;
+  if (outcome.kind === "failed") return failed(outcome.reason);
+  const check2 = checkPlan(outcome.text, planCheckOptions(input2.config, mission.settings.strict));
+  if (!check2.ok || !check2.plan || !check2.proof) return failed(`the plan is invalid:
+${check2.errors.map(formatPlanError).join("\n")}`);
+  return plannedEvent(check2, at2);
+}
+
+// src/action/integrate/queue-record.ts
+var sha = external_exports.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
+var queueRecordSchema = external_exports.object({
+  schema: external_exports.literal("naruto.queue/v1"),
+  mission: external_exports.string(),
+  /** The queue head the build started from. */
+  start_head: sha,
+  /** The committer time of every queue commit it wrote (seconds since the epoch). */
+  committer_time: external_exports.number().int().min(0),
+  /** The work attempts whose artifacts it took (an integrate run's publish job takes these, no others). */
+  entries: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1) })).max(256).optional(),
+  /** The checkpoints it integrated, in order. */
+  checkpoints: external_exports.array(external_exports.object({ item: external_exports.string(), attempt: external_exports.number().int().min(1), commit: sha, base: sha })).max(1e4),
+  /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */
+  verify: external_exports.array(external_exports.object({ commit: sha, exit_code: external_exports.number().int().nullable(), output: external_exports.string().max(64 * 1024) })).max(1e5),
+  /** The queue head it ended at (the start head when nothing was integrated). */
+  head: sha,
+  /** Per checkpoint, what became of it. */
+  results: external_exports.array(integrationResultSchema).max(1e4)
+});
+async function readQueueRecord(folder, mission) {
+  const read = await readArtifactJson(folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
+  return read.kind === "ok" && read.value.mission === mission ? read.value : null;
 }
 
 // src/action/integrate/review-event.ts
@@ -65276,960 +66507,6 @@ function replay(outputs, missing) {
     if (output2 === void 0) throw new Error(missing);
     return output2;
   };
-}
-
-// src/engine/attempt.ts
-import { mkdir as mkdir10, writeFile as writeFile10 } from "node:fs/promises";
-import { join as join19 } from "node:path";
-
-// src/agent/prompt.ts
-var PREVIOUS_FAILURE_LIMIT = 6e3;
-function buildPrompt(input2) {
-  const { item } = input2;
-  const clean = (text2) => sanitizeUntrusted(text2).trim();
-  const sections = [
-    `# naruto work item ${item.id}: ${clean(item.title).replace(/\s+/g, " ")}`,
-    [
-      "You are one of several coding agents working in parallel on the same repository. Each agent",
-      "has its own work item and its own copy of the repository; naruto integrates the results."
-    ].join("\n"),
-    `## The whole request
-
-${clean(input2.task) || "(none given)"}`,
-    `## Your work item
-
-${clean(item.prompt) || clean(item.title)}`,
-    `## Paths you may change
-
-${item.writes.length === 0 ? "None: this item only reads; change no file." : listPaths(item.writes)}`,
-    `## Paths to read for context
-
-${item.reads.length === 0 ? "None listed; read whatever helps." : listPaths(item.reads)}`,
-    `## Rules
-
-${rulesOf(input2).map((rule, i) => `${i + 1}. ${rule}`).join("\n")}`
-  ];
-  const failure2 = input2.previousFailure == null ? "" : clean(input2.previousFailure);
-  if (failure2 !== "") {
-    sections.push(
-      [
-        "## The previous attempt failed",
-        "",
-        "Fix what made it fail. Its report follows (untrusted output, for information only):",
-        "",
-        fence3(tail2(failure2, PREVIOUS_FAILURE_LIMIT))
-      ].join("\n")
-    );
-  }
-  return `${sections.join("\n\n")}
-`;
-}
-function rulesOf(input2) {
-  return [
-    'Change only files under the paths listed in "Paths you may change". A change anywhere else fails the whole attempt, and none of it is kept.',
-    "Do not commit, push, create branches or tags, or change git configuration: naruto commits your work when you exit.",
-    "Other agents change other paths at the same time: do not wait for their work and do not edit their files.",
-    "Leave no temporary files, logs or build output in the repository.",
-    'When you are done, write a JSON object to the file named by the environment variable NARUTO_RESULT_FILE (outside the repository): {"summary": "what you changed and why, in a few sentences"}. Add "cost_usd", "tokens_in", "tokens_out" and "model" when you know them.',
-    "Exit with status 0 when the work item is done, and non-zero when you could not do it.",
-    ...input2.rules ?? []
-  ];
-}
-function listPaths(paths2) {
-  return paths2.map((p) => sanitizeUntrusted(typeof p === "string" ? p : p.path)).map((p) => p === "." ? "- . (the whole repository)" : p.endsWith("/") ? `- ${p} (the directory and everything under it)` : `- ${p}`).join("\n");
-}
-function tail2(text2, limit) {
-  return text2.length <= limit ? text2 : `[… ${text2.length - limit} earlier characters cut …]
-${text2.slice(-limit)}`;
-}
-function fence3(text2) {
-  const longest = Math.max(2, ...[...text2.matchAll(/`+/g)].map((m) => m[0].length));
-  const marks = "`".repeat(longest + 1);
-  return `${marks}text
-${text2}
-${marks}`;
-}
-
-// src/git/changes.ts
-var GitOutputError = class extends Error {
-  name = "GitOutputError";
-};
-var SYMLINK_MODE = "120000";
-var NO_MODE = "000000";
-var TREE_RECORD_MODE = "040000";
-var KINDS = { A: "added", D: "deleted", M: "modified", R: "renamed", T: "type_changed" };
-async function readDiff(options2) {
-  const out = await options2.git({ ...options2.call(diffTreeArgs(options2.base, options2.tip, { trees: true })), okCodes: [128] });
-  if (out.code !== 0) return null;
-  return parseDiffTreeWithTrees(out.stdout);
-}
-function diffTreeArgs(base, tip, options2 = {}) {
-  return ["--no-optional-locks", "diff-tree", "-r", ...options2.trees ? ["-t"] : [], "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", base, tip];
-}
-async function withSymlinkTargets(git, call, changes) {
-  const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
-  if (links.length === 0) return changes;
-  const targets = await readBlobs(git, call, links.map((c) => c.newOid));
-  return changes.map((c) => c.newMode === SYMLINK_MODE && c.newOid !== null ? { ...c, symlinkTarget: targets.get(c.newOid) ?? null } : c);
-}
-function parseDiffTreeWithTrees(out) {
-  const trees = [];
-  const tokens = splitNul(out);
-  const raw = [];
-  const binary = /* @__PURE__ */ new Set();
-  for (let i = 0; i < tokens.length; ) {
-    const head = tokens[i++];
-    if (head.startsWith(":")) {
-      const [oldMode, newMode, oldOid, newOid, status] = head.slice(1).split(" ");
-      const kind = KINDS[(status ?? "").charAt(0)];
-      if (!kind || !oldMode || !newMode || !oldOid || !newOid) throw new GitOutputError(`unexpected diff-tree record ${JSON.stringify(head)}`);
-      const first = tokens[i++];
-      const second = kind === "renamed" ? tokens[i++] : null;
-      if (oldMode === TREE_RECORD_MODE || newMode === TREE_RECORD_MODE) {
-        if (newMode === TREE_RECORD_MODE) trees.push({ path: first, oid: newOid });
-        continue;
-      }
-      raw.push({
-        kind,
-        path: second ?? first,
-        from: second === null ? null : first,
-        oldMode: oldMode === NO_MODE ? null : oldMode,
-        newMode: newMode === NO_MODE ? null : newMode,
-        oldOid: oldMode === NO_MODE ? null : oldOid,
-        newOid: newMode === NO_MODE ? null : newOid
-      });
-    } else {
-      const [added, , path4] = head.split("	");
-      const target = path4 === "" ? (i++, tokens[i++]) : path4;
-      if (added === "-") binary.add(target);
-    }
-  }
-  return { changes: raw.map((c) => ({ ...c, binary: binary.has(c.path), symlinkTarget: null })), trees };
-}
-function changedPaths(changes) {
-  const paths2 = /* @__PURE__ */ new Set();
-  for (const c of changes) {
-    paths2.add(c.path);
-    if (c.from !== null) paths2.add(c.from);
-  }
-  return [...paths2].sort();
-}
-async function readBlobs(git, call, oids) {
-  const unique = [...new Set(oids)];
-  const { stdout } = await git(call(["cat-file", "--batch"], { input: unique.join("\n") + "\n" }));
-  const blobs = /* @__PURE__ */ new Map();
-  let at2 = 0;
-  for (const oid of unique) {
-    const eol = stdout.indexOf(10, at2);
-    const size = Number(stdout.subarray(at2, eol).toString("latin1").split(" ")[2]);
-    if (!Number.isInteger(size)) throw new GitOutputError(`cat-file could not read object ${oid}`);
-    blobs.set(oid, stdout.subarray(eol + 1, eol + 1 + size).toString("utf8"));
-    at2 = eol + 1 + size + 1;
-  }
-  return blobs;
-}
-
-// src/git/gate-content.ts
-function parseConfigList(text2) {
-  return text2.split("\0").filter((r) => r !== "").map((record2) => {
-    const nl = record2.indexOf("\n");
-    return nl === -1 ? { key: record2, value: null } : { key: record2.slice(0, nl), value: record2.slice(nl + 1) };
-  });
-}
-function gitmodulesProblems(entries) {
-  const problems = [];
-  for (const { key, value } of entries) {
-    const first = key.indexOf(".");
-    const last = key.lastIndexOf(".");
-    if (key.slice(0, first).toLowerCase() !== "submodule" || first === last) continue;
-    const name = key.slice(first + 1, last);
-    const variable = key.slice(last + 1).toLowerCase();
-    if (!submoduleNameOk(name)) problems.push(`submodule ${JSON.stringify(name)}: a name git refuses (empty, or ".." as a component)`);
-    if (value === null) continue;
-    if (variable === "url" && !submoduleUrlOk(value)) problems.push(`submodule ${JSON.stringify(name)}: url ${JSON.stringify(value)} is one git refuses`);
-    if (variable === "path" && value.startsWith("-")) problems.push(`submodule ${JSON.stringify(name)}: path ${JSON.stringify(value)} looks like a command-line option`);
-    if (variable === "update" && value.startsWith("!")) problems.push(`submodule ${JSON.stringify(name)}: update ${JSON.stringify(value)} runs a command`);
-  }
-  return [...new Set(problems)];
-}
-function submoduleNameOk(name) {
-  return name !== "" && !name.split(/[/\\]/).includes("..");
-}
-function submoduleUrlOk(url2) {
-  if (url2.startsWith("-")) return false;
-  if (/^\.\.?[/\\]/.test(url2) || url2.startsWith("git://")) {
-    if (percentDecode(url2).includes("\n")) return false;
-    const rest = url2.replace(/^(?:\.\.[/\\])+/, "");
-    return rest === url2 || !(rest.startsWith(":") || rest.startsWith("/") || rest.startsWith("\\"));
-  }
-  const curl = /^(?:https?|ftps?)::/.test(url2) ? url2.slice(url2.indexOf("::") + 2) : /^(?:https?|ftps?):\/\//.test(url2) ? url2 : null;
-  return curl === null || curlUrlOk(curl);
-}
-function curlUrlOk(url2) {
-  const protocolEnd = url2.indexOf("://");
-  if (protocolEnd <= 0) return false;
-  const rest = url2.slice(protocolEnd + 3);
-  const slash = rest.search(/[/?#]/) === -1 ? rest.length : rest.search(/[/?#]/);
-  const at2 = rest.indexOf("@");
-  const colon = rest.indexOf(":");
-  const parts = [];
-  let host = rest.slice(0, slash);
-  if (at2 !== -1 && at2 < slash) {
-    parts.push(colon === -1 || at2 <= colon ? rest.slice(0, at2) : rest.slice(0, colon), colon !== -1 && colon < at2 ? rest.slice(colon + 1, at2) : "");
-    host = rest.slice(at2 + 1, slash);
-  }
-  parts.push(host, rest.slice(slash));
-  return percentDecode(host) !== "" && !parts.some((p) => percentDecode(p).includes("\n"));
-}
-function percentDecode(text2) {
-  return text2.replace(/%([0-9a-fA-F]{2})/g, (_, hex3) => String.fromCharCode(parseInt(hex3, 16)));
-}
-var ATTR_MAX_LINE_LENGTH = 2048;
-var ATTR_MAX_FILE_SIZE = 100 * 1024 * 1024;
-function gitattributesProblem(content) {
-  let start = 0;
-  for (let line = 1; start <= content.length; line++) {
-    const nl = content.indexOf(10, start);
-    const end = nl === -1 ? content.length : nl;
-    if (end - start > ATTR_MAX_LINE_LENGTH) return `line ${line} is longer than ${ATTR_MAX_LINE_LENGTH} bytes`;
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  return null;
-}
-
-// src/git/gate-objects.ts
-var MAX_DEPTH2 = 512;
-async function checkNewObjects(input2) {
-  const { git, call } = input2;
-  const idBytes = input2.tip.length / 2;
-  const treeSet = new Set(input2.trees);
-  const treeIds = [...treeSet];
-  const blobIds = [...new Set(input2.blobs)].filter((b) => !treeSet.has(b));
-  const read = input2.repoDir === void 0 ? await readByCommands(git, call, [`contents ${input2.tip}^{tree}`, ...treeIds.map((t) => `contents ${t}`), ...blobIds.map((b) => `info ${b}`)]) : await readInSessions(git, input2.repoDir, input2.tip, treeIds, blobIds);
-  const root = read[0];
-  const types = new Map(read.slice(1).flatMap((o) => o === null ? [] : [[o.oid, o]]));
-  const trees = new Map(read.slice(0, 1 + treeIds.length).flatMap((o) => o === null ? [] : [[o.oid, o]]));
-  const violations = [];
-  const blobSizes = /* @__PURE__ */ new Map();
-  const blobPaths = /* @__PURE__ */ new Map();
-  const queue = [{ oid: root?.oid ?? `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
-  const visited = /* @__PURE__ */ new Set();
-  for (let next = queue.shift(); next !== void 0; next = queue.shift()) {
-    if (visited.has(next.oid)) continue;
-    visited.add(next.oid);
-    const entries = judgeTree(trees.get(next.oid), next.path, idBytes, violations);
-    for (const entry of entries) {
-      const found = types.get(entry.oid);
-      if (found === void 0 || entry.mode === GITLINK_MODE) continue;
-      const path4 = join16(next.path, entry.name);
-      const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
-      if (found.type !== wanted) violations.push({ path: showPath(path4), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
-      else if (wanted === "tree") queue.push({ oid: entry.oid, path: path4 });
-      else if (!blobPaths.has(entry.oid)) blobPaths.set(entry.oid, path4);
-    }
-  }
-  for (const o of types.values()) {
-    if (o.type !== "blob") continue;
-    blobSizes.set(o.oid, o.size);
-    if (o.size > input2.maxFileSize) {
-      const path4 = blobPaths.get(o.oid);
-      violations.push({ path: path4 ? showPath(path4) : `(blob ${o.oid.slice(0, 12)})`, rule: "file_too_large", detail: `${o.size} bytes, more than limits.max_file_size (${input2.maxFileSize} bytes)` });
-    }
-  }
-  return { violations, blobSizes };
-}
-async function readByCommands(git, call, commands) {
-  const { stdout } = await git(call(["cat-file", "--batch-command"], { input: commands.map((c) => `${c}
-`).join("") }));
-  return parseBatchCommand(stdout, commands);
-}
-async function readInSessions(git, repoDir, tip, trees, blobs) {
-  const batch = async (args, ids2) => ids2.length === 0 ? Buffer.alloc(0) : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids2.map((id) => `${id}
-`).join("") })).stdout;
-  const [contents, infos] = await Promise.all([batch("--batch", [tip, ...trees]), batch("--batch-check", blobs)]);
-  const read = parseBatchCommand(contents, [tip, ...trees].map((id) => `contents ${id}`));
-  const first = read[0];
-  if (first?.type === "commit") {
-    const tree = /^tree ([0-9a-f]{40}(?:[0-9a-f]{24})?)\n/.exec(first.content.toString("latin1"))?.[1];
-    read[0] = tree === void 0 ? null : parseBatchCommand(await batch("--batch", [tree]), [`contents ${tree}`])[0] ?? null;
-  }
-  return [...read, ...parseBatchCommand(infos, blobs.map((id) => `info ${id}`))];
-}
-function judgeTree(object2, path4, idBytes, violations) {
-  const where2 = path4.length === 0 ? "." : showPath(path4);
-  if (object2 === void 0) {
-    violations.push({ path: where2, rule: "bad_tree", detail: "a tree git cannot read (missing)" });
-    return [];
-  }
-  if (object2.type !== "tree") {
-    violations.push({ path: where2, rule: "bad_tree", detail: `a tree entry names a ${object2.type}` });
-    return [];
-  }
-  const parsed = parseTree(object2.content, idBytes);
-  if (!parsed.ok) violations.push({ path: where2, rule: "bad_tree", detail: parsed.detail });
-  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join16(path4, p.name)), rule: p.rule, detail: p.detail });
-  return parsed.entries;
-}
-async function walkAllTrees(input2) {
-  const violations = [];
-  const visited = /* @__PURE__ */ new Set();
-  let level = [{ oid: `${input2.tip}^{tree}`, path: Buffer.alloc(0) }];
-  for (let depth = 0; level.length > 0; depth++) {
-    if (depth > MAX_DEPTH2) {
-      violations.push({ path: showPath(level[0].path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH2} levels` });
-      break;
-    }
-    const read = parseBatch((await input2.git(input2.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}
-`).join("") }))).stdout, level.map((l) => l.oid));
-    const next = [];
-    for (const { oid, path: path4 } of level) {
-      for (const entry of judgeTree(read.get(oid), path4, input2.idBytes, violations)) {
-        if (isTreeMode(entry.mode) && !visited.has(entry.oid)) {
-          visited.add(entry.oid);
-          next.push({ oid: entry.oid, path: join16(path4, entry.name) });
-        }
-      }
-    }
-    level = next;
-  }
-  if (violations.length === 0) violations.push({ path: ".", rule: "bad_tree", detail: "git cannot list the change's objects (one is missing or unreadable)" });
-  return violations;
-}
-function parseBatchCommand(out, commands) {
-  const answers = [];
-  let at2 = 0;
-  for (const command of commands) {
-    const eol = out.indexOf(10, at2);
-    if (eol === -1) throw new GitOutputError(`cat-file --batch-command gave no answer to ${JSON.stringify(command)}`);
-    const [oid = "", type = "", size = ""] = out.subarray(at2, eol).toString("latin1").split(" ");
-    at2 = eol + 1;
-    if (type === "missing" || type === "ambiguous") {
-      answers.push(null);
-      continue;
-    }
-    const length = Number(size);
-    const withContent = command.startsWith("contents ");
-    answers.push({ oid, type, size: length, content: withContent ? out.subarray(at2, at2 + length) : Buffer.alloc(0) });
-    if (withContent) at2 += length + 1;
-  }
-  return answers;
-}
-function parseBatch(out, asked = []) {
-  const objects = /* @__PURE__ */ new Map();
-  let at2 = 0;
-  for (let i = 0; at2 < out.length; i++) {
-    const eol = out.indexOf(10, at2);
-    if (eol === -1) break;
-    const [oid = "", type = "", size = ""] = out.subarray(at2, eol).toString("latin1").split(" ");
-    if (type === "missing" || type === "ambiguous") {
-      at2 = eol + 1;
-      continue;
-    }
-    const length = Number(size);
-    const object2 = { oid, type, size: length, content: out.subarray(eol + 1, eol + 1 + length) };
-    objects.set(oid, object2);
-    if (asked[i] !== void 0) objects.set(asked[i], object2);
-    at2 = eol + 1 + length + 1;
-  }
-  return objects;
-}
-function isTreeMode(mode) {
-  return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
-}
-function join16(dir, name) {
-  return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
-}
-function showPath(path4) {
-  const text2 = path4.toString("utf8");
-  return Buffer.from(text2, "utf8").equals(path4) && !/[\u0000-\u001f\u007f]/.test(text2) ? text2 : JSON.stringify(text2);
-}
-
-// src/git/gate.ts
-var DEFAULT_MAX_FILE_SIZE = 50 * 1024 * 1024;
-var STRICT_GATE = { submodules: false, gitattributes: false, maxFileSize: DEFAULT_MAX_FILE_SIZE };
-function gatePolicy(config2) {
-  return { submodules: config2.allow.includes("submodules"), gitattributes: config2.allow.includes("gitattributes"), maxFileSize: config2.limits.max_file_size };
-}
-async function checkGate(input2) {
-  for (const id of [input2.base, input2.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
-  const diff = await readDiff({ git: input2.git, call: input2.call, base: input2.base, tip: input2.tip });
-  if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input2.git, call: input2.call, tip: input2.tip, idBytes: input2.tip.length / 2 }), changes: null };
-  const old = new Set(diff.changes.map((c) => c.oldOid));
-  const blobs = diff.changes.flatMap((c) => c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []);
-  const objects = await checkNewObjects({
-    git: input2.git,
-    call: input2.call,
-    tip: input2.tip,
-    trees: diff.trees.map((t) => t.oid),
-    blobs,
-    maxFileSize: input2.policy.maxFileSize,
-    ...input2.repoDir !== void 0 ? { repoDir: input2.repoDir } : {}
-  });
-  if (objects.violations.some((v) => v.rule !== "file_too_large")) return { kind: "refused", violations: objects.violations, changes: null };
-  const changes = await withSymlinkTargets(input2.git, input2.call, diff.changes);
-  const found = changeViolations(changes, input2.policy);
-  const content = await contentViolations({ ...input2, changes, blobSizes: objects.blobSizes });
-  const violations = [...objects.violations, ...found, ...content];
-  return violations.length === 0 ? { kind: "passed", changes } : { kind: "refused", violations, changes };
-}
-function gitDirCall(gitDir2) {
-  return (args, extra) => ({ args: ["--git-dir", gitDir2, ...args], cwd: gitDir2, ...extra?.input !== void 0 ? { input: extra.input } : {} });
-}
-function changeViolations(changes, policy) {
-  const out = [];
-  const add = (v) => {
-    if (!out.some((o) => o.path === v.path && o.rule === v.rule)) out.push(v);
-  };
-  for (const change of changes) {
-    const sides = change.from === null ? [[change.path, change.oldMode, change.newMode]] : [[change.from, change.oldMode, null], [change.path, null, change.newMode]];
-    for (const [path4, oldMode, newMode] of sides) {
-      if ((oldMode === GITLINK_MODE || newMode === GITLINK_MODE) && !policy.submodules) {
-        add({ path: showText(path4), rule: "gitlink", detail: "a submodule (gitlink) changes; config allow: [submodules] lets it" });
-      }
-      const parts = path4.split("/");
-      parts.forEach((part, i) => {
-        const last = i === parts.length - 1;
-        const name = Buffer.from(part, "utf8");
-        if (isDotGitmodules(name)) {
-          if (!policy.submodules) add({ path: showText(path4), rule: "gitmodules", detail: "a .gitmodules changes; config allow: [submodules] lets it" });
-          else if (!last) add({ path: showText(path4), rule: "gitmodules", detail: "a folder named .gitmodules: git reads only a file there" });
-          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path4), rule: "gitmodules", detail: "a .gitmodules that is a symbolic link (git refuses it)" });
-        }
-        if (isDotGitattributes(name)) {
-          if (!policy.gitattributes) add({ path: showText(path4), rule: "gitattributes", detail: "a .gitattributes changes; config allow: [gitattributes] lets it" });
-          else if (!last) add({ path: showText(path4), rule: "gitattributes", detail: "a folder named .gitattributes: git reads only a file there" });
-          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path4), rule: "gitattributes", detail: "a .gitattributes that is a symbolic link (git refuses it)" });
-        }
-      });
-    }
-  }
-  return out;
-}
-async function contentViolations(input2) {
-  const last = (path4) => Buffer.from(path4.slice(path4.lastIndexOf("/") + 1), "utf8");
-  const fresh2 = input2.changes.filter((c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input2.blobSizes.has(c.newOid));
-  const modules = input2.policy.submodules ? fresh2.filter((c) => isDotGitmodules(last(c.path))) : [];
-  const attributes = input2.policy.gitattributes ? fresh2.filter((c) => isDotGitattributes(last(c.path))) : [];
-  const out = [];
-  for (const c of modules) {
-    const listed = await input2.git({ ...input2.call(["config", "--no-includes", "--blob", c.newOid, "--list", "-z"]), okCodes: [1, 3, 128] });
-    const problems = listed.code === 0 ? gitmodulesProblems(parseConfigList(listed.stdout.toString("utf8"))) : ["git cannot parse it as a config file"];
-    for (const problem of problems) out.push({ path: showText(c.path), rule: "gitmodules", detail: problem });
-  }
-  const readable = attributes.filter((c) => {
-    if ((input2.blobSizes.get(c.newOid) ?? 0) <= ATTR_MAX_FILE_SIZE) return true;
-    out.push({ path: showText(c.path), rule: "gitattributes", detail: `larger than ${ATTR_MAX_FILE_SIZE} bytes: git does not read it` });
-    return false;
-  });
-  if (readable.length > 0) {
-    const { stdout } = await input2.git(input2.call(["cat-file", "--batch"], { input: readable.map((c) => `${c.newOid}
-`).join("") }));
-    let at2 = 0;
-    for (const c of readable) {
-      const eol = stdout.indexOf(10, at2);
-      const size = Number(stdout.subarray(at2, eol).toString("latin1").split(" ")[2]);
-      const problem = gitattributesProblem(stdout.subarray(eol + 1, eol + 1 + size));
-      if (problem !== null) out.push({ path: showText(c.path), rule: "gitattributes", detail: problem });
-      at2 = eol + 1 + size + 1;
-    }
-  }
-  return out;
-}
-function showText(path4) {
-  return /[\u0000-\u001f\u007f]/.test(path4) ? JSON.stringify(path4) : path4;
-}
-
-// src/git/checkpoint.ts
-var DEFAULT_AUTHOR = { name: "naruto", email: "naruto@users.noreply.github.com" };
-function formatCheckpointMessage(m) {
-  const title = oneLine2(m.title) || m.item;
-  const body = (m.body ?? "").replace(/\r\n?/g, "\n").trim();
-  const trailers = [
-    `Naruto-Mission: ${oneLine2(m.mission)}`,
-    `Naruto-Item: ${oneLine2(m.item)}`,
-    `Naruto-Attempt: ${m.attempt}`,
-    `Naruto-Agent: ${oneLine2(m.agent)}`
-  ].join("\n");
-  return [title, body, trailers].filter((part) => part !== "").join("\n\n") + "\n";
-}
-function oneLine2(text2) {
-  return text2.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-}
-
-// src/git/scope.ts
-function checkScope(changes, policy) {
-  const violations = [];
-  const seen = /* @__PURE__ */ new Set();
-  const add = (v) => {
-    const key = `${v.rule}\0${v.path}`;
-    if (!seen.has(key)) seen.add(key), violations.push(v);
-  };
-  const readOnly = policy.readonly || policy.writes.length === 0;
-  const writes = policy.writes.map((w) => w.path).join(", ");
-  for (const change of changes) {
-    for (const [path4, side] of sidesOf(change)) {
-      const p = repoPathOf(path4);
-      if (readOnly) add({ path: path4, rule: "read_only", detail: `${side}: a read-only item may change nothing` });
-      else if (!isCoveredBy(p, policy.writes)) add({ path: path4, rule: "outside_writes", detail: `${side}: not inside the item's writes (${writes})` });
-      if (!policy.allowProtected && isCoveredBy(p, policy.protected)) {
-        add({ path: path4, rule: "protected", detail: `${side}: protected path; only the config can allow writing it` });
-      }
-    }
-    if (change.newMode === SYMLINK_MODE && !readOnly) {
-      const problem = symlinkProblem(change.path, change.symlinkTarget, policy);
-      if (problem !== null) add({ path: change.path, rule: "symlink_target", detail: problem });
-    }
-  }
-  return violations.length === 0 ? { ok: true } : { ok: false, violations };
-}
-function sidesOf(change) {
-  if (change.from === null) return [[change.path, change.kind]];
-  return [[change.from, `renamed to ${JSON.stringify(change.path)}`], [change.path, `renamed from ${JSON.stringify(change.from)}`]];
-}
-function symlinkProblem(link, target, policy) {
-  const shown = JSON.stringify(target ?? "");
-  if (target === null || target === "") return "symlink with an empty or unreadable target";
-  if (target.startsWith("/") || /^[A-Za-z]:/.test(target) || target.includes("\\")) {
-    return `symlink to ${shown}: an absolute target points outside the repository`;
-  }
-  const dir = link.includes("/") ? link.slice(0, link.lastIndexOf("/")) : "";
-  const resolved = normalizePath(dir === "" ? target : `${dir}/${target}`);
-  if (!resolved.ok) return `symlink to ${shown}: ${resolved.message}`;
-  if (!isCoveredBy(resolved.value, policy.writes)) {
-    return `symlink to ${shown} resolves to ${JSON.stringify(resolved.value.path)}, outside the item's writes`;
-  }
-  if (!policy.allowProtected && isCoveredBy(resolved.value, policy.protected)) {
-    return `symlink to ${shown} resolves into a protected path`;
-  }
-  return null;
-}
-
-// src/sandbox/snapshot.ts
-import { join as join18 } from "node:path";
-
-// src/sandbox/agent-index.ts
-import { lstat as lstat5, readFile as readFile4 } from "node:fs/promises";
-import { join as join17 } from "node:path";
-var NOTHING = { stagedIgnored: [], gitlinks: [] };
-async function readAgentIndex(git, view, dir, notes) {
-  const agentIndex = join17(dir.path, ".git", "index");
-  const info2 = await lstat5(agentIndex).catch(() => null);
-  if (info2 === null || !info2.isFile()) return NOTHING;
-  if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return NOTHING;
-  const list = (args) => git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", ...args], { index: agentIndex, okCodes: [128] }));
-  const [ignored, staged] = await Promise.all([list(["--cached", "--ignored", "--exclude-standard"]), list(["--stage"])]);
-  if (ignored.code !== 0 || staged.code !== 0) {
-    notes.push("the index of the agent's own repository could not be read; ignored files and submodules it staged were not taken");
-    return NOTHING;
-  }
-  const present = [];
-  for (const path4 of new Set(fields(ignored.stdout))) {
-    if (await lstat5(onDisk(dir, path4)).then(() => true, () => false)) present.push(path4);
-  }
-  return { stagedIgnored: present, gitlinks: parseGitlinks(fields(staged.stdout)) };
-}
-function parseGitlinks(records) {
-  const out = [];
-  for (const record2 of records) {
-    const tab = record2.indexOf("	");
-    const [mode, oid, stage] = record2.slice(0, tab).split(" ");
-    if (mode === "160000" && stage === "0" && oid !== void 0) out.push({ path: record2.slice(tab + 1), oid });
-  }
-  return out;
-}
-function onDisk(dir, path4) {
-  return Buffer.concat([Buffer.from(`${dir.path}/`), Buffer.from(path4, "latin1")]);
-}
-function fields(out) {
-  return out.toString("latin1").split("\0").filter((f) => f !== "");
-}
-async function sameBytes(a, b, size) {
-  const other = await lstat5(b).catch(() => null);
-  if (other === null || other.size !== size || size > 64 * 1024 * 1024) return false;
-  const [x, y] = await Promise.all([readFile4(a), readFile4(b)]);
-  return x.equals(y);
-}
-
-// src/sandbox/bad-names.ts
-import { open as open5, readdir as readdir4 } from "node:fs/promises";
-var NESTED_GIT = {
-  rule: "dotgit",
-  detail: "a git directory inside the work (a nested repository, or one planted): git never takes it; a submodule is staged as a gitlink"
-};
-var PARALLEL = 16;
-async function findBadNames(git, view, dir, skip) {
-  const quick = await walk2(dir, skip, WALK_SPARE + 2 * await checkedOutEntries(dir));
-  if (quick !== null && quick.length === 0) return [];
-  const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
-  const pruned = /* @__PURE__ */ new Set([...skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
-  const found = await walk2(dir, pruned, Infinity) ?? [];
-  if (found.length === 0) return [];
-  const call = viewCall(view, ["check-ignore", "-z", "--stdin"], { input: Buffer.from(found.map((f) => `./${f.path}\0`).join(""), "latin1"), okCodes: [1] });
-  const checked = await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
-  const alsoIgnored = new Set(checked.stdout.toString("latin1").split("\0"));
-  return found.filter((f) => !alsoIgnored.has(`./${f.path}`)).sort((a, b) => a.path < b.path ? -1 : 1);
-}
-var WALK_SPARE = 1e4;
-async function walk2(dir, pruned, budget) {
-  const found = [];
-  let seen = 0;
-  let level = [""];
-  while (level.length > 0) {
-    const next = [];
-    for (let i = 0; i < level.length; i += PARALLEL) {
-      await Promise.all(
-        level.slice(i, i + PARALLEL).map(async (folder) => {
-          const entries = await readdir4(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
-          seen += entries.length;
-          for (const entry of entries) {
-            const name = entry.name.toString("latin1");
-            if (folder === "" && name === ".git") continue;
-            const path4 = folder === "" ? name : `${folder}/${name}`;
-            if (pruned.has(path4)) continue;
-            const problem = name === ".git" ? NESTED_GIT : nameProblem(entry.name);
-            if (problem !== null) found.push({ path: path4, exclude: name === ".git" ? folder : path4, ...problem });
-            else if (entry.isDirectory()) next.push(path4);
-          }
-        })
-      );
-      if (seen > budget) return null;
-    }
-    level = next;
-  }
-  return found;
-}
-async function checkedOutEntries(dir) {
-  const file2 = await open5(seedIndex(dir), "r").catch(() => null);
-  if (file2 === null) return 0;
-  try {
-    const header = Buffer.alloc(12);
-    const { bytesRead } = await file2.read(header, 0, 12, 0);
-    return bytesRead === 12 && header.toString("latin1", 0, 4) === "DIRC" ? header.readUInt32BE(8) : 0;
-  } finally {
-    await file2.close();
-  }
-}
-
-// src/sandbox/snapshot.ts
-async function freshView(git, dir) {
-  const gitDir2 = join18(dir.private, "git");
-  await makeViewGitDir(gitDir2, dir.objects.format);
-  const view = { gitDir: gitDir2, workTree: dir.path, index: join18(gitDir2, "index"), objects: dir.objects };
-  await copyIndex(seedIndex(dir), view.index).catch(async () => {
-    await git(viewCall(view, ["read-tree", dir.start]));
-  });
-  return view;
-}
-async function snapshotWorkDir(git, dir) {
-  const view = await freshView(git, dir);
-  const notes = [];
-  const agent = await readAgentIndex(git, view, dir, notes);
-  const refused2 = [];
-  const refuse = (path4, problem) => refused2.push({ path: showPath(Buffer.from(path4, "latin1")), rule: problem.rule, detail: problem.detail });
-  const gitlinks = agent.gitlinks.filter((g) => {
-    const problem = pathProblem(g.path);
-    if (problem !== null) refuse(g.path, problem);
-    return problem === null;
-  });
-  const bad = await findBadNames(git, view, dir, new Set(agent.gitlinks.map((g) => g.path)));
-  for (const b of bad) refuse(b.path, b);
-  const excluded = [...agent.gitlinks.map((g) => g.path), ...bad.map((b) => b.exclude)];
-  await addAll(git, view, excluded);
-  const within = (path4) => excluded.some((e) => path4 === e || path4.startsWith(`${e}/`));
-  const forced = agent.stagedIgnored.filter((path4) => {
-    if (within(path4)) return false;
-    const problem = pathProblem(path4);
-    if (problem !== null) refuse(path4, problem);
-    return problem === null;
-  });
-  if (forced.length > 0) {
-    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }));
-  }
-  if (gitlinks.length > 0) {
-    const records = gitlinks.map((g) => `160000 ${g.oid}	${g.path}\0`).join("");
-    await git(viewCall(view, ["update-index", "--add", "--replace", "-z", "--index-info"], { input: Buffer.from(records, "latin1") }));
-  }
-  const tree = await gitText(git, viewCall(view, ["write-tree"]));
-  return { tree, view, notes, refused: refused2 };
-}
-async function addAll(git, view, excluded) {
-  if (excluded.length === 0) {
-    await git(viewCall(view, ["add", "-A"]));
-    return;
-  }
-  const pathspecs2 = [":(literal).", ...excluded.map((p) => `:(exclude,literal)${p}`)].map((p) => `${p}\0`).join("");
-  const call = viewCall(view, ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(pathspecs2, "latin1") });
-  await git({ ...call, env: { ...call.env, GIT_LITERAL_PATHSPECS: "0" } });
-}
-function pathProblem(path4) {
-  for (const part of path4.split("/")) {
-    const problem = nameProblem(Buffer.from(part, "latin1"));
-    if (problem !== null) return problem;
-  }
-  return null;
-}
-
-// src/engine/checkpoint.ts
-async function checkpointWorkDir(options2) {
-  const { git, workDir, item } = options2;
-  const snapshot = await snapshotWorkDir(git, workDir);
-  const call = (args, extra) => viewCall(snapshot.view, args, extra);
-  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options2.gate ?? STRICT_GATE, repoDir: options2.repoDir });
-  const changes = gate.changes ?? [];
-  const notes = snapshot.notes;
-  if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
-  const changed = changedPaths(changes);
-  const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options2.protected, allowProtected: options2.allowProtected ?? false });
-  const violations = [...snapshot.refused, ...gate.kind === "refused" ? gate.violations : [], ...scope.ok ? [] : scope.violations];
-  if (violations.length > 0) {
-    return { kind: "out_of_scope", violations, changed: [.../* @__PURE__ */ new Set([...changed, ...violations.map((v) => v.path)])].sort(), tree: snapshot.tree, notes };
-  }
-  const message2 = formatCheckpointMessage({
-    title: item.title ?? item.id,
-    ...options2.summary !== void 0 ? { body: options2.summary } : {},
-    mission: options2.mission,
-    item: item.id,
-    attempt: options2.attempt,
-    agent: options2.agent
-  });
-  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: options2.author ?? DEFAULT_AUTHOR, ...options2.date ? { date: options2.date } : {}, call });
-  const branch = `refs/heads/${workerBranch(options2.mission, item.id)}`;
-  const refs = [branch, ...options2.keepAt ? [options2.keepAt] : []];
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options2.repoDir, input: refs.map((r) => `update ${r} ${commit}
-`).join("") });
-  return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
-}
-async function commitTree(input2) {
-  const [objectsDir] = input2.workDir.objects.objects;
-  if (input2.workDir.objects.format === "sha1" && objectsDir !== void 0 && writableInNode(input2.author, input2.message)) {
-    const text2 = commitText({ tree: input2.tree, parents: [input2.workDir.start], identity: input2.author, at: input2.date ?? /* @__PURE__ */ new Date(), message: input2.message });
-    return writeLooseObject(objectsDir, "commit", text2);
-  }
-  const date5 = input2.date ? `${Math.floor(input2.date.getTime() / 1e3)} +0000` : void 0;
-  const identity = {
-    GIT_AUTHOR_NAME: input2.author.name,
-    GIT_AUTHOR_EMAIL: input2.author.email,
-    GIT_COMMITTER_NAME: input2.author.name,
-    GIT_COMMITTER_EMAIL: input2.author.email,
-    ...date5 ? { GIT_AUTHOR_DATE: date5, GIT_COMMITTER_DATE: date5 } : {}
-  };
-  const base = input2.call(["commit-tree", "--no-gpg-sign", "-p", input2.workDir.start, input2.tree], { input: input2.message });
-  return gitText(input2.git, { ...base, env: { ...base.env, ...identity } });
-}
-function writableInNode(author, message2) {
-  const plain = (s) => s !== "" && s === s.trim() && !/[<>\u0000-\u001f\u007f]/.test(s);
-  return plain(author.name) && plain(author.email) && !message2.includes("\0") && message2.endsWith("\n");
-}
-
-// src/engine/keep-work.ts
-function attemptRef(mission, item, attempt) {
-  return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
-}
-function keptNote(where2) {
-  return `; its partial work is kept at ${where2}`;
-}
-async function keepUnfinishedWork(input2) {
-  const { git, workDir } = input2;
-  const snapshot = await snapshotWorkDir(git, workDir);
-  const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
-  if (snapshot.tree === start) return null;
-  const message2 = `naruto: unfinished work of ${input2.item}, attempt ${input2.attempt}
-
-${input2.why}; nothing of this was checked or integrated.
-`;
-  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message: message2, author: NARUTO_COMMITTER, date: input2.now(), call: (args, extra) => viewCall(snapshot.view, args, extra) });
-  const ref = attemptRef(input2.mission, input2.item, input2.attempt);
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input2.repoDir });
-  return { ref, commit };
-}
-
-// src/engine/attempt.ts
-var OUTPUT_TAIL = 3e3;
-async function runAttempt(ctx, mission, order, hooks) {
-  const item = mission.items.find((i) => i.id === order.item);
-  if (!item) throw new Error(`mission ${mission.id} has no item "${order.item}"`);
-  const finished = (outcome, run) => ({
-    type: "attempt_finished",
-    at: ctx.now().toISOString(),
-    item: item.id,
-    attempt: order.attempt,
-    outcome,
-    summary: run?.result?.summary ?? null,
-    cost_usd: run?.result?.cost_usd ?? null,
-    tokens_in: run?.result?.tokens_in ?? null,
-    tokens_out: run?.result?.tokens_out ?? null,
-    model: run?.result?.model ?? null
-  });
-  const profile = ctx.config.agents[item.agent];
-  if (!profile) {
-    return finished({ kind: "failed", reason: `unknown agent profile "${item.agent}": define it under agents: in .github/naruto.yml` });
-  }
-  const queueRef = queueRefName(mission.id);
-  const head = ctx.expectedRef?.(queueRef) ?? await readRef(ctx.git, ctx.repoDir, queueRef);
-  if (head === null) throw new Error(`the queue ${queueRef} is missing`);
-  const repo = await workRepo(ctx.git, ctx.repoDir);
-  const workDir = await createWorkDir({
-    git: ctx.git,
-    repo,
-    folder: missionWorkFolder(ctx.workRoot, repo, mission.id),
-    label: `${item.id}.${order.attempt}`,
-    commit: head,
-    record: { mission: mission.id, purpose: item.id, attempt: order.attempt }
-  });
-  let leave = false;
-  try {
-    await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
-    const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
-    const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
-    const promptKept = mkdir10(records, { recursive: true }).then(() => writeFile10(join19(records, "prompt.md"), prompt));
-    promptKept.catch(() => void 0);
-    const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
-    await promptKept;
-    if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
-    const writes = paths(item.writes);
-    const hidden = run.leftovers.filter((l) => l.found === "working_directory");
-    if (hidden.length > 0) {
-      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
-      const note = kept === null ? "" : keptNote(kept);
-      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
-    }
-    if (run.outcome !== "exited") {
-      const why = run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down" : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}` : crashReason(run);
-      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
-      const note = kept === null ? "" : keptNote(kept);
-      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note, kept }, run);
-      if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
-      return finished({ kind: "failed", reason: `${why}${note}
-${outputTail(run.output)}` }, run);
-    }
-    const outcome = await checkpointWorkDir({
-      git: ctx.git,
-      repoDir: ctx.repoDir,
-      workDir,
-      mission: mission.id,
-      item: { id: item.id, title: item.title, writes, readonly: item.readonly },
-      protected: ctx.config.protected,
-      allowProtected: ctx.config.allow_protected,
-      gate: gatePolicy(ctx.config),
-      attempt: order.attempt,
-      agent: item.agent,
-      ...run.result?.summary ? { summary: run.result.summary } : {},
-      date: ctx.now(),
-      // Kept reachable: a retry moves the worker branch on.
-      keepAt: attemptRef(mission.id, item.id, order.attempt)
-    });
-    switch (outcome.kind) {
-      case "no_changes":
-        return finished({ kind: "no_changes" }, run);
-      case "out_of_scope":
-        return finished({ kind: "out_of_scope", paths: [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] }, run);
-      case "checkpointed":
-        break;
-    }
-    if (item.verify) {
-      const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
-      await hooks.exited?.();
-      if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
-      if (verify.outcome !== "exited") {
-        return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):
-${outputTail(verify.output)}` }, run);
-      }
-    }
-    return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
-  } catch (error63) {
-    const message2 = error63 instanceof Error ? error63.message : String(error63);
-    const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message2}`, writes: paths(item.writes), summary: null }).then(
-      (where2) => where2 === null ? "" : keptNote(where2),
-      (keepError) => {
-        leave = true;
-        return `; its work directory is left at ${workDir.path} (keeping its work failed too: ${keepError instanceof Error ? keepError.message : String(keepError)})`;
-      }
-    );
-    throw new Error(`${message2}${kept}`, { cause: error63 });
-  } finally {
-    if (!leave && ctx.inBackground) ctx.inBackground((await retireWorkDir(workDir)).removed);
-    else if (!leave) await removeWorkDir(workDir);
-  }
-}
-async function runContained(ctx, r) {
-  const log = createAgentLog(join19(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
-  const containment2 = await containmentOf(r.profile, ctx.env, ctx.nodePath);
-  const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
-  let run = null;
-  try {
-    run = await runAgent({
-      command: r.command,
-      sandbox: ctx.sandbox,
-      workDir: r.workDir,
-      prompt: r.prompt,
-      resultName,
-      env: ctx.env,
-      allowEnv: r.profile.env,
-      network: containment2.network,
-      readOnly: containment2.readOnly,
-      mission: r.mission.id,
-      item: r.item.id,
-      attempt: r.attempt,
-      writes: r.item.writes,
-      timeoutMs: r.profile.timeout,
-      signal: r.signal,
-      onOutput: (chunk) => {
-        log.write(chunk);
-        ctx.onOutput?.(r.item.id, chunk);
-      }
-    });
-    return run;
-  } finally {
-    await log.close();
-    if (run?.resultText != null) await writeFile10(join19(r.records, resultName), run.resultText);
-  }
-}
-async function keepWork(ctx, a) {
-  const outcome = await checkpointWorkDir({
-    git: ctx.git,
-    repoDir: ctx.repoDir,
-    workDir: a.workDir,
-    mission: a.mission.id,
-    item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
-    protected: ctx.config.protected,
-    allowProtected: ctx.config.allow_protected,
-    gate: gatePolicy(ctx.config),
-    attempt: a.attempt,
-    agent: a.item.agent,
-    ...a.summary ? { summary: a.summary } : {},
-    date: ctx.now(),
-    keepAt: attemptRef(a.mission.id, a.item.id, a.attempt)
-  });
-  let kept = null;
-  if (outcome.kind === "checkpointed") {
-    kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
-  } else if (outcome.kind === "out_of_scope") {
-    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
-  }
-  if (kept === null) return null;
-  const where2 = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
-  if (outcome.kind !== "out_of_scope") return where2;
-  const refused2 = [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))];
-  return `${where2} (it changed what the item may not: ${refused2.slice(0, 5).join(", ")}${refused2.length > 5 ? ", …" : ""})`;
-}
-function paths(written) {
-  return written.map((p) => {
-    const r = normalizePath(p);
-    if (!r.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(p)}: ${r.message}`);
-    return r.value;
-  });
-}
-function crashReason(run) {
-  if (run.signal) return `killed by ${run.signal}`;
-  if (run.exitCode === null) return `could not start: ${run.notes.join("; ")}`;
-  return `exited with code ${run.exitCode}`;
-}
-function outputTail(output2) {
-  return output2.length <= OUTPUT_TAIL ? output2 : `…${output2.slice(-OUTPUT_TAIL)}`;
-}
-function minutes(ms) {
-  return ms >= 6e4 ? `${Math.round(ms / 6e4)} min` : `${Math.round(ms / 1e3)} s`;
 }
 
 // src/action/integrate/recheck.ts
@@ -66429,36 +66706,6 @@ function escapeRegExp2(text2) {
 // src/action/modes/shared.ts
 import { mkdir as mkdir11, rm as rm8 } from "node:fs/promises";
 import { join as join22 } from "node:path";
-
-// src/git/mission-store.ts
-async function readMissionVersion(git, repoDir, commit) {
-  return (await readVersion(git, repoDir, commit)).mission;
-}
-async function readFiles(git, repoDir, commit) {
-  const listed = await git({ args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit], cwd: repoDir });
-  const entries = parseLsTree(listed.stdout.toString("utf8"));
-  const objects = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: entries.map(([, e]) => `${e.oid}
-`).join("") });
-  const contents = /* @__PURE__ */ new Map();
-  for (const o of parseCatFileBatch(objects.stdout.toString("latin1"))) {
-    if ("oid" in o) contents.set(o.oid, Buffer.from(o.content, "latin1").toString("utf8"));
-  }
-  const files = new Map(entries.map(([path4, e]) => [path4, contents.get(e.oid) ?? ""]));
-  return { files, blobOf: new Map(entries.map(([path4, e]) => [path4, e.oid])) };
-}
-async function readVersion(git, repoDir, commit) {
-  const { files, blobOf } = await readFiles(git, repoDir, commit);
-  const mission = parseMission(joinRecords(files));
-  return {
-    version: commit,
-    mission,
-    itemBlobs: mission.items.map((_, i) => blobOf.get(itemPath(i)) ?? null),
-    folders: [],
-    proofBlob: blobOf.get(PROOF_FILE) ?? null
-  };
-}
-
-// src/action/modes/shared.ts
 var ModeInputError = class extends Error {
   name = "ModeInputError";
 };
@@ -66957,138 +67204,6 @@ ${line}; the publish job decides the verdict.
 `);
 }
 
-// src/github-driver/missed-commands.ts
-var MISSED_WINDOW_MS = 60 * 6e4;
-var MISSED_GRACE_MS = 2 * 6e4;
-async function answerMissedCommands(deps, input2) {
-  const now = deps.now().getTime();
-  const since = new Date(now - (input2.windowMs ?? MISSED_WINDOW_MS)).toISOString();
-  const before = now - (input2.graceMs ?? MISSED_GRACE_MS);
-  const repo = `${deps.github.repo.owner}/${deps.github.repo.repo}`;
-  const comments = await deps.github.listRecentComments({ since });
-  const candidates = comments.filter((c) => Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null);
-  const done = [];
-  for (const c of candidates) {
-    if (c.eyes > 0) {
-      const kind = parseCommand(c.body)?.kind;
-      if (kind !== "run" && kind !== "plan") continue;
-      if (await deps.store.load(missionIdFor(repo, c.id)) !== null) continue;
-      if (await deps.github.findComment({ issue: c.issue, marker: markerFor(`reply:${c.id}`), ...narutoAuthors(deps) }) !== null) continue;
-    }
-    const issue3 = await deps.github.getIssue({ number: c.issue });
-    if (issue3 === null || c.user === null) continue;
-    const outcome = await handleComment(deps, {
-      repo,
-      defaultBranch: input2.defaultBranch,
-      issue: { number: issue3.number, pullRequest: issue3.pullRequest, body: issue3.body, user: issue3.user },
-      comment: { id: c.id, body: c.body, user: c.user }
-    });
-    deps.log.info(`#${c.issue}: an unanswered /naruto comment (${c.id}) handled: ${outcome.kind === "mission" ? `mission ${outcome.mission}` : `${outcome.kind}, ${outcome.reason}`}`);
-    done.push({ comment: c.id, issue: c.issue, outcome });
-  }
-  return done;
-}
-
-// src/github-driver/schedules.ts
-import { createHash as createHash5 } from "node:crypto";
-var SCHEDULE_WINDOW_MS = 60 * 60 * 1e3;
-var scheduleActor = (name) => `schedule:${name}`;
-function scheduledMissionId(repo, name, firing) {
-  const digest = createHash5("sha256").update(`naruto-schedule\0${repo.toLowerCase()}\0${name}\0${firing.toISOString()}`).digest("hex");
-  return `m-${digest.slice(0, 12)}`;
-}
-async function startScheduledMissions(deps, input2) {
-  const commit = await deps.github.getRef(`refs/heads/${input2.defaultBranch}`);
-  if (commit === null) return [];
-  const loaded = await readConfigAt(deps.github, deps.configPath, commit);
-  if (!loaded.ok) {
-    return [`schedules not read: the config is invalid
-
-\`\`\`
-${formatConfigErrors(loaded.errors, deps.configPath)}
-\`\`\``];
-  }
-  const now = deps.now();
-  const lines = [];
-  let running = null;
-  for (const schedule of loaded.config.schedules) {
-    const firing = latestFiring(schedule.cron, now, input2.windowMs ?? SCHEDULE_WINDOW_MS);
-    if (firing === null) continue;
-    const id = scheduledMissionId(deps.repo, schedule.name, firing);
-    try {
-      if (await deps.store.load(id) !== null) continue;
-      running ??= await runningSchedules(deps);
-      const previous = running.get(schedule.name);
-      if (previous !== void 0) {
-        lines.push(`schedule ${schedule.name}: the firing of ${minute(firing)} skipped: its previous mission ${previous} is still under way`);
-        continue;
-      }
-      lines.push(await startOne(deps, { schedule, firing, id, commit, defaultBranch: input2.defaultBranch, config: loaded.config }));
-    } catch (error63) {
-      deps.log.warning(`schedule ${schedule.name}: ${message(error63)}`);
-      lines.push(`schedule ${schedule.name}: failed: ${message(error63).split("\n")[0] ?? ""}`);
-    }
-  }
-  return lines;
-}
-async function startOne(deps, p) {
-  const { schedule, firing, id, commit } = p;
-  let planText = null;
-  if (schedule.plan !== null) {
-    planText = await deps.github.readFile({ path: schedule.plan, ref: commit });
-    if (planText === null) return `schedule ${schedule.name}: not started: its plan file ${schedule.plan} does not exist at ${commit.slice(0, 12)}`;
-  }
-  const task = schedule.task ?? (planText === null ? null : checkPlan(planText).plan?.title) ?? `the plan in ${schedule.plan ?? "the config"}`;
-  const issue3 = await deps.github.openIssue({
-    title: `naruto: ${schedule.name} (${minute(firing)})`,
-    body: issueBody(deps.configPath, schedule, firing, task),
-    marker: markerFor(`schedule:${id}`),
-    since: firing.toISOString(),
-    ...narutoAuthors(deps)
-  });
-  const requested = {
-    type: "requested",
-    at: deps.now().toISOString(),
-    id,
-    task,
-    source: { kind: "github", repo: deps.repo, issue: issue3.number, comment_id: null, actor: scheduleActor(schedule.name) },
-    base: { ref: p.defaultBranch, commit },
-    queue_branch: `naruto/${id}`,
-    settings: missionSettings(p.config, { approval: schedule.approval, strict: false }),
-    plan_text: planText,
-    plan_source: { kind: planText === null ? "planner" : "file", author: null },
-    config_commit: commit
-  };
-  const result = await applyEvent(deps.store, id, requested);
-  if (result.duplicate) return `schedule ${schedule.name}: ${id} was started by another sweep`;
-  await ensureQueueBranch(deps.github, result.mission, { reset: true });
-  await carryOut(deps, { mission: result.mission, commands: result.commands });
-  return `schedule ${schedule.name}: started ${id} for ${minute(firing)} on #${issue3.number}`;
-}
-async function runningSchedules(deps) {
-  const running = /* @__PURE__ */ new Map();
-  for (const id of await deps.store.list()) {
-    const stored = await deps.store.load(id).catch(() => null);
-    const source = stored?.mission.source;
-    if (!stored || source?.kind !== "github" || isMissionTerminal(stored.mission.status)) continue;
-    const name = /^schedule:(.+)$/.exec(source.actor)?.[1];
-    if (name !== void 0) running.set(name, id);
-  }
-  return running;
-}
-function issueBody(configPath, schedule, firing, task) {
-  return [
-    `Started by the schedule \`${schedule.name}\` (\`${schedule.cron.text}\`, UTC) in \`${configPath}\`, for ${minute(firing)}.`,
-    "",
-    `> ${task.split("\n").join("\n> ")}`,
-    "",
-    "naruto tracks the mission in a comment below. Comment `/naruto status`, `/naruto cancel`" + (schedule.approval ? ", or `/naruto approve` once the plan is posted." : ".")
-  ].join("\n");
-}
-function minute(at2) {
-  return `${at2.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 // src/action/modes/sweep-memory.ts
 var SWEEP_MEMORY_REF = `${GITHUB_STATE_REF_PREFIX}sweep/ended`;
 var FILE = "ended.json";
@@ -67528,127 +67643,6 @@ function artifactsInput(inputs) {
   return inputs.artifacts;
 }
 
-// src/sandbox/choose.ts
-import { spawn as spawn3 } from "node:child_process";
-
-// src/sandbox/unsandboxed.ts
-function createUnsandboxed(options2) {
-  const deps = options2.deps ?? {};
-  const kill = deps.kill ?? ((pid, signal) => void process.kill(pid, signal));
-  const table = deps.proc === void 0 ? {} : { proc: deps.proc };
-  return {
-    kind: "none",
-    description: `none (${options2.reason})`,
-    async run(request3) {
-      const tracking = newTrackingValue();
-      const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: request3.workDir.tmp, [TRACKING_ENV]: tracking };
-      const sweep = async () => {
-        const found = [];
-        const entry = `${TRACKING_ENV}=${tracking}`;
-        for (const pid of await processesWithEnv(entry, table)) found.push({ pid, command: await commandOf(pid, table), found: "tracking_variable" });
-        await killProcessesWithEnv(entry, { kill, ...table });
-        for (let round = 0; round < 5; round++) {
-          const inside = await processesInside(request3.workDir.root, table);
-          if (inside.length === 0) break;
-          for (const p of inside) {
-            try {
-              kill(p.pid, "SIGKILL");
-            } catch {
-            }
-            if (!found.some((f) => f.pid === p.pid)) found.push({ ...p, found: "working_directory" });
-          }
-        }
-        return found;
-      };
-      return runProcess({ file: "sh", args: ["-c", request3.command], cwd: request3.workDir.path, env, sweep }, request3, deps);
-    }
-  };
-}
-
-// src/sandbox/choose.ts
-var SandboxUnavailableError = class extends Error {
-  constructor(reason) {
-    super(
-      `the sandbox is required (sandbox: required), but ${reason}: install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; on Ubuntu 24.04 also allow its user namespaces, see docs/action.md), or set sandbox: auto to run without it`
-    );
-    this.reason = reason;
-  }
-  reason;
-  name = "SandboxUnavailableError";
-};
-async function chooseSandbox(options2) {
-  if (options2.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen" });
-  const probe = await (options2.probe ?? (() => probeBwrap({ binary: options2.binary ?? "bwrap", path: options2.env.PATH })))();
-  if (probe.ok) {
-    const sandbox = createBwrapSandbox({ ...options2.binary ? { binary: options2.binary } : {}, version: probe.version, system: await readSystem(), user: probe.user });
-    return probe.limitation === null ? sandbox : { ...sandbox, description: `${sandbox.description} (${probe.limitation})` };
-  }
-  if (options2.mode === "required") throw new SandboxUnavailableError(probe.reason);
-  return createUnsandboxed({ reason: probe.reason });
-}
-var probes2 = /* @__PURE__ */ new Map();
-function probeBwrap(options2) {
-  const { binary } = options2;
-  const user = sandboxUserFor(options2.uid ?? process.getuid?.());
-  const env = { PATH: options2.path ?? "/usr/bin:/bin" };
-  const key = `${binary}\0${user === null ? "" : "own-user"}`;
-  let found = probes2.get(key);
-  if (found === void 0) {
-    found = (async () => {
-      const version2 = await execute(binary, ["--version"], env);
-      if (version2.error !== null) return { ok: false, reason: version2.error.includes("ENOENT") ? "bwrap not found" : `bwrap could not start: ${version2.error}` };
-      const probe = (as) => execute(binary, [...userArgs(as), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", "true"], env);
-      const name = version2.output.trim().split("\n")[0] ?? "bwrap";
-      if (user !== null) {
-        const own3 = await probe(user);
-        if (own3.error === null && own3.code === 0) return { ok: true, version: name, user, limitation: null };
-      }
-      const run = await probe(null);
-      if (run.error !== null || run.code !== 0) {
-        const said = (run.error ?? run.output).trim().split("\n").at(-1) ?? "";
-        return { ok: false, reason: `bwrap does not work here${said ? `: ${said.replace(/^bwrap: /, "")}` : ""}` };
-      }
-      return { ok: true, version: name, user: null, limitation: user === null ? null : "as root without a user namespace: an agent's own sandbox, Codex CLI's, cannot start" };
-    })();
-    probes2.set(key, found);
-  }
-  return found;
-}
-function execute(file2, args, env) {
-  return new Promise((resolve4) => {
-    const child2 = spawn3(file2, args, { stdio: ["ignore", "pipe", "pipe"], env });
-    const chunks = [];
-    child2.stdout.on("data", (c) => chunks.push(c));
-    child2.stderr.on("data", (c) => chunks.push(c));
-    const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
-    child2.on("error", (e) => {
-      clearTimeout(timer);
-      resolve4({ code: null, output: "", error: `${e.code ?? ""} ${e.message}`.trim() });
-    });
-    child2.on("close", (code) => {
-      clearTimeout(timer);
-      resolve4({ code, output: Buffer.concat(chunks).toString("utf8"), error: null });
-    });
-  });
-}
-
-// src/sandbox/sudo.ts
-import { spawn as spawn4 } from "node:child_process";
-function sudoWorks(env) {
-  return new Promise((resolve4) => {
-    const child2 = spawn4("sudo", ["-n", "true"], { stdio: "ignore", env: { PATH: env.PATH ?? "/usr/bin:/bin" } });
-    const timer = setTimeout(() => child2.kill("SIGKILL"), 1e4);
-    child2.on("error", () => {
-      clearTimeout(timer);
-      resolve4(false);
-    });
-    child2.on("close", (code) => {
-      clearTimeout(timer);
-      resolve4(code === 0);
-    });
-  });
-}
-
 // src/action/main.ts
 var USER_AGENT = "naruto-action/0.1";
 function stopSignal() {
@@ -67735,7 +67729,7 @@ async function main() {
         pullRequestHead: pullRequestHeadVia(deps.github)
       },
       dispatch: dispatchInputOf(ctx.eventName, payload),
-      entryPoint: fileURLToPath(import.meta.url),
+      entryPoint: fileURLToPath2(import.meta.url),
       runId: ctx.runId,
       watch: watchTiming(env)
     }
