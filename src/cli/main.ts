@@ -160,6 +160,29 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     });
 
   program
+    .command("init")
+    .description("set naruto up in this repository: write .github/workflows/naruto.yml and .github/naruto.yml, then say what only you can do")
+    .option("--agent <name>", "the agent: claude, codex, gemini, aider or command (default: the first of them on your PATH, else claude)")
+    .option("--command <cmd>", "with --agent command: the command that runs your agent (it gets the prompt in $NARUTO_PROMPT_FILE)")
+    .option("--app [slug]", "the naruto GitHub App takes the comments (leaves out the command and watch jobs); its slug names its install page and login")
+    .option("--repo <owner/name>", "the GitHub repository (default: the one origin names)")
+    .option("--force", "replace the files when they exist and differ", false)
+    .option("--dry-run", "print the diff of what would be written; write nothing", false)
+    .action(async (o: { agent?: string; command?: string; app?: boolean | string; repo?: string; force: boolean; dryRun: boolean }) => {
+      const { initCommand } = await import("./init-command.ts");
+      code = await initCommand(io, o);
+    });
+
+  program
+    .command("upgrade")
+    .description("bring .github/workflows/naruto.yml to this naruto's template, keeping what is inside its `yours` blocks")
+    .option("--dry-run", "print the diff; write nothing", false)
+    .action(async (o: { dryRun: boolean }) => {
+      const { upgradeCommand } = await import("./upgrade-command.ts");
+      code = await upgradeCommand(io, o);
+    });
+
+  program
     .command("demo")
     .description("run a whole mission on a bundled example project (no network, no keys)")
     .option("--keep", "keep the temporary repository (its path is printed)", true)
