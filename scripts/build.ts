@@ -9,7 +9,7 @@
  *                         one of them is newer, so a checkout never runs stale code
  *
  * `npm ci` and `npm pack` run it (the `prepare` script), `npm run build` too. The dependencies
- * stay outside the bundles (they are naruto's `dependencies`, installed next to it): bundling
+ * (but the workflow parser, below) stay outside the bundles (they are naruto's `dependencies`, installed next to it): bundling
  * them made `naruto --help` slower (1.5 MB to parse instead of 0.4 MB, commander aside nothing
  * of them is needed for it), and probot's logger (pino) loads files of its own by path.
  *
@@ -17,7 +17,7 @@
  * of src/): each builds into a folder of its own and renames the files into build/, so a reader
  * sees one build's file or another's, never half of one.
  */
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +35,22 @@ export interface BuildInputs {
 }
 
 const ENTRIES = { cli: "src/cli/main.ts", app: "src/app/main.ts" } as const;
+
+/**
+ * Development dependencies the CLI runs, bundled into its chunks: GitHub's workflow parser
+ * (`naruto doctor` judges a workflow with it) and what it imports but naruto does not. It cannot
+ * stay outside: it imports its JSON schemas without `with { type: "json" }`, which Node 20
+ * refuses, and esbuild reads them itself. It only loads when doctor runs.
+ */
+const BUNDLED = /^(@actions\/workflow-parser|@actions\/expressions|cronstrue)(\/|$)/;
+
+/** Every other package stays outside the bundles (what `packages: "external"` does), in naruto's dependencies. */
+const dependenciesOutside: Plugin = {
+  name: "dependencies-outside",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.test(args.path) || args.path.startsWith("node:") ? undefined : { path: args.path, external: true }));
+  },
+};
 const COPIED = { "demo-agent.mjs": "src/agent/demo-agent.mjs" } as const;
 /** A file written up to this long after the build started may carry an older mtime. */
 const CLOCK_MARGIN_MS = 50;
@@ -55,7 +71,7 @@ export async function buildAll({ out = BUILD_DIR, prune }: { out?: string; prune
       metafile: true,
       entryPoints: Object.entries(ENTRIES).map(([name, path]) => ({ in: path, out: name })),
       outdir: temp,
-      packages: "external",
+      plugins: [dependenciesOutside],
       // A command's code, and the packages it imports, load when the command runs (main.ts
       // imports each with `await import`): without chunks, esbuild would hoist every package's
       // import (zod, yaml) into cli.js and `naruto --help` would load them all.

@@ -1,7 +1,7 @@
 /**
  * Writes the part of GitHub's REST description that the fake GitHub serves, for each operation
- * below (every operation naruto's port, src/github/, and the App call, and a few reads the
- * fake's own tests use):
+ * below (every operation naruto's port, src/github/, the App and `naruto doctor` call, and a
+ * few reads the fake's own tests use):
  *
  * - test/support/fake-github/openapi-subset.json: path, method, parameters and request body
  *   schema, with every `$ref` resolved. The fake checks each request against it.
@@ -65,6 +65,11 @@ export const OPERATIONS = [
   "POST /repos/{owner}/{repo}/git/commits",
   "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
   "GET /repos/{owner}/{repo}/compare/{basehead}",
+  "GET /repos/{owner}/{repo}/actions/secrets",
+  "GET /repos/{owner}/{repo}/actions/organization-secrets",
+  "GET /repos/{owner}/{repo}/actions/variables",
+  "GET /repos/{owner}/{repo}/actions/organization-variables",
+  "GET /repos/{owner}/{repo}/actions/permissions/workflow",
   "GET /app",
   "POST /app/installations/{installation_id}/access_tokens",
 ] as const;

@@ -183,6 +183,20 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     });
 
   program
+    .command("doctor")
+    .description("check this repository's naruto setup against GitHub: the workflow, secrets, settings, variables and the App, each with its fix (exit 0: nothing stops a mission)")
+    .option("--repo <owner/name>", "the GitHub repository (default: the one origin names)")
+    .option("--token <token>", "a GitHub token (default: GITHUB_TOKEN or GH_TOKEN, else `gh auth token`); secrets and Actions settings need an admin's")
+    .option("--api-url <url>", "the REST API's address (default: api.github.com, or https://HOST/api/v3 for origin's GitHub Enterprise Server)")
+    .option("--app-id <id>", "the App's id, to check its installation (with --private-key)")
+    .option("--private-key <file>", "the App's private key (.pem)")
+    .option("--app-env <file>", "the App server's .env, for APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH")
+    .action(async (o: { repo?: string; token?: string; apiUrl?: string; appId?: string; privateKey?: string; appEnv?: string }) => {
+      const { doctorCommand } = await import("./doctor-command.ts");
+      code = await doctorCommand(io, o);
+    });
+
+  program
     .command("demo")
     .description("run a whole mission on a bundled example project (no network, no keys)")
     .option("--keep", "keep the temporary repository (its path is printed)", true)

@@ -25,8 +25,9 @@ import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
 import { renameUser } from "./rename.ts";
 import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
-import type { Account, AppPermissions, DispatchRecord, JobState, RepoState, Role, RunConclusion, RunStatus } from "./state.ts";
+import { findRepo, type Account, type AppPermissions, type DispatchRecord, type JobState, type RepoState, type Role, type RunConclusion, type RunStatus } from "./state.ts";
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
+import { setActionsSettings, type ActionsSettingsInput } from "./actions-settings.ts";
 import { addUser, createRepository, createWorld, type AppOptions, type CreateRepoInput } from "./world.ts";
 
 export type { Fault, FaultSource } from "./faults.ts";
@@ -115,6 +116,10 @@ export interface FakeGitHub {
   setReviewThread(input: { repo: string; thread: string; resolved?: boolean; outdated?: boolean; by?: string }): void;
   /** A pull request from the fork `<forkOwner>/<name>` (see forks.ts); returns its number. */
   openForkPullRequest(input: ForkPullInput): Promise<number>;
+  /** A repository's Actions secrets (names), variables and pull request setting, and its owner's shared ones (actions-settings.ts). */
+  setActionsSettings(input: ActionsSettingsInput): void;
+  /** The App's installation on `owner` now has these permissions (an App whose new permissions were not accepted), or is gone (null). */
+  setInstallation(owner: string, permissions: AppPermissions | null): void;
   close(): Promise<void>;
 }
 
@@ -245,6 +250,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     addReviewComment: (input) => addReviewComment(world, input),
     setReviewThread: (input) => setReviewThread(world, input),
     openForkPullRequest: (input) => openForkPull(world, input),
+    setActionsSettings: (input) => {
+      const [owner = "", name = ""] = input.repo.split("/");
+      const repo = findRepo(world, owner, name);
+      if (repo === undefined) throw new Error(`no repository ${input.repo}`);
+      setActionsSettings(world, repo, input);
+    },
+    setInstallation: (owner, permissions) => {
+      const installation = [...world.installations.values()].find((i) => i.account.login.toLowerCase() === owner.toLowerCase());
+      if (installation === undefined) throw new Error(`the App is not installed on ${owner}`);
+      if (permissions === null) world.installations.delete(installation.id);
+      else installation.permissions = permissions;
+    },
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

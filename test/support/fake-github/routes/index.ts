@@ -2,6 +2,7 @@
 import { operationKey, OPERATIONS } from "../openapi.ts";
 import type { Route } from "../route.ts";
 import { actionRoutes } from "./actions.ts";
+import { actionsSettingsRoutes } from "./actions-settings.ts";
 import { appRoutes } from "./app.ts";
 import { checkRoutes } from "./checks.ts";
 import { compareRoutes } from "./compare.ts";
@@ -15,6 +16,7 @@ const ALL: readonly Route[] = [
   ...repoRoutes,
   ...issueRoutes,
   ...actionRoutes,
+  ...actionsSettingsRoutes,
   ...pullRoutes,
   ...compareRoutes,
   ...checkRoutes,
