@@ -67,8 +67,11 @@ async function read<T>(call: () => Promise<T>): Promise<Read<T>> {
   }
 }
 
+/** Octokit logs every 4xx; doctor reports them itself, as findings. */
+const QUIET = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
 export function createDoctorGitHub(input: DoctorGitHubInput): DoctorGitHub {
-  const octokit = new Octokit({ auth: input.token, baseUrl: input.baseUrl, userAgent: input.userAgent });
+  const octokit = new Octokit({ auth: input.token, baseUrl: input.baseUrl, userAgent: input.userAgent, log: QUIET });
   const repo = { owner: input.repo.owner, repo: input.repo.name };
   return {
     repository: () =>
@@ -108,7 +111,7 @@ export function createDoctorGitHub(input: DoctorGitHubInput): DoctorGitHub {
       }),
     installation: async () => {
       if (input.app === null) return { ok: false, status: 0, message: "no App credentials given" };
-      const app = new Octokit({ auth: appJwt(input.app, new Date()), baseUrl: input.baseUrl, userAgent: input.userAgent });
+      const app = new Octokit({ auth: appJwt(input.app, new Date()), baseUrl: input.baseUrl, userAgent: input.userAgent, log: QUIET });
       return read(async () => {
         try {
           const { data } = await app.rest.apps.getRepoInstallation(repo);

@@ -9,6 +9,7 @@
  */
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDoctorGitHub } from "../../src/doctor/index.ts";
 import type { GitHubPort } from "../../src/github/index.ts";
 import { successStatuses, validateAnswer } from "../support/fake-github/answers.ts";
 import { OPERATIONS, operationKey } from "../support/fake-github/openapi.ts";
@@ -113,6 +114,12 @@ async function exchangeEverything(): Promise<void> {
   await app.rest.apps.getAuthenticated();
   const { data: installation } = await app.rest.apps.getRepoInstallation(repo);
   await app.rest.apps.createInstallationAccessToken({ installation_id: installation.id, permissions: { contents: "read" }, repositories: ["demo"] });
+
+  // `naruto doctor`'s reads of the Actions settings (an admin's), through its own port.
+  const admin = fake.addUser("octo-answers-admin", { permission: "admin" }).token;
+  fake.setActionsSettings({ repo: "acme/demo", secrets: ["ANTHROPIC_API_KEY"], variables: { NARUTO_BOT_LOGIN: "naruto[bot]" }, orgSecrets: ["SHARED_KEY"], orgVariables: { SHARED: "yes" } });
+  const doctor = createDoctorGitHub({ repo: { host: "127.0.0.1", owner: "acme", name: "demo" }, token: admin, baseUrl: fake.apiUrl, app: null, userAgent: "naruto-answers" });
+  for (const read of [await doctor.secretNames(), await doctor.variables(), await doctor.workflowPermissions()]) expect(read.ok).toBe(true);
 }
 
 describe("the fake's answers", () => {
