@@ -28,7 +28,7 @@ ${agent}#  quick:                          # more profiles by name, for items th
 #planner: { agent: default }      # writes a plan when a request has none
 #arbiter: { agent: none }         # a review agent profile, or none (the policy rules only)
 #queue:
-#  verify: npm test               # run once per batch on the candidate, in the sandbox; bisected when red
+#  verify: npm test               # none by default; run once per batch on the candidate, in the sandbox; bisected when red
 #  batch: 8
 #  env: []                        # variables verify gets (the workflow's queue step must pass them)
 #sandbox: auto                    # auto (bubblewrap when it works, else say so) | required | none

@@ -33,7 +33,9 @@ export class MarkedTemplateError extends Error {
   }
 }
 
-const MARKER = /^[ \t]*# (>>>|<<<) naruto (yours|without-app): ([a-z0-9-]+)[ \t]*$/;
+const MARKER = /^[ \t]*# (>>>|<<<) naruto (yours|without-app): ([a-z0-9_-]+)[ \t]*$/;
+/** What a marker looks like to a reader: a line like it that MARKER does not take is a mistake, not text. */
+const LOOKS_LIKE_MARKER = /^[ \t]*#[ \t]*(>>>|<<<)[ \t]*naruto\b/;
 export const STAMP = /^# naruto-template (\S+)(?: \((.*)\))?$/;
 
 /** Splits a workflow file into its text and its marked blocks; throws MarkedTemplateError on markers that do not pair up. */
@@ -52,6 +54,9 @@ export function parseMarkedTemplate(text: string, path: string): MarkedTemplate 
       madeBy = stamp[2] ?? null;
     }
     const marker = MARKER.exec(line.replace(/\r?\n$/, ""));
+    if (marker === null && LOOKS_LIKE_MARKER.test(line)) {
+      throw new MarkedTemplateError(path, index + 1, `"${line.trim()}" is not a marker naruto reads: write "# >>> naruto yours: NAME" or "# <<< naruto yours: NAME" (NAME in a-z, 0-9, _ and -)`);
+    }
     if (marker === null) {
       if (open !== null) open.body += line;
       else plain += line;
