@@ -6,7 +6,7 @@
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { createGit, gitText, type Git } from "../git/run-git.ts";
+import { createGit, gitText, type Git } from "../git/index.ts";
 import { parseRemoteUrl, parseRepoFlag, type GitHubRepository } from "../setup/index.ts";
 import { UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";

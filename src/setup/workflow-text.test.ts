@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { workflowDiagnostics } from "../doctor/workflow-check.ts";
+import { workflowDiagnostics } from "../doctor/index.ts";
 import { AGENT_CHOICES, AGENT_SETUP } from "./agent-setup.ts";
 import { renderWorkflow, upgradeWorkflow, type WorkflowChoice } from "./workflow-text.ts";
 
