@@ -4,6 +4,7 @@
  *
  *   build/cli.js          src/cli/main.ts (bin/naruto.js imports its `main`)
  *   build/app.js          src/app/main.ts (`npm start`)
+ *   build/serverless.js   src/app/serverless.ts (`handle`, for function hosts: `import { handle } from "naruto/serverless"`)
  *   build/demo-agent.mjs  read by path at run time (DEMO_AGENT_PATH resolves next to the bundle)
  *   build/inputs.json     when it was built and from which sources: bin/naruto.js rebuilds when
  *                         one of them is newer, so a checkout never runs stale code
@@ -34,7 +35,7 @@ export interface BuildInputs {
   readonly inputs: readonly string[];
 }
 
-const ENTRIES = { cli: "src/cli/main.ts", app: "src/app/main.ts" } as const;
+const ENTRIES = { cli: "src/cli/main.ts", app: "src/app/main.ts", serverless: "src/app/serverless.ts" } as const;
 
 /**
  * Development dependencies the CLI runs, bundled into its chunks: GitHub's workflow parser

@@ -33,7 +33,14 @@ export async function doctorCommand(io: CliIO, o: DoctorOptions): Promise<number
   const naruto = await narutoTemplate();
   const github = createDoctorGitHub({ repo, token, baseUrl: o.apiUrl ?? apiUrl(repo), app: await appCredentials(io, o), userAgent: `naruto-doctor/${naruto.version}` });
   io.stdout(`naruto doctor ${naruto.version}: ${repo.owner}/${repo.name} on ${repo.host}\n`);
-  const findings = await runDoctor({ github, repo, naruto });
+  let findings;
+  try {
+    findings = await runDoctor({ github, repo, naruto });
+  } catch (error) {
+    // No HTTP answer at all (the host is wrong or unreachable): nothing could be checked.
+    if (error instanceof TypeError || (error as { status?: unknown }).status === 500) throw new UsageError(`could not reach GitHub at ${o.apiUrl ?? apiUrl(repo)}: ${(error as Error).message}; check --api-url (a GitHub Enterprise Server's is https://HOST/api/v3) and the network`);
+    throw error;
+  }
   io.stdout(formatFindings(findings));
   return findings.some((f) => f.severity === "fail") ? EXIT.no : EXIT.ok;
 }
