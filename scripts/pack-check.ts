@@ -123,6 +123,7 @@ try {
   await step("app", async () => {
     const port = await freePort();
     const server = spawn("npm", ["start", "--silent"], { cwd: join(app, "node_modules", "naruto"), env: { ...env, ...appEnv, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const pid = server.pid;
     let output = "";
     server.stdout.on("data", (c: Buffer) => (output += c.toString()));
     server.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -137,7 +138,7 @@ try {
       const unsigned = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
       check(unsigned.status === 401, `an unsigned delivery got ${unsigned.status}`);
     } finally {
-      if (server.pid !== undefined) process.kill(-server.pid, "SIGTERM");
+      if (pid !== undefined) process.kill(-pid, "SIGTERM");
     }
     const code = await exited;
     check(code === 0 || code === null, `the server exited ${code} on SIGTERM:\n${output}`);
