@@ -118,7 +118,7 @@ try {
   });
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const appEnv = { APP_ID: "1", APP_SLUG: "naruto-pack-check", WEBHOOK_SECRET: "pack-check-secret", PRIVATE_KEY: privateKey, LOG_LEVEL: "warn" };
+  const appEnv: Record<string, string> = { APP_ID: "1", APP_SLUG: "naruto-pack-check", WEBHOOK_SECRET: "pack-check-secret", PRIVATE_KEY: privateKey, LOG_LEVEL: "warn" };
 
   await step("app", async () => {
     const port = await freePort();
