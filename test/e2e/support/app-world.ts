@@ -78,6 +78,14 @@ export interface AppWorldInput {
    * (the fault campaign moves the jobs' clock this way).
    */
   readonly runnerEnv?: Record<string, string>;
+  /** `.github/workflows/naruto.yml` (default: templates/naruto.yml as it is). */
+  readonly workflow?: string;
+  /** Repository secrets the workflow sees. */
+  readonly secrets?: Readonly<Record<string, string>>;
+  /** More folders every job may write. */
+  readonly sharedDirs?: readonly string[];
+  /** Matrix legs at once (default the simulator's 2). */
+  readonly legConcurrency?: number;
 }
 
 export interface PostedComment {
@@ -162,7 +170,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       private: input.public !== true,
       files: {
         "README.md": "# demo\n",
-        ".github/workflows/naruto.yml": await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8"),
+        ".github/workflows/naruto.yml": input.workflow ?? (await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8")),
         ".github/naruto.yml": typeof input.config === "string" ? input.config : input.config(reports),
         ...input.files,
       },
@@ -197,9 +205,11 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       fake: input.runWebhooks === false ? fake : runHooks.fake,
       repo: REPO,
       actionDir: REPO_ROOT,
-      sharedDirs: [reports],
+      sharedDirs: [reports, ...(input.sharedDirs ?? [])],
       runnerEnv: Object.assign(input.runnerEnv ?? {}, { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" }),
       vars,
+      ...(input.secrets !== undefined ? { secrets: input.secrets } : {}),
+      ...(input.legConcurrency !== undefined ? { legConcurrency: input.legConcurrency } : {}),
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
     });
     cleanup.push(() => sim.close());

@@ -66,6 +66,15 @@ export interface WorldInput {
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
   /** Runs at once (default 1: one at a time, deterministic); see `runUntilQuiet`. */
   readonly parallelRuns?: number;
+  /** `.github/workflows/naruto.yml` (default: templates/naruto.yml as it is). */
+  readonly workflow?: string;
+  /** Repository secrets the workflow sees. */
+  readonly secrets?: Readonly<Record<string, string>>;
+  /** More folders every job may write, and more of the runner's environment (its .env). */
+  readonly sharedDirs?: readonly string[];
+  readonly runnerEnv?: Readonly<Record<string, string>>;
+  /** Matrix legs at once (default the simulator's 2). */
+  readonly legConcurrency?: number;
 }
 
 export async function startWorld(input: WorldInput): Promise<World> {
@@ -82,7 +91,7 @@ export async function startWorld(input: WorldInput): Promise<World> {
       name: "demo",
       files: {
         "README.md": "# demo\n",
-        ".github/workflows/naruto.yml": await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8"),
+        ".github/workflows/naruto.yml": input.workflow ?? (await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8")),
         ".github/naruto.yml": typeof input.config === "string" ? input.config : input.config(reports),
         ...input.files,
       },
@@ -92,10 +101,12 @@ export async function startWorld(input: WorldInput): Promise<World> {
       fake,
       repo: REPO,
       actionDir: REPO_ROOT,
-      sharedDirs: [reports],
+      sharedDirs: [reports, ...(input.sharedDirs ?? [])],
       // Between writes GitHub wants a second; the fake does not.
       // The watch job reads its run's jobs every 15 s on GitHub; every 0.3 s here.
-      runnerEnv: { NARUTO_GITHUB_WRITE_INTERVAL_MS: "0", NARUTO_WATCH_INTERVAL_MS: "300" },
+      runnerEnv: { ...input.runnerEnv, NARUTO_GITHUB_WRITE_INTERVAL_MS: "0", NARUTO_WATCH_INTERVAL_MS: "300" },
+      ...(input.secrets !== undefined ? { secrets: input.secrets } : {}),
+      ...(input.legConcurrency !== undefined ? { legConcurrency: input.legConcurrency } : {}),
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
     });
     cleanup.push(() => sim.close());

@@ -123,7 +123,8 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   };
   const runnerEnv: Record<string, string> = {
     ...run.extraEnv,
-    CI: "true", GITHUB_ACTIONS: "true", HOME: home, PATH: process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8",
+    // A runner's .env may set PATH (its tool cache first); else this machine's.
+    CI: "true", GITHUB_ACTIONS: "true", HOME: home, PATH: run.extraEnv["PATH"] ?? process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8",
     GITHUB_ACTOR: github.actor, GITHUB_TRIGGERING_ACTOR: github.actor, GITHUB_API_URL: run.apiUrl, GITHUB_GRAPHQL_URL: github.graphql_url,
     GITHUB_SERVER_URL: run.serverUrl, GITHUB_EVENT_NAME: github.event_name, GITHUB_EVENT_PATH: eventPath, GITHUB_JOB: job.id,
     GITHUB_REF: github.ref, GITHUB_REF_NAME: branch, GITHUB_REF_TYPE: "branch", GITHUB_REPOSITORY: github.repository,
