@@ -1,6 +1,6 @@
 /**
  * `npm run e2e [-- NAME…]`: runs the end-to-end scenarios (test/e2e/scenarios) one after the
- * other and prints one line per scenario, as DESIGN.md §13 asks:
+ * other and prints one line per scenario, as README, "naruto run --json" asks:
  *
  *   e2e whole-mission ok
  *   e2e hostile-agents FAIL: why

@@ -1,5 +1,5 @@
 /**
- * Runs the fake GitHub on its own (DESIGN.md §13):
+ * Runs the fake GitHub on its own (README, "naruto run --json"):
  *
  *   npm run fake-github -- [--port N] [--workflow FILE] [--webhook-url URL --webhook-secret S]
  *

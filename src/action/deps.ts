@@ -18,7 +18,7 @@ import type { Remote } from "./remote.ts";
 export interface AgentStepDeps {
   readonly log: ActionLog;
   readonly git: Git;
-  /** The step's environment: agents get only the allowlisted part of it (DESIGN.md §8). */
+  /** The step's environment: agents get only the allowlisted part of it (docs/architecture.md). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The checkout of this job (`GITHUB_WORKSPACE`). */
   readonly workspace: string;

@@ -1,5 +1,5 @@
 /**
- * What goes into a job's log, which the runner reads as commands (DESIGN.md §8a, "What leaves").
+ * What goes into a job's log, which the runner reads as commands (docs/architecture.md, "What leaves").
  *
  * The runner splits a step's output into lines at `\n`, `\r\n` and a lone `\r` (.NET's
  * `ReadLine`), and reads as a workflow command every line that starts with `::` once leading

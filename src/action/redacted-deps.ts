@@ -1,5 +1,5 @@
 /**
- * A job's ways out, redacted (DESIGN.md §8a, "What leaves"): the entry point (main.ts) and the
+ * A job's ways out, redacted (docs/architecture.md, "What leaves"): the entry point (main.ts) and the
  * tests that stand in for it wrap the deps they built with these, so every mode writes through
  * the redactor — the job log and summary, comments, issues, pull requests and check runs, and the
  * mission document pushed to `naruto-state/<mission>`.

@@ -1,7 +1,7 @@
 import { BASIC_ENV_NAMES, forbiddenEnvReason } from "../config/index.ts";
 import type { PromptPath } from "./prompt.ts";
 
-/** Which attempt is running: becomes the `NARUTO_*` variables of DESIGN.md §8. */
+/** Which attempt is running: becomes the `NARUTO_*` variables of docs/architecture.md. */
 export interface AttemptVars {
   readonly mission: string;
   readonly item: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** What an agent may report in `$NARUTO_RESULT_FILE` (DESIGN.md §8); every field optional. */
+/** What an agent may report in `$NARUTO_RESULT_FILE` (docs/architecture.md); every field optional. */
 export interface AgentResult {
   readonly summary: string | null;
   readonly cost_usd: number | null;

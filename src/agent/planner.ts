@@ -1,5 +1,5 @@
 /**
- * The planner agent (DESIGN.md §8): when a request has no explicit plan, an agent is asked to
+ * The planner agent (docs/architecture.md): when a request has no explicit plan, an agent is asked to
  * write one. Its plan is validated like any other; one retry gets the validation errors; then
  * planning fails with those errors, never with a half-valid plan.
  */

@@ -24,7 +24,7 @@ export interface PromptInput {
 export const PREVIOUS_FAILURE_LIMIT = 6000;
 
 /**
- * The content of the prompt file an agent reads from `$NARUTO_PROMPT_FILE` (DESIGN.md §8):
+ * The content of the prompt file an agent reads from `$NARUTO_PROMPT_FILE` (docs/architecture.md):
  * the request, the item, the paths it may write and read, the rules, and the previous failure.
  * Untrusted text passes through `sanitizeUntrusted`; paths do too, so an agent sees a path the
  * way a reader of the plan saw it.

@@ -62,12 +62,12 @@ export function agentFiles(workDir: Pick<WorkDir, "io">, resultName = "result.js
 }
 
 /**
- * Runs an agent (DESIGN.md §8) in its work directory through the sandbox and reports how it
+ * Runs an agent (docs/architecture.md) in its work directory through the sandbox and reports how it
  * ended; never throws for anything the agent does. Its environment is built from nothing
  * (`buildAgentEnv`); the prompt is passed by file; whatever it leaves running is killed.
  *
- * Everything of the agent's that comes back is redacted here, where it enters naruto (DESIGN.md
- * §8a, "What leaves"): its output, streamed and whole, its result file and what the notes quote
+ * Everything of the agent's that comes back is redacted here, where it enters naruto (docs/architecture.md
+ * "What leaves"): its output, streamed and whole, its result file and what the notes quote
  * of it. The secrets are the values of its own allowlisted variables and every credential-named
  * one of `env` (see src/redact/secrets.ts), so what it printed of its environment never reaches
  * an event, a log, a report or a comment.

@@ -1,5 +1,5 @@
 /**
- * The naruto GitHub App (Probot 14, DESIGN.md §10): `/naruto` comments start and steer missions
+ * The naruto GitHub App (Probot 14, docs/action.md): `/naruto` comments start and steer missions
  * through the same `handleComment` as the Action's app-less mode, and naruto's runs keep the
  * tracking comment current. Handlers are short (a permission check, a reaction, a state write, a
  * dispatch) so webhooks are answered well within GitHub's 10 s; long work runs in Actions.

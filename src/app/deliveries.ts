@@ -1,5 +1,5 @@
 /**
- * Webhooks answered at once (DESIGN.md §12: "acknowledges within 1 s"): a verified delivery is
+ * Webhooks answered at once (README, "Development": "acknowledges within 1 s"): a verified delivery is
  * taken here, answered 202, and handled after the answer. GitHub waits at most 10 s for an
  * answer, and a command's work is a dozen or more sequential requests; under a burst of
  * deliveries the answers would otherwise wait for all of them.
@@ -8,7 +8,7 @@
  * is not handled again: GitHub's redelivery, or a proxy's retry, costs nothing. One that failed
  * is forgotten, so that redelivering it (GitHub's "Redeliver" button, or its API) runs it again.
  * Other processes (replicas) may still receive the same delivery: every handler is safe to run
- * twice because the state it acts on is in the repository (DESIGN.md §6), not here.
+ * twice because the state it acts on is in the repository (docs/architecture.md), not here.
  *
  * What a crash between the answer and the end of the work loses is what a lost delivery loses:
  * the sweep reconciles missions with their runs, and the next event of a mission renders it.

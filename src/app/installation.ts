@@ -92,7 +92,7 @@ function tokenCacheOf(deps: AppDeps): TokenCache {
 
 /**
  * Works for any event with a `repository` (every event the manifest subscribes to). Everything
- * it writes goes through the redactor (DESIGN.md §8a): comments, checks, the mission document,
+ * it writes goes through the redactor (docs/architecture.md): comments, checks, the mission document,
  * the log; the installation tokens it mints are `ghs_` tokens, a known format.
  */
 export function installationDeps(deps: AppDeps, context: Context, where: { owner: string; repo: string; defaultBranch: string }): InstallationDeps {

@@ -93,7 +93,7 @@ export interface EndedJob {
  * A work leg ended (with its artifact uploaded, as its last step): an integrate run takes the
  * legs of its work run that ended so far (templates/naruto.yml, phase `integrate`), so that a
  * fast item is integrated, and what waits for it starts, without waiting for the slowest leg of
- * its matrix (DESIGN.md §5, no barriers). One dispatch, no read; legs that end within the
+ * its matrix (docs/architecture.md, no barriers). One dispatch, no read; legs that end within the
  * throttle's interval share one run. Whatever this misses (a lost event, a restart) the work
  * run's own queue and publish jobs integrate once all its legs ended.
  */

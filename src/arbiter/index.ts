@@ -1,5 +1,5 @@
 /**
- * The arbiter (DESIGN.md §9): policy rules that need no model, the review agent's verdict JSON,
+ * The arbiter (docs/architecture.md): policy rules that need no model, the review agent's verdict JSON,
  * and the decision that turns both into the mission's verdict. The public face of `src/arbiter`.
  */
 export { BLOCKING_RULES, NOT_INTEGRATED_RULES, RULES, type RuleName } from "./rules.ts";

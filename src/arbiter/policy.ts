@@ -1,5 +1,5 @@
 /**
- * The arbiter's policy rules (DESIGN.md §9): the checks that need no model and always run.
+ * The arbiter's policy rules (docs/architecture.md): the checks that need no model and always run.
  * Pure: the caller gathers the facts (what changed on the queue, whether the queue head was
  * verified, what the independent proof checker said) and this file turns them into findings.
  */

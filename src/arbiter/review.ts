@@ -1,5 +1,5 @@
 /**
- * The arbiter's review (DESIGN.md §9): the policy findings always count; an optional review
+ * The arbiter's review (docs/architecture.md): the policy findings always count; an optional review
  * agent reads the integrated diff, part by part when it is large, against the request. The
  * agent is a port (a function from prompt to output), so this file runs no process itself.
  */

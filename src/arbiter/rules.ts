@@ -1,5 +1,5 @@
 /**
- * The names of the arbiter's rules (DESIGN.md §9). A finding's `rule` is one of these (or the
+ * The names of the arbiter's rules (docs/architecture.md). A finding's `rule` is one of these (or the
  * review agent's own name for a finding), and the verdict is decided from the rule, not from
  * the wording of a message.
  */
@@ -26,7 +26,7 @@ export const RULES = {
   missionStopped: "mission_stopped",
   /**
    * Something other than naruto changed the user's repository, naruto's refs or the user's
-   * startup files while agents ran without the sandbox, or moved naruto's own refs (DESIGN.md §8a).
+   * startup files while agents ran without the sandbox, or moved naruto's own refs (docs/architecture.md).
    */
   tampered: "tampered",
   /** The user changed their own refs or git files while the sandbox kept agents out: reported, not blamed. */

@@ -1,6 +1,6 @@
 /**
  * The review agent's verdict JSON (a trust boundary: validated with zod) and the decision that
- * combines it with the policy findings into the mission's verdict (DESIGN.md §9).
+ * combines it with the policy findings into the mission's verdict (docs/architecture.md).
  *
  * Decision table, first matching row wins:
  *

@@ -15,7 +15,7 @@ export interface CliIO {
 }
 
 /**
- * The terminal through the redactor (DESIGN.md §8a, "What leaves"): what the CLI prints — the
+ * The terminal through the redactor (docs/architecture.md, "What leaves"): what the CLI prints — the
  * live progress, reasons, the result JSON — never shows a credential-named variable of its
  * environment nor a known format. (What agents print is redacted before, where it enters naruto,
  * with the values the config passes to them.)

@@ -1,5 +1,5 @@
 /**
- * `naruto plan FILE [--json] [--strict] [--max-parallel N] [--max-items N]` (DESIGN.md §4):
+ * `naruto plan FILE [--json] [--strict] [--max-parallel N] [--max-items N]` (docs/architecture.md):
  * validates a plan, orders its conflicts, proves it, and estimates its schedule.
  */
 import type { Config } from "../config/index.ts";

@@ -1,5 +1,5 @@
 /**
- * Which variables of the runner's environment may reach an agent (DESIGN.md §8). An agent gets
+ * Which variables of the runner's environment may reach an agent (docs/architecture.md). An agent gets
  * the basics a shell needs, the `NARUTO_*` variables naruto sets, and the names its profile
  * allowlists — except the forbidden ones below, which are dropped even when allowlisted (the
  * config loader rejects them too, so the drop never surprises anyone).
@@ -55,7 +55,7 @@ const GIT_REDIRECTS = new Set([
   "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 ]);
 
-/** The variables naruto sets for every attempt (DESIGN.md §8). */
+/** The variables naruto sets for every attempt (docs/architecture.md). */
 export const NARUTO_ENV_NAMES = [
   "NARUTO_PROMPT_FILE",
   "NARUTO_MISSION",

@@ -6,7 +6,7 @@ import { PRESET_NAMES } from "./presets.ts";
 import { parseSize, SIZE_HINT } from "./size.ts";
 
 /**
- * The file format of `.github/naruto.yml` (DESIGN.md §10), version 1. This is the one definition:
+ * The file format of `.github/naruto.yml` (docs/action.md), version 1. This is the one definition:
  * the loader parses with it and `schema/naruto.schema.json` is generated from it. Cross-field
  * rules (profile references, path normalization, profile timeouts defaulting to
  * `limits.item_timeout`) are applied afterwards by `resolveConfig`.
@@ -59,7 +59,7 @@ const SandboxPath = z
 
 export const SANDBOX_MODES = ["auto", "required", "none"] as const;
 
-/** What `allow:` may let through the gate (DESIGN.md §8a), each refused by default. */
+/** What `allow:` may let through the gate (docs/architecture.md), each refused by default. */
 export const ALLOW_NAMES = ["submodules", "gitattributes"] as const;
 export type AllowName = (typeof ALLOW_NAMES)[number];
 export type SandboxMode = (typeof SANDBOX_MODES)[number];

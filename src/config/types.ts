@@ -61,7 +61,7 @@ export interface Config {
   };
   readonly protected: readonly RepoPath[];
   readonly allow_protected: boolean;
-  /** What the gate lets agents change beyond plain files (DESIGN.md §8a). */
+  /** What the gate lets agents change beyond plain files (docs/architecture.md). */
   readonly allow: readonly AllowName[];
   readonly allow_bots: readonly string[];
   readonly approval: boolean;

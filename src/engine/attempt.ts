@@ -197,7 +197,7 @@ interface ContainedRun {
 
 /**
  * Runs the agent, or the item's verify command, which a plan from a comment may set and which is
- * therefore treated like the agent itself (DESIGN.md §8): same sandbox, same environment rules.
+ * therefore treated like the agent itself (docs/architecture.md): same sandbox, same environment rules.
  */
 async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentRun> {
   const log = createAgentLog(join(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));

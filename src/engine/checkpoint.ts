@@ -1,6 +1,6 @@
 /**
  * After the agent exited: what it left in its work directory becomes, at most, one checkpoint
- * commit (DESIGN.md §7). naruto reads the directory with its own git (src/sandbox/snapshot.ts),
+ * commit (docs/architecture.md). naruto reads the directory with its own git (src/sandbox/snapshot.ts),
  * lists every change against the start commit, checks the scope, and writes one commit whose
  * parent is the start commit — the agent's own commits, staged and unstaged changes and
  * untracked files all folded into it — on the worker branch `naruto/<mission>--<item>` of the

@@ -1,5 +1,5 @@
 /**
- * What both drivers share (DESIGN.md §11): running an attempt, integrating a batch, planning with
+ * What both drivers share (docs/architecture.md): running an attempt, integrating a batch, planning with
  * the planner agent, and the arbiter's review. The local driver (`src/local/`) and the Action's
  * jobs (`src/action/`) call these; nothing here imports a driver.
  */

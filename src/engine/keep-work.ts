@@ -1,5 +1,5 @@
 /**
- * Work an attempt did not finish is never thrown away (DESIGN.md §5, PLATFORM.md: "work kept
+ * Work an attempt did not finish is never thrown away (docs/architecture.md, PLATFORM.md: "work kept
  * when a limit hits"): whatever its work directory holds that differs from the start commit is
  * kept as a commit under `refs/naruto/attempts/<mission>/<item>/<n>`, whether it is within the
  * item's scope or not — nothing of it is checked or integrated, it is only kept for a person to

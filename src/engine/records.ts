@@ -1,6 +1,6 @@
 /**
  * Where naruto keeps its records of a mission: under `<git-common-dir>/naruto/` of the repository
- * it runs in (the user's, or a job's clone), never in a work tree (DESIGN.md §6). State itself is in refs (`refs/naruto/missions/<id>`); these are
+ * it runs in (the user's, or a job's clone), never in a work tree (docs/architecture.md). State itself is in refs (`refs/naruto/missions/<id>`); these are
  * prompts, agent results, logs and reports.
  */
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The diff the review reads cannot be steered by the repository (DESIGN.md §8a, "What leaves"):
+ * The diff the review reads cannot be steered by the repository (docs/architecture.md, "What leaves"):
  * a `.gitattributes` with `-diff` written by an agent or a fork, or a textconv in the user's own
  * config, does not turn a backdoor's lines into "Binary files differ". Both review paths (the
  * engine's, and the publish job's for a review-only mission) read it with `integratedDiff`.

@@ -56,8 +56,8 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission, option
 }
 
 /**
- * What the queue changed since the base, read so that the repository cannot steer it (DESIGN.md
- * §8a, "What leaves"): in naruto's own view (no `.gitattributes` of the repository or of an
+ * What the queue changed since the base, read so that the repository cannot steer it (docs/architecture.md
+ * "What leaves"): in naruto's own view (no `.gitattributes` of the repository or of an
  * agent: a `-diff` cannot turn a change into "Binary files differ"), as text, without textconv
  * or an external diff.
  */

@@ -1,5 +1,5 @@
 /**
- * An agent never starts with the start-up config of a tree it did not choose (DESIGN.md §8a):
+ * An agent never starts with the start-up config of a tree it did not choose (docs/architecture.md):
  * the review agent on a fork's head gets the base's `.claude/`, `.mcp.json`, `.gemini/`, `.env`…,
  * so a hook the fork planted neither runs with the API key nor forges the answer.
  */

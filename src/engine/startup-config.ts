@@ -1,5 +1,5 @@
 /**
- * What agents read at start (DESIGN.md §8a): an agent CLI run in a tree reads that tree's
+ * What agents read at start (docs/architecture.md): an agent CLI run in a tree reads that tree's
  * start-up config (Claude Code runs `.claude/settings.json` hooks in `-p` mode, with the agent's
  * environment and so its API key; Gemini CLI and aider load `.env`; MCP servers come from
  * `.mcp.json`). A tree that holds untrusted content — a fork's head under review, or what other

@@ -1,5 +1,5 @@
 /**
- * The gate (DESIGN.md §8a): the one check every checkpoint passes before naruto writes it or
+ * The gate (docs/architecture.md): the one check every checkpoint passes before naruto writes it or
  * takes it from a work job, locally and on GitHub (STYLE.md 13). It refuses, by path and rule:
  *
  * - objects git's fsck refuses (src/gate/objects.ts): `.git` in any spelling (`dotgit`),

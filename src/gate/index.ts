@@ -1,5 +1,5 @@
 /**
- * The public face of `src/gate/`: what a checkpoint may hold (DESIGN §7, §8a "The gate"): the
+ * The public face of `src/gate/`: what a checkpoint may hold (docs/architecture.md "The gate"): the
  * gate over objects and names, the scope check against an item's writes, change listing, the
  * checkpoint message and the worker branch. Other folders import it only through this file.
  */

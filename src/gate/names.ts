@@ -1,5 +1,5 @@
 /**
- * The names git itself refuses or treats specially (DESIGN.md §8a, "The gate"), written after
+ * The names git itself refuses or treats specially (docs/architecture.md, "The gate"), written after
  * git's own rules (fsck.c `fsck_tree`, path.c `is_ntfs_dotgit`, utf8.c `is_hfs_dotgit`, read-cache.c
  * `verify_path`) and checked on the bytes of a name: a name that any git on any file system would
  * take for `.git`, `.gitmodules` or `.gitattributes` is one here.

@@ -1,5 +1,5 @@
 /**
- * The gate's object check (DESIGN.md §8a): every tree and blob a change brings that its base does
+ * The gate's object check (docs/architecture.md): every tree and blob a change brings that its base does
  * not hold at the same path, read with one `cat-file --batch-command` or through the repository's
  * long-running `cat-file` processes (the trees' content, the blobs' type and size), and judged
  * by git's fsck rules for trees (gate-tree.ts) and the size limit for blobs. A tree git itself

@@ -14,7 +14,7 @@ export interface ScopeViolation {
 
 export type ScopeResult = { readonly ok: true } | { readonly ok: false; readonly violations: readonly ScopeViolation[] };
 
-/** What an item may change (DESIGN.md §3, §7). */
+/** What an item may change (docs/architecture.md). */
 export interface ScopePolicy {
   /** The item's normalized writes. */
   readonly writes: readonly RepoPath[];

@@ -64,7 +64,7 @@ export interface GitRunnerOptions {
  * credentials or editors are switched off so that no call can hang waiting for a person.
  * Replace refs are off (`GIT_NO_REPLACE_OBJECTS`): naruto reads the objects it names. With them,
  * a `refs/replace/<checkpoint>` (an unsandboxed agent can write one) would make the queue
- * integrate another commit's change than the one the gate checked (DESIGN.md §8a), and the
+ * integrate another commit's change than the one the gate checked (docs/architecture.md), and the
  * store read another mission version than the one its ref names.
  */
 export function createGit(options: GitRunnerOptions = {}): Git {

@@ -1,10 +1,10 @@
 /**
- * The GitHub driver's half of the engine (DESIGN.md §6): the engine's commands become workflow
+ * The GitHub driver's half of the engine (docs/architecture.md): the engine's commands become workflow
  * dispatches, run cancellations and comment updates, and what they cause comes back as events
  * through the store's compare-and-swap. Shared by every job that writes state and by the App.
  *
  * The attempts one `start_attempts` command starts are one workflow run, a matrix of up to 256
- * legs (DESIGN.md §5): one dispatch, one run's events and one queue/publish for what became ready
+ * legs (docs/architecture.md): one dispatch, one run's events and one queue/publish for what became ready
  * together, instead of one of each per attempt. Cancelling an attempt cancels its run only once
  * no other attempt of that run is still in flight; a leg left running is ignored when it ends.
  */

@@ -1,5 +1,5 @@
 /**
- * `/naruto …` comments (DESIGN.md §10) turned into commands: pure, shared by the App and the
+ * `/naruto …` comments (docs/action.md) turned into commands: pure, shared by the App and the
  * Action's app-less `command` mode. The comment is untrusted: its text only ever becomes data
  * (a task for a prompt file, an item id checked against the plan), never a shell word, a ref
  * name or YAML.

@@ -1,5 +1,5 @@
 /**
- * `/naruto fix-review`: a pull request's unresolved review threads become a plan (DESIGN.md §3),
+ * `/naruto fix-review`: a pull request's unresolved review threads become a plan (README, "The plan format"),
  * deterministically and without an agent — one item per file with unresolved threads, writing
  * that file only, its prompt the threads' comments quoted as untrusted text. Pure.
  *
@@ -16,7 +16,7 @@ import { sanitizeUntrusted } from "../sanitize/index.ts";
 import type { ReviewThread } from "../github/index.ts";
 import { isCoveredBy, normalizePath, type RepoPath } from "../plan/index.ts";
 
-/** A plan as the plan format writes it (DESIGN.md §3); checked again like any plan. */
+/** A plan as the plan format writes it (README, "The plan format"); checked again like any plan. */
 export interface FixReviewPlanDocument {
   readonly version: 1;
   readonly title: string;

@@ -1,5 +1,5 @@
 /**
- * Who may trigger naruto (DESIGN.md §10): pure. Collaborator permission at least
+ * Who may trigger naruto (docs/action.md): pure. Collaborator permission at least
  * `min_permission`, of the very account that wrote the comment (by numeric id: a login can be
  * renamed and taken by someone else); bots only by exact login in `allow_bots` (never by a
  * `[bot]` suffix); the app's own comments ignored; on a pull request from a fork, only a

@@ -1,5 +1,5 @@
 /**
- * A `/naruto` comment, from the payload to the mission (DESIGN.md §10): parse, check who asked
+ * A `/naruto` comment, from the payload to the mission (docs/action.md): parse, check who asked
  * (the account, by numeric id), read once what the mission will depend on (the default branch's
  * head and its config, the pull request's head), react, then act. The Action's `command` mode and
  * the App call this same function.
@@ -38,7 +38,7 @@ export async function handleComment(deps: CommentDeps, event: CommentEvent): Pro
   const sender = event.comment.user;
   if (deps.selfLogins.includes(sender.login)) return { kind: "ignored", reason: "naruto's own comment" };
 
-  // Read once, here, and used by everything after (DESIGN.md §8a): the default branch's head,
+  // Read once, here, and used by everything after (docs/architecture.md): the default branch's head,
   // whose config the mission and each of its jobs follow, and the pull request's head, pinned.
   const configCommit = await github.getRef(`refs/heads/${event.defaultBranch}`);
   const loaded = await readConfigAt(github, deps.configPath, configCommit ?? event.defaultBranch);

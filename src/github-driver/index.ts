@@ -1,5 +1,5 @@
 /**
- * The GitHub driver (DESIGN.md §6): what the App and the Action share — reading `/naruto`
+ * The GitHub driver (docs/architecture.md): what the App and the Action share — reading `/naruto`
  * comments, deciding who may trigger, and turning the engine's commands into dispatches,
  * comments, pull requests and check runs through the GitHub port.
  */

@@ -1,5 +1,5 @@
 /**
- * The pull-request commands (DESIGN.md §10). Neither ever pushes to the pull request's branch.
+ * The pull-request commands (docs/action.md). Neither ever pushes to the pull request's branch.
  * Both work on the head pinned when the command was accepted (`ctx.pullRequest`: a push after
  * it changes nothing) and under the default branch's config (never the pull request's own).
  *

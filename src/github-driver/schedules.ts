@@ -1,5 +1,5 @@
 /**
- * Missions started by the clock (`schedules:` in the config, DESIGN.md §10): the sweep asks which
+ * Missions started by the clock (`schedules:` in the config, docs/action.md): the sweep asks which
  * schedules fired since shortly before it ran, and starts one mission per firing, each with an
  * issue of its own for the tracking comment and for `/naruto approve|status|cancel`.
  *

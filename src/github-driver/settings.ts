@@ -3,7 +3,7 @@ import { loadConfig, type LoadConfigResult } from "../config/index.ts";
 import type { GitHubPort } from "../github/index.ts";
 import type { MissionSettings } from "../mission/index.ts";
 
-/** A mission's settings from the config (DESIGN.md §5): the limits it runs under for good. */
+/** A mission's settings from the config (docs/architecture.md): the limits it runs under for good. */
 export function missionSettings(config: Config, options: { approval: boolean; strict: boolean }): MissionSettings {
   return {
     max_parallel: config.limits.max_parallel,

@@ -1,5 +1,5 @@
 /**
- * Who may instruct naruto (DESIGN.md §8a): a task, a plan or a command comes only from text
+ * Who may instruct naruto (docs/architecture.md): a task, a plan or a command comes only from text
  * written by an account with at least `min_permission`, checked by the account's numeric id (a
  * login can be renamed and taken by someone else). Anything else a request carries — an issue
  * or pull request body by someone below it — is quoted to the agents as data: never parsed as

@@ -1,5 +1,5 @@
 /**
- * The GitHub port and its Octokit adapter (DESIGN.md §10, §11): comments, permissions, dispatch,
+ * The GitHub port and its Octokit adapter (docs/architecture.md): comments, permissions, dispatch,
  * runs, refs, pull requests, check runs, the Git Data API, and the mission store on GitHub.
  * The public face of `src/github`.
  */

@@ -1,6 +1,6 @@
 /**
  * Hidden markers: `<!-- naruto:KEY -->` at the start of a comment naruto owns, so the comment is
- * found again and updated in place (DESIGN.md §10). GitHub renders nothing for an HTML comment.
+ * found again and updated in place (docs/action.md). GitHub renders nothing for an HTML comment.
  * Display only: a comment is never read back as state.
  */
 

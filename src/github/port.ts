@@ -1,5 +1,5 @@
 /**
- * The GitHub port (DESIGN.md §10, §11): the only way the App and the Action talk to GitHub, and
+ * The GitHub port (docs/architecture.md): the only way the App and the Action talk to GitHub, and
  * only what they use. One port works on one repository. Records are ours and small; nothing of
  * Octokit's types leaks through. Errors are the typed classes of `errors.ts`.
  *
@@ -202,7 +202,7 @@ export interface GitHubPort {
    * The role on the repository of the account that holds the login `user` now (`none` for one
    * that is no collaborator), and that account's numeric id (null: no such account). A login
    * can be renamed and then taken by another account: compare `id` with the id of the account
-   * meant before trusting `role` (DESIGN.md §8a "Who may instruct").
+   * meant before trusting `role` (docs/architecture.md "Who may instruct").
    */
   permission(p: { user: string }): Promise<UserPermission>;
 

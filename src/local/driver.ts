@@ -1,5 +1,5 @@
 /**
- * The local driver (DESIGN.md §6): interprets the mission engine's commands on this machine —
+ * The local driver (docs/architecture.md): interprets the mission engine's commands on this machine —
  * work trees and agent processes for attempts, the merge queue in-process, the arbiter — and
  * feeds what happened back to the engine as events. Every event goes through the store's
  * compare-and-swap, so a killed run resumes from the stored mission (`naruto resume`), and
@@ -100,7 +100,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     spawn(async () => {
       try {
         await checkTampering("ended attempts");
-        // The queue never builds on a head naruto did not write (DESIGN.md §8a).
+        // The queue never builds on a head naruto did not write (docs/architecture.md).
         const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
         queueMovedRuns = 0;
         // The next batch waits until the loop takes this event: it then starts from a mission that

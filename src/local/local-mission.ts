@@ -214,7 +214,7 @@ function driverContext(
   const { config, verify, planText } = run;
   const engine = { git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
   // What the mission writes (its state in refs, report.md, result.json) is redacted: the secrets
-  // are what the config passes to agents and every credential-named variable (DESIGN.md §8a).
+  // are what the config passes to agents and every credential-named variable (docs/architecture.md).
   const redactor = createRedactor({ secrets: secretValues({ env: deps.env, passed: passedNames(config) }) });
   return {
     ...engine,

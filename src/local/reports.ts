@@ -1,7 +1,7 @@
 /**
  * Writes a mission's report next to its state: `report.md` for people and `result.json` (the
- * contract of DESIGN.md §13) for tools, under `<git-common-dir>/naruto/missions/<id>/`, both
- * through the redactor (DESIGN.md §8a, "What leaves").
+ * contract of README, "naruto run --json") for tools, under `<git-common-dir>/naruto/missions/<id>/`, both
+ * through the redactor (docs/architecture.md, "What leaves").
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The tamper record on this machine (DESIGN.md §8a, src/sandbox/tamper-record.ts): taken before
+ * The tamper record on this machine (docs/architecture.md, src/sandbox/tamper-record.ts): taken before
  * the mission and compared after every attempt and before the review. An integration waits for
  * the comparison of every attempt that has ended, and reads nothing more itself: an agent still
  * running can move anything again right after a check, so what keeps the queue on naruto's head

@@ -1,5 +1,5 @@
 /**
- * The mission document (DESIGN.md §6): everything naruto knows about one request, stored in git
+ * The mission document (docs/architecture.md): everything naruto knows about one request, stored in git
  * and read back through {@link parseMission}. It is the only state; comments and reports are
  * rendered from it.
  */
@@ -57,7 +57,7 @@ const attemptSchema = z.object({
 export type Attempt = z.infer<typeof attemptSchema>;
 
 /**
- * One change the tamper record found (DESIGN.md §8a): `what` is a ref, `HEAD`, or a file of the
+ * One change the tamper record found (docs/architecture.md): `what` is a ref, `HEAD`, or a file of the
  * repository's git folder or the user's home, with its value before and after (null: absent).
  * `blame`: `agents` when agents ran without the sandbox meanwhile (naruto cannot tell which one:
  * `attempts` lists every attempt that ran), `not_naruto` for naruto's own refs moved by anyone
@@ -151,7 +151,7 @@ const sourceSchema = z.discriminatedUnion("kind", [
 export type MissionSource = z.infer<typeof sourceSchema>;
 
 /**
- * Whose text the plan is (DESIGN.md §8a "Who may instruct"). `comment`: the ```naruto block of
+ * Whose text the plan is (docs/architecture.md "Who may instruct"). `comment`: the ```naruto block of
  * the command's comment; `issue`: the block in the body of the issue (or pull request) the
  * command is on, by an author who may instruct; `file`: a plan file of the config (schedules);
  * `review_threads`: made by naruto from a pull request's review threads (`/naruto fix-review`);
@@ -174,7 +174,7 @@ export const quotedTextSchema = z.object({
 export type QuotedText = z.infer<typeof quotedTextSchema>;
 
 /**
- * What a mission does. `run`: plan, agents, queue, review (DESIGN.md §6). `review`: the arbiter
+ * What a mission does. `run`: plan, agents, queue, review (docs/architecture.md). `review`: the arbiter
  * alone on commits that exist already (`/naruto review` on a pull request): no plan and no
  * items; the base is where the reviewed commits start, the queue head the last of them, and the
  * mission starts in `reviewing`.

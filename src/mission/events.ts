@@ -1,5 +1,5 @@
 /**
- * Events and commands of the mission engine (DESIGN.md §6). Events say what happened; commands
+ * Events and commands of the mission engine (docs/architecture.md). Events say what happened; commands
  * say what a driver must do next. Both are plain data so that the local driver and the GitHub
  * driver interpret the same decisions.
  */
@@ -113,7 +113,7 @@ export const missionEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("tick"), at }),
   /**
-   * The tamper record found changes (DESIGN.md §8a). Each attempt a finding lists that is still
+   * The tamper record found changes (docs/architecture.md). Each attempt a finding lists that is still
    * in flight will end `tampered`, whatever it does.
    */
   z.object({ type: z.literal("tampered"), at, findings: z.array(tamperFindingSchema).min(1) }),
@@ -127,7 +127,7 @@ export type MissionEventType = MissionEvent["type"];
 export interface AttemptOrder {
   readonly item: string;
   readonly attempt: number;
-  /** The previous attempt's failure, for the agent's prompt (DESIGN.md §5). */
+  /** The previous attempt's failure, for the agent's prompt (docs/architecture.md). */
   readonly previousFailure: string | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The scheduling policy (DESIGN.md §5): a pure function from the items' statuses to what to start
+ * The scheduling policy (docs/architecture.md): a pure function from the items' statuses to what to start
  * now and what can never run. The mission engine applies the decision.
  */
 import { indexGraph, WorkGraphError, type IndexedGraph } from "../plan/index.ts";

@@ -1,5 +1,5 @@
 /**
- * Discrete-event simulation of the scheduling policy (DESIGN.md §5), used by `naruto plan` for
+ * Discrete-event simulation of the scheduling policy (docs/architecture.md), used by `naruto plan` for
  * the estimated timeline and by `bench/schedule` to compare it with wave-by-wave scheduling.
  * A slot is one agent that may run at a time (`max_parallel` slots).
  */

@@ -1,5 +1,5 @@
 /**
- * Mission and item statuses (DESIGN.md §6), shared by the scheduler and the mission engine.
+ * Mission and item statuses (docs/architecture.md), shared by the scheduler and the mission engine.
  */
 
 /** Every item status, in the order an item usually moves through them. */
@@ -24,12 +24,12 @@ export const ITEM_STATUSES = [
  * in a checkpoint that waits for the queue; `integrated`: the checkpoint is on the queue.
  * The four {@link FailureStatus}es end an attempt without integrating it; `skipped` and
  * `cancelled` end an item that will not run; `tampered` ends an item for good whose attempt ran
- * while something other than naruto changed the repository or naruto's refs (DESIGN.md §8a):
+ * while something other than naruto changed the repository or naruto's refs (docs/architecture.md):
  * it is not retried, and the verdict is `block`.
  */
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
-/** How an attempt can end without being integrated; each may be retried (DESIGN.md §5). */
+/** How an attempt can end without being integrated; each may be retried (docs/architecture.md). */
 export type FailureStatus = "failed" | "conflicted" | "out_of_scope" | "timed_out";
 
 /** Every mission status. */

@@ -1,5 +1,5 @@
 /**
- * The mission engine: `step(mission, event) → { mission, commands }` (DESIGN.md §6). Pure: the
+ * The mission engine: `step(mission, event) → { mission, commands }` (docs/architecture.md). Pure: the
  * same mission and event always give the same result, and nothing outside is touched. Drivers
  * (local, GitHub) store the new mission with a compare-and-swap, then carry out the commands.
  */

@@ -1,5 +1,5 @@
 /**
- * The state store port (DESIGN.md §6): missions live in git, never only in memory, and every
+ * The state store port (docs/architecture.md): missions live in git, never only in memory, and every
  * save is a compare-and-swap against the version that was read. Two adapters: a local ref
  * (`src/store/git-store.ts`) and a branch on GitHub (`src/github/`).
  */

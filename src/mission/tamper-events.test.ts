@@ -1,5 +1,5 @@
 /**
- * The `tampered` event and the `tampered` status in the engine (DESIGN.md §8a): the attempts a
+ * The `tampered` event and the `tampered` status in the engine (docs/architecture.md): the attempts a
  * finding names end `tampered` whatever they report, are never retried, their dependents are
  * skipped, and the arbiter blocks. Plus an attempt the runner never started, which is forgotten.
  */

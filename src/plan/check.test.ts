@@ -22,7 +22,7 @@ items:
 `;
 
 describe("checkPlan", () => {
-  it("prints what `naruto plan --json` promises (DESIGN.md §4)", () => {
+  it("prints what `naruto plan --json` promises (README, the plan --json contract)", () => {
     const result = checkPlan(PLAN);
     expect(result).toMatchObject({
       ok: true,

@@ -1,5 +1,5 @@
 /**
- * `checkPlan`: text (or parsed data) in, everything `naruto plan` prints out (DESIGN.md §4):
+ * `checkPlan`: text (or parsed data) in, everything `naruto plan` prints out (docs/architecture.md):
  * the validated plan, the errors, each item's declared and added dependencies, the conflicts
  * and how each is ordered, and the proof.
  */

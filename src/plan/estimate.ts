@@ -1,5 +1,5 @@
 /**
- * Item estimates (DESIGN.md §3): a duration hint for scheduling, in units of one minute.
+ * Item estimates (README, "The plan format"): a duration hint for scheduling, in units of one minute.
  * `10m` = 10, `1h` = 60, `90s` = 1.5, `1h30m` = 90, and a bare number is a number of units.
  */
 

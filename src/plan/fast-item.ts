@@ -3,7 +3,7 @@
  *
  * Why it exists: zod builds issue lists, copies objects and runs each refinement and transform
  * through its pipeline, some 30 µs per item; on a 10,000-item plan that was half of checking
- * it (DESIGN.md §12 asks for well under a second for the whole check and proof).
+ * it (README, "Development" asks for well under a second for the whole check and proof).
  *
  * What it guarantees: it returns a {@link PlanItem} only for an item that `planItemSchema(limits)`
  * accepts, and then exactly the item zod returns — same fields in the same order, paths from the

@@ -1,5 +1,5 @@
 /**
- * The plan model and the no-overlap proof (DESIGN.md §3, §4): the public face of `src/plan`.
+ * The plan model and the no-overlap proof (docs/architecture.md): the public face of `src/plan`.
  * Everything here is pure: data in, data out.
  */
 export type {

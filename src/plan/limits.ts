@@ -8,7 +8,7 @@ export const DEFAULT_MAX_PROMPT_CHARS = 65_536;
  * hooks and settings (`.claude/`, `.gemini/`, `.codex/`), MCP servers (`.mcp.json`), aider's
  * config files, and `.env`, which aider and Gemini CLI load (a model base URL in it would send
  * the API key elsewhere). Protected by default, and restored from the mission's base before an
- * agent runs on a tree that holds untrusted content (DESIGN.md §8a, "What agents read at start").
+ * agent runs on a tree that holds untrusted content (docs/architecture.md, "What agents read at start").
  */
 export const AGENT_STARTUP_PATHS = [".claude/", ".mcp.json", ".codex/", ".gemini/", ".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"] as const;
 

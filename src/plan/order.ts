@@ -1,5 +1,5 @@
 /**
- * Ordering conflicting items (DESIGN.md §4). Two items that write an overlapping path must never
+ * Ordering conflicting items (docs/architecture.md). Two items that write an overlapping path must never
  * run at the same time: each conflicting pair is either ordered already by the plan's declared
  * `after` edges, or gets an added edge from the item earlier in the stable topological order to
  * the later one. Every added edge points forward in one fixed order, so none can close a cycle.

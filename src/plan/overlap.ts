@@ -1,5 +1,5 @@
 /**
- * Conflicting pairs of write sets (DESIGN.md §4), found with a trie over path components.
+ * Conflicting pairs of write sets (docs/architecture.md), found with a trie over path components.
  *
  * Every write goes into the trie at the node of its key. A depth-first walk keeps the owners of
  * the nodes above it: an owner of the current node overlaps exactly those (a path overlaps its

@@ -1,5 +1,5 @@
 /**
- * The one path normalizer of naruto (DESIGN.md §3). Plan checks, the no-overlap proof, scope
+ * The one path normalizer of naruto (README, "The plan format"). Plan checks, the no-overlap proof, scope
  * checks of what agents changed and the scheduler all compare paths through this file, so that
  * a path the proof calls disjoint is also disjoint where it is enforced.
  */
@@ -31,7 +31,7 @@ export function normalizePath(input: string): NormalizeResult {
 }
 
 /**
- * The general normalizer: every rule of DESIGN.md §3, for any input. {@link normalizePath}
+ * The general normalizer: every rule of README, "The plan format", for any input. {@link normalizePath}
  * tries {@link cleanPath} first and comes here for everything else.
  */
 export function normalizeAnyPath(input: string): NormalizeResult {

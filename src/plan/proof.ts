@@ -1,5 +1,5 @@
 /**
- * The no-overlap proof document, `naruto.proof/v1` (DESIGN.md §4): everything a checker needs to
+ * The no-overlap proof document, `naruto.proof/v1` (docs/architecture.md): everything a checker needs to
  * confirm, from the plan alone, that no two items that may run at the same time write an
  * overlapping path. `verify-proof.ts` checks it without the planner's code.
  */

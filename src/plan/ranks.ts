@@ -1,5 +1,5 @@
 /**
- * Ranks for critical-path list scheduling (DESIGN.md §5).
+ * Ranks for critical-path list scheduling (docs/architecture.md).
  *
  * These functions work on a generic {@link WorkNode}, not on a `PlanItem`, so that the scheduler,
  * the simulation and the benchmarks can use them on any graph: a plan maps its items to nodes with

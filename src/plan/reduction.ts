@@ -2,7 +2,7 @@
  * The transitive reduction of the plan's graph, for drawing it (issue 17): an edge that a longer
  * path already implies says nothing a reader needs, and the ordering edges the planner adds for
  * one shared path form a clique (n items, n(n−1)/2 edges) whose reduction is a chain (n − 1).
- * `added_after` and the proof keep every edge (DESIGN.md §4): this only decides what is drawn.
+ * `added_after` and the proof keep every edge (docs/architecture.md): this only decides what is drawn.
  */
 import { stableTopoOrder } from "./graph.ts";
 

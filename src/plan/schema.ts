@@ -1,5 +1,5 @@
 /**
- * The plan format, version 1 (DESIGN.md §3), as zod schemas: the trust boundary where text from
+ * The plan format, version 1 (README, "The plan format"), as zod schemas: the trust boundary where text from
  * a comment, an issue or a planner agent becomes typed data. Shape, defaults, ids, paths and
  * estimates are checked here; rules across items (duplicates, `after`, cycles) in validate.ts.
  */

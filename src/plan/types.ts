@@ -1,7 +1,7 @@
 import type { RepoPath } from "./paths.ts";
 
 /**
- * A plan item after parsing and validation (DESIGN.md §3). Paths are normalized; defaults are
+ * A plan item after parsing and validation (README, "The plan format"). Paths are normalized; defaults are
  * filled in (`title` = id, `prompt` = title, `agent` = "default", `estimate` = 1 unit).
  */
 export interface PlanItem {
@@ -61,7 +61,7 @@ export interface PlanLimits {
 export type ConflictOrder = "declared" | "added" | "unordered";
 
 /**
- * Two items whose writes overlap, as `naruto plan --json` prints them (DESIGN.md §4).
+ * Two items whose writes overlap, as `naruto plan --json` prints them (docs/architecture.md).
  * `a` is ordered before `b`; `path` is the overlapping path (the deeper of the two writes).
  */
 export interface PlanConflict {
@@ -71,7 +71,7 @@ export interface PlanConflict {
   readonly order: ConflictOrder;
 }
 
-/** An item's dependencies as `naruto plan --json` prints them (DESIGN.md §4). */
+/** An item's dependencies as `naruto plan --json` prints them (docs/architecture.md). */
 export interface OrderedItem {
   readonly id: string;
   /** The plan's declared dependencies, as written. */

@@ -1,5 +1,5 @@
 /**
- * Plan validation (DESIGN.md §3): untrusted data in, a valid {@link Plan} or EVERY problem out,
+ * Plan validation (README, "The plan format"): untrusted data in, a valid {@link Plan} or EVERY problem out,
  * each naming the item (id and position) and the field, so one round of fixes is enough.
  */
 import { createFastItemParser } from "./fast-item.ts";

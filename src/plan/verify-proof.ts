@@ -1,5 +1,5 @@
 /**
- * The independent proof checker (`naruto verify-proof`, DESIGN.md §4). It shares only the path
+ * The independent proof checker (`naruto verify-proof`, docs/architecture.md). It shares only the path
  * normalizer (through the validated plan) and the digest definition with the planner: overlaps
  * are recomputed by a sorted sweep (not the trie), order by its own depth-first search and
  * BigInt reachability (not Kahn and bitset chunks). A proof passes only when it is exactly what

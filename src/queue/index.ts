@@ -1,5 +1,5 @@
 /**
- * The public face of `src/queue/`: the merge queue (DESIGN §7): integrate checkpoints onto
+ * The public face of `src/queue/`: the merge queue (docs/architecture.md): integrate checkpoints onto
  * `naruto/<mission>` as one commit each, verify a batch, bisect a red one. Other folders import
  * it only through this file.
  */

@@ -1,5 +1,5 @@
 /**
- * The merge queue (DESIGN.md §7): branch `naruto/<mission>`, which only ever advances to a
+ * The merge queue (docs/architecture.md): branch `naruto/<mission>`, which only ever advances to a
  * verified commit holding every integrated checkpoint as its own commit. Nothing here touches a
  * work tree, an index or HEAD of the user's: commits are written as loose objects by naruto
  * itself or with `fast-import` (or merged in a temporary index), verified by the check the caller

@@ -1,5 +1,5 @@
 /**
- * The merge queue's inputs and results (DESIGN.md §7). Everything the queue reports is data a
+ * The merge queue's inputs and results (docs/architecture.md). Everything the queue reports is data a
  * report or the mission engine can use without asking git again.
  */
 
@@ -84,7 +84,7 @@ export class QueueRaceError extends Error {
 
 /**
  * The queue is not where naruto left it: something other than naruto moved it. Nothing is built
- * on a head naruto did not write (DESIGN.md §8a); `found` is what the ref held.
+ * on a head naruto did not write (docs/architecture.md); `found` is what the ref held.
  */
 export class QueueTamperedError extends Error {
   override readonly name = "QueueTamperedError";

@@ -1,5 +1,5 @@
 /**
- * The queue's verification of a candidate commit (DESIGN.md §7): a function from the commit to
+ * The queue's verification of a candidate commit (docs/architecture.md): a function from the commit to
  * how its check went. Where and how the check runs — a fresh work directory at the candidate,
  * the command in the sandbox — is the engine's to give (src/engine/queue-verify.ts); the queue
  * only decides what to verify and bisects on red.

@@ -1,5 +1,5 @@
 /**
- * Secrets recognised by their shape (DESIGN.md §8a, "What leaves"): credentials naruto never
+ * Secrets recognised by their shape (docs/architecture.md, "What leaves"): credentials naruto never
  * held but an agent may print anyway (a key it found on disk, a token another tool minted).
  *
  * Each rule's random part must hold an upper-case letter before it counts. Real keys are random

@@ -1,5 +1,5 @@
 /**
- * The redactor (DESIGN.md §8a, "What leaves"): one pure function on every way out of naruto, its
+ * The redactor (docs/architecture.md, "What leaves"): one pure function on every way out of naruto, its
  * secret values chosen from an environment the entry point passes in, and the adapters that put
  * it in front of GitHub, the mission store and streamed output. The public face of `src/redact`.
  */

@@ -1,5 +1,5 @@
 /**
- * The redactor (DESIGN.md §8a, "What leaves"; STYLE.md 13): one pure function from text to text
+ * The redactor (docs/architecture.md, "What leaves"; STYLE.md 13): one pure function from text to text
  * that every way out of naruto goes through — comments, check runs, reports, result JSON, job
  * summaries, logs, the terminal, the mission document in refs. It knows the exact values of the
  * secrets it is given (secrets.ts says which), in the forms they travel in, and the known formats

@@ -26,7 +26,7 @@ export const VERDICT_MARK: Readonly<Record<VerdictKind, string>> = { approve: "�
 
 export const SEVERITY_MARK: Readonly<Record<Finding["severity"], string>> = { error: "❌", warning: "⚠️", info: "ℹ️" };
 
-/** The worker branch of an item (DESIGN.md §2). */
+/** The worker branch of an item (docs/architecture.md). */
 export function itemBranch(mission: Mission, item: MissionItem): string {
   return `naruto/${mission.id}--${item.id}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Reports (DESIGN.md §9, §10, §13): pure renderers of the mission document — the JSON result,
+ * Reports (docs/architecture.md): pure renderers of the mission document — the JSON result,
  * the markdown report, the tracking and verdict comments, the Mermaid graph. The public face of
  * `src/report`.
  */

@@ -1,5 +1,5 @@
 /**
- * The mission report in markdown (DESIGN.md §9, issue 4): the request, the verdict with its
+ * The mission report in markdown (docs/architecture.md, issue 4): the request, the verdict with its
  * findings, the items, the proof, the queue, the cost and the graph. Pure: the same mission
  * always renders the same text; every untrusted string is escaped on its way in.
  */

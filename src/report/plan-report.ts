@@ -1,6 +1,6 @@
 /**
  * What `naruto plan` computes for a plan text: the check, the JSON object of the contract
- * (DESIGN.md §4) and the estimated timeline. The command prints it; plan-format.ts renders it.
+ * (docs/architecture.md) and the estimated timeline. The command prints it; plan-format.ts renders it.
  */
 import type { Config } from "../config/index.ts";
 import { simulate } from "../mission/index.ts";
@@ -14,7 +14,7 @@ export interface PlanCommandOptions {
   readonly maxItems: number | null;
 }
 
-/** The JSON object `naruto plan --json` prints: exactly the contract of DESIGN.md §4. */
+/** The JSON object `naruto plan --json` prints: exactly the contract of docs/architecture.md. */
 export interface PlanJson {
   readonly ok: boolean;
   readonly items: readonly { id: string; after: readonly string[]; added_after: readonly string[]; rank: number }[];

@@ -1,5 +1,5 @@
 /**
- * The parts of the mission's no-overlap proof (`naruto.proof/v1`, DESIGN.md §4) a report shows.
+ * The parts of the mission's no-overlap proof (`naruto.proof/v1`, docs/architecture.md) a report shows.
  * The mission stores the proof as opaque JSON; it is read defensively here, so a report of an
  * odd or older proof shows what it can instead of failing.
  */

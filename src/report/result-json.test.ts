@@ -3,7 +3,7 @@ import { missionResult } from "./result-json.ts";
 import { hugeMission, reviewedMission, runningMission } from "./missions.fixture.ts";
 
 describe("missionResult", () => {
-  it("has exactly the keys of the DESIGN.md §13 contract", () => {
+  it("has exactly the keys of the result contract (README, `naruto run --json`)", () => {
     const result = missionResult(reviewedMission());
     expect(Object.keys(result)).toEqual(["mission", "status", "verdict", "queue", "items", "sandbox"]);
     expect(Object.keys(result.queue)).toEqual(["branch", "head", "verify_runs"]);

@@ -1,8 +1,8 @@
 /**
- * The machine-readable result of a mission (DESIGN.md §13): what `naruto run --json` and
+ * The machine-readable result of a mission (README, "naruto run --json"): what `naruto run --json` and
  * `naruto status ID --json` print. A contract: exactly these keys, no more, so that tools can
  * rely on it; new facts go in the markdown report, or in a new versioned contract. `sandbox`
- * (DESIGN.md §8a) was added to it: what agents ran in, `bwrap 0.8.0` or `none (why)`.
+ * (docs/architecture.md) was added to it: what agents ran in, `bwrap 0.8.0` or `none (why)`.
  */
 import type { Mission, MissionItem, VerdictKind } from "../mission/index.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The tracking comment (DESIGN.md §10): the live, compact form of the mission on the issue,
+ * The tracking comment (docs/action.md): the live, compact form of the mission on the issue,
  * updated in place and found again by its hidden marker. Display only: it is never read back
  * as state.
  */
@@ -69,7 +69,7 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
 }
 
 /**
- * Whose text the mission follows (DESIGN.md §8a "Who may instruct"): the plan's author, texts
+ * Whose text the mission follows (docs/architecture.md "Who may instruct"): the plan's author, texts
  * quoted to the agents as data only, and the pull request's head pinned at acceptance. Logins
  * are shown in code spans: naruto's comment must not ping anyone on every update.
  */

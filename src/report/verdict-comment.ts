@@ -1,5 +1,5 @@
 /**
- * The verdict comment (DESIGN.md §9): one comment on the queue pull request, updated in place and
+ * The verdict comment (docs/architecture.md): one comment on the queue pull request, updated in place and
  * found by its hidden marker, with the arbiter's verdict and findings.
  */
 import type { Mission } from "../mission/index.ts";

@@ -2,7 +2,7 @@
  * What naruto takes from the index of the agent's own repository (its `.git/index`), and nothing
  * more: the ignored files it staged or committed on purpose (still on disk), and its gitlinks.
  * A gitlink (a submodule's commit) has nothing on disk but a folder, so the index is the only
- * place it lives; it is taken from there exactly, never dropped (DESIGN.md §8a). The agent's
+ * place it lives; it is taken from there exactly, never dropped (docs/architecture.md). The agent's
  * HEAD and history are never read.
  */
 import { lstat, readFile } from "node:fs/promises";

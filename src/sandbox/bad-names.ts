@@ -2,7 +2,7 @@
  * Names in a work directory that git will not take into a tree, found before naruto's `git add`
  * meets them: a `.git` below the top (a nested repository or a planted git directory: git skips
  * it without a word), `.GIT`, `git~1`, `.git.` and the other spellings of `.git` (git's index
- * refuses them, and `git add -A` fails on the first). Each is refused by name (DESIGN.md §8a:
+ * refuses them, and `git add -A` fails on the first). Each is refused by name (docs/architecture.md:
  * nothing is dropped silently) and left out of the snapshot. Ignored files are not the agent's
  * work and are not looked at; neither are the checkouts of the submodules it staged.
  */

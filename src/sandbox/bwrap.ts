@@ -1,5 +1,5 @@
 /**
- * The bubblewrap adapter (DESIGN.md §8a). The command sees:
+ * The bubblewrap adapter (docs/architecture.md). The command sees:
  *
  * - the system read-only (`/usr`, `/etc`, `/opt`, … as they exist here), a new `/proc` and a
  *   minimal `/dev`, a private tmpfs at `/tmp`;

@@ -1,5 +1,5 @@
 /**
- * naruto's own view of a work directory (DESIGN.md §8a): git is pointed at the work directory
+ * naruto's own view of a work directory (docs/architecture.md): git is pointed at the work directory
  * explicitly, with a git directory naruto made itself, so that nothing an agent left there can
  * steer naruto's git. No system or global config (no `core.fsmonitor`, aliases or filter
  * drivers of anyone's), no hooks, no excludes file, and attributes that switch off every

@@ -1,4 +1,4 @@
-/** The public face of `src/sandbox/`: containment (DESIGN §8a). Other folders import it only through this file. */
+/** The public face of `src/sandbox/`: containment (docs/architecture.md). Other folders import it only through this file. */
 export { createOutputBuffer, type OutputBuffer } from "./output-buffer.ts";
 export { SandboxUnavailableError, chooseSandbox } from "./choose.ts";
 export { executableMounts, whichProgram } from "./executables.ts";

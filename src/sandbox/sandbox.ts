@@ -1,5 +1,5 @@
 /**
- * The sandbox port (DESIGN.md §8a, STYLE.md 13): every untrusted process — an agent, the
+ * The sandbox port (docs/architecture.md, STYLE.md 13): every untrusted process — an agent, the
  * planner, the review agent, an item's `verify`, the queue's `verify` — runs through one
  * `Sandbox`, in a work directory (work-dir.ts). Two adapters: bubblewrap (bwrap.ts), and an
  * explicit unsandboxed one (unsandboxed.ts) whose description says why it is used.
@@ -11,7 +11,7 @@ export interface SandboxRun {
   readonly command: string;
   readonly workDir: WorkDir;
   /**
-   * The whole environment of the command (built from the allowlist of DESIGN.md §8; nothing
+   * The whole environment of the command (built from the allowlist of docs/architecture.md; nothing
    * else of naruto's reaches it). The sandbox sets HOME and TMPDIR to private folders.
    */
   readonly env: Readonly<Record<string, string>>;

@@ -158,7 +158,7 @@ describe("what an agent left in its work directory", () => {
 });
 
 /**
- * Part of the gate (DESIGN.md §8a): nothing the agent staged is dropped, and names git will not
+ * Part of the gate (docs/architecture.md): nothing the agent staged is dropped, and names git will not
  * take are refused by name instead of failing or vanishing. Before, a staged gitlink was dropped
  * (the snapshot was built from the files on disk, where a gitlink is an empty folder), a planted
  * `.git` folder vanished, and `.GIT` or `git~1` made `git add -A` throw.

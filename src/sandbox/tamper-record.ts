@@ -1,5 +1,5 @@
 /**
- * The tamper record (DESIGN.md §8a), naruto's second line of defence: what an agent could change
+ * The tamper record (docs/architecture.md), naruto's second line of defence: what an agent could change
  * in the user's repository besides its own files, written down before a mission and after every
  * attempt, and compared. Three kinds of things:
  *

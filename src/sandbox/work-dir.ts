@@ -1,5 +1,5 @@
 /**
- * Standalone work directories (DESIGN.md §8a). An agent never works in a `git worktree` of the
+ * Standalone work directories (docs/architecture.md). An agent never works in a `git worktree` of the
  * user's repository, nor anywhere below it: agents walk up the directories for `.env`,
  * `CLAUDE.md`, `.claude/`, and Claude Code refuses to edit anything under a `.git/`. Each
  * attempt, the planner, the review agent and every queue verification get a folder of their own

@@ -4,7 +4,7 @@ import { scanInline } from "./inline.ts";
 
 /**
  * Makes untrusted Markdown (comments, issue bodies, plans written by others) safe to put in a
- * prompt. The rule (DESIGN.md §10): nothing reaches an agent that the maintainer could not see on
+ * prompt. The rule (docs/action.md): nothing reaches an agent that the maintainer could not see on
  * the page GitHub renders (cmark-gfm, then GitHub's HTML sanitizer). The text stays Markdown
  * source; what the page does not show is removed:
  *

@@ -1,5 +1,5 @@
 /**
- * The mission store on GitHub (DESIGN.md §6), the same contract as the local one: each mission
+ * The mission store on GitHub (docs/architecture.md), the same contract as the local one: each mission
  * is a commit on its own branch, `refs/heads/naruto-state/<mission>`, holding one record per item
  * (src/mission/records.ts), as the local store does. A save writes a tree and a commit whose
  * parent is the version that was read, then moves the branch without force: GitHub's "not a fast

@@ -1,5 +1,5 @@
 /**
- * The public face of `src/store/`: the mission store adapters side by side (DESIGN §6): git refs
+ * The public face of `src/store/`: the mission store adapters side by side (docs/architecture.md): git refs
  * locally, refs on GitHub. The port is `MissionStore` in src/mission/store.ts.
  */
 export { createGitHubMissionStore, CorruptMissionError, GITHUB_STATE_REF_PREFIX, githubSaveBackoff, type GitHubMissionStoreOptions } from "./github-store.ts";

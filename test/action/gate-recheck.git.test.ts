@@ -1,5 +1,5 @@
 /**
- * The gate on the Action path (DESIGN.md §8a): a work job's bundle is untrusted, so the job that
+ * The gate on the Action path (docs/architecture.md): a work job's bundle is untrusted, so the job that
  * takes it re-checks it (`recheckCheckpoint`) with the same gate as a local checkpoint. Each row
  * is a checkpoint a compromised work job could send, forged byte for byte inside the item's
  * writes; each is refused with its path and rule, as `out_of_scope`, never thrown.

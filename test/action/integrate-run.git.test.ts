@@ -2,7 +2,7 @@
  * Items started together are one work run (a matrix); an integrate run (phase `integrate`, which
  * the App dispatches when a leg ends) takes the legs of that run that ended so far, so a fast
  * item is integrated, and what waits for it starts, while a slow leg of the same run still
- * works (DESIGN.md §5: no barriers). The work run's own queue and publish jobs then take the
+ * works (docs/architecture.md: no barriers). The work run's own queue and publish jobs then take the
  * rest; a leg that ended after the integrate run's queue job started is left to the next run,
  * and an integrate run that finds nothing left writes nothing.
  */

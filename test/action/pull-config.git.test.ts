@@ -1,5 +1,5 @@
 /**
- * Config from the default branch (DESIGN.md §8a "Who may instruct"), through the Action's modes
+ * Config from the default branch (docs/architecture.md "Who may instruct"), through the Action's modes
  * against the fake GitHub: a same-repository pull request whose head rewrites
  * `.github/naruto.yml` (no protected paths, `allow_protected`, a `queue.verify` that sends the
  * model key away). `/naruto <task>` on it in the `command` job, then the plan job's action step:

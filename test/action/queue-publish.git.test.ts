@@ -1,7 +1,7 @@
 /**
  * The queue job builds and verifies without a write token; the publish job, which holds one,
  * rebuilds the same commits from the checkpoints it checked itself and takes the queue job's
- * result only if its commits are exactly those (DESIGN.md §8a). A queue job's artifact changed on
+ * result only if its commits are exactly those (docs/architecture.md). A queue job's artifact changed on
  * its way (what code the queue's verify ran could upload) is refused, and nothing of it reaches
  * GitHub; a queue that moved meanwhile leaves the checkpoints waiting for a run that builds anew.
  */

@@ -1,5 +1,5 @@
 /**
- * Who may instruct naruto (DESIGN.md §8a), through the App's real middleware with signed
+ * Who may instruct naruto (docs/architecture.md), through the App's real middleware with signed
  * deliveries from the fake GitHub. Each is an attack that worked before the rule was built: an
  * outsider's ```naruto block in an issue body ran as the plan (its `verify` included) after a
  * maintainer's `/naruto go ahead`; a delivery whose author's login had meanwhile been taken by a

@@ -1,4 +1,4 @@
-/** `npm run fake-github` (scripts/fake-github.ts) prints DESIGN.md §13's contract lines and serves until SIGTERM. */
+/** `npm run fake-github` (scripts/fake-github.ts) prints README, "naruto run --json"'s contract lines and serves until SIGTERM. */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";

@@ -1,5 +1,5 @@
 /**
- * Who may instruct naruto (DESIGN.md §8a), through `handleComment` (what the App and the
+ * Who may instruct naruto (docs/architecture.md), through `handleComment` (what the App and the
  * Action's `command` mode both call) against the fake GitHub. Each test is an attack that
  * succeeded on the code before this rule was built:
  *

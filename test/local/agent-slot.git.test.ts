@@ -1,5 +1,5 @@
 /**
- * `max_parallel` is agents at once (DESIGN.md §5): an attempt's slot goes to the next item when
+ * `max_parallel` is agents at once (docs/architecture.md): an attempt's slot goes to the next item when
  * its agent exits (`agent_exited`), not when naruto has checked and checkpointed what it left.
  */
 import { readdir, readFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * `naruto plan` and `naruto verify-proof` through the CLI (DESIGN.md §4): the exact JSON
+ * `naruto plan` and `naruto verify-proof` through the CLI (docs/architecture.md): the exact JSON
  * contract, exit codes, standard input, `--strict` and `--max-items`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * `naruto run --json` and `naruto status --json` in-process (DESIGN.md §13): exactly the result
+ * `naruto run --json` and `naruto status --json` in-process (README, "naruto run --json"): exactly the result
  * object, and exit code 0 only when the verdict is `approve`.
  */
 import { readFile, realpath, writeFile } from "node:fs/promises";

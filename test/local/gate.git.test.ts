@@ -1,5 +1,5 @@
 /**
- * The gate on a local run (DESIGN.md §8a): agents that leave, inside their own writes, what git
+ * The gate on a local run (docs/architecture.md): agents that leave, inside their own writes, what git
  * must never take from them — a planted git directory, `.git` spelled so some file system reads
  * it as `.git`, a `.gitattributes` or `.gitmodules`, a gitlink they staged or committed or a
  * nested repository, a file GitHub would refuse. Each such item ends `out_of_scope` with the path

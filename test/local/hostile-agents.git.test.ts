@@ -1,5 +1,5 @@
 /**
- * Hostile agents on a local run (issue 11; DESIGN.md §8a), as a user would meet them: `naruto run`
+ * Hostile agents on a local run (issue 11; docs/architecture.md), as a user would meet them: `naruto run`
  * as a real process on a real repository, each attack a real agent process
  * (test/support/agents/hostile-local.mjs), beside an honest bystander.
  *

@@ -1,5 +1,5 @@
 /**
- * What no item may write unless the config says so (DESIGN.md §8a): all of `.github/` (the
+ * What no item may write unless the config says so (docs/architecture.md): all of `.github/` (the
  * composite actions workflows run, not only the workflows), CODEOWNERS where GitHub reads it, and
  * every agent's start-up config. An item that may write `.` still cannot touch them; with
  * `allow_protected` it can, and the arbiter's re-check of the plan then agrees with the run.

@@ -1,7 +1,7 @@
 /**
  * The integrate job's check of a work artifact. The work job ran an agent, so its bundle and its
  * result are untrusted: everything the worker's own checks said is checked again here, from git
- * and the mission state, before anything of it is pushed (DESIGN.md §8).
+ * and the mission state, before anything of it is pushed (docs/architecture.md).
  *
  * Accepted only: a bundle git verifies, holding exactly the worker branch at the checkpoint; the
  * checkpoint one commit whose only parent is the attempt's base; that base a commit of the queue
@@ -74,7 +74,7 @@ type CommitCheck =
 async function recheckCommit(input: RecheckInput, commit: string, base: string): Promise<CommitCheck> {
   const problem = await findProblem(input, commit, base);
   if (problem !== null) return { kind: "refused", problem };
-  // The gate (DESIGN.md §8a): git's fsck rules, gitlinks, .gitmodules, .gitattributes, file sizes.
+  // The gate (docs/architecture.md): git's fsck rules, gitlinks, .gitmodules, .gitattributes, file sizes.
   const gate = await checkGate({ git: input.git, call: gitDirCall(await gitDir(input)), base, tip: commit, policy: gatePolicy(input.config) });
   const refusedByGate = gate.kind === "refused" ? gate.violations.map((v) => `${v.path} (${v.rule})`) : [];
   if (gate.changes === null) return { kind: "out_of_scope", paths: [...new Set(refusedByGate)] };

@@ -1,6 +1,6 @@
 /**
  * `publish` (write token): the one job that changes the repository and the mission state, and
- * the one that runs nothing of the repository (DESIGN.md §8a). It re-checks what this run's agent
+ * the one that runs nothing of the repository (docs/architecture.md). It re-checks what this run's agent
  * jobs left (plan, work bundles, review) exactly as the queue job did, pushes the checked
  * checkpoints to their worker branches and records them, then takes the queue job's result only
  * as far as it can check it: it rebuilds the queue commits itself from the checked checkpoints

@@ -1,7 +1,7 @@
 /**
  * `queue` (read-only job): the merge queue of this run, built and verified where no write token
  * is in reach. The queue's verify command runs the repository's code, which agents wrote; a token
- * in the same job would be theirs (DESIGN.md §8a, "Tokens and code on Actions").
+ * in the same job would be theirs (docs/architecture.md, "Tokens and code on Actions").
  *
  * Two steps, as in the agent jobs. The action's step (the job's read-only token) loads the
  * mission and the config text, fetches the queue, the base and the checkpoints earlier runs left

@@ -77,7 +77,7 @@ export class ConfigInvalidError extends Error {
 
 /**
  * The commit whose config the mission follows: the default branch's head recorded when the
- * command was accepted (DESIGN.md §8a: never a pull request's head, never what an agent wrote);
+ * command was accepted (docs/architecture.md: never a pull request's head, never what an agent wrote);
  * for missions stored before that was recorded, the base.
  */
 export function configCommitOf(mission: Mission): string {

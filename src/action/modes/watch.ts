@@ -3,7 +3,7 @@
  * matrix, reads the run's jobs every poll and, when legs ended since the last look while others
  * still work, dispatches an integrate run (phase `integrate`) that takes the legs of this run
  * ended so far. A fast item is then integrated, and what waits for it starts, without waiting
- * for the slowest leg of its matrix (DESIGN.md §5, no barriers): what the App does from
+ * for the slowest leg of its matrix (docs/architecture.md, no barriers): what the App does from
  * `workflow_job` events (src/app/run-events.ts), done by a job of the run where there is no App.
  *
  * Only an acceleration: whatever it misses, or when it stops early (GitHub refuses the dispatch,

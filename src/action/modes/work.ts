@@ -130,7 +130,7 @@ async function queueHead(deps: AgentStepDeps, mission: Mission): Promise<string>
   return head;
 }
 
-/** The previous attempt's failure for the prompt, as the engine words it (DESIGN.md §5). */
+/** The previous attempt's failure for the prompt, as the engine words it (docs/architecture.md). */
 function previousFailure(item: MissionItem, n: number): string | null {
   const previous = item.attempts.find((a) => a.n === n - 1);
   return previous?.reason && previous.status !== "interrupted" ? `attempt ${previous.n}: ${previous.reason}` : null;

@@ -1,5 +1,5 @@
 /**
- * No barrier within a batch without the App (DESIGN.md §5): the plan of `app-no-barrier`, run by
+ * No barrier within a batch without the App (docs/architecture.md): the plan of `app-no-barrier`, run by
  * the workflow alone. `fast` and `slow` start as one work run, a matrix of two; `after-fast`
  * needs `fast` only, and the slow agent does not end until `after-fast`'s agent has started. If
  * the legs of a work run were integrated only once all of them ended (the run's queue job needs

@@ -1,5 +1,5 @@
 /**
- * No barrier within a batch (DESIGN.md §5): `fast` and `slow` become ready together and start as
+ * No barrier within a batch (docs/architecture.md): `fast` and `slow` become ready together and start as
  * one work run, a matrix of two; `after-fast` needs `fast` only. The slow agent does not end
  * until `after-fast`'s agent has started. If the legs of a work run were integrated only once
  * all of them ended, that could never happen: the slow agent gives up and fails, and the

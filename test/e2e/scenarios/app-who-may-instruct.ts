@@ -1,5 +1,5 @@
 /**
- * Who may instruct naruto (DESIGN.md §8a, issue 13), through the App as its own process. Each
+ * Who may instruct naruto (docs/architecture.md, issue 13), through the App as its own process. Each
  * part is an attack that worked before the rule:
  *
  * - an outsider (read) opens an issue whose ```naruto block has a `verify` that sends the model

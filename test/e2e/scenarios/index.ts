@@ -1,5 +1,5 @@
 /**
- * Every end-to-end scenario (DESIGN.md §13, issue 6 "Tests"), in the order `npm run e2e` runs
+ * Every end-to-end scenario (README, "naruto run --json", issue 6 "Tests"), in the order `npm run e2e` runs
  * them: the fake GitHub, the Actions simulator, the workflow template and the bundled Action.
  */
 import { actionNoBarrier } from "./action-no-barrier.ts";
