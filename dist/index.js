@@ -59790,7 +59790,7 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
   }),
   external_exports.object({ type: external_exports.literal("tick"), at }),
   /**
-   * The tamper record found changes (DESIGN.md §8a). Each attempt a finding lists that is still
+   * The tamper record found changes (docs/architecture.md). Each attempt a finding lists that is still
    * in flight will end `tampered`, whatever it does.
    */
   external_exports.object({ type: external_exports.literal("tampered"), at, findings: external_exports.array(tamperFindingSchema).min(1) }),
@@ -65822,7 +65822,7 @@ var RULES = {
   missionStopped: "mission_stopped",
   /**
    * Something other than naruto changed the user's repository, naruto's refs or the user's
-   * startup files while agents ran without the sandbox, or moved naruto's own refs (DESIGN.md §8a).
+   * startup files while agents ran without the sandbox, or moved naruto's own refs (docs/architecture.md).
    */
   tampered: "tampered",
   /** The user changed their own refs or git files while the sandbox kept agents out: reported, not blamed. */
