@@ -1,8 +1,7 @@
 /** Public face of `src/agent/`: the agent runner, prompts, and the demo agent. */
-export { agentFiles, runAgent, type AgentOutcome, type AgentRun, type RunAgentOptions } from "./run-agent.ts";
+export { runAgent, type AgentOutcome, type AgentRun, type RunAgentOptions } from "./run-agent.ts";
 export { buildPrompt, PREVIOUS_FAILURE_LIMIT, type PromptInput, type PromptPath } from "./prompt.ts";
 export { buildAgentEnv, buildCommandEnv, type AgentEnv, type AgentEnvInput, type AttemptVars } from "./agent-env.ts";
-export { readAgentFile } from "./agent-file.ts";
 export { parseAgentResult, SUMMARY_LIMIT, type AgentResult, type ParsedAgentResult } from "./agent-result.ts";
 export { DEMO_AGENT_PATH, demoAgentCommand } from "./demo-agent.ts";
 export { shellQuote } from "./shell-quote.ts";

@@ -109,7 +109,7 @@ describe("agent presets (run against stand-in CLIs)", () => {
     expect(agent.notes).toEqual([]);
     expect(agent.result).toEqual(EXPECTED[name]);
     const args = await readFile(join(dir, "log", "args"), "utf8");
-    if (name === "aider") expect(args).toContain(`--message-file\n${join(agent.workDir.io, "prompt.md")}\n`);
+    if (name === "aider") expect(args).toContain(`--message-file\n${agent.files?.prompt}\n`);
     else expect(await readFile(join(dir, "log", "stdin"), "utf8")).toBe("# the prompt\n");
     // Raw output goes to mktemp files, never into the work directory.
     expect(await readdir(agent.workDir.path)).toEqual([]);

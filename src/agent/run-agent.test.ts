@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeAgentCommand, fakeAgentPath } from "../../test/support/agents/index.ts";
 import { bareWorkDir, sandboxesHere } from "../../test/support/sandbox.ts";
-import { agentFiles, runAgent, type AgentRun, type RunAgentOptions } from "./run-agent.ts";
+import { runAgent, type AgentRun, type RunAgentOptions } from "./run-agent.ts";
 import { shellQuote } from "./shell-quote.ts";
 
 const NODE = shellQuote(process.execPath);
@@ -64,13 +64,12 @@ for (const [name, sandbox] of await sandboxesHere()) {
       });
       expect(agent.outcome).toBe("exited");
       const env = JSON.parse(await readFile(join(agent.dir.path, "env.json"), "utf8")) as Record<string, string>;
-      const files = agentFiles(agent.dir);
       expect(env).toMatchObject({
         HOME: agent.dir.home,
         LANG: "C.UTF-8",
         ANTHROPIC_API_KEY: "sk-ant-test",
-        NARUTO_PROMPT_FILE: files.promptFile,
-        NARUTO_RESULT_FILE: files.resultFile,
+        NARUTO_PROMPT_FILE: agent.files?.prompt,
+        NARUTO_RESULT_FILE: agent.files?.outputs.result,
         NARUTO_MISSION: "m-test",
         NARUTO_ITEM: "users-api",
         NARUTO_ATTEMPT: "1",
@@ -136,19 +135,47 @@ for (const [name, sandbox] of await sandboxesHere()) {
       expect(agent.notes).toEqual([expect.stringContaining("not valid JSON")]);
     });
 
-    it("never follows a result file that is a symlink (to a file of the user's, say)", async () => {
-      const agent = await run(`ln -s /etc/passwd "$NARUTO_RESULT_FILE"`);
-      expect(agent.result).toBeNull();
-      expect(agent.resultText).toBeNull();
-      expect(agent.notes).toContain("the result file is a symlink; ignored");
+    it("never follows a result file that is a symlink (to a file of the user's, say), nor blocks on a pipe", async () => {
+      // In the sandbox the result file cannot be replaced (it is bound on its own); without it, it can.
+      const linked = await run(`ln -sf /etc/passwd "$NARUTO_RESULT_FILE" 2>/dev/null; true`);
+      expect(linked.result).toBeNull();
+      expect(linked.resultText).toBeNull();
+      if (name === "none") expect(linked.notes).toContain("the result file is a symlink; ignored");
+      else expect(linked.notes).toEqual([]);
+      const piped = await run(`rm -f "$NARUTO_RESULT_FILE" 2>/dev/null && mkfifo "$NARUTO_RESULT_FILE"; true`);
+      expect(piped.result).toBeNull();
+      if (name === "none") expect(piped.notes).toContain("the result file is not a regular file; ignored");
     });
 
-    it("never reads a result left by an earlier run", async () => {
+    it("never reads a result left by an earlier run: each run gets files of its own", async () => {
       const dir = await bareWorkDir();
       dirs.push(dir);
-      await writeFile(agentFiles(dir).resultFile, JSON.stringify({ summary: "stale" }));
+      const first = await run(`echo '{"summary":"stale"}' > "$NARUTO_RESULT_FILE"`, { workDir: dir });
+      expect(first.result?.summary).toBe("stale");
       const agent = await run("true", { workDir: dir });
+      expect(agent.files?.outputs.result).not.toBe(first.files?.outputs.result);
       expect(agent.result).toBeNull();
+      expect(agent.notes).toEqual([]);
+    });
+
+    it("writes its prompt into a file of its own, never through what an agent left in io/", async () => {
+      const dir = await bareWorkDir();
+      dirs.push(dir);
+      const target = join(dir.root, "target");
+      await writeFile(target, "the user's\n");
+      // What an earlier run (without the sandbox, or before this fix) left: a link, a pipe, a folder.
+      const first = await run(`cd "$(dirname "$NARUTO_PROMPT_FILE")" && ln -s ${shellQuote(target)} again.md; mkfifo pipe.md; mkdir dir.md; true`, { workDir: dir });
+      expect(first.outcome).toBe("exited");
+      const agent = await run(`cat "$NARUTO_PROMPT_FILE"`, { workDir: dir, prompt: "the second prompt\n" });
+      expect(agent.output).toBe("the second prompt\n");
+      expect(await readFile(target, "utf8")).toBe("the user's\n");
+    });
+
+    it("cannot write naruto's prompt or put anything beside it in the sandbox", async () => {
+      const agent = await run(`echo changed > "$NARUTO_PROMPT_FILE" || echo refused; ln -s /etc/passwd "$(dirname "$NARUTO_PROMPT_FILE")/x" 2>/dev/null || echo refused`);
+      if (name === "none") return;
+      expect(agent.output).toMatch(/refused\n.*refused\n$/s);
+      expect(await readFile(agent.files?.prompt ?? "", "utf8")).toBe("# the prompt\nDo the thing.\n");
     });
 
     it("says what the agent left running", async () => {

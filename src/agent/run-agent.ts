@@ -1,9 +1,5 @@
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { Leftover, ProcessRun, Sandbox, SandboxRun } from "../sandbox/index.ts";
-import type { WorkDir } from "../sandbox/index.ts";
+import { createRunFiles, readAgentFile, RunFilesError, type Leftover, type ProcessRun, type RunFiles, type Sandbox, type SandboxRun } from "../sandbox/index.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
-import { readAgentFile } from "./agent-file.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";
 import { createRedactingStream, createRedactor, secretValues, type Redactor } from "../redact/index.ts";
 
@@ -36,6 +32,12 @@ export interface AgentRun {
   readonly leftovers: readonly Leftover[];
   /** What a report should mention: an invalid result file, dropped variables, a failed start. */
   readonly notes: readonly string[];
+  /** The prompt as naruto wrote it (the planner's names its plan file). */
+  readonly prompt: string;
+  /** The planner's plan file as read (see readAgentFile); null: none, or not the planner. */
+  readonly planText: string | null;
+  /** naruto's files of the run (see src/sandbox/run-files.ts); null when it could not make them. */
+  readonly files: RunFiles | null;
 }
 
 /**
@@ -43,23 +45,21 @@ export interface AgentRun {
  * `signal`, see SandboxRun), plus what makes it an agent's run: its prompt, its attempt's
  * variables and the environment its allowlist is taken from.
  */
-export interface RunAgentOptions extends Omit<AttemptVars, "promptFile" | "resultFile">, Omit<SandboxRun, "env"> {
+export interface RunAgentOptions extends Omit<AttemptVars, "promptFile" | "resultFile" | "planFile">, Omit<SandboxRun, "env" | "outputs"> {
   readonly sandbox: Sandbox;
-  /** The prompt: written to `prompt.md` in the work directory's io folder, outside the files the agent edits. */
-  readonly prompt: string;
-  /** Where the result file is, in the io folder (default `result.json`). */
-  readonly resultName?: string;
+  /**
+   * The prompt, written to a file of naruto's made fresh for this run in the work directory's
+   * `io/`, outside the files the agent edits (src/sandbox/run-files.ts). The planner's is a
+   * function of the plan file it is asked to write (`$NARUTO_PLAN_FILE`, made fresh beside it).
+   */
+  readonly prompt: string | ((planFile: string) => string);
   /** The runner's environment; only basics and `allowEnv` names of it reach the agent. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly allowEnv: readonly string[];
 }
 
 const RESULT_FILE_LIMIT = 1024 * 1024;
-
-/** Where runAgent writes the prompt and where the agent writes its result, in the work directory. */
-export function agentFiles(workDir: Pick<WorkDir, "io">, resultName = "result.json"): { promptFile: string; resultFile: string } {
-  return { promptFile: join(workDir.io, "prompt.md"), resultFile: join(workDir.io, resultName) };
-}
+const PLAN_FILE_LIMIT = 1024 * 1024;
 
 /**
  * Runs an agent (docs/architecture.md) in its work directory through the sandbox and reports how it
@@ -76,26 +76,43 @@ export function agentFiles(workDir: Pick<WorkDir, "io">, resultName = "result.js
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   // What is the agent's; the rest goes to the sandbox as it is.
-  const { sandbox, prompt, resultName, env: from, allowEnv, mission, item, attempt, writes, planFile, onOutput, ...request } = options;
-  const { promptFile, resultFile } = agentFiles(request.workDir, resultName);
-  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile, resultFile, ...(planFile === undefined ? {} : { planFile }) } });
+  const { sandbox, prompt, env: from, allowEnv, mission, item, attempt, writes, onOutput, ...request } = options;
   const redactor = createRedactor({ secrets: secretValues({ env: from, passed: allowEnv }) });
   const redact = (text: string) => redactor.redact(text);
+  const planner = typeof prompt === "function";
+  let files: RunFiles;
+  let promptText = typeof prompt === "string" ? prompt : "";
+  try {
+    files = await createRunFiles(request.workDir, {
+      outputs: planner ? ["result", "plan"] : ["result"],
+      prompt: (outputs) => (promptText = typeof prompt === "string" ? prompt : prompt(outputs.plan ?? "")),
+    });
+  } catch (error) {
+    // Nothing ran: the attempt fails with the reason, and whatever its work directory holds is kept.
+    if (!(error instanceof RunFilesError)) throw error;
+    return notStarted(redact(error.message), redact(promptText));
+  }
+  const resultFile = files.outputs.result ?? "";
+  const planFile = files.outputs.plan;
+  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile: files.prompt, resultFile, ...(planFile === null ? {} : { planFile }) } });
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
-  await Promise.all([writeFile(promptFile, prompt), rm(resultFile, { force: true })]);
 
   const stream = onOutput === undefined ? null : createRedactingStream(redactor, (text) => onOutput(Buffer.from(text, "utf8")));
   let raw: ProcessRun;
   try {
-    raw = await sandbox.run({ ...request, env, ...(stream === null ? {} : { onOutput: (chunk: Buffer) => stream.push(chunk) }) });
+    const outputs = [resultFile, ...(planFile === null ? [] : [planFile])];
+    raw = await sandbox.run({ ...request, env, outputs, ...(stream === null ? {} : { onOutput: (chunk: Buffer) => stream.push(chunk) }) });
   } finally {
     stream?.end();
   }
   const run = { ...raw, leftovers: raw.leftovers.map((l) => ({ ...l, command: redact(l.command) })) };
   if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
   if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
+  // The files were made empty: one still empty holds nothing the agent wrote.
   const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
-  const parsed = parseAgentResult(read.text);
+  const resultText = read.text === "" ? null : read.text;
+  const parsed = parseAgentResult(resultText);
+  const plan = planFile === null ? { text: null, notes: [] } : await readAgentFile(planFile, "plan file", PLAN_FILE_LIMIT);
   return {
     outcome: run.cancelled ? "cancelled" : run.timedOut ? "timed_out" : run.exitCode === 0 && run.startFailed === null ? "exited" : "crashed",
     exitCode: run.exitCode,
@@ -106,9 +123,33 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     outputBytes: run.outputBytes,
     outputTruncated: run.outputTruncated,
     result: redactResult(parsed.result, redactor),
-    resultText: read.text === null ? null : redact(read.text),
+    resultText: resultText === null ? null : redact(resultText),
     leftovers: run.leftovers,
-    notes: [...notes, ...read.notes, ...parsed.notes].map(redact),
+    notes: [...notes, ...read.notes, ...plan.notes, ...parsed.notes].map(redact),
+    prompt: promptText,
+    planText: plan.text === "" || plan.text === null ? null : plan.text,
+    files,
+  };
+}
+
+/** A run that could not start because naruto's own files for it could not be made. */
+function notStarted(reason: string, prompt: string): AgentRun {
+  return {
+    outcome: "crashed",
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    timedOut: false,
+    output: "",
+    outputBytes: 0,
+    outputTruncated: false,
+    result: null,
+    resultText: null,
+    leftovers: [],
+    notes: [`the agent could not be started: ${reason}`],
+    prompt,
+    planText: null,
+    files: null,
   };
 }
 

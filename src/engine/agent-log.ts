@@ -3,8 +3,7 @@
  * output.log`): the last `limit` bytes, written as it comes (at most once a second) so that a
  * run killed halfway still leaves the log up to then.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { writeOwnFile } from "../sandbox/untrusted-file.ts";
 
 export const AGENT_LOG_LIMIT = 1024 * 1024;
 
@@ -21,11 +20,12 @@ export function createAgentLog(path: string, options: { limit?: number; interval
   let held = Buffer.alloc(0);
   let cut = false;
   let timer: NodeJS.Timeout | null = null;
-  let writing: Promise<void> = mkdir(dirname(path), { recursive: true }).then(() => undefined);
+  let writing: Promise<void> = Promise.resolve();
   const flush = () => {
     timer = null;
     const text = cut ? Buffer.concat([Buffer.from(`[naruto: earlier output cut; the last ${limit} bytes follow]\n`), held]) : held;
-    writing = writing.then(() => writeFile(path, text)).catch(() => undefined);
+    // Never through a link or into a pipe an agent without the sandbox could have put there first.
+    writing = writing.then(() => writeOwnFile(path, text)).catch(() => undefined);
   };
   return {
     path,

@@ -6,7 +6,6 @@
  * and its result file are kept under `<git-common-dir>/naruto/attempts/<m>/<item>/<n>/`. Work an
  * attempt did not finish (timeout, crash, cancel) is kept under `refs/naruto/attempts/…`.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildPrompt } from "../agent/index.ts";
 import { runAgent, type AgentRun } from "../agent/index.ts";
@@ -16,7 +15,7 @@ import { queueRefName, readRef } from "../queue/index.ts";
 import type { Mission, MissionItem } from "../mission/index.ts";
 import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/index.ts";
 import { normalizePath, type RepoPath } from "../plan/index.ts";
-import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir } from "../sandbox/index.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
 import { containmentOf } from "./contained.ts";
@@ -103,7 +102,7 @@ export async function runAttempt(
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
     // Kept beside the attempt's other records while the agent starts; a failure to keep it fails the attempt after.
-    const promptKept = mkdir(records, { recursive: true }).then(() => writeFile(join(records, "prompt.md"), prompt));
+    const promptKept = writeOwnFile(join(records, "prompt.md"), prompt);
     promptKept.catch(() => undefined);
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     await promptKept;
@@ -210,7 +209,6 @@ async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentR
       sandbox: ctx.sandbox,
       workDir: r.workDir,
       prompt: r.prompt,
-      resultName,
       env: ctx.env,
       allowEnv: r.profile.env,
       network: containment.network,
@@ -229,7 +227,7 @@ async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentR
     return run;
   } finally {
     await log.close();
-    if (run?.resultText != null) await writeFile(join(r.records, resultName), run.resultText);
+    if (run?.resultText != null) await writeOwnFile(join(r.records, resultName), run.resultText);
   }
 }
 

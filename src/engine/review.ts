@@ -3,7 +3,7 @@
  * queue, whether it was verified, what the independent proof checker says), runs the optional
  * review agent, and returns the `reviewed` event.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgent } from "../agent/index.ts";
 import { policyFindings, reviewMission, type ProofCheck, type ReviewAgent } from "../arbiter/index.ts";
@@ -13,8 +13,7 @@ import type { Mission } from "../mission/index.ts";
 import type { MissionEvent } from "../mission/index.ts";
 import { checkPlan, verifyProof, type CheckOptions } from "../plan/index.ts";
 import { planCheckOptions } from "./planner.ts";
-import { makeViewGitDir, viewCall } from "../sandbox/index.ts";
-import { workRepo } from "../sandbox/index.ts";
+import { makeViewGitDir, viewCall, workRepo, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { containmentOf } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
@@ -128,8 +127,7 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
     const commit = await start;
     const attempt = n;
     const records = join(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
-    await mkdir(records, { recursive: true });
-    await writeFile(join(records, "prompt.md"), prompt);
+    await writeOwnFile(join(records, "prompt.md"), prompt);
     const containment = await containmentOf(profile, ctx.env, ctx.nodePath);
     return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
       const log = createAgentLog(join(records, "output.log"));
@@ -139,7 +137,7 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
         timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
       });
       await log.close();
-      if (run.resultText !== null) await writeFile(join(records, "result.json"), run.resultText);
+      if (run.resultText !== null) await writeOwnFile(join(records, "result.json"), run.resultText);
       return `${run.output}\n${run.resultText ?? ""}`;
     });
   };

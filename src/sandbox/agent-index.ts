@@ -5,10 +5,11 @@
  * place it lives; it is taken from there exactly, never dropped (docs/architecture.md). The agent's
  * HEAD and history are never read.
  */
-import { lstat, readFile } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Git } from "../git/index.ts";
 import { viewCall, type GitView } from "./git-view.ts";
+import { readUntrusted } from "./untrusted-file.ts";
 import { seedIndex, type WorkDir } from "./work-dir.ts";
 
 /** A path as git stores it, one byte per character (latin1): the agent's paths need not be UTF-8. */
@@ -69,6 +70,7 @@ function fields(out: Buffer): RawPath[] {
 async function sameBytes(a: string, b: string, size: number): Promise<boolean> {
   const other = await lstat(b).catch(() => null);
   if (other === null || other.size !== size || size > 64 * 1024 * 1024) return false;
-  const [x, y] = await Promise.all([readFile(a), readFile(b)]);
-  return x.equals(y);
+  // The agent's index may be anything by now (a pipe, without the sandbox): never a wait on it.
+  const [x, y] = await Promise.all([readUntrusted(a, size), readUntrusted(b, size)]);
+  return x.kind === "ok" && y.kind === "ok" && x.bytes.equals(y.bytes);
 }

@@ -32,7 +32,8 @@ describe("bwrapArgs", () => {
   it("binds the system read-only first and the command's folders read-write last, and cuts the network only when asked", async () => {
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
-    const request: SandboxRun = { command: "true", workDir: { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] } }, env: {}, network: true, readOnly: ["/opt/agent"], timeoutMs: 1 };
+    const result = join(dir.io, "run-1", "result.json");
+    const request: SandboxRun = { command: "true", workDir: { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] } }, env: {}, network: true, readOnly: ["/opt/agent"], outputs: [result], timeoutMs: 1 };
     const args = bwrapArgs(request, { system: [{ path: "/usr", kind: "dir" }, { path: "/bin", kind: "symlink", target: "usr/bin" }], user: null });
     const at = (flag: string, a: string) => args.findIndex((x, i) => x === flag && args[i + 1] === a);
     expect(args).toContain("--unshare-pid");
@@ -43,7 +44,11 @@ describe("bwrapArgs", () => {
     expect(at("--symlink", "usr/bin")).toBeGreaterThan(-1);
     expect(at("--ro-bind", "/repo/.git/objects")).toBeGreaterThan(-1);
     expect(at("--ro-bind-try", "/opt/agent")).toBeGreaterThan(-1);
-    for (const rw of [dir.path, dir.home, dir.io]) expect(at("--bind", rw)).toBeGreaterThan(at("--ro-bind-try", "/opt/agent"));
+    for (const rw of [dir.path, dir.home]) expect(at("--bind", rw)).toBeGreaterThan(at("--ro-bind-try", "/opt/agent"));
+    // naruto's own folder read-only, over anything before it; the files it made for the command writable on top.
+    expect(at("--ro-bind", dir.io)).toBeGreaterThan(at("--bind", dir.home));
+    expect(at("--bind", dir.io)).toBe(-1);
+    expect(at("--bind", result)).toBeGreaterThan(at("--ro-bind", dir.io));
     expect(args.slice(-4)).toEqual(["--", "sh", "-c", "true"]);
     expect(bwrapArgs({ ...request, network: false }, { system: [], user: null })).toContain("--unshare-net");
     expect(args).not.toContain("--unshare-user");

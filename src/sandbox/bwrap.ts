@@ -3,7 +3,9 @@
  *
  * - the system read-only (`/usr`, `/etc`, `/opt`, … as they exist here), a new `/proc` and a
  *   minimal `/dev`, a private tmpfs at `/tmp`;
- * - its work directory, its private HOME and its io folder read-write, at their own paths;
+ * - its work directory and its private HOME read-write, at their own paths; the work directory's
+ *   `io/` folder (naruto's prompt) read-only, with the files naruto made for the command to write
+ *   (its result) bound read-write one by one (see run-files.ts);
  * - read-only: the repository's object store (the throwaway repository borrows its objects),
  *   where its CLI is installed, and the profile's `read:` paths;
  * - nothing else: not the user's repository, not other work directories, not naruto's state.
@@ -100,7 +102,10 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
   for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
   for (const path of request.readOnly ?? []) args.push("--ro-bind-try", path, path);
-  for (const rw of [dir.path, dir.home, dir.io]) args.push("--bind", rw, rw);
+  for (const rw of [dir.path, dir.home]) args.push("--bind", rw, rw);
+  // naruto's own files: its folder read-only, the files it made for the command writable one by one.
+  args.push("--ro-bind", dir.io, dir.io);
+  for (const output of request.outputs ?? []) args.push("--bind", output, output);
   args.push("--chdir", dir.path, "--", "sh", "-c", request.command);
   return args;
 }

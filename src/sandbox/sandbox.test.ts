@@ -12,6 +12,7 @@ import { bareWorkDir, sandboxesHere } from "../../test/support/sandbox.ts";
 import { fakeAgentCommand, fakeAgentPath } from "../../test/support/agents/index.ts";
 import { shellQuote } from "../agent/index.ts";
 import { processesWithEnv } from "./leftovers.ts";
+import { createRunFiles } from "./run-files.ts";
 import type { ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
 
 const NODE = shellQuote(process.execPath);
@@ -117,12 +118,18 @@ for (const [name, sandbox] of await sandboxesHere()) {
       expect(r.exitCode === 0 && r.startFailed === null).toBe(false);
     });
 
-    it("lets the command write its result into its io folder, and nothing of naruto's elsewhere", async () => {
+    it("lets the command write the files naruto made for it, and in the sandbox nothing else of naruto's io folder", async () => {
       const dir = await bareWorkDir();
       dirs.push(dir);
-      const r = await sandbox.run({ command: `echo '{"summary":"done"}' > "$OUT"`, workDir: dir, env: { PATH: process.env.PATH ?? "", OUT: join(dir.io, "result.json") }, network: true, timeoutMs: 10_000 });
+      const files = await createRunFiles(dir, { outputs: ["result"], prompt: () => "the prompt\n" });
+      const out = files.outputs.result ?? "";
+      const command = `echo '{"summary":"done"}' > "$OUT"; (echo x > "$IO/other") 2>/dev/null && echo wrote-io; (echo y > "$PROMPT") 2>/dev/null && echo wrote-prompt; (rm -f "$OUT" && ln -s /etc/passwd "$OUT") 2>/dev/null && echo replaced-result; true`;
+      const r = await sandbox.run({ command, workDir: dir, env: { PATH: process.env.PATH ?? "", OUT: out, IO: dir.io, PROMPT: files.prompt }, outputs: [out], network: true, timeoutMs: 10_000 });
       expect(r.exitCode).toBe(0);
-      expect(JSON.parse(await readFile(join(dir.io, "result.json"), "utf8"))).toEqual({ summary: "done" });
+      if (name === "none") return;
+      expect(r.output).toBe("");
+      expect(JSON.parse(await readFile(out, "utf8"))).toEqual({ summary: "done" });
+      expect(await readFile(files.prompt, "utf8")).toBe("the prompt\n");
     });
   });
 }

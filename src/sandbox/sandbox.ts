@@ -19,6 +19,13 @@ export interface SandboxRun {
   readonly network: boolean;
   /** More absolute paths the command sees, read-only (where an agent's CLI is installed). */
   readonly readOnly?: readonly string[];
+  /**
+   * Files naruto made fresh for the command to write (its result, the planner's plan: see
+   * run-files.ts), in the work directory's `io/`, which the command sees read-only: each is bound
+   * read-write on its own, so the command can fill it but not put a link, a pipe or a folder in
+   * its place, and it belongs to the user the command runs as.
+   */
+  readonly outputs?: readonly string[];
   readonly timeoutMs: number;
   /** Between SIGTERM and SIGKILL on timeout or cancel. Default 5 s. */
   readonly killGraceMs?: number;

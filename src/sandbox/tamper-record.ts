@@ -17,8 +17,9 @@
  */
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import { lstat, readdir, readFile, readlink } from "node:fs/promises";
+import { lstat, readdir, readlink } from "node:fs/promises";
 import { join } from "node:path";
+import { readUntrusted } from "./untrusted-file.ts";
 import { gitText, type Git } from "../git/index.ts";
 
 export interface TamperRecord {
@@ -159,7 +160,9 @@ export async function recordRepository(input: {
   for (const name of ["config", "config.worktree"]) await recordFile(files, join(commonDir, name), `.git/${name}`, hashes);
   for (const folder of ["hooks", "info"]) await recordTree(files, join(commonDir, folder), `.git/${folder}`, hashes);
   if (input.home !== null) for (const name of HOME_FILES) await recordFile(files, join(input.home, name), `~/${name}`, hashes);
-  const head = await readFile(join(commonDir, "HEAD"), "utf8").then((t) => t.trim(), () => null);
+  // Without the sandbox an agent could have put a pipe in any of these: nothing read blocks (untrusted-file.ts).
+  const headRead = await readUntrusted(join(commonDir, "HEAD"), 64 * 1024);
+  const head = headRead.kind === "ok" ? headRead.bytes.toString("utf8").trim() : null;
   return { userRefs, missionRefs, head, files, worktree: input.worktree ? await recordWorktree(git, repoDir) : null };
 }
 
@@ -189,7 +192,7 @@ async function recordWorktree(git: Git, repoDir: string): Promise<Record<string,
     let content = "";
     const full = join(repoDir, path);
     const info = await lstat(full).catch(() => null);
-    if (info?.isFile()) content = hashed++ < WORKTREE_CONTENT_LIMIT && info.size <= 8 * 1024 * 1024 ? createHash("sha256").update(await readFile(full)).digest("hex").slice(0, 16) : `${info.size}@${info.mtimeMs}`;
+    if (info?.isFile()) content = hashed++ < WORKTREE_CONTENT_LIMIT && info.size <= 8 * 1024 * 1024 ? await contentHash(full, info.size) : `${info.size}@${info.mtimeMs}`;
     else if (info?.isSymbolicLink()) content = `link:${await readlink(full).catch(() => "")}`;
     out[path] = `${kind === "?" ? "untracked" : parts.slice(0, at).join(" ")}${content ? ` ${content}` : ""}`;
   }
@@ -205,8 +208,14 @@ async function recordFile(files: Record<string, string>, path: string, shown: st
   else files[shown] = info.isDirectory() ? "directory" : "special";
 }
 
+/** A file's content hash; what is not a plain file by the time it is opened says so instead. */
+async function contentHash(path: string, limit: number): Promise<string> {
+  const read = await readUntrusted(path, Math.max(limit, 1024 * 1024));
+  return read.kind === "ok" ? createHash("sha256").update(read.bytes).digest("hex").slice(0, 16) : read.kind;
+}
+
 async function hashFile(path: string, info: BigIntStats, readAt: bigint, hashes: FileHashes | null): Promise<string> {
-  const hash = createHash("sha256").update(await readFile(path)).digest("hex").slice(0, 16);
+  const hash = await contentHash(path, Number(info.size));
   hashes?.set(path, info, readAt, hash);
   return hash;
 }

@@ -11,7 +11,8 @@
  *             (shallow), no refs, hooks or config of the user's; objects borrowed read-only
  *   home/     a private HOME
  *   tmp/      a private TMPDIR (without the sandbox; with it, /tmp is a private tmpfs)
- *   io/       the prompt, the result file, the planner's plan file
+ *   io/       naruto's own files of each run, read-only in the sandbox (run-files.ts): the
+ *             prompt, and the result and plan files the command writes
  *   naruto/   naruto's own: the index it checked out with, its git directory; never in the sandbox
  * ```
  *
@@ -24,6 +25,7 @@ import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm,
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { perRepository, repoLayout } from "../git/index.ts";
 import { gitText, type Git } from "../git/index.ts";
+import { readUntrusted } from "./untrusted-file.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
 
 /** One work directory, as plain data (JSON-safe: a later `naruto resume` reads it back). */
@@ -131,6 +133,9 @@ export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects
 /** Creates a work directory's folders, private to naruto's user; its root must exist. */
 export async function makeWorkDirFolders(dir: WorkDir): Promise<void> {
   await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir(d, { mode: 0o700 })));
+  // naruto's files for the command (run-files.ts): readable by the user it runs as, who need not
+  // be naruto's (bwrap.ts); the work directory's own folder keeps everyone else out.
+  await chmod(dir.io, 0o755);
 }
 
 /** Waits for all of `steps` (made side by side), then fails with the first failure: none still writes into a directory being removed. */
@@ -254,7 +259,9 @@ export async function listMissionWorkDirs(folder: string): Promise<{ root: strin
     const found: { root: string; record: WorkDirRecord | null }[] = [];
     for (const name of names.sort()) {
       const root = join(folder, name);
-      const text = await readFile(join(root, "naruto", "work-dir.json"), "utf8").catch(() => null);
+      // Read as an agent's file: without the sandbox an agent could have reached it.
+      const read = await readUntrusted(join(root, "naruto", "work-dir.json"), 1024 * 1024);
+      const text = read.kind === "ok" ? read.bytes.toString("utf8") : null;
       let record: WorkDirRecord | null = null;
       try {
         const parsed = text === null ? null : (JSON.parse(text) as WorkDirRecord);

@@ -17,8 +17,15 @@ export interface Runner {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-export function startNaruto(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Runner {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...cliEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Starts `naruto ARGS` in `cwd`; `options.as` runs it as another user (through `setpriv`, which
+ * only root can do), for what naruto does when it is not root.
+ */
+export function startNaruto(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { as?: { uid: number; gid: number } } = {}): Runner {
+  const command = [process.execPath, BIN, ...args];
+  const as = options.as;
+  const [file, ...argv] = as === undefined ? command : ["setpriv", `--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", ...command];
+  const child = spawn(file ?? process.execPath, argv, { cwd, env: { ...cliEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
