@@ -51,6 +51,12 @@ describe("policyFindings", () => {
     expect(itemFindings[0]).toEqual({ severity: "error", rule: "item_failed", message, path: null, line: null });
   });
 
+  it("never lets a mission whose agents ran as root without a sandbox pass: an error that asks for changes", () => {
+    const m = { ...cleanMission(), agents_as_root: true };
+    expect(rulesOf(facts(m))).toEqual(["error agents_as_root"]);
+    expect(policyFindings(facts(m))[0]?.message).toMatch(/as root without a sandbox.*bubblewrap/);
+  });
+
   it("explains a skipped item by the failed dependency its reason names (a warning)", () => {
     const findings = policyFindings(facts(failedMission({ kind: "failed", reason: "boom" })));
     expect(findings).toContainEqual({

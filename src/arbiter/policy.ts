@@ -42,7 +42,20 @@ export function policyFindings(input: PolicyInput): Finding[] {
     ...queueFindings(input.mission, input.queue),
     ...missionFindings(input.mission),
     ...tamperFindings(input.mission),
+    ...rootFindings(input.mission),
     ...itemFindings(input.mission),
+  ];
+}
+
+/** Agents that ran as root without a sandbox cap the verdict at `request_changes` (DESIGN.md §8a). */
+function rootFindings(mission: Mission): Finding[] {
+  if (!mission.agents_as_root) return [];
+  return [
+    finding(
+      "error",
+      RULES.agentsAsRoot,
+      "agents ran as root without a sandbox (sandbox: none, naruto running as root): nothing but the tamper record stood between them and this machine, so the result is not approved; run naruto as an ordinary user, or as root with bubblewrap installed (sandbox: auto), where agents run as an unprivileged user",
+    ),
   ];
 }
 

@@ -31,6 +31,11 @@ export const RULES = {
   tampered: "tampered",
   /** The user changed their own refs or git files while the sandbox kept agents out: reported, not blamed. */
   userChange: "user_change",
+  /**
+   * Agents ran as root without a sandbox (`sandbox: none` chosen as root): whatever they did to
+   * the machine outside the repository no check could see, so the result is never approved.
+   */
+  agentsAsRoot: "agents_as_root",
   /** The review agent's output could not be read as a verdict. */
   reviewOutput: "review_output",
   /** Default rule of a finding from the review agent that names none. */

@@ -9,7 +9,7 @@
  * | a policy `error` of a blocking rule: `protected_path`, `proof`, `queue_unverified`, `tampered` | `block` |
  * | the review agent says `block`                                             | `block`           |
  * | any finding of an item rule (`item_failed`, `item_skipped`, `item_unexplained`, `item_unfinished`), whatever its severity: an item is not integrated | `request_changes` |
- * | any other `error` finding (mission stopped, proof unchecked, unreadable review output, an `error` from the review agent) | `request_changes` |
+ * | any other `error` finding (mission stopped, proof unchecked, agents run as root without a sandbox, unreadable review output, an `error` from the review agent) | `request_changes` |
  * | the review agent says `request_changes`                                   | `request_changes` |
  * | otherwise: every rule passed, and the review (if any) approves            | `approve`         |
  *

@@ -77,6 +77,8 @@ export async function runAttempt(
     tokens_in: run?.result?.tokens_in ?? null,
     tokens_out: run?.result?.tokens_out ?? null,
     model: run?.result?.model ?? null,
+    // Told on every attempt's end: on GitHub the arbiter learns it from the work jobs.
+    ...(ctx.sandbox.runsAsRoot ? { agents_as_root: true } : {}),
   });
 
   const profile = ctx.config.agents[item.agent];
@@ -200,7 +202,7 @@ interface ContainedRun {
  */
 async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentRun> {
   const log = createAgentLog(join(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
-  const containment = await containmentOf(r.profile, ctx.env, ctx.nodePath);
+  const containment = await containmentOf(r.profile, ctx);
   const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
   let run: AgentRun | null = null;
   try {
@@ -213,6 +215,7 @@ async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentR
       allowEnv: r.profile.env,
       network: containment.network,
       readOnly: containment.readOnly,
+      links: containment.links,
       mission: r.mission.id,
       item: r.item.id,
       attempt: r.attempt,

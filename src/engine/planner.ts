@@ -30,7 +30,7 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
   const profile = config.agents[config.planner.agent];
   if (!profile) return { ok: false, reason: `the planner's agent profile "${config.planner.agent}" is not defined`, attempts: 0 };
   const records = join(missionDir(ctx.commonDir, mission.id), "planner");
-  const containment = await containmentOf(profile, ctx.env, ctx.nodePath);
+  const containment = await containmentOf(profile, ctx);
   return planWithAgent({
     task: mission.task,
     check: planCheckOptions(config, mission.settings.strict),
@@ -41,7 +41,7 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
         let planFile = "";
         const run = await runAgent({
           command: profile.command, sandbox: ctx.sandbox, workDir, prompt: (file) => prompt((planFile = file)), env: ctx.env, allowEnv: profile.env,
-          network: containment.network, readOnly: containment.readOnly, mission: mission.id, item: "planner", attempt, writes: [],
+          network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "planner", attempt, writes: [],
           timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
         });
         await log.close();

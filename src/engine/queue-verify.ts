@@ -19,13 +19,14 @@ export function queueVerifier(ctx: EngineContext, mission: string, command: stri
     withWorkDir(ctx, { mission, label: "verify", purpose: "verify", attempt: null, commit }, async (workDir) => {
       const { env } = buildCommandEnv({ from: ctx.env, allow: ctx.config.queue.env });
       env.NARUTO_MISSION = mission;
-      const containment = await containmentOf(null, ctx.env, ctx.nodePath);
+      const containment = await containmentOf(null, ctx);
       const run = await ctx.sandbox.run({
         command,
         workDir,
         env,
         network: true,
         readOnly: containment.readOnly,
+        links: containment.links,
         timeoutMs: ctx.config.limits.item_timeout,
         outputLimitBytes: OUTPUT_LIMIT,
       });

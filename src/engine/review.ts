@@ -128,12 +128,12 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
     const attempt = n;
     const records = join(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
     await writeOwnFile(join(records, "prompt.md"), prompt);
-    const containment = await containmentOf(profile, ctx.env, ctx.nodePath);
+    const containment = await containmentOf(profile, ctx);
     return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
       const log = createAgentLog(join(records, "output.log"));
       const run = await runAgent({
         command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,
-        network: containment.network, readOnly: containment.readOnly, mission: mission.id, item: "review", attempt, writes: [],
+        network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "review", attempt, writes: [],
         timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
       });
       await log.close();

@@ -27,7 +27,7 @@ import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { defaultWorkRoot, workRepo } from "../sandbox/index.ts";
-import { checkAgentsInstalled, checkedPlan, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
+import { checkAgentsInstalled, checkedPlan, checkProgramsShown, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
 
@@ -92,7 +92,9 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   // Checked before anything is made: a required sandbox that is missing fails the run (startMission).
   const sandbox = early(pickSandbox(deps, req.sandbox ?? config.sandbox));
   const plan = req.planText === null ? null : checkedPlan(req.planText, config, req.strict, req.planFile ?? null);
-  await checkAgentsInstalled(config, profilesToRun(config, plan), deps.env.PATH);
+  const toRun = profilesToRun(config, plan);
+  await checkAgentsInstalled(config, toRun, deps.env.PATH);
+  await checkProgramsShown(config, toRun, deps.env, [await commonDirAnswer]);
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
   const commonDir = await commonDirAnswer;
@@ -113,7 +115,7 @@ async function startMission(
   const { id, commit, refName, config, commonDir } = m;
   const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
   const sandbox = await m.sandbox;
-  if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
+  if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
   // The record is taken before the mission makes anything: every ref of it is naruto's from here on.
   const tamper = await watchFor(deps, { repoDir, commonDir }, id, sandbox);
   const git = tamper.git;
@@ -135,6 +137,7 @@ async function startMission(
     // Kept in the state: a run stopped before planning plans the same text when resumed.
     plan_text: req.planText,
     sandbox: sandbox.description,
+    ...(sandbox.runsAsRoot ? { agents_as_root: true } : {}),
     settings: {
       max_parallel: config.limits.max_parallel,
       max_attempts: config.limits.max_attempts,
@@ -179,13 +182,19 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: 
   const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
   const orphans = await stopOrphanAgents(m);
   const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now });
-  if (sandbox.kind === "none") deps.progress.error(new Error(`agents run without a sandbox: ${sandbox.description}`));
+  if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
   const tamper = await watchFor(deps, input, m.id, sandbox);
   const ctx = driverContext(deps, input, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
   if (r.plan) first.push(await ctx.plan(m));
   return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });
+}
+
+/** What the terminal says of a run without the sandbox. */
+function unsandboxedWarning(sandbox: Sandbox): string {
+  if (!sandbox.runsAsRoot) return `agents run without a sandbox: ${sandbox.description}`;
+  return `agents run as root without a sandbox: ${sandbox.description}; the verdict cannot be approve (install bubblewrap and use sandbox: auto, where agents run as an unprivileged user)`;
 }
 
 /** A question asked ahead of its answer's use: a failure surfaces where it is awaited, never as unhandled. */

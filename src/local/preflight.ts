@@ -9,7 +9,7 @@ import type { AgentProfile, Config } from "../config/index.ts";
 import { GitError, gitText, type Git } from "../git/index.ts";
 import { planCheckOptions } from "../engine/index.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
-import { whichProgram } from "../sandbox/index.ts";
+import { executableMounts, ProgramNotShownError, whichProgram } from "../sandbox/index.ts";
 
 /** A run refused before anything was made: input the user can fix. The CLI exits 2. */
 export class RunRefusedError extends Error {
@@ -68,6 +68,27 @@ export async function checkAgentsInstalled(config: Config, names: readonly strin
     }
   }
   if (missing.length > 0) throw new RunRefusedError(`${missing.join("\n")}\nNothing was started.`);
+}
+
+/**
+ * Refuses the run when a program a profile's sandbox must show could only be shown with a
+ * folder naruto never shows agents (HOME, a folder holding it, `~/.local`: see
+ * src/sandbox/executables.ts); the refusal names the `read:` the user can give instead.
+ */
+export async function checkProgramsShown(config: Config, names: readonly string[], env: Readonly<Record<string, string | undefined>>, hidden: readonly string[]): Promise<void> {
+  const refused: string[] = [];
+  for (const name of names) {
+    const profile = config.agents[name];
+    if (profile === undefined) continue;
+    try {
+      await executableMounts(profile.executables, { path: env.PATH, home: env.HOME ?? null, hidden });
+    } catch (error) {
+      if (!(error instanceof ProgramNotShownError)) throw error;
+      const label = profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`;
+      refused.push(`${label}: ${error.message}`);
+    }
+  }
+  if (refused.length > 0) throw new RunRefusedError(`${refused.join("\n")}\nNothing was started.`);
 }
 
 /** The programs a profile runs: a preset's CLI, or the first word of a plain command. */

@@ -39,6 +39,7 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
     return;
   }
   if (attempt.status !== "dispatched" && attempt.status !== "running") return DUPLICATE;
+  if (e.agents_as_root === true) m.agents_as_root = true;
   if (e.outcome.kind === "interrupted" && attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && e.outcome.reason.startsWith(NEVER_STARTED)) {
     // The runner stopped before the attempt began: it never happened, and is not recorded.
     item.attempts.pop();

@@ -223,6 +223,12 @@ export const missionSchema = z.object({
   tampering: z.array(tamperFindingSchema).default([]),
   /** What untrusted processes ran in: `bwrap 0.8.0`, or `none (…why)`; null: not recorded. */
   sandbox: z.string().nullable().default(null),
+  /**
+   * Some of them ran as root without a sandbox (`sandbox: none` chosen by a naruto running as
+   * root): nothing but the tamper record stood between them and the machine, so the arbiter
+   * caps the verdict (DESIGN.md §8a). Missions stored before it read as false.
+   */
+  agents_as_root: z.boolean().default(false),
   created_at: z.string(),
   updated_at: z.string(),
   /** Events applied so far: a store save is a compare-and-swap on the document this counts. */

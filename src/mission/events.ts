@@ -63,6 +63,8 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     pull_request: z.object({ number: z.number().int(), head: z.string() }).nullable().optional(),
     /** What untrusted processes run in (the mission's `sandbox`). */
     sandbox: z.string().nullable().optional(),
+    /** They run as root without a sandbox (`sandbox: none` chosen as root): see the mission's `agents_as_root`. */
+    agents_as_root: z.boolean().optional(),
     /**
      * A review-only mission (kind `review`): the commits from `base.commit` to `head` are
      * reviewed by the arbiter; nothing is planned and no agent works.
@@ -93,6 +95,8 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     attempt: z.number().int(),
     outcome: attemptOutcomeSchema,
     ...agentReport,
+    /** Its agent ran as root without a sandbox (see the mission's `agents_as_root`). */
+    agents_as_root: z.boolean().optional(),
   }),
   z.object({ type: z.literal("integrated"), at, queue_head: z.string(), verify_runs: z.number().int().min(0), results: z.array(integrationResultSchema) }),
   z.object({ type: z.literal("verify_failed"), at, item: z.string(), attempt: z.number().int(), output: z.string() }),

@@ -126,6 +126,7 @@ function request(mission: Mission | null, e: Of<"requested">): StepResult {
     verdict: null,
     tampering: [],
     sandbox: e.sandbox ?? null,
+    agents_as_root: e.agents_as_root ?? false,
     created_at: e.at,
     updated_at: e.at,
     seq: 1,

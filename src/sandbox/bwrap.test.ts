@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, bwrapSandbox, bwrapSkipReason } from "../../test/support/sandbox.ts";
-import { bwrapArgs, readSystem, sandboxUserFor, SANDBOX_USER } from "./bwrap.ts";
+import { bwrapArgs, readSystem } from "./bwrap.ts";
+import { SANDBOX_USER, sandboxUserFor, SETPRIV } from "./sandbox-user.ts";
 import { processesWithEnv } from "./leftovers.ts";
 import type { SandboxRun } from "./sandbox.ts";
 
@@ -54,14 +55,24 @@ describe("bwrapArgs", () => {
     expect(args).not.toContain("--unshare-user");
   });
 
-  it("runs the command as an ordinary user of a user namespace of its own when naruto is root, and as naruto's own user otherwise", async () => {
+  it("runs the command as an unprivileged user of its own when naruto is root, and as naruto's own user otherwise", async () => {
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
-    const request: SandboxRun = { command: "true", workDir: dir, env: {}, network: true, timeoutMs: 1 };
-    const args = bwrapArgs(request, { system: [], user: { uid: 1000, gid: 1000 } });
-    const at = args.indexOf("--unshare-user");
-    expect(args.slice(at, at + 5)).toEqual(["--unshare-user", "--uid", "1000", "--gid", "1000"]);
-    expect(at).toBeLessThan(args.indexOf("--"));
+    const request: SandboxRun = { command: "true", workDir: dir, env: {}, network: true, readOnly: ["/opt/agent/bin"], timeoutMs: 1 };
+    const args = bwrapArgs(request, { system: [{ path: "/opt", kind: "dir" }], user: { uid: 64999, gid: 64999 } });
+    // No user namespace mapped to root: root makes the mounts, then setpriv becomes the user.
+    expect(args).not.toContain("--unshare-user");
+    expect(args.slice(args.indexOf("--"))).toEqual(["--", SETPRIV, "--reuid=64999", "--regid=64999", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--", "sh", "-c", "true"]);
+    expect(args.slice(args.indexOf("--cap-drop"), args.indexOf("--cap-drop") + 8)).toEqual(["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]);
+    // The folders above its own are made crossable (bwrap makes them root's alone); the system's are left alone.
+    const dirs = args.flatMap((a, i) => (a === "--dir" ? [args[i + 1]] : []));
+    expect(dirs).toContain(dir.root);
+    expect(dirs.some((d) => d?.startsWith("/opt"))).toBe(false);
+    // After the mounts that would hide them (a tmpfs on /tmp), before the binds below them.
+    expect(args.indexOf("--dir")).toBeGreaterThan(args.indexOf("--tmpfs"));
+    expect(args.indexOf("--dir")).toBeLessThan(args.indexOf("--ro-bind-try"));
+    expect(args.join(" ")).toContain("--perms 01777 --tmpfs /tmp");
+    expect(bwrapArgs(request, { system: [], user: null })).not.toContain(SETPRIV);
     expect(sandboxUserFor(0)).toEqual(SANDBOX_USER);
     expect(SANDBOX_USER.uid).toBeGreaterThan(0);
     expect(SANDBOX_USER.gid).toBeGreaterThan(0);
@@ -114,6 +125,8 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     const objects = await mkdtemp(join(tmpdir(), "naruto-objects-"));
     cleanup.push(() => rm(objects, { recursive: true, force: true }));
     await writeFile(join(objects, "blob"), "object\n");
+    // As git makes an object store: readable by anyone (an agent of a naruto running as root is another user).
+    await chmod(objects, 0o755);
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     const sandbox = await bwrapSandbox();
@@ -149,27 +162,33 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
     expect(left).toEqual([]);
   });
 
-  it("leaves naruto the owner of what the command writes, in a folder it locked too, and lets it write its HOME and /tmp", async () => {
-    const { run, dir } = await contained(`echo home > "$HOME/h" && echo tmp > /tmp/t && cat "$HOME/h" /tmp/t; mkdir locked; echo mine > locked/f; chmod 0444 locked/f; chmod 0500 locked`);
-    expect(run.output).toBe("home\ntmp\n");
+  it("lets the command write its HOME, /tmp and /dev/shm, and naruto still read and change what it left, in a folder it locked too", async () => {
+    const { run, dir } = await contained(`echo home > "$HOME/h" && echo tmp > /tmp/t && echo shm > /dev/shm/s && cat "$HOME/h" /tmp/t /dev/shm/s; mkdir locked; echo mine > locked/f; chmod 0444 locked/f; chmod 0500 locked`);
+    expect(run.output).toBe("home\ntmp\nshm\n");
     const locked = join(dir.path, "locked");
-    for (const path of [locked, join(locked, "f"), join(dir.home, "h")]) expect((await stat(path)).uid, path).toBe(process.getuid?.());
+    // Its files are its user's: naruto's own, or as root the sandbox user's (root reads them all the same).
+    const owner = sandboxUserFor(process.getuid?.())?.uid ?? process.getuid?.();
+    for (const path of [locked, join(locked, "f"), join(dir.home, "h")]) expect((await stat(path)).uid, path).toBe(owner);
     expect(await readFile(join(locked, "f"), "utf8")).toBe("mine\n");
     await chmod(locked, 0o700);
     await writeFile(join(locked, "f"), "naruto's\n");
   });
 
   // Codex CLI runs every command of its own in a bubblewrap sandbox of its own (a user namespace
-  // mapping its uid). As root without a user namespace that nested bwrap cannot map its uid
-  // ("setting up uid map: Operation not permitted"), and every write of Codex's fails.
+  // mapping its uid). Root without capabilities cannot map its uid there ("setting up uid map:
+  // Operation not permitted"); the sandbox user can, as any ordinary user's bwrap does.
   const asRoot = process.getuid?.() === 0;
-  it.skipIf(!asRoot)(`lets the command start a sandbox of its own when naruto runs as root${asRoot ? "" : " (skipped: naruto is not root here)"}`, async () => {
+  it.skipIf(!asRoot)(`as root, runs the command as an unprivileged user who cannot read root's files, and can start a sandbox of its own${asRoot ? "" : " (skipped: naruto is not root here)"}`, async () => {
+    const secrets = await mkdtemp(join(tmpdir(), "naruto-root-only-"));
+    cleanup.push(() => rm(secrets, { recursive: true, force: true }));
+    await writeFile(join(secrets, "token"), "root's\n", { mode: 0o600 });
+    await chmod(secrets, 0o755);
     const nested = "bwrap --unshare-user --unshare-pid --die-with-parent --ro-bind / / --dev /dev --bind \"$PWD\" \"$PWD\" -- sh -c 'id -u; echo nested > nested.txt; (echo x > /etc/nested) 2>/dev/null || echo etc-read-only'";
-    const { run, dir } = await contained(`id -u; ${nested}`);
-    expect(run.output).toBe(`${SANDBOX_USER.uid}\n${SANDBOX_USER.uid}\netc-read-only\n`);
+    const { run, dir } = await contained(`id -u; id -G; grep -E 'Cap(Eff|Prm|Bnd)' /proc/self/status; cat /etc/shadow ${join(secrets, "token")} 2>&1 | sed 's/^.*: //'; ${nested}`, { readOnly: [secrets] });
+    expect(run.output).toBe(`${SANDBOX_USER.uid}\n${SANDBOX_USER.gid}\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nPermission denied\nPermission denied\n${SANDBOX_USER.uid}\netc-read-only\n`);
     expect(run.exitCode).toBe(0);
     expect(await readFile(join(dir.path, "nested.txt"), "utf8")).toBe("nested\n");
-    expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(0);
+    expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(SANDBOX_USER.uid);
   });
 
   const asUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;

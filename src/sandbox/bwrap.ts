@@ -15,19 +15,15 @@
  * session of its own (no terminal to inject keystrokes into), without capabilities (as root
  * too), and without a network when the profile says `network: false`.
  *
- * When naruto runs as root (CI containers), the command runs as an ordinary user (uid and gid
- * 1000) of a user namespace of its own, which maps that user to naruto's root: agents that start
- * a sandbox of their own (Codex CLI runs each of its commands and writes in a nested bwrap) can
- * map their uid there, which root without capabilities cannot ("setting up uid map: Operation
- * not permitted"). Nothing else changes for the command: naruto's files (the work directory,
- * HOME) appear as its own, what it writes is naruto's on the host, the read-only binds stay
- * read-only, and its capabilities are still none, now in a namespace that owns nothing of the
- * host's.
+ * When naruto runs as root (CI containers, self-hosted runners), the command runs as an
+ * unprivileged host user of its own, never as root (sandbox-user.ts): root-only files stay
+ * unreadable, and its own sandbox (Codex CLI's nested bwrap) still starts.
  */
 import { lstat, readlink } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { killProcessesWithEnv, newTrackingValue, TRACKING_ENV } from "./leftovers.ts";
-import { runProcess, type ProcessDeps } from "./run-process.ts";
+import { notStarted, runProcess, type ProcessDeps } from "./run-process.ts";
+import { becomeUser, capabilityArgs, handOver, parentDirs, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
 import type { ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
 
 /** Folders of the system a command may need, shown read-only where they exist. */
@@ -54,26 +50,10 @@ export async function readSystem(paths: readonly string[] = SYSTEM_PATHS): Promi
   return entries;
 }
 
-/** Who the command runs as: naruto's own user (null), or this user of a user namespace of its own. */
-export type SandboxUser = { readonly uid: number; readonly gid: number } | null;
-
-/** The user a command runs as when naruto is root: the first ordinary user on most systems. */
-export const SANDBOX_USER = { uid: 1000, gid: 1000 } as const;
-
-/** The user for a naruto running as `uid` (`process.getuid()`, undefined off POSIX). */
-export function sandboxUserFor(uid: number | undefined): SandboxUser {
-  return uid === 0 ? SANDBOX_USER : null;
-}
-
-/** What bwrapArgs needs of the machine: its system paths, and who the command runs as. */
+/** What bwrapArgs needs of the machine: its system paths, and who the command runs as (see sandbox-user.ts). */
 export interface BwrapSetup {
   readonly system: readonly SystemEntry[];
   readonly user: SandboxUser;
-}
-
-/** The flags that run the command as `user` (none for naruto's own). */
-export function userArgs(user: SandboxUser): string[] {
-  return user === null ? [] : ["--unshare-user", "--uid", String(user.uid), "--gid", String(user.gid)];
 }
 
 /**
@@ -90,23 +70,33 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    ...userArgs(setup.user),
     ...(request.network ? [] : ["--unshare-net"]),
-    "--cap-drop", "ALL",
+    ...capabilityArgs(setup.user),
     "--hostname", "naruto",
   ];
   for (const entry of setup.system) {
     if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
     else args.push("--ro-bind", entry.path, entry.path);
   }
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
+  // Root's tmpfs folders would be root's alone: the sandbox user gets them as anyone does.
+  if (setup.user === null) args.push("--tmpfs", "/tmp");
+  else args.push("--perms", "01777", "--tmpfs", "/tmp", "--chmod", "01777", "/dev/shm");
+  if (setup.user !== null) {
+    // bwrap makes the folders above a bind 0700, for root alone: the sandbox user must cross them.
+    const shown = [...setup.system.map((s) => s.path), "/proc", "/dev"];
+    const bound = [...dir.objects.objects, ...(request.readOnly ?? []), ...(request.links ?? []).map((l) => l.path), dir.path, dir.home, dir.io];
+    for (const parent of parentDirs(bound, shown)) args.push("--dir", parent);
+  }
+  // Before the read-only binds: a `read:` folder that holds one shows the real link instead.
+  for (const link of request.links ?? []) args.push("--symlink", link.target, link.path);
   for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
   for (const path of request.readOnly ?? []) args.push("--ro-bind-try", path, path);
   for (const rw of [dir.path, dir.home]) args.push("--bind", rw, rw);
   // naruto's own files: its folder read-only, the files it made for the command writable one by one.
   args.push("--ro-bind", dir.io, dir.io);
   for (const output of request.outputs ?? []) args.push("--bind", output, output);
-  args.push("--chdir", dir.path, "--", "sh", "-c", request.command);
+  args.push("--chdir", dir.path, "--", ...becomeUser(setup.user), "sh", "-c", request.command);
   return args;
 }
 
@@ -117,8 +107,8 @@ export interface BwrapOptions {
   readonly version: string;
   readonly system: readonly SystemEntry[];
   /**
-   * Who the command runs as (default: {@link SANDBOX_USER} when naruto is root, else naruto's own
-   * user); null where bwrap cannot make a user namespace (see probeBwrap).
+   * Who the command runs as (default: the sandbox user of sandbox-user.ts when naruto is root,
+   * else naruto's own user, null).
    */
   readonly user?: SandboxUser;
   readonly deps?: ProcessDeps;
@@ -127,10 +117,21 @@ export interface BwrapOptions {
 export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   const binary = options.binary ?? "bwrap";
   const setup: BwrapSetup = { system: options.system, user: options.user === undefined ? sandboxUserFor(process.getuid?.()) : options.user };
+  // Work directories already given to the sandbox user: an attempt's verify runs where its agent did.
+  const handedOver = new Set<string>();
   return {
     kind: "bwrap",
     description: options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
+    runsAsRoot: false,
     async run(request: SandboxRun): Promise<ProcessRun> {
+      const dir = request.workDir;
+      const fresh = !handedOver.has(dir.root);
+      try {
+        await handOver(setup.user, { trees: fresh ? [dir.path, dir.home] : [], files: request.outputs ?? [] });
+      } catch (error) {
+        return notStarted(`its folders could not be given to the user it runs as: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      handedOver.add(dir.root);
       // bwrap hands its own environment to the command: it is the command's, and nothing else.
       const tracking = newTrackingValue();
       const env = { ...request.env, HOME: request.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };

@@ -1,50 +1,80 @@
 /**
- * How the bubblewrap probe decides who commands run as (choose.ts, bwrap.ts): as root, an
- * ordinary user of a user namespace of their own where bwrap can make one; where it cannot,
- * root without one, said in the sandbox's description. A stand-in `bwrap` plays each machine.
+ * Which sandbox a run gets (choose.ts) and who its commands run as: as root, an unprivileged
+ * user of their own (sandbox-user.ts), never root; without a working bubblewrap, `auto` runs
+ * them unsandboxed for an ordinary user and refuses for root. A stand-in `bwrap` plays each machine.
  */
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SANDBOX_USER } from "./bwrap.ts";
-import { chooseSandbox, probeBwrap } from "./choose.ts";
+import { chooseSandbox, probeBwrap, SandboxUnavailableError } from "./choose.ts";
+import { SANDBOX_USER, SETPRIV } from "./sandbox-user.ts";
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0)) await c();
 });
 
-/** A stand-in bwrap: prints its version, and fails a run with `--unshare-user` when `userNamespaces` is false. */
-async function fakeBwrap(userNamespaces: boolean): Promise<string> {
+/** A stand-in bwrap: prints its version, logs the arguments of each run, and fails every run when `works` is false. */
+async function fakeBwrap(works: boolean): Promise<{ binary: string; runs: () => Promise<string> }> {
   const dir = await mkdtemp(join(tmpdir(), "naruto-fake-bwrap-"));
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  const bin = join(dir, "bwrap");
+  const binary = join(dir, "bwrap");
+  const log = join(dir, "runs");
   await writeFile(
-    bin,
+    binary,
     `#!/bin/sh
 [ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }
-for a in "$@"; do if [ "$a" = --unshare-user ] && [ ${userNamespaces ? 1 : 0} = 0 ]; then echo "bwrap: No permissions to create new namespace" >&2; exit 1; fi; done
-exit 0
+echo "$*" >> ${log}
+[ ${works ? 1 : 0} = 1 ] && exit 0
+echo "bwrap: setting up uid map: Permission denied" >&2
+exit 1
 `,
   );
-  await chmod(bin, 0o755);
-  return bin;
+  await chmod(binary, 0o755);
+  return { binary, runs: () => readFile(log, "utf8").catch(() => "") };
 }
 
 describe("probeBwrap", () => {
-  it("as root, runs commands as an ordinary user where bwrap makes a user namespace", async () => {
-    expect(await probeBwrap({ binary: await fakeBwrap(true), path: process.env.PATH, uid: 0 })).toEqual({ ok: true, version: "bubblewrap 0.8.0", user: SANDBOX_USER, limitation: null });
-  });
-
-  it("as root where it cannot, runs them as root and says what that costs", async () => {
-    const binary = await fakeBwrap(false);
-    expect(await probeBwrap({ binary, path: process.env.PATH, uid: 0 })).toEqual({ ok: true, version: "bubblewrap 0.8.0", user: null, limitation: expect.stringMatching(/^as root without a user namespace: .*cannot start$/) });
-    const sandbox = await chooseSandbox({ mode: "auto", binary, env: { PATH: process.env.PATH }, probe: () => probeBwrap({ binary, path: process.env.PATH, uid: 0 }) });
-    expect(sandbox.description).toMatch(/^bwrap 0\.8\.0 \(as root without a user namespace: /);
+  it("as root, runs commands as an unprivileged user of their own, made by setpriv inside, with no user namespace mapped to root", async () => {
+    const bwrap = await fakeBwrap(true);
+    // A fresh uid per test: the probe is asked once per process and user.
+    expect(await probeBwrap({ binary: bwrap.binary, path: process.env.PATH, uid: 0 })).toEqual({ ok: true, version: "bubblewrap 0.8.0", user: SANDBOX_USER });
+    const run = await bwrap.runs();
+    expect(run).toContain(`-- ${SETPRIV} --reuid=${SANDBOX_USER.uid} --regid=${SANDBOX_USER.gid} --clear-groups --inh-caps=-all --bounding-set=-all -- true`);
+    expect(run).toContain("--cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP");
+    expect(run).not.toContain("--unshare-user");
   });
 
   it("as an ordinary user, runs them as that user and asks bwrap for nothing more", async () => {
-    expect(await probeBwrap({ binary: await fakeBwrap(false), path: process.env.PATH, uid: 1001 })).toEqual({ ok: true, version: "bubblewrap 0.8.0", user: null, limitation: null });
+    const bwrap = await fakeBwrap(true);
+    expect(await probeBwrap({ binary: bwrap.binary, path: process.env.PATH, uid: 1001 })).toEqual({ ok: true, version: "bubblewrap 0.8.0", user: null });
+    const run = await bwrap.runs();
+    expect(run).not.toContain("setpriv");
+    expect(run).not.toContain("--cap-add");
+  });
+});
+
+describe("chooseSandbox without a working bubblewrap", () => {
+  const env = { PATH: process.env.PATH };
+
+  it("as root, auto refuses: agents never run as root without a sandbox; it says how to install bubblewrap or choose none", async () => {
+    const { binary } = await fakeBwrap(false);
+    const refused = chooseSandbox({ mode: "auto", binary, env, uid: 0, probe: () => probeBwrap({ binary, path: env.PATH, uid: 0 }) });
+    await expect(refused).rejects.toThrow(SandboxUnavailableError);
+    await expect(refused).rejects.toMatchObject({ because: "root", message: expect.stringMatching(/as root.*setting up uid map: Permission denied.*apt-get install bubblewrap.*sandbox: none/) });
+  });
+
+  it("as root, an explicit none runs commands as root, and says so to the arbiter", async () => {
+    const sandbox = await chooseSandbox({ mode: "none", env, uid: 0 });
+    expect(sandbox).toMatchObject({ kind: "none", runsAsRoot: true });
+  });
+
+  it("as an ordinary user, auto runs unsandboxed and says why; required refuses", async () => {
+    const { binary } = await fakeBwrap(false);
+    const probe = () => probeBwrap({ binary, path: env.PATH, uid: 1001 });
+    const sandbox = await chooseSandbox({ mode: "auto", binary, env, uid: 1001, probe });
+    expect(sandbox).toMatchObject({ kind: "none", runsAsRoot: false, description: "none (bwrap does not work here: setting up uid map: Permission denied)" });
+    await expect(chooseSandbox({ mode: "required", binary, env, uid: 1001, probe })).rejects.toMatchObject({ because: "required" });
   });
 });

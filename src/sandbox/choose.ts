@@ -1,21 +1,33 @@
 /**
  * Which sandbox a run uses (config `sandbox:`, or `--sandbox`): `auto` uses bubblewrap when a
  * probe run of it works and otherwise runs unsandboxed and says why; `required` fails instead;
- * `none` is the user's explicit choice, said as such. The probe runs once per process.
+ * `none` is the user's explicit choice, said as such. A naruto running as root never falls back:
+ * without a working sandbox its agents would run as root, so `auto` refuses as `required` does
+ * (DESIGN.md §8a). The probe runs once per process.
  */
 import { spawn } from "node:child_process";
+import { constants } from "node:fs";
+import { access } from "node:fs/promises";
 import type { SandboxMode } from "../config/index.ts";
-import { createBwrapSandbox, readSystem, sandboxUserFor, userArgs, type SandboxUser } from "./bwrap.ts";
+import { createBwrapSandbox, readSystem } from "./bwrap.ts";
 import type { Sandbox } from "./sandbox.ts";
+import { becomeUser, capabilityArgs, sandboxUserFor, SETPRIV, type SandboxUser } from "./sandbox-user.ts";
 import { createUnsandboxed } from "./unsandboxed.ts";
 
-/** `sandbox: required`, and bubblewrap does not work here. */
+const INSTALL = "install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; on Ubuntu 24.04 also allow its user namespaces, see docs/action.md)";
+
+/** Bubblewrap does not work here, and the run may not go on without it: `sandbox: required`, or naruto is root. */
 export class SandboxUnavailableError extends Error {
   override readonly name = "SandboxUnavailableError";
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** Why a sandbox is a must: the config says so, or naruto runs as root. */
+    readonly because: "required" | "root" = "required",
+  ) {
     super(
-      `the sandbox is required (sandbox: required), but ${reason}: install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; ` +
-        "on Ubuntu 24.04 also allow its user namespaces, see docs/action.md), or set sandbox: auto to run without it",
+      because === "required"
+        ? `the sandbox is required (sandbox: required), but ${reason}: ${INSTALL}, or set sandbox: auto to run without it`
+        : `naruto runs as root and never starts agents as root without a sandbox, but ${reason}: ${INSTALL} (agents then run as an unprivileged user), run naruto as an ordinary user, or choose sandbox: none (or --sandbox none) explicitly, which runs them as root and never approves the result`,
     );
   }
 }
@@ -24,10 +36,8 @@ export type Probe =
   | {
       readonly ok: true;
       readonly version: string;
-      /** Who commands run as (see bwrap.ts): an ordinary user when naruto is root and bwrap can make a user namespace. */
+      /** Who commands run as (see sandbox-user.ts): an unprivileged user of their own when naruto is root. */
       readonly user: SandboxUser;
-      /** What works less well here, for the description (root without a user namespace). */
-      readonly limitation: string | null;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -39,17 +49,18 @@ export interface ChooseOptions {
   readonly probe?: () => Promise<Probe>;
   /** Where to look for bwrap: the runner's PATH. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** naruto's uid (default `process.getuid()`). */
+  readonly uid?: number;
 }
 
 export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
-  if (options.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen" });
-  const probe = await (options.probe ?? (() => probeBwrap({ binary: options.binary ?? "bwrap", path: options.env.PATH })))();
-  if (probe.ok) {
-    const sandbox = createBwrapSandbox({ ...(options.binary ? { binary: options.binary } : {}), version: probe.version, system: await readSystem(), user: probe.user });
-    return probe.limitation === null ? sandbox : { ...sandbox, description: `${sandbox.description} (${probe.limitation})` };
-  }
+  const uid = options.uid ?? process.getuid?.();
+  if (options.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen", ...(uid === undefined ? {} : { uid }) });
+  const probe = await (options.probe ?? (() => probeBwrap({ binary: options.binary ?? "bwrap", path: options.env.PATH, ...(uid === undefined ? {} : { uid }) })))();
+  if (probe.ok) return createBwrapSandbox({ ...(options.binary ? { binary: options.binary } : {}), version: probe.version, system: await readSystem(), user: probe.user });
   if (options.mode === "required") throw new SandboxUnavailableError(probe.reason);
-  return createUnsandboxed({ reason: probe.reason });
+  if (uid === 0) throw new SandboxUnavailableError(probe.reason, "root");
+  return createUnsandboxed({ reason: probe.reason, ...(uid === undefined ? {} : { uid }) });
 }
 
 const probes = new Map<string, Promise<Probe>>();
@@ -58,38 +69,35 @@ export interface ProbeOptions {
   readonly binary: string;
   /** Where to look for it: the runner's PATH. */
   readonly path: string | undefined;
-  /** naruto's uid (default `process.getuid()`): as root, commands run in a user namespace (see bwrap.ts). */
+  /** naruto's uid (default `process.getuid()`): as root, commands run as the sandbox user (see sandbox-user.ts). */
   readonly uid?: number;
 }
 
 /**
- * Runs `bwrap … true` with the namespaces naruto asks for: what fails here (no bwrap, no user
- * namespaces for it, an AppArmor rule) fails the probe with bwrap's own words. As root it first
- * tries the user namespace commands then run in (see bwrap.ts); where only that fails, commands
- * run as root without one, and the probe says what that costs.
+ * Runs `bwrap … true` with the namespaces naruto asks for, as the user commands will run as:
+ * what fails here (no bwrap, no user namespaces for it, an AppArmor rule, no `setpriv` for root
+ * to become the sandbox user) fails the probe with the tool's own words.
  */
 export function probeBwrap(options: ProbeOptions): Promise<Probe> {
   const { binary } = options;
   const user = sandboxUserFor(options.uid ?? process.getuid?.());
   const env = { PATH: options.path ?? "/usr/bin:/bin" };
-  const key = `${binary}\0${user === null ? "" : "own-user"}`;
+  const key = `${binary}\0${user === null ? "" : `${user.uid}:${user.gid}`}`;
   let found = probes.get(key);
   if (found === undefined) {
     found = (async (): Promise<Probe> => {
       const version = await execute(binary, ["--version"], env);
       if (version.error !== null) return { ok: false, reason: version.error.includes("ENOENT") ? "bwrap not found" : `bwrap could not start: ${version.error}` };
-      const probe = (as: SandboxUser) => execute(binary, [...userArgs(as), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", "true"], env);
-      const name = version.output.trim().split("\n")[0] ?? "bwrap";
-      if (user !== null) {
-        const own = await probe(user);
-        if (own.error === null && own.code === 0) return { ok: true, version: name, user, limitation: null };
+      if (user !== null && !(await access(SETPRIV, constants.X_OK).then(() => true, () => false))) {
+        return { ok: false, reason: `${SETPRIV} is not installed (util-linux), which naruto as root needs to run agents as an unprivileged user` };
       }
-      const run = await probe(null);
+      const args = [...capabilityArgs(user), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--", ...becomeUser(user), "true"];
+      const run = await execute(binary, args, env);
       if (run.error !== null || run.code !== 0) {
         const said = (run.error ?? run.output).trim().split("\n").at(-1) ?? "";
         return { ok: false, reason: `bwrap does not work here${said ? `: ${said.replace(/^bwrap: /, "")}` : ""}` };
       }
-      return { ok: true, version: name, user: null, limitation: user === null ? null : "as root without a user namespace: an agent's own sandbox, Codex CLI's, cannot start" };
+      return { ok: true, version: version.output.trim().split("\n")[0] ?? "bwrap", user };
     })();
     probes.set(key, found);
   }

@@ -1,7 +1,7 @@
 /** The public face of `src/sandbox/`: containment (docs/architecture.md). Other folders import it only through this file. */
 export { createOutputBuffer, type OutputBuffer } from "./output-buffer.ts";
 export { SandboxUnavailableError, chooseSandbox } from "./choose.ts";
-export { executableMounts, whichProgram } from "./executables.ts";
+export { executableMounts, ProgramNotShownError, whichProgram, type ProgramLink, type ProgramView } from "./executables.ts";
 export { makeViewGitDir, viewCall } from "./git-view.ts";
 export { killProcessesWithEnv, processesWithEnv } from "./leftovers.ts";
 export type { Leftover, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";

@@ -25,6 +25,11 @@ export interface Launch {
   readonly sweep?: () => Promise<readonly Leftover[]>;
 }
 
+/** A run whose command never started, for `reason`. */
+export function notStarted(reason: string): ProcessRun {
+  return { exitCode: null, signal: null, timedOut: false, cancelled: false, startFailed: reason, durationMs: 0, output: "", outputBytes: 0, outputTruncated: false, leftovers: [] };
+}
+
 // Longer timers overflow and fire at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -20,6 +20,12 @@ export interface SandboxRun {
   /** More absolute paths the command sees, read-only (where an agent's CLI is installed). */
   readonly readOnly?: readonly string[];
   /**
+   * Links made where the command looks for its programs: a CLI's name on PATH pointing at its
+   * real file, whose folder `readOnly` shows (see executables.ts); the folder the name is in is
+   * not shown.
+   */
+  readonly links?: readonly { readonly path: string; readonly target: string }[];
+  /**
    * Files naruto made fresh for the command to write (its result, the planner's plan: see
    * run-files.ts), in the work directory's `io/`, which the command sees read-only: each is bound
    * read-write on its own, so the command can fill it but not put a link, a pipe or a folder in
@@ -69,5 +75,11 @@ export interface Sandbox {
   readonly kind: "bwrap" | "none";
   /** For the terminal, the report and the result: `bwrap 0.8.0`, or `none (bwrap not found)`. */
   readonly description: string;
+  /**
+   * Commands run as root on the host, with nothing around them: `sandbox: none` chosen by a
+   * naruto running as root. The arbiter then never approves (DESIGN.md §8a). Inside bubblewrap
+   * a command is never root (sandbox-user.ts).
+   */
+  readonly runsAsRoot: boolean;
   run(request: SandboxRun): Promise<ProcessRun>;
 }

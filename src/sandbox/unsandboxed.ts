@@ -15,6 +15,8 @@ import type { Leftover, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
 export interface UnsandboxedOptions {
   /** Why there is no sandbox, for the description: `sandbox: none in the config`, `bwrap not found`. */
   readonly reason: string;
+  /** naruto's uid (default `process.getuid()`): as root, commands run as root. */
+  readonly uid?: number;
   readonly deps?: ProcessDeps & { readonly proc?: string };
 }
 
@@ -25,6 +27,7 @@ export function createUnsandboxed(options: UnsandboxedOptions): Sandbox {
   return {
     kind: "none",
     description: `none (${options.reason})`,
+    runsAsRoot: (options.uid ?? process.getuid?.()) === 0,
     async run(request: SandboxRun): Promise<ProcessRun> {
       const tracking = newTrackingValue();
       const env = { ...request.env, HOME: request.workDir.home, TMPDIR: request.workDir.tmp, [TRACKING_ENV]: tracking };

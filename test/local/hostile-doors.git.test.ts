@@ -289,7 +289,7 @@ describe.skipIf(!IS_ROOT)("naruto as root without a working sandbox", () => {
     const m = result.mission;
     expect(m?.items.map((i) => i.status)).toEqual(["integrated"]);
     expect(m?.verdict?.verdict, result.stderr).toBe("request_changes");
-    expect(m?.verdict?.findings.map((f) => f.rule)).toContain("unsandboxed_root");
+    expect(m?.verdict?.findings.map((f) => f.rule)).toContain("agents_as_root");
     expect(result.code).toBe(1);
   });
 });

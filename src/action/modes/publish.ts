@@ -195,6 +195,7 @@ class UnverifiedCandidateError extends Error {
 /** Publish runs nothing: a sandbox that refuses every process, should anything ever ask. */
 const NOTHING_RUNS: Sandbox = {
   kind: "none",
+  runsAsRoot: false,
   description: "none (the publish job runs no process of the repository)",
   run: () => Promise.reject(new Error("the publish job runs nothing of the repository: this is a bug in naruto")),
 };
