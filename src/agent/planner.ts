@@ -11,7 +11,7 @@ import { sanitizeUntrusted } from "../sanitize/index.ts";
  * files it reads) and gets the prompt for that place from `prompt`; it answers with the text
  * the agent left there, or null when there was none.
  */
-export type PlannerRun = (input: { attempt: number; prompt: (planFile: string) => string }) => Promise<{ ok: boolean; detail: string; planFile: string; plan: string | null }>;
+export type PlannerRun = (input: { attempt: number; prompt: (planFile: string) => string }) => Promise<{ ok: boolean; detail: string; planFile: string; plan: string | null; stopped?: boolean }>;
 
 export interface PlanWithAgentInput {
   readonly task: string;
@@ -21,7 +21,9 @@ export interface PlanWithAgentInput {
 
 export type PlannerResult =
   | { readonly ok: true; readonly check: CheckResult; readonly text: string; readonly attempts: number }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+  | { readonly ok: false; readonly reason: string; readonly attempts: number }
+  /** The run was stopped (shutdown, cancel) while the planner worked: no verdict on planning. */
+  | { readonly ok: false; readonly stopped: true; readonly reason: string; readonly attempts: number };
 
 export const PLANNER_ATTEMPTS = 2;
 
@@ -30,6 +32,7 @@ export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerR
   for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
     const previous = errors;
     const run = await input.run({ attempt, prompt: (planFile) => plannerPrompt(input.task, planFile, previous) });
+    if (run.stopped === true) return { ok: false, stopped: true, reason: "the planner was stopped: naruto is shutting down or the mission ended", attempts: attempt };
     if (!run.ok) {
       errors = [`the planner agent failed: ${run.detail}`];
       continue;

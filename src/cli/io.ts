@@ -12,6 +12,11 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** stdout is a terminal (live progress) rather than a pipe or a CI log. */
   readonly isTTY: boolean;
+  /**
+   * Ends the process now, for a run that does not stop within its deadline (`process.exit`);
+   * absent in-process (tests), where a run is left to stop on its own.
+   */
+  readonly exit?: (code: number) => never;
 }
 
 /**

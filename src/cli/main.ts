@@ -26,6 +26,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     isTTY: process.stdout.isTTY === true,
+    exit: (code) => process.exit(code),
   };
 }
 

@@ -121,15 +121,41 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   return 0;
 }
 
+/**
+ * How long a run may take to stop once told to (a signal, a cancel): its agents get SIGTERM, then
+ * SIGKILL after 5 s, and their work is kept. Past this, whatever still holds the run up (an agent
+ * that left its folder in a state naruto cannot read quickly), naruto exits: `naruto resume`
+ * keeps the work its directories hold.
+ */
+export const STOP_DEADLINE_MS = 7_000;
+
 /** Runs a mission with Ctrl-C wired to a clean, resumable stop; prints the outcome. */
 async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>, json: boolean, git: Git, repoDir: string): Promise<number> {
   const shutdown = new AbortController();
   let started: string | null = null;
+  const resumeHint = () => (started === null ? "" : `; the mission can be resumed with \`naruto resume ${started}\`, which keeps what its agents did`);
+  let deadline: NodeJS.Timeout | null = null;
+  const exit = io.exit;
+  const stopWithin = (ms: number) => {
+    if (exit === undefined) return;
+    deadline ??= setTimeout(() => {
+      io.stderr(`\nnaruto: stopping took more than ${Math.round(ms / 1000)} s: exiting now${resumeHint()}\n`);
+      exit(EXIT.no);
+    }, ms);
+    // The deadline never keeps a run that ended on time alive.
+    deadline.unref();
+  };
   const onSignal = () => {
+    if (shutdown.signal.aborted && exit !== undefined) {
+      // Asked twice: at once.
+      io.stderr(`\nnaruto: stopping now${resumeHint()}\n`);
+      exit(EXIT.no);
+    }
     if (shutdown.signal.aborted) return;
     const resume = started === null ? "" : `; the mission can be resumed with \`naruto resume ${started}\``;
     io.stderr(`\nstopping: agents are being stopped, their unfinished work is kept${resume}\n`);
     shutdown.abort();
+    stopWithin(STOP_DEADLINE_MS);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -148,6 +174,7 @@ async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>
       onMission: (id) => {
         started = id;
       },
+      onCancelled: () => stopWithin(STOP_DEADLINE_MS),
     });
     progress.close();
     const paths = reportPaths(await gitCommonDir(git, repoDir), mission.id);
@@ -156,6 +183,7 @@ async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>
     return exitCodeOf(mission);
   } finally {
     progress.close();
+    if (deadline !== null) clearTimeout(deadline);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }

@@ -24,6 +24,12 @@ export interface EngineContext {
   readonly workRoot: string;
   /** The Node.js running naruto (`process.execPath`): shown read-only to agents. */
   readonly nodePath: string | null;
+  /**
+   * Stops what the engine runs for the mission as a whole (the planner, the review agent, the
+   * queue's verify) when the run shuts down or the mission ends: they are stopped like an
+   * attempt's agent, and what they would have decided is left for `resume`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

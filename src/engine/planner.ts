@@ -42,14 +42,14 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
         const run = await runAgent({
           command: profile.command, sandbox: ctx.sandbox, workDir, prompt: (file) => prompt((planFile = file)), env: ctx.env, allowEnv: profile.env,
           network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "planner", attempt, writes: [],
-          timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
+          timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk), ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
         await log.close();
         await writeOwnFile(join(records, `prompt-${attempt}.md`), run.prompt);
         // A plain file of at most 1 MiB (see readAgentFile); anything else is no plan.
         const plan = run.planText;
         if (plan !== null) await writeOwnFile(join(records, `plan-${attempt}.yml`), plan);
-        return { ok: run.outcome === "exited", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.files === null ? run.notes.join("; ") : run.output.slice(-2000)}`, planFile, plan };
+        return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.files === null ? run.notes.join("; ") : run.output.slice(-2000)}`, planFile, plan };
       }),
   });
 }

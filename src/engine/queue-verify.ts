@@ -13,6 +13,14 @@ import { withWorkDir, type EngineContext } from "./context.ts";
 
 const OUTPUT_LIMIT = 64 * 1024;
 
+/** The queue's verify was stopped (the run shuts down, the mission ended): the batch is not judged. */
+export class VerifyStoppedError extends Error {
+  override readonly name = "VerifyStoppedError";
+  constructor(readonly commit: string) {
+    super(`the queue's verify of ${commit.slice(0, 12)} was stopped: naruto is shutting down or the mission ended; the batch is integrated when the mission resumes`);
+  }
+}
+
 export function queueVerifier(ctx: EngineContext, mission: string, command: string): VerifyCandidate {
   const redactor = createRedactor({ secrets: secretValues({ env: ctx.env, passed: ctx.config.queue.env }) });
   return (commit) =>
@@ -29,7 +37,10 @@ export function queueVerifier(ctx: EngineContext, mission: string, command: stri
         links: containment.links,
         timeoutMs: ctx.config.limits.item_timeout,
         outputLimitBytes: OUTPUT_LIMIT,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
+      // Stopped is no answer: a red run would fail the batch's items, and bisect them.
+      if (run.cancelled) throw new VerifyStoppedError(commit);
       let output = run.output;
       if (run.timedOut) output += `\nnaruto: verify timed out after ${ctx.config.limits.item_timeout} ms\n`;
       if (run.startFailed !== null) output += `\nnaruto: could not run the verify command: ${run.startFailed}\n`;

@@ -134,7 +134,7 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
       const run = await runAgent({
         command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,
         network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "review", attempt, writes: [],
-        timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk),
+        timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk), ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       await log.close();
       if (run.resultText !== null) await writeOwnFile(join(records, "result.json"), run.resultText);

@@ -31,12 +31,17 @@ export interface DriverContext extends EngineContext {
   /** The queue's verify command; null: none. */
   readonly verify: string | null;
   readonly progress: Progress;
-  /** Makes the plan: the `planned` or `planning_failed` event. */
-  readonly plan: (mission: Mission) => Promise<MissionEvent>;
+  /**
+   * Makes the plan: the `planned` or `planning_failed` event; null when `signal` stopped the
+   * planner (the mission stays in planning, for `resume`).
+   */
+  readonly plan: (mission: Mission, signal: AbortSignal) => Promise<MissionEvent | null>;
   /** Writes the report of the mission as it stands. */
   readonly report: (mission: Mission) => Promise<void>;
   /** Stops the run (Ctrl-C): agents are stopped, the mission stays resumable. */
   readonly shutdown?: AbortSignal;
+  /** Told once when the drive starts stopping what runs because the mission was cancelled (from here or elsewhere). */
+  readonly onCancelled?: () => void;
   /** How often the clock ticks (item and mission timeouts, cancels from elsewhere). */
   readonly tickMs?: number;
 }
@@ -77,8 +82,12 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     tasks.add(task);
   };
 
+  // Stops the mission's own processes (planner, review agent, queue verify) as stopAll stops attempts.
+  const stopping = new AbortController();
+  const engine = { ...ctx, signal: stopping.signal };
   const stopAll = () => {
     for (const c of attempts.values()) c.abort();
+    stopping.abort();
   };
   ctx.shutdown?.addEventListener("abort", stopAll, { once: true });
 
@@ -101,7 +110,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       try {
         await checkTampering("ended attempts");
         // The queue never builds on a head naruto did not write (docs/architecture.md).
-        const integrated = await integrateBatch({ ...ctx, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
+        const integrated = await integrateBatch({ ...engine, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
         queueMovedRuns = 0;
         // The next batch waits until the loop takes this event: it then starts from a mission that
         // knows this head, and finds nothing after it to look for (integrate-batch.ts).
@@ -109,6 +118,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       } catch (e) {
         integrating = false;
         pending.unshift(...batch);
+        // Stopped halfway (its verify was): the batch is integrated when the mission resumes.
+        if (stopping.signal.aborted) return null;
         if (!(e instanceof QueueTamperedError) || ++queueMovedRuns > 5) throw e;
         // Moved during the batch: the check reports it and puts naruto's head back; try again.
         await checkTampering();
@@ -121,7 +132,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     for (const c of commands) {
       switch (c.type) {
         case "plan":
-          spawn(() => ctx.plan(m));
+          spawn(() => ctx.plan(m, stopping.signal));
           break;
         case "start_attempts":
           if (ctx.shutdown?.aborted) break; // stays dispatched; `resume` takes it up
@@ -181,7 +192,9 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
               reviewed = (await applyEvent(store, id, event)).mission;
               ctx.progress.event(event, reviewed);
             }
-            return reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, reviewed, { agent: reviewAgentFor(ctx, reviewed) });
+            const verdict = await reviewLocally({ ...ctx, verifyConfigured: ctx.verify !== null }, reviewed, { agent: reviewAgentFor(engine, reviewed) });
+            // Stopped while the review agent ran: its verdict is not one; `resume` reviews again.
+            return stopping.signal.aborted ? null : verdict;
           });
           break;
         case "report":
@@ -192,6 +205,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
           break;
         case "finish":
           finished = true;
+          if (m.status === "cancelled") ctx.onCancelled?.();
           stopAll();
           break;
       }
@@ -226,6 +240,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
             // Finished elsewhere (`naruto cancel` in another process): stop here too, and write
             // the report that process did not (the summary points at it).
             finished = true;
+            if (mission.status === "cancelled") ctx.onCancelled?.();
             stopAll();
             handle([{ type: "report" }], mission);
           }

@@ -47,6 +47,8 @@ export interface LocalDeps {
   readonly chooseSandbox?: (mode: SandboxMode) => Promise<Sandbox>;
   /** Told the mission's id as soon as it has one (the CLI names it when stopped). */
   readonly onMission?: (id: string) => void;
+  /** Told when the drive stops its agents because the mission was cancelled (the CLI then sets a deadline on stopping). */
+  readonly onCancelled?: () => void;
 }
 
 export interface RunRequest {
@@ -187,7 +189,10 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: 
   const ctx = driverContext(deps, input, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
-  if (r.plan) first.push(await ctx.plan(m));
+  if (r.plan) {
+    const planned = await ctx.plan(m, deps.shutdown ?? new AbortController().signal);
+    if (planned !== null) first.push(planned);
+  }
   return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });
 }
 
@@ -232,8 +237,9 @@ function driverContext(
     verify,
     progress: deps.progress,
     ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
+    ...(deps.onCancelled ? { onCancelled: deps.onCancelled } : {}),
     ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
-    plan: (m) => makePlan({ ctx: engine, planText, mission: m }),
+    plan: (m, signal) => makePlan({ ctx: { ...engine, signal }, planText, mission: m }),
     report: async (m) => {
       await writeReports(commonDir, m, redactor);
     },
@@ -254,8 +260,8 @@ function clockBackstop(config: Config): number {
   return longest + BACKSTOP_MARGIN_MS;
 }
 
-/** The `planned` event for an explicit plan, or the planner agent's plan. */
-async function makePlan(input: { ctx: EngineContext; planText: string | null; mission: Mission }): Promise<MissionEvent> {
+/** The `planned` event for an explicit plan, or the planner agent's plan; null when the planner was stopped. */
+async function makePlan(input: { ctx: EngineContext; planText: string | null; mission: Mission }): Promise<MissionEvent | null> {
   const { ctx, mission } = input;
   const { config } = ctx;
   const at = () => ctx.now().toISOString();
@@ -265,6 +271,7 @@ async function makePlan(input: { ctx: EngineContext; planText: string | null; mi
     if (!check.ok) return { type: "planning_failed", at: at(), reason: check.errors.map(formatPlanError).join("\n") };
   } else {
     const result = await runPlanner(ctx, mission);
+    if (!result.ok && "stopped" in result) return null;
     if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason };
     check = result.check;
   }

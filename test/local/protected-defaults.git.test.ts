@@ -38,7 +38,8 @@ describe("protected by default", () => {
     repos.push(repo);
     const m = await runMission(repo, [{ id: "action", writes: [".github/workflows/"], edits: { ".github/workflows/ci.yml": "on: push\n" } }], { allowProtected: true, sandbox: "none" });
     expect(itemOf(m, "action").status).toBe("integrated");
-    expect(m.verdict?.findings.filter((f) => f.severity === "error")).toEqual([]);
+    // As root (CI), agents without a sandbox ran as root: that finding is the only error.
+    expect(m.verdict?.findings.filter((f) => f.severity === "error" && f.rule !== "agents_as_root")).toEqual([]);
     expect(m.verdict?.verdict).not.toBe("block");
   });
 });
