@@ -47,7 +47,7 @@ export function policyFindings(input: PolicyInput): Finding[] {
   ];
 }
 
-/** Agents that ran as root without a sandbox cap the verdict at `request_changes` (DESIGN.md §8a). */
+/** Agents that ran as root without a sandbox cap the verdict at `request_changes` (docs/architecture.md). */
 function rootFindings(mission: Mission): Finding[] {
   if (!mission.agents_as_root) return [];
   return [

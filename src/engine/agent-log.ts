@@ -3,7 +3,7 @@
  * output.log`): the last `limit` bytes, written as it comes (at most once a second) so that a
  * run killed halfway still leaves the log up to then.
  */
-import { writeOwnFile } from "../sandbox/untrusted-file.ts";
+import { writeOwnFile } from "../sandbox/index.ts";
 
 export const AGENT_LOG_LIMIT = 1024 * 1024;
 

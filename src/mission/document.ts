@@ -226,7 +226,7 @@ export const missionSchema = z.object({
   /**
    * Some of them ran as root without a sandbox (`sandbox: none` chosen by a naruto running as
    * root): nothing but the tamper record stood between them and the machine, so the arbiter
-   * caps the verdict (DESIGN.md §8a). Missions stored before it read as false.
+   * caps the verdict (docs/architecture.md). Missions stored before it read as false.
    */
   agents_as_root: z.boolean().default(false),
   created_at: z.string(),

@@ -3,7 +3,7 @@
  * probe run of it works and otherwise runs unsandboxed and says why; `required` fails instead;
  * `none` is the user's explicit choice, said as such. A naruto running as root never falls back:
  * without a working sandbox its agents would run as root, so `auto` refuses as `required` does
- * (DESIGN.md §8a). The probe runs once per process.
+ * (docs/architecture.md). The probe runs once per process.
  */
 import { spawn } from "node:child_process";
 import { constants } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * What the sandbox shows of a program a profile runs (DESIGN.md §8a, "mounts show programs, not
+ * What the sandbox shows of a program a profile runs (docs/architecture.md, "mounts show programs, not
  * homes"): the smallest folders that hold it and what it loads, read-only, and its name on PATH
  * as a link to it — never HOME, a folder holding HOME, a folder right inside HOME that is not the
  * program's own (`~/.local`, `~/bin`), naruto's work folder or its state.

@@ -1,5 +1,5 @@
 /**
- * naruto's own files of one contained run (DESIGN.md §8a, "naruto's own I/O is outside the
+ * naruto's own files of one contained run (docs/architecture.md, "naruto's own I/O is outside the
  * wall"): the prompt naruto writes for the command, and the files the command writes for naruto
  * (its result, the planner's plan). Every path an agent could have written is data, never a place
  * naruto opens by name, so each run gets a folder of its own, made fresh in the work directory's

@@ -1,5 +1,5 @@
 /**
- * Who an untrusted command runs as when naruto is root (DESIGN.md §8a, "root is never root
+ * Who an untrusted command runs as when naruto is root (docs/architecture.md, "root is never root
  * inside"): an unprivileged host user of its own, never root and never a user namespace mapped to
  * root. A command running as root, even without capabilities and inside a user namespace mapped
  * to root, owns every root file on the read-only binds (`/etc/shadow`, a runner's tokens, a

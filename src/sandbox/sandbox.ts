@@ -77,7 +77,7 @@ export interface Sandbox {
   readonly description: string;
   /**
    * Commands run as root on the host, with nothing around them: `sandbox: none` chosen by a
-   * naruto running as root. The arbiter then never approves (DESIGN.md §8a). Inside bubblewrap
+   * naruto running as root. The arbiter then never approves (docs/architecture.md). Inside bubblewrap
    * a command is never root (sandbox-user.ts).
    */
   readonly runsAsRoot: boolean;

@@ -1,5 +1,5 @@
 /**
- * Opening a file where an agent could have been (DESIGN.md §8a, "naruto's own I/O is outside the
+ * Opening a file where an agent could have been (docs/architecture.md, "naruto's own I/O is outside the
  * wall"). naruto runs as the user (or root); what lies at a path an agent could write is the
  * agent's choice, so such a path is opened without following a symlink (a link to `~/.ssh/id_rsa`
  * must not become the plan, a link to `~/.bashrc` must not take naruto's log), without blocking

@@ -1,5 +1,5 @@
 /**
- * Hostile agents against naruto's own doors (issue 31; DESIGN.md §8a, "naruto's own I/O is
+ * Hostile agents against naruto's own doors (issue 31; docs/architecture.md, "naruto's own I/O is
  * outside the wall"), as a user would meet them: `naruto run` as a real process on a real
  * repository, with a HOME of the test's own, each attack a real agent process
  * (test/support/agents/hostile-doors.mjs) beside an honest bystander.
