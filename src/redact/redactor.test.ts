@@ -26,6 +26,25 @@ describe("createRedactor: exact values", () => {
     expect(leaksIn(out, { secret: SECRET, b64: Buffer.from(SECRET).toString("base64"), hex: Buffer.from(SECRET).toString("hex") })).toEqual([]);
   });
 
+  it.each<[string, string]>([
+    ["cut in two by a line break", `key ${SECRET.slice(0, 10)}\n${SECRET.slice(10)} done`],
+    ["cut in two by a space", `key ${SECRET.slice(0, 7)} ${SECRET.slice(7)} done`],
+    ["in chunks of five on lines of their own", `key\n${SECRET.match(/.{1,5}/g)?.join("\n")}\ndone`],
+    ["cut by CRLF and tabs", `key ${SECRET.slice(0, 4)}\r\n\t${SECRET.slice(4, 12)}\t${SECRET.slice(12)} done`],
+    ["cut by \\n escapes in JSON", JSON.stringify({ key: `${SECRET.slice(0, 9)}\n${SECRET.slice(9)}` })],
+    ["in base64 wrapped at 8 columns, as base64 -w wraps it", Buffer.from(SECRET).toString("base64").match(/.{1,8}/g)?.join("\n") ?? ""],
+  ])("redacts the value %s, with what lies between its pieces", (_, text) => {
+    const out = r.redact(text);
+    expect(out).toContain("[redacted]");
+    const joined = out.replace(/\s+|\\[nrt]/g, "");
+    for (const form of [SECRET, Buffer.from(SECRET).toString("base64").slice(0, 16)]) expect(joined).not.toContain(form.slice(0, 8));
+  });
+
+  it("keeps the text around a value cut in pieces, and words that only look like one joined", () => {
+    expect(r.redact(`key ${SECRET.slice(0, 10)}\n${SECRET.slice(10)} done\nnext line`)).toBe("key [redacted] done\nnext line");
+    expect(r.redact("Pa55 is a word; w0rd is another")).toBe("Pa55 is a word; w0rd is another");
+  });
+
   it("keeps values shorter than 8 characters, and says which values it holds", () => {
     expect(r.redact("a short word")).toBe("a short word");
     expect(r.values).toEqual([SECRET]);
@@ -123,6 +142,13 @@ describe("createRedactingStream", () => {
   it("redacts a value split across chunks, a line at a time", () => {
     const out = collect(["first line\nvalue ", SECRET.slice(0, 5), `${SECRET.slice(5)} end\nlast`]);
     expect(out).toEqual(["first line\n", "value [redacted] end\n", "last"]);
+  });
+
+  it("holds the lines of a value cut in pieces by line breaks until its last piece comes", () => {
+    const out = collect([`value ${SECRET.slice(0, 9)}\n`, `${SECRET.slice(9, 15)}\n`, `${SECRET.slice(15)} end\nnext\n`]);
+    expect(out.join("")).toBe("value [redacted] end\nnext\n");
+    // Lines that cannot begin one go at once.
+    expect(collect(["first line\n", "second\n"])).toEqual(["first line\n", "second\n"]);
   });
 
   it("ends lines at a lone \\r, and keeps \\r\\n together across chunks", () => {

@@ -7,10 +7,21 @@
  */
 import { redactFormats } from "./formats.ts";
 import { MIN_SECRET_LENGTH, REDACTED } from "./redacted.ts";
+import { pendingStart, redactSplit, withoutSeparators } from "./split.ts";
 
 export interface Redactor {
-  /** `text` with every secret it knows, and every known format, replaced by `[redacted]`. */
+  /**
+   * `text` with every secret it knows, and every known format, replaced by `[redacted]`. A known
+   * value is found also when whitespace cuts it in pieces (a line break, spaces, `\n` in JSON
+   * between its chunks): the pieces and what is between them go.
+   */
   redact(text: string): string;
+  /**
+   * Where in `text` a known value may begin that the text that follows could complete: the
+   * start of the longest tail that, whitespace aside, begins a value's form; `text.length` when
+   * none does. A stream holds that tail back (stream.ts).
+   */
+  pending(text: string): number;
   /** The exact values it redacts (those at least {@link MIN_SECRET_LENGTH} long). */
   readonly values: readonly string[];
 }
@@ -25,11 +36,18 @@ export function createRedactor(input: { readonly secrets?: Iterable<string | nul
   // One pass over the text for every exact form, longest first: a secret that holds another
   // (a token and its prefix) goes whole.
   const exact = forms.length === 0 ? null : new RegExp(forms.map(escapeRegExp).join("|"), "g");
+  // The same forms without whitespace, found in the text without whitespace (see split.ts).
+  const joined = [...new Set(forms.map(withoutSeparators).filter((f) => f.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+  const split = joined.length === 0 ? null : new RegExp(joined.map(escapeRegExp).join("|"), "g");
   return {
     values,
     redact(text) {
       if (text === "") return text;
-      return redactFormats(exact === null ? text : text.replace(exact, REDACTED));
+      if (exact === null || split === null) return redactFormats(text);
+      return redactFormats(redactSplit(text.replace(exact, REDACTED), split));
+    },
+    pending(text) {
+      return split === null ? text.length : pendingStart(text, joined);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Issue 13, point 7, on the command line: an agent prints its own keys (an allowlisted
  * `ANTHROPIC_API_KEY`, and `ACME_SETTING`, whose name says nothing), credentials it was never
- * given (both `ghs_` forms, `github_pat_`, `sk-…`, AWS keys), a value split across two chunks,
+ * given (both `ghs_` forms, `github_pat_`, `sk-…`, AWS keys), a value split across two chunks
+ * and values cut in pieces by line breaks and spaces,
  * writes them into its result file, and exits 1. Nothing of them may show anywhere `naruto run`
  * writes: the terminal (live view, summary, --json), report.md, result.json, the mission document
  * in refs/naruto/missions/, the attempt's output.log and result.json.
@@ -86,5 +87,7 @@ describe("naruto run with an agent that prints secrets", () => {
     expect(result.items[0]?.reason).toContain("leaky: my key is [redacted] and my setting is [redacted]");
     const outputLog = Object.entries(records).find(([path]) => path.endsWith("output.log"))?.[1] ?? "";
     expect(outputLog).toContain("leaky: split [redacted] and [redacted] done");
+    // Cut in pieces by whitespace (issue 31): the pieces go, what was around them stays.
+    expect(outputLog).toContain("leaky: halves [redacted]\nleaky: spaced [redacted]\nleaky: chunks\n[redacted]\nleaky: streamed [redacted] end\n");
   }, 180_000);
 });

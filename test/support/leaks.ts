@@ -36,13 +36,15 @@ const WINDOW = 16;
 
 /**
  * The secrets of which some 16 characters show in `text` (read as rendered markdown: escapes
- * and zero-width spaces taken out first): a secret cut short leaks too.
+ * and zero-width spaces taken out first), as they are or with whitespace between them (a line
+ * break, a space, `\n` in JSON): a secret cut short, or cut in pieces, leaks too.
  */
 export function leaksIn(text: string, secrets: Record<string, string> = leakySecrets()): string[] {
   const plain = text.replace(/&#8203;|\u200b/g, "").replace(/\\([\\`*_[\]|~])/g, "$1");
+  const joined = plain.replace(/\s+|(?:\\[nrt])+/g, "");
   return Object.entries(secrets)
     .filter(([, secret]) => {
-      for (let i = 0; i + WINDOW <= secret.length; i++) if (plain.includes(secret.slice(i, i + WINDOW))) return true;
+      for (let i = 0; i + WINDOW <= secret.length; i++) if (plain.includes(secret.slice(i, i + WINDOW)) || joined.includes(secret.slice(i, i + WINDOW))) return true;
       return false;
     })
     .map(([name]) => name);

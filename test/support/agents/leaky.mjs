@@ -3,7 +3,9 @@
 // 13, points 7 and 9). What it prints:
 // - the values of its allowlisted variables ANTHROPIC_API_KEY and ACME_SETTING (a name that
 //   does not look secret: only its exact value can be redacted), as is, in base64 and in hex,
-//   and ACME_SETTING once more split across two writes 100 ms apart (two chunks);
+//   and ACME_SETTING once more split across two writes 100 ms apart (two chunks); both split by
+//   whitespace too: by a line break, by a space, in chunks of five on lines of their own, and
+//   across two writes with a line break between them (issue 31);
 // - credentials it was never given, in their known formats (leaky-values.json): both `ghs_`
 //   forms (the long one split across two writes too), `github_pat_`, `sk-proj-`, `sk-ant-`, an
 //   AWS key id with its secret key beside it and by name;
@@ -28,6 +30,12 @@ await pause();
 await out(`${setting.slice(9)} and ${values.ghsLong.slice(0, 200)}`);
 await pause();
 await out(`${values.ghsLong.slice(200)} done\n`);
+await out(`leaky: halves ${key.slice(0, 40)}\n${key.slice(40)}\n`);
+await out(`leaky: spaced ${key.slice(0, 50)} ${key.slice(50)}\n`);
+await out(`leaky: chunks\n${setting.match(/.{1,5}/g).join("\n")}\n`);
+await out(`leaky: streamed ${setting.slice(0, 12)}\n`);
+await pause();
+await out(`${setting.slice(12)} end\n`);
 await out("leaky: commands\r::add-mask::naruto-mask-probe\n");
 await out("\r::error::naruto-annotation-probe\n");
 await out("\r::set-output name=probe::naruto-output-probe\n");
