@@ -110,6 +110,15 @@ describe("step: attempts", () => {
     expect(r[1]!.commands).toEqual([{ type: "integrate", checkpoints: [{ item: "a", attempt: 1, commit: "c-a-1", base: "b".repeat(40) }] }]);
   });
 
+  it("remembers that an attempt's agent ran as root without a sandbox, for the arbiter; a redelivery changes nothing", () => {
+    const asRoot = { ...checkpointed("a"), agents_as_root: true };
+    const r = run([{ type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner: "pid 1" }, asRoot], base());
+    expect(base().agents_as_root).toBe(false);
+    expect(r[1]?.mission.agents_as_root).toBe(true);
+    const req = requested();
+    expect(missionAfter([req.type === "requested" ? { ...req, agents_as_root: true } : req]).agents_as_root).toBe(true);
+  });
+
   it("starts a dependent only once its dependency is integrated", () => {
     const r = run([checkpointed("a"), integrated("a")], base());
     expect(statusOf(r[0]!.mission, "b")).toBe("pending");
