@@ -155,7 +155,7 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
     expect((await processesWithEnv(`MARK=${marker}`)).length).toBeGreaterThanOrEqual(2);
     runner.kill("SIGKILL");
     let left = await processesWithEnv(`MARK=${marker}`);
-    for (let waited = 0; waited < 5000 && left.length > 0; waited += 50) {
+    for (let waited = 0; waited < 30_000 && left.length > 0; waited += 50) {
       await new Promise((r) => setTimeout(r, 50));
       left = await processesWithEnv(`MARK=${marker}`);
     }
