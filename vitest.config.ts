@@ -21,6 +21,7 @@ export const SLOW_SUITES = [
   "src/gate/gate.git.test.ts",
   "test/local/cli-errors.git.test.ts",
   "test/local/cli-stop.git.test.ts",
+  "test/local/cli-first-run.git.test.ts",
   "src/report/github-render.svg.test.ts",
   "test/demo-example.test.ts",
   "test/local/mission-failures.git.test.ts",

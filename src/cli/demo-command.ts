@@ -1,9 +1,10 @@
 /**
  * `naruto demo`: copies the bundled example project (`examples/demo/`) into a temporary git
  * repository and runs a whole mission on it with the deterministic demo agent and queue
- * verification — no network, no keys. The repository is kept so the result can be looked at.
+ * verification — no network, no keys. The repository is kept so the result can be looked at, and
+ * its path said at the start and at the end; `--no-keep` removes it when the mission ends.
  */
-import { cp, mkdtemp, readFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DEMO_AGENT_PATH } from "../agent/index.ts";
@@ -53,12 +54,12 @@ export async function createDemoRepository(git: Git, parent: string = tmpdir()):
   return dir;
 }
 
-export async function demoCommand(io: CliIO, options: { json: boolean }): Promise<number> {
+export async function demoCommand(io: CliIO, options: { json: boolean; keep: boolean }): Promise<number> {
   const git = createGit({ env: { ...io.env, GIT_CONFIG_NOSYSTEM: "1" } });
   const repoDir = await createDemoRepository(git);
   const now = () => new Date();
   const say = options.json ? io.stderr : io.stdout;
-  say(`naruto demo: a mission of the bundled plan on a copy of examples/demo/project in ${repoDir}\n\n`);
+  say(`naruto demo: a mission of the bundled plan on a copy of examples/demo/project in ${repoDir}${options.keep ? "" : " (removed at the end: --no-keep)"}\n\n`);
   const progress = options.json ? logProgress(io.stderr, now) : io.isTTY ? terminalProgress(io.stdout, now) : logProgress(io.stdout, now);
   const mission = await runLocalMission(
     { git, env: io.env, now, randomId: () => Math.random().toString(36).slice(2, 8).padEnd(6, "0"), progress, tickMs: 1000, nodePath: process.execPath, cwd: io.cwd },
@@ -76,18 +77,25 @@ export async function demoCommand(io: CliIO, options: { json: boolean }): Promis
   );
   progress.close();
   const report = reportPaths(await gitCommonDir(git, repoDir), mission.id);
+  if (!options.keep) await rm(repoDir, { recursive: true, force: true });
+  const kept = options.keep
+    ? [
+        `  repository: ${repoDir} (kept; your own checkouts were not touched: delete it with \`rm -rf ${shellQuote(repoDir)}\`, or run \`naruto demo --no-keep\`)`,
+        `  queue:      git -C ${shellQuote(repoDir)} log --oneline ${mission.queue.branch}`,
+        `  report:     ${report.markdown}`,
+        `  result:     ${report.json}`,
+      ]
+    : [`  repository: ${repoDir} removed (--no-keep), with its queue branch and report`];
   if (options.json) {
     io.stdout(JSON.stringify(missionResult(mission), null, 2) + "\n");
+    io.stderr(`${kept[0]?.trimStart()}\n`);
   } else {
     const integrated = mission.items.filter((i) => i.status === "integrated").length;
     io.stdout(
       [
         "",
         `mission ${mission.id}: ${mission.status}, verdict ${mission.verdict?.verdict ?? "none"} — ${integrated}/${mission.items.length} items integrated, ${mission.queue.verify_runs} queue verify runs`,
-        `  repository: ${repoDir} (your own checkouts were not touched)`,
-        `  queue:      git -C ${shellQuote(repoDir)} log --oneline ${mission.queue.branch}`,
-        `  report:     ${report.markdown}`,
-        `  result:     ${report.json}`,
+        ...kept,
         "",
       ].join("\n"),
     );

@@ -78,7 +78,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .command("plan")
     .description("validate a plan, prove that no two items running at once write the same path, and estimate its schedule")
     .argument("<file>", "the plan (YAML, JSON, or markdown with a ```naruto block); - reads standard input")
-    .option("--json", "print one JSON object (ok, errors, items, waves, conflicts, proof, estimate)", false)
+    .option("--json", "print one JSON object (ok, items, conflicts, schedule, proof, errors)", false)
     .option("--strict", "reject conflicting items the plan does not order itself, instead of ordering them", false)
     .option("--max-parallel <n>", "agents at once, for the estimated schedule", positiveInt("--max-parallel"))
     .option("--max-items <n>", "raise the item limit (default 1,000 or limits.max_items)", positiveInt("--max-items"))
@@ -200,9 +200,9 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
   program
     .command("demo")
     .description("run a whole mission on a bundled example project (no network, no keys)")
-    .option("--keep", "keep the temporary repository (its path is printed)", true)
+    .option("--no-keep", "remove the temporary repository when the mission ends (by default it is kept, and its path printed)")
     .option("--json", "print the result object", false)
-    .action(async (o: { json: boolean }) => {
+    .action(async (o: { json: boolean; keep: boolean }) => {
       const { demoCommand } = await import("./demo-command.ts");
       code = await demoCommand(io, o);
     });

@@ -3,20 +3,16 @@
  * scratch repositories. Every expected failure exits 2 with a line that names the problem and
  * the next step, never a stack frame, and leaves no mission and no branch behind.
  */
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGit, gitText } from "../../src/git/run-git.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { cliEnv } from "./cli-io.ts";
+import { expectRefused, naruto, refs, STACK_FRAME } from "./naruto-process.ts";
 
-const BIN = fileURLToPath(new URL("../../bin/naruto.js", import.meta.url));
 const VERSION = (JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
-/** A stack frame as Node.js prints it. */
-const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
 const PLAN = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n";
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -34,33 +30,6 @@ async function repo(): Promise<TestRepo> {
   const r = await createTestRepo({ "README.md": "# app\n" });
   cleanup.push(() => r.remove());
   return r;
-}
-
-interface Ran {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the real CLI; PATH holds Node.js and the system folders only: no agent CLI is installed. */
-function naruto(cwd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
-  const path = [dirname(process.execPath), "/usr/bin", "/bin"].join(":");
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: { ...cliEnv(), PATH: path, ...env } as NodeJS.ProcessEnv }, (error, stdout, stderr) => {
-      done({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-function expectRefused(r: Ran, ...named: string[]): void {
-  expect(r.code, r.stderr).toBe(2);
-  for (const n of named) expect(r.stderr).toContain(n);
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  expect(r.stdout).not.toMatch(STACK_FRAME);
-}
-
-async function refs(dir: string): Promise<string> {
-  return gitText(createGit({ env: cliEnv() }), { args: ["for-each-ref", "--format=%(refname)"], cwd: dir });
 }
 
 describe("naruto refuses what is not ready, in a line that says what to do", () => {
