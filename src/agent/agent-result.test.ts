@@ -1,15 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { parseAgentResult, SUMMARY_LIMIT, type AgentResult } from "./agent-result.ts";
 
-const EMPTY: AgentResult = { summary: null, cost_usd: null, tokens_in: null, tokens_out: null, model: null };
+const EMPTY: AgentResult = { summary: null, cost_usd: null, tokens_in: null, tokens_out: null, model: null, failure: null };
 
 describe("parseAgentResult", () => {
   it("reads every field", () => {
     const text = JSON.stringify({ summary: "done", cost_usd: 0.25, tokens_in: 1200, tokens_out: 300, model: "sonnet", extra: true });
     expect(parseAgentResult(text)).toEqual({
-      result: { summary: "done", cost_usd: 0.25, tokens_in: 1200, tokens_out: 300, model: "sonnet" },
+      result: { summary: "done", cost_usd: 0.25, tokens_in: 1200, tokens_out: 300, model: "sonnet", failure: null },
       notes: [],
     });
+  });
+
+  it("reads an agent's word that a retry would fail the same way, and ignores a failure it cannot name", () => {
+    const said = parseAgentResult(JSON.stringify({ failure: { kind: "authentication", message: "Not logged in" } }));
+    expect(said.result?.failure).toEqual({ kind: "authentication", message: "Not logged in" });
+    const unknown = parseAgentResult(JSON.stringify({ failure: { kind: "bad luck" } }));
+    expect(unknown.result?.failure).toBeNull();
+    expect(unknown.notes[0]).toMatch(/^result field failure ignored/);
   });
 
   it("reads no file as no result, without a note", () => {

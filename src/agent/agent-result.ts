@@ -1,5 +1,12 @@
 import { z } from "zod";
 
+/**
+ * Failures an agent may say a retry would repeat: a program it needs is missing, its credentials
+ * were refused, its own command line is not one its CLI takes.
+ */
+export const AGENT_FAILURES = ["not_found", "authentication", "config"] as const;
+export type AgentFailureKind = (typeof AGENT_FAILURES)[number];
+
 /** What an agent may report in `$NARUTO_RESULT_FILE` (docs/architecture.md); every field optional. */
 export interface AgentResult {
   readonly summary: string | null;
@@ -7,6 +14,11 @@ export interface AgentResult {
   readonly tokens_in: number | null;
   readonly tokens_out: number | null;
   readonly model: string | null;
+  /**
+   * The agent's word that it failed for a reason a retry would repeat (the presets say it when
+   * their CLI refused its credentials); only heeded when the agent also exited non-zero.
+   */
+  readonly failure: { readonly kind: AgentFailureKind; readonly message: string } | null;
 }
 
 /** Longest summary kept: reports show it per item. */
@@ -19,6 +31,7 @@ const FIELDS = {
   tokens_in: z.number().int().nonnegative(),
   tokens_out: z.number().int().nonnegative(),
   model: z.string().min(1).max(200),
+  failure: z.object({ kind: z.enum(AGENT_FAILURES), message: z.string().max(2000).default("") }),
 } as const;
 
 type Field = keyof typeof FIELDS;
@@ -66,6 +79,7 @@ export function parseAgentResult(text: string | null): ParsedAgentResult {
       tokens_in: read("tokens_in"),
       tokens_out: read("tokens_out"),
       model: read("model"),
+      failure: read("failure"),
     },
     notes,
   };

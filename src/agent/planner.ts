@@ -1,7 +1,8 @@
 /**
  * The planner agent (docs/architecture.md): when a request has no explicit plan, an agent is asked to
  * write one. Its plan is validated like any other; one retry gets the validation errors; then
- * planning fails with those errors, never with a half-valid plan.
+ * planning fails with those errors, never with a half-valid plan. A run that failed in a way a
+ * retry would repeat (see the engine's `permanent` outcome) is not retried.
  */
 import { checkPlan, formatPlanError, type CheckOptions, type CheckResult } from "../plan/index.ts";
 import { sanitizeUntrusted } from "../sanitize/index.ts";
@@ -11,7 +12,15 @@ import { sanitizeUntrusted } from "../sanitize/index.ts";
  * files it reads) and gets the prompt for that place from `prompt`; it answers with the text
  * the agent left there, or null when there was none.
  */
-export type PlannerRun = (input: { attempt: number; prompt: (planFile: string) => string }) => Promise<{ ok: boolean; detail: string; planFile: string; plan: string | null; stopped?: boolean }>;
+export type PlannerRun = (input: { attempt: number; prompt: (planFile: string) => string }) => Promise<{
+  ok: boolean;
+  detail: string;
+  planFile: string;
+  plan: string | null;
+  stopped?: boolean;
+  /** The run failed in a way a second run would repeat (its CLI not found, its credentials refused): no retry. */
+  permanent?: boolean;
+}>;
 
 export interface PlanWithAgentInput {
   readonly task: string;
@@ -35,6 +44,7 @@ export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerR
     if (run.stopped === true) return { ok: false, stopped: true, reason: "the planner was stopped: naruto is shutting down or the mission ended", attempts: attempt };
     if (!run.ok) {
       errors = [`the planner agent failed: ${run.detail}`];
+      if (run.permanent === true) return { ok: false, reason: errors.join("\n"), attempts: attempt };
       continue;
     }
     const text = run.plan;

@@ -39,10 +39,10 @@ exit ${rc}`,
 };
 
 const EXPECTED: Record<PresetName, AgentResult> = {
-  claude: { summary: "did it", cost_usd: 0.5, tokens_in: 15, tokens_out: 7, model: "claude-sonnet-x" },
-  codex: { summary: "codex summary", cost_usd: null, tokens_in: 15, tokens_out: 4, model: null },
-  aider: { summary: "aider run", cost_usd: 0.02, tokens_in: 150, tokens_out: 25, model: "sonnet-x" },
-  gemini: { summary: "gem", cost_usd: null, tokens_in: 3, tokens_out: 5, model: "gemini-x" },
+  claude: { summary: "did it", cost_usd: 0.5, tokens_in: 15, tokens_out: 7, model: "claude-sonnet-x", failure: null },
+  codex: { summary: "codex summary", cost_usd: null, tokens_in: 15, tokens_out: 4, model: null, failure: null },
+  aider: { summary: "aider run", cost_usd: 0.02, tokens_in: 150, tokens_out: 25, model: "sonnet-x", failure: null },
+  gemini: { summary: "gem", cost_usd: null, tokens_in: 3, tokens_out: 5, model: "gemini-x", failure: null },
 };
 
 let dir: string;

@@ -17,6 +17,7 @@ import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/inde
 import { normalizePath, type RepoPath } from "../plan/index.ts";
 import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
+import { authFixOf, crashOutcome } from "./attempt-failure.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
 import { containmentOf } from "./contained.ts";
 import type { EngineContext } from "./context.ts";
@@ -83,7 +84,7 @@ export async function runAttempt(
 
   const profile = ctx.config.agents[item.agent];
   if (!profile) {
-    return finished({ kind: "failed", reason: `unknown agent profile "${item.agent}": define it under agents: in .github/naruto.yml` });
+    return finished({ kind: "permanent", cause: "config", reason: `unknown agent profile "${item.agent}": define it under agents: in .github/naruto.yml` });
   }
   const queueRef = queueRefName(mission.id);
   const head = ctx.expectedRef?.(queueRef) ?? (await readRef(ctx.git, ctx.repoDir, queueRef));
@@ -128,7 +129,7 @@ export async function runAttempt(
       const note = kept === null ? "" : keptNote(kept);
       if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note, kept }, run);
       if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
-      return finished({ kind: "failed", reason: `${why}${note}\n${outputTail(run.output)}` }, run);
+      return finished(crashOutcome({ run, what: "the agent", why, kept: note, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: outputTail(run.output) }), run);
     }
 
     const outcome = await checkpointWorkDir({
@@ -159,8 +160,10 @@ export async function runAttempt(
       const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
       await hooks.exited?.();
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
+      if (verify.outcome === "timed_out") return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run);
       if (verify.outcome !== "exited") {
-        return finished({ kind: "failed", reason: `the item's verify command failed (${verify.outcome === "timed_out" ? "timed out" : crashReason(verify)}):\n${outputTail(verify.output)}` }, run);
+        const why = `the item's verify command failed (${crashReason(verify)})`;
+        return finished(crashOutcome({ run: verify, what: "the item's verify command", why, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run);
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);

@@ -13,6 +13,7 @@ import type { Config } from "../config/index.ts";
 import type { Mission } from "../mission/index.ts";
 import type { CheckOptions } from "../plan/index.ts";
 import { createAgentLog } from "./agent-log.ts";
+import { authFixOf, crashOutcome } from "./attempt-failure.ts";
 import { containmentOf } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
@@ -49,7 +50,11 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
         // A plain file of at most 1 MiB (see readAgentFile); anything else is no plan.
         const plan = run.planText;
         if (plan !== null) await writeOwnFile(join(records, `plan-${attempt}.yml`), plan);
-        return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail: `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${run.files === null ? run.notes.join("; ") : run.output.slice(-2000)}`, planFile, plan };
+        const tail = run.files === null ? run.notes.join("; ") : run.output.slice(-2000);
+        const detail = `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${tail}`;
+        if (run.outcome !== "crashed") return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail, planFile, plan };
+        const failure = crashOutcome({ run, what: "the planner agent", why: `exit ${run.exitCode ?? run.signal ?? "?"}`, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail });
+        return failure.kind === "permanent" ? { ok: false, detail: failure.reason, planFile, plan, permanent: true } : { ok: false, detail, planFile, plan };
       }),
   });
 }

@@ -3,7 +3,7 @@
  * `verify_failed`. Each checks that the attempt it names is the one in flight; an event seen
  * before (a redelivery) changes nothing, an event for an attempt that never ran is illegal.
  */
-import type { Attempt, Mission, MissionItem, TamperFinding } from "./document.ts";
+import { attemptsUsed, type Attempt, type Mission, type MissionItem, type TamperFinding } from "./document.ts";
 import { findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
 import type { IntegrationResult, MissionEvent } from "./events.ts";
@@ -80,6 +80,12 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
       return;
     case "failed":
       fail(item, attempt, "failed", "failed", o.reason);
+      return;
+    case "permanent":
+      // A failure like any other (the item is `failed`), but no attempt is left: a retry would
+      // only fail the same way and, before that, spend what an attempt costs.
+      fail(item, attempt, "failed", "failed", o.reason);
+      item.max_attempts = Math.min(item.max_attempts, attemptsUsed(item));
       return;
     case "timed_out":
       fail(item, attempt, "timed_out", "timed_out", o.reason);

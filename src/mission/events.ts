@@ -18,6 +18,13 @@ const agentReport = {
   model: z.string().nullable().optional(),
 };
 
+/**
+ * Why an attempt failed in a way a retry would only repeat: a program it runs is not found (exit
+ * 127), its CLI refused its credentials, or its agent profile is not one naruto can run.
+ */
+export const PERMANENT_CAUSES = ["not_found", "authentication", "config"] as const;
+export type PermanentCause = (typeof PERMANENT_CAUSES)[number];
+
 /** How an attempt ended, as its worker saw it. */
 export const attemptOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("checkpointed"), commit: z.string(), base: z.string(), changed: z.array(z.string()) }),
@@ -25,6 +32,11 @@ export const attemptOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("out_of_scope"), paths: z.array(z.string()) }),
   z.object({ kind: z.literal("failed"), reason: z.string() }),
   z.object({ kind: z.literal("timed_out"), reason: z.string() }),
+  /**
+   * Failed, and would fail the same way again (see PERMANENT_CAUSES): the item ends `failed` with
+   * the reason and no retry starts; `retry_requested` still retries it once the cause is fixed.
+   */
+  z.object({ kind: z.literal("permanent"), cause: z.enum(PERMANENT_CAUSES), reason: z.string() }),
   /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
   z.object({
     kind: z.literal("interrupted"),

@@ -149,6 +149,27 @@ describe("step: attempts", () => {
     expect(commandTypes(r[1]!)).toEqual(["review"]);
   });
 
+  it.each([
+    ["not_found", "exited with code 127: my-agent.sh: not found inside the sandbox"],
+    ["authentication", "Claude Code refused its credentials"],
+    ["config", 'unknown agent profile "fast"'],
+  ] as const)("fails an item at once on a permanent failure (%s): no retry, its dependents skipped", (cause, reason) => {
+    const r = run([finished("a", 1, { kind: "permanent", cause, reason })], base())[0]!;
+    const m = r.mission;
+    expect(statusOf(m, "a")).toBe("failed");
+    expect(m.items[0]?.reason).toBe(reason);
+    expect(m.items[0]?.attempts.map((x) => x.status)).toEqual(["failed"]);
+    expect(statusOf(m, "b")).toBe("skipped");
+    expect(m.status).toBe("reviewing");
+    expect(commandTypes(r)).toEqual(["review"]);
+  });
+
+  it("retries an item that failed permanently when asked to, once the cause is fixed", () => {
+    const m = run([finished("a", 1, { kind: "permanent", cause: "authentication", reason: "no key" })], base())[0]!.mission;
+    const r = step(m, { type: "retry_requested", at: at(7), target: "a" });
+    expect(r.commands).toEqual([{ type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: no key" }] }]);
+  });
+
   it("does not count an interrupted runner against the attempts", () => {
     const r = run([finished("a", 1, { kind: "interrupted", reason: "runner killed" }), finished("a", 2, { kind: "failed", reason: "x" })], base());
     expect(r[0]!.commands).toEqual([{ type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: null }] }]);

@@ -3,12 +3,24 @@
  * as a process, in scratch repositories, with their own agent script, a CLI with no key, an
  * agent that fails. What the terminal says must be enough to know what went wrong and what to do.
  */
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { naruto } from "./naruto-process.ts";
+
+const PLAN = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n  - { id: b, title: B, writes: [b.txt], after: [a] }\n";
+
+interface ResultJson {
+  readonly mission: string;
+  readonly status: string;
+  readonly items: readonly { id: string; status: string; attempts: number; reason: string | null; last_output?: readonly string[] }[];
+}
+
+function resultOf(stdout: string): ResultJson {
+  return JSON.parse(stdout) as ResultJson;
+}
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -46,5 +58,41 @@ describe("what naruto's own words promise is what it does", () => {
     expect(made.startsWith(temp)).toBe(true);
     expect(demo.stdout).toContain(`repository: ${made} removed (--no-keep)`);
     expect(await readdir(temp)).toEqual([]);
+  });
+});
+
+describe("a failure that will fail the same way again is not retried", () => {
+  it("a command not found inside the sandbox: one attempt, the item failed with what to do, its dependent skipped", async () => {
+    const r = await repo();
+    await writeFile(join(r.dir, ".git", "plan.yml"), PLAN);
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "sh -c 'naruto-no-such-tool --go'", "--json"]);
+    expect(run.code, run.stderr).toBe(1);
+    const [a, b] = resultOf(run.stdout).items;
+    expect(a).toMatchObject({ id: "a", status: "failed", attempts: 1 });
+    expect(a?.reason).toMatch(/exited with code 127: a command the agent runs was not found( inside the sandbox)?\. naruto does not retry it/);
+    expect(a?.reason).toContain("--read PATH");
+    expect(b).toMatchObject({ id: "b", status: "skipped", attempts: 0 });
+  });
+
+  it("an agent whose credentials were refused: one attempt, the reason says so", async () => {
+    const r = await repo();
+    await writeFile(join(r.dir, ".git", "plan.yml"), PLAN);
+    const agent = `printf '{"failure":{"kind":"authentication","message":"Not logged in"}}' > "$NARUTO_RESULT_FILE"; echo 'Not logged in' >&2; exit 1`;
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", agent, "--sandbox", "none", "--json"]);
+    expect(run.code, run.stderr).toBe(1);
+    const [a] = resultOf(run.stdout).items;
+    expect(a).toMatchObject({ id: "a", status: "failed", attempts: 1 });
+    expect(a?.reason).toContain("its CLI refused its credentials (Not logged in). naruto does not retry it");
+  });
+
+  it("a planner whose command is not found is run once, not twice", async () => {
+    const r = await repo();
+    const run = await naruto(r.dir, ["run", "--task", "add a.txt", "--agent", "sh -c 'naruto-no-such-tool --plan'", "--json"]);
+    expect(run.code, run.stderr).toBe(1);
+    const result = resultOf(run.stdout);
+    expect(result.status).toBe("failed");
+    const planner = join(r.dir, ".git", "naruto", "missions", result.mission, "planner");
+    await stat(join(planner, "prompt-1.md"));
+    await expect(stat(join(planner, "prompt-2.md"))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -109,7 +109,7 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
  */
 async function keepPartialWork(input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult }, pushes: BranchPush[]): Promise<AttemptOutcome> {
   const o = input.result.outcome;
-  if (o.kind !== "timed_out" && o.kind !== "failed") return o;
+  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return o;
   const branch = partialWorkBranch(input.mission.id, input.item.id, input.attempt);
   // What the work job's reason may claim: "; its partial work is kept at the branch <branch> (<sha>)".
   const claim = new RegExp(`${escapeRegExp(keptNote(`the branch ${branch} (`))}[0-9a-f]{12}\\)`);

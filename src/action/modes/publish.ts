@@ -169,7 +169,7 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
 function refusedPush(event: Extract<MissionEvent, { type: "attempt_finished" }>, push: BranchPush, why: string): MissionEvent {
   if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
   const o = event.outcome;
-  if (o.kind !== "failed" && o.kind !== "timed_out") return event;
+  if (o.kind !== "failed" && o.kind !== "timed_out" && o.kind !== "permanent") return event;
   const at = o.reason.indexOf("; its partial work is kept at ");
   return { ...event, outcome: { ...o, reason: `${at === -1 ? o.reason : o.reason.slice(0, at)}; its partial work was not kept: ${why}` } };
 }

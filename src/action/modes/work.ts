@@ -109,7 +109,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
  * (the worker made it a commit on the worker branch, within the item's scope); else null.
  */
 async function partialWork(deps: AgentStepDeps, mission: string, item: string, attempt: number, o: AttemptOutcome): Promise<string | null> {
-  if (o.kind !== "timed_out" && o.kind !== "failed") return null;
+  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return null;
   const ref = attemptRef(mission, item, attempt);
   const { code, stdout } = await deps.git({ args: ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: deps.workspace, okCodes: [1] });
   const commit = stdout.toString("utf8").trim();

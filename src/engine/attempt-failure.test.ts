@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { AgentRun } from "../agent/run-agent.ts";
+import { crashOutcome, type CrashInput } from "./attempt-failure.ts";
+
+function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["failure"] = null): AgentRun {
+  return {
+    outcome: "crashed",
+    exitCode,
+    signal: null,
+    durationMs: 10,
+    timedOut: false,
+    output: "",
+    outputBytes: 0,
+    outputTruncated: false,
+    result: failure === null ? null : { summary: null, cost_usd: null, tokens_in: null, tokens_out: null, model: null, failure },
+    resultText: null,
+    leftovers: [],
+    notes: [],
+  };
+}
+
+const input = (run: AgentRun, over: Partial<CrashInput> = {}): CrashInput => ({ run, what: "the agent", why: `exited with code ${run.exitCode}`, kept: "", sandboxed: true, authFix: null, tail: "sh: 1: x: not found", ...over });
+
+describe("crashOutcome", () => {
+  it.each([
+    [127, true, "a command the agent runs was not found inside the sandbox", "--read PATH"],
+    [127, false, "a command the agent runs was not found.", "Install it, or fix the command"],
+    [126, true, "was found inside the sandbox but could not be run", "--read PATH"],
+  ])("exit %i (sandboxed %s) is permanent: %s", (code, sandboxed, says, advice) => {
+    const o = crashOutcome(input(crashed(code), { sandboxed }));
+    expect(o.kind).toBe("permanent");
+    if (o.kind !== "permanent") return;
+    expect(o.cause).toBe("not_found");
+    expect(o.reason).toContain(says);
+    expect(o.reason).toContain(advice);
+    expect(o.reason.endsWith("\nsh: 1: x: not found")).toBe(true);
+  });
+
+  it("takes the agent's word that its credentials were refused, with the preset's fix", () => {
+    const o = crashOutcome(input(crashed(1, { kind: "authentication", message: "Not logged in" }), { authFix: "Run `claude setup-token`." }));
+    expect(o).toMatchObject({ kind: "permanent", cause: "authentication" });
+    expect(o.kind === "permanent" && o.reason).toContain("exited with code 1: its CLI refused its credentials (Not logged in). naruto does not retry it: it would fail the same way. Run `claude setup-token`.");
+  });
+
+  it("retries anything else", () => {
+    expect(crashOutcome(input(crashed(3), { kept: "; its partial work is kept at X" }))).toEqual({ kind: "failed", reason: "exited with code 3; its partial work is kept at X\nsh: 1: x: not found" });
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * How an agent, or an item's verify command, that did not exit 0 failed, as the attempt's
+ * outcome. A failure a retry would only repeat is `permanent` (the item fails at once, with what
+ * to do): a command not found (sh's exit 127) or not runnable (126), and the agent's own word
+ * that its CLI refused its credentials (the presets say so in their result file). Anything else
+ * is `failed`, and retried.
+ */
+import type { AgentRun } from "../agent/run-agent.ts";
+import type { AgentProfile } from "../config/index.ts";
+import type { AttemptOutcome, PermanentCause } from "../mission/events.ts";
+
+export interface CrashInput {
+  readonly run: AgentRun;
+  /** "the agent", "the item's verify command". */
+  readonly what: string;
+  /** Why it ended, as the attempt's reason starts: `exited with code 3`, `killed by SIGKILL`. */
+  readonly why: string;
+  /** Where its unfinished work is kept (a `keptNote`), or "". */
+  readonly kept: string;
+  /** Whether it ran in the sandbox: what "not found" means then. */
+  readonly sandboxed: boolean;
+  /** What gives its CLI credentials, for a refusal of them (a preset's commands); null: no advice. */
+  readonly authFix: string | null;
+  /** Its output's end, for the report (the reason keeps it). */
+  readonly tail: string;
+}
+
+/** sh's exit codes for a command it could not find, and for one it found but could not run. */
+const NOT_FOUND = 127;
+const NOT_RUNNABLE = 126;
+
+export function crashOutcome(input: CrashInput): AttemptOutcome {
+  const { run, what, why, kept, tail } = input;
+  const failure = run.result?.failure ?? null;
+  const permanent = (cause: PermanentCause, text: string): AttemptOutcome => ({ kind: "permanent", cause, reason: `${why}: ${text}${kept}\n${tail}` });
+  if (run.exitCode === NOT_FOUND || run.exitCode === NOT_RUNNABLE) {
+    const where = input.sandboxed ? " inside the sandbox" : "";
+    const how = input.sandboxed
+      ? "The sandbox shows the system's folders, the work directory (the commit's files), where a preset's CLI is installed, and the files its command names: show anything else it needs with `naruto run --read PATH` (or `read:` in its profile in .github/naruto.yml), or run it with `--sandbox none`."
+      : "Install it, or fix the command (`--agent`, or `agents:` in .github/naruto.yml).";
+    const found = run.exitCode === NOT_FOUND ? `a command ${what} runs was not found${where}` : `a command ${what} runs was found${where} but could not be run (not executable, or a folder)`;
+    return permanent("not_found", `${found}. naruto does not retry it: it would fail the same way. ${how}`);
+  }
+  if (failure !== null) {
+    const advice = failure.kind === "authentication" ? (input.authFix ?? "Check the credentials its profile passes (`env:` in .github/naruto.yml).") : "Fix its profile in .github/naruto.yml.";
+    const said = failure.message === "" ? "" : ` (${failure.message})`;
+    const text = failure.kind === "authentication" ? `its CLI refused its credentials${said}` : failure.kind === "not_found" ? `it says something it needs is missing${said}` : `it says its command line is not one its CLI takes${said}`;
+    return permanent(failure.kind, `${text}. naruto does not retry it: it would fail the same way. ${advice}`);
+  }
+  return { kind: "failed", reason: `${why}${kept}\n${tail}` };
+}
+
+/** What gives a preset's CLI credentials (said when they are refused); null for a plain command. */
+export function authFixOf(profile: Pick<AgentProfile, "preset">): string | null {
+  return profile.preset === null ? null : null;
+}
