@@ -7,3 +7,4 @@ export { DEMO_AGENT_PATH, demoAgentCommand } from "./demo-agent.ts";
 export { shellQuote } from "./shell-quote.ts";
 export { planWithAgent } from "./planner.ts";
 export type { PlannerResult } from "./planner.ts";
+export { outputTail, TAIL_LINES, TAIL_WIDTH } from "./output-tail.ts";

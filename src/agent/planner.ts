@@ -20,6 +20,8 @@ export type PlannerRun = (input: { attempt: number; prompt: (planFile: string) =
   stopped?: boolean;
   /** The run failed in a way a second run would repeat (its CLI not found, its credentials refused): no retry. */
   permanent?: boolean;
+  /** The agent's last lines (see output-tail.ts), for the terminal. */
+  tail?: readonly string[];
 }>;
 
 export interface PlanWithAgentInput {
@@ -30,7 +32,7 @@ export interface PlanWithAgentInput {
 
 export type PlannerResult =
   | { readonly ok: true; readonly check: CheckResult; readonly text: string; readonly attempts: number }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly outputTail?: readonly string[] }
   /** The run was stopped (shutdown, cancel) while the planner worked: no verdict on planning. */
   | { readonly ok: false; readonly stopped: true; readonly reason: string; readonly attempts: number };
 
@@ -38,13 +40,15 @@ export const PLANNER_ATTEMPTS = 2;
 
 export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerResult> {
   let errors: string[] = [];
+  let tail: readonly string[] = [];
   for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
     const previous = errors;
     const run = await input.run({ attempt, prompt: (planFile) => plannerPrompt(input.task, planFile, previous) });
     if (run.stopped === true) return { ok: false, stopped: true, reason: "the planner was stopped: naruto is shutting down or the mission ended", attempts: attempt };
+    tail = run.tail ?? [];
     if (!run.ok) {
       errors = [`the planner agent failed: ${run.detail}`];
-      if (run.permanent === true) return { ok: false, reason: errors.join("\n"), attempts: attempt };
+      if (run.permanent === true) return { ok: false, reason: errors.join("\n"), attempts: attempt, ...(tail.length > 0 ? { outputTail: tail } : {}) };
       continue;
     }
     const text = run.plan;
@@ -56,7 +60,7 @@ export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerR
     if (check.ok) return { ok: true, check, text, attempts: attempt };
     errors = check.errors.map(formatPlanError);
   }
-  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:\n${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS };
+  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:\n${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS, ...(tail.length > 0 ? { outputTail: tail } : {}) };
 }
 
 /** The planner's prompt: the request, the plan format, and the previous attempt's errors. */

@@ -16,6 +16,9 @@ function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["fai
     resultText: null,
     leftovers: [],
     notes: [],
+    prompt: "",
+    planText: null,
+    files: null,
   };
 }
 

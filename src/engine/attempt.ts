@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { buildPrompt } from "../agent/index.ts";
 import { runAgent, type AgentRun } from "../agent/index.ts";
+import { outputTail as lastLines } from "../agent/index.ts";
 import type { AgentProfile } from "../config/index.ts";
 import { gatePolicy } from "../gate/index.ts";
 import { queueRefName, readRef } from "../queue/index.ts";
@@ -67,7 +68,8 @@ export async function runAttempt(
 ): Promise<AttemptFinished> {
   const item = mission.items.find((i) => i.id === order.item);
   if (!item) throw new Error(`mission ${mission.id} has no item "${order.item}"`);
-  const finished = (outcome: AttemptOutcome, run?: AgentRun): AttemptFinished => ({
+  // `said`: whose last lines the terminal shows (the item's verify, when it is what failed).
+  const finished = (outcome: AttemptOutcome, run?: AgentRun, said: AgentRun | undefined = run): AttemptFinished => ({
     type: "attempt_finished",
     at: ctx.now().toISOString(),
     item: item.id,
@@ -80,6 +82,7 @@ export async function runAttempt(
     model: run?.result?.model ?? null,
     // Told on every attempt's end: on GitHub the arbiter learns it from the work jobs.
     ...(ctx.sandbox.runsAsRoot ? { agents_as_root: true } : {}),
+    ...(said === undefined || outcome.kind === "checkpointed" ? {} : { output_tail: lastLines(said.output) }),
   });
 
   const profile = ctx.config.agents[item.agent];
@@ -160,10 +163,10 @@ export async function runAttempt(
       const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
       await hooks.exited?.();
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
-      if (verify.outcome === "timed_out") return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run);
+      if (verify.outcome === "timed_out") return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run, verify);
       if (verify.outcome !== "exited") {
         const why = `the item's verify command failed (${crashReason(verify)})`;
-        return finished(crashOutcome({ run: verify, what: "the item's verify command", why, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run);
+        return finished(crashOutcome({ run: verify, what: "the item's verify command", why, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run, verify);
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);

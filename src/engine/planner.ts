@@ -7,7 +7,7 @@
  * `<git-common-dir>/naruto/missions/<id>/planner/`.
  */
 import { join } from "node:path";
-import { planWithAgent, runAgent, type PlannerResult } from "../agent/index.ts";
+import { planWithAgent, runAgent, outputTail, type PlannerResult } from "../agent/index.ts";
 import { writeOwnFile } from "../sandbox/index.ts";
 import type { Config } from "../config/index.ts";
 import type { Mission } from "../mission/index.ts";
@@ -50,11 +50,12 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
         // A plain file of at most 1 MiB (see readAgentFile); anything else is no plan.
         const plan = run.planText;
         if (plan !== null) await writeOwnFile(join(records, `plan-${attempt}.yml`), plan);
-        const tail = run.files === null ? run.notes.join("; ") : run.output.slice(-2000);
-        const detail = `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${tail}`;
-        if (run.outcome !== "crashed") return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail, planFile, plan };
-        const failure = crashOutcome({ run, what: "the planner agent", why: `exit ${run.exitCode ?? run.signal ?? "?"}`, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail });
-        return failure.kind === "permanent" ? { ok: false, detail: failure.reason, planFile, plan, permanent: true } : { ok: false, detail, planFile, plan };
+        const said = run.files === null ? run.notes.join("; ") : run.output.slice(-2000);
+        const detail = `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${said}`;
+        const tail = outputTail(run.output);
+        if (run.outcome !== "crashed") return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail, planFile, plan, tail };
+        const failure = crashOutcome({ run, what: "the planner agent", why: `exit ${run.exitCode ?? run.signal ?? "?"}`, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: said });
+        return failure.kind === "permanent" ? { ok: false, detail: failure.reason, planFile, plan, permanent: true, tail } : { ok: false, detail, planFile, plan, tail };
       }),
   });
 }

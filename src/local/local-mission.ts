@@ -272,7 +272,7 @@ async function makePlan(input: { ctx: EngineContext; planText: string | null; mi
   } else {
     const result = await runPlanner(ctx, mission);
     if (!result.ok && "stopped" in result) return null;
-    if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason };
+    if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason, ...(result.outputTail ? { output_tail: [...result.outputTail] } : {}) };
     check = result.check;
   }
   return plannedEvent(check, at());

@@ -94,7 +94,7 @@ function describe(e: MissionEvent, m: Mission): string | null {
     case "planned":
       return `planned ${e.items.length} items: ${e.title}`;
     case "planning_failed":
-      return `planning failed: ${e.reason}`;
+      return `planning failed: ${e.reason}${lastWords(e.output_tail)}`;
     case "approved":
       return "approved";
     case "attempt_started":
@@ -109,7 +109,7 @@ function describe(e: MissionEvent, m: Mission): string | null {
         : o.kind === "no_changes" ? "no changes"
         : o.kind === "permanent" ? `failed, not retried (it would fail the same way): ${firstLine(o.reason)}`
         : `${o.kind}: ${firstLine(o.reason)}`;
-      return `${e.item}: attempt ${e.attempt} ${what}`;
+      return `${e.item}: attempt ${e.attempt} ${what}${lastWords(e.output_tail)}`;
     }
     case "integrated":
       return e.results
@@ -133,6 +133,11 @@ function describe(e: MissionEvent, m: Mission): string | null {
     case "tick":
       return `time limit: ${m.reason ?? "an attempt ran past item_timeout and was stopped"}`;
   }
+}
+
+/** An agent's last lines (already redacted and cut, see src/agent/output-tail.ts), under its line. */
+function lastWords(tail: readonly string[] | undefined): string {
+  return (tail ?? []).map((line) => `\n        │ ${line}`).join("");
 }
 
 function firstLine(text: string): string {

@@ -82,6 +82,7 @@ function startAttempt(item: MissionItem, at: string): AttemptOrder {
     finished_at: null,
     tampered: null,
     exited_at: null,
+    output_tail: [],
   });
   item.status = "running";
   item.reason = null;

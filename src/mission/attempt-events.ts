@@ -53,6 +53,7 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
     tokens_in: e.tokens_in ?? null,
     tokens_out: e.tokens_out ?? null,
     model: e.model ?? null,
+    output_tail: e.output_tail ?? [],
   });
   const o = e.outcome;
   if (attempt.tampered !== null || o.kind === "tampered") {

@@ -53,6 +53,8 @@ const attemptSchema = z.object({
   tampered: z.string().nullable().default(null),
   /** When its agent (and its item's verify) exited, while the attempt still ran (`agent_exited`). */
   exited_at: z.string().nullable().default(null),
+  /** Its agent's last lines (redacted, bounded) when it did not end in a checkpoint; stored before it: none. */
+  output_tail: z.array(z.string()).default([]),
 });
 export type Attempt = z.infer<typeof attemptSchema>;
 

@@ -91,7 +91,13 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     proof: z.unknown(),
   }),
   /** Planning failed for good (invalid plan after the planner's retry, planner crashed). */
-  z.object({ type: z.literal("planning_failed"), at, reason: z.string() }),
+  z.object({
+    type: z.literal("planning_failed"),
+    at,
+    reason: z.string(),
+    /** The planner agent's last lines (redacted, bounded), when it ran and failed. */
+    output_tail: z.array(z.string()).optional(),
+  }),
   z.object({ type: z.literal("approved"), at, by: z.string().nullable() }),
   z.object({ type: z.literal("attempt_started"), at, item: z.string(), attempt: z.number().int(), base: z.string(), runner: z.string().nullable() }),
   /**
@@ -109,6 +115,8 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     ...agentReport,
     /** Its agent ran as root without a sandbox (see the mission's `agents_as_root`). */
     agents_as_root: z.boolean().optional(),
+    /** The last lines the agent printed (redacted, bounded), for an attempt that did not end in a checkpoint. */
+    output_tail: z.array(z.string()).optional(),
   }),
   z.object({ type: z.literal("integrated"), at, queue_head: z.string(), verify_runs: z.number().int().min(0), results: z.array(integrationResultSchema) }),
   z.object({ type: z.literal("verify_failed"), at, item: z.string(), attempt: z.number().int(), output: z.string() }),

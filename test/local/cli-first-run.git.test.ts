@@ -96,3 +96,19 @@ describe("a failure that will fail the same way again is not retried", () => {
     await expect(stat(join(planner, "prompt-2.md"))).rejects.toThrow(/ENOENT/);
   });
 });
+
+describe("a failing agent's last words are on the terminal", () => {
+  it("under the attempt's line, and in --json's last_output, redacted", async () => {
+    const r = await repo();
+    await writeFile(join(r.dir, ".git", "plan.yml"), "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n");
+    const agent = `echo 'starting'; echo "token ghp_${"Ab3".repeat(12)} leaked" >&2; echo 'Error: the model endpoint said 529 overloaded' >&2; exit 3`;
+    const human = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", agent, "--sandbox", "none"]);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/a: attempt 1 failed: exited with code 3\n {8}│ starting\n {8}│ token \[redacted\] leaked\n {8}│ Error: the model endpoint said 529 overloaded\n/);
+    expect(human.stdout + human.stderr).not.toContain("ghp_");
+    const json = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", agent, "--sandbox", "none", "--json"]);
+    const [a] = resultOf(json.stdout).items;
+    expect(a?.last_output).toEqual(["starting", "token [redacted] leaked", "Error: the model endpoint said 529 overloaded"]);
+    expect(json.stderr).toContain("│ Error: the model endpoint said 529 overloaded");
+  });
+});
