@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentRun } from "../agent/run-agent.ts";
+import type { AgentRun } from "../agent/index.ts";
 import { crashOutcome, type CrashInput } from "./attempt-failure.ts";
 
 function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["failure"] = null): AgentRun {

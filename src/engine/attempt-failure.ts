@@ -5,9 +5,9 @@
  * that its CLI refused its credentials (the presets say so in their result file). Anything else
  * is `failed`, and retried.
  */
-import type { AgentRun } from "../agent/run-agent.ts";
+import type { AgentRun } from "../agent/index.ts";
 import type { AgentProfile } from "../config/index.ts";
-import type { AttemptOutcome, PermanentCause } from "../mission/events.ts";
+import type { AttemptOutcome, PermanentCause } from "../mission/index.ts";
 
 export interface CrashInput {
   readonly run: AgentRun;
