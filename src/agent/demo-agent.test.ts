@@ -53,7 +53,7 @@ describe("demo agent instruction language", () => {
     const agent = await demo(["Add the greeting module.", "", "create src/greet.ts <<EOF", "export const hi = 'hi';", "", "EOF", "That is all."].join("\n"));
     expect(agent.outcome).toBe("exited");
     expect(await read("src/greet.ts")).toBe("export const hi = 'hi';\n\n");
-    expect(agent.result).toEqual({ summary: "created src/greet.ts", cost_usd: 0, tokens_in: 0, tokens_out: 0, model: "naruto-demo" });
+    expect(agent.result).toEqual({ summary: "created src/greet.ts", cost_usd: 0, tokens_in: 0, tokens_out: 0, model: "naruto-demo", failure: null });
   });
 
   it.each<[string, Record<string, string>, string, Record<string, string>]>([

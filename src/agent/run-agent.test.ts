@@ -123,7 +123,7 @@ for (const [name, sandbox] of await sandboxesHere()) {
     it("reads the agent's JSON result, and keeps its text for the records", async () => {
       const agent = await run(fakeAgentCommand("edit"));
       expect(agent.outcome).toBe("exited");
-      expect(agent.result).toEqual({ summary: "edit: changed src/api/users.ts", cost_usd: 0.01, tokens_in: 100, tokens_out: 20, model: "fake" });
+      expect(agent.result).toEqual({ summary: "edit: changed src/api/users.ts", cost_usd: 0.01, tokens_in: 100, tokens_out: 20, model: "fake", failure: null });
       expect(JSON.parse(agent.resultText ?? "")).toMatchObject({ summary: "edit: changed src/api/users.ts" });
       expect(await readFile(join(agent.dir.path, "src/api/users.ts"), "utf8")).toBe("edited by users-api (attempt 1)\n");
     });
