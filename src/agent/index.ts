@@ -8,3 +8,4 @@ export { shellQuote } from "./shell-quote.ts";
 export { planWithAgent } from "./planner.ts";
 export type { PlannerResult } from "./planner.ts";
 export { outputTail, TAIL_LINES, TAIL_WIDTH } from "./output-tail.ts";
+export { commandNamed, commandProgram, commandWords, replaceWords, SHELL_WORDS, type CommandWord } from "./command-words.ts";

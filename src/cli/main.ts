@@ -111,7 +111,7 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .option("--strict", "reject conflicting items the plan does not order itself", false)
     .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices(SANDBOX_CHOICES))
     .option("--workdir <dir>", "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)")
-    .option("--read <path>", "a folder or file the --agent command needs, shown read-only in its sandbox (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--read <path>", "a folder or file the default agent needs (the --agent command's folder, say), shown read-only in its sandbox; it must exist (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
     .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; json: boolean; strict: boolean }) => {
       const { runCommand } = await import("./mission-commands.ts");

@@ -2,11 +2,14 @@
  * What every untrusted process of a mission gets from its profile when it runs in the sandbox:
  * the network or not, and what it may read besides its work directory — the profile's `read:`,
  * and the programs it runs (its preset's CLI, the Node.js that runs naruto: agents and presets run
- * `node`), each shown as the folders that hold it and what it loads, never the home or the
- * folders around it (src/sandbox/executables.ts). One place, so the agent, the planner, the
- * review agent and both kinds of `verify` are contained alike.
+ * `node`; the program a plain command starts), each shown as the folders that hold it and what it
+ * loads, never the home or the folders around it (src/sandbox/executables.ts), and each file a
+ * plain command names by an absolute path, that file alone. One place, so the agent, the planner,
+ * the review agent and both kinds of `verify` are contained alike.
  */
-import { join } from "node:path";
+import { stat } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { commandNamed } from "../agent/index.ts";
 import type { AgentProfile } from "../config/index.ts";
 import { executableMounts, type ProgramLink } from "../sandbox/index.ts";
 import type { EngineContext } from "./context.ts";
@@ -26,14 +29,37 @@ export interface Containment {
  *   given by an entry point); `workRoot` and `commonDir`, naruto's own folders, never shown.
  */
 export async function containmentOf(
-  profile: Pick<AgentProfile, "network" | "read" | "executables"> | null,
+  profile: Pick<AgentProfile, "network" | "read" | "executables" | "command" | "preset"> | null,
   ctx: Pick<EngineContext, "env" | "nodePath" | "workRoot" | "commonDir">,
 ): Promise<Containment> {
   const home = ctx.env.HOME ?? "/";
   const expand = (p: string) => (p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : p);
   const read = new Set<string>((profile?.read ?? []).map(expand));
-  const programs = [...(profile?.executables ?? []), ...(ctx.nodePath === null ? [] : [ctx.nodePath])];
-  const view = await executableMounts(programs, { path: ctx.env.PATH, home: ctx.env.HOME ?? null, hidden: [ctx.workRoot, ctx.commonDir] });
+  const hidden = [ctx.workRoot, ctx.commonDir];
+  const programs = [...shownPrograms(profile), ...(ctx.nodePath === null ? [] : [ctx.nodePath])];
+  const view = await executableMounts(programs, { path: ctx.env.PATH, home: ctx.env.HOME ?? null, hidden });
   for (const path of view.readOnly) read.add(path);
+  // A plain command may name a file of the user's by its path (`sh /opt/agents/run.sh`): that file alone.
+  const named = profile === null || profile.preset !== null ? [] : commandNamed(profile.command).paths;
+  for (const path of named) if (!hidden.some((h) => isWithin(path, h)) && (await isFile(path))) read.add(path);
   return { network: profile?.network ?? true, readOnly: [...read], links: view.links };
+}
+
+/**
+ * The programs a profile's sandbox shows: its `executables` (a preset's CLI), and the program a
+ * plain command starts by name (found on PATH). A preset's command names only naruto's variables.
+ */
+export function shownPrograms(profile: Pick<AgentProfile, "executables" | "command" | "preset"> | null): string[] {
+  if (profile === null) return [];
+  const named = profile.preset !== null ? [] : commandNamed(profile.command).programs;
+  return [...new Set([...profile.executables, ...named])];
+}
+
+function isWithin(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
 }

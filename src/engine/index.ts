@@ -15,4 +15,5 @@ export { attemptDir, gitCommonDir, missionDir } from "./records.ts";
 export type { EngineContext } from "./context.ts";
 export { keepUnfinishedWork } from "./keep-work.ts";
 export { queueVerifier } from "./queue-verify.ts";
+export { shownPrograms } from "./contained.ts";
 export { integratedDiff } from "./review.ts";

@@ -27,7 +27,8 @@ import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { defaultWorkRoot, workRepo } from "../sandbox/index.ts";
-import { checkAgentsInstalled, checkedPlan, checkProgramsShown, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
+import { resolveAgentCommand } from "./agent-command.ts";
+import { checkAgentsInstalled, checkedPlan, checkGivenReadPaths, checkProgramsShown, checkReadPaths, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
 
@@ -90,19 +91,25 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   early(workRepo(git, repoDir));
   const { commit, refName } = await resolveBase(git, repoDir, req.baseRef);
   const uncommittedAnswer = early(uncommittedNote(git, repoDir, commit, req.baseRef === "HEAD" ? commit : undefined));
-  const config = withOverrides(req.config ?? (await configAt(git, repoDir, commit)), { agentCommand: req.agentCommand, agentRead: req.agentRead ?? [], parallel: req.parallel });
+  const configured = req.config ?? (await configAt(git, repoDir, commit));
   // Checked before anything is made: a required sandbox that is missing fails the run (startMission).
-  const sandbox = early(pickSandbox(deps, req.sandbox ?? config.sandbox));
-  const plan = req.planText === null ? null : checkedPlan(req.planText, config, req.strict, req.planFile ?? null);
-  const toRun = profilesToRun(config, plan);
-  await checkAgentsInstalled(config, toRun, deps.env.PATH);
-  await checkProgramsShown(config, toRun, deps.env, [await commonDirAnswer]);
+  const sandbox = early(pickSandbox(deps, req.sandbox ?? configured.sandbox));
+  const plan = req.planText === null ? null : checkedPlan(req.planText, configured, req.strict, req.planFile ?? null);
+  // `--agent` names files as the user's shell sees them; the agent sees them from its work directory.
+  await checkGivenReadPaths(req.agentRead ?? []);
+  const agent = req.agentCommand === null ? null : await resolveAgentCommand({ git, repoDir, cwd: deps.cwd, commit, command: req.agentCommand });
+  const resolved: RunRequest = agent === null ? req : { ...req, agentCommand: agent.command, agentRead: [...(req.agentRead ?? []), ...agent.files] };
+  const config = withOverrides(configured, { agentCommand: resolved.agentCommand, agentRead: resolved.agentRead ?? [], parallel: req.parallel });
+  const profiles = profilesToRun(config, plan);
+  await checkAgentsInstalled(config, profiles, deps.env.PATH);
+  await checkReadPaths(config, profiles, deps.env.HOME);
+  await checkProgramsShown(config, profiles, deps.env, [await commonDirAnswer]);
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
   const commonDir = await commonDirAnswer;
   const release = await holdMission(commonDir, id);
   try {
-    return await startMission(deps, req, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox, uncommitted: uncommittedAnswer });
+    return await startMission(deps, resolved, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox, uncommitted: uncommittedAnswer });
   } finally {
     await release();
   }
@@ -290,6 +297,8 @@ function withOverrides(config: Config, req: { agentCommand: string | null; agent
   const agents = { ...config.agents };
   const base = agents["default"];
   if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead] };
+  // `--read` without `--agent`: what the default profile's own command needs (a CLI installed in a folder of its own).
+  else if (base && req.agentRead.length > 0) agents["default"] = { ...base, read: [...base.read, ...req.agentRead] };
   const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
   return { ...config, agents, limits };
 }

@@ -7,8 +7,11 @@
 import { PRESETS } from "../config/index.ts";
 import type { AgentProfile, Config } from "../config/index.ts";
 import { GitError, gitText, type Git } from "../git/index.ts";
-import { planCheckOptions } from "../engine/index.ts";
+import { planCheckOptions, shownPrograms } from "../engine/index.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
+import { stat } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { commandProgram } from "../agent/index.ts";
 import { executableMounts, ProgramNotShownError, whichProgram } from "../sandbox/index.ts";
 
 /** A run refused before anything was made: input the user can fix. The CLI exits 2. */
@@ -64,7 +67,8 @@ export async function checkAgentsInstalled(config: Config, names: readonly strin
     const profile = config.agents[name];
     if (profile === undefined) continue; // the plan check names unknown profiles
     for (const program of programsOf(profile)) {
-      if ((await whichProgram(program, path)) === null) missing.push(missingLine(profile, program));
+      const found = await whichProgram(program, path);
+      if (found === null || (isAbsolute(program) && (await stat(found).catch(() => null)) === null)) missing.push(missingLine(profile, program));
     }
   }
   if (missing.length > 0) throw new RunRefusedError(`${missing.join("\n")}\nNothing was started.`);
@@ -81,32 +85,56 @@ export async function checkProgramsShown(config: Config, names: readonly string[
     const profile = config.agents[name];
     if (profile === undefined) continue;
     try {
-      await executableMounts(profile.executables, { path: env.PATH, home: env.HOME ?? null, hidden });
+      await executableMounts(shownPrograms(profile), { path: env.PATH, home: env.HOME ?? null, hidden });
     } catch (error) {
       if (!(error instanceof ProgramNotShownError)) throw error;
-      const label = profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`;
-      refused.push(`${label}: ${error.message}`);
+      refused.push(`${label(profile.name)}: ${error.message}`);
     }
   }
   if (refused.length > 0) throw new RunRefusedError(`${refused.join("\n")}\nNothing was started.`);
 }
 
-/** The programs a profile runs: a preset's CLI, or the first word of a plain command. */
+/** The programs a profile runs: a preset's CLI, or the program a plain command starts, by name or path. */
 export function programsOf(profile: Pick<AgentProfile, "command" | "executables" | "preset">): string[] {
   if (profile.preset !== null) return [...profile.executables];
-  const first = /^\s*([A-Za-z0-9_.+-]+)(?=\s|$)/.exec(profile.command)?.[1];
-  // A shell keyword or builtin is not a program to look for; a path is the repository's.
-  return first === undefined || SHELL_WORDS.has(first) ? [] : [first];
+  // A relative path is a file of the commit the mission starts from, in the agent's work directory.
+  const program = commandProgram(profile.command)?.text;
+  return program === undefined || (program.includes("/") && !isAbsolute(program)) ? [] : [program];
 }
 
-const SHELL_WORDS = new Set(["if", "then", "for", "while", "until", "case", "do", "exec", "cd", "set", "export", "eval", "source", ".", ":", "true", "false", "test", "echo", "printf", "read", "trap", "umask", "ulimit", "command", "exit", "return", "unset", "wait", "shift", "local"]);
+/**
+ * Refuses the run when a profile it starts reads a path that is not here (`read:` in the config,
+ * `--read` on the command line): the sandbox would quietly show nothing in its place.
+ */
+export async function checkReadPaths(config: Config, names: readonly string[], home: string | undefined): Promise<void> {
+  const missing: string[] = [];
+  for (const name of names) {
+    const profile = config.agents[name];
+    for (const path of profile?.read ?? []) {
+      const here = path === "~" || path.startsWith("~/") ? join(home ?? "/", path.slice(1)) : path;
+      if ((await stat(here).catch(() => null)) === null) missing.push(`${label(name)} reads ${path}${here === path ? "" : ` (${here})`} (read: in .github/naruto.yml), which is not here: fix or remove the path.`);
+    }
+  }
+  if (missing.length > 0) throw new RunRefusedError(`${missing.join("\n")}\nNothing was started.`);
+}
+
+/** Refuses `--read` paths that are not here, before anything is made. */
+export async function checkGivenReadPaths(paths: readonly string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const path of paths) if ((await stat(path).catch(() => null)) === null) missing.push(path);
+  if (missing.length > 0) throw new RunRefusedError(`--read ${missing.join(", ")}: no such file or folder here; --read shows the agent a file or folder that exists. Nothing was started.`);
+}
+
+function label(name: string): string {
+  return name === "default" ? "the default agent" : `agent profile ${JSON.stringify(name)}`;
+}
 
 function missingLine(profile: AgentProfile, program: string): string {
-  const label = profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`;
+  const who = label(profile.name);
   if (profile.preset !== null && program === profile.executables[0]) {
-    return `${label} runs \`${program}\`, which is not installed (not found on PATH). Install it with \`${PRESETS[profile.preset].install}\`, or run another agent: \`naruto run --plan FILE --agent COMMAND\` (see \`naruto run --help\`).`;
+    return `${who} runs \`${program}\`, which is not installed (not found on PATH). Install it with \`${PRESETS[profile.preset].install}\`, or run another agent: \`naruto run --plan FILE --agent COMMAND\` (see \`naruto run --help\`).`;
   }
-  return `${label} runs \`${program}\`, which is not found on PATH. Install it, or fix the command (\`--agent\`, or \`agents:\` in .github/naruto.yml).`;
+  return `${who} runs \`${program}\`, which is ${isAbsolute(program) ? "not here" : "not found on PATH"}. Install it, or fix the command (\`--agent\`, or \`agents:\` in .github/naruto.yml).`;
 }
 
 /**

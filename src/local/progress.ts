@@ -107,7 +107,7 @@ function describe(e: MissionEvent, m: Mission): string | null {
         o.kind === "checkpointed" ? `checkpoint ${o.commit.slice(0, 12)} (${o.changed.length} files)`
         : o.kind === "out_of_scope" ? `out of scope: ${o.paths.join(", ")}`
         : o.kind === "no_changes" ? "no changes"
-        : o.kind === "permanent" ? `failed, not retried (it would fail the same way): ${firstLine(o.reason)}`
+        : o.kind === "permanent" ? `failed: ${firstLine(o.reason)}`
         : `${o.kind}: ${firstLine(o.reason)}`;
       return `${e.item}: attempt ${e.attempt} ${what}${lastWords(e.output_tail)}`;
     }

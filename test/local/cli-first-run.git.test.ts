@@ -3,12 +3,12 @@
  * as a process, in scratch repositories, with their own agent script, a CLI with no key, an
  * agent that fails. What the terminal says must be enough to know what went wrong and what to do.
  */
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
-import { naruto } from "./naruto-process.ts";
+import { expectRefused, naruto, refs } from "./naruto-process.ts";
 
 const PLAN = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n  - { id: b, title: B, writes: [b.txt], after: [a] }\n";
 
@@ -110,5 +110,74 @@ describe("a failing agent's last words are on the terminal", () => {
     const [a] = resultOf(json.stdout).items;
     expect(a?.last_output).toEqual(["starting", "token [redacted] leaked", "Error: the model endpoint said 529 overloaded"]);
     expect(json.stderr).toContain("│ Error: the model endpoint said 529 overloaded");
+  });
+});
+
+describe("an --agent command that names a file of this machine", () => {
+  const ONE = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n";
+
+  /** A folder outside the repository with an executable agent script in it. */
+  async function agentFolder(script = "#!/bin/sh\nprintf 'from my agent\\n' > a.txt\n"): Promise<string> {
+    const dir = await scratch("naruto-my-agent-");
+    await writeFile(join(dir, "my-agent.sh"), script);
+    await chmod(join(dir, "my-agent.sh"), 0o755);
+    return dir;
+  }
+
+  async function integrated(r: TestRepo, args: string[]): Promise<ResultJson> {
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", ...args, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = resultOf(run.stdout);
+    expect(result.items[0]).toMatchObject({ status: "integrated", attempts: 1 });
+    expect(await r.run("show", `naruto/${result.mission}:a.txt`)).toBe("from my agent");
+    return result;
+  }
+
+  it("a script in a temporary folder, by its absolute path, with no --read: shown to the sandbox, integrated", async () => {
+    const [r, dir] = await Promise.all([repo(), agentFolder()]);
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    await integrated(r, ["--agent", join(dir, "my-agent.sh")]);
+  });
+
+  it("the same script by a path relative to where naruto runs, or given to sh", async () => {
+    const [r, dir] = await Promise.all([repo(), agentFolder()]);
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    await integrated(r, ["--agent", `${relative(r.dir, join(dir, "my-agent.sh"))} --fast`]);
+    await integrated(r, ["--agent", `sh ${join(dir, "my-agent.sh")}`]);
+  });
+
+  it("a script that runs another of its folder: not found inside the sandbox, with the --read that shows it; with it, integrated", async () => {
+    const dir = await agentFolder(`#!/bin/sh\n"$(dirname "$0")/helper.sh"\n`);
+    await writeFile(join(dir, "helper.sh"), "#!/bin/sh\nprintf 'from my agent\\n' > a.txt\n");
+    await chmod(join(dir, "helper.sh"), 0o755);
+    const r = await repo();
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    const alone = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--json"]);
+    const [a] = resultOf(alone.stdout).items;
+    if (!alone.stdout.includes('"sandbox": "none')) {
+      expect(a).toMatchObject({ status: "failed", attempts: 1 });
+      expect(a?.reason).toContain("not found inside the sandbox");
+      expect(a?.reason).toContain("--read PATH");
+    }
+    await integrated(r, ["--agent", join(dir, "my-agent.sh"), "--read", dir]);
+  });
+
+  it("a script in the repository that the commit does not hold: refused before anything is made, saying to commit it", async () => {
+    const r = await repo();
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    await writeFile(join(r.dir, "my-agent.sh"), "#!/bin/sh\nprintf x > a.txt\n");
+    await chmod(join(r.dir, "my-agent.sh"), 0o755);
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "./my-agent.sh"]), "is in your work tree but not in the commit the mission starts from", "Commit my-agent.sh first");
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "./no-such-agent.sh"]), "is not in the commit the mission starts from");
+    expect(await refs(r.dir)).toBe("refs/heads/main");
+  });
+
+  it("a --read path or a read: path that is not here: refused before anything is made", async () => {
+    const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": "version: 1\nagents:\n  default: { command: \"printf x > a.txt\", read: [/nonexistent/naruto-tools] }\n" });
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    const dir = await agentFolder();
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", "/nonexistent/naruto-read"]), "--read /nonexistent/naruto-read: no such file or folder here");
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"]), "the default agent reads /nonexistent/naruto-tools (read: in .github/naruto.yml), which is not here");
+    expect(await refs(r.dir)).toBe("refs/heads/main");
   });
 });
