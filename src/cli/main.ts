@@ -112,8 +112,9 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices(SANDBOX_CHOICES))
     .option("--workdir <dir>", "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)")
     .option("--read <path>", "a folder or file the default agent needs (the --agent command's folder, say), shown read-only in its sandbox; it must exist (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--login", "agents of the claude, codex and gemini presets use their CLI's login on this machine: a copy of its login file in each agent's private home, never a refresh token its CLI would rotate (see docs/agents.md)", false)
     .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
-    .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; json: boolean; strict: boolean }) => {
+    .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; login: boolean; json: boolean; strict: boolean }) => {
       const { runCommand } = await import("./mission-commands.ts");
       code = await runCommand(io, o);
     });

@@ -34,6 +34,7 @@ export interface RunOptions {
   readonly sandbox?: SandboxMode;
   readonly workdir?: string;
   readonly read?: readonly string[];
+  readonly login?: boolean;
   readonly json: boolean;
   readonly strict: boolean;
 }
@@ -56,6 +57,7 @@ export async function runCommand(io: CliIO, options: RunOptions): Promise<number
     sandbox: options.sandbox ?? null,
     workdir: options.workdir ?? null,
     agentRead: (options.read ?? []).map((p) => resolve(io.cwd, p)),
+    login: options.login ?? false,
   };
   return withShutdown(io, (deps) => runLocalMission(deps, request), options.json, git, repoDir);
 }

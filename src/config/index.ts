@@ -10,3 +10,4 @@ export { PRESETS, PRESET_NAMES, isPresetName, type Preset, type PresetName } fro
 export { DURATION_HINT, formatDuration, parseDuration, type DurationResult } from "./duration.ts";
 export { BASIC_ENV_NAMES, NARUTO_ENV_NAMES, forbiddenEnvReason } from "./env-policy.ts";
 export { configJsonSchema, formatConfigJsonSchema, JSON_SCHEMA_PATH } from "./json-schema.ts";
+export { authVariableNames, formatFix, PRESET_AUTH, type LoginFiles, type PresetAuth } from "./preset-auth.ts";

@@ -57,6 +57,7 @@ describe("loadConfig agents", () => {
       network: true,
       read: [],
       executables: ["codex", "node"],
+      login: false,
     });
   });
 
@@ -80,6 +81,7 @@ describe("loadConfig agents", () => {
       network: true,
       read: [],
       executables: [],
+      login: false,
     });
     expect(config.agents.claude?.timeout).toBe(600_000);
     expect(config.planner.agent).toBe("mine");
@@ -144,6 +146,8 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["a size above 2GiB", "limits: { max_file_size: 3GiB }", "limits.max_file_size", /too large/],
     ["a size that is not a size", "limits: { max_file_size: true }", "limits.max_file_size", /size like 50MiB/],
     ["a relative read path", "agents: { x: { command: y, read: [tools/] } }", "agents.x.read[0]", /absolute path or one starting with ~\//],
+    ["a login for a plain command", "agents: { x: { command: y, login: true } }", "agents.x", /`login: true` .* needs `preset: claude`, `codex` or `gemini`/],
+    ["a login for aider", "agents: { x: { preset: aider, login: true } }", "agents.x", /aider and plain commands take their keys from `env:`/],
     ["a token for the verify", "queue: { env: [GITHUB_TOKEN] }", "queue.env[0]", /GitHub tokens never reach an agent/],
     ["a version", "version: 2", "version", /must be 1/],
     ["a list for a mapping", "limits: [1]", "limits", /expected a mapping/],

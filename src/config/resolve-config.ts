@@ -100,6 +100,7 @@ function resolveAgents(file: ConfigFile, itemTimeout: number, errors: ConfigErro
     network: true,
     read: [],
     executables: PRESETS[preset].executables,
+    login: false,
   });
   const agents: Record<string, AgentProfile> = { default: fromPreset("default", DEFAULT_PRESET) };
   for (const preset of PRESET_NAMES) agents[preset] = fromPreset(preset, preset);
@@ -121,6 +122,7 @@ function resolveAgents(file: ConfigFile, itemTimeout: number, errors: ConfigErro
       network: profile.network,
       read: profile.read,
       executables: base?.executables ?? [],
+      login: profile.login,
     };
   }
   return agents;

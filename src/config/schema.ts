@@ -75,9 +75,16 @@ export const AgentProfileSchema = z
       .array(SandboxPath)
       .default([])
       .describe("more folders or files the agent sees read-only in its sandbox, e.g. where its CLI is installed (~/ is your home)"),
+    login: z
+      .boolean()
+      .default(false)
+      .describe("show the agent this machine's login of its preset's CLI (claude, codex, gemini): a copy of the login file in its private home, never a refresh token its CLI would rotate (docs/agents.md)"),
     description: z.string().optional(),
   })
   .check((ctx) => {
+    if (ctx.value.login && (ctx.value.preset === undefined || ctx.value.preset === "aider")) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: "`login: true` shows a preset's CLI its login here: it needs `preset: claude`, `codex` or `gemini` (aider and plain commands take their keys from `env:`)" });
+    }
     const hasPreset = ctx.value.preset !== undefined;
     const hasCommand = ctx.value.command !== undefined;
     if (hasPreset === hasCommand) {

@@ -21,6 +21,8 @@ export interface AgentProfile {
   readonly read: readonly string[];
   /** Programs the command runs, found on PATH and shown read-only in the sandbox (a preset's CLI). */
   readonly executables: readonly string[];
+  /** The agent gets a copy of its preset CLI's login on this machine (src/agent/cli-login.ts). */
+  readonly login: boolean;
 }
 
 /** A mission the sweep starts on a schedule (`schedules:`). */

@@ -6,7 +6,7 @@
  * is `failed`, and retried.
  */
 import type { AgentRun } from "../agent/index.ts";
-import type { AgentProfile } from "../config/index.ts";
+import { formatFix, PRESET_AUTH, type AgentProfile } from "../config/index.ts";
 import type { AttemptOutcome, PermanentCause } from "../mission/index.ts";
 
 export interface CrashInput {
@@ -52,5 +52,7 @@ export function crashOutcome(input: CrashInput): AttemptOutcome {
 
 /** What gives a preset's CLI credentials (said when they are refused); null for a plain command. */
 export function authFixOf(profile: Pick<AgentProfile, "preset">): string | null {
-  return profile.preset === null ? null : null;
+  if (profile.preset === null) return null;
+  const auth = PRESET_AUTH[profile.preset];
+  return `Give ${auth.cli} credentials it takes, then run the mission again:\n${formatFix(auth)}`;
 }

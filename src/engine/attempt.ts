@@ -20,7 +20,7 @@ import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRep
 import { createAgentLog } from "./agent-log.ts";
 import { authFixOf, crashOutcome } from "./attempt-failure.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
-import { containmentOf } from "./contained.ts";
+import { containmentOf, giveLogin } from "./contained.ts";
 import type { EngineContext } from "./context.ts";
 import { attemptRef, keepUnfinishedWork, keptNote } from "./keep-work.ts";
 import { attemptDir } from "./records.ts";
@@ -110,6 +110,11 @@ export async function runAttempt(
     // Kept beside the attempt's other records while the agent starts; a failure to keep it fails the attempt after.
     const promptKept = writeOwnFile(join(records, "prompt.md"), prompt);
     promptKept.catch(() => undefined);
+    const refused = await giveLogin(profile, workDir.home, ctx);
+    if (refused !== null) {
+      await hooks.exited?.();
+      return finished({ kind: "permanent", cause: "authentication", reason: `its login could not be given to it: ${refused}. naruto does not retry it: it would fail the same way.\n${authFixOf(profile) ?? ""}`.trimEnd() });
+    }
     const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
     await promptKept;
     // Only an agent that exited on its own is followed by its item's verify.

@@ -9,8 +9,8 @@
  */
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { commandNamed } from "../agent/index.ts";
-import type { AgentProfile } from "../config/index.ts";
+import { commandNamed, placeLogin, readLogin } from "../agent/index.ts";
+import { PRESET_AUTH, type AgentProfile } from "../config/index.ts";
 import { executableMounts, type ProgramLink } from "../sandbox/index.ts";
 import type { EngineContext } from "./context.ts";
 
@@ -62,4 +62,20 @@ function isWithin(path: string, dir: string): boolean {
 
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isFile() ?? false;
+}
+
+/**
+ * Gives an agent whose profile says `login: true` its CLI's login on this machine: a copy in
+ * its private HOME (src/agent/cli-login.ts), read afresh for each run, so that a login the user
+ * refreshed meanwhile is the one it gets. Null when done, or not asked for; else why it cannot
+ * (not logged in here, or an access token that would expire before the run could end).
+ */
+export async function giveLogin(profile: Pick<AgentProfile, "login" | "preset" | "timeout">, home: string, ctx: { readonly env: Readonly<Record<string, string | undefined>>; readonly now: () => Date }): Promise<string | null> {
+  if (!profile.login || profile.preset === null) return null;
+  const auth = PRESET_AUTH[profile.preset];
+  if (auth.login === null) return `${auth.cli} has no login naruto can show its agents`;
+  const copy = await readLogin({ login: auth.login, cli: auth.cli, env: ctx.env, now: ctx.now(), validForMs: profile.timeout });
+  if (!copy.ok) return copy.why;
+  await placeLogin(copy, home);
+  return null;
 }

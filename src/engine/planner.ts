@@ -14,7 +14,7 @@ import type { Mission } from "../mission/index.ts";
 import type { CheckOptions } from "../plan/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { authFixOf, crashOutcome } from "./attempt-failure.ts";
-import { containmentOf } from "./contained.ts";
+import { containmentOf, giveLogin } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
 
@@ -37,6 +37,8 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
     check: planCheckOptions(config, mission.settings.strict),
     run: ({ prompt, attempt }) =>
       withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
+        const refused = await giveLogin(profile, workDir.home, ctx);
+        if (refused !== null) return { ok: false, detail: `its login could not be given to it: ${refused}`, planFile: "", plan: null, permanent: true };
         const log = createAgentLog(join(records, `output-${attempt}.log`));
         // The plan file is made fresh for the run, beside its result file (src/sandbox/run-files.ts).
         let planFile = "";

@@ -15,7 +15,7 @@ import { checkPlan, verifyProof, type CheckOptions } from "../plan/index.ts";
 import { planCheckOptions } from "./planner.ts";
 import { makeViewGitDir, viewCall, workRepo, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
-import { containmentOf } from "./contained.ts";
+import { containmentOf, giveLogin } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
 import { withBaseStartupConfig } from "./startup-config.ts";
@@ -130,6 +130,8 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
     await writeOwnFile(join(records, "prompt.md"), prompt);
     const containment = await containmentOf(profile, ctx);
     return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
+      const refused = await giveLogin(profile, workDir.home, ctx);
+      if (refused !== null) return `naruto: the review agent's login could not be given to it: ${refused}`;
       const log = createAgentLog(join(records, "output.log"));
       const run = await runAgent({
         command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,

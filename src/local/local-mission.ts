@@ -3,7 +3,7 @@
  * base commit (reviewed code, not the dirty work tree), creates the queue branch, and hands the
  * mission to the driver. The user's branch, index and work tree are never touched.
  */
-import { loadConfig, formatConfigErrors, type Config, type SandboxMode } from "../config/index.ts";
+import { loadConfig, formatConfigErrors, PRESET_AUTH, type Config, type SandboxMode } from "../config/index.ts";
 import { createQueueBranch } from "../queue/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import { createLocalMissionStore } from "../store/index.ts";
@@ -28,6 +28,7 @@ import { chooseSandbox } from "../sandbox/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { defaultWorkRoot, workRepo } from "../sandbox/index.ts";
 import { resolveAgentCommand } from "./agent-command.ts";
+import { checkAgentsAuthenticated, type Probe } from "./auth-check.ts";
 import { checkAgentsInstalled, checkedPlan, checkGivenReadPaths, checkProgramsShown, checkReadPaths, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
@@ -50,6 +51,8 @@ export interface LocalDeps {
   readonly onMission?: (id: string) => void;
   /** Told when the drive stops its agents because the mission was cancelled (the CLI then sets a deadline on stopping). */
   readonly onCancelled?: () => void;
+  /** Runs a preset CLI's offline credentials probe (default: as a child process, see auth-check.ts). */
+  readonly probe?: Probe;
 }
 
 export interface RunRequest {
@@ -62,6 +65,8 @@ export interface RunRequest {
   readonly agentCommand: string | null;
   /** `--read`: absolute paths `agentCommand` needs, shown read-only in its sandbox. */
   readonly agentRead?: readonly string[];
+  /** `--login`: every preset profile uses its CLI's login on this machine. */
+  readonly login?: boolean;
   readonly parallel: number | null;
   readonly verify: string | null;
   readonly strict: boolean;
@@ -99,11 +104,12 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   await checkGivenReadPaths(req.agentRead ?? []);
   const agent = req.agentCommand === null ? null : await resolveAgentCommand({ git, repoDir, cwd: deps.cwd, commit, command: req.agentCommand });
   const resolved: RunRequest = agent === null ? req : { ...req, agentCommand: agent.command, agentRead: [...(req.agentRead ?? []), ...agent.files] };
-  const config = withOverrides(configured, { agentCommand: resolved.agentCommand, agentRead: resolved.agentRead ?? [], parallel: req.parallel });
+  const config = withOverrides(configured, { agentCommand: resolved.agentCommand, agentRead: resolved.agentRead ?? [], parallel: req.parallel, login: req.login ?? false });
   const profiles = profilesToRun(config, plan);
   await checkAgentsInstalled(config, profiles, deps.env.PATH);
   await checkReadPaths(config, profiles, deps.env.HOME);
   await checkProgramsShown(config, profiles, deps.env, [await commonDirAnswer]);
+  await checkAgentsAuthenticated(config, profiles, { env: deps.env, now: deps.now, ...(deps.probe ? { probe: deps.probe } : {}) });
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);
   const commonDir = await commonDirAnswer;
@@ -122,7 +128,7 @@ async function startMission(
 ): Promise<Mission> {
   const repoDir = req.repoDir;
   const { id, commit, refName, config, commonDir } = m;
-  const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }) };
+  const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }), login: req.login ?? false };
   const sandbox = await m.sandbox;
   if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
   // The record is taken before the mission makes anything: every ref of it is naruto's from here on.
@@ -186,7 +192,7 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: 
   // What the stopped run left: its agents, still running, and their unfinished work.
   // The run's --agent, --verify, --sandbox and --workdir hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(input.commonDir, m.id);
-  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, agentRead: overrides.agent_read, parallel: null });
+  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, agentRead: overrides.agent_read, parallel: null, login: overrides.login });
   const workRoot = overrides.workdir ?? defaultWorkRoot(deps.env, { override: config.workdir, cwd: deps.cwd });
   const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
   const orphans = await stopOrphanAgents(m);
@@ -293,12 +299,14 @@ export async function configAt(git: Git, repoDir: string, commit: string): Promi
   return loaded.config;
 }
 
-function withOverrides(config: Config, req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null }): Config {
+function withOverrides(config: Config, req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null; login: boolean }): Config {
   const agents = { ...config.agents };
   const base = agents["default"];
-  if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead] };
+  if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead], login: false };
   // `--read` without `--agent`: what the default profile's own command needs (a CLI installed in a folder of its own).
   else if (base && req.agentRead.length > 0) agents["default"] = { ...base, read: [...base.read, ...req.agentRead] };
+  // `--login`: every profile whose CLI has a login here uses it.
+  if (req.login) for (const [name, profile] of Object.entries(agents)) if (profile.preset !== null && PRESET_AUTH[profile.preset].login !== null) agents[name] = { ...profile, login: true };
   const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
   return { ...config, agents, limits };
 }

@@ -1,7 +1,8 @@
 /**
  * What `naruto run` was told on its command line that the mission document does not hold: the
  * default agent's command (`--agent`), the queue's verify command (`--verify`), the sandbox
- * (`--sandbox`) and where work directories are made (`--workdir`, or the default at the time). They are kept
+ * (`--sandbox`), where work directories are made (`--workdir`, or the default at the time) and
+ * whether agents use their CLI's login (`--login`). They are kept
  * beside the mission, so that `naruto resume` runs the rest of it with the same agent and the
  * same verification instead of falling back to the config's (a resumed queue would otherwise
  * advance unverified). `--parallel` needs no file: it is in the mission's settings.
@@ -22,6 +23,8 @@ const runOverridesSchema = z.object({
   sandbox: z.enum(SANDBOX_MODES).nullable().default(null),
   /** Where the run made its work directories: resume finds what a killed run left there. */
   workdir: z.string().nullable().default(null),
+  /** `--login`: the presets' agents use their CLI's login on this machine. */
+  login: z.boolean().default(false),
 });
 export type RunOverrides = Omit<z.infer<typeof runOverridesSchema>, "schema">;
 
@@ -43,7 +46,7 @@ export async function saveRunOverrides(commonDir: string, mission: string, overr
 export async function loadRunOverrides(commonDir: string, mission: string): Promise<RunOverrides> {
   const path = overridesPath(commonDir, mission);
   const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return { agent_command: null, agent_read: [], verify: null, sandbox: null, workdir: null };
+  if (text === null) return { agent_command: null, agent_read: [], verify: null, sandbox: null, workdir: null, login: false };
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -3,12 +3,12 @@
  * as a process, in scratch repositories, with their own agent script, a CLI with no key, an
  * agent that fails. What the terminal says must be enough to know what went wrong and what to do.
  */
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
-import { expectRefused, naruto, refs } from "./naruto-process.ts";
+import { BARE_PATH, expectRefused, naruto, refs } from "./naruto-process.ts";
 
 const PLAN = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n  - { id: b, title: B, writes: [b.txt], after: [a] }\n";
 
@@ -179,5 +179,119 @@ describe("an --agent command that names a file of this machine", () => {
     expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", "/nonexistent/naruto-read"]), "--read /nonexistent/naruto-read: no such file or folder here");
     expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"]), "the default agent reads /nonexistent/naruto-tools (read: in .github/naruto.yml), which is not here");
     expect(await refs(r.dir)).toBe("refs/heads/main");
+  });
+});
+
+/**
+ * Stand-ins for the agent CLIs, in a folder put first on PATH: each answers its CLI's offline
+ * probe as the real one does (exit 1 without credentials), and as an agent writes a.txt saying
+ * which login file its private HOME holds, and whether it carries a refresh token.
+ */
+async function credentialStandIns(): Promise<string> {
+  const bin = await scratch("naruto-cli-stand-ins-");
+  const scripts: Record<string, string> = {
+    claude: `#!/bin/sh
+if [ "$1" = auth ]; then [ -f "$HOME/.claude/.credentials.json" ] || [ -n "$ANTHROPIC_API_KEY$CLAUDE_CODE_OAUTH_TOKEN" ]; exit $?; fi
+cat > /dev/null
+if [ -f "$HOME/.claude/.credentials.json" ]; then
+if grep -q refreshToken "$HOME/.claude/.credentials.json"; then echo "a refresh token" > a.txt; else echo "an access token alone" > a.txt; fi
+else echo "a key" > a.txt; fi
+echo '{"type":"result","is_error":false,"subtype":"success","result":"ok","usage":{},"modelUsage":{},"permission_denials":[]}'
+`,
+    codex: `#!/bin/sh
+if [ "$1" = login ]; then [ -f "\${CODEX_HOME:-$HOME/.codex}/auth.json" ]; exit $?; fi
+cat > /dev/null
+if grep -q '"refresh_token":""' "$HOME/.codex/auth.json" 2>/dev/null; then echo "an access token alone" > a.txt; else echo "not that" > a.txt; fi
+`,
+    gemini: "#!/bin/sh\ncat > /dev/null\necho '{\"response\":\"ok\",\"stats\":{\"models\":{}}}'\n",
+    aider: "#!/bin/sh\nexit 0\n",
+  };
+  for (const [name, text] of Object.entries(scripts)) {
+    await writeFile(join(bin, name), text);
+    await chmod(join(bin, name), 0o755);
+  }
+  return bin;
+}
+
+describe("credentials are checked before the mission starts", () => {
+  const ONE = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n";
+
+
+  async function presetRepo(preset: string): Promise<TestRepo> {
+    const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": `version: 1\nagents:\n  default: { preset: ${preset} }\n` });
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    return r;
+  }
+
+  it.each([
+    ["claude", ["ANTHROPIC_API_KEY", "claude setup-token", "CLAUDE_CODE_OAUTH_TOKEN", "naruto run --login", "`claude auth status` finds no login"]],
+    ["codex", ["CODEX_API_KEY", "codex login --with-api-key", "codex login", "`codex login status` finds no login"]],
+    ["gemini", ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "Login with Google"]],
+    ["aider", ["ANTHROPIC_API_KEY", "OPENROUTER_API_KEY"]],
+  ])("%s with no key: refused before any mission or branch is made, naming the commands that fix it", async (preset, named) => {
+    const [r, bin] = await Promise.all([presetRepo(preset), credentialStandIns()]);
+    for (const args of [["run", "--plan", ".git/plan.yml"], ["run", "--task", "add a.txt"]]) {
+      expectRefused(await naruto(r.dir, args, { PATH: `${bin}:${BARE_PATH}` }), "has no credentials", ...named);
+    }
+    expect(await refs(r.dir)).toBe("refs/heads/main");
+    await expect(stat(join(r.dir, ".git", "naruto", "missions"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("codex with OPENAI_API_KEY only: refused, saying that codex exec reads CODEX_API_KEY", async () => {
+    const [r, bin] = await Promise.all([presetRepo("codex"), credentialStandIns()]);
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, OPENAI_API_KEY: "sk-naruto-test-key-000" }), 'export CODEX_API_KEY="$OPENAI_API_KEY"');
+  });
+
+  it("claude with a key: not refused, and the agent runs with it", async () => {
+    const [r, bin] = await Promise.all([presetRepo("claude"), credentialStandIns()]);
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--json"], { PATH: `${bin}:${BARE_PATH}`, ANTHROPIC_API_KEY: "sk-ant-naruto-test-0000" });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await r.run("show", `naruto/${resultOf(run.stdout).mission}:a.txt`)).toBe("a key");
+  });
+});
+
+describe("a logged-in CLI, opt-in (--login)", () => {
+  const ONE = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n";
+
+  it("claude: the agent gets a copy of the login without its refresh token; the user's login file is untouched", async () => {
+    const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": "version: 1\nagents:\n  default: { preset: claude }\n" });
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    const bin = await credentialStandIns();
+    const home = await scratch("naruto-user-home-");
+    await mkdir(join(home, ".claude"));
+    const login = JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat01-naruto-test-access", refreshToken: "sk-ant-ort01-naruto-test-refresh", expiresAt: Date.now() + 4 * 3600_000, scopes: ["user:inference"], subscriptionType: "max" } });
+    await writeFile(join(home, ".claude", ".credentials.json"), login);
+    const env = { PATH: `${bin}:${BARE_PATH}`, HOME: home };
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], env), "has no credentials", "naruto run --login");
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--login", "--json"], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await r.run("show", `naruto/${resultOf(run.stdout).mission}:a.txt`)).toBe("an access token alone");
+    expect(await readFile(join(home, ".claude", ".credentials.json"), "utf8")).toBe(login);
+  });
+
+  it("claude: an access token that would expire before an attempt could end is refused, with what to do", async () => {
+    const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": "version: 1\nagents:\n  default: { preset: claude, login: true }\n" });
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    const bin = await credentialStandIns();
+    const home = await scratch("naruto-user-home-");
+    await mkdir(join(home, ".claude"));
+    await writeFile(join(home, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat01-x", refreshToken: "sk-ant-ort01-y", expiresAt: Date.now() + 10 * 60_000 } }));
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, HOME: home }), "before an attempt could end", "never gives an agent the refresh token", "claude setup-token");
+    expect(await refs(r.dir)).toBe("refs/heads/main");
+  });
+
+  it("codex: a ChatGPT login's copy has no refresh token", async () => {
+    const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": "version: 1\nagents:\n  default: { preset: codex }\n" });
+    await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
+    const bin = await credentialStandIns();
+    const home = await scratch("naruto-user-home-");
+    await mkdir(join(home, ".codex"));
+    const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+    const login = JSON.stringify({ auth_mode: "chatgpt", tokens: { id_token: jwt({ email: "u@example.com" }), access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3 * 86400 }), refresh_token: "naruto-test-refresh", account_id: "acct" }, last_refresh: new Date().toISOString() });
+    await writeFile(join(home, ".codex", "auth.json"), login);
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--login", "--json"], { PATH: `${bin}:${BARE_PATH}`, HOME: home });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await r.run("show", `naruto/${resultOf(run.stdout).mission}:a.txt`)).toBe("an access token alone");
+    expect(await readFile(join(home, ".codex", "auth.json"), "utf8")).toBe(login);
   });
 });
