@@ -46,12 +46,12 @@ describe("loadConfig defaults", () => {
 
 describe("loadConfig agents", () => {
   it("builds the default profile from a preset, with extra env names and its own timeout", () => {
-    const config = configOf("agents:\n  default: { preset: codex, timeout: 1h, env: [HTTPS_PROXY] }\n");
+    const config = configOf("agents:\n  default: { preset: codex, timeout: 1h, env: [HTTPS_PROXY, MY_CA_BUNDLE] }\n");
     expect(config.agents.default).toEqual({
       name: "default",
       command: PRESETS.codex.command,
       timeout: 3_600_000,
-      env: ["CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_HOME", "HTTPS_PROXY"],
+      env: [...PRESETS.codex.env, "MY_CA_BUNDLE"],
       description: PRESETS.codex.description,
       preset: "codex",
       network: true,

@@ -24,6 +24,12 @@ export interface PresetAuth {
   readonly fix: readonly (readonly [command: string, why: string])[];
   /** Variables people set for it that it does not read, and what to do instead. */
   readonly misread?: Readonly<Record<string, string>>;
+  /**
+   * Variables of its vendor that point it somewhere (a gateway's address, its headers): one set
+   * in the shell that the profile does not pass is named on the terminal, with the `env:` that
+   * passes it. (The proxy variables every preset passes.)
+   */
+  readonly related: RegExp;
 }
 
 /**
@@ -55,6 +61,7 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
     variables: [["ANTHROPIC_API_KEY"], ["CLAUDE_CODE_OAUTH_TOKEN"], ["ANTHROPIC_AUTH_TOKEN"], ["CLAUDE_CODE_USE_BEDROCK"], ["CLAUDE_CODE_USE_VERTEX"], ["CLAUDE_CODE_USE_FOUNDRY"]],
     // `claude auth status` reads the variables and the stored login, never the network; exit 1: none.
     probe: ["claude", "auth", "status"],
+    related: /^(ANTHROPIC|CLAUDE_CODE)_\w*(BASE_URL|_HEADERS|API_KEY|AUTH_TOKEN)$/,
     login: { kind: "claude", dirVariable: "CLAUDE_CONFIG_DIR", homeDir: ".claude", file: ".credentials.json", extras: [], target: ".claude", signIn: "claude auth login" },
     fix: [
       ["export ANTHROPIC_API_KEY=sk-ant-…", "an API key (console.anthropic.com)"],
@@ -68,18 +75,23 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
     variables: [["CODEX_API_KEY"]],
     // `codex login status` reads the stored login only (not CODEX_API_KEY), offline; exit 1: none.
     probe: ["codex", "login", "status"],
+    related: /^(CODEX|OPENAI)_\w*(BASE_URL|API_BASE|API_KEY)$/,
     login: { kind: "codex", dirVariable: "CODEX_HOME", homeDir: ".codex", file: "auth.json", extras: [], target: ".codex", signIn: "codex login" },
     fix: [
       ["export CODEX_API_KEY=sk-…", "an OpenAI API key (codex exec reads CODEX_API_KEY)"],
       ["printenv OPENAI_API_KEY | codex login --with-api-key", `then ${LOGIN_FLAG}: the key stored as Codex's login`],
       ["codex login", `then ${LOGIN_FLAG}: your ChatGPT sign-in (docs/agents.md)`],
     ],
-    misread: { OPENAI_API_KEY: 'OPENAI_API_KEY is set, but codex exec reads CODEX_API_KEY: export CODEX_API_KEY="$OPENAI_API_KEY"' },
+    misread: {
+      OPENAI_API_KEY: 'OPENAI_API_KEY is set, but codex exec reads CODEX_API_KEY: export CODEX_API_KEY="$OPENAI_API_KEY"',
+      OPENAI_BASE_URL: "OPENAI_BASE_URL is set, but Codex does not read it: a gateway is a model provider in its config.toml (CODEX_HOME, passed by the preset; docs/agents.md)",
+    },
   },
   gemini: {
     cli: "Gemini CLI",
     variables: [["GEMINI_API_KEY"], ["GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY"], ["GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS"], ["GOOGLE_GENAI_USE_GCA", "GOOGLE_CLOUD_ACCESS_TOKEN"]],
     probe: null,
+    related: /^(GEMINI|GOOGLE)_\w*(BASE_URL|API_KEY|ACCESS_TOKEN)$/,
     login: { kind: "gemini", dirVariable: null, underVariable: "GEMINI_CLI_HOME", homeDir: ".gemini", file: "oauth_creds.json", extras: ["google_accounts.json"], target: ".gemini", signIn: "gemini (Login with Google)" },
     fix: [
       ["export GEMINI_API_KEY=…", "a Gemini API key (aistudio.google.com/apikey)"],
@@ -91,6 +103,7 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
     cli: "aider",
     variables: [["ANTHROPIC_API_KEY"], ["OPENAI_API_KEY"], ["GEMINI_API_KEY"], ["DEEPSEEK_API_KEY"], ["OPENROUTER_API_KEY"]],
     probe: null,
+    related: /^(AIDER|OPENAI|ANTHROPIC|GEMINI|DEEPSEEK|OPENROUTER|OLLAMA)_\w*(API_BASE|BASE_URL|API_KEY)$/,
     login: null,
     fix: [["export ANTHROPIC_API_KEY=sk-ant-…", "the key of the model the preset runs (--model sonnet); OPENAI_API_KEY, GEMINI_API_KEY, DEEPSEEK_API_KEY or OPENROUTER_API_KEY with AIDER_MODEL for another"]],
   },

@@ -5,8 +5,8 @@
  * in `mktemp` files outside the work tree, turns the agent's own output into the
  * `$NARUTO_RESULT_FILE` summary, and exits with the agent's exit code.
  *
- * Each preset's `env` is the allowlist of that agent's authentication variables: nothing else of
- * the runner's environment reaches the agent (see env-policy.ts).
+ * Each preset's `env` is the allowlist of that agent's authentication, gateway and proxy
+ * variables: nothing else of the runner's environment reaches the agent (see env-policy.ts).
  */
 
 export const PRESET_NAMES = ["claude", "codex", "aider", "gemini"] as const;
@@ -115,6 +115,11 @@ exit $rc
 // AWS and Google credential variables are listed for the Bedrock and Vertex routes.
 const AWS = ["AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"];
 const GOOGLE_ADC = ["GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"];
+// A proxy between this machine and the model, as every CLI reads it (both spellings: Node.js
+// tools read the upper case, Rust's reqwest and Python's both), and a proxy's certificate
+// authority: Node.js's NODE_EXTRA_CA_CERTS (Claude Code, Gemini CLI), Codex's own and
+// SSL_CERT_FILE, Python's REQUESTS_CA_BUNDLE (aider).
+const PROXY = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"];
 
 export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   claude: {
@@ -122,13 +127,22 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
     env: [
       "ANTHROPIC_API_KEY",
       "CLAUDE_CODE_OAUTH_TOKEN",
+      // A gateway: its address, the bearer token it takes instead of a key, headers it wants.
+      "ANTHROPIC_BASE_URL",
+      "ANTHROPIC_AUTH_TOKEN",
+      "ANTHROPIC_CUSTOM_HEADERS",
       "CLAUDE_CODE_USE_BEDROCK",
+      "ANTHROPIC_BEDROCK_BASE_URL",
       ...AWS,
       "CLAUDE_CODE_USE_VERTEX",
       "ANTHROPIC_VERTEX_PROJECT_ID",
+      "ANTHROPIC_VERTEX_BASE_URL",
       "CLOUD_ML_REGION",
       "GOOGLE_APPLICATION_CREDENTIALS",
       "CLAUDE_CODE_USE_FOUNDRY",
+      "ANTHROPIC_FOUNDRY_BASE_URL",
+      ...PROXY,
+      "NODE_EXTRA_CA_CERTS",
     ],
     description: "Claude Code (claude -p), edits accepted, git commit/push denied",
     executables: ["claude", "node"],
@@ -137,14 +151,15 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   codex: {
     command: CODEX,
     // CODEX_HOME: a user's Codex config (with `read: [~/.codex]`); see the command's comment.
-    env: ["CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_HOME"],
+    // Codex takes a gateway as a model provider of its config.toml (CODEX_HOME), not a variable.
+    env: ["CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_HOME", ...PROXY, "CODEX_CA_CERTIFICATE", "SSL_CERT_FILE"],
     description: "OpenAI Codex CLI (codex exec), workspace-write sandbox",
     executables: ["codex", "node"],
     install: "npm install -g @openai/codex",
   },
   aider: {
     command: AIDER,
-    env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "AIDER_MODEL"],
+    env: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "AIDER_MODEL", "OPENAI_API_BASE", ...PROXY, "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"],
     description: "aider (--message-file), no auto-commits",
     executables: ["aider", "node"],
     install: "python -m pip install aider-install && aider-install",
@@ -152,7 +167,20 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   gemini: {
     command: GEMINI,
     // GEMINI_CLI_HOME: a user's Gemini settings (with `read: [~/.gemini]`); see the command's comment.
-    env: ["GEMINI_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY", ...GOOGLE_ADC, "GEMINI_CLI_HOME"],
+    env: [
+      "GEMINI_API_KEY",
+      "GOOGLE_GENAI_USE_VERTEXAI",
+      "GOOGLE_API_KEY",
+      ...GOOGLE_ADC,
+      // Code Assist with an access token of one's own (no refresh token anywhere).
+      "GOOGLE_GENAI_USE_GCA",
+      "GOOGLE_CLOUD_ACCESS_TOKEN",
+      "GEMINI_CLI_HOME",
+      "GOOGLE_GEMINI_BASE_URL",
+      "GOOGLE_VERTEX_BASE_URL",
+      ...PROXY,
+      "NODE_EXTRA_CA_CERTS",
+    ],
     description: "Gemini CLI (gemini -p), yolo approval in a trusted workspace",
     executables: ["gemini", "node"],
     install: "npm install -g @google/gemini-cli",

@@ -29,6 +29,7 @@ import type { Sandbox } from "../sandbox/index.ts";
 import { defaultWorkRoot, workRepo } from "../sandbox/index.ts";
 import { resolveAgentCommand } from "./agent-command.ts";
 import { checkAgentsAuthenticated, type Probe } from "./auth-check.ts";
+import { unpassedVariables } from "./unpassed-variables.ts";
 import { checkAgentsInstalled, checkedPlan, checkGivenReadPaths, checkProgramsShown, checkReadPaths, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
@@ -115,7 +116,7 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   const commonDir = await commonDirAnswer;
   const release = await holdMission(commonDir, id);
   try {
-    return await startMission(deps, resolved, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox, uncommitted: uncommittedAnswer });
+    return await startMission(deps, resolved, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox, uncommitted: uncommittedAnswer, unpassed: unpassedVariables(config, profiles, deps.env) });
   } finally {
     await release();
   }
@@ -124,7 +125,7 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
 async function startMission(
   deps: LocalDeps,
   req: RunRequest,
-  m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string; sandbox: Promise<Sandbox>; uncommitted: Promise<string | null> },
+  m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string; sandbox: Promise<Sandbox>; uncommitted: Promise<string | null>; unpassed: readonly string[] },
 ): Promise<Mission> {
   const repoDir = req.repoDir;
   const { id, commit, refName, config, commonDir } = m;
@@ -140,6 +141,7 @@ async function startMission(
   // nothing above waits for it.
   const uncommitted = await m.uncommitted;
   if (uncommitted !== null) deps.progress.error(new Error(uncommitted));
+  for (const line of m.unpassed) deps.progress.error(new Error(line));
   const task = req.task ?? m.title ?? "run the plan";
   const requested: MissionEvent = {
     type: "requested",

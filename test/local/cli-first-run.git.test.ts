@@ -242,11 +242,14 @@ describe("credentials are checked before the mission starts", () => {
     expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, OPENAI_API_KEY: "sk-naruto-test-key-000" }), 'export CODEX_API_KEY="$OPENAI_API_KEY"');
   });
 
-  it("claude with a key: not refused, and the agent runs with it", async () => {
+  it("claude with a key: not refused, and the agent runs with it; a vendor variable it does not pass is named once, with the env: that passes it", async () => {
     const [r, bin] = await Promise.all([presetRepo("claude"), credentialStandIns()]);
-    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--json"], { PATH: `${bin}:${BARE_PATH}`, ANTHROPIC_API_KEY: "sk-ant-naruto-test-0000" });
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--json"], { PATH: `${bin}:${BARE_PATH}`, ANTHROPIC_API_KEY: "sk-ant-naruto-test-0000", ANTHROPIC_OTHER_BASE_URL: "https://gw.example", ANTHROPIC_BASE_URL: "https://gw.example" });
     expect(run.code, run.stderr).toBe(0);
     expect(await r.run("show", `naruto/${resultOf(run.stdout).mission}:a.txt`)).toBe("a key");
+    const named = "ANTHROPIC_OTHER_BASE_URL is set here, but the default agent (Claude Code) does not get it: pass it with env: in .github/naruto.yml — agents: { default: { preset: claude, env: [ANTHROPIC_OTHER_BASE_URL] } }";
+    expect(run.stderr.split(named).length).toBe(2);
+    expect(run.stderr).not.toContain("ANTHROPIC_BASE_URL is set here");
   });
 });
 
