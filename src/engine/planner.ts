@@ -26,7 +26,8 @@ export function planCheckOptions(config: Config, strict: boolean): CheckOptions 
   };
 }
 
-export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<PlannerResult> {
+/** `onOutput`: each chunk of the planner agent's output (redacted), for a live view. */
+export async function runPlanner(ctx: EngineContext, mission: Mission, options: { readonly onOutput?: (chunk: Buffer) => void } = {}): Promise<PlannerResult> {
   const { config } = ctx;
   const profile = config.agents[config.planner.agent];
   if (!profile) return { ok: false, reason: `the planner's agent profile "${config.planner.agent}" is not defined`, attempts: 0 };
@@ -45,7 +46,11 @@ export async function runPlanner(ctx: EngineContext, mission: Mission): Promise<
         const run = await runAgent({
           command: profile.command, sandbox: ctx.sandbox, workDir, prompt: (file) => prompt((planFile = file)), env: ctx.env, allowEnv: profile.env,
           network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "planner", attempt, writes: [],
-          timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk), ...(ctx.signal ? { signal: ctx.signal } : {}),
+          timeoutMs: profile.timeout, ...(ctx.signal ? { signal: ctx.signal } : {}),
+          onOutput: (chunk) => {
+            log.write(chunk);
+            options.onOutput?.(chunk);
+          },
         });
         await log.close();
         await writeOwnFile(join(records, `prompt-${attempt}.md`), run.prompt);

@@ -21,7 +21,7 @@ import { keepLeftoverWork } from "./leftover-work.ts";
 import { holdMission } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 import { planCheckOptions, runPlanner } from "../engine/index.ts";
-import type { Progress } from "./progress.ts";
+import { PLANNER_OUTPUT, type Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/index.ts";
@@ -254,7 +254,7 @@ function driverContext(
     ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
     ...(deps.onCancelled ? { onCancelled: deps.onCancelled } : {}),
     ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
-    plan: (m, signal) => makePlan({ ctx: { ...engine, signal }, planText, mission: m }),
+    plan: (m, signal) => makePlan({ ctx: { ...engine, signal }, planText, mission: m, onOutput: (chunk) => deps.progress.output(PLANNER_OUTPUT, chunk) }),
     report: async (m) => {
       await writeReports(commonDir, m, redactor);
     },
@@ -276,7 +276,7 @@ function clockBackstop(config: Config): number {
 }
 
 /** The `planned` event for an explicit plan, or the planner agent's plan; null when the planner was stopped. */
-async function makePlan(input: { ctx: EngineContext; planText: string | null; mission: Mission }): Promise<MissionEvent | null> {
+async function makePlan(input: { ctx: EngineContext; planText: string | null; mission: Mission; onOutput: (chunk: Buffer) => void }): Promise<MissionEvent | null> {
   const { ctx, mission } = input;
   const { config } = ctx;
   const at = () => ctx.now().toISOString();
@@ -285,7 +285,7 @@ async function makePlan(input: { ctx: EngineContext; planText: string | null; mi
     check = checkPlan(input.planText, planCheckOptions(config, mission.settings.strict));
     if (!check.ok) return { type: "planning_failed", at: at(), reason: check.errors.map(formatPlanError).join("\n") };
   } else {
-    const result = await runPlanner(ctx, mission);
+    const result = await runPlanner(ctx, mission, { onOutput: input.onOutput });
     if (!result.ok && "stopped" in result) return null;
     if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason, ...(result.outputTail ? { output_tail: [...result.outputTail] } : {}) };
     check = result.check;

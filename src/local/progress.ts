@@ -1,9 +1,17 @@
 /**
  * What a person sees while a local mission runs: on a terminal, one live line per running item
- * plus totals, redrawn in place; elsewhere (CI, a pipe), plain log lines, one per event.
+ * (and the planner while it plans) with its time so far and its agent's last line, plus totals,
+ * redrawn in place; elsewhere (CI, a pipe), plain log lines, one per event, and every minute a
+ * line per running item with the same, so that a long agent is never silence.
  */
-import type { Mission } from "../mission/index.ts";
-import type { MissionEvent } from "../mission/index.ts";
+import { outputTail } from "../agent/index.ts";
+import { isNeverStarted, type Mission, type MissionEvent } from "../mission/index.ts";
+
+/** The key of the planner agent's output (no item id can be it: ids start with a letter or digit). */
+export const PLANNER_OUTPUT = "(planner)";
+
+/** How often the log says what is still running. */
+export const HEARTBEAT_MS = 60_000;
 
 export interface Progress {
   event(event: MissionEvent, mission: Mission): void;
@@ -15,26 +23,65 @@ export interface Progress {
 
 export const silentProgress: Progress = { event() {}, output() {}, error() {}, close() {} };
 
-/** One line per event, prefixed with the time since the start. */
-export function logProgress(write: (text: string) => void, now: () => Date): Progress {
+/**
+ * One line per event, prefixed with the time since the start, and every `every` ms (default a
+ * minute; null: never) a line per running item, and the planner while it plans.
+ */
+export function logProgress(write: (text: string) => void, now: () => Date, options: { readonly every?: number | null } = {}): Progress {
   const start = now().getTime();
   const stamp = () => `[${clock(now().getTime() - start)}]`;
+  let mission: Mission | null = null;
+  const lastOutput = new Map<string, string>();
+  const every = options.every === undefined ? HEARTBEAT_MS : options.every;
+  const timer =
+    every === null
+      ? null
+      : setInterval(() => {
+          if (mission !== null) for (const line of stillRunning(mission, lastOutput, now())) write(`${stamp()} ${line}\n`);
+        }, every);
+  timer?.unref();
   return {
     event(e, m) {
+      mission = m;
       const line = describe(e, m);
       if (line) write(`${stamp()} ${line}\n`);
     },
-    output() {},
+    output(item, chunk) {
+      noteLastLine(lastOutput, item, chunk);
+    },
     error(e) {
       write(`${stamp()} warning: ${e instanceof Error ? e.message : String(e)}\n`);
     },
-    close() {},
+    close() {
+      if (timer !== null) clearInterval(timer);
+    },
   };
+}
+
+/** Keeps an agent's last line, control characters dropped (it is drawn on a terminal). */
+function noteLastLine(lastOutput: Map<string, string>, item: string, chunk: Buffer): void {
+  const [last] = outputTail(chunk.toString("utf8"), { lines: 1, width: 80 });
+  if (last !== undefined) lastOutput.set(item, last.trim());
+}
+
+/** What is still running, a line each: the planner while the mission plans, each running item's agent. */
+function stillRunning(m: Mission, lastOutput: ReadonlyMap<string, string>, now: Date): string[] {
+  const said = (key: string) => {
+    const last = lastOutput.get(key);
+    return last === undefined ? "" : ` — ${last}`;
+  };
+  if (m.status === "planning") return [`planner: running for ${clock(now.getTime() - Date.parse(m.created_at))}${said(PLANNER_OUTPUT)}`];
+  return m.items.flatMap((i) => {
+    const a = i.attempts.at(-1);
+    const since = a?.started_at ?? a?.dispatched_at;
+    if (i.status !== "running" || a === undefined || since === undefined || a.exited_at !== null) return [];
+    return [`${i.id}: attempt ${a.n} running for ${clock(now.getTime() - Date.parse(since))}${said(i.id)}`];
+  });
 }
 
 /** A live block on a terminal: the log lines scroll above, the running items stay below. */
 export function terminalProgress(write: (text: string) => void, now: () => Date): Progress {
-  const log = logProgress((t) => lines.push(t), now);
+  const log = logProgress((t) => lines.push(t), now, { every: null });
   const lines: string[] = [];
   let drawn = 0;
   let mission: Mission | null = null;
@@ -56,8 +103,7 @@ export function terminalProgress(write: (text: string) => void, now: () => Date)
       redraw();
     },
     output(item, chunk) {
-      const last = chunk.toString("utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "").at(-1);
-      if (last) lastOutput.set(item, last.slice(0, 60));
+      noteLastLine(lastOutput, item, chunk);
     },
     error(e) {
       log.error(e);
@@ -74,12 +120,14 @@ export function terminalProgress(write: (text: string) => void, now: () => Date)
 function liveLines(m: Mission, lastOutput: ReadonlyMap<string, string>, now: Date): string[] {
   const running = m.items.filter((i) => i.status === "running");
   const count = (s: string) => m.items.filter((i) => i.status === s).length;
+  const cut = (text: string | undefined) => (text === undefined ? "" : text.length > 60 ? `${text.slice(0, 59)}…` : text);
   const lines = running.map((i) => {
     const a = i.attempts.at(-1);
     const since = a?.started_at ?? a?.dispatched_at;
     const elapsed = since ? clock(now.getTime() - Date.parse(since)) : "";
-    return `  ⟳ ${i.id.padEnd(24)} attempt ${a?.n ?? 1}  ${elapsed}  ${lastOutput.get(i.id) ?? ""}`;
+    return `  ⟳ ${i.id.padEnd(24)} attempt ${a?.n ?? 1}  ${elapsed}  ${cut(lastOutput.get(i.id))}`;
   });
+  if (m.status === "planning") lines.push(`  ⟳ ${"planner".padEnd(24)} ${clock(now.getTime() - Date.parse(m.created_at))}  ${cut(lastOutput.get(PLANNER_OUTPUT))}`);
   lines.push(
     `  ${m.id} ${m.status}: ${count("integrated")}/${m.items.length} integrated, ${running.length} running, ` +
       `${count("checkpointed")} waiting for the queue, ${m.items.filter((i) => ["failed", "conflicted", "out_of_scope", "timed_out", "tampered"].includes(i.status)).length} failed`,
@@ -108,6 +156,7 @@ function describe(e: MissionEvent, m: Mission): string | null {
         : o.kind === "out_of_scope" ? `out of scope: ${o.paths.join(", ")}`
         : o.kind === "no_changes" ? "no changes"
         : o.kind === "permanent" ? `failed: ${firstLine(o.reason)}`
+        : isNeverStarted(o) ? "had not begun when the last run stopped: it starts again, and does not count"
         : `${o.kind}: ${firstLine(o.reason)}`;
       return `${e.item}: attempt ${e.attempt} ${what}${lastWords(e.output_tail)}`;
     }

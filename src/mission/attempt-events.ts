@@ -6,7 +6,7 @@
 import { attemptsUsed, type Attempt, type Mission, type MissionItem, type TamperFinding } from "./document.ts";
 import { findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
-import type { IntegrationResult, MissionEvent } from "./events.ts";
+import type { AttemptOutcome, IntegrationResult, MissionEvent } from "./events.ts";
 
 type Of<T extends MissionEvent["type"]> = Extract<MissionEvent, { type: T }>;
 
@@ -40,7 +40,7 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
   }
   if (attempt.status !== "dispatched" && attempt.status !== "running") return DUPLICATE;
   if (e.agents_as_root === true) m.agents_as_root = true;
-  if (e.outcome.kind === "interrupted" && attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && e.outcome.reason.startsWith(NEVER_STARTED)) {
+  if (attempt.status === "dispatched" && attempt.started_at === null && attempt.tampered === null && isNeverStarted(e.outcome)) {
     // The runner stopped before the attempt began: it never happened, and is not recorded.
     item.attempts.pop();
     Object.assign(item, { status: "ready", reason: null });
@@ -104,6 +104,11 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
  * first): such an attempt is removed, not recorded (see {@link applyAttemptFinished}).
  */
 export const NEVER_STARTED = "never started:";
+
+/** The outcome is the one `resumption` gives an attempt its runner never started (it is removed, not recorded). */
+export function isNeverStarted(outcome: AttemptOutcome): boolean {
+  return outcome.kind === "interrupted" && outcome.reason.startsWith(NEVER_STARTED);
+}
 
 /**
  * The tamper record's findings: kept on the mission for the report and the arbiter; every

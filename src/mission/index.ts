@@ -10,6 +10,7 @@ export type { AttemptOrder, AttemptOutcome, CheckpointOrder, IntegrationResult, 
 export { DOCUMENT_FILE, ITEMS_FOLDER, ITEMS_PER_FOLDER, PROOF_FILE, WHOLE_DOCUMENT_FILE, documentText, folderName, itemFileName, itemPath, joinRecords, missionFiles, recordText, treeContent } from "./records.ts";
 export type { TreeEntry } from "./records.ts";
 export { resumption } from "./resume.ts";
+export { isNeverStarted } from "./attempt-events.ts";
 export { step } from "./step.ts";
 export { MissionNotFoundError, applyEvent, applyEvents } from "./store.ts";
 export type { BatchResult, MissionStore, SaveResult, StoredMission } from "./store.ts";
