@@ -1,6 +1,6 @@
 /**
  * The words of an agent's command line, as far as naruto needs them: which program it starts,
- * and which of its arguments name files, so that the sandbox can show them (DESIGN.md §8a). A
+ * and which of its arguments name files, so that the sandbox can show them (docs/architecture.md). A
  * small reading of `sh` syntax, not a shell: quotes and backslashes join a word, blanks and
  * `; & | ( ) < >` end one. A word that holds an expansion (`$`, a backquote, a glob) is not
  * literal: what it names is only known when the shell runs it, so naruto leaves it alone.

@@ -2,7 +2,7 @@
  * A variable set in the shell that a preset's CLI would read but its profile does not pass (a
  * gateway's `*_BASE_URL`, its headers, another of its vendor's keys): the agent runs without it,
  * and a CLI that would have gone to the gateway goes to the vendor's public host instead. naruto
- * never passes what a profile does not list (DESIGN.md §8), so it names each such variable once
+ * never passes what a profile does not list (docs/architecture.md), so it names each such variable once
  * on the terminal, with the `env:` that passes it — or, for a variable the CLI does not read at
  * all, what it reads instead.
  */
