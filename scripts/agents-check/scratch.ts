@@ -41,12 +41,14 @@ export interface RepoSetup {
   readonly env: readonly string[];
   readonly read: readonly string[];
   readonly cases: readonly CheckCase[];
+  /** The profile's `login: true`: the agent gets a copy of the CLI's login. */
+  readonly login?: boolean;
 }
 
 export async function initRepo(scratch: Scratch, setup: RepoSetup): Promise<void> {
   const config = {
     version: 1,
-    agents: { default: { preset: setup.preset, env: [...setup.env], read: [...setup.read] } },
+    agents: { default: { preset: setup.preset, env: [...setup.env], read: [...setup.read], ...(setup.login === true ? { login: true } : {}) } },
     // One attempt per item: a retry would run the scenario again and double the usage to check.
     limits: { max_attempts: 1, item_timeout: "5m" },
     workdir: scratch.workRoot,
