@@ -51,8 +51,8 @@ exit $rc
 // Codex CLI must write its home (`installation_id`, SQLite state, `tmp/arg0`, `skills`,
 // `shell_snapshots`) or it exits 1. A user's CODEX_HOME (shown with `read: [~/.codex]`) is
 // read-only in the sandbox: the preset copies its config.toml into a Codex home in the private
-// HOME and runs Codex there. Not auth.json: a ChatGPT login refreshed in the copy could rotate
-// the user's refresh token; under naruto Codex takes an API key (CODEX_API_KEY).
+// HOME and runs Codex there. Not auth.json: its login comes from naruto, only with `login: true`,
+// without the refresh token Codex would rotate (src/agent/cli-login.ts, docs/agents.md).
 //
 // Codex exits 0 when its writes fail (its own sandbox refused them, or a patch did not apply):
 // each comes in its JSON as a `file_change` item with `status: "failed"`. The preset fails such an
@@ -100,8 +100,8 @@ exit $rc
 // needs) from its home, `$GEMINI_CLI_HOME/.gemini/` (else HOME's, which naruto makes private), and
 // exits 1 when it cannot write its project registry and chats beside them. A user's home (passed
 // with `read: [~/.gemini]`) is read-only in the sandbox: the preset copies its settings.json into
-// the private HOME and runs Gemini there. Not oauth_creds.json: a login refreshed in the copy
-// could rotate the user's token; under naruto Gemini takes an API key.
+// the private HOME and runs Gemini there. Not oauth_creds.json: its login comes from naruto, only
+// with `login: true` (src/agent/cli-login.ts, docs/agents.md).
 //
 // Gemini CLI 0.61.0 prints its JSON on standard output when it runs, but on standard error when
 // it fails, after its warnings: the preset shows standard error as it comes and keeps a copy
