@@ -2,8 +2,8 @@
  * How each preset's CLI authenticates (measured with claude 2.1.328, codex-cli 0.169.0 and
  * gemini 0.61.0; aider from its docs): the variables that give it credentials, the offline probe
  * its CLI offers, its login on this machine, and the commands that give it credentials, which a
- * refusal names. Plain data: the pre-run check (src/local/), the attempts (src/engine/) and
- * `naruto init`/`doctor` read it. docs/agents.md says what each CLI does with its login, and why
+ * refusal names. Plain data: the pre-run check and the unpassed-variable warning (src/local/)
+ * and the attempts (src/engine/) read it. docs/agents.md says what each CLI does with its login, and why
  * naruto shows the agent the login it does.
  */
 import type { PresetName } from "./presets.ts";
