@@ -26,7 +26,7 @@ import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { writeReports } from "./reports.ts";
 import { chooseSandbox } from "../sandbox/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
-import { defaultWorkRoot, workRepo } from "../sandbox/index.ts";
+import { defaultWorkRoot, sandboxUserFor, workRepo } from "../sandbox/index.ts";
 import { resolveAgentCommand } from "./agent-command.ts";
 import { checkAgentsAuthenticated, type Probe } from "./auth-check.ts";
 import { unpassedVariables } from "./unpassed-variables.ts";
@@ -108,7 +108,9 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   const config = withOverrides(configured, { agentCommand: resolved.agentCommand, agentRead: resolved.agentRead ?? [], parallel: req.parallel, login: req.login ?? false });
   const profiles = profilesToRun(config, plan);
   await checkAgentsInstalled(config, profiles, deps.env.PATH);
-  await checkReadPaths(config, profiles, deps.env.HOME);
+  // A sandbox that will not start is refused where it always was (startMission): here only its user counts.
+  const chosen = await sandbox.catch(() => null);
+  await checkReadPaths(config, profiles, deps.env.HOME, chosen?.kind === "bwrap" ? sandboxUserFor(process.getuid?.()) : null);
   await checkProgramsShown(config, profiles, deps.env, [await commonDirAnswer]);
   await checkAgentsAuthenticated(config, profiles, { env: deps.env, now: deps.now, ...(deps.probe ? { probe: deps.probe } : {}) });
   const id = `m-${deps.randomId()}`;

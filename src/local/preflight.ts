@@ -12,7 +12,7 @@ import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { commandProgram } from "../agent/index.ts";
-import { executableMounts, ProgramNotShownError, whichProgram } from "../sandbox/index.ts";
+import { executableMounts, ProgramNotShownError, whichProgram, type SandboxUser } from "../sandbox/index.ts";
 
 /** A run refused before anything was made: input the user can fix. The CLI exits 2. */
 export class RunRefusedError extends Error {
@@ -104,18 +104,36 @@ export function programsOf(profile: Pick<AgentProfile, "command" | "executables"
 
 /**
  * Refuses the run when a profile it starts reads a path that is not here (`read:` in the config,
- * `--read` on the command line): the sandbox would quietly show nothing in its place.
+ * `--read` on the command line): the sandbox would quietly show nothing in its place. When the
+ * agents run as a user of their own (`user`: naruto is root, src/sandbox/sandbox-user.ts), a path
+ * that user cannot read (a folder made 0700, a script only its owner may run) is refused too:
+ * the agent would find it and fail on it.
  */
-export async function checkReadPaths(config: Config, names: readonly string[], home: string | undefined): Promise<void> {
+export async function checkReadPaths(config: Config, names: readonly string[], home: string | undefined, user: SandboxUser = null): Promise<void> {
   const missing: string[] = [];
   for (const name of names) {
     const profile = config.agents[name];
     for (const path of profile?.read ?? []) {
       const here = path === "~" || path.startsWith("~/") ? join(home ?? "/", path.slice(1)) : path;
-      if ((await stat(here).catch(() => null)) === null) missing.push(`${label(name)} reads ${path}${here === path ? "" : ` (${here})`} (read: in .github/naruto.yml), which is not here: fix or remove the path.`);
+      const info = await stat(here).catch(() => null);
+      const named = `${path}${here === path ? "" : ` (${here})`}`;
+      if (info === null) missing.push(`${label(name)} reads ${named} (--read, or read: in .github/naruto.yml), which is not here: fix or remove the path.`);
+      else if (user !== null && !othersMay(info)) {
+        missing.push(
+          `${label(name)} reads ${named}, which the agents cannot read: naruto runs as root, and agents run as a user of their own (uid ${user.uid}), never as root. ` +
+            `Let others read it (\`chmod o+rX ${here}\`), or run naruto as an ordinary user.`,
+        );
+      }
     }
   }
   if (missing.length > 0) throw new RunRefusedError(`${missing.join("\n")}\nNothing was started.`);
+}
+
+/** Whether a user who is neither owner nor group may read it (and enter a folder, run a program). */
+function othersMay(info: { readonly mode: number; isDirectory(): boolean }): boolean {
+  if (info.isDirectory()) return (info.mode & 0o005) === 0o005;
+  const ownerRuns = (info.mode & 0o100) !== 0;
+  return (info.mode & 0o004) !== 0 && (!ownerRuns || (info.mode & 0o001) !== 0);
 }
 
 /** Refuses `--read` paths that are not here, before anything is made. */

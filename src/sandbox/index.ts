@@ -6,6 +6,7 @@ export { makeViewGitDir, viewCall } from "./git-view.ts";
 export { killProcessesWithEnv, processesWithEnv } from "./leftovers.ts";
 export type { Leftover, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
 export { snapshotWorkDir } from "./snapshot.ts";
+export { SANDBOX_USER, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
 export { sudoWorks } from "./sudo.ts";
 export { compareRecords, createFileHashes, missionRefPatterns, recordRepository } from "./tamper-record.ts";
 export type { TamperRecord } from "./tamper-record.ts";

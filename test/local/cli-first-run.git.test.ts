@@ -159,6 +159,11 @@ describe("an --agent command that names a file of this machine", () => {
       expect(a?.reason).toContain("not found inside the sandbox");
       expect(a?.reason).toContain("--read PATH");
     }
+    if (process.getuid?.() === 0 && !alone.stdout.includes('"sandbox": "none')) {
+      // As root, agents run as a user of their own: a folder only its owner may enter is refused, with the fix.
+      expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", dir]), `Let others read it (\`chmod o+rX ${dir}\`)`);
+      await chmod(dir, 0o755);
+    }
     await integrated(r, ["--agent", join(dir, "my-agent.sh"), "--read", dir]);
   });
 
@@ -177,7 +182,7 @@ describe("an --agent command that names a file of this machine", () => {
     await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
     const dir = await agentFolder();
     expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", "/nonexistent/naruto-read"]), "--read /nonexistent/naruto-read: no such file or folder here");
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"]), "the default agent reads /nonexistent/naruto-tools (read: in .github/naruto.yml), which is not here");
+    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"]), "the default agent reads /nonexistent/naruto-tools (--read, or read: in .github/naruto.yml), which is not here");
     expect(await refs(r.dir)).toBe("refs/heads/main");
   });
 });
