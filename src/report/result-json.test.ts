@@ -3,11 +3,11 @@ import { missionResult } from "./result-json.ts";
 import { hugeMission, reviewedMission, runningMission } from "./missions.fixture.ts";
 
 describe("missionResult", () => {
-  it("has exactly the keys of the result contract (README, `naruto run --json`), and each item's last_output", () => {
+  it("has exactly the keys of the result contract (README, `naruto run --json`)", () => {
     const result = missionResult(reviewedMission());
     expect(Object.keys(result)).toEqual(["mission", "status", "verdict", "queue", "items", "sandbox"]);
     expect(Object.keys(result.queue)).toEqual(["branch", "head", "verify_runs"]);
-    for (const item of result.items) expect(Object.keys(item)).toEqual(["id", "status", "attempts", "commit", "changed", "reason", "last_output"]);
+    for (const item of result.items) expect(Object.keys(item)).toEqual(["id", "status", "attempts", "commit", "changed", "reason"]);
   });
 
   it("reports the mission, its verdict, the queue and every item", () => {
@@ -18,7 +18,7 @@ describe("missionResult", () => {
       verdict: "request_changes",
       queue: { branch: "naruto/m-test1", head: m.queue.head, verify_runs: 3 },
       items: [
-        { id: "schema", status: "integrated", attempts: 1, commit: m.items[0]?.commit, changed: ["src/api/schema.ts"], reason: null, last_output: [] },
+        { id: "schema", status: "integrated", attempts: 1, commit: m.items[0]?.commit, changed: ["src/api/schema.ts"], reason: null },
         {
           id: "users-api",
           status: "integrated",
@@ -26,11 +26,10 @@ describe("missionResult", () => {
           commit: m.items[1]?.commit,
           changed: ["src/api/users.ts", "src/api/shared.ts", "test/api/users/validation.test.ts", "test/api/users/fixtures/a-very-long-fixture-name-for-users.json"],
           reason: null,
-          last_output: [],
         },
-        { id: "orders-api", status: "out_of_scope", attempts: 2, commit: null, changed: [], reason: "changed paths it may not change: README.md, package.json", last_output: [] },
-        { id: "docs", status: "integrated", attempts: 2, commit: m.items[3]?.commit, changed: ["docs/api.md"], reason: null, last_output: [] },
-        { id: "billing", status: "skipped", attempts: 0, commit: null, changed: [], reason: 'dependency "orders-api" failed (out_of_scope)', last_output: [] },
+        { id: "orders-api", status: "out_of_scope", attempts: 2, commit: null, changed: [], reason: "changed paths it may not change: README.md, package.json" },
+        { id: "docs", status: "integrated", attempts: 2, commit: m.items[3]?.commit, changed: ["docs/api.md"], reason: null },
+        { id: "billing", status: "skipped", attempts: 0, commit: null, changed: [], reason: 'dependency "orders-api" failed (out_of_scope)' },
       ],
       sandbox: "bwrap 0.8.0",
     });

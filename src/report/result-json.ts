@@ -2,9 +2,7 @@
  * The machine-readable result of a mission (README, "naruto run --json"): what `naruto run --json` and
  * `naruto status ID --json` print. A contract: exactly these keys, no more, so that tools can
  * rely on it; new facts go in the markdown report, or in a new versioned contract. `sandbox`
- * (docs/architecture.md) was added to it: what agents ran in, `bwrap 0.8.0` or `none (why)`; and each
- * item's `last_output`: what its last attempt's agent printed last, when it did not end in a
- * checkpoint (redacted, a few lines: why it failed, in its own words).
+ * (docs/architecture.md) was added to it: what agents ran in, `bwrap 0.8.0` or `none (why)`.
  */
 import type { Mission, MissionItem, VerdictKind } from "../mission/index.ts";
 
@@ -18,8 +16,6 @@ export interface MissionResultItem {
   readonly changed: readonly string[];
   /** Why the item is not integrated (the failure, the failed dependency, the cancel). */
   readonly reason: string | null;
-  /** Its last attempt's agent's last lines when that attempt did not end in a checkpoint; else empty. */
-  readonly last_output: readonly string[];
 }
 
 export interface MissionResult {
@@ -53,7 +49,6 @@ export function missionResult(mission: Mission): MissionResult {
       commit: i.commit,
       changed: [...i.changed],
       reason: i.status === "integrated" ? null : i.reason,
-      last_output: [...(i.attempts.at(-1)?.output_tail ?? [])],
     })),
     sandbox: mission.sandbox,
   };

@@ -15,7 +15,7 @@ const PLAN = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.tx
 interface ResultJson {
   readonly mission: string;
   readonly status: string;
-  readonly items: readonly { id: string; status: string; attempts: number; reason: string | null; last_output?: readonly string[] }[];
+  readonly items: readonly { id: string; status: string; attempts: number; reason: string | null }[];
 }
 
 function resultOf(stdout: string): ResultJson {
@@ -98,7 +98,7 @@ describe("a failure that will fail the same way again is not retried", () => {
 });
 
 describe("a failing agent's last words are on the terminal", () => {
-  it("under the attempt's line, and in --json's last_output, redacted", async () => {
+  it("under the attempt's line, and in --json's reason, redacted", async () => {
     const r = await repo();
     await writeFile(join(r.dir, ".git", "plan.yml"), "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n");
     const agent = `echo 'starting'; echo "token ghp_${"Ab3".repeat(12)} leaked" >&2; echo 'Error: the model endpoint said 529 overloaded' >&2; exit 3`;
@@ -108,7 +108,10 @@ describe("a failing agent's last words are on the terminal", () => {
     expect(human.stdout + human.stderr).not.toContain("ghp_");
     const json = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", agent, "--sandbox", "none", "--json"]);
     const [a] = resultOf(json.stdout).items;
-    expect(a?.last_output).toEqual(["starting", "token [redacted] leaked", "Error: the model endpoint said 529 overloaded"]);
+    // The §13 result keeps its keys: the words are in the reason.
+    expect(a?.reason).toContain("Error: the model endpoint said 529 overloaded");
+    expect(a?.reason).toContain("token [redacted] leaked");
+    expect(json.stdout).not.toContain("ghp_");
     expect(json.stderr).toContain("│ Error: the model endpoint said 529 overloaded");
   });
 });

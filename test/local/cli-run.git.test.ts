@@ -41,7 +41,7 @@ async function naruto(repo: TestRepo, argv: string[]) {
 }
 
 const KEYS = ["mission", "status", "verdict", "queue", "items", "sandbox"];
-const ITEM_KEYS = ["id", "status", "attempts", "commit", "changed", "reason", "last_output"];
+const ITEM_KEYS = ["id", "status", "attempts", "commit", "changed", "reason"];
 
 describe("naruto run --json", () => {
   it("prints exactly the §13 object and exits 0 for an approved mission; status --json prints the same", async () => {
