@@ -122,7 +122,8 @@ describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode)
     while ((await holder()) !== process.pid && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(await main(["resume", before.id], twin.io)).toBe(2);
     expect(twin.stderr()).toContain(`mission ${before.id} is still being run by process ${process.pid}`);
-    expect(await first, cli.stderr()).toBe(0);
+    // As root without a sandbox the agents ran as root: the verdict is capped at request_changes (exit 1).
+    expect(await first, cli.stderr()).toBe(mode === "none" && process.getuid?.() === 0 ? 1 : 0);
     for (const pid of orphans) expect(await isAlive(pid)).toBe(false);
     const after = await waitForMission(repo, () => true);
     expect(after.status).toBe("done");
