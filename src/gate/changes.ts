@@ -50,6 +50,8 @@ export async function listChanges(options: { readonly git: Git; readonly gitDir?
 export interface ChangedTree {
   readonly path: string;
   readonly oid: string;
+  /** The base has nothing at this path. */
+  readonly added: boolean;
 }
 
 /**
@@ -102,7 +104,7 @@ export function parseDiffTreeWithTrees(out: Buffer | string): { changes: Change[
       const second = kind === "renamed" ? tokens[i++]! : null;
       if (oldMode === TREE_RECORD_MODE || newMode === TREE_RECORD_MODE) {
         // `-t`: a tree record (never renamed), for the gate; not a change of its own.
-        if (newMode === TREE_RECORD_MODE) trees.push({ path: first, oid: newOid });
+        if (newMode === TREE_RECORD_MODE) trees.push({ path: first, oid: newOid, added: oldMode === NO_MODE });
         continue;
       }
       raw.push({

@@ -171,6 +171,25 @@ describe("the gate's own rules: gitlinks, .gitmodules, .gitattributes, size", ()
     expect(refusals(result)).toEqual(["src/.gitattributes (gitattributes)", "src/deno (gitlink)"]);
   });
 
+  it.each<[string, ForgedDir, string[]]>([
+    ["a name in two cases", [["src", [keep, ["README.md", "a\n"], ["readme.md", "b\n"]]]], ["src/README.md (name_collision)", "src/readme.md (name_collision)"]],
+    ["a name in NFC and in NFD", [["src", [keep, ["\u00e9.txt", "a\n"], ["e\u0301.txt", "b\n"]]]], ['"src/e\\u0301.txt" (name_collision)', "src/\u00e9.txt (name_collision)"]],
+    ["a folder beside the base's in another case", [["Src", [["a.ts", "x\n"]]]], ["Src (name_collision)", "src (name_collision)"]],
+    ["a file beside the base's in another case", [["readme.MD", "x\n"]], ["README.md (name_collision)", "readme.MD (name_collision)"]],
+  ])("refuses %s, each name by path (one name on macOS and Windows)", async (_name, top, expected) => {
+    const { result, commit } = await gate(top);
+    expect(refusals(result)).toEqual(expected);
+    expect(result.kind === "refused" && result.violations[0]?.detail).toMatch(/ and .* are one name on macOS and Windows/);
+    // Git on Linux has nothing against them.
+    expect(await fsckRefuses(commit)).toBe(false);
+  });
+
+  it("does not blame a change for a pair of names its base already had", async () => {
+    const { commit: start } = await forgeCommit(repo.git, repo.dir, { base, top: [["readme.md", "lower\n"]], message: "base with both\n" });
+    const tree = await forgeTree(repo.git, repo.dir, [["README.md", "# app, edited\n"], ["readme.md", "lower\n"], ["src", [keep]]]);
+    expect(await bothWays(start, tree, SMALL)).toEqual({ kind: "passed", changes: [expect.objectContaining({ path: "README.md", kind: "modified" })] });
+  });
+
   it("passes an honest change", async () => {
     const { result } = await gate([["src", [keep, ["a.ts", "export const a = 1;\n"]]]]);
     expect(result).toEqual({ kind: "passed", changes: [expect.objectContaining({ path: "src/a.ts", kind: "added" })] });

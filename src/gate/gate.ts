@@ -7,6 +7,9 @@
  *   name twice in one tree (`duplicate_name`), trees git cannot read or that are out of order
  *   (`bad_tree`);
  * - a blob larger than `limits.max_file_size` (`file_too_large`);
+ * - two names of one tree that are one name on macOS and Windows (`README.md` and `readme.md`,
+ *   `é.txt` in NFC and NFD: `name_collision`, each name refused), when the change brings one of
+ *   them (a pair the base already holds is the repository's, not the change's);
  * - a change that adds, changes or removes a gitlink (`gitlink`) or a `.gitmodules` (`gitmodules`),
  *   unless config `allow:` holds `submodules`; or a `.gitattributes` (`gitattributes`), unless it
  *   holds `gitattributes`. Allowed, they must still be files git would read: not symbolic links,
@@ -15,14 +18,19 @@
  * A refusal is data, never an exception: the attempt is `out_of_scope` with each `path (rule)`.
  */
 import type { Config } from "../config/index.ts";
-import { readDiff, withSymlinkTargets, type Change, type GitCallFor } from "./changes.ts";
+import { readDiff, withSymlinkTargets, type Change, type ChangedTree, type GitCallFor } from "./changes.ts";
+import { showDistinctPath } from "./collisions.ts";
 import { gitattributesProblem, gitmodulesProblems, parseConfigList, ATTR_MAX_FILE_SIZE } from "./content.ts";
 import { isDotGitattributes, isDotGitmodules } from "./names.ts";
-import { checkNewObjects, walkAllTrees, type ObjectRule } from "./objects.ts";
+import { checkNewObjects, join, walkAllTrees, type NameCollision, type ObjectRule } from "./objects.ts";
 import { GITLINK_MODE, SYMLINK_ENTRY_MODE } from "./tree.ts";
 import type { Git } from "../git/index.ts";
 
-export type GateRule = ObjectRule | "gitlink" | "gitmodules" | "gitattributes";
+/**
+ * `special_file` (a named pipe, socket or device) is found before the gate, in the work tree
+ * (src/sandbox): a tree cannot hold one, and it is refused by name rather than dropped.
+ */
+export type GateRule = ObjectRule | "gitlink" | "gitmodules" | "gitattributes" | "name_collision" | "special_file";
 
 export interface GateViolation {
   readonly path: string;
@@ -87,8 +95,27 @@ export async function checkGate(input: { git: Git; call: GitCallFor; base: strin
   const changes = await withSymlinkTargets(input.git, input.call, diff.changes);
   const found = changeViolations(changes, input.policy);
   const content = await contentViolations({ ...input, changes, blobSizes: objects.blobSizes });
-  const violations = [...objects.violations, ...found, ...content];
+  const collided = collisionViolations(objects.collisions, diff.changes, diff.trees);
+  const violations = [...objects.violations, ...collided, ...found, ...content];
   return violations.length === 0 ? { kind: "passed", changes } : { kind: "refused", violations, changes };
+}
+
+/**
+ * Each name of a colliding group, when the change brings one of the group: a name added, or
+ * renamed to, at that path (a file or a folder). Pure.
+ */
+export function collisionViolations(collisions: readonly NameCollision[], changes: readonly Change[], trees: readonly ChangedTree[]): GateViolation[] {
+  const brought = new Set([...changes.filter((c) => c.kind === "added" || c.kind === "renamed").map((c) => c.path), ...trees.filter((t) => t.added).map((t) => t.path)]);
+  const out: GateViolation[] = [];
+  for (const { dir, names } of collisions) {
+    const paths = names.map((name) => join(dir, name));
+    if (!paths.some((p) => brought.has(p.toString("utf8")))) continue;
+    const all = names.map((n) => showDistinctPath(n)).join(" and ");
+    for (const path of paths) {
+      out.push({ path: showDistinctPath(path), rule: "name_collision", detail: `${all} are one name on macOS and Windows (case-insensitive, Unicode-normalizing file systems): a checkout there keeps only one` });
+    }
+  }
+  return out;
 }
 
 /** A plain git call in a git directory (for a repository rather than a work directory's view). */

@@ -8,6 +8,7 @@
  * so that the refusal still names the path.
  */
 import { GitOutputError, type GitCallFor } from "./changes.ts";
+import { collidingNames } from "./collisions.ts";
 import { GITLINK_MODE, parseTree, TREE_MODE, treeProblems, type RawTreeEntry, type TreeRule } from "./tree.ts";
 import type { Git } from "../git/index.ts";
 
@@ -20,8 +21,16 @@ export interface ObjectViolation {
   readonly detail: string;
 }
 
+/** Names of one new tree that are one name on macOS and Windows (see collisions.ts), with the tree's path. */
+export interface NameCollision {
+  readonly dir: Buffer;
+  readonly names: readonly Buffer[];
+}
+
 export interface NewObjects {
   readonly violations: readonly ObjectViolation[];
+  /** Judged by the gate, which knows which of the names are new. */
+  readonly collisions: readonly NameCollision[];
   /** Size of every new blob, by id (for reading the content of the files the gate allows). */
   readonly blobSizes: ReadonlyMap<string, number>;
 }
@@ -55,6 +64,7 @@ export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: 
   const trees = new Map(read.slice(0, 1 + treeIds.length).flatMap((o) => (o === null ? [] : [[o.oid, o] as const])));
 
   const violations: ObjectViolation[] = [];
+  const collisions: NameCollision[] = [];
   const blobSizes = new Map<string, number>();
   const blobPaths = new Map<string, Buffer>();
   const queue: { oid: string; path: Buffer }[] = [{ oid: root?.oid ?? `${input.tip}^{tree}`, path: Buffer.alloc(0) }];
@@ -63,6 +73,7 @@ export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: 
     if (visited.has(next.oid)) continue;
     visited.add(next.oid);
     const entries = judgeTree(trees.get(next.oid), next.path, idBytes, violations);
+    for (const names of collidingNames(entries.map((e) => e.name))) collisions.push({ dir: next.path, names });
     for (const entry of entries) {
       const found = types.get(entry.oid);
       if (found === undefined || entry.mode === GITLINK_MODE) continue;
@@ -81,7 +92,7 @@ export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: 
       violations.push({ path: path ? showPath(path) : `(blob ${o.oid.slice(0, 12)})`, rule: "file_too_large", detail: `${o.size} bytes, more than limits.max_file_size (${input.maxFileSize} bytes)` });
     }
   }
-  return { violations, blobSizes };
+  return { violations, collisions, blobSizes };
 }
 
 /** The answers to `contents` and `info` commands, in order, from one `cat-file --batch-command` (git 2.36 or later). */
@@ -215,7 +226,7 @@ function isTreeMode(mode: string): boolean {
   return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
 }
 
-function join(dir: Buffer, name: Buffer): Buffer {
+export function join(dir: Buffer, name: Buffer): Buffer {
   return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
 }
 
