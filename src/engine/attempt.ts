@@ -271,7 +271,7 @@ async function keepWork(
   if (outcome.kind === "checkpointed") {
     kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
   } else if (outcome.kind === "out_of_scope") {
-    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now });
+    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now, maxFileSize: ctx.config.limits.max_file_size });
   }
   if (kept === null) return null;
   const where = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;

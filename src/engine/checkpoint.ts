@@ -7,7 +7,9 @@
  * repository. The agent's throwaway repository is its own business: its refs, HEAD and history
  * are never read, so nothing it does there can fail or steer the attempt (its index is read for
  * the gitlinks and ignored files it staged: src/sandbox/agent-index.ts). Before anything is
- * written, the change passes the gate (src/gate/gate.ts), and a refusal is `out_of_scope`.
+ * written, the change passes the gate (src/gate/gate.ts), and a refusal is `out_of_scope`. What
+ * naruto hashed waits in its view's quarantine (src/sandbox/quarantine.ts) and reaches the
+ * repository's store only with an accepted checkpoint.
  */
 import { changedPaths, type Change } from "../gate/index.ts";
 import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../gate/index.ts";
@@ -18,7 +20,7 @@ import { checkScope, type ScopeViolation } from "../gate/index.ts";
 import { workerBranch } from "../gate/index.ts";
 import type { RepoPath } from "../plan/index.ts";
 import { viewCall } from "../sandbox/index.ts";
-import { snapshotWorkDir } from "../sandbox/index.ts";
+import { acceptObjects, snapshotWorkDir } from "../sandbox/index.ts";
 import type { WorkDir } from "../sandbox/index.ts";
 
 /** How an attempt ended, as far as its files tell. Only `checkpointed` has anything to integrate. */
@@ -74,10 +76,11 @@ export interface CheckpointOptions {
  */
 export async function checkpointWorkDir(options: CheckpointOptions): Promise<CheckpointOutcome> {
   const { git, workDir, item } = options;
-  const snapshot = await snapshotWorkDir(git, workDir);
+  const policy = options.gate ?? STRICT_GATE;
+  const snapshot = await snapshotWorkDir(git, workDir, { maxFileSize: policy.maxFileSize });
   const call = (args: readonly string[], extra?: { input?: string }) => viewCall(snapshot.view, args, extra);
-  // The view writes into the repository's store: the gate reads the objects there, through its long-running processes.
-  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy: options.gate ?? STRICT_GATE, repoDir: options.repoDir });
+  // The objects are in the view's quarantine: only the view reads them (not the repository's long-running processes).
+  const gate = await checkGate({ git, call, base: workDir.start, tip: snapshot.tree, policy });
   const changes = gate.changes ?? [];
   const notes = snapshot.notes;
   if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
@@ -95,7 +98,8 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
     attempt: options.attempt,
     agent: options.agent,
   });
-  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}), call });
+  const accepted = await acceptObjects(snapshot.view);
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}), call: (args, extra) => viewCall(accepted, args, extra) });
   const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
   const refs = [branch, ...(options.keepAt ? [options.keepAt] : [])];
   await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options.repoDir, input: refs.map((r) => `update ${r} ${commit}\n`).join("") });

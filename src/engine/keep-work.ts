@@ -7,7 +7,7 @@
  */
 import { gitText, type Git } from "../git/index.ts";
 import { viewCall } from "../sandbox/index.ts";
-import { snapshotWorkDir } from "../sandbox/index.ts";
+import { acceptObjects, snapshotWorkDir } from "../sandbox/index.ts";
 import type { WorkDir } from "../sandbox/index.ts";
 import { commitTree } from "./checkpoint.ts";
 import { NARUTO_COMMITTER } from "./integrate-batch.ts";
@@ -35,13 +35,17 @@ export async function keepUnfinishedWork(input: {
   attempt: number;
   why: string;
   now: () => Date;
+  /** `limits.max_file_size`: a larger file is left out, never read (see src/sandbox/refused-entries.ts). */
+  maxFileSize: number;
 }): Promise<{ ref: string; commit: string } | null> {
   const { git, workDir } = input;
-  const snapshot = await snapshotWorkDir(git, workDir);
+  const snapshot = await snapshotWorkDir(git, workDir, { maxFileSize: input.maxFileSize });
   const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
   if (snapshot.tree === start) return null;
   const message = `naruto: unfinished work of ${input.item}, attempt ${input.attempt}\n\n${input.why}; nothing of this was checked or integrated.\n`;
-  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now(), call: (args, extra) => viewCall(snapshot.view, args, extra) });
+  // Kept: its objects leave the quarantine for the store.
+  const accepted = await acceptObjects(snapshot.view);
+  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now(), call: (args, extra) => viewCall(accepted, args, extra) });
   const ref = attemptRef(input.mission, input.item, input.attempt);
   await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input.repoDir });
   return { ref, commit };

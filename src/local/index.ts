@@ -2,7 +2,8 @@
 export { cleanMissions, leftoverBranchCount } from "./clean.ts";
 export type { CleanedMission } from "./clean.ts";
 export { tidyAfterKilledRun } from "./leftover-work.ts";
-export { ConfigInvalidError, resumeLocalMission, runLocalMission } from "./local-mission.ts";
+export { ConfigInvalidError } from "./config-at.ts";
+export { resumeLocalMission, runLocalMission } from "./local-mission.ts";
 export type { LocalDeps, RunRequest } from "./local-mission.ts";
 export { MissionStillRunningError } from "./mission-lock.ts";
 export { RunRefusedError } from "./preflight.ts";

@@ -12,6 +12,8 @@ import { keepUnfinishedWork } from "../engine/index.ts";
 import { GitError, type Git } from "../git/index.ts";
 import type { Mission } from "../mission/index.ts";
 import { listMissionWorkDirs, missionWorkFolder, removeMissionFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/index.ts";
+import { DEFAULT_MAX_FILE_SIZE } from "../gate/index.ts";
+import { configAt, ConfigInvalidError } from "./config-at.ts";
 import { holdMission, MissionStillRunningError } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
 
@@ -25,6 +27,8 @@ export interface LeftoverInput {
   /** The per-user folder of work directories the run used. */
   readonly workRoot: string;
   readonly now: () => Date;
+  /** `limits.max_file_size`: a larger file of the work is left out, never read. */
+  readonly maxFileSize: number;
 }
 
 /**
@@ -65,6 +69,7 @@ async function keep(input: LeftoverInput, dir: WorkDir, item: string, attempt: n
       attempt,
       why: "Its run was stopped before the agent finished",
       now: input.now,
+      maxFileSize: input.maxFileSize,
     });
     return kept === null ? null : `its unfinished work is kept at ${kept.ref} (${kept.commit.slice(0, 12)})`;
   } catch (error) {
@@ -87,7 +92,7 @@ export interface Tidied {
  * that run left running and keeps its unfinished work; a live run does both itself once it sees
  * the cancel. Null when a live run holds the mission.
  */
-export async function tidyAfterKilledRun(input: LeftoverInput & { commonDir: string }): Promise<Tidied | null> {
+export async function tidyAfterKilledRun(input: Omit<LeftoverInput, "maxFileSize"> & { commonDir: string }): Promise<Tidied | null> {
   let release: () => Promise<void>;
   try {
     release = await holdMission(input.commonDir, input.mission.id);
@@ -97,7 +102,12 @@ export async function tidyAfterKilledRun(input: LeftoverInput & { commonDir: str
   }
   try {
     const stopped = await stopOrphanAgents(input.mission);
-    return { stopped, work: await keepLeftoverWork(input) };
+    // The mission's limit, or the default where its config no longer loads: the work is kept all the same.
+    const config = await configAt(input.git, input.repoDir, input.mission.base.commit).catch((error: unknown) => {
+      if (error instanceof ConfigInvalidError) return null;
+      throw error;
+    });
+    return { stopped, work: await keepLeftoverWork({ ...input, maxFileSize: config?.limits.max_file_size ?? DEFAULT_MAX_FILE_SIZE }) };
   } finally {
     await release();
   }

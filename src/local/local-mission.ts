@@ -3,7 +3,7 @@
  * base commit (reviewed code, not the dirty work tree), creates the queue branch, and hands the
  * mission to the driver. The user's branch, index and work tree are never touched.
  */
-import { loadConfig, formatConfigErrors, PRESET_AUTH, type Config, type SandboxMode } from "../config/index.ts";
+import { PRESET_AUTH, type Config, type SandboxMode } from "../config/index.ts";
 import { createQueueBranch } from "../queue/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import { createLocalMissionStore } from "../store/index.ts";
@@ -17,6 +17,7 @@ import type { EngineContext } from "../engine/index.ts";
 import { plannedEvent } from "../engine/index.ts";
 import { driveMission, type DriverContext } from "./driver.ts";
 import { gitCommonDir } from "../engine/index.ts";
+import { configAt } from "./config-at.ts";
 import { keepLeftoverWork } from "./leftover-work.ts";
 import { holdMission } from "./mission-lock.ts";
 import { stopOrphanAgents } from "./orphan-agents.ts";
@@ -79,11 +80,6 @@ export interface RunRequest {
   readonly planFile?: string;
   /** A config to use instead of `.github/naruto.yml` at the base (the demo's). */
   readonly config?: Config;
-}
-
-/** The config is invalid; the message lists every bad field. */
-export class ConfigInvalidError extends Error {
-  override readonly name = "ConfigInvalidError";
 }
 
 export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise<Mission> {
@@ -200,7 +196,7 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: 
   const workRoot = overrides.workdir ?? defaultWorkRoot(deps.env, { override: config.workdir, cwd: deps.cwd });
   const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
   const orphans = await stopOrphanAgents(m);
-  const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now });
+  const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now, maxFileSize: config.limits.max_file_size });
   if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
   const tamper = await watchFor(deps, input, m.id, sandbox);
   const ctx = driverContext(deps, input, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
@@ -293,14 +289,6 @@ async function makePlan(input: { ctx: EngineContext; planText: string | null; mi
     check = result.check;
   }
   return plannedEvent(check, at());
-}
-
-/** `.github/naruto.yml` as committed at the base; defaults when there is none. */
-export async function configAt(git: Git, repoDir: string, commit: string): Promise<Config> {
-  const { stdout, code } = await git({ args: ["cat-file", "blob", `${commit}:.github/naruto.yml`], cwd: repoDir, okCodes: [128] });
-  const loaded = loadConfig(code === 0 ? stdout.toString("utf8") : null);
-  if (!loaded.ok) throw new ConfigInvalidError(`the config is invalid:\n${formatConfigErrors(loaded.errors)}`);
-  return loaded.config;
 }
 
 function withOverrides(config: Config, req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null; login: boolean }): Config {

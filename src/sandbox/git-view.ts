@@ -5,8 +5,9 @@
  * drivers of anyone's), no hooks, no excludes file, and attributes that switch off every
  * conversion an in-tree `.gitattributes` could ask for (`$GIT_DIR/info/attributes` outranks
  * every `.gitattributes`): files are read and written byte for byte, and `diff` decides
- * "binary" by content, not by a `-diff` an agent wrote. Objects go to, and come from, the
- * repository's own object store.
+ * "binary" by content, not by a `-diff` an agent wrote. Objects come from the repository's own
+ * object store, and go there, or, for a view with a quarantine, to the quarantine first
+ * (quarantine.ts).
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -65,11 +66,17 @@ export interface GitView {
   readonly workTree: string;
   readonly index: string;
   readonly objects: RepoObjects;
+  /**
+   * Where the objects it writes go (`GIT_OBJECT_DIRECTORY`), the store then only read (as an
+   * alternate): a quarantine, whose objects reach the store when the checkpoint is accepted.
+   * Absent: they go to the store.
+   */
+  readonly incoming?: string;
 }
 
 /** A git call in the view: the args after `git`, with the view's directories, config and environment. */
 export function viewCall(view: GitView, args: readonly string[], extra: { input?: string | Buffer; okCodes?: readonly number[]; index?: string } = {}): GitCall {
-  const [objects, ...alternates] = view.objects.objects;
+  const [objects, ...alternates] = view.incoming === undefined ? view.objects.objects : [view.incoming, ...view.objects.objects];
   return {
     args: [...HARDENED, ...args],
     cwd: view.workTree,

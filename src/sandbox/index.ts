@@ -5,6 +5,7 @@ export { executableMounts, ProgramNotShownError, whichProgram, type ProgramLink,
 export { makeViewGitDir, viewCall } from "./git-view.ts";
 export { killProcessesWithEnv, processesWithEnv } from "./leftovers.ts";
 export type { Leftover, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
+export { acceptObjects } from "./quarantine.ts";
 export { snapshotWorkDir } from "./snapshot.ts";
 export { SANDBOX_USER, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
 export { sudoWorks } from "./sudo.ts";

@@ -2,14 +2,20 @@
  * What an agent left in its work directory, read by naruto's own git (snapshot.ts) and listed
  * against the start commit (src/gate/changes.ts), on real repositories and real work directories.
  */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdir, stat, truncate, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeForgedIndex } from "../../test/support/forged-index.ts";
 import { createWorkerFixture, type WorkerFixture } from "../../test/support/worker-fixture.ts";
-import { changedPaths, listChanges, type Change } from "../gate/index.ts";
+import { changedPaths, DEFAULT_MAX_FILE_SIZE, listChanges, type Change } from "../gate/index.ts";
 import { viewCall } from "./git-view.ts";
+import { acceptObjects } from "./quarantine.ts";
 import { snapshotWorkDir } from "./snapshot.ts";
+
+const LIMIT = { maxFileSize: DEFAULT_MAX_FILE_SIZE };
 
 describe("what an agent left in its work directory", () => {
   let f: WorkerFixture;
@@ -17,7 +23,7 @@ describe("what an agent left in its work directory", () => {
 
   async function changes(): Promise<Change[]> {
     const { git } = f.repo;
-    const snapshot = await snapshotWorkDir(git, f.workDir);
+    const snapshot = await snapshotWorkDir(git, f.workDir, LIMIT);
     return listChanges({ git, call: (args, extra) => viewCall(snapshot.view, args, extra), base: f.workDir.start, tree: snapshot.tree });
   }
   const summary = (cs: Change[]) => cs.map((c) => [c.kind, c.from, c.path].filter((x) => x !== null).join(" "));
@@ -169,8 +175,9 @@ describe("what an agent staged that is not a file, and names git will not take",
   const SUB = "0123456789abcdef0123456789abcdef01234567";
 
   async function snapshot() {
-    const s = await snapshotWorkDir(f.repo.git, f.workDir);
-    const listed = await f.repo.git({ args: ["ls-tree", "-r", "-z", s.tree], cwd: f.repo.dir });
+    const s = await snapshotWorkDir(f.repo.git, f.workDir, LIMIT);
+    // The snapshot's objects are in its view's quarantine: the view reads them.
+    const listed = await f.repo.git(viewCall(s.view, ["ls-tree", "-r", "-z", s.tree]));
     const entries = listed.stdout.toString("utf8").split("\0").filter((l) => l !== "").map((l) => `${l.split(" ")[0]} ${l.slice(l.indexOf("\t") + 1)}`);
     return { entries, refused: s.refused.map((r) => `${r.path} (${r.rule})`) };
   }
@@ -179,7 +186,8 @@ describe("what an agent staged that is not a file, and names git will not take",
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.agent.git("update-index", "--add", "--cacheinfo", `160000,${SUB},vendor/lib`);
     expect(await snapshot()).toEqual({ entries: ["100644 a.txt", "160000 vendor/lib"], refused: [] });
-    expect(await f.repo.run("rev-parse", `${(await snapshotWorkDir(f.repo.git, f.workDir)).tree}:vendor/lib`)).toBe(SUB);
+    const s = await snapshotWorkDir(f.repo.git, f.workDir, LIMIT);
+    expect((await f.repo.git(viewCall(s.view, ["rev-parse", `${s.tree}:vendor/lib`]))).stdout.toString().trim()).toBe(SUB);
   });
 
   it("takes a gitlink the agent committed, and one that replaces files", async () => {
@@ -254,8 +262,103 @@ describe("a same-size edit in the second of the checkout (git's racy timestamps)
     }
     // naruto reads the directory in a later second, as it does after any real agent.
     await new Promise((done) => setTimeout(done, 1000 - (Date.now() % 1000) + 50));
-    const snapshot = await snapshotWorkDir(f.repo.git, f.workDir);
+    const snapshot = await snapshotWorkDir(f.repo.git, f.workDir, LIMIT);
     const cs = await listChanges({ git: f.repo.git, call: (args, extra) => viewCall(snapshot.view, args, extra), base: f.workDir.start, tree: snapshot.tree });
     expect(cs.map((c) => [c.kind, c.path])).toEqual([["modified", "a.txt"]]);
+  });
+});
+
+/**
+ * Issue 31, part 7: before anything is hashed, the work tree is walked with `lstat`. Before, a
+ * named pipe or socket was dropped without a word, and a file over the limit was hashed into the
+ * user's object store (a 3 GiB sparse file cost 25 s of CPU) before the gate refused it.
+ */
+describe("what git must not be given, found before anything is hashed", () => {
+  let f: WorkerFixture;
+  afterEach(() => f.remove());
+  const SMALL = { maxFileSize: 1024 };
+
+  async function snapshot(limit = SMALL) {
+    const s = await snapshotWorkDir(f.repo.git, f.workDir, limit);
+    const listed = await f.repo.git(viewCall(s.view, ["ls-tree", "-r", "--name-only", "-z", s.tree]));
+    return { files: listed.stdout.toString("utf8").split("\0").filter((l) => l !== ""), refused: s.refused.map((r) => `${r.path} (${r.rule})`), snapshot: s };
+  }
+
+  it("refuses a named pipe, a socket and a device by name, without opening them (a pipe would block)", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.write({ "src/ok.txt": "ok\n" });
+    await promisify(execFile)("mkfifo", [join(f.workDir.path, "src", "pipe")]);
+    // Over a tracked file as well: `git add` would fail on it.
+    await f.agent.remove("a.txt");
+    await promisify(execFile)("mkfifo", [join(f.workDir.path, "a.txt")]);
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(f.workDir.path, "src", "socket"), done));
+    // Only root makes devices (CI runs as root); elsewhere the pipe and the socket stand for them.
+    const device = process.getuid?.() === 0 && (await promisify(execFile)("mknod", [join(f.workDir.path, "src", "null"), "c", "1", "3"]).then(() => true, () => false));
+    try {
+      const { files, refused } = await snapshot();
+      expect(files).toEqual(["a.txt", "src/ok.txt"]);
+      expect(refused).toEqual(["a.txt (special_file)", ...(device ? ["src/null (special_file)"] : []), "src/pipe (special_file)", "src/socket (special_file)"]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("refuses a file over the limit by its size on disk, never reading it: a 64 GiB sparse file costs nothing", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.write({ "big.bin": Buffer.alloc(2048, 1), "small.txt": "s\n", "sparse.bin": "" });
+    // Hashing it would take minutes: the test would time out.
+    await truncate(join(f.workDir.path, "sparse.bin"), 64 * 1024 ** 3);
+    const { files, refused, snapshot: s } = await snapshot();
+    expect(files).toEqual(["a.txt", "small.txt"]);
+    expect(refused).toEqual(["big.bin (file_too_large)", "sparse.bin (file_too_large)"]);
+    expect(s.refused.find((r) => r.path === "sparse.bin")?.detail).toBe("68719476736 bytes, more than limits.max_file_size (1024 bytes); refused before anything read it");
+    // Nothing of them was hashed: the blob of the 2 KiB file is nowhere, not even in the quarantine.
+    const blob = (await f.repo.git({ args: ["hash-object", "--stdin"], cwd: f.repo.dir, input: Buffer.alloc(2048, 1) })).stdout.toString().trim();
+    expect((await f.repo.git({ ...viewCall(s.view, ["cat-file", "-e", blob]), okCodes: [1, 128] })).code).not.toBe(0);
+  });
+
+  it("leaves a file over the limit that the start commit holds, unchanged, and refuses it changed", async () => {
+    f = await createWorkerFixture({ "big.bin": Buffer.alloc(2048, 1), "a.txt": "a\n" });
+    await f.agent.write({ "a.txt": "b\n" });
+    expect(await snapshot().then(({ files, refused }) => ({ files, refused }))).toEqual({ files: ["a.txt", "big.bin"], refused: [] });
+    await f.agent.write({ "big.bin": Buffer.alloc(4096, 2) });
+    expect((await snapshot()).refused).toEqual(["big.bin (file_too_large)"]);
+  });
+
+  it("refuses an ignored file over the limit that the agent staged on purpose", async () => {
+    f = await createWorkerFixture({ ".gitignore": "*.gen\n", "a.txt": "a\n" });
+    await f.agent.write({ "out.gen": Buffer.alloc(4096, 3), "ok.gen": "ok\n" });
+    await f.agent.git("add", "-f", "ok.gen", "out.gen");
+    const { files, refused } = await snapshot();
+    expect(files).toEqual([".gitignore", "a.txt", "ok.gen"]);
+    expect(refused).toEqual(["out.gen (file_too_large)"]);
+  });
+
+  it("looks at nothing ignored: a big file or a pipe in an ignored folder is not the agent's work", async () => {
+    f = await createWorkerFixture({ ".gitignore": "dist/\n", "a.txt": "a\n" });
+    await f.agent.write({ "dist/bundle.js": Buffer.alloc(4096, 4), "src/a.ts": "a\n" });
+    await promisify(execFile)("mkfifo", [join(f.workDir.path, "dist", "pipe")]);
+    expect(await snapshot().then(({ files, refused }) => ({ files, refused }))).toEqual({ files: [".gitignore", "a.txt", "src/a.ts"], refused: [] });
+  });
+});
+
+describe("the quarantine: what naruto hashed reaches the repository's store only when accepted", () => {
+  let f: WorkerFixture;
+  afterEach(() => f.remove());
+
+  it("keeps the snapshot's objects out of the store until acceptObjects moves them there", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n" });
+    await f.agent.write({ "new/file.txt": "new\n", "a.txt": "changed\n" });
+    const s = await snapshotWorkDir(f.repo.git, f.workDir, LIMIT);
+    const inStore = async (oid: string) => (await f.repo.git({ args: ["cat-file", "-e", oid], cwd: f.repo.dir, okCodes: [1, 128] })).code === 0;
+    const blob = (await f.repo.git(viewCall(s.view, ["rev-parse", `${s.tree}:new/file.txt`]))).stdout.toString().trim();
+    expect([await inStore(s.tree), await inStore(blob)]).toEqual([false, false]);
+    const accepted = await acceptObjects(s.view);
+    expect(accepted.incoming).toBeUndefined();
+    expect([await inStore(s.tree), await inStore(blob)]).toEqual([true, true]);
+    await expect(stat(s.view.incoming!)).rejects.toThrow();
+    // git reads them as its own.
+    expect(await f.repo.run("cat-file", "-p", blob)).toBe("new");
   });
 });

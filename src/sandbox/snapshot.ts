@@ -8,23 +8,29 @@
  * The agent's own commits therefore count exactly as far as their files are on disk (and their
  * gitlinks in its index): they are folded into the one checkpoint.
  *
- * Names git would not take (bad-names.ts) are left out of the tree and returned as `refused`, so
- * that the checkpoint refuses them by name instead of `git add` failing or skipping them.
+ * Names git would not take, named pipes, sockets and devices, and files over the size limit
+ * (refused-entries.ts: found by `lstat` before anything is hashed) are left out of the tree and
+ * returned as `refused`, so that the checkpoint refuses them by name instead of `git add` failing,
+ * skipping them or reading them.
  */
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { ScopeViolation } from "../gate/index.ts";
 import { nameProblem } from "../gate/index.ts";
 import { showPath } from "../gate/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import { readAgentIndex, type RawPath } from "./agent-index.ts";
-import { findBadNames } from "./bad-names.ts";
+import { findRefusedEntries, refusedFiles } from "./refused-entries.ts";
 import { makeViewGitDir, viewCall, type GitView } from "./git-view.ts";
 import { copyIndex, seedIndex, type WorkDir } from "./work-dir.ts";
 
 export interface Snapshot {
   /** The tree of what the agent left (without what `refused` names). */
   readonly tree: string;
-  /** The view the tree was read with (for listing changes and writing the checkpoint). */
+  /**
+   * The view the tree was read with (for listing changes and checking them): its new objects are
+   * in its quarantine, which only it reads, until {@link acceptObjects} moves them into the store.
+   */
   readonly view: GitView;
   /** What a report should say: an index of the agent's naruto could not read, say. */
   readonly notes: readonly string[];
@@ -32,11 +38,17 @@ export interface Snapshot {
   readonly refused: readonly ScopeViolation[];
 }
 
-/** Makes naruto's view of a work directory afresh: nothing an agent put in `private/` survives. */
+/**
+ * Makes naruto's view of a work directory afresh: nothing an agent put in `private/` survives.
+ * What it hashes waits in a quarantine of its own (its git directory's `objects/`, see
+ * quarantine.ts) until the checkpoint is accepted.
+ */
 export async function freshView(git: Git, dir: WorkDir): Promise<GitView> {
   const gitDir = join(dir.private, "git");
   await makeViewGitDir(gitDir, dir.objects.format);
-  const view: GitView = { gitDir, workTree: dir.path, index: join(gitDir, "index"), objects: dir.objects };
+  const incoming = join(gitDir, "objects");
+  await mkdir(incoming, { mode: 0o700 });
+  const view: GitView = { gitDir, workTree: dir.path, index: join(gitDir, "index"), objects: dir.objects, incoming };
   await copyIndex(seedIndex(dir), view.index).catch(async () => {
     // No seed (an older work directory): start from the commit; every file is read again.
     await git(viewCall(view, ["read-tree", dir.start]));
@@ -44,7 +56,11 @@ export async function freshView(git: Git, dir: WorkDir): Promise<GitView> {
   return view;
 }
 
-export async function snapshotWorkDir(git: Git, dir: WorkDir): Promise<Snapshot> {
+/**
+ * @param options.maxFileSize `limits.max_file_size`: a larger file is refused by its size on disk,
+ *   never read
+ */
+export async function snapshotWorkDir(git: Git, dir: WorkDir, options: { maxFileSize: number }): Promise<Snapshot> {
   const view = await freshView(git, dir);
   const notes: string[] = [];
   const agent = await readAgentIndex(git, view, dir, notes);
@@ -56,19 +72,23 @@ export async function snapshotWorkDir(git: Git, dir: WorkDir): Promise<Snapshot>
     if (problem !== null) refuse(g.path, problem);
     return problem === null;
   });
-  const bad = await findBadNames(git, view, dir, new Set(agent.gitlinks.map((g) => g.path)));
-  for (const b of bad) refuse(b.path, b);
-  // A submodule's checkout is its own repository's, and a bad name is refused: `add` leaves both.
-  const excluded = [...agent.gitlinks.map((g) => g.path), ...bad.map((b) => b.exclude)];
+  const found = await findRefusedEntries(git, view, dir, { skip: new Set(agent.gitlinks.map((g) => g.path)), maxFileSize: options.maxFileSize });
+  for (const f of found) refuse(f.path, f);
+  // A submodule's checkout is its own repository's, and what is refused stays out: `add` leaves both.
+  const excluded = [...agent.gitlinks.map((g) => g.path), ...found.map((f) => f.exclude)];
   await addAll(git, view, excluded);
 
   const within = (path: RawPath) => excluded.some((e) => path === e || path.startsWith(`${e}/`));
-  const forced = agent.stagedIgnored.filter((path) => {
+  const staged = agent.stagedIgnored.filter((path) => {
     if (within(path)) return false;
     const problem = pathProblem(path);
     if (problem !== null) refuse(path, problem);
     return problem === null;
   });
+  const unfit = await refusedFiles(git, view, dir, { paths: staged, maxFileSize: options.maxFileSize });
+  for (const f of unfit) refuse(f.path, f);
+  const unfitPaths = new Set(unfit.map((f) => f.path));
+  const forced = staged.filter((path) => !unfitPaths.has(path));
   if (forced.length > 0) {
     await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }));
   }

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_MAX_FILE_SIZE } from "../../src/gate/index.ts";
 import { keepLeftoverWork } from "../../src/local/leftover-work.ts";
 import { createWorkDir, missionWorkFolder, workRepo, type WorkDir } from "../../src/sandbox/work-dir.ts";
 import { at, item, missionAfter, planned, requested } from "../support/mission-builders.ts";
@@ -50,7 +51,7 @@ describe("keepLeftoverWork", () => {
     await mkdir(join(dirs.d!.path, "src/d"), { recursive: true });
     await writeFile(join(dirs.d!.path, "src/d/d.txt"), "d\n");
 
-    const kept = await keepLeftoverWork({ git: repo.git, repoDir: repo.dir, mission, workRoot, now: () => new Date("2026-11-30T00:00:00Z") });
+    const kept = await keepLeftoverWork({ git: repo.git, repoDir: repo.dir, mission, workRoot, now: () => new Date("2026-11-30T00:00:00Z"), maxFileSize: DEFAULT_MAX_FILE_SIZE });
 
     const ref = `refs/naruto/attempts/${mission.id}/a/1`;
     const commit = await repo.run("rev-parse", ref);
