@@ -34,7 +34,8 @@ describe("bwrapArgs", () => {
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     const result = join(dir.io, "run-1", "result.json");
-    const request: SandboxRun = { command: "true", workDir: { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] } }, env: {}, network: true, readOnly: ["/opt/agent"], outputs: [result], timeoutMs: 1 };
+    const workDir = { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] }, startObjects: ["/work/m-1/.objects/root-abc"] };
+    const request: SandboxRun = { command: "true", workDir, env: {}, network: true, readOnly: ["/opt/agent"], outputs: [result], timeoutMs: 1 };
     const args = bwrapArgs(request, { system: [{ path: "/usr", kind: "dir" }, { path: "/bin", kind: "symlink", target: "usr/bin" }], user: null });
     const at = (flag: string, a: string) => args.findIndex((x, i) => x === flag && args[i + 1] === a);
     expect(args).toContain("--unshare-pid");
@@ -43,7 +44,9 @@ describe("bwrapArgs", () => {
     expect(args.slice(args.indexOf("--cap-drop"), args.indexOf("--cap-drop") + 2)).toEqual(["--cap-drop", "ALL"]);
     expect(at("--ro-bind", "/usr")).toBeGreaterThan(-1);
     expect(at("--symlink", "usr/bin")).toBeGreaterThan(-1);
-    expect(at("--ro-bind", "/repo/.git/objects")).toBeGreaterThan(-1);
+    // The start commit's objects, never the user's whole store.
+    expect(at("--ro-bind", "/work/m-1/.objects/root-abc")).toBeGreaterThan(-1);
+    expect(args).not.toContain("/repo/.git/objects");
     expect(at("--ro-bind-try", "/opt/agent")).toBeGreaterThan(-1);
     for (const rw of [dir.path, dir.home]) expect(at("--bind", rw)).toBeGreaterThan(at("--ro-bind-try", "/opt/agent"));
     // naruto's own folder read-only, over anything before it; the files it made for the command writable on top.
@@ -121,7 +124,7 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     expect((await contained(connect, { network: false })).run.output).toMatch(/ECONNREFUSED|ENETUNREACH/);
   });
 
-  it("reads the repository's objects but cannot write them", async () => {
+  it("reads the start commit's objects but cannot write them", async () => {
     const objects = await mkdtemp(join(tmpdir(), "naruto-objects-"));
     cleanup.push(() => rm(objects, { recursive: true, force: true }));
     await writeFile(join(objects, "blob"), "object\n");
@@ -130,7 +133,7 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     const sandbox = await bwrapSandbox();
-    const run = await sandbox.run({ command: `cat ${objects}/blob; (echo x > ${objects}/new) 2>/dev/null || echo refused`, workDir: { ...dir, objects: { ...dir.objects, objects: [objects] } }, env: { PATH: process.env.PATH ?? "" }, network: true, timeoutMs: 10_000 });
+    const run = await sandbox.run({ command: `cat ${objects}/blob; (echo x > ${objects}/new) 2>/dev/null || echo refused`, workDir: { ...dir, startObjects: [objects] }, env: { PATH: process.env.PATH ?? "" }, network: true, timeoutMs: 10_000 });
     expect(run.output).toBe("object\nrefused\n");
   });
 

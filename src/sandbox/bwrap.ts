@@ -6,8 +6,9 @@
  * - its work directory and its private HOME read-write, at their own paths; the work directory's
  *   `io/` folder (naruto's prompt) read-only, with the files naruto made for the command to write
  *   (its result) bound read-write one by one (see run-files.ts);
- * - read-only: the repository's object store (the throwaway repository borrows its objects),
- *   where its CLI is installed, and the profile's `read:` paths;
+ * - read-only: the start commit's objects (the throwaway repository borrows them: a pack of that
+ *   commit and its tree, never the user's object store, see start-objects.ts), where its CLI is
+ *   installed, and the profile's `read:` paths;
  * - nothing else: not the user's repository, not other work directories, not naruto's state.
  *
  * It runs in new PID, IPC and UTS namespaces (no `/proc/<pid>/environ` of anyone outside; when
@@ -85,12 +86,12 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
   if (setup.user !== null) {
     // bwrap makes the folders above a bind 0700, for root alone: the sandbox user must cross them.
     const shown = [...setup.system.map((s) => s.path), "/proc", "/dev"];
-    const bound = [...dir.objects.objects, ...(request.readOnly ?? []), ...(request.links ?? []).map((l) => l.path), dir.path, dir.home, dir.io];
+    const bound = [...dir.startObjects, ...(request.readOnly ?? []), ...(request.links ?? []).map((l) => l.path), dir.path, dir.home, dir.io];
     for (const parent of parentDirs(bound, shown)) args.push("--dir", parent);
   }
   // Before the read-only binds: a `read:` folder that holds one shows the real link instead.
   for (const link of request.links ?? []) args.push("--symlink", link.target, link.path);
-  for (const objects of dir.objects.objects) args.push("--ro-bind", objects, objects);
+  for (const objects of dir.startObjects) args.push("--ro-bind", objects, objects);
   for (const path of request.readOnly ?? []) args.push("--ro-bind-try", path, path);
   for (const rw of [dir.path, dir.home]) args.push("--bind", rw, rw);
   // naruto's own files: its folder read-only, the files it made for the command writable one by one.

@@ -6,7 +6,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
+import { createTestRepo, testGit, type TestRepo } from "../../test/support/git-repo.ts";
 import { createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeEmptyMissionFolder, removeWorkDir, retireWorkDir, workRepo, WorkRootError } from "./work-dir.ts";
 
 let repo: TestRepo;
@@ -101,5 +101,69 @@ describe("defaultWorkRoot", () => {
     [{ HOME: "/home/u" }, "elsewhere", "/cwd/elsewhere"],
   ])("%j with %j → %s", (env, override, expected) => {
     expect(defaultWorkRoot(env, { override, cwd: "/cwd" })).toBe(expected);
+  });
+});
+
+/**
+ * Issue 31, part 8: a work directory's repository reads its start commit's objects, not the
+ * user's whole store. Before, it borrowed the store through its alternates, and a secret of a
+ * commit the user had reset away could be read back by its id (or by listing the store).
+ */
+describe("a work directory's objects", () => {
+  /** Every object the agent's repository can read, as `<id> <type>`. */
+  async function readable(dir: { path: string }): Promise<string[]> {
+    const out = await repo.git({ args: ["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"], cwd: dir.path });
+    return out.stdout.toString().trim().split("\n").sort();
+  }
+  /** The objects of a commit and its tree (no history), as `<id> <type>`. */
+  async function commitAndTree(commit: string): Promise<string[]> {
+    const listed = await repo.run("ls-tree", "-r", "-t", commit);
+    return [`${commit} commit`, `${await repo.run("rev-parse", `${commit}^{tree}`)} tree`, ...listed.split("\n").map((l) => `${l.split(/\s/)[2]} ${l.split(/\s/)[1]}`)].sort();
+  }
+
+  it("are its start commit and tree only: no history, nothing unreachable, however the agent asks", async () => {
+    const { info, folder } = await setup();
+    const secret = await repo.commit("oops", { ".env.production": "API_KEY=hunter2\n" });
+    const leaked = await repo.run("rev-parse", `${secret}:.env.production`);
+    await repo.run("reset", "-q", "--hard", "HEAD~1");
+    const older = await repo.run("rev-parse", "HEAD");
+    const head = await repo.commit("more", { "src/b.ts": "b\n" });
+    const dir = await createWorkDir({ git: repo.git, repo: info, folder, label: "a.1", commit: head, record: { mission: "m-test", purpose: "a", attempt: 1 } });
+    expect(await readable(dir)).toEqual(await commitAndTree(head));
+    for (const id of [leaked, secret, older]) expect((await repo.git({ args: ["cat-file", "-e", id], cwd: dir.path, okCodes: [1, 128] })).code, id).not.toBe(0);
+    // Nothing of the user's store on its alternates; the agent's git works as before.
+    expect(dir.startObjects.some((o) => o.startsWith(info.objects.commonDir))).toBe(false);
+    await writeFile(join(dir.path, "src/a.ts"), "changed\n");
+    expect((await repo.git({ args: ["diff", "--stat"], cwd: dir.path })).stdout.toString()).toContain("src/a.ts");
+    await repo.git({ args: ["checkout", "--", "src/a.ts"], cwd: dir.path });
+    expect(await readFile(join(dir.path, "src/a.ts"), "utf8")).toBe("a\n");
+  });
+
+  it("are packed once per start commit, side by side; a later commit of the mission adds what it brings", async () => {
+    const { folder, head } = await setup();
+    let packs = 0;
+    const git = testGit((args) => (packs += args.includes("pack-objects") ? 1 : 0));
+    const info = await workRepo(git, repo.dir);
+    const make = (label: string, commit: string) => createWorkDir({ git, repo: info, folder, label, commit, record: { mission: "m-test", purpose: label.split(".")[0]!, attempt: 1 } });
+    const first = await Promise.all(Array.from({ length: 6 }, (_, i) => make(`i${i}.1`, head)));
+    expect(packs).toBe(1);
+    expect(new Set(first.map((d) => d.startObjects.join()))).toEqual(new Set([first[0]!.startObjects.join()]));
+    // The queue moves on: a retry starts at the newer head, which descends from the packed one.
+    const later = await repo.commit("integrated", { "src/c.ts": "c\n" });
+    const retry = await make("i0.2", later);
+    expect(packs).toBe(2);
+    expect(retry.startObjects[0]).toBe(first[0]!.startObjects[0]);
+    expect(await readable(retry)).toEqual(expect.arrayContaining(await commitAndTree(later)));
+    // Whatever it reads is reachable from its start commit.
+    const reachable = new Set((await repo.run("rev-list", "--objects", later)).split("\n").map((l) => l.split(" ")[0]!));
+    expect((await readable(retry)).filter((l) => !reachable.has(l.split(" ")[0]!))).toEqual([]);
+    // A commit that descends from none packed (a root commit of its own) gets a pack of its own.
+    const sideways = await repo.run("commit-tree", "-m", "unrelated", `${later}^{tree}`);
+    const apart = await make("x.1", sideways);
+    expect(apart.startObjects).toHaveLength(1);
+    expect(await readable(apart)).toEqual(await commitAndTree(sideways));
+    await Promise.all([...first, retry, apart].map((d) => removeWorkDir(d)));
+    await removeEmptyMissionFolder(folder);
+    await expect(stat(folder)).rejects.toMatchObject({ code: "ENOENT" });
   });
 });

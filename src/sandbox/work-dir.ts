@@ -8,7 +8,8 @@
  * ```
  * <work root>/<repository key>/<mission>/<label>-<random>/   (0700)
  *   work/     the commit's files, and a throwaway repository in work/.git: that one commit
- *             (shallow), no refs, hooks or config of the user's; objects borrowed read-only
+ *             (shallow), no refs, hooks or config of the user's; its objects borrowed read-only
+ *             from a pack of the start commit's (start-objects.ts), never the user's store
  *   home/     a private HOME
  *   tmp/      a private TMPDIR (without the sandbox; with it, /tmp is a private tmpfs)
  *   io/       naruto's own files of each run, read-only in the sandbox (run-files.ts): the
@@ -17,7 +18,8 @@
  * ```
  *
  * The mission's folder can be crossed but not listed (mode 0300), so that an agent running
- * without the sandbox does not find its siblings by listing `..`. Directories are created side by
+ * without the sandbox does not find its siblings by listing `..`; it also holds the packs of the
+ * mission's start commits (`.objects/`). Directories are created side by
  * side: nothing here takes a lock of the user's repository.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -27,6 +29,7 @@ import { perRepository, repoLayout } from "../git/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import { readUntrusted } from "./untrusted-file.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
+import { START_OBJECTS, startObjects } from "./start-objects.ts";
 
 /** One work directory, as plain data (JSON-safe: a later `naruto resume` reads it back). */
 export interface WorkDir {
@@ -40,7 +43,13 @@ export interface WorkDir {
   readonly private: string;
   /** The commit whose files `path` holds. */
   readonly start: string;
+  /** The repository's object store: what naruto's own view of the directory reads (git-view.ts). */
   readonly objects: RepoObjects;
+  /**
+   * The object folders the agent's repository reads (its alternates, shown read-only in the
+   * sandbox): the start commit's objects only (start-objects.ts).
+   */
+  readonly startObjects: readonly string[];
   /** What the folder is for, e.g. `users-api.2`, `planner.1`, `verify`. */
   readonly label: string;
 }
@@ -77,6 +86,8 @@ export function defaultWorkRoot(env: Readonly<Record<string, string | undefined>
 
 /** What a repository needs for work directories: its object store and its key in the work root. */
 export interface WorkRepo {
+  /** Where naruto runs the repository's own git (its long-running reads among them). */
+  readonly repoDir: string;
   readonly objects: RepoObjects;
   /** `<name>-<hash of the git directory's real path>`: two repositories never share a folder. */
   readonly key: string;
@@ -95,7 +106,7 @@ async function readWorkRepo(git: Git, repoDir: string): Promise<WorkRepo> {
   const topLevel = layout.bare ? null : await realpath(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
   const name = basename(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
   const key = `${name}-${createHash("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
-  return { objects: { commonDir, objects: [own, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
+  return { repoDir, objects: { commonDir, objects: [own, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
 
 /** The object folders a store borrows from, absolute (git resolves relative ones against the store). */
@@ -126,7 +137,7 @@ export function missionWorkFolder(root: string, repo: WorkRepo, mission: string)
 }
 
 /** The folders of a work directory rooted at `root` (see the header); nothing is created. */
-export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects" | "label">): WorkDir {
+export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects" | "startObjects" | "label">): WorkDir {
   return { root, path: join(root, "work"), home: join(root, "home"), tmp: join(root, "tmp"), io: join(root, "io"), private: join(root, "naruto"), ...of };
 }
 
@@ -157,17 +168,25 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
   await chmod(input.folder, 0o300);
   const root = join(input.folder, `${input.label}-${randomBytes(6).toString("hex")}`);
   await mkdir(root, { mode: 0o700 });
-  const dir = workDirLayout(root, { start: input.commit, objects: input.repo.objects, label: input.label });
+  // The start commit's pack is made (or found) while the files are checked out from the store.
+  const shown = startObjects({ git: input.git, repoDir: input.repo.repoDir, folder: input.folder, commit: input.commit });
+  shown.catch(() => undefined);
+  let dir = workDirLayout(root, { start: input.commit, objects: input.repo.objects, startObjects: [], label: input.label });
   try {
     await makeWorkDirFolders(dir);
-    const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
-    await allDone([writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"), makeThrowawayRepo(dir)]);
+    await makeThrowawayRepo(dir);
     // The agent's repository gets the index of the checkout; naruto keeps its own copy of it,
     // whose stat data lets it read back only what changed (see snapshot.ts).
     const agentGit = join(dir.path, ".git");
     const view: GitView = { gitDir: agentGit, workTree: dir.path, index: join(agentGit, "index"), objects: dir.objects };
-    await input.git(viewCall(view, ["read-tree", "--reset", "-u", input.commit]));
-    await copyIndex(view.index, seedIndex(dir));
+    const checkedOut = input.git(viewCall(view, ["read-tree", "--reset", "-u", input.commit])).then(() => copyIndex(view.index, seedIndex(dir)));
+    await allDone([checkedOut, shown]);
+    dir = { ...dir, startObjects: await shown };
+    const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
+    await allDone([
+      writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"),
+      writeFile(join(agentGit, "objects", "info", "alternates"), dir.startObjects.map((o) => `${o}\n`).join("")),
+    ]);
   } catch (error) {
     await removeWorkDir(dir);
     throw error;
@@ -197,8 +216,8 @@ export function seedIndex(dir: Pick<WorkDir, "private">): string {
 /**
  * The agent's repository: HEAD detached at the start commit, which is also the shallow boundary
  * (so it is the one commit the agent sees), no refs, no hooks, a config with nothing in it but
- * the object format and `checkStat`, objects borrowed from the user's store (read-only in the
- * sandbox).
+ * the object format and `checkStat`, objects borrowed from the start commit's pack (read-only in
+ * the sandbox; never the user's store, see start-objects.ts).
  */
 async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
   const g = join(dir.path, ".git");
@@ -210,7 +229,6 @@ async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
     // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
     // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
     writeFile(join(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
-    writeFile(join(g, "objects", "info", "alternates"), dir.objects.objects.map((o) => `${o}\n`).join("")),
     writeFile(join(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
     writeFile(join(g, "info", "exclude"), ""),
   ]);
@@ -255,7 +273,8 @@ async function openUp(path: string): Promise<void> {
 export async function listMissionWorkDirs(folder: string): Promise<{ root: string; record: WorkDirRecord | null }[]> {
   await chmod(folder, 0o700).catch(() => undefined);
   try {
-    const names = await readdir(folder).catch(() => [] as string[]);
+    // The start commits' packs are the mission's, not a work directory.
+    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n !== START_OBJECTS);
     const found: { root: string; record: WorkDirRecord | null }[] = [];
     for (const name of names.sort()) {
       const root = join(folder, name);
@@ -278,10 +297,12 @@ export async function listMissionWorkDirs(folder: string): Promise<{ root: strin
 }
 
 /**
- * Removes a mission's folder when no work directory is left in it (a run's end); one that still
- * holds some (another run of the mission's, a killed one's) stays. Safe when absent.
+ * Removes a mission's folder when no work directory is left in it (a run's end), with the packs
+ * of its start commits; one that still holds some (another run of the mission's, a killed one's)
+ * stays, packs and all. Safe when absent.
  */
 export async function removeEmptyMissionFolder(folder: string): Promise<void> {
+  if ((await listMissionWorkDirs(folder)).length === 0) await rm(join(folder, START_OBJECTS), { recursive: true, force: true });
   await rmdir(folder).catch(() => undefined);
 }
 

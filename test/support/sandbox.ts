@@ -41,7 +41,7 @@ export async function defaultTestSandbox(): Promise<Sandbox> {
 /** A work directory without a repository behind it (for tests of processes, not of git). */
 export async function bareWorkDir(): Promise<WorkDir & { remove(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), "naruto-sandbox-"));
-  const dir = workDirLayout(root, { start: "0".repeat(40), objects: { commonDir: root, objects: [], format: "sha1" }, label: "test.1" });
+  const dir = workDirLayout(root, { start: "0".repeat(40), objects: { commonDir: root, objects: [], format: "sha1" }, startObjects: [], label: "test.1" });
   await makeWorkDirFolders(dir);
   return { ...dir, remove: () => rm(root, { recursive: true, force: true }) };
 }

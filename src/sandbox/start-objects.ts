@@ -1,0 +1,112 @@
+/**
+ * What a work directory's own repository reads (DESIGN.md §8a, "A work directory sees only the
+ * objects reachable from its start commit"): never the user's whole object store, which holds
+ * every object the repository ever had, a secret from a commit that was reset away included. The
+ * agent's repository is shallow at its start commit, so what it needs, and all it gets, is that
+ * commit and its tree: a pack of exactly those, made once per mission and start commit beside the
+ * mission's work directories, shown read-only to each that starts there.
+ *
+ * A later start commit of the mission (a retry from a newer queue head, a queue verification)
+ * descends from one already packed: it gets a small pack of what it adds (the mission's own
+ * commits since, `pack-objects --revs <commit> ^<packed>`), beside the first one. Its ancestry is
+ * read through the repository's long-running `cat-file` (no process of its own); a commit that
+ * descends from none packed gets a pack of its own tree.
+ *
+ * ```
+ * <mission folder>/.objects/root-<commit>/pack/…   the start commit and its tree
+ * <mission folder>/.objects/<root>..<commit>/pack/…   what a later commit adds to that root
+ * ```
+ */
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { parseCatFileBatch, parseCommit, type Git } from "../git/index.ts";
+
+/** The folder of a mission's start-commit packs, beside its work directories (never a work directory's label). */
+export const START_OBJECTS = ".objects";
+
+// How many commits back a later start commit is followed to a packed one: a mission's queue is
+// one commit per item, and beyond this a pack of its own tree costs less than the walk.
+const MAX_WALK = 2000;
+
+const inFlight = new Map<string, Promise<readonly string[]>>();
+
+/**
+ * The object folders (alternates) of a work directory at `commit` in the mission `folder`, made
+ * when missing. Safe side by side, in one process (one pack per commit) and across processes (a
+ * pack is built aside and renamed into place; the first one wins).
+ *
+ * @param repoDir the repository whose store holds the commit
+ */
+export async function startObjects(input: { git: Git; repoDir: string; folder: string; commit: string }): Promise<readonly string[]> {
+  const packs = join(input.folder, START_OBJECTS);
+  const key = `${packs}\0${input.commit}`;
+  let made = inFlight.get(key);
+  if (made === undefined) {
+    made = find(input, packs).finally(() => inFlight.delete(key));
+    inFlight.set(key, made);
+  }
+  return made;
+}
+
+async function find(input: { git: Git; repoDir: string; commit: string }, packs: string): Promise<readonly string[]> {
+  const root = join(packs, `root-${input.commit}`);
+  if (await exists(root)) return [root];
+  const roots = (await readdir(packs).catch(() => [] as string[])).filter((n) => n.startsWith("root-")).map((n) => n.slice(5));
+  const ancestor = roots.length === 0 ? null : await packedAncestor(input.git, input.repoDir, input.commit, new Set(roots));
+  if (ancestor === null) return [await pack(input, packs, root, [`--shallow ${input.commit}`, input.commit])];
+  const added = join(packs, `${ancestor}..${input.commit}`);
+  if (!(await exists(added))) await pack(input, packs, added, [input.commit, `^${ancestor}`]);
+  return [join(packs, `root-${ancestor}`), added];
+}
+
+/** The nearest of `roots` that `commit` descends from, within {@link MAX_WALK} commits; null when none. */
+async function packedAncestor(git: Git, repoDir: string, commit: string, roots: ReadonlySet<string>): Promise<string | null> {
+  const seen = new Set<string>([commit]);
+  let level = [commit];
+  while (level.length > 0 && seen.size <= MAX_WALK) {
+    const { stdout } = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: level.map((c) => `${c}\n`).join("") });
+    const next: string[] = [];
+    for (const object of parseCatFileBatch(stdout.toString("latin1"))) {
+      if (!("oid" in object) || object.type !== "commit") continue;
+      for (const parent of parseCommit(object.content).parents) {
+        if (roots.has(parent)) return parent;
+        if (!seen.has(parent)) {
+          seen.add(parent);
+          next.push(parent);
+        }
+      }
+    }
+    level = next;
+  }
+  return null;
+}
+
+/**
+ * Packs what `revs` name (`pack-objects --revs` input) into `target`, built aside and renamed
+ * into place; readable by whoever the sandbox runs the agent as (its folders keep everyone else
+ * out). Returns `target`, whoever made it.
+ */
+async function pack(input: { git: Git; repoDir: string }, packs: string, target: string, revs: readonly string[]): Promise<string> {
+  await mkdir(packs, { recursive: true, mode: 0o700 });
+  const aside = join(packs, `tmp-${randomBytes(6).toString("hex")}`);
+  await mkdir(join(aside, "pack"), { recursive: true });
+  try {
+    await input.git({
+      args: ["-c", "core.hooksPath=/dev/null", "pack-objects", "--revs", "--quiet", "--delta-base-offset", join(aside, "pack", "pack")],
+      cwd: input.repoDir,
+      input: revs.map((r) => `${r}\n`).join(""),
+    });
+    for (const dir of [aside, join(aside, "pack")]) await chmod(dir, 0o755);
+    await rename(aside, target).catch(async (error: unknown) => {
+      if (!(await exists(target))) throw error;
+    });
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+  return target;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
