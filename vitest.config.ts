@@ -16,6 +16,7 @@ export const SLOW_SUITES = [
   "test/action/redaction.git.test.ts",
   "test/local/hostile-agents.git.test.ts",
   "test/local/hostile-doors.git.test.ts",
+  "test/local/hostile-gate.git.test.ts",
   "test/local/cli-resume.git.test.ts",
   "test/github/mission-store.test.ts",
   "src/gate/gate.git.test.ts",
