@@ -107,6 +107,8 @@ describe("the Action's re-check refuses forged checkpoints by path and rule", ()
     ["src/../README.md as a tree entry", [["src", [keep, ["alpha", [["x.ts", "export {};\n"]]], ["../README.md", "# taken over\n"]]]], "src/../README.md (bad_name)", true],
     ["a .. tree inside the writes", inAlpha(["..", [["alpha", [["evil.ts", "export const evil = 1;\n"]]]]]), "src/alpha/.. (bad_name)", true],
     ["a name twice", inAlpha(["y.ts", "one\n"], ["y.ts", "two\n"]), "src/alpha/y.ts (duplicate_name)", true],
+    ["README.md beside readme.md (one name on macOS and Windows)", inAlpha(["README.md", "a\n"], ["readme.md", "b\n"]), "src/alpha/readme.md (name_collision)", false],
+    ["\u00e9.txt in NFC beside NFD", inAlpha(["\u00e9.txt", "a\n"], ["e\u0301.txt", "b\n"]), '"src/alpha/e\\u0301.txt" (name_collision)', false],
   ])("%s", async (_name, top, refusal, gitRefusesIt) => {
     const { checked, commit } = await recheck(top);
     expect(checked.kind).toBe("refused");
