@@ -6,7 +6,9 @@
  *   git directory: git skips it without a word), `.GIT`, `git~1`, `.git.` and the other spellings
  *   of `.git` (git's index refuses them, and `git add -A` fails on the first);
  * - named pipes, sockets and devices (`special_file`): git skips them without a word, and naruto
- *   never opens one (a pipe would block it);
+ *   never opens one (a pipe would block it). git itself opens a folder's `.gitignore` and
+ *   `.gitattributes` by name, and would wait for ever on a pipe there: such a one is removed
+ *   before any git reads the work tree ({@link walkWorkTree}), as well as refused;
  * - files over `limits.max_file_size` (`file_too_large`), by their size on disk: hashing one
  *   would cost naruto's CPU (a 3 GiB sparse file holds nothing on disk and reads as 3 GiB) and
  *   its objects would grow the store for an attempt the gate refuses anyway. A file the start
@@ -17,7 +19,7 @@
  * submodules it staged.
  */
 import { lstatSync, type Dirent } from "node:fs";
-import { open, readdir } from "node:fs/promises";
+import { open, readdir, unlink } from "node:fs/promises";
 import { nameProblem, type NameProblem } from "../gate/index.ts";
 import type { Git } from "../git/index.ts";
 import { onDisk, type RawPath } from "./agent-index.ts";
@@ -44,21 +46,43 @@ const NESTED_GIT: NameProblem = {
 // Folders read at once; a work directory has thousands.
 const PARALLEL = 16;
 
+/** What the first walk found, before any git read the work tree. */
+export interface WorkTreeWalk {
+  /** What is refused, or null when the tree holds far more entries than its checkout (see below). */
+  readonly quick: readonly RefusedEntry[] | null;
+  /** Special `.gitignore` and `.gitattributes` files, removed: git would have blocked on them. */
+  readonly defused: readonly RefusedEntry[];
+}
+
 /**
- * Walks the work directory (its own top `.git` aside, and folders listed in `skip`). Most walks
- * find nothing, and git is not asked anything. A walk that finds something, or that meets far
- * more entries than the checkout holds (an agent's `node_modules`, say), is done again without
- * the folders git ignores (one `git ls-files`): ignored files are not the agent's work. One
- * `git check-ignore` then judges what was found; a file over the limit is asked about once more
- * (`ls-files`), so that one the start commit holds, unchanged, stays.
+ * The first walk of the work directory (its own top `.git` aside), in Node alone: it must come
+ * before any git reads the tree. Beyond far more entries than the checkout holds (an agent's
+ * `node_modules`, say) it only looks for what git would block on, and leaves the rest to
+ * {@link findRefusedEntries}.
  */
-export async function findRefusedEntries(git: Git, view: GitView, dir: WorkDir, options: { skip: ReadonlySet<RawPath>; maxFileSize: number }): Promise<RefusedEntry[]> {
+export async function walkWorkTree(dir: WorkDir, options: { maxFileSize: number }): Promise<WorkTreeWalk> {
+  const defused: RefusedEntry[] = [];
+  const quick = await walk(dir, new Set(), options.maxFileSize, WALK_SPARE + 2 * (await checkedOutEntries(dir)), defused);
+  return { quick, defused };
+}
+
+/**
+ * Judges what the first walk found (folders listed in `skip`, the submodules' checkouts, aside).
+ * Most walks find nothing, and git is not asked anything. A walk that found something, or that
+ * met far more entries than the checkout holds, is done again without the folders git ignores
+ * (one `git ls-files`): ignored files are not the agent's work. One `git check-ignore` then
+ * judges what was found; a file over the limit is asked about once more (`ls-files`), so that
+ * one the start commit holds, unchanged, stays.
+ */
+export async function findRefusedEntries(git: Git, view: GitView, dir: WorkDir, walked: WorkTreeWalk, options: { skip: ReadonlySet<RawPath>; maxFileSize: number }): Promise<RefusedEntry[]> {
   const unchanged = unchangedTracked(git, view);
-  const quick = await walk(dir, options.skip, options.maxFileSize, WALK_SPARE + 2 * (await checkedOutEntries(dir)));
-  if (quick !== null && (await unchanged.without(quick)).length === 0) return [];
+  const outside = (f: RefusedEntry) => ![...options.skip].some((s) => f.path === s || f.path.startsWith(`${s}/`));
+  const defused = walked.defused.filter(outside);
+  const quick = walked.quick === null ? null : await unchanged.without(walked.quick.filter(outside));
+  if (quick !== null && quick.length === 0 && defused.length === 0) return [];
   const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
   const pruned = new Set([...options.skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
-  const found = await unchanged.without((await walk(dir, pruned, options.maxFileSize, Infinity)) ?? []);
+  const found = [...(await unchanged.without((await walk(dir, pruned, options.maxFileSize, Infinity, [])) ?? [])), ...defused];
   if (found.length === 0) return [];
   // Something refused inside an ignored folder that holds tracked files: git's ignore rules decide.
   // check-ignore refuses the view's literal pathspecs; `./` keeps a leading `:` from reading as magic.
@@ -86,14 +110,21 @@ export async function refusedFiles(git: Git, view: GitView, dir: WorkDir, option
 // Entries a walk may meet beyond twice the checkout's before git is asked what it ignores.
 const WALK_SPARE = 10_000;
 
-/** What is refused under the work directory, or null when it holds more than `budget` entries. */
-async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, maxFileSize: number, budget: number): Promise<RefusedEntry[] | null> {
+// The files git opens by name in every folder it walks.
+const OPENED_BY_GIT = new Set([".gitignore", ".gitattributes"]);
+
+/**
+ * What is refused under the work directory, or null when it holds more than `budget` entries;
+ * special files git opens by name are removed and put in `defused`, whatever the budget.
+ */
+async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, maxFileSize: number, budget: number, defused: RefusedEntry[]): Promise<RefusedEntry[] | null> {
   const found: RefusedEntry[] = [];
   let seen = 0;
   let level: RawPath[] = [""];
   while (level.length > 0) {
     const next: RawPath[] = [];
     for (let i = 0; i < level.length; i += PARALLEL) {
+      const light = seen > budget;
       await Promise.all(
         level.slice(i, i + PARALLEL).map(async (folder) => {
           const entries = await readdir(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
@@ -103,17 +134,25 @@ async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, maxFileSize: num
             if (folder === "" && name === ".git") continue;
             const path = folder === "" ? name : `${folder}/${name}`;
             if (pruned.has(path)) continue;
-            const problem = name === ".git" ? NESTED_GIT : (nameProblem(entry.name) ?? entryProblem(dir, path, entry, maxFileSize));
+            if (OPENED_BY_GIT.has(name) && isSpecial(entry)) {
+              await unlink(onDisk(dir, path)).catch(() => undefined);
+              defused.push({ path, exclude: path, rule: "special_file", detail: `${specialProblem(entry).detail}; git opens a ${name} by name and would wait on it for ever, so naruto removed it` });
+              continue;
+            }
+            const problem = light ? null : name === ".git" ? NESTED_GIT : (nameProblem(entry.name) ?? entryProblem(dir, path, entry, maxFileSize));
             if (problem !== null) found.push({ path, exclude: name === ".git" ? folder : path, ...problem });
             else if (entry.isDirectory()) next.push(path);
           }
         }),
       );
-      if (seen > budget) return null;
     }
     level = next;
   }
-  return found;
+  return seen > budget ? null : found;
+}
+
+function isSpecial(entry: Dirent<Buffer>): boolean {
+  return !entry.isFile() && !entry.isDirectory() && !entry.isSymbolicLink();
 }
 
 type Problem = Pick<RefusedEntry, "rule" | "detail">;

@@ -304,6 +304,19 @@ describe("what git must not be given, found before anything is hashed", () => {
     }
   });
 
+  it("removes a named pipe where git opens a folder's .gitignore or .gitattributes (git would block on it), and refuses it", async () => {
+    f = await createWorkerFixture({ "a.txt": "a\n", "src/b.txt": "b\n" });
+    await f.agent.write({ "src/ok.txt": "ok\n" });
+    for (const p of ["src/.gitignore", ".gitattributes", "deep/er/.gitignore"]) {
+      await mkdir(join(f.workDir.path, p, ".."), { recursive: true });
+      await promisify(execFile)("mkfifo", [join(f.workDir.path, p)]);
+    }
+    const { files, refused } = await snapshot();
+    expect(files).toEqual(["a.txt", "src/b.txt", "src/ok.txt"]);
+    expect(refused).toEqual([".gitattributes (special_file)", "deep/er/.gitignore (special_file)", "src/.gitignore (special_file)"]);
+    await expect(stat(join(f.workDir.path, "src/.gitignore"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
   it("refuses a file over the limit by its size on disk, never reading it: a 64 GiB sparse file costs nothing", async () => {
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.agent.write({ "big.bin": Buffer.alloc(2048, 1), "small.txt": "s\n", "sparse.bin": "" });

@@ -20,7 +20,7 @@ import { nameProblem } from "../gate/index.ts";
 import { showPath } from "../gate/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import { readAgentIndex, type RawPath } from "./agent-index.ts";
-import { findRefusedEntries, refusedFiles } from "./refused-entries.ts";
+import { findRefusedEntries, refusedFiles, walkWorkTree } from "./refused-entries.ts";
 import { makeViewGitDir, viewCall, type GitView } from "./git-view.ts";
 import { copyIndex, seedIndex, type WorkDir } from "./work-dir.ts";
 
@@ -62,6 +62,8 @@ export async function freshView(git: Git, dir: WorkDir): Promise<GitView> {
  */
 export async function snapshotWorkDir(git: Git, dir: WorkDir, options: { maxFileSize: number }): Promise<Snapshot> {
   const view = await freshView(git, dir);
+  // Before any git reads the work tree: git would block on a named pipe it opens by name.
+  const walked = await walkWorkTree(dir, { maxFileSize: options.maxFileSize });
   const notes: string[] = [];
   const agent = await readAgentIndex(git, view, dir, notes);
   const refused: ScopeViolation[] = [];
@@ -72,7 +74,7 @@ export async function snapshotWorkDir(git: Git, dir: WorkDir, options: { maxFile
     if (problem !== null) refuse(g.path, problem);
     return problem === null;
   });
-  const found = await findRefusedEntries(git, view, dir, { skip: new Set(agent.gitlinks.map((g) => g.path)), maxFileSize: options.maxFileSize });
+  const found = await findRefusedEntries(git, view, dir, walked, { skip: new Set(agent.gitlinks.map((g) => g.path)), maxFileSize: options.maxFileSize });
   for (const f of found) refuse(f.path, f);
   // A submodule's checkout is its own repository's, and what is refused stays out: `add` leaves both.
   const excluded = [...agent.gitlinks.map((g) => g.path), ...found.map((f) => f.exclude)];

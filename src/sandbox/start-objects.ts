@@ -93,7 +93,9 @@ async function pack(input: { git: Git; repoDir: string }, packs: string, target:
   await mkdir(join(aside, "pack"), { recursive: true });
   try {
     await input.git({
-      args: ["-c", "core.hooksPath=/dev/null", "pack-objects", "--revs", "--quiet", "--delta-base-offset", join(aside, "pack", "pack")],
+      // No delta search, a fast compression: the objects are copied as the store holds them where it
+      // can (a whole 50,000-file tree took a third of the CPU it took with git's usual search).
+      args: ["-c", "core.hooksPath=/dev/null", "-c", "pack.compression=1", "pack-objects", "--revs", "--quiet", "--delta-base-offset", "--window=0", join(aside, "pack", "pack")],
       cwd: input.repoDir,
       input: revs.map((r) => `${r}\n`).join(""),
     });

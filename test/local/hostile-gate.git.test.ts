@@ -5,7 +5,8 @@
  *
  * - A file over `limits.max_file_size` (random, or a sparse 3 GiB one) is refused by name before
  *   anything hashes it: nothing of it reaches the user's object store, and naruto never reads it.
- * - A named pipe or a socket in the work tree is refused by name, not dropped, and blocks nothing.
+ * - A named pipe or a socket in the work tree is refused by name, not dropped, and blocks nothing,
+ *   not even one where git opens a folder's `.gitignore`.
  * - Names that are one name on macOS or Windows (`README.md` and `readme.md`, `é.txt` in NFC and
  *   NFD) are refused by the gate, both names in the reason.
  * - A work directory reads only its start commit's objects: a secret of a commit the user reset
@@ -169,6 +170,7 @@ describe.skipIf(bwrapSkipReason !== null)(`hostile agents against the gate and t
       expect.soft(itemOf(m, "atk-special").status).toBe("out_of_scope");
       expect.soft(reason("atk-special")).toContain("src/atk-special/pipe (special_file)");
       expect.soft(reason("atk-special")).toContain("src/atk-special/socket (special_file)");
+      expect.soft(reason("atk-special")).toContain("src/atk-special/.gitignore (special_file)");
       // One name on macOS and Windows: both names in the reason.
       expect.soft(itemOf(m, "atk-collide").status).toBe("out_of_scope");
       for (const name of ["README.md", "readme.md", "\u00e9.txt"]) expect.soft(reason("atk-collide")).toContain(`src/atk-collide/${name} (name_collision)`);

@@ -8,7 +8,8 @@
 //   the summary names its blob id, for the test to look for in the user's store.
 // - sparse-file: a sparse file of `hostile-size-gib: N` GiB (default 3): nothing on disk, but
 //   hashing it reads every byte.
-// - special-files: a named pipe and a unix socket beside its edit.
+// - special-files: a named pipe and a unix socket beside its edit, and a named pipe where git
+//   opens a folder's `.gitignore` (git blocks on it).
 // - collide: `README.md` and `readme.md`, and `é.txt` in NFC and in NFD, side by side.
 // - objects: every object its repository can read (through the alternates naruto gave it),
 //   searched for a line starting with `hostile-secret-prefix: …` of its prompt.
@@ -52,10 +53,11 @@ const attacks = {
   "special-files": async () => {
     mkdirSync(folder, { recursive: true });
     execFileSync("mkfifo", [join(folder, "pipe")]);
+    execFileSync("mkfifo", [join(folder, ".gitignore")]);
     const socket = join(folder, "socket");
     // Left listening: the process exits without closing it, so the socket file stays.
     await new Promise((resolve, reject) => createServer().on("error", reject).listen(socket, resolve));
-    return `made ${folder}/pipe (a named pipe) and ${socket} (a unix socket)`;
+    return `made ${folder}/pipe and ${folder}/.gitignore (named pipes) and ${socket} (a unix socket)`;
   },
   collide: () => {
     mkdirSync(folder, { recursive: true });
