@@ -42,7 +42,9 @@ export async function keepUnfinishedWork(input: {
   const snapshot = await snapshotWorkDir(git, workDir, { maxFileSize: input.maxFileSize });
   const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
   if (snapshot.tree === start) return null;
-  const message = `naruto: unfinished work of ${input.item}, attempt ${input.attempt}\n\n${input.why}; nothing of this was checked or integrated.\n`;
+  // What naruto does not store (a pipe, a file over the limit, a name git refuses) is named, not dropped unsaid.
+  const leftOut = snapshot.refused.length === 0 ? "" : `\nLeft out, as naruto never stores them: ${snapshot.refused.map((r) => `${r.path} (${r.rule})`).join(", ")}.\n`;
+  const message = `naruto: unfinished work of ${input.item}, attempt ${input.attempt}\n\n${input.why}; nothing of this was checked or integrated.\n${leftOut}`;
   // Kept: its objects leave the quarantine for the store.
   const accepted = await acceptObjects(snapshot.view);
   const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now(), call: (args, extra) => viewCall(accepted, args, extra) });

@@ -4,9 +4,11 @@
  * keeps nothing, a record that names another folder is not followed, and every work directory of
  * the mission is removed.
  */
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_FILE_SIZE } from "../../src/gate/index.ts";
 import { keepLeftoverWork } from "../../src/local/leftover-work.ts";
@@ -50,6 +52,8 @@ describe("keepLeftoverWork", () => {
     await writeFile(join(dirs.c!.private, "work-dir.json"), JSON.stringify({ schema: "naruto.work-dir/v1", mission: mission.id, purpose: "c", attempt: 1, dir: dirs.d }));
     await mkdir(join(dirs.d!.path, "src/d"), { recursive: true });
     await writeFile(join(dirs.d!.path, "src/d/d.txt"), "d\n");
+    // What naruto never stores is named in the kept commit, not dropped unsaid.
+    await promisify(execFile)("mkfifo", [join(dirs.d!.path, "src/d/pipe")]);
 
     const kept = await keepLeftoverWork({ git: repo.git, repoDir: repo.dir, mission, workRoot, now: () => new Date("2026-11-30T00:00:00Z"), maxFileSize: DEFAULT_MAX_FILE_SIZE });
 
@@ -61,6 +65,7 @@ describe("keepLeftoverWork", () => {
     ]);
     expect(await repo.run("rev-parse", `refs/naruto/attempts/${mission.id}/d/1^`)).toBe(head);
     expect(await repo.run("show", `refs/naruto/attempts/${mission.id}/d/1:src/d/d.txt`)).toBe("d");
+    expect(await repo.run("log", "-1", "--format=%b", `refs/naruto/attempts/${mission.id}/d/1`)).toContain("Left out, as naruto never stores them: src/d/pipe (special_file).");
     expect(await repo.run("rev-parse", `${ref}^`)).toBe(head);
     expect((await repo.run("diff", "--name-only", head, ref)).split("\n")).toEqual(["README.md", "src/a/half.txt"]);
     expect(await repo.run("log", "-1", "--format=%an <%ae>%n%s", ref)).toBe("naruto <naruto@users.noreply.github.com>\nnaruto: unfinished work of a, attempt 1");
