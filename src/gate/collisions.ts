@@ -1,7 +1,7 @@
 /**
- * Names that are one name where a checkout lives on macOS or Windows (DESIGN.md §3: paths are
- * compared case-insensitively and Unicode-normalized): `README.md` and `readme.md`, and `é.txt`
- * written precomposed (NFC) and decomposed (NFD). Git on Linux holds both side by side; a checkout
+ * Names that are one name where a checkout lives on macOS or Windows (the README's plan format:
+ * paths are compared case-insensitively and Unicode-normalized): `README.md` and `readme.md`, and
+ * `é.txt` written precomposed (NFC) and decomposed (NFD). Git on Linux holds both side by side; a checkout
  * on a case-insensitive or normalizing file system keeps one of them and shows the other as
  * changed, so a change that brings such a pair is refused by the gate, both names in the reason.
  * Pure: the comparison form is the plan's own ({@link keyOf}).

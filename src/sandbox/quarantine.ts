@@ -1,5 +1,5 @@
 /**
- * The quarantine of naruto's view (DESIGN.md §8a): what naruto hashes of a work directory is
+ * The quarantine of naruto's view (README, "Security model"): what naruto hashes of a work directory is
  * written to an object folder of the view's own (`GIT_OBJECT_DIRECTORY`), the repository's store
  * only read beside it (`GIT_ALTERNATE_OBJECT_DIRECTORIES`), as git's own receive-pack quarantines
  * a push until its hooks accept it. Only a checkpoint that is accepted (or work that is kept) has

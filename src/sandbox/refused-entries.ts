@@ -1,6 +1,6 @@
 /**
  * What in a work directory git must not be given, found before naruto's `git add` meets it
- * (DESIGN.md §8a: "the work tree is walked with lstat before anything is hashed"):
+ * (README, "Security model": the work tree is walked with `lstat` before anything is hashed):
  *
  * - names git will not take into a tree: a `.git` below the top (a nested repository or a planted
  *   git directory: git skips it without a word), `.GIT`, `git~1`, `.git.` and the other spellings

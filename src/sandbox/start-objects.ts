@@ -1,6 +1,6 @@
 /**
- * What a work directory's own repository reads (DESIGN.md §8a, "A work directory sees only the
- * objects reachable from its start commit"): never the user's whole object store, which holds
+ * What a work directory's own repository reads (README, "Security model": an agent's git sees its
+ * start commit, not the object store): never the user's whole object store, which holds
  * every object the repository ever had, a secret from a commit that was reset away included. The
  * agent's repository is shallow at its start commit, so what it needs, and all it gets, is that
  * commit and its tree: a pack of exactly those, made once per mission and start commit beside the

@@ -1,5 +1,5 @@
 /**
- * Hostile agents against the gate and the object store (issue 31, parts 7 and 8; DESIGN.md §8a),
+ * Hostile agents against the gate and the object store (issue 31, parts 7 and 8; README, "Security model"),
  * as a user would meet them: `naruto run` as a real process on a real repository, each attack a
  * real agent process (test/support/agents/hostile-gate.mjs) beside an honest bystander.
  *
