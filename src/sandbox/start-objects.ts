@@ -16,9 +16,13 @@
  * <mission folder>/.objects/root-<commit>/pack/…   the start commit and its tree
  * <mission folder>/.objects/<root>..<commit>/pack/…   what a later commit adds to that root
  * ```
+ *
+ * Each work directory gets hard links to its packs in an object folder of its own
+ * ({@link linkStartObjects}): the sandbox shows it that folder, inside its own work directory,
+ * and nothing of the mission's folder (not even the name of the packs' folder).
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, copyFile, link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseCatFileBatch, parseCommit, type Git } from "../git/index.ts";
 
@@ -107,6 +111,26 @@ async function pack(input: { git: Git; repoDir: string }, packs: string, target:
     await rm(aside, { recursive: true, force: true });
   }
   return target;
+}
+
+/**
+ * Links the packs of `folders` (as {@link startObjects} gives them) into the object folder
+ * `into`, made here; a file system without hard links gets copies. Packs before their indexes.
+ */
+export async function linkStartObjects(folders: readonly string[], into: string): Promise<void> {
+  await mkdir(join(into, "pack"), { recursive: true });
+  const files: { from: string; to: string }[] = [];
+  for (const folder of folders) {
+    for (const name of await readdir(join(folder, "pack"))) files.push({ from: join(folder, "pack", name), to: join(into, "pack", name) });
+  }
+  const order = (f: { to: string }) => (f.to.endsWith(".idx") ? 1 : 0);
+  for (const f of files.sort((a, b) => order(a) - order(b))) {
+    await link(f.from, f.to).catch(async (error: unknown) => {
+      if (error instanceof Error && "code" in error && error.code === "EEXIST") return;
+      await copyFile(f.from, f.to);
+    });
+  }
+  for (const dir of [into, join(into, "pack")]) await chmod(dir, 0o755);
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -2,7 +2,7 @@
  * Standalone work directories (work-dir.ts) on a real repository: where they are, what they
  * hold, that many are made at once, and that they go whatever an agent did to them.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -115,6 +115,14 @@ describe("a work directory's objects", () => {
     const out = await repo.git({ args: ["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"], cwd: dir.path });
     return out.stdout.toString().trim().split("\n").sort();
   }
+  /** The packs a work directory's objects hold, by inode (a link to one pack is that pack). */
+  async function packFiles(dir: { startObjects: readonly string[] }): Promise<string> {
+    const found: string[] = [];
+    for (const folder of dir.startObjects) {
+      for (const name of (await readdir(join(folder, "pack"))).filter((n) => n.endsWith(".pack"))) found.push(String((await stat(join(folder, "pack", name))).ino));
+    }
+    return found.sort().join(",");
+  }
   /** The objects of a commit and its tree (no history), as `<id> <type>`. */
   async function commitAndTree(commit: string): Promise<string[]> {
     const listed = await repo.run("ls-tree", "-r", "-t", commit);
@@ -147,12 +155,16 @@ describe("a work directory's objects", () => {
     const make = (label: string, commit: string) => createWorkDir({ git, repo: info, folder, label, commit, record: { mission: "m-test", purpose: label.split(".")[0]!, attempt: 1 } });
     const first = await Promise.all(Array.from({ length: 6 }, (_, i) => make(`i${i}.1`, head)));
     expect(packs).toBe(1);
-    expect(new Set(first.map((d) => d.startObjects.join()))).toEqual(new Set([first[0]!.startObjects.join()]));
+    // Each directory links the one pack into a folder of its own (the sandbox shows nothing else).
+    expect(new Set(await Promise.all(first.map((d) => packFiles(d))))).toEqual(new Set([await packFiles(first[0]!)]));
+    expect(first.every((d) => d.startObjects.length === 1 && d.startObjects[0] === join(d.root, "objects"))).toBe(true);
     // The queue moves on: a retry starts at the newer head, which descends from the packed one.
     const later = await repo.commit("integrated", { "src/c.ts": "c\n" });
     const retry = await make("i0.2", later);
     expect(packs).toBe(2);
-    expect(retry.startObjects[0]).toBe(first[0]!.startObjects[0]);
+    const [rootPack] = (await packFiles(first[0]!)).split(",");
+    expect((await packFiles(retry)).split(",")).toEqual(expect.arrayContaining([rootPack]));
+    expect((await packFiles(retry)).split(",")).toHaveLength(2);
     expect(await readable(retry)).toEqual(expect.arrayContaining(await commitAndTree(later)));
     // Whatever it reads is reachable from its start commit.
     const reachable = new Set((await repo.run("rev-list", "--objects", later)).split("\n").map((l) => l.split(" ")[0]!));
@@ -160,7 +172,8 @@ describe("a work directory's objects", () => {
     // A commit that descends from none packed (a root commit of its own) gets a pack of its own.
     const sideways = await repo.run("commit-tree", "-m", "unrelated", `${later}^{tree}`);
     const apart = await make("x.1", sideways);
-    expect(apart.startObjects).toHaveLength(1);
+    expect((await packFiles(apart)).split(",")).toHaveLength(1);
+    expect(await packFiles(apart)).not.toBe(rootPack);
     expect(await readable(apart)).toEqual(await commitAndTree(sideways));
     await Promise.all([...first, retry, apart].map((d) => removeWorkDir(d)));
     await removeEmptyMissionFolder(folder);

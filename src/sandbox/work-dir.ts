@@ -9,7 +9,8 @@
  * <work root>/<repository key>/<mission>/<label>-<random>/   (0700)
  *   work/     the commit's files, and a throwaway repository in work/.git: that one commit
  *             (shallow), no refs, hooks or config of the user's; its objects borrowed read-only
- *             from a pack of the start commit's (start-objects.ts), never the user's store
+ *             from objects/, never from the user's store
+ *   objects/  the start commit's objects: links to the mission's packs of it (start-objects.ts)
  *   home/     a private HOME
  *   tmp/      a private TMPDIR (without the sandbox; with it, /tmp is a private tmpfs)
  *   io/       naruto's own files of each run, read-only in the sandbox (run-files.ts): the
@@ -29,7 +30,7 @@ import { perRepository, repoLayout } from "../git/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import { readUntrusted } from "./untrusted-file.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
-import { START_OBJECTS, startObjects } from "./start-objects.ts";
+import { linkStartObjects, START_OBJECTS, startObjects } from "./start-objects.ts";
 
 /** One work directory, as plain data (JSON-safe: a later `naruto resume` reads it back). */
 export interface WorkDir {
@@ -47,7 +48,7 @@ export interface WorkDir {
   readonly objects: RepoObjects;
   /**
    * The object folders the agent's repository reads (its alternates, shown read-only in the
-   * sandbox): the start commit's objects only (start-objects.ts).
+   * sandbox): the start commit's objects only (start-objects.ts), in the directory's own `objects/`.
    */
   readonly startObjects: readonly string[];
   /** What the folder is for, e.g. `users-api.2`, `planner.1`, `verify`. */
@@ -180,8 +181,9 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
     const agentGit = join(dir.path, ".git");
     const view: GitView = { gitDir: agentGit, workTree: dir.path, index: join(agentGit, "index"), objects: dir.objects };
     const checkedOut = input.git(viewCall(view, ["read-tree", "--reset", "-u", input.commit])).then(() => copyIndex(view.index, seedIndex(dir)));
-    await allDone([checkedOut, shown]);
-    dir = { ...dir, startObjects: await shown };
+    const objects = join(root, "objects");
+    await allDone([checkedOut, shown.then((folders) => linkStartObjects(folders, objects))]);
+    dir = { ...dir, startObjects: [objects] };
     const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
     await allDone([
       writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"),
