@@ -139,6 +139,8 @@ async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, maxFileSize: num
               defused.push({ path, exclude: path, rule: "special_file", detail: `${specialProblem(entry).detail}; git opens a ${name} by name and would wait on it for ever, so naruto removed it` });
               continue;
             }
+            // Past the budget only what git would block on is looked for, and git walks no nested repository.
+            if (light && name === ".git") continue;
             const problem = light ? null : name === ".git" ? NESTED_GIT : (nameProblem(entry.name) ?? entryProblem(dir, path, entry, maxFileSize));
             if (problem !== null) found.push({ path, exclude: name === ".git" ? folder : path, ...problem });
             else if (entry.isDirectory()) next.push(path);

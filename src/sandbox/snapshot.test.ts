@@ -317,6 +317,17 @@ describe("what git must not be given, found before anything is hashed", () => {
     await expect(stat(join(f.workDir.path, "src/.gitignore"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  it("finds such a pipe even past the walk's budget, in a tree far larger than its checkout", async () => {
+    f = await createWorkerFixture({ ".gitignore": "node_modules/\n", "a.txt": "a\n" });
+    // More entries than the first walk looks at closely (10,000 beyond twice the checkout's).
+    const many = join(f.workDir.path, "node_modules", "dep");
+    await mkdir(many, { recursive: true });
+    await Promise.all(Array.from({ length: 10_100 }, (_, i) => writeFile(join(many, `f${i}.js`), "")));
+    await mkdir(join(f.workDir.path, "src", "deep", "er"), { recursive: true });
+    await promisify(execFile)("mkfifo", [join(f.workDir.path, "src", "deep", "er", ".gitignore")]);
+    expect((await snapshot()).refused).toEqual(["src/deep/er/.gitignore (special_file)"]);
+  });
+
   it("refuses a file over the limit by its size on disk, never reading it: a 64 GiB sparse file costs nothing", async () => {
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.agent.write({ "big.bin": Buffer.alloc(2048, 1), "small.txt": "s\n", "sparse.bin": "" });
