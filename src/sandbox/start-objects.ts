@@ -103,6 +103,8 @@ async function pack(input: { git: Git; repoDir: string }, packs: string, target:
       cwd: input.repoDir,
       input: revs.map((r) => `${r}\n`).join(""),
     });
+    // Whatever naruto's umask: as root, the agent reads them as a user of its own (sandbox-user.ts).
+    for (const name of await readdir(join(aside, "pack"))) await chmod(join(aside, "pack", name), 0o444);
     for (const dir of [aside, join(aside, "pack")]) await chmod(dir, 0o755);
     await rename(aside, target).catch(async (error: unknown) => {
       if (!(await exists(target))) throw error;

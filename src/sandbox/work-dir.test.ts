@@ -179,4 +179,22 @@ describe("a work directory's objects", () => {
     await removeEmptyMissionFolder(folder);
     await expect(stat(folder)).rejects.toMatchObject({ code: "ENOENT" });
   });
+  it("can be read by the user the sandbox runs the agent as, whatever naruto's umask", async () => {
+    const { info, folder, head } = await setup();
+    // A hardened host's umask: what git writes would be naruto's alone (as root, the agent runs as another user).
+    const before = process.umask(0o077);
+    let dir;
+    try {
+      dir = await createWorkDir({ git: repo.git, repo: info, folder, label: "a.1", commit: head, record: { mission: "m-test", purpose: "a", attempt: 1 } });
+    } finally {
+      process.umask(before);
+    }
+    const [objects] = dir.startObjects;
+    const modes: Record<string, string> = {};
+    for (const path of [objects!, join(objects!, "pack"), ...(await readdir(join(objects!, "pack"))).map((n) => join(objects!, "pack", n))]) {
+      modes[relative(objects!, path) || "."] = ((await stat(path)).mode & 0o777).toString(8);
+    }
+    for (const [path, mode] of Object.entries(modes)) expect(mode, path).toBe(path.startsWith("pack/") ? "444" : "755");
+    await removeWorkDir(dir);
+  });
 });
