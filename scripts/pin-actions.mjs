@@ -2,16 +2,17 @@
 /**
  * Pins every `uses:` of workflow files to a full commit SHA with its release as a comment:
  *
- *   uses: actions/checkout@v4   →   uses: actions/checkout@11d5960a… # v4.4.0
+ *   uses: actions/checkout@v5   →   uses: actions/checkout@fbc6f399… # v5.1.0
  *
  *   node scripts/pin-actions.mjs [--naruto <sha> --naruto-version vX.Y.Z] [files…]
  *
- * Files default to templates/naruto.yml. Third-party actions are pinned from PINS below, to the
- * release of the same major version the line names (`@v4`, `@v4.2.2`, or a pinned SHA's
- * `# v4.x.y` comment); naruto-dev/naruto is pinned to --naruto (default: the last commit of
+ * Files default to templates/naruto.yml. Third-party actions are pinned from
+ * scripts/action-pins.json, to the release of the same major version the line names (`@v5`,
+ * `@v5.0.1`, or a pinned SHA's `# v5.x.y` comment); naruto-dev/naruto is pinned to --naruto (default: the last commit of
  * this repository that changed dist/ or action.yml) as --naruto-version (default: v<version of
  * package.json>). Running it twice changes nothing the second time. It prints every change, and
- * writes nothing and exits 1 when a `uses:` has no pin here: add the release to PINS first.
+ * writes nothing and exits 1 when a `uses:` has no pin here: add the release to
+ * scripts/action-pins.json first.
  * Local actions (`./…`) and images pinned by digest (`docker://…@sha256:…`) are left as they are.
  */
 import { execFileSync } from "node:child_process";
@@ -21,17 +22,16 @@ import { fileURLToPath } from "node:url";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
 
 /**
- * Releases pinned by commit. `sha` is the commit the release tag points to (for an annotated
- * tag, the commit it dereferences to: `git rev-parse <tag>^{commit}`), read from the action's
- * own repository. To add or update one: fetch the repository, check the tag's commit
- * (`git ls-remote https://github.com/<action> 'refs/tags/<tag>*'`: the `^{}` line for an
- * annotated tag), and change it here and in the workflows (run this script, or let Dependabot).
+ * Releases pinned by commit (scripts/action-pins.json). `sha` is the commit the release tag points
+ * to (for an annotated tag, the commit it dereferences to: `git rev-parse <tag>^{commit}`), read
+ * from the action's own repository; `using` is the `runs.using` of the action's `action.yml` at
+ * that commit (Node 20 is gone from the runners: every release here says `node24`, which
+ * test/action/pins.test.ts checks). To add or update one: fetch the repository, check the tag's
+ * commit (`git ls-remote https://github.com/<action> 'refs/tags/<tag>*'`: the `^{}` line for an
+ * annotated tag) and its action.yml, and change it there and in the workflows (run this script,
+ * or let Dependabot).
  */
-const PINS = [
-  { action: "actions/checkout", version: "v4.4.0", sha: "11d5960a326750d5838078e36cf38b85af677262" },
-  { action: "actions/upload-artifact", version: "v4.6.2", sha: "ea165f8d65b6e75b540449e92b4886f43607fa02" },
-  { action: "actions/download-artifact", version: "v4.3.0", sha: "d3f86a106a0bac45b974a628896c90dbdf5c8093" },
-];
+const PINS = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "action-pins.json"), "utf8"));
 
 const NARUTO = "naruto-dev/naruto";
 const SHA = /^[0-9a-f]{40}$/;
@@ -125,7 +125,7 @@ function usesNodes(doc) {
 function pinFor({ action, ref, comment, naruto }) {
   if (action === NARUTO) return naruto();
   const releases = PINS.filter((pin) => pin.action === action);
-  if (releases.length === 0) return `no pin for ${action} in scripts/pin-actions.mjs`;
+  if (releases.length === 0) return `no pin for ${action} in scripts/action-pins.json`;
   const known = releases.find((pin) => pin.sha === ref);
   if (known !== undefined) return known;
   const named = SHA.test(ref) ? comment : ref;
@@ -134,7 +134,7 @@ function pinFor({ action, ref, comment, naruto }) {
     return `cannot tell which release of ${action} "@${ref}"${comment ? ` # ${comment}` : ""} means: write it as @v<major>`;
   }
   const pin = releases.find((p) => p.version.startsWith(`v${major}.`));
-  return pin ?? `no pin for ${action} v${major} in scripts/pin-actions.mjs (it has ${releases.map((p) => p.version).join(", ")})`;
+  return pin ?? `no pin for ${action} v${major} in scripts/action-pins.json (it has ${releases.map((p) => p.version).join(", ")})`;
 }
 
 /** The edits that pin one file's text, and what cannot be pinned. Edits are [start, end, text]. */

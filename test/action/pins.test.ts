@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workflowPinProblems, where, type UsesEntry, type WorkflowFile } from "../support/workflow-pins.ts";
+import { loadActionPins, pinOf, RUNNER_NODE, type ActionPin } from "../support/action-pins.ts";
+import { pinnedCommit, workflowPinProblems, where, type UsesEntry, type WorkflowFile } from "../support/workflow-pins.ts";
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -175,7 +176,7 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
     dir = await mkdtemp(join(tmpdir(), "naruto-pins-"));
     const template = await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8");
     // The template as it was before it was pinned: every action by its major tag.
-    unpinned = template.replace(/^(\s*(?:-\s+)?uses:\s*)([\w.-]+\/[\w.-]+)@\S+(?:\s+#.*)?$/gm, (_, key: string, action: string) => `${key}${action}@${action === NARUTO ? "v0" : "v4"}`);
+    unpinned = template.replace(/^(\s*(?:-\s+)?uses:\s*)([\w.-]+\/[\w.-]+)@\S+(?:\s+#\s*(v\d+))?.*$/gm, (_, key: string, action: string, major: string | undefined) => `${key}${action}@${action === NARUTO ? "v0" : (major ?? "v0")}`);
     await writeFile(copy(), unpinned);
     pinOutput = (await run(process.execPath, [PIN_SCRIPT, ...narutoArgs(), copy()], { cwd: dir })).stdout;
     pinned = await readFile(copy(), "utf8");
@@ -188,7 +189,7 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
     const before = workflowPinProblems([{ file: "naruto.yml", text: unpinned }]);
     expect(before.entries.length).toBeGreaterThan(0);
     expect(before.problems).toHaveLength(before.entries.length);
-    expect(before.problems).toContain("naruto.yml: job plan, step 1: uses: actions/checkout@v4: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)");
+    expect(before.problems).toContain("naruto.yml: job plan, step 1: uses: actions/checkout@v5: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)");
     expect(pinOutput).toContain(`naruto.yml: pinned ${before.entries.length} uses:`);
   });
 
@@ -214,9 +215,9 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
   });
 
   it("fails again when one step goes back to a tag", () => {
-    const reverted = pinned.replace(/actions\/upload-artifact@[0-9a-f]{40} # v[\d.]+/, "actions/upload-artifact@v4");
+    const reverted = pinned.replace(/actions\/upload-artifact@[0-9a-f]{40} # v[\d.]+/, "actions/upload-artifact@v6");
     expect(workflowPinProblems([{ file: "naruto.yml", text: reverted }]).problems).toEqual([
-      "naruto.yml: job plan, step 5: uses: actions/upload-artifact@v4: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)",
+      "naruto.yml: job plan, step 5: uses: actions/upload-artifact@v6: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)",
     ]);
   });
 
@@ -224,15 +225,50 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
     const good = join(dir, "good.yml");
     const bad = join(dir, "bad.yml");
     const text = (uses: string) => `jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${uses}\n`;
-    await writeFile(good, text("actions/checkout@v4"));
+    await writeFile(good, text("actions/checkout@v5"));
     await writeFile(bad, text("actions/setup-node@v4"));
     const failed = await run(process.execPath, [PIN_SCRIPT, good, bad], { cwd: dir }).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain("bad.yml: line 5: actions/setup-node@v4: no pin for actions/setup-node in scripts/pin-actions.mjs");
-    expect(await readFile(good, "utf8")).toBe(text("actions/checkout@v4"));
+    expect(failed?.stderr).toContain("bad.yml: line 5: actions/setup-node@v4: no pin for actions/setup-node in scripts/action-pins.json");
+    expect(await readFile(good, "utf8")).toBe(text("actions/checkout@v5"));
+  });
+});
+
+/**
+ * What each pinned third-party action runs on, read from the pin list: a `uses:` pinned to a
+ * commit the list does not know has no known runtime, and one whose release declares another
+ * Node than the runners' is forced onto theirs (with a deprecation annotation in every job).
+ */
+function runtimeProblems(entries: readonly UsesEntry[], pins: readonly ActionPin[]): string[] {
+  return entries.flatMap((entry) => {
+    const commit = pinnedCommit(entry);
+    if (commit === null || commit.repo === NARUTO) return [];
+    const pin = pinOf(pins, entry.value);
+    if (pin === null) return [`${where(entry)}: no release at this commit in scripts/action-pins.json: its runtime is unknown`];
+    return pin.using === RUNNER_NODE ? [] : [`${where(entry)}: ${pin.action} ${pin.version} declares runs.using ${pin.using}, not ${RUNNER_NODE}`];
+  });
+}
+
+describe("the runtime of each pinned action", () => {
+  it("is read from the pin list: an unknown commit and an older Node are named", () => {
+    const pins: ActionPin[] = [{ action: "actions/checkout", version: "v4.4.0", sha: SHA_A, using: "node20" }];
+    const entries = [...workflowPinProblems([oneStep(`actions/checkout@${SHA_A} # v4.4.0`)]).entries, ...workflowPinProblems([{ ...oneStep(`actions/checkout@${SHA_B} # v4.9.9`), file: "other.yml" }]).entries];
+    expect(runtimeProblems(entries, pins)).toEqual([
+      `fixture.yml: job build, step 1 "fetch": uses: actions/checkout@${SHA_A}: actions/checkout v4.4.0 declares runs.using node20, not node24`,
+      `other.yml: job build, step 1 "fetch": uses: actions/checkout@${SHA_B}: no release at this commit in scripts/action-pins.json: its runtime is unknown`,
+    ]);
+  });
+
+  it("is node24 for every release in the pin list, and every third-party action of the template is one of them", async () => {
+    const pins = loadActionPins();
+    expect(pins.map((p) => `${p.action} ${p.version}: ${p.using}`)).toEqual(pins.map((p) => `${p.action} ${p.version}: ${RUNNER_NODE}`));
+    const { entries } = workflowPinProblems(await projectWorkflows());
+    const thirdParty = entries.filter((e) => pinnedCommit(e)?.repo !== NARUTO);
+    expect(new Set(thirdParty.map((e) => pinnedCommit(e)?.repo))).toEqual(new Set(["actions/checkout", "actions/upload-artifact", "actions/download-artifact"]));
+    expect(runtimeProblems(entries, pins)).toEqual([]);
   });
 });
 

@@ -24,11 +24,11 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: mkdir -p out && echo "from the first run" > out/a.txt && echo other > b.txt
-      - uses: actions/upload-artifact@v4
+      - uses: actions/upload-artifact@v6
         with:
           name: naruto-work-a-1
           path: out
-      - uses: actions/upload-artifact@v4
+      - uses: actions/upload-artifact@v6
         with:
           name: naruto-queue
           path: b.txt
@@ -38,7 +38,7 @@ jobs:
     permissions:
       actions: read
     steps:
-      - uses: actions/download-artifact@v4
+      - uses: actions/download-artifact@v7
         with:
           path: got
           run-id: \${{ inputs.from }}
@@ -51,7 +51,7 @@ jobs:
     permissions:
       contents: read
     steps:
-      - uses: actions/download-artifact@v4
+      - uses: actions/download-artifact@v7
         with:
           path: got
           run-id: \${{ inputs.from }}
@@ -60,7 +60,7 @@ jobs:
     if: inputs.from != ''
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/download-artifact@v4
+      - uses: actions/download-artifact@v7
         with:
           path: got
           run-id: \${{ inputs.from }}

@@ -8,6 +8,7 @@ import { createConcurrencyGroups } from "./concurrency.ts";
 import { FileCommandError, mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
 import { expandMatrix, legName, MatrixError } from "./matrix.ts";
 import { tokenPermissions } from "./permissions.ts";
+import { standardRelease } from "./step-runner.ts";
 
 describe("matrix", () => {
   it.each<[string, unknown, unknown]>([
@@ -122,5 +123,14 @@ describe("artifacts", () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("standard actions", () => {
+  it("are imitated at the pinned releases only, whose runtime the pin list gives", () => {
+    expect(standardRelease("actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09")).toMatchObject({ version: "v5.1.0", using: "node24" });
+    expect(standardRelease("actions/upload-artifact@v6")).toMatchObject({ version: "v6.0.0", using: "node24" });
+    expect(standardRelease("actions/checkout@11d5960a326750d5838078e36cf38b85af677262")).toEqual(expect.stringContaining("only at the releases of scripts/action-pins.json"));
+    expect(standardRelease("actions/download-artifact@v4")).toEqual(expect.stringContaining("not @v4"));
   });
 });

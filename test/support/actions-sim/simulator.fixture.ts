@@ -15,7 +15,7 @@ jobs:
     outputs:
       greeting: \${{ steps.say.outputs.greeting }}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v5
         with: { persist-credentials: false }
       - id: say
         run: |
@@ -31,7 +31,7 @@ jobs:
             test ! -e "\${{ vars.FAKE_REPO_DIR }}"
           fi
       # The same check finds the credential that persist-credentials (default true) leaves.
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v5
         with: { path: persisted }
       - run: git -C persisted config --list | grep -q -i extraheader
   legs:
@@ -63,7 +63,7 @@ jobs:
           mkdir out
           echo "\${{ steps.act.outputs.seen }}" > out/seen.txt
           echo secret > out/.hidden
-      - uses: actions/upload-artifact@v4
+      - uses: actions/upload-artifact@v6
         with:
           name: leg-\${{ matrix.item }}
           path: out
@@ -73,7 +73,7 @@ jobs:
     runs-on: ubuntu-latest
     permissions: { contents: read, issues: write }
     steps:
-      - uses: actions/download-artifact@v4
+      - uses: actions/download-artifact@v7
         with: { path: all }
       - run: find all -type f | sort | xargs grep -H .
       - id: act

@@ -1,5 +1,5 @@
 /**
- * actions/checkout@v4, run inside the job's machine as the job's user: fetch from the fake
+ * actions/checkout (v5), run inside the job's machine as the job's user: fetch from the fake
  * GitHub over smart HTTP with the token as an `AUTHORIZATION: basic` extra header (how the
  * real action authenticates), `ref`, `fetch-depth` (0 = all branches and tags), `path`, and
  * `persist-credentials`: when true the header stays in the checkout's local git config (as the

@@ -14,6 +14,7 @@ import { mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.t
 import { conditionOf, stringsOf, textOf, valueOf } from "./template-eval.ts";
 import { runDownload, runUpload } from "./std-artifact-steps.ts";
 import { runCheckout } from "./std-checkout.ts";
+import { loadActionPins, RUNNER_NODE, type ActionPin } from "../action-pins.ts";
 import type { Conclusion, StepContext, StepOutcome, StepResult } from "./types.ts";
 import type { StepSpec } from "./workflow.ts";
 
@@ -44,6 +45,29 @@ const STANDARD: Readonly<Record<string, (ctx: StepContext, inputs: Readonly<Reco
   "actions/upload-artifact": runUpload,
   "actions/download-artifact": runDownload,
 };
+
+let pins: readonly ActionPin[] | undefined;
+
+/**
+ * The release of a standard action a `uses:` names, as the simulator imitates it: a commit must
+ * be one of the pinned releases (scripts/action-pins.json), whose `runs.using` the runner would
+ * read; a tag `@vN` is the pinned release of that major. A string says why the simulator will not
+ * pretend to run it. A release on an older Node than the runners' gets the runner's annotation.
+ */
+export function standardRelease(uses: string): ActionPin | string {
+  pins ??= loadActionPins();
+  const at = uses.lastIndexOf("@");
+  const action = uses.slice(0, at < 0 ? uses.length : at);
+  const ref = at < 0 ? "" : uses.slice(at + 1);
+  const releases = pins.filter((p) => p.action === action);
+  const found = /^[0-9a-f]{40}$/.test(ref) ? releases.find((p) => p.sha === ref) : releases.find((p) => p.version === ref || p.version.startsWith(`${ref}.`));
+  return found ?? `the simulator imitates ${action} only at the releases of scripts/action-pins.json (${releases.map((p) => `${p.version} ${p.sha}`).join(", ")}), not @${ref}`;
+}
+
+function runtimeNote(release: ActionPin): string {
+  if (release.using === RUNNER_NODE) return "";
+  return `::warning::${release.action}@${release.version} declares runs.using ${release.using}; the runner runs it on ${RUNNER_NODE} instead, which it may not support\n`;
+}
 
 export function standardAction(uses: string): string | null {
   const name = uses.split("@")[0] ?? "";
@@ -111,8 +135,12 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
 
   let outcome: StepOutcome;
   const standard = spec.uses === undefined ? undefined : STANDARD[standardAction(spec.uses) ?? ""];
-  if (standard !== undefined) {
+  const release = standard !== undefined && spec.uses !== undefined ? standardRelease(spec.uses) : null;
+  if (typeof release === "string") {
+    return record("failure", "failure", {}, `${release}\n`);
+  } else if (standard !== undefined) {
     outcome = await standard({ ...scope, env }, inputs);
+    if (release !== null) outcome = { ...outcome, log: `${runtimeNote(release)}${outcome.log}` };
   } else if (spec.uses !== undefined) {
     const action = await scope.resolveAction(spec.uses);
     if (action === null) return record("failure", "failure", {}, `the simulator cannot run ${spec.uses}\n`);
