@@ -7,7 +7,7 @@
 import type { Context } from "probot";
 import type { DriverDeps } from "../github-driver/index.ts";
 import { pullRequestHeadVia, type PullRequestHead } from "../github-driver/index.ts";
-import { createEtagCache, createGitHub, type EtagCache } from "../github/index.ts";
+import { createDispatchMemory, createEtagCache, createGitHub, type DispatchMemory, type EtagCache } from "../github/index.ts";
 import { createGitHubMissionStore } from "../store/index.ts";
 import { createLru, type Lru } from "../github/index.ts";
 import { createRedactor, redactingGitHub, redactingStore } from "../redact/index.ts";
@@ -60,6 +60,26 @@ export function createTokenCache(now: () => number): TokenCache {
 // One cache per App (its deps), not per process: tests run several Apps in one process.
 const tokenCaches = new WeakMap<AppDeps, TokenCache>();
 const etagCaches = new WeakMap<AppDeps, Lru<EtagCache>>();
+const dispatchMemories = new WeakMap<AppDeps, Lru<DispatchMemory>>();
+
+/**
+ * What the App learned of a server's dispatch API per installation and repository: a GitHub
+ * Enterprise Server that refused `return_run_details` once is not sent it again (each refusal
+ * costs a request and a second dispatch).
+ */
+function dispatchMemoryOf(deps: AppDeps, key: string): DispatchMemory {
+  let memories = dispatchMemories.get(deps);
+  if (memories === undefined) {
+    memories = createLru(100);
+    dispatchMemories.set(deps, memories);
+  }
+  let memory = memories.get(key);
+  if (memory === undefined) {
+    memory = createDispatchMemory();
+    memories.set(key, memory);
+  }
+  return memory;
+}
 
 /**
  * The answers of GETs this App made for one installation and repository, with their ETags:
@@ -107,9 +127,11 @@ export function installationDeps(deps: AppDeps, context: Context, where: { owner
   const log = context.log;
   const redactor = createRedactor({ secrets: deps.secrets });
   const text = (message: string) => redactor.redact(message);
+  const key = `${String(installation)}:${where.owner}/${where.repo}`.toLowerCase();
   const raw = createGitHub({
     auth: token,
-    etags: etagCacheOf(deps, `${String(installation)}:${where.owner}/${where.repo}`.toLowerCase()),
+    etags: etagCacheOf(deps, key),
+    dispatch: dispatchMemoryOf(deps, key),
     repo,
     baseUrl,
     userAgent: deps.userAgent,

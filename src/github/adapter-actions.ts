@@ -1,23 +1,49 @@
 /**
  * Workflow dispatch and runs: how the App and the `integrate` job start Actions work.
  */
-import { ConflictError, OutcomeUnknownError } from "./errors.ts";
+import { ConflictError, OutcomeUnknownError, RunDetailsUnsupportedError } from "./errors.ts";
 import { mapError } from "./adapter-context.ts";
 import { checkDispatchInputs } from "./limits.ts";
 import { ONCE, UnansweredWriteError } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
+import type { DispatchInputs } from "./limits.ts";
 import type { GitHubPort, WorkflowJob } from "./port.ts";
 
 type ActionsPart = Pick<GitHubPort, "dispatchWorkflow" | "getRun" | "listJobs" | "cancelRun">;
 
-export function actionsPart(ctx: AdapterContext): ActionsPart {
+/**
+ * What the adapter learned about the server's dispatch API, kept across the ports of one
+ * installation and repository (the App keeps one per installation and repository; a job's port
+ * has its own): `false` once the server refused `return_run_details`, so later dispatches leave
+ * it out instead of being refused first.
+ */
+export interface DispatchMemory {
+  runDetails: boolean;
+}
+
+export function createDispatchMemory(): DispatchMemory {
+  return { runDetails: true };
+}
+
+export function actionsPart(ctx: AdapterContext, memory: DispatchMemory = createDispatchMemory()): ActionsPart {
   const { octokit, repo, call } = ctx;
+  const send = (p: { workflow: string; ref: string; inputs: DispatchInputs; runDetails: boolean }) =>
+    octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: p.workflow, ref: p.ref, inputs: p.inputs, ...(p.runDetails ? { return_run_details: true } : {}), request: ONCE });
   return {
     async dispatchWorkflow({ workflow, ref, inputs }) {
       checkDispatchInputs(inputs);
       const operation = `dispatch ${workflow} on ${ref}`;
       try {
-        const response = await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: workflow, ref, inputs, return_run_details: true, request: ONCE });
+        let response: Awaited<ReturnType<typeof send>>;
+        try {
+          response = await send({ workflow, ref, inputs, runDetails: memory.runDetails });
+        } catch (error) {
+          // GitHub Enterprise Server 3.20 and older refuse the field (400), having dispatched
+          // nothing: once more without it, and never with it again for this repository.
+          if (!memory.runDetails || !(mapError(operation, error) instanceof RunDetailsUnsupportedError)) throw error;
+          memory.runDetails = false;
+          response = await send({ workflow, ref, inputs, runDetails: false });
+        }
         // 200 with the run (github.com), or 204 and nothing (servers without return_run_details).
         const data: unknown = response.data;
         if (typeof data === "object" && data !== null && "workflow_run_id" in data && typeof data.workflow_run_id === "number") {

@@ -1,8 +1,8 @@
 /**
  * Typed errors of the GitHub port. Callers branch on the class, never on message text; the one
  * place that reads GitHub's message text is {@link toGitHubError}, which maps the documented
- * 422 answers (not a fast forward, reference exists/missing, pull request exists) and the 403
- * for workflow files to classes.
+ * 422 answers (not a fast forward, reference exists/missing, pull request exists), the 403
+ * for workflow files and the refusal of `return_run_details` by older servers to classes.
  */
 
 export interface GitHubErrorInit {
@@ -67,6 +67,15 @@ export class WorkflowPermissionError extends GitHubError {
     super(init);
     this.path = init.path;
   }
+}
+
+/**
+ * 400 or 422 naming `return_run_details`: the server does not know the dispatch field that asks
+ * for the run's id (GitHub Enterprise Server 3.20 and older; github.com has it since 2026-02-19).
+ * Nothing was dispatched: the same dispatch without the field is safe to send.
+ */
+export class RunDetailsUnsupportedError extends GitHubError {
+  override readonly name = "RunDetailsUnsupportedError";
 }
 
 /**
@@ -163,6 +172,10 @@ const KNOWN_422: ReadonlyArray<readonly [RegExp, new (init: GitHubErrorInit) => 
 // (the same words after a push's `remote rejected`); the file it names is the first one found.
 const WORKFLOW_REFUSAL = /refusing to allow a GitHub App to create or update workflow `([^`]+)` without `workflows` permission/i;
 
+// An older server's refusal of the dispatch field it does not know ("return_run_details" is not a
+// permitted key), as 400 or as a 422 validation error.
+const RUN_DETAILS = /\breturn_run_details\b/;
+
 /** Maps any error thrown by an Octokit call to a typed {@link GitHubError}. */
 export function toGitHubError(operation: string, error: unknown): Error {
   if (error instanceof GitHubError || error instanceof InputLimitError || error instanceof TokenUnavailableError) return error;
@@ -184,6 +197,9 @@ export function toGitHubError(operation: string, error: unknown): Error {
   if (workflow !== undefined) {
     const advice = "the App has no `workflows` permission, by design: leave workflow changes out of what naruto works on";
     return new WorkflowPermissionError({ operation, status, message: `${detail} (${advice})`, cause: error, path: workflow });
+  }
+  if ((status === 400 || status === 422) && RUN_DETAILS.test(detail)) {
+    return new RunDetailsUnsupportedError({ operation, status, message: `${detail} (this server does not return a dispatched run's id: dispatch without return_run_details)`, cause: error });
   }
   if (status === 409) return new ConflictError({ operation, status, message: `${detail} (409 conflict: read the current state and decide again)`, cause: error });
   return new GitHubError({ operation, status, message: `${detail} (${advise(status)})`, cause: error });

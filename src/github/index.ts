@@ -31,6 +31,7 @@ export type {
 export { createGitHub, type CreateGitHubOptions } from "./octokit-adapter.ts";
 export type { EtagCache, GitHubLog } from "./octokit-client.ts";
 export { createEtagCache } from "./octokit-client.ts";
+export { createDispatchMemory, type DispatchMemory } from "./adapter-actions.ts";
 export {
   ConflictError,
   GitHubError,
@@ -43,6 +44,7 @@ export {
   PullRequestExistsError,
   RefExistsError,
   RefMissingError,
+  RunDetailsUnsupportedError,
   TokenUnavailableError,
   WorkflowPermissionError,
 } from "./errors.ts";

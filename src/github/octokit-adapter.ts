@@ -17,7 +17,7 @@
  * await github.upsertComment({ issue: 1, marker: markerFor("tracking:m-1"), body, link: runUrl });
  */
 import { createAdapterContext } from "./adapter-context.ts";
-import { actionsPart } from "./adapter-actions.ts";
+import { actionsPart, type DispatchMemory } from "./adapter-actions.ts";
 import { commitFilesPart } from "./adapter-commit-files.ts";
 import { gitPart } from "./adapter-git.ts";
 import { issuesPart } from "./adapter-issues.ts";
@@ -30,6 +30,8 @@ export interface CreateGitHubOptions extends OctokitClientOptions {
   readonly repo: RepoRef;
   /** Waits between the checked re-sends of a creating request (tests pass a fast one). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** What was learned of the server's dispatch API, shared by the ports of one installation and repository. */
+  readonly dispatch?: DispatchMemory;
 }
 
 export function createGitHub(options: CreateGitHubOptions): GitHubPort {
@@ -44,7 +46,7 @@ export function createGitHub(options: CreateGitHubOptions): GitHubPort {
   return {
     repo: options.repo,
     ...issuesPart(ctx),
-    ...actionsPart(ctx),
+    ...actionsPart(ctx, options.dispatch),
     ...pullsPart(ctx),
     ...reviewThreadsPart(ctx),
     ...gitPart(ctx),

@@ -44,6 +44,29 @@ describe("workflow dispatch", () => {
     });
   });
 
+  it("on a GitHub Enterprise Server before 3.21, answers return_run_details with 400 and dispatches nothing", async () => {
+    const ghes = await startDemo({ ghesVersion: "3.20" });
+    try {
+      const before = ghes.github.dispatches.length;
+      const refused = await api(ghes.github, ghes.maintainer)("POST", DISPATCH, { ref: "main", inputs: { mission: "m-3" }, return_run_details: true });
+      expect(refused.status).toBe(400);
+      expect(field(refused.body, "message")).toBe('Invalid request.\n\n"return_run_details" is not a permitted key.');
+      expect(ghes.github.dispatches.length).toBe(before);
+      const plain = await api(ghes.github, ghes.maintainer)("POST", DISPATCH, { ref: "main", inputs: { mission: "m-3" } });
+      expect(plain.status).toBe(204);
+      expect(ghes.github.dispatches.length).toBe(before + 1);
+      ghes.github.assertNoViolations();
+    } finally {
+      await ghes.github.close();
+    }
+    const newer = await startDemo({ ghesVersion: "3.21" });
+    try {
+      expect((await api(newer.github, newer.maintainer)("POST", DISPATCH, { ref: "main", inputs: { mission: "m-4" }, return_run_details: true })).status).toBe(200);
+    } finally {
+      await newer.github.close();
+    }
+  });
+
   it.each([
     ["a workflow missing from the default branch", "/repos/acme/demo/actions/workflows/other.yml/dispatches", { ref: "main" }, 404, "Not Found"],
     ["an unknown ref", DISPATCH, { ref: "nope", inputs: { mission: "m" } }, 422, "No ref found for: nope"],

@@ -86,6 +86,8 @@ export interface AppWorldInput {
   readonly sharedDirs?: readonly string[];
   /** Matrix legs at once (default the simulator's 2). */
   readonly legConcurrency?: number;
+  /** The fake plays a GitHub Enterprise Server of this version (fake-github's `ghesVersion`). */
+  readonly ghesVersion?: string;
 }
 
 export interface PostedComment {
@@ -153,7 +155,7 @@ export interface AppWorld {
 
 export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
   await requireAction();
-  const fake = await startFakeGitHub({ webhook: { secret: WEBHOOK_SECRET } });
+  const fake = await startFakeGitHub({ webhook: { secret: WEBHOOK_SECRET }, ...(input.ghesVersion === undefined ? {} : { ghesVersion: input.ghesVersion }) });
   const cleanup: (() => Promise<void>)[] = [() => fake.close()];
   const apps: AppProcess[] = [];
   try {

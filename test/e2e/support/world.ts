@@ -75,11 +75,13 @@ export interface WorldInput {
   readonly runnerEnv?: Readonly<Record<string, string>>;
   /** Matrix legs at once (default the simulator's 2). */
   readonly legConcurrency?: number;
+  /** The fake plays a GitHub Enterprise Server of this version (fake-github's `ghesVersion`). */
+  readonly ghesVersion?: string;
 }
 
 export async function startWorld(input: WorldInput): Promise<World> {
   await requireAction();
-  const fake = await startFakeGitHub();
+  const fake = await startFakeGitHub(input.ghesVersion === undefined ? {} : { ghesVersion: input.ghesVersion });
   const cleanup: (() => Promise<void>)[] = [() => fake.close()];
   try {
     const maintainer = fake.addUser("octo-maintainer", { permission: "write" }).token;

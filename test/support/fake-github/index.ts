@@ -51,6 +51,12 @@ export interface FakeGitHubOptions {
   readonly installationTokenLifetimeMs?: number;
   /** Installation token length (GitHub since 2026: about 520). */
   readonly installationTokenLength?: number;
+  /**
+   * Plays a GitHub Enterprise Server of this version (`"3.20"`) instead of github.com: what
+   * naruto meets there that differs (a dispatch with `return_run_details` answered 400 before
+   * 3.21). The API is served under `/api/v3` either way.
+   */
+  readonly ghesVersion?: string;
 }
 
 export interface FakeGitHub {
@@ -130,6 +136,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     ...(options.app !== undefined ? { app: options.app } : {}),
     ...(options.installationTokenLifetimeMs !== undefined ? { tokenLifetimeMs: options.installationTokenLifetimeMs } : {}),
     ...(options.installationTokenLength !== undefined ? { tokenLength: options.installationTokenLength } : {}),
+    ...(options.ghesVersion !== undefined ? { ghesVersion: options.ghesVersion } : {}),
   });
   const core = { world, faults: [] as Fault[], source: { current: null as FaultSource | null }, requests: [] as RecordedRequest[], violations: [] as Violation[] };
   const server = createServer(createHandler(core));

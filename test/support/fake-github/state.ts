@@ -245,6 +245,18 @@ export interface World {
   installationTokenLength: number;
   /** GraphQL answers longer than this (JSON bytes) are GitHub's 502 for a query it could not finish; null: any size. */
   graphqlAnswerLimit: number | null;
+  /**
+   * Plays a GitHub Enterprise Server of this version (`3.20`); null: github.com. Servers before
+   * 3.21 do not know the dispatch field `return_run_details` and answer it with 400.
+   */
+  ghesVersion: string | null;
+}
+
+/** Whether the server knows `return_run_details` (github.com since 2026-02-19; GHES from 3.21). */
+export function knowsRunDetails(world: World): boolean {
+  if (world.ghesVersion === null) return true;
+  const [major = 0, minor = 0] = world.ghesVersion.split(".").map(Number);
+  return major > 3 || (major === 3 && minor >= 21);
 }
 
 export function findRepo(world: World, owner: string, name: string): RepoState | undefined {

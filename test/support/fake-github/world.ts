@@ -23,7 +23,7 @@ export interface AppOptions {
  */
 export const DEFAULT_APP_PERMISSIONS: AppPermissions = narutoAppPermissions();
 
-export function createWorld(input: { root: string; app?: AppOptions; tokenLifetimeMs?: number; tokenLength?: number }): World {
+export function createWorld(input: { root: string; app?: AppOptions; tokenLifetimeMs?: number; tokenLength?: number; ghesVersion?: string }): World {
   let clockOffset = 0;
   let id = 1000;
   const keys = appKeyPair(input.app?.privateKey);
@@ -57,6 +57,7 @@ export function createWorld(input: { root: string; app?: AppOptions; tokenLifeti
     // Since 2026 GitHub's installation tokens are about 520 characters: never assume 40.
     installationTokenLength: input.tokenLength ?? 520,
     graphqlAnswerLimit: null,
+    ghesVersion: input.ghesVersion ?? null,
   };
   return world;
 }

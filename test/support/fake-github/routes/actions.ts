@@ -8,7 +8,7 @@ import { GitHubError, notFound, unprocessable } from "../errors.ts";
 import { ok, paginate, type RepoContext, type RepoRoute } from "../route.ts";
 import { repoApi } from "../shapes.ts";
 import { jobShape, runShape } from "../shapes-actions.ts";
-import type { RunState } from "../state.ts";
+import { knowsRunDetails, type RunState } from "../state.ts";
 import { readWorkflow, resolveInputs } from "../workflows.ts";
 
 function runOf(ctx: RepoContext): RunState {
@@ -22,6 +22,10 @@ export const actionRoutes: readonly RepoRoute[] = [
     op: "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
     access: { role: "write", app: ["actions:write"] } as const,
     handle: async (ctx) => {
+      // GitHub Enterprise Server 3.20 and older: the field is not in their description (cli/cli#12672).
+      if (ctx.body["return_run_details"] !== undefined && !knowsRunDetails(ctx.world)) {
+        throw new GitHubError(400, 'Invalid request.\n\n"return_run_details" is not a permitted key.');
+      }
       const workflowName = ctx.params["workflow_id"] ?? "";
       const defaultHead = await ctx.git.resolveCommit(ctx.repo.defaultBranch);
       // The workflow must exist on the default branch; the run uses the file at `ref`.
