@@ -13,7 +13,7 @@
 import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
 import type { AppDeps } from "./deps.ts";
-import { createRenderedVersions, isNarutoWorkflow, onRunEvent, onWorkLegEnded } from "./run-events.ts";
+import { createLegStarts, createRenderedVersions, isNarutoWorkflow, onRunEvent, onWorkLegEnded, onWorkLegStarted } from "./run-events.ts";
 import { unlessTokenFails } from "./token-failure.ts";
 import { createThrottle, type Throttle } from "./throttle.ts";
 
@@ -25,7 +25,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     now: () => deps.now().getTime(),
     onError: (error) => app.log.warn({ err: error }, "a deferred tracking-comment update failed; the next event renders it again"),
   });
-  const memory = { throttle, rendered: createRenderedVersions() };
+  const memory = { throttle, rendered: createRenderedVersions(), starts: createLegStarts() };
 
   // Only `created`: an edited comment must never start anything twice.
   app.on("issue_comment.created", async (context) => {
@@ -46,6 +46,12 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     const workflow = (job as { workflow_name?: string | null }).workflow_name;
     if (typeof workflow === "string" && workflow !== deps.workflowName) return;
     // The template names each job after its mission ("work m-1a2b3c alpha#1").
+    if (context.payload.action === "in_progress") {
+      // Saved before the render, which then shows the attempt under way.
+      await unlessTokenFails(context, () =>
+        onWorkLegStarted(deps, memory, context, { name: job.name, status: job.status, conclusion: job.conclusion ?? null, startedAt: job.started_at ?? null, url: job.html_url ?? null }),
+      );
+    }
     await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));
     if (context.payload.action === "completed") {
       await unlessTokenFails(context, () => onWorkLegEnded(deps, memory, context, { runId: job.run_id, name: job.name, conclusion: job.conclusion ?? null }));

@@ -52,6 +52,7 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
       max_parallel: file.limits.max_parallel,
       max_attempts: file.limits.max_attempts,
       item_timeout: itemTimeout,
+      queue_timeout: durationMs(file.limits.queue_timeout),
       mission_timeout: durationMs(file.limits.mission_timeout),
       max_items: file.limits.max_items,
       max_cost_usd: file.limits.max_cost_usd ?? null,

@@ -51,8 +51,10 @@ export interface Config {
   readonly limits: {
     readonly max_parallel: number;
     readonly max_attempts: number;
-    /** Milliseconds. */
+    /** Milliseconds, from when the attempt's job starts. */
     readonly item_timeout: number;
+    /** Milliseconds an attempt may wait for a runner before its job starts. */
+    readonly queue_timeout: number;
     /** Milliseconds. */
     readonly mission_timeout: number;
     readonly max_items: number;

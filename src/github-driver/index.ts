@@ -23,3 +23,4 @@ export { answerMissedCommands } from "./missed-commands.ts";
 export { integrateRunInputs, workLegName } from "./mission-id.ts";
 export { message } from "./publish.ts";
 export { startScheduledMissions } from "./schedules.ts";
+export { jobStartedAt, readJobStarts, startsOf, waitingByRun } from "./job-starts.ts";

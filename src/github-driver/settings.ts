@@ -9,6 +9,7 @@ export function missionSettings(config: Config, options: { approval: boolean; st
     max_parallel: config.limits.max_parallel,
     max_attempts: config.limits.max_attempts,
     item_timeout_ms: config.limits.item_timeout,
+    queue_timeout_ms: config.limits.queue_timeout,
     mission_timeout_ms: config.limits.mission_timeout,
     batch: config.queue.batch,
     approval: options.approval || config.approval,

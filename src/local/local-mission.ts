@@ -157,6 +157,7 @@ async function startMission(
       max_parallel: config.limits.max_parallel,
       max_attempts: config.limits.max_attempts,
       item_timeout_ms: clockBackstop(config),
+      queue_timeout_ms: config.limits.queue_timeout,
       mission_timeout_ms: config.limits.mission_timeout,
       batch: config.queue.batch,
       approval: false,

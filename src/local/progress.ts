@@ -145,8 +145,10 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return `planning failed: ${e.reason}${lastWords(e.output_tail)}`;
     case "approved":
       return "approved";
+    case "attempt_dispatched":
+      return `${e.item}: attempt ${e.attempt} waits for a runner`;
     case "attempt_started":
-      return `${e.item}: attempt ${e.attempt} started on ${e.base.slice(0, 12)}`;
+      return `${e.item}: attempt ${e.attempt} started${e.base ? ` on ${e.base.slice(0, 12)}` : ""}`;
     case "agent_exited":
       return null; // the attempt's own line follows once naruto has checked what it left
     case "attempt_finished": {

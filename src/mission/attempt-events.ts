@@ -14,10 +14,17 @@ type Of<T extends MissionEvent["type"]> = Extract<MissionEvent, { type: T }>;
 export const DUPLICATE = Symbol("duplicate");
 export type Applied = typeof DUPLICATE | void;
 
+export function applyAttemptDispatched(m: Mission, e: Of<"attempt_dispatched">): Applied {
+  const { attempt } = locate(m, e.type, e.item, e.attempt);
+  // Once started (or ended), the start's record is the better one; the same dispatch again is a redelivery.
+  if (attempt.status !== "dispatched" || (attempt.runner === e.runner && attempt.base === e.base)) return DUPLICATE;
+  Object.assign(attempt, { base: e.base, runner: e.runner });
+}
+
 export function applyAttemptStarted(m: Mission, e: Of<"attempt_started">): Applied {
   const { attempt } = locate(m, e.type, e.item, e.attempt);
   if (attempt.status !== "dispatched") return DUPLICATE;
-  Object.assign(attempt, { status: "running", base: e.base, started_at: e.at, runner: e.runner });
+  Object.assign(attempt, { status: "running", base: e.base ?? attempt.base, started_at: e.at, runner: e.runner ?? attempt.runner });
 }
 
 /** Frees the attempt's agent slot (scheduler.ts); the attempt runs on until `attempt_finished`. */

@@ -8,6 +8,9 @@ import { ITEM_STATUSES, MISSION_STATUSES } from "./status.ts";
 
 export const MISSION_SCHEMA = "naruto.mission/v1";
 
+/** `limits.queue_timeout`'s default: how long an attempt may wait for a runner. */
+export const DEFAULT_QUEUE_TIMEOUT_MS = 2 * 60 * 60_000;
+
 /** How an attempt stands. `dispatched`: asked for, not yet seen running. */
 export const ATTEMPT_STATUSES = [
   "dispatched",
@@ -110,7 +113,13 @@ export type MissionItem = z.infer<typeof itemSchema>;
 const settingsSchema = z.object({
   max_parallel: z.number().int().min(1),
   max_attempts: z.number().int().min(1),
+  /** Most time an attempt's job may run, from when it started (not from its dispatch). */
   item_timeout_ms: z.number().int().min(1),
+  /**
+   * Most time an attempt may wait for a runner before its job starts (runners queue jobs beyond
+   * the account's concurrent-job quota); missions stored before it read as two hours.
+   */
+  queue_timeout_ms: z.number().int().min(1).default(DEFAULT_QUEUE_TIMEOUT_MS),
   mission_timeout_ms: z.number().int().min(1),
   batch: z.number().int().min(1),
   approval: z.boolean(),

@@ -99,7 +99,18 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     output_tail: z.array(z.string()).optional(),
   }),
   z.object({ type: z.literal("approved"), at, by: z.string().nullable() }),
-  z.object({ type: z.literal("attempt_started"), at, item: z.string(), attempt: z.number().int(), base: z.string(), runner: z.string().nullable() }),
+  /**
+   * The attempt's run was dispatched (`runner`: the run, when the dispatch gave it): it waits for
+   * a runner, and its clock has not started. GitHub runs at most the account's concurrent-job
+   * quota at once and queues the rest; `queue_timeout_ms` bounds the wait.
+   */
+  z.object({ type: z.literal("attempt_dispatched"), at, item: z.string(), attempt: z.number().int(), base: z.string(), runner: z.string().nullable() }),
+  /**
+   * The attempt's job started (locally: its agent's process; on GitHub: a runner took its job):
+   * its clock starts (`item_timeout_ms`). `base` and `runner`, when given, replace what the
+   * dispatch recorded (the job's own page is more precise than its run's).
+   */
+  z.object({ type: z.literal("attempt_started"), at, item: z.string(), attempt: z.number().int(), base: z.string().nullable().optional(), runner: z.string().nullable() }),
   /**
    * The attempt's agent (and its item's verify, when it has one) has exited: its agent slot is
    * free while naruto still checks and checkpoints what it left. Optional: a driver that does not

@@ -63,6 +63,7 @@ describe("step on a deep-frozen mission", () => {
       requested({ max_parallel: 2, max_attempts: 2 }),
       planned([item("a"), item("b"), item("c", ["a"]), item("d", ["b"])]),
       { type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner: "pid 1" },
+      { type: "attempt_started", at: at(2), item: "b", attempt: 1, base: "b".repeat(40), runner: "pid 2" },
       finished("a", 1, { kind: "failed", reason: "the agent gave up" }, 3),
       checkpointed("a", 2),
       integrated("a", 2),

@@ -5,6 +5,7 @@ import { step } from "./step.ts";
 import {
   at,
   checkpointed,
+  dispatched,
   finished,
   integrated,
   item,
@@ -12,6 +13,7 @@ import {
   planned,
   requested,
   run,
+  started,
   statusOf,
 } from "../../test/support/mission-builders.ts";
 
@@ -234,13 +236,46 @@ describe("step: review, time, cancel, retry", () => {
   });
 
   it("times out an attempt past item_timeout and retries it", () => {
-    const m = missionAfter([requested(), planned([item("a")])]);
+    const m = missionAfter([requested(), planned([item("a")]), started("a", 1, 2)]);
     expect(step(m, { type: "tick", at: at(20) }).duplicate).toBe(true);
     const r = step(m, { type: "tick", at: at(40) });
     expect(r.commands).toEqual([
       { type: "cancel_attempts", attempts: [{ item: "a", attempt: 1 }] },
       { type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: timed out: no result after 30 min" }] },
     ]);
+  });
+
+  it("measures item_timeout from when the attempt's job started, not from its dispatch", () => {
+    // Dispatched at minute 1 into a run whose leg waits for a runner (the account's quota).
+    const queued = missionAfter([requested({ max_attempts: 1 }), planned([item("a")]), dispatched("a", 1, 1)]);
+    expect(step(queued, { type: "tick", at: at(45) }).duplicate).toBe(true);
+    const running = step(queued, started("a", 1, 50)).mission;
+    expect(running.items[0]?.attempts[0]).toMatchObject({ status: "running", dispatched_at: at(1), started_at: at(50), runner: "https://github.com/acme/demo/actions/runs/7" });
+    expect(step(running, { type: "tick", at: at(79) }).duplicate).toBe(true);
+    const late = step(running, { type: "tick", at: at(81) });
+    expect(statusOf(late.mission, "a")).toBe("timed_out");
+    expect(late.mission.items[0]?.reason).toBe("timed out: no result after 30 min");
+  });
+
+  it("times out an attempt that waited for a runner longer than queue_timeout, and cancels its run", () => {
+    const m = missionAfter([requested({ queue_timeout_ms: 60 * 60_000, max_attempts: 1 }), planned([item("a")]), dispatched("a", 1, 1)]);
+    expect(step(m, { type: "tick", at: at(59) }).duplicate).toBe(true);
+    const r = step(m, { type: "tick", at: at(62) });
+    expect(statusOf(r.mission, "a")).toBe("timed_out");
+    expect(r.mission.items[0]?.attempts[0]).toMatchObject({ status: "timed_out", started_at: null });
+    expect(r.mission.items[0]?.reason).toBe("timed out: waited 60 min for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)");
+    expect(r.commands[0]).toEqual({ type: "cancel_attempts", attempts: [{ item: "a", attempt: 1 }] });
+  });
+
+  it("records a dispatch's run without starting the attempt's clock, once", () => {
+    const m = missionAfter([requested(), planned([item("a")])]);
+    const r = step(m, dispatched("a", 1, 1));
+    expect(r.mission.items[0]?.attempts[0]).toMatchObject({ status: "dispatched", started_at: null, base: "b".repeat(40), runner: "https://github.com/acme/demo/actions/runs/7" });
+    expect(step(r.mission, dispatched("a", 1, 1)).duplicate).toBe(true);
+    // A start seen once more (the App's event and the sweep's read) changes nothing.
+    const running = step(r.mission, started("a", 1, 3)).mission;
+    expect(step(running, started("a", 1, 4)).duplicate).toBe(true);
+    expect(step(running, dispatched("a", 1, 5)).duplicate).toBe(true);
   });
 
   it("stops a mission past mission_timeout and reviews what was integrated", () => {

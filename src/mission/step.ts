@@ -6,6 +6,7 @@
 import { advance, cancelOpenItems } from "./advance.ts";
 import {
   applyAgentExited,
+  applyAttemptDispatched,
   applyAttemptFinished,
   applyAttemptStarted,
   applyIntegrated,
@@ -69,6 +70,8 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
       expectStatus(m, e.type, ["awaiting_approval"]);
       m.status = "running";
       return;
+    case "attempt_dispatched":
+      return applyAttemptDispatched(m, e);
     case "attempt_started":
       return applyAttemptStarted(m, e);
     case "agent_exited":
@@ -164,9 +167,15 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
   for (const shared of m.items) {
     const current = shared.attempts.at(-1);
     if (!current || (current.status !== "dispatched" && current.status !== "running")) continue;
-    const since = Date.parse(current.started_at ?? current.dispatched_at);
-    if (now - since <= m.settings.item_timeout_ms) continue;
-    const reason = `timed out: no result after ${span(m.settings.item_timeout_ms)}`;
+    // The clock of an attempt starts with its job, not its dispatch: a job waiting for a runner
+    // (beyond the account's quota) has only the longer queue limit against it.
+    const waiting = current.status === "dispatched" && current.started_at === null;
+    const limit = waiting ? m.settings.queue_timeout_ms : m.settings.item_timeout_ms;
+    const since = Date.parse(waiting ? current.dispatched_at : (current.started_at ?? current.dispatched_at));
+    if (now - since <= limit) continue;
+    const reason = waiting
+      ? `timed out: waited ${span(limit)} for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)`
+      : `timed out: no result after ${span(limit)}`;
     const item = own(m, shared);
     const last = item.attempts.at(-1);
     if (last) Object.assign(last, { status: "timed_out", reason, finished_at: e.at });

@@ -38,18 +38,23 @@ export function shortSha(sha: string): string {
 
 /**
  * Time the item's attempts took, summed; an attempt still under way counts up to the mission's
- * last update. Null when no attempt has started.
+ * last update. Null when no attempt has started (one whose job waits for a runner has not).
  */
 export function itemDurationMs(mission: Mission, item: MissionItem): number | null {
   if (item.attempts.length === 0) return null;
   const now = Date.parse(mission.updated_at);
   let total = 0;
+  let counted = false;
   for (const a of item.attempts) {
+    // From the job's start: the wait for a runner is not the attempt's time (it never began, when
+    // it ended without a start of its own, counts from its dispatch).
+    if (a.started_at === null && a.finished_at === null) continue;
+    counted = true;
     const start = Date.parse(a.started_at ?? a.dispatched_at);
     const end = a.finished_at === null ? now : Date.parse(a.finished_at);
     if (Number.isFinite(start) && Number.isFinite(end) && end > start) total += end - start;
   }
-  return total;
+  return counted ? total : null;
 }
 
 /** @example formatDuration(200_000) → "3m 20s" */

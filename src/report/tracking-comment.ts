@@ -8,6 +8,7 @@ import { codeSpan, inlineText, safeLink } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
 import { formatDuration, itemBranch, itemDurationMs, progressOf, shortSha, STATUS_MARK } from "./format.ts";
 import { COMMENT_GRAPH_ITEMS, mermaidBlock } from "./mermaid.ts";
+import { runnerWaitWarning } from "./runner-wait.ts";
 import { queueLine, verdictHeadline } from "./sections.ts";
 
 /** Where the comment may link; only http(s) URLs are shown. */
@@ -55,6 +56,7 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
       `**Verdict:** ${mission.kind === "review" && mission.verdict === null ? "⏳ **Not reviewed yet**: the review job reads the changes." : verdictHeadline(mission.verdict)}`,
       [queueLine(mission), ...linkLine].join(" · "),
       ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
+      ...[runnerWaitWarning(mission)].filter((w): w is string => w !== null),
       mission.items.length === 0
         ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {
@@ -115,6 +117,9 @@ function checklistLine(mission: Mission, item: MissionItem, links: TrackingLinks
 }
 
 function statusText(item: MissionItem): string {
+  const current = item.attempts.at(-1);
+  // The item runs (its attempt was started), but the attempt's job still waits for a runner.
+  if (item.status === "running" && current?.status === "dispatched" && current.runner !== null) return "running: waiting for a runner";
   if (item.status === "integrated" || item.reason === null) return item.status;
   return `${item.status}: ${inlineText(item.reason, 120)}`;
 }

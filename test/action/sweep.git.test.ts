@@ -1,8 +1,10 @@
 /**
  * The `sweep` mode against the fake GitHub, on a clock the test moves: an attempt whose run
  * finished without its result reaching the mission is interrupted and started again; an attempt
- * past `item_timeout` times out, its run is cancelled (once no attempt of its batch is in flight)
- * and it is retried; the worker branches of a
+ * whose job waits for a runner is not timed out (its clock starts when the job does, which the
+ * sweep reads from the run's jobs) until it waited past `queue_timeout`; an attempt past
+ * `item_timeout` from its start times out, its run is cancelled (once no attempt of its batch is
+ * in flight) and it is retried; the worker branches of a
  * mission finished longer ago than the retention are deleted, its queue branch kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,19 +60,55 @@ describe("sweep mode", () => {
     await sweep();
     mission = await world.mission("m-sweepa");
     for (const item of mission.items) {
-      expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
+      expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "dispatched"]);
       expect(item.attempts[0]?.reason).toContain("its run ended (failure) without its result reaching the mission");
     }
     const again = runOf("one", 2);
     expect(runOf("two", 2)).toBe(again);
     expect(again).not.toBe(one);
 
-    // The retries are still queued past their item timeout: their run is cancelled, they start again.
+    // The retries wait for a runner past their item timeout: their clock has not started, so
+    // nothing times out (runners queue jobs beyond the account's concurrent-job quota).
     clock += 11 * MINUTE;
     await sweep();
     mission = await world.mission("m-sweepa");
-    for (const item of mission.items) expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "timed_out", "running"]);
+    for (const item of mission.items) expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "dispatched"]);
+    expect(world.fake.repo(REPO).runs.get(again!)?.conclusion ?? null).toBeNull();
+
+    // A runner takes both legs: the sweep reads their start from the jobs, and their clock runs from there.
+    const shift = clock - world.fake.now();
+    world.fake.advanceClock(shift);
+    const legs = mission.items.map((i) => world.fake.setJob(again!, { name: `work m-sweepa ${i.id}#2`, status: "in_progress", runner: "sim-runner-1" }));
+    const startedAt = new Date(world.fake.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+    world.fake.advanceClock(-shift);
+    clock += 5 * MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepa");
+    for (const [k, item] of mission.items.entries()) {
+      expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "running"]);
+      expect(item.attempts[1]).toMatchObject({ started_at: startedAt, runner: `${world.fake.url}/acme/demo/actions/runs/${again!}/job/${legs[k]!}` });
+    }
+
+    // Running past their item timeout: their run is cancelled, they start again.
+    clock += 6 * MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepa");
+    for (const item of mission.items) {
+      expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "timed_out", "dispatched"]);
+      expect(item.attempts[1]?.reason).toBe("timed out: no result after 10 min");
+    }
     expect(world.fake.repo(REPO).runs.get(again!)?.conclusion).toBe("cancelled");
+
+    // The third attempts never get a runner: past the queue limit they time out too, and their run is cancelled.
+    const third = runOf("one", 3);
+    clock += 2 * 60 * MINUTE + MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepa");
+    for (const item of mission.items) {
+      expect(item.attempts.map((a) => a.status)).toEqual(["interrupted", "timed_out", "timed_out", "dispatched"]);
+      expect(item.attempts[2]?.reason).toContain("timed out: waited 120 min for a runner and never started");
+    }
+    expect(world.fake.repo(REPO).runs.get(third!)?.conclusion).toBe("cancelled");
 
     // A cancelled mission's worker branches go after the retention; its queue branch stays.
     const job = await world.job("publish", { now });

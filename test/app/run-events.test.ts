@@ -66,10 +66,17 @@ describe("the App on workflow_run and workflow_job", () => {
     expect(trackingOf(id).body).toContain(trackingComment(stored.mission).split("\n")[1]);
     expect(trackingOf(id).body).toContain("alpha");
 
-    // The same state again: the event costs one read (the state ref), and the comment is left.
-    trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale again`;
-    const jobId = world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "in_progress" });
+    // The leg's job started: its attempt's clock starts at the job's start (saved), and the
+    // comment is rendered from that state.
+    world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "queued" });
+    const jobId = world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "in_progress", runner: "sim-runner-1" });
     const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" });
+    expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
+    const started = (await world.store.load(id))?.mission.items[0]?.attempts[0];
+    expect(started).toMatchObject({ status: "running", started_at: (job["workflow_job"] as { started_at: string }).started_at, runner: `${world.fake.url}/acme/demo/actions/runs/${runId}/job/${jobId}` });
+
+    // The same state again (the event redelivered): one read (the state ref), and the comment is left.
+    trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale again`;
     const before = world.fake.requests.length;
     expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
     expect(world.fake.requests.slice(before).map((r) => r.operation)).toEqual(["GET /repos/{owner}/{repo}/git/ref/{ref}"]);

@@ -18,6 +18,7 @@ export function settings(overrides: Partial<MissionSettings> = {}): MissionSetti
     max_parallel: 4,
     max_attempts: 2,
     item_timeout_ms: 30 * 60_000,
+    queue_timeout_ms: 2 * 60 * 60_000,
     mission_timeout_ms: 6 * 60 * 60_000,
     batch: 8,
     approval: false,
@@ -65,6 +66,16 @@ export function planned(items: PlannedItem[]): MissionEvent {
 
 export function finished(itemId: string, attempt: number, outcome: AttemptOutcome, minutes = 5): MissionEvent {
   return { type: "attempt_finished", at: at(minutes), item: itemId, attempt, outcome };
+}
+
+/** The attempt's run was dispatched (on GitHub: the run that will hold its job); its clock has not started. */
+export function dispatched(itemId: string, attempt: number, minutes: number, runner = "https://github.com/acme/demo/actions/runs/7"): MissionEvent {
+  return { type: "attempt_dispatched", at: at(minutes), item: itemId, attempt, base: "b".repeat(40), runner };
+}
+
+/** The attempt's job started (on GitHub: a runner took it): its clock starts. */
+export function started(itemId: string, attempt: number, minutes: number, runner = "https://github.com/acme/demo/actions/runs/7"): MissionEvent {
+  return { type: "attempt_started", at: at(minutes), item: itemId, attempt, base: "b".repeat(40), runner };
 }
 
 export function checkpointed(itemId: string, attempt = 1): MissionEvent {

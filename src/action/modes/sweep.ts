@@ -16,6 +16,7 @@ import { carryOut } from "../../github-driver/index.ts";
 import { WORKFLOW_BOT } from "../../github-driver/index.ts";
 import { pullRequestHeadVia } from "../../github-driver/index.ts";
 import { answerMissedCommands } from "../../github-driver/index.ts";
+import { readJobStarts } from "../../github-driver/index.ts";
 import { runIdOf } from "../../github-driver/index.ts";
 import { message } from "../../github-driver/index.ts";
 import { startScheduledMissions } from "../../github-driver/index.ts";
@@ -109,6 +110,19 @@ async function sweepUnderWay(deps: ModeDeps, id: string, found: Mission, version
       deps.log.warning(`${id}: ${event.type} not applied: ${error.message}`);
     }
   };
+  // Legs a runner took since they were dispatched: their clocks start when their jobs did, so
+  // the tick times out only what ran too long, or waited too long for a runner.
+  const starts = await readJobStarts(deps.github, mission).catch((error: unknown) => {
+    deps.log.warning(`${id}: the jobs' starts were not read (${message(error)}): attempts waiting for a runner keep their queue limit`);
+    return [];
+  });
+  if (starts.length > 0) {
+    const result = await applyEvents(deps.store, id, starts);
+    mission = result.mission;
+    commands.push(...result.commands);
+    const applied = result.outcomes.filter((o) => o.kind === "applied").length;
+    if (applied > 0) notes.push(`${applied} attempt(s) found started`);
+  }
   await apply({ type: "tick", at: now.toISOString() });
   // Attempts started together share a run (carry-out.ts): each run is asked about once.
   const runs = new Map<number, Promise<{ status: string | null; conclusion: string | null }>>();

@@ -3,12 +3,12 @@ import { GitHubError, OutcomeUnknownError } from "../../github/index.ts";
 import type { DispatchInputs } from "../../github/index.ts";
 import type { GitHubPort, WorkflowJob } from "../../github/index.ts";
 import type { DispatchInput } from "../deps.ts";
-import { watchMode } from "./watch.ts";
+import { STARVED_MS, WATCH_BASE_POLL_MS, WATCH_BUDGET_PER_HOUR, watchMode, watchPollMs } from "./watch.ts";
 
 const MISSION = "m-1a2b3c4d";
 const WORK: DispatchInput = { phase: "work", items: [{ item: "fast", attempt: 1 }, { item: "slow", attempt: 1 }, { item: "mid", attempt: 2 }] };
 
-function job(name: string, status: "in_progress" | "completed", conclusion: string | null = null): WorkflowJob {
+function job(name: string, status: "queued" | "in_progress" | "completed", conclusion: string | null = null): WorkflowJob {
   return { id: name.length, name: `${name.includes(" ") ? "" : `work ${MISSION} `}${name}`, status, conclusion, url: "", startedAt: null, completedAt: null };
 }
 
@@ -104,5 +104,38 @@ describe("the watch job", () => {
     const down = world([new Error("Bad credentials")]);
     expect((await down.run()).reason).toBe("5 reads failed in a row: the run's queue job integrates the legs once all ended");
     expect(down.reads()).toBe(5);
+  });
+});
+
+describe("the watch job's budget", () => {
+  /** Requests an hour at GitHub's default interval when every read of every page is a full answer (legs moving). */
+  const perHour = (legs: number) => Math.ceil((legs + 5) / 100) * (3_600_000 / watchPollMs(WATCH_BASE_POLL_MS, legs));
+
+  it.each([16, 64, 95, 96, 200, 256])("reads a run of %i legs within a third of GITHUB_TOKEN's 1,000 requests an hour", (legs) => {
+    expect(perHour(legs)).toBeLessThanOrEqual(WATCH_BUDGET_PER_HOUR);
+    expect(WATCH_BUDGET_PER_HOUR).toBeLessThan(1000 / 3);
+  });
+
+  it("reads one page at its interval, and more pages less often", () => {
+    expect(watchPollMs(300, 64)).toBe(300);
+    expect(watchPollMs(15_000, 256)).toBe(36_000);
+  });
+
+  it("waits between reads as long as its run's pages need", async () => {
+    const legs = Array.from({ length: 256 }, (_, i) => ({ item: `i${i}`, attempt: 1 }));
+    const w = world([[job("i0#1", "completed", "success"), job("i1#1", "in_progress")], [job("i0#1", "completed", "success"), job(`queue ${MISSION}`, "queued")]]);
+    await w.run({ dispatch: { phase: "work", items: legs } });
+    expect(w.sleeps).toEqual([12]);
+  });
+
+  it("gives its runner back when no leg has one while some wait for one", async () => {
+    const waiting = [job("fast#1", "queued"), job("slow#1", "queued"), job("mid#2", "queued")];
+    const w = world([waiting]);
+    const outcome = await w.run();
+    expect(outcome.reason).toMatch(/^3 leg\(s\) waited \d+ s for a runner while none worked: this job gives its runner back/);
+    expect(w.reads()).toBe(Math.ceil(STARVED_MS / 5));
+    // Any leg under way resets the wait.
+    const busy = world([[job("fast#1", "in_progress"), job("slow#1", "queued"), job("mid#2", "queued")], [job("fast#1", "completed", "success"), job("slow#1", "completed", "success"), job("mid#2", "completed", "success")]]);
+    expect((await busy.run()).reason).toMatch(/^all 3 legs ended/);
   });
 });

@@ -8,9 +8,16 @@
  *
  * Only an acceleration: whatever it misses, or when it stops early (GitHub refuses the dispatch,
  * the jobs cannot be read), the work run's own queue and publish jobs integrate every leg once
- * all ended. Once no leg works any more it stops without a dispatch, for the same reason. Its
- * reads are conditional (ETags, main.ts): an unchanged job list is a 304, which does not count
- * against the repository's `GITHUB_TOKEN` budget.
+ * all ended. Once no leg works any more it stops without a dispatch, for the same reason.
+ *
+ * Its reads count against the repository's `GITHUB_TOKEN` budget (1,000 requests an hour on
+ * github.com): they are conditional (ETags, main.ts), but a run's job list changes with every step
+ * of every leg, so while legs work nearly every read is a full answer, a page of 100 jobs each.
+ * The watch therefore reads less often the more pages its run's list has ({@link watchPollMs}):
+ * at most {@link WATCH_BUDGET_PER_HOUR} requests an hour at the default 15 s, whatever the legs.
+ * And it holds a runner: when for {@link STARVED_MS} no leg of its run has a runner while some
+ * wait for one, the watch is the job keeping them waiting (a quota of one, a small self-hosted
+ * pool), and it ends to give its runner back.
  */
 import { OutcomeUnknownError } from "../../github/index.ts";
 import type { WorkflowJob } from "../../github/index.ts";
@@ -26,6 +33,30 @@ export interface WatchTiming {
 
 /** Reads of the job list that failed in a row before the watch leaves the rest to the queue job. */
 const MAX_FAILED_READS = 5;
+
+/** The interval GitHub's runs are read at by default (DEFAULT_WATCH): the budget below is at it. */
+export const WATCH_BASE_POLL_MS = 15_000;
+/** Requests an hour the watch of one run may make at the base interval: under a third of `GITHUB_TOKEN`'s 1,000. */
+export const WATCH_BUDGET_PER_HOUR = 300;
+/** Jobs a page of the jobs list holds (`per_page=100`, GitHub's most). */
+export const JOBS_PER_PAGE = 100;
+/** Besides the legs, a work run lists its other jobs (plan, review, watch; queue and publish at the end). */
+const OTHER_JOBS = 5;
+
+/**
+ * How long the watch waits between reads of a run of `legs` legs, from its interval `pollMs`: as
+ * many pages as the list has, stretched so that at {@link WATCH_BASE_POLL_MS} the reads stay
+ * within {@link WATCH_BUDGET_PER_HOUR} even when every read is a full answer. One page (up to 95
+ * legs): `pollMs`; 256 legs (three pages): 2.4 × `pollMs`, 300 requests an hour at 15 s.
+ */
+export function watchPollMs(pollMs: number, legs: number): number {
+  const pages = Math.ceil((legs + OTHER_JOBS) / JOBS_PER_PAGE);
+  const perHourAtBase = pages * (3_600_000 / WATCH_BASE_POLL_MS);
+  return Math.round(pollMs * Math.max(1, perHourAtBase / WATCH_BUDGET_PER_HOUR));
+}
+
+/** No leg of the run under way while some wait for a runner, this long: the watch gives its runner back. */
+export const STARVED_MS = 2 * 60_000;
 
 export interface WatchOutcome {
   /** Integrate runs dispatched. */
@@ -52,6 +83,8 @@ export async function watchMode(
   const taken = new Set<string>();
   let dispatched = 0;
   let failedReads = 0;
+  const pollMs = watchPollMs(timing.pollMs, legs.size);
+  let starvedMs = 0;
   for (;;) {
     let jobs: WorkflowJob[];
     try {
@@ -61,7 +94,7 @@ export async function watchMode(
       failedReads += 1;
       deps.log.warning(`watch ${mission}: reading the jobs of run ${input.runId} failed (${describe(error)})`);
       if (failedReads >= MAX_FAILED_READS) return stop(dispatched, `${failedReads} reads failed in a row: the run's queue job integrates the legs once all ended`);
-      await timing.sleep(timing.pollMs);
+      await timing.sleep(pollMs);
       continue;
     }
     const ours = jobs.filter((j) => legs.has(j.name));
@@ -70,6 +103,13 @@ export async function watchMode(
     const queueListed = jobs.some((j) => j.name === `queue ${mission}`);
     if (queueListed || new Set(ended.map((j) => j.name)).size >= legs.size) {
       return stop(dispatched, `all ${legs.size} legs ended: the run's queue job integrates what no integrate run took`);
+    }
+    // Legs waiting while none of them has a runner: this job may hold the one they wait for.
+    const working = ours.filter((j) => j.status === "in_progress").length;
+    const queued = ours.filter((j) => j.status !== "in_progress" && j.status !== "completed").length;
+    starvedMs = working === 0 && queued > 0 ? starvedMs + pollMs : 0;
+    if (starvedMs >= STARVED_MS) {
+      return stop(dispatched, `${queued} leg(s) waited ${Math.round(starvedMs / 1000)} s for a runner while none worked: this job gives its runner back, and the run's queue job integrates the legs once all ended`);
     }
     // A cancelled or skipped leg left no artifact: nothing of it to integrate.
     const fresh = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
@@ -91,7 +131,7 @@ export async function watchMode(
         deps.log.warning(`watch ${mission}: the integrate run for ${names.join(", ")} may not have started (${describe(error)})`);
       }
     }
-    await timing.sleep(timing.pollMs);
+    await timing.sleep(pollMs);
   }
 }
 

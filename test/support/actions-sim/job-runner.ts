@@ -62,6 +62,12 @@ export interface LegInput {
   readonly concurrencyGroup: string | null;
   /** Set when a newer job of the concurrency group cancels this one (`cancel-in-progress`). */
   readonly abort?: { readonly requested: boolean };
+  /**
+   * Each step as the runner reports it while it runs: `Set up job` first, every step of the job
+   * that starts (`in_progress`, then `completed`; a skipped step only `completed`), `Complete job`
+   * last. The jobs API shows them, so a polled job list changes with every step, as on GitHub.
+   */
+  readonly reportStep?: (step: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }) => void;
 }
 
 async function chown(path: string, user: { uid: number; gid: number } | null): Promise<void> {
@@ -156,11 +162,18 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
       resolveAction: (uses) => run.resolveAction(uses),
       isCancelled: () => run.isCancelled() || input.abort?.requested === true || timedOut,
     };
-    for (const spec of job.steps) {
-      const result = await runStep(scope, spec, failed);
+    const report = input.reportStep;
+    report?.({ number: 1, name: "Set up job", status: "in_progress" });
+    report?.({ number: 1, name: "Set up job", status: "completed", conclusion: "success" });
+    for (const [index, spec] of job.steps.entries()) {
+      const number = index + 2;
+      const result = await runStep(scope, spec, failed, (name) => report?.({ number, name, status: "in_progress" }));
+      report?.({ number, name: result.name, status: "completed", conclusion: result.conclusion });
       steps.push(result);
       if (result.conclusion === "failure") failed = true;
     }
+    report?.({ number: job.steps.length + 2, name: "Complete job", status: "in_progress" });
+    report?.({ number: job.steps.length + 2, name: "Complete job", status: "completed", conclusion: "success" });
     outputs = stringsOf(job.outputs, { contexts: { ...contexts, steps: scope.steps, env: jobEnv } });
   } catch (error) {
     failed = true;

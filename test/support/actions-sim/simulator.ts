@@ -18,6 +18,7 @@ import { testGit } from "../git-repo.ts";
 import { readLocalAction, type LocalAction } from "./action-steps.ts";
 import { createArtifactStore, type ArtifactStore } from "./artifacts.ts";
 import { createConcurrencyGroups } from "./concurrency.ts";
+import { createRunnerPool, HOSTED_LABELS, type RunnerPool } from "./runners.ts";
 import { dispatchTrigger, triggers, type RunTrigger } from "./events.ts";
 import type { RunScope } from "./job-runner.ts";
 import { canIsolate, type Isolation } from "./machine.ts";
@@ -25,7 +26,7 @@ import type { DefaultPermissions } from "./permissions.ts";
 import { standardAction } from "./step-runner.ts";
 import type { RunResult } from "./types.ts";
 import { parseWorkflow, type Workflow } from "./workflow.ts";
-import { runTitle, runWorkflow, type JobHookInfo } from "./workflow-run.ts";
+import { runTitle, runWorkflow, type JobHookInfo, type JobReport } from "./workflow-run.ts";
 
 export interface SimulatorOptions {
   readonly fake: FakeGitHub;
@@ -45,8 +46,15 @@ export interface SimulatorOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** `auto` (default): namespaces when the machine allows them. */
   readonly isolation?: Isolation | "auto";
-  /** Matrix legs of one job at once (default 2). */
+  /** Matrix legs of one job at once (default 2): what this machine can run side by side. */
   readonly legConcurrency?: number;
+  /**
+   * Jobs of the repository that run at once, across all runs (default 20, a GitHub Free account's
+   * hosted runners); the others wait `queued` with no start of their own, first come first served.
+   */
+  readonly runnerQuota?: number;
+  /** The labels of the repository's runners (default GitHub-hosted `ubuntu-latest`, `ubuntu-24.04`): a job runs only where all of its `runs-on` are. */
+  readonly runnerLabels?: readonly string[];
   readonly defaultPermissions?: DefaultPermissions;
   /** Which `uses:` run `actionDir`; default every one that is not checkout/upload/download-artifact. */
   readonly isLocalAction?: (uses: string) => boolean;
@@ -68,6 +76,8 @@ export interface ActionsSimulator {
   readonly isolation: Isolation;
   /** Every run so far, in the order they finished. */
   readonly runs: readonly RunResult[];
+  /** The repository's runners: how many jobs run and wait now, and the most that ever did. */
+  readonly runners: Pick<RunnerPool, "running" | "peak" | "waiting" | "peakWaiting">;
   readonly artifacts: ArtifactStore;
   /** Runs a recorded `workflow_dispatch`. */
   runDispatch(record: DispatchRecord): Promise<RunResult>;
@@ -83,6 +93,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
   const root = await mkdtemp(join(tmpdir(), "actions-sim-"));
   const artifacts = createArtifactStore(join(root, "artifacts"));
   const concurrency = createConcurrencyGroups();
+  const runners = createRunnerPool({ quota: options.runnerQuota ?? 20, labels: options.runnerLabels ?? HOSTED_LABELS });
   const isolation: Isolation = options.isolation === undefined || options.isolation === "auto" ? (canIsolate() ? "namespace" : "none") : options.isolation;
   const workflowPath = options.workflowPath ?? ".github/workflows/naruto.yml";
   const actionDir = resolve(options.actionDir);
@@ -125,10 +136,21 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     if (fakeRun !== undefined) fake.setRunStatus(id, { status: "in_progress", title: runTitle(scope) });
     const result = await runWorkflow(scope, {
       concurrency,
+      runners,
       legConcurrency: options.legConcurrency ?? 2,
       ...(options.beforeJob !== undefined ? { beforeJob: options.beforeJob } : {}),
       ...(fakeRun !== undefined
-        ? { reportJob: (name, status, conclusion) => fake.setJob(id, { name, status, ...(conclusion !== undefined ? { conclusion } : {}) }) }
+        ? {
+            reportJob: (name: string, report: JobReport) =>
+              void fake.setJob(id, {
+                name,
+                status: report.status,
+                ...(report.conclusion !== undefined ? { conclusion: report.conclusion } : {}),
+                ...(report.labels !== undefined ? { labels: report.labels } : {}),
+                ...(report.runner !== undefined ? { runner: report.runner } : {}),
+              }),
+            reportStep: (job: string, step: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }) => fake.setJobStep(id, { job, ...step }),
+          }
         : {}),
     });
     // Read again: a cancel through the API may have completed the run meanwhile.
@@ -140,6 +162,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
   return {
     isolation,
     runs,
+    runners,
     artifacts,
     runDispatch: async (record) => {
       const workflow = await readWorkflow(record.sha);

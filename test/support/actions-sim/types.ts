@@ -39,6 +39,10 @@ export interface JobResult {
   /** Processes still running when the job ended, killed with its machine. */
   readonly orphansKilled: number;
   readonly concurrencyGroup: string | null;
+  /** The labels of its `runs-on` (absent: the job never got as far as a runner). */
+  readonly runsOn?: readonly string[];
+  /** The runner that ran it. */
+  readonly runner?: string;
 }
 
 export interface RunResult {

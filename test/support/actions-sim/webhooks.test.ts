@@ -93,6 +93,7 @@ describe("run webhooks", () => {
     expect(lines).toEqual([
       'run requested queued "hooks build now"',
       'run in_progress in_progress "hooks build now"',
+      "job queued first null hooks",
       "job in_progress first null hooks",
       "job completed first success hooks",
       "job completed never skipped hooks",
@@ -111,7 +112,7 @@ describe("run webhooks", () => {
     listening = true;
     expect(run?.conclusion).toBe("success");
     const lost = hooks.sent.slice(before);
-    expect(lost.map((s) => `${s.event}.${s.action}`)).toEqual(["workflow_run.requested", "workflow_run.in_progress", "workflow_job.in_progress", "workflow_job.completed", "workflow_job.completed", "workflow_run.completed"]);
+    expect(lost.map((s) => `${s.event}.${s.action}`)).toEqual(["workflow_run.requested", "workflow_run.in_progress", "workflow_job.queued", "workflow_job.in_progress", "workflow_job.completed", "workflow_job.completed", "workflow_run.completed"]);
     expect(lost.every((s) => s.result.status === null)).toBe(true);
   });
 });

@@ -7,6 +7,7 @@
  *
  *   run dispatched        → workflow_run  requested
  *   run starts            → workflow_run  in_progress
+ *   a job is queued       → workflow_job  queued (waits for a runner)
  *   a job starts / ends   → workflow_job  in_progress / completed (skipped jobs: completed)
  *   run ends              → workflow_run  completed
  *
@@ -112,7 +113,7 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
       if (property === "setJob") {
         const setJob: FakeGitHub["setJob"] = (runId, update) => {
           const jobId = target.setJob(runId, update);
-          const action = runAction(update.status);
+          const action = update.status === "queued" ? "queued" : runAction(update.status);
           if (action !== null && ours(runId)) send("workflow_job", action, runId, update.name, target.payloads.workflowJob({ repo, runId, jobId, action }));
           return jobId;
         };
@@ -132,6 +133,9 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
       },
       get runs() {
         return simulator.runs;
+      },
+      get runners() {
+        return simulator.runners;
       },
       get artifacts() {
         return simulator.artifacts;

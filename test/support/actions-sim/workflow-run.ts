@@ -8,6 +8,7 @@ import { isBasicExpression, isString } from "@actions/workflow-parser";
 import type { ConcurrencyGroups } from "./concurrency.ts";
 import type { EvalContext } from "./expressions.ts";
 import { runLeg, type RunScope } from "./job-runner.ts";
+import { runsOnLabels, type RunnerPool } from "./runners.ts";
 import { expandMatrix, legName, type Combination } from "./matrix.ts";
 import { conditionOf, textOf, valueOf } from "./template-eval.ts";
 import type { Conclusion, JobResult, RunResult } from "./types.ts";
@@ -21,13 +22,27 @@ export interface JobHookInfo {
   readonly artifacts: ReadonlyMap<string, string>;
 }
 
+/** A job's progress as the runner reports it to GitHub. */
+export interface JobReport {
+  readonly status: "queued" | "in_progress" | "completed";
+  readonly conclusion?: Conclusion;
+  /** Its `runs-on` labels (from when it is queued). */
+  readonly labels?: readonly string[];
+  /** The runner that took it (from `in_progress`). */
+  readonly runner?: string;
+}
+
 export interface RunDeps {
   readonly concurrency: ConcurrencyGroups;
   /** Matrix legs of one job run at once at most (the machine's share of a runner pool). */
   readonly legConcurrency: number;
+  /** The repository's runners: the quota of jobs at once, and their labels (runners.ts). */
+  readonly runners: RunnerPool;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
   /** Mirrors job progress into the fake GitHub's run (dispatch runs only). */
-  readonly reportJob?: (name: string, status: "in_progress" | "completed", conclusion?: Conclusion) => void;
+  readonly reportJob?: (name: string, report: JobReport) => void;
+  /** Mirrors each step of a job (see LegInput.reportStep). */
+  readonly reportStep?: (job: string, step: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }) => void;
 }
 
 function transitiveNeeds(workflow: Workflow, job: JobSpec): string[] {
@@ -121,7 +136,7 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
     } catch (error) {
       results = [{ ...skipped(job, `the job could not start: ${error instanceof Error ? error.message : String(error)}`), result: "failure" }];
     }
-    for (const r of results) if (r.result === "skipped") deps.reportJob?.(r.name, "completed", "skipped");
+    for (const r of results) if (r.result === "skipped") deps.reportJob?.(r.name, { status: "completed", conclusion: "skipped" });
     byJob.set(job.id, results);
     const result: Conclusion = results.some((r) => r.result === "failure") ? "failure" : results.some((r) => r.result === "cancelled") ? "cancelled" : results.every((r) => r.result === "skipped") ? "skipped" : "success";
     done.set(job.id, { result, outputs: Object.assign({}, ...results.map((r) => Object.fromEntries(Object.entries(r.outputs).filter(([, v]) => v !== "")))) });
@@ -150,17 +165,25 @@ async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: Eval
   const failFast = String(field(strategySpec, "fail-fast") ?? true) === "true";
   const results: JobResult[] = new Array<JobResult>(combinations.length);
   let failedLeg = false;
-  await pool(combinations, Math.min(maxParallel, deps.legConcurrency), async (matrix, index) => {
+  // Every leg is named, and queued for a runner, when the job becomes ready (a leg of a
+  // concurrency group once the group lets it in), as GitHub lists a matrix's legs at once.
+  const legs = combinations.map((matrix, index) => {
     const strategy = { "fail-fast": failFast, "job-index": index, "job-total": combinations.length, "max-parallel": maxParallel };
     const legContext: EvalContext = { ...context, contexts: { ...context.contexts, matrix: matrix ?? {}, strategy } };
     const named = job.name === undefined ? job.id : textOf(job.name, legContext);
     const name = matrix !== null && namesItsLegs(job) ? named : legName(named, matrix);
-    if (failFast && failedLeg) {
-      results[index] = { ...skipped(job, "cancelled by fail-fast after another leg failed"), name, matrix, result: "cancelled" };
-      return;
-    }
     const spec = valueOf(job.concurrency, legContext);
     const group = spec === undefined ? null : String(typeof spec === "string" ? spec : field(spec, "group"));
+    return { matrix, index, strategy, name, spec, group, labels: runsOnLabels(valueOf(job.runsOn, legContext)) };
+  });
+  for (const leg of legs) if (leg.group === null) deps.reportJob?.(leg.name, { status: "queued", labels: leg.labels });
+  await pool(legs, Math.min(maxParallel, deps.legConcurrency), async (leg) => {
+    const { matrix, index, strategy, name, spec, group } = leg;
+    if (failFast && failedLeg) {
+      results[index] = { ...skipped(job, "cancelled by fail-fast after another leg failed"), name, matrix, result: "cancelled" };
+      deps.reportJob?.(name, { status: "completed", conclusion: "cancelled" });
+      return;
+    }
     // cancel-in-progress stops the running leg before its next step (not in the middle of one).
     const abort = { requested: false };
     const member = { cancel: () => void (abort.requested = true) };
@@ -170,11 +193,29 @@ async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: Eval
       return;
     }
     try {
-      deps.reportJob?.(name, "in_progress");
-      const result = await runLeg({ run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort });
-      results[index] = result;
-      if (result.result === "failure") failedLeg = true;
-      deps.reportJob?.(name, "completed", result.result);
+      if (group !== null) deps.reportJob?.(name, { status: "queued", labels: leg.labels });
+      if (!deps.runners.canRun(leg.labels)) {
+        // GitHub leaves such a job queued until it gives up (a day); failing it at once says why.
+        results[index] = { ...skipped(job, `no runner has the labels ${JSON.stringify(leg.labels)} of its runs-on: GitHub would leave it queued`), name, matrix, result: "failure", concurrencyGroup: group };
+        failedLeg = true;
+        deps.reportJob?.(name, { status: "completed", conclusion: "failure" });
+        return;
+      }
+      const runner = await deps.runners.acquire();
+      try {
+        if (run.isCancelled()) {
+          results[index] = { ...skipped(job, "the run was cancelled while the job waited for a runner"), name, matrix, result: "cancelled", concurrencyGroup: group };
+          return;
+        }
+        deps.reportJob?.(name, { status: "in_progress", runner: runner.name });
+        const reportStep = deps.reportStep;
+        const result = await runLeg({ run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort, ...(reportStep ? { reportStep: (step) => reportStep(name, step) } : {}) });
+        results[index] = { ...result, runsOn: leg.labels, runner: runner.name };
+        if (result.result === "failure") failedLeg = true;
+        deps.reportJob?.(name, { status: "completed", conclusion: result.result });
+      } finally {
+        runner.release();
+      }
     } finally {
       if (group !== null) deps.concurrency.release(group, member);
     }

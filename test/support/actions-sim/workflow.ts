@@ -48,6 +48,8 @@ export interface JobSpec {
   readonly env: MappingToken | undefined;
   readonly outputs: MappingToken | undefined;
   readonly timeoutMinutes: TemplateToken | undefined;
+  /** `runs-on:` as written (a label, a list, `{ group, labels }`, or an expression such as `fromJSON(vars.X)`). */
+  readonly runsOn: TemplateToken | undefined;
   readonly steps: readonly StepSpec[];
 }
 
@@ -129,6 +131,7 @@ function readJob(job: Job, raw: MappingToken, problems: string[]): JobSpec {
     env: job.env,
     outputs: job.outputs,
     timeoutMinutes: raw.find("timeout-minutes"),
+    runsOn: raw.find("runs-on"),
     steps,
   };
 }

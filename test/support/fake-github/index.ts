@@ -112,8 +112,14 @@ export interface FakeGitHub {
   readonly payloads: PayloadBuilders;
   /** Moves a run on; `title` sets its `display_title` (the `run-name` the runner evaluated). */
   setRunStatus(runId: number, input: { status: RunStatus; conclusion?: RunConclusion; title?: string }): void;
-  /** Creates or updates (by name) a job of a run; returns the job id. */
-  setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion }): number;
+  /**
+   * Creates or updates (by name) a job of a run, as the runner reports it: created `queued` (its
+   * `started_at` is then its creation), `in_progress` once a runner (`runner`) takes it, then
+   * `completed`; `labels` are its `runs-on`. Returns the job id.
+   */
+  setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion; labels?: readonly string[]; runner?: string }): number;
+  /** A step of a job moves (`in_progress`, then `completed` with its conclusion), as a runner reports it. */
+  setJobStep(runId: number, input: { job: string; number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }): void;
   /** A reviewer's thread on a line of a pull request's file (read through GraphQL `reviewThreads`). */
   addReviewThread(input: AddReviewThreadInput): ReviewThreadHandle;
   /** A reply in a review thread (`thread`: the id `addReviewThread` returned). */
@@ -243,15 +249,35 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const now = world.now();
       let job: JobState | undefined = run.jobs.find((j) => j.name === input.name);
       if (job === undefined) {
-        job = { id: world.nextId(), runId, name: input.name, status: "queued", conclusion: null, startedAt: null, completedAt: null, runAttempt: run.runAttempt };
+        job = { id: world.nextId(), runId, name: input.name, status: "queued", conclusion: null, createdAt: now, startedAt: null, completedAt: null, runAttempt: run.runAttempt, labels: ["ubuntu-latest"], runnerName: null, steps: [] };
         run.jobs.push(job);
       }
       job.status = input.status;
       job.conclusion = input.conclusion ?? null;
-      if (input.status !== "queued" && job.startedAt === null) job.startedAt = now;
+      if (input.labels !== undefined) job.labels = [...input.labels];
+      if (input.runner !== undefined) job.runnerName = input.runner;
+      // A job that ends without a runner (skipped, cancelled while queued) never started.
+      if (input.status === "in_progress" && job.startedAt === null) job.startedAt = now;
       job.completedAt = input.status === "completed" ? now : null;
       run.updatedAt = now;
       return job.id;
+    },
+    setJobStep: (runId, input) => {
+      const run = runOf(runId);
+      const job = run.jobs.find((j) => j.name === input.job);
+      if (job === undefined) throw new Error(`no job ${input.job} in run ${runId}`);
+      const now = world.now();
+      let step = job.steps.find((s) => s.number === input.number);
+      if (step === undefined) {
+        step = { number: input.number, name: input.name, status: "queued", conclusion: null, startedAt: null, completedAt: null };
+        job.steps.push(step);
+        job.steps.sort((a, b) => a.number - b.number);
+      }
+      step.status = input.status;
+      step.conclusion = input.conclusion ?? null;
+      if (step.startedAt === null) step.startedAt = now;
+      if (input.status === "completed") step.completedAt = now;
+      run.updatedAt = now;
     },
     addReviewThread: (input) => addReviewThread(world, input),
     addReviewComment: (input) => addReviewComment(world, input),

@@ -51,6 +51,13 @@ export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<str
   };
 }
 
+/** A runner's numeric id, stable per name. */
+function runnerId(name: string): number {
+  let hash = 0;
+  for (const c of name) hash = (hash * 31 + c.charCodeAt(0)) % 1_000_000;
+  return hash + 1;
+}
+
 /** The run's check suite: the fake keeps none, so its id is derived from the run's, stably. */
 function checkSuiteId(run: RunState): number {
   return run.id + 1_000_000;
@@ -70,17 +77,26 @@ export function jobShape(urls: Urls, repo: RepoState, run: RunState, job: JobSta
     html_url: `${urls.web}/${repo.fullName}/actions/runs/${run.id}/job/${job.id}`,
     status: job.status,
     conclusion: job.conclusion,
-    created_at: isoTime(run.createdAt),
-    started_at: isoTime(job.startedAt ?? run.createdAt),
+    created_at: isoTime(job.createdAt),
+    // GitHub's schema has no null here: a queued job's `started_at` is when it was queued, and
+    // moves to the runner's start once one takes it (actions/runner#1881).
+    started_at: isoTime(job.startedAt ?? job.createdAt),
     completed_at: job.completedAt === null ? null : isoTime(job.completedAt),
     name: job.name,
-    steps: [],
+    steps: job.steps.map((step) => ({
+      name: step.name,
+      status: step.status,
+      conclusion: step.conclusion,
+      number: step.number,
+      started_at: step.startedAt === null ? null : isoTime(step.startedAt),
+      completed_at: step.completedAt === null ? null : isoTime(step.completedAt),
+    })),
     check_run_url: `${api}/check-runs/${job.id}`,
-    labels: ["ubuntu-latest"],
-    runner_id: null,
-    runner_name: null,
-    runner_group_id: null,
-    runner_group_name: null,
+    labels: [...job.labels],
+    runner_id: job.runnerName === null ? null : runnerId(job.runnerName),
+    runner_name: job.runnerName,
+    runner_group_id: job.runnerName === null ? null : 1,
+    runner_group_name: job.runnerName === null ? null : "Default",
     workflow_name: run.workflowName,
   };
 }

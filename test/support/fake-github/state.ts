@@ -108,15 +108,33 @@ export interface ReviewThreadState {
 export type RunStatus = "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
 export type RunConclusion = "success" | "failure" | "cancelled" | "skipped" | "timed_out" | "neutral" | "action_required" | null;
 
+/** One step of a job as the runner reports it: `in_progress` when it starts, `completed` when it ends. */
+export interface JobStepState {
+  readonly number: number;
+  readonly name: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  startedAt: number | null;
+  completedAt: number | null;
+}
+
 export interface JobState {
   readonly id: number;
   readonly runId: number;
   readonly name: string;
   status: RunStatus;
   conclusion: RunConclusion;
+  /** When the job was queued (GitHub's `created_at`; also its `started_at` until a runner takes it). */
+  readonly createdAt: number;
+  /** When a runner took it; null while it waits (queued) or when it never ran. */
   startedAt: number | null;
   completedAt: number | null;
   readonly runAttempt: number;
+  /** The job's `runs-on` labels. */
+  labels: readonly string[];
+  /** The runner that took it; null while queued. */
+  runnerName: string | null;
+  readonly steps: JobStepState[];
 }
 
 export interface RunState {
