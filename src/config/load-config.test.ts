@@ -27,6 +27,7 @@ describe("loadConfig defaults", () => {
       max_parallel: 4,
       max_attempts: 2,
       item_timeout: 30 * 60_000,
+      queue_timeout: 2 * 60 * 60_000,
       mission_timeout: 6 * 3_600_000,
       max_items: 1000,
       max_cost_usd: null,
