@@ -27,7 +27,7 @@ import { gitText } from "../../../src/git/run-git.ts";
 import { createGitHub, type GitHubPort } from "../../../src/github/index.ts";
 import { createGitHubMissionStore } from "../../../src/store/index.ts";
 import type { Mission } from "../../../src/mission/document.ts";
-import { createActionsSimulator, RunawayError, type ActionsSimulator, type JobHookInfo, type RunResult } from "../../support/actions-sim/index.ts";
+import { createActionsSimulator, RunawayError, type ActionsSimulator, type JobHookInfo, type RunResult, type SimulatorOptions } from "../../support/actions-sim/index.ts";
 import { runWebhooks, type RunWebhooks } from "../../support/actions-sim/webhooks.ts";
 import { startFakeGitHub, type DeliveryResult, type FakeGitHub, type Role } from "../../support/fake-github/index.ts";
 import type { RepoState } from "../../support/fake-github/index.ts";
@@ -88,6 +88,8 @@ export interface AppWorldInput {
   readonly legConcurrency?: number;
   /** The fake plays a GitHub Enterprise Server of this version (fake-github's `ghesVersion`). */
   readonly ghesVersion?: string;
+  /** The repository's runners and this machine's share (the simulator's `runnerQuota`, `runnerLabels`, `legConcurrency`). */
+  readonly runners?: Pick<SimulatorOptions, "runnerQuota" | "runnerLabels" | "legConcurrency">;
 }
 
 export interface PostedComment {
@@ -213,6 +215,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       ...(input.secrets !== undefined ? { secrets: input.secrets } : {}),
       ...(input.legConcurrency !== undefined ? { legConcurrency: input.legConcurrency } : {}),
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
+      ...input.runners,
     });
     cleanup.push(() => sim.close());
     const runner = input.runWebhooks === false ? sim : runHooks.wrap(sim);
@@ -286,6 +289,14 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
     const parallel = Math.max(1, input.parallelRuns ?? 1);
     const runPending = async () => {
       const done: RunResult[] = [];
+      // The repository's own workflows, for the pushes and pull requests that start them (CI).
+      const events = async () => {
+        for (const run of await runner.runEvents()) {
+          done.push(run);
+          runs.push(run);
+        }
+        await idle();
+      };
       if (parallel === 1) {
         for (const record of runner.takeDispatches()) {
           const run = await runner.runDispatch(record);
@@ -293,6 +304,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
           done.push(run);
           runs.push(run);
         }
+        await events();
         return done;
       }
       // Side by side: what the App dispatches while runs go (an integrate run when a leg ends)
@@ -314,6 +326,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
         if (running.size === 0) await idle();
         waiting.push(...runner.takeDispatches());
       }
+      await events();
       return done;
     };
 

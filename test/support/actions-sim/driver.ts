@@ -48,6 +48,8 @@ export async function runUntilQuiet(input: RunUntilQuietInput): Promise<RunResul
     // starts as soon as there is room, as GitHub would start it.
     if (running.size > 0) await Promise.race(parallel > 1 ? [...running, new Promise((resolve) => setTimeout(resolve, 200))] : running);
     queue.push(...input.simulator.takeDispatches());
+    // The repository's own workflows, for the pushes and pull requests that start them (CI).
+    if (queue.length === 0 && running.size === 0) done.push(...(await input.simulator.runEvents()));
   }
   return done;
 }

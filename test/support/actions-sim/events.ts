@@ -52,11 +52,17 @@ export function dispatchTrigger(input: { record: DispatchRecord; on: Readonly<Re
   };
 }
 
-/** Whether the workflow runs for `event` (with the payload's `action` among `types:` when given). */
+/** The activity types an event runs workflows for when `types:` names none (GitHub's defaults). */
+const DEFAULT_TYPES: Readonly<Record<string, readonly string[]>> = {
+  pull_request: ["opened", "synchronize", "reopened"],
+  pull_request_target: ["opened", "synchronize", "reopened"],
+};
+
+/** Whether the workflow runs for `event` (with the payload's `action` among `types:`, or among GitHub's default types). */
 export function triggers(on: Readonly<Record<string, unknown>>, event: string, payload: Readonly<Record<string, unknown>>): boolean {
   if (!(event in on)) return false;
   const spec = on[event];
-  const types = typeof spec === "object" && spec !== null ? (spec as Record<string, unknown>)["types"] : undefined;
+  const types = (typeof spec === "object" && spec !== null ? (spec as Record<string, unknown>)["types"] : undefined) ?? DEFAULT_TYPES[event];
   if (types === undefined) return true;
   const list = Array.isArray(types) ? types.map(String) : [String(types)];
   return typeof payload["action"] === "string" && list.includes(payload["action"]);

@@ -13,7 +13,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gitText } from "../../../src/git/run-git.ts";
-import { assertWebhookPayload, type DispatchRecord, type FakeGitHub } from "../fake-github/index.ts";
+import { assertWebhookPayload, type DispatchRecord, type FakeGitHub, type RepoEventState } from "../fake-github/index.ts";
+import { branchMatches } from "./branch-filter.ts";
 import { testGit } from "../git-repo.ts";
 import { readLocalAction, type LocalAction } from "./action-steps.ts";
 import { createArtifactStore, type ArtifactStore } from "./artifacts.ts";
@@ -85,6 +86,13 @@ export interface ActionsSimulator {
   trigger(input: TriggerInput): Promise<RunResult | null>;
   /** Dispatches of this repository's workflow recorded by the fake and not run yet (marks them taken). */
   takeDispatches(): DispatchRecord[];
+  /**
+   * Runs the repository's `push` and `pull_request` workflows (every file of `.github/workflows/`
+   * at the event's commit) for the events the fake recorded since the last call that start
+   * workflows (not those made with a job's `GITHUB_TOKEN`); each job reports a check run of the
+   * GitHub Actions app on the event's commit, as required status checks read them.
+   */
+  runEvents(): Promise<RunResult[]>;
   close(): Promise<void>;
 }
 
@@ -107,7 +115,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
   const readWorkflow = async (sha: string): Promise<Workflow> =>
     parseWorkflow(await gitText(git, { args: ["show", `${sha}:${workflowPath}`], cwd: repoState().dir }), workflowPath);
 
-  const execute = async (trigger: RunTrigger, workflow: Workflow): Promise<RunResult> => {
+  const execute = async (trigger: RunTrigger, workflow: Workflow, checksOn: string | null = null): Promise<RunResult> => {
     const repo = repoState();
     const id = trigger.fakeRunId ?? nextLocalRun++;
     const fakeRun = trigger.fakeRunId === null ? undefined : repo.runs.get(trigger.fakeRunId);
@@ -118,7 +126,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       defaultPermissions: options.defaultPermissions ?? "restricted",
       secrets: options.secrets ?? {}, extraEnv: options.runnerEnv ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
       jobTimeoutMs: options.jobTimeoutMs ?? 15 * 60_000,
-      mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]" }).token,
+      mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]", workflowToken: true }).token,
       revoke: (token) => void fake.revokeToken(token),
       resolveAction: async (uses) => {
         if (standardAction(uses) !== null) return null;
@@ -139,6 +147,8 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       runners,
       legConcurrency: options.legConcurrency ?? 2,
       ...(options.beforeJob !== undefined ? { beforeJob: options.beforeJob } : {}),
+      // A push or pull request run: each job is a check run on the event's commit.
+      ...(checksOn !== null ? { reportJob: (name: string, report: JobReport) => reportCheck(name, report, checksOn) } : {}),
       ...(fakeRun !== undefined
         ? {
             reportJob: (name: string, report: JobReport) =>
@@ -157,6 +167,58 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     if (fakeRun !== undefined && repo.runs.get(id)?.status !== "completed") fake.setRunStatus(id, { status: "completed", conclusion: result.conclusion });
     runs.push(result);
     return result;
+  };
+
+  const checkIds = new Map<string, number>();
+  const reportCheck = (name: string, report: JobReport, headSha: string) => {
+    const key = `${headSha}:${name}`;
+    const conclusion = report.conclusion;
+    const id = fake.setActionsCheckRun(options.repo, {
+      ...(checkIds.has(key) ? { id: checkIds.get(key) as number } : {}),
+      name,
+      headSha,
+      status: report.status,
+      ...(conclusion !== undefined ? { conclusion } : {}),
+    });
+    checkIds.set(key, id);
+  };
+
+  let eventsTaken = 0;
+  /** Workflow files by blob: the same file is read once however many events it is checked for. */
+  const parsed = new Map<string, Workflow | null>();
+  const runEvent = async (event: RepoEventState): Promise<RunResult[]> => {
+    const repo = repoState();
+    const listing = await gitText(git, { args: ["ls-tree", `${event.after}:.github/workflows`], cwd: repo.dir }).catch(() => "");
+    const files = listing
+      .split("\n")
+      .map((line) => /^\d+ blob ([0-9a-f]+)\t(.+\.ya?ml)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ blob: m[1] ?? "", path: `.github/workflows/${m[2] ?? ""}` }));
+    // The payload describes the pull request as it is now (the simulator runs events after the fact).
+    let payload: Record<string, unknown> | null = null;
+    const payloadOf = async (): Promise<Record<string, unknown>> => {
+      payload ??=
+        event.event === "push"
+          ? await fake.payloads.push({ repo: options.repo, ref: event.ref, before: event.before, after: event.after, sender: event.actor.login })
+          : await fake.payloads.pullRequest({ repo: options.repo, number: event.pull ?? 0, action: event.action ?? "opened", sender: event.actor.login });
+      assertWebhookPayload({ event: event.event, payload });
+      return payload;
+    };
+    const base = event.event === "pull_request" ? repo.pulls.get(event.pull ?? 0)?.baseRef ?? repo.defaultBranch : event.ref.replace(/^refs\/heads\//, "");
+    const results: RunResult[] = [];
+    for (const file of files) {
+      // A workflow GitHub cannot read runs nothing here (GitHub shows a failed run for it).
+      let workflow = parsed.get(file.blob);
+      if (workflow === undefined) {
+        workflow = await gitText(git, { args: ["cat-file", "blob", file.blob], cwd: repo.dir }).then((text) => parseWorkflow(text, file.path)).catch(() => null);
+        parsed.set(file.blob, workflow);
+      }
+      const action = event.action === null ? {} : { action: event.action };
+      if (workflow === null || !triggers(workflow.on, event.event, action) || !branchMatches(workflow.on[event.event], base)) continue;
+      const ref = event.event === "push" ? event.ref : `refs/pull/${event.pull ?? 0}/merge`;
+      results.push(await execute({ event: event.event, payload: await payloadOf(), ref, sha: event.after, actor: event.actor.login, inputs: {}, fakeRunId: null }, workflow, event.after));
+    }
+    return results;
   };
 
   return {
@@ -184,6 +246,14 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       const fresh = fake.dispatches.slice(taken);
       taken = fake.dispatches.length;
       return fresh.filter((d) => `${d.owner}/${d.repo}`.toLowerCase() === options.repo.toLowerCase() && d.workflow === workflowPath);
+    },
+    runEvents: async () => {
+      const repo = repoState();
+      const fresh = repo.events.slice(eventsTaken).filter((e) => e.startsWorkflows);
+      eventsTaken = repo.events.length;
+      const results: RunResult[] = [];
+      for (const event of fresh) results.push(...(await runEvent(event)));
+      return results;
     },
     close: () => rm(root, { recursive: true, force: true }),
   };

@@ -151,6 +151,7 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
       },
       trigger: (trigger) => simulator.trigger(trigger),
       takeDispatches: () => simulator.takeDispatches(),
+      runEvents: () => simulator.runEvents(),
       close: () => simulator.close(),
     }),
   };

@@ -80,7 +80,7 @@ export interface IssuedToken {
  */
 export function issueInstallationToken(
   world: World,
-  input: { installationId: number; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: Account },
+  input: { installationId: number; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: Account; workflowToken?: boolean },
 ): IssuedToken {
   const installation = world.installations.get(input.installationId);
   if (installation === undefined) throw new GitHubError(404, "Not Found");
@@ -106,6 +106,7 @@ export function issueInstallationToken(
     permissions,
     repositories,
     expiresAt,
+    ...(input.workflowToken === true ? { workflowToken: true } : {}),
   });
   return { token, expiresAt, permissions, repositories };
 }

@@ -27,6 +27,8 @@ export type Principal =
       readonly installation: InstallationState;
       readonly permissions: AppPermissions;
       readonly repositories: readonly string[] | null;
+      /** A workflow job's `GITHUB_TOKEN`. */
+      readonly workflowToken: boolean;
     }
   | { readonly kind: "app" };
 
@@ -57,6 +59,7 @@ export function principalForToken(world: World, token: string): Principal {
     installation,
     permissions: credential.permissions,
     repositories: credential.repositories,
+    workflowToken: credential.workflowToken === true,
   };
 }
 

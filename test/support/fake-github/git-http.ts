@@ -5,8 +5,11 @@
  * repository, 403 when it may read but not push.
  */
 import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { recordPush } from "./events.ts";
 import { authenticate, hasAppPermission, userRole, type Principal } from "./auth.ts";
 import { GitHubError } from "./errors.ts";
 import { findRepo, roleAtLeast, type RepoState, type World } from "./state.ts";
@@ -81,11 +84,23 @@ export async function serveGit(input: {
     REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
     FAKE_GITHUB_WORKFLOWS: workflowsAllowed ? "allow" : "deny",
   };
+  // What the push moved, for the events it starts (post-receive hook, events.ts).
+  const pushLog = push && action === "git-receive-pack" ? join(await mkdtemp(join(tmpdir(), "fake-push-")), "refs") : null;
+  if (pushLog !== null) env["FAKE_GITHUB_PUSH_LOG"] = pushLog;
   const encoding = req.headers["content-encoding"];
   if (typeof encoding === "string") env["HTTP_CONTENT_ENCODING"] = encoding;
   const protocol = req.headers["git-protocol"];
   if (typeof protocol === "string") env["GIT_PROTOCOL"] = protocol;
   const status = await runBackend(env, req, res);
+  if (pushLog !== null) {
+    const moved = await readFile(pushLog, "utf8").catch(() => "");
+    await rm(dirname(pushLog), { recursive: true, force: true });
+    for (const line of moved.split("\n")) {
+      const [before = "", after = "", ref = ""] = line.trim().split(" ");
+      if (ref === "" || /^0+$/.test(after)) continue;
+      recordPush(world, repo, { ref, before: /^0+$/.test(before) ? null : before, after, principal });
+    }
+  }
   return { status, user };
 }
 

@@ -25,14 +25,14 @@ import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
 import { renameUser } from "./rename.ts";
 import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
-import { findRepo, type Account, type AppPermissions, type DispatchRecord, type JobState, type RepoState, type Role, type RunConclusion, type RunStatus } from "./state.ts";
+import { findRepo, GITHUB_ACTIONS_APP_ID, type Account, type AppPermissions, type CheckRunState, type DispatchRecord, type JobState, type RepoState, type Role, type RunConclusion, type RunStatus } from "./state.ts";
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
 import { setActionsSettings, type ActionsSettingsInput } from "./actions-settings.ts";
 import { addUser, createRepository, createWorld, type AppOptions, type CreateRepoInput } from "./world.ts";
 
 export type { Fault, FaultSource } from "./faults.ts";
 export type { RecordedRequest, Violation } from "./server.ts";
-export type { DispatchRecord, RepoState, Role } from "./state.ts";
+export type { DispatchRecord, RepoEventState, RepoState, Role } from "./state.ts";
 export type { Delivery, DeliveryResult } from "./webhooks.ts";
 export { signWebhook } from "./webhooks.ts";
 export { assertWebhookPayload, MalformedPayloadError, validateWebhook } from "./webhook-schemas.ts";
@@ -75,8 +75,12 @@ export interface FakeGitHub {
    */
   renameUser(from: string, to: string): void;
   tokenFor(login: string): string;
-  /** An installation token, as the access-token endpoint or an Actions job would get one. */
-  issueAppToken(input?: { owner?: string; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: string }): {
+  /**
+   * An installation token, as the access-token endpoint or an Actions job would get one;
+   * `workflowToken` makes it a job's `GITHUB_TOKEN`, whose pushes and pull requests start no
+   * workflow run (events.ts).
+   */
+  issueAppToken(input?: { owner?: string; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: string; workflowToken?: boolean }): {
     token: string;
     expiresAt: string;
     installationId: number;
@@ -120,6 +124,13 @@ export interface FakeGitHub {
   setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion; labels?: readonly string[]; runner?: string }): number;
   /** A step of a job moves (`in_progress`, then `completed` with its conclusion), as a runner reports it. */
   setJobStep(runId: number, input: { job: string; number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }): void;
+  /** Branch protection on `branch`: the check runs (by name) a pull request into it needs green on its head. */
+  setRequiredChecks(repo: string, branch: string, checks: readonly string[]): void;
+  /**
+   * A check run of the GitHub Actions app (a workflow job of a run the simulator runs for a push or
+   * pull request event): created with `name` on `headSha`, or moved on when `id` is given.
+   */
+  setActionsCheckRun(repo: string, input: { id?: number; name: string; headSha: string; status: "queued" | "in_progress" | "completed"; conclusion?: string; detailsUrl?: string }): number;
   /** A reviewer's thread on a line of a pull request's file (read through GraphQL `reviewThreads`). */
   addReviewThread(input: AddReviewThreadInput): ReviewThreadHandle;
   /** A reply in a review thread (`thread`: the id `addReviewThread` returned). */
@@ -208,6 +219,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         ...(input.repositories !== undefined ? { repositories: input.repositories } : {}),
         ...(input.lifetimeMs !== undefined ? { lifetimeMs: input.lifetimeMs } : {}),
         ...(bot !== undefined ? { bot } : {}),
+        ...(input.workflowToken === true ? { workflowToken: true } : {}),
       });
       return { token: issued.token, expiresAt: new Date(issued.expiresAt).toISOString(), installationId: id };
     },
@@ -278,6 +290,33 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       if (step.startedAt === null) step.startedAt = now;
       if (input.status === "completed") step.completedAt = now;
       run.updatedAt = now;
+    },
+    setRequiredChecks: (name, branch, checks) => {
+      repoOf(name).requiredChecks.set(branch, [...checks]);
+    },
+    setActionsCheckRun: (name, input) => {
+      const repo = repoOf(name);
+      const now = world.now();
+      const existing = input.id === undefined ? undefined : repo.checkRuns.get(input.id);
+      const check: CheckRunState = existing ?? {
+        id: world.nextId(),
+        name: input.name,
+        headSha: input.headSha,
+        status: "queued",
+        conclusion: null,
+        externalId: null,
+        detailsUrl: input.detailsUrl ?? null,
+        startedAt: null,
+        completedAt: null,
+        output: { title: null, summary: null, text: null, annotationsCount: 0 },
+        appId: GITHUB_ACTIONS_APP_ID,
+      };
+      check.status = input.status;
+      check.conclusion = input.conclusion ?? null;
+      if (input.status !== "queued" && check.startedAt === null) check.startedAt = now;
+      check.completedAt = input.status === "completed" ? now : null;
+      repo.checkRuns.set(check.id, check);
+      return check.id;
     },
     addReviewThread: (input) => addReviewThread(world, input),
     addReviewComment: (input) => addReviewComment(world, input),

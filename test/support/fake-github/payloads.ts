@@ -16,6 +16,8 @@ export { example } from "./payload-examples.ts";
 export interface PayloadBuilders {
   issueComment(input: { repo: string; commentId: number; action?: "created" | "edited" | "deleted"; sender?: string }): Payload;
   pullRequest(input: { repo: string; number: number; action: string; sender?: string }): Promise<Payload>;
+  /** A branch pushed (`before` null: created): what a `push` workflow run finds at `GITHUB_EVENT_PATH`. */
+  push(input: { repo: string; ref: string; before: string | null; after: string; sender: string }): Promise<Payload>;
   workflowRun(input: { repo: string; runId: number; action: "requested" | "in_progress" | "completed"; sender?: string }): Payload;
   workflowJob(input: { repo: string; runId: number; jobId: number; action: "queued" | "in_progress" | "completed" | "waiting"; sender?: string }): Payload;
   /** What a run started by `dispatch` finds at `GITHUB_EVENT_PATH` (and an app gets as `workflow_dispatch`). */
@@ -119,6 +121,41 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       const base = envelope({ event: "pull_request", action, repo, sender: senderOr(sender, issue.user) });
       const recorded = overlay(base["pull_request"], { assignee: null, assignees: [], requested_reviewers: [], requested_teams: [], milestone: null, labels: [] });
       return { ...base, number, pull_request: overlayKnown(recorded, await pullShape({ urls: urls(), repo, git: world.gits.get(repo.dir) }, pull)) };
+    },
+    push: async ({ repo: name, ref, before, after, sender }) => {
+      const repo = repoOf(name);
+      const account = findAccount(world, sender) ?? repo.owner;
+      const base = envelope({ event: "push", action: null, repo, sender: account });
+      const commit = await world.gits.get(repo.dir).readCommit(after);
+      if (commit === null) throw new Error(`no commit ${after} in ${name}`);
+      const zero = "0".repeat(40);
+      const headCommit = {
+        id: commit.sha,
+        tree_id: commit.tree,
+        distinct: true,
+        message: commit.message,
+        timestamp: commit.committer.date,
+        url: `${urls().web}/${repo.fullName}/commit/${commit.sha}`,
+        author: { name: commit.author.name, email: commit.author.email },
+        committer: { name: commit.committer.name, email: commit.committer.email },
+        added: [],
+        removed: [],
+        modified: [],
+      };
+      return {
+        ...base,
+        ref,
+        before: before ?? zero,
+        after,
+        created: before === null,
+        deleted: false,
+        forced: false,
+        base_ref: null,
+        compare: `${urls().web}/${repo.fullName}/compare/${(before ?? zero).slice(0, 12)}...${after.slice(0, 12)}`,
+        commits: [headCommit],
+        head_commit: headCommit,
+        pusher: { name: account.login, email: null },
+      };
     },
     workflowRun: ({ repo: name, runId, action, sender }) => {
       const repo = repoOf(name);

@@ -8,6 +8,15 @@
  */
 import { WORKFLOWS_DIR } from "./workflow-rule.ts";
 
+/**
+ * The post-receive hook: the refs a push moved ("old new ref" per line), appended to the file
+ * git-http.ts names for that push, so the fake records the push's events (events.ts).
+ */
+export const POST_RECEIVE_HOOK = `#!/bin/sh
+[ -n "$FAKE_GITHUB_PUSH_LOG" ] && cat >> "$FAKE_GITHUB_PUSH_LOG"
+exit 0
+`;
+
 export const PRE_RECEIVE_HOOK = `#!/bin/sh
 zero=0000000000000000000000000000000000000000
 empty=4b825dc642cb6eb9a060e54bf8d69288fbee4904

@@ -1,6 +1,6 @@
 /** GitHub's shapes for workflow runs, jobs and check runs. */
-import { appShape, nodeId, repoApi, repositoryShape, userShape, type Urls } from "./shapes.ts";
-import { isoTime, type CheckRunState, type JobState, type RepoState, type RunState, type World } from "./state.ts";
+import { actionsAppShape, appShape, nodeId, repoApi, repositoryShape, userShape, type Urls } from "./shapes.ts";
+import { GITHUB_ACTIONS_APP_ID, isoTime, type CheckRunState, type JobState, type RepoState, type RunState, type World } from "./state.ts";
 
 export function runShape(urls: Urls, repo: RepoState, run: RunState): Record<string, unknown> {
   const api = `${repoApi(urls, repo)}/actions/runs/${run.id}`;
@@ -124,7 +124,7 @@ export function checkRunShape(urls: Urls, world: World, repo: RepoState, check: 
     },
     name: check.name,
     check_suite: { id: check.id + 1 },
-    app: appShape(urls, world),
+    app: check.appId === GITHUB_ACTIONS_APP_ID ? actionsAppShape(urls) : appShape(urls, world),
     pull_requests: [],
   };
 }

@@ -107,6 +107,19 @@ export async function pullSimpleShape(ctx: PullShapeContext, pull: PullState): P
 }
 
 /**
+ * Branch protection's required status checks on a pull request's head: each named check run's
+ * latest on that commit completed successfully (skipped and neutral count as passing). A check
+ * no run reported stays pending, and the pull request is `blocked` until it does.
+ */
+export function requiredChecksPass(repo: RepoState, base: string, head: string): boolean {
+  const required = repo.requiredChecks.get(base) ?? [];
+  return required.every((name) => {
+    const latest = [...repo.checkRuns.values()].filter((c) => c.headSha === head && c.name === name).sort((a, b) => b.id - a.id)[0];
+    return latest?.status === "completed" && ["success", "skipped", "neutral"].includes(latest.conclusion ?? "");
+  });
+}
+
+/**
  * GitHub's full `pull-request`. `mergeable` is true when the base is an ancestor of the head
  * (nothing can conflict); otherwise null with `mergeable_state: "unknown"`, which is what GitHub
  * answers while it has not computed a test merge yet, and what clients must handle anyway.
@@ -124,7 +137,7 @@ export async function pullShape(ctx: PullShapeContext, pull: PullState): Promise
     merged: pull.mergedAt !== null,
     mergeable: clean ? true : null,
     rebaseable: clean ? true : null,
-    mergeable_state: pull.draft ? "draft" : clean ? "clean" : "unknown",
+    mergeable_state: pull.draft ? "draft" : !requiredChecksPass(ctx.repo, pull.baseRef, head) ? "blocked" : clean ? "clean" : "unknown",
     merged_by: null,
     comments: [...ctx.repo.comments.values()].filter((c) => c.issueNumber === pull.number).length,
     review_comments: reviewComments,

@@ -8,7 +8,7 @@
 import { statSync } from "node:fs";
 import { userRole } from "./auth.ts";
 import { repoLinks, userLinks } from "./links.ts";
-import { isoTime, roleAtLeast, type Account, type CommentState, type IssueState, type ReactionState, type ReactionSubject, type RepoState, type Role, type World } from "./state.ts";
+import { GITHUB_ACTIONS_APP_ID, isoTime, roleAtLeast, type Account, type CommentState, type IssueState, type ReactionState, type ReactionSubject, type RepoState, type Role, type World } from "./state.ts";
 
 /** Where the answer's links point: the API base the request came in on, and the web base. */
 export interface Urls {
@@ -244,6 +244,16 @@ export const APP_EVENTS = ["check_run", "issue_comment", "issues", "pull_request
  * an organization named after it stands in.
  */
 export function appShape(urls: Urls, world: World): Record<string, unknown> {
+  return appShapeOf(urls, world.app.id, { slug: world.app.slug, name: world.app.name, permissions: world.app.permissions });
+}
+
+/** The GitHub Actions app (its check runs are workflow jobs), as GitHub embeds it. */
+export function actionsAppShape(urls: Urls): Record<string, unknown> {
+  return appShapeOf(urls, GITHUB_ACTIONS_APP_ID, { slug: "github-actions", name: "GitHub Actions", permissions: { actions: "write", checks: "write", contents: "write", metadata: "read" } });
+}
+
+function appShapeOf(urls: Urls, id: number, app: { slug: string; name: string; permissions: Readonly<Record<string, string>> }): Record<string, unknown> {
+  const world = { app: { id, ...app } };
   return {
     id: world.app.id,
     slug: world.app.slug,

@@ -173,6 +173,9 @@ export interface CheckRunState {
   readonly appId: number;
 }
 
+/** The GitHub Actions app: its check runs are the jobs of workflow runs. */
+export const GITHUB_ACTIONS_APP_ID = 15368;
+
 /** One `workflow_dispatch` request, for the Actions simulator to run. */
 export interface DispatchRecord {
   readonly owner: string;
@@ -187,6 +190,29 @@ export interface DispatchRecord {
   readonly runId: number;
   /** Login of the user or bot that dispatched. */
   readonly actor: string;
+  readonly at: number;
+}
+
+/**
+ * Something done to a repository that may start workflow runs: a branch pushed (git or REST ref
+ * writes), a pull request opened, reopened, or its head branch pushed (`synchronize`). Events
+ * made with a workflow job's `GITHUB_TOKEN` start none (`startsWorkflows` false); those made with
+ * an App installation token or a user's token do.
+ */
+export interface RepoEventState {
+  readonly id: number;
+  readonly event: "push" | "pull_request";
+  /** `opened`, `reopened`, `synchronize`, `closed` for `pull_request`; null for `push`. */
+  readonly action: string | null;
+  /** `refs/heads/<branch>`: the pushed branch, or the pull request's head branch. */
+  readonly ref: string;
+  /** The branch's commit before a push (null: created), the pull request's base for `pull_request`. */
+  readonly before: string | null;
+  /** The branch's (or the pull request's head) commit after. */
+  readonly after: string;
+  readonly pull: number | null;
+  readonly actor: Account;
+  readonly startsWorkflows: boolean;
   readonly at: number;
 }
 
@@ -210,6 +236,10 @@ export interface RepoState {
   readonly runs: Map<number, RunState>;
   nextRunNumber: number;
   readonly checkRuns: Map<number, CheckRunState>;
+  /** Pushes and pull request activity, oldest first (events.ts). */
+  readonly events: RepoEventState[];
+  /** Branch protection's required status checks (check run names) per base branch. */
+  readonly requiredChecks: Map<string, readonly string[]>;
 }
 
 export interface InstallationState {
@@ -229,6 +259,8 @@ export type Credential =
       /** Repository names the token is limited to; null for all of the installation's. */
       readonly repositories: readonly string[] | null;
       readonly expiresAt: number;
+      /** A workflow job's `GITHUB_TOKEN`: what it does starts no workflow run (but dispatches). */
+      readonly workflowToken?: boolean;
     };
 
 export interface AppState {

@@ -5,7 +5,7 @@ import { appKeyPair, newToken } from "./app-auth.ts";
 import { narutoAppPermissions } from "./app-manifest.ts";
 import { createGitPool } from "./git-store.ts";
 import { createCommit, createTree } from "./git-write.ts";
-import { PRE_RECEIVE_HOOK } from "./pre-receive.ts";
+import { POST_RECEIVE_HOOK, PRE_RECEIVE_HOOK } from "./pre-receive.ts";
 import { findAccount, isoTime, type Account, type AppPermissions, type RepoState, type Role, type World } from "./state.ts";
 
 export interface AppOptions {
@@ -117,6 +117,8 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
   }
   await writeFile(join(dir, "hooks", "pre-receive"), PRE_RECEIVE_HOOK);
   await chmod(join(dir, "hooks", "pre-receive"), 0o755);
+  await writeFile(join(dir, "hooks", "post-receive"), POST_RECEIVE_HOOK);
+  await chmod(join(dir, "hooks", "post-receive"), 0o755);
   const repo: RepoState = {
     id: world.nextId(),
     owner,
@@ -135,6 +137,8 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
     runs: new Map(),
     nextRunNumber: 1,
     checkRuns: new Map(),
+    events: [],
+    requiredChecks: new Map(),
   };
   for (const [login, { role, repos }] of world.defaultRoles) {
     if (findAccount(world, login) !== undefined && (repos === null || repos.includes(repo.fullName))) repo.collaborators.set(login, role);

@@ -2,6 +2,7 @@
  * Git references. Moves are compare-and-swap on the real bare repository
  * (`git update-ref REF NEW OLD`), so concurrent PATCHes and pushes cannot both win.
  */
+import { recordPush } from "../events.ts";
 import { hasAppPermission } from "../auth.ts";
 import { notFound, unprocessable } from "../errors.ts";
 import { ZERO_SHA } from "../git-store.ts";
@@ -76,6 +77,7 @@ export const gitRefRoutes: readonly RepoRoute[] = [
       const sha = await commitSha(ctx, ctx.body["sha"]);
       await checkWorkflowChange(ctx, null, sha);
       if (!(await ctx.git.updateRef(ref, sha, ZERO_SHA))) throw unprocessable("Reference already exists");
+      recordPush(ctx.world, ctx.repo, { ref, before: null, after: sha, principal: ctx.principal });
       return { ...ok(refShape(ctx, ref, sha, (await ctx.git.objectType(sha)) ?? "commit"), 201), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/git/${ref}` } };
     },
   },
@@ -92,6 +94,7 @@ export const gitRefRoutes: readonly RepoRoute[] = [
         // Either not a descendant, or the ref moved since it was read: both are GitHub's 422.
         throw unprocessable("Update is not a fast forward");
       }
+      recordPush(ctx.world, ctx.repo, { ref: full, before: current, after: next, principal: ctx.principal });
       return ok(refShape(ctx, full, next, (await ctx.git.objectType(next)) ?? "commit"));
     },
   },

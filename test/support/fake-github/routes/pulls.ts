@@ -1,4 +1,5 @@
 /** Pull requests between branches of one repository: list, create, read, update, files. */
+import { recordPullRequest } from "../events.ts";
 import { actorOf, userRole } from "../auth.ts";
 import { GitHubError, notFound, validationFailed } from "../errors.ts";
 import { ok, paginate, type RepoContext, type RepoRoute } from "../route.ts";
@@ -107,6 +108,7 @@ export const pullRoutes: readonly RepoRoute[] = [
         mergedAt: null,
       };
       ctx.repo.pulls.set(number, pull);
+      recordPullRequest(ctx.world, ctx.repo, { action: "opened", pull: number, headRef: head, after: pull.headSha, principal: ctx.principal });
       return { status: 201, body: await pullShape(ctx, pull), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/pulls/${number}` } };
     }),
   },
@@ -135,6 +137,12 @@ export const pullRoutes: readonly RepoRoute[] = [
       if (typeof b["maintainer_can_modify"] === "boolean") pull.maintainerCanModify = b["maintainer_can_modify"];
       pull.baseRef = newBase;
       issue.updatedAt = now;
+      if (reopening) {
+        pull.headSha = (await ctx.git.readRef(`refs/heads/${pull.headRef}`)) ?? pull.headSha;
+        recordPullRequest(ctx.world, ctx.repo, { action: "reopened", pull: pull.number, headRef: pull.headRef, after: pull.headSha, principal: ctx.principal });
+      } else if (b["state"] === "closed" && issue.closedAt === now) {
+        recordPullRequest(ctx.world, ctx.repo, { action: "closed", pull: pull.number, headRef: pull.headRef, after: pull.headSha, principal: ctx.principal });
+      }
       return ok(await pullShape(ctx, pull));
     }),
   },
