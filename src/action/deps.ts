@@ -48,6 +48,11 @@ export interface ModeDeps extends DriverDeps, AgentStepDeps {
    * command line, so nothing the queue's verify command runs finds it in the checkout.
    */
   readonly remote: Remote;
+  /**
+   * The git remote with the token that starts workflows (`ci-token`), for the push of the queue
+   * branch: the repository's CI runs on it. Absent: the queue is pushed with `remote`.
+   */
+  readonly ciRemote?: Remote;
 }
 
 /** What the `command` mode gets from the event. */

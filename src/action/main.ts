@@ -73,23 +73,31 @@ async function main(): Promise<void> {
   if (env["INPUT_MODE"] === undefined && prepared !== undefined && prepared !== "") return agentStep(env, prepared);
   const token = core.getInput("github-token");
   if (token !== "") core.setSecret(token);
-  // Nothing naruto starts inherits the token by accident (each child gets an explicit environment).
+  const ciToken = core.getInput("ci-token");
+  if (ciToken !== "") core.setSecret(ciToken);
+  // Nothing naruto starts inherits a token by accident (each child gets an explicit environment).
   delete env["INPUT_GITHUB-TOKEN"];
+  delete env["INPUT_CI-TOKEN"];
   const ctx = actionContext(env, process.cwd());
   const log = coreLog({ summary: Boolean(env["GITHUB_STEP_SUMMARY"]) });
   // GitHub asks for >= 1 s between writes; a test server or an Enterprise Server may allow less.
   const interval = Number(env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ?? "");
   const throttle = Number.isFinite(interval) && interval >= 0 && env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ? { throttle: { writeIntervalMs: interval, notificationIntervalMs: interval } } : {};
-  const github = createGitHub({
-    token,
-    repo: ctx.repo,
-    baseUrl: ctx.apiUrl,
-    userAgent: USER_AGENT,
-    ...throttle,
-    // A job reads the mission state and its comments more than once: unchanged answers are 304s.
-    etags: createEtagCache(),
-    log: { debug: (m) => core.debug(m), info: (m) => core.info(m), warn: (m) => core.warning(m), error: (m) => core.error(m) },
-  });
+  const portFor = (auth: string) =>
+    createGitHub({
+      token: auth,
+      repo: ctx.repo,
+      baseUrl: ctx.apiUrl,
+      userAgent: USER_AGENT,
+      ...throttle,
+      // A job reads the mission state and its comments more than once: unchanged answers are 304s.
+      etags: createEtagCache(),
+      log: { debug: (m) => core.debug(m), info: (m) => core.info(m), warn: (m) => core.warning(m), error: (m) => core.error(m) },
+    });
+  const github = portFor(token);
+  // How the queue pull request gets CI (report/result-ci.ts): a token that starts workflows, the
+  // App (which opens the pull request itself), or neither.
+  const ci = ciToken !== "" ? ({ resultCi: "token", ciGitHub: portFor(ciToken), ciRemote: remoteFor(ctx.serverUrl, ctx.fullName, ciToken) } as const) : ({ resultCi: core.getInput("app") === "true" ? "app" : "none" } as const);
   const botLogin = core.getInput("bot-login") || "github-actions[bot]";
   const gitEnv = scrubbedEnv(env);
   const deps: ModeDeps = redactedModeDeps({
@@ -108,8 +116,9 @@ async function main(): Promise<void> {
     tempDir: ctx.tempDir,
     configPath: core.getInput("config") || CONFIG_PATH,
     remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
+    ...ci,
     ...containment(env),
-  }, { secrets: [token] });
+  }, { secrets: [token, ...(ciToken === "" ? [] : [ciToken])] });
   const payload: unknown = ctx.eventPath ? JSON.parse(await readFile(ctx.eventPath, "utf8")) : null;
   const version = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
   core.debug(`naruto ${USER_AGENT}, ${version.stdout.trim() || "git not found"}`);

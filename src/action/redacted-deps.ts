@@ -14,7 +14,13 @@ import { safeJobLog } from "./job-log.ts";
  */
 export function redactedModeDeps(deps: ModeDeps, options: { readonly secrets?: readonly string[] } = {}): ModeDeps {
   const redactor = createRedactor({ secrets: [...secretValues({ env: deps.env }), ...(options.secrets ?? [])] });
-  return { ...deps, log: safeJobLog(deps.log, redactor), github: redactingGitHub(deps.github, redactor), store: redactingStore(deps.store, redactor) };
+  return {
+    ...deps,
+    log: safeJobLog(deps.log, redactor),
+    github: redactingGitHub(deps.github, redactor),
+    store: redactingStore(deps.store, redactor),
+    ...(deps.ciGitHub === undefined ? {} : { ciGitHub: redactingGitHub(deps.ciGitHub, redactor) }),
+  };
 }
 
 /**

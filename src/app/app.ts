@@ -14,6 +14,7 @@ import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLegStarts, createRenderedVersions, isNarutoWorkflow, onRunEvent, onWorkLegEnded, onWorkLegStarted } from "./run-events.ts";
+import { createStartedCi, onPublishEnded } from "./result-ci.ts";
 import { unlessTokenFails } from "./token-failure.ts";
 import { createThrottle, type Throttle } from "./throttle.ts";
 
@@ -25,7 +26,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     now: () => deps.now().getTime(),
     onError: (error) => app.log.warn({ err: error }, "a deferred tracking-comment update failed; the next event renders it again"),
   });
-  const memory = { throttle, rendered: createRenderedVersions(), starts: createLegStarts() };
+  const memory = { throttle, rendered: createRenderedVersions(), starts: createLegStarts(), ci: createStartedCi() };
 
   // Only `created`: an edited comment must never start anything twice.
   app.on("issue_comment.created", async (context) => {
@@ -55,6 +56,7 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));
     if (context.payload.action === "completed") {
       await unlessTokenFails(context, () => onWorkLegEnded(deps, memory, context, { runId: job.run_id, name: job.name, conclusion: job.conclusion ?? null }));
+      await unlessTokenFails(context, () => onPublishEnded(deps, memory, context, { name: job.name, conclusion: job.conclusion ?? null }));
     }
   });
 

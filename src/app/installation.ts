@@ -149,6 +149,8 @@ export function installationDeps(deps: AppDeps, context: Context, where: { owner
     log: { info: (m) => log.info(text(m)), warning: (m) => log.warn(text(m)) },
     botLogin: deps.botLogin,
     runUrl: null,
+    // The App opens the queue pull request with its own token, which starts workflows (result-ci.ts).
+    resultCi: "app",
     pullRequestHead: pullRequestHeadVia(github),
   };
 }

@@ -2,6 +2,7 @@
  * What the GitHub driver needs from outside: the port, the mission store on GitHub, a clock, and
  * where to dispatch. The App and the Action build one each; tests point it at the fake GitHub.
  */
+import type { ResultCi } from "../report/index.ts";
 import type { GitHubPort } from "../github/index.ts";
 import type { MissionStore } from "../mission/index.ts";
 
@@ -41,4 +42,12 @@ export interface DriverDeps {
   readonly botLogin: string | null;
   /** This run (Action) for links in comments; null when there is none. */
   readonly runUrl: string | null;
+  /**
+   * How the queue pull request gets the repository's CI (report/result-ci.ts): `app`, the naruto
+   * App opens it (and restarts its CI at the end); `token`, it is opened with `ciGitHub`, a token
+   * that starts workflows; absent or `none`, with this port's token, which starts none.
+   */
+  readonly resultCi?: ResultCi;
+  /** With `resultCi: "token"`: the port whose token starts workflows (it opens the queue pull request). */
+  readonly ciGitHub?: GitHubPort;
 }

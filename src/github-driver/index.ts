@@ -6,6 +6,7 @@
 export { helpText, parseCommand, type NarutoCommand } from "./command.ts";
 export { mayTrigger, PERMISSION_ORDER, rank, refusalText, type RepoPermission, type TriggerDecision, type TriggerFacts } from "./gate.ts";
 export type { DriverDeps, DriverLog } from "./deps.ts";
+export type { ResultCi } from "../report/index.ts";
 export { handleComment, type CommentDeps, type CommentEvent, type CommentOutcome, type PullRequestHead } from "./handle-comment.ts";
 export { carryOut, cancelRuns, type CarryOutResult, type IntegrateCheckpoints } from "./carry-out.ts";
 export { ensureQueuePullRequest, issueOf, publishMission, publishTracking, publishVerdict, queuePullTitle } from "./publish.ts";

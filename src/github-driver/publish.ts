@@ -14,7 +14,7 @@ import { trackingComment, trackingMarker, verdictComment, verdictMarker } from "
 import { codeSpan, inlineText } from "../report/index.ts";
 import { narutoAuthors, type DriverDeps } from "./deps.ts";
 
-type Publish = Pick<DriverDeps, "github" | "botLogin" | "runUrl" | "log">;
+type Publish = Pick<DriverDeps, "github" | "botLogin" | "runUrl" | "log" | "resultCi" | "ciGitHub">;
 
 /** The mission came from GitHub (a comment on an issue or pull request). */
 export function issueOf(mission: Mission): number | null {
@@ -24,8 +24,11 @@ export function issueOf(mission: Mission): number | null {
 /**
  * Opens the queue pull request once the queue holds something (GitHub refuses a pull request
  * without commits), or updates the open one; returns it, or null while the queue is empty.
+ * Opened with the token that starts workflows when there is one (`ciGitHub`), so that the
+ * repository's CI runs on it; with the naruto App, the App opens it (`open: true` there), and
+ * the workflow's jobs only update it.
  */
-export async function ensureQueuePullRequest(deps: Publish, mission: Mission): Promise<PullRequest | null> {
+export async function ensureQueuePullRequest(deps: Publish, mission: Mission, options: { open?: boolean } = {}): Promise<PullRequest | null> {
   const { github } = deps;
   if (mission.kind === "review") return null;
   const head = mission.queue.branch;
@@ -36,7 +39,8 @@ export async function ensureQueuePullRequest(deps: Publish, mission: Mission): P
     return github.updatePullRequest({ number: found.number, body });
   }
   if (mission.queue.head === mission.base.commit) return null;
-  return github.createPullRequest({ head, base: mission.base.ref, title: queuePullTitle(mission), body, ...(deps.runUrl ? { link: deps.runUrl } : {}) });
+  if (!(options.open ?? deps.resultCi !== "app")) return null;
+  return (deps.ciGitHub ?? github).createPullRequest({ head, base: mission.base.ref, title: queuePullTitle(mission), body, ...(deps.runUrl ? { link: deps.runUrl } : {}) });
 }
 
 export function queuePullTitle(mission: Mission): string {
@@ -68,7 +72,7 @@ export async function publishTracking(deps: Publish, mission: Mission, pullReque
   await deps.github.upsertComment({
     issue,
     marker: trackingMarker(mission.id),
-    body: trackingComment(mission, { links }),
+    body: trackingComment(mission, { links, ci: deps.resultCi ?? "none" }),
     ...(deps.runUrl ? { link: deps.runUrl } : {}),
     ...narutoAuthors(deps),
   });
@@ -91,7 +95,7 @@ export async function publishVerdict(deps: Publish, mission: Mission, pullReques
     await deps.github.upsertComment({
       issue: target,
       marker: verdictMarker(mission.id),
-      body: verdictComment(mission),
+      body: verdictComment(mission, { ci: deps.resultCi ?? "none" }),
       ...(deps.runUrl ? { link: deps.runUrl } : {}),
       ...narutoAuthors(deps),
     });
@@ -105,7 +109,7 @@ export async function publishVerdict(deps: Publish, mission: Mission, pullReques
     externalId: `naruto:${mission.id}:verdict`,
     status: "completed",
     conclusion: CONCLUSION[mission.verdict.verdict],
-    output: { title: `naruto verdict: ${mission.verdict.verdict}`, summary: verdictComment(mission) },
+    output: { title: `naruto verdict: ${mission.verdict.verdict}`, summary: verdictComment(mission, { ci: deps.resultCi ?? "none" }) },
     ...(deps.runUrl ? { detailsUrl: deps.runUrl, link: deps.runUrl } : {}),
   });
 }

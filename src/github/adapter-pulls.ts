@@ -9,7 +9,7 @@ import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import type { CheckOutput, CheckRun, GitHubPort, PullRequest } from "./port.ts";
 
-type PullsPart = Pick<GitHubPort, "findPullRequest" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun">;
+type PullsPart = Pick<GitHubPort, "findPullRequest" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun" | "listCheckRuns">;
 
 interface PullData {
   number: number;
@@ -28,6 +28,7 @@ interface CheckData {
   conclusion: string | null;
   html_url: string | null;
   external_id: string | null;
+  app?: { slug?: string } | null;
 }
 
 export function pullsPart(ctx: AdapterContext): PullsPart {
@@ -50,6 +51,12 @@ export function pullsPart(ctx: AdapterContext): PullsPart {
 
   return {
     findPullRequest,
+
+    listCheckRuns: ({ ref }) =>
+      call(`list check runs of ${ref}`, async () => {
+        const { data } = await octokit.rest.checks.listForRef({ ...repo, ref, filter: "latest", per_page: 100 });
+        return data.check_runs.map((c) => toCheck(c));
+      }),
 
     async createPullRequest({ head, base, title, body, draft, link }) {
       const operation = `open pull request ${head} → ${base}`;
@@ -141,5 +148,5 @@ function toPull(p: PullData): PullRequest {
 }
 
 function toCheck(c: CheckData): CheckRun {
-  return { id: c.id, name: c.name, headSha: c.head_sha, status: c.status, conclusion: c.conclusion, url: c.html_url, externalId: c.external_id };
+  return { id: c.id, name: c.name, headSha: c.head_sha, status: c.status, conclusion: c.conclusion, url: c.html_url, externalId: c.external_id, app: c.app?.slug ?? null };
 }

@@ -154,6 +154,8 @@ export interface CheckRun {
   readonly conclusion: string | null;
   readonly url: string | null;
   readonly externalId: string | null;
+  /** The slug of the app that made it (`github-actions` for workflow jobs and `GITHUB_TOKEN`'s); null when not given. */
+  readonly app?: string | null;
 }
 
 export interface DispatchResult {
@@ -233,6 +235,8 @@ export interface GitHubPort {
    */
   createCheckRun(p: { name: string; headSha: string; externalId: string; status: CheckStatus; conclusion?: CheckConclusion; output?: CheckOutput; detailsUrl?: string; link?: string }): Promise<CheckRun>;
   updateCheckRun(p: { id: number; status?: CheckStatus; conclusion?: CheckConclusion; output?: CheckOutput; detailsUrl?: string; link?: string }): Promise<CheckRun>;
+  /** The latest check run of each name on a commit (what required status checks read), at most 100. */
+  listCheckRuns(p: { ref: string }): Promise<CheckRun[]>;
 
   /** The sha a fully qualified ref points at; null when it does not exist. */
   getRef(ref: string): Promise<string | null>;

@@ -14,3 +14,5 @@ export { codeSpan, inlineText } from "./escape.ts";
 export { formatPlanHuman } from "./plan-format.ts";
 export { planReport } from "./plan-report.ts";
 export type { PlanCommandOptions, PlanJson, PlanReport } from "./plan-report.ts";
+export { resultCiNote, type ResultCi } from "./result-ci.ts";
+export { runnerWait, runnerWaitWarning, type RunnerWait } from "./runner-wait.ts";

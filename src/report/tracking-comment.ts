@@ -8,6 +8,7 @@ import { codeSpan, inlineText, safeLink } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
 import { formatDuration, itemBranch, itemDurationMs, progressOf, shortSha, STATUS_MARK } from "./format.ts";
 import { COMMENT_GRAPH_ITEMS, mermaidBlock } from "./mermaid.ts";
+import { resultCiNote, type ResultCi } from "./result-ci.ts";
 import { runnerWaitWarning } from "./runner-wait.ts";
 import { queueLine, verdictHeadline } from "./sections.ts";
 
@@ -39,7 +40,7 @@ export function markerId(missionId: string): string {
  * condensed). Always under GitHub's comment limit: a long checklist ends with "… and N more
  * items — see the report".
  */
-export function trackingComment(mission: Mission, { links = {} }: { readonly links?: TrackingLinks } = {}): string {
+export function trackingComment(mission: Mission, { links = {}, ci }: { readonly links?: TrackingLinks; readonly ci?: ResultCi } = {}): string {
   const header = `${trackingMarker(mission.id)}\n### naruto ${codeSpan(mission.id)} · ${mission.status} · ${progressOf(mission)}`;
   const linkLine = [
     safeLink("pull request", links.pullRequest),
@@ -56,7 +57,7 @@ export function trackingComment(mission: Mission, { links = {} }: { readonly lin
       `**Verdict:** ${mission.kind === "review" && mission.verdict === null ? "⏳ **Not reviewed yet**: the review job reads the changes." : verdictHeadline(mission.verdict)}`,
       [queueLine(mission), ...linkLine].join(" · "),
       ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
-      ...[runnerWaitWarning(mission)].filter((w): w is string => w !== null),
+      ...[runnerWaitWarning(mission), ci === undefined ? null : resultCiNote(mission, ci)].filter((w): w is string => w !== null),
       mission.items.length === 0
         ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {

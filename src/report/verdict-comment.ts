@@ -2,6 +2,7 @@
  * The verdict comment (docs/architecture.md): one comment on the queue pull request, updated in place and
  * found by its hidden marker, with the arbiter's verdict and findings.
  */
+import { resultCiNote, type ResultCi } from "./result-ci.ts";
 import type { Mission } from "../mission/index.ts";
 import { codeSpan, inlineText } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
@@ -18,7 +19,7 @@ export function verdictMarker(missionId: string): string {
  * The verdict comment: verdict, summary, findings, and what it rests on (items integrated, the
  * queue head it judged). Under GitHub's comment limit: a long findings table is cut with a note.
  */
-export function verdictComment(mission: Mission): string {
+export function verdictComment(mission: Mission, { ci }: { readonly ci?: ResultCi } = {}): string {
   const v = mission.verdict;
   const title = v === null ? "⏳ naruto verdict: not reviewed yet" : `${VERDICT_MARK[v.verdict]} naruto verdict: ${v.verdict}`;
   const merge = mission.kind === "review"
@@ -33,6 +34,7 @@ export function verdictComment(mission: Mission): string {
       findingsTable(v?.findings ?? []),
       `Mission ${codeSpan(mission.id)} · ${progressOf(mission)}\n\n${queueLine(mission)}`,
       v === null ? "" : merge,
+      (ci === undefined ? null : resultCiNote(mission, ci)) ?? "",
     ].filter((p) => p !== ""),
     COMMENT_LIMIT,
   )}\n`;

@@ -106,4 +106,34 @@ describe("the workflow template", () => {
       await sim.close();
     }
   });
+
+  it("runs each job where the repository's variables say: the agents' jobs on NARUTO_RUNS_ON_AGENTS, the others on NARUTO_RUNS_ON, ubuntu-latest unset", async () => {
+    const labelsOf = async (vars: Record<string, string>, runnerLabels: readonly string[]) => {
+      const sim = await createActionsSimulator({ fake, repo: "acme/demo", actionDir: REPO_ROOT, vars, isLocalAction: notRun, runnerLabels });
+      try {
+        sim.takeDispatches();
+        const response = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/workflows/naruto.yml/dispatches`, {
+          method: "POST",
+          headers: { authorization: `token ${maintainer}`, "content-type": "application/json" },
+          body: JSON.stringify({ ref: "main", inputs: { mission: "m-1a2b3c4d", phase: "work", items: '[{"item":"docs","attempt":1},{"item":"api","attempt":1}]' } }),
+        });
+        expect(response.status).toBe(204);
+        const [run] = await runUntilQuiet({ fake, simulator: sim });
+        return Object.fromEntries((run?.jobs ?? []).filter((j) => j.result !== "skipped").map((j) => [j.name, `${(j.runsOn ?? []).join(",")}${j.reason?.includes("no runner has the labels") ? " (no runner)" : ""}`]));
+      } finally {
+        await sim.close();
+      }
+    };
+    const custom = { NARUTO_RUNS_ON_AGENTS: '["self-hosted", "naruto-arc"]', NARUTO_RUNS_ON: '"naruto-light"' };
+    expect(await labelsOf(custom, ["self-hosted", "naruto-arc", "naruto-light"])).toEqual({
+      [workLegName("m-1a2b3c4d", "docs", 1)]: "self-hosted,naruto-arc",
+      [workLegName("m-1a2b3c4d", "api", 1)]: "self-hosted,naruto-arc",
+      "watch m-1a2b3c4d": "naruto-light",
+      "queue m-1a2b3c4d": "self-hosted,naruto-arc",
+      "publish m-1a2b3c4d": "naruto-light",
+    });
+    expect(Object.values(await labelsOf({}, ["ubuntu-latest"]))).toEqual(["ubuntu-latest", "ubuntu-latest", "ubuntu-latest", "ubuntu-latest", "ubuntu-latest"]);
+    // Hosted runners cannot take a job meant for the scale set: GitHub would leave it queued.
+    expect(Object.values(await labelsOf(custom, ["ubuntu-latest"]))[0]).toBe(" (no runner)");
+  });
 });

@@ -140,7 +140,8 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
       outcome = await publishQueue({ deps, config, mission, ready, folder: input.artifacts });
       if (outcome.kind === "accepted") {
         if (outcome.head !== outcome.start) {
-          await pushRef(git, repoDir, remote, { commit: outcome.head, ref: queueRef, expected: outcome.start });
+          // With a token that starts workflows (ci-token), so that the repository's CI runs on the queue.
+          await pushRef(git, repoDir, deps.ciRemote ?? remote, { commit: outcome.head, ref: queueRef, expected: outcome.start });
           log.info(`pushed ${mission.queue.branch}: ${outcome.start.slice(0, 12)} → ${outcome.head.slice(0, 12)}`);
         }
         await apply(outcome.events);

@@ -16,6 +16,7 @@ import { appWhoMayInstruct } from "./app-who-may-instruct.ts";
 import { appWorkflowRefusal } from "./app-workflow-refusal.ts";
 import { chaosInvariants } from "./chaos-invariants.ts";
 import { ghesDispatch } from "./ghes-dispatch.ts";
+import { resultCi } from "./result-ci.ts";
 import { runnerQuota } from "./runner-quota.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import { initAgents } from "./init-agents.ts";
@@ -29,4 +30,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, ghesDispatch, runnerQuota, chaosInvariants, ...initAgents];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, ghesDispatch, runnerQuota, resultCi, chaosInvariants, ...initAgents];

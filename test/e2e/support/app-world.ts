@@ -88,6 +88,8 @@ export interface AppWorldInput {
   readonly legConcurrency?: number;
   /** The fake plays a GitHub Enterprise Server of this version (fake-github's `ghesVersion`). */
   readonly ghesVersion?: string;
+  /** Runs before the mission: branch protection, more users (the fake is ready, the repository made). */
+  readonly prepare?: (fake: FakeGitHub) => void;
   /** The repository's runners and this machine's share (the simulator's `runnerQuota`, `runnerLabels`, `legConcurrency`). */
   readonly runners?: Pick<SimulatorOptions, "runnerQuota" | "runnerLabels" | "legConcurrency">;
 }
@@ -180,6 +182,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       },
       issues: input.issues ?? [{ title: "Build the tiny library", body: "Please.", user: firstUser }],
     });
+    input.prepare?.(fake);
 
     const env: Record<string, string> = {
       APP_ID: String(fake.app.id),

@@ -68,8 +68,6 @@ export interface WorldInput {
   readonly parallelRuns?: number;
   /** `.github/workflows/naruto.yml` (default: templates/naruto.yml as it is). */
   readonly workflow?: string;
-  /** Repository secrets the workflow sees. */
-  readonly secrets?: Readonly<Record<string, string>>;
   /** More folders every job may write, and more of the runner's environment (its .env). */
   readonly sharedDirs?: readonly string[];
   readonly runnerEnv?: Readonly<Record<string, string>>;
@@ -77,6 +75,12 @@ export interface WorldInput {
   readonly legConcurrency?: number;
   /** The fake plays a GitHub Enterprise Server of this version (fake-github's `ghesVersion`). */
   readonly ghesVersion?: string;
+  /** The repository's secrets the workflow sees; a function gets the fake (to mint or read tokens). */
+  readonly secrets?: Readonly<Record<string, string>> | ((fake: FakeGitHub) => Readonly<Record<string, string>>);
+  /** The repository's variables. */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** Runs before the mission: branch protection, more users (the fake is ready, the repository made). */
+  readonly prepare?: (fake: FakeGitHub) => void;
 }
 
 export async function startWorld(input: WorldInput): Promise<World> {
@@ -99,6 +103,7 @@ export async function startWorld(input: WorldInput): Promise<World> {
       },
       issues: [{ title: "Build the tiny library", body: "Please.", user: "octo-maintainer" }],
     });
+    input.prepare?.(fake);
     const sim = await createActionsSimulator({
       fake,
       repo: REPO,
@@ -107,7 +112,8 @@ export async function startWorld(input: WorldInput): Promise<World> {
       // Between writes GitHub wants a second; the fake does not.
       // The watch job reads its run's jobs every 15 s on GitHub; every 0.3 s here.
       runnerEnv: { ...input.runnerEnv, NARUTO_GITHUB_WRITE_INTERVAL_MS: "0", NARUTO_WATCH_INTERVAL_MS: "300" },
-      ...(input.secrets !== undefined ? { secrets: input.secrets } : {}),
+      ...(input.secrets === undefined ? {} : { secrets: typeof input.secrets === "function" ? input.secrets(fake) : input.secrets }),
+      ...(input.vars === undefined ? {} : { vars: input.vars }),
       ...(input.legConcurrency !== undefined ? { legConcurrency: input.legConcurrency } : {}),
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
     });
