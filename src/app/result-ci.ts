@@ -12,10 +12,10 @@
  *   nothing, and any other commit would not be the verified queue head.
  */
 import type { Context } from "probot";
-import { ensureQueuePullRequest } from "../github-driver/publish.ts";
-import type { PullRequest } from "../github/port.ts";
-import { createLru } from "../github/lru.ts";
-import { isMissionTerminal } from "../mission/status.ts";
+import { ensureQueuePullRequest } from "../github-driver/index.ts";
+import type { PullRequest } from "../github/index.ts";
+import { createLru } from "../github/index.ts";
+import { isMissionTerminal } from "../mission/index.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
 

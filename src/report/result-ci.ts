@@ -12,7 +12,7 @@
  *   token), so every update of the queue runs the repository's CI, as a person's push would.
  * - `none`: both are made with `GITHUB_TOKEN`: no CI.
  */
-import type { Mission } from "../mission/document.ts";
+import type { Mission } from "../mission/index.ts";
 
 export type ResultCi = "app" | "token" | "none";
 

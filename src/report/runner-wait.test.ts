@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dispatched, item, missionAfter, planned, requested, started } from "../../test/support/mission-builders.ts";
-import type { MissionEvent } from "../mission/events.ts";
+import type { MissionEvent } from "../mission/index.ts";
 import { runnerWait, runnerWaitWarning } from "./runner-wait.ts";
 import { trackingComment } from "./tracking-comment.ts";
 
