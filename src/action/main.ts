@@ -25,6 +25,7 @@ import { readPrepared } from "./prepared.ts";
 import { redactedModeDeps, redactedStepDeps } from "./redacted-deps.ts";
 import { createRedactor, secretValues } from "../redact/index.ts";
 import { DEFAULT_WATCH, runAgentStep, runMode } from "./run-mode.ts";
+import { resultCiOf, WORKFLOW_LOGIN } from "./result-ci.ts";
 import { chooseSandbox } from "../sandbox/index.ts";
 import { sudoWorks } from "../sandbox/index.ts";
 
@@ -97,8 +98,9 @@ async function main(): Promise<void> {
   const github = portFor(token);
   // How the queue pull request gets CI (report/result-ci.ts): a token that starts workflows, the
   // App (which opens the pull request itself), or neither.
-  const ci = ciToken !== "" ? ({ resultCi: "token", ciGitHub: portFor(ciToken), ciRemote: remoteFor(ctx.serverUrl, ctx.fullName, ciToken) } as const) : ({ resultCi: core.getInput("app") === "true" ? "app" : "none" } as const);
-  const botLogin = core.getInput("bot-login") || "github-actions[bot]";
+  const botLogin = core.getInput("bot-login") || WORKFLOW_LOGIN;
+  const resultCi = resultCiOf({ ciToken, app: core.getInput("app"), botLogin });
+  const ci = resultCi === "token" ? { resultCi, ciGitHub: portFor(ciToken), ciRemote: remoteFor(ctx.serverUrl, ctx.fullName, ciToken) } : { resultCi };
   const gitEnv = scrubbedEnv(env);
   const deps: ModeDeps = redactedModeDeps({
     github,

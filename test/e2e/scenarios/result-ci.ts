@@ -6,18 +6,24 @@
  *
  * - With the App: the App opens the queue pull request with its installation token (`opened`
  *   starts CI), and when the mission ends, closes and reopens it once (`reopened`), so `test`
- *   reports on the final head and the pull request is mergeable.
+ *   reports on the final head and the pull request is mergeable. The workflow is the one
+ *   `naruto init --app` writes, with only NARUTO_BOT_LOGIN set (no NARUTO_APP): the publish jobs
+ *   know the App from its login (before, they opened the pull request themselves with
+ *   `GITHUB_TOKEN`, and their comments said there was no CI).
  * - The workflow alone, with a token that starts workflows (`ci-token`, here a maintainer's
  *   personal token): every queue push and the pull request run CI; the result's `test` reports.
  * - The workflow alone, without one: no CI; the pull request stays blocked, and the tracking and
  *   verdict comments say so and how to start it.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
+import { parseMarkedTemplate, renderMarkedTemplate } from "../../../src/setup/index.ts";
 import { missionResult, trackingMarker, verdictMarker } from "../../../src/report/index.ts";
 import type { FakeGitHub } from "../../support/fake-github/index.ts";
 import { APP_CONFIG, TWO_ITEM_PLAN, checkFinished, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
-import { startWorld, type World } from "../support/world.ts";
+import { REPO_ROOT, startWorld, type World } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 const CI_WORKFLOW = `name: ci
@@ -90,7 +96,9 @@ async function workflowAlone(input: { ciToken: boolean }): Promise<void> {
 export const resultCi: Scenario = {
   name: "result-ci",
   run: async () => {
-    await withAppWorld({ config: APP_CONFIG, files, prepare: protect }, async (world) => {
+    const template = await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8");
+    const appWorkflow = renderMarkedTemplate(parseMarkedTemplate(template, "templates/naruto.yml"), { yours: {}, app: true, stamp: "e2e (init --app)" });
+    await withAppWorld({ config: APP_CONFIG, files, prepare: protect, workflow: appWorkflow, vars: { NARUTO_APP: "" } }, async (world) => {
       const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Build the tiny library", TWO_ITEM_PLAN) });
       const id = missionIdFor(REPO, commentId);
       await world.settle();
@@ -105,6 +113,8 @@ export const resultCi: Scenario = {
       check(byApp.includes("opened"), `the App opened the pull request: ${byApp.join(", ")}`, world.runs);
       const verdict = world.comments(pull.number).find((c) => c.body.startsWith(verdictMarker(id)))?.body ?? "";
       check(verdict.includes("**CI:** the naruto App opens the queue pull request"), `the verdict comment says the App starts CI:\n${verdict}`, world.runs);
+      const tracking = world.comments(1).find((c) => c.body.startsWith(trackingMarker(id)))?.body ?? "";
+      check(tracking.includes("**CI:** the naruto App opens the queue pull request") && !tracking.includes("No CI"), `the tracking comment says the App starts CI:\n${tracking}`, world.runs);
     });
     await workflowAlone({ ciToken: true });
     await workflowAlone({ ciToken: false });
