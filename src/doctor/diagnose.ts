@@ -79,10 +79,10 @@ export function diagnose(facts: DoctorFacts): Finding[] {
   const workflow = workflowFacts(text);
   const config = configFinding(facts.config);
   findings.push(config.finding);
-  findings.push(...secretFindings(facts, workflow));
+  const app = !workflow.commandJob;
+  findings.push(...secretFindings(facts, workflow, app));
   findings.push(...keyFindings(workflow, config.config, profileNames(facts.config)));
   findings.push(pullRequestFinding(facts));
-  const app = !workflow.commandJob;
   findings.push(...variableFindings(facts, workflow, app));
   findings.push(appFinding(facts, app));
   return findings;
@@ -110,14 +110,31 @@ function configFinding(config: DoctorFacts["config"]): { finding: Finding; confi
   return { finding: ok("config", config.value === null ? `no ${CONFIG_FILE_PATH}: every default (the claude preset)` : `${CONFIG_FILE_PATH} is valid`), config: loaded.config };
 }
 
-function secretFindings(facts: DoctorFacts, workflow: WorkflowFacts): Finding[] {
+/** The secret the template passes as `ci-token`: optional, it only decides whether the result gets CI. */
+const CI_TOKEN = "NARUTO_CI_TOKEN";
+
+/**
+ * Whether the queue pull request gets the repository's CI (docs/action.md, "CI on the queue pull
+ * request"): with the token, or with the App; without either it gets none, which is the
+ * template's default and no fault of the setup, so it is said, not warned about.
+ */
+function ciTokenFinding(set: boolean, app: boolean): Finding {
+  const check = `secret ${CI_TOKEN}`;
+  if (set) return ok(check, "set: the queue is pushed and its pull request opened with it, so the repository's CI runs on the result");
+  if (app) return ok(check, "not set: the App opens the queue pull request and starts the repository's CI on it");
+  return ok(check, "not set: the queue pull request gets no CI (GitHub starts no workflow for what the workflow's GITHUB_TOKEN pushes or opens); for CI on the result, set it to a token that starts workflows, or install the App (docs/action.md, \"CI on the queue pull request\")");
+}
+
+function secretFindings(facts: DoctorFacts, workflow: WorkflowFacts, app: boolean): Finding[] {
   if (workflow.secrets.length === 0) return [ok("secrets", "the workflow passes no secret")];
   if (!facts.secrets.ok) {
     return [warn("secrets", `could not list the repository's secrets: ${unreadable(facts.secrets)}; the workflow passes ${workflow.secrets.map((s) => s.name).join(", ")}`, `check by hand at ${webUrl(facts.repo)}/settings/secrets/actions (listing secrets takes an admin of the repository)`)];
   }
   const present = new Set([...facts.secrets.value.repo, ...facts.secrets.value.org].map((n) => n.toUpperCase()));
   return workflow.secrets.map((s) =>
-    present.has(s.name.toUpperCase())
+    s.name.toUpperCase() === CI_TOKEN
+      ? ciTokenFinding(present.has(CI_TOKEN), app)
+      : present.has(s.name.toUpperCase())
       ? ok(`secret ${s.name}`, `set${facts.secrets.ok && !facts.secrets.value.repo.some((n) => n.toUpperCase() === s.name.toUpperCase()) ? " (the organisation's)" : ""}`)
       : s.optional
         ? warn(`secret ${s.name}`, "not set; the workflow goes on without it", secretStep(facts.repo, s.name, null))

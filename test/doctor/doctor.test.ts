@@ -70,6 +70,8 @@ describe("naruto doctor", () => {
     expect(out).toMatch(/^ok +workflow: \.github\/workflows\/naruto\.yml on main is a valid workflow/m);
     expect(out).toMatch(/^ok +template: the workflow is naruto \S+'s template/m);
     expect(out).toMatch(/^ok +secret ANTHROPIC_API_KEY: set/m);
+    // Optional: without it the result gets no CI, which doctor says without failing the setup.
+    expect(out).toMatch(/^ok +secret NARUTO_CI_TOKEN: not set: the queue pull request gets no CI/m);
     expect(out).toMatch(/^ok +pull requests:/m);
     expect(out).toMatch(/^ok +App: none/m);
     expect(out).not.toMatch(/^(FAIL|warn)/m);
@@ -81,6 +83,7 @@ describe("naruto doctor", () => {
     const { code, out } = await doctor(await repository({ app: true }), appFlags());
     expect(out).toMatch(/^ok +App: naruto is installed with the permissions and events of naruto's app\.yml/m);
     expect(out).toMatch(/^ok +variable NARUTO_BOT_LOGIN: naruto\[bot\]/m);
+    expect(out).toMatch(/^ok +secret NARUTO_CI_TOKEN: not set: the App opens the queue pull request/m);
     expect(out).not.toMatch(/^(FAIL|warn)/m);
     expect(code).toBe(0);
   });
@@ -93,7 +96,7 @@ describe("naruto doctor", () => {
   });
 
   it("finds a workflow GitHub would refuse, with GitHub's own parser", async () => {
-    const broken = workflow({ agent: "claude", app: false }).replace("    runs-on: ubuntu-latest\n", "    runs-on: ubuntu-latest\n    runs-of: typo\n");
+    const broken = workflow({ agent: "claude", app: false }).replace(/^( {4}runs-on: .*\n)/m, "$1    runs-of: typo\n");
     const { code, out } = await doctor(await repository({ files: { ".github/workflows/naruto.yml": broken } }));
     expect(out).toMatch(/^FAIL +workflow: GitHub would refuse .*\n.*runs-of/m);
     expect(code).toBe(1);
