@@ -1,5 +1,5 @@
 /**
- * CI on the result, with the App (DESIGN.md §8a): GitHub starts no workflow for what a workflow's
+ * CI on the result, with the App: GitHub starts no workflow for what a workflow's
  * `GITHUB_TOKEN` pushes or opens, so the queue branch the `publish` jobs push would never get the
  * repository's CI, and required checks would stay pending. Events made with the App's
  * installation token do start workflows. So, each time a mission's `publish` job ends:

@@ -1,6 +1,6 @@
 /**
  * When each attempt's job started: an attempt's clock starts then, not at its dispatch (runners
- * queue jobs beyond the account's concurrent-job quota, DESIGN.md §8a). A job's `started_at` is
+ * queue jobs beyond the account's concurrent-job quota). A job's `started_at` is
  * read only once the job is under way or ran to an end: GitHub gives a queued job the time it was
  * queued there (actions/runner#1881), and a job cancelled while queued never started.
  */

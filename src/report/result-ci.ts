@@ -1,6 +1,6 @@
 /**
  * Whether the repository's CI runs on the queue pull request, said plainly in the tracking and
- * verdict comments (DESIGN.md §8a): GitHub starts no workflow for pushes and pull requests made
+ * verdict comments: GitHub starts no workflow for pushes and pull requests made
  * with a workflow's `GITHUB_TOKEN`, so without a token that starts workflows the result gets no
  * CI and required checks stay pending.
  *

@@ -1,5 +1,5 @@
 /**
- * How much parallelism a mission actually got (DESIGN.md §5 against the runners): GitHub runs at
+ * How much parallelism a mission actually got (max_parallel against the runners): GitHub runs at
  * most the account's concurrent-job quota at once (Free 20, Pro 40, Team 60, Enterprise 500 on
  * hosted runners; a self-hosted pool is what it is) and queues the rest, so `max_parallel` above
  * it buys waiting, not speed. Read from the attempts' times alone: dispatched, started (a runner
