@@ -28,11 +28,6 @@ export function partialWorkBranch(mission: string, item: string, attempt: number
   return `naruto-attempts/${mission}/${item}/${attempt}`;
 }
 
-/** How the reason of an attempt that did not finish names where its work is kept on GitHub. */
-export function partialWorkPlace(mission: string, item: string, attempt: number, commit: string): string {
-  return `the branch ${partialWorkBranch(mission, item, attempt)} (${commit.slice(0, 12)})`;
-}
-
 export const ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json", queue: "queue.json", queueBundle: "queue.bundle" } as const;
 
 /** JSON files larger than this are refused unread. */
@@ -64,7 +59,7 @@ export const workResultSchema = z.object({
   model: z.string().max(200).nullable().optional(),
   /**
    * The checkpoint (for `checkpointed`), or the work an attempt that did not finish left (its
-   * reason says where it is kept); and the queue commit the attempt started from.
+   * outcome's `work` names it); and the queue commit the attempt started from.
    */
   commit: z.string().nullable(),
   base: z.string().nullable(),

@@ -14,7 +14,7 @@ import { logProgress, terminalProgress, type Progress } from "../local/index.ts"
 import { reportPaths, writeReports } from "../local/index.ts";
 import type { Mission } from "../mission/index.ts";
 import { applyEvent } from "../mission/index.ts";
-import { isMissionTerminal } from "../mission/index.ts";
+import { isMissionTerminal, keptPlace } from "../mission/index.ts";
 import { missionResult } from "../report/index.ts";
 import { EXIT, readUserFile, UsageError } from "./errors.ts";
 import type { CliIO } from "./io.ts";
@@ -118,7 +118,7 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   const lines = [r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`];
   if (tidied === null) lines[0] += "; the running `naruto run` stops its agents within seconds";
   else if (tidied.stopped.length > 0) lines[0] += `; stopped ${tidied.stopped.length} process${tidied.stopped.length === 1 ? "" : "es"} its killed run had left running`;
-  for (const [item, note] of tidied?.work ?? []) lines.push(`  ${item}: ${note}`);
+  for (const [item, work] of tidied?.work ?? []) lines.push(`  ${item}: ${work.kind === "kept" ? `its unfinished work is kept at ${keptPlace(work)}` : `its unfinished work could not be kept: ${work.why}`}`);
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentRun } from "../agent/index.ts";
+import { outcomeReason, type KeptWork } from "../mission/index.ts";
 import { crashOutcome, type CrashInput } from "./attempt-failure.ts";
 
 function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["failure"] = null): AgentRun {
@@ -22,7 +23,7 @@ function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["fai
   };
 }
 
-const input = (run: AgentRun, over: Partial<CrashInput> = {}): CrashInput => ({ run, what: "the agent", why: `exited with code ${run.exitCode}`, kept: "", sandboxed: true, authFix: null, tail: "sh: 1: x: not found", ...over });
+const input = (run: AgentRun, over: Partial<CrashInput> = {}): CrashInput => ({ run, what: "the agent", why: `exited with code ${run.exitCode}`, work: null, sandboxed: true, authFix: null, tail: "sh: 1: x: not found", ...over });
 
 describe("crashOutcome", () => {
   it.each([
@@ -36,7 +37,7 @@ describe("crashOutcome", () => {
     expect(o.cause).toBe("not_found");
     expect(o.reason).toContain(says);
     expect(o.reason).toContain(advice);
-    expect(o.reason.endsWith("\nsh: 1: x: not found")).toBe(true);
+    expect(outcomeReason(o).endsWith("\nsh: 1: x: not found")).toBe(true);
   });
 
   it("takes the agent's word that its credentials were refused, with the preset's fix", () => {
@@ -46,6 +47,9 @@ describe("crashOutcome", () => {
   });
 
   it("retries anything else", () => {
-    expect(crashOutcome(input(crashed(3), { kept: "; its partial work is kept at X" }))).toEqual({ kind: "failed", reason: "exited with code 3; its partial work is kept at X\nsh: 1: x: not found" });
+    const work: KeptWork = { kind: "kept", ref: "refs/naruto/attempts/m/a/1", commit: "0123456789ab".repeat(3) + "0123", outside: [] };
+    const o = crashOutcome(input(crashed(3), { work }));
+    expect(o).toEqual({ kind: "failed", reason: "exited with code 3", work, output: "sh: 1: x: not found" });
+    expect(o.kind === "failed" && outcomeReason(o)).toBe("exited with code 3; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)\nsh: 1: x: not found");
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { AgentRun } from "../agent/index.ts";
 import { formatFix, PRESET_AUTH, type AgentProfile } from "../config/index.ts";
-import type { AttemptOutcome, PermanentCause } from "../mission/index.ts";
+import type { AttemptOutcome, KeptWork, PermanentCause } from "../mission/index.ts";
 
 export interface CrashInput {
   readonly run: AgentRun;
@@ -15,8 +15,8 @@ export interface CrashInput {
   readonly what: string;
   /** Why it ended, as the attempt's reason starts: `exited with code 3`, `killed by SIGKILL`. */
   readonly why: string;
-  /** Where its unfinished work is kept (a `keptNote`), or "". */
-  readonly kept: string;
+  /** What became of its unfinished work (null: it left none). */
+  readonly work: KeptWork | null;
   /** Whether it ran in the sandbox: what "not found" means then. */
   readonly sandboxed: boolean;
   /** What gives its CLI credentials, for a refusal of them (a preset's commands); null: no advice. */
@@ -30,9 +30,9 @@ const NOT_FOUND = 127;
 const NOT_RUNNABLE = 126;
 
 export function crashOutcome(input: CrashInput): AttemptOutcome {
-  const { run, what, why, kept, tail } = input;
+  const { run, what, why, work, tail } = input;
   const failure = run.result?.failure ?? null;
-  const permanent = (cause: PermanentCause, text: string): AttemptOutcome => ({ kind: "permanent", cause, reason: `${why}: ${text}${kept}\n${tail}` });
+  const permanent = (cause: PermanentCause, text: string): AttemptOutcome => ({ kind: "permanent", cause, reason: `${why}: ${text}`, work, output: tail });
   if (run.exitCode === NOT_FOUND || run.exitCode === NOT_RUNNABLE) {
     const where = input.sandboxed ? " inside the sandbox" : "";
     const how = input.sandboxed
@@ -47,7 +47,7 @@ export function crashOutcome(input: CrashInput): AttemptOutcome {
     const text = failure.kind === "authentication" ? `its CLI refused its credentials${said}` : failure.kind === "not_found" ? `it says something it needs is missing${said}` : `it says its command line is not one its CLI takes${said}`;
     return permanent(failure.kind, `${text}. naruto does not retry it: it would fail the same way. ${advice}`);
   }
-  return { kind: "failed", reason: `${why}${kept}\n${tail}` };
+  return { kind: "failed", reason: why, work, output: tail };
 }
 
 /** What gives a preset's CLI credentials (said when they are refused); null for a plain command. */

@@ -14,7 +14,7 @@ import type { AgentProfile } from "../config/index.ts";
 import { gatePolicy } from "../gate/index.ts";
 import { queueRefName, readRef } from "../queue/index.ts";
 import type { Mission, MissionItem } from "../mission/index.ts";
-import type { AttemptOrder, AttemptOutcome, MissionEvent } from "../mission/index.ts";
+import type { AttemptOrder, AttemptOutcome, KeptWork, MissionEvent } from "../mission/index.ts";
 import { normalizePath, type RepoPath } from "../plan/index.ts";
 import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
@@ -22,10 +22,10 @@ import { authFixOf, crashOutcome } from "./attempt-failure.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
 import { containmentOf, giveLogin } from "./contained.ts";
 import type { EngineContext } from "./context.ts";
-import { attemptRef, keepUnfinishedWork, keptNote } from "./keep-work.ts";
+import { attemptRef, keepUnfinishedWork } from "./keep-work.ts";
 import { attemptDir } from "./records.ts";
 
-export { attemptRef, keptNote } from "./keep-work.ts";
+export { attemptRef } from "./keep-work.ts";
 
 export type AttemptFinished = Extract<MissionEvent, { type: "attempt_finished" }>;
 
@@ -33,10 +33,10 @@ export interface WorkerContext extends EngineContext {
   /** Each chunk of agent output, for a live view. */
   readonly onOutput?: (item: string, chunk: Buffer) => void;
   /**
-   * Where the work of an attempt that did not finish is kept, as its reason says: the local ref
-   * (default), or in a work job on GitHub the branch the publish job keeps it on.
+   * The ref the work of an attempt that did not finish ends up on, as its outcome says: the local
+   * ref it is kept at (default), or in a work job on GitHub the branch the publish job keeps it on.
    */
-  readonly keptAt?: (kept: { readonly item: string; readonly attempt: number; readonly ref: string; readonly commit: string }) => string;
+  readonly keptRef?: (kept: { readonly item: string; readonly attempt: number }) => string;
   /**
    * naruto's own value of a ref of its, where the driver keeps one (the local tamper record's
    * ledger): the queue head an attempt starts from, without reading the ref. Null: unknown.
@@ -50,6 +50,21 @@ export interface WorkerContext extends EngineContext {
 }
 
 const OUTPUT_TAIL = 3000;
+
+/**
+ * naruto's own step failed during an attempt (git, the disk): the attempt ends with `message`,
+ * and `work` says what became of what the agent had done (null: nothing to keep).
+ */
+export class AttemptStepError extends Error {
+  override readonly name = "AttemptStepError";
+  constructor(
+    message: string,
+    readonly work: KeptWork | null,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
 
 export async function runAttempt(
   ctx: WorkerContext,
@@ -123,9 +138,8 @@ export async function runAttempt(
     const hidden = run.leftovers.filter((l) => l.found === "working_directory");
     if (hidden.length > 0) {
       // A process that dropped naruto's tracking variable to outlive the agent: nothing of the attempt counts.
-      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
-      const note = kept === null ? "" : keptNote(kept);
-      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}${note}` }, run);
+      const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
+      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}`, work }, run);
     }
 
     if (run.outcome !== "exited") {
@@ -133,11 +147,10 @@ export async function runAttempt(
         run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down"
         : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}`
         : crashReason(run);
-      const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
-      const note = kept === null ? "" : keptNote(kept);
-      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why + note, kept }, run);
-      if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why + note }, run);
-      return finished(crashOutcome({ run, what: "the agent", why, kept: note, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: outputTail(run.output) }), run);
+      const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
+      if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why, work }, run);
+      if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why, work }, run);
+      return finished(crashOutcome({ run, what: "the agent", why, work, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: outputTail(run.output) }), run);
     }
 
     const outcome = await checkpointWorkDir({
@@ -171,7 +184,7 @@ export async function runAttempt(
       if (verify.outcome === "timed_out") return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run, verify);
       if (verify.outcome !== "exited") {
         const why = `the item's verify command failed (${crashReason(verify)})`;
-        return finished(crashOutcome({ run: verify, what: "the item's verify command", why, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run, verify);
+        return finished(crashOutcome({ run: verify, what: "the item's verify command", why, work: null, sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run, verify);
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
@@ -179,14 +192,13 @@ export async function runAttempt(
     // naruto's own step failed (git, the disk): whatever the agent did is kept before the
     // directory goes, or the directory stays and the error says where.
     const message = error instanceof Error ? error.message : String(error);
-    const kept = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message}`, writes: paths(item.writes), summary: null }).then(
-      (where) => (where === null ? "" : keptNote(where)),
-      (keepError: unknown) => {
+    const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message}`, writes: paths(item.writes), summary: null }).catch(
+      (keepError: unknown): KeptWork => {
         leave = true;
-        return `; its work directory is left at ${workDir.path} (keeping its work failed too: ${keepError instanceof Error ? keepError.message : String(keepError)})`;
+        return { kind: "not_kept", why: `keeping it failed too (${keepError instanceof Error ? keepError.message : String(keepError)}); its work directory is left at ${workDir.path}` };
       },
     );
-    throw new Error(`${message}${kept}`, { cause: error });
+    throw new AttemptStepError(message, work, { cause: error });
   } finally {
     if (!leave && ctx.inBackground) ctx.inBackground((await retireWorkDir(workDir)).removed);
     else if (!leave) await removeWorkDir(workDir);
@@ -249,7 +261,7 @@ async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentR
 async function keepWork(
   ctx: WorkerContext,
   a: { workDir: WorkDir; mission: Mission; item: MissionItem; attempt: number; why: string; writes: RepoPath[]; summary: string | null },
-): Promise<string | null> {
+): Promise<KeptWork | null> {
   // Within the item's scope it becomes a checkpoint-shaped commit on the worker branch (the
   // Action's work job carries it to the queue and publish jobs that way); otherwise a plain commit.
   const outcome = await checkpointWorkDir({
@@ -274,10 +286,9 @@ async function keepWork(
     kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now, maxFileSize: ctx.config.limits.max_file_size });
   }
   if (kept === null) return null;
-  const where = ctx.keptAt ? ctx.keptAt({ item: a.item.id, attempt: a.attempt, ...kept }) : `${kept.ref} (${kept.commit.slice(0, 12)})`;
-  if (outcome.kind !== "out_of_scope") return where;
-  const refused = [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))];
-  return `${where} (it changed what the item may not: ${refused.slice(0, 5).join(", ")}${refused.length > 5 ? ", …" : ""})`;
+  const ref = ctx.keptRef ? ctx.keptRef({ item: a.item.id, attempt: a.attempt }) : kept.ref;
+  const outside = outcome.kind === "out_of_scope" ? [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] : [];
+  return { kind: "kept", ref, commit: kept.commit, outside };
 }
 
 function paths(written: readonly string[]): RepoPath[] {

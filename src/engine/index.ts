@@ -3,7 +3,7 @@
  * the planner agent, and the arbiter's review. The local driver (`src/local/`) and the Action's
  * jobs (`src/action/`) call these; nothing here imports a driver.
  */
-export { attemptRef, keptNote, runAttempt } from "./attempt.ts";
+export { AttemptStepError, attemptRef, runAttempt } from "./attempt.ts";
 export type { AttemptFinished, WorkerContext } from "./attempt.ts";
 export { integrateBatch, NARUTO_COMMITTER } from "./integrate-batch.ts";
 export type { Integrated, IntegratorContext } from "./integrate-batch.ts";

@@ -17,11 +17,6 @@ export function attemptRef(mission: string, item: string, attempt: number): stri
   return `refs/naruto/attempts/${mission}/${item}/${attempt}`;
 }
 
-/** The words of a reason that say where the work of an attempt that did not finish is kept. */
-export function keptNote(where: string): string {
-  return `; its partial work is kept at ${where}`;
-}
-
 /**
  * Keeps what the work directory holds (see the header); null when nothing differs from the
  * start. `why` goes into the commit message.

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { planWithAgent, runAgent, outputTail, type PlannerResult } from "../agent/index.ts";
 import { writeOwnFile } from "../sandbox/index.ts";
 import type { Config } from "../config/index.ts";
-import type { Mission } from "../mission/index.ts";
+import { outcomeReason, type Mission } from "../mission/index.ts";
 import type { CheckOptions } from "../plan/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { authFixOf, crashOutcome } from "./attempt-failure.ts";
@@ -61,8 +61,8 @@ export async function runPlanner(ctx: EngineContext, mission: Mission, options: 
         const detail = `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${said}`;
         const tail = outputTail(run.output);
         if (run.outcome !== "crashed") return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail, planFile, plan, tail };
-        const failure = crashOutcome({ run, what: "the planner agent", why: `exit ${run.exitCode ?? run.signal ?? "?"}`, kept: "", sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: said });
-        return failure.kind === "permanent" ? { ok: false, detail: failure.reason, planFile, plan, permanent: true, tail } : { ok: false, detail, planFile, plan, tail };
+        const failure = crashOutcome({ run, what: "the planner agent", why: `exit ${run.exitCode ?? run.signal ?? "?"}`, work: null, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: said });
+        return failure.kind === "permanent" ? { ok: false, detail: outcomeReason(failure), planFile, plan, permanent: true, tail } : { ok: false, detail, planFile, plan, tail };
       }),
   });
 }

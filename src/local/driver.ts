@@ -17,7 +17,7 @@ import { createStartsFirst } from "./starts-first.ts";
 import { integrateBatch } from "../engine/index.ts";
 import type { Progress } from "./progress.ts";
 import { reviewAgentFor, reviewLocally } from "../engine/index.ts";
-import { runAttempt, type WorkerContext } from "../engine/index.ts";
+import { AttemptStepError, runAttempt, type WorkerContext } from "../engine/index.ts";
 import { QueueTamperedError } from "../queue/index.ts";
 import { createTreeCache } from "../queue/index.ts";
 import { queueRefName } from "../queue/index.ts";
@@ -162,7 +162,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
                 // naruto's own step failed (a work tree, git): the attempt ends with the reason
                 // instead of waiting for its timeout.
                 const reason = `naruto could not run the attempt: ${e instanceof Error ? e.message : String(e)}`;
-                event = { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason } };
+                const work = e instanceof AttemptStepError ? e.work : null;
+                event = { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason, work } };
               } finally {
                 startEnded();
                 attempts.delete(key);

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { keepUnfinishedWork } from "../engine/index.ts";
 import { GitError, type Git } from "../git/index.ts";
-import type { Mission } from "../mission/index.ts";
+import type { KeptWork, Mission } from "../mission/index.ts";
 import { listMissionWorkDirs, missionWorkFolder, removeMissionFolder, removeWorkDir, workRepo, type WorkDir } from "../sandbox/index.ts";
 import { DEFAULT_MAX_FILE_SIZE } from "../gate/index.ts";
 import { configAt, ConfigInvalidError } from "./config-at.ts";
@@ -33,12 +33,12 @@ export interface LeftoverInput {
 
 /**
  * Keeps the unfinished work found in the mission's work directories and removes them all.
- * Returns item → what became of its work, for each item whose directory held some: `its
- * unfinished work is kept at REF (COMMIT)`, or why it could not be kept (never dropped unsaid).
+ * Returns item → what became of its work, for each item whose directory held some: kept at a
+ * ref, or why it could not be kept (never dropped unsaid).
  */
-export async function keepLeftoverWork(input: LeftoverInput): Promise<Map<string, string>> {
+export async function keepLeftoverWork(input: LeftoverInput): Promise<Map<string, KeptWork>> {
   const { git, repoDir, mission } = input;
-  const notes = new Map<string, string>();
+  const notes = new Map<string, KeptWork>();
   const folder = missionWorkFolder(input.workRoot, await workRepo(git, repoDir), mission.id);
   for (const { root, record } of await listMissionWorkDirs(folder)) {
     const item = record === null ? undefined : mission.items.find((i) => i.id === record.purpose);
@@ -58,7 +58,7 @@ function sameRepository(dir: WorkDir, folder: string, root: string): boolean {
   return dir.root === root && dir.path === join(root, "work") && dir.private === join(root, "naruto") && root.startsWith(`${folder}/`);
 }
 
-async function keep(input: LeftoverInput, dir: WorkDir, item: string, attempt: number): Promise<string | null> {
+async function keep(input: LeftoverInput, dir: WorkDir, item: string, attempt: number): Promise<KeptWork | null> {
   try {
     const kept = await keepUnfinishedWork({
       git: input.git,
@@ -71,11 +71,11 @@ async function keep(input: LeftoverInput, dir: WorkDir, item: string, attempt: n
       now: input.now,
       maxFileSize: input.maxFileSize,
     });
-    return kept === null ? null : `its unfinished work is kept at ${kept.ref} (${kept.commit.slice(0, 12)})`;
+    return kept === null ? null : { kind: "kept", ref: kept.ref, commit: kept.commit, outside: [] };
   } catch (error) {
     // A work directory too broken for git to read (the agent's doing).
     if (!(error instanceof GitError)) throw error;
-    return `its unfinished work could not be kept: git could not read its work directory (${error.message.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "no message"})`;
+    return { kind: "not_kept", why: `git could not read its work directory (${error.message.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "no message"})` };
   }
 }
 
@@ -84,7 +84,7 @@ export interface Tidied {
   /** Processes of the mission it stopped. */
   readonly stopped: readonly number[];
   /** Item → what became of its unfinished work (see {@link keepLeftoverWork}). */
-  readonly work: ReadonlyMap<string, string>;
+  readonly work: ReadonlyMap<string, KeptWork>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { attemptsUsed, type Attempt, type Mission, type MissionItem, type Tamper
 import { findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
 import type { AttemptOutcome, IntegrationResult, MissionEvent } from "./events.ts";
+import { keptWorkClause, outcomeReason } from "./kept-work.ts";
 
 type Of<T extends MissionEvent["type"]> = Extract<MissionEvent, { type: T }>;
 
@@ -37,9 +38,9 @@ export function applyAgentExited(m: Mission, e: Of<"agent_exited">): Applied {
 
 export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): Applied {
   const { item, attempt } = locate(m, e.type, e.item, e.attempt);
-  if (attempt.status === "cancelled" && e.outcome.kind === "interrupted" && e.outcome.kept) {
+  if (attempt.status === "cancelled" && e.outcome.kind === "interrupted" && e.outcome.work) {
     // Cancelled while it ran: its worker stopped it and kept what it had done; the reason says where.
-    const note = `its partial work is kept at ${e.outcome.kept}`;
+    const note = keptWorkClause(e.outcome.work);
     if ((attempt.reason ?? "").includes(note)) return DUPLICATE;
     attempt.reason = attempt.reason ? `${attempt.reason}; ${note}` : note;
     if (item.status === "cancelled") item.reason = item.reason ? `${item.reason}; ${note}` : note;
@@ -65,7 +66,7 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
   const o = e.outcome;
   if (attempt.tampered !== null || o.kind === "tampered") {
     // Whatever the attempt left, it ran while something changed what it may not: none of it counts.
-    const reason = [attempt.tampered, o.kind === "tampered" ? o.reason : null].filter((r) => r !== null).join("; ");
+    const reason = [attempt.tampered, o.kind === "tampered" ? outcomeReason(o) : null].filter((r) => r !== null).join("; ");
     fail(item, attempt, "tampered", "tampered", reason);
     return;
   }
@@ -87,20 +88,20 @@ export function applyAttemptFinished(m: Mission, e: Of<"attempt_finished">): App
       fail(item, attempt, "out_of_scope", "out_of_scope", `changed paths it may not change: ${o.paths.join(", ")}`);
       return;
     case "failed":
-      fail(item, attempt, "failed", "failed", o.reason);
+      fail(item, attempt, "failed", "failed", outcomeReason(o));
       return;
     case "permanent":
       // A failure like any other (the item is `failed`), but no attempt is left: a retry would
       // only fail the same way and, before that, spend what an attempt costs.
-      fail(item, attempt, "failed", "failed", o.reason);
+      fail(item, attempt, "failed", "failed", outcomeReason(o));
       item.max_attempts = Math.min(item.max_attempts, attemptsUsed(item));
       return;
     case "timed_out":
-      fail(item, attempt, "timed_out", "timed_out", o.reason);
+      fail(item, attempt, "timed_out", "timed_out", outcomeReason(o));
       return;
     case "interrupted":
       // Not the agent's fault and not counted: the item simply starts again.
-      Object.assign(attempt, { status: "interrupted", reason: o.reason });
+      Object.assign(attempt, { status: "interrupted", reason: outcomeReason(o) });
       Object.assign(item, { status: "ready", reason: null });
       return;
   }

@@ -25,27 +25,44 @@ const agentReport = {
 export const PERMANENT_CAUSES = ["not_found", "authentication", "config"] as const;
 export type PermanentCause = (typeof PERMANENT_CAUSES)[number];
 
+/**
+ * What became of the work an attempt that did not finish left (a timeout, a crash, a cancel,
+ * naruto's own failure): kept as `commit` on `ref` (`refs/naruto/attempts/<m>/<item>/<n>` on one
+ * machine, the branch `refs/heads/naruto-attempts/…` on GitHub), or not kept, and why. Absent or
+ * null: it left nothing to keep. The reason never says it: the mission's reason is made from this
+ * (kept-work.ts), so nothing reads it back out of prose.
+ */
+export const keptWorkSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("kept"),
+    ref: z.string(),
+    commit: z.string(),
+    /** What of it the item may not change (`path (rule)`): kept for a person, never integrated. */
+    outside: z.array(z.string()),
+  }),
+  z.object({ kind: z.literal("not_kept"), why: z.string() }),
+]);
+export type KeptWork = z.infer<typeof keptWorkSchema>;
+
+const work = keptWorkSchema.nullable().optional();
+
 /** How an attempt ended, as its worker saw it. */
 export const attemptOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("checkpointed"), commit: z.string(), base: z.string(), changed: z.array(z.string()) }),
   z.object({ kind: z.literal("no_changes") }),
   z.object({ kind: z.literal("out_of_scope"), paths: z.array(z.string()) }),
-  z.object({ kind: z.literal("failed"), reason: z.string() }),
-  z.object({ kind: z.literal("timed_out"), reason: z.string() }),
+  /** `output`: the end of what the agent (or the item's verify) printed, for the reason's last lines. */
+  z.object({ kind: z.literal("failed"), reason: z.string(), work, output: z.string().optional() }),
+  z.object({ kind: z.literal("timed_out"), reason: z.string(), work }),
   /**
    * Failed, and would fail the same way again (see PERMANENT_CAUSES): the item ends `failed` with
    * the reason and no retry starts; `retry_requested` still retries it once the cause is fixed.
    */
-  z.object({ kind: z.literal("permanent"), cause: z.enum(PERMANENT_CAUSES), reason: z.string() }),
+  z.object({ kind: z.literal("permanent"), cause: z.enum(PERMANENT_CAUSES), reason: z.string(), work, output: z.string().optional() }),
   /** The runner itself stopped (killed, machine lost): not counted against `max_attempts`. */
-  z.object({
-    kind: z.literal("interrupted"),
-    reason: z.string(),
-    /** Where the work it had done is kept (`refs/naruto/attempts/…`), when it was stopped halfway. */
-    kept: z.string().nullable().optional(),
-  }),
+  z.object({ kind: z.literal("interrupted"), reason: z.string(), work }),
   /** The attempt changed what it may not (the user's repository, naruto's refs): never integrated nor retried. */
-  z.object({ kind: z.literal("tampered"), reason: z.string() }),
+  z.object({ kind: z.literal("tampered"), reason: z.string(), work }),
 ]);
 export type AttemptOutcome = z.infer<typeof attemptOutcomeSchema>;
 

@@ -7,7 +7,7 @@
  * of unfinished work, by item (src/local/leftover-work.ts) — for the interrupted attempts' reasons.
  */
 import type { Mission } from "./document.ts";
-import type { CheckpointOrder, MissionEvent } from "./events.ts";
+import type { CheckpointOrder, KeptWork, MissionEvent } from "./events.ts";
 import { NEVER_STARTED } from "./attempt-events.ts";
 
 export interface Resumption {
@@ -17,14 +17,12 @@ export interface Resumption {
   readonly plan: boolean;
 }
 
-export function resumption(mission: Mission, at: string, found: { stoppedProcesses?: number; work?: ReadonlyMap<string, string> } = {}): Resumption {
+export function resumption(mission: Mission, at: string, found: { stoppedProcesses?: number; work?: ReadonlyMap<string, KeptWork> } = {}): Resumption {
   const events: MissionEvent[] = [];
   const stopped = found.stoppedProcesses ?? 0;
   const reasonFor = (item: string) => {
     const parts = ["the runner stopped while the agent ran"];
     if (stopped > 0) parts.push(`resume stopped the ${stopped === 1 ? "process" : `${stopped} processes`} it left running`);
-    const work = found.work?.get(item);
-    if (work !== undefined) parts.push(work);
     return parts.join("; ");
   };
   const checkpoints: CheckpointOrder[] = [];
@@ -35,10 +33,14 @@ export function resumption(mission: Mission, at: string, found: { stoppedProcess
       // It never began (the runner stopped first, Ctrl-C): forgotten, not recorded as an attempt.
       events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: `${NEVER_STARTED} the runner stopped before it began` } });
     } else if (last.status === "dispatched" || last.status === "running") {
-      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: reasonFor(item.id) } });
+      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: reasonFor(item.id), ...withWork(found.work?.get(item.id)) } });
     } else if ((last.status === "checkpointed" || last.status === "integrating") && last.checkpoint && last.base) {
       checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
     }
   }
   return { events, checkpoints, review: mission.status === "reviewing", plan: mission.status === "planning" };
+}
+
+function withWork(work: KeptWork | undefined): { work?: KeptWork } {
+  return work === undefined ? {} : { work };
 }

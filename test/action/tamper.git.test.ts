@@ -8,8 +8,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partialWorkBranch, partialWorkPlace, type WorkResult } from "../../src/action/artifacts.ts";
-import { keptNote } from "../../src/engine/attempt.ts";
+import { partialWorkBranch, type WorkResult } from "../../src/action/artifacts.ts";
 import { gitText } from "../../src/git/run-git.ts";
 import { plannedEvent } from "../../src/engine/planned-event.ts";
 import { applyEvent } from "../../src/mission/store.ts";
@@ -122,7 +121,7 @@ describe("publish keeps an unfinished attempt's work only after the same checks"
   const PARTIAL: [string, Record<string, string>, boolean, RegExp | null][] = [
     ["honest partial work (control)", { "src/alpha.ts": "half\n" }, true, null],
     ["partial work outside the item's writes", { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" }, true, /its partial work was not kept: it was refused: it changes paths it may not change: src\/other\.ts \(outside_writes\)/],
-    ["a reason that claims work the result does not carry", { "src/alpha.ts": "half\n" }, false, /its partial work was not kept: the work job did not send the commit its reason names/],
+    ["an outcome that claims work the result does not carry", { "src/alpha.ts": "half\n" }, false, /its partial work was not kept: the work job did not send the commit it says it kept/],
   ];
 
   it.each(PARTIAL)("%s", async (name, files, sendCommit, refusal) => {
@@ -144,17 +143,17 @@ describe("publish keeps an unfinished attempt's work only after the same checks"
     const folder = join(artifacts, "naruto-work-alpha-1");
     await mkdir(folder, { recursive: true });
     await run("bundle", "create", join(folder, "checkpoint.bundle"), branch, `^${base}`);
-    const reason = `timed out after 1 min${keptNote(partialWorkPlace(id, "alpha", 1, commit))}`;
+    const kept = `refs/heads/${partialWorkBranch(id, "alpha", 1)}`;
+    const reason = `timed out after 1 min; its partial work is kept at the branch ${partialWorkBranch(id, "alpha", 1)} (${commit.slice(0, 12)})`;
     const result: WorkResult = {
       schema: "naruto.work-result/v1", mission: id, item: "alpha", attempt: 1,
-      outcome: { kind: "timed_out", reason },
+      outcome: { kind: "timed_out", reason: "timed out after 1 min", work: { kind: "kept", ref: kept, commit, outside: [] } },
       commit: sendCommit ? commit : null, base,
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
 
     await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
     const attempt = (await world.mission(id)).items[0]?.attempts[0];
-    const kept = `refs/heads/${partialWorkBranch(id, "alpha", 1)}`;
     expect(attempt?.status).toBe("timed_out");
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(base); // never integrated
     if (refusal === null) {

@@ -131,7 +131,7 @@ describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode)
     for (const id of ["a", "b"]) {
       const [first, second] = itemOf(after, id).attempts;
       expect(first?.status).toBe("interrupted");
-      expect(first?.reason).toMatch(new RegExp(`^the runner stopped while the agent ran${stopped}; its unfinished work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`));
+      expect(first?.reason).toMatch(new RegExp(`^the runner stopped while the agent ran${stopped}; its partial work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`));
       expect(second?.status).toBe("integrated");
       // The half-done work is kept on top of the attempt's base, not integrated.
       const kept = `refs/naruto/attempts/${after.id}/${id}/1`;

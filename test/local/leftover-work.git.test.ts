@@ -60,8 +60,8 @@ describe("keepLeftoverWork", () => {
     const ref = `refs/naruto/attempts/${mission.id}/a/1`;
     const commit = await repo.run("rev-parse", ref);
     expect([...kept].sort()).toEqual([
-      ["a", `its unfinished work is kept at ${ref} (${commit.slice(0, 12)})`],
-      ["d", expect.stringMatching(new RegExp(`^its unfinished work is kept at refs/naruto/attempts/${mission.id}/d/1 \\([0-9a-f]{12}\\)$`))],
+      ["a", { kind: "kept", ref, commit, outside: [] }],
+      ["d", { kind: "kept", ref: `refs/naruto/attempts/${mission.id}/d/1`, commit: expect.stringMatching(/^[0-9a-f]{40}$/), outside: [] }],
     ]);
     expect(await repo.run("rev-parse", `refs/naruto/attempts/${mission.id}/d/1^`)).toBe(head);
     expect(await repo.run("show", `refs/naruto/attempts/${mission.id}/d/1:src/d/d.txt`)).toBe("d");

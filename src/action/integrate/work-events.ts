@@ -9,11 +9,10 @@
  */
 import type { Config } from "../../config/index.ts";
 import type { Git } from "../../git/index.ts";
-import { keptNote } from "../../engine/index.ts";
 import { workerBranch } from "../../gate/index.ts";
 import type { Mission, MissionItem } from "../../mission/index.ts";
 import type { AttemptOutcome, MissionEvent } from "../../mission/index.ts";
-import { ARTIFACT_FILES, partialWorkBranch, partialWorkPlace, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
+import { ARTIFACT_FILES, partialWorkBranch, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
 import type { ActionLog } from "../log.ts";
 import { recheckCheckpoint, recheckPartialWork } from "./recheck.ts";
 import { runIdOf } from "../../github-driver/index.ts";
@@ -81,7 +80,8 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
     const o = r.outcome;
     if (o.kind === "interrupted") {
       // Counted like any failure: a result that claims an interruption could otherwise loop for ever.
-      events.push(finished({ kind: "failed", reason: `the work job was interrupted: ${o.reason}` }, r));
+      // Its work did not leave the job (only a timed-out or failed attempt's does): a claim otherwise is not repeated.
+      events.push(finished({ kind: "failed", reason: `the work job was interrupted: ${o.reason}`, work: o.work?.kind === "not_kept" ? o.work : null }, r));
       continue;
     }
     if (o.kind !== "checkpointed") {
@@ -104,28 +104,26 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
 
 /**
  * The outcome of an attempt that did not finish, with the work it left kept on its branch when
- * the work job sent that work and it passes the checkpoint's checks. The reason names the branch
- * only if it is to be pushed: otherwise it says why the work was not kept.
+ * the work job sent that work and it passes the checkpoint's checks. The outcome says the work is
+ * kept only if it is to be pushed: otherwise it says why it was not kept.
  */
 async function keepPartialWork(input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult }, pushes: BranchPush[]): Promise<AttemptOutcome> {
   const o = input.result.outcome;
-  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return o;
-  const branch = partialWorkBranch(input.mission.id, input.item.id, input.attempt);
-  // What the work job's reason may claim: "; its partial work is kept at the branch <branch> (<sha>)".
-  const claim = new RegExp(`${escapeRegExp(keptNote(`the branch ${branch} (`))}[0-9a-f]{12}\\)`);
-  const said = claim.exec(o.reason)?.[0];
-  if (said === undefined) return o;
-  const notKept = (why: string) => ({ ...o, reason: o.reason.replace(said, `; its partial work was not kept: ${why}`) });
+  if (o.kind === "checkpointed" || o.kind === "no_changes" || o.kind === "out_of_scope" || o.work?.kind !== "kept") return o;
+  const notKept = (why: string): AttemptOutcome => ({ ...o, work: { kind: "not_kept", why } });
+  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return notKept("a work job keeps the work of a timed-out or failed attempt only");
+  const branch = `refs/heads/${partialWorkBranch(input.mission.id, input.item.id, input.attempt)}`;
   const commit = input.result.commit;
-  if (commit === null || said !== keptNote(partialWorkPlace(input.mission.id, input.item.id, input.attempt, commit))) return notKept("the work job did not send the commit its reason names");
+  if (commit === null || o.work.ref !== branch || o.work.commit !== commit) return notKept("the work job did not send the commit it says it kept");
   const checked = await recheckPartialWork(input);
   if (checked.kind === "refused") {
     input.log.warning(`${input.item.id}#${input.attempt}: partial work refused: ${checked.reason}`);
     return notKept(`it was refused: ${checked.reason}`);
   }
-  pushes.push({ item: input.item.id, attempt: input.attempt, commit: checked.commit, ref: `refs/heads/${branch}`, kind: "partial" });
+  pushes.push({ item: input.item.id, attempt: input.attempt, commit: checked.commit, ref: branch, kind: "partial" });
   input.log.info(`${input.item.id}#${input.attempt}: partial work ${checked.commit.slice(0, 12)} accepted, to be kept on ${branch}`);
-  return o;
+  // Passed the checks: within the item's scope, whatever the work job said.
+  return { ...o, work: { kind: "kept", ref: branch, commit: checked.commit, outside: [] } };
 }
 
 /**
@@ -146,8 +144,4 @@ export async function finishedLegs(folder: string, mission: Mission, run: number
     runUrl = attempt.runner;
   }
   return { entries, runUrl };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

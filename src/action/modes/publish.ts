@@ -171,8 +171,7 @@ function refusedPush(event: Extract<MissionEvent, { type: "attempt_finished" }>,
   if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
   const o = event.outcome;
   if (o.kind !== "failed" && o.kind !== "timed_out" && o.kind !== "permanent") return event;
-  const at = o.reason.indexOf("; its partial work is kept at ");
-  return { ...event, outcome: { ...o, reason: `${at === -1 ? o.reason : o.reason.slice(0, at)}; its partial work was not kept: ${why}` } };
+  return { ...event, outcome: { ...o, work: { kind: "not_kept", why } } };
 }
 
 function lastLines(text: string): string {

@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { workerBranch } from "../../gate/index.ts";
 import { gitText } from "../../git/index.ts";
 import { queueRefName } from "../../queue/index.ts";
-import { attemptRef, keptNote, runAttempt, type AttemptFinished } from "../../engine/index.ts";
+import { AttemptStepError, runAttempt, type AttemptFinished } from "../../engine/index.ts";
 import type { Mission, MissionItem } from "../../mission/index.ts";
-import type { AttemptOutcome } from "../../mission/index.ts";
+import { outcomeReason, type AttemptOutcome } from "../../mission/index.ts";
 import { codeSpan, inlineText } from "../../report/index.ts";
-import { ARTIFACT_FILES, partialWorkPlace, type WorkResult } from "../artifacts.ts";
+import { ARTIFACT_FILES, partialWorkBranch, type WorkResult } from "../artifacts.ts";
 import { quoteUntrusted } from "../job-log.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
@@ -65,8 +65,8 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
       ...(await engineContext(deps, config)),
       onOutput: agentOutput(deps),
       // This clone is gone when the job ends: unfinished work travels in the bundle, and the
-      // publish job keeps it on a branch (or says in the reason why it did not).
-      keptAt: (k: { item: string; attempt: number; commit: string }) => partialWorkPlace(id, k.item, k.attempt, k.commit),
+      // publish job keeps it on a branch (or says in the outcome why it did not).
+      keptRef: (k: { item: string; attempt: number }) => `refs/heads/${partialWorkBranch(id, k.item, k.attempt)}`,
     };
     const order = { item: item.id, attempt: job.attempt, previousFailure: previousFailure(item, job.attempt) };
     finished = await deps.log.group(`agent: ${item.id} attempt ${job.attempt}`, () =>
@@ -75,12 +75,13 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
   } catch (error) {
     // naruto's own step failed (config, git): the attempt ends with the reason, not a timeout.
     const reason = `naruto could not run the attempt: ${error instanceof Error ? error.message : String(error)}`;
-    finished = { type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: job.attempt, outcome: { kind: "failed", reason } };
+    const work = error instanceof AttemptStepError ? error.work : null;
+    finished = { type: "attempt_finished", at: deps.now().toISOString(), item: item.id, attempt: job.attempt, outcome: { kind: "failed", reason, work } };
   }
-  const o = finished.outcome;
   const out = job.artifact;
-  const partial = o.kind === "checkpointed" ? null : await partialWork(deps, id, item.id, job.attempt, o);
-  if (o.kind === "checkpointed" || partial !== null) {
+  const partial = await partialWork(deps, id, item.id, finished.outcome);
+  const o = partial.outcome;
+  if (o.kind === "checkpointed" || partial.commit !== null) {
     // Only base..checkpoint travels: the queue and publish jobs have the queue already.
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
     await gitText(deps.git, { args: ["bundle", "create", join(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
@@ -96,7 +97,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
     tokens_in: finished.tokens_in ?? null,
     tokens_out: finished.tokens_out ?? null,
     model: finished.model ?? null,
-    commit: o.kind === "checkpointed" ? o.commit : partial,
+    commit: o.kind === "checkpointed" ? o.commit : partial.commit,
     base: o.kind === "checkpointed" ? o.base : head,
   };
   await writeFile(join(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
@@ -105,17 +106,18 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
 }
 
 /**
- * The commit of the work an attempt that did not finish left, when its reason says it is kept
- * (the worker made it a commit on the worker branch, within the item's scope); else null.
+ * The work an attempt that did not finish kept on the worker branch (within the item's scope),
+ * which the bundle carries to the publish job; the outcome says the work was not kept when the
+ * bundle cannot carry it (only timed-out and failed attempts' work leaves the job).
  */
-async function partialWork(deps: AgentStepDeps, mission: string, item: string, attempt: number, o: AttemptOutcome): Promise<string | null> {
-  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return null;
-  const ref = attemptRef(mission, item, attempt);
-  const { code, stdout } = await deps.git({ args: ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], cwd: deps.workspace, okCodes: [1] });
-  const commit = stdout.toString("utf8").trim();
-  if (code !== 0 || !o.reason.includes(keptNote(partialWorkPlace(mission, item, attempt, commit)))) return null;
-  const tip = await gitText(deps.git, { args: ["rev-parse", "--verify", `refs/heads/${workerBranch(mission, item)}`], cwd: deps.workspace });
-  return tip === commit ? commit : null;
+async function partialWork(deps: AgentStepDeps, mission: string, item: string, o: AttemptOutcome): Promise<{ outcome: AttemptOutcome; commit: string | null }> {
+  if (o.kind === "checkpointed" || o.kind === "no_changes" || o.kind === "out_of_scope" || o.work?.kind !== "kept") return { outcome: o, commit: null };
+  const notKept = (why: string) => ({ outcome: { ...o, work: { kind: "not_kept" as const, why } }, commit: null });
+  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return notKept("a work job keeps the work of a timed-out or failed attempt only");
+  if (o.work.outside.length > 0) return notKept(`it changed what the item may not: ${o.work.outside.slice(0, 5).join(", ")}${o.work.outside.length > 5 ? ", …" : ""}`);
+  const { code, stdout } = await deps.git({ args: ["rev-parse", "--verify", "--quiet", `refs/heads/${workerBranch(mission, item)}^{commit}`], cwd: deps.workspace, okCodes: [1] });
+  const tip = stdout.toString("utf8").trim();
+  return code === 0 && tip === o.work.commit ? { outcome: o, commit: tip } : notKept("it is not on the worker branch the work job sends");
 }
 
 /**
@@ -153,6 +155,6 @@ function workSummary(mission: Mission, item: MissionItem, r: WorkResult): string
   const detail =
     o.kind === "checkpointed" ? `checkpoint \`${o.commit.slice(0, 12)}\` changing ${o.changed.length} path(s): ${o.changed.slice(0, 20).map((p) => codeSpan(p)).join(", ")}` :
     o.kind === "out_of_scope" ? `out of scope: ${o.paths.slice(0, 20).map((p) => inlineText(p, 200)).join(", ")}` :
-    o.kind === "no_changes" ? "no changes" : inlineText(o.reason, 1000);
+    o.kind === "no_changes" ? "no changes" : inlineText(outcomeReason(o), 1000);
   return `### naruto ${codeSpan(mission.id)} · ${codeSpan(item.id)} attempt ${r.attempt}\n\n**${o.kind}** — ${detail}\n\nThe queue and publish jobs re-check this result before anything of it is pushed.\n`;
 }
