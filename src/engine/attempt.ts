@@ -195,7 +195,7 @@ export async function runAttempt(
     const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message}`, writes: paths(item.writes), summary: null }).catch(
       (keepError: unknown): KeptWork => {
         leave = true;
-        return { kind: "not_kept", why: `keeping it failed too (${keepError instanceof Error ? keepError.message : String(keepError)}); its work directory is left at ${workDir.path}` };
+        return { kind: "not_kept", why: `keeping it failed too, so its work directory is left at ${workDir.path} (${keepError instanceof Error ? keepError.message : String(keepError)})` };
       },
     );
     throw new AttemptStepError(message, work, { cause: error });

@@ -5,7 +5,7 @@
  * line per running item with the same, so that a long agent is never silence.
  */
 import { outputTail } from "../agent/index.ts";
-import { isNeverStarted, type Mission, type MissionEvent } from "../mission/index.ts";
+import { isNeverStarted, outcomeReason, type Mission, type MissionEvent } from "../mission/index.ts";
 
 /** The key of the planner agent's output (no item id can be it: ids start with a letter or digit). */
 export const PLANNER_OUTPUT = "(planner)";
@@ -157,9 +157,9 @@ function describe(e: MissionEvent, m: Mission): string | null {
         o.kind === "checkpointed" ? `checkpoint ${o.commit.slice(0, 12)} (${o.changed.length} files)`
         : o.kind === "out_of_scope" ? `out of scope: ${o.paths.join(", ")}`
         : o.kind === "no_changes" ? "no changes"
-        : o.kind === "permanent" ? `failed: ${firstLine(o.reason)}`
+        : o.kind === "permanent" ? `failed: ${firstLine(outcomeReason(o))}`
         : isNeverStarted(o) ? "had not begun when the last run stopped: it starts again, and does not count"
-        : `${o.kind}: ${firstLine(o.reason)}`;
+        : `${o.kind}: ${firstLine(outcomeReason(o))}`;
       return `${e.item}: attempt ${e.attempt} ${what}${lastWords(e.output_tail)}`;
     }
     case "integrated":
