@@ -18,7 +18,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLocalMissionStore } from "../src/store/git-store.ts";
-import { commitText, flatTree, looseObjectsDir, writeLooseObject } from "../src/git/loose-objects.ts";
+import { rawIdent, runFastImport } from "../src/git/fast-import.ts";
 import { GitError, gitText } from "../src/git/run-git.ts";
 import { cachedStore } from "../src/local/cached-store.ts";
 import { parseMission, type Mission } from "../src/mission/document.ts";
@@ -36,7 +36,6 @@ const STORE_MAX = Number(process.env["NARUTO_BENCH_STORE_MAX"] ?? Number.POSITIV
 /** The naive store: every save writes the whole document as one blob (the store before issue 15). */
 function wholeDocumentStore(repo: TestRepo): MissionStore {
   const prefix = "refs/naruto/bench-naive/";
-  let objects: Promise<string | null> | null = null;
   return {
     async load(id) {
       const version = await repo.run("rev-parse", "--verify", "--quiet", `${prefix}${id}^{commit}`).catch(() => "");
@@ -44,11 +43,9 @@ function wholeDocumentStore(repo: TestRepo): MissionStore {
       return { mission: parseMission(JSON.parse(await repo.run("cat-file", "blob", `${version}:mission.json`))), version };
     },
     async save(mission, expected) {
-      const dir = await (objects ??= looseObjectsDir(repo.git, repo.dir));
-      if (dir === null) throw new Error("the naive store needs a SHA-1 repository");
-      const blob = await writeLooseObject(dir, "blob", Buffer.from(JSON.stringify(mission, null, 2) + "\n"));
-      const tree = await writeLooseObject(dir, "tree", flatTree([{ name: "mission.json", blob }]));
-      const commit = await writeLooseObject(dir, "commit", commitText({ tree, parents: expected === null ? [] : [expected], identity: { name: "naruto", email: "naruto@localhost" }, at: new Date(), message: `seq ${mission.seq}` }));
+      const who = rawIdent({ name: "naruto", email: "naruto@localhost" }, new Date());
+      const document = { mode: "100644", content: Buffer.from(JSON.stringify(mission, null, 2) + "\n") };
+      const [commit = ""] = await runFastImport({ git: repo.git, repoDir: repo.dir, from: expected, commits: [{ author: who, committer: who, encoding: null, message: `seq ${mission.seq}\n`, changes: [{ path: "mission.json", after: document }], deleteAll: true }] });
       try {
         await gitText(repo.git, { args: ["update-ref", prefix + mission.id, commit, expected ?? ""], cwd: repo.dir });
       } catch (e) {

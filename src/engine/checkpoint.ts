@@ -13,8 +13,7 @@
  */
 import { changedPaths, type Change } from "../gate/index.ts";
 import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../gate/index.ts";
-import { commitText, writeLooseObject } from "../git/index.ts";
-import { gitText, type Git } from "../git/index.ts";
+import { writeTreeCommit, type Git } from "../git/index.ts";
 import { checkGate, STRICT_GATE, type GatePolicy } from "../gate/index.ts";
 import { checkScope, type ScopeViolation } from "../gate/index.ts";
 import { workerBranch } from "../gate/index.ts";
@@ -98,8 +97,9 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
     attempt: options.attempt,
     agent: options.agent,
   });
-  const accepted = await acceptObjects(snapshot.view);
-  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}), call: (args, extra) => viewCall(accepted, args, extra) });
+  // Its objects leave the quarantine for the store, where fast-import finds the tree.
+  await acceptObjects(snapshot.view);
+  const commit = await commitTree({ git, repoDir: options.repoDir, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}) });
   const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
   const refs = [branch, ...(options.keepAt ? [options.keepAt] : [])];
   await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options.repoDir, input: refs.map((r) => `update ${r} ${commit}\n`).join("") });
@@ -108,39 +108,9 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
 
 /**
  * A commit of `tree` whose only parent is the work directory's start commit, written into the
- * repository's object store: by naruto itself as a loose object where the repository is SHA-1
- * (the bytes `git commit-tree` would write, without starting a process), else by naruto's view
- * (no config of anyone's: no signing, no hooks).
+ * repository at `repoDir` (whose store holds the tree: naruto's view writes there) by git's
+ * fast-import, naruto's one commit writer: no config of the work directory's, no signing, no hooks.
  */
-export async function commitTree(input: {
-  git: Git;
-  workDir: WorkDir;
-  tree: string;
-  message: string;
-  author: Identity;
-  date?: Date;
-  /** naruto's view of the work directory (see src/sandbox/git-view.ts). */
-  call: (args: readonly string[], extra?: { input?: string }) => ReturnType<typeof viewCall>;
-}): Promise<string> {
-  const [objectsDir] = input.workDir.objects.objects;
-  if (input.workDir.objects.format === "sha1" && objectsDir !== undefined && writableInNode(input.author, input.message)) {
-    const text = commitText({ tree: input.tree, parents: [input.workDir.start], identity: input.author, at: input.date ?? new Date(), message: input.message });
-    return writeLooseObject(objectsDir, "commit", text);
-  }
-  const date = input.date ? `${Math.floor(input.date.getTime() / 1000)} +0000` : undefined;
-  const identity: Record<string, string> = {
-    GIT_AUTHOR_NAME: input.author.name,
-    GIT_AUTHOR_EMAIL: input.author.email,
-    GIT_COMMITTER_NAME: input.author.name,
-    GIT_COMMITTER_EMAIL: input.author.email,
-    ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
-  };
-  const base = input.call(["commit-tree", "--no-gpg-sign", "-p", input.workDir.start, input.tree], { input: input.message });
-  return gitText(input.git, { ...base, env: { ...base.env, ...identity } });
-}
-
-/** What git would take as it is: a message without NUL ending in a newline, an identity without `<`, `>` or control characters. */
-function writableInNode(author: Identity, message: string): boolean {
-  const plain = (s: string) => s !== "" && s === s.trim() && !/[<>\u0000-\u001f\u007f]/.test(s);
-  return plain(author.name) && plain(author.email) && !message.includes("\0") && message.endsWith("\n");
+export async function commitTree(input: { git: Git; repoDir: string; workDir: WorkDir; tree: string; message: string; author: Identity; date?: Date }): Promise<string> {
+  return writeTreeCommit({ git: input.git, repoDir: input.repoDir, tree: input.tree, parent: input.workDir.start, identity: input.author, at: input.date ?? new Date(), message: input.message });
 }

@@ -40,9 +40,9 @@ export async function keepUnfinishedWork(input: {
   // What naruto does not store (a pipe, a file over the limit, a name git refuses) is named, not dropped unsaid.
   const leftOut = snapshot.refused.length === 0 ? "" : `\nLeft out, as naruto never stores them: ${snapshot.refused.map((r) => `${r.path} (${r.rule})`).join(", ")}.\n`;
   const message = `naruto: unfinished work of ${input.item}, attempt ${input.attempt}\n\n${input.why}; nothing of this was checked or integrated.\n${leftOut}`;
-  // Kept: its objects leave the quarantine for the store.
-  const accepted = await acceptObjects(snapshot.view);
-  const commit = await commitTree({ git, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now(), call: (args, extra) => viewCall(accepted, args, extra) });
+  // Kept: its objects leave the quarantine for the store, where fast-import finds the tree.
+  await acceptObjects(snapshot.view);
+  const commit = await commitTree({ git, repoDir: input.repoDir, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now() });
   const ref = attemptRef(input.mission, input.item, input.attempt);
   await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input.repoDir });
   return { ref, commit };

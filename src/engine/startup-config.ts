@@ -14,11 +14,11 @@
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { gitText, type Git } from "../git/index.ts";
+import { gitText, writeTreeCommit, type Git } from "../git/index.ts";
 import { AGENT_STARTUP_PATHS } from "../plan/index.ts";
 
 /** The committer of naruto's own trees (never pushed, never integrated). */
-const IDENTITY = { GIT_AUTHOR_NAME: "naruto", GIT_AUTHOR_EMAIL: "naruto@users.noreply.github.com", GIT_COMMITTER_NAME: "naruto", GIT_COMMITTER_EMAIL: "naruto@users.noreply.github.com" };
+const NARUTO = { name: "naruto", email: "naruto@users.noreply.github.com" };
 
 /** The start-up paths as literal pathspecs: a directory covers what is under it. */
 function pathspecs(): string[] {
@@ -38,7 +38,7 @@ export async function withBaseStartupConfig(input: { git: Git; repoDir: string; 
   const differs = await call(["diff-tree", "-r", "--no-renames", "--name-only", base, head, "--", ...pathspecs()]);
   if (differs === "") return head;
   const index = join(input.tmpDir, `startup-index-${randomBytes(6).toString("hex")}`);
-  const env = { GIT_INDEX_FILE: index, ...IDENTITY };
+  const env = { GIT_INDEX_FILE: index };
   try {
     await call(["read-tree", head], { env });
     const zero = "0".repeat(head.length);
@@ -48,7 +48,7 @@ export async function withBaseStartupConfig(input: { git: Git; repoDir: string; 
     const lines = [...removals, ...(await listed(base))];
     if (lines.length > 0) await call(["update-index", "-z", "--index-info"], { env, input: `${lines.join("\0")}\0` });
     const tree = await call(["write-tree"], { env });
-    return await call(["commit-tree", tree, "-p", head, "-m", `naruto: ${head.slice(0, 12)} with the start-up config of ${base.slice(0, 12)}`], { env });
+    return await writeTreeCommit({ git, repoDir, tree, parent: head, identity: NARUTO, at: new Date(), message: `naruto: ${head.slice(0, 12)} with the start-up config of ${base.slice(0, 12)}` });
   } finally {
     await rm(index, { force: true });
   }

@@ -28,8 +28,8 @@ describe("formatFastImport", () => {
           encoding: null,
           message: "one\n",
           changes: [
-            { path: "a/b", before: null, after: { mode: "100644", oid: B } },
-            { path: "a", before: { mode: "100644", oid: A }, after: null },
+            { path: "a/b", after: { mode: "100644", oid: B } },
+            { path: "a", after: null },
           ],
         },
         { author: "Bob <b@x> 3 +0000", committer: "naruto <n@x> 4 +0000", encoding: "ISO-8859-1", message: "two", changes: [] },

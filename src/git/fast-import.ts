@@ -1,12 +1,25 @@
 /**
- * Writes a chain of commits with ONE `git fast-import` process, whatever the chain's length:
- * this is what makes the queue's fast path cost a constant number of git processes per batch.
- * Changes name blobs that already exist (`M <mode> <oid> <path>`), so no content is re-sent.
+ * naruto's one way to write commits (the queue's chain, a checkpoint, kept work, a mission's
+ * saves): ONE `git fast-import` process per chain, whatever its length. git itself writes the
+ * objects, so the repository's own settings hold (`core.sharedRepository`, fsync, compression,
+ * the object format), and the same stream gives the same commits in every job that writes it
+ * (the Action's publish job rebuilds the queue job's chain and compares the heads). Changes name
+ * blobs that already exist (`M <mode> <oid> <path>`), so no content is re-sent, or carry small
+ * content of their own (`inline`); a commit may also take a whole tree the repository holds.
  */
 import { randomBytes } from "node:crypto";
 import type { Git } from "./run-git.ts";
 import { GitParseError } from "./parse-objects.ts";
-import type { PathChange, RawPath } from "./tree-model.ts";
+import { rawText, type RawPath } from "./tree-model.ts";
+
+/** What a path becomes: a blob or tree the repository holds, new content, or nothing (deleted). */
+export type ImportEntry = { readonly mode: string; readonly oid: string } | { readonly mode: string; readonly content: Buffer };
+
+export interface ImportChange {
+  /** `""` with mode `040000` and a tree's oid: the commit's whole tree. */
+  readonly path: RawPath;
+  readonly after: ImportEntry | null;
+}
 
 export interface ImportCommit {
   /** Raw `Name <email> <epoch> <tz>` header values (`--date-format=raw`). */
@@ -15,7 +28,10 @@ export interface ImportCommit {
   readonly encoding: string | null;
   /** Raw message bytes (latin1 text), written exactly: no newline added or removed. */
   readonly message: string;
-  readonly changes: readonly PathChange[];
+  /** Changes on the parent's tree (on an empty tree for a root commit, or with `deleteAll`). */
+  readonly changes: readonly ImportChange[];
+  /** Start from an empty tree rather than the parent's (`deleteall`). */
+  readonly deleteAll?: boolean;
 }
 
 /**
@@ -35,21 +51,27 @@ export function quotePath(path: RawPath): string {
 }
 
 /**
- * The stream for a chain on top of `from`. Commits go to `ref`, which is reset (to nothing) at
- * the end so that fast-import never creates it; the commit ids come back through `get-mark`.
+ * The stream for a chain on top of `from` (null: the first commit has no parent). Commits go to
+ * `ref`, which is reset (to nothing) at the end so that fast-import never creates it; the commit
+ * ids come back through `get-mark`.
  */
-export function formatFastImport(input: { ref: string; from: string; commits: readonly ImportCommit[] }): Buffer {
+export function formatFastImport(input: { ref: string; from: string | null; commits: readonly ImportCommit[] }): Buffer {
   const parts: string[] = ["feature done\n"];
   input.commits.forEach((c, i) => {
     parts.push(`commit ${input.ref}\nmark :${i + 1}\n`);
     parts.push(`author ${c.author}\ncommitter ${c.committer}\n`);
     if (c.encoding !== null) parts.push(`encoding ${c.encoding}\n`);
     parts.push(`data ${c.message.length}\n${c.message}\n`);
-    parts.push(`from ${i === 0 ? input.from : `:${i}`}\n`);
+    const from = i === 0 ? input.from : `:${i}`;
+    if (from !== null) parts.push(`from ${from}\n`);
+    if (c.deleteAll === true) parts.push("deleteall\n");
     // Deletions first: `M a/b` after `D a` is right, `D a` after `M a/b` would drop the new file.
     for (const ch of c.changes) if (ch.after === null) parts.push(`D ${quotePath(ch.path)}\n`);
     for (const ch of c.changes) {
-      if (ch.after !== null) parts.push(`M ${ch.after.mode} ${ch.after.oid} ${quotePath(ch.path)}\n`);
+      const after = ch.after;
+      if (after === null) continue;
+      if ("oid" in after) parts.push(`M ${after.mode} ${after.oid} ${quotePath(ch.path)}\n`);
+      else parts.push(`M ${after.mode} inline ${quotePath(ch.path)}\ndata ${after.content.length}\n${after.content.toString("latin1")}\n`);
     }
     parts.push("\n");
   });
@@ -65,7 +87,8 @@ export function formatFastImport(input: { ref: string; from: string; commits: re
 export async function runFastImport(input: {
   git: Git;
   repoDir: string;
-  from: string;
+  /** The first commit's parent; null: it has none. */
+  from: string | null;
   commits: readonly ImportCommit[];
 }): Promise<string[]> {
   if (input.commits.length === 0) return [];
@@ -81,4 +104,30 @@ export async function runFastImport(input: {
     throw new GitParseError(`fast-import returned ${ids.length} commit ids for ${input.commits.length} commits`);
   }
   return ids;
+}
+
+/** A raw ident header value, as git writes it for `identity` at `at` (whole seconds, UTC). */
+export function rawIdent(identity: { readonly name: string; readonly email: string }, at: Date): string {
+  return `${rawText(identity.name)} <${rawText(identity.email)}> ${Math.floor(at.getTime() / 1000)} +0000`;
+}
+
+/**
+ * One commit of a tree the repository holds, on `parent` (null: a root commit), authored and
+ * committed by `identity` at `at`: a checkpoint, kept work, a tree made in a temporary index.
+ * The message is text; it ends with a newline, as `git commit-tree` would leave it.
+ */
+export async function writeTreeCommit(input: {
+  git: Git;
+  repoDir: string;
+  tree: string;
+  parent: string | null;
+  identity: { readonly name: string; readonly email: string };
+  at: Date;
+  message: string;
+}): Promise<string> {
+  const who = rawIdent(input.identity, input.at);
+  const message = rawText(input.message.endsWith("\n") ? input.message : `${input.message}\n`);
+  const commit: ImportCommit = { author: who, committer: who, encoding: null, message, changes: [{ path: "", after: { mode: "040000", oid: input.tree } }] };
+  const [id = ""] = await runFastImport({ git: input.git, repoDir: input.repoDir, from: input.parent, commits: [commit] });
+  return id;
 }

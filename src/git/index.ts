@@ -4,10 +4,8 @@
  */
 export { GitParseError } from "./parse-objects.ts";
 export { DIFF_TREE_STDIN_ARGS } from "./diff-tree-session.ts";
-export { runFastImport } from "./fast-import.ts";
-export type { ImportCommit } from "./fast-import.ts";
-export { commitText, looseObjectId, looseObjectsDir, startLooseObject, writeLooseObject } from "./loose-objects.ts";
-export type { LooseObjectType } from "./loose-objects.ts";
+export { rawIdent, runFastImport, writeTreeCommit } from "./fast-import.ts";
+export type { ImportChange, ImportCommit, ImportEntry } from "./fast-import.ts";
 export { parseCatFileBatch, parseCommit, parseLsTree, parseRawDiff, parseUnmergedPaths } from "./parse-objects.ts";
 export type { CommitObject } from "./parse-objects.ts";
 export { perRepository, repoLayout } from "./repo-layout.ts";

@@ -5,7 +5,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createTestRepo, testGit, type TestRepo } from "../../test/support/git-repo.ts";
 import { gitCommonDir } from "../engine/index.ts";
 import { workRepo } from "../sandbox/index.ts";
-import { looseObjectsDir } from "./loose-objects.ts";
 import { createLocalMissionStore } from "../store/index.ts";
 import { repoLayout } from "./repo-layout.ts";
 import { applyEvent } from "../mission/index.ts";
@@ -26,7 +25,7 @@ describe("the repository's layout", () => {
     });
     const commonDir = await gitCommonDir(git, repo.dir);
     expect(commonDir).toBe(await realpath(join(repo.dir, ".git")));
-    expect(await looseObjectsDir(git, repo.dir)).toBe(join(commonDir, "objects"));
+    expect((await repoLayout(git, repo.dir)).objectsDir).toBe(join(commonDir, "objects"));
     expect((await workRepo(git, repo.dir)).objects).toMatchObject({ commonDir, objects: [join(commonDir, "objects")], format: "sha1" });
     const store = createLocalMissionStore({ git, repoDir: repo.dir });
     await applyEvent(store, "m-test1", requested({ max_parallel: 1 }));
@@ -42,6 +41,5 @@ describe("the repository's layout", () => {
     await expect(repoLayout(repo.git, bare)).rejects.toThrow();
     await repo.run("init", "-q", "--bare", "--object-format=sha256", bare);
     expect(await repoLayout(repo.git, bare)).toEqual({ commonDir: await realpath(bare), objectsDir: join(await realpath(bare), "objects"), format: "sha256", bare: true });
-    expect(await looseObjectsDir(repo.git, bare)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Where a repository keeps what naruto reads and writes beside git — its common git directory
- * (naruto's records, the loose refs the store reads), its object store (objects written
- * in-process) — and its object format: one `git rev-parse`, asked once per repository and
+ * (naruto's records, the loose refs the store reads), its object store (the work directories'
+ * alternates) — and its object format: one `git rev-parse`, asked once per repository and
  * process, for every module that needs one of them (a mission asked it up to five times).
  */
 import { gitText, type Git } from "./run-git.ts";

@@ -3,16 +3,14 @@
  * one queue commit per checkpoint, with no work tree and no ref moved.
  *
  * Each checkpoint is first checked against the in-memory tree of the candidate so far (pure).
- * When it fits (the fast path) its changes are queued for one write of the commits: by naruto
- * itself (chain-write.ts), or one `fast-import` stream where it cannot. When a path
+ * When it fits (the fast path) its changes are queued for one write of the commits: one
+ * `fast-import` stream, naruto's one commit writer. When a path
  * changed underneath, the commits queued so far are written, and the checkpoint is merged for
  * real onto that commit (the slow path): a clean merge joins the chain with the merged result,
  * a conflict leaves the chain as it was and reports the paths.
  */
 import type { Git } from "../git/index.ts";
-import { writeChain } from "./chain-write.ts";
 import { runFastImport, type ImportCommit } from "../git/index.ts";
-import { looseObjectsDir } from "../git/index.ts";
 import { mergeCheckpoint, type MergeEngineChoice } from "./merge.ts";
 import type { CommitObject } from "../git/index.ts";
 import { diffTrees, type PreparedCheckpoint } from "./read.ts";
@@ -63,10 +61,7 @@ export async function buildChain(ctx: ChainContext, base: ChainBase, items: read
   const flush = async (): Promise<string> => {
     if (pending.length === 0) return from;
     const commits = pending.map((p) => p.commit);
-    // naruto writes the chain itself where it can (chain-write.ts), else fast-import does.
-    const objectsDir = await looseObjectsDir(ctx.git, ctx.repoDir);
-    const written = objectsDir === null ? null : await writeChain({ git: ctx.git, repoDir: ctx.repoDir, objectsDir, from, commits });
-    const ids = written ?? (await runFastImport({ git: ctx.git, repoDir: ctx.repoDir, from, commits }));
+    const ids = await runFastImport({ git: ctx.git, repoDir: ctx.repoDir, from, commits });
     pending.forEach((p, i) => {
       const commit = ids[i] ?? "";
       steps.push({ index: p.index, status: "integrated", commit, changed: p.commit.changes.map((c) => c.path), merged: p.merged });

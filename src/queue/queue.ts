@@ -1,8 +1,8 @@
 /**
  * The merge queue (docs/architecture.md): branch `naruto/<mission>`, which only ever advances to a
  * verified commit holding every integrated checkpoint as its own commit. Nothing here touches a
- * work tree, an index or HEAD of the user's: commits are written as loose objects by naruto
- * itself or with `fast-import` (or merged in a temporary index), verified by the check the caller
+ * work tree, an index or HEAD of the user's: commits are written with `fast-import` (or merged
+ * in a temporary index), verified by the check the caller
  * gives, and the ref moves by compare-and-swap.
  */
 import type { Git } from "../git/index.ts";
@@ -80,7 +80,7 @@ function committerFor(input: IntegrateInput): (meta: CommitObject) => string {
  *
  * Fast path: every path a checkpoint changed still holds, on the candidate, the blob it started
  * from; the whole batch is then read with one `diff-tree --stdin`, one `ls-tree`, one
- * `cat-file --batch`, and written in-process (chain-write.ts; one `fast-import` where it cannot).
+ * `cat-file --batch`, and written by one `fast-import`.
  * Slow path, per checkpoint whose path
  * changed underneath: a real three-way merge; a conflict reports the paths and leaves the queue
  * as it was for that checkpoint while the others go on. With `verify`, the candidate must pass

@@ -1,4 +1,4 @@
-import { rm, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Mission } from "../mission/index.ts";
@@ -24,7 +24,7 @@ describeStoreConformance("local git ref store", async () => {
   // times (every lost race costs a few git processes), which is what the contract is about.
 }, { concurrent: 16 });
 
-// A SHA-256 repository: the store writes its objects through git there (see loose-objects.ts).
+// A SHA-256 repository: fast-import writes the store's commits in either object format.
 describeStoreConformance("local git ref store (SHA-256 repository)", async () => {
   const repo = await createTestRepo();
   repos.push(repo);
@@ -62,16 +62,19 @@ describe("local git ref store: one record per item", () => {
     const { repo, store } = await fresh();
     await applyEvent(store, "m-test1", requested({ max_parallel: 1 }));
     const before = (await store.load("m-test1"))?.version ?? "";
-    // Every fan-out folder that is not there yet becomes a file: the save's new objects (written
-    // side by side) all fail, whichever ids they have.
+    // Every fan-out folder that is not there yet becomes a file, and so does the pack folder:
+    // the save's new objects fail, whichever ids they have and however git writes them.
     const objects = join(repo.dir, ".git", "objects");
     const blocked: string[] = [];
     for (let i = 0; i < 256; i++) {
       const folder = join(objects, i.toString(16).padStart(2, "0"));
       if (await writeFile(folder, "", { flag: "wx" }).then(() => true, () => false)) blocked.push(folder);
     }
+    await rename(join(objects, "pack"), join(objects, "pack.aside"));
+    await writeFile(join(objects, "pack"), "");
     await expect(applyEvent(store, "m-test1", planned([item("a"), item("b")]))).rejects.toThrow();
-    await Promise.all(blocked.map((f) => rm(f)));
+    await Promise.all([...blocked, join(objects, "pack")].map((f) => rm(f)));
+    await rename(join(objects, "pack.aside"), join(objects, "pack"));
     expect(await repo.run("rev-parse", "refs/naruto/missions/m-test1")).toBe(before);
   });
 

@@ -7,29 +7,16 @@
  * A version holds one record per item (src/mission/records.ts), so that a save writes what the event
  * changed: the store remembers the records of the version it saved or loaded last, and an item
  * that is the very object it was then (a step shares what it did not change, src/mission/draft.ts)
- * keeps its record. A save writes its objects in-process (loose-objects.ts) and starts one git,
- * the `update-ref`; a load of the version it knows reads the ref's loose file and starts none
- * (one `rev-parse` when the ref is packed, or moved).
+ * keeps its record. A save starts two gits: `fast-import` (naruto's one commit writer, which
+ * writes the changed records on the version read) and the `update-ref`; a load of the version it
+ * knows reads the ref's loose file and starts none (one `rev-parse` when the ref is packed, or moved).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseMission, type Mission, type MissionItem } from "../mission/index.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/index.ts";
-import { commitText, looseObjectsDir, startLooseObject, type LooseObjectType } from "../git/index.ts";
-import {
-  DOCUMENT_FILE,
-  documentText,
-  folderName,
-  ITEMS_FOLDER,
-  ITEMS_PER_FOLDER,
-  itemFileName,
-  itemPath,
-  joinRecords,
-  PROOF_FILE,
-  recordText,
-  treeContent,
-  type TreeEntry,
-} from "../mission/index.ts";
+import { rawIdent, rawText, runFastImport, type ImportChange, type ImportCommit } from "../git/index.ts";
+import { DOCUMENT_FILE, documentText, itemPath, joinRecords, missionFiles, PROOF_FILE, recordText } from "../mission/index.ts";
 import { parseCatFileBatch, parseLsTree } from "../git/index.ts";
 import { repoLayout } from "../git/index.ts";
 import { GitError, gitText, type Git } from "../git/index.ts";
@@ -37,22 +24,14 @@ import { GitError, gitText, type Git } from "../git/index.ts";
 export const MISSION_REF_PREFIX = "refs/naruto/missions/";
 /** As the old value of `update-ref`: the ref must not exist yet (in SHA-1 and SHA-256 repositories alike). */
 const MISSING = "";
-const IDENTITY = {
-  GIT_AUTHOR_NAME: "naruto",
-  GIT_AUTHOR_EMAIL: "naruto@localhost",
-  GIT_COMMITTER_NAME: "naruto",
-  GIT_COMMITTER_EMAIL: "naruto@localhost",
-};
+const IDENTITY = { name: "naruto", email: "naruto@localhost" };
 
-/** What the store knows of one stored version: the mission and the ids of its records. */
+/** What the store knows of one stored version: the mission its records hold. */
 interface Known {
   readonly version: string;
   readonly mission: Mission;
-  /** Per item: its record's blob (null: not known, e.g. a version in the old layout). */
-  readonly itemBlobs: readonly (string | null)[];
-  /** Per folder of 64 items: its tree (null: not known). */
-  readonly folders: readonly (string | null)[];
-  readonly proofBlob: string | null;
+  /** Its tree holds one record per item (src/mission/records.ts); false: the old one-file layout. */
+  readonly records: boolean;
 }
 
 /**
@@ -68,7 +47,7 @@ export async function readMissionRecords(git: Git, repoDir: string, commit: stri
   return (await readFiles(git, repoDir, commit)).files;
 }
 
-async function readFiles(git: Git, repoDir: string, commit: string): Promise<{ files: Map<string, string>; blobOf: Map<string, string> }> {
+async function readFiles(git: Git, repoDir: string, commit: string): Promise<{ files: Map<string, string> }> {
   const listed = await git({ args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit], cwd: repoDir });
   const entries = parseLsTree(listed.stdout.toString("utf8"));
   const objects = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: entries.map(([, e]) => `${e.oid}\n`).join("") });
@@ -77,24 +56,17 @@ async function readFiles(git: Git, repoDir: string, commit: string): Promise<{ f
     if ("oid" in o) contents.set(o.oid, Buffer.from(o.content, "latin1").toString("utf8"));
   }
   const files = new Map(entries.map(([path, e]) => [path, contents.get(e.oid) ?? ""]));
-  return { files, blobOf: new Map(entries.map(([path, e]) => [path, e.oid])) };
+  return { files };
 }
 
 async function readVersion(git: Git, repoDir: string, commit: string): Promise<Known> {
-  const { files, blobOf } = await readFiles(git, repoDir, commit);
-  const mission = parseMission(joinRecords(files));
-  return {
-    version: commit,
-    mission,
-    itemBlobs: mission.items.map((_, i) => blobOf.get(itemPath(i)) ?? null),
-    folders: [],
-    proofBlob: blobOf.get(PROOF_FILE) ?? null,
-  };
+  const { files } = await readFiles(git, repoDir, commit);
+  // A version in the old layout (one file) is read the same; the next save writes every record.
+  return { version: commit, mission: parseMission(joinRecords(files)), records: files.has(DOCUMENT_FILE) };
 }
 
 export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: string }): MissionStore {
-  const run = (args: string[], input?: string | Buffer) => gitText(git, { args, cwd: repoDir, env: IDENTITY, ...(input === undefined ? {} : { input }) });
-  let objects: Promise<string | null> | null = null;
+  const run = (args: string[]) => gitText(git, { args, cwd: repoDir });
   /** The last version saved or loaded, by mission id: a save based on it writes only what changed. */
   const known = new Map<string, Known>();
 
@@ -113,48 +85,26 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
     return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value) ? value : null;
   };
 
-  /** The commit of one save, reusing every record of `base` whose item did not change. */
+  /**
+   * The commit of one save, one `fast-import`: on top of `base` (the parent's records, when the
+   * store knows them) only the records whose item changed, else every record on an empty tree.
+   */
   const writeVersion = async (mission: Mission, parent: string | null, base: Known | undefined): Promise<Known> => {
-    const dir = await (objects ??= looseObjectsDir(git, repoDir));
-    // In a SHA-1 repository the objects are written in-process and side by side (their ids are
-    // known before they are written); the commit is returned once all of them are. Else through git.
-    const writes: Promise<void>[] = [];
-    const write = async (type: LooseObjectType, content: Buffer): Promise<string> => {
-      if (dir === null) return run(["hash-object", "-w", "-t", type, "--stdin"], content);
-      const object = startLooseObject(dir, type, content);
-      writes.push(object.written);
-      // A save that fails before it waits for its writes must not leave one unhandled.
-      object.written.catch(() => undefined);
-      return object.id;
-    };
-    const same = (i: number, item: MissionItem) => base !== undefined && base.mission.items[i] === item && base.mission.items.length === mission.items.length;
-    const itemBlobs: string[] = [];
-    for (const [i, item] of mission.items.entries()) {
-      itemBlobs.push((same(i, item) ? base?.itemBlobs[i] : null) ?? (await write("blob", Buffer.from(recordText(item)))));
+    const changes: ImportChange[] = [];
+    const file = (path: string, text: string): ImportChange => ({ path, after: { mode: "100644", content: Buffer.from(text) } });
+    const reuse = base !== undefined && base.records && parent !== null && base.mission.items.length === mission.items.length;
+    if (reuse) {
+      for (const [i, item] of mission.items.entries()) if (base.mission.items[i] !== item) changes.push(file(itemPath(i), recordText(item)));
+      if (base.mission.proof !== mission.proof) changes.push(file(PROOF_FILE, recordText(mission.proof)));
+      changes.push(file(DOCUMENT_FILE, documentText(mission)));
+    } else {
+      for (const [path, text] of missionFiles(mission)) changes.push(file(path, text));
     }
-    const folders: string[] = [];
-    for (let f = 0; f * ITEMS_PER_FOLDER < mission.items.length; f++) {
-      const from = f * ITEMS_PER_FOLDER;
-      const to = Math.min(from + ITEMS_PER_FOLDER, mission.items.length);
-      let unchanged = base?.folders[f] ?? null;
-      for (let i = from; i < to && unchanged !== null; i++) if (!same(i, mission.items[i] as MissionItem)) unchanged = null;
-      const entries: TreeEntry[] = [];
-      for (let i = from; i < to; i++) entries.push({ name: itemFileName(i), mode: "100644", id: itemBlobs[i] ?? "" });
-      folders.push(unchanged ?? (await write("tree", treeContent(entries))));
-    }
-    const proofBlob = (base !== undefined && base.mission.proof === mission.proof ? base.proofBlob : null) ?? (await write("blob", Buffer.from(recordText(mission.proof))));
-    const root: TreeEntry[] = [
-      { name: DOCUMENT_FILE, mode: "100644", id: await write("blob", Buffer.from(documentText(mission))) },
-      { name: PROOF_FILE, mode: "100644", id: proofBlob },
-    ];
-    if (folders.length > 0) {
-      root.push({ name: ITEMS_FOLDER, mode: "40000", id: await write("tree", treeContent(folders.map((id, f) => ({ name: folderName(f), mode: "40000", id })))) });
-    }
-    const tree = await write("tree", treeContent(root));
-    const message = `${mission.id}: ${mission.status} (seq ${mission.seq})`;
-    const commit = await write("commit", commitText({ tree, parents: parent === null ? [] : [parent], identity: { name: IDENTITY.GIT_COMMITTER_NAME, email: IDENTITY.GIT_COMMITTER_EMAIL }, at: new Date(), message }));
-    await Promise.all(writes);
-    return { version: commit, mission, itemBlobs, folders, proofBlob };
+    const who = rawIdent(IDENTITY, new Date());
+    const message = rawText(`${mission.id}: ${mission.status} (seq ${mission.seq})\n`);
+    const commit: ImportCommit = { author: who, committer: who, encoding: null, message, changes, deleteAll: !reuse };
+    const [version = ""] = await runFastImport({ git, repoDir, from: parent, commits: [commit] });
+    return { version, mission, records: true };
   };
 
   return {

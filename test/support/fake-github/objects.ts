@@ -2,14 +2,26 @@
  * git's object formats, written without spawning git: a loose object is the zlib-deflated
  * `type size\0content`, named by its SHA-1, and moved into place by rename, as git does.
  */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeLooseObject as writeObject } from "../../../src/git/loose-objects.ts";
+import { deflateSync } from "node:zlib";
 
 export type ObjectType = "blob" | "tree" | "commit";
 
-/** Writes one loose object into the bare repository at `dir` (naruto's own writer, src/git). */
-export function writeLooseObject(dir: string, type: ObjectType, content: Buffer): Promise<string> {
-  return writeObject(join(dir, "objects"), type, content);
+/**
+ * Writes one loose object into the bare repository at `dir`, as GitHub's storage would hold it
+ * (the fake's own: naruto writes commits through git's fast-import only).
+ */
+export async function writeLooseObject(dir: string, type: ObjectType, content: Buffer): Promise<string> {
+  const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]);
+  const id = createHash("sha1").update(data).digest("hex");
+  const folder = join(dir, "objects", id.slice(0, 2));
+  const temp = join(dir, "objects", `tmp_obj_fake_${randomBytes(8).toString("hex")}`);
+  await writeFile(temp, deflateSync(data, { level: 1 }), { mode: 0o444 });
+  await mkdir(folder, { recursive: true });
+  await rename(temp, join(folder, id.slice(2)));
+  return id;
 }
 
 export interface TreeItem {
