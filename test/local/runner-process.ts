@@ -19,13 +19,15 @@ export interface Runner {
 
 /**
  * Starts `naruto ARGS` in `cwd`; `options.as` runs it as another user (through `setpriv`, which
- * only root can do), for what naruto does when it is not root.
+ * only root can do), for what naruto does when it is not root; `options.wrap` turns the command
+ * line into the one to start (another network namespace), around `as`.
  */
-export function startNaruto(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { as?: { uid: number; gid: number } } = {}): Runner {
+export function startNaruto(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { as?: { uid: number; gid: number }; readonly wrap?: (argv: string[]) => string[] } = {}): Runner {
   const command = [process.execPath, BIN, ...args];
   const as = options.as;
-  const [file, ...argv] = as === undefined ? command : ["setpriv", `--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", ...command];
-  const child = spawn(file ?? process.execPath, argv, { cwd, env: { ...cliEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const asUser = as === undefined ? command : ["setpriv", `--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", ...command];
+  const argv = (options.wrap ?? ((a) => a))(asUser);
+  const child = spawn(argv[0] ?? process.execPath, argv.slice(1), { cwd, env: { ...cliEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));

@@ -4,7 +4,7 @@ import { shellQuote } from "../../../src/agent/shell-quote.ts";
 /** The fake agents of this folder; see each script's header for what it does. */
 export type FakeAgent =
   | "edit" | "slow" | "crash" | "hang" | "out-of-scope" | "noop" | "flaky"
-  | "hostile-token-hunter" | "hostile-pusher" | "hostile-lingerer" | "hostile-local" | "hostile-doors" | "hostile-gate" | "hook-runner" | "leaky";
+  | "hostile-token-hunter" | "hostile-pusher" | "hostile-lingerer" | "hostile-local" | "hostile-doors" | "hostile-gate" | "hostile-net" | "hostile-limits" | "hook-runner" | "leaky";
 
 export function fakeAgentPath(name: FakeAgent): string {
   return fileURLToPath(new URL(`./${name}.mjs`, import.meta.url));
