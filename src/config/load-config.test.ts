@@ -33,6 +33,10 @@ describe("loadConfig defaults", () => {
       max_cost_usd: null,
       min_permission: "write",
       max_file_size: 50 * 1024 * 1024,
+      agent_processes: 1024,
+      agent_memory: 8 * 1024 ** 3,
+      agent_file_size: 1024 ** 3,
+      agent_tmp_size: 1024 ** 3,
     });
     expect(config.queue).toEqual({ verify: null, batch: 8, env: [] });
     expect(config).toMatchObject({ sandbox: "auto", workdir: null });
@@ -89,9 +93,11 @@ describe("loadConfig agents", () => {
     expect(config.arbiter.agent).toBe("gemini");
   });
 
-  it("takes the sandbox of a profile: no network, more folders to read", () => {
-    const config = configOf("sandbox: required\nworkdir: ~/naruto-work\nagents:\n  offline: { command: ./agent.sh, network: false, read: [/opt/agent, ~/.local/share/agent] }\nqueue: { env: [NODE_OPTIONS] }\n");
+  it("takes the sandbox of a profile: no network, the host's network, more folders to read", () => {
+    const config = configOf("sandbox: required\nworkdir: ~/naruto-work\nagents:\n  offline: { command: ./agent.sh, network: false, read: [/opt/agent, ~/.local/share/agent] }\n  local-model: { command: ./agent.sh, network: host }\nqueue: { env: [NODE_OPTIONS] }\n");
     expect(config.agents.offline).toMatchObject({ network: false, read: ["/opt/agent", "~/.local/share/agent"] });
+    expect(config.agents["local-model"]).toMatchObject({ network: "host" });
+    expect(config.agents.default).toMatchObject({ network: true });
     expect(config).toMatchObject({ sandbox: "required", workdir: "~/naruto-work", queue: { env: ["NODE_OPTIONS"] } });
   });
 
@@ -146,6 +152,10 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["a size without a known unit", "limits: { max_file_size: 50 megs }", "limits.max_file_size", /size like 50MiB, 500KB or a number of bytes/],
     ["a size above 2GiB", "limits: { max_file_size: 3GiB }", "limits.max_file_size", /too large/],
     ["a size that is not a size", "limits: { max_file_size: true }", "limits.max_file_size", /size like 50MiB/],
+    ["a network that is neither", "agents: { x: { command: y, network: lan } }", "agents.x.network", /expected true \(the internet without the host\), host \(the host's network\) or false/],
+    ["a sandbox's file size the gate would let through cut", "limits: { max_file_size: 50MiB, agent_file_size: 50MiB }", "limits.agent_file_size", /must be more than max_file_size/],
+    ["a memory size beyond any machine", "limits: { agent_memory: 2048GiB }", "limits.agent_memory", /too large: at most 1024GiB/],
+    ["no processes at all", "limits: { agent_processes: 0 }", "limits.agent_processes", /.+/],
     ["a relative read path", "agents: { x: { command: y, read: [tools/] } }", "agents.x.read[0]", /absolute path or one starting with ~\//],
     ["a login for a plain command", "agents: { x: { command: y, login: true } }", "agents.x", /`login: true` .* needs `preset: claude`, `codex` or `gemini`/],
     ["a login for aider", "agents: { x: { preset: aider, login: true } }", "agents.x", /aider and plain commands take their keys from `env:`/],
@@ -201,6 +211,12 @@ describe("loadConfig other fields", () => {
     );
     expect(configOf("limits: { max_file_size: 10MB }").limits.max_file_size).toBe(10_000_000);
     expect(configOf("limits: { max_file_size: 1048576 }").limits.max_file_size).toBe(1024 * 1024);
+    expect(configOf("limits: { agent_processes: 256, agent_memory: 16GiB, agent_file_size: 200MiB, agent_tmp_size: 512MiB }").limits).toMatchObject({
+      agent_processes: 256,
+      agent_memory: 16 * 1024 ** 3,
+      agent_file_size: 200 * 1024 ** 2,
+      agent_tmp_size: 512 * 1024 ** 2,
+    });
     expect(config.allow).toEqual(["submodules", "gitattributes"]);
     expect(config.queue).toEqual({ verify: "npm test", batch: 4, env: [] });
     expect(config.limits).toMatchObject({ max_parallel: 256, max_cost_usd: 12.5, min_permission: "maintain" });

@@ -3,7 +3,7 @@ import { didYouMean } from "./did-you-mean.ts";
 import { parseDuration } from "./duration.ts";
 import { PRESET_NAMES, PRESETS, type PresetName } from "./presets.ts";
 import { parseCron } from "./cron.ts";
-import { parseSize } from "./size.ts";
+import { MAX_MEMORY_BYTES, parseSize } from "./size.ts";
 import type { ConfigFile } from "./schema.ts";
 import type { AgentProfile, Config, ConfigError, LoadConfigResult, Schedule } from "./types.ts";
 
@@ -58,6 +58,10 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
       max_cost_usd: file.limits.max_cost_usd ?? null,
       min_permission: file.limits.min_permission,
       max_file_size: sizeBytes(file.limits.max_file_size),
+      agent_processes: file.limits.agent_processes,
+      agent_memory: sizeBytes(file.limits.agent_memory, MAX_MEMORY_BYTES),
+      agent_file_size: sizeBytes(file.limits.agent_file_size),
+      agent_tmp_size: sizeBytes(file.limits.agent_tmp_size),
     },
     protected: protectedPaths,
     allow_protected: file.allow_protected,
@@ -141,8 +145,8 @@ function durationMs(text: string): number {
   return parsed.ms;
 }
 
-function sizeBytes(value: string | number): number {
-  const parsed = parseSize(value);
+function sizeBytes(value: string | number, maxBytes?: number): number {
+  const parsed = parseSize(value, maxBytes);
   // The schema already rejected invalid sizes; a failure here is a bug in naruto.
   if (!parsed.ok) throw new Error(`naruto bug: size ${JSON.stringify(value)} passed the schema: ${parsed.message}`);
   return parsed.bytes;

@@ -3,7 +3,7 @@ import { CRON_HINT, parseCron } from "./cron.ts";
 import { DURATION_HINT, DURATION_PATTERN, parseDuration } from "./duration.ts";
 import { ENV_NAME_PATTERN, forbiddenEnvReason } from "./env-policy.ts";
 import { PRESET_NAMES } from "./presets.ts";
-import { parseSize, SIZE_HINT } from "./size.ts";
+import { MAX_MEMORY_BYTES, MAX_SIZE_BYTES, parseSize, SIZE_HINT } from "./size.ts";
 
 /**
  * The file format of `.github/naruto.yml` (docs/action.md), version 1. This is the one definition:
@@ -29,13 +29,16 @@ const Duration = z
   })
   .register(typeHints, { expected: DURATION_HINT });
 
-const Size = z
-  .union([z.string(), z.number()], { error: `expected ${SIZE_HINT}` })
-  .check((ctx) => {
-    const parsed = parseSize(ctx.value);
-    if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
-  })
-  .register(typeHints, { expected: SIZE_HINT });
+const sizeUpTo = (maxBytes: number) =>
+  z
+    .union([z.string(), z.number()], { error: `expected ${SIZE_HINT}` })
+    .check((ctx) => {
+      const parsed = parseSize(ctx.value, maxBytes);
+      if (!parsed.ok) ctx.issues.push({ code: "custom", message: parsed.message, input: ctx.value });
+    })
+    .register(typeHints, { expected: SIZE_HINT });
+
+const Size = sizeUpTo(MAX_SIZE_BYTES);
 
 const EnvName = z
   .string()
@@ -70,7 +73,12 @@ export const AgentProfileSchema = z
     command: z.string().min(1).optional().describe("run with `sh -c` in the worker's work tree; the prompt is in $NARUTO_PROMPT_FILE"),
     timeout: Duration.optional().describe("per attempt; default limits.item_timeout"),
     env: z.array(EnvName).default([]).describe("names of variables passed through from the runner's environment (added to a preset's)"),
-    network: z.boolean().default(true).describe("whether the agent may reach the network from its sandbox (agents call their model: default true)"),
+    network: z
+      .union([z.boolean(), z.literal("host")], { error: "expected true (the internet without the host), host (the host's network) or false (no network)" })
+      .default(true)
+      .describe(
+        "what the agent reaches from its sandbox: true (default), the internet but not the host — its loopback, abstract sockets, own addresses, LAN, a cloud's metadata service — where slirp4netns works, else the host's network, said once; host, the host's network; false, no network at all",
+      ),
     read: z
       .array(SandboxPath)
       .default([])
@@ -153,8 +161,24 @@ export const ConfigSchema = z
         max_cost_usd: z.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
         min_permission: z.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto"),
         max_file_size: Size.default("50MiB").describe("largest file an agent may add or change (GitHub refuses files over 100 MiB)"),
+        agent_processes: count(1_000_000).default(1024).describe("processes and threads one agent (or verify command) may have at once in its sandbox; reaching it stops the attempt"),
+        agent_memory: sizeUpTo(MAX_MEMORY_BYTES).default("8GiB").describe("memory one agent's processes may hold together in its sandbox; passing it stops the attempt"),
+        agent_file_size: Size.default("1GiB").describe("largest file an agent may write in its sandbox (a write past it fails; a program it ends stops the attempt); more than max_file_size"),
+        agent_tmp_size: Size.default("1GiB").describe("size of the agent's /tmp, and of its /dev/shm: each is kept in memory"),
       })
-      .prefault({}),
+      .prefault({})
+      .check((ctx) => {
+        const file = parseSize(ctx.value.agent_file_size);
+        const committed = parseSize(ctx.value.max_file_size);
+        if (file.ok && committed.ok && file.bytes <= committed.bytes) {
+          ctx.issues.push({
+            code: "custom",
+            path: ["agent_file_size"],
+            input: ctx.value.agent_file_size,
+            message: "must be more than max_file_size: a file cut at the sandbox's limit would otherwise pass the gate cut short",
+          });
+        }
+      }),
     protected: z
       .array(z.string())
       .default([...DEFAULT_PROTECTED])

@@ -21,14 +21,17 @@ export type SizeResult = { ok: true; bytes: number } | { ok: false; message: str
  * @example parseSize(1000) → { ok: true, bytes: 1000 }
  * @example parseSize("50 megs") → { ok: false, message: "expected a size like 50MiB, …" }
  */
-export function parseSize(value: string | number): SizeResult {
+export function parseSize(value: string | number, maxBytes = MAX_SIZE_BYTES): SizeResult {
   const match = typeof value === "number" ? (Number.isSafeInteger(value) && value >= 0 ? [String(value), String(value)] : null) : SIZE_PATTERN.exec(value);
   if (match === null) return { ok: false, message: `expected ${SIZE_HINT}, got ${JSON.stringify(value)}` };
   const bytes = Number(match[1]) * (UNIT_BYTES[match[2] ?? "B"] ?? 1);
   if (bytes <= 0) return { ok: false, message: "a size must be larger than 0 bytes" };
-  if (bytes > MAX_SIZE_BYTES) return { ok: false, message: `${value} is too large: ${SIZE_HINT}` };
+  if (bytes > maxBytes) return { ok: false, message: `${value} is too large: at most ${formatSize(maxBytes)}` };
   return { ok: true, bytes };
 }
+
+/** The largest memory an agent may be given: far beyond any machine naruto runs on, so a typo is caught. */
+export const MAX_MEMORY_BYTES = 1024 ** 4;
 
 /** A size for people: the largest binary unit that divides it, e.g. 52_428_800 → "50MiB". */
 export function formatSize(bytes: number): string {

@@ -15,8 +15,8 @@ export interface AgentProfile {
   readonly description: string | null;
   /** The preset the command came from, if any. */
   readonly preset: PresetName | null;
-  /** Whether the sandbox lets the agent reach the network. */
-  readonly network: boolean;
+  /** What the agent reaches of the network: the internet without the host (true), the host's network, or none. */
+  readonly network: boolean | "host";
   /** More paths the agent sees read-only in the sandbox (absolute, or `~/…`). */
   readonly read: readonly string[];
   /** Programs the command runs, found on PATH and shown read-only in the sandbox (a preset's CLI). */
@@ -62,6 +62,14 @@ export interface Config {
     readonly min_permission: Permission;
     /** Bytes: the largest blob the gate lets through. */
     readonly max_file_size: number;
+    /** Processes and threads of one sandboxed command at once. */
+    readonly agent_processes: number;
+    /** Bytes of memory one sandboxed command's processes may hold together. */
+    readonly agent_memory: number;
+    /** Bytes: the largest file a sandboxed command may write. */
+    readonly agent_file_size: number;
+    /** Bytes of its /tmp and of its /dev/shm. */
+    readonly agent_tmp_size: number;
   };
   readonly protected: readonly RepoPath[];
   readonly allow_protected: boolean;
