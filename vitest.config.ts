@@ -17,6 +17,8 @@ export const SLOW_SUITES = [
   "test/local/hostile-agents.git.test.ts",
   "test/local/hostile-doors.git.test.ts",
   "test/local/hostile-gate.git.test.ts",
+  "test/local/hostile-network.git.test.ts",
+  "test/local/hostile-limits.git.test.ts",
   "test/local/cli-resume.git.test.ts",
   "test/github/mission-store.test.ts",
   "src/gate/gate.git.test.ts",

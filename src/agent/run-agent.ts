@@ -1,4 +1,4 @@
-import { createRunFiles, readAgentFile, RunFilesError, type Leftover, type ProcessRun, type RunFiles, type Sandbox, type SandboxRun } from "../sandbox/index.ts";
+import { createRunFiles, readAgentFile, RunFilesError, type Leftover, type LimitHit, type ProcessRun, type RunFiles, type Sandbox, type SandboxRun } from "../sandbox/index.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";
 import { createRedactingStream, createRedactor, secretValues, type Redactor } from "../redact/index.ts";
@@ -20,6 +20,8 @@ export interface AgentRun {
   readonly signal: NodeJS.Signals | null;
   readonly durationMs: number;
   readonly timedOut: boolean;
+  /** The sandbox's limit that ended it (see src/sandbox/limits.ts), or null. */
+  readonly limit: LimitHit | null;
   /** stdout and stderr interleaved, bounded (see output-buffer.ts). */
   readonly output: string;
   readonly outputBytes: number;
@@ -119,6 +121,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
     signal: run.signal,
     durationMs: run.durationMs,
     timedOut: run.timedOut,
+    limit: run.limit,
     output: redact(run.output),
     outputBytes: run.outputBytes,
     outputTruncated: run.outputTruncated,
@@ -140,6 +143,7 @@ function notStarted(reason: string, prompt: string): AgentRun {
     signal: null,
     durationMs: 0,
     timedOut: false,
+    limit: null,
     output: "",
     outputBytes: 0,
     outputTruncated: false,

@@ -10,6 +10,7 @@ function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["fai
     signal: null,
     durationMs: 10,
     timedOut: false,
+    limit: null,
     output: "",
     outputBytes: 0,
     outputTruncated: false,

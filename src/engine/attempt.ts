@@ -16,11 +16,11 @@ import { queueRefName, readRef } from "../queue/index.ts";
 import type { Mission, MissionItem } from "../mission/index.ts";
 import type { AttemptOrder, AttemptOutcome, KeptWork, MissionEvent } from "../mission/index.ts";
 import { normalizePath, type RepoPath } from "../plan/index.ts";
-import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir, writeOwnFile } from "../sandbox/index.ts";
+import { createWorkDir, describeLimitHit, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { authFixOf, crashOutcome } from "./attempt-failure.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
-import { containmentOf, giveLogin } from "./contained.ts";
+import { containmentOf, giveLogin, sandboxLimits } from "./contained.ts";
 import type { EngineContext } from "./context.ts";
 import { attemptRef, keepUnfinishedWork } from "./keep-work.ts";
 import { attemptDir } from "./records.ts";
@@ -183,7 +183,7 @@ export async function runAttempt(
       if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
       if (verify.outcome === "timed_out") return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run, verify);
       if (verify.outcome !== "exited") {
-        const why = `the item's verify command failed (${crashReason(verify)})`;
+        const why = `the item's verify command failed (${crashReason(verify, "it")})`;
         return finished(crashOutcome({ run: verify, what: "the item's verify command", why, work: null, sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run, verify);
       }
     }
@@ -239,6 +239,7 @@ async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentR
       network: containment.network,
       readOnly: containment.readOnly,
       links: containment.links,
+      limits: sandboxLimits(ctx.config.limits),
       mission: r.mission.id,
       item: r.item.id,
       attempt: r.attempt,
@@ -299,7 +300,8 @@ function paths(written: readonly string[]): RepoPath[] {
   });
 }
 
-function crashReason(run: AgentRun): string {
+function crashReason(run: AgentRun, who = "the agent"): string {
+  if (run.limit) return describeLimitHit(run.limit, who);
   if (run.signal) return `killed by ${run.signal}`;
   if (run.exitCode === null) return `could not start: ${run.notes.join("; ")}`;
   return `exited with code ${run.exitCode}`;

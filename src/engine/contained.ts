@@ -1,24 +1,30 @@
 /**
  * What every untrusted process of a mission gets from its profile when it runs in the sandbox:
- * the network or not, and what it may read besides its work directory — the profile's `read:`,
- * and the programs it runs (its preset's CLI, the Node.js that runs naruto: agents and presets run
- * `node`; the program a plain command starts), each shown as the folders that hold it and what it
- * loads, never the home or the folders around it (src/sandbox/executables.ts), and each file a
- * plain command names by an absolute path, that file alone. One place, so the agent, the planner,
- * the review agent and both kinds of `verify` are contained alike.
+ * what it reaches of the network, and what it may read besides its work directory — the profile's
+ * `read:`, and the programs it runs (its preset's CLI, the Node.js that runs naruto: agents and
+ * presets run `node`; the program a plain command starts), each shown as the folders that hold it
+ * and what it loads, never the home or the folders around it (src/sandbox/executables.ts), and
+ * each file a plain command names by an absolute path, that file alone — and, from the config,
+ * what it may take of the machine. One place, so the agent, the planner, the review agent and
+ * both kinds of `verify` are contained alike.
  */
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { commandNamed, placeLogin, readLogin } from "../agent/index.ts";
-import { PRESET_AUTH, type AgentProfile } from "../config/index.ts";
-import { executableMounts, type ProgramLink } from "../sandbox/index.ts";
+import { PRESET_AUTH, type AgentProfile, type Config } from "../config/index.ts";
+import { executableMounts, type NetworkChoice, type ProgramLink, type SandboxLimits } from "../sandbox/index.ts";
 import type { EngineContext } from "./context.ts";
 
 export interface Containment {
-  readonly network: boolean;
+  readonly network: NetworkChoice;
   readonly readOnly: readonly string[];
   /** Programs' names on PATH, made in the sandbox as links to their real files (see executables.ts). */
   readonly links: readonly ProgramLink[];
+}
+
+/** The config's per-agent limits, as the sandbox applies them. */
+export function sandboxLimits(limits: Config["limits"]): SandboxLimits {
+  return { processes: limits.agent_processes, memory: limits.agent_memory, fileSize: limits.agent_file_size, tmp: limits.agent_tmp_size };
 }
 
 /**

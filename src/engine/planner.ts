@@ -14,7 +14,7 @@ import { outcomeReason, type Mission } from "../mission/index.ts";
 import type { CheckOptions } from "../plan/index.ts";
 import { createAgentLog } from "./agent-log.ts";
 import { authFixOf, crashOutcome } from "./attempt-failure.ts";
-import { containmentOf, giveLogin } from "./contained.ts";
+import { containmentOf, giveLogin, sandboxLimits } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
 
@@ -45,7 +45,7 @@ export async function runPlanner(ctx: EngineContext, mission: Mission, options: 
         let planFile = "";
         const run = await runAgent({
           command: profile.command, sandbox: ctx.sandbox, workDir, prompt: (file) => prompt((planFile = file)), env: ctx.env, allowEnv: profile.env,
-          network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "planner", attempt, writes: [],
+          network: containment.network, readOnly: containment.readOnly, links: containment.links, limits: sandboxLimits(ctx.config.limits), mission: mission.id, item: "planner", attempt, writes: [],
           timeoutMs: profile.timeout, ...(ctx.signal ? { signal: ctx.signal } : {}),
           onOutput: (chunk) => {
             log.write(chunk);

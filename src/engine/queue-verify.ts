@@ -8,7 +8,8 @@
 import { buildCommandEnv } from "../agent/index.ts";
 import type { VerifyCandidate } from "../queue/index.ts";
 import { createRedactor, secretValues } from "../redact/index.ts";
-import { containmentOf } from "./contained.ts";
+import { describeLimitHit } from "../sandbox/index.ts";
+import { containmentOf, sandboxLimits } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 
 const OUTPUT_LIMIT = 64 * 1024;
@@ -35,6 +36,7 @@ export function queueVerifier(ctx: EngineContext, mission: string, command: stri
         network: true,
         readOnly: containment.readOnly,
         links: containment.links,
+        limits: sandboxLimits(ctx.config.limits),
         timeoutMs: ctx.config.limits.item_timeout,
         outputLimitBytes: OUTPUT_LIMIT,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -44,6 +46,7 @@ export function queueVerifier(ctx: EngineContext, mission: string, command: stri
       let output = run.output;
       if (run.timedOut) output += `\nnaruto: verify timed out after ${ctx.config.limits.item_timeout} ms\n`;
       if (run.startFailed !== null) output += `\nnaruto: could not run the verify command: ${run.startFailed}\n`;
+      if (run.limit !== null) output += `\nnaruto: ${describeLimitHit(run.limit, "the verify command")}\n`;
       return { exitCode: run.timedOut || run.cancelled ? null : run.exitCode, output: redactor.redact(output) };
     });
 }

@@ -15,7 +15,7 @@ import { checkPlan, verifyProof, type CheckOptions } from "../plan/index.ts";
 import { planCheckOptions } from "./planner.ts";
 import { makeViewGitDir, viewCall, workRepo, writeOwnFile } from "../sandbox/index.ts";
 import { createAgentLog } from "./agent-log.ts";
-import { containmentOf, giveLogin } from "./contained.ts";
+import { containmentOf, giveLogin, sandboxLimits } from "./contained.ts";
 import { withWorkDir, type EngineContext } from "./context.ts";
 import { missionDir } from "./records.ts";
 import { withBaseStartupConfig } from "./startup-config.ts";
@@ -135,7 +135,7 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
       const log = createAgentLog(join(records, "output.log"));
       const run = await runAgent({
         command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,
-        network: containment.network, readOnly: containment.readOnly, links: containment.links, mission: mission.id, item: "review", attempt, writes: [],
+        network: containment.network, readOnly: containment.readOnly, links: containment.links, limits: sandboxLimits(ctx.config.limits), mission: mission.id, item: "review", attempt, writes: [],
         timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk), ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       await log.close();

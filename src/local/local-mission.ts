@@ -25,7 +25,7 @@ import { planCheckOptions, runPlanner } from "../engine/index.ts";
 import { PLANNER_OUTPUT, type Progress } from "./progress.ts";
 import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
 import { writeReports } from "./reports.ts";
-import { chooseSandbox } from "../sandbox/index.ts";
+import { chooseSandbox, networkWarning } from "../sandbox/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { defaultWorkRoot, sandboxUserFor, workRepo } from "../sandbox/index.ts";
 import { resolveAgentCommand } from "./agent-command.ts";
@@ -130,6 +130,8 @@ async function startMission(
   const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }), login: req.login ?? false };
   const sandbox = await m.sandbox;
   if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
+  const hostNetwork = networkWarning(sandbox);
+  if (hostNetwork !== null) deps.progress.error(new Error(hostNetwork));
   // The record is taken before the mission makes anything: every ref of it is naruto's from here on.
   const tamper = await watchFor(deps, { repoDir, commonDir }, id, sandbox);
   const git = tamper.git;
@@ -199,6 +201,8 @@ async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: 
   const orphans = await stopOrphanAgents(m);
   const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now, maxFileSize: config.limits.max_file_size });
   if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
+  const hostNetwork = networkWarning(sandbox);
+  if (hostNetwork !== null) deps.progress.error(new Error(hostNetwork));
   const tamper = await watchFor(deps, input, m.id, sandbox);
   const ctx = driverContext(deps, input, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });

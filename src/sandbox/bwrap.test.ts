@@ -10,11 +10,15 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { bareWorkDir, bwrapSandbox, bwrapSkipReason } from "../../test/support/sandbox.ts";
+import { bareWorkDir, bwrapSandbox, bwrapSkipReason, userNetHere } from "../../test/support/sandbox.ts";
 import { bwrapArgs, readSystem } from "./bwrap.ts";
 import { SANDBOX_USER, sandboxUserFor, SETPRIV } from "./sandbox-user.ts";
 import { processesWithEnv } from "./leftovers.ts";
+import { DEFAULT_LIMITS, describeLimitHit } from "./limits.ts";
 import type { SandboxRun } from "./sandbox.ts";
+
+const net = await userNetHere();
+const netSkip = net.ok ? null : `the agents' own network does not work here (${net.reason}); .ci/run installs slirp4netns`;
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -114,14 +118,36 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     expect(run.output.trim()).toBe("CapEff:\t0000000000000000");
   });
 
-  it("reaches the network by default, and not at all with network: false", async () => {
-    const server = createServer((socket) => socket.end("hello\n"));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
-    const port = (server.address() as { port: number }).port;
-    const connect = `node -e 'require("net").connect(${port}, "127.0.0.1").on("data", d => { process.stdout.write(String(d)); process.exit(0) }).on("error", e => { console.log(e.code); process.exit(0) })'`;
-    expect((await contained(connect, { network: true })).run.output).toBe("hello\n");
-    expect((await contained(connect, { network: false })).run.output).toMatch(/ECONNREFUSED|ENETUNREACH/);
+  it.skipIf(netSkip !== null)(`keeps the host's loopback and abstract sockets out of reach by default; network: host reaches them, network: false nothing${netSkip ? ` (skipped: ${netSkip})` : ""}`, async () => {
+    const abstract = `naruto-test-${randomBytes(4).toString("hex")}`;
+    const answer = (what: string) => createServer((socket) => socket.on("error", () => undefined).end(`${what}\n`));
+    const servers = [answer("loopback"), answer("abstract")];
+    await new Promise<void>((r) => servers[0]?.listen(0, "127.0.0.1", () => r()));
+    await new Promise<void>((r) => servers[1]?.listen({ path: `\0${abstract}` }, () => r()));
+    cleanup.push(() => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined));
+    const port = (servers[0]?.address() as { port: number }).port;
+    const knock = (target: string) => `require("net").connect(${target}).on("data", d => { process.stdout.write(String(d)); done() }).on("error", e => { console.log(e.code); done() })`;
+    const both = `node -e 'let n = 0; const done = () => ++n === 2 && process.exit(0); ${knock(`${port}, "127.0.0.1"`)}; ${knock(`{ path: "\\0${abstract}" }`)}' | sort`;
+    const sandbox = await bwrapSandbox({ ownNetwork: true });
+    expect(sandbox.network).toMatchObject({ kind: "isolated", via: expect.stringMatching(/^slirp4netns/) });
+    const knocked = async (network: SandboxRun["network"]) => {
+      const dir = await bareWorkDir();
+      cleanup.push(() => dir.remove());
+      return (await sandbox.run({ command: both, workDir: dir, env: { PATH: process.env.PATH ?? "" }, network, timeoutMs: 30_000 })).output.trim().split("\n");
+    };
+    for (const answer of await knocked(true)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
+    expect(await knocked("host")).toEqual(["abstract", "loopback"]);
+    for (const answer of await knocked(false)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
+  });
+
+  it("keeps /dev read-only, gives /tmp and /dev/shm their size, and ends a command at the file size limit, saying so", async () => {
+    const limits = { ...DEFAULT_LIMITS, fileSize: 1024 * 1024, tmp: 2 * 1024 * 1024 };
+    const { run } = await contained(`(echo x > /dev/x) 2>/dev/null || echo dev-read-only; for d in /tmp /dev/shm; do head -c 3145728 /dev/zero > $d/big 2>/dev/null || echo "$d full at $(stat -c %s $d/big)"; rm $d/big; done`, { limits: { ...limits, fileSize: 8 * 1024 * 1024 } });
+    expect(run.output).toBe("dev-read-only\n/tmp full at 2097152\n/dev/shm full at 2097152\n");
+    const huge = await contained('head -c 1048576 /dev/zero > "$HOME/ok"; exec head -c 2097152 /dev/zero > "$HOME/big"', { limits });
+    expect(huge.run.limit).toEqual({ limit: "file_size", of: 1024 * 1024 });
+    expect((await stat(join(huge.dir.home, "big"))).size).toBe(1024 * 1024);
+    expect(describeLimitHit(huge.run.limit!)).toMatch(/^the agent reached its file size limit \(limits\.agent_file_size: 1MiB\)/);
   });
 
   it("reads the start commit's objects but cannot write them", async () => {
@@ -200,7 +226,7 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
     cleanup.push(() => dir.remove());
     spawnSync("chown", ["-R", "65534:65534", dir.root]);
     const args = bwrapArgs({ command: "id -u; echo ok > out; cat out; grep CapEff /proc/self/status", workDir: dir, env: {}, network: false, timeoutMs: 1 }, { system: await readSystem(), user: null });
-    const result = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "bwrap", ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+    const result = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "bwrap", ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe", "pipe"] });
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("65534\nok\nCapEff:\t0000000000000000\n");
   });

@@ -20,12 +20,15 @@
  * unprivileged host user of its own, never as root (sandbox-user.ts): root-only files stay
  * unreadable, and its own sandbox (Codex CLI's nested bwrap) still starts.
  */
-import { lstat, readlink } from "node:fs/promises";
+import { lstat, readlink, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { killProcessesWithEnv, newTrackingValue, TRACKING_ENV } from "./leftovers.ts";
+import { bwrapLaunch } from "./bwrap-launch.ts";
+import { findProgram } from "./find-program.ts";
+import { DEFAULT_LIMITS, prlimitArgs } from "./limits.ts";
 import { notStarted, runProcess, type ProcessDeps } from "./run-process.ts";
 import { becomeUser, capabilityArgs, handOver, parentDirs, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
-import type { ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
+import type { NetworkSupport, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
+import type { UserNet } from "./user-net.ts";
 
 /** Folders of the system a command may need, shown read-only where they exist. */
 export const SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"] as const;
@@ -51,19 +54,61 @@ export async function readSystem(paths: readonly string[] = SYSTEM_PATHS): Promi
   return entries;
 }
 
+/** Where the command's resolver file is, after symlinks: bound from the host, or replaced in its own network. */
+export interface ResolvConf {
+  readonly file: string;
+  /** The folder outside /etc that holds it (Ubuntu's /run/systemd/resolve), or null. */
+  readonly dir: string | null;
+}
+
+/** Reads where /etc/resolv.conf leads (once per process: the system does not change under naruto). */
+export async function readResolvConf(): Promise<ResolvConf> {
+  const file = await realpath("/etc/resolv.conf").catch(() => "/etc/resolv.conf");
+  return { file, dir: file.startsWith("/etc/") ? null : dirname(file) };
+}
+
 /** What bwrapArgs needs of the machine: its system paths, and who the command runs as (see sandbox-user.ts). */
 export interface BwrapSetup {
   readonly system: readonly SystemEntry[];
+  /** Who the command runs as (null: naruto's own user). */
   readonly user: SandboxUser;
+  /** naruto's own user: who the command runs as in a network of its own, when `user` is null. */
+  readonly self?: { readonly uid: number; readonly gid: number };
+  readonly resolv?: ResolvConf;
+  /** Whether bwrap sizes a tmpfs (`--size`, bubblewrap 0.7.0 and later). */
+  readonly tmpfsSize?: boolean;
+  /** `prlimit` (util-linux), which sets the kernel's side of the limits; null: only naruto's watch. */
+  readonly prlimit?: string | null;
 }
+
+/** The flags that make a user namespace whose user is `user` (none for null). */
+function userArgs(user: { readonly uid: number; readonly gid: number } | null): string[] {
+  return user === null ? [] : ["--unshare-user", "--uid", String(user.uid), "--gid", String(user.gid)];
+}
+
+/**
+ * The descriptors bwrap talks through (see bwrap-launch.ts): where it says its child's pid
+ * (`info`), and in a network of the command's own, what it waits on before the command starts
+ * (`block`) and where the command's resolv.conf comes from (`resolv`).
+ */
+export type BwrapChannels = { readonly info: number } & ({ readonly network: "shared" } | { readonly network: "own"; readonly block: number; readonly resolv: number });
 
 /**
  * The bwrap arguments for one run (pure). Later binds are mounted over earlier ones, so the
  * read-write folders come last: a `read:` path that holds the work directory cannot make it
  * read-only, and nothing read-only can be bound over the work directory.
+ *
+ * In a network of its own (`channels.network === "own"`) this bwrap runs inside the outer layer
+ * (user-net.ts). For naruto's own user that layer is a user namespace whose user 0 is naruto's
+ * user, so this bwrap makes a user namespace of its own and names naruto's uid in it; as root
+ * the layer is only a network namespace, and the command becomes the sandbox user as always.
  */
-export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
+export function bwrapArgs(request: SandboxRun, setup: BwrapSetup, channels: BwrapChannels = { info: 3, network: "shared" }): string[] {
   const dir = request.workDir;
+  const limits = request.limits ?? DEFAULT_LIMITS;
+  const own = channels.network === "own";
+  const ownUser = own && setup.user === null ? (setup.self ?? null) : null;
+  const size = (bytes: number) => (setup.tmpfsSize ? ["--size", String(bytes)] : []);
   const args = [
     "--die-with-parent",
     "--new-session",
@@ -71,22 +116,32 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    ...(request.network ? [] : ["--unshare-net"]),
+    ...userArgs(ownUser),
+    ...(request.network === false ? ["--unshare-net"] : []),
     ...capabilityArgs(setup.user),
     "--hostname", "naruto",
+    "--info-fd", String(channels.info),
   ];
   for (const entry of setup.system) {
+    if (own && entry.kind === "dir" && entry.path === setup.resolv?.dir) continue;
     if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
     else args.push("--ro-bind", entry.path, entry.path);
   }
-  args.push("--proc", "/proc", "--dev", "/dev");
+  let resolvFile: string | null = null;
+  if (channels.network === "own") {
+    const resolv = setup.resolv ?? { file: "/etc/resolv.conf", dir: null };
+    if (resolv.dir !== null) args.push("--dir", resolv.dir);
+    resolvFile = resolv.file;
+    args.push("--ro-bind-data", String(channels.resolv), resolv.file, "--block-fd", String(channels.block));
+  }
+  // /dev is read-only: its tmpfs held whatever the command wrote there, in memory, unbounded.
   // Root's tmpfs folders would be root's alone: the sandbox user gets them as anyone does.
-  if (setup.user === null) args.push("--tmpfs", "/tmp");
-  else args.push("--perms", "01777", "--tmpfs", "/tmp", "--chmod", "01777", "/dev/shm");
+  const open = setup.user === null ? [] : ["--perms", "01777"];
+  args.push("--proc", "/proc", "--dev", "/dev", ...open, ...size(limits.tmp), "--tmpfs", "/dev/shm", "--remount-ro", "/dev", ...open, ...size(limits.tmp), "--tmpfs", "/tmp");
   if (setup.user !== null) {
     // bwrap makes the folders above a bind 0700, for root alone: the sandbox user must cross them.
-    const shown = [...setup.system.map((s) => s.path), "/proc", "/dev"];
-    const bound = [...dir.startObjects, ...(request.readOnly ?? []), ...(request.links ?? []).map((l) => l.path), dir.path, dir.home, dir.io];
+    const shown = [...setup.system.filter((s) => !(own && s.path === setup.resolv?.dir)).map((s) => s.path), "/proc", "/dev"];
+    const bound = [...dir.startObjects, ...(request.readOnly ?? []), ...(request.links ?? []).map((l) => l.path), dir.path, dir.home, dir.io, ...(resolvFile === null ? [] : [resolvFile])];
     for (const parent of parentDirs(bound, shown)) args.push("--dir", parent);
   }
   // Before the read-only binds: a `read:` folder that holds one shows the real link instead.
@@ -97,7 +152,10 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup): string[] {
   // naruto's own files: its folder read-only, the files it made for the command writable one by one.
   args.push("--ro-bind", dir.io, dir.io);
   for (const output of request.outputs ?? []) args.push("--bind", output, output);
-  args.push("--chdir", dir.path, "--", ...becomeUser(setup.user), "sh", "-c", request.command);
+  args.push("--chdir", dir.path, "--");
+  // The limits first, while the sandbox is still root's (as root), then the change of user.
+  if (setup.prlimit) args.push(setup.prlimit, ...prlimitArgs(limits), "--");
+  args.push(...becomeUser(setup.user), "sh", "-c", request.command);
   return args;
 }
 
@@ -112,43 +170,73 @@ export interface BwrapOptions {
    * else naruto's own user, null).
    */
   readonly user?: SandboxUser;
+  /** Where the command's resolver file is (default: read once). */
+  readonly resolv?: ResolvConf;
+  /**
+   * The command's own network (user-net.ts) for `network: true`; absent or null: the host's, and
+   * `hostNetworkReason` says why (in the description).
+   */
+  readonly net?: UserNet | null;
+  readonly hostNetworkReason?: string;
+  /** `prlimit` (default: found on PATH); null: the kernel's side of the limits is not set. */
+  readonly prlimit?: string | null;
   readonly deps?: ProcessDeps;
+}
+
+/** `bubblewrap 0.8.0` → [0, 8, 0]. */
+export function bwrapVersion(version: string): [number, number, number] {
+  const [major = 0, minor = 0, patch = 0] = (/(\d+)\.(\d+)(?:\.(\d+))?/.exec(version) ?? []).slice(1).map((n) => Number(n ?? 0));
+  return [major, minor, patch];
 }
 
 export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   const binary = options.binary ?? "bwrap";
-  const setup: BwrapSetup = { system: options.system, user: options.user === undefined ? sandboxUserFor(process.getuid?.()) : options.user };
+  const [major, minor] = bwrapVersion(options.version);
+  const self = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const net = options.net ?? null;
+  const setup = (resolv: ResolvConf, prlimit: string | null): BwrapSetup => ({
+    system: options.system,
+    user: options.user === undefined ? sandboxUserFor(process.getuid?.()) : options.user,
+    self,
+    resolv,
+    tmpfsSize: major > 0 || minor >= 7,
+    prlimit,
+  });
+  // Read once, on the first run.
+  let ready: Promise<BwrapSetup> | null = null;
   // Work directories already given to the sandbox user: an attempt's verify runs where its agent did.
   const handedOver = new Set<string>();
+  const network: NetworkSupport = net === null ? { kind: "host", reason: options.hostNetworkReason ?? "no network of its own was set up" } : { kind: "isolated", via: net.version };
   return {
     kind: "bwrap",
-    description: options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
+    description: `${options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap"}; ${describeNetwork(network, net)}`,
     runsAsRoot: false,
+    network,
     async run(request: SandboxRun): Promise<ProcessRun> {
+      ready ??= Promise.all([options.resolv ?? readResolvConf(), options.prlimit === undefined ? findProgram("prlimit", request.env.PATH).then(shownInside) : options.prlimit]).then(([r, p]) => setup(r, p));
+      const ran = await ready;
       const dir = request.workDir;
       const fresh = !handedOver.has(dir.root);
       try {
-        await handOver(setup.user, { trees: fresh ? [dir.path, dir.home] : [], files: request.outputs ?? [] });
+        await handOver(ran.user, { trees: fresh ? [dir.path, dir.home] : [], files: request.outputs ?? [] });
       } catch (error) {
         return notStarted(`its folders could not be given to the user it runs as: ${error instanceof Error ? error.message : String(error)}`);
       }
       handedOver.add(dir.root);
-      // bwrap hands its own environment to the command: it is the command's, and nothing else.
-      const tracking = newTrackingValue();
-      const env = { ...request.env, HOME: request.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
-      // When bwrap is gone the kernel takes the namespace down, a moment later: wait for that, so
-      // that nothing of the run is left when it returns.
-      const sweep = async () => {
-        const entry = `${TRACKING_ENV}=${tracking}`;
-        const kill = options.deps?.kill ?? ((pid: number, signal: NodeJS.Signals) => void process.kill(pid, signal));
-        for (let waited = 0; waited < 5_000; waited += 20) {
-          // bwrap itself (in naruto's namespace) is gone; what it started is in the new one.
-          if ((await killProcessesWithEnv(entry, { kill, elsewhere: true })).length === 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        return [];
-      };
-      return runProcess({ file: binary, args: bwrapArgs(request, setup), cwd: request.workDir.path, env, sweep }, request, options.deps);
+      const launch = bwrapLaunch({ binary, request, setup: ran, net: request.network === true ? net : null, ...(options.deps?.kill ? { kill: options.deps.kill } : {}) });
+      const run = await runProcess(launch, request, options.deps);
+      const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
+      return { ...run, limit };
     },
   };
+}
+
+/** A system program the sandbox shows (under a system path), or null. */
+function shownInside(program: string | null): string | null {
+  return program !== null && SYSTEM_PATHS.some((s) => program.startsWith(`${s}/`)) ? program : null;
+}
+
+function describeNetwork(network: NetworkSupport, net: UserNet | null): string {
+  if (network.kind === "host") return `network: the host's (${network.reason})`;
+  return `network: ${network.via}, the internet without the host${net?.ip === null ? " (without `ip` the host's addresses and the LAN stay in reach: install iproute2)" : ""}`;
 }

@@ -7,7 +7,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { chooseSandbox, probeBwrap, SandboxUnavailableError } from "./choose.ts";
+import { chooseSandbox, networkWarning, probeBwrap, SandboxUnavailableError } from "./choose.ts";
+import { probeUserNet } from "./probe-net.ts";
 import { SANDBOX_USER, SETPRIV } from "./sandbox-user.ts";
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -76,5 +77,35 @@ describe("chooseSandbox without a working bubblewrap", () => {
     const sandbox = await chooseSandbox({ mode: "auto", binary, env, uid: 1001, probe });
     expect(sandbox).toMatchObject({ kind: "none", runsAsRoot: false, description: "none (bwrap does not work here: setting up uid map: Permission denied)" });
     await expect(chooseSandbox({ mode: "required", binary, env, uid: 1001, probe })).rejects.toMatchObject({ because: "required" });
+  });
+});
+
+describe("the agents' own network", () => {
+  const bwrapWorks = async () => ({ ok: true as const, version: "bubblewrap 0.8.0", user: null, limitation: null });
+  const net = { slirp: "/usr/bin/slirp4netns", version: "slirp4netns 1.2.0", ip: "/usr/sbin/ip" };
+
+  it("is theirs where slirp4netns works, and the sandbox says through what", async () => {
+    const sandbox = await chooseSandbox({ mode: "auto", env: { PATH: process.env.PATH }, probe: bwrapWorks, probeNet: async () => ({ ok: true, net }) });
+    expect(sandbox.network).toEqual({ kind: "isolated", via: "slirp4netns 1.2.0" });
+    expect(sandbox.description).toBe("bwrap 0.8.0; network: slirp4netns 1.2.0, the internet without the host");
+    expect(networkWarning(sandbox)).toBeNull();
+  });
+
+  it("where it does not, is the host's network, said once, like the sandbox itself; required refuses to run then", async () => {
+    const probeNet = async () => ({ ok: false as const, reason: "slirp4netns not found" });
+    const sandbox = await chooseSandbox({ mode: "auto", env: { PATH: process.env.PATH }, probe: bwrapWorks, probeNet });
+    expect(sandbox.network).toEqual({ kind: "host", reason: "slirp4netns not found; install slirp4netns for a network without the host" });
+    expect(sandbox.description).toBe("bwrap 0.8.0; network: the host's (slirp4netns not found; install slirp4netns for a network without the host)");
+    expect(networkWarning(sandbox)).toBe("agents reach the host's network, its loopback, abstract sockets and LAN included: slirp4netns not found; install slirp4netns for a network without the host");
+    const refused = await chooseSandbox({ mode: "required", env: { PATH: process.env.PATH }, probe: bwrapWorks, probeNet }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SandboxUnavailableError);
+    expect(refused).toMatchObject({ missing: "network", reason: "slirp4netns not found" });
+    expect((refused as Error).message).toMatch(/install slirp4netns \(Debian and Ubuntu: apt-get install slirp4netns/);
+    // Without the sandbox there is nothing more to say about the network than that.
+    expect(networkWarning(await chooseSandbox({ mode: "none", env: {} }))).toBeNull();
+  });
+
+  it("is tried for real: a slirp4netns that does not run gives the host's network", async () => {
+    expect(await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, slirp: "/nonexistent/slirp4netns" })).toEqual({ ok: false, reason: "/nonexistent/slirp4netns does not run" });
   });
 });

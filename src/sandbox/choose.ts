@@ -10,27 +10,38 @@ import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import type { SandboxMode } from "../config/index.ts";
 import { createBwrapSandbox, readSystem } from "./bwrap.ts";
+import { probeUserNet, type NetProbe } from "./probe-net.ts";
 import type { Sandbox } from "./sandbox.ts";
 import { becomeUser, capabilityArgs, sandboxUserFor, SETPRIV, type SandboxUser } from "./sandbox-user.ts";
 import { createUnsandboxed } from "./unsandboxed.ts";
 
 const INSTALL = "install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; on Ubuntu 24.04 also allow its user namespaces, see docs/action.md)";
 
-/** Bubblewrap does not work here, and the run may not go on without it: `sandbox: required`, or naruto is root. */
+/**
+ * Bubblewrap does not work here, and the run may not go on without it: `sandbox: required`, or
+ * naruto is root; or, with `sandbox: required`, the agents' own network does not work here.
+ */
 export class SandboxUnavailableError extends Error {
   override readonly name = "SandboxUnavailableError";
   constructor(
     readonly reason: string,
     /** Why a sandbox is a must: the config says so, or naruto runs as root. */
     readonly because: "required" | "root" = "required",
+    /** What does not work: bubblewrap, or (`sandbox: required`) the agents' own network. */
+    readonly missing: "bwrap" | "network" = "bwrap",
   ) {
     super(
-      because === "required"
-        ? `the sandbox is required (sandbox: required), but ${reason}: ${INSTALL}, or set sandbox: auto to run without it`
-        : `naruto runs as root and never starts agents as root without a sandbox, but ${reason}: ${INSTALL} (agents then run as an unprivileged user), run naruto as an ordinary user, or choose sandbox: none (or --sandbox none) explicitly, which runs them as root and never approves the result`,
+      missing === "network"
+        ? `the sandbox is required (sandbox: required), but the agents' own network does not work here (${reason}): install slirp4netns ` +
+            "(Debian and Ubuntu: apt-get install slirp4netns; it needs /dev/net/tun), or set sandbox: auto to let agents use the host's network where it cannot be had"
+        : because === "required"
+          ? `the sandbox is required (sandbox: required), but ${reason}: ${INSTALL}, or set sandbox: auto to run without it`
+          : `naruto runs as root and never starts agents as root without a sandbox, but ${reason}: ${INSTALL} (agents then run as an unprivileged user), run naruto as an ordinary user, or choose sandbox: none (or --sandbox none) explicitly, which runs them as root and never approves the result`,
     );
   }
 }
+
+export type { NetProbe } from "./probe-net.ts";
 
 export type Probe =
   | {
@@ -51,16 +62,48 @@ export interface ChooseOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** naruto's uid (default `process.getuid()`). */
   readonly uid?: number;
+  /** The slirp4netns executable (default `slirp4netns`). */
+  readonly slirp?: string;
+  /** Whether the agents' own network works here (default: try it once, see probe-net.ts). */
+  readonly probeNet?: (found: { readonly version: string; readonly user: SandboxUser; readonly system: Awaited<ReturnType<typeof readSystem>> }) => Promise<NetProbe>;
 }
 
+/**
+ * The sandbox of a run: bubblewrap where it works (with the agents' own network where that works
+ * too, else the host's, said in the description), else none, said likewise; `required` fails
+ * instead of doing without either.
+ */
 export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
   const uid = options.uid ?? process.getuid?.();
   if (options.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen", ...(uid === undefined ? {} : { uid }) });
-  const probe = await (options.probe ?? (() => probeBwrap({ binary: options.binary ?? "bwrap", path: options.env.PATH, ...(uid === undefined ? {} : { uid }) })))();
-  if (probe.ok) return createBwrapSandbox({ ...(options.binary ? { binary: options.binary } : {}), version: probe.version, system: await readSystem(), user: probe.user });
+  const binary = options.binary ?? "bwrap";
+  const probe = await (options.probe ?? (() => probeBwrap({ binary, path: options.env.PATH, ...(uid === undefined ? {} : { uid }) })))();
+  if (probe.ok) {
+    const system = await readSystem();
+    const found = { version: probe.version, user: probe.user, system };
+    const net = await (options.probeNet ?? ((f) => probeUserNet({ ...f, bwrap: binary, path: options.env.PATH, ...(options.slirp ? { slirp: options.slirp } : {}), ...(options.env.TMPDIR ? { tmp: options.env.TMPDIR } : {}) })))(found);
+    if (!net.ok && options.mode === "required") throw new SandboxUnavailableError(net.reason, "required", "network");
+    return createBwrapSandbox({
+      ...(options.binary ? { binary: options.binary } : {}),
+      version: probe.version,
+      system,
+      user: probe.user,
+      ...(net.ok ? { net: net.net } : { net: null, hostNetworkReason: `${net.reason}; install slirp4netns for a network without the host` }),
+    });
+  }
   if (options.mode === "required") throw new SandboxUnavailableError(probe.reason);
   if (uid === 0) throw new SandboxUnavailableError(probe.reason, "root");
   return createUnsandboxed({ reason: probe.reason, ...(uid === undefined ? {} : { uid }) });
+}
+
+/**
+ * What to say once before agents run when `network: true` gets the host's network here (the way
+ * the unsandboxed case is said); null when it gets its own, or there is no sandbox at all (said
+ * as such).
+ */
+export function networkWarning(sandbox: Sandbox): string | null {
+  if (sandbox.kind === "none" || sandbox.network.kind === "isolated") return null;
+  return `agents reach the host's network, its loopback, abstract sockets and LAN included: ${sandbox.network.reason}`;
 }
 
 const probes = new Map<string, Promise<Probe>>();

@@ -3,14 +3,17 @@
  * its own process group, stdin on /dev/null (a command waiting for input would hang), output
  * interleaved and bounded; on timeout or cancel the whole group gets SIGTERM, then SIGKILL after
  * the grace period; when the leader exits, whatever it left in the group is stopped the same way.
- * What it left outside the group is the adapter's to find (`sweep`). POSIX only.
+ * What it left outside the group is the adapter's to find (`sweep`). An adapter may also attach
+ * to the process before its command runs (`attach`: bubblewrap's network and limit watch), and a
+ * limit it watches stops the run at once. POSIX only.
  */
-import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
+import { spawn as nodeSpawn, type ChildProcess, type StdioPipe } from "node:child_process";
+import type { LimitHit } from "./limits.ts";
 import { createOutputBuffer } from "./output-buffer.ts";
 import type { Leftover, ProcessRun, SandboxRun } from "./sandbox.ts";
 
 export interface ProcessDeps {
-  readonly spawn?: (file: string, args: string[], options: { cwd: string; env: Record<string, string>; stdio: ["ignore", "pipe", "pipe"]; detached: true }) => ChildProcess;
+  readonly spawn?: (file: string, args: string[], options: { cwd: string; env: Record<string, string>; stdio: ["ignore", "pipe", "pipe", ...StdioPipe[]]; detached: true }) => ChildProcess;
   /** Sends a signal; a negative pid is a process group. */
   readonly kill?: (pid: number, signal: NodeJS.Signals) => void;
   readonly now?: () => number;
@@ -23,11 +26,25 @@ export interface Launch {
   readonly env: Record<string, string>;
   /** After the process and its group are gone: find and kill what escaped the group. */
   readonly sweep?: () => Promise<readonly Leftover[]>;
+  /** Pipes the process gets beyond stdin, stdout and stderr, as fds 3, 4, …: the adapter's own channels to it. */
+  readonly channels?: number;
+  /**
+   * Runs once the process has started: the adapter's part of the start (bubblewrap's network, the
+   * limit watch). `stop` ends the run at a limit, at once. A start that failed (`failed`) stops
+   * the process and is the run's `startFailed`; `detach` is called once the process is gone.
+   */
+  readonly attach?: (child: ChildProcess, stop: (hit: LimitHit) => void) => Promise<Attachment>;
+}
+
+export interface Attachment {
+  /** Why the adapter's part of the start failed; null when it did not. */
+  readonly failed: string | null;
+  detach(): Promise<void>;
 }
 
 /** A run whose command never started, for `reason`. */
 export function notStarted(reason: string): ProcessRun {
-  return { exitCode: null, signal: null, timedOut: false, cancelled: false, startFailed: reason, durationMs: 0, output: "", outputBytes: 0, outputTruncated: false, leftovers: [] };
+  return { exitCode: null, signal: null, timedOut: false, cancelled: false, startFailed: reason, limit: null, durationMs: 0, output: "", outputBytes: 0, outputTruncated: false, leftovers: [] };
 }
 
 // Longer timers overflow and fire at once.
@@ -42,15 +59,19 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
   const output = createOutputBuffer(request.outputLimitBytes ?? 1024 * 1024);
   const started = now();
 
-  const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; cancelled: boolean; startFailed: string | null }>((resolve) => {
+  // Set once the process started, when the adapter attaches to it.
+  const attached: { promise: Promise<Attachment> | null } = { promise: null };
+  const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; cancelled: boolean; startFailed: string | null; limit: LimitHit | null }>((resolve) => {
     let timedOut = false;
     let cancelled = false;
     let startFailed: string | null = null;
+    let limit: LimitHit | null = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let done = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const child = spawn(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const channels: StdioPipe[] = Array.from({ length: launch.channels ?? 0 }, () => "pipe");
+    const child = spawn(launch.file, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ["ignore", "pipe", "pipe", ...channels], detached: true });
     const killGroup = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
       try {
@@ -75,7 +96,7 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
       timers.forEach(clearTimeout);
       request.signal?.removeEventListener("abort", onAbort);
       killGroup("SIGKILL");
-      resolve({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed });
+      resolve({ code: exit?.code ?? null, signal: exit?.signal ?? null, timedOut, cancelled, startFailed, limit });
     };
     const onAbort = () => {
       if (exit !== null || done) return;
@@ -92,6 +113,19 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
     );
     request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
+    if (launch.attach && child.pid !== undefined) {
+      const attachment = launch.attach(child, (hit) => {
+        if (exit !== null || done || limit !== null) return;
+        limit = hit;
+        killGroup("SIGKILL");
+      });
+      attached.promise = attachment.catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error), detach: async () => undefined }));
+      void attached.promise.then((a) => {
+        if (a.failed === null || exit !== null || done) return;
+        startFailed = a.failed;
+        killGroup("SIGKILL");
+      });
+    }
 
     const onData = (chunk: Buffer) => {
       output.push(chunk);
@@ -116,6 +150,7 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
     child.on("close", finish);
   });
 
+  await (await attached.promise)?.detach();
   const leftovers = (await launch.sweep?.()) ?? [];
   return {
     exitCode: end.code,
@@ -123,6 +158,7 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
     timedOut: end.timedOut,
     cancelled: end.cancelled,
     startFailed: end.startFailed,
+    limit: end.limit,
     durationMs: now() - started,
     output: output.text(),
     outputBytes: output.bytes,

@@ -4,7 +4,16 @@
  * `Sandbox`, in a work directory (work-dir.ts). Two adapters: bubblewrap (bwrap.ts), and an
  * explicit unsandboxed one (unsandboxed.ts) whose description says why it is used.
  */
+import type { LimitHit, SandboxLimits } from "./limits.ts";
 import type { WorkDir } from "./work-dir.ts";
+
+/**
+ * What the command may reach of the network: `true`, the internet but not the host (its loopback,
+ * abstract unix sockets, its own addresses, the LAN, a cloud's metadata service) where the
+ * sandbox has a network of its own to give (see Sandbox.network), else the host's network;
+ * `"host"`, the host's network, chosen; `false`, none at all.
+ */
+export type NetworkChoice = boolean | "host";
 
 export interface SandboxRun {
   /** A command line, run with `sh -c` in the work directory. */
@@ -15,8 +24,8 @@ export interface SandboxRun {
    * else of naruto's reaches it). The sandbox sets HOME and TMPDIR to private folders.
    */
   readonly env: Readonly<Record<string, string>>;
-  /** Whether the command may reach the network (agents call their model). */
-  readonly network: boolean;
+  /** What the command may reach of the network (agents call their model). */
+  readonly network: NetworkChoice;
   /** More absolute paths the command sees, read-only (where an agent's CLI is installed). */
   readonly readOnly?: readonly string[];
   /**
@@ -33,6 +42,8 @@ export interface SandboxRun {
    */
   readonly outputs?: readonly string[];
   readonly timeoutMs: number;
+  /** What the command may take of the machine (default DEFAULT_LIMITS); only the sandbox applies them. */
+  readonly limits?: SandboxLimits;
   /** Between SIGTERM and SIGKILL on timeout or cancel. Default 5 s. */
   readonly killGraceMs?: number;
   /** Output kept: default 1 MiB (head and tail). */
@@ -60,6 +71,8 @@ export interface ProcessRun {
   readonly signal: NodeJS.Signals | null;
   readonly timedOut: boolean;
   readonly cancelled: boolean;
+  /** The limit that ended it (see limits.ts); null when none did. */
+  readonly limit: LimitHit | null;
   /** Why the command could not be started at all; null when it ran. */
   readonly startFailed: string | null;
   readonly durationMs: number;
@@ -71,9 +84,18 @@ export interface ProcessRun {
   readonly leftovers: readonly Leftover[];
 }
 
+/**
+ * What `network: true` gets here: a network of the command's own (`isolated`, through the named
+ * user-mode stack), or the host's network, with the reason (said once, like the sandbox itself).
+ */
+export type NetworkSupport = { readonly kind: "isolated"; readonly via: string } | { readonly kind: "host"; readonly reason: string };
+
 export interface Sandbox {
   readonly kind: "bwrap" | "none";
-  /** For the terminal, the report and the result: `bwrap 0.8.0`, or `none (bwrap not found)`. */
+  /**
+   * For the terminal, the report and the result: `bwrap 0.8.0; network: slirp4netns 1.2.0 …`,
+   * or `none (bwrap not found)`.
+   */
   readonly description: string;
   /**
    * Commands run as root on the host, with nothing around them: `sandbox: none` chosen by a
@@ -81,5 +103,7 @@ export interface Sandbox {
    * a command is never root (sandbox-user.ts).
    */
   readonly runsAsRoot: boolean;
+  /** What `network: true` gets (without the sandbox: the host's network). */
+  readonly network: NetworkSupport;
   run(request: SandboxRun): Promise<ProcessRun>;
 }

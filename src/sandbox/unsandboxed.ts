@@ -28,6 +28,7 @@ export function createUnsandboxed(options: UnsandboxedOptions): Sandbox {
     kind: "none",
     description: `none (${options.reason})`,
     runsAsRoot: (options.uid ?? process.getuid?.()) === 0,
+    network: { kind: "host", reason: "no sandbox" },
     async run(request: SandboxRun): Promise<ProcessRun> {
       const tracking = newTrackingValue();
       const env = { ...request.env, HOME: request.workDir.home, TMPDIR: request.workDir.tmp, [TRACKING_ENV]: tracking };

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBwrapSandbox, readSystem } from "../../src/sandbox/bwrap.ts";
 import { probeBwrap } from "../../src/sandbox/choose.ts";
+import { probeUserNet, type NetProbe } from "../../src/sandbox/probe-net.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { createUnsandboxed } from "../../src/sandbox/unsandboxed.ts";
 import { makeWorkDirFolders, workDirLayout, type WorkDir } from "../../src/sandbox/work-dir.ts";
@@ -17,9 +18,28 @@ const probe = await probeBwrap({ binary: "bwrap", path: process.env.PATH });
 /** Why the bubblewrap tests cannot run here; null when they can. */
 export const bwrapSkipReason: string | null = probe.ok ? null : `bubblewrap does not work on this machine (${probe.reason}); .ci/run installs it`;
 
-export async function bwrapSandbox(): Promise<Sandbox> {
+let netProbe: Promise<NetProbe> | null = null;
+
+/**
+ * Whether the agents' own network (src/sandbox/user-net.ts) works here: tried once per test
+ * file, on first use. CI installs slirp4netns (.ci/run).
+ */
+export function userNetHere(): Promise<NetProbe> {
+  if (!probe.ok) return Promise.resolve({ ok: false, reason: bwrapSkipReason ?? "no bwrap" });
+  const found = probe;
+  netProbe ??= readSystem().then((system) => probeUserNet({ bwrap: "bwrap", version: found.version, system, user: found.user, path: process.env.PATH }));
+  return netProbe;
+}
+
+/**
+ * Bubblewrap as `sandbox: auto` makes it, but for the network: `network: true` is the host's
+ * network here (each run in a network of its own costs a slirp4netns), unless `ownNetwork`.
+ */
+export async function bwrapSandbox(options: { readonly ownNetwork?: boolean } = {}): Promise<Sandbox> {
   if (!probe.ok) throw new Error(bwrapSkipReason ?? "no bwrap");
-  return createBwrapSandbox({ version: probe.version, system: await readSystem() });
+  const net = options.ownNetwork ? await userNetHere() : null;
+  if (net !== null && !net.ok) throw new Error(`the agents' own network does not work here: ${net.reason}`);
+  return createBwrapSandbox({ version: probe.version, system: await readSystem(), ...(net?.ok ? { net: net.net } : { hostNetworkReason: "tests give agents the host's network unless they ask for their own" }) });
 }
 
 export function unsandboxed(): Sandbox {

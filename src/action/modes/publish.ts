@@ -197,6 +197,7 @@ const NOTHING_RUNS: Sandbox = {
   kind: "none",
   runsAsRoot: false,
   description: "none (the publish job runs no process of the repository)",
+  network: { kind: "host", reason: "no sandbox" },
   run: () => Promise.reject(new Error("the publish job runs nothing of the repository: this is a bug in naruto")),
 };
 

@@ -12,6 +12,7 @@ import type { EngineContext } from "../../engine/index.ts";
 import { gitCommonDir } from "../../engine/index.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { writePrepared, type PreparedJob } from "../prepared.ts";
+import { networkWarning } from "../../sandbox/index.ts";
 
 /** The mission input is missing or not a mission id. */
 export class ModeInputError extends Error {
@@ -135,6 +136,8 @@ export async function engineContext(deps: AgentStepDeps, config: Config): Promis
   const sandbox = await deps.chooseSandbox(config.sandbox);
   if (sandbox.kind === "none") deps.log.warning(`naruto: agents and verify commands run without a sandbox: ${sandbox.description}`);
   else deps.log.info(`naruto: agents and verify commands run in the sandbox: ${sandbox.description}`);
+  const hostNetwork = networkWarning(sandbox);
+  if (hostNetwork !== null) deps.log.warning(`naruto: ${hostNetwork}`);
   return {
     git: deps.git,
     repoDir: deps.workspace,

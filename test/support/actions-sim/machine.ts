@@ -5,8 +5,8 @@
  * namespace (its own `/proc`; everything in it dies with the job) and a mount namespace where
  * the temp folder and the home folder are private (the fake GitHub's repositories, other jobs'
  * folders and the host's home are not visible) and `readOnly` folders (the action's repository)
- * cannot be changed. Steps run as an unprivileged user without capabilities, so they cannot
- * undo those mounts. Without namespaces (`isolation: "none"`) steps are plain child processes
+ * cannot be changed; `/dev/net/tun` is open to every user, as on a runner. Steps run as an
+ * unprivileged user without capabilities, so they cannot undo those mounts. Without namespaces (`isolation: "none"`) steps are plain child processes
  * and `close()` kills what carries the job's `RUNNER_TRACKING_ID`, as the real runner does.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -49,6 +49,9 @@ for spec in "$@"; do
   if [ "\${spec%%:*}" = ro ]; then mount -o remount,bind,ro "$dir"; fi
 done
 umount -l /mnt
+# A runner's /dev/net/tun is open to its user (Ubuntu's udev rule makes it 0666): slirp4netns,
+# the agents' own network, needs it. This machine's may be root's only.
+if [ -d /dev/net ]; then mount -t tmpfs -o mode=755 sim-net /dev/net && mknod -m 666 /dev/net/tun c 10 200 || true; fi
 echo ready
 exec sleep infinity
 `;

@@ -1,0 +1,83 @@
+/**
+ * Whether the command's own network (user-net.ts) works here, found once per process the way the
+ * bubblewrap probe is (choose.ts): slirp4netns on PATH, and one real run in it — the same launch
+ * as an agent's — since what fails is only known by trying (no `/dev/net/tun` for naruto's user,
+ * a user namespace AppArmor refuses, a kernel without what slirp4netns needs).
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBwrapSandbox, type SystemEntry } from "./bwrap.ts";
+import type { SandboxUser } from "./sandbox-user.ts";
+import { findProgram } from "./find-program.ts";
+import type { UserNet } from "./user-net.ts";
+import { makeWorkDirFolders, workDirLayout } from "./work-dir.ts";
+
+export type NetProbe = { readonly ok: true; readonly net: UserNet } | { readonly ok: false; readonly reason: string };
+
+export interface NetProbeOptions {
+  /** bwrap, and what its probe found (choose.ts). */
+  readonly bwrap: string;
+  readonly version: string;
+  readonly system: readonly SystemEntry[];
+  readonly user: SandboxUser;
+  /** The slirp4netns executable (default `slirp4netns`, found on PATH or in the system's folders). */
+  readonly slirp?: string;
+  /** The runner's PATH. */
+  readonly path: string | undefined;
+  /** Where the trial run's folder is made (default the temp folder). */
+  readonly tmp?: string;
+}
+
+const probes = new Map<string, Promise<NetProbe>>();
+
+export function probeUserNet(options: NetProbeOptions): Promise<NetProbe> {
+  const key = JSON.stringify([options.bwrap, options.slirp ?? "", options.user, options.path ?? ""]);
+  let found = probes.get(key);
+  if (found === undefined) {
+    found = tryUserNet(options);
+    probes.set(key, found);
+  }
+  return found;
+}
+
+async function tryUserNet(options: NetProbeOptions): Promise<NetProbe> {
+  const slirp = await findProgram(options.slirp ?? "slirp4netns", options.path);
+  if (slirp === null) return { ok: false, reason: "slirp4netns not found" };
+  const said = await versionOf(slirp);
+  if (said === null) return { ok: false, reason: `${slirp} does not run` };
+  const net: UserNet = { slirp, version: said, ip: await findProgram("ip", options.path) };
+  const root = await mkdtemp(join(options.tmp ?? tmpdir(), "naruto-net-probe-"));
+  try {
+    const workDir = workDirLayout(root, { start: "0".repeat(40), objects: { commonDir: root, objects: [], format: "sha1" }, startObjects: [], label: "net-probe" });
+    await makeWorkDirFolders(workDir);
+    const sandbox = createBwrapSandbox({ binary: options.bwrap, version: options.version, system: options.system, user: options.user, net });
+    // The command sees slirp4netns's interface, or the network is not its own.
+    const run = await sandbox.run({ command: "grep -q tap0 /proc/net/dev && echo naruto-net-ok", workDir, env: { PATH: options.path ?? "/usr/bin:/bin" }, network: true, timeoutMs: 20_000, killGraceMs: 1000 });
+    if (run.startFailed !== null) return { ok: false, reason: run.startFailed };
+    if (run.exitCode !== 0 || !run.output.includes("naruto-net-ok")) return { ok: false, reason: `bwrap could not make a network namespace for it${lastLine(run.output)}` };
+    return { ok: true, net };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function lastLine(output: string): string {
+  const line = output.trim().split("\n").at(-1) ?? "";
+  return line === "" ? "" : `: ${line.replace(/^bwrap: /, "")}`;
+}
+
+/** `slirp4netns version 1.2.0` → `slirp4netns 1.2.0`; null when it does not run. */
+function versionOf(slirp: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = spawn(slirp, ["--version"], { stdio: ["ignore", "pipe", "ignore"], env: {} });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.on("error", () => resolve(null));
+    child.on("close", (code) => {
+      const version = /version\s+(\S+)/.exec(out)?.[1];
+      resolve(code === 0 ? `slirp4netns${version ? ` ${version}` : ""}` : null);
+    });
+  });
+}
