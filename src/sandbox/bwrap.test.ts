@@ -136,6 +136,10 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
       return (await sandbox.run({ command: both, workDir: dir, env: { PATH: process.env.PATH ?? "" }, network, timeoutMs: 30_000 })).output.trim().split("\n");
     };
     for (const answer of await knocked(true)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
+    // Names resolve through slirp4netns's forwarder, in a file the command can read (as the sandbox user too).
+    const dir = await bareWorkDir();
+    cleanup.push(() => dir.remove());
+    expect((await sandbox.run({ command: "cat /etc/resolv.conf", workDir: dir, env: {}, network: true, timeoutMs: 30_000 })).output).toBe("nameserver 10.0.2.3\n");
     expect(await knocked("host")).toEqual(["abstract", "loopback"]);
     for (const answer of await knocked(false)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
   });

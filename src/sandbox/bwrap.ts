@@ -132,7 +132,8 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup, channels: Bwra
     const resolv = setup.resolv ?? { file: "/etc/resolv.conf", dir: null };
     if (resolv.dir !== null) args.push("--dir", resolv.dir);
     resolvFile = resolv.file;
-    args.push("--ro-bind-data", String(channels.resolv), resolv.file, "--block-fd", String(channels.block));
+    // bwrap makes the file 0600, its own: the sandbox user (naruto as root) must read it too.
+    args.push("--perms", "0644", "--ro-bind-data", String(channels.resolv), resolv.file, "--block-fd", String(channels.block));
   }
   // /dev is read-only: its tmpfs held whatever the command wrote there, in memory, unbounded.
   // Root's tmpfs folders would be root's alone: the sandbox user gets them as anyone does.

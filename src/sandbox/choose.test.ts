@@ -3,6 +3,7 @@
  * user of their own (sandbox-user.ts), never root; without a working bubblewrap, `auto` runs
  * them unsandboxed for an ordinary user and refuses for root. A stand-in `bwrap` plays each machine.
  */
+import { spawnSync } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,20 +93,30 @@ describe("the agents' own network", () => {
   });
 
   it("where it does not, is the host's network, said once, like the sandbox itself; required refuses to run then", async () => {
-    const probeNet = async () => ({ ok: false as const, reason: "slirp4netns not found" });
+    const reason = "slirp4netns not found; install slirp4netns (Debian and Ubuntu: apt-get install slirp4netns) for a network without the host";
+    const probeNet = async () => ({ ok: false as const, reason });
     const sandbox = await chooseSandbox({ mode: "auto", env: { PATH: process.env.PATH }, probe: bwrapWorks, probeNet });
-    expect(sandbox.network).toEqual({ kind: "host", reason: "slirp4netns not found; install slirp4netns for a network without the host" });
-    expect(sandbox.description).toBe("bwrap 0.8.0; network: the host's (slirp4netns not found; install slirp4netns for a network without the host)");
-    expect(networkWarning(sandbox)).toBe("agents reach the host's network, its loopback, abstract sockets and LAN included: slirp4netns not found; install slirp4netns for a network without the host");
+    expect(sandbox.network).toEqual({ kind: "host", reason });
+    expect(sandbox.description).toBe(`bwrap 0.8.0; network: the host's (${reason})`);
+    expect(networkWarning(sandbox)).toBe(`agents reach the host's network, its loopback, abstract sockets and LAN included: ${reason}`);
     const refused = await chooseSandbox({ mode: "required", env: { PATH: process.env.PATH }, probe: bwrapWorks, probeNet }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SandboxUnavailableError);
-    expect(refused).toMatchObject({ missing: "network", reason: "slirp4netns not found" });
+    expect(refused).toMatchObject({ missing: "network", reason });
     expect((refused as Error).message).toMatch(/install slirp4netns \(Debian and Ubuntu: apt-get install slirp4netns/);
     // Without the sandbox there is nothing more to say about the network than that.
     expect(networkWarning(await chooseSandbox({ mode: "none", env: {} }))).toBeNull();
   });
 
   it("is tried for real: a slirp4netns that does not run gives the host's network", async () => {
-    expect(await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, slirp: "/nonexistent/slirp4netns" })).toEqual({ ok: false, reason: "/nonexistent/slirp4netns does not run" });
+    expect(await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, slirp: "/nonexistent/slirp4netns" })).toEqual({
+      ok: false,
+      reason: "/nonexistent/slirp4netns does not run; install slirp4netns (Debian and Ubuntu: apt-get install slirp4netns) for a network without the host",
+    });
+  });
+
+  const slirpHere = spawnSync("slirp4netns", ["--version"]).status === 0;
+  it.skipIf(!slirpHere)(`says so when naruto's user cannot open /dev/net/tun, which slirp4netns needs${slirpHere ? "" : " (skipped: slirp4netns is not installed)"}`, async () => {
+    const probe = await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, tun: "/nonexistent/tun" });
+    expect(probe).toEqual({ ok: false, reason: expect.stringMatching(/^\/nonexistent\/tun, which slirp4netns opens, is not open to naruto's user: make it 0666/) });
   });
 });

@@ -88,7 +88,7 @@ export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
       version: probe.version,
       system,
       user: probe.user,
-      ...(net.ok ? { net: net.net } : { net: null, hostNetworkReason: `${net.reason}; install slirp4netns for a network without the host` }),
+      ...(net.ok ? { net: net.net } : { net: null, hostNetworkReason: net.reason }),
     });
   }
   if (options.mode === "required") throw new SandboxUnavailableError(probe.reason);

@@ -1,5 +1,5 @@
 /**
- * Per-agent limits (DESIGN.md §8a): what one sandboxed command may take of the machine, and how a
+ * Per-agent limits (docs/architecture.md): what one sandboxed command may take of the machine, and how a
  * run that reached one says so. Inside bubblewrap (bwrap.ts):
  *
  * - **processes** — `RLIMIT_NPROC`, set inside the sandbox (`prlimit`) before the command starts.

@@ -5,7 +5,8 @@
  * a user namespace AppArmor refuses, a kernel without what slirp4netns needs).
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBwrapSandbox, type SystemEntry } from "./bwrap.ts";
@@ -28,7 +29,12 @@ export interface NetProbeOptions {
   readonly path: string | undefined;
   /** Where the trial run's folder is made (default the temp folder). */
   readonly tmp?: string;
+  /** The TUN device slirp4netns opens (default /dev/net/tun). */
+  readonly tun?: string;
 }
+
+const TUN = "/dev/net/tun";
+const INSTALL = "install slirp4netns (Debian and Ubuntu: apt-get install slirp4netns) for a network without the host";
 
 const probes = new Map<string, Promise<NetProbe>>();
 
@@ -44,9 +50,13 @@ export function probeUserNet(options: NetProbeOptions): Promise<NetProbe> {
 
 async function tryUserNet(options: NetProbeOptions): Promise<NetProbe> {
   const slirp = await findProgram(options.slirp ?? "slirp4netns", options.path);
-  if (slirp === null) return { ok: false, reason: "slirp4netns not found" };
+  if (slirp === null) return { ok: false, reason: `slirp4netns not found; ${INSTALL}` };
   const said = await versionOf(slirp);
-  if (said === null) return { ok: false, reason: `${slirp} does not run` };
+  if (said === null) return { ok: false, reason: `${slirp} does not run; ${INSTALL}` };
+  // What slirp4netns opens as naruto's user; the trial run would only say "child failed".
+  if (!(await access(options.tun ?? TUN, constants.R_OK | constants.W_OK).then(() => true, () => false))) {
+    return { ok: false, reason: `${options.tun ?? TUN}, which slirp4netns opens, is not open to naruto's user: make it 0666 as Debian and Ubuntu do (in a container, give it the device: docker run --device /dev/net/tun)` };
+  }
   const net: UserNet = { slirp, version: said, ip: await findProgram("ip", options.path) };
   const root = await mkdtemp(join(options.tmp ?? tmpdir(), "naruto-net-probe-"));
   try {

@@ -43,6 +43,11 @@ describe("outerLayer", () => {
     expect(args.slice(args.indexOf("--") + 4)).toEqual(["naruto-network", "/usr/sbin/ip", "10.0.0.0/8", "192.0.2.2/32", "--", "/usr/bin/bwrap", "--unshare-pid", "--", "sh", "-c", "true"]);
     expect(outerLayer({ bwrap: "bwrap", ip: null, blocked: ["10.0.0.0/8"], pidFd: 3, inner: [] }).slice(-4)).toEqual(["naruto-network", "", "--", "bwrap"]);
   });
+
+  it("as root makes only the network namespace: the inner bwrap stays root's and drops to the sandbox user itself", () => {
+    const args = outerLayer({ bwrap: "/usr/bin/bwrap", ip: "/usr/sbin/ip", blocked: ["10.0.0.0/8"], pidFd: 3, inner: ["--", "true"], root: true });
+    expect(args.slice(0, args.indexOf("--"))).toEqual(["--unshare-net", "--cap-add", "ALL", "--die-with-parent", "--bind", "/", "/", "--dev-bind", "/dev", "/dev"]);
+  });
 });
 
 describe("slirpArgs", () => {

@@ -1,5 +1,5 @@
 /**
- * The command's own network (DESIGN.md §8a). `network: true` gives it a network namespace of its
+ * The command's own network (docs/architecture.md). `network: true` gives it a network namespace of its
  * own whose only way out is slirp4netns: a user-mode TCP/IP stack that runs as naruto's user, in
  * naruto's network namespace, and makes the command's connections as sockets of its own. The
  * command reaches what naruto's user reaches on the internet, and not:

@@ -1,5 +1,5 @@
 /**
- * Per-agent limits (issue 31, DESIGN.md §8a): `naruto run` as a real process, with agents that
+ * Per-agent limits (issue 31, docs/architecture.md): `naruto run` as a real process, with agents that
  * take what the machine has — a fork bomb, a memory hog, a file that never ends — beside an honest
  * bystander. Each is stopped by its limit and its attempt says which; the bystander integrates.
  * As root, and as an ordinary user (`setpriv`). The attacks are bounded (400 processes, 512 MiB,

@@ -1,5 +1,5 @@
 /**
- * The sandbox's network (issue 31, DESIGN.md §8a): `naruto run` as a real process in a stand-in
+ * The sandbox's network (issue 31, docs/architecture.md): `naruto run` as a real process in a stand-in
  * network (test/support/stand-in-network.ts), a hostile agent knocking on every door of the host
  * it runs on. By default the agent reaches its model API (the stand-in "internet", by name through
  * the resolver) and nothing of the host: not its loopback, not an abstract unix socket, not a
