@@ -207,10 +207,14 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   let ready: Promise<BwrapSetup> | null = null;
   // Work directories already given to the sandbox user: an attempt's verify runs where its agent did.
   const handedOver = new Set<string>();
-  const network: NetworkSupport = net === null ? { kind: "host", reason: options.hostNetworkReason ?? "no network of its own was set up" } : { kind: "isolated", via: net.version };
+  const network: NetworkSupport =
+    net === null
+      ? { kind: "host", reason: options.hostNetworkReason ?? "no network of its own was set up" }
+      : { kind: "isolated", via: `${net.version}, the internet without the host`, gap: net.ip === null ? "without `ip` (iproute2) the host's own addresses and the LAN stay in the agents' reach: install iproute2" : null };
   return {
     kind: "bwrap",
-    description: `${options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap"}; ${describeNetwork(network, net)}`,
+    // The result's `sandbox` (and the report's) stays `bwrap 0.8.0`; what the network is, `network` says.
+    description: options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
     runsAsRoot: false,
     network,
     async run(request: SandboxRun): Promise<ProcessRun> {
@@ -235,9 +239,4 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
 /** A system program the sandbox shows (under a system path), or null. */
 function shownInside(program: string | null): string | null {
   return program !== null && SYSTEM_PATHS.some((s) => program.startsWith(`${s}/`)) ? program : null;
-}
-
-function describeNetwork(network: NetworkSupport, net: UserNet | null): string {
-  if (network.kind === "host") return `network: the host's (${network.reason})`;
-  return `network: ${network.via}, the internet without the host${net?.ip === null ? " (without `ip` the host's addresses and the LAN stay in reach: install iproute2)" : ""}`;
 }

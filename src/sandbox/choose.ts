@@ -102,7 +102,8 @@ export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
  * as such).
  */
 export function networkWarning(sandbox: Sandbox): string | null {
-  if (sandbox.kind === "none" || sandbox.network.kind === "isolated") return null;
+  if (sandbox.kind === "none") return null;
+  if (sandbox.network.kind === "isolated") return sandbox.network.gap ? `agents have a network of their own, but ${sandbox.network.gap}` : null;
   return `agents reach the host's network, its loopback, abstract sockets and LAN included: ${sandbox.network.reason}`;
 }
 

@@ -88,13 +88,16 @@ export interface ProcessRun {
  * What `network: true` gets here: a network of the command's own (`isolated`, through the named
  * user-mode stack), or the host's network, with the reason (said once, like the sandbox itself).
  */
-export type NetworkSupport = { readonly kind: "isolated"; readonly via: string } | { readonly kind: "host"; readonly reason: string };
+export type NetworkSupport =
+  /** `via`: `slirp4netns 1.2.0, the internet without the host`, for the job log. */
+  | { readonly kind: "isolated"; readonly via: string; /** What it lets through here (said once), or null. */ readonly gap?: string | null }
+  | { readonly kind: "host"; readonly reason: string };
 
 export interface Sandbox {
   readonly kind: "bwrap" | "none";
   /**
-   * For the terminal, the report and the result: `bwrap 0.8.0; network: slirp4netns 1.2.0 …`,
-   * or `none (bwrap not found)`.
+   * For the terminal, the report and the result: `bwrap 0.8.0`, or `none (bwrap not found)`
+   * (what the network is: {@link Sandbox.network}).
    */
   readonly description: string;
   /**

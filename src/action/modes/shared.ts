@@ -135,7 +135,7 @@ export async function handOver(deps: Pick<ModeDeps, "tempDir" | "log">, job: Pre
 export async function engineContext(deps: AgentStepDeps, config: Config): Promise<EngineContext> {
   const sandbox = await deps.chooseSandbox(config.sandbox);
   if (sandbox.kind === "none") deps.log.warning(`naruto: agents and verify commands run without a sandbox: ${sandbox.description}`);
-  else deps.log.info(`naruto: agents and verify commands run in the sandbox: ${sandbox.description}`);
+  else deps.log.info(`naruto: agents and verify commands run in the sandbox: ${sandbox.description}${sandbox.network.kind === "isolated" ? `; network: ${sandbox.network.via}` : ""}`);
   const hostNetwork = networkWarning(sandbox);
   if (hostNetwork !== null) deps.log.warning(`naruto: ${hostNetwork}`);
   return {
