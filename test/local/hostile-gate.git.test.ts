@@ -3,7 +3,7 @@
  * as a user would meet them: `naruto run` as a real process on a real repository, each attack a
  * real agent process (test/support/agents/hostile-gate.mjs) beside an honest bystander.
  *
- * - A file over `limits.max_file_size` (random, or a sparse 3 GiB one) is refused by name before
+ * - A file over `limits.max_file_size` (random, or a sparse 2 GiB one) is refused by name before
  *   anything hashes it: nothing of it reaches the user's object store, and naruto never reads it.
  * - A named pipe or a socket in the work tree is refused by name, not dropped, and blocks nothing,
  *   not even one where git opens a folder's `.gitignore`.
@@ -66,7 +66,7 @@ interface Setup {
 
 const ATTACKS = [
   { id: "atk-big", attack: "big-file", prompt: "hostile-size-mb: 4" },
-  { id: "atk-sparse", attack: "sparse-file", prompt: "hostile-size-gib: 3" },
+  { id: "atk-sparse", attack: "sparse-file", prompt: "hostile-size-gib: 2" },
   { id: "atk-special", attack: "special-files" },
   { id: "atk-collide", attack: "collide" },
   { id: "atk-objects", attack: "objects" },
@@ -83,7 +83,8 @@ async function setup(as: RunAs): Promise<Setup> {
   await repo.run("reflog", "expire", "--expire=now", "--all");
   const agents: Record<string, unknown> = { default: { command: fakeAgentCommand("edit"), read: [FAKE_AGENTS_DIR] } };
   for (const a of ATTACKS) agents[a.attack] = { command: `${GATE} ${a.attack}`, read: [FAKE_AGENTS_DIR] };
-  const config = { version: 1, sandbox: "auto", agents, limits: { max_parallel: 3, max_attempts: 1, item_timeout: "3m", max_file_size: "1MiB" } };
+  // The sandbox's file size limit (1GiB by default) would stop a sparse file of more before the gate sees it: this is the gate's test, so at its largest (2GiB), with a 2 GiB file.
+  const config = { version: 1, sandbox: "auto", agents, limits: { max_parallel: 3, max_attempts: 1, item_timeout: "3m", max_file_size: "1MiB", agent_file_size: "2GiB" } };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config) });
   const items = [
     ...ATTACKS.map((a) => ({ id: a.id, title: a.attack, agent: a.attack, writes: [`src/${a.id}/`], prompt: `${"prompt" in a ? a.prompt : a.attack}\nhostile-secret-prefix: SECRET-\n` })),
