@@ -38,7 +38,7 @@ describe("loadConfig defaults", () => {
       agent_file_size: 1024 ** 3,
       agent_tmp_size: 1024 ** 3,
     });
-    expect(config.queue).toEqual({ verify: null, batch: 8, env: [] });
+    expect(config.queue).toEqual({ verify: null, batch: 8, env: [], verify_report: null, red_base: "stop", confirm_runs: 1, max_flips: 10 });
     expect(config).toMatchObject({ sandbox: "auto", workdir: null });
     expect(config.planner).toEqual({ agent: "default" });
     expect(config.arbiter).toEqual({ agent: null });
@@ -160,6 +160,9 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["a login for a plain command", "agents: { x: { command: y, login: true } }", "agents.x", /`login: true` .* needs `preset: claude`, `codex` or `gemini`/],
     ["a login for aider", "agents: { x: { preset: aider, login: true } }", "agents.x", /aider and plain commands take their keys from `env:`/],
     ["a token for the verify", "queue: { env: [GITHUB_TOKEN] }", "queue.env[0]", /GitHub tokens never reach an agent/],
+    ["a red base compared without a report", "queue: { verify: npm test, red_base: compare }", "queue.red_base", /set verify_report too/],
+    ["a report outside the repository", "queue: { verify_report: ../junit.xml }", "queue.verify_report", /inside the repository/],
+    ["confirm runs out of range", "queue: { confirm_runs: 11 }", "queue.confirm_runs", /at most 10/],
     ["a version", "version: 2", "version", /must be 1/],
     ["a list for a mapping", "limits: [1]", "limits", /expected a mapping/],
     ["a misspelled key", "limits: { max_paralel: 2 }", "limits.max_paralel", /did you mean "max_parallel"/],
@@ -218,7 +221,7 @@ describe("loadConfig other fields", () => {
       agent_tmp_size: 512 * 1024 ** 2,
     });
     expect(config.allow).toEqual(["submodules", "gitattributes"]);
-    expect(config.queue).toEqual({ verify: "npm test", batch: 4, env: [] });
+    expect(config.queue).toEqual({ verify: "npm test", batch: 4, env: [], verify_report: null, red_base: "stop", confirm_runs: 1, max_flips: 10 });
     expect(config.limits).toMatchObject({ max_parallel: 256, max_cost_usd: 12.5, min_permission: "maintain" });
     expect(config).toMatchObject({ allow_protected: true, approval: true });
   });

@@ -47,7 +47,15 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
     agents,
     planner: { agent: planner },
     arbiter: { agent: review },
-    queue: { verify: file.queue.verify ?? null, batch: file.queue.batch, env: file.queue.env },
+    queue: {
+      verify: file.queue.verify ?? null,
+      batch: file.queue.batch,
+      env: file.queue.env,
+      verify_report: file.queue.verify_report ?? null,
+      red_base: file.queue.red_base,
+      confirm_runs: file.queue.confirm_runs,
+      max_flips: file.queue.max_flips,
+    },
     limits: {
       max_parallel: file.limits.max_parallel,
       max_attempts: file.limits.max_attempts,

@@ -61,6 +61,7 @@ const SandboxPath = z
   .refine((p) => !/[\0\n]/.test(p), { error: "a path cannot hold NUL or a newline" });
 
 export const SANDBOX_MODES = ["auto", "required", "none"] as const;
+export const RED_BASE_MODES = ["stop", "compare"] as const;
 
 /** What `allow:` may let through the gate (docs/architecture.md), each refused by default. */
 export const ALLOW_NAMES = ["submodules", "gitattributes"] as const;
@@ -148,6 +149,35 @@ export const ConfigSchema = z
         verify: z.string().min(1).optional().describe("command run once per batch on the candidate queue head"),
         batch: count(256).default(8).describe("checkpoints integrated and verified together"),
         env: z.array(EnvName).default([]).describe("names of variables passed through to the verify command (it gets the basics a shell needs, and these)"),
+        verify_report: z
+          .string()
+          .min(1)
+          .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !/[\0\n]/.test(p), { error: "expected a path or glob inside the repository (no leading /, no ..)" })
+          .optional()
+          .describe("the JUnit XML file (or glob, like reports/**/*.xml) the verify command writes, relative to the repository root: a run that ran no test is red, and fewer tests or more skipped than before is a finding"),
+        red_base: z
+          .enum(RED_BASE_MODES)
+          .default("stop")
+          .describe("when verify already fails on the mission's base: stop (integrate nothing, say the base is red) or compare (a batch is green when it fails no test the base did not; needs verify_report)"),
+        confirm_runs: z
+          .number()
+          .int()
+          .min(0)
+          .max(10)
+          .default(1)
+          .describe("runs, after a checkpoint's first red, that must all be red before the checkpoint is blamed; a green one among them is a flip (the verify is flaky there)"),
+        max_flips: z
+          .number()
+          .int()
+          .min(0)
+          .max(1000)
+          .default(10)
+          .describe("flips a mission tolerates; one more stops integration, saying the verify is flaky"),
+      })
+      .check((ctx) => {
+        if (ctx.value.red_base === "compare" && ctx.value.verify_report === undefined) {
+          ctx.issues.push({ code: "custom", input: ctx.value, path: ["red_base"], message: "red_base: compare compares test reports: set verify_report too" });
+        }
       })
       .prefault({}),
     limits: z

@@ -47,7 +47,17 @@ export interface Config {
   readonly planner: { readonly agent: string };
   /** `agent` is null when no review agent runs (the policy rules always do). */
   readonly arbiter: { readonly agent: string | null };
-  readonly queue: { readonly verify: string | null; readonly batch: number; readonly env: readonly string[] };
+  readonly queue: {
+    readonly verify: string | null;
+    readonly batch: number;
+    readonly env: readonly string[];
+    /** JUnit XML path or glob the verify writes (relative to the repository root); null: none read. */
+    readonly verify_report: string | null;
+    /** A red base stops integration, or (`compare`) batches are judged against its failures. */
+    readonly red_base: "stop" | "compare";
+    readonly confirm_runs: number;
+    readonly max_flips: number;
+  };
   readonly limits: {
     readonly max_parallel: number;
     readonly max_attempts: number;

@@ -1,14 +1,16 @@
 /**
  * Integration of one batch, for both drivers (the local run, the Action's queue and publish jobs): checkpoints
  * go onto the queue in batches of `queue.batch`, one batch at a time, each verified (and bisected
- * when red) by the merge queue of `src/git/`.
+ * when red) by the merge queue of `src/queue/`.
  */
 import { integrate } from "../queue/index.ts";
-import type { TreeCache } from "../queue/index.ts";
+import type { CheckpointResult, JudgePolicy, TreeCache } from "../queue/index.ts";
 import { queueRefName } from "../queue/index.ts";
 import { GitError, gitText } from "../git/index.ts";
 import type { VerifyCandidate } from "../queue/index.ts";
-import type { Mission } from "../mission/index.ts";
+import type { BaseCheck, Mission } from "../mission/index.ts";
+import { checkBase, flakyVerifyReason, knownBaseCheck, policyOnBase, reportRecord } from "./base-check.ts";
+import { testFindings, type BatchItem } from "./test-findings.ts";
 import type { CheckpointOrder, IntegrationResult, MissionEvent } from "../mission/index.ts";
 import type { EngineContext } from "./context.ts";
 import { queueVerifier } from "./queue-verify.ts";
@@ -41,9 +43,14 @@ export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.g
  * Integrates one batch and returns the `integrated` event. A checkpoint that is already on the
  * queue (the runner stopped after integrating but before saving the mission) is recognised by
  * its trailers and reported with its queue commit instead of being applied twice.
+ *
+ * With a verify command: the base is verified first (once per base and command, see
+ * base-check.ts), suspects are confirmed before they are blamed (`queue.confirm_runs`), and what
+ * the tests did is compared with the head the batch was built on (test-findings.ts).
  */
 export async function integrateBatch(ctx: BatchContext, mission: Mission, batch: readonly CheckpointOrder[]): Promise<Integrated> {
   const queueRef = queueRefName(mission.id);
+  const at = () => ctx.now().toISOString();
   const onQueue = await integratedAttempts(ctx, mission, queueRef);
   const results: IntegrationResult[] = [];
   const todo: CheckpointOrder[] = [];
@@ -54,30 +61,75 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
   }
   let head = mission.queue.head;
   let verifyRuns = 0;
-  if (todo.length > 0) {
-    const batchResult = await integrate({
-      git: ctx.git,
-      repoDir: ctx.repoDir,
-      queueRef,
-      checkpoints: todo,
-      ...(ctx.verifier ? { verify: ctx.verifier } : ctx.verify ? { verify: queueVerifier(ctx, mission.id, ctx.verify) } : {}),
-      ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
-      ...(ctx.trees ? { trees: ctx.trees } : {}),
-      committer: NARUTO_COMMITTER,
-      now: ctx.now,
-    });
-    head = batchResult.newHead;
-    verifyRuns = batchResult.verifyRuns;
-    for (const r of batchResult.results) {
-      const { item, attempt } = r.checkpoint;
-      if (r.status === "integrated") results.push({ kind: "integrated", item, attempt, commit: r.commit, changed: [...r.changed] });
-      else if (r.status === "conflicted") results.push({ kind: "conflicted", item, attempt, paths: [...r.paths] });
-      else results.push({ kind: "verify_failed", item, attempt, output: `exit ${r.exitCode ?? "none"}\n${r.outputTail}` });
-    }
-  } else {
+  if (todo.length === 0) {
     head = (await gitText(ctx.git, { args: ["rev-parse", queueRef], cwd: ctx.repoDir })) || head;
+    return { type: "integrated", at: at(), queue_head: head, verify_runs: 0, results };
   }
-  return { type: "integrated", at: ctx.now().toISOString(), queue_head: head, verify_runs: verifyRuns, results };
+  const checks = ctx.verify === null ? null : { command: ctx.verify, queue: ctx.config.queue, verify: ctx.verifier ?? queueVerifier(ctx, mission.id, ctx.verify) };
+  let baseCheck: BaseCheck | null = null;
+  let judge: JudgePolicy | undefined;
+  if (checks !== null) {
+    const known = knownBaseCheck(mission, checks.command);
+    if (known === null) {
+      baseCheck = await checkBase(checks.verify, mission, checks.command);
+      verifyRuns += 1;
+    }
+    const policy = policyOnBase(known ?? (baseCheck as BaseCheck), checks.queue.red_base, mission.base.ref);
+    if ("halt" in policy) return { type: "integrated", at: at(), queue_head: head, verify_runs: verifyRuns, results, base_check: baseCheck, halt: policy.halt };
+    judge = policy.judge;
+  }
+  const batchResult = await integrate({
+    git: ctx.git,
+    repoDir: ctx.repoDir,
+    queueRef,
+    checkpoints: todo,
+    ...(checks ? { verify: checks.verify, confirm: { confirmRuns: checks.queue.confirm_runs, flipsBefore: mission.queue.flips.length } } : {}),
+    ...(judge ? { judge } : {}),
+    ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
+    ...(ctx.trees ? { trees: ctx.trees } : {}),
+    committer: NARUTO_COMMITTER,
+    now: ctx.now,
+  });
+  head = batchResult.newHead;
+  verifyRuns += batchResult.verifyRuns;
+  for (const r of batchResult.results) results.push(integrationResult(r));
+  const event: Integrated = { type: "integrated", at: at(), queue_head: head, verify_runs: verifyRuns, results, ...(baseCheck ? { base_check: baseCheck } : {}) };
+  if (checks === null) return event;
+  const before = mission.queue.head === mission.base.commit ? (baseCheck ?? mission.queue.base_check)?.report ?? mission.queue.report : mission.queue.report;
+  const findings =
+    head !== batchResult.oldHead && before != null && batchResult.report !== null
+      ? testFindings({ before, after: batchResult.report, items: batchItems(mission, results), head, at: event.at })
+      : [];
+  const flips = mission.queue.flips.length + results.filter((r) => r.kind === "flaky").length;
+  return {
+    ...event,
+    report: reportRecord(batchResult.report),
+    ...(findings.length > 0 ? { test_findings: findings } : {}),
+    ...(flips > checks.queue.max_flips ? { halt: flakyVerifyReason(flips, checks.queue.max_flips) } : {}),
+  };
+}
+
+function integrationResult(r: CheckpointResult): IntegrationResult {
+  const { item, attempt } = r.checkpoint;
+  switch (r.status) {
+    case "integrated":
+      return { kind: "integrated", item, attempt, commit: r.commit, changed: [...r.changed] };
+    case "conflicted":
+      return { kind: "conflicted", item, attempt, paths: [...r.paths] };
+    case "verify_failed":
+      return { kind: "verify_failed", item, attempt, output: `exit ${r.exitCode ?? "none"}\n${r.outputTail}` };
+    case "flaky":
+      return { kind: "flaky", item, attempt, candidate: r.candidate, runs: r.runs.map((run) => run.green), output: r.outputTail };
+  }
+}
+
+/** The batch's integrated items with their writes, for naming who dropped tests. */
+function batchItems(mission: Mission, results: readonly IntegrationResult[]): BatchItem[] {
+  return results.flatMap((r) => {
+    if (r.kind !== "integrated") return [];
+    const item = mission.items.find((i) => i.id === r.item);
+    return [{ id: r.item, writes: item?.writes ?? [], changed: r.changed }];
+  });
 }
 
 /**

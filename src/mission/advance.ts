@@ -115,19 +115,33 @@ function stopForCap(m: Mission, reason: string, at: string, commands: MissionCom
 }
 
 /**
+ * The queue cannot go on (its base is red, its verify flips too often): nothing more is
+ * integrated. Running attempts are cancelled, and so are checkpoints waiting for the queue (their
+ * work stays on their worker branches); the mission fails with the reason.
+ */
+export function haltIntegration(m: Mission, reason: string, at: string, commands: MissionCommand[]): void {
+  const cancel = cancelOpenItems(m, `not integrated: ${reason}`, at, { checkpoints: true });
+  if (cancel.length > 0) commands.push({ type: "cancel_attempts", attempts: cancel });
+  Object.assign(m, { status: "failed", reason });
+  commands.push({ type: "report" }, { type: "finish", status: "failed" });
+}
+
+/**
  * Cancels every item that is not final (failures that could still be retried included) and
  * returns the attempts a driver must stop. Checkpointed items are left to integrate.
  */
-export function cancelOpenItems(m: Mission, reason: string, at: string): { item: string; attempt: number }[] {
+export function cancelOpenItems(m: Mission, reason: string, at: string, options: { readonly checkpoints?: boolean } = {}): { item: string; attempt: number }[] {
   const running: { item: string; attempt: number }[] = [];
   for (const shared of m.items) {
-    // A checkpoint on its way to the queue is finished work: it still integrates.
-    if (isFinal(shared.status, attemptsLeft(shared)) || shared.status === "checkpointed") continue;
+    // A checkpoint on its way to the queue is finished work: it still integrates (unless the queue stops).
+    if (isFinal(shared.status, attemptsLeft(shared)) || (shared.status === "checkpointed" && !options.checkpoints)) continue;
     const item = own(m, shared);
     const last = item.attempts.at(-1);
     if (last && (last.status === "dispatched" || last.status === "running")) {
       running.push({ item: item.id, attempt: last.n });
       Object.assign(last, { status: "cancelled", reason, finished_at: at });
+    } else if (last && (last.status === "checkpointed" || last.status === "integrating")) {
+      Object.assign(last, { status: "cancelled", reason });
     }
     Object.assign(item, { status: "cancelled", reason });
   }

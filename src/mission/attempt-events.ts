@@ -152,18 +152,34 @@ export function tamperReason(findings: readonly TamperFinding[]): string {
 
 export function applyIntegrated(m: Mission, e: Of<"integrated">): Applied {
   let changed = false;
-  for (const r of e.results) if (applyResult(m, e.type, r) !== DUPLICATE) changed = true;
-  if (!changed && m.queue.head === e.queue_head) return DUPLICATE;
+  for (const r of e.results) if (applyResult(m, e.type, r, e.at) !== DUPLICATE) changed = true;
+  const freshBase = e.base_check != null && JSON.stringify(m.queue.base_check) !== JSON.stringify(e.base_check);
+  const freshHalt = e.halt != null && m.reason !== e.halt;
+  if (!changed && !freshBase && !freshHalt && m.queue.head === e.queue_head) return DUPLICATE;
+  const moved = m.queue.head !== e.queue_head;
+  if (e.base_check != null) {
+    m.queue.base_check = e.base_check;
+    // Until a batch moves the queue, what the tests do at its head is what they do on the base.
+    if (!moved && m.queue.head === e.base_check.commit) m.queue.report = e.base_check.report;
+  }
   m.queue.head = e.queue_head;
   m.queue.verify_runs += e.verify_runs;
+  if (moved) {
+    const report = e.report ?? null;
+    m.queue.report = report;
+    const items = e.results.flatMap((r) => (r.kind === "integrated" ? [r.item] : []));
+    m.queue.batches = [...m.queue.batches, { at: e.at, head: e.queue_head, items, tests: report && { tests: report.tests, failed: report.failed, skipped: report.skipped } }];
+  }
+  if (e.test_findings && e.test_findings.length > 0) m.queue.test_findings = [...m.queue.test_findings, ...e.test_findings];
 }
 
 export function applyVerifyFailed(m: Mission, e: Of<"verify_failed">): Applied {
-  return applyResult(m, e.type, { kind: "verify_failed", item: e.item, attempt: e.attempt, output: e.output });
+  return applyResult(m, e.type, { kind: "verify_failed", item: e.item, attempt: e.attempt, output: e.output }, e.at);
 }
 
-function applyResult(m: Mission, type: string, r: IntegrationResult): Applied {
+function applyResult(m: Mission, type: string, r: IntegrationResult, at: string): Applied {
   const { item, attempt } = locate(m, type, r.item, r.attempt);
+  if (r.kind === "flaky" && m.queue.flips.some((f) => f.commit === r.candidate && f.item === r.item && f.attempt === r.attempt)) return DUPLICATE;
   if (attempt.status !== "checkpointed" && attempt.status !== "integrating") {
     if (r.kind === "integrated" && attempt.status === "integrated" && item.commit === r.commit) return DUPLICATE;
     if (r.kind !== "integrated" && attempt.status === r.kind) return DUPLICATE;
@@ -179,6 +195,12 @@ function applyResult(m: Mission, type: string, r: IntegrationResult): Applied {
       return;
     case "verify_failed":
       fail(item, attempt, "verify_failed", "failed", `queue verification failed:\n${r.output}`);
+      return;
+    case "flaky":
+      // Blamed for nothing: the checkpoint waits for the next batch, which verifies it again.
+      attempt.status = "checkpointed";
+      item.status = "checkpointed";
+      m.queue.flips = [...m.queue.flips, { at, commit: r.candidate, item: r.item, attempt: r.attempt, runs: r.runs }];
       return;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ITEM_STATUSES, MISSION_STATUSES } from "./status.ts";
+import { queueChecksShape } from "./queue-checks.ts";
 
 export const MISSION_SCHEMA = "naruto.mission/v1";
 
@@ -203,7 +204,7 @@ export const missionSchema = z.object({
   task: z.string(),
   source: sourceSchema,
   base: z.object({ ref: z.string(), commit: z.string() }),
-  queue: z.object({ branch: z.string(), head: z.string(), verify_runs: z.number().int().min(0) }),
+  queue: z.object({ branch: z.string(), head: z.string(), verify_runs: z.number().int().min(0), ...queueChecksShape }),
   settings: settingsSchema,
   plan_title: z.string().nullable(),
   /**

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { plannedItemSchema, planSourceSchema, quotedTextSchema, tamperFindingSchema, VERDICTS } from "./document.ts";
+import { baseCheckSchema, testFindingSchema, testReportSchema } from "./queue-checks.ts";
 
 const at = z.string();
 
@@ -70,6 +71,11 @@ export const integrationResultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("integrated"), item: z.string(), attempt: z.number().int(), commit: z.string(), changed: z.array(z.string()) }),
   z.object({ kind: z.literal("conflicted"), item: z.string(), attempt: z.number().int(), paths: z.array(z.string()) }),
   z.object({ kind: z.literal("verify_failed"), item: z.string(), attempt: z.number().int(), output: z.string() }),
+  /**
+   * Suspected, but its candidate's verdict flipped (red, then green): blamed for nothing, not on
+   * the queue; the checkpoint waits for the next batch.
+   */
+  z.object({ kind: z.literal("flaky"), item: z.string(), attempt: z.number().int(), candidate: z.string(), runs: z.array(z.boolean()), output: z.string() }),
 ]);
 export type IntegrationResult = z.infer<typeof integrationResultSchema>;
 
@@ -146,7 +152,24 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     /** The last lines the agent printed (redacted, bounded), for an attempt that did not end in a checkpoint. */
     output_tail: z.array(z.string()).optional(),
   }),
-  z.object({ type: z.literal("integrated"), at, queue_head: z.string(), verify_runs: z.number().int().min(0), results: z.array(integrationResultSchema) }),
+  z.object({
+    type: z.literal("integrated"),
+    at,
+    queue_head: z.string(),
+    verify_runs: z.number().int().min(0),
+    results: z.array(integrationResultSchema),
+    /** `queue.verify` on the base, when this batch ran it (the first batch, or a new base or command). */
+    base_check: baseCheckSchema.nullable().optional(),
+    /** What the tests did on the new head, when the verify writes a report. */
+    report: testReportSchema.nullable().optional(),
+    /** Tests this batch stopped running or skipped, against the head it was built on. */
+    test_findings: z.array(testFindingSchema).optional(),
+    /**
+     * Integration stops, and why (the base is red; the verify flipped more than `queue.max_flips`):
+     * every item not integrated is cancelled with the reason, and the mission fails.
+     */
+    halt: z.string().nullable().optional(),
+  }),
   z.object({ type: z.literal("verify_failed"), at, item: z.string(), attempt: z.number().int(), output: z.string() }),
   z.object({
     type: z.literal("reviewed"),

@@ -3,7 +3,7 @@
  * same mission and event always give the same result, and nothing outside is touched. Drivers
  * (local, GitHub) store the new mission with a compare-and-swap, then carry out the commands.
  */
-import { advance, cancelOpenItems } from "./advance.ts";
+import { advance, cancelOpenItems, haltIntegration } from "./advance.ts";
 import {
   applyAgentExited,
   applyAttemptDispatched,
@@ -78,8 +78,11 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
       return applyAgentExited(m, e);
     case "attempt_finished":
       return applyAttemptFinished(m, e);
-    case "integrated":
-      return applyIntegrated(m, e);
+    case "integrated": {
+      const applied = applyIntegrated(m, e);
+      if (applied !== DUPLICATE && e.halt != null && m.status === "running") haltIntegration(m, e.halt, e.at, commands);
+      return applied;
+    }
     case "verify_failed":
       return applyVerifyFailed(m, e);
     case "reviewed":

@@ -15,7 +15,8 @@ import { compareAndSwap, queueRefName, readRef } from "./ref.ts";
 import { collectResults } from "./results.ts";
 import { rawText } from "../git/index.ts";
 import { QueueMissingError, QueueRaceError, QueueTamperedError, type BatchResult, type Checkpoint, type Identity } from "./types.ts";
-import { verifyOnce, type VerifyCandidate } from "./verify.ts";
+import { verifyOnce, type JudgePolicy, type VerifyCandidate } from "./verify.ts";
+import type { BisectOptions } from "./bisect.ts";
 
 export interface CreateQueueInput {
   readonly git: Git;
@@ -48,6 +49,15 @@ export interface IntegrateInput {
   readonly checkpoints: readonly Checkpoint[];
   /** Run once per batch on the candidate; bisected when red. Absent: no verification. */
   readonly verify?: VerifyCandidate;
+  /** How a run is judged (default: by its exit code, and its report when it has one). */
+  readonly judge?: JudgePolicy;
+  /** How much a suspect is confirmed before it is blamed (default: not at all). */
+  readonly confirm?: BisectOptions;
+  /**
+   * Build the batch on this commit instead of the queue head (a refresh onto a base that moved):
+   * the queue still moves by compare-and-swap from the head it held.
+   */
+  readonly onto?: string;
   /**
    * The head naruto last wrote to the queue. The queue is naruto's alone: when the ref is found
    * anywhere else, before or during the batch, nothing is built on it ({@link QueueTamperedError}).
@@ -97,7 +107,7 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
   const ctx: ChainContext = { git, repoDir, merge: input.merge ?? "auto", committer: committerFor(input) };
   const items: ChainItem[] = prepared.map((p, index) => ({ index, prepared: p }));
   const check = input.verify;
-  const verifier = check ? { verify: (commit: string) => verifyOnce(check, commit) } : undefined;
+  const verifier = check ? { verify: (commit: string) => verifyOnce(check, commit, input.judge) } : undefined;
   const maxAttempts = input.maxAttempts ?? 10;
   let verifyRuns = 0;
   {
@@ -106,7 +116,8 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
       // ref found anywhere else fails the compare-and-swap below, and nothing built here lands.
       const head = input.expectedHead ?? (await readRef(git, repoDir, queueRef));
       if (head === null) throw new QueueMissingError(queueRef);
-      const base = { commit: head, tree: await readTree(git, repoDir, head, input.trees) };
+      const start = input.onto ?? head;
+      const base = { commit: start, tree: await readTree(git, repoDir, start, input.trees) };
       const chain = await buildChain(ctx, base, items);
       const integrable = new Set(chain.steps.flatMap((s) => (s.status === "integrated" ? [s.index] : [])));
       const firstConflicts = new Map(chain.steps.flatMap((s) => (s.status === "conflicted" ? [[s.index, s.paths] as const] : [])));
@@ -118,10 +129,11 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
           first: { tip: chain.tip, steps: chain.steps.filter((s) => s.status === "integrated") },
           build: (from, some) => buildChain(ctx, from, some),
           verify: (commit) => verifier.verify(commit),
+          ...(input.confirm ? { confirm: input.confirm } : {}),
         });
       } else {
         const integrated = new Map(chain.steps.flatMap((s) => (s.status === "integrated" ? [[s.index, s] as const] : [])));
-        outcome = { tip: chain.tip, integrated, failed: new Map(), conflicted: new Map(), runs: 0 };
+        outcome = { tip: chain.tip, integrated, failed: new Map(), conflicted: new Map(), flaky: new Map(), runs: 0, tipRun: null };
       }
       verifyRuns += outcome.runs;
       // Accounted for before the ref moves: a checkpoint without a result stops the batch.
@@ -133,7 +145,7 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
           : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
       if (swap.ok) {
         input.trees?.set(newHead, outcome.tip.tree);
-        return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1 };
+        return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1, report: outcome.tipRun?.report ?? null };
       }
       if (input.expectedHead !== undefined) throw new QueueTamperedError(queueRef, input.expectedHead, swap.current);
     }

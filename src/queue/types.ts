@@ -2,6 +2,7 @@
  * The merge queue's inputs and results (docs/architecture.md). Everything the queue reports is data a
  * report or the mission engine can use without asking git again.
  */
+import type { TestReport } from "./test-report.ts";
 
 /** The commit an attempt ended with. Its one parent is `base` (the queue head at its start). */
 export interface Checkpoint {
@@ -44,7 +45,23 @@ export interface VerifyFailedResult {
   readonly outputTail: string;
 }
 
-export type CheckpointResult = IntegratedResult | ConflictedResult | VerifyFailedResult;
+/**
+ * Bisection suspected this checkpoint, and its candidate's verdict flipped (red, then green on the
+ * same commit): the verify is flaky there. Nothing of it is on the queue and nothing is blamed on
+ * it; it waits for a later batch.
+ */
+export interface FlakyResult {
+  readonly status: "flaky";
+  readonly checkpoint: Checkpoint;
+  /** The candidate whose verdict flipped. */
+  readonly candidate: string;
+  /** Its runs in order: green or not, and the exit code. */
+  readonly runs: readonly { readonly green: boolean; readonly exitCode: number | null }[];
+  /** The output of its last red run. */
+  readonly outputTail: string;
+}
+
+export type CheckpointResult = IntegratedResult | ConflictedResult | VerifyFailedResult | FlakyResult;
 
 /** What one `integrate` call did. `results` are in the order the checkpoints were given. */
 export interface BatchResult {
@@ -58,6 +75,8 @@ export interface BatchResult {
   readonly verifyRuns: number;
   /** How many times the queue moved underneath and the batch was rebuilt from the new head. */
   readonly raceRetries: number;
+  /** What the tests did on the new head (the run that verified it), when a report was read. */
+  readonly report: TestReport | null;
 }
 
 /** The input named a checkpoint the queue cannot take (a caller's bug, not a conflict). */

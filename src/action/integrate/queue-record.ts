@@ -7,7 +7,7 @@
  * — and the committer time, so that its build is byte for byte the queue job's.
  */
 import { z } from "zod";
-import { integrationResultSchema } from "../../mission/index.ts";
+import { integrationResultSchema, testReportSchema } from "../../mission/index.ts";
 import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
 
 const sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
@@ -23,8 +23,27 @@ export const queueRecordSchema = z.object({
   entries: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })).max(256).optional(),
   /** The checkpoints it integrated, in order. */
   checkpoints: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), commit: sha, base: sha })).max(10_000),
-  /** Every run of `queue.verify`: the candidate, its exit code (null: killed or never started) and its output's tail. */
-  verify: z.array(z.object({ commit: sha, exit_code: z.number().int().nullable(), output: z.string().max(64 * 1024) })).max(100_000),
+  /**
+   * Every run of `queue.verify`, in order: the candidate, its exit code (null: killed or never
+   * started), its output's tail, and the test report it wrote when `queue.verify_report` asks
+   * for one. A candidate may run more than once (the base, a suspect's confirmations).
+   */
+  verify: z
+    .array(
+      z.object({
+        commit: sha,
+        exit_code: z.number().int().nullable(),
+        output: z.string().max(64 * 1024),
+        report: z
+          .discriminatedUnion("kind", [
+            z.object({ kind: z.literal("none") }),
+            z.object({ kind: z.literal("unreadable"), reason: z.string().max(4096) }),
+            z.object({ kind: z.literal("read"), report: testReportSchema }),
+          ])
+          .optional(),
+      }),
+    )
+    .max(100_000),
   /** The queue head it ended at (the start head when nothing was integrated). */
   head: sha,
   /** Per checkpoint, what became of it. */

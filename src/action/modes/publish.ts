@@ -22,7 +22,7 @@ import type { Config } from "../../config/index.ts";
 import type { Integrated } from "../../engine/index.ts";
 import { queueRefName, readRef } from "../../queue/index.ts";
 import { gitText } from "../../git/index.ts";
-import type { VerifyCandidate } from "../../queue/index.ts";
+import type { ProcessResult, VerifyCandidate } from "../../queue/index.ts";
 import { carryOut } from "../../github-driver/index.ts";
 import { ensureQueueBranch } from "../../github-driver/index.ts";
 import type { Mission } from "../../mission/index.ts";
@@ -260,12 +260,18 @@ export async function publishQueue(input: { deps: ModeDeps; config: Config; miss
   return { kind: "accepted", start, head: built.head, events: built.events };
 }
 
-/** The queue job's verdicts, by candidate commit: a candidate it never verified throws. */
+/**
+ * The queue job's runs, by candidate commit and in order (a candidate may run more than once: the
+ * base, a suspect's confirmations): a run it never made throws.
+ */
 function replay(record: QueueRecord): VerifyCandidate {
-  const runs = new Map<string, { exitCode: number | null; output: string }>();
-  for (const r of record.verify) if (!runs.has(r.commit)) runs.set(r.commit, { exitCode: r.exit_code, output: r.output });
+  const runs = new Map<string, ProcessResult[]>();
+  for (const r of record.verify) {
+    const run: ProcessResult = { exitCode: r.exit_code, output: r.output, ...(r.report === undefined ? {} : { report: r.report }) };
+    runs.set(r.commit, [...(runs.get(r.commit) ?? []), run]);
+  }
   return async (commit) => {
-    const run = runs.get(commit);
+    const run = runs.get(commit)?.shift();
     if (run === undefined) throw new UnverifiedCandidateError(commit);
     return run;
   };

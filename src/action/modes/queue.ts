@@ -18,7 +18,7 @@ import { writeFile } from "node:fs/promises";
 import { queueVerifier } from "../../engine/index.ts";
 import { queueRefName, readRef } from "../../queue/index.ts";
 import { gitText } from "../../git/index.ts";
-import type { VerifyCandidate } from "../../queue/index.ts";
+import type { ReportRead, VerifyCandidate } from "../../queue/index.ts";
 import { tail } from "../../queue/index.ts";
 import type { MissionEvent } from "../../mission/index.ts";
 import { isMissionTerminal } from "../../mission/index.ts";
@@ -121,9 +121,16 @@ function recorded(verify: VerifyCandidate, runs: QueueRecord["verify"], log: Act
   return async (commit) => {
     const result = await verify(commit);
     const output = tail(result.output, 16 * 1024);
-    runs.push({ commit, exit_code: result.exitCode, output });
+    runs.push({ commit, exit_code: result.exitCode, output, ...(result.report === undefined ? {} : { report: recordedReport(result.report) }) });
     const text = quoteUntrusted(output);
     log.info(`verify of ${commit.slice(0, 12)}: ${result.exitCode === 0 ? "green" : `red (exit ${result.exitCode ?? "none"})`}${text === "" ? "" : `\n${text}`}`);
-    return { exitCode: result.exitCode, output };
+    return { exitCode: result.exitCode, output, ...(result.report === undefined ? {} : { report: result.report }) };
   };
+}
+
+/** A run's report as the record holds it. */
+function recordedReport(read: ReportRead): NonNullable<QueueRecord["verify"][number]["report"]> {
+  if (read.kind !== "read") return { ...read };
+  const r = read.report;
+  return { kind: "read", report: { ...r, files: r.files.map((f) => ({ ...f })), failures: [...r.failures] } };
 }
