@@ -6,6 +6,7 @@
 import type { Finding, Mission, MissionItem } from "../mission/index.ts";
 import { isCoveredBy, isAncestorOrSelf, repoPathOf, type RepoPath } from "../plan/index.ts";
 import { RULES } from "./rules.ts";
+import { testReportFindings, testsWeakenedFindings, type ItemPatch } from "./tests-weakened.ts";
 
 /** What the independent proof checker (`verifyProof`) said about the mission's proof. */
 export type ProofCheck = { readonly ok: true } | { readonly ok: false; readonly reasons: readonly string[] };
@@ -24,6 +25,8 @@ export interface PolicyInput {
   };
   /** The proof checker's result; `null` when it was not run (an error when there is a plan). */
   readonly proofCheck: ProofCheck | null;
+  /** The patch of each integrated item's queue commit (what it did to the tests); absent: none read. */
+  readonly itemPatches?: readonly ItemPatch[];
 }
 
 /**
@@ -44,6 +47,9 @@ export function policyFindings(input: PolicyInput): Finding[] {
     ...tamperFindings(input.mission),
     ...rootFindings(input.mission),
     ...itemFindings(input.mission),
+    ...testsWeakenedFindings(input.mission, input.itemPatches ?? []),
+    ...testReportFindings(input.mission, input.mission.queue.test_findings),
+    ...verifyFindings(input.mission),
   ];
 }
 
@@ -57,6 +63,31 @@ function rootFindings(mission: Mission): Finding[] {
       "agents ran as root without a sandbox (sandbox: none, naruto running as root): nothing but the tamper record stood between them and this machine, so the result is not approved; run naruto as an ordinary user, or as root with bubblewrap installed (sandbox: auto), where agents run as an unprivileged user",
     ),
   ];
+}
+
+/**
+ * What the queue learned about its verify: each flip (blamed on nobody, but the verify is flaky
+ * there), and a red base that batches were judged against.
+ */
+function verifyFindings(mission: Mission): Finding[] {
+  const out: Finding[] = [];
+  const flips = mission.queue.flips;
+  if (flips.length > 0) {
+    const where = flips.slice(0, 5).map((f) => `${f.commit.slice(0, 12)} (suspecting ${f.item}#${f.attempt}: ${f.runs.map((g) => (g ? "green" : "red")).join(", ")})`);
+    out.push(
+      finding(
+        "warning",
+        RULES.verifyFlaky,
+        `queue.verify flipped ${flips.length} time(s), red then green on the same candidate: ${where.join("; ")}${flips.length > 5 ? `; ${flips.length - 5} more` : ""}. No item was blamed for a flip; the flaky tests deserve a fix`,
+      ),
+    );
+  }
+  const base = mission.queue.base_check;
+  if (base !== null && !base.green && mission.status !== "failed") {
+    const failing = base.report?.failures.length ?? 0;
+    out.push(finding("info", RULES.redBase, `the base ${base.commit.slice(0, 12)} was red (${failing} failing test(s)); batches were judged against its failures (queue.red_base: compare)`));
+  }
+  return out;
 }
 
 function finding(severity: Finding["severity"], rule: string, message: string, path: string | null = null): Finding {

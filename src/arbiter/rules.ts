@@ -36,6 +36,15 @@ export const RULES = {
    * the machine outside the repository no check could see, so the result is never approved.
    */
   agentsAsRoot: "agents_as_root",
+  /**
+   * An item deleted a test file or added a skip marker, or a batch ran fewer tests or skipped
+   * more (the verify's test report): an error unless the item's plan entry says `tests: may_weaken`.
+   */
+  testsWeakened: "tests_weakened",
+  /** `queue.verify` flipped (red, then green on the same candidate): flaky; nothing was blamed on it. */
+  verifyFlaky: "verify_flaky",
+  /** The base was red and `queue.red_base: compare` judged batches against its failures. */
+  redBase: "red_base",
   /** The review agent's output could not be read as a verdict. */
   reviewOutput: "review_output",
   /** Default rule of a finding from the review agent that names none. */

@@ -24,6 +24,7 @@ export function plannedEvent(check: CheckResult, at: string): MissionEvent {
     estimate: i.estimate,
     readonly: i.readonly,
     rank: ranks.get(i.id) ?? 1,
+    tests: i.tests,
   }));
   return { type: "planned", at, title: check.plan.title, items, proof: check.proof };
 }

@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgent } from "../agent/index.ts";
-import { policyFindings, reviewMission, type ProofCheck, type ReviewAgent } from "../arbiter/index.ts";
+import { parsePatch, policyFindings, reviewMission, type ItemPatch, type ProofCheck, type ReviewAgent } from "../arbiter/index.ts";
 import type { Config } from "../config/index.ts";
 import { gitText, type Git } from "../git/index.ts";
 import type { Mission } from "../mission/index.ts";
@@ -36,8 +36,9 @@ export interface ReviewContext {
  *   the answers its review job recorded); null: no review agent, the policy rules alone.
  */
 export async function reviewLocally(ctx: ReviewContext, mission: Mission, options: { readonly agent: ReviewAgent | null }): Promise<Reviewed> {
-  const { changed, diff } = await integratedDiff(ctx, mission);
+  const { changed, diff, patches } = await integratedDiff(ctx, mission);
   const policy = policyFindings({
+    itemPatches: itemPatches(mission, patches),
     mission,
     changedPaths: changed === "" ? [] : changed.split("\n"),
     protectedPaths: ctx.config.allow_protected ? [] : ctx.config.protected,
@@ -60,7 +61,7 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission, option
  * agent: a `-diff` cannot turn a change into "Binary files differ"), as text, without textconv
  * or an external diff.
  */
-export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">, mission: Pick<Mission, "base" | "queue">): Promise<{ changed: string; diff: string }> {
+export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">, mission: Pick<Mission, "base" | "queue">): Promise<{ changed: string; diff: string; patches: string }> {
   const range = [mission.base.commit, mission.queue.head];
   const repo = await workRepo(ctx.git, ctx.repoDir);
   await mkdir(join(ctx.commonDir, "naruto", "tmp"), { recursive: true });
@@ -68,15 +69,31 @@ export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" 
   try {
     await makeViewGitDir(gitDir, repo.objects.format);
     const view = { gitDir, workTree: gitDir, index: join(gitDir, "index"), objects: repo.objects };
-    // Both at once: they only read, and the review is the last step before the mission ends.
-    const [changed, diff] = await Promise.all([
+    // At once: they only read, and the review is the last step before the mission ends. The
+    // patches are commit by commit (what each item did to the tests), renames found so that a
+    // moved test file is not a deleted one.
+    const [changed, diff, patches] = await Promise.all([
       gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
       gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range])),
+      gitText(ctx.git, viewCall(view, ["log", "--format=%x00%H", "-p", "-M", "-U0", "--no-color", "--text", "--no-textconv", "--no-ext-diff", `${range[0]}..${range[1]}`, "--"])),
     ]);
-    return { changed, diff };
+    return { changed, diff, patches };
   } finally {
     await rm(gitDir, { recursive: true, force: true });
   }
+}
+
+/** The patch of each integrated item's queue commit, from `git log -p` split at its `%x00%H` lines. */
+function itemPatches(mission: Mission, log: string): ItemPatch[] {
+  const byCommit = new Map(mission.items.flatMap((i) => (i.status === "integrated" && i.commit ? [[i.commit, i.id] as const] : [])));
+  const out: ItemPatch[] = [];
+  for (const chunk of log.split("\0").slice(1)) {
+    const newline = chunk.indexOf("\n");
+    const commit = (newline === -1 ? chunk : chunk.slice(0, newline)).trim();
+    const item = byCommit.get(commit);
+    if (item !== undefined) out.push({ item, files: parsePatch(newline === -1 ? "" : chunk.slice(newline + 1)) });
+  }
+  return out;
 }
 
 /**
@@ -98,6 +115,7 @@ export function checkMissionProof(mission: Mission, options: CheckOptions): Proo
       ...(i.verify ? { verify: i.verify } : {}),
       estimate: i.estimate,
       ...(i.readonly ? { readonly: true } : {}),
+      ...(i.tests ? { tests: i.tests } : {}),
     })),
   };
   const checked = checkPlan(plan, options);

@@ -95,6 +95,8 @@ export const plannedItemSchema = z.object({
   estimate: z.number(),
   readonly: z.boolean(),
   rank: z.number(),
+  /** The plan's `tests:` (`may_weaken`: it may delete or skip tests); stored before it: null. */
+  tests: z.enum(["may_weaken"]).nullable().default(null),
 });
 export type PlannedItem = z.infer<typeof plannedItemSchema>;
 

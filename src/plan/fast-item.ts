@@ -33,7 +33,9 @@ export function createFastItemParser(limits: PlanLimits): (raw: unknown) => Plan
     const item = raw as Record<string, unknown>;
 
     // Each field read once, as zod reads it.
-    const { id, title, prompt, writes: rawWrites, reads: rawReads, after: rawAfter, agent, verify, estimate: rawEstimate, readonly } = item;
+    const { id, title, prompt, writes: rawWrites, reads: rawReads, after: rawAfter, agent, verify, estimate: rawEstimate, readonly, tests } = item;
+    // Rare: an item that sets `tests` goes to zod.
+    if (tests !== undefined) return null;
     if (typeof id !== "string" || itemIdProblem(id) !== null) return null;
     if (!isOptionalText(title, maxChars) || !isOptionalText(prompt, maxChars)) return null;
     // `undefined` is "left out" (zod's optional and default); null is not, and goes to zod.
@@ -65,6 +67,7 @@ export function createFastItemParser(limits: PlanLimits): (raw: unknown) => Plan
       verify: verify ?? null,
       estimate,
       readonly: readonly ?? false,
+      tests: null,
     };
   };
 }

@@ -13,8 +13,11 @@ export const ITEM_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 export const PLAN_FIELDS = ["version", "title", "items"] as const;
 export const ITEM_FIELDS = [
-  "id", "title", "prompt", "writes", "reads", "after", "agent", "verify", "estimate", "readonly",
+  "id", "title", "prompt", "writes", "reads", "after", "agent", "verify", "estimate", "readonly", "tests",
 ] as const;
+
+/** What an item may do to the tests (`tests:`): `may_weaken` lets it delete or skip tests without a `request_changes`. */
+export const TEST_ALLOWANCES = ["may_weaken"] as const;
 
 /**
  * Why `id` is not a valid item id, or null when it is. Beyond the pattern, git refuses `..`
@@ -96,6 +99,7 @@ export function planItemShape(limits: PlanLimits) {
     verify: z.string({ error: "verify must be a string (a command)" }).min(1, { error: "verify is empty: leave it out" }).optional(),
     estimate: estimate.optional(),
     readonly: z.boolean({ error: "readonly must be true or false" }).optional(),
+    tests: z.enum(TEST_ALLOWANCES, { error: `tests must be ${TEST_ALLOWANCES.join(" or ")} (leave it out when the item must not weaken tests)` }).optional(),
   });
 }
 
@@ -138,6 +142,7 @@ export function planItemSchema(limits: PlanLimits) {
         verify: item.verify ?? null,
         estimate: item.estimate ?? DEFAULT_ESTIMATE,
         readonly: item.readonly ?? false,
+        tests: item.tests ?? null,
       };
     });
 }

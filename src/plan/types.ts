@@ -19,6 +19,11 @@ export interface PlanItem {
   readonly estimate: number;
   /** An item that changes nothing (`readonly: true`, `writes: []`): any change is out of scope. */
   readonly readonly: boolean;
+  /**
+   * `may_weaken`: the item may delete tests or add skip markers (the arbiter then reports it
+   * without asking for changes); null: it may not.
+   */
+  readonly tests: "may_weaken" | null;
 }
 
 /** A valid plan: every id unique, every `after` known, no cycle, limits respected. */

@@ -48,7 +48,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   htmlEntities: false,
-  isArray: (name) => name === "testsuite" || name === "testcase" || name === "failure" || name === "error" || name === "skipped",
+  // Elements only: `skipped="2"` on a suite is an attribute, `<skipped/>` in a case an element.
+  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && (name === "testsuite" || name === "testcase" || name === "failure" || name === "error" || name === "skipped"),
 });
 
 type Node = Record<string, unknown>;

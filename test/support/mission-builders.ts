@@ -56,6 +56,7 @@ export function item(id: string, after: string[] = [], extra: Partial<PlannedIte
     estimate: 1,
     readonly: false,
     rank: 1,
+    tests: null,
     ...extra,
   };
 }

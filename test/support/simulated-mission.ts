@@ -37,6 +37,7 @@ export function simulatedPlan(count: number, seed = 1): PlannedItem[] {
     estimate: n.estimate,
     readonly: false,
     rank: ranks.get(n.id) ?? 0,
+    tests: null,
   }));
 }
 
