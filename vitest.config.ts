@@ -33,6 +33,8 @@ export const SLOW_SUITES = [
   "src/store/git-store.git.test.ts",
   "src/queue/property.git.test.ts",
   "test/action/integrate-run.git.test.ts",
+  "test/local/queue-trust.git.test.ts",
+  "test/local/flaky-verify.git.test.ts",
 ];
 
 /**

@@ -73,7 +73,7 @@ function verifyFindings(mission: Mission): Finding[] {
   const out: Finding[] = [];
   const flips = mission.queue.flips;
   if (flips.length > 0) {
-    const where = flips.slice(0, 5).map((f) => `${f.commit.slice(0, 12)} (suspecting ${f.item}#${f.attempt}: ${f.runs.map((g) => (g ? "green" : "red")).join(", ")})`);
+    const where = flips.slice(0, 5).map((f) => `${f.commit.slice(0, 12)} (${f.item === null ? "the base" : `suspecting ${f.item}#${f.attempt}`}: ${f.runs.map((g) => (g ? "green" : "red")).join(", ")})`);
     out.push(
       finding(
         "warning",

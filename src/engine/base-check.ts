@@ -6,7 +6,7 @@
  * `queue.red_base: compare`, batches are judged against the base's own failures.
  */
 import type { BaseCheck, Mission, TestReportRecord } from "../mission/index.ts";
-import { judgeRun, tail, type JudgePolicy, type TestReport, type VerifyCandidate } from "../queue/index.ts";
+import { judgeRun, tail, type JudgePolicy, type TestReport, type VerifyCandidate, type VerifyOutcome } from "../queue/index.ts";
 
 /** Output kept on the mission and shown in a red base's reason. */
 const OUTPUT_KEPT = 3000;
@@ -17,10 +17,27 @@ export function knownBaseCheck(mission: Mission, command: string): BaseCheck | n
   return known !== null && known.commit === mission.base.commit && known.command === command ? known : null;
 }
 
-/** Runs the verify once on the base and judges it like any run (a report of no test is red). */
-export async function checkBase(verify: VerifyCandidate, mission: Mission, command: string): Promise<BaseCheck> {
-  const outcome = judgeRun(await verify(mission.base.commit));
-  return { commit: mission.base.commit, command, green: outcome.green, exit_code: outcome.exitCode, output: tail(outcome.outputTail, OUTPUT_KEPT), report: reportRecord(outcome.report) };
+/**
+ * Runs the verify on the base and judges it like any run (a report of no test is red). A red is
+ * confirmed like a suspect's (`confirmRuns` more runs, all red) before it counts: one green run
+ * among them is a flip, and the base counts as green.
+ */
+export async function checkBase(verify: VerifyCandidate, mission: Mission, command: string, confirmRuns: number): Promise<BaseCheck> {
+  const runs: VerifyOutcome[] = [];
+  do runs.push(judgeRun(await verify(mission.base.commit)));
+  while (runs.every((r) => !r.green) && runs.length < 1 + confirmRuns);
+  const green = runs.some((r) => r.green);
+  const shown = (green ? runs.find((r) => r.green) : runs.at(-1)) ?? runs[0];
+  if (shown === undefined) throw new Error("checkBase ran nothing");
+  return {
+    commit: mission.base.commit,
+    command,
+    green,
+    exit_code: shown.exitCode,
+    output: tail(shown.outputTail, OUTPUT_KEPT),
+    report: reportRecord(shown.report),
+    runs: runs.map((r) => r.green),
+  };
 }
 
 /** A test report as the mission keeps it. */

@@ -71,8 +71,8 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
   if (checks !== null) {
     const known = knownBaseCheck(mission, checks.command);
     if (known === null) {
-      baseCheck = await checkBase(checks.verify, mission, checks.command);
-      verifyRuns += 1;
+      baseCheck = await checkBase(checks.verify, mission, checks.command, checks.queue.confirm_runs);
+      verifyRuns += baseCheck.runs.length;
     }
     const policy = policyOnBase(known ?? (baseCheck as BaseCheck), checks.queue.red_base, mission.base.ref);
     if ("halt" in policy) return { type: "integrated", at: at(), queue_head: head, verify_runs: verifyRuns, results, base_check: baseCheck, halt: policy.halt };
@@ -83,7 +83,7 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     repoDir: ctx.repoDir,
     queueRef,
     checkpoints: todo,
-    ...(checks ? { verify: checks.verify, confirm: { confirmRuns: checks.queue.confirm_runs, flipsBefore: mission.queue.flips.length } } : {}),
+    ...(checks ? { verify: checks.verify, confirm: { confirmRuns: checks.queue.confirm_runs, flipsBefore: mission.queue.flips.length + (baseCheck?.runs.includes(false) && baseCheck.green ? 1 : 0) } } : {}),
     ...(judge ? { judge } : {}),
     ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
     ...(ctx.trees ? { trees: ctx.trees } : {}),
@@ -100,7 +100,8 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     head !== batchResult.oldHead && before != null && batchResult.report !== null
       ? testFindings({ before, after: batchResult.report, items: batchItems(mission, results), head, at: event.at })
       : [];
-  const flips = mission.queue.flips.length + results.filter((r) => r.kind === "flaky").length;
+  const baseFlip = baseCheck !== null && baseCheck.green && baseCheck.runs.includes(false) ? 1 : 0;
+  const flips = mission.queue.flips.length + baseFlip + results.filter((r) => r.kind === "flaky").length;
   return {
     ...event,
     report: reportRecord(batchResult.report),

@@ -93,7 +93,9 @@ function itemPatches(mission: Mission, log: string): ItemPatch[] {
     const item = byCommit.get(commit);
     if (item !== undefined) out.push({ item, files: parsePatch(newline === -1 ? "" : chunk.slice(newline + 1)) });
   }
-  return out;
+  // In plan order, as the other findings are.
+  const order = new Map(mission.items.map((i, k) => [i.id, k]));
+  return out.sort((a, b) => (order.get(a.item) ?? 0) - (order.get(b.item) ?? 0));
 }
 
 /**

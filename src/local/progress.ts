@@ -163,14 +163,14 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return `${e.item}: attempt ${e.attempt} ${what}${lastWords(e.output_tail)}`;
     }
     case "integrated":
-      return e.results
-        .map((r) =>
-          r.kind === "integrated" ? `${r.item}: integrated as ${r.commit.slice(0, 12)}`
-          : r.kind === "conflicted" ? `${r.item}: conflicted on ${r.paths.join(", ")}`
-          : `${r.item}: failed queue verification`,
-        )
-        .concat(`queue at ${e.queue_head.slice(0, 12)} (${e.verify_runs} verify runs)`)
-        .join("; ");
+      return [
+        ...(e.base_check ? [`base ${e.base_check.commit.slice(0, 12)} ${e.base_check.green ? "verified green" : "is red"}`] : []),
+        ...e.results.map(resultLine),
+        `queue at ${e.queue_head.slice(0, 12)} (${e.verify_runs} verify runs)`,
+        ...(e.halt ? [`integration stopped: ${firstLine(e.halt)}`] : []),
+      ].join("; ");
+    case "refreshed":
+      return [`refreshed onto ${e.base.ref} (${e.base.commit.slice(0, 12)})`, ...e.results.map(resultLine), ...e.skipped.map((s) => `${s.item}: ${s.reason}`), `queue at ${e.queue_head.slice(0, 12)}`].join("; ");
     case "verify_failed":
       return `${e.item}: failed queue verification`;
     case "reviewed":
@@ -189,6 +189,19 @@ function describe(e: MissionEvent, m: Mission): string | null {
 /** An agent's last lines (already redacted and cut, see src/agent/output-tail.ts), under its line. */
 function lastWords(tail: readonly string[] | undefined): string {
   return (tail ?? []).map((line) => `\n        │ ${line}`).join("");
+}
+
+function resultLine(r: Extract<MissionEvent, { type: "integrated" }>["results"][number]): string {
+  switch (r.kind) {
+    case "integrated":
+      return `${r.item}: integrated as ${r.commit.slice(0, 12)}`;
+    case "conflicted":
+      return `${r.item}: conflicted on ${r.paths.join(", ")}`;
+    case "verify_failed":
+      return `${r.item}: failed queue verification`;
+    case "flaky":
+      return `${r.item}: the verify flipped on its candidate (flaky); not blamed, it waits for the next batch`;
+  }
 }
 
 function firstLine(text: string): string {

@@ -158,6 +158,9 @@ export function applyIntegrated(m: Mission, e: Of<"integrated">): Applied {
   if (!changed && !freshBase && !freshHalt && m.queue.head === e.queue_head) return DUPLICATE;
   const moved = m.queue.head !== e.queue_head;
   if (e.base_check != null) {
+    if (freshBase && e.base_check.runs.includes(true) && e.base_check.runs.includes(false)) {
+      m.queue.flips = [...m.queue.flips, { at: e.at, commit: e.base_check.commit, item: null, attempt: null, runs: e.base_check.runs }];
+    }
     m.queue.base_check = e.base_check;
     // Until a batch moves the queue, what the tests do at its head is what they do on the base.
     if (!moved && m.queue.head === e.base_check.commit) m.queue.report = e.base_check.report;

@@ -171,6 +171,24 @@ export const missionEventSchema = z.discriminatedUnion("type", [
     halt: z.string().nullable().optional(),
   }),
   z.object({ type: z.literal("verify_failed"), at, item: z.string(), attempt: z.number().int(), output: z.string() }),
+  /**
+   * The queue was replayed onto the base branch as it is now (`naruto refresh`, `/naruto
+   * refresh`, or the App when the base branch moved): `results` per item replayed (its new queue
+   * commit, or why it is out), `skipped` the items not replayed because a dependency fell out.
+   */
+  z.object({
+    type: z.literal("refreshed"),
+    at,
+    base: z.object({ ref: z.string(), commit: z.string() }),
+    /** The base it was refreshed from. */
+    from: z.string(),
+    queue_head: z.string(),
+    verify_runs: z.number().int().min(0),
+    results: z.array(integrationResultSchema),
+    skipped: z.array(z.object({ item: z.string(), reason: z.string() })),
+    base_check: baseCheckSchema.nullable(),
+    report: testReportSchema.nullable(),
+  }),
   z.object({
     type: z.literal("reviewed"),
     at,

@@ -3,7 +3,7 @@ import { at, checkpointed, integrated, item, missionAfter, planned, requested, r
 import type { BaseCheck, MissionEvent } from "./index.ts";
 
 const BASE = "b".repeat(40);
-const redBase: BaseCheck = { commit: BASE, command: "npm test", green: false, exit_code: 1, output: "1 failing\n", report: null };
+const redBase: BaseCheck = { commit: BASE, command: "npm test", green: false, exit_code: 1, output: "1 failing\n", report: null, runs: [false, false] };
 
 describe("the queue's checks on the mission", () => {
   it("a flaky suspect goes back to wait for the queue, blamed for nothing, and the flip is kept", () => {

@@ -25,6 +25,11 @@ export const baseCheckSchema = z.object({
   /** The end of its output, redacted. */
   output: z.string(),
   report: testReportSchema.nullable(),
+  /**
+   * Each run's verdict, in order: a red base is confirmed like a suspect before it stops the
+   * mission; a green run among them is a flip, and the base counts as green.
+   */
+  runs: z.array(z.boolean()).default([]),
 });
 export type BaseCheck = z.infer<typeof baseCheckSchema>;
 
@@ -32,8 +37,9 @@ export type BaseCheck = z.infer<typeof baseCheckSchema>;
 export const flipSchema = z.object({
   at: z.string(),
   commit: z.string(),
-  item: z.string(),
-  attempt: z.number().int(),
+  /** The suspect; null: the base itself flipped. */
+  item: z.string().nullable(),
+  attempt: z.number().int().nullable(),
   /** Green or not, run by run. */
   runs: z.array(z.boolean()),
 });
@@ -63,6 +69,18 @@ export const testFindingSchema = z.object({
 });
 export type TestFinding = z.infer<typeof testFindingSchema>;
 
+/** One refresh of the queue onto a base that moved. */
+export const refreshRecordSchema = z.object({
+  at: z.string(),
+  from: z.string(),
+  to: z.string(),
+  head: z.string(),
+  replayed: z.number().int(),
+  /** Items out of the new queue, with why. */
+  dropped: z.array(z.object({ item: z.string(), reason: z.string() })),
+});
+export type RefreshRecord = z.infer<typeof refreshRecordSchema>;
+
 /** The queue's record of its checks, on the mission (missions stored before it read as empty). */
 export const queueChecksShape = {
   base_check: baseCheckSchema.nullable().default(null),
@@ -71,4 +89,5 @@ export const queueChecksShape = {
   /** What the tests did on the queue head (the base's report until a batch moved it). */
   report: testReportSchema.nullable().default(null),
   test_findings: z.array(testFindingSchema).default([]),
+  refreshes: z.array(refreshRecordSchema).default([]),
 };

@@ -15,6 +15,7 @@ import {
   DUPLICATE,
   type Applied,
 } from "./attempt-events.ts";
+import { applyRefreshed } from "./refresh-event.ts";
 import { attemptsLeft, attemptsUsed, MISSION_SCHEMA, missionSchema, type Mission, type MissionItem } from "./document.ts";
 import { adopt, beginDraft, endDraft, findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
@@ -85,6 +86,8 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
     }
     case "verify_failed":
       return applyVerifyFailed(m, e);
+    case "refreshed":
+      return applyRefreshed(m, e);
     case "reviewed":
       if (m.status === "done" && m.verdict?.verdict === e.verdict) return DUPLICATE;
       expectStatus(m, e.type, ["reviewing"]);

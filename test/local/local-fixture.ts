@@ -41,6 +41,8 @@ export interface FakeConfigOptions {
   readonly allow?: readonly ("submodules" | "gitattributes")[];
   /** `allow_protected:` of the config. */
   readonly allowProtected?: boolean;
+  /** More keys of `queue:` (verify_report, red_base, confirm_runs, max_flips). */
+  readonly queue?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -60,7 +62,7 @@ export function fakeConfigFile(options: FakeConfigOptions = {}): Record<string, 
   return {
     version: 1,
     agents,
-    queue: { batch: options.batch ?? 8, ...(options.verify ? { verify: options.verify } : {}) },
+    queue: { batch: options.batch ?? 8, ...(options.verify ? { verify: options.verify } : {}), ...options.queue },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.allow ? { allow: options.allow } : {}),
     ...(options.allowProtected ? { allow_protected: true } : {}),
@@ -86,8 +88,8 @@ export interface ItemSpec {
   readonly after?: readonly string[];
   /** A profile: a fake agent's name, `default` (the `edit` agent), or one of `agents`. */
   readonly agent?: string;
-  /** Exact edits (path → content) instead of the agent's default file. */
-  readonly edits?: Readonly<Record<string, string>>;
+  /** Exact edits (path → content; null deletes the file) instead of the agent's default file. */
+  readonly edits?: Readonly<Record<string, string | null>>;
   /** The item's own verify command, run in its work tree after the agent. */
   readonly verify?: string;
   /** A read-only item: no writes, done when its agent changed nothing. */
