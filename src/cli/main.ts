@@ -140,6 +140,17 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     });
 
   program
+    .command("refresh")
+    .description("replay a mission's queue onto its base branch as it is now (the base moved), verify it, and review it again")
+    .argument("<id>", "the mission id")
+    .option("--onto <ref>", "refresh onto this branch, tag or commit instead of the mission's base branch")
+    .option("--json", "print the result object", false)
+    .action(async (id: string, o: { onto?: string; json: boolean }) => {
+      const { refreshCommand } = await import("./mission-commands.ts");
+      code = await refreshCommand(io, id, { onto: o.onto ?? null, json: o.json });
+    });
+
+  program
     .command("cancel")
     .description("cancel a mission; its running agents are stopped")
     .argument("<id>", "the mission id")

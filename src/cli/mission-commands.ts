@@ -12,6 +12,7 @@ import { tidyAfterKilledRun } from "../local/index.ts";
 import { leftoverBranchCount } from "../local/index.ts";
 import { logProgress, terminalProgress, type Progress } from "../local/index.ts";
 import { reportPaths, writeReports } from "../local/index.ts";
+import { refreshLocalMission, type LocalRefresh } from "../local/index.ts";
 import type { Mission } from "../mission/index.ts";
 import { applyEvent } from "../mission/index.ts";
 import { isMissionTerminal, keptPlace } from "../mission/index.ts";
@@ -74,6 +75,33 @@ export async function resumeCommand(io: CliIO, id: string, json: boolean): Promi
     return exitCodeOf(m);
   }
   return withShutdown(io, (deps) => resumeLocalMission(deps, { repoDir, id }), json, git, repoDir);
+}
+
+/**
+ * `naruto refresh ID`: the queue replayed onto the base branch as it is now, then the mission
+ * driven to its verdict again. Exit 0 when there was nothing to refresh or the new verdict is
+ * `approve`; 1 when the refresh could not be made (the new base is red) or the verdict is not.
+ */
+export async function refreshCommand(io: CliIO, id: string, options: { onto: string | null; json: boolean }): Promise<number> {
+  const git = createGit({ env: io.env });
+  const repoDir = await repoRoot(git, io.cwd);
+  const said: { outcome: LocalRefresh | null } = { outcome: null };
+  const code = await withShutdown(
+    io,
+    async (deps) => {
+      const outcome = await refreshLocalMission(deps, { repoDir, id, onto: options.onto });
+      said.outcome = outcome;
+      io.stderr(`${outcome.message}\n`);
+      return outcome.mission;
+    },
+    options.json,
+    git,
+    repoDir,
+  );
+  const { outcome } = said;
+  if (outcome === null) return code;
+  if (outcome.kind === "unchanged") return outcome.mission.verdict === null || outcome.mission.verdict.verdict === "approve" ? EXIT.ok : code;
+  return outcome.kind === "halted" ? EXIT.no : code;
 }
 
 /** From how many leftover worker branches `naruto status` mentions `naruto clean`. */

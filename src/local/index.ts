@@ -10,4 +10,6 @@ export { RunRefusedError } from "./preflight.ts";
 export { logProgress, terminalProgress } from "./progress.ts";
 export type { Progress } from "./progress.ts";
 export { reportPaths, writeReports } from "./reports.ts";
+export { refreshLocalMission, refreshMessage } from "./refresh-mission.ts";
+export type { LocalRefresh } from "./refresh-mission.ts";
 export { RunOverridesError, loadRunOverrides } from "./run-overrides.ts";

@@ -191,7 +191,8 @@ export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: stri
   }
 }
 
-async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
+/** Drives a mission whose driver lock the caller holds, from where it stands (resume, and after a refresh). */
+export async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
   // What the stopped run left: its agents, still running, and their unfinished work.
   // The run's --agent, --verify, --sandbox and --workdir hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(input.commonDir, m.id);
@@ -227,7 +228,7 @@ function early<T>(answer: Promise<T>): Promise<T> {
 }
 
 /** The sandbox of a run (`deps.chooseSandbox` in tests, else bubblewrap when it works). */
-function pickSandbox(deps: LocalDeps, mode: SandboxMode): Promise<Sandbox> {
+export function pickSandbox(deps: LocalDeps, mode: SandboxMode): Promise<Sandbox> {
   return deps.chooseSandbox ? deps.chooseSandbox(mode) : chooseSandbox({ mode, env: deps.env });
 }
 

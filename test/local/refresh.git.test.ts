@@ -1,0 +1,94 @@
+/**
+ * `naruto refresh` after the base moved (issue 37): the queue's checkpoints are replayed item by
+ * item onto the new base and verified; an item that now conflicts is named, retried from the new
+ * head, and the arbiter reviews the refreshed queue. A refresh that changes nothing says so.
+ */
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { shellQuote } from "../../src/agent/shell-quote.ts";
+import { main } from "../../src/cli/main.ts";
+import { refreshLocalMission } from "../../src/local/index.ts";
+import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
+import { fakeCli } from "./cli-io.ts";
+import { fakeConfig, itemOf, localDeps, queueCommits, queueFiles, runMission, type FakeConfigOptions } from "./local-fixture.ts";
+
+const VERIFY = fileURLToPath(new URL("./verify-tests.mjs", import.meta.url));
+
+const repos: TestRepo[] = [];
+afterEach(async () => {
+  await Promise.all(repos.splice(0).map((r) => r.remove()));
+});
+
+describe("naruto refresh", () => {
+  it("replays the queue onto the moved base, verified; a conflicted item is named and retried from the new head", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n", "test/a.test.js": "it('adds', () => {});\n" });
+    repos.push(repo);
+    const options: FakeConfigOptions = {
+      verify: [process.execPath, VERIFY, "--red-if-exists", "BROKEN"].map(shellQuote).join(" "),
+      maxAttempts: 2,
+      sandbox: "none",
+    };
+    const m = await runMission(repo, [{ id: "a" }, { id: "b" }, { id: "c" }], options);
+    expect(m.verdict?.verdict).toBe("approve");
+    const oldHead = m.queue.head;
+    const oldOrder = (await queueCommits(repo, m)).map((c) => c.item).filter((i) => i !== "c");
+
+    // The base branch moves: one commit nobody conflicts with, one that writes c's file.
+    await repo.write({ "docs/new.md": "# new\n" });
+    await repo.run("add", "-A");
+    await repo.run("commit", "-qm", "docs");
+    await repo.write({ "src/c/c.txt": "written on main meanwhile\n" });
+    await repo.run("add", "-A");
+    await repo.run("commit", "-qm", "c moved on main");
+    const newBase = await repo.run("rev-parse", "HEAD");
+
+    const refreshed = await refreshLocalMission(localDeps(repo), { repoDir: repo.dir, id: m.id, onto: null, config: fakeConfig(options) });
+    expect(refreshed.kind).toBe("refreshed");
+    expect(refreshed.message).toContain(`onto main (${newBase.slice(0, 12)}): 2 item(s) replayed`);
+    expect(refreshed.message).toMatch(/c: conflicts with the new base .* on src\/c\/c\.txt/);
+    const after = refreshed.mission;
+
+    expect(after.base).toEqual({ ref: "main", commit: newBase });
+    expect(after.queue.head).not.toBe(oldHead);
+    // Every item on the new base: a and b replayed, c retried from the new head.
+    await repo.run("merge-base", "--is-ancestor", newBase, after.queue.head);
+    expect(after.items.map((i) => [i.id, i.status])).toEqual([
+      ["a", "integrated"],
+      ["b", "integrated"],
+      ["c", "integrated"],
+    ]);
+    expect(itemOf(after, "c").attempts.map((a) => a.status)).toEqual(["conflicted", "integrated"]);
+    expect(itemOf(after, "c").attempts[0]?.reason).toContain("conflicts with the new base");
+    const commits = await queueCommits(repo, after);
+    // The replayed ones in their old order, then c's retry.
+    expect(commits.map((c) => c.item)).toEqual([...oldOrder, "c"]);
+    for (const c of commits) expect(itemOf(after, c.item).commit).toBe(c.commit);
+    expect((await queueFiles(repo, after))["docs/new.md"]).toBe("# new\n");
+    // Verified: the new base first, then the replayed batch, then c's retry.
+    expect(after.queue.base_check).toMatchObject({ commit: newBase, green: true });
+    expect(after.queue.verify_runs).toBeGreaterThan(m.queue.verify_runs + 2);
+    expect(after.queue.refreshes).toMatchObject([{ from: m.base.commit, to: newBase, replayed: 2, dropped: [{ item: "c" }] }]);
+    expect(after.status).toBe("done");
+    expect(after.verdict?.verdict).toBe("approve");
+
+    // Again, with nothing moved: it says so and changes nothing.
+    const cli = fakeCli(repo.dir);
+    const code = await main(["refresh", m.id], cli.io);
+    expect(cli.stderr()).toContain(`nothing to refresh: main is still at ${newBase.slice(0, 12)}`);
+    expect(code).toBe(0);
+  });
+
+  it("does not touch the queue when the new base is red, and says so", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    const options: FakeConfigOptions = { verify: [process.execPath, VERIFY, "--red-if-exists", "BROKEN"].map(shellQuote).join(" "), sandbox: "none" };
+    const m = await runMission(repo, [{ id: "a" }], options);
+    await repo.write({ BROKEN: "main broke\n" });
+    await repo.run("add", "-A");
+    await repo.run("commit", "-qm", "break main");
+    const refreshed = await refreshLocalMission(localDeps(repo), { repoDir: repo.dir, id: m.id, onto: null, config: fakeConfig(options) });
+    expect(refreshed.kind).toBe("halted");
+    expect(refreshed.message).toContain("the queue was not refreshed: the base is red");
+    expect(await repo.run("rev-parse", `refs/heads/${m.queue.branch}`)).toBe(m.queue.head);
+  });
+});
