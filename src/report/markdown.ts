@@ -18,6 +18,7 @@ import {
 } from "./format.ts";
 import { mermaidBlock } from "./mermaid.ts";
 import { findingsTable, proofSection, queueLine, verdictHeadline } from "./sections.ts";
+import { queueCheckLines } from "./queue-checks.ts";
 
 export { trackingComment, type TrackingLinks } from "./tracking-comment.ts";
 export { verdictComment } from "./verdict-comment.ts";
@@ -52,6 +53,7 @@ export function missionReport(mission: Mission, options: ReportOptions = {}): st
     proofSection(mission),
     "## Queue",
     queueLine(mission),
+    ...queueCheckLines(mission),
     "## Containment",
     containmentSection(mission, options.logs ?? null),
     "## Cost",
@@ -128,7 +130,8 @@ function itemsTable(mission: Mission, withUsage: boolean): FlexibleList | string
 }
 
 function statusCell(item: MissionItem): string {
-  return item.status === "integrated" || item.reason === null ? item.status : `${item.status}: ${inlineText(item.reason, 160)}`;
+  const status = item.tests === "may_weaken" ? `${item.status} (may weaken tests: \`tests: may_weaken\`)` : item.status;
+  return item.status === "integrated" || item.reason === null ? status : `${status}: ${inlineText(item.reason, 160)}`;
 }
 
 /** Files the item changed: those on the queue, or the last checkpoint's when not integrated yet. */

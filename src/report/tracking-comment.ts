@@ -11,6 +11,7 @@ import { COMMENT_GRAPH_ITEMS, mermaidBlock } from "./mermaid.ts";
 import { resultCiNote, type ResultCi } from "./result-ci.ts";
 import { runnerWaitWarning } from "./runner-wait.ts";
 import { queueLine, verdictHeadline } from "./sections.ts";
+import { queueCheckLines } from "./queue-checks.ts";
 
 /** Where the comment may link; only http(s) URLs are shown. */
 export interface TrackingLinks {
@@ -56,6 +57,7 @@ export function trackingComment(mission: Mission, { links = {}, ci }: { readonly
       ...trustLines(mission),
       `**Verdict:** ${mission.kind === "review" && mission.verdict === null ? "⏳ **Not reviewed yet**: the review job reads the changes." : verdictHeadline(mission.verdict)}`,
       [queueLine(mission), ...linkLine].join(" · "),
+      ...queueCheckLines(mission),
       ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
       ...[runnerWaitWarning(mission), ci === undefined ? null : resultCiNote(mission, ci)].filter((w): w is string => w !== null),
       mission.items.length === 0
@@ -119,10 +121,11 @@ function checklistLine(mission: Mission, item: MissionItem, links: TrackingLinks
 
 function statusText(item: MissionItem): string {
   const current = item.attempts.at(-1);
+  const allowance = item.tests === "may_weaken" ? " (may weaken tests)" : "";
   // The item runs (its attempt was started), but the attempt's job still waits for a runner.
-  if (item.status === "running" && current?.status === "dispatched" && current.runner !== null) return "running: waiting for a runner";
-  if (item.status === "integrated" || item.reason === null) return item.status;
-  return `${item.status}: ${inlineText(item.reason, 120)}`;
+  if (item.status === "running" && current?.status === "dispatched" && current.runner !== null) return `running${allowance}: waiting for a runner`;
+  if (item.status === "integrated" || item.reason === null) return `${item.status}${allowance}`;
+  return `${item.status}${allowance}: ${inlineText(item.reason, 120)}`;
 }
 
 function firstLine(text: string): string {
