@@ -8,7 +8,7 @@ export type { AttemptFinished, WorkerContext } from "./attempt.ts";
 export { integrateBatch, NARUTO_COMMITTER } from "./integrate-batch.ts";
 export { refreshQueue } from "./refresh.ts";
 export type { RefreshOutcome, Refreshed } from "./refresh.ts";
-export type { Integrated, IntegratorContext } from "./integrate-batch.ts";
+export type { Candidate, Integrated, IntegratorContext, PipelineOptions } from "./integrate-batch.ts";
 export { planCheckOptions, runPlanner } from "./planner.ts";
 export { plannedEvent } from "./planned-event.ts";
 export { checkMissionProof, reviewAgentFor, reviewLocally } from "./review.ts";

@@ -3,7 +3,8 @@
  * go onto the queue in batches of `queue.batch`, one batch at a time, each verified (and bisected
  * when red) by the merge queue of `src/queue/`.
  */
-import { integrate } from "../queue/index.ts";
+import { createTreeCache, integrate } from "../queue/index.ts";
+import type { VirtualTree } from "../git/index.ts";
 import type { CheckpointResult, JudgePolicy, TreeCache } from "../queue/index.ts";
 import { queueRefName } from "../queue/index.ts";
 import { GitError, gitText } from "../git/index.ts";
@@ -34,6 +35,31 @@ export interface IntegratorContext extends EngineContext {
   readonly trees?: TreeCache;
 }
 
+/** A batch's first candidate, told before it is verified: the next batch may be built on it. */
+export interface Candidate {
+  readonly commit: string;
+  readonly tree: VirtualTree;
+  /** The base check the batch was judged by (the next batch needs no other). */
+  readonly baseCheck: BaseCheck | null;
+}
+
+/**
+ * A pipelined queue (issue 37): `onCandidate` hears a batch's candidate before its verify ends;
+ * `speculative` builds this batch on the candidate of the batch still verifying (`onto`), which
+ * lands or not (`predecessor`, its event; null when it failed): this batch then moves the queue,
+ * or is dropped (SpeculationDroppedError) and goes again.
+ */
+export interface PipelineOptions {
+  readonly onCandidate?: (candidate: Candidate) => void;
+  readonly speculative?: { readonly onto: Candidate; readonly predecessor: Promise<Integrated | null> };
+}
+
+function seededTrees(onto: Candidate): TreeCache {
+  const trees = createTreeCache();
+  trees.set(onto.commit, onto.tree);
+  return trees;
+}
+
 /** Without a verify command a batch needs only git and a clock (tests, the engine benchmark). */
 export type BatchContext = IntegratorContext | (Pick<IntegratorContext, "git" | "repoDir" | "now" | "verifier" | "expectedHead" | "trees"> & { readonly verify: null });
 
@@ -48,7 +74,7 @@ export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.g
  * base-check.ts), suspects are confirmed before they are blamed (`queue.confirm_runs`), and what
  * the tests did is compared with the head the batch was built on (test-findings.ts).
  */
-export async function integrateBatch(ctx: BatchContext, mission: Mission, batch: readonly CheckpointOrder[]): Promise<Integrated> {
+export async function integrateBatch(ctx: BatchContext, mission: Mission, batch: readonly CheckpointOrder[], options: PipelineOptions = {}): Promise<Integrated> {
   const queueRef = queueRefName(mission.id);
   const at = () => ctx.now().toISOString();
   const onQueue = await integratedAttempts(ctx, mission, queueRef);
@@ -69,7 +95,7 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
   let baseCheck: BaseCheck | null = null;
   let judge: JudgePolicy | undefined;
   if (checks !== null) {
-    const known = knownBaseCheck(mission, checks.command);
+    const known = options.speculative?.onto.baseCheck ?? knownBaseCheck(mission, checks.command);
     if (known === null) {
       baseCheck = await checkBase(checks.verify, mission, checks.command, checks.queue.confirm_runs);
       verifyRuns += baseCheck.runs.length;
@@ -78,6 +104,9 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     if ("halt" in policy) return { type: "integrated", at: at(), queue_head: head, verify_runs: verifyRuns, results, base_check: baseCheck, halt: policy.halt };
     judge = policy.judge;
   }
+  const usedBase = baseCheck ?? (checks === null ? null : knownBaseCheck(mission, checks.command));
+  const spec = options.speculative;
+  const trees = spec ? seededTrees(spec.onto) : ctx.trees;
   const batchResult = await integrate({
     git: ctx.git,
     repoDir: ctx.repoDir,
@@ -86,7 +115,9 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     ...(checks ? { verify: checks.verify, confirm: { confirmRuns: checks.queue.confirm_runs, flipsBefore: mission.queue.flips.length + (baseCheck?.runs.includes(false) && baseCheck.green ? 1 : 0) } } : {}),
     ...(judge ? { judge } : {}),
     ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
-    ...(ctx.trees ? { trees: ctx.trees } : {}),
+    ...(trees ? { trees } : {}),
+    ...(spec ? { speculative: { onto: spec.onto.commit, landed: spec.predecessor.then((e) => e?.queue_head ?? null) } } : {}),
+    ...(options.onCandidate ? { onCandidate: (c: { commit: string; tree: VirtualTree }) => options.onCandidate?.({ ...c, baseCheck: spec?.onto.baseCheck ?? usedBase }) } : {}),
     committer: NARUTO_COMMITTER,
     now: ctx.now,
   });
@@ -95,13 +126,15 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
   for (const r of batchResult.results) results.push(integrationResult(r));
   const event: Integrated = { type: "integrated", at: at(), queue_head: head, verify_runs: verifyRuns, results, ...(baseCheck ? { base_check: baseCheck } : {}) };
   if (checks === null) return event;
-  const before = mission.queue.head === mission.base.commit ? (baseCheck ?? mission.queue.base_check)?.report ?? mission.queue.report : mission.queue.report;
+  const previous = spec ? await spec.predecessor : null;
+  const before = previous?.report ?? (mission.queue.head === mission.base.commit ? (baseCheck ?? mission.queue.base_check)?.report ?? mission.queue.report : mission.queue.report);
   const findings =
     head !== batchResult.oldHead && before != null && batchResult.report !== null
       ? testFindings({ before, after: batchResult.report, items: batchItems(mission, results), head, at: event.at })
       : [];
   const baseFlip = baseCheck !== null && baseCheck.green && baseCheck.runs.includes(false) ? 1 : 0;
-  const flips = mission.queue.flips.length + baseFlip + results.filter((r) => r.kind === "flaky").length;
+  const flaky = (e: Integrated | null) => e?.results.filter((r) => r.kind === "flaky").length ?? 0;
+  const flips = mission.queue.flips.length + baseFlip + flaky(previous) + flaky(event);
   return {
     ...event,
     report: reportRecord(batchResult.report),

@@ -14,13 +14,10 @@ import { isMissionTerminal } from "../mission/index.ts";
 import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
 import { createStartsFirst } from "./starts-first.ts";
-import { integrateBatch } from "../engine/index.ts";
+import { createQueuePipeline } from "./queue-pipeline.ts";
 import type { Progress } from "./progress.ts";
 import { reviewAgentFor, reviewLocally } from "../engine/index.ts";
 import { AttemptStepError, runAttempt, type WorkerContext } from "../engine/index.ts";
-import { QueueTamperedError } from "../queue/index.ts";
-import { createTreeCache } from "../queue/index.ts";
-import { queueRefName } from "../queue/index.ts";
 import type { TamperWatch } from "./tamper-watch.ts";
 import { missionWorkFolder, removeEmptyMissionFolder, workRepo } from "../sandbox/index.ts";
 
@@ -63,11 +60,10 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   const pending: CheckpointOrder[] = [...resumeWork.checkpoints];
   // A finished attempt's checks wait for the starts its exit made room for (see starts-first.ts).
   const startsFirst = createStartsFirst();
-  let integrating = false;
   let finished = false;
   let mission: Mission | null = null;
 
-  const spawn = (work: () => Promise<Message>) => {
+  const spawn = (work: () => Promise<Message>, after?: (m: Message) => void) => {
     // A task leaves the set before its message wakes the loop: the loop that takes its last
     // message sees it gone and ends, instead of waiting for the next tick.
     const task: Promise<void> = work()
@@ -78,6 +74,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       .then((m) => {
         tasks.delete(task);
         inbox.push(m);
+        after?.(m);
       });
     tasks.add(task);
   };
@@ -98,35 +95,8 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
     return findings;
   };
 
-  let queueMovedRuns = 0;
-  // Each batch starts where the last one ended: its tree is known without reading it again.
-  const trees = createTreeCache();
-  const kickIntegrator = () => {
-    if (integrating || pending.length === 0 || !mission || ctx.shutdown?.aborted) return;
-    const batch = pending.splice(0, mission.settings.batch);
-    integrating = true;
-    const current = mission;
-    spawn(async () => {
-      try {
-        await checkTampering("ended attempts");
-        // The queue never builds on a head naruto did not write (docs/architecture.md).
-        const integrated = await integrateBatch({ ...engine, expectedHead: ctx.tamper.expected(queueRefName(id)), trees }, current, batch);
-        queueMovedRuns = 0;
-        // The next batch waits until the loop takes this event: it then starts from a mission that
-        // knows this head, and finds nothing after it to look for (integrate-batch.ts).
-        return integrated;
-      } catch (e) {
-        integrating = false;
-        pending.unshift(...batch);
-        // Stopped halfway (its verify was): the batch is integrated when the mission resumes.
-        if (stopping.signal.aborted) return null;
-        if (!(e instanceof QueueTamperedError) || ++queueMovedRuns > 5) throw e;
-        // Moved during the batch: the check reports it and puts naruto's head back; try again.
-        await checkTampering();
-        return null;
-      }
-    });
-  };
+  // The merge queue, pipelined: a batch verifies while the next is built on its candidate.
+  const queue = createQueuePipeline({ ctx: engine, id, pending, spawn, checkTampering });
 
   const handle = (commands: readonly MissionCommand[], m: Mission) => {
     for (const c of commands) {
@@ -222,7 +192,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
       // What arrived while the last save ran is applied in order and saved once (a group commit):
       // no event waits longer than it did, and a busy mission writes fewer versions.
       const arrived = [await inbox.next(), ...inbox.drain()];
-      if (arrived.some((m) => m?.type === "integrated")) integrating = false;
+      queue.applied(arrived);
       for (const events of saveGroups(arrived.filter((m): m is MissionEvent => m !== null && !(finished && m.type === "tick")))) {
         const exits = events.flatMap((e) => (e.type === "agent_exited" ? [`${e.item}#${e.attempt}`] : []));
         try {
@@ -256,7 +226,7 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
         reviewPending = false;
         handle([{ type: "review" }], mission);
       }
-      kickIntegrator();
+      queue.kick(mission);
     }
   } finally {
     startsFirst.release();

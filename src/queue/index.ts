@@ -5,7 +5,7 @@
  */
 export { createQueueBranch, integrate } from "./queue.ts";
 export type { CreateQueueInput, IntegrateInput } from "./queue.ts";
-export { CheckpointInputError, QueueMissingError, QueueRaceError, QueueTamperedError } from "./types.ts";
+export { CheckpointInputError, QueueMissingError, QueueRaceError, QueueTamperedError, SpeculationDroppedError } from "./types.ts";
 export type { BatchResult, Checkpoint, CheckpointResult, ConflictedResult, FlakyResult, IntegratedResult, VerifyFailedResult } from "./types.ts";
 export { compareAndSwap, queueRefName, readRef, QueueRefError } from "./ref.ts";
 export { QueueAccountingError } from "./results.ts";

@@ -14,7 +14,8 @@ import { readCheckpoints, readTree, type TreeCache } from "./read.ts";
 import { compareAndSwap, queueRefName, readRef } from "./ref.ts";
 import { collectResults } from "./results.ts";
 import { rawText } from "../git/index.ts";
-import { QueueMissingError, QueueRaceError, QueueTamperedError, type BatchResult, type Checkpoint, type Identity } from "./types.ts";
+import { QueueMissingError, QueueRaceError, QueueTamperedError, SpeculationDroppedError, type BatchResult, type Checkpoint, type Identity } from "./types.ts";
+import type { VirtualTree } from "../git/index.ts";
 import { verifyOnce, type JudgePolicy, type VerifyCandidate } from "./verify.ts";
 import type { BisectOptions } from "./bisect.ts";
 
@@ -54,10 +55,14 @@ export interface IntegrateInput {
   /** How much a suspect is confirmed before it is blamed (default: not at all). */
   readonly confirm?: BisectOptions;
   /**
-   * Build the batch on this commit instead of the queue head (a refresh onto a base that moved):
-   * the queue still moves by compare-and-swap from the head it held.
+   * Speculation (a pipelined queue): the batch is built and verified on `onto`, the candidate of
+   * the batch before it, while that one still verifies; `landed` says where that batch left the
+   * queue. When it is `onto` (it went green whole), this batch moves the queue from there; else it
+   * is dropped ({@link SpeculationDroppedError}) and nothing of it lands.
    */
-  readonly onto?: string;
+  readonly speculative?: { readonly onto: string; readonly landed: Promise<string | null> };
+  /** Told the batch's first candidate (every checkpoint that merges), before it is verified. */
+  readonly onCandidate?: (candidate: { readonly commit: string; readonly tree: VirtualTree }) => void;
   /**
    * The head naruto last wrote to the queue. The queue is naruto's alone: when the ref is found
    * anywhere else, before or during the batch, nothing is built on it ({@link QueueTamperedError}).
@@ -114,11 +119,11 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       // With the head naruto wrote, the batch is built on that head without reading the ref: a
       // ref found anywhere else fails the compare-and-swap below, and nothing built here lands.
-      const head = input.expectedHead ?? (await readRef(git, repoDir, queueRef));
+      const head = input.speculative?.onto ?? input.expectedHead ?? (await readRef(git, repoDir, queueRef));
       if (head === null) throw new QueueMissingError(queueRef);
-      const start = input.onto ?? head;
-      const base = { commit: start, tree: await readTree(git, repoDir, start, input.trees) };
+      const base = { commit: head, tree: await readTree(git, repoDir, head, input.trees) };
       const chain = await buildChain(ctx, base, items);
+      if (attempt === 1 && chain.tip.commit !== head) input.onCandidate?.({ commit: chain.tip.commit, tree: chain.tip.tree });
       const integrable = new Set(chain.steps.flatMap((s) => (s.status === "integrated" ? [s.index] : [])));
       const firstConflicts = new Map(chain.steps.flatMap((s) => (s.status === "conflicted" ? [[s.index, s.paths] as const] : [])));
       let outcome: BisectOutcome;
@@ -139,6 +144,10 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
       // Accounted for before the ref moves: a checkpoint without a result stops the batch.
       const results = collectResults(input.checkpoints, { ...outcome, conflicted: new Map([...firstConflicts, ...outcome.conflicted]) });
       const newHead = outcome.tip.commit;
+      if (input.speculative) {
+        const landed = await input.speculative.landed;
+        if (landed !== head) throw new SpeculationDroppedError(queueRef, head, landed);
+      }
       const swap =
         newHead === head
           ? { ok: true as const }
@@ -147,7 +156,7 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
         input.trees?.set(newHead, outcome.tip.tree);
         return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1, report: outcome.tipRun?.report ?? null };
       }
-      if (input.expectedHead !== undefined) throw new QueueTamperedError(queueRef, input.expectedHead, swap.current);
+      if (input.expectedHead !== undefined || input.speculative) throw new QueueTamperedError(queueRef, head, swap.current);
     }
     throw new QueueRaceError(queueRef, maxAttempts);
   }

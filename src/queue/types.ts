@@ -123,3 +123,19 @@ export class QueueMissingError extends Error {
     super(`${queueRef} does not exist; create the queue branch at the mission's base first`);
   }
 }
+
+/**
+ * A speculative batch was built on the candidate of the batch before it, which did not land
+ * whole (it went red, or a checkpoint of it did not merge): nothing of this batch landed. Its
+ * checkpoints go to the queue again, built on where the queue is now.
+ */
+export class SpeculationDroppedError extends Error {
+  override readonly name = "SpeculationDroppedError";
+  constructor(
+    readonly queueRef: string,
+    readonly assumed: string,
+    readonly landed: string | null,
+  ) {
+    super(`${queueRef}: a batch was built on ${assumed.slice(0, 12)}, the candidate before it, which did not land (the queue is at ${landed?.slice(0, 12) ?? "no new head"}); it is dropped and built again`);
+  }
+}
