@@ -28,7 +28,9 @@ const preparedSchema = z.object({
       kind: z.literal("queue"),
       ...common,
       artifacts: z.string(),
-      dispatch: z.object({ phase: z.enum(["plan", "work", "review", "integrate"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })), run: z.number().int().positive().optional() }),
+      dispatch: z.object({ phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })), run: z.number().int().positive().optional() }),
+      /** A refresh: the base branch's head as the action's step read it (the queue job replays onto it). */
+      onto: z.object({ ref: z.string(), commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }).optional(),
     }),
   ]),
 });

@@ -16,9 +16,10 @@ export type NarutoCommand =
   | { readonly kind: "cancel" }
   | { readonly kind: "review" }
   | { readonly kind: "fix-review" }
+  | { readonly kind: "refresh" }
   | { readonly kind: "help"; readonly reason: string | null };
 
-const NO_ARGS = ["approve", "status", "cancel", "review", "fix-review"] as const;
+const NO_ARGS = ["approve", "status", "cancel", "review", "fix-review", "refresh"] as const;
 const ALL = ["plan", "retry", "help", ...NO_ARGS] as const;
 const ITEM_OR_FAILED = /^(failed|[a-z0-9][a-z0-9._-]{0,62})$/;
 
@@ -115,6 +116,7 @@ export function helpText(reason: string | null): string {
     "- `/naruto status` — refresh the tracking comment",
     "- `/naruto retry <item|failed>` — retry one failed item, or all of them",
     "- `/naruto cancel` — stop the mission",
+    "- `/naruto refresh` — replay the mission's queue onto its base branch as it is now, verified (on the issue or the queue pull request)",
     "- on a pull request: `/naruto review` (the arbiter on the PR's diff), `/naruto fix-review` (one item per file with unresolved review threads)",
     "",
     "A ```naruto fenced block in the comment or the issue is used as the plan.",

@@ -8,7 +8,7 @@ import type { CommentEvent } from "./comment-types.ts";
 
 /** The dispatch that started a run (`workflow_dispatch` inputs), as the queue and publish jobs read it. */
 export interface DispatchInput {
-  readonly phase: "plan" | "work" | "review" | "integrate" | null;
+  readonly phase: "plan" | "work" | "review" | "integrate" | "refresh" | null;
   readonly items: readonly { readonly item: string; readonly attempt: number }[];
   /** `integrate` only: the work run whose finished legs' artifacts this run integrates. */
   readonly run?: number;
@@ -45,7 +45,7 @@ export function commentEventOf(eventName: string, payload: unknown): CommentEven
 }
 
 const dispatchPayload = z.object({
-  inputs: z.object({ phase: z.enum(["plan", "work", "review", "integrate"]).optional(), items: z.string().optional(), run: z.string().optional() }).optional(),
+  inputs: z.object({ phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).optional(), items: z.string().optional(), run: z.string().optional() }).optional(),
 });
 
 const itemsSchema = z.array(z.object({ item: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/), attempt: z.number().int().min(1) })).max(256);

@@ -15,6 +15,7 @@ import { helpText, parseCommand, type NarutoCommand } from "./command.ts";
 import { refusalText } from "./gate.ts";
 import { actOnMission } from "./mission-commands.ts";
 import { fixReview, reviewPullRequest } from "./pull-commands.ts";
+import { refreshOnComment } from "./refresh.ts";
 import { readConfigAt } from "./settings.ts";
 import { startMission } from "./start-mission.ts";
 import { standingOf as standingOfAuthor, type Author, type GateFacts } from "./who-may-instruct.ts";
@@ -82,6 +83,8 @@ async function dispatchCommand(ctx: CommentContext, command: NarutoCommand): Pro
       return reviewPullRequest(ctx);
     case "fix-review":
       return fixReview(ctx);
+    case "refresh":
+      return refreshOnComment(ctx);
     case "run":
     case "plan":
       return startMission(ctx, command);

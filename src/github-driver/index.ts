@@ -25,3 +25,4 @@ export { integrateRunInputs, workLegName } from "./mission-id.ts";
 export { message } from "./publish.ts";
 export { startScheduledMissions } from "./schedules.ts";
 export { jobStartedAt, readJobStarts, startsOf, waitingByRun } from "./job-starts.ts";
+export { requestRefresh, type RefreshRequest } from "./refresh.ts";

@@ -48,6 +48,17 @@ export const queueRecordSchema = z.object({
   head: sha,
   /** Per checkpoint, what became of it. */
   results: z.array(integrationResultSchema).max(10_000),
+  /**
+   * A refresh run: the base branch's head it replayed the queue onto, and what came of it
+   * (`head` is then the refreshed queue's head; `results` stay empty: publish rebuilds them).
+   */
+  refresh: z
+    .object({
+      onto: z.object({ ref: z.string(), commit: sha }),
+      kind: z.enum(["unchanged", "halted", "refreshed"]),
+      reason: z.string().max(16 * 1024).nullable(),
+    })
+    .optional(),
 });
 export type QueueRecord = z.infer<typeof queueRecordSchema>;
 

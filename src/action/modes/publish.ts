@@ -16,28 +16,28 @@
  * anew. When the queue job's result is not what the checked checkpoints give, it is refused:
  * nothing of it is pushed, and the checkpoints fail with the reason (and are retried).
  */
-import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Config } from "../../config/index.ts";
 import type { Integrated } from "../../engine/index.ts";
 import { queueRefName, readRef } from "../../queue/index.ts";
 import { gitText } from "../../git/index.ts";
-import type { ProcessResult, VerifyCandidate } from "../../queue/index.ts";
 import { carryOut } from "../../github-driver/index.ts";
-import { ensureQueueBranch } from "../../github-driver/index.ts";
+import { ensureQueueBranch, issueOf, requestRefresh } from "../../github-driver/index.ts";
+import { markerFor } from "../../github/index.ts";
+import { publishRefresh, type PublishedRefresh } from "../integrate/refresh-run.ts";
 import type { Mission } from "../../mission/index.ts";
 import type { CheckpointOrder, MissionCommand, MissionEvent } from "../../mission/index.ts";
 import { applyEvent, applyEvents } from "../../mission/index.ts";
-import type { Sandbox } from "../../sandbox/index.ts";
-import { codeSpan } from "../../report/index.ts";
+import { codeSpan, inlineText } from "../../report/index.ts";
 import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.ts";
 import type { DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, integrateOrders, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
 import { planEvent } from "../integrate/plan-event.ts";
-import { queueRecordSchema, readQueueRecord, type QueueRecord } from "../integrate/queue-record.ts";
+import { queueRecordSchema, readQueueRecord } from "../integrate/queue-record.ts";
 import { reviewEvent } from "../integrate/review-event.ts";
 import { finishedLegs, workEvents, type BranchPush } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
+import { bundleProblem, NOTHING_RUNS, replay, UnverifiedCandidateError } from "../integrate/replay.ts";
 import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
 import { gitCommonDir } from "../../engine/index.ts";
 
@@ -45,11 +45,11 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const { git, workspace: repoDir, remote, log } = deps;
-  if (input.dispatch.phase === "integrate") {
+  if (input.dispatch.phase === "integrate" || input.dispatch.phase === "refresh") {
     // An integrate run whose queue job found nothing (its legs were taken by an earlier run, or
     // it was skipped) has nothing to publish: it ends here, reading and writing nothing.
     const record = await readQueueRecord(input.artifacts, id);
-    if (record === null || (record.checkpoints.length === 0 && (record.entries ?? []).length === 0)) {
+    if (record === null || (record.checkpoints.length === 0 && (record.entries ?? []).length === 0 && record.refresh === undefined)) {
       log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
       return;
     }
@@ -104,6 +104,12 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
       ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: legs.runUrl, log }));
       break;
     }
+    case "refresh": {
+      const refreshed = await publishRefresh(deps, { config, mission, folder: input.artifacts });
+      if (refreshed.kind === "refreshed") events = [refreshed.event];
+      else await refreshNotMade(deps, mission, refreshed);
+      break;
+    }
     case "review": {
       const event = await reviewEvent({ folder: input.artifacts, mission, config, git, repoDir, env: scrubbedEnv(deps.env), now: deps.now });
       if (event) events = [event];
@@ -128,7 +134,8 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   }
   await apply(events);
 
-  const orders = integrateOrders(waitingCheckpoints(loaded), commands);
+  // A refresh run integrates nothing itself: what its event leaves waiting goes to an integrate run.
+  const orders = input.dispatch.phase === "refresh" ? [] : integrateOrders(waitingCheckpoints(loaded), commands);
   const later: MissionCommand[] = commands.filter((c) => c.type !== "integrate");
   commands.length = 0;
   let outcome: PublishOutcome | null = null;
@@ -166,6 +173,16 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
   await log.summary(publishSummary(done.mission, done.dispatched, outcome));
 }
 
+/** A refresh that was not made says why, on the mission's issue; when the base moved again, another is asked for. */
+async function refreshNotMade(deps: ModeDeps, mission: Mission, outcome: Extract<PublishedRefresh, { kind: "not" }>): Promise<void> {
+  deps.log.warning(`naruto: ${outcome.reason}`);
+  const issue = issueOf(mission);
+  if (issue !== null) {
+    await deps.github.upsertComment({ issue, marker: markerFor(`refresh:${mission.id}`), body: `**naruto** · mission ${codeSpan(mission.id)} · refresh: ${inlineText(outcome.reason, 3000)}`, ...(deps.runUrl ? { link: deps.runUrl } : {}) });
+  }
+  if (outcome.again) await requestRefresh(deps, mission).catch((error: unknown) => deps.log.warning(`could not ask for another refresh: ${error instanceof Error ? error.message : String(error)}`));
+}
+
 /** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */
 function refusedPush(event: Extract<MissionEvent, { type: "attempt_finished" }>, push: BranchPush, why: string): MissionEvent {
   if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
@@ -184,22 +201,6 @@ export type PublishOutcome =
   | { readonly kind: "moved"; readonly reason: string }
   /** The queue job's result is not what the checked checkpoints give: nothing of it is pushed. */
   | { readonly kind: "refused"; readonly reason: string };
-
-class UnverifiedCandidateError extends Error {
-  override readonly name = "UnverifiedCandidateError";
-  constructor(readonly commit: string) {
-    super(`no verify result for ${commit}`);
-  }
-}
-
-/** Publish runs nothing: a sandbox that refuses every process, should anything ever ask. */
-const NOTHING_RUNS: Sandbox = {
-  kind: "none",
-  runsAsRoot: false,
-  description: "none (the publish job runs no process of the repository)",
-  network: { kind: "host", reason: "no sandbox" },
-  run: () => Promise.reject(new Error("the publish job runs nothing of the repository: this is a bug in naruto")),
-};
 
 /**
  * The queue this run publishes, rebuilt here from `ready` (checked by this job) with the queue
@@ -260,43 +261,8 @@ export async function publishQueue(input: { deps: ModeDeps; config: Config; miss
   return { kind: "accepted", start, head: built.head, events: built.events };
 }
 
-/**
- * The queue job's runs, by candidate commit and in order (a candidate may run more than once: the
- * base, a suspect's confirmations): a run it never made throws.
- */
-function replay(record: QueueRecord): VerifyCandidate {
-  const runs = new Map<string, ProcessResult[]>();
-  for (const r of record.verify) {
-    const run: ProcessResult = { exitCode: r.exit_code, output: r.output, ...(r.report === undefined ? {} : { report: r.report }) };
-    runs.set(r.commit, [...(runs.get(r.commit) ?? []), run]);
-  }
-  return async (commit) => {
-    const run = runs.get(commit)?.shift();
-    if (run === undefined) throw new UnverifiedCandidateError(commit);
-    return run;
-  };
-}
-
 function sameOrders(a: readonly CheckpointOrder[], b: readonly CheckpointOrder[]): boolean {
   return a.length === b.length && a.every((c, i) => c.item === b[i]?.item && c.attempt === b[i]?.attempt && c.commit === b[i]?.commit && c.base === b[i]?.base);
-}
-
-/**
- * The bundle must hold exactly the queue branch at the rebuilt head (or be absent when nothing
- * moved). Its objects are never used: what is pushed is what this job built.
- */
-async function bundleProblem(deps: ModeDeps, bundle: string, queueRef: string, start: string, head: string): Promise<string | null> {
-  const stat = await lstat(bundle).catch(() => null);
-  if (head === start) return stat === null ? null : "it sends queue commits although the queue did not move";
-  if (stat === null) return `it has no ${ARTIFACT_FILES.queueBundle}`;
-  if (!stat.isFile()) return `${ARTIFACT_FILES.queueBundle} is not a regular file`;
-  const { code, stdout } = await deps.git({ args: ["bundle", "list-heads", bundle], cwd: deps.workspace, okCodes: [128] });
-  if (code !== 0) return `git cannot read ${ARTIFACT_FILES.queueBundle}`;
-  const heads = stdout.toString("utf8").split("\n").filter((l) => l !== "");
-  if (heads.length !== 1 || heads[0] !== `${head} ${queueRef}`) {
-    return `its bundle holds ${heads.map((h) => h.slice(0, 12) + h.slice(40)).join(", ") || "nothing"}, not ${queueRef} at ${head.slice(0, 12)}, the head rebuilt here`;
-  }
-  return null;
 }
 
 function publishSummary(mission: Mission, dispatched: readonly { item: string; attempt: number; runUrl: string | null }[], outcome: PublishOutcome | null): string {

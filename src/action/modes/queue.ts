@@ -33,6 +33,7 @@ import type { ActionLog } from "../log.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
 import { fetchRefs, hasCommit } from "../remote.ts";
 import { artifactFolder, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput } from "./shared.ts";
+import { fetchBaseTip, refreshStep } from "../integrate/refresh-run.ts";
 
 /** The action's step: the mission, its config text and the commits the queue step needs. */
 export async function prepareQueue(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
@@ -40,7 +41,9 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; art
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
   const { mission } = await readMission(deps, id);
-  if (isMissionTerminal(mission.status)) {
+  const refresh = input.dispatch.phase === "refresh";
+  // A finished mission's queue can be refreshed (the base moved after the verdict).
+  if (isMissionTerminal(mission.status) && !(refresh && mission.status === "done")) {
     const reason = `mission ${id} is ${mission.status}: there is nothing to integrate`;
     await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
     deps.log.info(reason);
@@ -64,8 +67,16 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; art
   });
   if (!(await hasCommit(git, repoDir, mission.base.commit))) await fetchRefs(git, repoDir, remote, [`+${mission.base.commit}:refs/naruto/base/${id}`]);
   await fetchMissingCheckpoints({ git, repoDir, remote, log: deps.log, mission: id, orders: waitingCheckpoints(mission) });
+  // A refresh: the base branch's head, read once here; the queue step replays the queue onto it.
+  const onto = refresh ? await fetchBaseTip(deps, mission) : null;
   const configText = await missionConfigText(deps, mission);
-  await handOver(deps, { kind: "queue", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), artifacts: input.artifacts, dispatch: { phase: input.dispatch.phase, items: [...input.dispatch.items], ...(input.dispatch.run === undefined ? {} : { run: input.dispatch.run }) } });
+  await handOver(deps, {
+    kind: "queue",
+    ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }),
+    artifacts: input.artifacts,
+    dispatch: { phase: input.dispatch.phase, items: [...input.dispatch.items], ...(input.dispatch.run === undefined ? {} : { run: input.dispatch.run }) },
+    ...(onto === null ? {} : { onto }),
+  });
   deps.log.info(`the queue of ${id} is ready: the next step builds and verifies it, without any token`);
 }
 
@@ -78,6 +89,7 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
   const queueRef = queueRefName(mission.id);
   const start = await readRef(git, repoDir, queueRef);
   if (start === null) throw new Error(`${queueRef} is missing in the checkout: run naruto's action step (mode queue) first`);
+  if (job.dispatch.phase === "refresh") return refreshStep(deps, job, { config, start, recorded: (verify, runs) => recorded(verify, runs, log) });
   let events: MissionEvent[] = [];
   // What this run integrates: its own legs, or the legs of the work run it was dispatched for
   // that have ended (publish takes exactly these, from the record).

@@ -22,6 +22,7 @@ import { hostileAgents } from "./hostile-agents.ts";
 import { initAgents } from "./init-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
+import { refreshAfterBaseMoves } from "./refresh-after-base-moves.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
@@ -30,4 +31,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, ghesDispatch, runnerQuota, resultCi, chaosInvariants, ...initAgents];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, refreshAfterBaseMoves, ghesDispatch, runnerQuota, resultCi, chaosInvariants, ...initAgents];

@@ -17,7 +17,7 @@ describe("workflow files", () => {
     expect(template.jobs.map((j) => j.id)).toEqual(["command", "plan", "work", "watch", "review", "queue", "publish", "sweep"]);
     expect(template.jobs.find((j) => j.id === "plan")?.if.expression).toBe("success() && (github.event_name == 'workflow_dispatch' && inputs.phase == 'plan')");
     expect(template.jobs.find((j) => j.id === "queue")?.if.expression).toBe("always() && github.event_name == 'workflow_dispatch'");
-    expect(template.on["workflow_dispatch"]).toMatchObject({ inputs: { phase: { type: "choice", options: ["plan", "work", "review", "integrate"] }, run: { type: "string" } } });
+    expect(template.on["workflow_dispatch"]).toMatchObject({ inputs: { phase: { type: "choice", options: ["plan", "work", "review", "integrate", "refresh"] }, run: { type: "string" } } });
   });
 
   it("reads the simulator's own fixture, its step ids as GitHub gives them", () => {
