@@ -35,6 +35,7 @@ export const SLOW_SUITES = [
   "test/action/integrate-run.git.test.ts",
   "test/local/queue-trust.git.test.ts",
   "test/local/flaky-verify.git.test.ts",
+  "test/action/refresh-run.git.test.ts",
 ];
 
 /**
