@@ -19,7 +19,7 @@ import { BOT, newFolder, REPO, startWorld, testConfig, type World } from "./worl
 
 let world: World;
 beforeAll(async () => {
-  world = await startWorld({ config: testConfig("queue:\n  verify: test -f src/alpha.ts\n") });
+  world = await startWorld({ config: testConfig("queue:\n  verify: test ! -e src || test -f src/alpha.ts\n") });
 });
 afterAll(async () => world.close());
 
@@ -77,7 +77,9 @@ describe("a mission through the Action's jobs", () => {
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "integrated"], ["beta", "running"]]);
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.queue.head);
     expect(await world.ref(`refs/heads/naruto/${id}--alpha`)).toBe(mission.items[0]?.attempts[0]?.checkpoint);
-    expect(mission.queue.verify_runs).toBe(1);
+    // The base first (green: no src yet), then alpha's batch.
+    expect(mission.queue.verify_runs).toBe(2);
+    expect(mission.queue.base_check).toMatchObject({ commit: mission.base.commit, green: true });
 
     await work(id, "beta", 1);
     mission = await world.mission(id);

@@ -17,7 +17,7 @@ import { newFolder, REPO, startWorld, testConfig, type Job, type World } from ".
 let world: World;
 beforeAll(async () => {
   // Enough attempts for one item to meet every forged queue result in turn.
-  world = await startWorld({ config: testConfig("queue:\n  verify: test -f src/alpha.ts || test -f src/beta.ts\n").replace("max_attempts: 2", "max_attempts: 7") });
+  world = await startWorld({ config: testConfig("queue:\n  verify: test ! -e src || test -f src/alpha.ts || test -f src/beta.ts\n").replace("max_attempts: 2", "max_attempts: 7") });
 });
 afterAll(async () => world.close());
 
@@ -77,7 +77,7 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     const record = await readRecord(artifacts);
     const mission = await world.mission(id);
     expect(mission.items[0]?.status).toBe("integrated");
-    expect(record).toMatchObject({ start_head: mission.base.commit, head: mission.queue.head, verify: [{ commit: mission.queue.head, exit_code: 0 }] });
+    expect(record).toMatchObject({ start_head: mission.base.commit, head: mission.queue.head, verify: [{ commit: mission.base.commit, exit_code: 0 }, { commit: mission.queue.head, exit_code: 0 }] });
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(record.head);
     // The verify command ran in the queue job's token-less step, and publish said nothing of running it.
     expect(queue.log.lines.join("\n")).toContain(`verify of ${record.head.slice(0, 12)}: green`);

@@ -19,7 +19,7 @@ agents:
   default: { command: ${JSON.stringify(demoAgent)}, read: ${TEST_AGENT_READ} }
 limits: { max_parallel: 4, max_attempts: 2, item_timeout: 5m }
 queue:
-  verify: "test -d src"
+  verify: "test ! -e BROKEN"
 `;
 
 const TAMPERED: Readonly<Record<string, QueueTamper>> = { extra: "extra-commit", tree: "changed-tree", message: "message-only" };
