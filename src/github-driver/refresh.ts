@@ -49,7 +49,8 @@ export async function requestRefresh(deps: DriverDeps, mission: Mission): Promis
 /** `/naruto refresh`: the mission of the queue pull request it is on, else the issue's newest. */
 export async function refreshOnComment(ctx: CommentContext): Promise<CommentOutcome> {
   const { deps, event } = ctx;
-  const fromQueue = ctx.pullRequest === null ? null : QUEUE_BRANCH.exec(ctx.pullRequest.ref)?.[1];
+  // A queue pull request is naruto's own branch in this repository; a fork's branch of that name is not.
+  const fromQueue = ctx.pullRequest === null || ctx.pullRequest.fromFork ? null : QUEUE_BRANCH.exec(ctx.pullRequest.ref)?.[1];
   const mission = fromQueue ? ((await deps.store.load(fromQueue))?.mission ?? null) : ((await missionsOfIssue(deps, event.repo, event.issue.number))[0] ?? null);
   if (mission === null) {
     const reason = `there is no naruto mission on this ${event.issue.pullRequest ? "pull request" : "issue"} to refresh`;
