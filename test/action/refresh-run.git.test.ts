@@ -110,6 +110,19 @@ describe("a refresh run", () => {
     expect((await world.mission(id)).base.commit).toBe(main);
   });
 
+  it("leaves the queue as it was when the new base is red, and says so on the issue", async () => {
+    const id = await integrated("delta");
+    const before = await world.mission(id);
+    const main = await moveMain("BROKEN");
+    await world.integrate(id, REFRESH, await newFolder("naruto-artifacts-"));
+    const after = await world.mission(id);
+    expect(after.base).toEqual(before.base);
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(before.queue.head);
+    expect(issueComments().some((b) => b.includes("refresh: the queue was not refreshed: the base is red") && b.includes(main.slice(0, 12)))).toBe(true);
+    // main is green again: the next refresh goes through.
+    await gitText(git, { args: ["update-ref", "refs/heads/main", `${main}^`], cwd: world.fake.repo(REPO).dir });
+  });
+
   it("moves nothing when the base moved again while the queue job ran, and asks for another refresh", async () => {
     const id = await integrated("gamma");
     const before = await world.mission(id);
