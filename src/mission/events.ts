@@ -173,7 +173,7 @@ export const missionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("verify_failed"), at, item: z.string(), attempt: z.number().int(), output: z.string() }),
   /**
    * The queue was replayed onto the base branch as it is now (`naruto refresh`, `/naruto
-   * refresh`, or the App when the base branch moved): `results` per item replayed (its new queue
+   * refresh`): `results` per item replayed (its new queue
    * commit, or why it is out), `skipped` the items not replayed because a dependency fell out.
    */
   z.object({
