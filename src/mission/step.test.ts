@@ -257,6 +257,30 @@ describe("step: review, time, cancel, retry", () => {
     expect(late.mission.items[0]?.reason).toBe("timed out: no result after 30 min");
   });
 
+  it("stops an attempt's clock when its agent exited, and bounds the wait for its result by queue_timeout", () => {
+    // On GitHub: the leg's job ended at minute 20, and the job that records its result waits
+    // for a runner behind the account's queued jobs (the runner quota).
+    const exited = { type: "agent_exited" as const, at: at(20), item: "a", attempt: 1 };
+    const m = missionAfter([requested({ queue_timeout_ms: 60 * 60_000, max_attempts: 1 }), planned([item("a")]), dispatched("a", 1, 1), started("a", 1, 2), exited]);
+    expect(step(m, { type: "tick", at: at(40) }).duplicate).toBe(true);
+    expect(step(m, { type: "tick", at: at(80) }).duplicate).toBe(true);
+    expect(statusOf(step(step(m, { type: "tick", at: at(80) }).mission, checkpointed("a")).mission, "a")).toBe("checkpointed");
+    const lost = step(m, { type: "tick", at: at(81) });
+    expect(statusOf(lost.mission, "a")).toBe("timed_out");
+    expect(lost.mission.items[0]?.reason).toBe(
+      "timed out: its agent exited, but its result did not reach the mission within 60 min (limits.queue_timeout; naruto's jobs that record it wait for a runner like any job)",
+    );
+    expect(lost.commands[0]).toEqual({ type: "cancel_attempts", attempts: [{ item: "a", attempt: 1 }] });
+  });
+
+  it("times out an attempt whose agent exited only after item_timeout, whenever the tick comes", () => {
+    const exited = { type: "agent_exited" as const, at: at(40), item: "a", attempt: 1 };
+    const m = missionAfter([requested({ max_attempts: 1 }), planned([item("a")]), started("a", 1, 2), exited]);
+    const r = step(m, { type: "tick", at: at(41) });
+    expect(statusOf(r.mission, "a")).toBe("timed_out");
+    expect(r.mission.items[0]?.reason).toBe("timed out: no result after 30 min");
+  });
+
   it("times out an attempt that waited for a runner longer than queue_timeout, and cancels its run", () => {
     const m = missionAfter([requested({ queue_timeout_ms: 60 * 60_000, max_attempts: 1 }), planned([item("a")]), dispatched("a", 1, 1)]);
     expect(step(m, { type: "tick", at: at(59) }).duplicate).toBe(true);

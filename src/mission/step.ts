@@ -16,7 +16,7 @@ import {
   type Applied,
 } from "./attempt-events.ts";
 import { applyRefreshed } from "./refresh-event.ts";
-import { attemptsLeft, attemptsUsed, MISSION_SCHEMA, missionSchema, type Mission, type MissionItem } from "./document.ts";
+import { attemptsLeft, attemptsUsed, MISSION_SCHEMA, missionSchema, type Attempt, type Mission, type MissionItem } from "./document.ts";
 import { adopt, beginDraft, endDraft, findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
 import type { MissionCommand, MissionEvent } from "./events.ts";
@@ -173,15 +173,8 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
   for (const shared of m.items) {
     const current = shared.attempts.at(-1);
     if (!current || (current.status !== "dispatched" && current.status !== "running")) continue;
-    // The clock of an attempt starts with its job, not its dispatch: a job waiting for a runner
-    // (beyond the account's quota) has only the longer queue limit against it.
-    const waiting = current.status === "dispatched" && current.started_at === null;
-    const limit = waiting ? m.settings.queue_timeout_ms : m.settings.item_timeout_ms;
-    const since = Date.parse(waiting ? current.dispatched_at : (current.started_at ?? current.dispatched_at));
-    if (now - since <= limit) continue;
-    const reason = waiting
-      ? `timed out: waited ${span(limit)} for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)`
-      : `timed out: no result after ${span(limit)}`;
+    const reason = overdue(m, current, now);
+    if (reason === null) continue;
     const item = own(m, shared);
     const last = item.attempts.at(-1);
     if (last) Object.assign(last, { status: "timed_out", reason, finished_at: e.at });
@@ -198,6 +191,26 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
   }
   if (stop.length === 0 && !missionTimedOut) return DUPLICATE;
   if (stop.length > 0) commands.push({ type: "cancel_attempts", attempts: stop });
+}
+
+/**
+ * Why an attempt in flight has run out of time at `now`, or null. Its clock starts with its job,
+ * not its dispatch: a job waiting for a runner (beyond the account's quota) has only the longer
+ * queue limit against it. It stops when its agent exited (`agent_exited`; on GitHub: its leg's
+ * job ended): what is left, recording its result, is naruto's own jobs' work, which waits for a
+ * runner like any job, so that wait is bounded by the queue limit, not by the item's.
+ */
+function overdue(m: Mission, a: Attempt, now: number): string | null {
+  const { item_timeout_ms: itemLimit, queue_timeout_ms: queueLimit } = m.settings;
+  if (a.status === "dispatched" && a.started_at === null) {
+    if (now - Date.parse(a.dispatched_at) <= queueLimit) return null;
+    return `timed out: waited ${span(queueLimit)} for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)`;
+  }
+  const started = Date.parse(a.started_at ?? a.dispatched_at);
+  const ran = (a.exited_at === null ? now : Date.parse(a.exited_at)) - started;
+  if (ran > itemLimit) return `timed out: no result after ${span(itemLimit)}`;
+  if (a.exited_at === null || now - Date.parse(a.exited_at) <= queueLimit) return null;
+  return `timed out: its agent exited, but its result did not reach the mission within ${span(queueLimit)} (limits.queue_timeout; naruto's jobs that record it wait for a runner like any job)`;
 }
 
 function cancel(m: Mission, e: Of<"cancelled">, commands: MissionCommand[]): Applied {
