@@ -4,7 +4,7 @@
  * and a render of the stored mission is right whichever event asked for it.
  */
 import type { Context } from "probot";
-import { jobStartedAt } from "../github-driver/index.ts";
+import { jobEndedAt, jobStartedAt } from "../github-driver/index.ts";
 import { integrateRunInputs } from "../github-driver/index.ts";
 import type { MissionEvent } from "../mission/index.ts";
 import { applyEvents } from "../mission/index.ts";
@@ -121,22 +121,23 @@ export async function onWorkLegEnded(deps: AppDeps, memory: { throttle: Throttle
   await memory.throttle.request(`integrate:${repository.full_name.toLowerCase()}:${id}:${job.runId}`, dispatch);
 }
 
-/** A work leg a runner took, as a `workflow_job` `in_progress` event shows it. */
+/** A work leg a runner took or that ended, as a `workflow_job` `in_progress` or `completed` event shows it. */
 export interface StartedJob {
   /** `work m-1a2b3c alpha#1`. */
   readonly name: string;
   readonly status: string;
   readonly conclusion: string | null;
   readonly startedAt: string | null;
+  readonly completedAt: string | null;
   /** The job's page: the attempt's runner from now on. */
   readonly url: string | null;
 }
 
 /**
- * The starts of legs this App saw: those not yet saved, per repository and mission (one save
- * takes them all), and those it saved already (the newest, by leg), so that the same event again
- * (a redelivery, a leg's second `in_progress`) costs nothing. Lost on a restart: the sweep reads
- * the starts from the jobs.
+ * The starts and ends of legs this App saw: those not yet saved, per repository and mission (one
+ * save takes them all), and those it saved already (the newest, by leg and event), so that the
+ * same event again (a redelivery, a leg's second `in_progress`) costs nothing. Lost on a restart:
+ * the sweep reads the starts and ends from the jobs.
  */
 export interface LegStarts {
   readonly pending: Map<string, Map<string, MissionEvent>>;
@@ -150,24 +151,31 @@ export function createLegStarts(limit = 10_000): LegStarts {
 const LEG = /^work (m-[a-z0-9]{4,32}) ([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 
 /**
- * A work leg's job started: its attempt's clock starts now, not at the dispatch (the legs of a
- * run wait for runners beyond the account's concurrent-job quota). The starts of one mission
- * that arrive within the throttle's interval are saved together (one state write for a wave of
- * legs); whatever is lost here (a restart) the sweep reads from the jobs before it times
- * anything out.
+ * A work leg's job started, or ended: its attempt's clock starts when the job started, not at
+ * the dispatch (the legs of a run wait for runners beyond the account's concurrent-job quota),
+ * and stops when it ended (`agent_exited`): its result is recorded later by an integrate or
+ * publish job, which waits for a runner like any job, and that wait is not the agent's time. An
+ * ended job's start is saved with its end (its `in_progress` event may be lost). The events of
+ * one mission that arrive within the throttle's interval are saved together (one state write for
+ * a wave of legs); whatever is lost here (a restart) the sweep reads from the jobs before it
+ * times anything out.
  */
 export async function onWorkLegStarted(deps: AppDeps, memory: { throttle: Throttle; starts: LegStarts }, context: Context<"workflow_job">, job: StartedJob): Promise<void> {
   const leg = LEG.exec(job.name);
-  const at = jobStartedAt(job);
-  if (leg === null || at === null) return;
+  const started = jobStartedAt(job);
+  if (leg === null || started === null) return;
   const [, id = "", item = "", n = "0"] = leg;
+  const attempt = Number(n);
   const { repository } = context.payload;
   const key = `started:${repository.full_name.toLowerCase()}:${id}`;
-  const legKey = `${key}:${item}#${n}`;
-  if (memory.starts.saved.get(legKey) === true) return;
+  const ended = jobEndedAt(job);
+  const events: [string, MissionEvent][] = [[`${key}:${item}#${n}`, { type: "attempt_started", at: started, item, attempt, runner: job.url }]];
+  if (ended !== null) events.push([`${key}:${item}#${n}:exited`, { type: "agent_exited", at: ended, item, attempt }]);
+  const fresh = events.filter(([legKey]) => memory.starts.saved.get(legKey) !== true);
+  if (fresh.length === 0) return;
   const pending = memory.starts.pending.get(key) ?? new Map<string, MissionEvent>();
   memory.starts.pending.set(key, pending);
-  pending.set(legKey, { type: "attempt_started", at, item, attempt: Number(n), runner: job.url });
+  for (const [legKey, event] of fresh) pending.set(legKey, event);
   const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
   const save = async () => {
     const taken = [...pending.entries()];
@@ -180,7 +188,7 @@ export async function onWorkLegStarted(deps: AppDeps, memory: { throttle: Thrott
       if (leg !== undefined && o.kind !== "illegal") memory.starts.saved.set(leg, true);
     });
     const applied = result.outcomes.filter((o) => o.kind === "applied").length;
-    if (applied > 0) context.log.debug(`${id}: ${applied} attempt(s) started`);
+    if (applied > 0) context.log.debug(`${id}: ${applied} attempt start(s) or end(s) saved`);
   };
   await memory.throttle.request(key, save);
 }

@@ -24,5 +24,5 @@ export { answerMissedCommands } from "./missed-commands.ts";
 export { integrateRunInputs, workLegName } from "./mission-id.ts";
 export { message } from "./publish.ts";
 export { startScheduledMissions } from "./schedules.ts";
-export { jobStartedAt, readJobStarts, startsOf, waitingByRun } from "./job-starts.ts";
+export { jobEndedAt, jobStartedAt, legEventsOf, legsByRun, readLegJobs } from "./job-starts.ts";
 export { requestRefresh, type RefreshRequest } from "./refresh.ts";

@@ -1,8 +1,11 @@
 /**
- * When each attempt's job started: an attempt's clock starts then, not at its dispatch (runners
- * queue jobs beyond the account's concurrent-job quota). A job's `started_at` is
- * read only once the job is under way or ran to an end: GitHub gives a queued job the time it was
- * queued there (actions/runner#1881), and a job cancelled while queued never started.
+ * When each attempt's job started and ended. An attempt's clock starts when its job starts, not
+ * at its dispatch (runners queue jobs beyond the account's concurrent-job quota), and stops when
+ * its job ends: its agent has exited then, and what is left, recording its result, waits for
+ * naruto's own jobs, which queue for runners like any job (the mission's tick bounds that wait by
+ * `queue_timeout`). A job's `started_at` is read only once the job is under way or ran to an end:
+ * GitHub gives a queued job the time it was queued there (actions/runner#1881), and a job
+ * cancelled while queued never started.
  */
 import type { GitHubPort, WorkflowJob } from "../github/index.ts";
 import type { Mission } from "../mission/index.ts";
@@ -16,33 +19,53 @@ export function jobStartedAt(job: Pick<WorkflowJob, "status" | "conclusion" | "s
   return job.status === "completed" && (job.conclusion === "success" || job.conclusion === "failure") ? job.startedAt : null;
 }
 
-/** The attempts of `mission` that wait for their job to start, by the run that holds it. */
-export function waitingByRun(mission: Mission): Map<number, { item: string; attempt: number }[]> {
+/**
+ * A job that ran to an end of its own (not cancelled, not skipped): its steps, the agent's among
+ * them, are over, and a leg's artifact is uploaded.
+ */
+export function jobEndedAt(job: Pick<WorkflowJob, "status" | "conclusion" | "startedAt" | "completedAt">): string | null {
+  return jobStartedAt(job) !== null && job.status === "completed" ? job.completedAt : null;
+}
+
+/**
+ * The attempts of `mission` whose job's start or end is not recorded yet (waiting for a runner,
+ * or running with their agent not known to have exited), by the run that holds their jobs.
+ */
+export function legsByRun(mission: Mission): Map<number, { item: string; attempt: number }[]> {
   const runs = new Map<number, { item: string; attempt: number }[]>();
   for (const item of mission.items) {
     const last = item.attempts.at(-1);
     const runId = runIdOf(last?.runner ?? null);
-    if (!last || last.status !== "dispatched" || last.started_at !== null || runId === null) continue;
+    if (!last || runId === null) continue;
+    const waiting = last.status === "dispatched" && last.started_at === null;
+    const running = last.status === "running" && last.exited_at === null;
+    if (!waiting && !running) continue;
     runs.set(runId, [...(runs.get(runId) ?? []), { item: item.id, attempt: last.n }]);
   }
   return runs;
 }
 
-/** `attempt_started` for each waiting attempt of `run` whose leg a runner took, at the job's start. */
-export function startsOf(mission: Mission, waiting: readonly { item: string; attempt: number }[], jobs: readonly WorkflowJob[]): MissionEvent[] {
+/**
+ * What the jobs of one run say about its legs: `attempt_started` for each leg a runner took (at
+ * the job's start), and `agent_exited` for each leg whose job ended (at its end). An event the
+ * mission already holds is a redelivery to it, which changes nothing.
+ */
+export function legEventsOf(mission: Mission, legs: readonly { item: string; attempt: number }[], jobs: readonly WorkflowJob[]): MissionEvent[] {
   const events: MissionEvent[] = [];
-  for (const w of waiting) {
-    const job = jobs.find((j) => j.name === workLegName(mission.id, w.item, w.attempt));
-    const at = job === undefined ? null : jobStartedAt(job);
-    if (job === undefined || at === null) continue;
-    events.push({ type: "attempt_started", at, item: w.item, attempt: w.attempt, runner: job.url });
+  for (const leg of legs) {
+    const job = jobs.find((j) => j.name === workLegName(mission.id, leg.item, leg.attempt));
+    const started = job === undefined ? null : jobStartedAt(job);
+    if (job === undefined || started === null) continue;
+    events.push({ type: "attempt_started", at: started, item: leg.item, attempt: leg.attempt, runner: job.url });
+    const ended = jobEndedAt(job);
+    if (ended !== null) events.push({ type: "agent_exited", at: ended, item: leg.item, attempt: leg.attempt });
   }
   return events;
 }
 
-/** Reads the jobs of each run with attempts waiting to start (one list per run) and says which started. */
-export async function readJobStarts(github: Pick<GitHubPort, "listJobs">, mission: Mission): Promise<MissionEvent[]> {
+/** Reads the jobs of each run with legs whose start or end is not recorded (one list per run) and says what they did. */
+export async function readLegJobs(github: Pick<GitHubPort, "listJobs">, mission: Mission): Promise<MissionEvent[]> {
   const events: MissionEvent[] = [];
-  for (const [runId, waiting] of waitingByRun(mission)) events.push(...startsOf(mission, waiting, await github.listJobs({ runId })));
+  for (const [runId, legs] of legsByRun(mission)) events.push(...legEventsOf(mission, legs, await github.listJobs({ runId })));
   return events;
 }

@@ -140,6 +140,37 @@ describe("sweep mode", () => {
     await sweep();
     expect(world.fake.requests.slice(before).filter((r) => r.method === "POST" && decodeURIComponent(r.path).includes("by-issue"))).toEqual([]);
   });
+  it("stops an attempt's clock when its leg's job ended, and times it out only when its result waits past queue_timeout", async () => {
+    await startMission("m-sweepe");
+    let mission = await world.mission("m-sweepe");
+    const runId = runIdOf(mission.items[0]?.attempts[0]?.runner ?? null)!;
+    // Runners take both legs; `one`'s job ends 3 minutes later (its artifact uploaded), while
+    // the job that will record its result waits for a runner (the account's quota).
+    const shift = clock - world.fake.now();
+    world.fake.advanceClock(shift);
+    for (const i of mission.items) world.fake.setJob(runId, { name: `work m-sweepe ${i.id}#1`, status: "in_progress", runner: "sim-runner-1" });
+    world.fake.advanceClock(3 * MINUTE);
+    world.fake.setJob(runId, { name: "work m-sweepe one#1", status: "completed", conclusion: "success" });
+    const endedAt = new Date(world.fake.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+    world.fake.advanceClock(-shift - 3 * MINUTE);
+
+    // Past the item timeout from their start: `two` still runs and times out; `one`'s agent is done.
+    clock += 12 * MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepe");
+    const [one, two] = mission.items;
+    expect(one?.attempts.map((a) => a.status)).toEqual(["running"]);
+    expect(one?.attempts[0]?.exited_at).toBe(endedAt);
+    expect(two?.attempts.map((a) => a.status)).toEqual(["timed_out", "dispatched"]);
+    expect(two?.attempts[0]?.reason).toBe("timed out: no result after 10 min");
+
+    // Its result never arrives: past the queue limit from its job's end, it times out too.
+    clock += 2 * 60 * MINUTE;
+    await sweep();
+    mission = await world.mission("m-sweepe");
+    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual(["timed_out", "dispatched"]);
+    expect(mission.items[0]?.attempts[0]?.reason).toContain("timed out: its agent exited, but its result did not reach the mission within 120 min");
+  });
   it("cancels a batch's run only when no attempt of it is still in flight", async () => {
     await startMission("m-sweepc");
     const job = await world.job("publish", { now });

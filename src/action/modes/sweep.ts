@@ -16,7 +16,7 @@ import { carryOut } from "../../github-driver/index.ts";
 import { WORKFLOW_BOT } from "../../github-driver/index.ts";
 import { pullRequestHeadVia } from "../../github-driver/index.ts";
 import { answerMissedCommands } from "../../github-driver/index.ts";
-import { readJobStarts } from "../../github-driver/index.ts";
+import { readLegJobs } from "../../github-driver/index.ts";
 import { runIdOf } from "../../github-driver/index.ts";
 import { message } from "../../github-driver/index.ts";
 import { startScheduledMissions } from "../../github-driver/index.ts";
@@ -110,18 +110,20 @@ async function sweepUnderWay(deps: ModeDeps, id: string, found: Mission, version
       deps.log.warning(`${id}: ${event.type} not applied: ${error.message}`);
     }
   };
-  // Legs a runner took since they were dispatched: their clocks start when their jobs did, so
-  // the tick times out only what ran too long, or waited too long for a runner.
-  const starts = await readJobStarts(deps.github, mission).catch((error: unknown) => {
-    deps.log.warning(`${id}: the jobs' starts were not read (${message(error)}): attempts waiting for a runner keep their queue limit`);
+  // Legs a runner took since they were dispatched, and legs whose job ended: their clocks start
+  // when their jobs did and stop when they ended, so the tick times out only what ran too long,
+  // waited too long for a runner, or (its agent gone) waited too long for its result.
+  const legs = await readLegJobs(deps.github, mission).catch((error: unknown) => {
+    deps.log.warning(`${id}: the jobs' starts and ends were not read (${message(error)}): attempts keep the limits they had`);
     return [];
   });
-  if (starts.length > 0) {
-    const result = await applyEvents(deps.store, id, starts);
+  if (legs.length > 0) {
+    const result = await applyEvents(deps.store, id, legs);
     mission = result.mission;
     commands.push(...result.commands);
-    const applied = result.outcomes.filter((o) => o.kind === "applied").length;
-    if (applied > 0) notes.push(`${applied} attempt(s) found started`);
+    const applied = (type: MissionEvent["type"]) => result.outcomes.filter((o, i) => o.kind === "applied" && legs[i]?.type === type).length;
+    if (applied("attempt_started") > 0) notes.push(`${applied("attempt_started")} attempt(s) found started`);
+    if (applied("agent_exited") > 0) notes.push(`${applied("agent_exited")} attempt(s) found with their job ended`);
   }
   await apply({ type: "tick", at: now.toISOString() });
   // Attempts started together share a run (carry-out.ts): each run is asked about once.
