@@ -117,6 +117,22 @@ describe("the App on workflow_run and workflow_job", () => {
     expect((await world.fake.deliver({ event: "workflow_run", payload: other, url: world.url, secret: SECRET })).status).toBe(200);
     expect(world.fake.requests.length).toBe(before);
   });
+  it("records a leg's job that ended as its agent's exit (and its start, when that event was lost): the attempt's clock stops there", async () => {
+    const { id, runId } = await approvedMission();
+    world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "in_progress", runner: "sim-runner-1" });
+    world.fake.advanceClock(60_000);
+    const jobId = world.fake.setJob(runId, { name: `work ${id} alpha#1`, status: "completed", conclusion: "success" });
+    const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "completed" });
+    const { started_at, completed_at } = job["workflow_job"] as { started_at: string; completed_at: string };
+    expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
+    const stored = await world.store.load(id);
+    expect(stored?.mission.items[0]?.attempts[0]).toMatchObject({ status: "running", started_at, exited_at: completed_at });
+    // The same event again saves nothing.
+    expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
+    expect((await world.store.load(id))?.version).toBe(stored?.version);
+    world.fake.assertNoViolations();
+  });
+
   it("starts an integrate run for the work run of a leg that ended, and none for a cancelled leg or another job", async () => {
     const { id, runId } = await approvedMission();
     const integrateRuns = () => world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "integrate");
