@@ -185,7 +185,7 @@ export const ConfigSchema = z
         max_parallel: count(256).default(4).describe("attempts running at once (an Actions matrix holds at most 256 jobs)"),
         max_attempts: count(10).default(2).describe("runs of one item, first attempt included"),
         item_timeout: Duration.default("30m").describe("per attempt, from when its job starts"),
-        queue_timeout: Duration.default("2h").describe("how long an attempt may wait for a runner before its job starts; then it times out and its run is cancelled"),
+        queue_timeout: Duration.default("2h").describe("how long an attempt may wait for a runner before its job starts, and for its result to be recorded after its job ended; then it times out and its run is cancelled"),
         mission_timeout: Duration.default("6h"),
         max_items: count(100_000).default(1000).describe("largest plan accepted"),
         max_cost_usd: z.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
