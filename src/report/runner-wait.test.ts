@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dispatched, item, missionAfter, planned, requested, started } from "../../test/support/mission-builders.ts";
+import { at, commitOf, dispatched, finished, item, missionAfter, planned, requested, started } from "../../test/support/mission-builders.ts";
 import type { MissionEvent } from "../mission/index.ts";
 import { runnerWait, runnerWaitWarning } from "./runner-wait.ts";
 import { trackingComment } from "./tracking-comment.ts";
@@ -19,6 +19,18 @@ describe("what parallelism a mission actually got", () => {
   it("counts the attempts running at once and the waits for a runner", () => {
     // A quota of 2: two legs start at once, the third only at minute 40 (the mission's last event), the rest never.
     expect(runnerWait(mission([2, 2, 40, null, null, null]))).toEqual({ peak: 2, waited: 4, longestMs: 39 * 60_000 });
+  });
+
+  it("counts a job as running until it ended, not until its result reached the mission", () => {
+    // A quota of 2: i0 and i1 run from minute 2 to 5, i2 and i3 from 5 to 8; every result is
+    // recorded at minute 20, by a job that waited behind the queued legs.
+    const events: MissionEvent[] = [requested({ max_parallel: 4 }), planned(["i0", "i1", "i2", "i3"].map((id) => item(id)))];
+    ["i0", "i1", "i2", "i3"].forEach((id, k) => {
+      const [from, to] = k < 2 ? [2, 5] : [5, 8];
+      events.push(dispatched(id, 1, 1), started(id, 1, from), { type: "agent_exited", at: at(to), item: id, attempt: 1 });
+    });
+    for (const id of ["i0", "i1", "i2", "i3"]) events.push(finished(id, 1, { kind: "checkpointed", commit: commitOf(id, 1), base: "b".repeat(40), changed: [`src/${id}/x.ts`] }, 20));
+    expect(runnerWait(missionAfter(events))).toEqual({ peak: 2, waited: 2, longestMs: 4 * 60_000 });
   });
 
   it("warns in the tracking comment when attempts waited while fewer than max_parallel ran", () => {

@@ -3,7 +3,7 @@
  * most the account's concurrent-job quota at once (Free 20, Pro 40, Team 60, Enterprise 500 on
  * hosted runners; a self-hosted pool is what it is) and queues the rest, so `max_parallel` above
  * it buys waiting, not speed. Read from the attempts' times alone: dispatched, started (a runner
- * took the job), finished.
+ * took the job), its job ended (`exited_at`) or, when that is not known, finished.
  */
 import type { Mission } from "../mission/index.ts";
 import { formatDuration } from "./format.ts";
@@ -36,7 +36,9 @@ export function runnerWait(mission: Mission): RunnerWait {
         if (wait > RUNNER_WAIT_NOTICE_MS) waited += 1;
       }
       if (started === null || !Number.isFinite(started)) continue;
-      const end = a.finished_at !== null ? Date.parse(a.finished_at) : a.status === "running" ? now : null;
+      // The job ended when its agent exited (on GitHub: the job's end); its result may reach the
+      // mission much later, from a job that waited for a runner itself.
+      const end = a.exited_at !== null ? Date.parse(a.exited_at) : a.finished_at !== null ? Date.parse(a.finished_at) : a.status === "running" ? now : null;
       if (end === null || !Number.isFinite(end) || end <= started) continue;
       edges.push([started, 1], [end, -1]);
     }
