@@ -5,7 +5,7 @@
  * item's scope or not — nothing of it is checked or integrated, it is only kept for a person to
  * look at (`git diff <ref>^ <ref>`).
  */
-import { gitText, refUpdate, updateRefs, type Git } from "../git/index.ts";
+import { gitText, type Git } from "../git/index.ts";
 import { viewCall } from "../sandbox/index.ts";
 import { acceptObjects, snapshotWorkDir } from "../sandbox/index.ts";
 import type { WorkDir } from "../sandbox/index.ts";
@@ -44,6 +44,6 @@ export async function keepUnfinishedWork(input: {
   await acceptObjects(snapshot.view);
   const commit = await commitTree({ git, repoDir: input.repoDir, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now() });
   const ref = attemptRef(input.mission, input.item, input.attempt);
-  await git(updateRefs(input.repoDir, [refUpdate(ref, commit)], { message: "naruto: keep unfinished work", config: ["core.hooksPath=/dev/null"] }));
+  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input.repoDir });
   return { ref, commit };
 }
