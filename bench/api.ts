@@ -62,7 +62,7 @@ async function mission(items: number, stored: number): Promise<Measured> {
     await world.idle();
     const seconds = (performance.now() - started) / 1000;
     const calls = apiCallsSince(world, before);
-    const appOnRuns = world.fake.requests.slice(afterCommand).filter((r) => r.user === world.botLogin && r.kind !== "git").length;
+    const appOnRuns = world.fake.requests.slice(afterCommand).filter((r) => r.user === world.botLogin && (r.kind === "rest" || r.kind === "graphql")).length;
     const runWebhooks = world.runHooks.sent.length - hooksBefore;
     const detail = process.env["NARUTO_BENCH_API_DETAIL"] === "1";
     const top = calls.byOperation.slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");

@@ -45,6 +45,8 @@ export const OPERATIONS = [
   "GET /repos/{owner}/{repo}/actions/runs/{run_id}",
   "GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs",
   "POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel",
+  "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+  "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
   "GET /repos/{owner}/{repo}/pulls",
   "POST /repos/{owner}/{repo}/pulls",
   "GET /repos/{owner}/{repo}/pulls/{pull_number}",

@@ -7,9 +7,9 @@ import { checkDispatchInputs } from "./limits.ts";
 import { ONCE, UnansweredWriteError } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import type { DispatchInputs } from "./limits.ts";
-import type { GitHubPort, WorkflowJob } from "./port.ts";
+import type { GitHubPort, RunArtifact, WorkflowJob } from "./port.ts";
 
-type ActionsPart = Pick<GitHubPort, "dispatchWorkflow" | "getRun" | "listJobs" | "cancelRun">;
+type ActionsPart = Pick<GitHubPort, "dispatchWorkflow" | "getRun" | "listJobs" | "cancelRun" | "listRunArtifacts" | "downloadArtifact">;
 
 /**
  * What the adapter learned about the server's dispatch API, kept across the ports of one
@@ -71,8 +71,34 @@ export function actionsPart(ctx: AdapterContext, memory: DispatchMemory = create
       call(`list jobs of run ${runId}`, async () => {
         const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, { ...repo, run_id: runId, filter: "latest", per_page: 100 });
         return jobs.map(
-          (j): WorkflowJob => ({ id: j.id, name: j.name, status: j.status, conclusion: j.conclusion, url: j.html_url, startedAt: j.started_at ?? null, completedAt: j.completed_at ?? null }),
+          (j): WorkflowJob => ({
+            id: j.id,
+            name: j.name,
+            status: j.status,
+            conclusion: j.conclusion,
+            url: j.html_url,
+            startedAt: j.started_at ?? null,
+            completedAt: j.completed_at ?? null,
+            runAttempt: j.run_attempt ?? 1,
+            steps: (j.steps ?? []).map((s) => ({ number: s.number, name: s.name, status: s.status, conclusion: s.conclusion, startedAt: s.started_at ?? null, completedAt: s.completed_at ?? null })),
+          }),
         );
+      }),
+
+    listRunArtifacts: ({ runId }) =>
+      call(`list artifacts of run ${runId}`, async () => {
+        const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, { ...repo, run_id: runId, per_page: 100 });
+        return artifacts.map(
+          (a): RunArtifact => ({ id: a.id, name: a.name, sizeInBytes: a.size_in_bytes, digest: a.digest ?? null, createdAt: a.created_at, expired: a.expired, runId: a.workflow_run?.id ?? null }),
+        );
+      }),
+
+    downloadArtifact: ({ artifactId }) =>
+      call(`download artifact ${artifactId}`, async () => {
+        // GitHub answers 302 to a signed blob link; fetch follows it (and drops the token on the way to another host).
+        const { data } = await octokit.rest.actions.downloadArtifact({ ...repo, artifact_id: artifactId, archive_format: "zip" });
+        if (data instanceof ArrayBuffer) return new Uint8Array(data);
+        throw new Error(`the download of artifact ${artifactId} is not a zip`);
       }),
 
     async cancelRun({ runId }) {

@@ -25,8 +25,10 @@ export type {
   RepoRef,
   TreeEntry,
   UserPermission,
+  RunArtifact,
   WorkflowJob,
   WorkflowRun,
+  WorkflowStep,
 } from "./port.ts";
 export { createGitHub, type CreateGitHubOptions } from "./octokit-adapter.ts";
 export type { EtagCache, GitHubLog } from "./octokit-client.ts";

@@ -80,6 +80,32 @@ export interface WorkflowJob {
   readonly url: string | null;
   readonly startedAt: string | null;
   readonly completedAt: string | null;
+  /** The run attempt the job belongs to (GitHub's re-runs make new attempts). */
+  readonly runAttempt: number;
+  /** Its steps as GitHub shows them: the ones started or done so far, with their times. */
+  readonly steps: readonly WorkflowStep[];
+}
+
+export interface WorkflowStep {
+  readonly number: number;
+  readonly name: string;
+  readonly status: string;
+  readonly conclusion: string | null;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+}
+
+/** One artifact of a workflow run, as the REST API lists it. */
+export interface RunArtifact {
+  readonly id: number;
+  readonly name: string;
+  readonly sizeInBytes: number;
+  /** `sha256:<hex>` of its zip as upload-artifact v4 reported it; null for older uploads. */
+  readonly digest: string | null;
+  readonly createdAt: string | null;
+  readonly expired: boolean;
+  /** The run it belongs to, as GitHub says. */
+  readonly runId: number | null;
 }
 
 export interface PullRequest {
@@ -215,6 +241,10 @@ export interface GitHubPort {
   listJobs(p: { runId: number }): Promise<WorkflowJob[]>;
   /** Asks GitHub to cancel the run; false when it had already finished. */
   cancelRun(p: { runId: number }): Promise<boolean>;
+  /** Every artifact of the run (each page of 100: one call per page). */
+  listRunArtifacts(p: { runId: number }): Promise<RunArtifact[]>;
+  /** An artifact's zip: one API call, then its signed blob link (not an API call). */
+  downloadArtifact(p: { artifactId: number }): Promise<Uint8Array>;
 
   /** The open pull request from branch `head` (into `base`, when given). */
   findPullRequest(p: { head: string; base?: string }): Promise<PullRequest | null>;

@@ -103,9 +103,17 @@ async function exchangeEverything(): Promise<void> {
   // Workflow dispatch and runs: with the run (200) as naruto asks, and without (204).
   const { runId } = await github.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: "m-answers" } });
   if (runId === null) throw new Error("the fake answered the dispatch without the run");
-  fake.setJob(runId, { name: "work", status: "in_progress" });
+  const jobId = fake.setJob(runId, { name: "work", status: "in_progress" });
+  fake.setJobStep(jobId, { number: 1, name: "naruto upload", status: "completed", conclusion: "success" });
   await github.getRun({ runId });
   await github.listJobs({ runId });
+  // An artifact uploaded with the job's runtime token, listed and downloaded over REST.
+  const runtime = fake.issueRuntimeToken({ repo: "acme/demo", runId, jobId });
+  const uploaded = await fetch(`${fake.url}/_actions/results/artifacts?name=answers`, { method: "POST", headers: { authorization: `Bearer ${runtime}` }, body: new Uint8Array(EMPTY_ZIP) });
+  if (uploaded.status !== 201) throw new Error(`the results service answered the upload ${uploaded.status}`);
+  const [artifact] = await github.listRunArtifacts({ runId });
+  if (artifact === undefined) throw new Error("the upload is not listed");
+  await github.downloadArtifact({ artifactId: artifact.id });
   await github.cancelRun({ runId });
   await octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: "naruto.yml", ref: "main", inputs: { mission: "m-2" } });
 
@@ -121,6 +129,9 @@ async function exchangeEverything(): Promise<void> {
   const doctor = createDoctorGitHub({ repo: { host: "127.0.0.1", owner: "acme", name: "demo" }, token: admin, baseUrl: fake.apiUrl, app: null, userAgent: "naruto-answers" });
   for (const read of [await doctor.secretNames(), await doctor.variables(), await doctor.workflowPermissions()]) expect(read.ok).toBe(true);
 }
+
+/** A zip with no entries: its end-of-central-directory record alone. */
+const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]);
 
 describe("the fake's answers", () => {
   beforeAll(async () => {

@@ -9,7 +9,7 @@ const MISSION = "m-1a2b3c4d";
 const WORK: DispatchInput = { phase: "work", items: [{ item: "fast", attempt: 1 }, { item: "slow", attempt: 1 }, { item: "mid", attempt: 2 }] };
 
 function job(name: string, status: "queued" | "in_progress" | "completed", conclusion: string | null = null): WorkflowJob {
-  return { id: name.length, name: `${name.includes(" ") ? "" : `work ${MISSION} `}${name}`, status, conclusion, url: "", startedAt: null, completedAt: null };
+  return { id: name.length, name: `${name.includes(" ") ? "" : `work ${MISSION} `}${name}`, status, conclusion, url: "", startedAt: null, completedAt: null, runAttempt: 1, steps: [] };
 }
 
 /** A port that answers each read of the jobs with the next list of `reads` (the last one again when they run out). */

@@ -7,7 +7,8 @@
 import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
-import { tamperWorkArtifact, type Tamper } from "../support/tamper.ts";
+import { join } from "node:path";
+import { isUploadStep, tamperWorkArtifact, type Tamper } from "../support/tamper.ts";
 import { REPO, REPO_ROOT, startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -38,12 +39,12 @@ export const tamperedBundle: Scenario = {
     const forged = new Map<string, string>();
     const world = await startWorld({
       config: CONFIG,
-      beforeJob: async ({ job, trigger, artifacts }) => {
-        if (job !== "queue" || trigger.inputs["phase"] !== "work") return;
-        for (const [id, spec] of Object.entries(TAMPERED)) {
-          const folder = artifacts.get(`naruto-work-${id}-1`);
-          if (folder !== undefined) forged.set(id, await tamperWorkArtifact({ folder, bareRepo: world.fake.repo(REPO).dir, kind: spec.kind }));
-        }
+      // The work job's own machine rewrites its artifact folder before the upload step sends it.
+      stepHook: async ({ job, matrix, step, phase, runnerTemp }) => {
+        if (job !== "work" || phase !== "before" || !isUploadStep(step) || matrix?.["attempt"] !== 1) return;
+        const id = String(matrix["item"]);
+        const spec = TAMPERED[id];
+        if (spec !== undefined) forged.set(id, await tamperWorkArtifact({ folder: join(runnerTemp, "naruto-artifact"), bareRepo: world.fake.repo(REPO).dir, kind: spec.kind }));
       },
     });
     try {

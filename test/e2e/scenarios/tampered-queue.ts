@@ -9,7 +9,8 @@
 import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionResult } from "../../../src/report/index.ts";
-import { tamperQueueArtifact, type QueueTamper } from "../support/tamper.ts";
+import { join } from "node:path";
+import { isUploadStep, tamperQueueArtifact, type QueueTamper } from "../support/tamper.ts";
 import { REPO_ROOT, startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -40,13 +41,13 @@ export const tamperedQueue: Scenario = {
     const forged = new Map<string, string>();
     const world = await startWorld({
       config: CONFIG,
-      beforeJob: async ({ job, trigger, artifacts }) => {
-        if (job !== "publish" || trigger.inputs["phase"] !== "work") return;
+      // The queue job's machine rewrites its result folder before the upload step sends it.
+      stepHook: async ({ job, trigger, step, phase, runnerTemp }) => {
+        if (job !== "queue" || phase !== "before" || !isUploadStep(step) || trigger.inputs["phase"] !== "work") return;
         const [entry] = JSON.parse(String(trigger.inputs["items"] ?? "[]")) as { item: string; attempt: number }[];
         const kind = entry?.attempt === 1 ? TAMPERED[entry.item] : undefined;
-        const folder = artifacts.get("naruto-queue");
-        if (kind === undefined || folder === undefined || entry === undefined) return;
-        const commit = await tamperQueueArtifact({ folder, bareRepo: world.fake.repo("acme/demo").dir, kind });
+        if (kind === undefined || entry === undefined) return;
+        const commit = await tamperQueueArtifact({ folder: join(runnerTemp, "naruto-artifact"), bareRepo: world.fake.repo("acme/demo").dir, kind });
         if (commit !== null) forged.set(entry.item, commit);
       },
     });

@@ -1,7 +1,8 @@
 /**
  * What a mission costs in GitHub API calls, counted from the fake GitHub's request log: the
  * App's (its bot) and the jobs' (their tokens), not the test's own (the maintainer's) and not
- * git's protocol (checkouts, fetches and pushes are not rate limited as API calls are). Shared by
+ * git's protocol (checkouts, fetches and pushes are not rate limited as API calls are) nor the
+ * Actions results service and artifact blobs (uploads, downloads of a run's own artifacts). Shared by
  * `npm run bench -- api` and the `app-scale` scenario.
  */
 import type { AppWorld } from "./app-world.ts";
@@ -28,7 +29,8 @@ export interface ApiCalls {
 
 /** The API calls made since the request log held `since` entries. */
 export function apiCallsSince(world: AppWorld, since: number): ApiCalls {
-  const made = world.fake.requests.slice(since).filter((r) => r.user !== MAINTAINER && r.kind !== "git");
+  // git and the artifact service (uploads, this run's downloads, blob links) are not API calls.
+  const made = world.fake.requests.slice(since).filter((r) => r.user !== MAINTAINER && (r.kind === "rest" || r.kind === "graphql"));
   const app = made.filter((r) => r.user === world.botLogin).length;
   const counts = new Map<string, number>();
   for (const r of made) {

@@ -27,7 +27,7 @@ import { gitText } from "../../../src/git/run-git.ts";
 import { createGitHub, type GitHubPort } from "../../../src/github/index.ts";
 import { createGitHubMissionStore } from "../../../src/store/index.ts";
 import type { Mission } from "../../../src/mission/document.ts";
-import { createActionsSimulator, RunawayError, type ActionsSimulator, type JobHookInfo, type RunResult, type SimulatorOptions } from "../../support/actions-sim/index.ts";
+import { createActionsSimulator, RunawayError, type ActionsSimulator, type JobHookInfo, type StepHookInfo, type RunResult, type SimulatorOptions } from "../../support/actions-sim/index.ts";
 import { runWebhooks, type RunWebhooks } from "../../support/actions-sim/webhooks.ts";
 import { startFakeGitHub, type DeliveryResult, type FakeGitHub, type Role } from "../../support/fake-github/index.ts";
 import type { RepoState } from "../../support/fake-github/index.ts";
@@ -68,6 +68,8 @@ export interface AppWorldInput {
   /** Whether runs announce themselves to the App with workflow_run/workflow_job webhooks (default true). */
   readonly runWebhooks?: boolean;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /** Before and after each step of each job: a test playing a process of that job (see the simulator's `stepHook`). */
+  readonly stepHook?: (info: StepHookInfo) => Promise<void> | void;
   /**
    * Runs at once (default 1: one after the other, deterministic). More plays GitHub running a
    * mission's runs side by side: a run the App dispatches while others run starts at once.
@@ -219,6 +221,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       ...(input.legConcurrency !== undefined ? { legConcurrency: input.legConcurrency } : {}),
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
       ...input.runners,
+      ...(input.stepHook !== undefined ? { stepHook: input.stepHook } : {}),
     });
     cleanup.push(() => sim.close());
     const runner = input.runWebhooks === false ? sim : runHooks.wrap(sim);

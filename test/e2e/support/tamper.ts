@@ -13,6 +13,11 @@ import { testGit } from "../../support/git-repo.ts";
 
 export type Tamper = "outside-writes" | "parent-off-queue" | "wrong-trailers";
 
+/** The step of a job of templates/naruto.yml that uploads its artifact folder. */
+export function isUploadStep(step: string): boolean {
+  return step === "naruto upload" || step.startsWith("Run actions/upload-artifact@");
+}
+
 interface ResultFile {
   mission: string;
   item: string;

@@ -13,7 +13,7 @@ import { gitText } from "../../../src/git/run-git.ts";
 import { createGitHub, type GitHubPort } from "../../../src/github/index.ts";
 import { createGitHubMissionStore } from "../../../src/store/index.ts";
 import type { Mission } from "../../../src/mission/document.ts";
-import { createActionsSimulator, runUntilQuiet, type ActionsSimulator, type JobHookInfo, type RunResult } from "../../support/actions-sim/index.ts";
+import { createActionsSimulator, runUntilQuiet, type ActionsSimulator, type JobHookInfo, type StepHookInfo, type RunResult } from "../../support/actions-sim/index.ts";
 import { startFakeGitHub, type FakeGitHub } from "../../support/fake-github/index.ts";
 import { testGit } from "../../support/git-repo.ts";
 
@@ -64,6 +64,8 @@ export interface WorldInput {
   /** More files of the first commit. */
   readonly files?: Readonly<Record<string, string>>;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /** Before and after each step of each job: a test playing a process of that job (see the simulator's `stepHook`). */
+  readonly stepHook?: (info: StepHookInfo) => Promise<void> | void;
   /** Runs at once (default 1: one at a time, deterministic); see `runUntilQuiet`. */
   readonly parallelRuns?: number;
   /** `.github/workflows/naruto.yml` (default: templates/naruto.yml as it is). */
@@ -116,6 +118,7 @@ export async function startWorld(input: WorldInput): Promise<World> {
       ...(input.vars === undefined ? {} : { vars: input.vars }),
       ...(input.legConcurrency !== undefined ? { legConcurrency: input.legConcurrency } : {}),
       ...(input.beforeJob !== undefined ? { beforeJob: input.beforeJob } : {}),
+      ...(input.stepHook !== undefined ? { stepHook: input.stepHook } : {}),
     });
     cleanup.push(() => sim.close());
     const github = createGitHub({ token: maintainer, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.apiUrl, userAgent: "naruto-e2e" });

@@ -8,4 +8,5 @@ export { runUntilQuiet, RunawayError, type RunUntilQuietInput } from "./driver.t
 export { formatRun } from "./format.ts";
 export { canIsolate, type Isolation } from "./machine.ts";
 export type { JobHookInfo } from "./workflow-run.ts";
+export type { StepHookInfo } from "./job-runner.ts";
 export type { Conclusion, JobResult, RunResult, StepResult } from "./types.ts";

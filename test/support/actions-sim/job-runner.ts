@@ -5,7 +5,7 @@
  * and at the end the machine thrown away with every process still running in it.
  */
 import { spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { lchown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AppPermissions } from "../fake-github/state.ts";
@@ -14,7 +14,6 @@ import { startMachine, type Isolation } from "./machine.ts";
 import type { Combination } from "./matrix.ts";
 import { tokenPermissions, type DefaultPermissions } from "./permissions.ts";
 import { runStep, type JobScope } from "./step-runner.ts";
-import type { ArtifactStore } from "./artifacts.ts";
 import type { LocalAction } from "./action-steps.ts";
 import { stringsOf, valueOf } from "./template-eval.ts";
 import type { Conclusion, JobResult, StepResult } from "./types.ts";
@@ -37,7 +36,10 @@ export interface RunScope {
   /** Variables every step gets, below the runner's own (a runner's `.env` file). */
   readonly extraEnv: Readonly<Record<string, string>>;
   readonly vars: Readonly<Record<string, string>>;
-  readonly artifacts: ArtifactStore;
+  /** Each job's `ACTIONS_RUNTIME_TOKEN` (the fake's results service takes it) and where that service is. */
+  readonly runtime: { issue(jobId: number | null): string; revoke(token: string): void; readonly resultsUrl: string };
+  /** Called before and after each step that runs (after: before GitHub shows it completed); plays processes of the job. */
+  readonly stepHook?: (info: StepHookInfo) => Promise<void> | void;
   /** Folders jobs may read but not change (the action's repository). */
   readonly readOnly: readonly string[];
   /** Folders every job may write (a test's report folder). */
@@ -52,7 +54,27 @@ export interface RunScope {
   isCancelled(): boolean;
 }
 
+/** What a step hook sees: the job's machine folders and its runtime token, as a process of the job would. */
+export interface StepHookInfo {
+  readonly runId: number;
+  /** The job's id in the workflow. */
+  readonly job: string;
+  /** The leg's display name (`work m-1 a#1`). */
+  readonly name: string;
+  readonly matrix: Readonly<Record<string, unknown>> | null;
+  readonly trigger: RunTrigger;
+  readonly step: string;
+  readonly phase: "before" | "after";
+  readonly runnerTemp: string;
+  readonly workspace: string;
+  /** The job's `ACTIONS_RUNTIME_TOKEN` and the results service URL (`ACTIONS_RESULTS_URL`). */
+  readonly runtimeToken: string;
+  readonly resultsUrl: string;
+}
+
 export interface LegInput {
+  /** The job's id in the fake GitHub (null: a run the fake does not record, such as a comment's). */
+  readonly jobId: number | null;
   readonly run: RunScope;
   readonly job: JobSpec;
   readonly name: string;
@@ -78,16 +100,6 @@ async function chown(path: string, user: { uid: number; gid: number } | null): P
   });
 }
 
-/**
- * A stand-in for the job's `ACTIONS_RUNTIME_TOKEN`: shaped like the real one (a JWT, which is
- * what a token hunter looks for), unique per job, and good for nothing — the simulator has no
- * results service to present it to.
- */
-function fakeRuntimeToken(runId: number, job: string): string {
-  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  return `${part({ typ: "JWT", alg: "RS256", x5t: "simulator" })}.${part({ scp: `Actions.Results:${runId}:${job}`, sim: randomUUID() })}.${randomBytes(32).toString("base64url")}`;
-}
-
 export async function runLeg(input: LegInput): Promise<JobResult> {
   const { run, job } = input;
   const repoName = run.repository.fullName.split("/")[1] ?? "repo";
@@ -101,7 +113,8 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
 
   const permissions = tokenPermissions({ job: job.permissions, workflow: run.workflow.permissions, fallback: run.defaultPermissions });
   const token = run.mint(permissions);
-  const runtimeToken = fakeRuntimeToken(run.id, job.id);
+  // Good for uploads to this run while the job runs, for any process that holds it (as on GitHub).
+  const runtimeToken = run.runtime.issue(input.jobId);
   const trackingId = `github_${randomUUID()}`;
   const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
   // A job past its time limit loses its machine (the running step dies) and its later steps.
@@ -125,7 +138,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const runner = { os: "Linux", arch: "X64", name: `sim-${job.id}`, temp: runnerTemp, tool_cache: join(jobDir, "toolcache"), environment: "github-hosted" };
   const contexts = {
     github, inputs: run.trigger.inputs, matrix: input.matrix ?? {}, needs: input.needs, runner, vars: run.vars,
-    secrets: { ...run.secrets, GITHUB_TOKEN: token }, strategy: input.strategy, job: { status: "success" },
+    secrets: { ...run.secrets, GITHUB_TOKEN: token }, strategy: input.strategy, job: { status: "success", ...(input.jobId === null ? {} : { check_run_id: input.jobId }) },
   };
   const runnerEnv: Record<string, string> = {
     ...run.extraEnv,
@@ -150,13 +163,13 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const actionRuntimeEnv = {
     ACTIONS_RUNTIME_TOKEN: runtimeToken,
     ACTIONS_RUNTIME_URL: `${run.serverUrl}/_sim/pipelines/`,
-    ACTIONS_RESULTS_URL: `${run.serverUrl}/_sim/results/`,
+    ACTIONS_RESULTS_URL: run.runtime.resultsUrl,
     ACTIONS_CACHE_URL: `${run.serverUrl}/_sim/artifactcache/`,
   };
   try {
     const jobEnv = { ...stringsOf(run.workflow.env, { contexts }), ...stringsOf(job.env, { contexts }) };
     const scope: JobScope = {
-      machine, workspace, jobDir, runnerTemp, token, runId: run.id, artifacts: run.artifacts, runnerEnv, actionRuntimeEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
+      machine, workspace, jobDir, runnerTemp, token, runId: run.id, runtime: { token: runtimeToken, resultsUrl: run.runtime.resultsUrl }, runnerEnv, actionRuntimeEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
       github: { repository: github.repository, ref: github.ref, sha: github.sha, serverUrl: run.serverUrl, eventName: github.event_name },
       chown: (path) => chown(path, machine.user),
       resolveAction: (uses) => run.resolveAction(uses),
@@ -165,9 +178,15 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
     const report = input.reportStep;
     report?.({ number: 1, name: "Set up job", status: "in_progress" });
     report?.({ number: 1, name: "Set up job", status: "completed", conclusion: "success" });
+    const hook = async (step: string, phase: "before" | "after") =>
+      run.stepHook?.({ runId: run.id, job: job.id, name: input.name, matrix: input.matrix, trigger: run.trigger, step, phase, runnerTemp, workspace, runtimeToken, resultsUrl: run.runtime.resultsUrl });
     for (const [index, spec] of job.steps.entries()) {
       const number = index + 2;
-      const result = await runStep(scope, spec, failed, (name) => report?.({ number, name, status: "in_progress" }));
+      const result = await runStep(scope, spec, failed, async (name) => {
+        report?.({ number, name, status: "in_progress" });
+        await hook(name, "before");
+      });
+      if (result.conclusion !== "skipped") await hook(result.name, "after");
       report?.({ number, name: result.name, status: "completed", conclusion: result.conclusion });
       steps.push(result);
       if (result.conclusion === "failure") failed = true;
@@ -182,6 +201,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
     clearTimeout(timer);
     orphansKilled = await machine.close();
     run.revoke(token);
+    run.runtime.revoke(runtimeToken);
     if (!run.keepJobDirs) await rm(jobDir, { recursive: true, force: true });
   }
   // A cancel skips the remaining steps (their implicit success() is false).

@@ -1,9 +1,10 @@
 /** The simulator's pure parts: matrix expansion, file commands, concurrency groups, permissions, artifacts. */
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ArtifactError, createArtifactStore } from "./artifacts.ts";
+import { S_IFLNK, writeZip } from "../zip.ts";
+import { extractArtifact, zipForUpload } from "./artifacts.ts";
 import { createConcurrencyGroups } from "./concurrency.ts";
 import { FileCommandError, mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
 import { expandMatrix, legName, MatrixError } from "./matrix.ts";
@@ -106,20 +107,36 @@ describe("token permissions", () => {
 });
 
 describe("artifacts", () => {
-  it("stores a folder's files without hidden ones, refuses a second upload of a name, downloads per name", async () => {
+  it("zip a folder's files as upload-artifact does: no hidden ones, nothing outside the job's folder", async () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), "sim-artifacts-")));
     try {
-      const store = createArtifactStore(join(root, "store"));
       const job = join(root, "job");
       await mkdir(join(job, "out", "sub"), { recursive: true });
       await writeFile(join(job, "out", "a.txt"), "a");
       await writeFile(join(job, "out", "sub", "b.txt"), "b");
       await writeFile(join(job, "out", ".secret"), "hidden");
-      expect(await store.upload({ runId: 1, name: "x", paths: [join(job, "out")], includeHidden: false, within: job })).toEqual(["a.txt", "sub/b.txt"]);
-      await expect(store.upload({ runId: 1, name: "x", paths: [join(job, "out")], includeHidden: false, within: job })).rejects.toThrow(ArtifactError);
-      await store.download({ runId: 1, into: join(root, "all"), merge: false });
-      expect(await readFile(join(root, "all", "x", "sub", "b.txt"), "utf8")).toBe("b");
-      await expect(store.download({ runId: 2, name: "x", into: join(root, "none"), merge: false })).rejects.toThrow(/not found/);
+      await writeFile(join(root, "host.txt"), "the host's");
+      await symlink(join(root, "host.txt"), join(job, "out", "host-link"));
+      const packed = await zipForUpload({ paths: [join(job, "out")], includeHidden: false, within: job });
+      expect(packed?.files).toEqual(["a.txt", "sub/b.txt"]);
+      expect(await extractArtifact(packed?.zip ?? Buffer.alloc(0), join(root, "x"))).toEqual(["a.txt", join("sub", "b.txt")]);
+      expect(await readFile(join(root, "x", "sub", "b.txt"), "utf8")).toBe("b");
+      expect(await zipForUpload({ paths: [join(job, "none")], includeHidden: false, within: job })).toBeNull();
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("extract as @actions/artifact does: a path out of the folder fails, a link becomes a plain file", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "sim-artifacts-")));
+    try {
+      const escape = writeZip([{ name: "ok.txt", data: "ok" }, { name: "../escaped.txt", data: "out" }]);
+      await expect(extractArtifact(escape, join(root, "x"))).rejects.toThrow(/Malformed extraction path/);
+      await expect(readFile(join(root, "escaped.txt"), "utf8")).rejects.toThrow();
+      const link = writeZip([{ name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 }]);
+      await extractArtifact(link, join(root, "y"));
+      expect((await lstat(join(root, "y", "result.json"))).isFile()).toBe(true);
+      expect(await readFile(join(root, "y", "result.json"), "utf8")).toBe("/etc/passwd");
     } finally {
       await rm(root, { recursive: true, force: true });
     }

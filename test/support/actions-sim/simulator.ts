@@ -17,11 +17,10 @@ import { assertWebhookPayload, type DispatchRecord, type FakeGitHub, type RepoEv
 import { branchMatches } from "./branch-filter.ts";
 import { testGit } from "../git-repo.ts";
 import { readLocalAction, type LocalAction } from "./action-steps.ts";
-import { createArtifactStore, type ArtifactStore } from "./artifacts.ts";
 import { createConcurrencyGroups } from "./concurrency.ts";
 import { createRunnerPool, HOSTED_LABELS, type RunnerPool } from "./runners.ts";
 import { dispatchTrigger, triggers, type RunTrigger } from "./events.ts";
-import type { RunScope } from "./job-runner.ts";
+import type { RunScope, StepHookInfo } from "./job-runner.ts";
 import { canIsolate, type Isolation } from "./machine.ts";
 import type { DefaultPermissions } from "./permissions.ts";
 import { standardAction } from "./step-runner.ts";
@@ -59,8 +58,13 @@ export interface SimulatorOptions {
   readonly defaultPermissions?: DefaultPermissions;
   /** Which `uses:` run `actionDir`; default every one that is not checkout/upload/download-artifact. */
   readonly isLocalAction?: (uses: string) => boolean;
-  /** Called before each job that runs; may change the run's artifacts (a compromised job's upload). */
+  /** Called before each job that runs. */
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
+  /**
+   * Called before and after each step that runs, with the job's folders and runtime token: a test
+   * plays a process of the job (one that edits the artifact folder, or uploads with the token).
+   */
+  readonly stepHook?: (info: StepHookInfo) => Promise<void> | void;
   /** Folders every job's machine may write, at the same path (a test's report folder). */
   readonly sharedDirs?: readonly string[];
   /** A cap on each job's time (default 15 minutes): a hung step fails its job instead of the test. */
@@ -79,7 +83,6 @@ export interface ActionsSimulator {
   readonly runs: readonly RunResult[];
   /** The repository's runners: how many jobs run and wait now, and the most that ever did. */
   readonly runners: Pick<RunnerPool, "running" | "peak" | "waiting" | "peakWaiting">;
-  readonly artifacts: ArtifactStore;
   /** Runs a recorded `workflow_dispatch`. */
   runDispatch(record: DispatchRecord): Promise<RunResult>;
   /** Runs an event the fake records no dispatch for; null when the workflow does not run for it. */
@@ -99,7 +102,6 @@ export interface ActionsSimulator {
 export async function createActionsSimulator(options: SimulatorOptions): Promise<ActionsSimulator> {
   const { fake } = options;
   const root = await mkdtemp(join(tmpdir(), "actions-sim-"));
-  const artifacts = createArtifactStore(join(root, "artifacts"));
   const concurrency = createConcurrencyGroups();
   const runners = createRunnerPool({ quota: options.runnerQuota ?? 20, labels: options.runnerLabels ?? HOSTED_LABELS });
   const isolation: Isolation = options.isolation === undefined || options.isolation === "auto" ? (canIsolate() ? "namespace" : "none") : options.isolation;
@@ -122,7 +124,9 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     const scope: RunScope = {
       id, runNumber: fakeRun?.runNumber ?? id, trigger, workflow,
       repository: { fullName: repo.fullName, id: repo.id, owner: repo.owner.login },
-      serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation, artifacts,
+      serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation,
+      runtime: { issue: (jobId) => fake.issueRuntimeToken({ repo: options.repo, runId: id, jobId }), revoke: (token) => fake.revokeRuntimeToken(token), resultsUrl: `${fake.url}/_actions/results/` },
+      ...(options.stepHook !== undefined ? { stepHook: options.stepHook } : {}),
       defaultPermissions: options.defaultPermissions ?? "restricted",
       secrets: options.secrets ?? {}, extraEnv: options.runnerEnv ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
       jobTimeoutMs: options.jobTimeoutMs ?? 15 * 60_000,
@@ -148,18 +152,25 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       legConcurrency: options.legConcurrency ?? 2,
       ...(options.beforeJob !== undefined ? { beforeJob: options.beforeJob } : {}),
       // A push or pull request run: each job is a check run on the event's commit.
-      ...(checksOn !== null ? { reportJob: (name: string, report: JobReport) => reportCheck(name, report, checksOn) } : {}),
+      ...(checksOn !== null
+        ? {
+            reportJob: (name: string, report: JobReport) => {
+              reportCheck(name, report, checksOn);
+              return null;
+            },
+          }
+        : {}),
       ...(fakeRun !== undefined
         ? {
             reportJob: (name: string, report: JobReport) =>
-              void fake.setJob(id, {
+              fake.setJob(id, {
                 name,
                 status: report.status,
                 ...(report.conclusion !== undefined ? { conclusion: report.conclusion } : {}),
                 ...(report.labels !== undefined ? { labels: report.labels } : {}),
                 ...(report.runner !== undefined ? { runner: report.runner } : {}),
               }),
-            reportStep: (job: string, step: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }) => fake.setJobStep(id, { job, ...step }),
+            reportStep: (jobId: number, step: Parameters<FakeGitHub["setJobStep"]>[1]) => fake.setJobStep(jobId, step),
           }
         : {}),
     });
@@ -225,7 +236,6 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     isolation,
     runs,
     runners,
-    artifacts,
     runDispatch: async (record) => {
       const workflow = await readWorkflow(record.sha);
       return execute(dispatchTrigger({ record, on: workflow.on, payloads: fake.payloads }), workflow);

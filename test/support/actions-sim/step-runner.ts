@@ -95,8 +95,8 @@ function stepName(spec: StepSpec, context: EvalContext): string {
   return `Run ${script.split("\n")[0] ?? ""}`;
 }
 
-/** Runs one step; `onStart` is told its name when it starts (a skipped step never starts). */
-export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: boolean, onStart?: (name: string) => void): Promise<StepResult> {
+/** Runs one step; `started` is told its name once its `if:` let it run, before its work begins (a skipped step never starts). */
+export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: boolean, started?: (name: string) => Promise<void>): Promise<StepResult> {
   const kind = spec.uses ?? "run";
   const cancelled = scope.isCancelled();
   const envContext = { ...scope.jobEnv, ...scope.addedEnv };
@@ -113,7 +113,7 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
     return record("failure", "failure", {}, `The step's if: could not be evaluated: ${String(error)}\n`);
   }
   if (!run) return record("skipped", "skipped", {}, "");
-  onStart?.(name);
+  await started?.(name);
 
   const files = { GITHUB_OUTPUT: await freshFile(scope, "set_output"), GITHUB_ENV: await freshFile(scope, "set_env"), GITHUB_STATE: await freshFile(scope, "save_state"), GITHUB_PATH: await freshFile(scope, "add_path"), GITHUB_STEP_SUMMARY: await freshFile(scope, "step_summary") };
   let stepEnv: Record<string, string>;

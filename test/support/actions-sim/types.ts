@@ -1,6 +1,5 @@
 /** What the simulator reports about runs, jobs and steps, and what a step implementation gets. */
 import type { AppPermissions } from "../fake-github/state.ts";
-import type { ArtifactStore } from "./artifacts.ts";
 import type { Annotation, ProcessedCommand } from "./file-commands.ts";
 import type { Machine } from "./machine.ts";
 
@@ -78,7 +77,8 @@ export interface StepContext {
   readonly token: string;
   readonly github: GitHubFacts;
   readonly runId: number;
-  readonly artifacts: ArtifactStore;
+  /** The job's `ACTIONS_RUNTIME_TOKEN` and the results service it opens (artifact uploads, this run's downloads). */
+  readonly runtime: { readonly token: string; readonly resultsUrl: string };
   /** Gives the job's user the files the simulator wrote (a download) under `path`. */
   chown(path: string): Promise<void>;
 }

@@ -137,9 +137,6 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
       get runners() {
         return simulator.runners;
       },
-      get artifacts() {
-        return simulator.artifacts;
-      },
       runDispatch: async (record) => {
         if (ours(record.runId)) {
           titles.set(record.runId, await titleOf(record));

@@ -18,8 +18,6 @@ export interface JobHookInfo {
   readonly runId: number;
   readonly job: string;
   readonly trigger: RunScope["trigger"];
-  /** The run's artifacts so far: name → folder (a hook may change files, as a compromised job could have uploaded them). */
-  readonly artifacts: ReadonlyMap<string, string>;
 }
 
 /** A job's progress as the runner reports it to GitHub. */
@@ -39,10 +37,10 @@ export interface RunDeps {
   /** The repository's runners: the quota of jobs at once, and their labels (runners.ts). */
   readonly runners: RunnerPool;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
-  /** Mirrors job progress into the fake GitHub's run (dispatch runs only). */
-  readonly reportJob?: (name: string, report: JobReport) => void;
-  /** Mirrors each step of a job (see LegInput.reportStep). */
-  readonly reportStep?: (job: string, step: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }) => void;
+  /** Mirrors job progress into the fake GitHub's run (dispatch runs only); returns the job's id there (null: none). */
+  readonly reportJob?: (name: string, report: JobReport) => number | null;
+  /** Mirrors each step of a job, by its id in the fake GitHub (see LegInput.reportStep). */
+  readonly reportStep?: (jobId: number, step: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }) => void;
 }
 
 function transitiveNeeds(workflow: Workflow, job: JobSpec): string[] {
@@ -130,7 +128,7 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
         const notOk = job.needs.filter((n) => needs[n]?.result !== "success");
         results = [skipped(job, notOk.length > 0 ? `needed job(s) ${notOk.join(", ")} did not succeed` : `if: ${job.if.expression} was false`)];
       } else {
-        await deps.beforeJob?.({ runId: run.id, job: job.id, trigger: run.trigger, artifacts: new Map(run.artifacts.names(run.id).map((n) => [n, run.artifacts.dir(run.id, n) ?? ""])) });
+        await deps.beforeJob?.({ runId: run.id, job: job.id, trigger: run.trigger });
         results = await runLegs(run, deps, job, context, needs);
       }
     } catch (error) {
@@ -207,9 +205,9 @@ async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: Eval
           results[index] = { ...skipped(job, "the run was cancelled while the job waited for a runner"), name, matrix, result: "cancelled", concurrencyGroup: group };
           return;
         }
-        deps.reportJob?.(name, { status: "in_progress", runner: runner.name });
+        const jobId = deps.reportJob?.(name, { status: "in_progress", runner: runner.name }) ?? null;
         const reportStep = deps.reportStep;
-        const result = await runLeg({ run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort, ...(reportStep ? { reportStep: (step) => reportStep(name, step) } : {}) });
+        const result = await runLeg({ jobId, run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort, ...(reportStep && jobId !== null ? { reportStep: (step) => reportStep(jobId, step) } : {}) });
         results[index] = { ...result, runsOn: leg.labels, runner: runner.name };
         if (result.result === "failure") failedLeg = true;
         deps.reportJob?.(name, { status: "completed", conclusion: result.result });

@@ -26,6 +26,8 @@ import { renameUser } from "./rename.ts";
 import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
 import { findRepo, GITHUB_ACTIONS_APP_ID, type Account, type AppPermissions, type CheckRunState, type DispatchRecord, type JobState, type RepoState, type Role, type RunConclusion, type RunStatus } from "./state.ts";
+import { artifactsOfRun, type ArtifactState } from "./artifacts.ts";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
 import { setActionsSettings, type ActionsSettingsInput } from "./actions-settings.ts";
 import { addUser, createRepository, createWorld, type AppOptions, type CreateRepoInput } from "./world.ts";
@@ -33,6 +35,7 @@ import { addUser, createRepository, createWorld, type AppOptions, type CreateRep
 export type { Fault, FaultSource } from "./faults.ts";
 export type { RecordedRequest, Violation } from "./server.ts";
 export type { DispatchRecord, RepoEventState, RepoState, Role } from "./state.ts";
+export type { ArtifactState } from "./artifacts.ts";
 export type { Delivery, DeliveryResult } from "./webhooks.ts";
 export { signWebhook } from "./webhooks.ts";
 export { assertWebhookPayload, MalformedPayloadError, validateWebhook } from "./webhook-schemas.ts";
@@ -122,8 +125,11 @@ export interface FakeGitHub {
    * `completed`; `labels` are its `runs-on`. Returns the job id.
    */
   setJob(runId: number, input: { name: string; status: RunStatus; conclusion?: RunConclusion; labels?: readonly string[]; runner?: string }): number;
-  /** A step of a job moves (`in_progress`, then `completed` with its conclusion), as a runner reports it. */
-  setJobStep(runId: number, input: { job: string; number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }): void;
+  /**
+   * Starts (`in_progress`) or ends (`completed` with a conclusion) step `number` of a job, as a
+   * runner reports it and the jobs API shows it (the run's ETag changes with it).
+   */
+  setJobStep(jobId: number, input: { number: number; name: string; status: "in_progress" | "completed"; conclusion?: string }): void;
   /** Branch protection on `branch`: the check runs (by name) a pull request into it needs green on its head. */
   setRequiredChecks(repo: string, branch: string, checks: readonly string[]): void;
   /**
@@ -131,6 +137,15 @@ export interface FakeGitHub {
    * pull request event): created with `name` on `headSha`, or moved on when `id` is given.
    */
   setActionsCheckRun(repo: string, input: { id?: number; name: string; headSha: string; status: "queued" | "in_progress" | "completed"; conclusion?: string; detailsUrl?: string }): number;
+  /**
+   * A job's `ACTIONS_RUNTIME_TOKEN`: it uploads artifacts to `runId` (and reads that run's) through
+   * the results service until revoked, whatever process presents it.
+   */
+  issueRuntimeToken(input: { repo: string; runId: number; jobId: number | null }): string;
+  /** Ends a runtime token, as GitHub does when its job completes. */
+  revokeRuntimeToken(token: string): void;
+  /** The artifacts of a run of `repo`, oldest first (tests read what was uploaded, and by which job). */
+  artifacts(repo: string, runId: number): readonly ArtifactState[];
   /** A reviewer's thread on a line of a pull request's file (read through GraphQL `reviewThreads`). */
   addReviewThread(input: AddReviewThreadInput): ReviewThreadHandle;
   /** A reply in a review thread (`thread`: the id `addReviewThread` returned). */
@@ -274,10 +289,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       run.updatedAt = now;
       return job.id;
     },
-    setJobStep: (runId, input) => {
-      const run = runOf(runId);
-      const job = run.jobs.find((j) => j.name === input.job);
-      if (job === undefined) throw new Error(`no job ${input.job} in run ${runId}`);
+    setJobStep: (jobId, input) => {
+      const job = [...world.repos.values()].flatMap((r) => [...r.runs.values()]).flatMap((r) => r.jobs).find((j) => j.id === jobId);
+      if (job === undefined) throw new Error(`no job ${jobId}`);
+      const run = runOf(job.runId);
       const now = world.now();
       let step = job.steps.find((s) => s.number === input.number);
       if (step === undefined) {
@@ -286,9 +301,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         job.steps.sort((a, b) => a.number - b.number);
       }
       step.status = input.status;
-      step.conclusion = input.conclusion ?? null;
       if (step.startedAt === null) step.startedAt = now;
-      if (input.status === "completed") step.completedAt = now;
+      if (input.status === "completed") {
+        step.conclusion = input.conclusion ?? "success";
+        step.completedAt = now;
+      }
       run.updatedAt = now;
     },
     setRequiredChecks: (name, branch, checks) => {
@@ -318,6 +335,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       repo.checkRuns.set(check.id, check);
       return check.id;
     },
+    issueRuntimeToken: (input) => {
+      const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+      // Shaped like the real one (a JWT whose scope names the run and job): what a token hunter looks for.
+      const token = `${part({ typ: "JWT", alg: "RS256", x5t: "fake-github" })}.${part({ scp: `Actions.Results:${input.runId}:${input.jobId ?? 0}`, nonce: randomUUID() })}.${randomBytes(32).toString("base64url")}`;
+      world.runtimeTokens.set(token, { repo: repoOf(input.repo).fullName, runId: input.runId, jobId: input.jobId });
+      return token;
+    },
+    revokeRuntimeToken: (token) => void world.runtimeTokens.delete(token),
+    artifacts: (repo, runId) => artifactsOfRun(repoOf(repo), runId),
     addReviewThread: (input) => addReviewThread(world, input),
     addReviewComment: (input) => addReviewComment(world, input),
     setReviewThread: (input) => setReviewThread(world, input),

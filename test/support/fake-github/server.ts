@@ -13,13 +13,15 @@ import { DOCS_URL, GitHubError, notFound, type Reply } from "./errors.ts";
 import { faultReply, takeRequestFaults, type Fault, type FaultSource, type RequestFault } from "./faults.ts";
 import { GIT_PATH, serveGit } from "./git-http.ts";
 import { serveGraphql } from "./graphql/serve.ts";
+import { BLOB_PATH, RESULTS_PATH, serveArtifactService } from "./results-service.ts";
 import { matchOperation, operationKey, validateRequest } from "./openapi.ts";
 import type { BaseContext } from "./route.ts";
 import { ROUTES } from "./routes/index.ts";
 import { findRepo, type World } from "./state.ts";
 
 export interface RecordedRequest {
-  readonly kind: "rest" | "git" | "graphql";
+  /** `artifacts`: the Actions results service and artifact blobs (results-service.ts), not API calls. */
+  readonly kind: "rest" | "git" | "graphql" | "artifacts";
   readonly method: string;
   /** Without the `/api/v3` prefix and the query; percent-encoded as sent. */
   readonly path: string;
@@ -115,6 +117,12 @@ async function handle(core: ServerCore, req: IncomingMessage, res: ServerRespons
   const path = enterpriseGraphql ? "/graphql" : enterprise ? url.pathname.slice("/api/v3".length) || "/" : url.pathname;
   const web = `http://${req.headers.host ?? "127.0.0.1"}`;
   const query = Object.fromEntries(url.searchParams);
+  if (RESULTS_PATH.test(path) || BLOB_PATH.test(path)) {
+    const entry: RecordedRequest = { kind: "artifacts", method, path, operation: null, query, body: undefined, enterprise, status: 0, user: null };
+    core.requests.push(entry);
+    entry.status = await serveArtifactService({ world: core.world, req, res, url, method });
+    return;
+  }
   const queued = takeRequestFaults(core.faults, method, path);
   const decided = queued.failure === undefined ? core.source.current?.request({ method, path, git: GIT_PATH.test(path) }) ?? null : null;
   const delayMs = queued.delayMs + (decided?.delayMs ?? 0);

@@ -1,3 +1,4 @@
+import type { ArtifactState, BlobLinks, RuntimeGrant } from "./artifacts.ts";
 import type { CommitObject, GitPool } from "./git-store.ts";
 
 /**
@@ -240,6 +241,8 @@ export interface RepoState {
   readonly events: RepoEventState[];
   /** Branch protection's required status checks (check run names) per base branch. */
   readonly requiredChecks: Map<string, readonly string[]>;
+  /** Workflow run artifacts by id (artifacts.ts). */
+  readonly artifacts: Map<number, ArtifactState>;
 }
 
 export interface InstallationState {
@@ -300,6 +303,10 @@ export interface World {
    * 3.21 do not know the dispatch field `return_run_details` and answer it with 400.
    */
   ghesVersion: string | null;
+  /** Each running job's `ACTIONS_RUNTIME_TOKEN` and what it may do (artifacts.ts). */
+  readonly runtimeTokens: Map<string, RuntimeGrant>;
+  /** Signed download links of artifacts. */
+  readonly blobs: BlobLinks;
 }
 
 /** Whether the server knows `return_run_details` (github.com since 2026-02-19; GHES from 3.21). */

@@ -1,4 +1,5 @@
 /** Building the fake's world: accounts, users with tokens, repositories on disk, the app. */
+import { createBlobLinks } from "./artifacts.ts";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { appKeyPair, newToken } from "./app-auth.ts";
@@ -58,6 +59,8 @@ export function createWorld(input: { root: string; app?: AppOptions; tokenLifeti
     installationTokenLength: input.tokenLength ?? 520,
     graphqlAnswerLimit: null,
     ghesVersion: input.ghesVersion ?? null,
+    runtimeTokens: new Map(),
+    blobs: createBlobLinks(() => world.now()),
   };
   return world;
 }
@@ -139,6 +142,7 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
     checkRuns: new Map(),
     events: [],
     requiredChecks: new Map(),
+    artifacts: new Map(),
   };
   for (const [login, { role, repos }] of world.defaultRoles) {
     if (findAccount(world, login) !== undefined && (repos === null || repos.includes(repo.fullName))) repo.collaborators.set(login, role);

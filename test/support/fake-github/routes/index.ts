@@ -4,6 +4,7 @@ import type { Route } from "../route.ts";
 import { actionRoutes } from "./actions.ts";
 import { actionsSettingsRoutes } from "./actions-settings.ts";
 import { appRoutes } from "./app.ts";
+import { artifactRoutes } from "./artifacts.ts";
 import { checkRoutes } from "./checks.ts";
 import { compareRoutes } from "./compare.ts";
 import { gitObjectRoutes } from "./git-objects.ts";
@@ -17,6 +18,7 @@ const ALL: readonly Route[] = [
   ...issueRoutes,
   ...actionRoutes,
   ...actionsSettingsRoutes,
+  ...artifactRoutes,
   ...pullRoutes,
   ...compareRoutes,
   ...checkRoutes,
