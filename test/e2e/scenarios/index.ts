@@ -14,15 +14,18 @@ import { appRefusals } from "./app-refusals.ts";
 import { appRestart } from "./app-restart.ts";
 import { appWhoMayInstruct } from "./app-who-may-instruct.ts";
 import { appWorkflowRefusal } from "./app-workflow-refusal.ts";
+import { badArtifacts } from "./bad-artifacts.ts";
 import { chaosInvariants } from "./chaos-invariants.ts";
 import { ghesDispatch } from "./ghes-dispatch.ts";
 import { resultCi } from "./result-ci.ts";
 import { runnerQuota } from "./runner-quota.ts";
+import { forgedLegQueue, forgedLegSibling } from "./forged-leg.ts";
 import { hostileAgents } from "./hostile-agents.ts";
 import { initAgents } from "./init-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
 import { refreshAfterBaseMoves } from "./refresh-after-base-moves.ts";
+import { lingerVerify } from "./linger-verify.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
 import { tamperedBundle } from "./tampered-bundle.ts";
@@ -31,4 +34,4 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, refreshAfterBaseMoves, ghesDispatch, runnerQuota, resultCi, chaosInvariants, ...initAgents];
+export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, forgedLegQueue, forgedLegSibling, lingerVerify, badArtifacts, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, refreshAfterBaseMoves, ghesDispatch, runnerQuota, resultCi, chaosInvariants, ...initAgents];

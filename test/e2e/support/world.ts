@@ -61,8 +61,8 @@ export interface World {
 export interface WorldInput {
   /** `.github/naruto.yml` of the repository, or made from the world's reports folder. */
   readonly config: string | ((reports: string) => string);
-  /** More files of the first commit. */
-  readonly files?: Readonly<Record<string, string>>;
+  /** More files of the first commit (or made from the world's reports folder). */
+  readonly files?: Readonly<Record<string, string>> | ((reports: string) => Readonly<Record<string, string>>);
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
   /** Before and after each step of each job: a test playing a process of that job (see the simulator's `stepHook`). */
   readonly stepHook?: (info: StepHookInfo) => Promise<void> | void;
@@ -101,7 +101,7 @@ export async function startWorld(input: WorldInput): Promise<World> {
         "README.md": "# demo\n",
         ".github/workflows/naruto.yml": input.workflow ?? (await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8")),
         ".github/naruto.yml": typeof input.config === "string" ? input.config : input.config(reports),
-        ...input.files,
+        ...(typeof input.files === "function" ? input.files(reports) : input.files),
       },
       issues: [{ title: "Build the tiny library", body: "Please.", user: "octo-maintainer" }],
     });

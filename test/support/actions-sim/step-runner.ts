@@ -102,9 +102,10 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
   const envContext = { ...scope.jobEnv, ...scope.addedEnv };
   const base: EvalContext = { contexts: { ...scope.contexts, steps: scope.steps, env: envContext }, status: { success: !failedSoFar, failure: failedSoFar, cancelled } };
   const name = stepName(spec, base);
+  let envAdded: Record<string, string> = {};
   const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", commands: Pick<StepResult, "annotations" | "commands"> = { annotations: [], commands: [] }): StepResult => {
     if (spec.id !== null) scope.steps[spec.id] = { outputs, outcome, conclusion };
-    return { name, id: spec.id, kind, outcome, conclusion, outputs, log: mask(log, scope.masks), annotations: commands.annotations, commands: commands.commands, summary: mask(summary, scope.masks) };
+    return { name, id: spec.id, kind, outcome, conclusion, outputs, envAdded, log: mask(log, scope.masks), annotations: commands.annotations, commands: commands.commands, summary: mask(summary, scope.masks) };
   };
   let run: boolean;
   try {
@@ -167,7 +168,8 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
   let ok = outcome.ok && !commands.failed;
   try {
     outputs = { ...outputs, ...parseKeyValueFile(await readFile(files.GITHUB_OUTPUT, "utf8"), "GITHUB_OUTPUT") };
-    Object.assign(scope.addedEnv, parseKeyValueFile(await readFile(files.GITHUB_ENV, "utf8"), "GITHUB_ENV"));
+    envAdded = parseKeyValueFile(await readFile(files.GITHUB_ENV, "utf8"), "GITHUB_ENV");
+    Object.assign(scope.addedEnv, envAdded);
   } catch (error) {
     log += `::error::${String(error)}\n`;
     ok = false;

@@ -14,6 +14,8 @@ export interface StepResult {
   readonly outcome: Conclusion;
   readonly conclusion: Conclusion;
   readonly outputs: Readonly<Record<string, string>>;
+  /** What the step wrote to `GITHUB_ENV`: the environment of the job's later steps. */
+  readonly envAdded: Readonly<Record<string, string>>;
   /** Output of the step's processes (masked) and the simulator's own notes. */
   readonly log: string;
   readonly annotations: readonly Annotation[];
