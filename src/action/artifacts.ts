@@ -8,6 +8,7 @@ import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { attemptOutcomeSchema } from "../mission/index.ts";
+import { checkArtifactFolder, type ArtifactSpec } from "./artifact-checks.ts";
 
 export const PLAN_ARTIFACT = "naruto-plan";
 export const REVIEW_ARTIFACT = "naruto-review";
@@ -32,6 +33,22 @@ export const ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle
 
 /** JSON files larger than this are refused unread. */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
+/** Bundles larger than this are refused unread (GitHub's artifacts can be far larger). */
+export const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
+/** A work artifact's zip: its two files and the zip's own overhead. */
+export const MAX_WORK_ZIP_BYTES = MAX_BUNDLE_BYTES + MAX_JSON_BYTES + 64 * 1024;
+
+/** The name of a work artifact's zip that the queue job hands on (`naruto-work-<item>-<n>.zip`). */
+export const FORWARDED_LEG = /^naruto-work-[a-z0-9][a-z0-9._-]{0,62}-[1-9][0-9]{0,3}\.zip$/;
+
+/** What each artifact may hold (src/action/artifact-checks.ts): nothing else is read. */
+export const ARTIFACT_SPECS = {
+  plan: { files: { [ARTIFACT_FILES.plan]: MAX_JSON_BYTES } },
+  review: { files: { [ARTIFACT_FILES.review]: MAX_JSON_BYTES } },
+  work: { files: { [ARTIFACT_FILES.result]: MAX_JSON_BYTES, [ARTIFACT_FILES.bundle]: MAX_BUNDLE_BYTES } },
+  /** The queue job's record and bundle, and the zips of the legs it took, as it downloaded them. */
+  queue: { files: { [ARTIFACT_FILES.queue]: MAX_JSON_BYTES, [ARTIFACT_FILES.queueBundle]: MAX_BUNDLE_BYTES }, more: { pattern: FORWARDED_LEG, maxBytes: MAX_WORK_ZIP_BYTES, maxCount: 256 } },
+} as const satisfies Record<string, ArtifactSpec>;
 
 export const planArtifactSchema = z.object({
   schema: z.literal("naruto.plan-artifact/v1"),
@@ -63,6 +80,11 @@ export const workResultSchema = z.object({
    */
   commit: z.string().nullable(),
   base: z.string().nullable(),
+  /**
+   * The job that wrote it, as the runner told that job: publish checks it against the work run's
+   * jobs (a result is bound to its leg). Null outside a runner.
+   */
+  job: z.object({ run_id: z.number().int().positive(), run_attempt: z.number().int().min(1), name: z.string().max(300) }).nullable(),
 });
 export type WorkResult = z.infer<typeof workResultSchema>;
 
@@ -78,11 +100,23 @@ export type ReviewArtifact = z.infer<typeof reviewArtifactSchema>;
 
 export type ArtifactRead<T> = { readonly kind: "missing" } | { readonly kind: "invalid"; readonly reason: string } | { readonly kind: "ok"; readonly value: T };
 
+/** What artifact `name` may hold (its spec, by name). */
+export function artifactSpecOf(name: string): ArtifactSpec {
+  if (name === PLAN_ARTIFACT) return ARTIFACT_SPECS.plan;
+  if (name === REVIEW_ARTIFACT) return ARTIFACT_SPECS.review;
+  if (name === QUEUE_ARTIFACT) return ARTIFACT_SPECS.queue;
+  return ARTIFACT_SPECS.work;
+}
+
 /**
- * Reads `<folder>/<artifact>/<file>` as JSON of `schema`. A symlink, a file that is not a regular
- * file, one over {@link MAX_JSON_BYTES}, bad JSON or the wrong shape is `invalid`, with why.
+ * Reads `<folder>/<artifact>/<file>` as JSON of `schema`, once the artifact's folder passed the
+ * artifact checks (only its own files, regular, under their caps: checkArtifactFolder). A
+ * symlink, a file that is not a regular file, one over {@link MAX_JSON_BYTES}, bad JSON or the
+ * wrong shape is `invalid`, with why.
  */
 export async function readArtifactJson<T>(folder: string, artifact: string, file: string, schema: z.ZodType<T>): Promise<ArtifactRead<T>> {
+  const checked = await checkArtifactFolder(join(folder, artifact), artifactSpecOf(artifact));
+  if (checked.kind === "refused") return { kind: "invalid", reason: `${artifact} was refused: ${checked.reason}` };
   const path = join(folder, artifact, file);
   const stat = await lstat(path).catch(() => null);
   if (stat === null) return { kind: "missing" };

@@ -20,6 +20,8 @@ export interface ActionContext {
   readonly tempDir: string;
   /** This run's id (`GITHUB_RUN_ID`). */
   readonly runId: number | null;
+  /** This run's attempt (`GITHUB_RUN_ATTEMPT`: re-runs count up from 1). */
+  readonly runAttempt: number;
   /** This run's page. */
   readonly runUrl: string | null;
   /** The workflow file of this run (`naruto.yml`): the one naruto dispatches. */
@@ -52,6 +54,7 @@ export function actionContext(env: Readonly<Record<string, string | undefined>>,
     workspace: env["GITHUB_WORKSPACE"] || cwd,
     tempDir: env["RUNNER_TEMP"] || tmpdir(),
     runId: runId && /^[1-9][0-9]{0,15}$/.test(runId) ? Number(runId) : null,
+    runAttempt: /^[1-9][0-9]{0,5}$/.test(env["GITHUB_RUN_ATTEMPT"] ?? "") ? Number(env["GITHUB_RUN_ATTEMPT"]) : 1,
     runUrl: runId ? `${serverUrl}/${fullName}/actions/runs/${runId}` : null,
     workflow: workflowPath ? basename(workflowPath) : "naruto.yml",
     ref: env["GITHUB_REF_NAME"] || "main",

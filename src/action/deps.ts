@@ -53,6 +53,11 @@ export interface ModeDeps extends DriverDeps, AgentStepDeps {
    * branch: the repository's CI runs on it. Absent: the queue is pushed with `remote`.
    */
   readonly ciRemote?: Remote;
+  /**
+   * This run and its attempt (`GITHUB_RUN_ID`, `GITHUB_RUN_ATTEMPT`; null outside a runner): a work
+   * run's queue and publish jobs take the legs of this run, and a work leg's result names its job.
+   */
+  readonly run: { readonly id: number; readonly attempt: number } | null;
 }
 
 /** What the `command` mode gets from the event. */

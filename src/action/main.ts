@@ -42,7 +42,8 @@ function stopSignal(): AbortSignal {
 /** What runs agents in a job: the sandbox of the config's mode, the Node.js running naruto, the sudo check. */
 function containment(env: NodeJS.ProcessEnv): Pick<AgentStepDeps, "chooseSandbox" | "nodePath" | "sudoWorks"> {
   return {
-    chooseSandbox: (mode) => chooseSandbox({ mode, env }),
+    // On a runner, only the sandbox: no config turns it off there (issue 32).
+    chooseSandbox: (mode) => chooseSandbox({ mode, env, runner: env["GITHUB_ACTIONS"] === "true" }),
     nodePath: process.execPath,
     sudoWorks: () => sudoWorks(env),
   };
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
     configPath: core.getInput("config") || CONFIG_PATH,
     remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
     ...ci,
+    run: ctx.runId === null ? null : { id: ctx.runId, attempt: ctx.runAttempt },
     ...containment(env),
   }, { secrets: [token, ...(ciToken === "" ? [] : [ciToken])] });
   const payload: unknown = ctx.eventPath ? JSON.parse(await readFile(ctx.eventPath, "utf8")) : null;

@@ -21,9 +21,19 @@ const preparedSchema = z.object({
     /** The step has nothing to do (the attempt is no longer in flight, the mission moved on). */
     z.object({ kind: z.literal("skip"), phase: z.enum(["plan", "work", "review", "queue"]), mission: z.string(), reason: z.string() }),
     z.object({ kind: z.literal("plan"), ...common }),
-    z.object({ kind: z.literal("work"), ...common, item: z.string(), attempt: z.number().int().min(1) }),
+    z.object({
+      kind: z.literal("work"),
+      ...common,
+      item: z.string(),
+      attempt: z.number().int().min(1),
+      /** The leg's job as the runner named it (its result names it, and publish checks that); null off a runner. */
+      job: z.object({ runId: z.number().int().positive(), runAttempt: z.number().int().min(1), name: z.string() }).nullable(),
+    }),
     z.object({ kind: z.literal("review"), ...common }),
-    /** The queue job: this run's artifacts (downloaded into `artifacts`) onto the queue, verified. */
+    /**
+     * The queue job: the legs of the work run that ended, as the action's step bound them to their
+     * jobs and unpacked their artifacts (into `artifacts/<name>/`), onto the queue, verified.
+     */
     z.object({
       kind: z.literal("queue"),
       ...common,
@@ -31,6 +41,9 @@ const preparedSchema = z.object({
       dispatch: z.object({ phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })), run: z.number().int().positive().optional() }),
       /** A refresh: the base branch's head as the action's step read it (the queue job replays onto it). */
       onto: z.object({ ref: z.string(), commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }).optional(),
+      legs: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), job: z.object({ runId: z.number().int().positive(), runAttempt: z.number().int().min(1), name: z.string() }) })),
+      /** Legs that ended without a result the action's step took: their attempts fail with the reason. */
+      failed: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), reason: z.string() })),
     }),
   ]),
 });

@@ -57,7 +57,7 @@ export async function runMode(
       await watchMode(deps, { mission: inputs.mission, runId: context.runId ?? null, dispatch: context.dispatch }, context.watch ?? DEFAULT_WATCH);
       return;
     case "queue":
-      return prepareQueue(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
+      return prepareQueue(deps, { mission: inputs.mission, dispatch: context.dispatch });
     case "publish":
       return publishMode(deps, { mission: inputs.mission, artifacts: artifactsInput(inputs), dispatch: context.dispatch });
     case "review":

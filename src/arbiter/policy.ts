@@ -144,6 +144,7 @@ function tamperFindings(mission: Mission): Finding[] {
   return mission.tampering.map((f) => {
     const change = `${f.what}: ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"}`;
     if (f.blame === "user") return finding("info", RULES.userChange, `${change} while the mission ran; agents could not reach the repository, so this is taken for your own change`);
+    if (f.blame === "forged_artifact") return finding("error", RULES.tampered, `${f.what} was refused: ${f.action ?? "it is not the work of the leg it is named for"}; a process in one of this mission's jobs made it, so review what the jobs ran`);
     const who = f.blame === "not_naruto" ? "naruto's own ref was moved by something other than naruto" : `it changed while ${f.attempts.join(", ")} ran without the sandbox`;
     return finding("error", RULES.tampered, `${change}: ${who}${f.action ? `; ${f.action}` : ""}`);
   });

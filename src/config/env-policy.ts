@@ -31,6 +31,8 @@ export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * - GitHub tokens: a process the agent starts could outlive its step and push with them.
  * - `ACTIONS_*`: the runtime, cache and OIDC request tokens of a GitHub Actions job.
  * - `INPUT_*`: an Action's inputs, which include its `github-token`.
+ * - `GITHUB_OUTPUT` and the runner's other file commands: their paths let a process write the
+ *   step's outputs, the job's environment for later steps, and its summary.
  * - `GIT_DIR` and friends: they would point the agent's git at another repository than its work tree.
  * - `NARUTO_*` set by naruto itself: the runner's own values would be stale or wrong.
  */
@@ -41,10 +43,14 @@ export function forbiddenEnvReason(name: string): string | null {
   }
   if (upper.startsWith("ACTIONS_")) return "ACTIONS_* variables hold the Actions runtime and OIDC tokens";
   if (upper.startsWith("INPUT_")) return "INPUT_* variables are the Action's inputs, including its token";
+  if (RUNNER_FILE_COMMANDS.has(upper)) return "it is a file of the runner's: a line written there sets the step's outputs, the job's environment or its summary";
   if (GIT_REDIRECTS.has(upper)) return "it would point the agent's git at another repository";
   if (NARUTO_SET.has(upper)) return "naruto sets this variable itself";
   return null;
 }
+
+/** The runner's file commands (GitHub Actions): whoever writes them speaks for naruto's step. */
+const RUNNER_FILE_COMMANDS = new Set(["GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_STATE", "GITHUB_PATH"]);
 
 const GIT_REDIRECTS = new Set([
   "GIT_DIR",

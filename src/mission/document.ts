@@ -67,14 +67,17 @@ export type Attempt = z.infer<typeof attemptSchema>;
  * repository's git folder or the user's home, with its value before and after (null: absent).
  * `blame`: `agents` when agents ran without the sandbox meanwhile (naruto cannot tell which one:
  * `attempts` lists every attempt that ran), `not_naruto` for naruto's own refs moved by anyone
- * else, `user` for the user's own refs, HEAD or git files while the sandbox kept agents out.
+ * else, `user` for the user's own refs, HEAD or git files while the sandbox kept agents out,
+ * `forged_artifact` for an artifact on GitHub that is not the work of the leg it is named for (or
+ * a queue record that names a leg that did not end): refused, nothing of it used (`after`: its
+ * digest, or what it claimed).
  */
 export const tamperFindingSchema = z.object({
   at: z.string(),
   what: z.string(),
   before: z.string().nullable(),
   after: z.string().nullable(),
-  blame: z.enum(["agents", "not_naruto", "user"]),
+  blame: z.enum(["agents", "not_naruto", "user", "forged_artifact"]),
   attempts: z.array(z.string()),
   /** What naruto did about it: put its own ref back, or nothing (the user's refs are never touched). */
   action: z.string().nullable(),

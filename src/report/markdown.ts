@@ -90,6 +90,7 @@ function containmentSection(mission: Mission, logs: string | null): string {
       const who =
         f.blame === "user" ? "agents could not reach the repository: taken for your own change"
         : f.blame === "not_naruto" ? "naruto's own ref, moved by something other than naruto"
+        : f.blame === "forged_artifact" ? "a forgery: refused, nothing of it was used"
         : `changed while ${f.attempts.map((a) => codeSpan(a, 80)).join(", ")} ran without the sandbox`;
       lines.push(`- ${change} — ${who}${f.action ? `; ${inlineText(f.action, 200)}` : ""}`);
     }

@@ -60,6 +60,7 @@ export function trackingComment(mission: Mission, { links = {}, ci }: { readonly
       ...queueCheckLines(mission),
       ...(mission.reason === null ? [] : [`**Stopped:** ${inlineText(mission.reason, 300)}`]),
       ...[runnerWaitWarning(mission), ci === undefined ? null : resultCiNote(mission, ci)].filter((w): w is string => w !== null),
+      ...refusedLines(mission),
       mission.items.length === 0
         ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {
@@ -103,6 +104,17 @@ function trustLines(mission: Mission): string[] {
       `**Pull request** #${mission.pull_request.number} pinned at ${codeSpan(shortSha(mission.pull_request.head))}: its head when naruto accepted the command; later pushes are not part of this mission.`,
     );
   }
+  return lines;
+}
+
+/**
+ * Artifacts refused as forgeries (issue 32): named, so that whoever watches the mission knows a
+ * process in one of its jobs tried to pass for a leg. At most five; the report has every one.
+ */
+function refusedLines(mission: Mission): string[] {
+  const forged = mission.tampering.filter((f) => f.blame === "forged_artifact");
+  const lines = forged.slice(0, 5).map((f) => `**Refused:** ${codeSpan(f.what, 120)} — ${inlineText(f.action ?? "not the work of the leg it is named for", 240)}`);
+  if (forged.length > 5) lines.push(`_… and ${forged.length - 5} more refused artifacts — see the report._`);
   return lines;
 }
 

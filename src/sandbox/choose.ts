@@ -43,6 +43,20 @@ export class SandboxUnavailableError extends Error {
 
 export type { NetProbe } from "./probe-net.ts";
 
+/**
+ * On a CI runner (GitHub Actions) untrusted code runs only in the sandbox (issue 32): beside
+ * naruto's step it could read the runner's file-command paths from `/proc/<pid>/environ` and
+ * write the step's outputs, the job's environment and its summary, and a process it leaves in a
+ * session of its own would live on into the steps that hold tokens. So on a runner `sandbox:
+ * none` is refused, and `auto` without a working sandbox fails instead of running without one.
+ */
+export class SandboxRequiredOnRunnerError extends Error {
+  override readonly name = "SandboxRequiredOnRunnerError";
+  constructor(readonly reason: string, fix: string) {
+    super(`on a GitHub Actions runner naruto runs agents and verify commands only in the sandbox, and ${reason}: ${fix}`);
+  }
+}
+
 export type Probe =
   | {
       readonly ok: true;
@@ -66,6 +80,8 @@ export interface ChooseOptions {
   readonly slirp?: string;
   /** Whether the agents' own network works here (default: try it once, see probe-net.ts). */
   readonly probeNet?: (found: { readonly version: string; readonly user: SandboxUser; readonly system: Awaited<ReturnType<typeof readSystem>> }) => Promise<NetProbe>;
+  /** On a CI runner: only the sandbox (see {@link SandboxRequiredOnRunnerError}). */
+  readonly runner?: boolean;
 }
 
 /**
@@ -75,6 +91,9 @@ export interface ChooseOptions {
  */
 export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
   const uid = options.uid ?? process.getuid?.();
+  if (options.mode === "none" && options.runner === true) {
+    throw new SandboxRequiredOnRunnerError("the config says sandbox: none", "remove `sandbox: none` from .github/naruto.yml (it is for your own machine); the workflow's naruto sandbox step prepares bubblewrap");
+  }
   if (options.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen", ...(uid === undefined ? {} : { uid }) });
   const binary = options.binary ?? "bwrap";
   const probe = await (options.probe ?? (() => probeBwrap({ binary, path: options.env.PATH, ...(uid === undefined ? {} : { uid }) })))();
@@ -90,6 +109,9 @@ export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
       user: probe.user,
       ...(net.ok ? { net: net.net } : { net: null, hostNetworkReason: net.reason }),
     });
+  }
+  if (options.runner === true) {
+    throw new SandboxRequiredOnRunnerError(probe.reason, "keep the workflow's naruto sandbox step before this one (templates/naruto.yml: it installs bubblewrap and allows its user namespaces); on a self-hosted runner install bubblewrap (docs/action.md)");
   }
   if (options.mode === "required") throw new SandboxUnavailableError(probe.reason);
   if (uid === 0) throw new SandboxUnavailableError(probe.reason, "root");

@@ -24,7 +24,6 @@ const CONFIG = `agents:
 limits:
   max_attempts: 1
   item_timeout: 10m
-sandbox: none
 `;
 
 const FAKE_AGENTS = dirname(fakeAgentPath("leaky"));

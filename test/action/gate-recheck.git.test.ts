@@ -73,7 +73,7 @@ async function artifact(top: ForgedDir): Promise<{ folder: string; result: WorkR
   await mkdir(folder, { recursive: true });
   await run("bundle", "create", "-q", join(folder, "checkpoint.bundle"), BRANCH, `^${base}`);
   await run("update-ref", "-d", BRANCH);
-  const result: WorkResult = { schema: "naruto.work-result/v1", mission: MISSION, item: "alpha", attempt: 1, outcome: { kind: "checkpointed", commit, base, changed: ["src/alpha/x.ts"] }, commit, base };
+  const result: WorkResult = { schema: "naruto.work-result/v1", mission: MISSION, item: "alpha", attempt: 1, outcome: { kind: "checkpointed", commit, base, changed: ["src/alpha/x.ts"] }, commit, base, job: null };
   await writeFile(join(folder, "result.json"), JSON.stringify(result));
   return { folder, result, commit };
 }

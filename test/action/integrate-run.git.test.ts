@@ -46,12 +46,12 @@ describe("an integrate run", () => {
       ],
     ]);
 
-    // alpha's leg ended; gamma and delta still work. The integrate run sees alpha's artifact only,
+    // alpha's leg ended; gamma and delta still work. The integrate run sees alpha's leg ended only,
     // and delta's leg ends after its queue job started: publish leaves it to the next run.
     const alpha = await world.workRun(id, "alpha");
-    const delta = await world.workRun(id, "delta");
     const integrate = { phase: "integrate" as const, items: [], run };
-    await world.integrate(id, integrate, alpha, { beforePublish: (folder) => cp(join(delta, "naruto-work-delta-1"), join(folder, "naruto-work-delta-1"), { recursive: true }) });
+    const first = await world.integrate(id, integrate, alpha, { beforePublish: async () => void (await world.workRun(id, "delta")) });
+    expect(first.publish.log.lines.join("\n")).toContain("delta#1: ended after the queue job started; left to the next integrate run");
     mission = await world.mission(id);
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([
       ["alpha", "integrated"],
@@ -66,10 +66,8 @@ describe("an integrate run", () => {
 
     // Every leg of the run ended: its own queue and publish take what is left, alpha's artifact
     // is ignored (no longer in flight).
-    const gamma = await world.workRun(id, "gamma");
-    const all = await newFolder("naruto-artifacts-");
-    for (const folder of [alpha, delta, gamma]) await cp(folder, all, { recursive: true });
-    await world.integrate(id, { phase: "work", items: ["alpha", "gamma", "delta"].map((i) => ({ item: i, attempt: 1 })) }, all);
+    await world.workRun(id, "gamma");
+    await world.integrate(id, { phase: "work", items: ["alpha", "gamma", "delta"].map((i) => ({ item: i, attempt: 1 })) }, await newFolder("naruto-artifacts-"));
     mission = await world.mission(id);
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([
       ["alpha", "integrated"],
@@ -79,24 +77,22 @@ describe("an integrate run", () => {
     ]);
     expect(mission.items.map((i) => i.attempts.length)).toEqual([1, 1, 1, 1]);
 
-    // The integrate run the App started for the last leg comes after: nothing is left for it,
-    // and it asks the API nothing.
+    // The integrate run the App started for the last leg comes after: nothing is left for it
+    // (no leg of the run is in flight), and it asks the API nothing.
     const before = world.fake.requests.length;
-    const fresh = await newFolder("naruto-artifacts-");
-    for (const [folder, leg] of [[alpha, "alpha"], [delta, "delta"], [gamma, "gamma"]] as const) await cp(join(folder, `naruto-work-${leg}-1`), join(fresh, `naruto-work-${leg}-1`), { recursive: true });
-    const late = await world.integrate(id, integrate, fresh);
+    const late = await world.integrate(id, integrate, await newFolder("naruto-artifacts-"));
     expect(world.fake.requests.slice(before).filter((r) => r.kind === "rest").map((r) => r.operation)).toEqual([]);
     expect(late.queue.log.lines.join("\n")).toContain(`no leg of run ${run} is waiting`);
     expect(late.publish.log.lines.join("\n")).toContain("nothing to integrate");
     expect(await world.mission(id)).toEqual(mission);
   });
 
-  it("takes nothing from an artifact of an attempt that another run started", async () => {
+  it("takes nothing for an integrate run of a run that started none of the mission's attempts", async () => {
     const id = await world.plannedMission(`/naruto three files\n\n\`\`\`naruto\n${PLAN}\n\`\`\``);
     const run = runIdOf((await world.mission(id)).items[0]?.attempts[0]?.runner ?? null)!;
     const alpha = await world.workRun(id, "alpha");
-    // An integrate run for some other run of the repository finds alpha's artifact there (a
-    // forged upload): alpha was not started in that run, so it stays in flight.
+    // An integrate run for some other run of the repository: alpha was not started there (the
+    // state says where each attempt runs), so it stays in flight.
     await world.integrate(id, { phase: "integrate", items: [], run: run + 1000 }, alpha);
     const mission = await world.mission(id);
     expect(mission.items[0]).toMatchObject({ id: "alpha", status: "running" });

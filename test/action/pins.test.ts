@@ -217,7 +217,7 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
   it("fails again when one step goes back to a tag", () => {
     const reverted = pinned.replace(/actions\/upload-artifact@[0-9a-f]{40} # v[\d.]+/, "actions/upload-artifact@v6");
     expect(workflowPinProblems([{ file: "naruto.yml", text: reverted }]).problems).toEqual([
-      "naruto.yml: job plan, step 5: uses: actions/upload-artifact@v6: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)",
+      'naruto.yml: job plan, step 5 "naruto upload": uses: actions/upload-artifact@v6: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)',
     ]);
   });
 

@@ -136,16 +136,17 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     const alpha = await worked(id, "alpha");
     const beta = await worked(id, "beta");
     // beta's queue job reads the queue before alpha's run publishes.
-    const betaQueue = await world.job("queue", { checkout: "main" });
+    const betaRun = await world.runOf(id, "beta");
+    const betaQueue = await world.job("queue", { checkout: "main", run: betaRun });
     const { prepareQueue } = await import("../../src/action/modes/queue.ts");
-    await prepareQueue(betaQueue.deps, { mission: id, artifacts: beta, dispatch: { phase: "work", items: [{ item: "beta", attempt: 1 }] } });
+    await prepareQueue(betaQueue.deps, { mission: id, dispatch: { phase: "work", items: [{ item: "beta", attempt: 1 }] } });
     await world.agentStep(betaQueue);
     await world.upload(betaQueue, beta, "naruto-queue");
     await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, alpha);
     const afterAlpha = (await world.mission(id)).queue.head;
 
     const dispatches = world.fake.dispatches.length;
-    const publish = await world.job("publish", { checkout: "main" });
+    const publish = await world.job("publish", { checkout: "main", run: betaRun });
     const { publishMode } = await import("../../src/action/modes/publish.ts");
     await publishMode(publish.deps, { mission: id, artifacts: beta, dispatch: { phase: "work", items: [{ item: "beta", attempt: 1 }] } });
     let mission = await world.mission(id);
@@ -170,7 +171,7 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     const integrate = { phase: "integrate" as const, items: [], run };
     const betaQueue = await world.job("queue", { checkout: "main" });
     const { prepareQueue } = await import("../../src/action/modes/queue.ts");
-    await prepareQueue(betaQueue.deps, { mission: id, artifacts: beta, dispatch: integrate });
+    await prepareQueue(betaQueue.deps, { mission: id, dispatch: integrate });
     await world.agentStep(betaQueue);
     await world.upload(betaQueue, beta, "naruto-queue");
     await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, alpha);

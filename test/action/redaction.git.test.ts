@@ -74,8 +74,15 @@ describe("an agent that prints secrets in its work job", () => {
     if (started.kind !== "mission") throw new Error(`no mission: ${JSON.stringify(started)}`);
     const id = started.mission;
     await integrate(id, { phase: "plan", items: [] }, await agentJob((j) => preparePlan(j.deps, { mission: id }), id, "naruto-plan"));
-    const work = await agentJob((j) => prepareWork(j.deps, { mission: id, items: "leak#1" }), id, "naruto-work-leak-1", LEAKY_ENV);
-    await integrate(id, { phase: "work", items: [{ item: "leak", attempt: 1 }] }, work);
+    // The work leg runs in the run the state names, and its artifact goes to GitHub from its upload step.
+    const leg = await world.job("agent", { checkout: `naruto/${id}`, env: LEAKY_ENV, run: await world.runOf(id, "leak") });
+    jobs.push(leg);
+    await prepareWork(leg.deps, { mission: id, items: "leak#1" });
+    await world.agentStep(leg);
+    const sent = leg.log.outputs["artifact"] ?? "";
+    artifacts.push(sent);
+    await world.uploadLeg(id, "leak", 1, sent);
+    await integrate(id, { phase: "work", items: [{ item: "leak", attempt: 1 }] }, await newFolder("naruto-artifacts-"));
     expect((await world.mission(id)).status).toBe("reviewing");
     await integrate(id, { phase: "review", items: [] }, await agentJob((j) => prepareReview(j.deps, { mission: id }), id, "naruto-review"));
 

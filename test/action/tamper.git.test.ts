@@ -89,9 +89,10 @@ describe("queue and publish re-check every work bundle", () => {
     const result: WorkResult = {
       schema: "naruto.work-result/v1", mission: id, item: "alpha", attempt: 1,
       outcome: { kind: "checkpointed", commit: made.commit, base: made.base, changed: ["src/alpha.ts"] },
-      commit: made.commit, base: made.base,
+      commit: made.commit, base: made.base, job: await world.legJob(id, "alpha"),
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
+    await world.uploadLeg(id, "alpha", 1, folder);
 
     await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
     const mission = await world.mission(id);
@@ -148,9 +149,10 @@ describe("publish keeps an unfinished attempt's work only after the same checks"
     const result: WorkResult = {
       schema: "naruto.work-result/v1", mission: id, item: "alpha", attempt: 1,
       outcome: { kind: "timed_out", reason: "timed out after 1 min", work: { kind: "kept", ref: kept, commit, outside: [] } },
-      commit: sendCommit ? commit : null, base,
+      commit: sendCommit ? commit : null, base, job: await world.legJob(id, "alpha"),
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
+    await world.uploadLeg(id, "alpha", 1, folder);
 
     await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, artifacts);
     const attempt = (await world.mission(id)).items[0]?.attempts[0];

@@ -9,10 +9,13 @@ import { TEST_AGENT_READ } from "../support/agents/index.ts";
 import { chooseSandbox } from "../../src/sandbox/choose.ts";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { demoAgentCommand } from "../../src/agent/demo-agent.ts";
 import type { AgentStepDeps, DispatchInput, ModeDeps } from "../../src/action/deps.ts";
-import { QUEUE_ARTIFACT } from "../../src/action/artifacts.ts";
+import { QUEUE_ARTIFACT, workArtifactName } from "../../src/action/artifacts.ts";
+import { UPLOAD_STEP } from "../../src/action/integrate/legs.ts";
+import { runIdOf, workLegName } from "../../src/github-driver/mission-id.ts";
+import { zipForUpload } from "../support/actions-sim/artifacts.ts";
 import { commandMode } from "../../src/action/modes/command.ts";
 import { preparePlan } from "../../src/action/modes/plan.ts";
 import { publishMode } from "../../src/action/modes/publish.ts";
@@ -41,7 +44,7 @@ const FAST = { retry: { retries: 2, baseDelayMs: 5 }, throttle: { writeIntervalM
 export const JOBS = {
   command: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write" },
   agent: { metadata: "read", contents: "read" },
-  queue: { metadata: "read", contents: "read" },
+  queue: { metadata: "read", contents: "read", actions: "read" },
   publish: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" },
 } as const;
 export type JobKind = keyof typeof JOBS;
@@ -63,7 +66,7 @@ export interface World {
    * A job: its token, deps and folders; `checkout` clones that ref into its workspace; `env` adds
    * to the step's environment (an agent's key). Its deps write through the redactor, as main.ts's do.
    */
-  job(kind: JobKind, options?: { checkout?: string; now?: () => Date; env?: Readonly<Record<string, string>> }): Promise<Job>;
+  job(kind: JobKind, options?: { checkout?: string; now?: () => Date; env?: Readonly<Record<string, string>>; run?: number | null }): Promise<Job>;
   /** Posts a comment as `user` and returns the `issue_comment` event the runner would get. */
   comment(user: string, body: string, issue?: number): Promise<CommentEvent>;
   /**
@@ -83,8 +86,23 @@ export interface World {
    * plan job, queue and publish): the mission's id, with its first attempts dispatched.
    */
   plannedMission(body: string): Promise<string>;
-  /** Attempt `attempt` of `item` in its work job: the folder holding its artifact. */
-  workRun(mission: string, item: string, attempt?: number): Promise<string>;
+  /**
+   * Attempt `attempt` of `item` in its leg of the work run the state names for it, as the runner
+   * does it: a job of that run in the fake (named as the template names legs), the action's step
+   * and the agent step, then the `naruto upload` step sending the artifact folder as a zip with the
+   * job's runtime token; the job completes. Returns a fresh folder for the run's own downloads
+   * (the work artifact stays on "GitHub", where queue and publish read it by run id).
+   */
+  workRun(mission: string, item: string, attempt?: number, options?: { beforeUpload?: (artifact: string) => Promise<void> }): Promise<string>;
+  /** The run the state names for attempt `attempt` of `item`. */
+  runOf(mission: string, item: string, attempt?: number): Promise<number>;
+  /** The job a result of that leg names (`WorkResult.job`). */
+  legJob(mission: string, item: string, attempt?: number): Promise<{ run_id: number; run_attempt: number; name: string }>;
+  /**
+   * A leg of the run the state names that uploads `folder` as its artifact from its `naruto upload`
+   * step, then completes: what its own job would leave on GitHub, whatever the folder holds.
+   */
+  uploadLeg(mission: string, item: string, attempt: number, folder: string): Promise<void>;
   integrate(mission: string, dispatch: DispatchInput, artifacts: string, options?: { now?: () => Date; beforePublish?: (artifacts: string, queue: Job) => Promise<void> }): Promise<{ queue: Job; publish: Job }>;
   mission(id: string): Promise<Mission>;
   ref(name: string): Promise<string | null>;
@@ -113,11 +131,13 @@ export async function startWorld(input: { config?: string; files?: Record<string
     return dir;
   };
   const git = testGit();
+  const unrecorded = new Map<string, number>();
   const reader = createGitHub({ token: fake.issueAppToken({ owner: "acme" }).token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
 
   const world: World = {
     fake,
     async job(kind, options = {}) {
+      const run = options.run === undefined || options.run === null ? null : { id: options.run, attempt: 1 };
       const { token } = fake.issueAppToken({ owner: "acme", permissions: JOBS[kind], bot: BOT });
       const dir = await temp(`naruto-job-${kind}-`);
       const workspace = join(dir, "workspace");
@@ -145,6 +165,7 @@ export async function startWorld(input: { config?: string; files?: Record<string
         tempDir: join(dir, "temp"),
         configPath: ".github/naruto.yml",
         remote: remoteFor(fake.url, REPO, token),
+        run,
         chooseSandbox: (mode) => chooseSandbox({ mode, env: process.env }),
         nodePath: process.execPath,
         sudoWorks: async () => false,
@@ -181,22 +202,61 @@ export async function startWorld(input: { config?: string; files?: Record<string
       await world.integrate(begun.mission, { phase: "plan", items: [] }, artifacts);
       return begun.mission;
     },
-    async workRun(mission, item, attempt = 1) {
-      const job = await world.job("agent", { checkout: `naruto/${mission}` });
+    async runOf(mission, item, attempt = 1) {
+      const runner = (await world.mission(mission)).items.find((i) => i.id === item)?.attempts.find((a) => a.n === attempt)?.runner ?? null;
+      const run = runIdOf(runner);
+      if (run !== null) return run;
+      // No run recorded (a dispatch GitHub answered without the run, as Enterprise Server does):
+      // the leg runs in a work run of its own, which its queue and publish jobs know as theirs.
+      const key = `${mission} ${item}#${attempt}`;
+      let made = unrecorded.get(key);
+      if (made === undefined) {
+        const { runId } = await reader.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission, phase: "work", items: JSON.stringify([{ item, attempt }]) } });
+        if (runId === null) throw new Error("the fake answered the dispatch without its run");
+        unrecorded.set(key, (made = runId));
+      }
+      return made;
+    },
+    async legJob(mission, item, attempt = 1) {
+      return { run_id: await world.runOf(mission, item, attempt), run_attempt: 1, name: workLegName(mission, item, attempt) };
+    },
+    async uploadLeg(mission, item, attempt, folder) {
+      const run = await world.runOf(mission, item, attempt);
+      const name = workLegName(mission, item, attempt);
+      const jobId = fake.setJob(run, { name, status: "in_progress" });
+      fake.setJobStep(jobId, { number: 5, name: UPLOAD_STEP, status: "in_progress" });
+      const packed = await zipForUpload({ paths: [folder], includeHidden: false, within: dirname(folder) });
+      if (packed !== null) {
+        const runtime = fake.issueRuntimeToken({ repo: REPO, runId: run, jobId });
+        const answer = await fetch(`${fake.url}/_actions/results/artifacts?name=${workArtifactName(item, attempt)}&overwrite=true`, { method: "POST", headers: { authorization: `Bearer ${runtime}` }, body: new Uint8Array(packed.zip) });
+        fake.revokeRuntimeToken(runtime);
+        if (answer.status !== 201) throw new Error(`the upload answered ${answer.status}`);
+      }
+      fake.setJobStep(jobId, { number: 5, name: UPLOAD_STEP, status: "completed", conclusion: "success" });
+      fake.setJob(run, { name, status: "completed", conclusion: "success" });
+    },
+    async workRun(mission, item, attempt = 1, options = {}) {
+      const run = await world.runOf(mission, item, attempt);
+      const job = await world.job("agent", { checkout: `naruto/${mission}`, run });
       await prepareWork(job.deps, { mission, items: `${item}#${attempt}` });
       await world.agentStep(job);
-      const artifacts = await newFolder("naruto-artifacts-");
-      await world.upload(job, artifacts, `naruto-work-${item}-${attempt}`);
-      return artifacts;
+      const from = job.log.outputs["artifact"];
+      if (from === undefined) throw new Error("the work job set no artifact output");
+      await options.beforeUpload?.(from);
+      await world.uploadLeg(mission, item, attempt, from);
+      return newFolder("naruto-artifacts-");
     },
     async integrate(mission, dispatch, artifacts, options = {}) {
       const now = options.now === undefined ? {} : { now: options.now };
-      const queue = await world.job("queue", { checkout: "main", ...now });
-      await prepareQueue(queue.deps, { mission, artifacts, dispatch });
+      // A work run's own queue and publish jobs run in it (its id names the legs they take).
+      const first = dispatch.phase === "work" ? dispatch.items[0] : undefined;
+      const run = first === undefined ? null : await world.runOf(mission, first.item, first.attempt);
+      const queue = await world.job("queue", { checkout: "main", run, ...now });
+      await prepareQueue(queue.deps, { mission, dispatch });
       await world.agentStep(queue);
       await world.upload(queue, artifacts, QUEUE_ARTIFACT);
       await options.beforePublish?.(artifacts, queue);
-      const publish = await world.job("publish", { checkout: "main", ...now });
+      const publish = await world.job("publish", { checkout: "main", run, ...now });
       await publishMode(publish.deps, { mission, artifacts, dispatch });
       return { queue, publish };
     },

@@ -16,10 +16,7 @@ import type { Config } from "../../config/index.ts";
 import type { Mission, MissionItem } from "../../mission/index.ts";
 import type { AttemptOutcome } from "../../mission/index.ts";
 import { normalizePath } from "../../plan/index.ts";
-import { ARTIFACT_FILES, type WorkResult } from "../artifacts.ts";
-
-/** Bundles larger than this are refused unread (GitHub's artifacts can be far larger). */
-export const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
+import { ARTIFACT_FILES, MAX_BUNDLE_BYTES, type WorkResult } from "../artifacts.ts";
 
 export type Recheck =
   | { readonly kind: "accepted"; readonly outcome: Extract<AttemptOutcome, { kind: "checkpointed" }> }

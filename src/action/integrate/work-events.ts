@@ -15,9 +15,14 @@ import type { AttemptOutcome, MissionEvent } from "../../mission/index.ts";
 import { ARTIFACT_FILES, partialWorkBranch, readArtifactJson, workArtifactName, workResultSchema, type WorkResult } from "../artifacts.ts";
 import type { ActionLog } from "../log.ts";
 import { recheckCheckpoint, recheckPartialWork } from "./recheck.ts";
-import { runIdOf } from "../../github-driver/index.ts";
-import { lstat } from "node:fs/promises";
 import { join } from "node:path";
+
+/** A leg to record, and the job its result must name. */
+export interface WorkEntry {
+  readonly item: string;
+  readonly attempt: number;
+  readonly job?: { readonly runId: number; readonly runAttempt: number; readonly name: string };
+}
 
 export interface WorkEventsInput {
   readonly folder: string;
@@ -26,8 +31,11 @@ export interface WorkEventsInput {
   readonly git: Git;
   readonly repoDir: string;
   readonly queueRef: string;
-  /** The attempts this run was dispatched for. */
-  readonly entries: readonly { readonly item: string; readonly attempt: number }[];
+  /**
+   * The legs whose artifacts were taken (take-legs.ts), each with the job GitHub says is its own:
+   * the result must name that job. Without `job` (tests of one machine) the result is not bound.
+   */
+  readonly entries: readonly WorkEntry[];
   readonly at: string;
   readonly runUrl: string | null;
   readonly log: ActionLog;
@@ -75,6 +83,12 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
     const r = read.value;
     if (r.mission !== input.mission.id || r.item !== item.id || r.attempt !== entry.attempt) {
       events.push(finished({ kind: "failed", reason: `the work job's result was refused: it names ${r.mission} ${r.item}#${r.attempt}` }, r));
+      continue;
+    }
+    const bound = entry.job;
+    if (bound !== undefined && (r.job === null || r.job.run_id !== bound.runId || r.job.run_attempt !== bound.runAttempt || r.job.name !== bound.name)) {
+      const named = r.job === null ? "no job" : `job ${JSON.stringify(r.job.name)} of run ${r.job.run_id} (attempt ${r.job.run_attempt})`;
+      events.push(finished({ kind: "failed", reason: `the work job's result was refused: it names ${named}, not its leg ${JSON.stringify(bound.name)} of run ${bound.runId} (attempt ${bound.runAttempt})` }, r));
       continue;
     }
     const o = r.outcome;
@@ -126,22 +140,12 @@ async function keepPartialWork(input: WorkEventsInput & { folder: string; item: 
   return { ...o, work: { kind: "kept", ref: branch, commit: checked.commit, outside: [] } };
 }
 
-/**
- * The attempts an integrate run takes from the work run `run` it was dispatched for: in flight,
- * started in that run, with their artifact downloaded. A leg uploads its artifact as its last
- * step, so an artifact is a leg that ended; a leg still at work has none yet and is left to a
- * later integrate run, or to its own run's queue and publish jobs. `runUrl` is that run's.
- */
-export async function finishedLegs(folder: string, mission: Mission, run: number): Promise<{ entries: { item: string; attempt: number }[]; runUrl: string | null }> {
-  const entries: { item: string; attempt: number }[] = [];
-  let runUrl: string | null = null;
-  for (const item of mission.items) {
-    const attempt = item.attempts.at(-1);
-    if (!attempt || (attempt.status !== "dispatched" && attempt.status !== "running") || runIdOf(attempt.runner) !== run) continue;
-    const there = await lstat(join(folder, workArtifactName(item.id, attempt.n))).catch(() => null);
-    if (there === null || !there.isDirectory()) continue;
-    entries.push({ item: item.id, attempt: attempt.n });
-    runUrl = attempt.runner;
-  }
-  return { entries, runUrl };
+/** The events of legs that ended without a result naruto takes (take-legs.ts): each attempt fails, still in flight. */
+export function failedLegEvents(mission: Mission, failed: readonly { readonly item: string; readonly attempt: number; readonly reason: string }[], at: string): MissionEvent[] {
+  return failed
+    .filter((f) => {
+      const a = mission.items.find((i) => i.id === f.item)?.attempts.find((x) => x.n === f.attempt);
+      return a !== undefined && (a.status === "dispatched" || a.status === "running");
+    })
+    .map((f) => ({ type: "attempt_finished", at, item: f.item, attempt: f.attempt, outcome: { kind: "failed", reason: f.reason } }));
 }

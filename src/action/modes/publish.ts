@@ -35,7 +35,8 @@ import { buildQueue, fetchMissingCheckpoints, integrateOrders, readyOrders, wait
 import { planEvent } from "../integrate/plan-event.ts";
 import { queueRecordSchema, readQueueRecord } from "../integrate/queue-record.ts";
 import { reviewEvent } from "../integrate/review-event.ts";
-import { finishedLegs, workEvents, type BranchPush } from "../integrate/work-events.ts";
+import { publishLegs } from "../integrate/publish-legs.ts";
+import type { BranchPush } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
 import { bundleProblem, NOTHING_RUNS, replay, UnverifiedCandidateError } from "../integrate/replay.ts";
 import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
@@ -92,18 +93,10 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
       break;
     }
     case "work":
-      ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries: input.dispatch.items, at, runUrl: deps.runUrl, log }));
+    case "integrate":
+      // The legs of the work run that ended, each from its own artifact (publish-legs.ts).
+      ({ events, pushes } = await publishLegs({ deps, mission, config, queueRef, dispatch: input.dispatch, folder: input.artifacts, at }));
       break;
-    case "integrate": {
-      // The legs of the work run that the queue job took (a leg that ended since is left to the
-      // next integrate run: the queue job's verify results are for these and no others).
-      const legs = input.dispatch.run === undefined ? { entries: [], runUrl: null } : await finishedLegs(input.artifacts, mission, input.dispatch.run);
-      const taken = (await readQueueRecord(input.artifacts, id))?.entries ?? [];
-      const entries = legs.entries.filter((e) => taken.some((t) => t.item === e.item && t.attempt === e.attempt));
-      if (entries.length < legs.entries.length) log.info(`${legs.entries.length - entries.length} leg(s) that ended after the queue job started are left to the next integrate run`);
-      ({ events, pushes } = await workEvents({ folder: input.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: legs.runUrl, log }));
-      break;
-    }
     case "refresh": {
       const refreshed = await publishRefresh(deps, { config, mission, folder: input.artifacts });
       if (refreshed.kind === "refreshed") events = [refreshed.event];

@@ -27,7 +27,9 @@ import { ARTIFACT_FILES } from "../artifacts.ts";
 import type { AgentStepDeps, DispatchInput, ModeDeps } from "../deps.ts";
 import { buildQueue, fetchMissingCheckpoints, ordersAfter, readyOrders, waitingCheckpoints } from "../integrate/build-queue.ts";
 import type { QueueRecord } from "../integrate/queue-record.ts";
-import { finishedLegs, workEvents } from "../integrate/work-events.ts";
+import { failedLegEvents, workEvents } from "../integrate/work-events.ts";
+import { describeForgery } from "../integrate/forgeries.ts";
+import { takeLegs, workRunOf } from "../integrate/take-legs.ts";
 import { quoteUntrusted } from "../job-log.ts";
 import type { ActionLog } from "../log.ts";
 import { preparedCommon, type PreparedOf } from "../prepared.ts";
@@ -35,8 +37,12 @@ import { fetchRefs, hasCommit } from "../remote.ts";
 import { artifactFolder, configFromText, engineContext, handOver, readMission, missionConfigText, missionInput } from "./shared.ts";
 import { fetchBaseTip, refreshStep } from "../integrate/refresh-run.ts";
 
-/** The action's step: the mission, its config text and the commits the queue step needs. */
-export async function prepareQueue(deps: ModeDeps, input: { mission: string; artifacts: string; dispatch: DispatchInput }): Promise<void> {
+/**
+ * The action's step: the mission, its config text, the commits the queue step needs, and the
+ * legs of the work run that ended — bound to their jobs and unpacked from their own artifacts,
+ * read from GitHub by run id (take-legs.ts); their zips are handed on to publish as they came.
+ */
+export async function prepareQueue(deps: ModeDeps, input: { mission: string; dispatch: DispatchInput }): Promise<void> {
   const id = missionInput(input.mission);
   deps.log.setOutput("mission", id);
   const artifact = await artifactFolder(deps);
@@ -49,15 +55,17 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; art
     deps.log.info(reason);
     return;
   }
-  if (input.dispatch.phase === "integrate" && input.dispatch.run !== undefined && waitingCheckpoints(mission).length === 0) {
+  const folder = join(deps.tempDir, "naruto-legs");
+  const runId = workRunOf(input.dispatch, deps.run);
+  const legs = runId === null ? null : await takeLegs({ github: deps.github, mission, runId, dispatched: input.dispatch.phase === "work" ? input.dispatch.items : null, folder });
+  for (const f of legs?.forgeries ?? []) deps.log.warning(`naruto: ${describeForgery(f)}`);
+  for (const t of legs?.taken ?? []) await writeFile(join(artifact, `${t.artifact}.zip`), t.zip);
+  if (input.dispatch.phase === "integrate" && waitingCheckpoints(mission).length === 0 && (legs === null || legs.taken.length + legs.failed.length === 0)) {
     // The App starts one per leg that ends; an earlier one, or the work run itself, may have taken them.
-    const { entries } = await finishedLegs(input.artifacts, mission, input.dispatch.run);
-    if (entries.length === 0) {
-      const reason = `nothing to integrate for ${id}: no leg of run ${input.dispatch.run} is waiting, and no checkpoint`;
-      await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
-      deps.log.info(reason);
-      return;
-    }
+    const reason = `nothing to integrate for ${id}: no leg of run ${runId ?? "?"} is waiting, and no checkpoint`;
+    await handOver(deps, { kind: "skip", phase: "queue", mission: id, reason });
+    deps.log.info(reason);
+    return;
   }
   const { git, workspace: repoDir, remote } = deps;
   const queueRef = queueRefName(id);
@@ -73,9 +81,11 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; art
   await handOver(deps, {
     kind: "queue",
     ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }),
-    artifacts: input.artifacts,
+    artifacts: folder,
     dispatch: { phase: input.dispatch.phase, items: [...input.dispatch.items], ...(input.dispatch.run === undefined ? {} : { run: input.dispatch.run }) },
     ...(onto === null ? {} : { onto }),
+    legs: (legs?.taken ?? []).map((t) => ({ item: t.item, attempt: t.attempt, job: { runId: legs?.runId ?? 0, runAttempt: t.job.runAttempt, name: t.job.name } })),
+    failed: (legs?.failed ?? []).map((f) => ({ item: f.item, attempt: f.attempt, reason: f.reason })),
   });
   deps.log.info(`the queue of ${id} is ready: the next step builds and verifies it, without any token`);
 }
@@ -89,14 +99,17 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
   const queueRef = queueRefName(mission.id);
   const start = await readRef(git, repoDir, queueRef);
   if (start === null) throw new Error(`${queueRef} is missing in the checkout: run naruto's action step (mode queue) first`);
+  // Nothing of the repository runs here unless in the sandbox: on a runner a config that turns it
+  // off, or a runner where it cannot start, fails this step before anything runs.
+  await deps.chooseSandbox(config.sandbox);
   if (job.dispatch.phase === "refresh") return refreshStep(deps, job, { config, start, recorded: (verify, runs) => recorded(verify, runs, log) });
-  let events: MissionEvent[] = [];
-  // What this run integrates: its own legs, or the legs of the work run it was dispatched for
-  // that have ended (publish takes exactly these, from the record).
-  const entries = job.dispatch.phase === "integrate" && job.dispatch.run !== undefined ? (await finishedLegs(job.artifacts, mission, job.dispatch.run)).entries : job.dispatch.items;
-  if (job.dispatch.phase === "work" || job.dispatch.phase === "integrate") {
-    events = (await workEvents({ folder: job.artifacts, mission, config, git, repoDir, queueRef, entries, at, runUrl: null, log })).events;
-  }
+  // What this run integrates: the legs of the work run that ended, as the action's step bound them
+  // to their jobs (publish takes these, and only those it finds ended itself).
+  const events: MissionEvent[] = [
+    ...(await workEvents({ folder: job.artifacts, mission, config, git, repoDir, queueRef, entries: job.legs, at, runUrl: null, log })).events,
+    ...failedLegEvents(mission, job.failed, at),
+  ];
+  const entries = [...job.legs.map((l) => ({ item: l.item, attempt: l.attempt })), ...job.failed.map((f) => ({ item: f.item, attempt: f.attempt }))];
   const { ready } = await readyOrders({ git, repoDir, at }, ordersAfter(mission, events));
   // One committer time for every queue commit, handed on: publish writes the same bytes with it.
   const time = Math.floor(deps.now().getTime() / 1000);

@@ -16,6 +16,7 @@ import type { Mission, MissionItem } from "../../mission/index.ts";
 import { outcomeReason, type AttemptOutcome } from "../../mission/index.ts";
 import { codeSpan, inlineText } from "../../report/index.ts";
 import { ARTIFACT_FILES, partialWorkBranch, type WorkResult } from "../artifacts.ts";
+import { workLegName } from "../../github-driver/mission-id.ts";
 import { quoteUntrusted } from "../job-log.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
@@ -47,7 +48,8 @@ export async function prepareWork(deps: ModeDeps, input: { mission: string; item
     return;
   }
   const configText = await missionConfigText(deps, mission);
-  await handOver(deps, { kind: "work", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), item: item.id, attempt: entry.attempt });
+  const job = deps.run === null ? null : { runId: deps.run.id, runAttempt: deps.run.attempt, name: workLegName(id, item.id, entry.attempt) };
+  await handOver(deps, { kind: "work", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), item: item.id, attempt: entry.attempt, job });
   deps.log.info(`${item.id}#${entry.attempt} is ready: the next step runs the agent, without any token`);
 }
 
@@ -99,6 +101,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
     model: finished.model ?? null,
     commit: o.kind === "checkpointed" ? o.commit : partial.commit,
     base: o.kind === "checkpointed" ? o.base : head,
+    job: job.job === null ? null : { run_id: job.job.runId, run_attempt: job.job.runAttempt, name: job.job.name },
   };
   await writeFile(join(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);

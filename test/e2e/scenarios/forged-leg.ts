@@ -108,9 +108,9 @@ function forgedLeg(variant: Variant): Scenario {
         const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
         checkEqual(status, { fast: "integrated", slow: "integrated" }, "item statuses (slow's own work integrates when it ends)", runs);
         const publishLogs = runs.flatMap((r) => r.jobs.filter((j) => j.job === "publish").flatMap((j) => j.steps.map((s) => s.log))).join("\n");
-        check(/refused[^\n]*naruto-work-slow-1|naruto-work-slow-1[^\n]*refused|slow#1[^\n]*forg/i.test(publishLogs), "no publish job named the forgery in its log", runs);
+        check(/(naruto-work-slow-1|slow#1)[^\n]*refused/i.test(publishLogs), "no publish job named the forgery in its log", runs);
         const tracking = [...world.fake.repo(REPO).comments.values()].find((c) => c.body.startsWith(trackingMarker(id)))?.body ?? "";
-        check(/naruto-work-slow-1|slow#1/.test(tracking), `the tracking comment does not name the forgery:\n${tracking}`, runs);
+        check(/naruto-work-slow-1|slow#(&#8203;)?1/.test(tracking), `the tracking comment does not name the forgery:\n${tracking}`, runs);
         world.fake.assertNoViolations();
       } finally {
         await world.close();
