@@ -37,6 +37,9 @@ describe("buildAgentEnv", () => {
     ["ACTIONS_RUNTIME_TOKEN"],
     ["ACTIONS_ID_TOKEN_REQUEST_URL"],
     ["INPUT_GITHUB-TOKEN"],
+    ["GITHUB_OUTPUT"],
+    ["GITHUB_ENV"],
+    ["GITHUB_STEP_SUMMARY"],
     ["GIT_DIR"],
     ["NARUTO_ITEM"],
   ])("drops %s even when allowlisted", (name) => {

@@ -57,6 +57,13 @@ describe("policyFindings", () => {
     expect(policyFindings(facts(m))[0]?.message).toMatch(/as root without a sandbox.*bubblewrap/);
   });
 
+  it("blocks on an artifact refused as a forgery (issue 32): a job of the mission ran code that impersonated a leg", () => {
+    const mission: Mission = { ...cleanMission(), tampering: [{ at: "2026-12-01T00:00:00Z", what: "artifact naruto-work-b-1 of run 41", before: null, after: "sha256:ab", blame: "forged_artifact", attempts: [], action: "b#1's leg is still at work; nothing of it was used" }] };
+    expect(policyFindings(facts(mission)).map((f) => [f.severity, f.rule, f.message])).toEqual([
+      ["error", "tampered", "artifact naruto-work-b-1 of run 41 was refused: b#1's leg is still at work; nothing of it was used; a process in one of this mission's jobs made it, so review what the jobs ran"],
+    ]);
+  });
+
   it("explains a skipped item by the failed dependency its reason names (a warning)", () => {
     const findings = policyFindings(facts(failedMission({ kind: "failed", reason: "boom" })));
     expect(findings).toContainEqual({

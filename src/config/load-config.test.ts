@@ -139,6 +139,7 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["a GitHub token", "agents: { x: { command: y, env: [GH_TOKEN] } }", "agents.x.env[0]", /GitHub tokens never reach an agent/],
     ["the Actions runtime", "agents: { x: { command: y, env: [ACTIONS_ID_TOKEN_REQUEST_TOKEN] } }", "agents.x.env[0]", /ACTIONS_/],
     ["an Action input", "agents: { x: { command: y, env: [INPUT_GITHUB_TOKEN] } }", "agents.x.env[0]", /INPUT_/],
+    ["a runner's file command", "queue: { verify: t, env: [GITHUB_STEP_SUMMARY] }", "queue.env[0]", /a file of the runner's/],
     ["a variable name", "agents: { x: { command: y, env: [MY-KEY] } }", "agents.x.env[0]", /variable name/],
     ["a variable naruto sets", "agents: { x: { command: y, env: [NARUTO_ITEM] } }", "agents.x.env[0]", /naruto sets/],
     ["an unknown planner", "planner: { agent: defualt }", "planner.agent", /did you mean "default"/],

@@ -26,6 +26,18 @@ describe("trackingComment", () => {
     expect(lines.at(-1)).toBe("```");
   });
 
+  it("names each artifact refused as a forgery, at most five, before the checklist", () => {
+    const finding = (n: number) => ({ at: "2026-12-01T00:00:00Z", what: `artifact naruto-work-slow-${n} of run 41`, before: null, after: "sha256:ab", blame: "forged_artifact" as const, attempts: [], action: "slow#1's leg is still at work; nothing of it was used" });
+    const mission = { ...runningMission(), tampering: [1, 2, 3, 4, 5, 6].map(finding) };
+    const lines = trackingComment(mission).split("\n");
+    const refused = lines.filter((l) => l.startsWith("**Refused:**"));
+    expect(refused).toHaveLength(5);
+    expect(refused[0]).toBe("**Refused:** `artifact naruto-work-slow-1 of run 41` — slow#&#8203;1's leg is still at work; nothing of it was used");
+    expect(lines).toContain("_… and 1 more refused artifacts — see the report._");
+    expect(lines.findIndex((l) => l.startsWith("**Refused:**"))).toBeLessThan(lines.findIndex((l) => l.startsWith("- [")));
+    expect(trackingComment(runningMission())).not.toContain("**Refused:**");
+  });
+
   it("starts with the hidden marker of the mission", () => {
     expect(trackingComment(runningMission()).startsWith("<!-- naruto:tracking:m-test1 -->\n")).toBe(true);
     expect(trackingMarker("m-x --><b>")).toBe("<!-- naruto:tracking:m-x--b -->");

@@ -124,3 +124,18 @@ describe("the agents' own network", () => {
     expect(probe).toEqual({ ok: false, reason: expect.stringMatching(/^\/nonexistent\/tun, which slirp4netns opens, is not open to naruto's user: make it 0666/) });
   });
 });
+
+describe("chooseSandbox on a CI runner (issue 32)", () => {
+  const off = async () => ({ ok: false as const, reason: "bwrap not found" });
+  it("refuses sandbox: none, saying what to do", async () => {
+    await expect(chooseSandbox({ mode: "none", env: {}, runner: true })).rejects.toThrow(/only in the sandbox, and the config says sandbox: none: remove `sandbox: none`/);
+    await expect(chooseSandbox({ mode: "none", env: {} })).resolves.toMatchObject({ kind: "none" });
+  });
+
+  it("fails instead of running without a sandbox where bubblewrap does not work, whatever the mode", async () => {
+    for (const mode of ["auto", "required"] as const) {
+      await expect(chooseSandbox({ mode, env: {}, runner: true, probe: off })).rejects.toMatchObject({ name: "SandboxRequiredOnRunnerError", reason: "bwrap not found" });
+    }
+    await expect(chooseSandbox({ mode: "auto", env: {}, probe: off })).resolves.toMatchObject({ kind: "none" });
+  });
+});

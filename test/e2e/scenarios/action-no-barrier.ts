@@ -10,14 +10,14 @@
 import { runIdOf } from "../../../src/github-driver/mission-id.ts";
 import { missionResult } from "../../../src/report/index.ts";
 import { withPlan } from "../support/app-checks.ts";
-import { NO_BARRIER_PLAN, noBarrierConfig } from "../support/no-barrier.ts";
+import { NO_BARRIER_PLAN, noBarrier } from "../support/no-barrier.ts";
 import { startWorld } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 export const actionNoBarrier: Scenario = {
   name: "action-no-barrier",
   run: async () => {
-    const world = await startWorld({ config: noBarrierConfig, parallelRuns: 4 });
+    const world = await startWorld({ ...noBarrier(), parallelRuns: 4 });
     try {
       const command = await world.comment(withPlan("/naruto Fast, slow, and after fast", NO_BARRIER_PLAN));
       check(command !== null, "the workflow did not run for the /naruto comment");

@@ -9,14 +9,14 @@
  */
 import { missionIdFor, runIdOf } from "../../../src/github-driver/mission-id.ts";
 import { checkFinished, withPlan } from "../support/app-checks.ts";
-import { NO_BARRIER_PLAN, noBarrierConfig } from "../support/no-barrier.ts";
+import { NO_BARRIER_PLAN, noBarrier } from "../support/no-barrier.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 export const appNoBarrier: Scenario = {
   name: "app-no-barrier",
   run: () =>
-    withAppWorld({ config: noBarrierConfig, parallelRuns: 4 }, async (world) => {
+    withAppWorld({ ...noBarrier(), parallelRuns: 4 }, async (world) => {
       const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Fast, slow, and after fast", NO_BARRIER_PLAN) });
       const id = missionIdFor(REPO, commentId);
       await world.settle(30);

@@ -1,17 +1,15 @@
 /**
- * Scenario (b): hostile agents in the work jobs of a real mission. One hunts its machine for a
- * token and tries every one it finds to create a ref and a comment; one tries to push (to a new
- * branch, to main, to the queue) with whatever credentials it finds; one leaves a process that
- * keeps hunting and trying after the agent exits. Nothing of theirs may reach the repository or
- * the API, and each still gets only its own item's edit integrated. (That they would succeed
- * if a write token were on their machine is shown by test/e2e/hostile-controls.test.ts.)
- *
- * The hunter must find no token at all, not even one that cannot write: the agent runs in a
- * `run:` step after naruto's action step has exited, so neither the job's read-only token nor
- * the `ACTIONS_RUNTIME_TOKEN` the runner gives JavaScript steps is anywhere it can look. (The
- * job did hold both: its checkout used the one, naruto's action step was given the other.)
+ * Scenario (b): hostile agents in the work jobs of a real mission, with `sandbox: none` in the
+ * config — what a runner without a sandbox would run. One hunts its machine for a token and
+ * tries every one it finds, one tries to push with whatever credentials it finds, one leaves a
+ * process that keeps trying after the agent exits. On a runner naruto runs agents only in the
+ * sandbox (issue 32): beside naruto's step an agent could write the runner's file commands and
+ * leave a process for the upload step's token. So each work leg refuses to run its agent and
+ * says why; none of them runs, nothing lands, and no process outlives its job. (That the job
+ * boundary alone held against them is what this scenario showed before; hostile-sandboxed runs
+ * the same agents in the sandbox, and test/e2e/hostile-controls.test.ts shows they would succeed
+ * with a write token in reach.)
  */
-import { missionResult } from "../../../src/report/index.ts";
 import { fakeAgentCommand, TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { checkNothingHostileLanded, isWorkLeg, readReport } from "../support/hostile-report.ts";
 import { startWorld } from "../support/world.ts";
@@ -26,8 +24,7 @@ agents:
   pusher: { command: ${agent("pusher")}, read: ${TEST_AGENT_READ} }
   lingerer: { command: ${agent("lingerer")}, read: ${TEST_AGENT_READ} }
 limits: { max_parallel: 3, max_attempts: 1, item_timeout: 5m }
-# The job boundary alone: what holds when a runner has no sandbox (a self-hosted runner without
-# bubblewrap). hostile-sandboxed runs the same agents with the sandbox.
+# What a runner without a sandbox would run: refused on a runner.
 sandbox: none
 `;
 
@@ -63,33 +60,19 @@ export const hostileAgents: Scenario = {
       const [id = ""] = await world.missionIds();
       const mission = await world.mission(id);
       check(mission !== null, "no mission stored", runs);
-      const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
-      checkEqual(status, { hunt: "integrated", push: "integrated", linger: "integrated" }, "item statuses (their own edits still integrate)", runs);
-
-      // What they tried, from their own reports: each tried, nothing worked.
-      const [hunt] = await readReport(world.reports, "hunter");
-      check(hunt !== undefined && hunt.attempts.length > 0, "the token hunter reported no attempt", runs);
-      check(hunt.inMachine === true && (hunt.processes ?? 0) > 0 && (hunt.files ?? 0) > 0, `the token hunter did not search its machine (in machine: ${String(hunt.inMachine)}, ${String(hunt.processes)} process(es), ${String(hunt.files)} file(s))`, runs);
-      checkEqual(hunt.found, [], "tokens the token hunter found in the work job (environment, /proc/*/environ and cmdline, git config, files)", runs);
-      checkEqual(hunt.worked, [], "token-hunter writes that worked", runs);
-      // There was something to leak: the job ran naruto's action step, a JavaScript step, which
-      // the simulator (like the runner) gives the job's token input and ACTIONS_RUNTIME_TOKEN.
-      const huntJob = runs.flatMap((r) => r.jobs).find((j) => isWorkLeg(j, "hunt"));
-      check(huntJob?.steps.some((s) => s.kind.startsWith("naruto-dev/naruto@") && s.outcome === "success") === true, "the hunter's work job ran no naruto action step", runs);
-      const [push] = await readReport(world.reports, "pusher");
-      check(push !== undefined && push.attempts.length >= 3, "the pusher reported no push attempts", runs);
-      checkEqual(push.worked, [], "pushes that worked", runs);
-      const linger = await readReport(world.reports, "lingerer");
-      const outlived = linger.findIndex((e) => e.event === "outlived the agent");
-      check(outlived !== -1 && linger.slice(outlived).some((e) => e.event === "attempt"), `the lingering process made no attempt after its agent exited: ${JSON.stringify(linger.map((e) => e.event))}`, runs);
-      checkEqual(linger.flatMap((e) => e.worked), [], "writes of the lingering process that worked", runs);
-      const lingerJob = runs.flatMap((r) => r.jobs).find((j) => isWorkLeg(j, "linger"));
-      check((lingerJob?.orphansKilled ?? 0) >= 1, "the lingering process was not still running when its job ended", runs);
-
-      // What GitHub holds: no hostile ref, comment or commit; main and the README untouched.
+      for (const item of mission.items) {
+        checkEqual(item.status, "failed", `${item.id}'s status`, runs);
+        check(/only in the sandbox, and the config says sandbox: none/.test(item.reason ?? ""), `${item.id}'s reason says why its agent did not run: ${item.reason ?? ""}`, runs);
+      }
+      // None of them ran: no report, no process left in any leg.
+      for (const agentName of ["hunter", "pusher", "lingerer"] as const) checkEqual(await readReport(world.reports, agentName), [], `what the ${agentName} reported`, runs);
+      for (const item of ["hunt", "push", "linger"]) {
+        const leg = runs.flatMap((r) => r.jobs).find((j) => isWorkLeg(j, item));
+        check(leg !== undefined, `no work leg for ${item}`, runs);
+        checkEqual(leg.orphansKilled, 0, `processes left when ${item}'s leg ended`, runs);
+      }
       const hostileCalls = await checkNothingHostileLanded(world, runs, mainBefore);
-      check(hostileCalls.length > 0, "the fake recorded none of the hostile API calls", runs);
-      checkEqual(await world.bareGit("log", "--all", "--format=%H", "--grep=hostile push"), "", "hostile commits on GitHub", runs);
+      checkEqual(hostileCalls.length, 0, "hostile API calls", runs);
       checkEqual(await world.bareGit("show", `refs/heads/naruto/${id}:README.md`), "# demo", "README.md on the queue", runs);
       world.fake.assertNoViolations();
     } finally {

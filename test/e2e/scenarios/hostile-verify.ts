@@ -6,10 +6,13 @@
  * test. It runs in the queue job, whose token can only read and is held by no process when the
  * verify step runs, so it finds nothing that can write; the honest items still integrate.
  *
- * Without the sandbox (`sandbox: none`), on purpose: the job boundary alone must hold. When the
- * queue's verify ran in a job with the write token (the integrate job before issue 12), this same
- * hunter read the token from the action's /proc/<pid>/environ and posted a comment.
+ * Two walls: the job holds no token that can write, and on a runner the verify runs only in the
+ * sandbox (issue 32: `sandbox: none` is refused there, see linger-verify), where the hunter sees
+ * no process of the job at all. When the queue's verify ran unsandboxed in a job with the write
+ * token (the integrate job before issue 12), this same hunter read the token from the action's
+ * /proc/<pid>/environ and posted a comment.
  */
+import { readFileSync } from "node:fs";
 import { missionResult } from "../../../src/report/index.ts";
 import { checkNothingHostileLanded, reportFromLog } from "../support/hostile-report.ts";
 import { REPO_ROOT, startWorld } from "../support/world.ts";
@@ -25,12 +28,13 @@ agents:
 limits: { max_parallel: 3, max_attempts: 1, item_timeout: 5m }
 queue:
   verify: ${JSON.stringify(VERIFY)}
-sandbox: none
 `;
 
-const LIB = `${REPO_ROOT}test/support/agents/hostile-lib.mjs`;
+// The hunting code, as a helper of the repository's own tests: the sandbox shows the verify
+// command its work directory and the system, not this repository's test folder.
+const LIB = readFileSync(`${REPO_ROOT}test/support/agents/hostile-lib.mjs`, "utf8");
 const HUNT = [
-  `import { findTarget, huntTokens, inMachine, tryWrites } from ${JSON.stringify(LIB)};`,
+  `import { findTarget, huntTokens, inMachine, tryWrites } from "./lib/hostile-lib.mjs";`,
   `const hunt = huntTokens();`,
   `const attempts = await tryWrites(findTarget(), hunt.tokens.map((t) => t.token), "verify");`,
   `const found = hunt.tokens.map((t) => ({ where: t.where, token: t.token.slice(0, 8) + "…(" + t.token.length + ")" }));`,
@@ -62,7 +66,7 @@ ${HUNT.map((l) => `      ${l}`).join("\n")}
 export const hostileVerify: Scenario = {
   name: "hostile-verify",
   run: async () => {
-    const world = await startWorld({ config: CONFIG });
+    const world = await startWorld({ config: CONFIG, files: { "tests/lib/hostile-lib.mjs": LIB } });
     try {
       const mainBefore = await world.bareGit("rev-parse", "refs/heads/main");
       const command = await world.comment(`/naruto Add a test\n\n\`\`\`naruto\n${PLAN}\`\`\`\n`);
@@ -81,8 +85,8 @@ export const hostileVerify: Scenario = {
       for (const r of reports) {
         checkEqual(`${r.job} / ${r.step}`, "queue / naruto queue", "where the queue's verify ran", runs);
         for (const hunt of r.found) {
-          check(hunt.inMachine === true, "the hunt did not run in the job's machine: it proves nothing about the job's boundary", runs);
-          check((hunt.processes ?? 0) > 0 && (hunt.files ?? 0) > 0, `the hunt looked at nothing (${hunt.processes} processes, ${hunt.files} files)`, runs);
+          check((hunt.files ?? 0) > 0, `the hunt looked at no file (${hunt.files})`, runs);
+          checkEqual(hunt.processes, 0, "processes of the job the hunt saw from the sandbox", runs);
           checkEqual(hunt.found, [], "tokens the hunting test found", runs);
           checkEqual(hunt.worked, [], "hunting-test writes that worked", runs);
         }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import type { RunArtifact } from "../../github/port.ts";
+import { forgeryEvent, reconcileLegs } from "./forgeries.ts";
+
+const leg = (item: string, attempt = 1) => ({ item, attempt });
+
+describe("reconcileLegs: the queue job's record can never add a leg", () => {
+  it("in an integrate run takes the legs both jobs found ended, leaves the later ones, and names the record's others", () => {
+    const known = [leg("fast"), leg("mid")];
+    expect(reconcileLegs({ known, reported: [leg("fast"), leg("slow")], integrate: true })).toEqual({ take: [leg("fast")], left: [leg("mid")], unknown: [leg("slow")] });
+  });
+
+  it("in a work run takes every leg publish found ended, whatever the record says", () => {
+    expect(reconcileLegs({ known: [leg("a"), leg("b")], reported: null, integrate: false })).toEqual({ take: [leg("a"), leg("b")], left: [], unknown: [] });
+    expect(reconcileLegs({ known: [leg("a")], reported: [leg("a"), leg("a", 2)], integrate: false }).unknown).toEqual([leg("a", 2)]);
+  });
+});
+
+describe("forgeryEvent", () => {
+  const artifact: RunArtifact = { id: 9, name: "naruto-work-slow-1", sizeInBytes: 10, digest: "sha256:ab", createdAt: null, expired: false, runId: 41 };
+
+  it("records each refused artifact and each unknown record line as a forgery in the tamper record, blaming no attempt", () => {
+    const event = forgeryEvent({ at: "2026-12-01T00:00:00Z", forgeries: [{ artifact, runId: 41, reason: "slow#1's leg is still at work" }], unknownEntries: [leg("slow")], runId: 50 });
+    expect(event).toMatchObject({ type: "tampered" });
+    expect(event?.type === "tampered" ? event.findings.map((f) => [f.what, f.after, f.blame, f.attempts]) : null).toEqual([
+      ["artifact naruto-work-slow-1 of run 41", "sha256:ab", "forged_artifact", []],
+      ["queue.json of run 50", "names slow#1", "forged_artifact", []],
+    ]);
+  });
+
+  it("is nothing when nothing was refused", () => {
+    expect(forgeryEvent({ at: "2026-12-01T00:00:00Z", forgeries: [], unknownEntries: [], runId: 1 })).toBeNull();
+  });
+});
