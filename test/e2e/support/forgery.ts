@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gitText } from "../../../src/git/run-git.ts";
-import { workerBranch } from "../../../src/git/worker-branch.ts";
+import { workerBranch } from "../../../src/gate/worker-branch.ts";
 import { testGit } from "../../support/git-repo.ts";
 import { writeZip } from "../../support/zip.ts";
 
