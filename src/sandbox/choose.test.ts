@@ -129,13 +129,16 @@ describe("chooseSandbox on a CI runner (issue 32)", () => {
   const off = async () => ({ ok: false as const, reason: "bwrap not found" });
   it("refuses sandbox: none, saying what to do", async () => {
     await expect(chooseSandbox({ mode: "none", env: {}, runner: true })).rejects.toThrow(/only in the sandbox, and the config says sandbox: none: remove `sandbox: none`/);
-    await expect(chooseSandbox({ mode: "none", env: {} })).resolves.toMatchObject({ kind: "none" });
+    await expect(chooseSandbox({ mode: "none", env: {}, uid: 1001 })).resolves.toMatchObject({ kind: "none" });
   });
 
   it("fails instead of running without a sandbox where bubblewrap does not work, whatever the mode", async () => {
     for (const mode of ["auto", "required"] as const) {
-      await expect(chooseSandbox({ mode, env: {}, runner: true, probe: off })).rejects.toMatchObject({ name: "SandboxRequiredOnRunnerError", reason: "bwrap not found" });
+      for (const uid of [1001, 0]) {
+        await expect(chooseSandbox({ mode, env: {}, uid, runner: true, probe: off })).rejects.toMatchObject({ name: "SandboxRequiredOnRunnerError", reason: "bwrap not found" });
+      }
     }
-    await expect(chooseSandbox({ mode: "auto", env: {}, probe: off })).resolves.toMatchObject({ kind: "none" });
+    // Off a runner, an ordinary user's auto still falls back (as root it refuses: the root drop's rule).
+    await expect(chooseSandbox({ mode: "auto", env: {}, uid: 1001, probe: off })).resolves.toMatchObject({ kind: "none" });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunArtifact } from "../../github/port.ts";
+import type { RunArtifact } from "../../github/index.ts";
 import { forgeryEvent, reconcileLegs } from "./forgeries.ts";
 
 const leg = (item: string, attempt = 1) => ({ item, attempt });

@@ -5,8 +5,7 @@
  * in the job's log, and in the mission's tamper record (`forged_artifact`), which the tracking
  * comment, the report and the arbiter show. Pure.
  */
-import type { TamperFinding } from "../../mission/document.ts";
-import type { MissionEvent } from "../../mission/events.ts";
+import type { MissionEvent, TamperFinding } from "../../mission/index.ts";
 import type { Forgery } from "./legs.ts";
 
 export interface LegRef {

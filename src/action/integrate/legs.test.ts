@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { RunArtifact, WorkflowJob, WorkflowStep } from "../../github/port.ts";
+import type { RunArtifact, WorkflowJob, WorkflowStep } from "../../github/index.ts";
 import { at as minutes, item, missionAfter, planned, requested } from "../../../test/support/mission-builders.ts";
-import type { MissionEvent } from "../../mission/events.ts";
+import type { MissionEvent } from "../../mission/index.ts";
 import { legsInFlight, UPLOAD_STEP, viewLegs } from "./legs.ts";
 
 const RUN = 41;

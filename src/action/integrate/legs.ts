@@ -16,9 +16,9 @@
  * Pure: a function of the state and of GitHub's answers. Downloading and unpacking are
  * src/action/integrate/take-legs.ts's.
  */
-import type { RunArtifact, WorkflowJob } from "../../github/port.ts";
-import { runIdOf, workLegName } from "../../github-driver/mission-id.ts";
-import type { Mission } from "../../mission/document.ts";
+import type { RunArtifact, WorkflowJob } from "../../github/index.ts";
+import { runIdOf, workLegName } from "../../github-driver/index.ts";
+import type { Mission } from "../../mission/index.ts";
 import { workArtifactName } from "../artifacts.ts";
 
 /** The name the template gives every job's artifact upload step (templates/naruto.yml). */

@@ -9,8 +9,7 @@
  */
 import { join } from "node:path";
 import type { Config } from "../../config/index.ts";
-import type { Mission } from "../../mission/document.ts";
-import type { MissionEvent } from "../../mission/events.ts";
+import type { Mission, MissionEvent } from "../../mission/index.ts";
 import { checkArtifactFolder } from "../artifact-checks.ts";
 import { ARTIFACT_SPECS, QUEUE_ARTIFACT } from "../artifacts.ts";
 import type { DispatchInput, ModeDeps } from "../deps.ts";

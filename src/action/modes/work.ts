@@ -16,7 +16,7 @@ import type { Mission, MissionItem } from "../../mission/index.ts";
 import { outcomeReason, type AttemptOutcome } from "../../mission/index.ts";
 import { codeSpan, inlineText } from "../../report/index.ts";
 import { ARTIFACT_FILES, partialWorkBranch, type WorkResult } from "../artifacts.ts";
-import { workLegName } from "../../github-driver/mission-id.ts";
+import { workLegName } from "../../github-driver/index.ts";
 import { quoteUntrusted } from "../job-log.ts";
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import { PreparedFileError, preparedCommon, type PreparedOf } from "../prepared.ts";
