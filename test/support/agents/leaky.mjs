@@ -32,7 +32,7 @@ await pause();
 await out(`${values.ghsLong.slice(200)} done\n`);
 await out(`leaky: halves ${key.slice(0, 40)}\n${key.slice(40)}\n`);
 await out(`leaky: spaced ${key.slice(0, 50)} ${key.slice(50)}\n`);
-await out(`leaky: chunks\n${setting.match(/.{1,5}/g).join("\n")}\n`);
+await out(`leaky: chunks\n${(setting.match(/.{1,5}/g) ?? []).join("\n")}\n`); // no setting given: no chunks
 await out(`leaky: streamed ${setting.slice(0, 12)}\n`);
 await pause();
 await out(`${setting.slice(12)} end\n`);
