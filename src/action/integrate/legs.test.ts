@@ -6,7 +6,7 @@ import { legsInFlight, UPLOAD_STEP, viewLegs } from "./legs.ts";
 
 const RUN = 41;
 const MISSION = "m-test1";
-const started = (id: string, run: number): MissionEvent => ({ type: "attempt_started", at: minutes(2), item: id, attempt: 1, base: "b".repeat(40), runner: `https://github.test/acme/demo/actions/runs/${run}` });
+const started = (id: string, run: number, attempt = 1): MissionEvent => ({ type: "attempt_started", at: minutes(2 + attempt), item: id, attempt, base: "b".repeat(40), runner: `https://github.test/acme/demo/actions/runs/${run}` });
 /** fast and slow run in run 41, other in run 99. */
 const mission = missionAfter([requested(), planned([item("fast"), item("slow"), item("other")]), started("fast", RUN), started("slow", RUN), started("other", 99)]);
 
@@ -65,6 +65,14 @@ describe("viewLegs: a leg's artifact is its own only if its upload step made it"
       "naruto-work-other-1: other#1 did not run in run 41",
       "naruto-work-ghost-1: the mission has no attempt ghost#1",
     ]);
+  });
+
+  it("names a later attempt's artifact under an earlier attempt's name: x#2's job uploads naruto-work-x-1 into its run", () => {
+    const retried = missionAfter([requested(), planned([item("x")]), started("x", 40), { type: "attempt_finished", at: minutes(3), item: "x", attempt: 1, outcome: { kind: "failed", reason: "boom" } }, started("x", RUN, 2)]);
+    const jobs = [{ ...job("x"), name: `work ${MISSION} x#2` }];
+    const { legs, forgeries } = viewLegs({ mission: retried, runId: RUN, dispatched: null, jobs, artifacts: [artifact("naruto-work-x-1", 21, 1), artifact("naruto-work-x-2", 21, 2)] });
+    expect(legs.map((l) => [l.item, l.attempt, l.kind, l.kind === "ended" ? l.artifact.name : null])).toEqual([["x", 2, "ended", "naruto-work-x-2"]]);
+    expect(forgeries.map((f) => `${f.artifact.name}: ${f.reason}`)).toEqual(["naruto-work-x-1: x#1 did not run in run 41"]);
   });
 
   it("in a work run takes only the legs it was dispatched for; in an integrate run those the state runs there", () => {
