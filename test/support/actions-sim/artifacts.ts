@@ -1,5 +1,5 @@
 /**
- * What actions/upload-artifact@v6 and download-artifact@v4 do with files, as the simulator's
+ * What actions/upload-artifact@v6 and download-artifact@v7 do with files, as the simulator's
  * standard steps do it: an upload zips the files (regular files, links followed, hidden files
  * left out unless asked for, nothing whose real path leaves the job's folder) and sends the zip to
  * the results service with the job's `ACTIONS_RUNTIME_TOKEN`; a download extracts a zip as

@@ -108,7 +108,7 @@ export async function runDownload(ctx: StepContext, inputs: Readonly<Record<stri
   const name = inputs["name"] || undefined;
   const pattern = inputs["pattern"] ? globToRegExp(inputs["pattern"]) : null;
   const merge = (inputs["merge-multiple"] || "false").toLowerCase() === "true";
-  // v4: `run-id` counts only with `github-token`; without one, this run's artifacts.
+  // v4 and later: `run-id` counts only with `github-token`; without one, this run's artifacts.
   const token = inputs["github-token"] || "";
   const runId = token === "" ? ctx.runId : Number(inputs["run-id"] || ctx.runId);
   if (!Number.isSafeInteger(runId) || runId <= 0) return failed(`Invalid run-id: ${inputs["run-id"] ?? ""}`);
@@ -127,7 +127,7 @@ export async function runDownload(ctx: StepContext, inputs: Readonly<Record<stri
       await extractArtifact(await from.zip(artifact), target);
       downloaded.push(artifact.name);
     }
-    // Nothing downloaded (a run without artifacts): v4 says so and succeeds, making no folder.
+    // Nothing downloaded (a run without artifacts): v4 and later say so and succeed, making no folder.
     if (downloaded.length > 0) await ctx.chown(into);
     return { ok: true, log: `Downloaded ${downloaded.length} artifact(s): ${downloaded.join(", ")}\n`, outputs: { "download-path": into } };
   } catch (error) {
