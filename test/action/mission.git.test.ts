@@ -67,7 +67,8 @@ describe("a mission through the Action's jobs", () => {
     let mission = await world.mission(id);
     expect(mission.status).toBe("running");
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "running"], ["beta", "pending"]]);
-    expect(mission.items[0]?.attempts[0]).toMatchObject({ status: "running", runner: expect.stringMatching(/\/actions\/runs\/\d+$/) });
+    // Dispatched: its run is known, its job has not started yet.
+    expect(mission.items[0]?.attempts[0]).toMatchObject({ status: "dispatched", runner: expect.stringMatching(/\/actions\/runs\/\d+$/) });
     const workDispatch = world.fake.dispatches.at(-1);
     expect(workDispatch?.inputs).toEqual({ mission: id, phase: "work", items: JSON.stringify([{ item: "alpha", attempt: 1 }]), run: "" });
 
@@ -132,7 +133,7 @@ describe("an attempt that times out in its work job", () => {
       const branch = `naruto-attempts/${id}/alpha/1`;
       const kept = await own.ref(`refs/heads/${branch}`);
       expect(first).toMatchObject({ status: "timed_out", reason: `timed out after 2 s; its partial work is kept at the branch ${branch} (${kept?.slice(0, 12)})` });
-      expect(second?.status).toBe("running"); // tried again
+      expect(second?.status).toBe("dispatched"); // tried again (its job not started yet)
       // The branch holds what the agent wrote before the timeout, on top of the attempt's base; the queue did not move.
       const clone = await newFolder("naruto-verify-");
       const git = testGit();

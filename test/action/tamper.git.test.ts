@@ -108,8 +108,9 @@ describe("queue and publish re-check every work bundle", () => {
     expect(await world.ref(branch)).toBeNull();
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(base);
     expect(inRepo).toBe("absent");
-    // Refused is a failed attempt like any other: the item is tried again from the queue head.
-    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual([attempt?.status, "running"]);
+    // Refused is a failed attempt like any other: the item is tried again from the queue head
+    // (dispatched: its job has not started yet).
+    expect(mission.items[0]?.attempts.map((a) => a.status)).toEqual([attempt?.status, "dispatched"]);
   });
 });
 
