@@ -44,7 +44,7 @@ function wholeDocumentStore(repo: TestRepo): MissionStore {
     },
     async save(mission, expected) {
       const who = rawIdent({ name: "naruto", email: "naruto@localhost" }, new Date());
-      const document = { mode: "100644", content: Buffer.from(JSON.stringify(mission, null, 2) + "\n") };
+      const document = { mode: "100644", content: Buffer.from(`${JSON.stringify(mission, null, 2)}\n`) };
       const [commit = ""] = await runFastImport({ git: repo.git, repoDir: repo.dir, from: expected, commits: [{ author: who, committer: who, encoding: null, message: `seq ${mission.seq}\n`, changes: [{ path: "mission.json", after: document }], deleteAll: true }] });
       try {
         await gitText(repo.git, { args: ["update-ref", prefix + mission.id, commit, expected ?? ""], cwd: repo.dir });

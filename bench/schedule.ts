@@ -26,7 +26,7 @@ const DURATIONS: Record<string, (random: Random) => number> = {
   // Median 10 minutes, a long right tail.
   lognormal: (random) => Math.exp(Math.log(10) + 1.0 * normal(random)),
   // Pareto with α = 1.5 (infinite variance) from 2 minutes, cut at a 4-hour attempt timeout.
-  pareto: (random) => Math.min(2 / Math.pow(1 - random(), 1 / 1.5), 240),
+  pareto: (random) => Math.min(2 / (1 - random()) ** (1 / 1.5), 240),
 };
 
 /** Graph shapes: who an item may depend on (earlier items only, so there is never a cycle). */

@@ -103,7 +103,7 @@ async function checkCli(driver: CliDriver, cli: InstalledCli, { root, keep }: { 
     for (const name of PRESETS[driver.name].env) if (!(name in env)) delete narutoEnv[name];
     const outcome = await checkMission({ scratch, driver, cases: CASES, env: narutoEnv });
     const served = `the scripted server answered ${server.requests.length} request(s)`;
-    if (outcome.problems.length > 0 || keep) await writeFile(join(scratch.root, "requests.jsonl"), server.requests.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    if (outcome.problems.length > 0 || keep) await writeFile(join(scratch.root, "requests.jsonl"), `${server.requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
     if (outcome.problems.length > 0) return { ...outcome, details: [...outcome.details, `${served} (requests.jsonl in the scratch folder)`], kept: scratch.root };
     process.stderr.write(`agents-check: ${driver.name} ${version}: ${outcome.details[0] ?? ""}; ${served}${keep ? `; kept ${scratch.root}` : ""}\n`);
     if (!keep) await rm(scratch.root, { recursive: true, force: true });

@@ -36,7 +36,7 @@ async function buildInto(out: string): Promise<void> {
   // Read by path at run time (DEMO_AGENT_PATH resolves next to the bundle).
   await copyFile(join(root, "src/agent/demo-agent.mjs"), join(out, "demo-agent.mjs"));
   // dist/ is ESM wherever it is copied, with or without the repository's package.json.
-  await writeFile(join(out, "package.json"), JSON.stringify({ type: "module", private: true }, null, 2) + "\n");
+  await writeFile(join(out, "package.json"), `${JSON.stringify({ type: "module", private: true }, null, 2)}\n`);
 }
 
 /** The license of every package in the bundle, as its MIT and ISC terms ask, sorted by name. */

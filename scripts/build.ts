@@ -81,7 +81,7 @@ export async function buildAll({ out = BUILD_DIR, prune }: { out?: string; prune
     });
     for (const [name, from] of Object.entries(COPIED)) await copyFile(join(root, from), join(temp, name));
     const inputs: BuildInputs = { builtAt, inputs: [...Object.keys(result.metafile.inputs), ...Object.values(COPIED)].sort() };
-    await writeFile(join(temp, "inputs.json"), JSON.stringify(inputs, null, 2) + "\n");
+    await writeFile(join(temp, "inputs.json"), `${JSON.stringify(inputs, null, 2)}\n`);
     const files = await readdir(temp);
     if (prune) {
       for (const old of await readdir(out)) if (!old.startsWith(".tmp-") && !files.includes(old)) await rm(join(out, old), { recursive: true, force: true });

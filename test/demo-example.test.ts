@@ -5,7 +5,7 @@
  * a project whose tests still pass, each item changing only what it owns.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -176,10 +176,10 @@ describe("the demo plan (examples/demo/plan.yml)", () => {
     const itemTexts = (await readFile(join(EXAMPLE, "plan.yml"), "utf8")).split(/^ {2}- id: /m).slice(1);
     expect(itemTexts).toHaveLength(8);
     expect(itemTexts.filter((text) => !/^ {4}estimate: \d+m$/m.test(text))).toEqual([]);
-    const after = (id: string) => plan.items.find((item) => item.id === id)?.after;
-    expect(after("report-format")).toContain("stock-report");
-    expect(after("cli")).toContain("report-format");
-    expect(after("docs")).toContain("cli");
+    const afterOf = (id: string) => plan.items.find((item) => item.id === id)?.after;
+    expect(afterOf("report-format")).toContain("stock-report");
+    expect(afterOf("cli")).toContain("report-format");
+    expect(afterOf("docs")).toContain("cli");
   });
 
   it("lists the orders the simulation uses as valid orders of its items", async () => {

@@ -71,7 +71,7 @@ export async function checkLoginMission(driver: CliDriver, cli: InstalledCli, ro
     const after = await readFile(login.loginFile).catch(() => null);
     const problems = [...outcome.problems];
     if (after === null || !after.equals(before)) problems.push(`the user's login file ${login.loginFile} was ${after === null ? "removed" : "changed"} by the run`);
-    if (problems.length > 0 || keep) await writeFile(join(scratch.root, "requests.jsonl"), server.requests.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    if (problems.length > 0 || keep) await writeFile(join(scratch.root, "requests.jsonl"), `${server.requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
     if (problems.length > 0) return { problems, details: [...outcome.details, `the scripted server answered ${server.requests.length} request(s) (requests.jsonl in the scratch folder)`], kept: scratch.root };
     if (!keep) await rm(scratch.root, { recursive: true, force: true });
     return { problems, details: outcome.details };

@@ -93,5 +93,5 @@ export function planOf(cases: readonly CheckCase[]): string {
     prompt: `Follow the scripted scenario ${c.scenario.match}.`,
     writes: [...c.writes],
   }));
-  return JSON.stringify({ version: 1, title: "agents-check: a real CLI under naruto", items }, null, 2) + "\n";
+  return `${JSON.stringify({ version: 1, title: "agents-check: a real CLI under naruto", items }, null, 2)}\n`;
 }

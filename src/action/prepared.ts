@@ -60,7 +60,7 @@ export class PreparedFileError extends Error {
 export async function writePrepared(dir: string, job: PreparedJob): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, PREPARED_FILE);
-  await writeFile(path, JSON.stringify({ schema: "naruto.prepared/v1", job }, null, 2) + "\n", { mode: 0o644 });
+  await writeFile(path, `${JSON.stringify({ schema: "naruto.prepared/v1", job }, null, 2)}\n`, { mode: 0o644 });
   return path;
 }
 

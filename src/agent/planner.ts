@@ -100,5 +100,5 @@ export function plannerPrompt(task: string, planFile: string, previousErrors: re
   if (previousErrors.length > 0) {
     parts.push("", "## Your previous plan was rejected", "", "Fix every one of these errors:", "", ...previousErrors.map((e) => `- ${e}`));
   }
-  return parts.join("\n") + "\n";
+  return `${parts.join("\n")}\n`;
 }

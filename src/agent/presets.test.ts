@@ -422,7 +422,7 @@ describe("each preset says when its CLI refused its credentials (as measured wit
   it("codex: a 401 from its model server, in a turn.failed event (Codex 0.169.0)", async () => {
     const message = "unexpected status 401 Unauthorized: invalid x-api-key, url: http://127.0.0.1:8912/v1/responses";
     const events = [{ type: "thread.started", thread_id: "t" }, { type: "turn.started" }, { type: "error", message }, { type: "turn.failed", error: { message } }];
-    const agent = await standIn("codex", events.map((e) => JSON.stringify(e)).join("\n") + "\n", 1);
+    const agent = await standIn("codex", `${events.map((e) => JSON.stringify(e)).join("\n")}\n`, 1);
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
     expect(agent.result?.failure).toEqual({ kind: "authentication", message });
   });

@@ -66,7 +66,7 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
   const partNote = parts > 1 ? ` (part ${part} of ${parts}: judge only the files shown here; other parts are reviewed separately)` : "";
   if (mission.kind === "review") {
     // `/naruto review`: a pull request's own commits, written by people (or any tool), no plan.
-    return [
+    return `${[
       `# naruto review of mission ${mission.id}`,
       [
         "You are the reviewer of naruto's arbiter. Review the changes of a pull request against what it says it does:",
@@ -76,9 +76,9 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
       `## The pull request\n\n${clean(mission.task) || "(no description)"}`,
       `## Its diff${partNote}\n\n${fence(chunk, "diff")}`,
       ANSWER,
-    ].join("\n\n") + "\n";
+    ].join("\n\n")}\n`;
   }
-  return [
+  return `${[
     `# naruto review of mission ${mission.id}`,
     [
       "You are the reviewer of naruto's arbiter. Several coding agents worked in parallel on one request;",
@@ -90,7 +90,7 @@ export function buildReviewPrompt(input: ReviewPromptInput): string {
     `## The plan${mission.plan_title ? `: ${clean(mission.plan_title).replace(/\s+/g, " ")}` : ""}\n\n${planLines(mission, clean)}`,
     `## The integrated diff${partNote}\n\n${fence(chunk, "diff")}`,
     ANSWER,
-  ].join("\n\n") + "\n";
+  ].join("\n\n")}\n`;
 }
 
 function planLines(mission: Mission, clean: (t: string) => string): string {

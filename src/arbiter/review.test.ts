@@ -33,7 +33,7 @@ describe("chunkDiff", () => {
   });
 
   it("cuts a file larger than a part between lines, and a longer line inside it", () => {
-    const big = fileDiff("big.ts", 100) + `+${"y".repeat(250)}\n`;
+    const big = `${fileDiff("big.ts", 100)}+${"y".repeat(250)}\n`;
     const parts = chunkDiff(big, 100);
     expect(parts.join("")).toBe(big);
     expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(100);

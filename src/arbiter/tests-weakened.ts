@@ -37,7 +37,6 @@ export function parsePatch(text: string): PatchFile[] {
       current = { path: pathOfHeader(raw), deleted: false, added: [] };
       inHunks = false;
     } else if (current === null) {
-      continue;
     } else if (raw.startsWith("@@")) {
       next = Number(/\+(\d+)/.exec(raw)?.[1] ?? "0");
       inHunks = true;

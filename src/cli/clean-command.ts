@@ -54,7 +54,7 @@ function describe(cleaned: readonly CleanedMission[], dryRun: boolean): string {
   for (const c of cleaned) if (c.skipped !== null) lines.push(`left ${c.id} alone: ${c.skipped}`);
   if (done.length === 0) lines.push("nothing to clean: finished missions left no branches of integrated items or work directories");
   else if (!dryRun) lines.push("queue branches and work found nowhere else stay (--queues and --kept delete them); `naruto status` still lists the missions");
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function plural(n: number, one: string, many: string): string {

@@ -87,7 +87,7 @@ export async function demoCommand(io: CliIO, options: { json: boolean; keep: boo
       ]
     : [`  repository: ${repoDir} removed (--no-keep), with its queue branch and report`];
   if (options.json) {
-    io.stdout(JSON.stringify(missionResult(mission), null, 2) + "\n");
+    io.stdout(`${JSON.stringify(missionResult(mission), null, 2)}\n`);
     io.stderr(`${kept[0]?.trimStart()}\n`);
   } else {
     const integrated = mission.items.filter((i) => i.status === "integrated").length;

@@ -71,7 +71,7 @@ export async function resumeCommand(io: CliIO, id: string, json: boolean): Promi
   if (isMissionTerminal(stored.mission.status)) {
     const m = stored.mission;
     io.stderr(`mission ${id} has already ended (${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}): there is nothing to resume; \`naruto status ${id}\` shows it\n`);
-    if (json) io.stdout(JSON.stringify(missionResult(m), null, 2) + "\n");
+    if (json) io.stdout(`${JSON.stringify(missionResult(m), null, 2)}\n`);
     return exitCodeOf(m);
   }
   return withShutdown(io, (deps) => resumeLocalMission(deps, { repoDir, id }), json, git, repoDir);
@@ -114,13 +114,13 @@ export async function statusCommand(io: CliIO, id: string | undefined, json: boo
   if (id) {
     const stored = await store.load(id);
     if (!stored) throw new MissionNotFoundError(id);
-    io.stdout(json ? JSON.stringify(missionResult(stored.mission), null, 2) + "\n" : describeMission(stored.mission, await gitCommonDir(git, repoDir)));
+    io.stdout(json ? `${JSON.stringify(missionResult(stored.mission), null, 2)}\n` : describeMission(stored.mission, await gitCommonDir(git, repoDir)));
     return 0;
   }
   const missions = (await Promise.all((await store.list()).map((m) => store.load(m)))).flatMap((s) => (s ? [s.mission] : []));
   missions.sort((a, b) => b.created_at.localeCompare(a.created_at));
   if (json) {
-    io.stdout(JSON.stringify(missions.map(missionResult), null, 2) + "\n");
+    io.stdout(`${JSON.stringify(missions.map(missionResult), null, 2)}\n`);
   } else if (missions.length === 0) {
     io.stdout("no missions yet: start one with `naruto run --plan FILE` or `naruto demo`\n");
   } else {
@@ -208,7 +208,7 @@ async function withShutdown(io: CliIO, go: (deps: LocalDeps) => Promise<Mission>
     });
     progress.close();
     const paths = reportPaths(await gitCommonDir(git, repoDir), mission.id);
-    if (json) io.stdout(JSON.stringify(missionResult(mission), null, 2) + "\n");
+    if (json) io.stdout(`${JSON.stringify(missionResult(mission), null, 2)}\n`);
     else io.stdout(summary(mission, paths.markdown));
     return exitCodeOf(mission);
   } finally {
@@ -233,7 +233,7 @@ function summary(m: Mission, report: string): string {
     `  report: ${report}`,
   ];
   if (m.status !== "done" && m.status !== "cancelled" && m.status !== "failed") lines.push(`  resume with: naruto resume ${m.id}`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function describeMission(m: Mission, commonDir: string): string {
@@ -241,7 +241,7 @@ function describeMission(m: Mission, commonDir: string): string {
   const logs = `  logs: ${join(commonDir, "naruto", "attempts", m.id)}/<item>/<attempt>/ (prompt.md, output.log, result.json)`;
   const sandbox = m.sandbox === null ? [] : [`  sandbox: ${m.sandbox}`];
   const tampering = m.tampering.length === 0 ? [] : [`  tampering: ${m.tampering.length} change(s) found; see the report's containment section`];
-  return [summary(m, reportPaths(commonDir, m.id).markdown).trimStart(), ...sandbox, ...tampering, logs, ...rows].join("\n") + "\n";
+  return `${[summary(m, reportPaths(commonDir, m.id).markdown).trimStart(), ...sandbox, ...tampering, logs, ...rows].join("\n")}\n`;
 }
 
 function counts(m: Mission): string {

@@ -15,7 +15,7 @@ export async function planCommand(io: CliIO, file: string, options: PlanCommandO
   const text = await readUserFile(io, file, "the plan");
   const report = planReport(text, options, config);
   if (options.json) {
-    io.stdout(JSON.stringify(report.json, null, 2) + "\n");
+    io.stdout(`${JSON.stringify(report.json, null, 2)}\n`);
   } else {
     if (report.check.plan) io.stdout(formatPlanHuman(report));
     const name = file === "-" ? "the plan on standard input" : file;

@@ -60,5 +60,5 @@ export function formatFindings(findings: readonly Finding[]): string {
       ? `\n${failed} problem${failed === 1 ? "" : "s"} would stop a mission: fix ${failed === 1 ? "it" : "them"} and run naruto doctor again.`
       : `\nNothing stops a mission${warned > 0 ? ` (${warned} warning${warned === 1 ? "" : "s"} above)` : ""}: comment /naruto <task> on an issue.`,
   );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

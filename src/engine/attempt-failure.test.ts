@@ -48,7 +48,7 @@ describe("crashOutcome", () => {
   });
 
   it("retries anything else", () => {
-    const work: KeptWork = { kind: "kept", ref: "refs/naruto/attempts/m/a/1", commit: "0123456789ab".repeat(3) + "0123", outside: [] };
+    const work: KeptWork = { kind: "kept", ref: "refs/naruto/attempts/m/a/1", commit: `${"0123456789ab".repeat(3)}0123`, outside: [] };
     const o = crashOutcome(input(crashed(3), { work }));
     expect(o).toEqual({ kind: "failed", reason: "exited with code 3", work, output: "sh: 1: x: not found" });
     expect(o.kind === "failed" && outcomeReason(o)).toBe("exited with code 3; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)\nsh: 1: x: not found");

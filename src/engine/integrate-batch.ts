@@ -132,7 +132,7 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     head !== batchResult.oldHead && before != null && batchResult.report !== null
       ? testFindings({ before, after: batchResult.report, items: batchItems(mission, results), head, at: event.at })
       : [];
-  const baseFlip = baseCheck !== null && baseCheck.green && baseCheck.runs.includes(false) ? 1 : 0;
+  const baseFlip = baseCheck?.green && baseCheck.runs.includes(false) ? 1 : 0;
   const flaky = (e: Integrated | null) => e?.results.filter((r) => r.kind === "flaky").length ?? 0;
   const flips = mission.queue.flips.length + baseFlip + flaky(previous) + flaky(event);
   return {

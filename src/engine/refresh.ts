@@ -65,7 +65,7 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
     const results: CheckpointResult[] = [];
     const skipped: { item: string; reason: string }[] = [];
     const out = new Map<string, string>();
-    let flips = mission.queue.flips.length + (baseCheck !== null && baseCheck.green && baseCheck.runs.includes(false) ? 1 : 0);
+    let flips = mission.queue.flips.length + (baseCheck?.green && baseCheck.runs.includes(false) ? 1 : 0);
     let report = baseCheck?.report ?? null;
     let head = onto.commit;
     const items = new Map(mission.items.map((i) => [i.id, i]));

@@ -137,7 +137,7 @@ export function changedPaths(changes: readonly Change[]): string[] {
 
 async function readBlobs(git: Git, call: GitCallFor, oids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(oids)];
-  const { stdout } = await git(call(["cat-file", "--batch"], { input: unique.join("\n") + "\n" }));
+  const { stdout } = await git(call(["cat-file", "--batch"], { input: `${unique.join("\n")}\n` }));
   const blobs = new Map<string, string>();
   let at = 0;
   for (const oid of unique) {

@@ -30,7 +30,7 @@ export function formatCheckpointMessage(m: CheckpointMessage): string {
     `Naruto-Attempt: ${m.attempt}`,
     `Naruto-Agent: ${oneLine(m.agent)}`,
   ].join("\n");
-  return [title, body, trailers].filter((part) => part !== "").join("\n\n") + "\n";
+  return `${[title, body, trailers].filter((part) => part !== "").join("\n\n")}\n`;
 }
 
 // A trailer or title is one line: a newline would let text forge extra trailers.

@@ -136,7 +136,7 @@ function issueBody(configPath: string, schedule: Schedule, firing: Date, task: s
     "",
     `> ${task.split("\n").join("\n> ")}`,
     "",
-    "naruto tracks the mission in a comment below. Comment `/naruto status`, `/naruto cancel`" + (schedule.approval ? ", or `/naruto approve` once the plan is posted." : "."),
+    `naruto tracks the mission in a comment below. Comment \`/naruto status\`, \`/naruto cancel\`${schedule.approval ? ", or `/naruto approve` once the plan is posted." : "."}`,
   ].join("\n");
 }
 

@@ -86,7 +86,7 @@ export function requestOf(input: RequestInput): Request {
   if (input.commentPlan !== null) {
     return withIssue(input, body, { task: taskOf(input.task, input.commentPlan), planText: input.commentPlan, planSource: { kind: "comment", author: input.sender } });
   }
-  const issuePlan = issue !== null && issue.mayInstruct && issue.body ? visibleFencedPlan(issue.body) : null;
+  const issuePlan = issue?.mayInstruct && issue.body ? visibleFencedPlan(issue.body) : null;
   if (issue !== null && issuePlan !== null) {
     return { task: taskOf(input.task, issuePlan), planText: issuePlan, planSource: { kind: "issue", author: issue.author }, quoted: [] };
   }

@@ -7,7 +7,7 @@
  * `test/support/fake-github/`, which the same adapter talks to over real HTTP.
  */
 import type { DispatchInputs } from "./limits.ts";
-import type { ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
+import type { CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
 
 export type { ChangeStatus, ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
 

@@ -5,7 +5,7 @@
  */
 import { PRESET_AUTH, type Config, type SandboxMode } from "../config/index.ts";
 import { createQueueBranch } from "../queue/index.ts";
-import { gitText, type Git } from "../git/index.ts";
+import type { Git } from "../git/index.ts";
 import { createLocalMissionStore } from "../store/index.ts";
 import type { Mission } from "../mission/index.ts";
 import type { MissionEvent } from "../mission/index.ts";

@@ -16,7 +16,7 @@ export async function writeReports(commonDir: string, mission: Mission, redactor
   const markdown = join(dir, "report.md");
   const json = join(dir, "result.json");
   await writeFile(markdown, redactor.redact(missionReport(mission, { logs: join(commonDir, "naruto", "attempts", mission.id) })));
-  await writeFile(json, JSON.stringify(redactJson(missionResult(mission), redactor), null, 2) + "\n");
+  await writeFile(json, `${JSON.stringify(redactJson(missionResult(mission), redactor), null, 2)}\n`);
   return { markdown, json };
 }
 

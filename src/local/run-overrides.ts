@@ -39,7 +39,7 @@ function overridesPath(commonDir: string, mission: string): string {
 
 export async function saveRunOverrides(commonDir: string, mission: string, overrides: RunOverrides): Promise<void> {
   await mkdir(missionDir(commonDir, mission), { recursive: true });
-  await writeFile(overridesPath(commonDir, mission), JSON.stringify({ schema: "naruto.local-run/v1", ...overrides }, null, 2) + "\n");
+  await writeFile(overridesPath(commonDir, mission), `${JSON.stringify({ schema: "naruto.local-run/v1", ...overrides }, null, 2)}\n`);
 }
 
 /** The run's overrides; none for a mission started without a file (an older naruto, or not by `naruto run`). */

@@ -57,7 +57,7 @@ export function createStartsFirst(): StartsFirst {
       settle(exits, []);
     },
     begin() {
-      let end = () => undefined as void;
+      let end: () => void = () => undefined;
       const started = new Promise<void>((resolve) => (end = resolve));
       dispatched?.push(started);
       return end;

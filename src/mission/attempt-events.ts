@@ -13,7 +13,7 @@ type Of<T extends MissionEvent["type"]> = Extract<MissionEvent, { type: T }>;
 
 /** The event was already applied: the step must change nothing. */
 export const DUPLICATE = Symbol("duplicate");
-export type Applied = typeof DUPLICATE | void;
+export type Applied = typeof DUPLICATE | undefined;
 
 export function applyAttemptDispatched(m: Mission, e: Of<"attempt_dispatched">): Applied {
   const { attempt } = locate(m, e.type, e.item, e.attempt);

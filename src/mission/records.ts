@@ -28,11 +28,11 @@ export const itemFileName = (index: number) => `${String(index).padStart(5, "0")
 /** The record texts of a mission, item by item. */
 export function documentText(mission: Mission): string {
   const { items: _items, proof: _proof, ...rest } = mission;
-  return JSON.stringify(rest, null, 2) + "\n";
+  return `${JSON.stringify(rest, null, 2)}\n`;
 }
 
 export function recordText(value: unknown): string {
-  return JSON.stringify(value, null, 2) + "\n";
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 /** The path of item `index`'s record. */

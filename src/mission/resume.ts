@@ -20,7 +20,7 @@ export interface Resumption {
 export function resumption(mission: Mission, at: string, found: { stoppedProcesses?: number; work?: ReadonlyMap<string, KeptWork> } = {}): Resumption {
   const events: MissionEvent[] = [];
   const stopped = found.stoppedProcesses ?? 0;
-  const reasonFor = (item: string) => {
+  const reasonFor = (_item: string) => {
     const parts = ["the runner stopped while the agent ran"];
     if (stopped > 0) parts.push(`resume stopped the ${stopped === 1 ? "process" : `${stopped} processes`} it left running`);
     return parts.join("; ");

@@ -75,7 +75,7 @@ export function verifyProof(plan: Plan, proofJson: unknown): ProofVerdict {
     fail("the added edges close a cycle with the declared ones");
     return verdict(reasons);
   }
-  const has = (set: readonly bigint[], from: number, to: number) => ((set[from] ?? 0n) >> BigInt(to)) & 1n ? true : false;
+  const has = (set: readonly bigint[], from: number, to: number) => !!(((set[from] ?? 0n) >> BigInt(to)) & 1n );
   const firstHop = (a: number, b: number) => (items[b]!.after.includes(items[a]!.id) ? b : dependents[a]!.find((d) => d === b || has(reach.declared, d, b)));
 
   const truth = sweepOverlaps(plan);

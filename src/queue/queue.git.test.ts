@@ -7,7 +7,7 @@ import { createTreeCache } from "./read.ts";
 import { CheckpointInputError, type CheckpointResult } from "./types.ts";
 
 const lines = (n: number, change: Record<number, string> = {}) =>
-  Array.from({ length: n }, (_, i) => change[i + 1] ?? `line ${i + 1}`).join("\n") + "\n";
+  `${Array.from({ length: n }, (_, i) => change[i + 1] ?? `line ${i + 1}`).join("\n")}\n`;
 
 let repo: TestRepo;
 afterEach(async () => repo?.remove());

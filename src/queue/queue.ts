@@ -115,7 +115,6 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
   const verifier = check ? { verify: (commit: string) => verifyOnce(check, commit, input.judge) } : undefined;
   const maxAttempts = input.maxAttempts ?? 10;
   let verifyRuns = 0;
-  {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       // With the head naruto wrote, the batch is built on that head without reading the ref: a
       // ref found anywhere else fails the compare-and-swap below, and nothing built here lands.
@@ -159,5 +158,4 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
       if (input.expectedHead !== undefined || input.speculative) throw new QueueTamperedError(queueRef, head, swap.current);
     }
     throw new QueueRaceError(queueRef, maxAttempts);
-  }
 }

@@ -60,7 +60,7 @@ describe("the queue under concurrency", () => {
 
 describe("the user's checkout", () => {
   it("is byte-identical after a batch with fast path, merge, conflict and verification", async () => {
-    const lines = (tag: string, at: number) => Array.from({ length: 20 }, (_, i) => (i === at ? tag : `l${i}`)).join("\n") + "\n";
+    const lines = (tag: string, at: number) => `${Array.from({ length: 20 }, (_, i) => (i === at ? tag : `l${i}`)).join("\n")}\n`;
     const { base, ref } = await setup({ "shared.txt": lines("", -1), "mine.txt": "mine\n", "other.txt": "o\n" });
     // A dirty checkout: a staged change, an unstaged change and an untracked file.
     await repo.write({ "mine.txt": "staged\n" });

@@ -38,7 +38,7 @@ describe.each(SCENARIOS)("$name", (scenario) => {
       expect(source.length).toBeLessThanOrEqual(MERMAID_MAX_TEXT);
       // Parsed, and no title set a directive (`%%{init: …}%%` anywhere in the text would).
       const parsed0 = await mermaid.parse(source);
-      expect(parsed0 && parsed0.config).toEqual({});
+      expect(parsed0?.config).toEqual({});
       const diagram = await mermaid.mermaidAPI.getDiagramFromText(source);
       const db = diagram.db as { getVertices(): Map<string, { id: string; text?: string }>; getEdges(): unknown[] };
       expect(db.getEdges().length).toBeLessThanOrEqual(Math.max(scenario.items.length, 20));

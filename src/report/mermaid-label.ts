@@ -29,6 +29,7 @@ const ENTITY: Readonly<Record<string, string>> = {
  * Controls and invisible format characters (bidi overrides, zero-width spaces) go; the joiners
  * and variation selectors that scripts and emoji are made of stay (ZWNJ, ZWJ, VS15, VS16).
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists code points one by one, on purpose
 const INVISIBLE = /(?![\u200c\u200d\ufe0e\ufe0f])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\u2028\u2029]/gu;
 
 const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });

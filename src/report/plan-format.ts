@@ -55,12 +55,12 @@ export function formatPlanHuman(report: PlanReport): string {
   // else the condensed graph; `added_after` in --json keeps every added edge.
   out.push(graphMarkdown(plan.items.map((item, i) => ({ id: item.id, title: item.title, after: [...item.after], added_after: [...(json.items[i]?.added_after ?? [])], status: "pending" as const }))), "");
   out.push(json.ok ? "plan ok: proof naruto.proof/v1 checks (see --json for the document)" : "plan invalid: see the errors above");
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 function table(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, c) => Math.min(48, Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length))));
-  const line = (cells: string[]) => "  " + cells.map((cell, c) => cut(cell, widths[c] ?? 10).padEnd(widths[c] ?? 10)).join("  ").trimEnd();
+  const line = (cells: string[]) => `  ${cells.map((cell, c) => cut(cell, widths[c] ?? 10).padEnd(widths[c] ?? 10)).join("  ").trimEnd()}`;
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
 }
 

@@ -125,7 +125,7 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     await new Promise<void>((r) => servers[0]?.listen(0, "127.0.0.1", () => r()));
     await new Promise<void>((r) => servers[1]?.listen({ path: `\0${abstract}` }, () => r()));
     cleanup.push(() => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined));
-    const port = (servers[0]?.address() as { port: number }).port;
+    const port = (servers[0]!.address() as { port: number }).port;
     const knock = (target: string) => `require("net").connect(${target}).on("data", d => { process.stdout.write(String(d)); done() }).on("error", e => { console.log(e.code); done() })`;
     const both = `node -e 'let n = 0; const done = () => ++n === 2 && process.exit(0); ${knock(`${port}, "127.0.0.1"`)}; ${knock(`{ path: "\\0${abstract}" }`)}' | sort`;
     const sandbox = await bwrapSandbox({ ownNetwork: true });

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, sandboxesHere } from "../../test/support/sandbox.ts";
 import { fakeAgentCommand, fakeAgentPath } from "../../test/support/agents/index.ts";

@@ -102,7 +102,7 @@ export function slirpArgs(pid: number): string[] {
 }
 
 /** bwrap's `--info-fd` answer: its child's pid, as naruto sees it. */
-export const BWRAP_INFO = /"child-pid":\s*(\d+)[^]*\}/;
+export const BWRAP_INFO = /"child-pid":\s*(\d+)[\s\S]*\}/;
 /** The outer layer's answer: its pid, on a line. */
 export const PID_LINE = /^(\d+)\n/;
 

@@ -186,7 +186,7 @@ export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: s
     dir = { ...dir, startObjects: [objects] };
     const record: WorkDirRecord = { schema: "naruto.work-dir/v1", ...input.record, dir };
     await allDone([
-      writeFile(join(dir.private, "work-dir.json"), JSON.stringify(record, null, 2) + "\n"),
+      writeFile(join(dir.private, "work-dir.json"), `${JSON.stringify(record, null, 2)}\n`),
       writeFile(join(agentGit, "objects", "info", "alternates"), dir.startObjects.map((o) => `${o}\n`).join("")),
     ]);
   } catch (error) {

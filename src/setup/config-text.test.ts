@@ -7,8 +7,8 @@ import { configText } from "./config-text.ts";
 const uncommented = (text: string) =>
   text
     .split("\n")
-    .filter((line) => !/^#  quick:|^#    (command|timeout|env|network):|max_cost_usd|verify:/.test(line))
-    .map((line) => line.replace(/^#(?=[a-z_]+:|  [a-z_]+:)/, ""))
+    .filter((line) => !/^# {2}quick:|^# {4}(command|timeout|env|network):|max_cost_usd|verify:/.test(line))
+    .map((line) => line.replace(/^#(?=[a-z_]+:| {2}[a-z_]+:)/, ""))
     .join("\n");
 
 describe("the .github/naruto.yml naruto init writes", () => {

@@ -66,5 +66,5 @@ export function unifiedDiff({ before, after, path, context = 3 }: { before: stri
     out.push(`@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`);
     for (const op of slice) out.push(`${op.kind}${op.line}`);
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

@@ -13,7 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseMission, type Mission, type MissionItem } from "../mission/index.ts";
+import { parseMission, type Mission, } from "../mission/index.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/index.ts";
 import { rawIdent, rawText, runFastImport, type ImportChange, type ImportCommit } from "../git/index.ts";
 import { DOCUMENT_FILE, documentText, itemPath, joinRecords, missionFiles, PROOF_FILE, recordText } from "../mission/index.ts";
@@ -92,7 +92,7 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
   const writeVersion = async (mission: Mission, parent: string | null, base: Known | undefined): Promise<Known> => {
     const changes: ImportChange[] = [];
     const file = (path: string, text: string): ImportChange => ({ path, after: { mode: "100644", content: Buffer.from(text) } });
-    const reuse = base !== undefined && base.records && parent !== null && base.mission.items.length === mission.items.length;
+    const reuse = base?.records && parent !== null && base.mission.items.length === mission.items.length;
     if (reuse) {
       for (const [i, item] of mission.items.entries()) if (base.mission.items[i] !== item) changes.push(file(itemPath(i), recordText(item)));
       if (base.mission.proof !== mission.proof) changes.push(file(PROOF_FILE, recordText(mission.proof)));

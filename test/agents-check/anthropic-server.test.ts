@@ -46,12 +46,12 @@ describe("the scripted Anthropic Messages server", () => {
     const first = await events(server, request("Do it. [agents-check:demo]", 0));
     expect(first.map((e) => e.event)).toEqual(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
     expect(first[1]?.data).toMatchObject({ content_block: { type: "tool_use", name: "Write", input: {} } });
-    expect(JSON.parse(String((first[2]?.data.delta as { partial_json: string }).partial_json))).toEqual({ file_path: "/w/work/notes/a.txt", content: "A\n" });
+    expect(JSON.parse(String((first[2]!.data.delta as { partial_json: string }).partial_json))).toEqual({ file_path: "/w/work/notes/a.txt", content: "A\n" });
     expect(first[4]?.data).toMatchObject({ delta: { stop_reason: "tool_use" } });
 
     const second = await events(server, request("Do it. [agents-check:demo]", 1));
     expect(second[1]?.data).toMatchObject({ content_block: { type: "tool_use", name: "Bash" } });
-    expect(JSON.parse(String((second[2]?.data.delta as { partial_json: string }).partial_json))).toMatchObject({ command: "git commit -qam x" });
+    expect(JSON.parse(String((second[2]!.data.delta as { partial_json: string }).partial_json))).toMatchObject({ command: "git commit -qam x" });
 
     const third = await events(server, request("Do it. [agents-check:demo]", 2));
     expect(third[1]?.data).toMatchObject({ content_block: { type: "text" } });

@@ -203,7 +203,7 @@ describe("GitHub mission store", () => {
     const writer = createGitHubMissionStore({ github, refPrefix: freshPrefix() });
     await applyEvent(writer, "m-test1", requested());
     const { mission } = (await applyEvent(writer, "m-test1", planned([item("a"), item("b")])));
-    const tree = await github.createTree({ entries: [{ path: "mission.json", mode: "100644", content: JSON.stringify(mission, null, 2) + "\n" }] });
+    const tree = await github.createTree({ entries: [{ path: "mission.json", mode: "100644", content: `${JSON.stringify(mission, null, 2)}\n` }] });
     await github.createRef({ ref: `${refPrefix}m-test1`, sha: await github.createCommit({ message: "m-test1: old layout", tree, parents: [] }) });
     const store = createGitHubMissionStore({ github, refPrefix });
     expect((await store.load("m-test1"))?.mission).toEqual(mission);

@@ -27,7 +27,7 @@ export async function buildActionFromSources(): Promise<string> {
     logLevel: "warning",
   });
   await copyFile(join(ROOT, "src/agent/demo-agent.mjs"), join(dir, "dist", "demo-agent.mjs"));
-  await writeFile(join(dir, "dist", "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
+  await writeFile(join(dir, "dist", "package.json"), `${JSON.stringify({ type: "module", private: true })}\n`);
   await copyFile(join(ROOT, "action.yml"), join(dir, "action.yml"));
   for (const path of [dir, join(dir, "dist")]) await chmod(path, 0o755);
   return dir;

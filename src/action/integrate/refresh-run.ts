@@ -63,7 +63,7 @@ export async function refreshStep(
     results: [],
     refresh: { onto, kind: outcome.kind, reason: outcome.kind === "refreshed" ? null : outcome.reason },
   };
-  await writeFile(join(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record, null, 2) + "\n");
+  await writeFile(join(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record, null, 2)}\n`);
   if (head !== input.start) {
     await gitText(deps.git, { args: ["bundle", "create", join(job.artifact, ARTIFACT_FILES.queueBundle), queueRefName(mission.id), `^${onto.commit}`], cwd: deps.workspace });
   }

@@ -49,7 +49,7 @@ export async function planStep(deps: AgentStepDeps, job: PreparedOf<"plan">): Pr
     outcome = { kind: "failed", reason: error.message };
   }
   const artifact: PlanArtifact = { schema: "naruto.plan-artifact/v1", mission: mission.id, outcome };
-  await writeFile(join(job.artifact, ARTIFACT_FILES.plan), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile(join(job.artifact, ARTIFACT_FILES.plan), `${JSON.stringify(artifact, null, 2)}\n`);
   const line = outcome.kind === "plan" ? "a plan is ready for the publish job to check" : `planning failed: ${outcome.reason}`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · plan\n\n${line.split("\n")[0]}\n`);

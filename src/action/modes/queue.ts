@@ -128,7 +128,7 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
     results = built.events.flatMap((e) => e.results);
   }
   const record: QueueRecord = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time, entries: [...entries], checkpoints: ready, verify: runs, head, results };
-  await writeFile(join(job.artifact, ARTIFACT_FILES.queue), JSON.stringify(record, null, 2) + "\n");
+  await writeFile(join(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record, null, 2)}\n`);
   if (head !== start) {
     await gitText(git, { args: ["bundle", "create", join(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
   }

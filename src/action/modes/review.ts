@@ -56,7 +56,7 @@ export async function reviewStep(deps: AgentStepDeps, job: PreparedOf<"review">)
     await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
   }
   const artifact: ReviewArtifact = { schema: "naruto.review-artifact/v1", mission: mission.id, queue_head: mission.queue.head, outputs };
-  await writeFile(join(job.artifact, ARTIFACT_FILES.review), JSON.stringify(artifact, null, 2) + "\n");
+  await writeFile(join(job.artifact, ARTIFACT_FILES.review), `${JSON.stringify(artifact, null, 2)}\n`);
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · review\n\n${line}; the publish job decides the verdict.\n`);

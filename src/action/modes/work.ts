@@ -103,7 +103,7 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
     base: o.kind === "checkpointed" ? o.base : head,
     job: job.job === null ? null : { run_id: job.job.runId, run_attempt: job.job.runAttempt, name: job.job.name },
   };
-  await writeFile(join(out, ARTIFACT_FILES.result), JSON.stringify(result, null, 2) + "\n");
+  await writeFile(join(out, ARTIFACT_FILES.result), `${JSON.stringify(result, null, 2)}\n`);
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluateExpression, ExpressionFailure, toPlain, type EvalContext, type StatusFacts } from "./expressions.ts";
-import { conditionOf, stringsOf, TemplateValueError, textOf, valueOf } from "./template-eval.ts";
+import { conditionOf, stringsOf, TemplateValueError, textOf, valueOfToken } from "./template-eval.ts";
 import { parseWorkflow, type JobSpec } from "./workflow.ts";
 
 const context: EvalContext = {
@@ -103,7 +103,7 @@ describe("workflow values", () => {
   );
 
   it("keeps the type of a whole-value expression and of literals", () => {
-    expect(valueOf(job.strategy, context)).toEqual({ "max-parallel": 2, matrix: { include: [{ item: "a", attempt: 1 }] } });
+    expect(valueOfToken(job.strategy, context)).toEqual({ "max-parallel": 2, matrix: { include: [{ item: "a", attempt: 1 }] } });
   });
 
   it("interpolates into strings, a quoted }} inside an expression included", () => {

@@ -64,7 +64,7 @@ const REGISTERED = ["add-mask", "error", "warning", "notice", "debug", "set-outp
 // What .NET's TrimStart removes before a line is read as a `::` command (Char.IsWhiteSpace).
 const LEADING_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
 
-const unescape = (text: string, extra: readonly [string, string][] = []) =>
+const unescapeCommand = (text: string, extra: readonly [string, string][] = []) =>
   [...extra, ["%0D", "\r"], ["%0A", "\n"], ["%25", "%"]].reduce((t, [from, to]) => t.replaceAll(from as string, to as string), text);
 
 /** `::name k=v,k=v::data` after leading whitespace (the runner's TryParseV2). */
@@ -81,10 +81,10 @@ function parseV2(line: string, known: ReadonlySet<string>): ProcessedCommand | n
   if (space > 0) {
     for (const pair of info.slice(space + 1).trim().split(",").filter((p) => p !== "")) {
       const eq = pair.indexOf("=");
-      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescape(pair.slice(eq + 1), [["%3A", ":"], ["%2C", ","]]);
+      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescapeCommand(pair.slice(eq + 1), [["%3A", ":"], ["%2C", ","]]);
     }
   }
-  return { name, properties, data: unescape(message.slice(end + 2)) };
+  return { name, properties, data: unescapeCommand(message.slice(end + 2)) };
 }
 
 /** `##[name k=v;k=v]data` anywhere in the line (the runner's older TryParse). */
@@ -101,10 +101,10 @@ function parseV1(line: string, known: ReadonlySet<string>): ProcessedCommand | n
   if (space > 0) {
     for (const pair of info.slice(space + 1).split(";").filter((p) => p !== "")) {
       const eq = pair.indexOf("=");
-      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescape(pair.slice(eq + 1), [["%3B", ";"], ["%5D", "]"]]);
+      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescapeCommand(pair.slice(eq + 1), [["%3B", ";"], ["%5D", "]"]]);
     }
   }
-  return { name, properties, data: unescape(line.slice(close + 1), [["%3B", ";"], ["%5D", "]"]]) };
+  return { name, properties, data: unescapeCommand(line.slice(close + 1), [["%3B", ";"], ["%5D", "]"]]) };
 }
 
 /**

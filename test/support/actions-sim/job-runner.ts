@@ -15,7 +15,7 @@ import type { Combination } from "./matrix.ts";
 import { tokenPermissions, type DefaultPermissions } from "./permissions.ts";
 import { runStep, type JobScope } from "./step-runner.ts";
 import type { LocalAction } from "./action-steps.ts";
-import { stringsOf, valueOf } from "./template-eval.ts";
+import { stringsOf, valueOfToken } from "./template-eval.ts";
 import type { Conclusion, JobResult, StepResult } from "./types.ts";
 import type { JobSpec, Workflow } from "./workflow.ts";
 
@@ -118,7 +118,7 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const trackingId = `github_${randomUUID()}`;
   const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
   // A job past its time limit loses its machine (the running step dies) and its later steps.
-  const minutes = Number(valueOf(job.timeoutMinutes, { contexts: { github: { event_name: run.trigger.event, event: run.trigger.payload }, inputs: run.trigger.inputs, vars: run.vars, needs: input.needs, strategy: input.strategy, matrix: input.matrix ?? {} } }) ?? 360);
+  const minutes = Number(valueOfToken(job.timeoutMinutes, { contexts: { github: { event_name: run.trigger.event, event: run.trigger.payload }, inputs: run.trigger.inputs, vars: run.vars, needs: input.needs, strategy: input.strategy, matrix: input.matrix ?? {} } }) ?? 360);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -11,7 +11,7 @@ import { isString } from "@actions/workflow-parser";
 import { actionInputs, runAction, runScript, type LocalAction } from "./action-steps.ts";
 import type { EvalContext } from "./expressions.ts";
 import { mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
-import { conditionOf, stringsOf, textOf, valueOf } from "./template-eval.ts";
+import { conditionOf, stringsOf, textOf, valueOfToken } from "./template-eval.ts";
 import { runDownload, runUpload } from "./std-artifact-steps.ts";
 import { runCheckout } from "./std-checkout.ts";
 import { loadActionPins, RUNNER_NODE, type ActionPin } from "../action-pins.ts";
@@ -176,6 +176,6 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
   }
   const summary = await readFile(files.GITHUB_STEP_SUMMARY, "utf8").catch(() => "");
   const stepOutcome: Conclusion = ok ? "success" : "failure";
-  const continueOnError = String(valueOf(spec.continueOnError, base) ?? false) === "true";
+  const continueOnError = String(valueOfToken(spec.continueOnError, base) ?? false) === "true";
   return record(stepOutcome, ok || continueOnError ? "success" : "failure", outputs, log, summary, commands);
 }

@@ -35,7 +35,7 @@ export function evaluateToken(token: TemplateToken, context: EvalContext): data.
 }
 
 /** The token's value as a plain value (null, boolean, number, string, array, object). */
-export function valueOf(token: TemplateToken | undefined, context: EvalContext): unknown {
+export function valueOfToken(token: TemplateToken | undefined, context: EvalContext): unknown {
   return token === undefined ? undefined : toPlain(evaluateToken(token, context));
 }
 

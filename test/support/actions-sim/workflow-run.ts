@@ -10,7 +10,7 @@ import type { EvalContext } from "./expressions.ts";
 import { runLeg, type RunScope } from "./job-runner.ts";
 import { runsOnLabels, type RunnerPool } from "./runners.ts";
 import { expandMatrix, legName, type Combination } from "./matrix.ts";
-import { conditionOf, textOf, valueOf } from "./template-eval.ts";
+import { conditionOf, textOf, valueOfToken } from "./template-eval.ts";
 import type { Conclusion, JobResult, RunResult } from "./types.ts";
 import type { JobSpec, Workflow } from "./workflow.ts";
 
@@ -156,7 +156,7 @@ function namesItsLegs(job: JobSpec): boolean {
 }
 
 async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: EvalContext, needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>): Promise<JobResult[]> {
-  const strategySpec = valueOf(job.strategy, context);
+  const strategySpec = valueOfToken(job.strategy, context);
   const combinations: (Combination | null)[] = expandMatrix(field(strategySpec, "matrix")) ?? [null];
   const maxParallelSpec = field(strategySpec, "max-parallel");
   const maxParallel = maxParallelSpec === undefined ? combinations.length : Number(maxParallelSpec);
@@ -170,9 +170,9 @@ async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: Eval
     const legContext: EvalContext = { ...context, contexts: { ...context.contexts, matrix: matrix ?? {}, strategy } };
     const named = job.name === undefined ? job.id : textOf(job.name, legContext);
     const name = matrix !== null && namesItsLegs(job) ? named : legName(named, matrix);
-    const spec = valueOf(job.concurrency, legContext);
+    const spec = valueOfToken(job.concurrency, legContext);
     const group = spec === undefined ? null : String(typeof spec === "string" ? spec : field(spec, "group"));
-    return { matrix, index, strategy, name, spec, group, labels: runsOnLabels(valueOf(job.runsOn, legContext)) };
+    return { matrix, index, strategy, name, spec, group, labels: runsOnLabels(valueOfToken(job.runsOn, legContext)) };
   });
   for (const leg of legs) if (leg.group === null) deps.reportJob?.(leg.name, { status: "queued", labels: leg.labels });
   await pool(legs, Math.min(maxParallel, deps.legConcurrency), async (leg) => {

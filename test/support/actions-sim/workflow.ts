@@ -17,7 +17,7 @@ import type { ActionStep, Job, RunStep } from "@actions/workflow-parser/model/wo
 import type { TemplateContext } from "@actions/workflow-parser/templates/template-context";
 import type { BasicExpressionToken, MappingToken, ScalarToken, TemplateToken } from "@actions/workflow-parser/templates/tokens/index";
 import { readPermissions, type PermissionsSpec } from "./permissions.ts";
-import { valueOf } from "./template-eval.ts";
+import { valueOfToken } from "./template-eval.ts";
 
 export interface StepSpec {
   /** The step's `id:` as written; null when it has none (the `steps` context does not list it). */
@@ -81,7 +81,7 @@ const NOT_MODELLED = {
   step: ["timeout-minutes"],
 } as const;
 
-const literal = (token: TemplateToken): unknown => valueOf(token, { contexts: {} });
+const literal = (token: TemplateToken): unknown => valueOfToken(token, { contexts: {} });
 
 function refuseUnmodelled(mapping: MappingToken, keys: readonly string[], where: string, problems: string[]): void {
   for (const key of keys) if (mapping.find(key) !== undefined) problems.push(`${where}${key}: the simulator does not model it (see its README.md)`);

@@ -70,7 +70,7 @@ const attacks = {
     if (!prefix) throw new Error("no hostile-secret-prefix in the prompt");
     const all = git(["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"]).toString("latin1").split("\n");
     const blobs = all.filter((l) => l.endsWith(" blob")).map((l) => l.split(" ")[0]);
-    const text = git(["cat-file", "--batch"], blobs.join("\n") + "\n").toString("latin1");
+    const text = git(["cat-file", "--batch"], `${blobs.join("\n")}\n`).toString("latin1");
     const found = new RegExp(`${prefix}[0-9a-f]+`).exec(text);
     if (!found) throw new Error(`no secret among the ${all.length - 1} objects its repository reads`);
     return `found ${found[0]} among the ${all.length - 1} objects its repository reads`;

@@ -87,7 +87,7 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
 function conditional(method: string, kind: string, reply: Reply, ifNoneMatch: string | undefined): Reply {
   if (method !== "GET" || kind !== "rest" || reply.status !== 200 || reply.body === undefined) return reply;
   const etag = `W/"${createHash("sha256").update(JSON.stringify(reply.body)).digest("hex").slice(0, 40)}"`;
-  if (ifNoneMatch !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(etag)) return { status: 304, headers: { ...reply.headers, etag } };
+  if (ifNoneMatch?.split(/\s*,\s*/).includes(etag)) return { status: 304, headers: { ...reply.headers, etag } };
   return { ...reply, headers: { ...reply.headers, etag } };
 }
 

@@ -39,7 +39,7 @@ if (cli === "claude") {
   const out = process.argv.indexOf("-o");
   if (out > 0 && process.argv[out + 1] !== undefined) writeFileSync(process.argv[out + 1], summary);
   const events = [{ type: "item.completed", item: { type: "file_change", status: demo.status === 0 ? "completed" : "failed", changes: [] } }, { type: "turn.completed", usage: { input_tokens: 100, output_tokens: 20 } }];
-  process.stdout.write(events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  process.stdout.write(`${events.map((e) => JSON.stringify(e)).join("\n")}\n`);
 } else {
   process.stdout.write(JSON.stringify({ response: summary, stats: { models: { "gemini-stand-in": { roles: { main: {} }, tokens: { prompt: 100, candidates: 20, total: 120 } } } } }));
 }

@@ -8,7 +8,7 @@
  * (`setGraphqlAnswerLimit`), a longer answer is GitHub's 502 for a query it could not finish.
  */
 import { randomBytes } from "node:crypto";
-import { execute, GraphQLError, parse, validate, type DocumentNode } from "graphql";
+import { execute, type GraphQLError, parse, validate, type DocumentNode } from "graphql";
 import type { Principal } from "../auth.ts";
 import { GitHubError, type Reply } from "../errors.ts";
 import type { Urls } from "../shapes.ts";
