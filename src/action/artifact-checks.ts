@@ -22,7 +22,7 @@ export type Unpacked = { readonly kind: "ok"; readonly files: ReadonlyMap<string
 function capOf(spec: ArtifactSpec, name: string): number | null {
   const cap = spec.files[name];
   if (cap !== undefined) return cap;
-  return spec.more !== undefined && spec.more.pattern.test(name) ? spec.more.maxBytes : null;
+  return spec.more?.pattern.test(name) ? spec.more.maxBytes : null;
 }
 
 function allowed(spec: ArtifactSpec): string {

@@ -1,13 +1,4 @@
-/**
- * Items started together are one work run (a matrix); an integrate run (phase `integrate`, which
- * the App dispatches when a leg ends) takes the legs of that run that ended so far, so a fast
- * item is integrated, and what waits for it starts, while a slow leg of the same run still
- * works (docs/architecture.md: no barriers). The work run's own queue and publish jobs then take the
- * rest; a leg that ended after the integrate run's queue job started is left to the next run,
- * and an integrate run that finds nothing left writes nothing.
- */
-import { cp } from "node:fs/promises";
-import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIdOf } from "../../src/github-driver/mission-id.ts";
 import { prepareWork } from "../../src/action/modes/work.ts";

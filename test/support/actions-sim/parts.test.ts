@@ -130,8 +130,8 @@ describe("artifacts", () => {
   it("extract as @actions/artifact does: a path out of the folder fails, a link becomes a plain file", async () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), "sim-artifacts-")));
     try {
-      const escape = writeZip([{ name: "ok.txt", data: "ok" }, { name: "../escaped.txt", data: "out" }]);
-      await expect(extractArtifact(escape, join(root, "x"))).rejects.toThrow(/Malformed extraction path/);
+      const escaping = writeZip([{ name: "ok.txt", data: "ok" }, { name: "../escaped.txt", data: "out" }]);
+      await expect(extractArtifact(escaping, join(root, "x"))).rejects.toThrow(/Malformed extraction path/);
       await expect(readFile(join(root, "escaped.txt"), "utf8")).rejects.toThrow();
       const link = writeZip([{ name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 }]);
       await extractArtifact(link, join(root, "y"));
