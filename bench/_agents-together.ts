@@ -10,13 +10,26 @@ import type { Sandbox } from "../src/sandbox/sandbox.ts";
 import { createWorkDir, missionWorkFolder, removeMissionFolder, workRepo, type WorkDir } from "../src/sandbox/work-dir.ts";
 import { testGit, type TestRepo } from "../test/support/git-repo.ts";
 
-export async function agentsTogether(input: { sandbox: Sandbox; repo: TestRepo; command: string; workRoot: string; readOnly: readonly string[] }): Promise<{ alone: number; together: number }> {
+export async function agentsTogether(input: {
+  sandbox: Sandbox;
+  repo: TestRepo;
+  command: string;
+  workRoot: string;
+  readOnly: readonly string[];
+}): Promise<{ alone: number; together: number }> {
   const git = testGit(() => undefined);
   const repo = await workRepo(git, input.repo.dir);
   const folder = missionWorkFolder(input.workRoot, repo, "bench-together");
   const head = await input.repo.run("rev-parse", "HEAD");
   const run = async (dir: WorkDir) => {
-    const ran = await input.sandbox.run({ command: input.command, workDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, network: false, readOnly: input.readOnly, timeoutMs: 60_000 });
+    const ran = await input.sandbox.run({
+      command: input.command,
+      workDir: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      network: false,
+      readOnly: input.readOnly,
+      timeoutMs: 60_000,
+    });
     if (ran.exitCode !== 0) throw new Error(`the agent failed outside naruto (exit ${ran.exitCode ?? ran.signal ?? "?"}): ${ran.output.slice(-500)}`);
   };
   const timed = async (work: () => Promise<unknown>) => {
@@ -27,7 +40,9 @@ export async function agentsTogether(input: { sandbox: Sandbox; repo: TestRepo; 
   try {
     const dirs: WorkDir[] = [];
     for (let i = 0; i < 4; i++) {
-      dirs.push(await createWorkDir({ git, repo, folder, label: `agent.${i}`, commit: head, record: { mission: "bench-together", purpose: "bench", attempt: null } }));
+      dirs.push(
+        await createWorkDir({ git, repo, folder, label: `agent.${i}`, commit: head, record: { mission: "bench-together", purpose: "bench", attempt: null } }),
+      );
     }
     const all = () => Promise.all(dirs.map(run));
     const [alone1, together1, together2, alone2] = [await timed(() => run(dirs[0]!)), await timed(all), await timed(all), await timed(() => run(dirs[0]!))];

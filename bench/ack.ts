@@ -33,7 +33,12 @@ async function burst(url: string, deliveries: readonly Prepared[]): Promise<{ ms
       const started = performance.now();
       const response = await fetch(url, {
         method: "POST",
-        headers: { "content-type": "application/json", "x-github-event": event, "x-github-delivery": `bench-${Date.now()}-${i}`, "x-hub-signature-256": signWebhook(WEBHOOK_SECRET, body) },
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": event,
+          "x-github-delivery": `bench-${Date.now()}-${i}`,
+          "x-hub-signature-256": signWebhook(WEBHOOK_SECRET, body),
+        },
         body,
       });
       await response.arrayBuffer();
@@ -74,7 +79,10 @@ export async function run(): Promise<void> {
       } else if (kind === 2) {
         world.fake.setRunStatus(runId, { status: "in_progress" });
         const payload = world.fake.payloads.workflowRun({ repo: REPO, runId, action: "in_progress" });
-        prepared.push({ event: "workflow_run", body: JSON.stringify({ ...payload, workflow_run: { ...(payload["workflow_run"] as object), display_title: `naruto plan ${id}` } }) });
+        prepared.push({
+          event: "workflow_run",
+          body: JSON.stringify({ ...payload, workflow_run: { ...(payload["workflow_run"] as object), display_title: `naruto plan ${id}` } }),
+        });
       } else {
         const jobId = world.fake.setJob(runId, { name: `plan ${id}`, status: "in_progress" });
         prepared.push({ event: "workflow_job", body: JSON.stringify(world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" })) });

@@ -18,7 +18,10 @@ import { APP_CONFIG, withPlan } from "../test/e2e/support/app-checks.ts";
 import { apiCallsSince, independentPlan as plan } from "../test/e2e/support/api-calls.ts";
 import { MAINTAINER, REPO, startAppWorld, type AppWorld } from "../test/e2e/support/app-world.ts";
 
-const SIZES = (process.env["NARUTO_BENCH_API_SIZES"] ?? "4,16,64,256").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const SIZES = (process.env["NARUTO_BENCH_API_SIZES"] ?? "4,16,64,256")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const STORED = 20;
 
 const config = (parallel: number) => APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${parallel}`);
@@ -65,14 +68,41 @@ async function mission(items: number, stored: number): Promise<Measured> {
     const appOnRuns = world.fake.requests.slice(afterCommand).filter((r) => r.user === world.botLogin && (r.kind === "rest" || r.kind === "graphql")).length;
     const runWebhooks = world.runHooks.sent.length - hooksBefore;
     const detail = process.env["NARUTO_BENCH_API_DETAIL"] === "1";
-    const top = calls.byOperation.slice(0, detail ? 100 : 6).map(([op, n]) => `${op} ${n}`).join(detail ? "\n        " : "; ");
+    const top = calls.byOperation
+      .slice(0, detail ? 100 : 6)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(detail ? "\n        " : "; ");
     const final = await world.mission(missionIdFor(REPO, commentId));
     const status = final?.status ?? "missing";
-    const saves = world.fake.requests.slice(before).filter((r) => r.method === "POST" && r.path.endsWith("/git/trees") && JSON.stringify(r.body).includes('"path":"document.json"'));
+    const saves = world.fake.requests
+      .slice(before)
+      .filter((r) => r.method === "POST" && r.path.endsWith("/git/trees") && JSON.stringify(r.body).includes('"path":"document.json"'));
     const saveBytes = saves.reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r.body)), 0);
     const wholeBytes = Buffer.byteLength(JSON.stringify(final ?? {}, null, 2));
-    const saveRecords = saves.map((r) => { const body = r.body as { base_tree?: string; tree: unknown[] }; return `${body.base_tree === undefined ? "" : "+"}${body.tree.length}`; }).join(" ");
-    return { items, stored, notModified: calls.notModified, total: calls.total, app: calls.app, jobs: calls.jobs, runs: world.runs.length, runWebhooks, appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks, status, seconds, top, saves: saves.length, saveBytes, saveRecords, wholeBytes };
+    const saveRecords = saves
+      .map((r) => {
+        const body = r.body as { base_tree?: string; tree: unknown[] };
+        return `${body.base_tree === undefined ? "" : "+"}${body.tree.length}`;
+      })
+      .join(" ");
+    return {
+      items,
+      stored,
+      notModified: calls.notModified,
+      total: calls.total,
+      app: calls.app,
+      jobs: calls.jobs,
+      runs: world.runs.length,
+      runWebhooks,
+      appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks,
+      status,
+      seconds,
+      top,
+      saves: saves.length,
+      saveBytes,
+      saveRecords,
+      wholeBytes,
+    };
   } finally {
     await world.close();
   }
@@ -83,14 +113,20 @@ export async function run(): Promise<void> {
   for (const items of SIZES) {
     const m = await mission(items, 0);
     rows.push(m);
-    console.log(`${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}; ${m.notModified} of them 304), ${(m.total / items).toFixed(1)}/item, ${((m.total - m.notModified) / items).toFixed(1)}/item counted by the rate limit, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`);
+    console.log(
+      `${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}; ${m.notModified} of them 304), ${(m.total / items).toFixed(1)}/item, ${((m.total - m.notModified) / items).toFixed(1)}/item counted by the rate limit, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`,
+    );
     console.log(`      most: ${m.top}`);
-    console.log(`      state: ${m.saves} saves sent ${(m.saveBytes / 1024).toFixed(0)} KiB (${(m.saveBytes / Math.max(1, m.saves) / 1024).toFixed(1)} KiB each; records sent: ${m.saveRecords}); the whole document, which each save sent before the records, is ${(m.wholeBytes / 1024).toFixed(0)} KiB at the end`);
+    console.log(
+      `      state: ${m.saves} saves sent ${(m.saveBytes / 1024).toFixed(0)} KiB (${(m.saveBytes / Math.max(1, m.saves) / 1024).toFixed(1)} KiB each; records sent: ${m.saveRecords}); the whole document, which each save sent before the records, is ${(m.wholeBytes / 1024).toFixed(0)} KiB at the end`,
+    );
   }
   const small = SIZES[0] ?? 4;
   const crowded = await mission(small, STORED);
   const plain = rows.find((r) => r.items === small);
-  console.log(`${String(small).padStart(4)} items with ${STORED} stored missions: App ${crowded.appPerWebhook.toFixed(2)}/webhook (with none: ${plain?.appPerWebhook.toFixed(2) ?? "?"}); mission ${crowded.status}`);
+  console.log(
+    `${String(small).padStart(4)} items with ${STORED} stored missions: App ${crowded.appPerWebhook.toFixed(2)}/webhook (with none: ${plain?.appPerWebhook.toFixed(2) ?? "?"}); mission ${crowded.status}`,
+  );
   const largest = rows.at(-1);
   if (largest !== undefined) console.log(`bench api calls_per_item=${(largest.total / largest.items).toFixed(2)}`);
   if (largest !== undefined) console.log(`bench api rate_limited_calls_per_item=${((largest.total - largest.notModified) / largest.items).toFixed(2)}`);

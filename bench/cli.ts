@@ -39,7 +39,10 @@ export async function run(): Promise<void> {
   console.log(`${RUNS} runs each, alternating; Node.js ${process.version}; ${cpus().length} cores, load ${(loadavg()[0] ?? 0).toFixed(1)}`);
   console.log("| command | median ms | min ms | max ms |");
   console.log("|---|---|---|---|");
-  for (const [name, xs] of [["node bin/naruto.js --help", naruto], ["node -e 0", node]] as const) {
+  for (const [name, xs] of [
+    ["node bin/naruto.js --help", naruto],
+    ["node -e 0", node],
+  ] as const) {
     console.log(`| \`${name}\` | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`);
   }
   console.log(`bench cli start_ms=${start.toFixed(0)}`);

@@ -28,7 +28,10 @@ import { createTestRepo, type TestRepo } from "../test/support/git-repo.ts";
 import { runSimulatedMission, simulatedPlan } from "../test/support/simulated-mission.ts";
 import { integrationOverGrowingQueue } from "./_engine-queue.ts";
 
-const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "64,256,2000").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "64,256,2000")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const NAIVE_MAX = Number(process.env["NARUTO_BENCH_NAIVE_MAX"] ?? 256);
 /** Sizes above it are measured without the store (`NARUTO_BENCH_STORE_MAX=256`: a quick look). */
 const STORE_MAX = Number(process.env["NARUTO_BENCH_STORE_MAX"] ?? Number.POSITIVE_INFINITY);
@@ -45,7 +48,21 @@ function wholeDocumentStore(repo: TestRepo): MissionStore {
     async save(mission, expected) {
       const who = rawIdent({ name: "naruto", email: "naruto@localhost" }, new Date());
       const document = { mode: "100644", content: Buffer.from(`${JSON.stringify(mission, null, 2)}\n`) };
-      const [commit = ""] = await runFastImport({ git: repo.git, repoDir: repo.dir, from: expected, commits: [{ author: who, committer: who, encoding: null, message: `seq ${mission.seq}\n`, changes: [{ path: "mission.json", after: document }], deleteAll: true }] });
+      const [commit = ""] = await runFastImport({
+        git: repo.git,
+        repoDir: repo.dir,
+        from: expected,
+        commits: [
+          {
+            author: who,
+            committer: who,
+            encoding: null,
+            message: `seq ${mission.seq}\n`,
+            changes: [{ path: "mission.json", after: document }],
+            deleteAll: true,
+          },
+        ],
+      });
       try {
         await gitText(repo.git, { args: ["update-ref", prefix + mission.id, commit, expected ?? ""], cwd: repo.dir });
       } catch (e) {

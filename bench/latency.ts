@@ -67,7 +67,15 @@ export async function run(): Promise<void> {
     };
     const start = performance.now();
     const m = await runLocalMission(
-      { git: testGit(), env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: join(tmpdir(), "naruto-bench-cache") }, now: () => new Date(), randomId: () => `lat${Math.random().toString(36).slice(2, 8)}`, progress, nodePath: process.execPath, cwd: repo.dir },
+      {
+        git: testGit(),
+        env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: join(tmpdir(), "naruto-bench-cache") },
+        now: () => new Date(),
+        randomId: () => `lat${Math.random().toString(36).slice(2, 8)}`,
+        progress,
+        nodePath: process.execPath,
+        cwd: repo.dir,
+      },
       { repoDir: repo.dir, planText: plan(), task: null, baseRef: "HEAD", agentCommand: null, parallel: SLOTS, verify: null, strict: false, config: config() },
     );
     const seconds = (performance.now() - start) / 1000;
@@ -76,8 +84,12 @@ export async function run(): Promise<void> {
     const sorted = [...waits].sort((a, b) => a - b);
     const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
     const bound = VERIFY_S;
-    console.log(`${ITEMS} items, ${SLOTS} agents at once, verify ${VERIFY_S} s, batches of 8: mission ${seconds.toFixed(1)} s, ${m.queue.verify_runs} verify runs`);
-    console.log(`from an agent's exit to its checkpoint on the queue: mean ${mean.toFixed(1)} s, median ${percentile(sorted, 0.5).toFixed(1)} s, p95 ${percentile(sorted, 0.95).toFixed(1)} s, max ${(sorted.at(-1) ?? 0).toFixed(1)} s`);
+    console.log(
+      `${ITEMS} items, ${SLOTS} agents at once, verify ${VERIFY_S} s, batches of 8: mission ${seconds.toFixed(1)} s, ${m.queue.verify_runs} verify runs`,
+    );
+    console.log(
+      `from an agent's exit to its checkpoint on the queue: mean ${mean.toFixed(1)} s, median ${percentile(sorted, 0.5).toFixed(1)} s, p95 ${percentile(sorted, 0.95).toFixed(1)} s, max ${(sorted.at(-1) ?? 0).toFixed(1)} s`,
+    );
     console.log(`bound: one verify, ${bound} s; mean ${(mean / bound).toFixed(2)}× the bound, p95 ${(percentile(sorted, 0.95) / bound).toFixed(2)}×`);
     console.log(`bench latency bound_s=${bound}`);
     console.log(`bench latency mean_s=${mean.toFixed(2)}`);

@@ -36,7 +36,10 @@ import { createTestRepo, testGit, type TestRepo } from "../test/support/git-repo
 
 const FILES = 2500;
 /** `NARUTO_BENCH_SIZES=16,64` measures fewer sizes (a quick look; the 256/64 figure needs both). */
-const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "16,64,256").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "16,64,256")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const TRIVIAL = 'mkdir -p "src/$NARUTO_ITEM" && echo "$NARUTO_ITEM" > "src/$NARUTO_ITEM/done.txt"';
 
 function config(command: string, parallel: number): Config {
@@ -137,8 +140,26 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
   };
   const cpuStart = cpuSplit();
   const m = await runLocalMission(
-    { git, env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: cacheHome }, now: () => new Date(), randomId: () => `b${items}x${parallel}${Math.random().toString(36).slice(2, 6)}`, progress, nodePath: process.execPath, cwd: repo.dir },
-    { repoDir: repo.dir, planText: plan(items), task: null, baseRef: "HEAD", agentCommand: null, parallel, verify: null, strict: false, config: config(command, parallel) },
+    {
+      git,
+      env: { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: cacheHome },
+      now: () => new Date(),
+      randomId: () => `b${items}x${parallel}${Math.random().toString(36).slice(2, 6)}`,
+      progress,
+      nodePath: process.execPath,
+      cwd: repo.dir,
+    },
+    {
+      repoDir: repo.dir,
+      planText: plan(items),
+      task: null,
+      baseRef: "HEAD",
+      agentCommand: null,
+      parallel,
+      verify: null,
+      strict: false,
+      config: config(command, parallel),
+    },
   );
   const end = performance.now();
   const seconds = (end - start) / 1000;
@@ -148,7 +169,13 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
   const fixed = { start: ((firstStart ?? start) - start) / 1000, end: (end - lastExit) / 1000 };
   const integrated = m.items.filter((i) => i.status === "integrated").length;
   if (m.verdict?.verdict !== "approve" || integrated !== items) {
-    throw new Error(`the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items.filter((i) => i.status !== "integrated").slice(0, 5).map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`).join("\n")}`);
+    throw new Error(
+      `the ${items}-item mission ended ${m.status} (${m.verdict?.verdict ?? "no verdict"}) with ${integrated}/${items} integrated:\n${m.items
+        .filter((i) => i.status !== "integrated")
+        .slice(0, 5)
+        .map((i) => `${i.id}: ${i.status}: ${i.reason ?? ""}`)
+        .join("\n")}`,
+    );
   }
   return { seconds, cpu, split, gitProcesses, bySubcommand, fixed };
 }
@@ -208,7 +235,11 @@ async function checkoutCycleSeconds(repo: TestRepo, cycles: number): Promise<num
  * right after 20,000 files were written and deleted, as the 2,500-file missions above do), and
  * a single pair measured back to back charges the drift to whichever side runs first.
  */
-async function speedupOf(repo: TestRepo, command: string, cacheHome: string): Promise<{ parallel: number; serial: number; speedup: number; fixed: number; alone: number; each: string }> {
+async function speedupOf(
+  repo: TestRepo,
+  command: string,
+  cacheHome: string,
+): Promise<{ parallel: number; serial: number; speedup: number; fixed: number; alone: number; each: string }> {
   const first4 = await mission(repo, 16, 4, command, cacheHome);
   const first1 = await mission(repo, 16, 1, command, cacheHome);
   const second1 = await mission(repo, 16, 1, command, cacheHome);
@@ -228,7 +259,9 @@ export async function run(): Promise<void> {
   const sandbox = await chooseSandbox({ mode: "auto", env: process.env });
   const cacheHome = await mkdtemp(join(tmpdir(), "naruto-bench-cache-"));
   try {
-    console.log(`agents run in: ${sandbox.description}; ${cpus().length} cores, load ${(loadavg()[0] ?? 0).toFixed(1)}; temporary folder on ${fileSystemOf(tmpdir())}`);
+    console.log(
+      `agents run in: ${sandbox.description}; ${cpus().length} cores, load ${(loadavg()[0] ?? 0).toFixed(1)}; temporary folder on ${fileSystemOf(tmpdir())}`,
+    );
     // The small missions first, on a disk the bench has not churned: the 2,500-file section
     // deletes about 650,000 files, after which an ext4 without a journal makes each file slowly
     // for minutes (_file-system.ts); after it, the 4-slot missions ran 0.3 s slower.
@@ -244,7 +277,9 @@ async function perItemCost(cacheHome: string): Promise<void> {
   try {
     const first = await checkoutCycleSeconds(repo, 1);
     console.log(`${FILES}-file repository; a first checkout of it (and its removal): ${first.toFixed(3)} s`);
-    console.log("| items | naruto wall s/item | CPU s/item | git processes/item | checkout in a row s | overhead beyond it s/item | naive wall s/item | naive CPU s/item | naruto/naive |");
+    console.log(
+      "| items | naruto wall s/item | CPU s/item | git processes/item | checkout in a row s | overhead beyond it s/item | naive wall s/item | naive CPU s/item | naruto/naive |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|");
     const results = new Map<number, ReturnType<typeof per>>();
     // Below zero when naruto beats a checkout in a row: the next work directory overlaps the last checkpoint.
@@ -257,7 +292,9 @@ async function perItemCost(cacheHome: string): Promise<void> {
       results.set(items, naruto);
       const overhead = naruto.wall - checkout;
       worstOverhead = Math.max(worstOverhead, overhead);
-      console.log(`| ${items} | ${naruto.wall.toFixed(3)} | ${naruto.cpu.toFixed(3)} | ${naruto.git.toFixed(1)} | ${checkout.toFixed(3)} | ${overhead.toFixed(3)} | ${naive.wall.toFixed(3)} | ${naive.cpu.toFixed(3)} | ${(naruto.wall / naive.wall).toFixed(2)} |`);
+      console.log(
+        `| ${items} | ${naruto.wall.toFixed(3)} | ${naruto.cpu.toFixed(3)} | ${naruto.git.toFixed(1)} | ${checkout.toFixed(3)} | ${overhead.toFixed(3)} | ${naive.wall.toFixed(3)} | ${naive.cpu.toFixed(3)} | ${(naruto.wall / naive.wall).toFixed(2)} |`,
+      );
       const where = [...(measured.bySubcommand ?? [])].sort((a, b) => b[1] - a[1]).map(([sub, n]) => `${sub} ${(n / items).toFixed(2)}`);
       console.log(`  git processes per item by subcommand: ${where.join(", ")}`);
       console.log(`bench local items_${items}_wall_seconds_per_item=${naruto.wall.toFixed(3)}`);
@@ -287,28 +324,42 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
   const small = await createTestRepo({ "README.md": "# bench\n" });
   try {
     const nodeAgents = await speedupOf(small, sleeping, cacheHome);
-    console.log(`16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`);
+    console.log(
+      `16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`,
+    );
     console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
     // The ratio's ceiling: with these fixed costs, 16 items one at a time against 4 waves of 4
     // in which each item takes what it took alone (its agent's own start-up included: a
     // Node.js agent in the sandbox takes 1.1-1.25 s to sleep 1 s).
     const ceiling = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * nodeAgents.alone);
-    console.log(`  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`);
+    console.log(
+      `  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`,
+    );
     console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
     console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
     console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
     // What four of these agents cost each other whatever runs them: each wave of 4 loses that much.
-    const agents = await agentsTogether({ sandbox, repo: small, command: sleeping, workRoot: join(cacheHome, "naruto"), readOnly: JSON.parse(TEST_AGENT_READ) as string[] });
+    const agents = await agentsTogether({
+      sandbox,
+      repo: small,
+      command: sleeping,
+      workRoot: join(cacheHome, "naruto"),
+      readOnly: JSON.parse(TEST_AGENT_READ) as string[],
+    });
     const lost = Math.max(0, agents.together - agents.alone);
     const ceilingWithAgents = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * (nodeAgents.alone + lost));
-    console.log(`  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`);
+    console.log(
+      `  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`,
+    );
     console.log(`bench local agents_alone_seconds=${agents.alone.toFixed(2)}`);
     console.log(`bench local agents_together_seconds=${agents.together.toFixed(2)}`);
     console.log(`bench local speedup_ceiling_with_agents=${ceilingWithAgents.toFixed(2)}`);
     // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
     // agent's start-up (about 0.1 CPU s each) competing for the same cores.
     const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
-    console.log(`16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`);
+    console.log(
+      `16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`,
+    );
     console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
     // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
     const fileCost = fileCreateMicros(cacheHome);
@@ -316,12 +367,17 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
     const trivial = per(trivialMission, 16);
     const ms = (seconds: number) => ((seconds * 1000) / 16).toFixed(0);
     const split = trivialMission.split;
-    const where = split === undefined ? "" : ` (naruto's process ${ms(split.user)} ms user + ${ms(split.system)} ms system, its children ${ms(split.children)} ms)`;
-    console.log(`16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s${where} and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`);
+    const where =
+      split === undefined ? "" : ` (naruto's process ${ms(split.user)} ms user + ${ms(split.system)} ms system, its children ${ms(split.children)} ms)`;
+    console.log(
+      `16 trivial items on a one-file repository, one at a time: ${trivial.wall.toFixed(3)} s, ${trivial.cpu.toFixed(3)} CPU s${where} and ${trivial.git.toFixed(1)} git processes per item (targets ≤ 0.1 CPU s, ≤ 10 processes)`,
+    );
     console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
     console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
     // The disk's part in it (_file-system.ts): what one file costs to make where the work directories are.
-    console.log(`  making an empty file where the work directories are cost ${fileCost.toFixed(0)} µs of CPU right before (the item makes about a hundred files and folders)`);
+    console.log(
+      `  making an empty file where the work directories are cost ${fileCost.toFixed(0)} µs of CPU right before (the item makes about a hundred files and folders)`,
+    );
     console.log(`bench local file_create_us=${fileCost.toFixed(0)}`);
   } finally {
     await small.remove();

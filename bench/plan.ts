@@ -117,17 +117,21 @@ export async function run(): Promise<void> {
     const { plan, proof } = naruto.value;
     const verified = best(RUNS, () => (plan && proof ? verifyProof(plan, proof) : { ok: false }));
     if (!verified.value.ok) throw new Error("the independent checker rejects the proof");
-    const writes = JSON.parse(text).items.map((i: RawItem) => i.writes.map((w) => {
-      const r = normalizePath(w);
-      if (!r.ok) throw new Error(r.message);
-      return r.value;
-    }));
+    const writes = JSON.parse(text).items.map((i: RawItem) =>
+      i.writes.map((w) => {
+        const r = normalizePath(w);
+        if (!r.ok) throw new Error(r.message);
+        return r.value;
+      }),
+    );
     const naive = timed(() => allPairsConflicts(writes));
     const found = naruto.value.conflicts.length;
     if (found !== naive.value) throw new Error(`naruto found ${found} conflicting pairs, all-pairs ${naive.value}`);
     const paths = writes.reduce((n: number, w: RepoPath[]) => n + w.length, 0);
     const ratio = naive.seconds / naruto.seconds;
-    console.log(`${String(size).padEnd(6)} ${String(paths).padEnd(7)} ${String(found).padEnd(10)} ${naruto.seconds.toFixed(3).padEnd(9)} ${naive.seconds.toFixed(3).padEnd(12)} ${ratio.toFixed(1)}`);
+    console.log(
+      `${String(size).padEnd(6)} ${String(paths).padEnd(7)} ${String(found).padEnd(10)} ${naruto.seconds.toFixed(3).padEnd(9)} ${naive.seconds.toFixed(3).padEnd(12)} ${ratio.toFixed(1)}`,
+    );
     figures.push(
       `bench plan items_${size}_seconds=${naruto.seconds.toFixed(3)}`,
       `bench plan all_pairs_${size}_seconds=${naive.seconds.toFixed(3)}`,

@@ -74,7 +74,11 @@ export async function run(): Promise<void> {
     const narutoSeconds = (performance.now() - start) / 1000;
     if (batch.results.some((r) => r.status !== "integrated")) throw new Error("not every checkpoint integrated");
 
-    const picked = await cherryPickLoop(repo, base, checkpoints.map((c) => c.commit));
+    const picked = await cherryPickLoop(
+      repo,
+      base,
+      checkpoints.map((c) => c.commit),
+    );
     const queueTree = await repo.run("rev-parse", `${ref}^{tree}`);
     if (picked.tree !== queueTree) throw new Error(`trees differ: queue ${queueTree}, cherry-pick ${picked.tree}`);
     const speedup = picked.seconds / narutoSeconds;
@@ -89,7 +93,12 @@ export async function run(): Promise<void> {
     console.log(`| naruto queue (diff-tree + ls-tree + fast-import) | ${narutoSeconds.toFixed(3)} |`);
     console.log(`| git cherry-pick loop in a work tree | ${picked.seconds.toFixed(3)} |`);
     console.log(`| failing checkpoints | verify runs | bound 2·k·⌈log2 n⌉+1 |\n|---|---|---|`);
-    for (const [k, runs] of [[0, runs0], [1, runs1], [2, runs2]] as const) console.log(`| ${k} | ${runs} | ${bound(k)} |`);
+    for (const [k, runs] of [
+      [0, runs0],
+      [1, runs1],
+      [2, runs2],
+    ] as const)
+      console.log(`| ${k} | ${runs} | ${bound(k)} |`);
     console.log(`bench queue naruto_seconds=${narutoSeconds.toFixed(3)}`);
     console.log(`bench queue cherry_pick_seconds=${picked.seconds.toFixed(3)}`);
     console.log(`bench queue speedup_vs_cherry_pick=${speedup.toFixed(1)}`);

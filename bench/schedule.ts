@@ -96,7 +96,9 @@ export async function run(): Promise<void> {
 
   console.log(`${cases.length} random graphs (${SIZES.join("/")} items, ${Object.keys(DURATIONS).join("/")} durations, ${SEEDS.length} seeds each)`);
   console.log("makespan ÷ max(critical path, work ÷ slots); 1.000 is optimal");
-  console.log(`${"shape".padEnd(8)} ${"slots".padStart(5)}  ${"list mean".padStart(9)} ${"worst".padStart(6)}  ${"waves mean".padStart(10)} ${"worst".padStart(6)}`);
+  console.log(
+    `${"shape".padEnd(8)} ${"slots".padStart(5)}  ${"list mean".padStart(9)} ${"worst".padStart(6)}  ${"waves mean".padStart(10)} ${"worst".padStart(6)}`,
+  );
   for (const shape of Object.keys(SHAPES)) {
     for (const slots of SLOTS) {
       const group = cases.filter((c) => c.shape === shape && c.slots === slots);

@@ -35,8 +35,28 @@ function childCpu(): number {
 
 /** Seeded text that compresses like source code: lines of words from a small vocabulary. */
 function textOf(seed: number, lines: number): string {
-  const words = ["const", "return", "function", "import", "export", "value", "items", "config", "error", "await", "async", "string", "number", "=>", "{", "}", "(", ")", ";"];
-  let x = seed * 2654435761 >>> 0;
+  const words = [
+    "const",
+    "return",
+    "function",
+    "import",
+    "export",
+    "value",
+    "items",
+    "config",
+    "error",
+    "await",
+    "async",
+    "string",
+    "number",
+    "=>",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+  ];
+  let x = (seed * 2654435761) >>> 0;
   const out: string[] = [];
   for (let l = 0; l < lines; l++) {
     const n = 4 + (x % 8);
@@ -81,7 +101,11 @@ async function generate(dir: string): Promise<void> {
 
 /** Runs a command; fails unless it exits 0. */
 function exec(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<void> {
-  return new Promise((done, fail) => spawn(command, args, { ...options, stdio: ["ignore", "ignore", "inherit"] }).on("close", (code) => (code === 0 ? done() : fail(new Error(`${command} ${args.join(" ")}: exit ${code}`)))));
+  return new Promise((done, fail) =>
+    spawn(command, args, { ...options, stdio: ["ignore", "ignore", "inherit"] }).on("close", (code) =>
+      code === 0 ? done() : fail(new Error(`${command} ${args.join(" ")}: exit ${code}`)),
+    ),
+  );
 }
 
 async function sizeOf(dir: string): Promise<number> {
@@ -137,13 +161,20 @@ export async function run(): Promise<void> {
     const checkout = await mean(async (r) => {
       const tree = join(dir, `checkout-${r}`);
       await mkdir(tree);
-      await exec("git", ["--work-tree", tree, "read-tree", "--reset", "-u", head], { cwd: repo, env: { ...process.env, GIT_INDEX_FILE: join(dir, `index-${r}`) } });
+      await exec("git", ["--work-tree", tree, "read-tree", "--reset", "-u", head], {
+        cwd: repo,
+        env: { ...process.env, GIT_INDEX_FILE: join(dir, `index-${r}`) },
+      });
     });
     console.log("| what | wall s | CPU s |");
     console.log("|---|---|---|");
-    console.log(`| pack of the start commit and its tree (once per mission and start commit; ${(pack / 1e6).toFixed(0)} MB) | ${root.seconds.toFixed(2)} | ${root.cpu.toFixed(2)} |`);
+    console.log(
+      `| pack of the start commit and its tree (once per mission and start commit; ${(pack / 1e6).toFixed(0)} MB) | ${root.seconds.toFixed(2)} | ${root.cpu.toFixed(2)} |`,
+    );
     console.log(`| pack a later start commit adds | ${added.seconds.toFixed(3)} | ${added.cpu.toFixed(3)} |`);
-    console.log(`| for scale: a copy of the whole object store, unreachable objects and all (cp -a, ${(store / 1e6).toFixed(0)} MB) | ${copy.seconds.toFixed(2)} | ${copy.cpu.toFixed(2)} |`);
+    console.log(
+      `| for scale: a copy of the whole object store, unreachable objects and all (cp -a, ${(store / 1e6).toFixed(0)} MB) | ${copy.seconds.toFixed(2)} | ${copy.cpu.toFixed(2)} |`,
+    );
     console.log(`| one checkout of the start commit (every work directory) | ${checkout.seconds.toFixed(2)} | ${checkout.cpu.toFixed(2)} |`);
     console.log(`bench work-dir-objects store_mb=${(store / 1e6).toFixed(0)}`);
     console.log(`bench work-dir-objects start_pack_mb=${(pack / 1e6).toFixed(0)}`);

@@ -43,9 +43,15 @@ export function freshBuild(entry) {
   if (stale === null) return true;
   const started = Date.now();
   // --keep-chunks: a naruto already running from the previous build may still import its chunks.
-  const build = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "build.ts"), "--quiet", "--keep-chunks"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const build = spawnSync(process.execPath, ["--import", "tsx", join(root, "scripts", "build.ts"), "--quiet", "--keep-chunks"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
   if (build.status !== 0) {
-    process.stderr.write(`${build.stderr ?? ""}naruto: ${stale}, and rebuilding build/ failed (above). Fix it, or run \`npm ci\` (needs naruto's dev dependencies), then try again.\n`);
+    process.stderr.write(
+      `${build.stderr ?? ""}naruto: ${stale}, and rebuilding build/ failed (above). Fix it, or run \`npm ci\` (needs naruto's dev dependencies), then try again.\n`,
+    );
     return false;
   }
   if (process.stderr.isTTY) process.stderr.write(`naruto: ${stale}: rebuilt build/ (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);

@@ -38,7 +38,8 @@ const AIDER_LINE =
   "agent aider not checked: aider-chat installs from PyPI, which is unreachable where this check was built and runs (npm only); its preset is tested against a stand-in in src/agent/presets.test.ts";
 
 /** Gemini CLI's own login is Google's OAuth (and Code Assist's servers): nothing offline takes it. */
-const NO_OFFLINE_LOGIN = "its login (Login with Google) is made and refreshed only against Google's servers, which the check cannot reach; the copy naruto gives is tested in src/agent/cli-login.test.ts";
+const NO_OFFLINE_LOGIN =
+  "its login (Login with Google) is made and refreshed only against Google's servers, which the check cannot reach; the copy naruto gives is tested in src/agent/cli-login.test.ts";
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2).filter((a) => a !== "--");
@@ -83,7 +84,11 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-async function checkCli(driver: CliDriver, cli: InstalledCli, { root, keep }: { readonly root: string; readonly keep: boolean }): Promise<MissionOutcome & { readonly kept?: string }> {
+async function checkCli(
+  driver: CliDriver,
+  cli: InstalledCli,
+  { root, keep }: { readonly root: string; readonly keep: boolean },
+): Promise<MissionOutcome & { readonly kept?: string }> {
   if (cli.installed) process.stderr.write(`agents-check: installed ${driver.pkg}@${driver.version} in ${cli.dir}\n`);
   // The packages say which Node.js they want (Claude Code: >=22); what counts is that the CLI runs here.
   const version = await run(join(cli.bin, driver.name), ["--version"], { timeout: 60_000 }).then(
@@ -103,8 +108,10 @@ async function checkCli(driver: CliDriver, cli: InstalledCli, { root, keep }: { 
     for (const name of PRESETS[driver.name].env) if (!(name in env)) delete narutoEnv[name];
     const outcome = await checkMission({ scratch, driver, cases: CASES, env: narutoEnv });
     const served = `the scripted server answered ${server.requests.length} request(s)`;
-    if (outcome.problems.length > 0 || keep) await writeFile(join(scratch.root, "requests.jsonl"), `${server.requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
-    if (outcome.problems.length > 0) return { ...outcome, details: [...outcome.details, `${served} (requests.jsonl in the scratch folder)`], kept: scratch.root };
+    if (outcome.problems.length > 0 || keep)
+      await writeFile(join(scratch.root, "requests.jsonl"), `${server.requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    if (outcome.problems.length > 0)
+      return { ...outcome, details: [...outcome.details, `${served} (requests.jsonl in the scratch folder)`], kept: scratch.root };
     process.stderr.write(`agents-check: ${driver.name} ${version}: ${outcome.details[0] ?? ""}; ${served}${keep ? `; kept ${scratch.root}` : ""}\n`);
     if (!keep) await rm(scratch.root, { recursive: true, force: true });
     return outcome;

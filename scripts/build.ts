@@ -49,7 +49,9 @@ const BUNDLED = /^(@actions\/workflow-parser|@actions\/expressions|cronstrue)(\/
 const dependenciesOutside: Plugin = {
   name: "dependencies-outside",
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.test(args.path) || args.path.startsWith("node:") ? undefined : { path: args.path, external: true }));
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      BUNDLED.test(args.path) || args.path.startsWith("node:") ? undefined : { path: args.path, external: true },
+    );
   },
 };
 const COPIED = { "demo-agent.mjs": "src/agent/demo-agent.mjs" } as const;

@@ -47,7 +47,9 @@ async function main(): Promise<number> {
     const [first = "", ...more] = result.failures;
     process.stdout.write(`chaos ${seed} FAIL: ${first.split("\n")[0]}${more.length > 0 ? ` (and ${more.length} more)` : ""}\n`);
     const faults = result.faults.map((f) => `  #${f.n} ${f.what} (${f.occurrence}): ${f.fault}`).join("\n");
-    process.stderr.write(`chaos ${seed}: ${result.summary}\n${result.failures.map((f) => `  - ${f}`).join("\n")}\n story: ${result.story.join("; ") || "none"}\n faults:\n${faults || "  none"}\n`);
+    process.stderr.write(
+      `chaos ${seed}: ${result.summary}\n${result.failures.map((f) => `  - ${f}`).join("\n")}\n story: ${result.story.join("; ") || "none"}\n faults:\n${faults || "  none"}\n`,
+    );
   };
   // Seeds side by side (--jobs): each has its own fake, App process and simulator; lines come as seeds end.
   const waiting = [...seeds];

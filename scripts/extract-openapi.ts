@@ -140,7 +140,9 @@ async function main(): Promise<void> {
   const answersOut = fileURLToPath(new URL("../test/support/fake-github/openapi-responses.json", import.meta.url));
   await writeFile(answersOut, `${JSON.stringify(answers, null, 1)}\n`);
   const components = Object.keys(answers.components).length;
-  console.log(`wrote ${OPERATIONS.length} operations from @octokit/openapi ${String(pkg["version"])} to ${out}, their answers (${components} components) to ${answersOut}`);
+  console.log(
+    `wrote ${OPERATIONS.length} operations from @octokit/openapi ${String(pkg["version"])} to ${out}, their answers (${components} components) to ${answersOut}`,
+  );
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main();

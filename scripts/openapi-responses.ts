@@ -82,6 +82,10 @@ export function extractResponses(doc: JsonObject, operations: readonly string[])
     if (name in components) continue;
     components[name] = strip(lookup(doc, `${SCHEMA_PREFIX}${name}`), named);
   }
-  const sorted = Object.fromEntries(Object.keys(components).sort().map((k) => [k, components[k] ?? null]));
+  const sorted = Object.fromEntries(
+    Object.keys(components)
+      .sort()
+      .map((k) => [k, components[k] ?? null]),
+  );
   return { responses, components: sorted };
 }

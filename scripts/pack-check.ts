@@ -75,7 +75,16 @@ try {
     tarball = join(dir, (await readdir(dir)).find((f) => f.endsWith(".tgz")) ?? "");
     check(tarball.endsWith(`naruto-${VERSION}.tgz`), `no naruto-${VERSION}.tgz in ${dir}`);
     const files = (await sh("tar", ["-tzf", tarball], dir)).split("\n");
-    for (const wanted of ["package/build/cli.js", "package/build/app.js", "package/build/serverless.js", "package/templates/naruto.yml", "package/app.yml", "package/LICENSE", "package/.env.example", "package/Dockerfile"]) {
+    for (const wanted of [
+      "package/build/cli.js",
+      "package/build/app.js",
+      "package/build/serverless.js",
+      "package/templates/naruto.yml",
+      "package/app.yml",
+      "package/LICENSE",
+      "package/.env.example",
+      "package/Dockerfile",
+    ]) {
       check(files.includes(wanted), `the package lacks ${wanted.replace("package/", "")}`);
     }
     check(!files.some((f) => f.startsWith("package/src/") || f.startsWith("package/test/")), "the package carries src/ or test/");
@@ -91,7 +100,8 @@ try {
     const out = (await sh("npx", ["--no-install", "naruto", "--version"], app)).trim();
     check(out === VERSION, `npx naruto --version printed ${JSON.stringify(out)}, not ${VERSION}`);
     const help = await sh("npx", ["--no-install", "naruto", "--help"], app);
-    for (const command of ["init", "upgrade", "doctor", "run", "plan"]) check(new RegExp(`^  ${command}\\b`, "m").test(help), `naruto --help lists no ${command}`);
+    for (const command of ["init", "upgrade", "doctor", "run", "plan"])
+      check(new RegExp(`^  ${command}\\b`, "m").test(help), `naruto --help lists no ${command}`);
   });
 
   const naruto = join(app, "node_modules", ".bin", "naruto");
@@ -107,22 +117,43 @@ try {
     const fake = await startFakeGitHub();
     try {
       const token = fake.addUser("octo-admin", { permission: "admin" }).token;
-      const files = { ".github/workflows/naruto.yml": await readFile(join(user, ".github/workflows/naruto.yml"), "utf8"), ".github/naruto.yml": await readFile(join(user, ".github/naruto.yml"), "utf8") };
+      const files = {
+        ".github/workflows/naruto.yml": await readFile(join(user, ".github/workflows/naruto.yml"), "utf8"),
+        ".github/naruto.yml": await readFile(join(user, ".github/naruto.yml"), "utf8"),
+      };
       await fake.createRepo({ owner: "acme", name: "demo", files });
       fake.setActionsSettings({ repo: "acme/demo", secrets: ["CODEX_API_KEY"], canApprovePullRequestReviews: true });
       const out = await sh(naruto, ["doctor", "--token", token, "--api-url", fake.apiUrl], user);
-      check(/^ok +workflow: .* is a valid workflow \(GitHub's workflow parser\)$/m.test(out) && out.includes("Nothing stops a mission"), `doctor printed:\n${out}`);
+      check(
+        /^ok +workflow: .* is a valid workflow \(GitHub's workflow parser\)$/m.test(out) && out.includes("Nothing stops a mission"),
+        `doctor printed:\n${out}`,
+      );
     } finally {
       await fake.close();
     }
   });
 
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const appEnv: Record<string, string> = { APP_ID: "1", APP_SLUG: "naruto-pack-check", WEBHOOK_SECRET: "pack-check-secret", PRIVATE_KEY: privateKey, LOG_LEVEL: "warn" };
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs1", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
+  const appEnv: Record<string, string> = {
+    APP_ID: "1",
+    APP_SLUG: "naruto-pack-check",
+    WEBHOOK_SECRET: "pack-check-secret",
+    PRIVATE_KEY: privateKey,
+    LOG_LEVEL: "warn",
+  };
 
   await step("app", async () => {
     const port = await freePort();
-    const server = spawn("npm", ["start", "--silent"], { cwd: join(app, "node_modules", "naruto"), env: { ...env, ...appEnv, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const server = spawn("npm", ["start", "--silent"], {
+      cwd: join(app, "node_modules", "naruto"),
+      env: { ...env, ...appEnv, PORT: String(port), HOST: "127.0.0.1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     const pid = server.pid;
     let output = "";
     server.stdout.on("data", (c: Buffer) => (output += c.toString()));
@@ -131,11 +162,21 @@ try {
     try {
       let health: unknown = null;
       for (let i = 0; i < 100 && health === null; i++) {
-        health = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => (r.ok ? r.json() : null), () => null);
+        health = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => (r.ok ? r.json() : null),
+          () => null,
+        );
         if (health === null) await new Promise((r) => setTimeout(r, 200));
       }
-      check(JSON.stringify(health) === JSON.stringify({ status: "ok", in_flight: 0 }), `GET /healthz answered ${JSON.stringify(health)}; the server said:\n${output}`);
-      const unsigned = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+      check(
+        JSON.stringify(health) === JSON.stringify({ status: "ok", in_flight: 0 }),
+        `GET /healthz answered ${JSON.stringify(health)}; the server said:\n${output}`,
+      );
+      const unsigned = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      });
       check(unsigned.status === 401, `an unsigned delivery got ${unsigned.status}`);
     } finally {
       if (pid !== undefined) process.kill(-pid, "SIGTERM");

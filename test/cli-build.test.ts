@@ -38,7 +38,11 @@ describe("the built CLI", () => {
     expect(bin.code, bin.stderr).toBe(0);
     expect(bin.stdout.trim()).toBe(VERSION);
     const cli = pathToFileURL(join(ROOT, "build", "cli.js")).href;
-    const built = await node(["--input-type=module", "-e", `const { main } = await import(${JSON.stringify(cli)}); process.exitCode = await main(["--version"]);`]);
+    const built = await node([
+      "--input-type=module",
+      "-e",
+      `const { main } = await import(${JSON.stringify(cli)}); process.exitCode = await main(["--version"]);`,
+    ]);
     expect(built.code, built.stderr).toBe(0);
     expect(built.stdout.trim()).toBe(VERSION);
   });

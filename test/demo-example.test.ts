@@ -5,7 +5,7 @@
  * a project whose tests still pass, each item changing only what it owns.
  */
 import { spawn } from "node:child_process";
-import { readdir, readFile, } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +27,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
-
 
 async function checkedPlan(): Promise<CheckResult & { plan: Plan }> {
   const result = checkPlan(await readFile(join(EXAMPLE, "plan.yml"), "utf8"));
@@ -66,8 +65,18 @@ async function runItem(repo: TestRepo, item: PlanItem, task: string, command: st
   const workDir = await workDirAt(repo.dir);
   cleanups.push(() => workDir.remove());
   const agent = await runAgent({
-    command, sandbox: unsandboxed(), workDir, prompt: buildPrompt({ task, item }), env: { PATH: process.env.PATH }, allowEnv: [], network: true,
-    mission: "m-demo", item: item.id, attempt: 1, writes: item.writes, timeoutMs: 60_000,
+    command,
+    sandbox: unsandboxed(),
+    workDir,
+    prompt: buildPrompt({ task, item }),
+    env: { PATH: process.env.PATH },
+    allowEnv: [],
+    network: true,
+    mission: "m-demo",
+    item: item.id,
+    attempt: 1,
+    writes: item.writes,
+    timeoutMs: 60_000,
   });
   expect(agent.outcome, `${item.id}: ${agent.output}`).toBe("exited");
   expect(agent.result?.summary).not.toMatch(/^(failed|no instructions)/);
@@ -146,7 +155,10 @@ async function simulate(order: readonly string[]): Promise<TestRepo> {
     await runItem(repo, item, plan.title, config.config.agents.default!.command);
     const changed = await changedPaths(repo);
     expect(changed, `${id} changes something`).not.toEqual([]);
-    expect(changed.filter((path) => !isCoveredBy(repoPathOf(path), item.writes)), `${id} stays in its writes`).toEqual([]);
+    expect(
+      changed.filter((path) => !isCoveredBy(repoPathOf(path), item.writes)),
+      `${id} stays in its writes`,
+    ).toEqual([]);
     if (item.verify !== null) expect(await sh(item.verify, repo.dir), `${id} verify`).toMatchObject({ code: 0 });
     const tests = changed.filter((path) => path.endsWith(".test.js"));
     if (tests.length > 0) expect(await sh(`node --test ${tests.join(" ")}`, repo.dir), `${id}'s tests`).toMatchObject({ code: 0 });
@@ -164,9 +176,7 @@ describe("the demo plan (examples/demo/plan.yml)", () => {
     expect(result.ok).toBe(true);
     expect(result.proof?.ok).toBe(true);
     expect(result.conflicts).toEqual([{ a: "stock-report", b: "csv-import", path: "src/index.js", order: "added" }]);
-    expect(result.items.filter((item) => item.added_after.length > 0)).toEqual([
-      { id: "csv-import", after: ["money-parse"], added_after: ["stock-report"] },
-    ]);
+    expect(result.items.filter((item) => item.added_after.length > 0)).toEqual([{ id: "csv-import", after: ["money-parse"], added_after: ["stock-report"] }]);
   });
 
   it("has about 8 items with estimates, and a chain where each item builds on the one before", async () => {
@@ -186,7 +196,12 @@ describe("the demo plan (examples/demo/plan.yml)", () => {
     const result = await checkedPlan();
     const declared = dependencies(result, false);
     const all = dependencies(result, true);
-    expect(stableOrder(result.plan.items.map((item) => item.id), all)).toEqual(QUEUE_ORDER);
+    expect(
+      stableOrder(
+        result.plan.items.map((item) => item.id),
+        all,
+      ),
+    ).toEqual(QUEUE_ORDER);
     expect(respectsOrder(SWAPPED_ORDER, declared)).toBe(true);
     expect(respectsOrder(SWAPPED_ORDER, all)).toBe(false);
     expect(runsOnItsDependenciesAlone(SWAPPED_ORDER, declared, "csv-import")).toBe(true);

@@ -67,7 +67,8 @@ const NOT_COMMANDS = [
   /^naruto (issue_comment|schedule)$/,
 ];
 
-const PATH = /^(?:src|test|scripts|docs|templates|schema|examples|bench|bin|\.ci)\/[\w./-]*$|^(?:app\.yml|action\.yml|Dockerfile|\.env\.example|LICENSE|package\.json|vitest\.config\.ts)$/;
+const PATH =
+  /^(?:src|test|scripts|docs|templates|schema|examples|bench|bin|\.ci)\/[\w./-]*$|^(?:app\.yml|action\.yml|Dockerfile|\.env\.example|LICENSE|package\.json|vitest\.config\.ts)$/;
 
 describe("the docs' commands and files", () => {
   it("name only commands and options naruto --help lists", async () => {

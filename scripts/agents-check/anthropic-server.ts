@@ -34,10 +34,16 @@ export async function startAnthropicServer(scenarios: readonly Scenario[]): Prom
 function answer(request: LoopbackRequest, response: ServerResponse, scenarios: readonly Scenario[], nextId: () => number): void {
   const body = JSON.parse(request.body) as MessagesRequest;
   const messages = body.messages ?? [];
-  const prompt = messages.filter((m) => m.role === "user").flatMap((m) => texts(m.content)).join("\n");
+  const prompt = messages
+    .filter((m) => m.role === "user")
+    .flatMap((m) => texts(m.content))
+    .join("\n");
   const scenario = pickScenario(scenarios, prompt);
   const usage: Usage = scenario?.usage ?? { input: 0, output: 0 };
-  const turn: Turn = scenario === null ? { kind: "say", text: "agents-check: no scenario matches this prompt" } : turnAt(scenario, messages.filter((m) => m.role === "assistant").length);
+  const turn: Turn =
+    scenario === null
+      ? { kind: "say", text: "agents-check: no scenario matches this prompt" }
+      : turnAt(scenario, messages.filter((m) => m.role === "assistant").length);
   const block = contentBlock(turn, workingDirectory([...texts(body.system), ...messages.flatMap((m) => texts(m.content))]), `toolu_agents_check_${nextId()}`);
   const stopReason = block.type === "tool_use" ? "tool_use" : "end_turn";
   const model = body.model ?? "claude-agents-check";
@@ -46,25 +52,53 @@ function answer(request: LoopbackRequest, response: ServerResponse, scenarios: r
 
   if (body.stream !== true) {
     response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ id, type: "message", role: "assistant", model, content: [block], stop_reason: stopReason, stop_sequence: null, usage: { ...startUsage, output_tokens: usage.output } }));
+    response.end(
+      JSON.stringify({
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [block],
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: { ...startUsage, output_tokens: usage.output },
+      }),
+    );
     return;
   }
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  writeSse(response, { type: "message_start", message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage } }, "message_start");
+  writeSse(
+    response,
+    {
+      type: "message_start",
+      message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: startUsage },
+    },
+    "message_start",
+  );
   if (block.type === "tool_use") {
     writeSse(response, { type: "content_block_start", index: 0, content_block: { ...block, input: {} } }, "content_block_start");
-    writeSse(response, { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }, "content_block_delta");
+    writeSse(
+      response,
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+      "content_block_delta",
+    );
   } else {
     writeSse(response, { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start");
     writeSse(response, { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: block.text } }, "content_block_delta");
   }
   writeSse(response, { type: "content_block_stop", index: 0 }, "content_block_stop");
-  writeSse(response, { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output } }, "message_delta");
+  writeSse(
+    response,
+    { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output } },
+    "message_delta",
+  );
   writeSse(response, { type: "message_stop" }, "message_stop");
   response.end();
 }
 
-type Block = { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: Record<string, string> } | { readonly type: "text"; readonly text: string };
+type Block =
+  | { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: Record<string, string> }
+  | { readonly type: "text"; readonly text: string };
 
 function contentBlock(turn: Turn, cwd: string | null, id: string): Block {
   switch (turn.kind) {
@@ -82,7 +116,9 @@ function contentBlock(turn: Turn, cwd: string | null, id: string): Block {
 function texts(content: unknown): string[] {
   if (typeof content === "string") return [content];
   if (!Array.isArray(content)) return [];
-  return content.flatMap((b: unknown) => (typeof b === "object" && b !== null && "type" in b && b.type === "text" && "text" in b && typeof b.text === "string" ? [b.text] : []));
+  return content.flatMap((b: unknown) =>
+    typeof b === "object" && b !== null && "type" in b && b.type === "text" && "text" in b && typeof b.text === "string" ? [b.text] : [],
+  );
 }
 
 function workingDirectory(parts: readonly string[]): string | null {

@@ -41,14 +41,23 @@ export async function checkRefusal(driver: CliDriver, cli: InstalledCli, root: s
   const home = join(scratch.stateDir, "home");
   await mkdir(home, { recursive: true });
   await initRepo(scratch, { preset: driver.name, env: [], read: [cli.dir], cases: CASES });
-  const naruto = await run(process.execPath, [NARUTO, "run", "--plan", scratch.planFile], { cwd: scratch.repo, env: bareEnv(driver, cli, home), timeout: 5 * 60_000 }).then(
+  const naruto = await run(process.execPath, [NARUTO, "run", "--plan", scratch.planFile], {
+    cwd: scratch.repo,
+    env: bareEnv(driver, cli, home),
+    timeout: 5 * 60_000,
+  }).then(
     (r) => ({ code: 0, stderr: r.stderr }),
     (error: { code?: number; stderr?: string }) => ({ code: error.code ?? 1, stderr: error.stderr ?? String(error) }),
   );
   const auth = PRESET_AUTH[driver.name];
   const problems: string[] = [];
   if (naruto.code !== 2) problems.push(`naruto run exited ${naruto.code}, expected 2 (refused before anything is made)`);
-  const expected = [`(${auth.cli}) has no credentials`, ...auth.fix.map(([command]) => command), ...(auth.probe === null ? [] : [`\`${auth.probe.join(" ")}\` finds no login`]), "Nothing was started."];
+  const expected = [
+    `(${auth.cli}) has no credentials`,
+    ...auth.fix.map(([command]) => command),
+    ...(auth.probe === null ? [] : [`\`${auth.probe.join(" ")}\` finds no login`]),
+    "Nothing was started.",
+  ];
   for (const text of expected) if (!naruto.stderr.includes(text)) problems.push(`the refusal does not say "${text}"`);
   const made = (await run("git", ["for-each-ref", "--format=%(refname)", "refs/naruto/", "refs/heads/naruto/"], { cwd: scratch.repo })).stdout.trim();
   if (made !== "") problems.push(`the refused run made refs: ${made.replaceAll("\n", ", ")}`);
@@ -57,7 +66,12 @@ export async function checkRefusal(driver: CliDriver, cli: InstalledCli, root: s
   return { problems, details: [] };
 }
 
-export async function checkLoginMission(driver: CliDriver, cli: InstalledCli, root: string, keep: boolean): Promise<MissionOutcome & { readonly kept?: string }> {
+export async function checkLoginMission(
+  driver: CliDriver,
+  cli: InstalledCli,
+  root: string,
+  keep: boolean,
+): Promise<MissionOutcome & { readonly kept?: string }> {
   if (driver.login === undefined) return { problems: [], details: [] };
   const scratch = await makeScratch({ cacheRoot: dirname(root), name: `${driver.name}-login` });
   const home = join(scratch.stateDir, "home");
@@ -70,9 +84,15 @@ export async function checkLoginMission(driver: CliDriver, cli: InstalledCli, ro
     const outcome = await checkMission({ scratch, driver, cases: CASES, env: { ...bareEnv(driver, cli, home), ...login.env } });
     const after = await readFile(login.loginFile).catch(() => null);
     const problems = [...outcome.problems];
-    if (after === null || !after.equals(before)) problems.push(`the user's login file ${login.loginFile} was ${after === null ? "removed" : "changed"} by the run`);
+    if (after === null || !after.equals(before))
+      problems.push(`the user's login file ${login.loginFile} was ${after === null ? "removed" : "changed"} by the run`);
     if (problems.length > 0 || keep) await writeFile(join(scratch.root, "requests.jsonl"), `${server.requests.map((r) => JSON.stringify(r)).join("\n")}\n`);
-    if (problems.length > 0) return { problems, details: [...outcome.details, `the scripted server answered ${server.requests.length} request(s) (requests.jsonl in the scratch folder)`], kept: scratch.root };
+    if (problems.length > 0)
+      return {
+        problems,
+        details: [...outcome.details, `the scripted server answered ${server.requests.length} request(s) (requests.jsonl in the scratch folder)`],
+        kept: scratch.root,
+      };
     if (!keep) await rm(scratch.root, { recursive: true, force: true });
     return { problems, details: outcome.details };
   } catch (error) {

@@ -40,8 +40,11 @@ export const codex: CliDriver = {
     await mkdir(codexHome, { recursive: true });
     await writeFile(join(codexHome, "config.toml"), codexConfig(server, { login: true }));
     await new Promise<void>((resolve, reject) => {
-      const child = execFile(join(bin, "codex"), ["login", "--with-api-key"], { env: { PATH: process.env.PATH ?? "", HOME: home, CODEX_HOME: codexHome }, timeout: 60_000 }, (error) =>
-        error === null ? resolve() : reject(new Error(`codex login --with-api-key failed: ${error.message}`)),
+      const child = execFile(
+        join(bin, "codex"),
+        ["login", "--with-api-key"],
+        { env: { PATH: process.env.PATH ?? "", HOME: home, CODEX_HOME: codexHome }, timeout: 60_000 },
+        (error) => (error === null ? resolve() : reject(new Error(`codex login --with-api-key failed: ${error.message}`))),
       );
       child.stdin?.end("sk-naruto-agents-check-stored-login\n");
     });

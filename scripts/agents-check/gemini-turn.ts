@@ -51,9 +51,10 @@ export function answerGemini(input: { readonly model: string; readonly request: 
   const answered = (request.contents ?? []).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse !== undefined).length;
   const turn = turnAt(scenario, answered);
   if (turn.kind === "say") return reply(model, [{ text: turn.text }], scenario.usage);
-  if (turn.kind === "shell") return reply(model, [{ functionCall: { name: "run_shell_command", args: { command: turn.command, description: "scripted step" } } }], scenario.usage);
+  if (turn.kind === "shell")
+    return reply(model, [{ functionCall: { name: "run_shell_command", args: { command: turn.command, description: "scripted step" } } }], scenario.usage);
   const cwd = workingDirectory(texts);
-  if (cwd === null) return geminiError("no working directory in the request (no \"Workspace Directories\" in the session context)");
+  if (cwd === null) return geminiError('no working directory in the request (no "Workspace Directories" in the session context)');
   const path = isAbsolute(turn.path) ? turn.path : resolve(cwd, turn.path);
   return reply(model, [{ functionCall: { name: "write_file", args: { file_path: path, content: turn.content } } }], scenario.usage);
 }
@@ -86,7 +87,9 @@ export function geminiError(message: string): GeminiReply {
 
 /** The text the user side of the conversation holds: the session context and the prompt. */
 function userTexts(request: GeminiRequest): string[] {
-  return (request.contents ?? []).filter((c) => c.role !== "model").flatMap((c) => (c.parts ?? []).flatMap((p) => (typeof p.text === "string" ? [p.text] : [])));
+  return (request.contents ?? [])
+    .filter((c) => c.role !== "model")
+    .flatMap((c) => (c.parts ?? []).flatMap((p) => (typeof p.text === "string" ? [p.text] : [])));
 }
 
 /** The first workspace directory the session context lists (`- **Workspace Directories:**\n  - /path`). */

@@ -36,7 +36,12 @@ export function installDir(root: string, pkg: string, version: string): string {
   return join(root, `${pkg.replace("/", "-")}@${version}`);
 }
 
-export async function installCli(input: { readonly root: string; readonly pkg: string; readonly version: string; readonly env: NodeJS.ProcessEnv }): Promise<InstalledCli> {
+export async function installCli(input: {
+  readonly root: string;
+  readonly pkg: string;
+  readonly version: string;
+  readonly env: NodeJS.ProcessEnv;
+}): Promise<InstalledCli> {
   const dir = installDir(input.root, input.pkg, input.version);
   const bin = join(dir, "node_modules", ".bin");
   if ((await installedVersion(dir, input.pkg)) === input.version) return { dir, bin, installed: false };
@@ -44,20 +49,26 @@ export async function installCli(input: { readonly root: string; readonly pkg: s
   const partial = `${dir}.partial-${randomBytes(4).toString("hex")}`;
   await mkdir(partial);
   try {
-    await run("npm", ["install", "--prefix", partial, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `${input.pkg}@${input.version}`], {
-      cwd: partial,
-      env: input.env,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      "npm",
+      ["install", "--prefix", partial, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", `${input.pkg}@${input.version}`],
+      {
+        cwd: partial,
+        env: input.env,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   } catch (error) {
     await rm(partial, { recursive: true, force: true });
-    const stderr = typeof error === "object" && error !== null && "stderr" in error ? String(error.stderr).trim().split("\n").slice(-3).join(" | ") : String(error);
+    const stderr =
+      typeof error === "object" && error !== null && "stderr" in error ? String(error.stderr).trim().split("\n").slice(-3).join(" | ") : String(error);
     throw new InstallError(`npm could not install ${input.pkg}@${input.version} (${stderr}); check that the npm registry is reachable`, { cause: error });
   }
   // npm's own links point inside the folder (relative), so the rename keeps them working.
   await rm(dir, { recursive: true, force: true });
   await rename(partial, dir);
-  if ((await installedVersion(dir, input.pkg)) !== input.version) throw new InstallError(`npm installed something else than ${input.pkg}@${input.version} in ${dir}`);
+  if ((await installedVersion(dir, input.pkg)) !== input.version)
+    throw new InstallError(`npm installed something else than ${input.pkg}@${input.version} in ${dir}`);
   return { dir, bin, installed: true };
 }
 

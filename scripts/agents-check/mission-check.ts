@@ -52,12 +52,26 @@ interface RecordedAttempt {
   readonly reason: string | null;
 }
 
-export async function checkMission(input: { readonly scratch: Scratch; readonly driver: CliDriver; readonly cases: readonly CheckCase[]; readonly env: NodeJS.ProcessEnv }): Promise<MissionOutcome> {
+export async function checkMission(input: {
+  readonly scratch: Scratch;
+  readonly driver: CliDriver;
+  readonly cases: readonly CheckCase[];
+  readonly env: NodeJS.ProcessEnv;
+}): Promise<MissionOutcome> {
   const { scratch, driver, cases } = input;
   const before = await repoState(scratch.repo);
-  const naruto = await run(process.execPath, [NARUTO, "run", "--plan", scratch.planFile, "--json"], { cwd: scratch.repo, env: input.env, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 }).then(
+  const naruto = await run(process.execPath, [NARUTO, "run", "--plan", scratch.planFile, "--json"], {
+    cwd: scratch.repo,
+    env: input.env,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 15 * 60_000,
+  }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? "", stderr: error.stderr ?? String(error) }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? 1,
+      stdout: error.stdout ?? "",
+      stderr: error.stderr ?? String(error),
+    }),
   );
   let result: MissionJson;
   try {
@@ -67,7 +81,10 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
   }
   const git = async (...args: string[]) => (await run("git", args, { cwd: scratch.repo, maxBuffer: 64 * 1024 * 1024 })).stdout;
   const commonDir = join(scratch.repo, (await git("rev-parse", "--git-common-dir")).trim());
-  const details = [`mission ${result.mission} (${result.status}), sandbox: ${result.sandbox ?? "not recorded"}`, `report: ${join(commonDir, "naruto", "missions", result.mission, "report.md")}`];
+  const details = [
+    `mission ${result.mission} (${result.status}), sandbox: ${result.sandbox ?? "not recorded"}`,
+    `report: ${join(commonDir, "naruto", "missions", result.mission, "report.md")}`,
+  ];
   const problems: string[] = [];
 
   const after = await repoState(scratch.repo);
@@ -93,10 +110,14 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
     if (status !== expect.status) problems.push(`${c.id}: ${status}${why}, expected ${expect.status}`);
     else if (expect.status === "integrated") {
       const paths = Object.keys(expect.files).sort();
-      if (JSON.stringify([...item.changed].sort()) !== JSON.stringify(paths)) problems.push(`${c.id}: changed ${item.changed.join(", ") || "nothing"}, expected ${paths.join(", ")}`);
+      if (JSON.stringify([...item.changed].sort()) !== JSON.stringify(paths))
+        problems.push(`${c.id}: changed ${item.changed.join(", ") || "nothing"}, expected ${paths.join(", ")}`);
       for (const [path, content] of Object.entries(expect.files)) {
         const onQueue = await git("show", `${result.queue.branch}:${path}`).catch(() => null);
-        if (onQueue !== content) problems.push(`${c.id}: the queue holds ${onQueue === null ? "no" : JSON.stringify(onQueue.slice(0, 80))} ${path}, expected ${JSON.stringify(content)}`);
+        if (onQueue !== content)
+          problems.push(
+            `${c.id}: the queue holds ${onQueue === null ? "no" : JSON.stringify(onQueue.slice(0, 80))} ${path}, expected ${JSON.stringify(content)}`,
+          );
       }
     } else if (expect.status === "out_of_scope" && !(item.reason ?? "").includes(expect.path)) {
       problems.push(`${c.id}: the reason does not name ${expect.path}${why}`);
@@ -106,7 +127,10 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
 
     // Usage: each item ran once (max_attempts 1), so its one attempt carries the scenario's.
     const turns = turnsOf(c.scenario);
-    const tokens = driver.expectedTokens?.(c.scenario.usage, turns) ?? { in: turns * (c.scenario.usage.input + (c.scenario.usage.cacheRead ?? 0)), out: turns * c.scenario.usage.output };
+    const tokens = driver.expectedTokens?.(c.scenario.usage, turns) ?? {
+      in: turns * (c.scenario.usage.input + (c.scenario.usage.cacheRead ?? 0)),
+      out: turns * c.scenario.usage.output,
+    };
     const cost = driver.expectedCostUsd(c.scenario.usage, turns);
     if (attempt === undefined) {
       problems.push(`${c.id}: no attempt recorded`);
@@ -118,7 +142,11 @@ export async function checkMission(input: { readonly scratch: Scratch; readonly 
     if (!sameCost(attempt.cost_usd, cost)) problems.push(`${c.id}: recorded a cost of ${attempt.cost_usd ?? "none"}, expected ${cost ?? "none"}`);
     const shown = formatUsage({ costUsd: cost, tokensIn: tokens.in, tokensOut: tokens.out });
     if (!report.includes(shown)) problems.push(`${c.id}: the report does not show "${shown}"`);
-    totals = { costUsd: cost === null || totals.costUsd === null ? null : totals.costUsd + cost, tokensIn: totals.tokensIn + tokens.in, tokensOut: totals.tokensOut + tokens.out };
+    totals = {
+      costUsd: cost === null || totals.costUsd === null ? null : totals.costUsd + cost,
+      tokensIn: totals.tokensIn + tokens.in,
+      tokensOut: totals.tokensOut + tokens.out,
+    };
   }
   const total = `Total reported by the agents: ${formatUsage(totals)}.`;
   if (!report.includes(total)) problems.push(`the report does not say "${total}"`);
@@ -139,7 +167,11 @@ function firstLine(text: string): string {
 
 /** A reason with its output tail, on one line: the FAIL line should say why without the details. */
 function oneLine(text: string): string {
-  const line = text.split("\n").map((l) => l.trim()).filter((l) => l !== "").join(" | ");
+  const line = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .join(" | ");
   return line.length > 400 ? `${line.slice(0, 400)}…` : line;
 }
 

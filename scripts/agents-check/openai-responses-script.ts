@@ -42,7 +42,11 @@ export function answer(body: unknown, scenarios: readonly Scenario[]): Answer {
   const input = inputItems(body);
   const scenario = pickScenario(scenarios, userText(input));
   if (scenario === null) {
-    return { kind: "refusal", status: 400, message: `no scenario matches this prompt (looked for ${scenarios.map((s) => JSON.stringify(s.match)).join(", ")})` };
+    return {
+      kind: "refusal",
+      status: 400,
+      message: `no scenario matches this prompt (looked for ${scenarios.map((s) => JSON.stringify(s.match)).join(", ")})`,
+    };
   }
   // Every tool call of the model's comes back as one output: their number is the turns taken.
   const answered = input.filter((item) => item.type === "custom_tool_call_output" || item.type === "function_call_output").length;
@@ -52,7 +56,8 @@ export function answer(body: unknown, scenarios: readonly Scenario[]): Answer {
 
 function replyFor(turn: Turn, tools: OfferedTools): Reply | Refusal {
   if (turn.kind === "say") return { kind: "message", text: turn.text };
-  const call: ToolCall = turn.kind === "write" ? { tool: "apply_patch", input: addFilePatch(turn.path, turn.content) } : { tool: "exec_command", input: { cmd: turn.command } };
+  const call: ToolCall =
+    turn.kind === "write" ? { tool: "apply_patch", input: addFilePatch(turn.path, turn.content) } : { tool: "exec_command", input: { cmd: turn.command } };
   if (tools.get("exec") === "custom") return { kind: "custom_tool_call", name: "exec", input: execScript(call) };
   const kind = tools.get(call.tool);
   if (kind === undefined) {

@@ -17,7 +17,8 @@ export async function startOpenAiResponsesServer(scenarios: readonly Scenario[])
   let served = 0;
   return startLoopbackServer((request, response) => {
     const path = request.url.split("?")[0];
-    if (request.method !== "POST" || path !== "/v1/responses") return sendError(response, 404, `no ${request.method} ${path} here: the scripted server answers POST /v1/responses`);
+    if (request.method !== "POST" || path !== "/v1/responses")
+      return sendError(response, 404, `no ${request.method} ${path} here: the scripted server answers POST /v1/responses`);
     let body: unknown;
     try {
       body = JSON.parse(request.body);

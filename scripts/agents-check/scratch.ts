@@ -59,7 +59,8 @@ export async function initRepo(scratch: Scratch, setup: RepoSetup): Promise<void
   await writeFile(join(scratch.repo, "README.md"), "# scratch\n\nThe repository of one `npm run agents-check` mission.\n");
   await writeFile(join(scratch.repo, "notes", "existing.txt"), "already here\n");
   await writeFile(scratch.planFile, planOf(setup.cases));
-  const git = (...args: string[]) => run("git", ["-c", "user.name=agents-check", "-c", "user.email=agents-check@example.invalid", ...args], { cwd: scratch.repo });
+  const git = (...args: string[]) =>
+    run("git", ["-c", "user.name=agents-check", "-c", "user.email=agents-check@example.invalid", ...args], { cwd: scratch.repo });
   await git("init", "-q", "-b", "main");
   await git("add", "-A");
   await git("commit", "-q", "-m", "scratch repository");
@@ -71,5 +72,9 @@ export async function repoState(repo: string): Promise<string> {
   const refs = (await git("for-each-ref", "--format=%(refname) %(objectname)"))
     .split("\n")
     .filter((line) => line !== "" && !line.startsWith("refs/naruto/") && !line.startsWith("refs/heads/naruto/"));
-  return [`HEAD ${(await git("symbolic-ref", "HEAD")).trim()} ${(await git("rev-parse", "HEAD")).trim()}`, ...refs, `status ${JSON.stringify(await git("status", "--porcelain", "--untracked-files=all"))}`].join("\n");
+  return [
+    `HEAD ${(await git("symbolic-ref", "HEAD")).trim()} ${(await git("rev-parse", "HEAD")).trim()}`,
+    ...refs,
+    `status ${JSON.stringify(await git("status", "--porcelain", "--untracked-files=all"))}`,
+  ].join("\n");
 }

@@ -62,7 +62,10 @@ export interface CliDriver {
    * outside the repository and outside /tmp) and returns the variables to set and the paths the
    * sandbox must show read-only.
    */
-  configure(input: { readonly server: ModelServer; readonly stateDir: string }): Promise<{ readonly env: Readonly<Record<string, string>>; readonly readOnly: readonly string[] }>;
+  configure(input: {
+    readonly server: ModelServer;
+    readonly stateDir: string;
+  }): Promise<{ readonly env: Readonly<Record<string, string>>; readonly readOnly: readonly string[] }>;
   /**
    * Logs the CLI in offline, the way its user would on their machine, with a login that talks to
    * `server` (files under `home`, the user's HOME of the run; `bin` holds the CLI): for the opt-in login path
@@ -70,7 +73,11 @@ export interface CliDriver {
    * sandbox shows, and the login file naruto copies, which must be left as it was. Absent: the
    * CLI cannot be logged in offline against its scripted server.
    */
-  login?(input: { readonly server: ModelServer; readonly home: string; readonly bin: string }): Promise<{ readonly env: Readonly<Record<string, string>>; readonly readOnly: readonly string[]; readonly loginFile: string }>;
+  login?(input: {
+    readonly server: ModelServer;
+    readonly home: string;
+    readonly bin: string;
+  }): Promise<{ readonly env: Readonly<Record<string, string>>; readonly readOnly: readonly string[]; readonly loginFile: string }>;
   /** Reads a price: the cost the report should show for `turns` turns of `usage` (null: the CLI reports none). */
   expectedCostUsd(usage: Usage, turns: number): number | null;
   /**

@@ -33,12 +33,31 @@ describe("unpackArtifact: a work artifact's zip, checked before a byte of it is 
   });
 
   it("refuses what is no zip at all", () => {
-    expect(unpackArtifact(Buffer.from("not a zip, just some text that is long enough"), ARTIFACT_SPECS.work)).toMatchObject({ kind: "refused", reason: expect.stringMatching(/not a zip archive/) });
+    expect(unpackArtifact(Buffer.from("not a zip, just some text that is long enough"), ARTIFACT_SPECS.work)).toMatchObject({
+      kind: "refused",
+      reason: expect.stringMatching(/not a zip archive/),
+    });
   });
 
   it("lets the queue artifact carry the zips of the legs it took, and nothing else", () => {
-    expect(unpackArtifact(writeZip([{ name: "queue.json", data: "{}" }, { name: "naruto-work-a-1.zip", data: "PK" }]), ARTIFACT_SPECS.queue).kind).toBe("ok");
-    expect(unpackArtifact(writeZip([{ name: "queue.json", data: "{}" }, { name: "naruto-work-a-1.tar", data: "x" }]), ARTIFACT_SPECS.queue).kind).toBe("refused");
+    expect(
+      unpackArtifact(
+        writeZip([
+          { name: "queue.json", data: "{}" },
+          { name: "naruto-work-a-1.zip", data: "PK" },
+        ]),
+        ARTIFACT_SPECS.queue,
+      ).kind,
+    ).toBe("ok");
+    expect(
+      unpackArtifact(
+        writeZip([
+          { name: "queue.json", data: "{}" },
+          { name: "naruto-work-a-1.tar", data: "x" },
+        ]),
+        ARTIFACT_SPECS.queue,
+      ).kind,
+    ).toBe("refused");
   });
 });
 

@@ -4,15 +4,24 @@ import { listZipEntries, readZipEntry, ZipFormatError } from "./artifact-zip.ts"
 
 describe("listZipEntries and readZipEntry", () => {
   it("read what upload-artifact makes: deflated and stored regular files", () => {
-    const zip = writeZip([{ name: "result.json", data: '{"ok":true}\n' }, { name: "checkpoint.bundle", data: Buffer.alloc(3000, 7), method: 0 }]);
+    const zip = writeZip([
+      { name: "result.json", data: '{"ok":true}\n' },
+      { name: "checkpoint.bundle", data: Buffer.alloc(3000, 7), method: 0 },
+    ]);
     const entries = listZipEntries(zip, 8);
-    expect(entries.map((e) => [e.name, e.kind, e.size])).toEqual([["result.json", "file", 12], ["checkpoint.bundle", "file", 3000]]);
+    expect(entries.map((e) => [e.name, e.kind, e.size])).toEqual([
+      ["result.json", "file", 12],
+      ["checkpoint.bundle", "file", 3000],
+    ]);
     expect(readZipEntry(zip, entries[0]!).toString()).toBe('{"ok":true}\n');
     expect(readZipEntry(zip, entries[1]!)).toEqual(Buffer.alloc(3000, 7));
   });
 
   it("tell symbolic links and folders from files", () => {
-    const zip = writeZip([{ name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 }, { name: "sub/", data: "", mode: S_IFDIR | 0o755 }]);
+    const zip = writeZip([
+      { name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 },
+      { name: "sub/", data: "", mode: S_IFDIR | 0o755 },
+    ]);
     expect(listZipEntries(zip, 8).map((e) => e.kind)).toEqual(["symlink", "directory"]);
   });
 

@@ -29,7 +29,14 @@ export function partialWorkBranch(mission: string, item: string, attempt: number
   return `naruto-attempts/${mission}/${item}/${attempt}`;
 }
 
-export const ARTIFACT_FILES = { plan: "plan.json", result: "result.json", bundle: "checkpoint.bundle", review: "review.json", queue: "queue.json", queueBundle: "queue.bundle" } as const;
+export const ARTIFACT_FILES = {
+  plan: "plan.json",
+  result: "result.json",
+  bundle: "checkpoint.bundle",
+  review: "review.json",
+  queue: "queue.json",
+  queueBundle: "queue.bundle",
+} as const;
 
 /** JSON files larger than this are refused unread. */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
@@ -47,7 +54,10 @@ export const ARTIFACT_SPECS = {
   review: { files: { [ARTIFACT_FILES.review]: MAX_JSON_BYTES } },
   work: { files: { [ARTIFACT_FILES.result]: MAX_JSON_BYTES, [ARTIFACT_FILES.bundle]: MAX_BUNDLE_BYTES } },
   /** The queue job's record and bundle, and the zips of the legs it took, as it downloaded them. */
-  queue: { files: { [ARTIFACT_FILES.queue]: MAX_JSON_BYTES, [ARTIFACT_FILES.queueBundle]: MAX_BUNDLE_BYTES }, more: { pattern: FORWARDED_LEG, maxBytes: MAX_WORK_ZIP_BYTES, maxCount: 256 } },
+  queue: {
+    files: { [ARTIFACT_FILES.queue]: MAX_JSON_BYTES, [ARTIFACT_FILES.queueBundle]: MAX_BUNDLE_BYTES },
+    more: { pattern: FORWARDED_LEG, maxBytes: MAX_WORK_ZIP_BYTES, maxCount: 256 },
+  },
 } as const satisfies Record<string, ArtifactSpec>;
 
 export const planArtifactSchema = z.object({

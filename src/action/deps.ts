@@ -66,4 +66,3 @@ export interface CommandInput {
   readonly selfLogins: readonly string[];
   readonly pullRequestHead: (number: number) => Promise<PullRequestHead | null>;
 }
-

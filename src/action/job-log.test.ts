@@ -35,7 +35,9 @@ describe("disarmCommands", () => {
   });
 
   it("leaves naruto's own lines as they are", () => {
-    expect(disarmCommands("naruto: queue of m-1: abc → def, 2 checkpoint(s)\n  pushed: 1")).toBe("naruto: queue of m-1: abc → def, 2 checkpoint(s)\n  pushed: 1");
+    expect(disarmCommands("naruto: queue of m-1: abc → def, 2 checkpoint(s)\n  pushed: 1")).toBe(
+      "naruto: queue of m-1: abc → def, 2 checkpoint(s)\n  pushed: 1",
+    );
   });
 });
 

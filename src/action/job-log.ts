@@ -30,7 +30,10 @@ function breakOldForm(line: string): string {
 export function quoteUntrusted(text: string): string {
   const body = text.replace(/(?:\r\n|\r|\n)$/, "");
   if (body === "") return "";
-  return body.split(LINE_BREAK).map((line) => `  | ${breakOldForm(line)}`).join("\n");
+  return body
+    .split(LINE_BREAK)
+    .map((line) => `  | ${breakOldForm(line)}`)
+    .join("\n");
 }
 
 /**

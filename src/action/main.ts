@@ -84,7 +84,10 @@ async function main(): Promise<void> {
   const log = coreLog({ summary: Boolean(env["GITHUB_STEP_SUMMARY"]) });
   // GitHub asks for >= 1 s between writes; a test server or an Enterprise Server may allow less.
   const interval = Number(env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ?? "");
-  const throttle = Number.isFinite(interval) && interval >= 0 && env["NARUTO_GITHUB_WRITE_INTERVAL_MS"] ? { throttle: { writeIntervalMs: interval, notificationIntervalMs: interval } } : {};
+  const throttle =
+    Number.isFinite(interval) && interval >= 0 && env["NARUTO_GITHUB_WRITE_INTERVAL_MS"]
+      ? { throttle: { writeIntervalMs: interval, notificationIntervalMs: interval } }
+      : {};
   const portFor = (auth: string) =>
     createGitHub({
       token: auth,
@@ -103,33 +106,41 @@ async function main(): Promise<void> {
   const resultCi = resultCiOf({ ciToken, app: core.getInput("app"), botLogin });
   const ci = resultCi === "token" ? { resultCi, ciGitHub: portFor(ciToken), ciRemote: remoteFor(ctx.serverUrl, ctx.fullName, ciToken) } : { resultCi };
   const gitEnv = scrubbedEnv(env);
-  const deps: ModeDeps = redactedModeDeps({
-    github,
-    store: createGitHubMissionStore({ github }),
-    now: () => new Date(),
-    workflow: ctx.workflow,
-    ref: ctx.ref,
-    log,
-    botLogin,
-    runUrl: ctx.runUrl,
-    git: createGit({ env: gitEnv }),
-    env,
-    repo: ctx.fullName,
-    workspace: ctx.workspace,
-    tempDir: ctx.tempDir,
-    configPath: core.getInput("config") || CONFIG_PATH,
-    remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
-    ...ci,
-    run: ctx.runId === null ? null : { id: ctx.runId, attempt: ctx.runAttempt },
-    ...containment(env),
-  }, { secrets: [token, ...(ciToken === "" ? [] : [ciToken])] });
+  const deps: ModeDeps = redactedModeDeps(
+    {
+      github,
+      store: createGitHubMissionStore({ github }),
+      now: () => new Date(),
+      workflow: ctx.workflow,
+      ref: ctx.ref,
+      log,
+      botLogin,
+      runUrl: ctx.runUrl,
+      git: createGit({ env: gitEnv }),
+      env,
+      repo: ctx.fullName,
+      workspace: ctx.workspace,
+      tempDir: ctx.tempDir,
+      configPath: core.getInput("config") || CONFIG_PATH,
+      remote: remoteFor(ctx.serverUrl, ctx.fullName, token),
+      ...ci,
+      run: ctx.runId === null ? null : { id: ctx.runId, attempt: ctx.runAttempt },
+      ...containment(env),
+    },
+    { secrets: [token, ...(ciToken === "" ? [] : [ciToken])] },
+  );
   const payload: unknown = ctx.eventPath ? JSON.parse(await readFile(ctx.eventPath, "utf8")) : null;
   const version = await getExecOutput("git", ["--version"], { silent: true, ignoreReturnCode: true, env: gitEnv });
   core.debug(`naruto ${USER_AGENT}, ${version.stdout.trim() || "git not found"}`);
 
   await runMode(
     deps,
-    { mode: core.getInput("mode", { required: true }), mission: core.getInput("mission"), items: core.getInput("items"), artifacts: core.getInput("artifacts") },
+    {
+      mode: core.getInput("mode", { required: true }),
+      mission: core.getInput("mission"),
+      items: core.getInput("items"),
+      artifacts: core.getInput("artifacts"),
+    },
     {
       command: {
         event: commentEventOf(ctx.eventName, payload),

@@ -38,10 +38,20 @@ const preparedSchema = z.object({
       kind: z.literal("queue"),
       ...common,
       artifacts: z.string(),
-      dispatch: z.object({ phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).nullable(), items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })), run: z.number().int().positive().optional() }),
+      dispatch: z.object({
+        phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).nullable(),
+        items: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })),
+        run: z.number().int().positive().optional(),
+      }),
       /** A refresh: the base branch's head as the action's step read it (the queue job replays onto it). */
       onto: z.object({ ref: z.string(), commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }).optional(),
-      legs: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), job: z.object({ runId: z.number().int().positive(), runAttempt: z.number().int().min(1), name: z.string() }) })),
+      legs: z.array(
+        z.object({
+          item: z.string(),
+          attempt: z.number().int().min(1),
+          job: z.object({ runId: z.number().int().positive(), runAttempt: z.number().int().min(1), name: z.string() }),
+        }),
+      ),
       /** Legs that ended without a result the action's step took: their attempts fail with the reason. */
       failed: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), reason: z.string() })),
     }),
@@ -66,7 +76,10 @@ export async function writePrepared(dir: string, job: PreparedJob): Promise<stri
 
 export async function readPrepared(path: string): Promise<PreparedJob> {
   const text = await readFile(path, "utf8").catch((error: unknown) => {
-    throw new PreparedFileError(`cannot read ${path} (${error instanceof Error ? error.message : String(error)}): run naruto's action step (mode plan, work or review) first and pass its \`prepared\` output as NARUTO_PREPARED`, { cause: error });
+    throw new PreparedFileError(
+      `cannot read ${path} (${error instanceof Error ? error.message : String(error)}): run naruto's action step (mode plan, work or review) first and pass its \`prepared\` output as NARUTO_PREPARED`,
+      { cause: error },
+    );
   });
   let json: unknown;
   try {
@@ -77,7 +90,9 @@ export async function readPrepared(path: string): Promise<PreparedJob> {
   const parsed = preparedSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new PreparedFileError(`${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"} — was it written by the same version of naruto's action?`);
+    throw new PreparedFileError(
+      `${path}: ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"} — was it written by the same version of naruto's action?`,
+    );
   }
   return parsed.data.job;
 }

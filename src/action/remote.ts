@@ -53,8 +53,17 @@ export async function hasCommit(git: Git, repoDir: string, commit: string): Prom
  * Pushes `commit` to `ref`. With `expected`, a compare-and-swap: `--force-with-lease` on the
  * value read, so a ref someone else moved meanwhile is left alone and the push fails.
  */
-export async function pushRef(git: Git, repoDir: string, remote: Remote, input: { commit: string; ref: string; expected?: string | null; force?: boolean }): Promise<void> {
+export async function pushRef(
+  git: Git,
+  repoDir: string,
+  remote: Remote,
+  input: { commit: string; ref: string; expected?: string | null; force?: boolean },
+): Promise<void> {
   const lease = input.expected === undefined ? [] : [`--force-with-lease=${input.ref}:${input.expected ?? ""}`];
   const refspec = `${input.force ? "+" : ""}${input.commit}:${input.ref}`;
-  await gitText(git, { args: ["-c", "core.hooksPath=/dev/null", "push", "--quiet", "--porcelain", ...lease, remote.url, refspec], cwd: repoDir, env: remote.env });
+  await gitText(git, {
+    args: ["-c", "core.hooksPath=/dev/null", "push", "--quiet", "--porcelain", ...lease, remote.url, refspec],
+    cwd: repoDir,
+    env: remote.env,
+  });
 }

@@ -30,7 +30,9 @@ export interface ActionInputs {
 
 export function parseMode(value: string): Mode {
   if (value.trim() === "integrate") {
-    throw new ModeInputError("input mode \"integrate\" was split into two jobs: `queue` (builds and verifies, read-only token) and `publish` (pushes, runs nothing of the repository). Update .github/workflows/naruto.yml from templates/naruto.yml (docs/action.md)");
+    throw new ModeInputError(
+      'input mode "integrate" was split into two jobs: `queue` (builds and verifies, read-only token) and `publish` (pushes, runs nothing of the repository). Update .github/workflows/naruto.yml from templates/naruto.yml (docs/action.md)',
+    );
   }
   const mode = MODES.find((m) => m === value.trim());
   if (!mode) throw new ModeInputError(`input mode ${JSON.stringify(value)}: expected one of ${MODES.join(", ")}`);
@@ -44,7 +46,8 @@ export async function runMode(
 ): Promise<void> {
   const mode = parseMode(inputs.mode);
   // The agent step runs this same bundle: `node "$NARUTO_CLI"`.
-  if ((mode === "plan" || mode === "work" || mode === "review" || mode === "queue") && context.entryPoint !== undefined) deps.log.setOutput("cli", context.entryPoint);
+  if ((mode === "plan" || mode === "work" || mode === "review" || mode === "queue") && context.entryPoint !== undefined)
+    deps.log.setOutput("cli", context.entryPoint);
   switch (mode) {
     case "command":
       await commandMode(deps, context.command);

@@ -7,7 +7,14 @@
  */
 
 /** Names that carry GitHub credentials on a runner. */
-const TOKEN_NAMES = new Set(["GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"]);
+const TOKEN_NAMES = new Set([
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "GH_ENTERPRISE_TOKEN",
+  "GITHUB_ENTERPRISE_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+]);
 
 /** The names in `env` that carry a token, or an action input (which may: `INPUT_GITHUB-TOKEN`). */
 export function tokenVariables(env: Readonly<Record<string, string | undefined>>): string[] {
@@ -37,7 +44,7 @@ export class SudoInStepError extends Error {
   constructor() {
     super(
       "the agent step can still use sudo, and an agent with root could undo its sandbox: remove sudo before this step " +
-        "(templates/naruto.yml's \"naruto sandbox\" step does, after installing bubblewrap), or run the job on a runner without it",
+        '(templates/naruto.yml\'s "naruto sandbox" step does, after installing bubblewrap), or run the job on a runner without it',
     );
   }
 }

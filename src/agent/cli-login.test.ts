@@ -15,16 +15,37 @@ afterEach(async () => {
 
 describe("safeCopy: what an agent gets of a login", () => {
   it("claude: everything but the refresh token, which Claude Code replaces on each refresh", () => {
-    const text = JSON.stringify({ claudeAiOauth: { accessToken: "at", refreshToken: "rt", refreshTokenExpiresAt: 1, expiresAt: NOW.getTime() + 3600_000, scopes: ["user:inference"], subscriptionType: "max" }, other: 1 });
+    const text = JSON.stringify({
+      claudeAiOauth: {
+        accessToken: "at",
+        refreshToken: "rt",
+        refreshTokenExpiresAt: 1,
+        expiresAt: NOW.getTime() + 3600_000,
+        scopes: ["user:inference"],
+        subscriptionType: "max",
+      },
+      other: 1,
+    });
     const copy = safeCopy("claude", text, NOW);
     expect(copy).toMatchObject({ ok: true, validUntil: NOW.getTime() + 3600_000 });
     if (!copy.ok) return;
-    expect(JSON.parse(copy.text)).toEqual({ claudeAiOauth: { accessToken: "at", expiresAt: NOW.getTime() + 3600_000, scopes: ["user:inference"], subscriptionType: "max" }, other: 1 });
+    expect(JSON.parse(copy.text)).toEqual({
+      claudeAiOauth: { accessToken: "at", expiresAt: NOW.getTime() + 3600_000, scopes: ["user:inference"], subscriptionType: "max" },
+      other: 1,
+    });
   });
 
   it("codex: a ChatGPT login with its refresh token emptied, valid until its access token's exp", () => {
     const access = jwt({ exp: NOW.getTime() / 1000 + 86400 });
-    const copy = safeCopy("codex", JSON.stringify({ auth_mode: "chatgpt", tokens: { access_token: access, refresh_token: "rt", id_token: "x", account_id: "a" }, last_refresh: NOW.toISOString() }), NOW);
+    const copy = safeCopy(
+      "codex",
+      JSON.stringify({
+        auth_mode: "chatgpt",
+        tokens: { access_token: access, refresh_token: "rt", id_token: "x", account_id: "a" },
+        last_refresh: NOW.toISOString(),
+      }),
+      NOW,
+    );
     expect(copy).toMatchObject({ ok: true, validUntil: NOW.getTime() + 86400_000 });
     if (copy.ok) expect(JSON.parse(copy.text).tokens).toEqual({ access_token: access, refresh_token: "", id_token: "x", account_id: "a" });
   });
@@ -83,9 +104,15 @@ describe("readLogin and placeLogin", () => {
   it("says when the CLI is not logged in here, and when its access token would expire too soon", async () => {
     const h = await home();
     const read = (validForMs: number) => readLogin({ login: claude, cli: "Claude Code", env: { HOME: h }, now: NOW, validForMs });
-    expect(await read(0)).toEqual({ ok: false, why: `Claude Code is not logged in on this machine (there is no ${h}/.claude/.credentials.json): log it in with \`claude auth login\`` });
+    expect(await read(0)).toEqual({
+      ok: false,
+      why: `Claude Code is not logged in on this machine (there is no ${h}/.claude/.credentials.json): log it in with \`claude auth login\``,
+    });
     await mkdir(join(h, ".claude"));
-    await writeFile(join(h, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "at", refreshToken: "rt", expiresAt: NOW.getTime() + 30 * 60_000 } }));
+    await writeFile(
+      join(h, ".claude", ".credentials.json"),
+      JSON.stringify({ claudeAiOauth: { accessToken: "at", refreshToken: "rt", expiresAt: NOW.getTime() + 30 * 60_000 } }),
+    );
     // Claude Code refreshes 5 minutes before the expiry: 25 minutes are left.
     expect((await read(20 * 60_000)).ok).toBe(true);
     const soon = await read(30 * 60_000);

@@ -44,7 +44,13 @@ export function loginPath(login: LoginFiles, env: Readonly<Record<string, string
  * The copy of `login` an agent gets, or why there is none: the CLI is not logged in here, its
  * file is not one naruto can read, or its access token expires within `validForMs`.
  */
-export async function readLogin(input: { readonly login: LoginFiles; readonly cli: string; readonly env: Readonly<Record<string, string | undefined>>; readonly now: Date; readonly validForMs: number }): Promise<LoginCopy> {
+export async function readLogin(input: {
+  readonly login: LoginFiles;
+  readonly cli: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: Date;
+  readonly validForMs: number;
+}): Promise<LoginCopy> {
   const { login, cli } = input;
   const source = loginPath(login, input.env);
   const text = await readFile(source, "utf8").catch(() => null);
@@ -54,7 +60,10 @@ export async function readLogin(input: { readonly login: LoginFiles; readonly cl
   if (!copy.ok) return { ok: false, why: `${source}: ${copy.why}` };
   if (copy.validUntil !== null && copy.validUntil - (copy.margin ?? 0) - input.now.getTime() < input.validForMs) {
     const left = copy.validUntil - input.now.getTime();
-    const when = left <= 0 ? `expired at ${new Date(copy.validUntil).toISOString()}` : `expires at ${new Date(copy.validUntil).toISOString()}, in ${Math.floor(left / 60_000)} min`;
+    const when =
+      left <= 0
+        ? `expired at ${new Date(copy.validUntil).toISOString()}`
+        : `expires at ${new Date(copy.validUntil).toISOString()}, in ${Math.floor(left / 60_000)} min`;
     return {
       ok: false,
       why:
@@ -68,7 +77,16 @@ export async function readLogin(input: { readonly login: LoginFiles; readonly cl
     const extra = await readFile(join(source, "..", name), "utf8").catch(() => null);
     if (extra !== null && extra.length <= LOGIN_FILE_LIMIT) extras.push({ path: join(login.target, name), text: extra });
   }
-  return { ok: true, files: [{ path: join(login.target, login.file), text: copy.text }, ...extras, ...copy.more.map((m) => ({ path: join(login.target, m.name), text: m.text }))], validUntil: copy.validUntil, source };
+  return {
+    ok: true,
+    files: [
+      { path: join(login.target, login.file), text: copy.text },
+      ...extras,
+      ...copy.more.map((m) => ({ path: join(login.target, m.name), text: m.text })),
+    ],
+    validUntil: copy.validUntil,
+    source,
+  };
 }
 
 /** Writes the copy into the agent's private HOME (folders 0700, files 0600). */
@@ -105,7 +123,8 @@ export function safeCopy(kind: LoginFiles["kind"], text: string, now: Date): Cop
   switch (kind) {
     case "claude": {
       const oauth = json.claudeAiOauth;
-      if (!isRecord(oauth) || typeof oauth.accessToken !== "string" || oauth.accessToken === "") return { ok: false, why: "holds no Claude login (claudeAiOauth.accessToken): log in with `claude auth login`" };
+      if (!isRecord(oauth) || typeof oauth.accessToken !== "string" || oauth.accessToken === "")
+        return { ok: false, why: "holds no Claude login (claudeAiOauth.accessToken): log in with `claude auth login`" };
       const { refreshToken: _r, refreshTokenExpiresAt: _e, ...rest } = oauth;
       const expires = typeof oauth.expiresAt === "number" ? oauth.expiresAt : null;
       return { ok: true, text: JSON.stringify({ ...json, claudeAiOauth: rest }), validUntil: expires, margin: CLAUDE_REFRESH_MARGIN_MS, more: [] };
@@ -124,9 +143,15 @@ export function safeCopy(kind: LoginFiles["kind"], text: string, now: Date): Cop
       return { ok: true, text: JSON.stringify({ ...json, tokens: { ...tokens, refresh_token: "" } }), validUntil, more: [] };
     }
     case "gemini": {
-      if (typeof json.refresh_token !== "string" && typeof json.access_token !== "string") return { ok: false, why: "holds no Google login: log in by running `gemini` and choosing Login with Google" };
+      if (typeof json.refresh_token !== "string" && typeof json.access_token !== "string")
+        return { ok: false, why: "holds no Google login: log in by running `gemini` and choosing Login with Google" };
       // Its settings must choose that login; a user's own settings (GEMINI_CLI_HOME) replace these.
-      return { ok: true, text, validUntil: null, more: [{ name: "settings.json", text: `${JSON.stringify({ security: { auth: { selectedType: "oauth-personal" } } }, null, 2)}\n` }] };
+      return {
+        ok: true,
+        text,
+        validUntil: null,
+        more: [{ name: "settings.json", text: `${JSON.stringify({ security: { auth: { selectedType: "oauth-personal" } } }, null, 2)}\n` }],
+      };
     }
   }
 }

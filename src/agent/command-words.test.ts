@@ -34,7 +34,15 @@ describe("replaceWords", () => {
     const command = "./run.sh --in ../data/x.json 'keep this'";
     const [run, , data] = commandWords(command);
     if (run === undefined || data === undefined) throw new Error("no words");
-    expect(replaceWords(command, new Map([[run, "/home/u/my agents/run.sh"], [data, "/home/u/data/x.json"]]))).toBe("'/home/u/my agents/run.sh' --in /home/u/data/x.json 'keep this'");
+    expect(
+      replaceWords(
+        command,
+        new Map([
+          [run, "/home/u/my agents/run.sh"],
+          [data, "/home/u/data/x.json"],
+        ]),
+      ),
+    ).toBe("'/home/u/my agents/run.sh' --in /home/u/data/x.json 'keep this'");
   });
 });
 

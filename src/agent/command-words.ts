@@ -84,7 +84,50 @@ export function commandWords(command: string): CommandWord[] {
 }
 
 /** Shell words that start no program of their own (keywords and builtins). */
-export const SHELL_WORDS: ReadonlySet<string> = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "case", "esac", "do", "done", "in", "!", "{", "}", "exec", "cd", "set", "export", "eval", "source", ".", ":", "true", "false", "test", "[", "echo", "printf", "read", "trap", "umask", "ulimit", "command", "exit", "return", "unset", "wait", "shift", "local", "time"]);
+export const SHELL_WORDS: ReadonlySet<string> = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "for",
+  "while",
+  "until",
+  "case",
+  "esac",
+  "do",
+  "done",
+  "in",
+  "!",
+  "{",
+  "}",
+  "exec",
+  "cd",
+  "set",
+  "export",
+  "eval",
+  "source",
+  ".",
+  ":",
+  "true",
+  "false",
+  "test",
+  "[",
+  "echo",
+  "printf",
+  "read",
+  "trap",
+  "umask",
+  "ulimit",
+  "command",
+  "exit",
+  "return",
+  "unset",
+  "wait",
+  "shift",
+  "local",
+  "time",
+]);
 
 /**
  * The program a command starts: its first literal word, when it names a program (not a shell

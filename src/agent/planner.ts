@@ -44,7 +44,8 @@ export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerR
   for (let attempt = 1; attempt <= PLANNER_ATTEMPTS; attempt++) {
     const previous = errors;
     const run = await input.run({ attempt, prompt: (planFile) => plannerPrompt(input.task, planFile, previous) });
-    if (run.stopped === true) return { ok: false, stopped: true, reason: "the planner was stopped: naruto is shutting down or the mission ended", attempts: attempt };
+    if (run.stopped === true)
+      return { ok: false, stopped: true, reason: "the planner was stopped: naruto is shutting down or the mission ended", attempts: attempt };
     tail = run.tail ?? [];
     if (!run.ok) {
       errors = [`the planner agent failed: ${run.detail}`];
@@ -60,7 +61,12 @@ export async function planWithAgent(input: PlanWithAgentInput): Promise<PlannerR
     if (check.ok) return { ok: true, check, text, attempts: attempt };
     errors = check.errors.map(formatPlanError);
   }
-  return { ok: false, reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:\n${errors.join("\n")}`, attempts: PLANNER_ATTEMPTS, ...(tail.length > 0 ? { outputTail: tail } : {}) };
+  return {
+    ok: false,
+    reason: `no valid plan after ${PLANNER_ATTEMPTS} attempts:\n${errors.join("\n")}`,
+    attempts: PLANNER_ATTEMPTS,
+    ...(tail.length > 0 ? { outputTail: tail } : {}),
+  };
 }
 
 /** The planner's prompt: the request, the plan format, and the previous attempt's errors. */

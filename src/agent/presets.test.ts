@@ -148,8 +148,20 @@ exit 0`;
 // (role `utility_router`) before the main model (role `main`).
 describe("gemini preset on Gemini CLI 0.61.0's output", () => {
   function geminiModel(tokens: { prompt: number; candidates: number; thoughts?: number; cached?: number }, role?: string) {
-    const t = { input: tokens.prompt - (tokens.cached ?? 0), prompt: tokens.prompt, candidates: tokens.candidates, total: tokens.prompt + tokens.candidates + (tokens.thoughts ?? 0), cached: tokens.cached ?? 0, thoughts: tokens.thoughts ?? 0, tool: 0 };
-    return { api: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 50, errorsByType: {} }, tokens: t, ...(role === undefined ? {} : { roles: { [role]: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 50, tokens: t } } }) };
+    const t = {
+      input: tokens.prompt - (tokens.cached ?? 0),
+      prompt: tokens.prompt,
+      candidates: tokens.candidates,
+      total: tokens.prompt + tokens.candidates + (tokens.thoughts ?? 0),
+      cached: tokens.cached ?? 0,
+      thoughts: tokens.thoughts ?? 0,
+      tool: 0,
+    };
+    return {
+      api: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 50, errorsByType: {} },
+      tokens: t,
+      ...(role === undefined ? {} : { roles: { [role]: { totalRequests: 1, totalErrors: 0, totalLatencyMs: 50, tokens: t } } }),
+    };
   }
 
   /** A stand-in `gemini` that prints `stdout` and `stderr` (files, so any JSON passes) and exits `rc`. */
@@ -160,7 +172,10 @@ describe("gemini preset on Gemini CLI 0.61.0's output", () => {
   }
 
   it("records the main model, not the router listed first, and adds up the tokens of both", async () => {
-    const models = { "gemini-3.5-flash-lite": geminiModel({ prompt: 900, candidates: 20 }, "utility_router"), "gemini-3.8-flash": geminiModel({ prompt: 2400, candidates: 100, thoughts: 5, cached: 400 }, "main") };
+    const models = {
+      "gemini-3.5-flash-lite": geminiModel({ prompt: 900, candidates: 20 }, "utility_router"),
+      "gemini-3.8-flash": geminiModel({ prompt: 2400, candidates: 100, thoughts: 5, cached: 400 }, "main"),
+    };
     const agent = await runGemini({ stdout: JSON.stringify({ session_id: "s", response: "wrote it", stats: { models, tools: {}, files: {} } }, null, 2) });
     expect(agent.result).toEqual({ summary: "wrote it", cost_usd: null, tokens_in: 3300, tokens_out: 125, model: "gemini-3.8-flash", failure: null });
   });
@@ -192,7 +207,14 @@ YOLO mode is enabled. All tool calls will be automatically approved.
 `;
     const agent = await runGemini({ stdout: "", stderr, rc: 41 });
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 41 });
-    expect(agent.result).toEqual({ summary: "Invalid auth method selected.", cost_usd: null, tokens_in: 0, tokens_out: 0, model: null, failure: { kind: "authentication", message: "Invalid auth method selected." } });
+    expect(agent.result).toEqual({
+      summary: "Invalid auth method selected.",
+      cost_usd: null,
+      tokens_in: 0,
+      tokens_out: 0,
+      model: null,
+      failure: { kind: "authentication", message: "Invalid auth method selected." },
+    });
     expect(agent.output).toContain("Security Warning: Skipping system settings file");
   });
 
@@ -268,11 +290,16 @@ describe("claude preset on Claude Code 2.1.328's refusals and errors", () => {
       is_error: false,
       subtype: "success",
       result: "done",
-      permission_denials: [denied("Write", { file_path: "/w/work/.git/hooks/post-commit", content: "#!/bin/sh\n" }), denied("Write", { file_path: "/w/outside.txt", content: "x\n" })],
+      permission_denials: [
+        denied("Write", { file_path: "/w/work/.git/hooks/post-commit", content: "#!/bin/sh\n" }),
+        denied("Write", { file_path: "/w/outside.txt", content: "x\n" }),
+      ],
     });
     const agent = await runClaude(json);
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
-    expect(agent.output).toContain("naruto: Claude Code refused 2 tool call(s): Write /w/work/.git/hooks/post-commit; Write /w/outside.txt: failing the attempt");
+    expect(agent.output).toContain(
+      "naruto: Claude Code refused 2 tool call(s): Write /w/work/.git/hooks/post-commit; Write /w/outside.txt: failing the attempt",
+    );
     // The usage is kept all the same: the attempt cost what it cost.
     expect(agent.result).toEqual({ summary: "done", cost_usd: 0.00004, tokens_in: 10, tokens_out: 2, model: "claude-sonnet-5-5", failure: null });
   });
@@ -294,7 +321,10 @@ describe("claude preset on Claude Code 2.1.328's refusals and errors", () => {
       is_error: false,
       subtype: "success",
       result: "committed",
-      permission_denials: [denied("Bash", { command: "git add -A && git commit -qam 'mine'", description: "commit" }), denied("Bash", { command: "git push origin HEAD" })],
+      permission_denials: [
+        denied("Bash", { command: "git add -A && git commit -qam 'mine'", description: "commit" }),
+        denied("Bash", { command: "git push origin HEAD" }),
+      ],
     });
     const agent = await runClaude(json);
     expect(agent.outcome).toBe("exited");
@@ -369,9 +399,18 @@ exit ${rc}`;
   const turn = { type: "turn.completed", usage: { input_tokens: 1200, cached_input_tokens: 0, output_tokens: 80 } };
 
   it("fails an attempt whose every write Codex could not make (it exits 0), naming the files, and keeps the usage", async () => {
-    const agent = await runCodex({ script: codexEvents([{ type: "thread.started", thread_id: "t" }, fileChange("item_1", "failed", "notes/a.txt"), fileChange("item_2", "failed", "notes/a.txt", "notes/b.txt"), turn]) });
+    const agent = await runCodex({
+      script: codexEvents([
+        { type: "thread.started", thread_id: "t" },
+        fileChange("item_1", "failed", "notes/a.txt"),
+        fileChange("item_2", "failed", "notes/a.txt", "notes/b.txt"),
+        turn,
+      ]),
+    });
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
-    expect(agent.output).toContain("naruto: Codex could not write notes/a.txt, notes/b.txt (its sandbox refused it, or the patch did not apply), and wrote nothing else: failing the attempt");
+    expect(agent.output).toContain(
+      "naruto: Codex could not write notes/a.txt, notes/b.txt (its sandbox refused it, or the patch did not apply), and wrote nothing else: failing the attempt",
+    );
     expect(agent.result).toEqual({ summary: "I could not write the notes", cost_usd: null, tokens_in: 1200, tokens_out: 80, model: null, failure: null });
   });
 
@@ -382,7 +421,9 @@ exit ${rc}`;
   });
 
   it("lets an attempt pass whose failed patch Codex then made another way", async () => {
-    const agent = await runCodex({ script: codexEvents([fileChange("item_1", "failed", "notes/a.txt"), fileChange("item_2", "completed", "notes/a.txt"), turn]) });
+    const agent = await runCodex({
+      script: codexEvents([fileChange("item_1", "failed", "notes/a.txt"), fileChange("item_2", "completed", "notes/a.txt"), turn]),
+    });
     expect(agent.outcome).toBe("exited");
     expect(agent.output).not.toContain("naruto:");
   });
@@ -407,7 +448,10 @@ describe("each preset says when its CLI refused its credentials (as measured wit
   it.each([
     // Claude Code 2.1.328 with no credentials at all, and with a key its API refused (401).
     ["no login", { is_error: true, subtype: "success", result: "Not logged in · Please run /login", api_error_status: null }],
-    ["a refused key", { is_error: true, subtype: "success", result: "Invalid API key · Fix external API key", api_error_status: 401, api_error_type: "authentication_error" }],
+    [
+      "a refused key",
+      { is_error: true, subtype: "success", result: "Invalid API key · Fix external API key", api_error_status: 401, api_error_type: "authentication_error" },
+    ],
   ])("claude: %s", async (_case, fields) => {
     const agent = await standIn("claude", JSON.stringify({ type: "result", usage: {}, modelUsage: {}, permission_denials: [], ...fields }), 1);
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
@@ -415,20 +459,41 @@ describe("each preset says when its CLI refused its credentials (as measured wit
   });
 
   it("claude: any other error is no word about credentials", async () => {
-    const agent = await standIn("claude", JSON.stringify({ type: "result", is_error: true, subtype: "success", result: "API Error: 529 overloaded", api_error_status: 529, usage: {}, modelUsage: {} }), 1);
+    const agent = await standIn(
+      "claude",
+      JSON.stringify({
+        type: "result",
+        is_error: true,
+        subtype: "success",
+        result: "API Error: 529 overloaded",
+        api_error_status: 529,
+        usage: {},
+        modelUsage: {},
+      }),
+      1,
+    );
     expect(agent.result?.failure).toBeNull();
   });
 
   it("codex: a 401 from its model server, in a turn.failed event (Codex 0.169.0)", async () => {
     const message = "unexpected status 401 Unauthorized: invalid x-api-key, url: http://127.0.0.1:8912/v1/responses";
-    const events = [{ type: "thread.started", thread_id: "t" }, { type: "turn.started" }, { type: "error", message }, { type: "turn.failed", error: { message } }];
+    const events = [
+      { type: "thread.started", thread_id: "t" },
+      { type: "turn.started" },
+      { type: "error", message },
+      { type: "turn.failed", error: { message } },
+    ];
     const agent = await standIn("codex", `${events.map((e) => JSON.stringify(e)).join("\n")}\n`, 1);
     expect(agent).toMatchObject({ outcome: "crashed", exitCode: 1 });
     expect(agent.result?.failure).toEqual({ kind: "authentication", message });
   });
 
   it.each([
-    ["no auth method (exit 41)", 41, "Please set an Auth method in your /home/u/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA"],
+    [
+      "no auth method (exit 41)",
+      41,
+      "Please set an Auth method in your /home/u/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA",
+    ],
     ["a refused key (401)", 401, '{"error":{"code":401,"message":"API key not valid"}}'],
   ])("gemini: %s", async (_case, code, message) => {
     const agent = await standIn("gemini", JSON.stringify({ session_id: "s", error: { type: "Error", message, code } }, null, 2), code & 0xff, "stderr");

@@ -42,7 +42,9 @@ export function buildPrompt(input: PromptInput): string {
     `## Your work item\n\n${clean(item.prompt) || clean(item.title)}`,
     `## Paths you may change\n\n${item.writes.length === 0 ? "None: this item only reads; change no file." : listPaths(item.writes)}`,
     `## Paths to read for context\n\n${item.reads.length === 0 ? "None listed; read whatever helps." : listPaths(item.reads)}`,
-    `## Rules\n\n${rulesOf(input).map((rule, i) => `${i + 1}. ${rule}`).join("\n")}`,
+    `## Rules\n\n${rulesOf(input)
+      .map((rule, i) => `${i + 1}. ${rule}`)
+      .join("\n")}`,
   ];
   const failure = input.previousFailure == null ? "" : clean(input.previousFailure);
   if (failure !== "") {
@@ -61,7 +63,7 @@ export function buildPrompt(input: PromptInput): string {
 
 function rulesOf(input: PromptInput): string[] {
   return [
-    "Change only files under the paths listed in \"Paths you may change\". A change anywhere else fails the whole attempt, and none of it is kept.",
+    'Change only files under the paths listed in "Paths you may change". A change anywhere else fails the whole attempt, and none of it is kept.',
     "Do not commit, push, create branches or tags, or change git configuration: naruto commits your work when you exit.",
     "Other agents change other paths at the same time: do not wait for their work and do not edit their files.",
     "Leave no temporary files, logs or build output in the repository.",

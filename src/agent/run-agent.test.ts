@@ -75,7 +75,8 @@ for (const [name, sandbox] of await sandboxesHere()) {
         NARUTO_ATTEMPT: "1",
         NARUTO_WRITES: "src/api/users.ts\ntest/api/users/",
       });
-      for (const secret of ["GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "SOME_SECRET", "NOT_SET"]) expect(Object.keys(env)).not.toContain(secret);
+      for (const secret of ["GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "SOME_SECRET", "NOT_SET"])
+        expect(Object.keys(env)).not.toContain(secret);
       expect(JSON.stringify(env)).not.toMatch(/ghs_secret|ghp_secret|runtime|oidc/);
       expect(agent.notes).toEqual([
         "GITHUB_TOKEN was not passed to the agent: GitHub tokens never reach an agent",
@@ -164,7 +165,9 @@ for (const [name, sandbox] of await sandboxesHere()) {
       const target = join(dir.root, "target");
       await writeFile(target, "the user's\n");
       // What an earlier run (without the sandbox, or before this fix) left: a link, a pipe, a folder.
-      const first = await run(`cd "$(dirname "$NARUTO_PROMPT_FILE")" && ln -s ${shellQuote(target)} again.md; mkfifo pipe.md; mkdir dir.md; true`, { workDir: dir });
+      const first = await run(`cd "$(dirname "$NARUTO_PROMPT_FILE")" && ln -s ${shellQuote(target)} again.md; mkfifo pipe.md; mkdir dir.md; true`, {
+        workDir: dir,
+      });
       expect(first.outcome).toBe("exited");
       const agent = await run(`cat "$NARUTO_PROMPT_FILE"`, { workDir: dir, prompt: "the second prompt\n" });
       expect(agent.output).toBe("the second prompt\n");
@@ -172,7 +175,9 @@ for (const [name, sandbox] of await sandboxesHere()) {
     });
 
     it("cannot write naruto's prompt or put anything beside it in the sandbox", async () => {
-      const agent = await run(`echo changed > "$NARUTO_PROMPT_FILE" || echo refused; ln -s /etc/passwd "$(dirname "$NARUTO_PROMPT_FILE")/x" 2>/dev/null || echo refused`);
+      const agent = await run(
+        `echo changed > "$NARUTO_PROMPT_FILE" || echo refused; ln -s /etc/passwd "$(dirname "$NARUTO_PROMPT_FILE")/x" 2>/dev/null || echo refused`,
+      );
       if (name === "none") return;
       expect(agent.output).toMatch(/refused\n.*refused\n$/s);
       expect(await readFile(agent.files?.prompt ?? "", "utf8")).toBe("# the prompt\nDo the thing.\n");
@@ -186,4 +191,3 @@ for (const [name, sandbox] of await sandboxesHere()) {
     });
   });
 }
-

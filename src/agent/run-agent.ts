@@ -1,4 +1,14 @@
-import { createRunFiles, readAgentFile, RunFilesError, type Leftover, type LimitHit, type ProcessRun, type RunFiles, type Sandbox, type SandboxRun } from "../sandbox/index.ts";
+import {
+  createRunFiles,
+  readAgentFile,
+  RunFilesError,
+  type Leftover,
+  type LimitHit,
+  type ProcessRun,
+  type RunFiles,
+  type Sandbox,
+  type SandboxRun,
+} from "../sandbox/index.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";
 import { createRedactingStream, createRedactor, secretValues, type Redactor } from "../redact/index.ts";
@@ -96,7 +106,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   }
   const resultFile = files.outputs.result ?? "";
   const planFile = files.outputs.plan;
-  const { env, dropped } = buildAgentEnv({ from, allow: allowEnv, attempt: { mission, item, attempt, writes, promptFile: files.prompt, resultFile, ...(planFile === null ? {} : { planFile }) } });
+  const { env, dropped } = buildAgentEnv({
+    from,
+    allow: allowEnv,
+    attempt: { mission, item, attempt, writes, promptFile: files.prompt, resultFile, ...(planFile === null ? {} : { planFile }) },
+  });
   const notes = dropped.map((d) => `${d.name} was not passed to the agent: ${d.reason}`);
 
   const stream = onOutput === undefined ? null : createRedactingStream(redactor, (text) => onOutput(Buffer.from(text, "utf8")));
@@ -109,7 +123,10 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   }
   const run = { ...raw, leftovers: raw.leftovers.map((l) => ({ ...l, command: redact(l.command) })) };
   if (run.startFailed !== null) notes.push(`the agent could not be started: ${run.startFailed}`);
-  if (run.leftovers.length > 0) notes.push(`killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`);
+  if (run.leftovers.length > 0)
+    notes.push(
+      `killed ${run.leftovers.length} process(es) the agent left running: ${run.leftovers.map((l) => `${l.pid} (${l.command.slice(0, 80)})`).join(", ")}`,
+    );
   // The files were made empty: one still empty holds nothing the agent wrote.
   const read = await readAgentFile(resultFile, "result file", RESULT_FILE_LIMIT);
   const resultText = read.text === "" ? null : read.text;

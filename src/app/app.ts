@@ -49,7 +49,14 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     // The template names each job after its mission ("work m-1a2b3c alpha#1").
     if (context.payload.action === "in_progress" || context.payload.action === "completed") {
       // Saved before the render, which then shows the attempt under way, or its agent done.
-      const leg = { name: job.name, status: job.status, conclusion: job.conclusion ?? null, startedAt: job.started_at ?? null, completedAt: job.completed_at ?? null, url: job.html_url ?? null };
+      const leg = {
+        name: job.name,
+        status: job.status,
+        conclusion: job.conclusion ?? null,
+        startedAt: job.started_at ?? null,
+        completedAt: job.completed_at ?? null,
+        url: job.html_url ?? null,
+      };
       await unlessTokenFails(context, () => onWorkLegStarted(deps, memory, context, leg));
     }
     await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: job.run_id, title: job.name, headBranch: job.head_branch ?? null }));

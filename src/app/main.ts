@@ -26,9 +26,17 @@ async function main(): Promise<void> {
   // probotFrom refused to start without WEBHOOK_SECRET.
   const secret = env["WEBHOOK_SECRET"] ?? "";
   // Deliveries are answered 202 at once and handled after (deliveries.ts).
-  const queue = createDeliveryQueue({ onError: (id, error) => probot.log.error({ err: error }, `delivery ${id} failed after its answer; redeliver it from the App's settings to run it again`) });
+  const queue = createDeliveryQueue({
+    onError: (id, error) => probot.log.error({ err: error }, `delivery ${id} failed after its answer; redeliver it from the App's settings to run it again`),
+  });
   const health = () => ({ status: "ok", in_flight: queue.inFlight() });
-  const server = createWebhookServer({ handler: createHandler(probot, { queue }), path: env["WEBHOOK_PATH"] || "/api/github/webhooks", secret, limits, health });
+  const server = createWebhookServer({
+    handler: createHandler(probot, { queue }),
+    path: env["WEBHOOK_PATH"] || "/api/github/webhooks",
+    secret,
+    limits,
+    health,
+  });
   const port = Number(env["PORT"] || 3000);
   server.listen(port, env["HOST"] || undefined, () => {
     probot.log.info(`naruto app ${deps.botLogin} listening on port ${port}`);

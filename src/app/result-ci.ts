@@ -45,7 +45,10 @@ export async function onPublishEnded(deps: AppDeps, memory: { ci: StartedCi }, c
   const [phase, id] = job.name.split(/\s+/);
   if (phase !== "publish" || id === undefined || !MISSION_ID.test(id) || job.conclusion !== "success") return;
   const { repository } = context.payload;
-  const driver = { ...installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch }), resultCi: "app" as const };
+  const driver = {
+    ...installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch }),
+    resultCi: "app" as const,
+  };
   const stored = await driver.store.load(id);
   if (stored === null) return;
   const { mission } = stored;
@@ -62,7 +65,9 @@ export async function onPublishEnded(deps: AppDeps, memory: { ci: StartedCi }, c
   if (!isMissionTerminal(mission.status) || pull.headSha !== mission.queue.head || memory.ci.get(key) === true) return;
   await restartCi(driver, pull, deps.botLogin);
   memory.ci.set(key, true);
-  context.log.info(`${id}: the result ${mission.queue.head.slice(0, 12)} had no CI yet: pull request #${pull.number} closed and reopened by the App to start it`);
+  context.log.info(
+    `${id}: the result ${mission.queue.head.slice(0, 12)} had no CI yet: pull request #${pull.number} closed and reopened by the App to start it`,
+  );
 }
 
 /** Closes and reopens the pull request with the App's token, unless a check run of another app is on its head already. */

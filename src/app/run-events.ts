@@ -76,7 +76,8 @@ export async function onRunEvent(deps: AppDeps, memory: { throttle: Throttle; re
     if (stored === null) return;
     const { mission } = stored;
     // GitHub refuses a pull request without commits: none can exist while the queue is at its base.
-    const pullRequest = mission.queue.head === mission.base.commit ? null : await driver.github.findPullRequest({ head: mission.queue.branch, base: mission.base.ref });
+    const pullRequest =
+      mission.queue.head === mission.base.commit ? null : await driver.github.findPullRequest({ head: mission.queue.branch, base: mission.base.ref });
     await publishTracking(driver, mission, pullRequest);
     memory.rendered.set(key, stored.version);
   };
@@ -160,7 +161,12 @@ const LEG = /^work (m-[a-z0-9]{4,32}) ([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,
  * a wave of legs); whatever is lost here (a restart) the sweep reads from the jobs before it
  * times anything out.
  */
-export async function onWorkLegStarted(deps: AppDeps, memory: { throttle: Throttle; starts: LegStarts }, context: Context<"workflow_job">, job: StartedJob): Promise<void> {
+export async function onWorkLegStarted(
+  deps: AppDeps,
+  memory: { throttle: Throttle; starts: LegStarts },
+  context: Context<"workflow_job">,
+  job: StartedJob,
+): Promise<void> {
   const leg = LEG.exec(job.name);
   const started = jobStartedAt(job);
   if (leg === null || started === null) return;
@@ -181,7 +187,11 @@ export async function onWorkLegStarted(deps: AppDeps, memory: { throttle: Thrott
     const taken = [...pending.entries()];
     pending.clear();
     if (taken.length === 0) return;
-    const result = await applyEvents(driver.store, id, taken.map(([, event]) => event));
+    const result = await applyEvents(
+      driver.store,
+      id,
+      taken.map(([, event]) => event),
+    );
     // Applied, or already there: either way this App need not save it again.
     result.outcomes.forEach((o, i) => {
       const leg = taken[i]?.[0];

@@ -131,7 +131,10 @@ async function serve({ request, response, input, limits, arena }: Serving): Prom
 type Early = { readonly refused: true; readonly status: number; readonly body: string } | { readonly refused: false; readonly signature: string };
 
 /** What the request line and headers alone decide. */
-function refusalBeforeBody(request: { method: string | undefined; url: string | undefined; headers: FunctionRequest["headers"] }, options: { path: string; maxBytes: number }): Early {
+function refusalBeforeBody(
+  request: { method: string | undefined; url: string | undefined; headers: FunctionRequest["headers"] },
+  options: { path: string; maxBytes: number },
+): Early {
   const url = new URL(request.url ?? "/", "http://localhost");
   if (url.pathname !== options.path) return { refused: true, status: 404, body: "not found" };
   if (request.method !== "POST") return { refused: true, status: 405, body: `POST GitHub's webhooks to ${options.path}` };
@@ -210,7 +213,9 @@ const LINGER_MS = 1_000;
 function refuse(request: IncomingMessage, response: ServerResponse, answer: { status: number; body: string }): void {
   const text = `${answer.body}\n`;
   request.pause();
-  response.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), connection: "close" }).write(text);
+  response
+    .writeHead(answer.status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), connection: "close" })
+    .write(text);
   request.socket.end();
   setTimeout(() => request.socket.destroy(), LINGER_MS).unref();
 }

@@ -4,28 +4,11 @@
  */
 import type { Mission, MissionItem } from "../mission/index.ts";
 import type { MissionEvent } from "../mission/index.ts";
-import {
-  at,
-  checkpointed,
-  commitOf,
-  finished,
-  integrated,
-  item,
-  missionAfter,
-  planned,
-  requested,
-} from "../../test/support/mission-builders.ts";
+import { at, checkpointed, commitOf, finished, integrated, item, missionAfter, planned, requested } from "../../test/support/mission-builders.ts";
 
 /** Two items, `b` after `a`, both integrated: the mission waits for review. */
 export function cleanMission(): Mission {
-  return missionAfter([
-    requested(),
-    planned([item("a"), item("b", ["a"])]),
-    checkpointed("a"),
-    integrated("a"),
-    checkpointed("b"),
-    integrated("b"),
-  ]);
+  return missionAfter([requested(), planned([item("a"), item("b", ["a"])]), checkpointed("a"), integrated("a"), checkpointed("b"), integrated("b")]);
 }
 
 /** `a` ends with `outcome` (one attempt allowed), so `b` after it is skipped. */

@@ -58,9 +58,26 @@ describe("policyFindings", () => {
   });
 
   it("blocks on an artifact refused as a forgery (issue 32): a job of the mission ran code that impersonated a leg", () => {
-    const mission: Mission = { ...cleanMission(), tampering: [{ at: "2026-12-01T00:00:00Z", what: "artifact naruto-work-b-1 of run 41", before: null, after: "sha256:ab", blame: "forged_artifact", attempts: [], action: "b#1's leg is still at work; nothing of it was used" }] };
+    const mission: Mission = {
+      ...cleanMission(),
+      tampering: [
+        {
+          at: "2026-12-01T00:00:00Z",
+          what: "artifact naruto-work-b-1 of run 41",
+          before: null,
+          after: "sha256:ab",
+          blame: "forged_artifact",
+          attempts: [],
+          action: "b#1's leg is still at work; nothing of it was used",
+        },
+      ],
+    };
     expect(policyFindings(facts(mission)).map((f) => [f.severity, f.rule, f.message])).toEqual([
-      ["error", "tampered", "artifact naruto-work-b-1 of run 41 was refused: b#1's leg is still at work; nothing of it was used; a process in one of this mission's jobs made it, so review what the jobs ran"],
+      [
+        "error",
+        "tampered",
+        "artifact naruto-work-b-1 of run 41 was refused: b#1's leg is still at work; nothing of it was used; a process in one of this mission's jobs made it, so review what the jobs ran",
+      ],
     ]);
   });
 
@@ -117,12 +134,9 @@ describe("policyFindings", () => {
     ]);
   });
 
-  it.each([[".github/workflows.md"], [".github/naruto.yml.bak"], ["src/.github/workflows/x.yml"]])(
-    "does not mistake %s for a protected path",
-    (path) => {
-      expect(policyFindings(facts(cleanMission(), { changedPaths: [path] }))).toEqual([]);
-    },
-  );
+  it.each([[".github/workflows.md"], [".github/naruto.yml.bak"], ["src/.github/workflows/x.yml"]])("does not mistake %s for a protected path", (path) => {
+    expect(policyFindings(facts(cleanMission(), { changedPaths: [path] }))).toEqual([]);
+  });
 
   it("lets protected paths change when the config allows it (no protected paths given)", () => {
     expect(policyFindings(facts(cleanMission(), { changedPaths: [".github/workflows/ci.yml"], protectedPaths: [] }))).toEqual([]);

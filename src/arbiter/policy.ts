@@ -73,7 +73,12 @@ function verifyFindings(mission: Mission): Finding[] {
   const out: Finding[] = [];
   const flips = mission.queue.flips;
   if (flips.length > 0) {
-    const where = flips.slice(0, 5).map((f) => `${f.commit.slice(0, 12)} (${f.item === null ? "the base" : `suspecting ${f.item}#${f.attempt}`}: ${f.runs.map((g) => (g ? "green" : "red")).join(", ")})`);
+    const where = flips
+      .slice(0, 5)
+      .map(
+        (f) =>
+          `${f.commit.slice(0, 12)} (${f.item === null ? "the base" : `suspecting ${f.item}#${f.attempt}`}: ${f.runs.map((g) => (g ? "green" : "red")).join(", ")})`,
+      );
     out.push(
       finding(
         "warning",
@@ -85,7 +90,13 @@ function verifyFindings(mission: Mission): Finding[] {
   const base = mission.queue.base_check;
   if (base !== null && !base.green && mission.status !== "failed") {
     const failing = base.report?.failures.length ?? 0;
-    out.push(finding("info", RULES.redBase, `the base ${base.commit.slice(0, 12)} was red (${failing} failing test(s)); batches were judged against its failures (queue.red_base: compare)`));
+    out.push(
+      finding(
+        "info",
+        RULES.redBase,
+        `the base ${base.commit.slice(0, 12)} was red (${failing} failing test(s)); batches were judged against its failures (queue.red_base: compare)`,
+      ),
+    );
   }
   return out;
 }
@@ -143,9 +154,18 @@ function missionFindings(mission: Mission): Finding[] {
 function tamperFindings(mission: Mission): Finding[] {
   return mission.tampering.map((f) => {
     const change = `${f.what}: ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"}`;
-    if (f.blame === "user") return finding("info", RULES.userChange, `${change} while the mission ran; agents could not reach the repository, so this is taken for your own change`);
-    if (f.blame === "forged_artifact") return finding("error", RULES.tampered, `${f.what} was refused: ${f.action ?? "it is not the work of the leg it is named for"}; a process in one of this mission's jobs made it, so review what the jobs ran`);
-    const who = f.blame === "not_naruto" ? "naruto's own ref was moved by something other than naruto" : `it changed while ${f.attempts.join(", ")} ran without the sandbox`;
+    if (f.blame === "user")
+      return finding("info", RULES.userChange, `${change} while the mission ran; agents could not reach the repository, so this is taken for your own change`);
+    if (f.blame === "forged_artifact")
+      return finding(
+        "error",
+        RULES.tampered,
+        `${f.what} was refused: ${f.action ?? "it is not the work of the leg it is named for"}; a process in one of this mission's jobs made it, so review what the jobs ran`,
+      );
+    const who =
+      f.blame === "not_naruto"
+        ? "naruto's own ref was moved by something other than naruto"
+        : `it changed while ${f.attempts.join(", ")} ran without the sandbox`;
     return finding("error", RULES.tampered, `${change}: ${who}${f.action ? `; ${f.action}` : ""}`);
   });
 }

@@ -73,7 +73,10 @@ function mergeReviews(parts: readonly Verdict[]): Verdict {
   for (const p of parts) if (STRICTNESS[p.verdict] > STRICTNESS[verdict]) verdict = p.verdict;
   return {
     verdict,
-    summary: parts.map((p) => p.summary).filter((s) => s !== "").join(" "),
+    summary: parts
+      .map((p) => p.summary)
+      .filter((s) => s !== "")
+      .join(" "),
     findings: parts.flatMap((p) => p.findings),
   };
 }

@@ -65,9 +65,4 @@ export const BLOCKING_RULES: ReadonlySet<string> = new Set([RULES.protectedPath,
  * Rules that mean some item is not integrated. Any finding of these, whatever its severity, asks
  * for changes: a skipped item is explained (a warning) but its work is still missing.
  */
-export const NOT_INTEGRATED_RULES: ReadonlySet<string> = new Set([
-  RULES.itemFailed,
-  RULES.itemSkipped,
-  RULES.itemUnexplained,
-  RULES.itemUnfinished,
-]);
+export const NOT_INTEGRATED_RULES: ReadonlySet<string> = new Set([RULES.itemFailed, RULES.itemSkipped, RULES.itemUnexplained, RULES.itemUnfinished]);

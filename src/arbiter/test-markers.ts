@@ -35,9 +35,18 @@ interface Marker {
 const JS = /\.([cm]?[jt]sx?|vue|svelte)$/i;
 const MARKERS: readonly Marker[] = [
   // Jest, Vitest, Mocha, Jasmine, node:test, Playwright, Cypress
-  { files: JS, pattern: /\b(it|test|describe|context|suite|specify)\.skip(If)?\s*\(|\bx(it|test|describe|context|specify)\s*\(|\bthis\.skip\s*\(\s*\)|\{\s*skip\s*:\s*(true|['"`])/, anyFile: false },
+  {
+    files: JS,
+    pattern:
+      /\b(it|test|describe|context|suite|specify)\.skip(If)?\s*\(|\bx(it|test|describe|context|specify)\s*\(|\bthis\.skip\s*\(\s*\)|\{\s*skip\s*:\s*(true|['"`])/,
+    anyFile: false,
+  },
   // pytest, unittest
-  { files: /\.py$/i, pattern: /@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.skip\s*\(|@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/, anyFile: true },
+  {
+    files: /\.py$/i,
+    pattern: /@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.skip\s*\(|@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b|\.skipTest\s*\(/,
+    anyFile: true,
+  },
   // Go
   { files: /_test\.go$/i, pattern: /\b[tb]\.Skip(f|Now)?\s*\(/, anyFile: false },
   // Rust

@@ -27,11 +27,11 @@ describe("test files and skip markers", () => {
     ["test/a.test.ts", "test('x', { skip: true }, () => {})", "{ skip: true"],
     ["tests/test_a.py", "@pytest.mark.skip(reason='later')", "@pytest.mark.skip"],
     ["src/util.py", "    @unittest.skip('flaky')", "@unittest.skip"],
-    ["pkg/a_test.go", "\tt.Skip(\"later\")", "t.Skip("],
+    ["pkg/a_test.go", '\tt.Skip("later")', "t.Skip("],
     ["src/lib.rs", "    #[ignore]", "#[ignore"],
-    ["src/test/java/UserTest.java", "  @Disabled(\"later\")", "@Disabled"],
+    ["src/test/java/UserTest.java", '  @Disabled("later")', "@Disabled"],
     ["src/test/kotlin/UserTest.kt", "  @Ignore", "@Ignore"],
-    ["Tests/UserTests.cs", "[Fact(Skip = \"later\")]", "[Fact(Skip ="],
+    ["Tests/UserTests.cs", '[Fact(Skip = "later")]', "[Fact(Skip ="],
   ])("%s: %s", (path, line, marker) => {
     expect(skipMarkerIn(path, line)).toBe(marker);
   });
@@ -74,7 +74,14 @@ describe("parsePatch", () => {
   it("reads deletions, renames and added lines with their numbers", () => {
     expect(parsePatch(PATCH)).toEqual([
       { path: "test/a.test.js", deleted: true, added: [] },
-      { path: "test/b.test.js", deleted: false, added: [{ line: 3, text: "  it.skip('works', () => {" }, { line: 10, text: "++ a line that starts with two pluses" }] },
+      {
+        path: "test/b.test.js",
+        deleted: false,
+        added: [
+          { line: 3, text: "  it.skip('works', () => {" },
+          { line: 10, text: "++ a line that starts with two pluses" },
+        ],
+      },
       { path: "test/moved.test.js", deleted: false, added: [] },
     ]);
   });
@@ -96,7 +103,14 @@ describe("tests_weakened", () => {
       ["error", "tests_weakened", "test/b.test.js", 3],
     ]);
     expect(findings[1]?.message).toContain("it.skip(");
-    const policy = policyFindings({ mission: m, changedPaths: [], protectedPaths: [], queue: { verifyConfigured: false, headVerified: false }, proofCheck: { ok: true }, itemPatches: [{ item: "gut", files: parsePatch(PATCH) }] });
+    const policy = policyFindings({
+      mission: m,
+      changedPaths: [],
+      protectedPaths: [],
+      queue: { verifyConfigured: false, headVerified: false },
+      proofCheck: { ok: true },
+      itemPatches: [{ item: "gut", files: parsePatch(PATCH) }],
+    });
     expect(decideVerdict({ policy, review: null }).verdict).toBe("request_changes");
   });
 

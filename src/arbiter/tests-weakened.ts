@@ -73,7 +73,10 @@ export function testsWeakenedFindings(mission: Mission, patches: readonly ItemPa
       }
       for (const added of file.added) {
         const marker = skipMarkerIn(file.path, added.text);
-        if (marker !== null) out.push(weakened(patch.item, allowed, `adds \`${marker.slice(0, 80)}\` to ${file.path}:${added.line}: a test that no longer runs`, file.path, added.line));
+        if (marker !== null)
+          out.push(
+            weakened(patch.item, allowed, `adds \`${marker.slice(0, 80)}\` to ${file.path}:${added.line}: a test that no longer runs`, file.path, added.line),
+          );
       }
     }
   }

@@ -2,10 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Finding, Verdict, VerdictKind } from "../mission/index.ts";
 import { decideVerdict, parseReviewOutput } from "./verdict.ts";
 
-const GOOD = { verdict: "request_changes", summary: "Validation is missing in orders.", findings: [
-  { severity: "error", message: "orders handler accepts any body", path: "src/api/orders.ts", line: 12 },
-  { severity: "info", message: "nice tests", rule: "style" },
-] };
+const GOOD = {
+  verdict: "request_changes",
+  summary: "Validation is missing in orders.",
+  findings: [
+    { severity: "error", message: "orders handler accepts any body", path: "src/api/orders.ts", line: 12 },
+    { severity: "info", message: "nice tests", rule: "style" },
+  ],
+};
 
 const EXPECTED: Verdict = {
   verdict: "request_changes",
@@ -24,7 +28,10 @@ describe("parseReviewOutput", () => {
     ["the last of several fenced blocks", `\`\`\`json\n{"verdict": "maybe"}\n\`\`\`\nActually:\n\`\`\`json\n${JSON.stringify(GOOD)}\n\`\`\``],
     ["an object after prose", `I read the diff {carefully}. "Quotes" too.\n${JSON.stringify(GOOD)}`],
     ["the last object of several", `{"verdict":"approve","summary":"draft","findings":[]}\nOn reflection:\n${JSON.stringify(GOOD)}`],
-    ["an object with braces inside strings, after prose", `Verdict below.\n${JSON.stringify({ ...GOOD, findings: GOOD.findings, summary: "use {x} not } or {" })}`],
+    [
+      "an object with braces inside strings, after prose",
+      `Verdict below.\n${JSON.stringify({ ...GOOD, findings: GOOD.findings, summary: "use {x} not } or {" })}`,
+    ],
     ["an agent's JSON wrapper", JSON.stringify({ type: "result", is_error: false, result: `Done.\n${JSON.stringify(GOOD)}` })],
   ])("reads a verdict from %s", (_case, text) => {
     const r = parseReviewOutput(text);
@@ -71,7 +78,12 @@ describe("decideVerdict", () => {
   it.each<[string, Finding[], Verdict | null, VerdictKind]>([
     ["nothing found, no review agent", [], null, "approve"],
     ["nothing found, the review approves", [], review("approve"), "approve"],
-    ["only warnings and infos outside the item rules", [f("warning", "proof_unchecked"), f("info", "x")], review("approve", [f("warning", "review")]), "approve"],
+    [
+      "only warnings and infos outside the item rules",
+      [f("warning", "proof_unchecked"), f("info", "x")],
+      review("approve", [f("warning", "review")]),
+      "approve",
+    ],
     ["a protected path touched", [f("error", "protected_path")], review("approve"), "block"],
     ["the proof failed", [f("error", "proof")], null, "block"],
     ["an unverified queue head", [f("error", "queue_unverified")], null, "block"],

@@ -25,7 +25,10 @@ const MAX_MESSAGE = 4000;
 
 const reviewFindingSchema = z.object({
   severity: z.enum(["info", "warning", "error"]),
-  message: z.string().min(1).transform((m) => m.slice(0, MAX_MESSAGE)),
+  message: z
+    .string()
+    .min(1)
+    .transform((m) => m.slice(0, MAX_MESSAGE)),
   rule: z.string().min(1).max(64).optional(),
   path: z.string().nullable().optional(),
   line: z.number().int().min(0).nullable().optional(),
@@ -134,7 +137,8 @@ export function decideVerdict(input: VerdictInput): Verdict {
     if (review?.verdict === "request_changes") why.push("the review agent asks for changes");
   }
   const head = verdict === "approve" ? "Approved: every policy rule passed." : `${LABEL[verdict]}: ${why.join("; ")}.`;
-  const tail = review === null ? `Policy rules only: ${input.noReviewReason ?? "no review agent ran"}.` : `Review (${review.verdict}): ${review.summary || "no summary"}`;
+  const tail =
+    review === null ? `Policy rules only: ${input.noReviewReason ?? "no review agent ran"}.` : `Review (${review.verdict}): ${review.summary || "no summary"}`;
   return { verdict, summary: `${head} ${tail}`, findings };
 }
 

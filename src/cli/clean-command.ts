@@ -46,7 +46,11 @@ function describe(cleaned: readonly CleanedMission[], dryRun: boolean): string {
   for (const c of done) {
     const branches = c.refs.filter((r) => r.startsWith("refs/heads/")).length;
     const kept = c.refs.length - branches;
-    const parts = [plural(branches, "branch", "branches"), plural(c.workDirs.length, "work directory", "work directories"), ...(kept > 0 ? [plural(kept, "kept attempt", "kept attempts")] : [])];
+    const parts = [
+      plural(branches, "branch", "branches"),
+      plural(c.workDirs.length, "work directory", "work directories"),
+      ...(kept > 0 ? [plural(kept, "kept attempt", "kept attempts")] : []),
+    ];
     lines.push(`${dryRun ? "would clean" : "cleaned"} ${c.id} (${c.status}): ${parts.join(", ")}`);
     if (dryRun) for (const r of c.refs) lines.push(`  ${r.replace(/^refs\/heads\//, "")}`);
     if (dryRun) for (const d of c.workDirs) lines.push(`  ${d}`);

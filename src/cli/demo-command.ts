@@ -59,10 +59,21 @@ export async function demoCommand(io: CliIO, options: { json: boolean; keep: boo
   const repoDir = await createDemoRepository(git);
   const now = () => new Date();
   const say = options.json ? io.stderr : io.stdout;
-  say(`naruto demo: a mission of the bundled plan on a copy of examples/demo/project in ${repoDir}${options.keep ? "" : " (removed at the end: --no-keep)"}\n\n`);
+  say(
+    `naruto demo: a mission of the bundled plan on a copy of examples/demo/project in ${repoDir}${options.keep ? "" : " (removed at the end: --no-keep)"}\n\n`,
+  );
   const progress = options.json ? logProgress(io.stderr, now) : io.isTTY ? terminalProgress(io.stdout, now) : logProgress(io.stdout, now);
   const mission = await runLocalMission(
-    { git, env: io.env, now, randomId: () => Math.random().toString(36).slice(2, 8).padEnd(6, "0"), progress, tickMs: 1000, nodePath: process.execPath, cwd: io.cwd },
+    {
+      git,
+      env: io.env,
+      now,
+      randomId: () => Math.random().toString(36).slice(2, 8).padEnd(6, "0"),
+      progress,
+      tickMs: 1000,
+      nodePath: process.execPath,
+      cwd: io.cwd,
+    },
     {
       repoDir,
       planText: await readFile(join(DEMO_DIR, "plan.yml"), "utf8"),

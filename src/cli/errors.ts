@@ -23,7 +23,16 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-const EXPECTED = [UsageError, RunRefusedError, ConfigInvalidError, MissionNotFoundError, RunOverridesError, MissionStillRunningError, SandboxUnavailableError, WorkRootError];
+const EXPECTED = [
+  UsageError,
+  RunRefusedError,
+  ConfigInvalidError,
+  MissionNotFoundError,
+  RunOverridesError,
+  MissionStillRunningError,
+  SandboxUnavailableError,
+  WorkRootError,
+];
 
 export function isExpected(error: unknown): error is Error {
   return EXPECTED.some((type) => error instanceof type);
@@ -58,7 +67,10 @@ export async function reportError(io: CliIO, error: unknown, options: { debug: b
     return EXIT.usage;
   }
   const file = join(options.traceDir, `naruto-error-${options.now.toISOString().replace(/[:.]/g, "-")}.log`);
-  const written = await writeFile(file, `${trace}\n`, { mode: 0o600 }).then(() => true, () => false);
+  const written = await writeFile(file, `${trace}\n`, { mode: 0o600 }).then(
+    () => true,
+    () => false,
+  );
   const where = written ? `the full trace is in ${file}` : "run again with --debug for the full trace";
   io.stderr(`naruto: unexpected error: ${message}\n(${where}; please report it at https://github.com/naruto-dev/naruto/issues)\n`);
   return EXIT.usage;

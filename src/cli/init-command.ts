@@ -39,7 +39,8 @@ export async function initCommand(io: CliIO, o: InitOptions): Promise<number> {
   if (agent === "command" && (o.command === undefined || o.command.trim() === "")) {
     throw new UsageError('--agent command needs the command itself: --command "<what runs your agent>" (it gets the prompt in $NARUTO_PROMPT_FILE)');
   }
-  if (agent !== "command" && o.command !== undefined) throw new UsageError(`--command is for --agent command; --agent ${agent} runs its preset's checked command line`);
+  if (agent !== "command" && o.command !== undefined)
+    throw new UsageError(`--command is for --agent command; --agent ${agent} runs its preset's checked command line`);
   const app = o.app !== undefined && o.app !== false;
   const appSlug = typeof o.app === "string" ? o.app : null;
   const { version, template } = await narutoTemplate();
@@ -66,12 +67,17 @@ export async function initCommand(io: CliIO, o: InitOptions): Promise<number> {
   io.stdout(files.map((f) => describe(f, { agent, app, version })).join(""));
   const refused = files.filter((f) => f.action === "differs");
   if (refused.length > 0) {
-    io.stderr(`naruto init: ${refused.map((f) => f.path).join(" and ")} already ${refused.length === 1 ? "exists" : "exist"} and ${refused.length === 1 ? "differs" : "differ"} from what init writes; left as ${refused.length === 1 ? "it is" : "they are"}. See the difference with --dry-run; \`naruto upgrade\` brings the workflow to this version keeping your blocks; --force replaces them.\n`);
+    io.stderr(
+      `naruto init: ${refused.map((f) => f.path).join(" and ")} already ${refused.length === 1 ? "exists" : "exist"} and ${refused.length === 1 ? "differs" : "differ"} from what init writes; left as ${refused.length === 1 ? "it is" : "they are"}. See the difference with --dry-run; \`naruto upgrade\` brings the workflow to this version keeping your blocks; --force replaces them.\n`,
+    );
     return EXIT.usage;
   }
   const secrets = AGENT_SETUP[agent].secrets.map((name) => ({ name, hint: AGENT_SETUP[agent].keyHint }));
   io.stdout(`\nWhat only you can do:\n${personSteps({ repo: context.repo, secrets, app, appSlug, defaultBranch: context.defaultBranch }).join("\n")}\n`);
-  if (agent === "command") io.stdout("  Your agent's own keys: pass each in the workflow's agent steps (the `*-env` blocks) and list it in its profile's env: in .github/naruto.yml.\n");
+  if (agent === "command")
+    io.stdout(
+      "  Your agent's own keys: pass each in the workflow's agent steps (the `*-env` blocks) and list it in its profile's env: in .github/naruto.yml.\n",
+    );
   io.stdout(`\nThen \`naruto doctor\` checks all of it against GitHub, and a comment \`/naruto <task>\` on an issue starts a mission.\n`);
   return EXIT.ok;
 }
@@ -97,7 +103,10 @@ async function chooseAgent(io: CliIO, o: InitOptions): Promise<{ agent: AgentCho
 }
 
 function describe(f: PlannedFile, choice: { agent: AgentChoice; app: boolean; version: string }): string {
-  const what = f.path === WORKFLOW_PATH ? ` (naruto ${choice.version}'s template; ${AGENT_SETUP[choice.agent].title} in plan, work and review; ${choice.app ? "the App takes the comments" : "without the App"})` : "";
+  const what =
+    f.path === WORKFLOW_PATH
+      ? ` (naruto ${choice.version}'s template; ${AGENT_SETUP[choice.agent].title} in plan, work and review; ${choice.app ? "the App takes the comments" : "without the App"})`
+      : "";
   switch (f.action) {
     case "create":
       return `wrote ${f.path}${what}\n`;

@@ -109,15 +109,47 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
     .option("--base <ref>", "where the queue starts (default HEAD)")
     .option("--verify <command>", "verify command for each queue batch (default queue.verify)")
     .option("--strict", "reject conflicting items the plan does not order itself", false)
-    .addOption(new Option("--sandbox <mode>", "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)").choices(SANDBOX_CHOICES))
-    .option("--workdir <dir>", "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)")
-    .option("--read <path>", "a folder or file the default agent needs (the --agent command's folder, say), shown read-only in its sandbox; it must exist (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--login", "agents of the claude, codex and gemini presets use their CLI's login on this machine: a copy of its login file in each agent's private home, never a refresh token its CLI would rotate (see docs/agents.md)", false)
+    .addOption(
+      new Option(
+        "--sandbox <mode>",
+        "run agents and verify commands under bubblewrap: auto (when it works), required, or none (default: the config's sandbox:)",
+      ).choices(SANDBOX_CHOICES),
+    )
+    .option(
+      "--workdir <dir>",
+      "where the agents' work directories are made, outside the repository (default: the config's workdir:, else $XDG_CACHE_HOME/naruto)",
+    )
+    .option(
+      "--read <path>",
+      "a folder or file the default agent needs (the --agent command's folder, say), shown read-only in its sandbox; it must exist (repeatable)",
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
+    .option(
+      "--login",
+      "agents of the claude, codex and gemini presets use their CLI's login on this machine: a copy of its login file in each agent's private home, never a refresh token its CLI would rotate (see docs/agents.md)",
+      false,
+    )
     .option("--json", "print the result object (the mission, its items and verdict) as JSON", false)
-    .action(async (o: { plan?: string; task?: string; agent?: string; parallel?: number; base?: string; verify?: string; sandbox?: SandboxMode; workdir?: string; read: string[]; login: boolean; json: boolean; strict: boolean }) => {
-      const { runCommand } = await import("./mission-commands.ts");
-      code = await runCommand(io, o);
-    });
+    .action(
+      async (o: {
+        plan?: string;
+        task?: string;
+        agent?: string;
+        parallel?: number;
+        base?: string;
+        verify?: string;
+        sandbox?: SandboxMode;
+        workdir?: string;
+        read: string[];
+        login: boolean;
+        json: boolean;
+        strict: boolean;
+      }) => {
+        const { runCommand } = await import("./mission-commands.ts");
+        code = await runCommand(io, o);
+      },
+    );
 
   program
     .command("status")
@@ -161,11 +193,17 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
 
   program
     .command("clean")
-    .description("delete what finished missions left: worker branches of integrated items and work directories (queue branches and work found nowhere else stay)")
+    .description(
+      "delete what finished missions left: worker branches of integrated items and work directories (queue branches and work found nowhere else stay)",
+    )
     .option("--older-than <age>", "only missions that ended at least this long ago, e.g. 7d or 12h")
     .option("--mission <id>", "only this mission")
     .option("--queues", "also delete the queue branches naruto/<mission> (the missions' results)", false)
-    .option("--kept", "also delete work found nowhere else: worker branches of items not integrated, and work kept from stopped attempts (refs/naruto/attempts/…)", false)
+    .option(
+      "--kept",
+      "also delete work found nowhere else: worker branches of items not integrated, and work kept from stopped attempts (refs/naruto/attempts/…)",
+      false,
+    )
     .option("--dry-run", "list what would be deleted; delete nothing", false)
     .action(async (o: { olderThan?: string; mission?: string; queues: boolean; kept: boolean; dryRun: boolean }) => {
       const { cleanCommand } = await import("./clean-command.ts");
@@ -197,7 +235,9 @@ export async function main(argv: readonly string[], given: CliIO = processIO()):
 
   program
     .command("doctor")
-    .description("check this repository's naruto setup against GitHub: the workflow, secrets, settings, variables and the App, each with its fix (exit 0: nothing stops a mission)")
+    .description(
+      "check this repository's naruto setup against GitHub: the workflow, secrets, settings, variables and the App, each with its fix (exit 0: nothing stops a mission)",
+    )
     .option("--repo <owner/name>", "the GitHub repository (default: the one origin names)")
     .option("--token <token>", "a GitHub token (default: GITHUB_TOKEN or GH_TOKEN, else `gh auth token`); secrets and Actions settings need an admin's")
     .option("--api-url <url>", "the REST API's address (default: api.github.com, or https://HOST/api/v3 for origin's GitHub Enterprise Server)")

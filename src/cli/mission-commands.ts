@@ -70,7 +70,9 @@ export async function resumeCommand(io: CliIO, id: string, json: boolean): Promi
   if (!stored) throw new MissionNotFoundError(id);
   if (isMissionTerminal(stored.mission.status)) {
     const m = stored.mission;
-    io.stderr(`mission ${id} has already ended (${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}): there is nothing to resume; \`naruto status ${id}\` shows it\n`);
+    io.stderr(
+      `mission ${id} has already ended (${m.status}${m.verdict ? `, verdict ${m.verdict.verdict}` : ""}): there is nothing to resume; \`naruto status ${id}\` shows it\n`,
+    );
     if (json) io.stdout(`${JSON.stringify(missionResult(m), null, 2)}\n`);
     return exitCodeOf(m);
   }
@@ -124,9 +126,16 @@ export async function statusCommand(io: CliIO, id: string | undefined, json: boo
   } else if (missions.length === 0) {
     io.stdout("no missions yet: start one with `naruto run --plan FILE` or `naruto demo`\n");
   } else {
-    for (const m of missions) io.stdout(`${m.id}  ${m.status.padEnd(17)} ${(m.verdict?.verdict ?? "-").padEnd(15)} ${counts(m)}  ${m.created_at}  ${firstLine(m.task)}\n`);
-    const leftover = await leftoverBranchCount({ git, repoDir }, missions.filter((m) => isMissionTerminal(m.status)).map((m) => m.id));
-    if (leftover >= CLEAN_HINT_AT) io.stdout(`\n${leftover} worker branches of finished missions are left: \`naruto clean\` deletes those whose change is on the queue (\`--kept\` the rest)\n`);
+    for (const m of missions)
+      io.stdout(`${m.id}  ${m.status.padEnd(17)} ${(m.verdict?.verdict ?? "-").padEnd(15)} ${counts(m)}  ${m.created_at}  ${firstLine(m.task)}\n`);
+    const leftover = await leftoverBranchCount(
+      { git, repoDir },
+      missions.filter((m) => isMissionTerminal(m.status)).map((m) => m.id),
+    );
+    if (leftover >= CLEAN_HINT_AT)
+      io.stdout(
+        `\n${leftover} worker branches of finished missions are left: \`naruto clean\` deletes those whose change is on the queue (\`--kept\` the rest)\n`,
+      );
   }
   return 0;
 }
@@ -145,8 +154,12 @@ export async function cancelCommand(io: CliIO, id: string): Promise<number> {
   const tidied = await tidyAfterKilledRun({ git, repoDir, commonDir, mission: r.mission, workRoot, now: () => new Date() });
   const lines = [r.duplicate ? `mission ${id} had already ended (${r.mission.status})` : `mission ${id} cancelled`];
   if (tidied === null) lines[0] += "; the running `naruto run` stops its agents within seconds";
-  else if (tidied.stopped.length > 0) lines[0] += `; stopped ${tidied.stopped.length} process${tidied.stopped.length === 1 ? "" : "es"} its killed run had left running`;
-  for (const [item, work] of tidied?.work ?? []) lines.push(`  ${item}: ${work.kind === "kept" ? `its unfinished work is kept at ${keptPlace(work)}` : `its unfinished work could not be kept: ${work.why}`}`);
+  else if (tidied.stopped.length > 0)
+    lines[0] += `; stopped ${tidied.stopped.length} process${tidied.stopped.length === 1 ? "" : "es"} its killed run had left running`;
+  for (const [item, work] of tidied?.work ?? [])
+    lines.push(
+      `  ${item}: ${work.kind === "kept" ? `its unfinished work is kept at ${keptPlace(work)}` : `its unfinished work could not be kept: ${work.why}`}`,
+    );
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }
@@ -237,7 +250,10 @@ function summary(m: Mission, report: string): string {
 }
 
 function describeMission(m: Mission, commonDir: string): string {
-  const rows = m.items.map((i) => `  ${i.id.padEnd(24)} ${i.status.padEnd(13)} attempts ${i.attempts.length}  ${i.commit ? i.commit.slice(0, 12) : ""}${i.reason ? `  ${firstLine(i.reason)}` : ""}`);
+  const rows = m.items.map(
+    (i) =>
+      `  ${i.id.padEnd(24)} ${i.status.padEnd(13)} attempts ${i.attempts.length}  ${i.commit ? i.commit.slice(0, 12) : ""}${i.reason ? `  ${firstLine(i.reason)}` : ""}`,
+  );
   const logs = `  logs: ${join(commonDir, "naruto", "attempts", m.id)}/<item>/<attempt>/ (prompt.md, output.log, result.json)`;
   const sandbox = m.sandbox === null ? [] : [`  sandbox: ${m.sandbox}`];
   const tampering = m.tampering.length === 0 ? [] : [`  tampering: ${m.tampering.length} change(s) found; see the report's containment section`];
@@ -265,4 +281,3 @@ export async function repoRoot(git: Git, cwd: string): Promise<string> {
 function randomId(): string {
   return randomBytes(4).readUInt32BE(0).toString(36).padStart(6, "0").slice(-6);
 }
-

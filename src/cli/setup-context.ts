@@ -48,14 +48,24 @@ export async function readIfThere(path: string): Promise<string | null> {
 export async function narutoTemplate(): Promise<{ version: string; template: string; appManifest: string }> {
   const root = packageRoot();
   const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
-  return { version: pkg.version, template: await readFile(join(root, "templates", "naruto.yml"), "utf8"), appManifest: await readFile(join(root, "app.yml"), "utf8") };
+  return {
+    version: pkg.version,
+    template: await readFile(join(root, "templates", "naruto.yml"), "utf8"),
+    appManifest: await readFile(join(root, "app.yml"), "utf8"),
+  };
 }
 
 /** Whether `program` is an executable file in a folder of PATH. */
 export async function onPath(env: CliIO["env"], program: string): Promise<boolean> {
   for (const dir of (env["PATH"] ?? "").split(delimiter)) {
     if (dir === "") continue;
-    if (await access(join(dir, program), constants.X_OK).then(() => true, () => false)) return true;
+    if (
+      await access(join(dir, program), constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
   }
   return false;
 }

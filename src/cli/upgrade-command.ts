@@ -19,11 +19,14 @@ export async function upgradeCommand(io: CliIO, o: { dryRun: boolean }): Promise
   try {
     result = upgradeWorkflow({ current, template, version });
   } catch (error) {
-    if (error instanceof MarkedTemplateError) throw new UsageError(`${error.message}: put the marker line back (or see \`naruto init --dry-run --force\` for the whole file as init writes it)`);
+    if (error instanceof MarkedTemplateError)
+      throw new UsageError(`${error.message}: put the marker line back (or see \`naruto init --dry-run --force\` for the whole file as init writes it)`);
     throw error;
   }
   if (result.kind === "unmarked") {
-    throw new UsageError(`${WORKFLOW_PATH} has no naruto-template line and no "# >>> naruto yours:" blocks (copied by hand before naruto init), so what is yours in it cannot be told apart: \`naruto init --dry-run --force\` shows the file init would write instead, --force writes it; then move your changes into its blocks`);
+    throw new UsageError(
+      `${WORKFLOW_PATH} has no naruto-template line and no "# >>> naruto yours:" blocks (copied by hand before naruto init), so what is yours in it cannot be told apart: \`naruto init --dry-run --force\` shows the file init would write instead, --force writes it; then move your changes into its blocks`,
+    );
   }
   const diff = unifiedDiff({ before: current, after: result.text, path: WORKFLOW_PATH });
   if (diff === "") {

@@ -44,9 +44,7 @@ function messageOf(issue: Issue, schema: z.ZodType): string {
       return `expected ${expected}, got ${describeValue(issue.input)}`;
     }
     case "invalid_value":
-      return issue.values.length === 1
-        ? `must be ${JSON.stringify(issue.values[0])}`
-        : `must be one of: ${issue.values.map((v) => String(v)).join(", ")}`;
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of: ${issue.values.map((v) => String(v)).join(", ")}`;
     case "too_big":
       return issue.origin === "array" ? `must have at most ${issue.maximum} entries` : `must be at most ${issue.maximum}`;
     case "too_small":
@@ -115,10 +113,7 @@ function allKeyPaths(schema: z.ZodType, prefix: string[] = []): string[][] {
   const node = unwrap(schema);
   if (node instanceof z.ZodRecord) return allKeyPaths(node.valueType as z.ZodType, [...prefix, "<name>"]);
   if (!(node instanceof z.ZodObject)) return [];
-  return Object.entries(node.shape as Record<string, z.ZodType>).flatMap(([key, child]) => [
-    [...prefix, key],
-    ...allKeyPaths(child, [...prefix, key]),
-  ]);
+  return Object.entries(node.shape as Record<string, z.ZodType>).flatMap(([key, child]) => [[...prefix, key], ...allKeyPaths(child, [...prefix, key])]);
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {

@@ -33,8 +33,8 @@ describe("parseCron", () => {
     ["0 3 * * 8", "day of week: 8 is outside 0-7"],
     ["5-1 * * * *", "minute: the range 5-1 runs backwards"],
     ["*/0 * * * *", "minute: a step must be at least 1"],
-    ["@daily * * * *", "minute: \"@daily\" is not a number"],
-    ["0 3 * * MON", "day of week: \"MON\" is not a number"],
+    ["@daily * * * *", 'minute: "@daily" is not a number'],
+    ["0 3 * * MON", 'day of week: "MON" is not a number'],
   ])("refuses %j with the field and the reason", (text, message) => {
     const parsed = parseCron(text);
     expect(parsed.ok).toBe(false);

@@ -43,7 +43,8 @@ export function forbiddenEnvReason(name: string): string | null {
   }
   if (upper.startsWith("ACTIONS_")) return "ACTIONS_* variables hold the Actions runtime and OIDC tokens";
   if (upper.startsWith("INPUT_")) return "INPUT_* variables are the Action's inputs, including its token";
-  if (RUNNER_FILE_COMMANDS.has(upper)) return "it is a file of the runner's: a line written there sets the step's outputs, the job's environment or its summary";
+  if (RUNNER_FILE_COMMANDS.has(upper))
+    return "it is a file of the runner's: a line written there sets the step's outputs, the job's environment or its summary";
   if (GIT_REDIRECTS.has(upper)) return "it would point the agent's git at another repository";
   if (NARUTO_SET.has(upper)) return "naruto sets this variable itself";
   return null;
@@ -52,14 +53,7 @@ export function forbiddenEnvReason(name: string): string | null {
 /** The runner's file commands (GitHub Actions): whoever writes them speaks for naruto's step. */
 const RUNNER_FILE_COMMANDS = new Set(["GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_STATE", "GITHUB_PATH"]);
 
-const GIT_REDIRECTS = new Set([
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_COMMON_DIR",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-]);
+const GIT_REDIRECTS = new Set(["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"]);
 
 /** The variables naruto sets for every attempt (docs/architecture.md). */
 export const NARUTO_ENV_NAMES = [

@@ -21,7 +21,22 @@ describe("schema/naruto.schema.json", () => {
             min_permission: { default: "write", enum: ["admin", "maintain", "write", "triage", "read"] },
           },
         },
-        protected: { default: [".github/", "CODEOWNERS", "docs/CODEOWNERS", ".claude/", ".mcp.json", ".codex/", ".gemini/", ".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"] },
+        protected: {
+          default: [
+            ".github/",
+            "CODEOWNERS",
+            "docs/CODEOWNERS",
+            ".claude/",
+            ".mcp.json",
+            ".codex/",
+            ".gemini/",
+            ".aider.conf.yml",
+            ".aider.model.settings.yml",
+            ".aider.model.metadata.json",
+            ".aiderignore",
+            ".env",
+          ],
+        },
         agents: { additionalProperties: { properties: { preset: { enum: ["claude", "codex", "aider", "gemini"] } } } },
       },
     });

@@ -42,7 +42,20 @@ describe("loadConfig defaults", () => {
     expect(config).toMatchObject({ sandbox: "auto", workdir: null });
     expect(config.planner).toEqual({ agent: "default" });
     expect(config.arbiter).toEqual({ agent: null });
-    expect(config.protected.map((p) => p.path)).toEqual([".github/", "CODEOWNERS", "docs/CODEOWNERS", ".claude/", ".mcp.json", ".codex/", ".gemini/", ".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"]);
+    expect(config.protected.map((p) => p.path)).toEqual([
+      ".github/",
+      "CODEOWNERS",
+      "docs/CODEOWNERS",
+      ".claude/",
+      ".mcp.json",
+      ".codex/",
+      ".gemini/",
+      ".aider.conf.yml",
+      ".aider.model.settings.yml",
+      ".aider.model.metadata.json",
+      ".aiderignore",
+      ".env",
+    ]);
     expect(config).toMatchObject({ allow_protected: false, allow: [], allow_bots: [], approval: false });
     expect(Object.keys(config.agents)).toEqual(["default", "claude", "codex", "aider", "gemini"]);
     expect(config.agents.default).toMatchObject({ command: PRESETS.claude.command, preset: "claude", timeout: 30 * 60_000 });
@@ -94,7 +107,9 @@ describe("loadConfig agents", () => {
   });
 
   it("takes the sandbox of a profile: no network, the host's network, more folders to read", () => {
-    const config = configOf("sandbox: required\nworkdir: ~/naruto-work\nagents:\n  offline: { command: ./agent.sh, network: false, read: [/opt/agent, ~/.local/share/agent] }\n  local-model: { command: ./agent.sh, network: host }\nqueue: { env: [NODE_OPTIONS] }\n");
+    const config = configOf(
+      "sandbox: required\nworkdir: ~/naruto-work\nagents:\n  offline: { command: ./agent.sh, network: false, read: [/opt/agent, ~/.local/share/agent] }\n  local-model: { command: ./agent.sh, network: host }\nqueue: { env: [NODE_OPTIONS] }\n",
+    );
     expect(config.agents.offline).toMatchObject({ network: false, read: ["/opt/agent", "~/.local/share/agent"] });
     expect(config.agents["local-model"]).toMatchObject({ network: "host" });
     expect(config.agents.default).toMatchObject({ network: true });
@@ -113,7 +128,7 @@ describe("loadConfig agents", () => {
     expect(config.agents.gemini?.env).toContain("GEMINI_API_KEY");
     for (const preset of Object.values(PRESETS)) {
       expect(preset.command).toMatch(/"\$NARUTO_PROMPT_FILE"/);
-      expect(preset.command).toContain("\"$NARUTO_RESULT_FILE\"");
+      expect(preset.command).toContain('"$NARUTO_RESULT_FILE"');
       expect(preset.command.trimEnd().endsWith("exit $rc")).toBe(true);
       expect(preset.env.some((name) => /GITHUB|GH_/.test(name))).toBe(false);
     }
@@ -153,8 +168,18 @@ describe("loadConfig errors name the field and what is allowed", () => {
     ["a size without a known unit", "limits: { max_file_size: 50 megs }", "limits.max_file_size", /size like 50MiB, 500KB or a number of bytes/],
     ["a size above 2GiB", "limits: { max_file_size: 3GiB }", "limits.max_file_size", /too large/],
     ["a size that is not a size", "limits: { max_file_size: true }", "limits.max_file_size", /size like 50MiB/],
-    ["a network that is neither", "agents: { x: { command: y, network: lan } }", "agents.x.network", /expected true \(the internet without the host\), host \(the host's network\) or false/],
-    ["a sandbox's file size the gate would let through cut", "limits: { max_file_size: 50MiB, agent_file_size: 50MiB }", "limits.agent_file_size", /must be more than max_file_size/],
+    [
+      "a network that is neither",
+      "agents: { x: { command: y, network: lan } }",
+      "agents.x.network",
+      /expected true \(the internet without the host\), host \(the host's network\) or false/,
+    ],
+    [
+      "a sandbox's file size the gate would let through cut",
+      "limits: { max_file_size: 50MiB, agent_file_size: 50MiB }",
+      "limits.agent_file_size",
+      /must be more than max_file_size/,
+    ],
     ["a memory size beyond any machine", "limits: { agent_memory: 2048GiB }", "limits.agent_memory", /too large: at most 1024GiB/],
     ["no processes at all", "limits: { agent_processes: 0 }", "limits.agent_processes", /.+/],
     ["a relative read path", "agents: { x: { command: y, read: [tools/] } }", "agents.x.read[0]", /absolute path or one starting with ~\//],

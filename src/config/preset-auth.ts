@@ -58,11 +58,26 @@ const LOGIN_FLAG = "naruto run --login …";
 export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
   claude: {
     cli: "Claude Code",
-    variables: [["ANTHROPIC_API_KEY"], ["CLAUDE_CODE_OAUTH_TOKEN"], ["ANTHROPIC_AUTH_TOKEN"], ["CLAUDE_CODE_USE_BEDROCK"], ["CLAUDE_CODE_USE_VERTEX"], ["CLAUDE_CODE_USE_FOUNDRY"]],
+    variables: [
+      ["ANTHROPIC_API_KEY"],
+      ["CLAUDE_CODE_OAUTH_TOKEN"],
+      ["ANTHROPIC_AUTH_TOKEN"],
+      ["CLAUDE_CODE_USE_BEDROCK"],
+      ["CLAUDE_CODE_USE_VERTEX"],
+      ["CLAUDE_CODE_USE_FOUNDRY"],
+    ],
     // `claude auth status` reads the variables and the stored login, never the network; exit 1: none.
     probe: ["claude", "auth", "status"],
     related: /^(ANTHROPIC|CLAUDE_CODE)_\w*(BASE_URL|_HEADERS|API_KEY|AUTH_TOKEN)$/,
-    login: { kind: "claude", dirVariable: "CLAUDE_CONFIG_DIR", homeDir: ".claude", file: ".credentials.json", extras: [], target: ".claude", signIn: "claude auth login" },
+    login: {
+      kind: "claude",
+      dirVariable: "CLAUDE_CONFIG_DIR",
+      homeDir: ".claude",
+      file: ".credentials.json",
+      extras: [],
+      target: ".claude",
+      signIn: "claude auth login",
+    },
     fix: [
       ["export ANTHROPIC_API_KEY=sk-ant-…", "an API key (console.anthropic.com)"],
       ["claude setup-token", "then export CLAUDE_CODE_OAUTH_TOKEN=<the token it prints>: your Claude subscription, a token valid for a year"],
@@ -84,18 +99,36 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
     ],
     misread: {
       OPENAI_API_KEY: 'OPENAI_API_KEY is set, but codex exec reads CODEX_API_KEY: export CODEX_API_KEY="$OPENAI_API_KEY"',
-      OPENAI_BASE_URL: "OPENAI_BASE_URL is set, but Codex does not read it: a gateway is a model provider in its config.toml (CODEX_HOME, passed by the preset; docs/agents.md)",
+      OPENAI_BASE_URL:
+        "OPENAI_BASE_URL is set, but Codex does not read it: a gateway is a model provider in its config.toml (CODEX_HOME, passed by the preset; docs/agents.md)",
     },
   },
   gemini: {
     cli: "Gemini CLI",
-    variables: [["GEMINI_API_KEY"], ["GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY"], ["GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS"], ["GOOGLE_GENAI_USE_GCA", "GOOGLE_CLOUD_ACCESS_TOKEN"]],
+    variables: [
+      ["GEMINI_API_KEY"],
+      ["GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_API_KEY"],
+      ["GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_APPLICATION_CREDENTIALS"],
+      ["GOOGLE_GENAI_USE_GCA", "GOOGLE_CLOUD_ACCESS_TOKEN"],
+    ],
     probe: null,
     related: /^(GEMINI|GOOGLE)_\w*(BASE_URL|API_KEY|ACCESS_TOKEN)$/,
-    login: { kind: "gemini", dirVariable: null, underVariable: "GEMINI_CLI_HOME", homeDir: ".gemini", file: "oauth_creds.json", extras: ["google_accounts.json"], target: ".gemini", signIn: "gemini (Login with Google)" },
+    login: {
+      kind: "gemini",
+      dirVariable: null,
+      underVariable: "GEMINI_CLI_HOME",
+      homeDir: ".gemini",
+      file: "oauth_creds.json",
+      extras: ["google_accounts.json"],
+      target: ".gemini",
+      signIn: "gemini (Login with Google)",
+    },
     fix: [
       ["export GEMINI_API_KEY=…", "a Gemini API key (aistudio.google.com/apikey)"],
-      ["export GOOGLE_GENAI_USE_VERTEXAI=true GOOGLE_CLOUD_PROJECT=… GOOGLE_CLOUD_LOCATION=…", "Vertex AI, with GOOGLE_API_KEY or GOOGLE_APPLICATION_CREDENTIALS"],
+      [
+        "export GOOGLE_GENAI_USE_VERTEXAI=true GOOGLE_CLOUD_PROJECT=… GOOGLE_CLOUD_LOCATION=…",
+        "Vertex AI, with GOOGLE_API_KEY or GOOGLE_APPLICATION_CREDENTIALS",
+      ],
       ["gemini", `choose "Login with Google" once, then ${LOGIN_FLAG}: your Google account (docs/agents.md)`],
     ],
   },
@@ -105,7 +138,12 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
     probe: null,
     related: /^(AIDER|OPENAI|ANTHROPIC|GEMINI|DEEPSEEK|OPENROUTER|OLLAMA)_\w*(API_BASE|BASE_URL|API_KEY)$/,
     login: null,
-    fix: [["export ANTHROPIC_API_KEY=sk-ant-…", "the key of the model the preset runs (--model sonnet); OPENAI_API_KEY, GEMINI_API_KEY, DEEPSEEK_API_KEY or OPENROUTER_API_KEY with AIDER_MODEL for another"]],
+    fix: [
+      [
+        "export ANTHROPIC_API_KEY=sk-ant-…",
+        "the key of the model the preset runs (--model sonnet); OPENAI_API_KEY, GEMINI_API_KEY, DEEPSEEK_API_KEY or OPENROUTER_API_KEY with AIDER_MODEL for another",
+      ],
+    ],
   },
 };
 

@@ -87,12 +87,19 @@ export const AgentProfileSchema = z
     login: z
       .boolean()
       .default(false)
-      .describe("show the agent this machine's login of its preset's CLI (claude, codex, gemini): a copy of the login file in its private home, never a refresh token its CLI would rotate (docs/agents.md)"),
+      .describe(
+        "show the agent this machine's login of its preset's CLI (claude, codex, gemini): a copy of the login file in its private home, never a refresh token its CLI would rotate (docs/agents.md)",
+      ),
     description: z.string().optional(),
   })
   .check((ctx) => {
     if (ctx.value.login && (ctx.value.preset === undefined || ctx.value.preset === "aider")) {
-      ctx.issues.push({ code: "custom", input: ctx.value, message: "`login: true` shows a preset's CLI its login here: it needs `preset: claude`, `codex` or `gemini` (aider and plain commands take their keys from `env:`)" });
+      ctx.issues.push({
+        code: "custom",
+        input: ctx.value,
+        message:
+          "`login: true` shows a preset's CLI its login here: it needs `preset: claude`, `codex` or `gemini` (aider and plain commands take their keys from `env:`)",
+      });
     }
     const hasPreset = ctx.value.preset !== undefined;
     const hasCommand = ctx.value.command !== undefined;
@@ -136,9 +143,7 @@ export const ConfigSchema = z
       .record(ProfileName, AgentProfileSchema)
       .default({})
       .describe(`agent profiles by name; \`default\` always exists, presets ${PRESET_NAMES.join(", ")} are available by name`),
-    planner: z
-      .strictObject({ agent: ProfileName.default("default").describe("profile that writes a plan when a request has none") })
-      .prefault({}),
+    planner: z.strictObject({ agent: ProfileName.default("default").describe("profile that writes a plan when a request has none") }).prefault({}),
     arbiter: z
       .strictObject({
         agent: z.string().nullable().default("none").describe("profile of the review agent, or `none` for the policy rules only"),
@@ -152,27 +157,29 @@ export const ConfigSchema = z
         verify_report: z
           .string()
           .min(1)
-          .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !/[\0\n]/.test(p), { error: "expected a path or glob inside the repository (no leading /, no ..)" })
+          .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !/[\0\n]/.test(p), {
+            error: "expected a path or glob inside the repository (no leading /, no ..)",
+          })
           .optional()
-          .describe("the JUnit XML file (or glob, like reports/**/*.xml) the verify command writes, relative to the repository root: a run that ran no test is red, and fewer tests or more skipped than before is a finding"),
+          .describe(
+            "the JUnit XML file (or glob, like reports/**/*.xml) the verify command writes, relative to the repository root: a run that ran no test is red, and fewer tests or more skipped than before is a finding",
+          ),
         red_base: z
           .enum(RED_BASE_MODES)
           .default("stop")
-          .describe("when verify already fails on the mission's base: stop (integrate nothing, say the base is red) or compare (a batch is green when it fails no test the base did not; needs verify_report)"),
+          .describe(
+            "when verify already fails on the mission's base: stop (integrate nothing, say the base is red) or compare (a batch is green when it fails no test the base did not; needs verify_report)",
+          ),
         confirm_runs: z
           .number()
           .int()
           .min(0)
           .max(10)
           .default(1)
-          .describe("runs, after a checkpoint's first red, that must all be red before the checkpoint is blamed; a green one among them is a flip (the verify is flaky there)"),
-        max_flips: z
-          .number()
-          .int()
-          .min(0)
-          .max(1000)
-          .default(10)
-          .describe("flips a mission tolerates; one more stops integration, saying the verify is flaky"),
+          .describe(
+            "runs, after a checkpoint's first red, that must all be red before the checkpoint is blamed; a green one among them is a flip (the verify is flaky there)",
+          ),
+        max_flips: z.number().int().min(0).max(1000).default(10).describe("flips a mission tolerates; one more stops integration, saying the verify is flaky"),
       })
       .check((ctx) => {
         if (ctx.value.red_base === "compare" && ctx.value.verify_report === undefined) {
@@ -185,15 +192,23 @@ export const ConfigSchema = z
         max_parallel: count(256).default(4).describe("attempts running at once (an Actions matrix holds at most 256 jobs)"),
         max_attempts: count(10).default(2).describe("runs of one item, first attempt included"),
         item_timeout: Duration.default("30m").describe("per attempt, from when its job starts"),
-        queue_timeout: Duration.default("2h").describe("how long an attempt may wait for a runner before its job starts, and for its result to be recorded after its job ended; then it times out and its run is cancelled"),
+        queue_timeout: Duration.default("2h").describe(
+          "how long an attempt may wait for a runner before its job starts, and for its result to be recorded after its job ended; then it times out and its run is cancelled",
+        ),
         mission_timeout: Duration.default("6h"),
         max_items: count(100_000).default(1000).describe("largest plan accepted"),
         max_cost_usd: z.number().positive().optional().describe("stop starting attempts once reported costs reach this"),
         min_permission: z.enum(PERMISSIONS).default("write").describe("lowest repository permission that may run /naruto"),
         max_file_size: Size.default("50MiB").describe("largest file an agent may add or change (GitHub refuses files over 100 MiB)"),
-        agent_processes: count(1_000_000).default(1024).describe("processes and threads one agent (or verify command) may have at once in its sandbox; reaching it stops the attempt"),
-        agent_memory: sizeUpTo(MAX_MEMORY_BYTES).default("8GiB").describe("memory one agent's processes may hold together in its sandbox; passing it stops the attempt"),
-        agent_file_size: Size.default("1GiB").describe("largest file an agent may write in its sandbox (a write past it fails; a program it ends stops the attempt); more than max_file_size"),
+        agent_processes: count(1_000_000)
+          .default(1024)
+          .describe("processes and threads one agent (or verify command) may have at once in its sandbox; reaching it stops the attempt"),
+        agent_memory: sizeUpTo(MAX_MEMORY_BYTES)
+          .default("8GiB")
+          .describe("memory one agent's processes may hold together in its sandbox; passing it stops the attempt"),
+        agent_file_size: Size.default("1GiB").describe(
+          "largest file an agent may write in its sandbox (a write past it fails; a program it ends stops the attempt); more than max_file_size",
+        ),
         agent_tmp_size: Size.default("1GiB").describe("size of the agent's /tmp, and of its /dev/shm: each is kept in memory"),
       })
       .prefault({})
@@ -212,7 +227,9 @@ export const ConfigSchema = z
     protected: z
       .array(z.string())
       .default([...DEFAULT_PROTECTED])
-      .describe("paths no item may write unless allow_protected; replaces the default list (all of .github/, CODEOWNERS, the agents' start-up config), so keep .github/ in it"),
+      .describe(
+        "paths no item may write unless allow_protected; replaces the default list (all of .github/, CODEOWNERS, the agents' start-up config), so keep .github/ in it",
+      ),
     allow_protected: z.boolean().default(false),
     allow: z
       .array(z.enum(ALLOW_NAMES))
@@ -227,7 +244,9 @@ export const ConfigSchema = z
       .enum(SANDBOX_MODES)
       .default("auto")
       .describe("run agents, planner, review and verify commands under bubblewrap: auto (when bwrap works, else say so), required, or none"),
-    workdir: SandboxPath.optional().describe("where work directories are made (default $XDG_CACHE_HOME/naruto, else ~/.cache/naruto); never inside the repository"),
+    workdir: SandboxPath.optional().describe(
+      "where work directories are made (default $XDG_CACHE_HOME/naruto, else ~/.cache/naruto); never inside the repository",
+    ),
     schedules: z
       .array(ScheduleSchema)
       .default([])

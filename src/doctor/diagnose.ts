@@ -62,16 +62,37 @@ export function diagnose(facts: DoctorFacts): Finding[] {
   const findings: Finding[] = [];
   const branch = facts.defaultBranch;
   if (!facts.workflow.ok) {
-    findings.push(fail("workflow", `could not read ${WORKFLOW_PATH}: ${unreadable(facts.workflow)}`, "give doctor a token that can read the repository's contents (--token, GITHUB_TOKEN, or `gh auth login`)"));
+    findings.push(
+      fail(
+        "workflow",
+        `could not read ${WORKFLOW_PATH}: ${unreadable(facts.workflow)}`,
+        "give doctor a token that can read the repository's contents (--token, GITHUB_TOKEN, or `gh auth login`)",
+      ),
+    );
     return findings;
   }
   const text = facts.workflow.value;
   if (text === null) {
-    findings.push(fail("workflow", `${WORKFLOW_PATH} is not on ${branch}`, `run \`naruto init\` in a clone, commit ${WORKFLOW_PATH} and push it to ${branch} (GitHub runs workflows from the default branch only)`));
+    findings.push(
+      fail(
+        "workflow",
+        `${WORKFLOW_PATH} is not on ${branch}`,
+        `run \`naruto init\` in a clone, commit ${WORKFLOW_PATH} and push it to ${branch} (GitHub runs workflows from the default branch only)`,
+      ),
+    );
     return findings;
   }
   if (facts.workflowDiagnostics.length > 0) {
-    findings.push(fail("workflow", `GitHub would refuse ${WORKFLOW_PATH} on ${branch}:\n${facts.workflowDiagnostics.slice(0, 10).map((d) => `    ${d}`).join("\n")}`, "correct those lines, or write the file again with `naruto init --force` (see `naruto init --dry-run --force` first)"));
+    findings.push(
+      fail(
+        "workflow",
+        `GitHub would refuse ${WORKFLOW_PATH} on ${branch}:\n${facts.workflowDiagnostics
+          .slice(0, 10)
+          .map((d) => `    ${d}`)
+          .join("\n")}`,
+        "correct those lines, or write the file again with `naruto init --force` (see `naruto init --dry-run --force` first)",
+      ),
+    );
   } else {
     findings.push(ok("workflow", `${WORKFLOW_PATH} on ${branch} is a valid workflow (GitHub's workflow parser)`));
   }
@@ -93,12 +114,22 @@ function templateFinding(text: string, naruto: DoctorFacts["naruto"]): Finding {
   try {
     const marked = parseMarkedTemplate(text, WORKFLOW_PATH);
     upgraded = upgradeWorkflow({ current: text, template: naruto.template, version: naruto.version });
-    if (upgraded.kind === "unmarked") return warn("template", "the workflow has no naruto-template line: it was copied by hand, and `naruto upgrade` cannot tell your changes from the template", "see `naruto init --dry-run --force`, then `naruto init --force` and move your changes into its `yours` blocks");
+    if (upgraded.kind === "unmarked")
+      return warn(
+        "template",
+        "the workflow has no naruto-template line: it was copied by hand, and `naruto upgrade` cannot tell your changes from the template",
+        "see `naruto init --dry-run --force`, then `naruto init --force` and move your changes into its `yours` blocks",
+      );
     if (upgraded.text === text) return ok("template", `the workflow is naruto ${naruto.version}'s template`);
     const from = marked.version ?? "no version";
-    return warn("template", `the workflow is ${from === naruto.version ? `naruto ${from}'s template, changed outside its \`yours\` blocks` : `the template of naruto ${from}, not ${naruto.version}'s`}`, "run `naruto upgrade` in a clone (it keeps your `yours` blocks and prints the diff), commit and push it");
+    return warn(
+      "template",
+      `the workflow is ${from === naruto.version ? `naruto ${from}'s template, changed outside its \`yours\` blocks` : `the template of naruto ${from}, not ${naruto.version}'s`}`,
+      "run `naruto upgrade` in a clone (it keeps your `yours` blocks and prints the diff), commit and push it",
+    );
   } catch (error) {
-    if (error instanceof MarkedTemplateError) return warn("template", `the workflow's naruto markers do not pair up: ${error.message}`, "put the marker line back, then `naruto upgrade`");
+    if (error instanceof MarkedTemplateError)
+      return warn("template", `the workflow's naruto markers do not pair up: ${error.message}`, "put the marker line back, then `naruto upgrade`");
     throw error;
   }
 }
@@ -106,8 +137,19 @@ function templateFinding(text: string, naruto: DoctorFacts["naruto"]): Finding {
 function configFinding(config: DoctorFacts["config"]): { finding: Finding; config: Config | null } {
   if (!config.ok) return { finding: warn("config", `could not read ${CONFIG_FILE_PATH}: ${unreadable(config)}`, null), config: null };
   const loaded = loadConfig(config.value ?? "");
-  if (!loaded.ok) return { finding: fail("config", `${CONFIG_FILE_PATH} is invalid:\n${formatConfigErrors(loaded.errors).replace(/^/gm, "    ")}`, `correct those fields in ${CONFIG_FILE_PATH} and push it`), config: null };
-  return { finding: ok("config", config.value === null ? `no ${CONFIG_FILE_PATH}: every default (the claude preset)` : `${CONFIG_FILE_PATH} is valid`), config: loaded.config };
+  if (!loaded.ok)
+    return {
+      finding: fail(
+        "config",
+        `${CONFIG_FILE_PATH} is invalid:\n${formatConfigErrors(loaded.errors).replace(/^/gm, "    ")}`,
+        `correct those fields in ${CONFIG_FILE_PATH} and push it`,
+      ),
+      config: null,
+    };
+  return {
+    finding: ok("config", config.value === null ? `no ${CONFIG_FILE_PATH}: every default (the claude preset)` : `${CONFIG_FILE_PATH} is valid`),
+    config: loaded.config,
+  };
 }
 
 /** The secret the template passes as `ci-token`: optional, it only decides whether the result gets CI. */
@@ -122,23 +164,35 @@ function ciTokenFinding(set: boolean, app: boolean): Finding {
   const check = `secret ${CI_TOKEN}`;
   if (set) return ok(check, "set: the queue is pushed and its pull request opened with it, so the repository's CI runs on the result");
   if (app) return ok(check, "not set: the App opens the queue pull request and starts the repository's CI on it");
-  return ok(check, "not set: the queue pull request gets no CI (GitHub starts no workflow for what the workflow's GITHUB_TOKEN pushes or opens); for CI on the result, set it to a token that starts workflows, or install the App (docs/action.md, \"CI on the queue pull request\")");
+  return ok(
+    check,
+    'not set: the queue pull request gets no CI (GitHub starts no workflow for what the workflow\'s GITHUB_TOKEN pushes or opens); for CI on the result, set it to a token that starts workflows, or install the App (docs/action.md, "CI on the queue pull request")',
+  );
 }
 
 function secretFindings(facts: DoctorFacts, workflow: WorkflowFacts, app: boolean): Finding[] {
   if (workflow.secrets.length === 0) return [ok("secrets", "the workflow passes no secret")];
   if (!facts.secrets.ok) {
-    return [warn("secrets", `could not list the repository's secrets: ${unreadable(facts.secrets)}; the workflow passes ${workflow.secrets.map((s) => s.name).join(", ")}`, `check by hand at ${webUrl(facts.repo)}/settings/secrets/actions (listing secrets takes an admin of the repository)`)];
+    return [
+      warn(
+        "secrets",
+        `could not list the repository's secrets: ${unreadable(facts.secrets)}; the workflow passes ${workflow.secrets.map((s) => s.name).join(", ")}`,
+        `check by hand at ${webUrl(facts.repo)}/settings/secrets/actions (listing secrets takes an admin of the repository)`,
+      ),
+    ];
   }
   const present = new Set([...facts.secrets.value.repo, ...facts.secrets.value.org].map((n) => n.toUpperCase()));
   return workflow.secrets.map((s) =>
     s.name.toUpperCase() === CI_TOKEN
       ? ciTokenFinding(present.has(CI_TOKEN), app)
       : present.has(s.name.toUpperCase())
-      ? ok(`secret ${s.name}`, `set${facts.secrets.ok && !facts.secrets.value.repo.some((n) => n.toUpperCase() === s.name.toUpperCase()) ? " (the organisation's)" : ""}`)
-      : s.optional
-        ? warn(`secret ${s.name}`, "not set; the workflow goes on without it", secretStep(facts.repo, s.name, null))
-        : fail(`secret ${s.name}`, "not set, and the workflow passes it", secretStep(facts.repo, s.name, null)),
+        ? ok(
+            `secret ${s.name}`,
+            `set${facts.secrets.ok && !facts.secrets.value.repo.some((n) => n.toUpperCase() === s.name.toUpperCase()) ? " (the organisation's)" : ""}`,
+          )
+        : s.optional
+          ? warn(`secret ${s.name}`, "not set; the workflow goes on without it", secretStep(facts.repo, s.name, null))
+          : fail(`secret ${s.name}`, "not set, and the workflow passes it", secretStep(facts.repo, s.name, null)),
   );
 }
 
@@ -158,7 +212,11 @@ function keyFindings(workflow: WorkflowFacts, config: Config | null, fileProfile
     if (missing.length === 0) continue;
     const what = preset === null ? `profile ${name}'s env (${wanted.join(", ")})` : `a key of the ${preset} preset (${wanted[0]}, …)`;
     const fix = `pass it in the agent step's env (the ${missing.map((j) => `${j}-env`).join(", ")} block${missing.length === 1 ? "" : "s"}), e.g. ${wanted[0]}: \${{ secrets.${wanted[0]} }}`;
-    findings.push(preset === null ? warn(`agent ${name}`, `no ${what} is passed by the ${missing.join(", ")} agent step`, fix) : fail(`agent ${name}`, `the ${missing.join(", ")} agent step passes no ${what}`, fix));
+    findings.push(
+      preset === null
+        ? warn(`agent ${name}`, `no ${what} is passed by the ${missing.join(", ")} agent step`, fix)
+        : fail(`agent ${name}`, `the ${missing.join(", ")} agent step passes no ${what}`, fix),
+    );
   }
   return findings;
 }
@@ -176,24 +234,46 @@ function profileNames(config: DoctorFacts["config"]): string[] {
 
 function pullRequestFinding(facts: DoctorFacts): Finding {
   const check = "pull requests";
-  if (!facts.workflowPermissions.ok) return warn(check, `could not read the Actions setting "Allow GitHub Actions to create and approve pull requests": ${unreadable(facts.workflowPermissions)} (an admin's setting)`, pullRequestSettingStep(facts.repo));
+  if (!facts.workflowPermissions.ok)
+    return warn(
+      check,
+      `could not read the Actions setting "Allow GitHub Actions to create and approve pull requests": ${unreadable(facts.workflowPermissions)} (an admin's setting)`,
+      pullRequestSettingStep(facts.repo),
+    );
   if (facts.workflowPermissions.value.canApprovePullRequestReviews) return ok(check, "GitHub Actions may create pull requests (the queue pull request)");
   return fail(check, "GitHub Actions may not create pull requests: a mission would end without its queue pull request", pullRequestSettingStep(facts.repo));
 }
 
 function variableFindings(facts: DoctorFacts, workflow: WorkflowFacts, app: boolean): Finding[] {
-  if (!facts.variables.ok) return [warn("variables", `could not read the repository variables: ${unreadable(facts.variables)}`, `check by hand at ${webUrl(facts.repo)}/settings/variables/actions`)];
+  if (!facts.variables.ok)
+    return [
+      warn(
+        "variables",
+        `could not read the repository variables: ${unreadable(facts.variables)}`,
+        `check by hand at ${webUrl(facts.repo)}/settings/variables/actions`,
+      ),
+    ];
   const vars = facts.variables.value;
   const findings: Finding[] = [];
   const slug = facts.installation.ok && facts.installation.value !== null ? facts.installation.value.appSlug : null;
   if (app && workflow.variables.includes("NARUTO_BOT_LOGIN")) {
     const login = vars["NARUTO_BOT_LOGIN"];
-    if (login === undefined || login === "") findings.push(fail("variable NARUTO_BOT_LOGIN", "not set: the jobs would write a tracking comment of their own beside the App's", botLoginStep(facts.repo, slug)));
-    else if (slug !== null && login !== `${slug}[bot]`) findings.push(fail("variable NARUTO_BOT_LOGIN", `is ${login}, but the App installed is ${slug}[bot]`, botLoginStep(facts.repo, slug)));
+    if (login === undefined || login === "")
+      findings.push(
+        fail("variable NARUTO_BOT_LOGIN", "not set: the jobs would write a tracking comment of their own beside the App's", botLoginStep(facts.repo, slug)),
+      );
+    else if (slug !== null && login !== `${slug}[bot]`)
+      findings.push(fail("variable NARUTO_BOT_LOGIN", `is ${login}, but the App installed is ${slug}[bot]`, botLoginStep(facts.repo, slug)));
     else findings.push(ok("variable NARUTO_BOT_LOGIN", login));
   }
   if (!app && vars["NARUTO_APP"] === "true") {
-    findings.push(fail("variable NARUTO_APP", "is true, so the workflow's command job skips every comment, but the workflow is the one without the App", `delete the variable at ${webUrl(facts.repo)}/settings/variables/actions, or set up for the App with \`naruto init --app --force\``));
+    findings.push(
+      fail(
+        "variable NARUTO_APP",
+        "is true, so the workflow's command job skips every comment, but the workflow is the one without the App",
+        `delete the variable at ${webUrl(facts.repo)}/settings/variables/actions, or set up for the App with \`naruto init --app --force\``,
+      ),
+    );
   }
   const others = workflow.variables.filter((v) => !(app && v === "NARUTO_BOT_LOGIN") && !(!app && v === "NARUTO_APP" && vars[v] === "true"));
   if (others.length > 0) findings.push(ok("variables", others.map((v) => `${v}=${vars[v] ?? "(unset)"}`).join(", ")));
@@ -205,8 +285,17 @@ function appFinding(facts: DoctorFacts, app: boolean): Finding {
   const installation = facts.installation;
   if (!app && (!installation.ok || installation.value === null)) return ok(check, "none: the workflow's command job takes the comments");
   if (!installation.ok) {
-    if (installation.status === 0) return warn(check, "not checked: the workflow is the one for the App, and doctor was given no App credentials", "run doctor with --app-id ID --private-key FILE (the App's own), or --app-env FILE (its server's .env)");
-    return fail(check, `could not read the App's installation on ${facts.repo.owner}/${facts.repo.name}: ${unreadable(installation)}`, "check the App id and private key given to doctor");
+    if (installation.status === 0)
+      return warn(
+        check,
+        "not checked: the workflow is the one for the App, and doctor was given no App credentials",
+        "run doctor with --app-id ID --private-key FILE (the App's own), or --app-env FILE (its server's .env)",
+      );
+    return fail(
+      check,
+      `could not read the App's installation on ${facts.repo.owner}/${facts.repo.name}: ${unreadable(installation)}`,
+      "check the App id and private key given to doctor",
+    );
   }
   if (installation.value === null) return fail(check, `not installed on ${facts.repo.owner}/${facts.repo.name}`, appInstallStep(facts.repo, null));
   const has = installation.value;
@@ -214,5 +303,9 @@ function appFinding(facts: DoctorFacts, app: boolean): Finding {
   const events = facts.naruto.app.events.filter((e) => !has.events.includes(e));
   if (missing.length === 0 && events.length === 0) return ok(check, `${has.appSlug} is installed with the permissions and events of naruto's app.yml`);
   const problems = [...missing.map(([name, level]) => `${name}: ${level} (has ${has.permissions[name] ?? "none"})`), ...events.map((e) => `the ${e} event`)];
-  return fail(check, `${has.appSlug} lacks ${problems.join(", ")}`, `add them in the App's settings (Permissions & events: https://${facts.repo.host}/settings/apps/${has.appSlug}/permissions, as naruto's app.yml lists them), then accept them for this installation: ${has.settingsUrl}`);
+  return fail(
+    check,
+    `${has.appSlug} lacks ${problems.join(", ")}`,
+    `add them in the App's settings (Permissions & events: https://${facts.repo.host}/settings/apps/${has.appSlug}/permissions, as naruto's app.yml lists them), then accept them for this installation: ${has.settingsUrl}`,
+  );
 }

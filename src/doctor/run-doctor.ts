@@ -19,7 +19,14 @@ export async function runDoctor(input: DoctorInput): Promise<Finding[]> {
   const repository = await input.github.repository();
   if (!repository.ok) {
     const why = repository.status === 404 ? "not found, or this token cannot see it" : `GitHub answered ${repository.status} (${repository.message})`;
-    return [{ check: "repository", severity: "fail", message: `${input.repo.owner}/${input.repo.name}: ${why}`, fix: "name it with --repo OWNER/NAME (default: the one origin names), and give a token that can read it: --token, GITHUB_TOKEN, or `gh auth login`" }];
+    return [
+      {
+        check: "repository",
+        severity: "fail",
+        message: `${input.repo.owner}/${input.repo.name}: ${why}`,
+        fix: "name it with --repo OWNER/NAME (default: the one origin names), and give a token that can read it: --token, GITHUB_TOKEN, or `gh auth login`",
+      },
+    ];
   }
   const branch = repository.value.defaultBranch;
   const workflow = await input.github.file(WORKFLOW_PATH, branch);

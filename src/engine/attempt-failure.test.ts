@@ -24,7 +24,16 @@ function crashed(exitCode: number, failure: NonNullable<AgentRun["result"]>["fai
   };
 }
 
-const input = (run: AgentRun, over: Partial<CrashInput> = {}): CrashInput => ({ run, what: "the agent", why: `exited with code ${run.exitCode}`, work: null, sandboxed: true, authFix: null, tail: "sh: 1: x: not found", ...over });
+const input = (run: AgentRun, over: Partial<CrashInput> = {}): CrashInput => ({
+  run,
+  what: "the agent",
+  why: `exited with code ${run.exitCode}`,
+  work: null,
+  sandboxed: true,
+  authFix: null,
+  tail: "sh: 1: x: not found",
+  ...over,
+});
 
 describe("crashOutcome", () => {
   it.each([
@@ -44,13 +53,17 @@ describe("crashOutcome", () => {
   it("takes the agent's word that its credentials were refused, with the preset's fix", () => {
     const o = crashOutcome(input(crashed(1, { kind: "authentication", message: "Not logged in" }), { authFix: "Run `claude setup-token`." }));
     expect(o).toMatchObject({ kind: "permanent", cause: "authentication" });
-    expect(o.kind === "permanent" && o.reason).toContain("exited with code 1: its CLI refused its credentials (Not logged in). naruto does not retry it: it would fail the same way. Run `claude setup-token`.");
+    expect(o.kind === "permanent" && o.reason).toContain(
+      "exited with code 1: its CLI refused its credentials (Not logged in). naruto does not retry it: it would fail the same way. Run `claude setup-token`.",
+    );
   });
 
   it("retries anything else", () => {
     const work: KeptWork = { kind: "kept", ref: "refs/naruto/attempts/m/a/1", commit: `${"0123456789ab".repeat(3)}0123`, outside: [] };
     const o = crashOutcome(input(crashed(3), { work }));
     expect(o).toEqual({ kind: "failed", reason: "exited with code 3", work, output: "sh: 1: x: not found" });
-    expect(o.kind === "failed" && outcomeReason(o)).toBe("exited with code 3; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)\nsh: 1: x: not found");
+    expect(o.kind === "failed" && outcomeReason(o)).toBe(
+      "exited with code 3; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)\nsh: 1: x: not found",
+    );
   });
 });

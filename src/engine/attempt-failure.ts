@@ -38,13 +38,24 @@ export function crashOutcome(input: CrashInput): AttemptOutcome {
     const how = input.sandboxed
       ? "The sandbox shows the system's folders, the work directory (the commit's files), where a preset's CLI is installed, and the files its command names: show anything else it needs with `naruto run --read PATH` (or `read:` in its profile in .github/naruto.yml), or run it with `--sandbox none`."
       : "Install it, or fix the command (`--agent`, or `agents:` in .github/naruto.yml).";
-    const found = run.exitCode === NOT_FOUND ? `a command ${what} runs was not found${where}` : `a command ${what} runs was found${where} but could not be run (not executable, a folder, or not readable by the user the agent runs as)`;
+    const found =
+      run.exitCode === NOT_FOUND
+        ? `a command ${what} runs was not found${where}`
+        : `a command ${what} runs was found${where} but could not be run (not executable, a folder, or not readable by the user the agent runs as)`;
     return permanent("not_found", `${found}. naruto does not retry it: it would fail the same way. ${how}`);
   }
   if (failure !== null) {
-    const advice = failure.kind === "authentication" ? (input.authFix ?? "Check the credentials its profile passes (`env:` in .github/naruto.yml).") : "Fix its profile in .github/naruto.yml.";
+    const advice =
+      failure.kind === "authentication"
+        ? (input.authFix ?? "Check the credentials its profile passes (`env:` in .github/naruto.yml).")
+        : "Fix its profile in .github/naruto.yml.";
     const said = failure.message === "" ? "" : ` (${failure.message})`;
-    const text = failure.kind === "authentication" ? `its CLI refused its credentials${said}` : failure.kind === "not_found" ? `it says something it needs is missing${said}` : `it says its command line is not one its CLI takes${said}`;
+    const text =
+      failure.kind === "authentication"
+        ? `its CLI refused its credentials${said}`
+        : failure.kind === "not_found"
+          ? `it says something it needs is missing${said}`
+          : `it says its command line is not one its CLI takes${said}`;
     return permanent(failure.kind, `${text}. naruto does not retry it: it would fail the same way. ${advice}`);
   }
   return { kind: "failed", reason: why, work, output: tail };

@@ -128,9 +128,24 @@ export async function runAttempt(
     const refused = await giveLogin(profile, workDir.home, ctx);
     if (refused !== null) {
       await hooks.exited?.();
-      return finished({ kind: "permanent", cause: "authentication", reason: `its login could not be given to it: ${refused}. naruto does not retry it: it would fail the same way.\n${authFixOf(profile) ?? ""}`.trimEnd() });
+      return finished({
+        kind: "permanent",
+        cause: "authentication",
+        reason: `its login could not be given to it: ${refused}. naruto does not retry it: it would fail the same way.\n${authFixOf(profile) ?? ""}`.trimEnd(),
+      });
     }
-    const run = await runContained(ctx, { profile, command: profile.command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "agent" });
+    const run = await runContained(ctx, {
+      profile,
+      command: profile.command,
+      workDir,
+      prompt,
+      mission,
+      item,
+      attempt: order.attempt,
+      signal: hooks.signal,
+      records,
+      name: "agent",
+    });
     await promptKept;
     // Only an agent that exited on its own is followed by its item's verify.
     if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
@@ -139,18 +154,30 @@ export async function runAttempt(
     if (hidden.length > 0) {
       // A process that dropped naruto's tracking variable to outlive the agent: nothing of the attempt counts.
       const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: "It left a process running", writes, summary: null });
-      return finished({ kind: "tampered", reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}`, work }, run);
+      return finished(
+        {
+          kind: "tampered",
+          reason: `the agent left ${hidden.length} process(es) running that had dropped naruto's tracking variable (naruto stopped them): ${hidden.map((l) => `${l.pid} ${JSON.stringify(l.command.slice(0, 80))}`).join(", ")}`,
+          work,
+        },
+        run,
+      );
     }
 
     if (run.outcome !== "exited") {
       const why =
-        run.outcome === "cancelled" ? "stopped: the mission was cancelled or naruto is shutting down"
-        : run.outcome === "timed_out" ? `timed out after ${minutes(profile.timeout)}`
-        : crashReason(run);
+        run.outcome === "cancelled"
+          ? "stopped: the mission was cancelled or naruto is shutting down"
+          : run.outcome === "timed_out"
+            ? `timed out after ${minutes(profile.timeout)}`
+            : crashReason(run);
       const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why, writes, summary: run.result?.summary ?? null });
       if (run.outcome === "cancelled") return finished({ kind: "interrupted", reason: why, work }, run);
       if (run.outcome === "timed_out") return finished({ kind: "timed_out", reason: why, work }, run);
-      return finished(crashOutcome({ run, what: "the agent", why, work, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: outputTail(run.output) }), run);
+      return finished(
+        crashOutcome({ run, what: "the agent", why, work, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: outputTail(run.output) }),
+        run,
+      );
     }
 
     const outcome = await checkpointWorkDir({
@@ -178,13 +205,38 @@ export async function runAttempt(
         break;
     }
     if (item.verify) {
-      const verify = await runContained(ctx, { profile, command: item.verify, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name: "verify" });
+      const verify = await runContained(ctx, {
+        profile,
+        command: item.verify,
+        workDir,
+        prompt,
+        mission,
+        item,
+        attempt: order.attempt,
+        signal: hooks.signal,
+        records,
+        name: "verify",
+      });
       await hooks.exited?.();
-      if (verify.outcome === "cancelled") return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
-      if (verify.outcome === "timed_out") return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run, verify);
+      if (verify.outcome === "cancelled")
+        return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
+      if (verify.outcome === "timed_out")
+        return finished({ kind: "failed", reason: `the item's verify command failed (timed out):\n${outputTail(verify.output)}` }, run, verify);
       if (verify.outcome !== "exited") {
         const why = `the item's verify command failed (${crashReason(verify, "it")})`;
-        return finished(crashOutcome({ run: verify, what: "the item's verify command", why, work: null, sandboxed: ctx.sandbox.kind === "bwrap", authFix: null, tail: outputTail(verify.output) }), run, verify);
+        return finished(
+          crashOutcome({
+            run: verify,
+            what: "the item's verify command",
+            why,
+            work: null,
+            sandboxed: ctx.sandbox.kind === "bwrap",
+            authFix: null,
+            tail: outputTail(verify.output),
+          }),
+          run,
+          verify,
+        );
       }
     }
     return finished({ kind: "checkpointed", commit: outcome.commit, base: outcome.base, changed: [...outcome.changed] }, run);
@@ -192,12 +244,21 @@ export async function runAttempt(
     // naruto's own step failed (git, the disk): whatever the agent did is kept before the
     // directory goes, or the directory stays and the error says where.
     const message = error instanceof Error ? error.message : String(error);
-    const work = await keepWork(ctx, { workDir, mission, item, attempt: order.attempt, why: `naruto failed: ${message}`, writes: paths(item.writes), summary: null }).catch(
-      (keepError: unknown): KeptWork => {
-        leave = true;
-        return { kind: "not_kept", why: `keeping it failed too, so its work directory is left at ${workDir.path} (${keepError instanceof Error ? keepError.message : String(keepError)})` };
-      },
-    );
+    const work = await keepWork(ctx, {
+      workDir,
+      mission,
+      item,
+      attempt: order.attempt,
+      why: `naruto failed: ${message}`,
+      writes: paths(item.writes),
+      summary: null,
+    }).catch((keepError: unknown): KeptWork => {
+      leave = true;
+      return {
+        kind: "not_kept",
+        why: `keeping it failed too, so its work directory is left at ${workDir.path} (${keepError instanceof Error ? keepError.message : String(keepError)})`,
+      };
+    });
     throw new AttemptStepError(message, work, { cause: error });
   } finally {
     if (!leave && ctx.inBackground) ctx.inBackground((await retireWorkDir(workDir)).removed);
@@ -284,7 +345,17 @@ async function keepWork(
   if (outcome.kind === "checkpointed") {
     kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
   } else if (outcome.kind === "out_of_scope") {
-    kept = await keepUnfinishedWork({ git: ctx.git, repoDir: ctx.repoDir, workDir: a.workDir, mission: a.mission.id, item: a.item.id, attempt: a.attempt, why: a.why, now: ctx.now, maxFileSize: ctx.config.limits.max_file_size });
+    kept = await keepUnfinishedWork({
+      git: ctx.git,
+      repoDir: ctx.repoDir,
+      workDir: a.workDir,
+      mission: a.mission.id,
+      item: a.item.id,
+      attempt: a.attempt,
+      why: a.why,
+      now: ctx.now,
+      maxFileSize: ctx.config.limits.max_file_size,
+    });
   }
   if (kept === null) return null;
   const ref = ctx.keptRef ? ctx.keptRef({ item: a.item.id, attempt: a.attempt }) : kept.ref;

@@ -63,7 +63,9 @@ describe("checkpointWorkDir: the checkpoint", () => {
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.agent.write({ "a.txt": "b\n" });
     const commit = commitOf(await finish(["a.txt"], { author: { name: "Bot", email: "bot@example.test" }, date: new Date("2026-02-03T04:05:06Z") }));
-    expect(await f.repo.run("log", "-1", "--format=%an <%ae> %aI|%cn %cI", commit)).toBe("Bot <bot@example.test> 2026-02-03T04:05:06+00:00|Bot 2026-02-03T04:05:06+00:00");
+    expect(await f.repo.run("log", "-1", "--format=%an <%ae> %aI|%cn %cI", commit)).toBe(
+      "Bot <bot@example.test> 2026-02-03T04:05:06+00:00|Bot 2026-02-03T04:05:06+00:00",
+    );
   });
 
   it("is the commit git commit-tree writes, byte for byte (naruto writes it without starting git)", async () => {
@@ -75,7 +77,14 @@ describe("checkpointWorkDir: the checkpoint", () => {
     const written = await show(commit);
     const tree = await f.repo.run("rev-parse", `${commit}^{tree}`);
     const stamp = `${date.getTime() / 1000} +0000`;
-    const env = { GIT_AUTHOR_NAME: "Ada L", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_COMMITTER_NAME: "Ada L", GIT_COMMITTER_EMAIL: "ada@example.com", GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp };
+    const env = {
+      GIT_AUTHOR_NAME: "Ada L",
+      GIT_AUTHOR_EMAIL: "ada@example.com",
+      GIT_COMMITTER_NAME: "Ada L",
+      GIT_COMMITTER_EMAIL: "ada@example.com",
+      GIT_AUTHOR_DATE: stamp,
+      GIT_COMMITTER_DATE: stamp,
+    };
     const message = written.slice(written.indexOf("\n\n") + 2);
     const byGit = await f.repo.git({ args: ["commit-tree", "--no-gpg-sign", "-p", f.workDir.start, tree], cwd: f.repo.dir, input: message, env });
     expect(message).toBe("Validate users input\n\nAdded validation.\n\nNaruto-Mission: m-test\nNaruto-Item: item\nNaruto-Attempt: 3\nNaruto-Agent: claude\n");
@@ -159,7 +168,11 @@ describe("checkpointWorkDir: out of scope leaves no checkpoint", () => {
     await f.agent.symlink("/etc/passwd", "src/api/absolute");
     await f.agent.symlink("../lib/secret.ts", "src/api/sideways");
     await f.agent.symlink("a.ts", "src/api/fine");
-    await expectOutOfScope(["src/api/"], { "src/api/absolute": ["symlink_target"], "src/api/escape": ["symlink_target"], "src/api/sideways": ["symlink_target"] });
+    await expectOutOfScope(["src/api/"], {
+      "src/api/absolute": ["symlink_target"],
+      "src/api/escape": ["symlink_target"],
+      "src/api/sideways": ["symlink_target"],
+    });
   });
 
   it("any change by a read-only item", async () => {

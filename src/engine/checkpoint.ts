@@ -38,7 +38,13 @@ export type CheckpointOutcome =
       readonly notes: readonly string[];
     }
   | { readonly kind: "no_changes"; readonly base: string; readonly notes: readonly string[] }
-  | { readonly kind: "out_of_scope"; readonly violations: readonly ScopeViolation[]; readonly changed: readonly string[]; readonly tree: string; readonly notes: readonly string[] };
+  | {
+      readonly kind: "out_of_scope";
+      readonly violations: readonly ScopeViolation[];
+      readonly changed: readonly string[];
+      readonly tree: string;
+      readonly notes: readonly string[];
+    };
 
 export interface CheckpointOptions {
   readonly git: Git;
@@ -84,7 +90,12 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   const notes = snapshot.notes;
   if (changes.length === 0 && gate.kind === "passed" && snapshot.refused.length === 0) return { kind: "no_changes", base: workDir.start, notes };
   const changed = changedPaths(changes);
-  const scope = checkScope(changes, { writes: item.writes, readonly: item.readonly, protected: options.protected, allowProtected: options.allowProtected ?? false });
+  const scope = checkScope(changes, {
+    writes: item.writes,
+    readonly: item.readonly,
+    protected: options.protected,
+    allowProtected: options.allowProtected ?? false,
+  });
   const violations = [...snapshot.refused, ...(gate.kind === "refused" ? gate.violations : []), ...(scope.ok ? [] : scope.violations)];
   if (violations.length > 0) {
     return { kind: "out_of_scope", violations, changed: [...new Set([...changed, ...violations.map((v) => v.path)])].sort(), tree: snapshot.tree, notes };
@@ -99,10 +110,22 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   });
   // Its objects leave the quarantine for the store, where fast-import finds the tree.
   await acceptObjects(snapshot.view);
-  const commit = await commitTree({ git, repoDir: options.repoDir, workDir, tree: snapshot.tree, message, author: options.author ?? DEFAULT_AUTHOR, ...(options.date ? { date: options.date } : {}) });
+  const commit = await commitTree({
+    git,
+    repoDir: options.repoDir,
+    workDir,
+    tree: snapshot.tree,
+    message,
+    author: options.author ?? DEFAULT_AUTHOR,
+    ...(options.date ? { date: options.date } : {}),
+  });
   const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
   const refs = [branch, ...(options.keepAt ? [options.keepAt] : [])];
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"], cwd: options.repoDir, input: refs.map((r) => `update ${r} ${commit}\n`).join("") });
+  await git({
+    args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"],
+    cwd: options.repoDir,
+    input: refs.map((r) => `update ${r} ${commit}\n`).join(""),
+  });
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
 
@@ -111,6 +134,22 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
  * repository at `repoDir` (whose store holds the tree: naruto's view writes there) by git's
  * fast-import, naruto's one commit writer: no config of the work directory's, no signing, no hooks.
  */
-export async function commitTree(input: { git: Git; repoDir: string; workDir: WorkDir; tree: string; message: string; author: Identity; date?: Date }): Promise<string> {
-  return writeTreeCommit({ git: input.git, repoDir: input.repoDir, tree: input.tree, parent: input.workDir.start, identity: input.author, at: input.date ?? new Date(), message: input.message });
+export async function commitTree(input: {
+  git: Git;
+  repoDir: string;
+  workDir: WorkDir;
+  tree: string;
+  message: string;
+  author: Identity;
+  date?: Date;
+}): Promise<string> {
+  return writeTreeCommit({
+    git: input.git,
+    repoDir: input.repoDir,
+    tree: input.tree,
+    parent: input.workDir.start,
+    identity: input.author,
+    at: input.date ?? new Date(),
+    message: input.message,
+  });
 }

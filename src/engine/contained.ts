@@ -76,7 +76,11 @@ async function isFile(path: string): Promise<boolean> {
  * refreshed meanwhile is the one it gets. Null when done, or not asked for; else why it cannot
  * (not logged in here, or an access token that would expire before the run could end).
  */
-export async function giveLogin(profile: Pick<AgentProfile, "login" | "preset" | "timeout">, home: string, ctx: { readonly env: Readonly<Record<string, string | undefined>>; readonly now: () => Date }): Promise<string | null> {
+export async function giveLogin(
+  profile: Pick<AgentProfile, "login" | "preset" | "timeout">,
+  home: string,
+  ctx: { readonly env: Readonly<Record<string, string | undefined>>; readonly now: () => Date },
+): Promise<string | null> {
   if (!profile.login || profile.preset === null) return null;
   const auth = PRESET_AUTH[profile.preset];
   if (auth.login === null) return `${auth.cli} has no login naruto can show its agents`;

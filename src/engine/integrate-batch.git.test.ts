@@ -62,7 +62,7 @@ describe("integrateBatch on a growing queue", () => {
     }
     // Each walk started where the previous batch ended: it never went back over the queue.
     expect(ranges).toEqual(heads.slice(0, 3).map((h) => `${h}..refs/heads/naruto/m-test1`));
-    expect((await repo.run("rev-list", "--count", `${mission.queue.head}..refs/heads/naruto/m-test1`))).toBe("6");
+    expect(await repo.run("rev-list", "--count", `${mission.queue.head}..refs/heads/naruto/m-test1`)).toBe("6");
   });
 
   it("recognises checkpoints that reached the queue before the mission recorded it, and applies none twice", async () => {
@@ -75,7 +75,9 @@ describe("integrateBatch on a growing queue", () => {
     expect(again.queue_head).toBe(second.queue_head);
     // ...and before saving either: the walk goes back to the base.
     const fromBase = await integrateBatch(ctx, mission, checkpoints);
-    expect(fromBase.results.map((r) => (r.kind === "integrated" ? r.commit : r.kind))).toEqual([...first.results, ...second.results].map((r) => (r.kind === "integrated" ? r.commit : r.kind)));
+    expect(fromBase.results.map((r) => (r.kind === "integrated" ? r.commit : r.kind))).toEqual(
+      [...first.results, ...second.results].map((r) => (r.kind === "integrated" ? r.commit : r.kind)),
+    );
     expect(await repo.run("rev-list", "--count", `${mission.queue.head}..refs/heads/naruto/m-test1`)).toBe("4");
   });
 

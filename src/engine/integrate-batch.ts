@@ -61,7 +61,9 @@ function seededTrees(onto: Candidate): TreeCache {
 }
 
 /** Without a verify command a batch needs only git and a clock (tests, the engine benchmark). */
-export type BatchContext = IntegratorContext | (Pick<IntegratorContext, "git" | "repoDir" | "now" | "verifier" | "expectedHead" | "trees"> & { readonly verify: null });
+export type BatchContext =
+  | IntegratorContext
+  | (Pick<IntegratorContext, "git" | "repoDir" | "now" | "verifier" | "expectedHead" | "trees"> & { readonly verify: null });
 
 export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.github.com" } as const;
 
@@ -74,7 +76,12 @@ export const NARUTO_COMMITTER = { name: "naruto", email: "naruto@users.noreply.g
  * base-check.ts), suspects are confirmed before they are blamed (`queue.confirm_runs`), and what
  * the tests did is compared with the head the batch was built on (test-findings.ts).
  */
-export async function integrateBatch(ctx: BatchContext, mission: Mission, batch: readonly CheckpointOrder[], options: PipelineOptions = {}): Promise<Integrated> {
+export async function integrateBatch(
+  ctx: BatchContext,
+  mission: Mission,
+  batch: readonly CheckpointOrder[],
+  options: PipelineOptions = {},
+): Promise<Integrated> {
   const queueRef = queueRefName(mission.id);
   const at = () => ctx.now().toISOString();
   const onQueue = await integratedAttempts(ctx, mission, queueRef);
@@ -91,7 +98,8 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     head = (await gitText(ctx.git, { args: ["rev-parse", queueRef], cwd: ctx.repoDir })) || head;
     return { type: "integrated", at: at(), queue_head: head, verify_runs: 0, results };
   }
-  const checks = ctx.verify === null ? null : { command: ctx.verify, queue: ctx.config.queue, verify: ctx.verifier ?? queueVerifier(ctx, mission.id, ctx.verify) };
+  const checks =
+    ctx.verify === null ? null : { command: ctx.verify, queue: ctx.config.queue, verify: ctx.verifier ?? queueVerifier(ctx, mission.id, ctx.verify) };
   let baseCheck: BaseCheck | null = null;
   let judge: JudgePolicy | undefined;
   if (checks !== null) {
@@ -112,22 +120,41 @@ export async function integrateBatch(ctx: BatchContext, mission: Mission, batch:
     repoDir: ctx.repoDir,
     queueRef,
     checkpoints: todo,
-    ...(checks ? { verify: checks.verify, confirm: { confirmRuns: checks.queue.confirm_runs, flipsBefore: mission.queue.flips.length + (baseCheck?.runs.includes(false) && baseCheck.green ? 1 : 0) } } : {}),
+    ...(checks
+      ? {
+          verify: checks.verify,
+          confirm: {
+            confirmRuns: checks.queue.confirm_runs,
+            flipsBefore: mission.queue.flips.length + (baseCheck?.runs.includes(false) && baseCheck.green ? 1 : 0),
+          },
+        }
+      : {}),
     ...(judge ? { judge } : {}),
     ...(ctx.expectedHead ? { expectedHead: ctx.expectedHead } : {}),
     ...(trees ? { trees } : {}),
     ...(spec ? { speculative: { onto: spec.onto.commit, landed: spec.predecessor.then((e) => e?.queue_head ?? null) } } : {}),
-    ...(options.onCandidate ? { onCandidate: (c: { commit: string; tree: VirtualTree }) => options.onCandidate?.({ ...c, baseCheck: spec?.onto.baseCheck ?? usedBase }) } : {}),
+    ...(options.onCandidate
+      ? { onCandidate: (c: { commit: string; tree: VirtualTree }) => options.onCandidate?.({ ...c, baseCheck: spec?.onto.baseCheck ?? usedBase }) }
+      : {}),
     committer: NARUTO_COMMITTER,
     now: ctx.now,
   });
   head = batchResult.newHead;
   verifyRuns += batchResult.verifyRuns;
   for (const r of batchResult.results) results.push(integrationResult(r));
-  const event: Integrated = { type: "integrated", at: at(), queue_head: head, verify_runs: verifyRuns, results, ...(baseCheck ? { base_check: baseCheck } : {}) };
+  const event: Integrated = {
+    type: "integrated",
+    at: at(),
+    queue_head: head,
+    verify_runs: verifyRuns,
+    results,
+    ...(baseCheck ? { base_check: baseCheck } : {}),
+  };
   if (checks === null) return event;
   const previous = spec ? await spec.predecessor : null;
-  const before = previous?.report ?? (mission.queue.head === mission.base.commit ? (baseCheck ?? mission.queue.base_check)?.report ?? mission.queue.report : mission.queue.report);
+  const before =
+    previous?.report ??
+    (mission.queue.head === mission.base.commit ? ((baseCheck ?? mission.queue.base_check)?.report ?? mission.queue.report) : mission.queue.report);
   const findings =
     head !== batchResult.oldHead && before != null && batchResult.report !== null
       ? testFindings({ before, after: batchResult.report, items: batchItems(mission, results), head, at: event.at })
@@ -175,9 +202,14 @@ function batchItems(mission: Mission, results: readonly IntegrationResult[]): Ba
  * mission recorded (`expectedHead`: naruto's own last write, which the batch is built on and
  * compared-and-swapped from), there is nothing after it and nothing is walked.
  */
-async function integratedAttempts(ctx: Pick<IntegratorContext, "git" | "repoDir" | "expectedHead">, mission: Mission, queueRef: string): Promise<Map<string, { commit: string; changed: string[] }>> {
+async function integratedAttempts(
+  ctx: Pick<IntegratorContext, "git" | "repoDir" | "expectedHead">,
+  mission: Mission,
+  queueRef: string,
+): Promise<Map<string, { commit: string; changed: string[] }>> {
   if (ctx.expectedHead != null && ctx.expectedHead === mission.queue.head) return new Map();
-  const format = "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
+  const format =
+    "%x1e%H%x1f%(trailers:key=Naruto-Mission,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Item,valueonly,separator=%x2c)%x1f%(trailers:key=Naruto-Attempt,valueonly,separator=%x2c)%x1f";
   const walk = (since: string) =>
     gitText(ctx.git, { args: ["--no-optional-locks", "log", `--format=${format}`, "--name-only", "-z", `${since}..${queueRef}`, "--"], cwd: ctx.repoDir });
   let out: string;
@@ -191,7 +223,10 @@ async function integratedAttempts(ctx: Pick<IntegratorContext, "git" | "repoDir"
   for (const record of out.split("\x1e").slice(1)) {
     const [commit, m, item, attempt, names] = record.split("\x1f");
     if (!commit || m?.trim() !== mission.id || !item || !attempt) continue;
-    const changed = (names ?? "").split("\0").map((n) => n.replace(/^\n/, "")).filter((n) => n !== "");
+    const changed = (names ?? "")
+      .split("\0")
+      .map((n) => n.replace(/^\n/, ""))
+      .filter((n) => n !== "");
     found.set(`${item.trim()}#${attempt.trim()}`, { commit, changed });
   }
   return found;

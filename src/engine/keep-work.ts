@@ -38,7 +38,8 @@ export async function keepUnfinishedWork(input: {
   const start = await gitText(git, viewCall(snapshot.view, ["rev-parse", `${workDir.start}^{tree}`]));
   if (snapshot.tree === start) return null;
   // What naruto does not store (a pipe, a file over the limit, a name git refuses) is named, not dropped unsaid.
-  const leftOut = snapshot.refused.length === 0 ? "" : `\nLeft out, as naruto never stores them: ${snapshot.refused.map((r) => `${r.path} (${r.rule})`).join(", ")}.\n`;
+  const leftOut =
+    snapshot.refused.length === 0 ? "" : `\nLeft out, as naruto never stores them: ${snapshot.refused.map((r) => `${r.path} (${r.rule})`).join(", ")}.\n`;
   const message = `naruto: unfinished work of ${input.item}, attempt ${input.attempt}\n\n${input.why}; nothing of this was checked or integrated.\n${leftOut}`;
   // Kept: its objects leave the quarantine for the store, where fast-import finds the tree.
   await acceptObjects(snapshot.view);

@@ -44,9 +44,22 @@ export async function runPlanner(ctx: EngineContext, mission: Mission, options: 
         // The plan file is made fresh for the run, beside its result file (src/sandbox/run-files.ts).
         let planFile = "";
         const run = await runAgent({
-          command: profile.command, sandbox: ctx.sandbox, workDir, prompt: (file) => prompt((planFile = file)), env: ctx.env, allowEnv: profile.env,
-          network: containment.network, readOnly: containment.readOnly, links: containment.links, limits: sandboxLimits(ctx.config.limits), mission: mission.id, item: "planner", attempt, writes: [],
-          timeoutMs: profile.timeout, ...(ctx.signal ? { signal: ctx.signal } : {}),
+          command: profile.command,
+          sandbox: ctx.sandbox,
+          workDir,
+          prompt: (file) => prompt((planFile = file)),
+          env: ctx.env,
+          allowEnv: profile.env,
+          network: containment.network,
+          readOnly: containment.readOnly,
+          links: containment.links,
+          limits: sandboxLimits(ctx.config.limits),
+          mission: mission.id,
+          item: "planner",
+          attempt,
+          writes: [],
+          timeoutMs: profile.timeout,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
           onOutput: (chunk) => {
             log.write(chunk);
             options.onOutput?.(chunk);
@@ -61,8 +74,18 @@ export async function runPlanner(ctx: EngineContext, mission: Mission, options: 
         const detail = `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${said}`;
         const tail = outputTail(run.output);
         if (run.outcome !== "crashed") return { ok: run.outcome === "exited", stopped: run.outcome === "cancelled", detail, planFile, plan, tail };
-        const failure = crashOutcome({ run, what: "the planner agent", why: `exit ${run.exitCode ?? run.signal ?? "?"}`, work: null, sandboxed: ctx.sandbox.kind === "bwrap", authFix: authFixOf(profile), tail: said });
-        return failure.kind === "permanent" ? { ok: false, detail: outcomeReason(failure), planFile, plan, permanent: true, tail } : { ok: false, detail, planFile, plan, tail };
+        const failure = crashOutcome({
+          run,
+          what: "the planner agent",
+          why: `exit ${run.exitCode ?? run.signal ?? "?"}`,
+          work: null,
+          sandboxed: ctx.sandbox.kind === "bwrap",
+          authFix: authFixOf(profile),
+          tail: said,
+        });
+        return failure.kind === "permanent"
+          ? { ok: false, detail: outcomeReason(failure), planFile, plan, permanent: true, tail }
+          : { ok: false, detail, planFile, plan, tail };
       }),
   });
 }

@@ -21,7 +21,9 @@ const OUTPUT_LIMIT = 64 * 1024;
 export class VerifyStoppedError extends Error {
   override readonly name = "VerifyStoppedError";
   constructor(readonly commit: string) {
-    super(`the queue's verify of ${commit.slice(0, 12)} was stopped: naruto is shutting down or the mission ended; the batch is integrated when the mission resumes`);
+    super(
+      `the queue's verify of ${commit.slice(0, 12)} was stopped: naruto is shutting down or the mission ended; the batch is integrated when the mission resumes`,
+    );
   }
 }
 

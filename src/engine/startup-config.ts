@@ -42,13 +42,22 @@ export async function withBaseStartupConfig(input: { git: Git; repoDir: string; 
   try {
     await call(["read-tree", head], { env });
     const zero = "0".repeat(head.length);
-    const listed = async (commit: string) => (await call(["ls-tree", "-r", "-z", "--full-tree", commit, "--", ...pathspecs()])).split("\0").filter((l) => l !== "");
+    const listed = async (commit: string) =>
+      (await call(["ls-tree", "-r", "-z", "--full-tree", commit, "--", ...pathspecs()])).split("\0").filter((l) => l !== "");
     // `--index-info` lines: mode 0 removes a path; `ls-tree` lines put the base's entry back.
     const removals = (await listed(head)).map((l) => `0 ${zero}\t${l.slice(l.indexOf("\t") + 1)}`);
     const lines = [...removals, ...(await listed(base))];
     if (lines.length > 0) await call(["update-index", "-z", "--index-info"], { env, input: `${lines.join("\0")}\0` });
     const tree = await call(["write-tree"], { env });
-    return await writeTreeCommit({ git, repoDir, tree, parent: head, identity: NARUTO, at: new Date(), message: `naruto: ${head.slice(0, 12)} with the start-up config of ${base.slice(0, 12)}` });
+    return await writeTreeCommit({
+      git,
+      repoDir,
+      tree,
+      parent: head,
+      identity: NARUTO,
+      at: new Date(),
+      message: `naruto: ${head.slice(0, 12)} with the start-up config of ${base.slice(0, 12)}`,
+    });
   } finally {
     await rm(index, { force: true });
   }

@@ -17,7 +17,10 @@ describe("testFindings", () => {
   ];
 
   it("names the item whose writes cover the file that lost tests, and the one that skipped more", () => {
-    const before = report([["test/a.test.js", 2, 0], ["test/b/b.test.js", 2, 0]]);
+    const before = report([
+      ["test/a.test.js", 2, 0],
+      ["test/b/b.test.js", 2, 0],
+    ]);
     const after = report([["test/b/b.test.js", 2, 1]]);
     const found = testFindings({ before, after, items, head: "h".repeat(40), at: "t" });
     expect(found.map((f) => [f.kind, f.items, f.files])).toEqual([

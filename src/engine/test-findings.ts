@@ -36,7 +36,12 @@ export function testFindings(input: { before: TestReport; after: TestReport; ite
   return out;
 }
 
-function finding(kind: TestFinding["kind"], what: string, files: readonly string[], input: { items: readonly BatchItem[]; head: string; at: string }): TestFinding {
+function finding(
+  kind: TestFinding["kind"],
+  what: string,
+  files: readonly string[],
+  input: { items: readonly BatchItem[]; head: string; at: string },
+): TestFinding {
   const named = input.items.filter((item) => files.some((file) => covers(item, file)));
   const items = (named.length > 0 ? named : input.items).map((i) => i.id);
   const where = files.length > 0 ? ` in ${files.slice(0, 10).join(", ")}${files.length > 10 ? ` and ${files.length - 10} more` : ""}` : "";

@@ -40,8 +40,20 @@ const KINDS: Readonly<Record<string, Change["kind"]>> = { A: "added", D: "delete
  * @param call how to run git: naruto's view of the work directory the tree was read from, or
  *   (default) a plain call in `gitDir`, any git directory of the repository
  */
-export async function listChanges(options: { readonly git: Git; readonly gitDir?: string; readonly call?: GitCallFor; readonly base: string; readonly tree: string }): Promise<Change[]> {
-  const call: GitCallFor = options.call ?? ((args, extra) => ({ args: ["--git-dir", options.gitDir ?? ".", ...args], cwd: options.gitDir ?? ".", ...(extra?.input !== undefined ? { input: extra.input } : {}) }));
+export async function listChanges(options: {
+  readonly git: Git;
+  readonly gitDir?: string;
+  readonly call?: GitCallFor;
+  readonly base: string;
+  readonly tree: string;
+}): Promise<Change[]> {
+  const call: GitCallFor =
+    options.call ??
+    ((args, extra) => ({
+      args: ["--git-dir", options.gitDir ?? ".", ...args],
+      cwd: options.gitDir ?? ".",
+      ...(extra?.input !== undefined ? { input: extra.input } : {}),
+    }));
   const { stdout } = await options.git(call(diffTreeArgs(options.base, options.tree)));
   return withSymlinkTargets(options.git, call, parseDiffTree(stdout));
 }
@@ -59,21 +71,45 @@ export interface ChangedTree {
  * same path (the root aside): one `diff-tree -t`. Null when git cannot walk the trees (one
  * is missing or malformed). Symlink targets are not read (see {@link withSymlinkTargets}).
  */
-export async function readDiff(options: { readonly git: Git; readonly call: GitCallFor; readonly base: string; readonly tip: string }): Promise<{ changes: Change[]; trees: ChangedTree[] } | null> {
+export async function readDiff(options: {
+  readonly git: Git;
+  readonly call: GitCallFor;
+  readonly base: string;
+  readonly tip: string;
+}): Promise<{ changes: Change[]; trees: ChangedTree[] } | null> {
   const out = await options.git({ ...options.call(diffTreeArgs(options.base, options.tip, { trees: true })), okCodes: [128] });
   if (out.code !== 0) return null;
   return parseDiffTreeWithTrees(out.stdout);
 }
 
 function diffTreeArgs(base: string, tip: string, options: { trees?: boolean } = {}): string[] {
-  return ["--no-optional-locks", "diff-tree", "-r", ...(options.trees ? ["-t"] : []), "-z", "-M", "--raw", "--numstat", "--no-abbrev", "--no-textconv", "--no-ext-diff", "--end-of-options", base, tip];
+  return [
+    "--no-optional-locks",
+    "diff-tree",
+    "-r",
+    ...(options.trees ? ["-t"] : []),
+    "-z",
+    "-M",
+    "--raw",
+    "--numstat",
+    "--no-abbrev",
+    "--no-textconv",
+    "--no-ext-diff",
+    "--end-of-options",
+    base,
+    tip,
+  ];
 }
 
 /** The changes with the target of every symlink they leave (one `cat-file` when there is one). */
 export async function withSymlinkTargets(git: Git, call: GitCallFor, changes: Change[]): Promise<Change[]> {
   const links = changes.filter((c) => c.newMode === SYMLINK_MODE && c.newOid !== null);
   if (links.length === 0) return changes;
-  const targets = await readBlobs(git, call, links.map((c) => c.newOid!));
+  const targets = await readBlobs(
+    git,
+    call,
+    links.map((c) => c.newOid!),
+  );
   return changes.map((c) => (c.newMode === SYMLINK_MODE && c.newOid !== null ? { ...c, symlinkTarget: targets.get(c.newOid) ?? null } : c));
 }
 

@@ -38,7 +38,8 @@ export function gitmodulesProblems(entries: readonly ConfigEntry[]): string[] {
     if (!submoduleNameOk(name)) problems.push(`submodule ${JSON.stringify(name)}: a name git refuses (empty, or ".." as a component)`);
     if (value === null) continue;
     if (variable === "url" && !submoduleUrlOk(value)) problems.push(`submodule ${JSON.stringify(name)}: url ${JSON.stringify(value)} is one git refuses`);
-    if (variable === "path" && value.startsWith("-")) problems.push(`submodule ${JSON.stringify(name)}: path ${JSON.stringify(value)} looks like a command-line option`);
+    if (variable === "path" && value.startsWith("-"))
+      problems.push(`submodule ${JSON.stringify(name)}: path ${JSON.stringify(value)} looks like a command-line option`);
     if (variable === "update" && value.startsWith("!")) problems.push(`submodule ${JSON.stringify(name)}: update ${JSON.stringify(value)} runs a command`);
   }
   return [...new Set(problems)];

@@ -49,14 +49,22 @@ const refusals = (r: GateResult) => (r.kind === "refused" ? r.violations.map((v)
  */
 async function fsckRefuses(commit: string): Promise<boolean> {
   const warnings = ["zeroPaddedFilemode", "badFilemode", "nullSha1", "fullPathname"].flatMap((id) => ["-c", `fsck.${id}=error`]);
-  const out = await repo.git({ args: [...warnings, "fsck", "--strict", "--no-dangling", "--no-progress", commit], cwd: repo.dir, okCodes: [1, 2, 3, 4, 5, 6, 7, 8] });
+  const out = await repo.git({
+    args: [...warnings, "fsck", "--strict", "--no-dangling", "--no-progress", commit],
+    cwd: repo.dir,
+    okCodes: [1, 2, 3, 4, 5, 6, 7, 8],
+  });
   return out.code !== 0;
 }
 
 describe("the gate refuses what git's fsck refuses, by path and rule", () => {
   it.each<[string, () => Promise<ForgedDir>, string[]]>([
     ["src/sub/.git/config", async () => [["src", [keep, ["sub", [[".git", [["config", "[core]\n\thooksPath = /tmp\n"]]]]]]]], ["src/sub/.git (dotgit)"]],
-    ["src/.GIT/hooks/post-checkout", async () => [["src", [keep, [".GIT", [["hooks", [["post-checkout", { content: "#!/bin/sh\n", mode: "100755" }]]]]]]]], ["src/.GIT (dotgit)"]],
+    [
+      "src/.GIT/hooks/post-checkout",
+      async () => [["src", [keep, [".GIT", [["hooks", [["post-checkout", { content: "#!/bin/sh\n", mode: "100755" }]]]]]]]],
+      ["src/.GIT (dotgit)"],
+    ],
     ["git~1/config", async () => [["git~1", [["config", "x\n"]]]], ["git~1 (dotgit)"]],
     [".git. (a trailing dot and space)", async () => [["src", [keep, [".git. ", [["config", "x\n"]]]]]], ["src/.git.  (dotgit)"]],
     [".g\u200cit (an HFS+-ignored code point)", async () => [["src", [keep, [".g\u200cit", [["config", "x\n"]]]]]], ["src/.g\u200cit (dotgit)"]],
@@ -67,7 +75,11 @@ describe("the gate refuses what git's fsck refuses, by path and rule", () => {
     ["a file and a folder of one name", async () => [["src", [keep, ["a", "file\n"], ["a", [["b", "x\n"]]]]]], ["src/a (duplicate_name)"]],
     ["mode 100664", async () => [["src", [keep, ["a.ts", { content: "x\n", mode: "100664" }]]]], ["src/a.ts (bad_mode)"]],
     ["a zero-padded tree mode", async () => [["src", [keep, ["lib", { tree: [["a.ts", "x\n"]], mode: "040000" }]]]], ["src/lib (bad_mode)"]],
-    ["a folder that names a blob", async () => [["src", [keep, ["lib", { oid: "9daeafb9864cf43055ae93beb0afd6c7d144bfa4", mode: "40000" }]]]], ["src/lib (bad_tree)"]],
+    [
+      "a folder that names a blob",
+      async () => [["src", [keep, ["lib", { oid: "9daeafb9864cf43055ae93beb0afd6c7d144bfa4", mode: "40000" }]]]],
+      ["src/lib (bad_tree)"],
+    ],
     ["an empty name", async () => [["src", [keep, ["", "x\n"]]]], ["src/ (bad_name)"]],
   ])("%s", async (_name, top, expected) => {
     const { result, commit } = await gate(await top());
@@ -95,7 +107,22 @@ describe("the gate refuses what git's fsck refuses, by path and rule", () => {
 
 describe("names: the gate and git's own index agree on what is .git", () => {
   // Git's index refuses these (read-cache.c verify_path, with core.protectHFS and core.protectNTFS on).
-  it.each([".git", ".GIT", "git~1", "Git~1.", ".git. ", ".git::$INDEX_ALLOCATION", ".g\u200cit", ".gi\ufefft", "x\\.git", ".gitx", "a\\.gitx", "git~2", ".github", ".gitmodules"])("%j", async (name) => {
+  it.each([
+    ".git",
+    ".GIT",
+    "git~1",
+    "Git~1.",
+    ".git. ",
+    ".git::$INDEX_ALLOCATION",
+    ".g\u200cit",
+    ".gi\ufefft",
+    "x\\.git",
+    ".gitx",
+    "a\\.gitx",
+    "git~2",
+    ".github",
+    ".gitmodules",
+  ])("%j", async (name) => {
     const blob = await repo.run("rev-parse", "HEAD:README.md");
     const args = ["-c", "core.protectHFS=true", "-c", "core.protectNTFS=true", "update-index", "--add", "--cacheinfo", `100644,${blob},${name}/f`];
     const indexed = await repo.git({ args, cwd: repo.dir, okCodes: [128] });
@@ -122,11 +149,19 @@ describe("the gate's own rules: gitlinks, .gitmodules, .gitattributes, size", ()
 
   it("refuses a 101 MiB file with the default limit (GitHub refuses 100 MiB)", async () => {
     const { result } = await gate([["src", [keep, ["huge.bin", Buffer.alloc(101 * 1024 * 1024, 7)]]]], STRICT_GATE);
-    expect(result.kind === "refused" && result.violations).toEqual([{ path: "src/huge.bin", rule: "file_too_large", detail: expect.stringMatching(/^105906176 bytes, more than limits.max_file_size \(52428800 bytes\)$/) }]);
+    expect(result.kind === "refused" && result.violations).toEqual([
+      { path: "src/huge.bin", rule: "file_too_large", detail: expect.stringMatching(/^105906176 bytes, more than limits.max_file_size \(52428800 bytes\)$/) },
+    ]);
   });
 
   it("lets a gitlink with its .gitmodules through when allowed, and lists them", async () => {
-    const { result } = await gate([[".gitmodules", gitmodules], ["src", [keep, ["deno", { gitlink: sub }]]]], { ...SMALL, submodules: true });
+    const { result } = await gate(
+      [
+        [".gitmodules", gitmodules],
+        ["src", [keep, ["deno", { gitlink: sub }]]],
+      ],
+      { ...SMALL, submodules: true },
+    );
     expect(result.kind).toBe("passed");
     expect(result.changes?.map((c) => `${c.path} ${c.newMode}`)).toEqual([".gitmodules 100644", "src/deno 160000"]);
   });
@@ -145,7 +180,10 @@ describe("the gate's own rules: gitlinks, .gitmodules, .gitattributes, size", ()
   });
 
   it("refuses an allowed .gitmodules or .gitattributes that is a symbolic link", async () => {
-    const links: ForgedDir = [[".gitmodules", { content: "README.md", mode: "120000" }], ["src", [keep, [".gitattributes", { content: "../README.md", mode: "120000" }]]]];
+    const links: ForgedDir = [
+      [".gitmodules", { content: "README.md", mode: "120000" }],
+      ["src", [keep, [".gitattributes", { content: "../README.md", mode: "120000" }]]],
+    ];
     const { result } = await gate(links, { ...SMALL, submodules: true, gitattributes: true });
     expect(refusals(result)).toEqual([".gitmodules (gitmodules)", "src/.gitattributes (gitattributes)"]);
   });
@@ -158,22 +196,48 @@ describe("the gate's own rules: gitlinks, .gitmodules, .gitattributes, size", ()
   });
 
   it("does not blame a change for the gitlinks and .gitattributes its base already had", async () => {
-    const { commit: start } = await forgeCommit(repo.git, repo.dir, { base, top: [[".gitattributes", "* text=auto\n"], ["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"]]]], message: "base with a submodule\n" });
-    const tree = await forgeTree(repo.git, repo.dir, [[".gitattributes", "* text=auto\n"], ["README.md", "# app\n"], ["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"], ["new.ts", "x\n"]]]]);
+    const { commit: start } = await forgeCommit(repo.git, repo.dir, {
+      base,
+      top: [
+        [".gitattributes", "* text=auto\n"],
+        ["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"]]],
+      ],
+      message: "base with a submodule\n",
+    });
+    const tree = await forgeTree(repo.git, repo.dir, [
+      [".gitattributes", "* text=auto\n"],
+      ["README.md", "# app\n"],
+      ["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"], ["new.ts", "x\n"]]],
+    ]);
     const result = await bothWays(start, tree, SMALL);
     expect(result).toEqual({ kind: "passed", changes: [expect.objectContaining({ path: "src/new.ts", kind: "added" })] });
   });
 
   it("refuses removing a submodule or a .gitattributes as much as adding one", async () => {
-    const { commit: start } = await forgeCommit(repo.git, repo.dir, { base, top: [["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"]]]], message: "base\n" });
-    const tree = await forgeTree(repo.git, repo.dir, [["README.md", "# app\n"], ["src", [keep]]]);
+    const { commit: start } = await forgeCommit(repo.git, repo.dir, {
+      base,
+      top: [["src", [keep, ["deno", { gitlink: sub }], [".gitattributes", "*.ts diff\n"]]]],
+      message: "base\n",
+    });
+    const tree = await forgeTree(repo.git, repo.dir, [
+      ["README.md", "# app\n"],
+      ["src", [keep]],
+    ]);
     const result = await bothWays(start, tree, SMALL);
     expect(refusals(result)).toEqual(["src/.gitattributes (gitattributes)", "src/deno (gitlink)"]);
   });
 
   it.each<[string, ForgedDir, string[]]>([
-    ["a name in two cases", [["src", [keep, ["README.md", "a\n"], ["readme.md", "b\n"]]]], ["src/README.md (name_collision)", "src/readme.md (name_collision)"]],
-    ["a name in NFC and in NFD", [["src", [keep, ["\u00e9.txt", "a\n"], ["e\u0301.txt", "b\n"]]]], ['"src/e\\u0301.txt" (name_collision)', "src/\u00e9.txt (name_collision)"]],
+    [
+      "a name in two cases",
+      [["src", [keep, ["README.md", "a\n"], ["readme.md", "b\n"]]]],
+      ["src/README.md (name_collision)", "src/readme.md (name_collision)"],
+    ],
+    [
+      "a name in NFC and in NFD",
+      [["src", [keep, ["\u00e9.txt", "a\n"], ["e\u0301.txt", "b\n"]]]],
+      ['"src/e\\u0301.txt" (name_collision)', "src/\u00e9.txt (name_collision)"],
+    ],
     ["a folder beside the base's in another case", [["Src", [["a.ts", "x\n"]]]], ["Src (name_collision)", "src (name_collision)"]],
     ["a file beside the base's in another case", [["readme.MD", "x\n"]], ["README.md (name_collision)", "readme.MD (name_collision)"]],
   ])("refuses %s, each name by path (one name on macOS and Windows)", async (_name, top, expected) => {
@@ -186,7 +250,11 @@ describe("the gate's own rules: gitlinks, .gitmodules, .gitattributes, size", ()
 
   it("does not blame a change for a pair of names its base already had", async () => {
     const { commit: start } = await forgeCommit(repo.git, repo.dir, { base, top: [["readme.md", "lower\n"]], message: "base with both\n" });
-    const tree = await forgeTree(repo.git, repo.dir, [["README.md", "# app, edited\n"], ["readme.md", "lower\n"], ["src", [keep]]]);
+    const tree = await forgeTree(repo.git, repo.dir, [
+      ["README.md", "# app, edited\n"],
+      ["readme.md", "lower\n"],
+      ["src", [keep]],
+    ]);
     expect(await bothWays(start, tree, SMALL)).toEqual({ kind: "passed", changes: [expect.objectContaining({ path: "README.md", kind: "modified" })] });
   });
 

@@ -76,9 +76,15 @@ export type GateResult =
  * if (gate.kind === "refused") return { kind: "out_of_scope", violations: gate.violations, … };
  */
 export async function checkGate(input: { git: Git; call: GitCallFor; base: string; tip: string; policy: GatePolicy; repoDir?: string }): Promise<GateResult> {
-  for (const id of [input.base, input.tip]) if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
+  for (const id of [input.base, input.tip])
+    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) throw new RangeError(`checkGate takes object ids, not ${JSON.stringify(id)}`);
   const diff = await readDiff({ git: input.git, call: input.call, base: input.base, tip: input.tip });
-  if (diff === null) return { kind: "refused", violations: await walkAllTrees({ git: input.git, call: input.call, tip: input.tip, idBytes: input.tip.length / 2 }), changes: null };
+  if (diff === null)
+    return {
+      kind: "refused",
+      violations: await walkAllTrees({ git: input.git, call: input.call, tip: input.tip, idBytes: input.tip.length / 2 }),
+      changes: null,
+    };
   // A blob the base holds at a changed path (a renamed file, say) is not new.
   const old = new Set(diff.changes.map((c) => c.oldOid));
   const blobs = diff.changes.flatMap((c) => (c.newOid !== null && c.newMode !== GITLINK_MODE && !old.has(c.newOid) ? [c.newOid] : []));
@@ -105,14 +111,21 @@ export async function checkGate(input: { git: Git; call: GitCallFor; base: strin
  * renamed to, at that path (a file or a folder). Pure.
  */
 export function collisionViolations(collisions: readonly NameCollision[], changes: readonly Change[], trees: readonly ChangedTree[]): GateViolation[] {
-  const brought = new Set([...changes.filter((c) => c.kind === "added" || c.kind === "renamed").map((c) => c.path), ...trees.filter((t) => t.added).map((t) => t.path)]);
+  const brought = new Set([
+    ...changes.filter((c) => c.kind === "added" || c.kind === "renamed").map((c) => c.path),
+    ...trees.filter((t) => t.added).map((t) => t.path),
+  ]);
   const out: GateViolation[] = [];
   for (const { dir, names } of collisions) {
     const paths = names.map((name) => join(dir, name));
     if (!paths.some((p) => brought.has(p.toString("utf8")))) continue;
     const all = names.map((n) => showDistinctPath(n)).join(" and ");
     for (const path of paths) {
-      out.push({ path: showDistinctPath(path), rule: "name_collision", detail: `${all} are one name on macOS and Windows (case-insensitive, Unicode-normalizing file systems): a checkout there keeps only one` });
+      out.push({
+        path: showDistinctPath(path),
+        rule: "name_collision",
+        detail: `${all} are one name on macOS and Windows (case-insensitive, Unicode-normalizing file systems): a checkout there keeps only one`,
+      });
     }
   }
   return out;
@@ -133,7 +146,10 @@ export function changeViolations(changes: readonly Change[], policy: GatePolicy)
     if (!out.some((o) => o.path === v.path && o.rule === v.rule)) out.push(v);
   };
   for (const change of changes) {
-    const sides = change.from === null ? [[change.path, change.oldMode, change.newMode] as const] : [[change.from, change.oldMode, null] as const, [change.path, null, change.newMode] as const];
+    const sides =
+      change.from === null
+        ? [[change.path, change.oldMode, change.newMode] as const]
+        : [[change.from, change.oldMode, null] as const, [change.path, null, change.newMode] as const];
     for (const [path, oldMode, newMode] of sides) {
       if ((oldMode === GITLINK_MODE || newMode === GITLINK_MODE) && !policy.submodules) {
         add({ path: showText(path), rule: "gitlink", detail: "a submodule (gitlink) changes; config allow: [submodules] lets it" });
@@ -145,12 +161,15 @@ export function changeViolations(changes: readonly Change[], policy: GatePolicy)
         if (isDotGitmodules(name)) {
           if (!policy.submodules) add({ path: showText(path), rule: "gitmodules", detail: "a .gitmodules changes; config allow: [submodules] lets it" });
           else if (!last) add({ path: showText(path), rule: "gitmodules", detail: "a folder named .gitmodules: git reads only a file there" });
-          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path), rule: "gitmodules", detail: "a .gitmodules that is a symbolic link (git refuses it)" });
+          else if (newMode === SYMLINK_ENTRY_MODE)
+            add({ path: showText(path), rule: "gitmodules", detail: "a .gitmodules that is a symbolic link (git refuses it)" });
         }
         if (isDotGitattributes(name)) {
-          if (!policy.gitattributes) add({ path: showText(path), rule: "gitattributes", detail: "a .gitattributes changes; config allow: [gitattributes] lets it" });
+          if (!policy.gitattributes)
+            add({ path: showText(path), rule: "gitattributes", detail: "a .gitattributes changes; config allow: [gitattributes] lets it" });
           else if (!last) add({ path: showText(path), rule: "gitattributes", detail: "a folder named .gitattributes: git reads only a file there" });
-          else if (newMode === SYMLINK_ENTRY_MODE) add({ path: showText(path), rule: "gitattributes", detail: "a .gitattributes that is a symbolic link (git refuses it)" });
+          else if (newMode === SYMLINK_ENTRY_MODE)
+            add({ path: showText(path), rule: "gitattributes", detail: "a .gitattributes that is a symbolic link (git refuses it)" });
         }
       });
     }
@@ -159,9 +178,17 @@ export function changeViolations(changes: readonly Change[], policy: GatePolicy)
 }
 
 /** New content of allowed `.gitmodules` and `.gitattributes` files that git's fsck refuses. */
-async function contentViolations(input: { git: Git; call: GitCallFor; policy: GatePolicy; changes: readonly Change[]; blobSizes: ReadonlyMap<string, number> }): Promise<GateViolation[]> {
+async function contentViolations(input: {
+  git: Git;
+  call: GitCallFor;
+  policy: GatePolicy;
+  changes: readonly Change[];
+  blobSizes: ReadonlyMap<string, number>;
+}): Promise<GateViolation[]> {
   const last = (path: string) => Buffer.from(path.slice(path.lastIndexOf("/") + 1), "utf8");
-  const fresh = input.changes.filter((c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input.blobSizes.has(c.newOid));
+  const fresh = input.changes.filter(
+    (c) => c.newOid !== null && c.newMode !== SYMLINK_ENTRY_MODE && c.newMode !== GITLINK_MODE && input.blobSizes.has(c.newOid),
+  );
   const modules = input.policy.submodules ? fresh.filter((c) => isDotGitmodules(last(c.path))) : [];
   const attributes = input.policy.gitattributes ? fresh.filter((c) => isDotGitattributes(last(c.path))) : [];
   const out: GateViolation[] = [];

@@ -41,7 +41,18 @@ describe("isDotGit", () => {
 });
 
 describe("isDotGitmodules and isDotGitattributes", () => {
-  it.each([".gitmodules", ".GITMODULES", ".gitmodules.", ".gitmodules ::$DATA", "gitmod~1", "GITMOD~4", "gi7eba~1", "gi7eb~12", ".git\u200cmodules", "a\\.gitmodules"])("%j is .gitmodules", (name) => {
+  it.each([
+    ".gitmodules",
+    ".GITMODULES",
+    ".gitmodules.",
+    ".gitmodules ::$DATA",
+    "gitmod~1",
+    "GITMOD~4",
+    "gi7eba~1",
+    "gi7eb~12",
+    ".git\u200cmodules",
+    "a\\.gitmodules",
+  ])("%j is .gitmodules", (name) => {
     expect(isDotGitmodules(bytes(name))).toBe(true);
   });
 

@@ -34,7 +34,11 @@ export function nameProblem(name: NameBytes): NameProblem | null {
   if (name.includes(0x2f)) return { rule: "bad_name", detail: `a "/" inside one name: git stores each directory as a tree of its own` };
   const text = name.toString("latin1");
   if (text === "." || text === "..") return { rule: "bad_name", detail: `"${text}" as a name: it would point outside its directory` };
-  if (isDotGit(name)) return { rule: "dotgit", detail: "a spelling of .git: git's own directory on some file system (case, 8.3 short name, trailing dots or spaces, ignored Unicode, or after a \\)" };
+  if (isDotGit(name))
+    return {
+      rule: "dotgit",
+      detail: "a spelling of .git: git's own directory on some file system (case, 8.3 short name, trailing dots or spaces, ignored Unicode, or after a \\)",
+    };
   return null;
 }
 
@@ -109,7 +113,8 @@ function hfsChars(name: NameBytes): { next(): number | null } {
 }
 
 const lower = (b: number) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
-const isAscii = (bytes: NameBytes, at: number, text: string) => [...text].every((ch, i) => bytes[at + i] !== undefined && lower(bytes[at + i]!) === ch.charCodeAt(0));
+const isAscii = (bytes: NameBytes, at: number, text: string) =>
+  [...text].every((ch, i) => bytes[at + i] !== undefined && lower(bytes[at + i]!) === ch.charCodeAt(0));
 
 /** Only dots and spaces from `at` to the end of this component (`\`, `/`, `:` or the end). */
 function onlyDotsAndSpaces(bytes: NameBytes, at: number, stops: readonly number[]): boolean {

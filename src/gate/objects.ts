@@ -48,7 +48,15 @@ const MAX_DEPTH = 512;
  *
  * @example await checkNewObjects({ git, call, tip: snapshotTree, trees, blobs, maxFileSize: 50 * 1024 * 1024 })
  */
-export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: string; trees: readonly string[]; blobs: readonly string[]; maxFileSize: number; repoDir?: string }): Promise<NewObjects> {
+export async function checkNewObjects(input: {
+  git: Git;
+  call: GitCallFor;
+  tip: string;
+  trees: readonly string[];
+  blobs: readonly string[];
+  maxFileSize: number;
+  repoDir?: string;
+}): Promise<NewObjects> {
   const { git, call } = input;
   const idBytes = input.tip.length / 2;
   const treeSet = new Set(input.trees);
@@ -79,7 +87,8 @@ export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: 
       if (found === undefined || entry.mode === GITLINK_MODE) continue;
       const path = join(next.path, entry.name);
       const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
-      if (found.type !== wanted) violations.push({ path: showPath(path), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
+      if (found.type !== wanted)
+        violations.push({ path: showPath(path), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
       else if (wanted === "tree") queue.push({ oid: entry.oid, path });
       else if (!blobPaths.has(entry.oid)) blobPaths.set(entry.oid, path);
     }
@@ -89,7 +98,11 @@ export async function checkNewObjects(input: { git: Git; call: GitCallFor; tip: 
     blobSizes.set(o.oid, o.size);
     if (o.size > input.maxFileSize) {
       const path = blobPaths.get(o.oid);
-      violations.push({ path: path ? showPath(path) : `(blob ${o.oid.slice(0, 12)})`, rule: "file_too_large", detail: `${o.size} bytes, more than limits.max_file_size (${input.maxFileSize} bytes)` });
+      violations.push({
+        path: path ? showPath(path) : `(blob ${o.oid.slice(0, 12)})`,
+        rule: "file_too_large",
+        detail: `${o.size} bytes, more than limits.max_file_size (${input.maxFileSize} bytes)`,
+      });
     }
   }
   return { violations, collisions, blobSizes };
@@ -109,15 +122,26 @@ async function readByCommands(git: Git, call: GitCallFor, commands: readonly str
  */
 async function readInSessions(git: Git, repoDir: string, tip: string, trees: readonly string[], blobs: readonly string[]): Promise<(BatchObject | null)[]> {
   const batch = async (args: string, ids: readonly string[]) =>
-    ids.length === 0 ? Buffer.alloc(0) : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids.map((id) => `${id}\n`).join("") })).stdout;
+    ids.length === 0
+      ? Buffer.alloc(0)
+      : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids.map((id) => `${id}\n`).join("") })).stdout;
   const [contents, infos] = await Promise.all([batch("--batch", [tip, ...trees]), batch("--batch-check", blobs)]);
-  const read = parseBatchCommand(contents, [tip, ...trees].map((id) => `contents ${id}`));
+  const read = parseBatchCommand(
+    contents,
+    [tip, ...trees].map((id) => `contents ${id}`),
+  );
   const first = read[0];
   if (first?.type === "commit") {
     const tree = /^tree ([0-9a-f]{40}(?:[0-9a-f]{24})?)\n/.exec(first.content.toString("latin1"))?.[1];
     read[0] = tree === undefined ? null : (parseBatchCommand(await batch("--batch", [tree]), [`contents ${tree}`])[0] ?? null);
   }
-  return [...read, ...parseBatchCommand(infos, blobs.map((id) => `info ${id}`))];
+  return [
+    ...read,
+    ...parseBatchCommand(
+      infos,
+      blobs.map((id) => `info ${id}`),
+    ),
+  ];
 }
 
 /** The fsck problems of one tree (named by path), and its entries to walk on. */
@@ -150,7 +174,10 @@ export async function walkAllTrees(input: { git: Git; call: GitCallFor; tip: str
       violations.push({ path: showPath(level[0]!.path), rule: "bad_tree", detail: `trees nested deeper than ${MAX_DEPTH} levels` });
       break;
     }
-    const read = parseBatch((await input.git(input.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}\n`).join("") }))).stdout, level.map((l) => l.oid));
+    const read = parseBatch(
+      (await input.git(input.call(["cat-file", "--batch"], { input: level.map((l) => `${l.oid}\n`).join("") }))).stdout,
+      level.map((l) => l.oid),
+    );
     const next: typeof level = [];
     for (const { oid, path } of level) {
       for (const entry of judgeTree(read.get(oid), path, input.idBytes, violations)) {

@@ -12,7 +12,17 @@ function paths(...written: string[]): RepoPath[] {
 }
 
 function change(over: Partial<Change> & Pick<Change, "path">): Change {
-  return { kind: "modified", from: null, oldMode: "100644", newMode: "100644", oldOid: "a".repeat(40), newOid: "b".repeat(40), binary: false, symlinkTarget: null, ...over };
+  return {
+    kind: "modified",
+    from: null,
+    oldMode: "100644",
+    newMode: "100644",
+    oldOid: "a".repeat(40),
+    newOid: "b".repeat(40),
+    binary: false,
+    symlinkTarget: null,
+    ...over,
+  };
 }
 
 function link(path: string, target: string): Change {
@@ -32,7 +42,7 @@ describe("checkScope", () => {
     ["a deep file inside a written subtree", "src/api/v2/x/y.ts"],
     ["the written file itself", "docs/api.md"],
     ["a case variant of a written path", "SRC/Api/users.ts"],
-    ["a path with spaces, quotes and non-ASCII characters", "src/api/my \"file\" café.ts"],
+    ["a path with spaces, quotes and non-ASCII characters", 'src/api/my "file" café.ts'],
     ["a path with a newline", "src/api/new\nline.ts"],
   ])("accepts %s", (_, path) => {
     expect(checkScope([change({ path })], policy)).toEqual({ ok: true });

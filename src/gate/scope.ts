@@ -44,7 +44,7 @@ export function checkScope(changes: readonly Change[], policy: ScopePolicy): Sco
   const seen = new Set<string>();
   const add = (v: ScopeViolation) => {
     const key = `${v.rule}\0${v.path}`;
-    if (!seen.has(key)) (seen.add(key), violations.push(v));
+    if (!seen.has(key)) seen.add(key), violations.push(v);
   };
   const readOnly = policy.readonly || policy.writes.length === 0;
   const writes = policy.writes.map((w) => w.path).join(", ");
@@ -67,7 +67,10 @@ export function checkScope(changes: readonly Change[], policy: ScopePolicy): Sco
 
 function sidesOf(change: Change): [string, string][] {
   if (change.from === null) return [[change.path, change.kind]];
-  return [[change.from, `renamed to ${JSON.stringify(change.path)}`], [change.path, `renamed from ${JSON.stringify(change.from)}`]];
+  return [
+    [change.from, `renamed to ${JSON.stringify(change.path)}`],
+    [change.path, `renamed from ${JSON.stringify(change.from)}`],
+  ];
 }
 
 /** Why a symlink's target is out of scope, or null when it is fine. */

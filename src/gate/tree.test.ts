@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseTree, treeProblems, type RawTreeEntry } from "./tree.ts";
 
 const OID = "ab".repeat(20);
-const raw = (...entries: [string, string][]) => Buffer.concat(entries.map(([mode, name]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(OID, "hex")])));
+const raw = (...entries: [string, string][]) =>
+  Buffer.concat(entries.map(([mode, name]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(OID, "hex")])));
 const entry = (mode: string, name: string, oid = OID): RawTreeEntry => ({ mode, name: Buffer.from(name), oid });
 
 describe("parseTree", () => {

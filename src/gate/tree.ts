@@ -74,7 +74,8 @@ export function treeProblems(entries: readonly RawTreeEntry[]): TreeProblem[] {
     if (name !== null) problems.push({ name: entry.name, ...name });
     if (/^0+$/.test(entry.oid)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the entry points to the null object id" });
     if (seen.has(key)) problems.push({ name: entry.name, rule: "duplicate_name", detail: "two entries of one tree have this name" });
-    else if (previous !== null && !inOrder(previous, entry)) problems.push({ name: entry.name, rule: "bad_tree", detail: "the tree's entries are not in git's order" });
+    else if (previous !== null && !inOrder(previous, entry))
+      problems.push({ name: entry.name, rule: "bad_tree", detail: "the tree's entries are not in git's order" });
     seen.add(key);
     previous = entry;
   }

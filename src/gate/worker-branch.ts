@@ -15,7 +15,10 @@ export const ID = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 /** `naruto/<mission>--<item>` (throws BranchNameError for ids a branch name cannot hold). */
 export function workerBranch(mission: string, item: string): string {
-  for (const [what, id] of [["mission", mission], ["item", item]] as const) {
+  for (const [what, id] of [
+    ["mission", mission],
+    ["item", item],
+  ] as const) {
     if (!ID.test(id) || id.includes("..") || id.endsWith(".lock") || id.endsWith(".")) {
       throw new BranchNameError(`${what} id ${JSON.stringify(id)} cannot name a branch: use [a-z0-9._-], starting with a letter or digit`);
     }

@@ -12,7 +12,17 @@ import { requestLines, type SessionRead } from "./git-session.ts";
 import type { GitCall } from "./run-git.ts";
 
 /** The one diff-tree call that goes through a long-running process: raw, NUL-separated, no renames, no user diff drivers. */
-export const DIFF_TREE_STDIN_ARGS: readonly string[] = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+export const DIFF_TREE_STDIN_ARGS: readonly string[] = [
+  "--no-optional-locks",
+  "diff-tree",
+  "--stdin",
+  "-r",
+  "--raw",
+  "-z",
+  "--no-renames",
+  "--no-ext-diff",
+  "--no-textconv",
+];
 
 const PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -26,7 +36,11 @@ export function diffTreeRead(call: Pick<GitCall, "args" | "input" | "env" | "okC
   const pairs = requestLines(call, DIFF_TREE_STDIN_ARGS, PAIR);
   if (pairs === null) return null;
   const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
-  return { input: `${pairs.join("\n")}\n${marker}\n`, answered: diffTreeAnswered(marker), stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1) };
+  return {
+    input: `${pairs.join("\n")}\n${marker}\n`,
+    answered: diffTreeAnswered(marker),
+    stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1),
+  };
 }
 
 /**

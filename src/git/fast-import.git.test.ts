@@ -70,10 +70,12 @@ function applyModel(files: Map<string, string>, changes: readonly ImportChange[]
   }
 }
 
-const changeArb: fc.Arbitrary<ImportChange> = fc.record({
-  path: fc.constantFrom(...POOL),
-  after: fc.option(fc.record({ mode: fc.constantFrom(...MODES), blob: fc.nat({ max: CONTENTS.length - 1 }) }), { nil: null }),
-}).map(({ path, after }) => ({ path, after: after === null ? null : { mode: after.mode, oid: String(after.blob) } }));
+const changeArb: fc.Arbitrary<ImportChange> = fc
+  .record({
+    path: fc.constantFrom(...POOL),
+    after: fc.option(fc.record({ mode: fc.constantFrom(...MODES), blob: fc.nat({ max: CONTENTS.length - 1 }) }), { nil: null }),
+  })
+  .map(({ path, after }) => ({ path, after: after === null ? null : { mode: after.mode, oid: String(after.blob) } }));
 
 const commitArb = fc.record({
   changes: fc.array(changeArb, { maxLength: 5 }),
@@ -97,7 +99,10 @@ describe("runFastImport, naruto's one commit writer", () => {
           committer: "naruto <naruto@localhost> 1767225601 +0000",
           encoding: s.encoding,
           message: Buffer.from(s.message, "utf8").toString("latin1"),
-          changes: s.changes.map((c) => ({ path: c.path, after: c.after === null || !("oid" in c.after) ? null : { mode: c.after.mode, oid: blobs[Number(c.after.oid)] ?? "" } })),
+          changes: s.changes.map((c) => ({
+            path: c.path,
+            after: c.after === null || !("oid" in c.after) ? null : { mode: c.after.mode, oid: blobs[Number(c.after.oid)] ?? "" },
+          })),
         }));
         const [ours, others] = await Promise.all([mine, theirs].map((r) => runFastImport({ git: r.git, repoDir: r.dir, from, commits })));
         expect(ours).toEqual(others);
@@ -121,10 +126,28 @@ describe("runFastImport, naruto's one commit writer", () => {
   it("writes new content inline, a root commit, and a commit that starts from an empty tree", async () => {
     const who = "naruto <naruto@localhost> 1767225600 +0000";
     const file = (path: string, text: string): ImportChange => ({ path, after: { mode: "100644", content: Buffer.from(text) } });
-    const [root = ""] = await runFastImport({ git: mine.git, repoDir: mine.dir, from: null, commits: [{ author: who, committer: who, encoding: null, message: "v1\n", changes: [file("document.json", "{}\n"), file("items/0000/0000.json", "{ \"ü\": 1 }\n")] }] });
+    const [root = ""] = await runFastImport({
+      git: mine.git,
+      repoDir: mine.dir,
+      from: null,
+      commits: [
+        {
+          author: who,
+          committer: who,
+          encoding: null,
+          message: "v1\n",
+          changes: [file("document.json", "{}\n"), file("items/0000/0000.json", '{ "ü": 1 }\n')],
+        },
+      ],
+    });
     expect(await mine.run("rev-list", "--parents", "-1", root)).toBe(root);
     expect(await mine.run("show", `${root}:items/0000/0000.json`)).toBe('{ "ü": 1 }');
-    const [next = ""] = await runFastImport({ git: mine.git, repoDir: mine.dir, from: root, commits: [{ author: who, committer: who, encoding: null, message: "v2\n", changes: [file("mission.json", "{}\n")], deleteAll: true }] });
+    const [next = ""] = await runFastImport({
+      git: mine.git,
+      repoDir: mine.dir,
+      from: root,
+      commits: [{ author: who, committer: who, encoding: null, message: "v2\n", changes: [file("mission.json", "{}\n")], deleteAll: true }],
+    });
     expect(await mine.run("ls-tree", "-r", "--name-only", next)).toBe("mission.json");
     expect(await mine.run("rev-parse", `${next}^`)).toBe(root);
   });
@@ -136,7 +159,14 @@ describe("writeTreeCommit", () => {
     const tree = await mine.run("rev-parse", `${head}^{tree}`);
     const at = new Date("2026-11-30T06:00:00.700Z");
     const identity = { name: "naruto Ü", email: "naruto@users.noreply.github.com" };
-    const env = { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email, GIT_AUTHOR_DATE: "@1796018400 +0000", GIT_COMMITTER_DATE: "@1796018400 +0000" };
+    const env = {
+      GIT_AUTHOR_NAME: identity.name,
+      GIT_AUTHOR_EMAIL: identity.email,
+      GIT_COMMITTER_NAME: identity.name,
+      GIT_COMMITTER_EMAIL: identity.email,
+      GIT_AUTHOR_DATE: "@1796018400 +0000",
+      GIT_COMMITTER_DATE: "@1796018400 +0000",
+    };
     for (const parent of [head, null]) {
       const written = await writeTreeCommit({ git: mine.git, repoDir: mine.dir, tree, parent, identity, at, message: "checkpoint ü\n\nNaruto-Item: a\n" });
       const args = ["commit-tree", tree, ...(parent === null ? [] : ["-p", parent])];
@@ -153,7 +183,15 @@ describe("writeTreeCommit", () => {
       await repo.run("config", "core.sharedRepository", "0660");
       const head = await repo.run("rev-parse", "HEAD");
       const tree = await repo.run("rev-parse", `${head}^{tree}`);
-      const commit = await writeTreeCommit({ git: repo.git, repoDir: repo.dir, tree, parent: head, identity: { name: "n", email: "n@x" }, at: new Date(0), message: "shared\n" });
+      const commit = await writeTreeCommit({
+        git: repo.git,
+        repoDir: repo.dir,
+        tree,
+        parent: head,
+        identity: { name: "n", email: "n@x" },
+        at: new Date(0),
+        message: "shared\n",
+      });
       const file = join(repo.dir, ".git/objects", commit.slice(0, 2), commit.slice(2));
       // git makes objects read-only, for the group too: 0440 under 0660.
       expect(((await stat(file)).mode & 0o777).toString(8)).toBe("440");

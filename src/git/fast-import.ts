@@ -99,7 +99,10 @@ export async function runFastImport(input: {
     cwd: input.repoDir,
     input: stream,
   });
-  const ids = stdout.toString("latin1").split("\n").filter((l) => l !== "");
+  const ids = stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l !== "");
   if (ids.length !== input.commits.length || !ids.every((id) => /^[0-9a-f]{40,64}$/.test(id))) {
     throw new GitParseError(`fast-import returned ${ids.length} commit ids for ${input.commits.length} commits`);
   }

@@ -37,7 +37,11 @@ describe("ref writes through a long-running process", () => {
   it("writes many refs, one transaction each, with one process", async () => {
     const { git, spawned } = counted();
     for (let i = 0; i < 12; i++) await git({ args: ["update-ref", "-m", "naruto: test", `refs/naruto/s/one-${i}`, head, ""], cwd: repo.dir });
-    await git({ args: ["update-ref", "-m", "naruto: test", "--stdin"], cwd: repo.dir, input: `update refs/naruto/s/one-0 ${second} ${head}\ndelete refs/naruto/s/one-1 ${head}\ncreate refs/heads/s-logged ${head}\n` });
+    await git({
+      args: ["update-ref", "-m", "naruto: test", "--stdin"],
+      cwd: repo.dir,
+      input: `update refs/naruto/s/one-0 ${second} ${head}\ndelete refs/naruto/s/one-1 ${head}\ncreate refs/heads/s-logged ${head}\n`,
+    });
     await git({ args: ["update-ref", "-m", "naruto: test", "refs/heads/s-logged", second, head], cwd: repo.dir });
     expect(spawned).toEqual([["update-ref", "-m", "naruto: test", "--stdin"]]);
     expect(await refOf("refs/naruto/s/one-0")).toBe(second);
@@ -69,7 +73,9 @@ describe("ref writes through a long-running process", () => {
     // Such a git refuses `start` as old git's update-ref does; everything else is the real one.
     const dir = await mkdtemp(join(tmpdir(), "naruto-old-git-"));
     const old = join(dir, "git");
-    await writeFile(old, `#!/bin/sh\ncase " $* " in *" update-ref "*" --stdin "*) echo "fatal: unknown command: start" >&2; exit 128;; esac\nexec git "$@"\n`, { mode: 0o755 });
+    await writeFile(old, `#!/bin/sh\ncase " $* " in *" update-ref "*" --stdin "*) echo "fatal: unknown command: start" >&2; exit 128;; esac\nexec git "$@"\n`, {
+      mode: 0o755,
+    });
     try {
       const spawned: string[][] = [];
       const git = createGit({ env: { PATH: process.env.PATH }, binary: old, onSpawn: (args) => spawned.push([...args]) });
@@ -91,7 +97,11 @@ describe("ref writes through a long-running process", () => {
   it("applies a transaction whole or not at all", async () => {
     const { git } = counted();
     await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/t1", head, ""], cwd: repo.dir });
-    const failed = await git({ args: ["update-ref", "-m", "m", "--stdin"], cwd: repo.dir, input: `update refs/naruto/s/t1 ${second}\ncreate refs/naruto/s/t1-new ${head}\nverify refs/naruto/s/t1 ${second}\n` }).catch((e: unknown) => e);
+    const failed = await git({
+      args: ["update-ref", "-m", "m", "--stdin"],
+      cwd: repo.dir,
+      input: `update refs/naruto/s/t1 ${second}\ncreate refs/naruto/s/t1-new ${head}\nverify refs/naruto/s/t1 ${second}\n`,
+    }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(GitError);
     expect(await refOf("refs/naruto/s/t1")).toBe(head);
     expect(await refOf("refs/naruto/s/t1-new")).toBe("");
@@ -101,7 +111,12 @@ describe("ref writes through a long-running process", () => {
     const { git, spawned } = counted();
     await Promise.all(Array.from({ length: 20 }, (_, i) => git({ args: ["update-ref", "-m", "c", `refs/naruto/s/c-${i}`, head, ""], cwd: repo.dir })));
     const listed = await git({ args: ["for-each-ref", "--format=%(refname)", "refs/naruto/s/"], cwd: repo.dir });
-    expect(listed.stdout.toString().split("\n").filter((r) => r.startsWith("refs/naruto/s/c-")).length).toBe(20);
+    expect(
+      listed.stdout
+        .toString()
+        .split("\n")
+        .filter((r) => r.startsWith("refs/naruto/s/c-")).length,
+    ).toBe(20);
     expect(spawned.map((a) => a.find((x) => !x.startsWith("-")))).toEqual(["update-ref", "for-each-ref"]);
   });
 
@@ -124,7 +139,8 @@ describe("ref writes through a long-running process", () => {
 });
 
 describe("object reads through a long-running process", () => {
-  const read = (git: Git, ids: readonly string[]) => git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repo.dir, input: ids.map((id) => `${id}\n`).join("") });
+  const read = (git: Git, ids: readonly string[]) =>
+    git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repo.dir, input: ids.map((id) => `${id}\n`).join("") });
 
   it("answers what a process per read answers, objects written since included, with one process", async () => {
     const { git, spawned } = counted();
@@ -146,16 +162,21 @@ describe("object reads through a long-running process", () => {
   it("serves reads asked for at once, each its own answer", async () => {
     const { git } = counted();
     const answers = await Promise.all([[head], [second, head], [head, "f".repeat(40)]].map((ids) => read(git, ids)));
-    expect(answers.map((a) => a.stdout.toString().split("\n").filter((l) => /^[0-9a-f]{40} (commit|missing)/.test(l)).map((l) => l.split(" ")[1]))).toEqual([
-      ["commit"],
-      ["commit", "commit"],
-      ["commit", "missing"],
-    ]);
+    expect(
+      answers.map((a) =>
+        a.stdout
+          .toString()
+          .split("\n")
+          .filter((l) => /^[0-9a-f]{40} (commit|missing)/.test(l))
+          .map((l) => l.split(" ")[1]),
+      ),
+    ).toEqual([["commit"], ["commit", "commit"], ["commit", "missing"]]);
   });
 });
 
 describe("change reads through a long-running process", () => {
-  const read = (git: Git, pairs: readonly (readonly [string, string])[]) => git({ args: [...DIFF_TREE_STDIN_ARGS], cwd: repo.dir, input: pairs.map(([c, b]) => `${c} ${b}\n`).join("") });
+  const read = (git: Git, pairs: readonly (readonly [string, string])[]) =>
+    git({ args: [...DIFF_TREE_STDIN_ARGS], cwd: repo.dir, input: pairs.map(([c, b]) => `${c} ${b}\n`).join("") });
 
   it("answers what a process per batch answers, commits written since and paths like its end line included, with one process", async () => {
     const { git, spawned } = counted();
@@ -163,7 +184,12 @@ describe("change reads through a long-running process", () => {
     // Paths an agent could name: a newline in one, and one that looks like the line that ends a request.
     const changed = await repo.commit("odd paths", { "new\nline.txt": "x\n", "naruto-end-0123": "y\n", "a.txt": "changed\n" });
     const absent = "0123456789".repeat(4);
-    const pairs = [[changed, second], [second, head], [absent, head], [changed, head]] as const;
+    const pairs = [
+      [changed, second],
+      [second, head],
+      [absent, head],
+      [changed, head],
+    ] as const;
     const answer = (await read(git, pairs)).stdout;
     expect(answer).toEqual((await read(plain, pairs)).stdout);
     expect(answer.toString("latin1")).toContain("new\nline.txt\0");
@@ -172,7 +198,11 @@ describe("change reads through a long-running process", () => {
     const tree = await repo.run("rev-parse", `${head}^{tree}`);
     expect((await read(git, [[tree, tree]])).stdout.toString()).toBe(`${tree} ${tree}\n`);
     // Written after the process started, in a pack of fast-import's.
-    await repo.git({ args: ["fast-import", "--quiet"], cwd: repo.dir, input: `commit refs/naruto/s/later\ncommitter t <t@x> 0 +0000\ndata 2\nl\nfrom ${changed}\nM 100644 inline later.txt\ndata 2\nz\n\n` });
+    await repo.git({
+      args: ["fast-import", "--quiet"],
+      cwd: repo.dir,
+      input: `commit refs/naruto/s/later\ncommitter t <t@x> 0 +0000\ndata 2\nl\nfrom ${changed}\nM 100644 inline later.txt\ndata 2\nz\n\n`,
+    });
     const later = await repo.run("rev-parse", "refs/naruto/s/later");
     expect((await read(git, [[later, changed]])).stdout).toEqual((await read(plain, [[later, changed]])).stdout);
     expect(spawned.filter((a) => a.includes("diff-tree"))).toEqual([[...DIFF_TREE_STDIN_ARGS]]);
@@ -181,7 +211,14 @@ describe("change reads through a long-running process", () => {
   it("serves reads asked for at once, each its own answer", async () => {
     const { git } = counted();
     const plain = createGit({ env: { PATH: process.env.PATH }, sessions: false });
-    const asks = [[[second, head]], [[head, second]], [[second, head], [head, second]]] as const;
+    const asks = [
+      [[second, head]],
+      [[head, second]],
+      [
+        [second, head],
+        [head, second],
+      ],
+    ] as const;
     const answers = await Promise.all(asks.map((pairs) => read(git, pairs)));
     for (const [i, pairs] of asks.entries()) expect(answers[i]?.stdout).toEqual((await read(plain, pairs)).stdout);
   });
@@ -224,11 +261,17 @@ describe("which calls are ref transactions", () => {
   const other = "b".repeat(40);
   it("takes the plain forms of update-ref", () => {
     expect(refTransactionOf({ args: ["update-ref", "-m", "m", "refs/x", oid] })).toEqual({ options: [], message: "m", lines: `update refs/x ${oid}\n` });
-    expect(refTransactionOf({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "refs/x", oid, ""] })).toEqual({ options: ["-c", "core.hooksPath=/dev/null"], message: null, lines: `create refs/x ${oid}\n` });
+    expect(refTransactionOf({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "refs/x", oid, ""] })).toEqual({
+      options: ["-c", "core.hooksPath=/dev/null"],
+      message: null,
+      lines: `create refs/x ${oid}\n`,
+    });
     expect(refTransactionOf({ args: ["update-ref", "refs/x", oid, other] })?.lines).toBe(`update refs/x ${oid} ${other}\n`);
     expect(refTransactionOf({ args: ["update-ref", "-d", "refs/x"] })?.lines).toBe("delete refs/x\n");
     expect(refTransactionOf({ args: ["update-ref", "-d", "refs/x", oid] })?.lines).toBe(`delete refs/x ${oid}\n`);
-    expect(refTransactionOf({ args: ["update-ref", "--stdin"], input: `update refs/x ${oid}\ndelete refs/y\n` })?.lines).toBe(`update refs/x ${oid}\ndelete refs/y\n`);
+    expect(refTransactionOf({ args: ["update-ref", "--stdin"], input: `update refs/x ${oid}\ndelete refs/y\n` })?.lines).toBe(
+      `update refs/x ${oid}\ndelete refs/y\n`,
+    );
   });
 
   it("leaves every other call to a process of its own", () => {

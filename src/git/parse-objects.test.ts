@@ -33,7 +33,13 @@ describe("parseRawDiff", () => {
 });
 
 it.each([
-  [`100644 blob ${A}\ta b.txt\x00120000 blob ${B}\tdir/li\tnk\x00`, [["a b.txt", { mode: "100644", oid: A }], ["dir/li\tnk", { mode: "120000", oid: B }]]],
+  [
+    `100644 blob ${A}\ta b.txt\x00120000 blob ${B}\tdir/li\tnk\x00`,
+    [
+      ["a b.txt", { mode: "100644", oid: A }],
+      ["dir/li\tnk", { mode: "120000", oid: B }],
+    ],
+  ],
   [`160000 commit ${A}\tvendor/lib\x00`, [["vendor/lib", { mode: "160000", oid: A }]]],
   ["", []],
 ])("parseLsTree(%j)", (input, expected) => {

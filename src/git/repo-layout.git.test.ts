@@ -31,7 +31,10 @@ describe("the repository's layout", () => {
     await applyEvent(store, "m-test1", requested({ max_parallel: 1 }));
     expect((await store.load("m-test1"))?.mission.id).toBe("m-test1");
     // The layout, and the top level for the work directories' key: nothing else.
-    expect(asked).toEqual(["rev-parse --path-format=absolute --git-common-dir --git-path objects --show-object-format --is-bare-repository", "rev-parse --show-toplevel"]);
+    expect(asked).toEqual([
+      "rev-parse --path-format=absolute --git-common-dir --git-path objects --show-object-format --is-bare-repository",
+      "rev-parse --show-toplevel",
+    ]);
   });
 
   it("says what a bare SHA-256 repository is, and asks again after a failure", async () => {
@@ -40,6 +43,11 @@ describe("the repository's layout", () => {
     const bare = join(repo.dir, "bare.git");
     await expect(repoLayout(repo.git, bare)).rejects.toThrow();
     await repo.run("init", "-q", "--bare", "--object-format=sha256", bare);
-    expect(await repoLayout(repo.git, bare)).toEqual({ commonDir: await realpath(bare), objectsDir: join(await realpath(bare), "objects"), format: "sha256", bare: true });
+    expect(await repoLayout(repo.git, bare)).toEqual({
+      commonDir: await realpath(bare),
+      objectsDir: join(await realpath(bare), "objects"),
+      format: "sha256",
+      bare: true,
+    });
   });
 });

@@ -70,7 +70,15 @@ export interface GitRunnerOptions {
 export function createGit(options: GitRunnerOptions = {}): Git {
   const binary = options.binary ?? "git";
   const base = { ...(options.env ?? {}) };
-  const environment = (extra?: Readonly<Record<string, string>>) => ({ ...base, GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", GIT_PAGER: "cat", LC_ALL: "C", GIT_NO_REPLACE_OBJECTS: "1", ...extra });
+  const environment = (extra?: Readonly<Record<string, string>>) => ({
+    ...base,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_EDITOR: "true",
+    GIT_PAGER: "cat",
+    LC_ALL: "C",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    ...extra,
+  });
   const once = oneShot(binary, environment, options.onSpawn);
   if (options.sessions === false) return once;
   const sessions = new Map<string, GitSession>();
@@ -113,7 +121,11 @@ export function createGit(options: GitRunnerOptions = {}): Git {
 }
 
 /** A process per call. */
-function oneShot(binary: string, environment: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv, onSpawn: ((args: readonly string[]) => void) | undefined): Git {
+function oneShot(
+  binary: string,
+  environment: (extra?: Readonly<Record<string, string>>) => NodeJS.ProcessEnv,
+  onSpawn: ((args: readonly string[]) => void) | undefined,
+): Git {
   return (call) =>
     new Promise((resolve, reject) => {
       onSpawn?.(call.args);

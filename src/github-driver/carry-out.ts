@@ -74,7 +74,9 @@ export async function carryOut(
           // Dispatched, not started: the legs wait for runners (at most the account's quota runs
           // at once), and an attempt's clock starts only when its job does (the App's
           // workflow_job event, or the sweep reading the job's start).
-          await apply(batch.map((order) => ({ type: "attempt_dispatched", at, item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl })));
+          await apply(
+            batch.map((order) => ({ type: "attempt_dispatched", at, item: order.item, attempt: order.attempt, base: mission.queue.head, runner: run.runUrl })),
+          );
         }
         break;
       }

@@ -67,7 +67,10 @@ export function parseCommand(body: string): NarutoCommand | null {
     return { kind: "retry", target };
   }
   const planOnly = word === "plan";
-  const taskText = [planOnly ? args.join(" ") : rest, withoutFence(more)].filter((t) => t.trim() !== "").join("\n").trim();
+  const taskText = [planOnly ? args.join(" ") : rest, withoutFence(more)]
+    .filter((t) => t.trim() !== "")
+    .join("\n")
+    .trim();
   if (taskText === "" && plan === null) {
     return { kind: "help", reason: planOnly ? "`/naruto plan` needs a task or a ```naruto plan block" : null };
   }

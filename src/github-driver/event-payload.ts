@@ -39,13 +39,20 @@ export function commentEventOf(eventName: string, payload: unknown): CommentEven
   return {
     repo: p.repository.full_name,
     defaultBranch: p.repository.default_branch,
-    issue: { number: p.issue.number, pullRequest: p.issue.pull_request !== undefined && p.issue.pull_request !== null, body: p.issue.body ?? null, user: p.issue.user ?? null },
+    issue: {
+      number: p.issue.number,
+      pullRequest: p.issue.pull_request !== undefined && p.issue.pull_request !== null,
+      body: p.issue.body ?? null,
+      user: p.issue.user ?? null,
+    },
     comment: { id: p.comment.id, body: p.comment.body, user: p.comment.user },
   };
 }
 
 const dispatchPayload = z.object({
-  inputs: z.object({ phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).optional(), items: z.string().optional(), run: z.string().optional() }).optional(),
+  inputs: z
+    .object({ phase: z.enum(["plan", "work", "review", "integrate", "refresh"]).optional(), items: z.string().optional(), run: z.string().optional() })
+    .optional(),
 });
 
 const itemsSchema = z.array(z.object({ item: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/), attempt: z.number().int().min(1) })).max(256);

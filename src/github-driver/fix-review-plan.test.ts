@@ -94,13 +94,7 @@ describe("fixReviewPlan", () => {
   });
 
   it("leaves protected files and impossible paths to a human", () => {
-    const result = planOf(
-      plan([
-        thread(".github/workflows/ci.yml", ["pin the action"]),
-        thread("../outside.txt", ["escape"]),
-        thread("ok.ts", ["fine"]),
-      ]),
-    );
+    const result = planOf(plan([thread(".github/workflows/ci.yml", ["pin the action"]), thread("../outside.txt", ["escape"]), thread("ok.ts", ["fine"])]));
     expect(result.plan.items.map((i) => i.writes)).toEqual([["ok.ts"]]);
     expect(result.leftOut.protectedFiles).toEqual([{ path: ".github/workflows/ci.yml", threads: 1 }]);
     expect(result.leftOut.invalidPaths).toEqual(["../outside.txt"]);

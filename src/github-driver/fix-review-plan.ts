@@ -90,7 +90,12 @@ export function fixReviewPlan(input: FixReviewInput): FixReviewPlan {
     };
   });
   const plan: FixReviewPlanDocument = { version: 1, title: `Address the review threads of ${pr}`, items };
-  return { kind: "plan", plan, task: missionTask({ pr, title, files: files.length, threads: files.reduce((n, f) => n + f.threads.length, 0), leftOut }), leftOut };
+  return {
+    kind: "plan",
+    plan,
+    task: missionTask({ pr, title, files: files.length, threads: files.reduce((n, f) => n + f.threads.length, 0), leftOut }),
+    leftOut,
+  };
 }
 
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
@@ -103,7 +108,9 @@ function nothingReason(total: number, leftOut: LeftOut): string {
   const parts = [
     leftOut.resolved > 0 ? `${leftOut.resolved} resolved` : null,
     leftOut.outdated > 0 ? `${leftOut.outdated} outdated (their lines changed since; resolve them, or comment again on the current lines)` : null,
-    leftOut.protectedFiles.length > 0 ? `${leftOut.protectedFiles.reduce((n, f) => n + f.threads, 0)} on protected paths (${leftOut.protectedFiles.map((f) => f.path).join(", ")})` : null,
+    leftOut.protectedFiles.length > 0
+      ? `${leftOut.protectedFiles.reduce((n, f) => n + f.threads, 0)} on protected paths (${leftOut.protectedFiles.map((f) => f.path).join(", ")})`
+      : null,
     leftOut.invalidPaths.length > 0 ? `${leftOut.invalidPaths.length} on paths a plan cannot hold` : null,
   ].filter((p): p is string => p !== null);
   return `this pull request has no unresolved review threads naruto can work on (${parts.join("; ")}): there is nothing to fix`;
@@ -111,16 +118,22 @@ function nothingReason(total: number, leftOut: LeftOut): string {
 
 function missionTask(input: { pr: string; title: string; files: number; threads: number; leftOut: LeftOut }): string {
   const { leftOut } = input;
-  const lines = [`Fix the unresolved review threads of ${input.pr}${input.title ? ` (${input.title})` : ""}: ${input.threads} thread(s) on ${input.files} file(s).`];
+  const lines = [
+    `Fix the unresolved review threads of ${input.pr}${input.title ? ` (${input.title})` : ""}: ${input.threads} thread(s) on ${input.files} file(s).`,
+  ];
   if (leftOut.outdated > 0) lines.push(`Left out: ${leftOut.outdated} outdated thread(s), whose lines changed since they were written.`);
-  if (leftOut.protectedFiles.length > 0) lines.push(`Left out: threads on protected paths (${leftOut.protectedFiles.map((f) => f.path).join(", ")}); fix those by hand.`);
+  if (leftOut.protectedFiles.length > 0)
+    lines.push(`Left out: threads on protected paths (${leftOut.protectedFiles.map((f) => f.path).join(", ")}); fix those by hand.`);
   if (leftOut.invalidPaths.length > 0) lines.push(`Left out: ${leftOut.invalidPaths.length} thread path(s) a plan cannot hold.`);
   return lines.join("\n");
 }
 
 /** The plan's id alphabet (`^[a-z0-9][a-z0-9._-]{0,62}$`), from the end of the path where it is long. */
 export function idFor(path: string): string {
-  let id = path.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/-{2,}/g, "-");
+  let id = path
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/-{2,}/g, "-");
   if (id.length > 56) id = id.slice(-56);
   id = id.replace(/^[^a-z0-9]+/, "").replace(/[-.]+$/, "");
   return id === "" ? "file" : id;
@@ -172,7 +185,10 @@ function threadText(thread: ReviewThread, n: number): string {
     const who = c.author === null ? "a deleted user" : `@${oneLine(c.author, 60)}`;
     return `${who} wrote:\n${quote(c.body)}`;
   });
-  const more = thread.commentCount > thread.comments.length ? [`(${thread.commentCount - thread.comments.length} later comment(s) not quoted: read them on the pull request.)`] : [];
+  const more =
+    thread.commentCount > thread.comments.length
+      ? [`(${thread.commentCount - thread.comments.length} later comment(s) not quoted: read them on the pull request.)`]
+      : [];
   return [`### Thread ${n} · ${where}`, ...comments, ...more].join("\n\n");
 }
 

@@ -48,7 +48,10 @@ describe("mayTrigger", () => {
     const other = mayTrigger(facts({ permission: "admin", account: 8 }));
     expect(other).toMatchObject({ allowed: false, silent: false });
     if (!other.allowed) expect(other.reason).toMatch(/another account/);
-    expect(mayTrigger(facts({ permission: "none", account: null }))).toMatchObject({ allowed: false, reason: "@octo-maintainer has none permission; naruto needs write or more" });
+    expect(mayTrigger(facts({ permission: "none", account: null }))).toMatchObject({
+      allowed: false,
+      reason: "@octo-maintainer has none permission; naruto needs write or more",
+    });
   });
 
   it("explains a refusal", () => {

@@ -37,7 +37,9 @@ export async function answerMissedCommands(deps: CommentDeps, input: { defaultBr
   const before = now - (input.graceMs ?? MISSED_GRACE_MS);
   const repo = `${deps.github.repo.owner}/${deps.github.repo.repo}`;
   const comments = await deps.github.listRecentComments({ since });
-  const candidates = comments.filter((c) => Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null);
+  const candidates = comments.filter(
+    (c) => Date.parse(c.createdAt) <= before && c.user !== null && !deps.selfLogins.includes(c.user.login) && parseCommand(c.body) !== null,
+  );
   const done: MissedCommand[] = [];
   for (const c of candidates) {
     if (c.eyes > 0) {
@@ -55,7 +57,9 @@ export async function answerMissedCommands(deps: CommentDeps, input: { defaultBr
       issue: { number: issue.number, pullRequest: issue.pullRequest, body: issue.body, user: issue.user },
       comment: { id: c.id, body: c.body, user: c.user },
     });
-    deps.log.info(`#${c.issue}: an unanswered /naruto comment (${c.id}) handled: ${outcome.kind === "mission" ? `mission ${outcome.mission}` : `${outcome.kind}, ${outcome.reason}`}`);
+    deps.log.info(
+      `#${c.issue}: an unanswered /naruto comment (${c.id}) handled: ${outcome.kind === "mission" ? `mission ${outcome.mission}` : `${outcome.kind}, ${outcome.reason}`}`,
+    );
     done.push({ comment: c.id, issue: c.issue, outcome });
   }
   return done;

@@ -40,7 +40,13 @@ export async function ensureQueuePullRequest(deps: Publish, mission: Mission, op
   }
   if (mission.queue.head === mission.base.commit) return null;
   if (!(options.open ?? deps.resultCi !== "app")) return null;
-  return (deps.ciGitHub ?? github).createPullRequest({ head, base: mission.base.ref, title: queuePullTitle(mission), body, ...(deps.runUrl ? { link: deps.runUrl } : {}) });
+  return (deps.ciGitHub ?? github).createPullRequest({
+    head,
+    base: mission.base.ref,
+    title: queuePullTitle(mission),
+    body,
+    ...(deps.runUrl ? { link: deps.runUrl } : {}),
+  });
 }
 
 export function queuePullTitle(mission: Mission): string {

@@ -37,7 +37,10 @@ export async function reviewPullRequest(ctx: CommentContext): Promise<CommentOut
   if (mergeBase === head.sha) return reply(ctx, `pull request #${pr.number} has no commits that ${pr.base.ref} does not have: there is nothing to review`);
   if (ctx.config === null) return invalidConfig(ctx);
   if (ctx.config.arbiter.agent === null) {
-    return reply(ctx, `\`/naruto review\` needs a review agent, and ${ctx.deps.configPath} on ${ctx.event.defaultBranch} names none: set \`arbiter.agent\` to one of your agent profiles`);
+    return reply(
+      ctx,
+      `\`/naruto review\` needs a review agent, and ${ctx.deps.configPath} on ${ctx.event.defaultBranch} names none: set \`arbiter.agent\` to one of your agent profiles`,
+    );
   }
   return requestMission(ctx, {
     id,
@@ -73,10 +76,16 @@ export async function fixReview(ctx: CommentContext): Promise<CommentOutcome> {
   const built = fixReviewPlan({ pull: { number: pr.number, title: pr.title }, threads, protectedPaths: cfg.protected, allowProtected: cfg.allow_protected });
   if (built.kind === "nothing") return reply(ctx, built.reason);
   const planText = `${JSON.stringify(built.plan, null, 2)}\n`;
-  const checked = checkPlan(planText, { limits: { maxItems: cfg.limits.max_items, maxPromptChars: 65_536, protected: cfg.protected, allowProtected: cfg.allow_protected }, strict: false });
+  const checked = checkPlan(planText, {
+    limits: { maxItems: cfg.limits.max_items, maxPromptChars: 65_536, protected: cfg.protected, allowProtected: cfg.allow_protected },
+    strict: false,
+  });
   if (!checked.ok) {
     const errors = checked.errors.slice(0, 20).map(formatPlanError).join("\n");
-    return reply(ctx, `naruto did not start: the plan for the review threads of #${pr.number} is not valid:\n\n\`\`\`\n${errors}\n\`\`\`\n\n(\`limits.max_items\` in ${ctx.deps.configPath} caps how many files one mission may fix)`);
+    return reply(
+      ctx,
+      `naruto did not start: the plan for the review threads of #${pr.number} is not valid:\n\n\`\`\`\n${errors}\n\`\`\`\n\n(\`limits.max_items\` in ${ctx.deps.configPath} caps how many files one mission may fix)`,
+    );
   }
   return requestMission(ctx, {
     id,
@@ -114,7 +123,8 @@ async function openPullRequest(ctx: CommentContext, command: PullCommand): Promi
   const head = ctx.pullRequest;
   const pr = head === null ? null : await deps.github.getPullRequest({ number: event.issue.number });
   if (pr === null || head === null) return { kind: "outcome", outcome: await reply(ctx, `naruto could not read pull request #${event.issue.number}`) };
-  if (pr.state !== "open") return { kind: "outcome", outcome: await reply(ctx, `pull request #${pr.number} is closed: reopen it to use \`/naruto ${command}\``) };
+  if (pr.state !== "open")
+    return { kind: "outcome", outcome: await reply(ctx, `pull request #${pr.number} is closed: reopen it to use \`/naruto ${command}\``) };
   return { kind: "found", pr, head, id };
 }
 

@@ -22,8 +22,10 @@ export type RefreshRequest =
 /** Whether the mission's queue can be refreshed, and why not. */
 function refusal(mission: Mission): string | null {
   if (mission.kind !== "run") return `mission ${codeSpan(mission.id)} reviews a pull request: it has no queue to refresh`;
-  if (mission.status === "planning" || mission.status === "awaiting_approval") return `mission ${codeSpan(mission.id)} is ${mission.status}: its queue holds nothing yet`;
-  if (mission.status === "failed" || mission.status === "cancelled") return `mission ${codeSpan(mission.id)} is ${mission.status}: start it again to build on the new base`;
+  if (mission.status === "planning" || mission.status === "awaiting_approval")
+    return `mission ${codeSpan(mission.id)} is ${mission.status}: its queue holds nothing yet`;
+  if (mission.status === "failed" || mission.status === "cancelled")
+    return `mission ${codeSpan(mission.id)} is ${mission.status}: start it again to build on the new base`;
   return null;
 }
 
@@ -34,7 +36,10 @@ export async function requestRefresh(deps: DriverDeps, mission: Mission): Promis
   const tip = await deps.github.getRef(`refs/heads/${mission.base.ref}`);
   if (tip === null) return { kind: "refused", message: `the base branch ${codeSpan(mission.base.ref)} of mission ${codeSpan(mission.id)} is gone` };
   if (tip === mission.base.commit) {
-    return { kind: "unchanged", message: `nothing to refresh: ${codeSpan(mission.base.ref)} is still at ${codeSpan(tip.slice(0, 12))}, the base of mission ${codeSpan(mission.id)}` };
+    return {
+      kind: "unchanged",
+      message: `nothing to refresh: ${codeSpan(mission.base.ref)} is still at ${codeSpan(tip.slice(0, 12))}, the base of mission ${codeSpan(mission.id)}`,
+    };
   }
   const run = await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission: mission.id, phase: "refresh" } });
   deps.log.info(`dispatched refresh for ${mission.id}${run.runUrl ? `: ${run.runUrl}` : ""}`);
@@ -51,7 +56,9 @@ export async function refreshOnComment(ctx: CommentContext): Promise<CommentOutc
   const { deps, event } = ctx;
   // A queue pull request is naruto's own branch in this repository; a fork's branch of that name is not.
   const fromQueue = ctx.pullRequest === null || ctx.pullRequest.fromFork ? null : QUEUE_BRANCH.exec(ctx.pullRequest.ref)?.[1];
-  const mission = fromQueue ? ((await deps.store.load(fromQueue))?.mission ?? null) : ((await missionsOfIssue(deps, event.repo, event.issue.number))[0] ?? null);
+  const mission = fromQueue
+    ? ((await deps.store.load(fromQueue))?.mission ?? null)
+    : ((await missionsOfIssue(deps, event.repo, event.issue.number))[0] ?? null);
   if (mission === null) {
     const reason = `there is no naruto mission on this ${event.issue.pullRequest ? "pull request" : "issue"} to refresh`;
     await ctx.reply(reason);

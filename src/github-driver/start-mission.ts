@@ -20,7 +20,8 @@ export async function startMission(ctx: CommentContext, command: { kind: "run" |
   const { deps, event } = ctx;
   if (ctx.pullRequest?.fromFork) {
     // The mission would build on the fork's branch, and its result could only be proposed there.
-    const reason = "naruto cannot start a mission on a pull request from a fork (its branch lives in another repository, where naruto cannot propose the result): comment on an issue, or push the branch to this repository";
+    const reason =
+      "naruto cannot start a mission on a pull request from a fork (its branch lives in another repository, where naruto cannot propose the result): comment on an issue, or push the branch to this repository";
     await ctx.reply(reason);
     return { kind: "replied", reason };
   }
@@ -102,7 +103,14 @@ export async function requestMission(ctx: CommentContext, input: MissionRequest)
     at: deps.now().toISOString(),
     id: input.id,
     task: input.task,
-    source: { kind: "github", repo: event.repo, issue: event.issue.number, comment_id: event.comment.id, actor: event.comment.user.login, actor_id: event.comment.user.id },
+    source: {
+      kind: "github",
+      repo: event.repo,
+      issue: event.issue.number,
+      comment_id: event.comment.id,
+      actor: event.comment.user.login,
+      actor_id: event.comment.user.id,
+    },
     base: input.base,
     queue_branch: `naruto/${input.id}`,
     settings: missionSettings(input.config, { approval: input.approval, strict: false }),
@@ -150,4 +158,3 @@ export async function ensureQueueBranch(github: GitHubPort, mission: Mission, op
     if ((await github.getRef(ref)) !== mission.base.commit) await github.updateRef({ ref, sha: mission.base.commit, force: true });
   }
 }
-

@@ -10,17 +10,36 @@ function input(over: { task?: string; commentPlan?: string | null; body?: string
     task: over.task ?? "go ahead",
     sender: "octo-maintainer",
     commentPlan: over.commentPlan ?? null,
-    issue: { number: 3, kind: "issue", body: over.body === undefined ? block(PLAN) : over.body, author: over.author === undefined ? "octo-outsider" : over.author, role: "read", mayInstruct: over.mayInstruct ?? false },
+    issue: {
+      number: 3,
+      kind: "issue",
+      body: over.body === undefined ? block(PLAN) : over.body,
+      author: over.author === undefined ? "octo-outsider" : over.author,
+      role: "read",
+      mayInstruct: over.mayInstruct ?? false,
+    },
   };
 }
 
 describe("requestOf: whose text the plan is", () => {
   it.each<[string, Parameters<typeof input>[0], { planText: string | null; planSource: { kind: string; author: string | null }; quoted: number }]>([
-    ["the comment's own block, whoever wrote the issue", { commentPlan: "version: 1\nitems: []" }, { planText: "version: 1\nitems: []", planSource: { kind: "comment", author: "octo-maintainer" }, quoted: 1 }],
-    ["the issue's block when its author may instruct", { author: "octo-writer", mayInstruct: true }, { planText: PLAN, planSource: { kind: "issue", author: "octo-writer" }, quoted: 0 }],
+    [
+      "the comment's own block, whoever wrote the issue",
+      { commentPlan: "version: 1\nitems: []" },
+      { planText: "version: 1\nitems: []", planSource: { kind: "comment", author: "octo-maintainer" }, quoted: 1 },
+    ],
+    [
+      "the issue's block when its author may instruct",
+      { author: "octo-writer", mayInstruct: true },
+      { planText: PLAN, planSource: { kind: "issue", author: "octo-writer" }, quoted: 0 },
+    ],
     ["never an outsider's block: the planner plans", {}, { planText: null, planSource: { kind: "planner", author: null }, quoted: 1 }],
     ["never a deleted account's block", { author: null }, { planText: null, planSource: { kind: "planner", author: null }, quoted: 1 }],
-    ["the planner when nobody wrote a block", { body: "Just words.", author: "octo-writer", mayInstruct: true }, { planText: null, planSource: { kind: "planner", author: null }, quoted: 0 }],
+    [
+      "the planner when nobody wrote a block",
+      { body: "Just words.", author: "octo-writer", mayInstruct: true },
+      { planText: null, planSource: { kind: "planner", author: null }, quoted: 0 },
+    ],
   ])("%s", (_case, over, expected) => {
     const request = requestOf(input(over));
     expect({ planText: request.planText, planSource: request.planSource, quoted: request.quoted.length }).toEqual(expected);

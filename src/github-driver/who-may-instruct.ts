@@ -84,7 +84,11 @@ export function requestOf(input: RequestInput): Request {
   const { issue } = input;
   const body = issue?.body ? sanitizeUntrusted(issue.body).trim() : "";
   if (input.commentPlan !== null) {
-    return withIssue(input, body, { task: taskOf(input.task, input.commentPlan), planText: input.commentPlan, planSource: { kind: "comment", author: input.sender } });
+    return withIssue(input, body, {
+      task: taskOf(input.task, input.commentPlan),
+      planText: input.commentPlan,
+      planSource: { kind: "comment", author: input.sender },
+    });
   }
   const issuePlan = issue?.mayInstruct && issue.body ? visibleFencedPlan(issue.body) : null;
   if (issue !== null && issuePlan !== null) {

@@ -12,7 +12,13 @@ import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 import { message } from "./publish.ts";
 
 /** The reply: what GitHub refused and why, that it is by design, and the ways forward. */
-export function workflowRefusalText(input: { readonly branch: string; readonly head: string; readonly path: string; readonly pullRequest: boolean; readonly cleaned: boolean }): string {
+export function workflowRefusalText(input: {
+  readonly branch: string;
+  readonly head: string;
+  readonly path: string;
+  readonly pullRequest: boolean;
+  readonly cleaned: boolean;
+}): string {
   const base = input.pullRequest ? `this pull request's head (\`${input.head.slice(0, 12)}\`)` : `\`${input.head.slice(0, 12)}\``;
   return [
     `naruto did not start: GitHub refused to create the branch \`${input.branch}\` at ${base}, because its workflow file \`${input.path}\` differs from the default branch's, and naruto's GitHub App has no \`workflows\` permission.`,
@@ -20,7 +26,9 @@ export function workflowRefusalText(input: { readonly branch: string; readonly h
     "To go on, either:",
     `- make \`.github/workflows/\` of ${input.pullRequest ? "this pull request" : "the branch"} match the default branch: move the workflow change to a pull request of its own (merged without naruto), or update the branch if it lags behind the default branch, then comment again; or`,
     "- run naruto yourself where you may change workflows: `naruto run` on a checkout of the branch, or the naruto Action with a token that has the `workflows` permission.",
-    input.cleaned ? "Nothing was left behind: the mission's state and branch were removed." : "naruto could not remove everything this request created; its log says what is left.",
+    input.cleaned
+      ? "Nothing was left behind: the mission's state and branch were removed."
+      : "naruto could not remove everything this request created; its log says what is left.",
   ].join("\n\n");
 }
 
@@ -29,7 +37,10 @@ export function workflowRefusalText(input: { readonly branch: string; readonly h
  * nothing happened to it but its request (seq 1): a mission that went further is not this
  * request's to remove, and then only the reply is given.
  */
-export async function refuseWorkflowChange(ctx: CommentContext, input: { readonly mission: Mission; readonly error: WorkflowPermissionError }): Promise<CommentOutcome> {
+export async function refuseWorkflowChange(
+  ctx: CommentContext,
+  input: { readonly mission: Mission; readonly error: WorkflowPermissionError },
+): Promise<CommentOutcome> {
   const { deps } = ctx;
   const { mission, error } = input;
   deps.log.warning(`mission ${mission.id} not started: ${error.message}`);
@@ -37,7 +48,9 @@ export async function refuseWorkflowChange(ctx: CommentContext, input: { readonl
     mission.seq === 1 &&
     (await removeQuietly(ctx, `the branch ${mission.queue.branch}`, () => deps.github.deleteRef(`refs/heads/${mission.queue.branch}`))) &&
     (await removeQuietly(ctx, `the state of ${mission.id}`, () => deps.store.discard(mission.id)));
-  await ctx.reply(workflowRefusalText({ branch: mission.queue.branch, head: mission.queue.head, path: error.path, pullRequest: ctx.pullRequest !== null, cleaned }));
+  await ctx.reply(
+    workflowRefusalText({ branch: mission.queue.branch, head: mission.queue.head, path: error.path, pullRequest: ctx.pullRequest !== null, cleaned }),
+  );
   return { kind: "replied", reason: `workflow file ${error.path}: the App has no workflows permission` };
 }
 

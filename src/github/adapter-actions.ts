@@ -28,7 +28,14 @@ export function createDispatchMemory(): DispatchMemory {
 export function actionsPart(ctx: AdapterContext, memory: DispatchMemory = createDispatchMemory()): ActionsPart {
   const { octokit, repo, call } = ctx;
   const send = (p: { workflow: string; ref: string; inputs: DispatchInputs; runDetails: boolean }) =>
-    octokit.rest.actions.createWorkflowDispatch({ ...repo, workflow_id: p.workflow, ref: p.ref, inputs: p.inputs, ...(p.runDetails ? { return_run_details: true } : {}), request: ONCE });
+    octokit.rest.actions.createWorkflowDispatch({
+      ...repo,
+      workflow_id: p.workflow,
+      ref: p.ref,
+      inputs: p.inputs,
+      ...(p.runDetails ? { return_run_details: true } : {}),
+      request: ONCE,
+    });
   return {
     async dispatchWorkflow({ workflow, ref, inputs }) {
       checkDispatchInputs(inputs);
@@ -55,7 +62,12 @@ export function actionsPart(ctx: AdapterContext, memory: DispatchMemory = create
         // A dispatch cannot be looked up afterwards, so it is never sent twice: the mission
         // state records the attempt as dispatched and the sweep times out one that never ran.
         if (error instanceof UnansweredWriteError) {
-          throw new OutcomeUnknownError({ operation, status: null, message: "no usable answer; the run may or may not have started: the sweep reconciles attempts without a run", cause: error.cause });
+          throw new OutcomeUnknownError({
+            operation,
+            status: null,
+            message: "no usable answer; the run may or may not have started: the sweep reconciles attempts without a run",
+            cause: error.cause,
+          });
         }
         throw mapError(operation, error);
       }
@@ -80,7 +92,14 @@ export function actionsPart(ctx: AdapterContext, memory: DispatchMemory = create
             startedAt: j.started_at ?? null,
             completedAt: j.completed_at ?? null,
             runAttempt: j.run_attempt ?? 1,
-            steps: (j.steps ?? []).map((s) => ({ number: s.number, name: s.name, status: s.status, conclusion: s.conclusion, startedAt: s.started_at ?? null, completedAt: s.completed_at ?? null })),
+            steps: (j.steps ?? []).map((s) => ({
+              number: s.number,
+              name: s.name,
+              status: s.status,
+              conclusion: s.conclusion,
+              startedAt: s.started_at ?? null,
+              completedAt: s.completed_at ?? null,
+            })),
           }),
         );
       }),
@@ -89,7 +108,15 @@ export function actionsPart(ctx: AdapterContext, memory: DispatchMemory = create
       call(`list artifacts of run ${runId}`, async () => {
         const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, { ...repo, run_id: runId, per_page: 100 });
         return artifacts.map(
-          (a): RunArtifact => ({ id: a.id, name: a.name, sizeInBytes: a.size_in_bytes, digest: a.digest ?? null, createdAt: a.created_at, expired: a.expired, runId: a.workflow_run?.id ?? null }),
+          (a): RunArtifact => ({
+            id: a.id,
+            name: a.name,
+            sizeInBytes: a.size_in_bytes,
+            digest: a.digest ?? null,
+            createdAt: a.created_at,
+            expired: a.expired,
+            runId: a.workflow_run?.id ?? null,
+          }),
         );
       }),
 

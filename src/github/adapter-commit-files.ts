@@ -68,7 +68,8 @@ export function commitFilesPart(ctx: AdapterContext): CommitFilesPart {
         if (data.repository === null) throw new GraphqlError({ operation, status: 200, message: "the answer holds no repository", errors: [] });
         const object = data.repository.object;
         if (object === null) return null;
-        if (object.__typename !== "Commit" || object.tree === undefined) throw new GraphqlError({ operation, status: 200, message: `${commit} is a ${object.__typename}, not a commit`, errors: [] });
+        if (object.__typename !== "Commit" || object.tree === undefined)
+          throw new GraphqlError({ operation, status: 200, message: `${commit} is a ${object.__typename}, not a commit`, errors: [] });
         const files: CommittedFile[] = [];
         collect(object.tree.entries ?? [], "", files);
         return { tree: object.tree.oid, files };
@@ -83,11 +84,21 @@ export function commitFilesPart(ctx: AdapterContext): CommitFilesPart {
         if (data.repository === null) throw new GraphqlError({ operation, status: 200, message: "the answer holds no repository", errors: [] });
         const object = data.repository.object;
         if (object === null) return null;
-        const tree = object.__typename === "Commit" ? object.tree : object.__typename === "Tree" && object.oid !== undefined ? { oid: object.oid, entries: object.entries ?? [] } : undefined;
-        if (tree === undefined) throw new GraphqlError({ operation, status: 200, message: `${oid} is a ${object.__typename}, not a commit or a tree`, errors: [] });
+        const tree =
+          object.__typename === "Commit"
+            ? object.tree
+            : object.__typename === "Tree" && object.oid !== undefined
+              ? { oid: object.oid, entries: object.entries ?? [] }
+              : undefined;
+        if (tree === undefined)
+          throw new GraphqlError({ operation, status: 200, message: `${oid} is a ${object.__typename}, not a commit or a tree`, errors: [] });
         const files: CommittedFile[] = [];
         const entries = tree.entries ?? [];
-        collect(entries.filter((e) => e.type === "blob"), "", files);
+        collect(
+          entries.filter((e) => e.type === "blob"),
+          "",
+          files,
+        );
         return { tree: tree.oid, files, folders: entries.filter((e) => e.type === "tree").map((e) => ({ name: e.name, tree: e.oid })) };
       });
     },

@@ -9,7 +9,10 @@ import { nullOn404 } from "./adapter-issues.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import type { ChangedFile, ChangeStatus, GitHubPort, TreeEntry } from "./port.ts";
 
-type GitPart = Pick<GitHubPort, "getRef" | "createRef" | "updateRef" | "deleteRef" | "listRefs" | "createBlob" | "createTree" | "createCommit" | "getCommit" | "compareCommits">;
+type GitPart = Pick<
+  GitHubPort,
+  "getRef" | "createRef" | "updateRef" | "deleteRef" | "listRefs" | "createBlob" | "createTree" | "createCommit" | "getCommit" | "compareCommits"
+>;
 
 /** GitHub lists at most this many files in one comparison. */
 const COMPARE_FILE_CAP = 300;
@@ -26,8 +29,17 @@ export function gitPart(ctx: AdapterContext): GitPart {
   const compareCommits: GitPart["compareCommits"] = ({ base, head }) =>
     call(`compare ${base}...${head}`, async () => {
       const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: `${base}...${head}` });
-      const files = (data.files ?? []).map((f): ChangedFile => ({ path: f.filename, status: CHANGE_STATUSES.find((s) => s === f.status) ?? "changed", previousPath: f.previous_filename ?? null }));
-      return { status: data.status, aheadBy: data.ahead_by, behindBy: data.behind_by, files, filesComplete: files.length < COMPARE_FILE_CAP, mergeBase: data.merge_base_commit.sha };
+      const files = (data.files ?? []).map(
+        (f): ChangedFile => ({ path: f.filename, status: CHANGE_STATUSES.find((s) => s === f.status) ?? "changed", previousPath: f.previous_filename ?? null }),
+      );
+      return {
+        status: data.status,
+        aheadBy: data.ahead_by,
+        behindBy: data.behind_by,
+        files,
+        filesComplete: files.length < COMPARE_FILE_CAP,
+        mergeBase: data.merge_base_commit.sha,
+      };
     });
 
   return {
@@ -98,11 +110,16 @@ export function gitPart(ctx: AdapterContext): GitPart {
     createTree: ({ entries, base }) =>
       call("create tree", async () => {
         // Text given inline becomes a blob on GitHub's side: one request instead of two.
-        const tree = entries.map((e: TreeEntry) => ("content" in e ? { path: e.path, mode: e.mode, type: "blob" as const, content: e.content } : { path: e.path, mode: e.mode, type: objectType(e.mode), sha: e.sha }));
+        const tree = entries.map((e: TreeEntry) =>
+          "content" in e
+            ? { path: e.path, mode: e.mode, type: "blob" as const, content: e.content }
+            : { path: e.path, mode: e.mode, type: objectType(e.mode), sha: e.sha },
+        );
         return (await octokit.rest.git.createTree({ ...repo, tree, ...(base ? { base_tree: base } : {}) })).data.sha;
       }),
 
-    createCommit: ({ message, tree, parents }) => call("create commit", async () => (await octokit.rest.git.createCommit({ ...repo, message, tree, parents: [...parents] })).data.sha),
+    createCommit: ({ message, tree, parents }) =>
+      call("create commit", async () => (await octokit.rest.git.createCommit({ ...repo, message, tree, parents: [...parents] })).data.sha),
 
     getCommit: (sha) =>
       call(`read commit ${sha.slice(0, 12)}`, async () => {

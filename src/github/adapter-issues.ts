@@ -8,7 +8,10 @@ import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import { byAuthor, type Authors, type Comment, type GitHubPort, type Permission, type RecentComment } from "./port.ts";
 
-type IssuesPart = Pick<GitHubPort, "readFile" | "addReaction" | "findComment" | "upsertComment" | "openIssue" | "permission" | "listRecentComments" | "getIssue">;
+type IssuesPart = Pick<
+  GitHubPort,
+  "readFile" | "addReaction" | "findComment" | "upsertComment" | "openIssue" | "permission" | "listRecentComments" | "getIssue"
+>;
 
 const ROLES: readonly Permission[] = ["admin", "maintain", "write", "triage", "read", "none"];
 
@@ -31,12 +34,17 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
   };
 
   const findIssue = async (p: { marker: string; since: string; author?: Authors | undefined }): Promise<number | null> => {
-    const matches = (i: { body?: string | null | undefined; user: { login: string } | null }) => hasMarker(i.body, p.marker) && byAuthor(p.author, i.user?.login);
+    const matches = (i: { body?: string | null | undefined; user: { login: string } | null }) =>
+      hasMarker(i.body, p.marker) && byAuthor(p.author, i.user?.login);
     const issues = await call(`look for an issue marked ${p.marker}`, () =>
-      octokit.paginate(octokit.rest.issues.listForRepo, { ...repo, state: "all", since: p.since, sort: "created", direction: "desc", per_page: 100 }, (response, done) => {
-        if (response.data.some(matches)) done();
-        return response.data;
-      }),
+      octokit.paginate(
+        octokit.rest.issues.listForRepo,
+        { ...repo, state: "all", since: p.since, sort: "created", direction: "desc", per_page: 100 },
+        (response, done) => {
+          if (response.data.some(matches)) done();
+          return response.data;
+        },
+      ),
     );
     return issues.find(matches)?.number ?? null;
   };
@@ -53,7 +61,14 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
             if (Date.parse(c.created_at) < Date.parse(since)) continue;
             const issue = Number(/\/issues\/(\d+)$/.exec(c.issue_url)?.[1]);
             if (!Number.isInteger(issue)) continue;
-            found.push({ id: c.id, issue, body: c.body ?? "", user: c.user ? { login: c.user.login, id: c.user.id, type: c.user.type } : null, createdAt: c.created_at, eyes: c.reactions?.eyes ?? 0 });
+            found.push({
+              id: c.id,
+              issue,
+              body: c.body ?? "",
+              user: c.user ? { login: c.user.login, id: c.user.id, type: c.user.type } : null,
+              createdAt: c.created_at,
+              eyes: c.reactions?.eyes ?? 0,
+            });
           }
           if (found.length >= limit) done();
           return [];
@@ -64,13 +79,19 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
     async getIssue({ number }) {
       const data = await call(`read #${number}`, () => octokit.rest.issues.get({ ...repo, issue_number: number }).then((r) => r.data)).catch(nullOn404);
       if (data === null) return null;
-      return { number: data.number, pullRequest: data.pull_request !== undefined && data.pull_request !== null, body: data.body ?? null, user: data.user ? { login: data.user.login, id: data.user.id, type: data.user.type } : null };
+      return {
+        number: data.number,
+        pullRequest: data.pull_request !== undefined && data.pull_request !== null,
+        body: data.body ?? null,
+        user: data.user ? { login: data.user.login, id: data.user.id, type: data.user.type } : null,
+      };
     },
     async readFile({ path, ref }) {
       const operation = `read ${path}${ref ? ` at ${ref}` : ""}`;
       const data = await call(operation, () => octokit.rest.repos.getContent({ ...repo, path, ...(ref ? { ref } : {}) }).then((r) => r.data)).catch(nullOn404);
       if (data === null) return null;
-      if (Array.isArray(data) || data.type !== "file") throw new GitHubError({ operation, status: null, message: "this is not a file (a directory, link or submodule): name a file" });
+      if (Array.isArray(data) || data.type !== "file")
+        throw new GitHubError({ operation, status: null, message: "this is not a file (a directory, link or submodule): name a file" });
       // The contents API leaves out files over 1 MB (encoding "none"); the blob API has them.
       if ("encoding" in data && data.encoding === "none") {
         const blob = await call(operation, () => octokit.rest.git.getBlob({ ...repo, file_sha: data.sha }).then((r) => r.data));
@@ -82,7 +103,9 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
     async addReaction({ target, content }) {
       // GitHub answers 200 for a reaction that exists already, so a repeat is harmless.
       if ("comment" in target) {
-        await call(`react ${content} to comment ${target.comment}`, () => octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: target.comment, content }));
+        await call(`react ${content} to comment ${target.comment}`, () =>
+          octokit.rest.reactions.createForIssueComment({ ...repo, comment_id: target.comment, content }),
+        );
       } else {
         await call(`react ${content} to #${target.issue}`, () => octokit.rest.reactions.createForIssue({ ...repo, issue_number: target.issue, content }));
       }
@@ -96,7 +119,9 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
       const existing = await findComment({ issue, marker, ...(author === undefined ? {} : { author }) });
       if (existing) {
         if (existing.body === text) return existing;
-        return call(`update comment ${existing.id} on #${issue}`, () => octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body: text }).then((r) => toComment(r.data)));
+        return call(`update comment ${existing.id} on #${issue}`, () =>
+          octokit.rest.issues.updateComment({ ...repo, comment_id: existing.id, body: text }).then((r) => toComment(r.data)),
+        );
       }
       return ctx.createOnce({
         operation: `create comment on #${issue}`,
@@ -119,7 +144,9 @@ export function issuesPart(ctx: AdapterContext): IssuesPart {
     },
 
     async permission({ user }) {
-      const data = await call(`permission of ${user}`, () => octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: user }).then((r) => r.data)).catch(nullOn404);
+      const data = await call(`permission of ${user}`, () =>
+        octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: user }).then((r) => r.data),
+      ).catch(nullOn404);
       if (data === null) return { role: "none", id: null };
       // `permission` folds maintain into write and triage into read; `role_name` keeps them.
       const role = (data as { role_name?: unknown }).role_name;

@@ -9,7 +9,10 @@ import { ONCE } from "./octokit-client.ts";
 import type { AdapterContext } from "./adapter-context.ts";
 import type { CheckOutput, CheckRun, GitHubPort, PullRequest } from "./port.ts";
 
-type PullsPart = Pick<GitHubPort, "findPullRequest" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun" | "listCheckRuns">;
+type PullsPart = Pick<
+  GitHubPort,
+  "findPullRequest" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun" | "listCheckRuns"
+>;
 
 interface PullData {
   number: number;
@@ -37,7 +40,13 @@ export function pullsPart(ctx: AdapterContext): PullsPart {
   const findPullRequest: PullsPart["findPullRequest"] = ({ head, base }) =>
     call(`find pull request from ${head}`, async () => {
       // `head` must be `owner:branch`; a bare branch name matches every pull request.
-      const pulls = await octokit.paginate(octokit.rest.pulls.list, { ...repo, head: `${repo.owner}:${head}`, state: "open", per_page: 100, ...(base ? { base } : {}) });
+      const pulls = await octokit.paginate(octokit.rest.pulls.list, {
+        ...repo,
+        head: `${repo.owner}:${head}`,
+        state: "open",
+        per_page: 100,
+        ...(base ? { base } : {}),
+      });
       const found = pulls.find((p) => p.head.ref === head && (base === undefined || p.base.ref === base));
       return found ? toPull(found) : null;
     });
@@ -89,7 +98,9 @@ export function pullsPart(ctx: AdapterContext): PullsPart {
       }),
 
     async getPullRequest({ number }) {
-      const data = await call(`read pull request #${number}`, () => octokit.rest.pulls.get({ ...repo, pull_number: number }).then((r) => r.data)).catch(nullOn404);
+      const data = await call(`read pull request #${number}`, () => octokit.rest.pulls.get({ ...repo, pull_number: number }).then((r) => r.data)).catch(
+        nullOn404,
+      );
       if (data === null) return null;
       const headRepo = data.head.repo?.full_name ?? null;
       return {
@@ -140,13 +151,32 @@ export function pullsPart(ctx: AdapterContext): PullsPart {
 
 function fitOutput(output: CheckOutput, link: string | undefined): { title: string; summary: string; text?: string } {
   const summary = truncate(output.summary, { limit: CHECK_TEXT_LIMIT, link });
-  return output.text === undefined ? { title: output.title, summary } : { title: output.title, summary, text: truncate(output.text, { limit: CHECK_TEXT_LIMIT, link }) };
+  return output.text === undefined
+    ? { title: output.title, summary }
+    : { title: output.title, summary, text: truncate(output.text, { limit: CHECK_TEXT_LIMIT, link }) };
 }
 
 function toPull(p: PullData): PullRequest {
-  return { number: p.number, url: p.html_url, state: p.state === "closed" ? "closed" : "open", head: p.head.ref, base: p.base.ref, headSha: p.head.sha, title: p.title };
+  return {
+    number: p.number,
+    url: p.html_url,
+    state: p.state === "closed" ? "closed" : "open",
+    head: p.head.ref,
+    base: p.base.ref,
+    headSha: p.head.sha,
+    title: p.title,
+  };
 }
 
 function toCheck(c: CheckData): CheckRun {
-  return { id: c.id, name: c.name, headSha: c.head_sha, status: c.status, conclusion: c.conclusion, url: c.html_url, externalId: c.external_id, app: c.app?.slug ?? null };
+  return {
+    id: c.id,
+    name: c.name,
+    headSha: c.head_sha,
+    status: c.status,
+    conclusion: c.conclusion,
+    url: c.html_url,
+    externalId: c.external_id,
+    app: c.app?.slug ?? null,
+  };
 }

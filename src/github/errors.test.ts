@@ -15,7 +15,10 @@ import {
 
 /** The shape of Octokit's RequestError for an answer with a JSON body. */
 function answer(status: number, message: string, errors?: unknown[]): Error & { status: number; response: { data: unknown } } {
-  return Object.assign(new Error(message), { status, response: { data: { message, ...(errors ? { errors } : {}), documentation_url: "https://docs.github.com" } } });
+  return Object.assign(new Error(message), {
+    status,
+    response: { data: { message, ...(errors ? { errors } : {}), documentation_url: "https://docs.github.com" } },
+  });
 }
 
 describe("toGitHubError", () => {
@@ -59,7 +62,10 @@ describe("toGitHubError", () => {
   });
 
   it("maps GitHub's 403 for workflow files to WorkflowPermissionError naming the file", () => {
-    const e = toGitHubError("create refs/heads/naruto/m-1", answer(403, "refusing to allow a GitHub App to create or update workflow `.github/workflows/x.yml` without `workflows` permission"));
+    const e = toGitHubError(
+      "create refs/heads/naruto/m-1",
+      answer(403, "refusing to allow a GitHub App to create or update workflow `.github/workflows/x.yml` without `workflows` permission"),
+    );
     expect(e).toBeInstanceOf(WorkflowPermissionError);
     expect(e).toMatchObject({ status: 403, path: ".github/workflows/x.yml", operation: "create refs/heads/naruto/m-1" });
     expect(toGitHubError("op", answer(403, "Resource not accessible by integration"))).not.toBeInstanceOf(WorkflowPermissionError);

@@ -186,7 +186,12 @@ export function toGitHubError(operation: string, error: unknown): Error {
   const status = typeof e.status === "number" ? e.status : null;
   const detail = githubMessage(e);
   if (isTimeout(e)) {
-    return new GitHubTimeoutError({ operation, status: null, message: "GitHub did not answer in time; try again later or raise requestTimeoutMs", cause: error });
+    return new GitHubTimeoutError({
+      operation,
+      status: null,
+      message: "GitHub did not answer in time; try again later or raise requestTimeoutMs",
+      cause: error,
+    });
   }
   if (status === 422) {
     for (const [pattern, Class, advice] of KNOWN_422) {
@@ -199,9 +204,15 @@ export function toGitHubError(operation: string, error: unknown): Error {
     return new WorkflowPermissionError({ operation, status, message: `${detail} (${advice})`, cause: error, path: workflow });
   }
   if ((status === 400 || status === 422) && RUN_DETAILS.test(detail)) {
-    return new RunDetailsUnsupportedError({ operation, status, message: `${detail} (this server does not return a dispatched run's id: dispatch without return_run_details)`, cause: error });
+    return new RunDetailsUnsupportedError({
+      operation,
+      status,
+      message: `${detail} (this server does not return a dispatched run's id: dispatch without return_run_details)`,
+      cause: error,
+    });
   }
-  if (status === 409) return new ConflictError({ operation, status, message: `${detail} (409 conflict: read the current state and decide again)`, cause: error });
+  if (status === 409)
+    return new ConflictError({ operation, status, message: `${detail} (409 conflict: read the current state and decide again)`, cause: error });
   return new GitHubError({ operation, status, message: `${detail} (${advise(status)})`, cause: error });
 }
 
@@ -218,7 +229,10 @@ function advise(status: number | null): string {
 function githubMessage(e: RequestErrorLike): string {
   const data = e.response?.data;
   if (typeof data === "object" && data !== null && "message" in data && typeof data.message === "string") {
-    const errors = "errors" in data && Array.isArray(data.errors) ? data.errors.map((x) => (typeof x === "object" && x !== null && "message" in x ? String(x.message) : JSON.stringify(x))) : [];
+    const errors =
+      "errors" in data && Array.isArray(data.errors)
+        ? data.errors.map((x) => (typeof x === "object" && x !== null && "message" in x ? String(x.message) : JSON.stringify(x)))
+        : [];
     return [data.message, ...errors].join("; ");
   }
   return typeof e.message === "string" ? e.message : "unknown error";

@@ -60,11 +60,15 @@ export type DispatchInputs = Readonly<Record<string, string | number | boolean>>
 export function checkDispatchInputs(inputs: DispatchInputs): void {
   const keys = Object.keys(inputs);
   if (keys.length > DISPATCH_MAX_INPUTS) {
-    throw new InputLimitError(`workflow dispatch: ${keys.length} inputs, GitHub accepts at most ${DISPATCH_MAX_INPUTS}: pass ids and read the rest from the mission state`);
+    throw new InputLimitError(
+      `workflow dispatch: ${keys.length} inputs, GitHub accepts at most ${DISPATCH_MAX_INPUTS}: pass ids and read the rest from the mission state`,
+    );
   }
   // JSON length counts keys, values and the punctuation: never less than GitHub's own count.
   const size = JSON.stringify(inputs).length;
   if (size > DISPATCH_MAX_CHARS) {
-    throw new InputLimitError(`workflow dispatch: inputs are ${size} characters, GitHub accepts at most ${DISPATCH_MAX_CHARS}: pass ids, never prompts or plans`);
+    throw new InputLimitError(
+      `workflow dispatch: inputs are ${size} characters, GitHub accepts at most ${DISPATCH_MAX_CHARS}: pass ids, never prompts or plans`,
+    );
   }
 }

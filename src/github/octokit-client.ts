@@ -114,7 +114,9 @@ export function createOctokitClient(options: OctokitClientOptions): OctokitClien
   const maxWait = options.rateLimit?.maxWaitSeconds ?? 15 * 60;
   const onLimit = (kind: string) => (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
     const wait = retryCount < rateRetries && retryAfter <= maxWait;
-    options.log?.warn(`GitHub ${kind} on ${request.method} ${request.url}: ${wait ? `waiting ${retryAfter} s (retry ${retryCount + 1} of ${rateRetries})` : "giving up"}`);
+    options.log?.warn(
+      `GitHub ${kind} on ${request.method} ${request.url}: ${wait ? `waiting ${retryAfter} s (retry ${retryCount + 1} of ${rateRetries})` : "giving up"}`,
+    );
     return wait;
   };
   const octokit = new NaurotoOctokit({

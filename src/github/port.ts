@@ -263,8 +263,24 @@ export interface GitHubPort {
    * Creates a check run on `headSha`. `externalId` names it, so that after a failed attempt the
    * run already created is found instead of creating a second one.
    */
-  createCheckRun(p: { name: string; headSha: string; externalId: string; status: CheckStatus; conclusion?: CheckConclusion; output?: CheckOutput; detailsUrl?: string; link?: string }): Promise<CheckRun>;
-  updateCheckRun(p: { id: number; status?: CheckStatus; conclusion?: CheckConclusion; output?: CheckOutput; detailsUrl?: string; link?: string }): Promise<CheckRun>;
+  createCheckRun(p: {
+    name: string;
+    headSha: string;
+    externalId: string;
+    status: CheckStatus;
+    conclusion?: CheckConclusion;
+    output?: CheckOutput;
+    detailsUrl?: string;
+    link?: string;
+  }): Promise<CheckRun>;
+  updateCheckRun(p: {
+    id: number;
+    status?: CheckStatus;
+    conclusion?: CheckConclusion;
+    output?: CheckOutput;
+    detailsUrl?: string;
+    link?: string;
+  }): Promise<CheckRun>;
   /** The latest check run of each name on a commit (what required status checks read), at most 100. */
   listCheckRuns(p: { ref: string }): Promise<CheckRun[]>;
 

@@ -26,7 +26,13 @@ export interface AgentCommand {
   readonly files: readonly string[];
 }
 
-export async function resolveAgentCommand(input: { readonly git: Git; readonly repoDir: string; readonly cwd: string; readonly commit: string; readonly command: string }): Promise<AgentCommand> {
+export async function resolveAgentCommand(input: {
+  readonly git: Git;
+  readonly repoDir: string;
+  readonly cwd: string;
+  readonly commit: string;
+  readonly command: string;
+}): Promise<AgentCommand> {
   const { command, repoDir } = input;
   const program = commandProgram(command);
   const replaced = new Map<CommandWord, string>();
@@ -43,8 +49,10 @@ export async function resolveAgentCommand(input: { readonly git: Git; readonly r
         if (!isAbsolute(word.text) && resolve(repoDir, word.text) !== path) replaced.set(word, `./${inCommit}`);
         continue;
       }
-      if (kind === null) throw new RunRefusedError(`the --agent command runs \`${word.text}\`, which is not here (${path}): fix the path. Nothing was started.`);
-      if (kind === "folder") throw new RunRefusedError(`the --agent command runs \`${word.text}\`, which is a folder (${path}): name the program in it. Nothing was started.`);
+      if (kind === null)
+        throw new RunRefusedError(`the --agent command runs \`${word.text}\`, which is not here (${path}): fix the path. Nothing was started.`);
+      if (kind === "folder")
+        throw new RunRefusedError(`the --agent command runs \`${word.text}\`, which is a folder (${path}): name the program in it. Nothing was started.`);
     } else if (inRepo || kind !== "file") {
       // Inside the repository it is the work directory's file (the commit's); a path that is not
       // a file here may be one the agent makes.

@@ -72,7 +72,12 @@ function otherWays(auth: PresetAuth): string {
  * Runs the CLI's probe as the agent would be: the variables it gets, a private HOME (holding
  * the copy of its login, when it gets one), in an empty folder.
  */
-async function probe(auth: PresetAuth, env: Readonly<Record<string, string>>, deps: AuthCheckDeps, login: Extract<Awaited<ReturnType<typeof readLogin>>, { ok: true }> | null): Promise<boolean> {
+async function probe(
+  auth: PresetAuth,
+  env: Readonly<Record<string, string>>,
+  deps: AuthCheckDeps,
+  login: Extract<Awaited<ReturnType<typeof readLogin>>, { ok: true }> | null,
+): Promise<boolean> {
   if (auth.probe === null) return false;
   const home = await mkdtemp(join(tmpdir(), "naruto-auth-"));
   try {

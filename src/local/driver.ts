@@ -133,7 +133,13 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
                 // instead of waiting for its timeout.
                 const reason = `naruto could not run the attempt: ${e instanceof Error ? e.message : String(e)}`;
                 const work = e instanceof AttemptStepError ? e.work : null;
-                event = { type: "attempt_finished", at: ctx.now().toISOString(), item: order.item, attempt: order.attempt, outcome: { kind: "failed", reason, work } };
+                event = {
+                  type: "attempt_finished",
+                  at: ctx.now().toISOString(),
+                  item: order.item,
+                  attempt: order.attempt,
+                  outcome: { kind: "failed", reason, work },
+                };
               } finally {
                 startEnded();
                 attempts.delete(key);

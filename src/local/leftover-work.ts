@@ -75,7 +75,15 @@ async function keep(input: LeftoverInput, dir: WorkDir, item: string, attempt: n
   } catch (error) {
     // A work directory too broken for git to read (the agent's doing).
     if (!(error instanceof GitError)) throw error;
-    return { kind: "not_kept", why: `git could not read its work directory (${error.message.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "no message"})` };
+    return {
+      kind: "not_kept",
+      why: `git could not read its work directory (${
+        error.message
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .at(-1) ?? "no message"
+      })`,
+    };
   }
 }
 

@@ -31,7 +31,16 @@ import { defaultWorkRoot, sandboxUserFor, workRepo } from "../sandbox/index.ts";
 import { resolveAgentCommand } from "./agent-command.ts";
 import { checkAgentsAuthenticated, type Probe } from "./auth-check.ts";
 import { unpassedVariables } from "./unpassed-variables.ts";
-import { checkAgentsInstalled, checkedPlan, checkGivenReadPaths, checkProgramsShown, checkReadPaths, profilesToRun, resolveBase, uncommittedNote } from "./preflight.ts";
+import {
+  checkAgentsInstalled,
+  checkedPlan,
+  checkGivenReadPaths,
+  checkProgramsShown,
+  checkReadPaths,
+  profilesToRun,
+  resolveBase,
+  uncommittedNote,
+} from "./preflight.ts";
 import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
 import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
 
@@ -101,7 +110,12 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   await checkGivenReadPaths(req.agentRead ?? []);
   const agent = req.agentCommand === null ? null : await resolveAgentCommand({ git, repoDir, cwd: deps.cwd, commit, command: req.agentCommand });
   const resolved: RunRequest = agent === null ? req : { ...req, agentCommand: agent.command, agentRead: [...(req.agentRead ?? []), ...agent.files] };
-  const config = withOverrides(configured, { agentCommand: resolved.agentCommand, agentRead: resolved.agentRead ?? [], parallel: req.parallel, login: req.login ?? false });
+  const config = withOverrides(configured, {
+    agentCommand: resolved.agentCommand,
+    agentRead: resolved.agentRead ?? [],
+    parallel: req.parallel,
+    login: req.login ?? false,
+  });
   const profiles = profilesToRun(config, plan);
   await checkAgentsInstalled(config, profiles, deps.env.PATH);
   // A sandbox that will not start is refused where it always was (startMission): here only its user counts.
@@ -114,7 +128,17 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   const commonDir = await commonDirAnswer;
   const release = await holdMission(commonDir, id);
   try {
-    return await startMission(deps, resolved, { id, commit, refName, config, title: plan?.plan?.title || null, commonDir, sandbox, uncommitted: uncommittedAnswer, unpassed: unpassedVariables(config, profiles, deps.env) });
+    return await startMission(deps, resolved, {
+      id,
+      commit,
+      refName,
+      config,
+      title: plan?.plan?.title || null,
+      commonDir,
+      sandbox,
+      uncommitted: uncommittedAnswer,
+      unpassed: unpassedVariables(config, profiles, deps.env),
+    });
   } finally {
     await release();
   }
@@ -123,11 +147,28 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
 async function startMission(
   deps: LocalDeps,
   req: RunRequest,
-  m: { id: string; commit: string; refName: string; config: Config; title: string | null; commonDir: string; sandbox: Promise<Sandbox>; uncommitted: Promise<string | null>; unpassed: readonly string[] },
+  m: {
+    id: string;
+    commit: string;
+    refName: string;
+    config: Config;
+    title: string | null;
+    commonDir: string;
+    sandbox: Promise<Sandbox>;
+    uncommitted: Promise<string | null>;
+    unpassed: readonly string[];
+  },
 ): Promise<Mission> {
   const repoDir = req.repoDir;
   const { id, commit, refName, config, commonDir } = m;
-  const run = { agent_command: req.agentCommand, agent_read: [...(req.agentRead ?? [])], verify: req.verify, sandbox: req.sandbox ?? null, workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }), login: req.login ?? false };
+  const run = {
+    agent_command: req.agentCommand,
+    agent_read: [...(req.agentRead ?? [])],
+    verify: req.verify,
+    sandbox: req.sandbox ?? null,
+    workdir: defaultWorkRoot(deps.env, { override: req.workdir ?? config.workdir, cwd: deps.cwd }),
+    login: req.login ?? false,
+  };
   const sandbox = await m.sandbox;
   if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
   const hostNetwork = networkWarning(sandbox);
@@ -167,7 +208,11 @@ async function startMission(
       strict: req.strict,
     },
   };
-  const ctx = driverContext(deps, { repoDir, commonDir }, { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir, tamper });
+  const ctx = driverContext(
+    deps,
+    { repoDir, commonDir },
+    { config, verify: req.verify ?? config.queue.verify, planText: req.planText, sandbox, workRoot: run.workdir, tamper },
+  );
   return driveMission(ctx, id, [requested]);
 }
 
@@ -192,11 +237,20 @@ export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: stri
 }
 
 /** Drives a mission whose driver lock the caller holds, from where it stands (resume, and after a refresh). */
-export async function resumeHeld(deps: LocalDeps, input: { repoDir: string; commonDir: string; config?: Config; verify?: string | null }, m: Mission): Promise<Mission> {
+export async function resumeHeld(
+  deps: LocalDeps,
+  input: { repoDir: string; commonDir: string; config?: Config; verify?: string | null },
+  m: Mission,
+): Promise<Mission> {
   // What the stopped run left: its agents, still running, and their unfinished work.
   // The run's --agent, --verify, --sandbox and --workdir hold for the rest of the mission (see run-overrides.ts).
   const overrides = await loadRunOverrides(input.commonDir, m.id);
-  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), { agentCommand: overrides.agent_command, agentRead: overrides.agent_read, parallel: null, login: overrides.login });
+  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), {
+    agentCommand: overrides.agent_command,
+    agentRead: overrides.agent_read,
+    parallel: null,
+    login: overrides.login,
+  });
   const workRoot = overrides.workdir ?? defaultWorkRoot(deps.env, { override: config.workdir, cwd: deps.cwd });
   const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
   const orphans = await stopOrphanAgents(m);
@@ -205,7 +259,14 @@ export async function resumeHeld(deps: LocalDeps, input: { repoDir: string; comm
   const hostNetwork = networkWarning(sandbox);
   if (hostNetwork !== null) deps.progress.error(new Error(hostNetwork));
   const tamper = await watchFor(deps, input, m.id, sandbox);
-  const ctx = driverContext(deps, input, { config, verify: input.verify ?? overrides.verify ?? config.queue.verify, planText: m.plan_text, sandbox, workRoot, tamper });
+  const ctx = driverContext(deps, input, {
+    config,
+    verify: input.verify ?? overrides.verify ?? config.queue.verify,
+    planText: m.plan_text,
+    sandbox,
+    workRoot,
+    tamper,
+  });
   const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
   const first: MissionEvent[] = [...r.events];
   if (r.plan) {
@@ -280,7 +341,12 @@ function clockBackstop(config: Config): number {
 }
 
 /** The `planned` event for an explicit plan, or the planner agent's plan; null when the planner was stopped. */
-async function makePlan(input: { ctx: EngineContext; planText: string | null; mission: Mission; onOutput: (chunk: Buffer) => void }): Promise<MissionEvent | null> {
+async function makePlan(input: {
+  ctx: EngineContext;
+  planText: string | null;
+  mission: Mission;
+  onOutput: (chunk: Buffer) => void;
+}): Promise<MissionEvent | null> {
   const { ctx, mission } = input;
   const { config } = ctx;
   const at = () => ctx.now().toISOString();
@@ -300,11 +366,14 @@ async function makePlan(input: { ctx: EngineContext; planText: string | null; mi
 function withOverrides(config: Config, req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null; login: boolean }): Config {
   const agents = { ...config.agents };
   const base = agents["default"];
-  if (req.agentCommand !== null && base) agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead], login: false };
+  if (req.agentCommand !== null && base)
+    agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead], login: false };
   // `--read` without `--agent`: what the default profile's own command needs (a CLI installed in a folder of its own).
   else if (base && req.agentRead.length > 0) agents["default"] = { ...base, read: [...base.read, ...req.agentRead] };
   // `--login`: every profile whose CLI has a login here uses it.
-  if (req.login) for (const [name, profile] of Object.entries(agents)) if (profile.preset !== null && PRESET_AUTH[profile.preset].login !== null) agents[name] = { ...profile, login: true };
+  if (req.login)
+    for (const [name, profile] of Object.entries(agents))
+      if (profile.preset !== null && PRESET_AUTH[profile.preset].login !== null) agents[name] = { ...profile, login: true };
   const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
   return { ...config, agents, limits };
 }

@@ -39,7 +39,11 @@ describe("holdMission", () => {
 
   it("lets exactly one of several drivers that find the same dead holder take over", async () => {
     const dead = `${JSON.stringify(other)}\n`;
-    const contenders = [{ pid: 1001, start: "1" }, { pid: 1002, start: "2" }, { pid: 1003, start: "3" }];
+    const contenders = [
+      { pid: 1001, start: "1" },
+      { pid: 1002, start: "2" },
+      { pid: 1003, start: "3" },
+    ];
     const alive = async (h: { pid: number }) => h.pid !== other.pid; // the contenders live; 4242 died
     await (await holdMission(common, "m-1", { self: other }))(); // makes the folder
     for (let round = 0; round < 20; round++) {

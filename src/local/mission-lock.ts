@@ -19,7 +19,9 @@ export class MissionStillRunningError extends Error {
     readonly mission: string,
     readonly runner: number,
   ) {
-    super(`mission ${mission} is still being run by process ${runner}: wait for it, or stop it (Ctrl-C in its terminal, or \`kill ${runner}\`) and resume again`);
+    super(
+      `mission ${mission} is still being run by process ${runner}: wait for it, or stop it (Ctrl-C in its terminal, or \`kill ${runner}\`) and resume again`,
+    );
   }
 }
 

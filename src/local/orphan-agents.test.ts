@@ -20,7 +20,11 @@ async function fakeProcess(pid: number, ppid: number, env: string[], state = "S"
 
 /** A mission whose item `a` was started by `runner`. */
 function startedBy(runner: string) {
-  return missionAfter([requested(), planned([item("a"), item("b")]), { type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner }]);
+  return missionAfter([
+    requested(),
+    planned([item("a"), item("b")]),
+    { type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner },
+  ]);
 }
 
 const deps = () => ({

@@ -25,7 +25,9 @@ async function folder(): Promise<string> {
 
 describe("checkReadPaths", () => {
   it("refuses a path that is not here, naming where it was given", async () => {
-    await expect(checkReadPaths(config(["/nonexistent/naruto-x"]), ["default"], "/h")).rejects.toThrow("the default agent reads /nonexistent/naruto-x (--read, or read: in .github/naruto.yml), which is not here");
+    await expect(checkReadPaths(config(["/nonexistent/naruto-x"]), ["default"], "/h")).rejects.toThrow(
+      "the default agent reads /nonexistent/naruto-x (--read, or read: in .github/naruto.yml), which is not here",
+    );
   });
 
   it("as root, refuses what the agents' own user cannot read, with the chmod that fixes it", async () => {

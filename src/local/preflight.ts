@@ -79,7 +79,12 @@ export async function checkAgentsInstalled(config: Config, names: readonly strin
  * folder naruto never shows agents (HOME, a folder holding it, `~/.local`: see
  * src/sandbox/executables.ts); the refusal names the `read:` the user can give instead.
  */
-export async function checkProgramsShown(config: Config, names: readonly string[], env: Readonly<Record<string, string | undefined>>, hidden: readonly string[]): Promise<void> {
+export async function checkProgramsShown(
+  config: Config,
+  names: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  hidden: readonly string[],
+): Promise<void> {
   const refused: string[] = [];
   for (const name of names) {
     const profile = config.agents[name];
@@ -140,7 +145,10 @@ function othersMay(info: { readonly mode: number; isDirectory(): boolean }): boo
 export async function checkGivenReadPaths(paths: readonly string[]): Promise<void> {
   const missing: string[] = [];
   for (const path of paths) if ((await stat(path).catch(() => null)) === null) missing.push(path);
-  if (missing.length > 0) throw new RunRefusedError(`--read ${missing.join(", ")}: no such file or folder here; --read shows the agent a file or folder that exists. Nothing was started.`);
+  if (missing.length > 0)
+    throw new RunRefusedError(
+      `--read ${missing.join(", ")}: no such file or folder here; --read shows the agent a file or folder that exists. Nothing was started.`,
+    );
 }
 
 function label(name: string): string {

@@ -30,7 +30,10 @@ describe("logProgress, without a terminal", () => {
   it("says every minute which items still run, for how long, and their agent's last line", () => {
     const out: string[] = [];
     const progress = logProgress((t) => out.push(t), clock());
-    drive([requested(), planned([item("a"), item("b")]), { type: "attempt_started", at: at(0), item: "a", attempt: 1, base: "b".repeat(40), runner: null }], progress);
+    drive(
+      [requested(), planned([item("a"), item("b")]), { type: "attempt_started", at: at(0), item: "a", attempt: 1, base: "b".repeat(40), runner: null }],
+      progress,
+    );
     progress.output("a", Buffer.from("thinking…\n\x1b[31mediting src/a/x.ts\x1b[0m\n"));
     out.length = 0;
     vi.advanceTimersByTime(60_000);
@@ -58,7 +61,17 @@ describe("logProgress, without a terminal", () => {
     const out: string[] = [];
     const progress = logProgress((t) => out.push(t), clock(), { every: null });
     drive(
-      [requested(), planned([item("a")]), { type: "attempt_finished", at: at(0), item: "a", attempt: 1, outcome: { kind: "interrupted", reason: "never started: the runner stopped before it began" } }],
+      [
+        requested(),
+        planned([item("a")]),
+        {
+          type: "attempt_finished",
+          at: at(0),
+          item: "a",
+          attempt: 1,
+          outcome: { kind: "interrupted", reason: "never started: the runner stopped before it began" },
+        },
+      ],
       progress,
     );
     expect(out.at(-1)).toBe("[00:00] a: attempt 1 had not begun when the last run stopped: it starts again, and does not count\n");

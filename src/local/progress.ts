@@ -127,7 +127,8 @@ function liveLines(m: Mission, lastOutput: ReadonlyMap<string, string>, now: Dat
     const elapsed = since ? clock(now.getTime() - Date.parse(since)) : "";
     return `  ⟳ ${i.id.padEnd(24)} attempt ${a?.n ?? 1}  ${elapsed}  ${cut(lastOutput.get(i.id))}`;
   });
-  if (m.status === "planning") lines.push(`  ⟳ ${"planner".padEnd(24)} ${clock(now.getTime() - Date.parse(m.created_at))}  ${cut(lastOutput.get(PLANNER_OUTPUT))}`);
+  if (m.status === "planning")
+    lines.push(`  ⟳ ${"planner".padEnd(24)} ${clock(now.getTime() - Date.parse(m.created_at))}  ${cut(lastOutput.get(PLANNER_OUTPUT))}`);
   lines.push(
     `  ${m.id} ${m.status}: ${count("integrated")}/${m.items.length} integrated, ${running.length} running, ` +
       `${count("checkpointed")} waiting for the queue, ${m.items.filter((i) => ["failed", "conflicted", "out_of_scope", "timed_out", "tampered"].includes(i.status)).length} failed`,
@@ -154,12 +155,17 @@ function describe(e: MissionEvent, m: Mission): string | null {
     case "attempt_finished": {
       const o = e.outcome;
       const what =
-        o.kind === "checkpointed" ? `checkpoint ${o.commit.slice(0, 12)} (${o.changed.length} files)`
-        : o.kind === "out_of_scope" ? `out of scope: ${o.paths.join(", ")}`
-        : o.kind === "no_changes" ? "no changes"
-        : o.kind === "permanent" ? `failed: ${firstLine(outcomeReason(o))}`
-        : isNeverStarted(o) ? "had not begun when the last run stopped: it starts again, and does not count"
-        : `${o.kind}: ${firstLine(outcomeReason(o))}`;
+        o.kind === "checkpointed"
+          ? `checkpoint ${o.commit.slice(0, 12)} (${o.changed.length} files)`
+          : o.kind === "out_of_scope"
+            ? `out of scope: ${o.paths.join(", ")}`
+            : o.kind === "no_changes"
+              ? "no changes"
+              : o.kind === "permanent"
+                ? `failed: ${firstLine(outcomeReason(o))}`
+                : isNeverStarted(o)
+                  ? "had not begun when the last run stopped: it starts again, and does not count"
+                  : `${o.kind}: ${firstLine(outcomeReason(o))}`;
       return `${e.item}: attempt ${e.attempt} ${what}${lastWords(e.output_tail)}`;
     }
     case "integrated":
@@ -170,7 +176,12 @@ function describe(e: MissionEvent, m: Mission): string | null {
         ...(e.halt ? [`integration stopped: ${firstLine(e.halt)}`] : []),
       ].join("; ");
     case "refreshed":
-      return [`refreshed onto ${e.base.ref} (${e.base.commit.slice(0, 12)})`, ...e.results.map(resultLine), ...e.skipped.map((s) => `${s.item}: ${s.reason}`), `queue at ${e.queue_head.slice(0, 12)}`].join("; ");
+      return [
+        `refreshed onto ${e.base.ref} (${e.base.commit.slice(0, 12)})`,
+        ...e.results.map(resultLine),
+        ...e.skipped.map((s) => `${s.item}: ${s.reason}`),
+        `queue at ${e.queue_head.slice(0, 12)}`,
+      ].join("; ");
     case "verify_failed":
       return `${e.item}: failed queue verification`;
     case "reviewed":
@@ -180,7 +191,12 @@ function describe(e: MissionEvent, m: Mission): string | null {
     case "retry_requested":
       return `retry requested: ${e.target}`;
     case "tampered":
-      return e.findings.map((f) => `TAMPERED: ${f.what} ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"} (${f.blame === "user" ? "your own change: no agent could reach the repository" : f.blame === "not_naruto" ? "naruto's ref, moved by something else" : `while ${f.attempts.join(", ")} ran without the sandbox`})${f.action ? `; ${f.action}` : ""}`).join("\n");
+      return e.findings
+        .map(
+          (f) =>
+            `TAMPERED: ${f.what} ${f.before ?? "(absent)"} → ${f.after ?? "(deleted)"} (${f.blame === "user" ? "your own change: no agent could reach the repository" : f.blame === "not_naruto" ? "naruto's ref, moved by something else" : `while ${f.attempts.join(", ")} ran without the sandbox`})${f.action ? `; ${f.action}` : ""}`,
+        )
+        .join("\n");
     case "tick":
       return `time limit: ${m.reason ?? "an attempt ran past item_timeout and was stopped"}`;
   }

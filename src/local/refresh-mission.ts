@@ -21,7 +21,10 @@ export type LocalRefresh =
   | { readonly kind: "halted"; readonly mission: Mission; readonly message: string }
   | { readonly kind: "refreshed"; readonly mission: Mission; readonly message: string };
 
-export async function refreshLocalMission(deps: LocalDeps, input: { repoDir: string; id: string; onto: string | null; config?: Config }): Promise<LocalRefresh> {
+export async function refreshLocalMission(
+  deps: LocalDeps,
+  input: { repoDir: string; id: string; onto: string | null; config?: Config },
+): Promise<LocalRefresh> {
   const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
   const commonDir = await gitCommonDir(deps.git, input.repoDir);
   deps.onMission?.(input.id);

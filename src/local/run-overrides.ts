@@ -54,7 +54,8 @@ export async function loadRunOverrides(commonDir: string, mission: string): Prom
     throw new RunOverridesError(`${path} is not JSON: delete it to resume with the config's agent and verify command`);
   }
   const parsed = runOverridesSchema.safeParse(json);
-  if (!parsed.success) throw new RunOverridesError(`${path} is not a naruto.local-run/v1 document: delete it to resume with the config's agent and verify command`);
+  if (!parsed.success)
+    throw new RunOverridesError(`${path} is not a naruto.local-run/v1 document: delete it to resume with the config's agent and verify command`);
   const { schema: _, ...overrides } = parsed.data;
   return overrides;
 }

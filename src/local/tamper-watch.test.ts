@@ -16,7 +16,15 @@ afterEach(() => repo?.remove());
 
 async function watch(sandboxed: boolean) {
   repo = await createTestRepo({ "README.md": "# app\n" });
-  const w = await createTamperWatch({ git: repo.git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed, now: () => new Date("2026-12-01T00:00:00Z") });
+  const w = await createTamperWatch({
+    git: repo.git,
+    repoDir: repo.dir,
+    commonDir: `${repo.dir}/.git`,
+    mission: "m-test1",
+    home: null,
+    sandboxed,
+    now: () => new Date("2026-12-01T00:00:00Z"),
+  });
   return w;
 }
 
@@ -28,7 +36,15 @@ async function countingWatch(sandboxed: boolean) {
     if (call.args.includes("for-each-ref")) reads++;
     return repo.git(call);
   };
-  const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed, now: () => new Date("2026-12-01T00:00:00Z") });
+  const w = await createTamperWatch({
+    git,
+    repoDir: repo.dir,
+    commonDir: `${repo.dir}/.git`,
+    mission: "m-test1",
+    home: null,
+    sandboxed,
+    now: () => new Date("2026-12-01T00:00:00Z"),
+  });
   reads = 0;
   return { w, reads: () => reads };
 }
@@ -47,7 +63,12 @@ describe("refWriteOf", () => {
 
 describe("refWritesOf", () => {
   it("reads every ref of a --stdin transaction", () => {
-    expect(refWritesOf({ args: ["-c", "x=y", "update-ref", "-m", "why", "--stdin"], input: "update refs/a abc\ncreate refs/b def\ndelete refs/c 123\nverify refs/d 456\n" })).toEqual([
+    expect(
+      refWritesOf({
+        args: ["-c", "x=y", "update-ref", "-m", "why", "--stdin"],
+        input: "update refs/a abc\ncreate refs/b def\ndelete refs/c 123\nverify refs/d 456\n",
+      }),
+    ).toEqual([
       { ref: "refs/a", value: "abc" },
       { ref: "refs/b", value: "def" },
       { ref: "refs/c", value: null },
@@ -90,7 +111,15 @@ describe("the tamper watch", () => {
       if (call.args.includes("naruto: put back (tampered)")) await appendFile(config, "[alias]\n\tst = !echo pwned\n");
       return repo.git(call);
     };
-    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: false, now: () => new Date("2026-12-01T00:00:00Z") });
+    const w = await createTamperWatch({
+      git,
+      repoDir: repo.dir,
+      commonDir: `${repo.dir}/.git`,
+      mission: "m-test1",
+      home: null,
+      sandboxed: false,
+      now: () => new Date("2026-12-01T00:00:00Z"),
+    });
     const head = await repo.run("rev-parse", "HEAD");
     await w.git({ args: ["update-ref", "refs/heads/naruto/m-test1", head, ""], cwd: repo.dir });
     w.attemptStarted("a#1");
@@ -175,9 +204,23 @@ describe("the tamper watch", () => {
     repo = await createTestRepo({ "README.md": "# app\n" });
     const head = await repo.run("rev-parse", "HEAD");
     // What 200 earlier missions of 5 items left, next to this mission's own refs and the user's.
-    const earlier = Array.from({ length: 200 }, (_, m) => [`refs/naruto/missions/m-old${m}`, `refs/heads/naruto/m-old${m}`, ...Array.from({ length: 5 }, (_, i) => [`refs/heads/naruto/m-old${m}--i${i}`, `refs/naruto/attempts/m-old${m}/i${i}/1`]).flat()]).flat();
-    const mine = ["refs/heads/naruto/m-test1", "refs/heads/naruto/m-test1--a", "refs/heads/naruto/m-test1--b/deep", "refs/naruto/attempts/m-test1/a/1", "refs/naruto/missions/m-test1"];
-    await repo.git({ args: ["update-ref", "--stdin"], cwd: repo.dir, input: [...earlier, ...mine, "refs/heads/naruto/m-test10", "refs/tags/v1"].map((r) => `create ${r} ${head}\n`).join("") });
+    const earlier = Array.from({ length: 200 }, (_, m) => [
+      `refs/naruto/missions/m-old${m}`,
+      `refs/heads/naruto/m-old${m}`,
+      ...Array.from({ length: 5 }, (_, i) => [`refs/heads/naruto/m-old${m}--i${i}`, `refs/naruto/attempts/m-old${m}/i${i}/1`]).flat(),
+    ]).flat();
+    const mine = [
+      "refs/heads/naruto/m-test1",
+      "refs/heads/naruto/m-test1--a",
+      "refs/heads/naruto/m-test1--b/deep",
+      "refs/naruto/attempts/m-test1/a/1",
+      "refs/naruto/missions/m-test1",
+    ];
+    await repo.git({
+      args: ["update-ref", "--stdin"],
+      cwd: repo.dir,
+      input: [...earlier, ...mine, "refs/heads/naruto/m-test10", "refs/tags/v1"].map((r) => `create ${r} ${head}\n`).join(""),
+    });
     await repo.run("pack-refs", "--all");
     const lines: number[] = [];
     const git: typeof repo.git = async (call) => {
@@ -185,7 +228,15 @@ describe("the tamper watch", () => {
       if (call.args.includes("for-each-ref")) lines.push(result.stdout.toString().split("\n").filter(Boolean).length);
       return result;
     };
-    const w = await createTamperWatch({ git, repoDir: repo.dir, commonDir: `${repo.dir}/.git`, mission: "m-test1", home: null, sandboxed: true, now: () => new Date("2026-12-01T00:00:00Z") });
+    const w = await createTamperWatch({
+      git,
+      repoDir: repo.dir,
+      commonDir: `${repo.dir}/.git`,
+      mission: "m-test1",
+      home: null,
+      sandboxed: true,
+      now: () => new Date("2026-12-01T00:00:00Z"),
+    });
     expect(lines).toEqual([earlier.length + mine.length + 3]); // and main, v1 and m-test10
     await repo.run("update-ref", "refs/heads/naruto/m-test1--b/deep", "refs/heads/main~0");
     await repo.commit("the user's own", { "y.txt": "y\n" });

@@ -227,7 +227,10 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
 
 /** Puts naruto's value of its ref back (compare-and-swap from what it found); says what it did. */
 async function putBack(git: Git, repoDir: string, ref: string, value: string | null, found: string | null): Promise<string> {
-  const args = value === null ? ["update-ref", "-m", "naruto: put back (tampered)", "-d", ref, found ?? ""] : ["update-ref", "-m", "naruto: put back (tampered)", ref, value, found ?? ""];
+  const args =
+    value === null
+      ? ["update-ref", "-m", "naruto: put back (tampered)", "-d", ref, found ?? ""]
+      : ["update-ref", "-m", "naruto: put back (tampered)", ref, value, found ?? ""];
   try {
     await git({ args: ["-c", "core.hooksPath=/dev/null", ...args], cwd: repoDir });
     return value === null ? `naruto deleted it again` : `naruto put it back to ${value.slice(0, 12)}`;

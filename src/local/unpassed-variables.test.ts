@@ -10,16 +10,30 @@ function config(text: string): Config {
 
 describe("unpassedVariables", () => {
   it("names a vendor variable the profile does not pass, with the env: that passes it", () => {
-    const lines = unpassedVariables(config("agents: { default: { preset: claude } }"), ["default"], { ANTHROPIC_SPECIAL_BASE_URL: "https://gw.example", HOME: "/h", OPENAI_BASE_URL: "x" });
-    expect(lines).toEqual(["ANTHROPIC_SPECIAL_BASE_URL is set here, but the default agent (Claude Code) does not get it: pass it with env: in .github/naruto.yml — agents: { default: { preset: claude, env: [ANTHROPIC_SPECIAL_BASE_URL] } }"]);
+    const lines = unpassedVariables(config("agents: { default: { preset: claude } }"), ["default"], {
+      ANTHROPIC_SPECIAL_BASE_URL: "https://gw.example",
+      HOME: "/h",
+      OPENAI_BASE_URL: "x",
+    });
+    expect(lines).toEqual([
+      "ANTHROPIC_SPECIAL_BASE_URL is set here, but the default agent (Claude Code) does not get it: pass it with env: in .github/naruto.yml — agents: { default: { preset: claude, env: [ANTHROPIC_SPECIAL_BASE_URL] } }",
+    ]);
   });
 
   it("says nothing of what the preset passes: the gateway address, the proxies", () => {
-    expect(unpassedVariables(config("agents: { default: { preset: claude } }"), ["default"], { ANTHROPIC_BASE_URL: "https://gw.example", HTTPS_PROXY: "http://proxy:3128", NO_PROXY: "localhost" })).toEqual([]);
+    expect(
+      unpassedVariables(config("agents: { default: { preset: claude } }"), ["default"], {
+        ANTHROPIC_BASE_URL: "https://gw.example",
+        HTTPS_PROXY: "http://proxy:3128",
+        NO_PROXY: "localhost",
+      }),
+    ).toEqual([]);
   });
 
   it("says nothing of a variable the profile passes itself", () => {
-    expect(unpassedVariables(config("agents: { default: { preset: gemini, env: [GEMINI_OTHER_BASE_URL] } }"), ["default"], { GEMINI_OTHER_BASE_URL: "x" })).toEqual([]);
+    expect(
+      unpassedVariables(config("agents: { default: { preset: gemini, env: [GEMINI_OTHER_BASE_URL] } }"), ["default"], { GEMINI_OTHER_BASE_URL: "x" }),
+    ).toEqual([]);
   });
 
   it("tells what Codex reads instead of a variable it does not read", () => {

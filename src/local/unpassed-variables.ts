@@ -21,7 +21,9 @@ export function unpassedVariables(config: Config, names: readonly string[], env:
       const misread = auth.misread?.[variable];
       if (misread !== undefined) lines.push(`${who} (${auth.cli}): ${misread}`);
       else if (auth.related.test(variable)) {
-        lines.push(`${variable} is set here, but ${who} (${auth.cli}) does not get it: pass it with env: in .github/naruto.yml — agents: { ${name}: { preset: ${profile.preset}, env: [${variable}] } }`);
+        lines.push(
+          `${variable} is set here, but ${who} (${auth.cli}) does not get it: pass it with env: in .github/naruto.yml — agents: { ${name}: { preset: ${profile.preset}, env: [${variable}] } }`,
+        );
       }
     }
   }

@@ -19,7 +19,14 @@ export function advance(m: Mission, at: string, commands: MissionCommand[]): voi
   const graph = planGraph(m);
   const decision = nextToStart(
     {
-      items: m.items.map((i, k) => ({ id: i.id, deps: graph.deps[k] ?? [], rank: i.rank, status: i.status, attemptsLeft: attemptsLeft(i), agentExited: i.status === "running" && (i.attempts.at(-1)?.exited_at ?? null) !== null })),
+      items: m.items.map((i, k) => ({
+        id: i.id,
+        deps: graph.deps[k] ?? [],
+        rank: i.rank,
+        status: i.status,
+        attemptsLeft: attemptsLeft(i),
+        agentExited: i.status === "running" && (i.attempts.at(-1)?.exited_at ?? null) !== null,
+      })),
       graph: graph.indexed,
     },
     { maxParallel: m.settings.max_parallel },

@@ -146,7 +146,9 @@ export function tamperReason(findings: readonly TamperFinding[]): string {
   const shown = whats.length > 8 ? [...whats.slice(0, 8), `${whats.length - 8} more`] : whats;
   const others = new Set(findings.flatMap((f) => f.attempts));
   const who = others.size > 1 ? `naruto cannot tell which of the ${others.size} attempts running then did it` : "no other attempt ran then";
-  const what = findings.every((f) => f.blame === "not_naruto") ? "something other than naruto moved naruto's own refs while it ran" : "things outside its work directory changed while it ran without the sandbox";
+  const what = findings.every((f) => f.blame === "not_naruto")
+    ? "something other than naruto moved naruto's own refs while it ran"
+    : "things outside its work directory changed while it ran without the sandbox";
   return `${what}: ${shown.join(", ")}; ${who} (the old values are in the mission's tamper record)`;
 }
 
@@ -171,7 +173,10 @@ export function applyIntegrated(m: Mission, e: Of<"integrated">): Applied {
     const report = e.report ?? null;
     m.queue.report = report;
     const items = e.results.flatMap((r) => (r.kind === "integrated" ? [r.item] : []));
-    m.queue.batches = [...m.queue.batches, { at: e.at, head: e.queue_head, items, tests: report && { tests: report.tests, failed: report.failed, skipped: report.skipped } }];
+    m.queue.batches = [
+      ...m.queue.batches,
+      { at: e.at, head: e.queue_head, items, tests: report && { tests: report.tests, failed: report.failed, skipped: report.skipped } },
+    ];
   }
   if (e.test_findings && e.test_findings.length > 0) m.queue.test_findings = [...m.queue.test_findings, ...e.test_findings];
 }

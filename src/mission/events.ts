@@ -133,7 +133,14 @@ export const missionEventSchema = z.discriminatedUnion("type", [
    * its clock starts (`item_timeout_ms`). `base` and `runner`, when given, replace what the
    * dispatch recorded (the job's own page is more precise than its run's).
    */
-  z.object({ type: z.literal("attempt_started"), at, item: z.string(), attempt: z.number().int(), base: z.string().nullable().optional(), runner: z.string().nullable() }),
+  z.object({
+    type: z.literal("attempt_started"),
+    at,
+    item: z.string(),
+    attempt: z.number().int(),
+    base: z.string().nullable().optional(),
+    runner: z.string().nullable(),
+  }),
   /**
    * The attempt's agent (and its item's verify, when it has one) has exited: its agent slot is
    * free while naruto still checks and checkpoints what it left. Optional: a driver that does not

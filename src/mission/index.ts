@@ -8,8 +8,32 @@ export { IllegalEventError } from "./errors.ts";
 export { baseCheckSchema, flipSchema, testFindingSchema, testReportSchema } from "./queue-checks.ts";
 export type { BaseCheck, BatchRecord, Flip, RefreshRecord, TestFinding, TestReportRecord } from "./queue-checks.ts";
 export { attemptOutcomeSchema, integrationResultSchema, keptWorkSchema, PERMANENT_CAUSES } from "./events.ts";
-export type { AttemptOrder, AttemptOutcome, KeptWork, CheckpointOrder, IntegrationResult, MissionCommand, MissionEvent, PermanentCause, PlannedItem } from "./events.ts";
-export { DOCUMENT_FILE, ITEMS_FOLDER, ITEMS_PER_FOLDER, PROOF_FILE, WHOLE_DOCUMENT_FILE, documentText, folderName, itemFileName, itemPath, joinRecords, missionFiles, recordText, treeContent } from "./records.ts";
+export type {
+  AttemptOrder,
+  AttemptOutcome,
+  KeptWork,
+  CheckpointOrder,
+  IntegrationResult,
+  MissionCommand,
+  MissionEvent,
+  PermanentCause,
+  PlannedItem,
+} from "./events.ts";
+export {
+  DOCUMENT_FILE,
+  ITEMS_FOLDER,
+  ITEMS_PER_FOLDER,
+  PROOF_FILE,
+  WHOLE_DOCUMENT_FILE,
+  documentText,
+  folderName,
+  itemFileName,
+  itemPath,
+  joinRecords,
+  missionFiles,
+  recordText,
+  treeContent,
+} from "./records.ts";
 export type { TreeEntry } from "./records.ts";
 export { keptPlace, keptWorkClause, outcomeReason } from "./kept-work.ts";
 export { resumption } from "./resume.ts";

@@ -20,8 +20,14 @@ describe("kept work: where an unfinished attempt's work is, as data", () => {
     [undefined, ""],
     [null, ""],
     [local, "its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)"],
-    [{ ...local, outside: ["etc/x (outside_writes)"] }, "its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab) (it changed what the item may not: etc/x (outside_writes))"],
-    [{ ...local, outside: ["a", "b", "c", "d", "e", "f"] }, "its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab) (it changed what the item may not: a, b, c, d, e, …)"],
+    [
+      { ...local, outside: ["etc/x (outside_writes)"] },
+      "its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab) (it changed what the item may not: etc/x (outside_writes))",
+    ],
+    [
+      { ...local, outside: ["a", "b", "c", "d", "e", "f"] },
+      "its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab) (it changed what the item may not: a, b, c, d, e, …)",
+    ],
     [{ kind: "not_kept", why: "GitHub refused the push" }, "its partial work was not kept: GitHub refused the push"],
   ])("words %j as a clause", (work, clause) => {
     expect(keptWorkClause(work)).toBe(clause);
@@ -35,10 +41,22 @@ describe("kept work: where an unfinished attempt's work is, as data", () => {
   const running = () => missionAfter([requested(), planned([item("a")])]);
 
   it.each<[AttemptOutcome, string]>([
-    [{ kind: "timed_out", reason: "timed out after 2 s", work: branch }, "timed out after 2 s; its partial work is kept at the branch naruto-attempts/m/a/1 (0123456789ab)"],
-    [{ kind: "failed", reason: "killed by SIGKILL", work: { kind: "not_kept", why: "it was refused" }, output: "tail" }, "killed by SIGKILL; its partial work was not kept: it was refused\ntail"],
-    [{ kind: "interrupted", reason: "the runner stopped while the agent ran", work: local }, "the runner stopped while the agent ran; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)"],
-    [{ kind: "tampered", reason: "it left a process running", work: local }, "it left a process running; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)"],
+    [
+      { kind: "timed_out", reason: "timed out after 2 s", work: branch },
+      "timed out after 2 s; its partial work is kept at the branch naruto-attempts/m/a/1 (0123456789ab)",
+    ],
+    [
+      { kind: "failed", reason: "killed by SIGKILL", work: { kind: "not_kept", why: "it was refused" }, output: "tail" },
+      "killed by SIGKILL; its partial work was not kept: it was refused\ntail",
+    ],
+    [
+      { kind: "interrupted", reason: "the runner stopped while the agent ran", work: local },
+      "the runner stopped while the agent ran; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)",
+    ],
+    [
+      { kind: "tampered", reason: "it left a process running", work: local },
+      "it left a process running; its partial work is kept at refs/naruto/attempts/m/a/1 (0123456789ab)",
+    ],
     [{ kind: "timed_out", reason: "timed out after 2 s" }, "timed out after 2 s"],
   ])("the mission's reason for %j tells where the work is", (outcome, reason) => {
     const m = step(running(), finished("a", 1, outcome)).mission;

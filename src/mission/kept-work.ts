@@ -14,7 +14,8 @@ export function keptPlace(work: { readonly ref: string; readonly commit: string 
 export function keptWorkClause(work: KeptWork | null | undefined): string {
   if (!work) return "";
   if (work.kind === "not_kept") return `its partial work was not kept: ${work.why}`;
-  const outside = work.outside.length === 0 ? "" : ` (it changed what the item may not: ${work.outside.slice(0, 5).join(", ")}${work.outside.length > 5 ? ", …" : ""})`;
+  const outside =
+    work.outside.length === 0 ? "" : ` (it changed what the item may not: ${work.outside.slice(0, 5).join(", ")}${work.outside.length > 5 ? ", …" : ""})`;
   return `its partial work is kept at ${keptPlace(work)}${outside}`;
 }
 

@@ -24,7 +24,15 @@ describe("the queue's checks on the mission", () => {
   });
 
   it("a halt cancels every item not integrated, checkpoints included, and fails the mission with the reason", () => {
-    const halt: MissionEvent = { type: "integrated", at: at(6), queue_head: BASE, verify_runs: 1, results: [], base_check: redBase, halt: "the base is red: …" };
+    const halt: MissionEvent = {
+      type: "integrated",
+      at: at(6),
+      queue_head: BASE,
+      verify_runs: 1,
+      results: [],
+      base_check: redBase,
+      halt: "the base is red: …",
+    };
     const results = run([requested(), planned([item("a"), item("b")]), checkpointed("a"), halt]);
     const last = results.at(-1);
     expect(last?.mission).toMatchObject({ status: "failed", reason: "the base is red: …" });

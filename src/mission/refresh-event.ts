@@ -16,9 +16,13 @@ type Refreshed = Extract<MissionEvent, { type: "refreshed" }>;
 export function applyRefreshed(m: Mission, e: Refreshed): Applied {
   if (m.base.commit === e.base.commit && m.queue.head === e.queue_head) return DUPLICATE;
   if (m.kind !== "run" || m.status === "planning" || m.status === "awaiting_approval" || m.status === "failed" || m.status === "cancelled") {
-    throw new IllegalEventError(e.type, `mission ${m.id} is ${m.kind === "run" ? m.status : "a review"}: only a running or finished mission's queue can be refreshed`);
+    throw new IllegalEventError(
+      e.type,
+      `mission ${m.id} is ${m.kind === "run" ? m.status : "a review"}: only a running or finished mission's queue can be refreshed`,
+    );
   }
-  if (m.base.commit !== e.from) throw new IllegalEventError(e.type, `mission ${m.id} is on ${m.base.commit.slice(0, 12)}, the refresh was from ${e.from.slice(0, 12)}`);
+  if (m.base.commit !== e.from)
+    throw new IllegalEventError(e.type, `mission ${m.id} is on ${m.base.commit.slice(0, 12)}, the refresh was from ${e.from.slice(0, 12)}`);
   const dropped: { item: string; reason: string }[] = [];
   const short = e.base.commit.slice(0, 12);
   for (const r of e.results) {
@@ -67,7 +71,10 @@ export function applyRefreshed(m: Mission, e: Refreshed): Applied {
   m.queue.head = e.queue_head;
   m.queue.verify_runs += e.verify_runs;
   m.queue.report = e.report;
-  m.queue.refreshes = [...m.queue.refreshes, { at: e.at, from: e.from, to: e.base.commit, head: e.queue_head, replayed: e.results.filter((r) => r.kind === "integrated").length, dropped }];
+  m.queue.refreshes = [
+    ...m.queue.refreshes,
+    { at: e.at, from: e.from, to: e.base.commit, head: e.queue_head, replayed: e.results.filter((r) => r.kind === "integrated").length, dropped },
+  ];
   // The verdict judged the old queue. A finished mission works again (retries, waiting
   // checkpoints) or goes to review once more (advance decides).
   if (m.status === "done" || m.status === "reviewing") Object.assign(m, { status: "running", verdict: null, reason: null });

@@ -31,9 +31,21 @@ export function resumption(mission: Mission, at: string, found: { stoppedProcess
     if (!last) continue;
     if (last.status === "dispatched" && last.started_at === null && !found.work?.has(item.id)) {
       // It never began (the runner stopped first, Ctrl-C): forgotten, not recorded as an attempt.
-      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: `${NEVER_STARTED} the runner stopped before it began` } });
+      events.push({
+        type: "attempt_finished",
+        at,
+        item: item.id,
+        attempt: last.n,
+        outcome: { kind: "interrupted", reason: `${NEVER_STARTED} the runner stopped before it began` },
+      });
     } else if (last.status === "dispatched" || last.status === "running") {
-      events.push({ type: "attempt_finished", at, item: item.id, attempt: last.n, outcome: { kind: "interrupted", reason: reasonFor(item.id), ...withWork(found.work?.get(item.id)) } });
+      events.push({
+        type: "attempt_finished",
+        at,
+        item: item.id,
+        attempt: last.n,
+        outcome: { kind: "interrupted", reason: reasonFor(item.id), ...withWork(found.work?.get(item.id)) },
+      });
     } else if ((last.status === "checkpointed" || last.status === "integrating") && last.checkpoint && last.base) {
       checkpoints.push({ item: item.id, attempt: last.n, commit: last.checkpoint, base: last.base });
     }

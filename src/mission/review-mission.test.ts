@@ -19,14 +19,27 @@ function reviewRequested(): Extract<MissionEvent, { type: "requested" }> {
   return { ...base, base: { ref: "main", commit: MERGE_BASE }, review: { head: PR_HEAD } };
 }
 
-const reviewed: MissionEvent = { type: "reviewed", at: at(3), verdict: "request_changes", summary: "Changes requested: the review agent asks for changes.", findings: [] };
+const reviewed: MissionEvent = {
+  type: "reviewed",
+  at: at(3),
+  verdict: "request_changes",
+  summary: "Changes requested: the review agent asks for changes.",
+  findings: [],
+};
 
 const types = (r: { commands: readonly { type: string }[] }) => r.commands.map((c) => c.type);
 
 describe("a review-only mission", () => {
   it("starts in review with the reviewed commit as its queue head, asking only for the review", () => {
     const [r] = run([reviewRequested()]);
-    expect(r?.mission).toMatchObject({ kind: "review", status: "reviewing", items: [], plan_text: null, base: { ref: "main", commit: MERGE_BASE }, queue: { head: PR_HEAD, verify_runs: 0 } });
+    expect(r?.mission).toMatchObject({
+      kind: "review",
+      status: "reviewing",
+      items: [],
+      plan_text: null,
+      base: { ref: "main", commit: MERGE_BASE },
+      queue: { head: PR_HEAD, verify_runs: 0 },
+    });
     expect(types(r!)).toEqual(["review"]);
   });
 

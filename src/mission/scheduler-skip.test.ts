@@ -36,12 +36,7 @@ describe("skipping", () => {
     ["nothing behind an integrated item", chainBehind("integrated"), []],
     [
       "the first dependency that failed, in the item's order",
-      [
-        item("x", "failed"),
-        item("y", "cancelled"),
-        item("z", "pending", { deps: ["y", "x"] }),
-        item("w", "pending", { deps: ["x", "y"] }),
-      ],
+      [item("x", "failed"), item("y", "cancelled"), item("z", "pending", { deps: ["y", "x"] }), item("w", "pending", { deps: ["x", "y"] })],
       [
         { id: "z", reason: `dependency "y" was cancelled` },
         { id: "w", reason: `dependency "x" failed (failed)` },
@@ -79,15 +74,17 @@ describe("skipping", () => {
 });
 
 /** A random graph (edges from lower to higher position) and each item's attempt outcomes. */
-const missions = fc
-  .record({
-    size: fc.integer({ min: 1, max: 25 }),
-    edges: fc.array(fc.tuple(fc.nat(24), fc.nat(24)), { maxLength: 60 }),
-    outcomes: fc.array(fc.array(fc.constantFrom<ItemStatus>("integrated", "failed", "out_of_scope", "timed_out", "conflicted", "cancelled"), { maxLength: 3 }), { minLength: 25, maxLength: 25 }),
-    maxAttempts: fc.integer({ min: 1, max: 3 }),
-    maxParallel: fc.integer({ min: 1, max: 5 }),
-    finishOrder: fc.array(fc.nat(), { minLength: 1, maxLength: 20 }),
-  });
+const missions = fc.record({
+  size: fc.integer({ min: 1, max: 25 }),
+  edges: fc.array(fc.tuple(fc.nat(24), fc.nat(24)), { maxLength: 60 }),
+  outcomes: fc.array(fc.array(fc.constantFrom<ItemStatus>("integrated", "failed", "out_of_scope", "timed_out", "conflicted", "cancelled"), { maxLength: 3 }), {
+    minLength: 25,
+    maxLength: 25,
+  }),
+  maxAttempts: fc.integer({ min: 1, max: 3 }),
+  maxParallel: fc.integer({ min: 1, max: 5 }),
+  finishOrder: fc.array(fc.nat(), { minLength: 1, maxLength: 20 }),
+});
 
 describe("a whole mission driven by the scheduler", () => {
   it("starts only ready items, respects maxParallel, and leaves nothing pending", () => {
@@ -111,11 +108,7 @@ describe("a whole mission driven by the scheduler", () => {
           const starting = new Set(decision.start);
           const skipping = new Set(decision.skip.map((s) => s.id));
           items = items.map((it) =>
-            starting.has(it.id)
-              ? { ...it, status: "running", attemptsLeft: it.attemptsLeft - 1 }
-              : skipping.has(it.id)
-                ? { ...it, status: "skipped" }
-                : it,
+            starting.has(it.id) ? { ...it, status: "running", attemptsLeft: it.attemptsLeft - 1 } : skipping.has(it.id) ? { ...it, status: "skipped" } : it,
           );
           const running = items.filter((it) => it.status === "running");
           expect(running.length).toBeLessThanOrEqual(maxParallel);

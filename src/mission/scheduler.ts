@@ -117,8 +117,7 @@ export function nextToStart(state: SchedulerState, limits: SchedulerLimits): Sch
     } else if (isFinal(item.status, item.attemptsLeft) && item.status !== "integrated") {
       causes[i] = { root: item.id, what: isFailure(item.status) ? `failed (${item.status})` : `was ${item.status}` };
     }
-    const startable =
-      item.status === "pending" || item.status === "ready" || (isFailure(item.status) && item.attemptsLeft > 0);
+    const startable = item.status === "pending" || item.status === "ready" || (isFailure(item.status) && item.attemptsLeft > 0);
     if (startable && deps.every((d) => items[d]?.status === "integrated")) candidates.push(i);
   }
   candidates.sort((a, b) => (items[b]?.rank ?? 0) - (items[a]?.rank ?? 0) || a - b);

@@ -49,7 +49,14 @@ describe("simulate (list scheduling)", () => {
     ],
     [
       "priorities from estimates, times from real durations",
-      { nodes: [node("a", 5), node("b", 1)], slots: 1, durations: new Map([["a", 1], ["b", 5]]) },
+      {
+        nodes: [node("a", 5), node("b", 1)],
+        slots: 1,
+        durations: new Map([
+          ["a", 1],
+          ["b", 5],
+        ]),
+      },
       { makespan: 6, lowerBound: 6, timeline: [run("a", 0, 1, 0), run("b", 1, 6, 0)] },
     ],
     [

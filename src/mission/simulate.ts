@@ -137,9 +137,7 @@ export function simulateWaves(input: SimulationInput): Simulation {
   let waveStart = 0;
   for (const wave of waves) {
     wave.sort((a, b) => (ranks[b] ?? 0) - (ranks[a] ?? 0) || a - b);
-    const slots = createHeap<{ readonly slot: number; readonly freeAt: number }>(
-      (a, b) => a.freeAt < b.freeAt || (a.freeAt === b.freeAt && a.slot < b.slot),
-    );
+    const slots = createHeap<{ readonly slot: number; readonly freeAt: number }>((a, b) => a.freeAt < b.freeAt || (a.freeAt === b.freeAt && a.slot < b.slot));
     for (let slot = 0; slot < input.slots; slot++) slots.push({ slot, freeAt: waveStart });
     let waveEnd = waveStart;
     for (const at of wave) {

@@ -33,15 +33,7 @@ export type ItemStatus = (typeof ITEM_STATUSES)[number];
 export type FailureStatus = "failed" | "conflicted" | "out_of_scope" | "timed_out";
 
 /** Every mission status. */
-export const MISSION_STATUSES = [
-  "planning",
-  "awaiting_approval",
-  "running",
-  "reviewing",
-  "done",
-  "failed",
-  "cancelled",
-] as const;
+export const MISSION_STATUSES = ["planning", "awaiting_approval", "running", "reviewing", "done", "failed", "cancelled"] as const;
 
 /** Where a mission stands. */
 export type MissionStatus = (typeof MISSION_STATUSES)[number];

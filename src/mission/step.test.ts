@@ -42,10 +42,13 @@ describe("step: requested and planned", () => {
     const r = results[1]!;
     expect(r.mission.status).toBe("running");
     expect(r.commands).toEqual([
-      { type: "start_attempts", attempts: [
-        { item: "b", attempt: 1, previousFailure: null },
-        { item: "a", attempt: 1, previousFailure: null },
-      ] },
+      {
+        type: "start_attempts",
+        attempts: [
+          { item: "b", attempt: 1, previousFailure: null },
+          { item: "a", attempt: 1, previousFailure: null },
+        ],
+      },
     ]);
     expect(statusOf(r.mission, "c")).toBe("pending");
   });
@@ -102,10 +105,7 @@ describe("step: attempts", () => {
   const base = () => missionAfter([requested(), planned([item("a"), item("b", ["a"])])]);
 
   it("records a start, then a checkpoint, and asks for integration", () => {
-    const r = run(
-      [{ type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner: "pid 1" }, checkpointed("a")],
-      base(),
-    );
+    const r = run([{ type: "attempt_started", at: at(2), item: "a", attempt: 1, base: "b".repeat(40), runner: "pid 1" }, checkpointed("a")], base());
     expect(r[0]?.mission.items[0]?.attempts[0]?.status).toBe("running");
     const m = r[1]!.mission;
     expect(statusOf(m, "a")).toBe("checkpointed");
@@ -131,9 +131,7 @@ describe("step: attempts", () => {
 
   it("retries a failed attempt with the failure in the next prompt", () => {
     const r = run([finished("a", 1, { kind: "failed", reason: "agent exited with code 3" })], base())[0]!;
-    expect(r.commands).toEqual([
-      { type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: agent exited with code 3" }] },
-    ]);
+    expect(r.commands).toEqual([{ type: "start_attempts", attempts: [{ item: "a", attempt: 2, previousFailure: "attempt 1: agent exited with code 3" }] }]);
   });
 
   it.each<[AttemptOutcome, string]>([
@@ -209,7 +207,13 @@ describe("step: attempts", () => {
 
   it("retries a conflicted checkpoint, and fails an item whose queue verification failed", () => {
     const m = run([checkpointed("a")], base())[0]!.mission;
-    const conflicted = step(m, { type: "integrated", at: at(6), queue_head: "b".repeat(40), verify_runs: 0, results: [{ kind: "conflicted", item: "a", attempt: 1, paths: ["src/a/x.ts"] }] });
+    const conflicted = step(m, {
+      type: "integrated",
+      at: at(6),
+      queue_head: "b".repeat(40),
+      verify_runs: 0,
+      results: [{ kind: "conflicted", item: "a", attempt: 1, paths: ["src/a/x.ts"] }],
+    });
     // Conflicted, then retried at once from the current queue head with the conflict in the prompt.
     expect(conflicted.mission.items[0]?.attempts[0]?.status).toBe("conflicted");
     expect(statusOf(conflicted.mission, "a")).toBe("running");
@@ -250,7 +254,12 @@ describe("step: review, time, cancel, retry", () => {
     const queued = missionAfter([requested({ max_attempts: 1 }), planned([item("a")]), dispatched("a", 1, 1)]);
     expect(step(queued, { type: "tick", at: at(45) }).duplicate).toBe(true);
     const running = step(queued, started("a", 1, 50)).mission;
-    expect(running.items[0]?.attempts[0]).toMatchObject({ status: "running", dispatched_at: at(1), started_at: at(50), runner: "https://github.com/acme/demo/actions/runs/7" });
+    expect(running.items[0]?.attempts[0]).toMatchObject({
+      status: "running",
+      dispatched_at: at(1),
+      started_at: at(50),
+      runner: "https://github.com/acme/demo/actions/runs/7",
+    });
     expect(step(running, { type: "tick", at: at(79) }).duplicate).toBe(true);
     const late = step(running, { type: "tick", at: at(81) });
     expect(statusOf(late.mission, "a")).toBe("timed_out");
@@ -261,7 +270,13 @@ describe("step: review, time, cancel, retry", () => {
     // On GitHub: the leg's job ended at minute 20, and the job that records its result waits
     // for a runner behind the account's queued jobs (the runner quota).
     const exited = { type: "agent_exited" as const, at: at(20), item: "a", attempt: 1 };
-    const m = missionAfter([requested({ queue_timeout_ms: 60 * 60_000, max_attempts: 1 }), planned([item("a")]), dispatched("a", 1, 1), started("a", 1, 2), exited]);
+    const m = missionAfter([
+      requested({ queue_timeout_ms: 60 * 60_000, max_attempts: 1 }),
+      planned([item("a")]),
+      dispatched("a", 1, 1),
+      started("a", 1, 2),
+      exited,
+    ]);
     expect(step(m, { type: "tick", at: at(40) }).duplicate).toBe(true);
     expect(step(m, { type: "tick", at: at(80) }).duplicate).toBe(true);
     expect(statusOf(step(step(m, { type: "tick", at: at(80) }).mission, checkpointed("a")).mission, "a")).toBe("checkpointed");
@@ -287,14 +302,21 @@ describe("step: review, time, cancel, retry", () => {
     const r = step(m, { type: "tick", at: at(62) });
     expect(statusOf(r.mission, "a")).toBe("timed_out");
     expect(r.mission.items[0]?.attempts[0]).toMatchObject({ status: "timed_out", started_at: null });
-    expect(r.mission.items[0]?.reason).toBe("timed out: waited 60 min for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)");
+    expect(r.mission.items[0]?.reason).toBe(
+      "timed out: waited 60 min for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)",
+    );
     expect(r.commands[0]).toEqual({ type: "cancel_attempts", attempts: [{ item: "a", attempt: 1 }] });
   });
 
   it("records a dispatch's run without starting the attempt's clock, once", () => {
     const m = missionAfter([requested(), planned([item("a")])]);
     const r = step(m, dispatched("a", 1, 1));
-    expect(r.mission.items[0]?.attempts[0]).toMatchObject({ status: "dispatched", started_at: null, base: "b".repeat(40), runner: "https://github.com/acme/demo/actions/runs/7" });
+    expect(r.mission.items[0]?.attempts[0]).toMatchObject({
+      status: "dispatched",
+      started_at: null,
+      base: "b".repeat(40),
+      runner: "https://github.com/acme/demo/actions/runs/7",
+    });
     expect(step(r.mission, dispatched("a", 1, 1)).duplicate).toBe(true);
     // A start seen once more (the App's event and the sweep's read) changes nothing.
     const running = step(r.mission, started("a", 1, 3)).mission;
@@ -303,7 +325,12 @@ describe("step: review, time, cancel, retry", () => {
   });
 
   it("stops a mission past mission_timeout and reviews what was integrated", () => {
-    const m = missionAfter([requested({ mission_timeout_ms: 60 * 60_000, item_timeout_ms: 600 * 60_000 }), planned([item("a"), item("b")]), checkpointed("a"), integrated("a")]);
+    const m = missionAfter([
+      requested({ mission_timeout_ms: 60 * 60_000, item_timeout_ms: 600 * 60_000 }),
+      planned([item("a"), item("b")]),
+      checkpointed("a"),
+      integrated("a"),
+    ]);
     const r = step(m, { type: "tick", at: at(61) });
     expect(statusOf(r.mission, "b")).toBe("cancelled");
     expect(statusOf(r.mission, "a")).toBe("integrated");

@@ -15,7 +15,16 @@ function tampered(findings: Partial<TamperFinding>[], minutes = 3): MissionEvent
   return {
     type: "tampered",
     at: at(minutes),
-    findings: findings.map((f) => ({ at: at(minutes), what: "refs/heads/main", before: "a".repeat(40), after: "b".repeat(40), blame: "agents", attempts: [], action: null, ...f })),
+    findings: findings.map((f) => ({
+      at: at(minutes),
+      what: "refs/heads/main",
+      before: "a".repeat(40),
+      after: "b".repeat(40),
+      blame: "agents",
+      attempts: [],
+      action: null,
+      ...f,
+    })),
   };
 }
 
@@ -60,13 +69,38 @@ describe("the tampered event", () => {
 
   it("makes the arbiter block, and only tells the user of their own change", () => {
     const blocked = missionAfter([requested(), planned([item("a")]), started("a"), tampered([{ attempts: ["a#1"] }]), checkpointed("a")]);
-    const findings = policyFindings({ mission: blocked, changedPaths: [], protectedPaths: [], queue: { verifyConfigured: false, headVerified: false }, proofCheck: { ok: true } });
+    const findings = policyFindings({
+      mission: blocked,
+      changedPaths: [],
+      protectedPaths: [],
+      queue: { verifyConfigured: false, headVerified: false },
+      proofCheck: { ok: true },
+    });
     expect(findings.filter((f) => f.rule === "tampered").map((f) => f.severity)).toEqual(["error", "error"]);
     expect(decideVerdict({ policy: findings, review: null }).verdict).toBe("block");
 
-    const own = missionAfter([requested(), planned([item("a")]), started("a"), tampered([{ blame: "user", attempts: [] }]), checkpointed("a"), { type: "integrated", at: at(9), queue_head: "c".repeat(40), verify_runs: 0, results: [{ kind: "integrated", item: "a", attempt: 1, commit: "c".repeat(40), changed: ["src/a/x"] }] }]);
+    const own = missionAfter([
+      requested(),
+      planned([item("a")]),
+      started("a"),
+      tampered([{ blame: "user", attempts: [] }]),
+      checkpointed("a"),
+      {
+        type: "integrated",
+        at: at(9),
+        queue_head: "c".repeat(40),
+        verify_runs: 0,
+        results: [{ kind: "integrated", item: "a", attempt: 1, commit: "c".repeat(40), changed: ["src/a/x"] }],
+      },
+    ]);
     expect(own.items[0]?.status).toBe("integrated");
-    const told = policyFindings({ mission: own, changedPaths: ["src/a/x"], protectedPaths: [], queue: { verifyConfigured: false, headVerified: false }, proofCheck: { ok: true } });
+    const told = policyFindings({
+      mission: own,
+      changedPaths: ["src/a/x"],
+      protectedPaths: [],
+      queue: { verifyConfigured: false, headVerified: false },
+      proofCheck: { ok: true },
+    });
     expect(told.map((f) => [f.rule, f.severity])).toEqual([["user_change", "info"]]);
     expect(decideVerdict({ policy: told, review: null }).verdict).toBe("approve");
   });
@@ -79,7 +113,12 @@ describe("an attempt the runner never started", () => {
   });
 
   it("is recorded as interrupted once it had started", () => {
-    const m = missionAfter([requested(), planned([item("a")]), started("a"), finished("a", 1, { kind: "interrupted", reason: `${NEVER_STARTED} naruto stopped first` })]);
+    const m = missionAfter([
+      requested(),
+      planned([item("a")]),
+      started("a"),
+      finished("a", 1, { kind: "interrupted", reason: `${NEVER_STARTED} naruto stopped first` }),
+    ]);
     expect(m.items[0]?.attempts.map((a) => a.status)).toEqual(["interrupted", "dispatched"]);
   });
 });

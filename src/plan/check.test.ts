@@ -51,7 +51,14 @@ describe("checkPlan", () => {
     const result = checkPlan(PLAN, { strict: true });
     expect(result).toMatchObject({
       ok: false,
-      errors: [{ item: "orders-api", index: 2, field: "after", message: expect.stringContaining('may run at the same time as "users-api" and both write "test/api/orders/"') }],
+      errors: [
+        {
+          item: "orders-api",
+          index: 2,
+          field: "after",
+          message: expect.stringContaining('may run at the same time as "users-api" and both write "test/api/orders/"'),
+        },
+      ],
       items: [{ added_after: [] }, { added_after: [] }, { added_after: [] }],
       conflicts: [{ a: "users-api", b: "orders-api", order: "unordered" }],
       proof: { ok: false },
@@ -82,7 +89,12 @@ describe("checkPlan", () => {
   });
 
   it("uses the limits it is given", () => {
-    const text = JSON.stringify({ items: [{ id: "a", writes: ["x"] }, { id: "b", writes: ["y"] }] });
+    const text = JSON.stringify({
+      items: [
+        { id: "a", writes: ["x"] },
+        { id: "b", writes: ["y"] },
+      ],
+    });
     expect(checkPlan(text, { limits: { ...defaultPlanLimits(), maxItems: 1 } }).errors).toEqual([
       expect.objectContaining({ field: "items", message: expect.stringContaining("more than the limit of 1") }),
     ]);

@@ -41,7 +41,13 @@ export interface CheckResult {
  */
 export function checkPlan(input: unknown, options: CheckOptions = {}): CheckResult {
   const invalid = (errors: readonly PlanError[], format: PlanFormat | null): CheckResult => ({
-    ok: false, plan: null, format, errors, items: [], conflicts: [], proof: null,
+    ok: false,
+    plan: null,
+    format,
+    errors,
+    items: [],
+    conflicts: [],
+    proof: null,
   });
   let raw = input;
   let format: PlanFormat | null = null;

@@ -11,7 +11,20 @@ const limitsArb: fc.Arbitrary<PlanLimits> = fc.constantFrom(
   { ...defaultPlanLimits(), maxPromptChars: 12, allowProtected: true },
 );
 
-const validPath = fc.constantFrom("src/a.ts", "SRC/A.ts", "src/a.ts", "test/api/", "./src//b.ts", "src/x/../y.ts", ".", "/", "caf\u00e9.md", ".github/", ".github/workflows/ci.yml", ".github/naruto.yml");
+const validPath = fc.constantFrom(
+  "src/a.ts",
+  "SRC/A.ts",
+  "src/a.ts",
+  "test/api/",
+  "./src//b.ts",
+  "src/x/../y.ts",
+  ".",
+  "/",
+  "caf\u00e9.md",
+  ".github/",
+  ".github/workflows/ci.yml",
+  ".github/naruto.yml",
+);
 const invalidPath = fc.constantFrom("../x", "/etc/passwd", "C:/x", "a\\b", "a\u0000b", ".git/config", "");
 const anyValue = fc.constantFrom<unknown>(null, undefined, 0, 7, true, "", {}, []);
 
@@ -20,31 +33,36 @@ function mostly<T>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<unknown>): fc.A
   return fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: invalid }, { weight: 1, arbitrary: anyValue });
 }
 
-const pathsArb = mostly(
-  fc.array(validPath, { maxLength: 4 }),
-  fc.array(fc.oneof(validPath, invalidPath, anyValue), { minLength: 1, maxLength: 3 }),
-);
+const pathsArb = mostly(fc.array(validPath, { maxLength: 4 }), fc.array(fc.oneof(validPath, invalidPath, anyValue), { minLength: 1, maxLength: 3 }));
 const textArb = mostly(fc.constantFrom("Title", " x ", "a".repeat(12)), fc.constantFrom("  ", "", "a".repeat(13)));
 
 /** Raw items as an author or a planner agent might write them, valid or not in every field. */
-const rawItemArb = fc.record(
-  {
-    id: mostly(fc.constantFrom("a", "users-api", "x.y_z", "a".repeat(63)), fc.constantFrom("A", "-a", "a..b", "a.", "a.lock", "a/b", "a".repeat(64))),
-    title: textArb,
-    prompt: textArb,
-    writes: pathsArb,
-    reads: pathsArb,
-    after: mostly(fc.array(fc.constantFrom("a", "b", "b", "zz"), { maxLength: 4 }), fc.array(fc.oneof(fc.constant("a"), anyValue), { minLength: 1, maxLength: 2 })),
-    agent: mostly(fc.constantFrom("default", "fast"), fc.constant("")),
-    verify: mostly(fc.constant("npm test"), fc.constant("")),
-    estimate: mostly(fc.constantFrom<string | number>("10m", "1h30m", "90s", " 5 ", 3, 2.5, 0), fc.constantFrom<unknown>("soon", "", "-1", -1, 1e9, Number.NaN, Infinity)),
-    readonly: mostly(fc.boolean(), fc.constantFrom("yes", 1)),
-  },
-  { requiredKeys: [] },
-).chain((item) =>
-  // Now and then a field that does not exist.
-  fc.oneof({ weight: 10, arbitrary: fc.constant(item) }, { weight: 1, arbitrary: fc.constant({ ...item, write: ["src/"] }) }),
-);
+const rawItemArb = fc
+  .record(
+    {
+      id: mostly(fc.constantFrom("a", "users-api", "x.y_z", "a".repeat(63)), fc.constantFrom("A", "-a", "a..b", "a.", "a.lock", "a/b", "a".repeat(64))),
+      title: textArb,
+      prompt: textArb,
+      writes: pathsArb,
+      reads: pathsArb,
+      after: mostly(
+        fc.array(fc.constantFrom("a", "b", "b", "zz"), { maxLength: 4 }),
+        fc.array(fc.oneof(fc.constant("a"), anyValue), { minLength: 1, maxLength: 2 }),
+      ),
+      agent: mostly(fc.constantFrom("default", "fast"), fc.constant("")),
+      verify: mostly(fc.constant("npm test"), fc.constant("")),
+      estimate: mostly(
+        fc.constantFrom<string | number>("10m", "1h30m", "90s", " 5 ", 3, 2.5, 0),
+        fc.constantFrom<unknown>("soon", "", "-1", -1, 1e9, Number.NaN, Infinity),
+      ),
+      readonly: mostly(fc.boolean(), fc.constantFrom("yes", 1)),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((item) =>
+    // Now and then a field that does not exist.
+    fc.oneof({ weight: 10, arbitrary: fc.constant(item) }, { weight: 1, arbitrary: fc.constant({ ...item, write: ["src/"] }) }),
+  );
 
 const schemas = new Map<PlanLimits, ReturnType<typeof planItemSchema>>();
 

@@ -22,7 +22,14 @@ describe("findCycles", () => {
   it.each<[string, number[][], number[][]]>([
     ["no cycle", [[], [0], [1]], []],
     ["a two-cycle", [[1], [0]], [[0, 1]]],
-    ["two cycles, each once", [[2], [0], [1], [], [5], [4]], [[0, 2, 1], [4, 5]]],
+    [
+      "two cycles, each once",
+      [[2], [0], [1], [], [5], [4]],
+      [
+        [0, 2, 1],
+        [4, 5],
+      ],
+    ],
     ["a component with several cycles: the shortest through its first item", [[1, 2], [2], [0]], [[0, 2]]],
     ["an item behind a cycle is not in it", [[1], [0], [0]], [[0, 1]]],
   ])("%s", (_name, deps, cycles) => {

@@ -3,11 +3,27 @@
  * Everything here is pure: data in, data out.
  */
 export type {
-  ConflictOrder, OrderedItem, Plan, PlanConflict, PlanError, PlanItem, PlanLimits, PlanResult,
+  ConflictOrder,
+  OrderedItem,
+  Plan,
+  PlanConflict,
+  PlanError,
+  PlanItem,
+  PlanLimits,
+  PlanResult,
 } from "./types.ts";
 export {
-  ROOT, isAncestorOrSelf, isCoveredBy, keyOf, normalizePath, overlapOf, pathKey, pathsOverlap, repoPathOf,
-  type NormalizeResult, type RepoPath,
+  ROOT,
+  isAncestorOrSelf,
+  isCoveredBy,
+  keyOf,
+  normalizePath,
+  overlapOf,
+  pathKey,
+  pathsOverlap,
+  repoPathOf,
+  type NormalizeResult,
+  type RepoPath,
 } from "./paths.ts";
 export { findFencedPlan, parsePlanText, type FencedPlan, type ParseResult, type PlanFormat } from "./parse.ts";
 export { DEFAULT_ESTIMATE, MAX_ESTIMATE, parseEstimate, type EstimateResult } from "./estimate.ts";

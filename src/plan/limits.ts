@@ -10,7 +10,17 @@ export const DEFAULT_MAX_PROMPT_CHARS = 65_536;
  * the API key elsewhere). Protected by default, and restored from the mission's base before an
  * agent runs on a tree that holds untrusted content (docs/architecture.md, "What agents read at start").
  */
-export const AGENT_STARTUP_PATHS = [".claude/", ".mcp.json", ".codex/", ".gemini/", ".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"] as const;
+export const AGENT_STARTUP_PATHS = [
+  ".claude/",
+  ".mcp.json",
+  ".codex/",
+  ".gemini/",
+  ".aider.conf.yml",
+  ".aider.model.settings.yml",
+  ".aider.model.metadata.json",
+  ".aiderignore",
+  ".env",
+] as const;
 
 /**
  * Written as in the config; normalized by {@link defaultPlanLimits}. All of `.github/` (workflows,

@@ -96,11 +96,13 @@ describe("orderPlan", () => {
         const edges = edgesOf(plan, result.addedAfter);
         // Adding edges never closes a cycle.
         expect(stableTopoOrder(plan.items.map((_, i) => edges.flatMap((to, from) => (to.includes(i) ? [from] : []))))).toHaveLength(plan.items.length);
-        plan.items.forEach((x, i) => plan.items.forEach((y, j) => {
-          if (i >= j) return;
-          const overlap = x.writes.some((p) => y.writes.some((q) => pathsOverlap(p, q)));
-          if (overlap) expect(reaches(edges, i, j) || reaches(edges, j, i)).toBe(true);
-        }));
+        plan.items.forEach((x, i) =>
+          plan.items.forEach((y, j) => {
+            if (i >= j) return;
+            const overlap = x.writes.some((p) => y.writes.some((q) => pathsOverlap(p, q)));
+            if (overlap) expect(reaches(edges, i, j) || reaches(edges, j, i)).toBe(true);
+          }),
+        );
       }),
       { numRuns: 300 },
     );
@@ -131,7 +133,13 @@ describe("orderPlan", () => {
         const deps = plan.items.map((it) => it.after.map((id) => pos.get(id)!));
         const topo = stableTopoOrder(deps);
         const pairs = topo.flatMap((a, x) => topo.slice(x + 1).map((b) => [a, b] as const));
-        const hops = declaredHops(deps, topo, Int32Array.from(pairs, ([a]) => a), Int32Array.from(pairs, ([, b]) => b), chunkBits);
+        const hops = declaredHops(
+          deps,
+          topo,
+          Int32Array.from(pairs, ([a]) => a),
+          Int32Array.from(pairs, ([, b]) => b),
+          chunkBits,
+        );
         pairs.forEach(([a, b], k) => {
           const expected = !reaches(declared, a, b)
             ? -1

@@ -127,7 +127,7 @@ export function declaredHops(
       const [a, b] = [as[k]!, bs[k]!];
       const s = slot[b]! - base;
       if (s < 0 || s >= width || !waits(a, s)) continue;
-      hops[k] = direct.has(a * n + b) ? b : dependents[a]!.find((d) => d === b || waits(d, s)) ?? -1;
+      hops[k] = direct.has(a * n + b) ? b : (dependents[a]!.find((d) => d === b || waits(d, s)) ?? -1);
     }
   }
   return hops;

@@ -94,11 +94,14 @@ describe("parsePlanText", () => {
   });
 
   it("refuses YAML alias bombs", () => {
-    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 8 }, (_, i) => {
-      const prev = String.fromCharCode(97 + i);
-      const next = String.fromCharCode(98 + i);
-      return `${next}: &${next} [*${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}]`;
-    })].join("\n");
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      ...Array.from({ length: 8 }, (_, i) => {
+        const prev = String.fromCharCode(97 + i);
+        const next = String.fromCharCode(98 + i);
+        return `${next}: &${next} [*${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}, *${prev}]`;
+      }),
+    ].join("\n");
     const result = parsePlanText(bomb);
     expect(result.ok).toBe(false);
   });

@@ -8,9 +8,7 @@ import type { PlanError } from "./types.ts";
 
 export type PlanFormat = "yaml" | "json" | "markdown";
 
-export type ParseResult =
-  | { ok: true; raw: unknown; format: PlanFormat }
-  | { ok: false; errors: PlanError[] };
+export type ParseResult = { ok: true; raw: unknown; format: PlanFormat } | { ok: false; errors: PlanError[] };
 
 /** A fenced `naruto` block: its content, and the line (1-based) its first content line is on. */
 export interface FencedPlan {
@@ -89,8 +87,7 @@ export function parsePlanText(text: string): ParseResult {
   }
   if (result.ok && !isPlanShaped(result.raw)) {
     return syntaxError(
-      "no plan found: write the plan as YAML or JSON (a mapping with version and items), " +
-        "or put it in a fenced code block that starts with ```naruto",
+      "no plan found: write the plan as YAML or JSON (a mapping with version and items), " + "or put it in a fenced code block that starts with ```naruto",
     );
   }
   return result;

@@ -49,7 +49,29 @@ describe("normalizePath", () => {
 
 describe("the clean-path fast path", () => {
   // Pieces that hit every rule: separators, dots, `.git`, a drive letter, case, controls, Unicode.
-  const piece = fc.constantFrom("a", "B", "src", "/", "//", ".", "..", "...", ".git", ".GIT", ".gitx", "C:", ":", "\\", "\u0000", "\n", "\u007f", "\u00e9", "e\u0301", " ", "-_~");
+  const piece = fc.constantFrom(
+    "a",
+    "B",
+    "src",
+    "/",
+    "//",
+    ".",
+    "..",
+    "...",
+    ".git",
+    ".GIT",
+    ".gitx",
+    "C:",
+    ":",
+    "\\",
+    "\u0000",
+    "\n",
+    "\u007f",
+    "\u00e9",
+    "e\u0301",
+    " ",
+    "-_~",
+  );
   const input = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
 
   it("returns what the general normalizer returns, or stands aside", () => {

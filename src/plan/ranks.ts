@@ -93,7 +93,10 @@ export function ranksOf(nodes: readonly WorkNode[], graph: IndexedGraph): number
       throw new WorkGraphError(`"${node.id}" has estimate ${node.estimate}; use a finite number >= 0`, node.id);
     }
   }
-  return longestPaths(graph, nodes.map((node) => node.estimate));
+  return longestPaths(
+    graph,
+    nodes.map((node) => node.estimate),
+  );
 }
 
 /**

@@ -40,15 +40,16 @@ describe("transitiveReduction", () => {
 
   it("keeps reachability and drops every implied edge on random graphs", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 20; round++) {
       const n = 2 + Math.floor(random() * 40);
       // Edges point backwards in position, so the graph is acyclic; positions are shuffled by id.
       const deps = Array.from({ length: n }, (_, i) => Array.from({ length: i }, (_, j) => j).filter(() => random() < 0.3));
       const reduced = transitiveReduction(deps);
-      for (let a = 0; a < n; a++) for (let b = 0; b < n; b++) {
-        expect(reaches(reduced, a, b)).toBe(reaches(deps, a, b));
-      }
+      for (let a = 0; a < n; a++)
+        for (let b = 0; b < n; b++) {
+          expect(reaches(reduced, a, b)).toBe(reaches(deps, a, b));
+        }
       reduced.forEach((list, v) => {
         for (const d of list) {
           const without = reduced.map((l, w) => (w === v ? l.filter((x) => x !== d) : l));

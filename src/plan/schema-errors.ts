@@ -15,10 +15,24 @@ export interface IssueSite {
 
 // Names other tools use for the same idea; an edit distance would not find them.
 const ALIASES: Readonly<Record<string, string>> = {
-  depends_on: "after", dependencies: "after", deps: "after", needs: "after", requires: "after",
-  files: "writes", paths: "writes", owns: "writes", outputs: "writes",
-  name: "title", description: "prompt", instructions: "prompt", task: "prompt",
-  test: "verify", check: "verify", duration: "estimate", time: "estimate", read_only: "readonly",
+  depends_on: "after",
+  dependencies: "after",
+  deps: "after",
+  needs: "after",
+  requires: "after",
+  files: "writes",
+  paths: "writes",
+  owns: "writes",
+  outputs: "writes",
+  name: "title",
+  description: "prompt",
+  instructions: "prompt",
+  task: "prompt",
+  test: "verify",
+  check: "verify",
+  duration: "estimate",
+  time: "estimate",
+  read_only: "readonly",
 };
 
 /** One PlanError per problem; an unknown-keys issue becomes one error per key. */

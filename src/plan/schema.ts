@@ -12,9 +12,7 @@ import type { PlanItem, PlanLimits } from "./types.ts";
 export const ITEM_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
 export const PLAN_FIELDS = ["version", "title", "items"] as const;
-export const ITEM_FIELDS = [
-  "id", "title", "prompt", "writes", "reads", "after", "agent", "verify", "estimate", "readonly", "tests",
-] as const;
+export const ITEM_FIELDS = ["id", "title", "prompt", "writes", "reads", "after", "agent", "verify", "estimate", "readonly", "tests"] as const;
 
 /** What an item may do to the tests (`tests:`): `may_weaken` lets it delete or skip tests without a `request_changes`. */
 export const TEST_ALLOWANCES = ["may_weaken"] as const;
@@ -104,8 +102,7 @@ export function planItemShape(limits: PlanLimits) {
 }
 
 const WRITES_HELP =
-  `list the files or directories this item changes in "writes" (a directory ends in "/"), ` +
-  `or set "readonly: true" for an item that changes nothing`;
+  `list the files or directories this item changes in "writes" (a directory ends in "/"), ` + `or set "readonly: true" for an item that changes nothing`;
 
 /**
  * One item, with defaults filled in and paths normalized. An item without writes is an error
@@ -116,7 +113,9 @@ export function planItemSchema(limits: PlanLimits) {
   // Cross-field rules run even when another field failed, so one pass reports every problem;
   // they stand aside when `writes` or `readonly` has an error of its own.
   const fieldsOk = (payload: z.core.ParsePayload) =>
-    typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) &&
+    typeof payload.value === "object" &&
+    payload.value !== null &&
+    !Array.isArray(payload.value) &&
     !payload.issues.some((issue) => issue.path?.[0] === "writes" || issue.path?.[0] === "readonly");
   return planItemShape(limits)
     .refine((item) => item.readonly === true || (item.writes?.length ?? 0) > 0, {

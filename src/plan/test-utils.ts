@@ -34,7 +34,10 @@ export function mustPlan(raw: unknown): Plan {
 const component = fc.constantFrom("a", "b", "c", "A", "ab");
 
 export const pathArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 20, arbitrary: fc.tuple(fc.array(component, { minLength: 1, maxLength: 3 }), fc.boolean()).map(([parts, dir]) => parts.join("/") + (dir ? "/" : "")) },
+  {
+    weight: 20,
+    arbitrary: fc.tuple(fc.array(component, { minLength: 1, maxLength: 3 }), fc.boolean()).map(([parts, dir]) => parts.join("/") + (dir ? "/" : "")),
+  },
   { weight: 1, arbitrary: fc.constant(".") },
 );
 
@@ -57,11 +60,7 @@ export function planArb({ maxItems = 10 }: { maxItems?: number } = {}): fc.Arbit
         for (const [x, y] of edges) {
           if ((rank.get(x) ?? 0) < (rank.get(y) ?? 0)) after[y]?.push(`i${x}`);
         }
-        return mustPlan(
-          rawPlan(
-            ...writes.map((w, i) => (w.length === 0 ? item(`i${i}`, [], after[i], { readonly: true }) : item(`i${i}`, w, after[i]))),
-          ),
-        );
+        return mustPlan(rawPlan(...writes.map((w, i) => (w.length === 0 ? item(`i${i}`, [], after[i], { readonly: true }) : item(`i${i}`, w, after[i])))));
       }),
   );
 }

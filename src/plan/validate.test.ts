@@ -30,7 +30,10 @@ describe("validatePlan accepts", () => {
 
   it("an explicit read-only item without writes", () => {
     const result = validatePlan(rawPlan(item("look", [], [], { readonly: true }), { id: "look2", readonly: true }));
-    expect(result.ok && result.plan.items.map((i) => [i.readonly, i.writes.length])).toEqual([[true, 0], [true, 0]]);
+    expect(result.ok && result.plan.items.map((i) => [i.readonly, i.writes.length])).toEqual([
+      [true, 0],
+      [true, 0],
+    ]);
   });
 
   it.each([["."], ["/"], ["docs/"], [".githubx/"], ["CODEOWNERS.md"], [".environment"]])("a write of %j next to protected paths", (path) => {
@@ -61,7 +64,11 @@ describe("validatePlan rejects", () => {
     ["an id git cannot use", rawPlan(item("a..b", ["x"])), { field: "id", message: "git branch name" }],
     ["an id ending in .lock", rawPlan(item("x.lock", ["x"])), { field: "id", message: "git branch name" }],
     ["a duplicate id", rawPlan(item("a", ["x"]), item("a", ["y"])), { item: "a", index: 1, field: "id", message: 'duplicate id "a": items[0] has it too' }],
-    ["an unknown item field", rawPlan(item("a", ["x"], [], { write: ["y"] })), { item: "a", field: "write", message: 'unknown field "write": did you mean "writes"?' }],
+    [
+      "an unknown item field",
+      rawPlan(item("a", ["x"], [], { write: ["y"] })),
+      { item: "a", field: "write", message: 'unknown field "write": did you mean "writes"?' },
+    ],
     ["an unknown after id", rawPlan(item("a", ["x"]), item("c", ["y"], ["a", "zz"])), { item: "c", index: 1, field: "after[1]", message: 'unknown item "zz"' }],
     ["a self-dependency", rawPlan(item("a", ["x"], ["a"])), { item: "a", field: "after[0]", message: "cannot come after itself" }],
     ["after that is not a list", { version: 1, items: [{ id: "a", writes: ["x"], after: "b" }] }, { field: "after", message: "list of item ids" }],
@@ -75,8 +82,16 @@ describe("validatePlan rejects", () => {
     ["a path with a control character", rawPlan(item("a", ["a\u0007b"])), { field: "writes[0]", message: "control character" }],
     ["an empty path", rawPlan(item("a", [""])), { field: "writes[0]", message: "empty" }],
     ["a bad read path", rawPlan(item("a", ["x"], [], { reads: ["../x"] })), { field: "reads[0]", message: "leaves the repository" }],
-    ["a write inside .github/workflows/", rawPlan(item("a", [".github/workflows/ci.yml"])), { field: "writes[0]", message: 'inside the protected path ".github/"' }],
-    ["a write inside .github/actions/ (composite actions a workflow runs)", rawPlan(item("a", [".github/actions/deploy/action.yml"])), { field: "writes[0]", message: 'inside the protected path ".github/"' }],
+    [
+      "a write inside .github/workflows/",
+      rawPlan(item("a", [".github/workflows/ci.yml"])),
+      { field: "writes[0]", message: 'inside the protected path ".github/"' },
+    ],
+    [
+      "a write inside .github/actions/ (composite actions a workflow runs)",
+      rawPlan(item("a", [".github/actions/deploy/action.yml"])),
+      { field: "writes[0]", message: 'inside the protected path ".github/"' },
+    ],
     ["a write of .github/ itself", rawPlan(item("a", [".github/"])), { field: "writes[0]", message: "protected" }],
     ["a write of CODEOWNERS", rawPlan(item("a", ["CODEOWNERS"])), { field: "writes[0]", message: "protected" }],
     ["a write of docs/CODEOWNERS", rawPlan(item("a", ["docs/CODEOWNERS"])), { field: "writes[0]", message: "protected" }],
@@ -164,7 +179,10 @@ describe("validatePlan rejects", () => {
 
 describe("formatPlanError", () => {
   it.each<[PlanError, string]>([
-    [{ item: "orders-api", index: 3, field: "writes[1]", message: '".." leaves the repository' }, 'items[3] (id "orders-api").writes[1]: ".." leaves the repository'],
+    [
+      { item: "orders-api", index: 3, field: "writes[1]", message: '".." leaves the repository' },
+      'items[3] (id "orders-api").writes[1]: ".." leaves the repository',
+    ],
     [{ item: null, index: 2, field: "id", message: "id must be a string" }, "items[2].id: id must be a string"],
     [{ item: "a", index: 0, field: "", message: "expected object" }, 'items[0] (id "a"): expected object'],
     [{ item: null, index: null, field: "items", message: "too many" }, "items: too many"],

@@ -62,15 +62,15 @@ function tampersOf(doc: Json, pool: readonly Json[]): Tamper[] {
       for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
     }
     if (path.length === 0) return;
-    const replacements: Json[] =
-      typeof value === "boolean" ? [!value] : value !== null && typeof value === "object" ? [null] : pool.filter((p) => p !== value);
+    const replacements: Json[] = typeof value === "boolean" ? [!value] : value !== null && typeof value === "object" ? [null] : pool.filter((p) => p !== value);
     for (const replacement of replacements) {
       out.push({
         where: `${path.join(".")} = ${JSON.stringify(replacement)}`,
-        apply: (d) => changed(d, path, (holder, key) => {
-          if (Array.isArray(holder)) holder[Number(key)] = replacement;
-          else holder[String(key)] = replacement;
-        }),
+        apply: (d) =>
+          changed(d, path, (holder, key) => {
+            if (Array.isArray(holder)) holder[Number(key)] = replacement;
+            else holder[String(key)] = replacement;
+          }),
       });
     }
   };
@@ -80,7 +80,18 @@ function tampersOf(doc: Json, pool: readonly Json[]): Tamper[] {
 
 /** Plausible replacement values: other ids, other paths, other orders, junk. */
 function poolOf(plan: Plan): Json[] {
-  return [...new Set<Json>([...plan.items.map((i) => i.id), ...plan.items.flatMap((i) => i.writes.map((w) => w.path)), "declared", "added", "unordered", "zz", "", 1])];
+  return [
+    ...new Set<Json>([
+      ...plan.items.map((i) => i.id),
+      ...plan.items.flatMap((i) => i.writes.map((w) => w.path)),
+      "declared",
+      "added",
+      "unordered",
+      "zz",
+      "",
+      1,
+    ]),
+  ];
 }
 
 describe("verifyProof", () => {
@@ -111,7 +122,11 @@ describe("verifyProof", () => {
     ["another schema", (p) => ({ ...p, schema: "naruto.proof/v2" }), 'schema is "naruto.proof/v2"'],
     ["a wrong ok", (p) => ({ ...p, ok: false }), "ok is false"],
     ["a missing conflict", (p) => ({ ...p, conflicts: p.conflicts.slice(1) }), "missing conflict"],
-    ["a fake conflict", (p) => ({ ...p, conflicts: [...p.conflicts, { a: "c", b: "d", path: "docs/", order: "added", edge: { from: "c", to: "d" } }] }), "do not overlap"],
+    [
+      "a fake conflict",
+      (p) => ({ ...p, conflicts: [...p.conflicts, { a: "c", b: "d", path: "docs/", order: "added", edge: { from: "c", to: "d" } }] }),
+      "do not overlap",
+    ],
     ["a conflict listed twice", (p) => ({ ...p, conflicts: [p.conflicts[0], ...p.conflicts] }), "more than once"],
     ["a conflict on another path", (p) => ({ ...p, conflicts: p.conflicts.map((c) => ({ ...c, path: "src/" })) }), "the overlap is"],
     ["a declared pair called added", (p) => ({ ...p, conflicts: p.conflicts.map((c) => ({ ...c, order: "added" })) }), "already order it"],
@@ -148,7 +163,10 @@ describe("verifyProof", () => {
   it("rejects a stale proof: the plan changed after the proof was made", () => {
     fc.assert(
       fc.property(planArb({ maxItems: 8 }), planArb({ maxItems: 8 }), (before, after) => {
-        fc.pre(JSON.stringify(before.items.map((i) => [i.id, i.writes.map((w) => w.path), i.after])) !== JSON.stringify(after.items.map((i) => [i.id, i.writes.map((w) => w.path), i.after])));
+        fc.pre(
+          JSON.stringify(before.items.map((i) => [i.id, i.writes.map((w) => w.path), i.after])) !==
+            JSON.stringify(after.items.map((i) => [i.id, i.writes.map((w) => w.path), i.after])),
+        );
         const stale = proofOf(before);
         expect(verifyProof(after, asJson(stale)).ok).toBe(false);
         // Also when the digest is forged to match: the content still gives it away.
@@ -162,11 +180,14 @@ describe("verifyProof", () => {
     const edited = mustPlan(rawPlan(item("a", ["src/"]), item("b", ["src/x.ts"], ["a"]), item("c", ["src/y/"]), item("d", ["docs/", "src/z.ts"])));
     const verdict = verifyProof(edited, asJson(proofOf(plan)));
     expect(verdict.ok).toBe(false);
-    if (!verdict.ok) expect(verdict.reasons).toEqual(expect.arrayContaining([expect.stringContaining("stale proof"), expect.stringContaining("missing conflict")]));
+    if (!verdict.ok)
+      expect(verdict.reasons).toEqual(expect.arrayContaining([expect.stringContaining("stale proof"), expect.stringContaining("missing conflict")]));
   });
 
   it("does not care about prompts, titles or estimates", () => {
-    const reworded = mustPlan(rawPlan(item("a", ["src/"], [], { prompt: "new words", estimate: "2h" }), item("b", ["src/x.ts"], ["a"]), item("c", ["src/y/"]), item("d", ["docs/"])));
+    const reworded = mustPlan(
+      rawPlan(item("a", ["src/"], [], { prompt: "new words", estimate: "2h" }), item("b", ["src/x.ts"], ["a"]), item("c", ["src/y/"]), item("d", ["docs/"])),
+    );
     expect(verifyProof(reworded, asJson(proofOf(plan)))).toEqual({ ok: true });
   });
 });

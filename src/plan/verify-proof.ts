@@ -62,7 +62,8 @@ export function verifyProof(plan: Plan, proofJson: unknown): ProofVerdict {
     for (const dep of item.after) dependents[pos.get(dep) ?? 0]?.push(i);
     if (p === undefined) return;
     if (p.id !== item.id) fail(`items[${i}] is "${p.id}", the plan has "${item.id}"`);
-    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k])) fail(`items[${i}] ("${item.id}"): writes differ from the plan`);
+    if (p.writes.length !== item.writes.length || item.writes.some((w, k) => w.path !== p.writes[k]))
+      fail(`items[${i}] ("${item.id}"): writes differ from the plan`);
     if (!same(p.after, item.after)) fail(`items[${i}] ("${item.id}"): after differs from the plan`);
     const list = p.added_after.map((dep) => pos.get(dep) ?? -1);
     if (list.some((j) => j < 0 || j === i)) fail(`items[${i}] ("${item.id}"): added_after names an unknown item or itself`);
@@ -75,7 +76,7 @@ export function verifyProof(plan: Plan, proofJson: unknown): ProofVerdict {
     fail("the added edges close a cycle with the declared ones");
     return verdict(reasons);
   }
-  const has = (set: readonly bigint[], from: number, to: number) => !!(((set[from] ?? 0n) >> BigInt(to)) & 1n );
+  const has = (set: readonly bigint[], from: number, to: number) => !!(((set[from] ?? 0n) >> BigInt(to)) & 1n);
   const firstHop = (a: number, b: number) => (items[b]!.after.includes(items[a]!.id) ? b : dependents[a]!.find((d) => d === b || has(reach.declared, d, b)));
 
   const truth = sweepOverlaps(plan);
@@ -86,14 +87,23 @@ export function verifyProof(plan: Plan, proofJson: unknown): ProofVerdict {
   for (const [k, c] of proof.conflicts.entries()) {
     const [a, b] = [pos.get(c.a), pos.get(c.b)];
     const at = `conflicts[${k}] (${c.a}, ${c.b})`;
-    if (a === undefined || b === undefined || a === b) { fail(`${at}: not two different items of the plan`); continue; }
+    if (a === undefined || b === undefined || a === b) {
+      fail(`${at}: not two different items of the plan`);
+      continue;
+    }
     const id = Math.min(a, b) * n + Math.max(a, b);
     if (a * n + b <= previous) fail(`${at}: conflicts are not sorted by plan position of (a, b)`);
     previous = a * n + b;
-    if (listed.has(id)) { fail(`${at}: the pair is listed more than once`); continue; }
+    if (listed.has(id)) {
+      fail(`${at}: the pair is listed more than once`);
+      continue;
+    }
     listed.add(id);
     const path = truth.get(id);
-    if (path === undefined) { fail(`${at}: the items' writes do not overlap`); continue; }
+    if (path === undefined) {
+      fail(`${at}: the items' writes do not overlap`);
+      continue;
+    }
     if (c.path !== path) fail(`${at}: path is "${c.path}", the overlap is "${path}"`);
     const edge = c.edge === null ? null : [pos.get(c.edge.from), pos.get(c.edge.to)];
     if (c.order === "declared") {
@@ -111,9 +121,11 @@ export function verifyProof(plan: Plan, proofJson: unknown): ProofVerdict {
   }
   const missing = [...truth.keys()].filter((id) => !listed.has(id));
   for (const id of missing) fail(`missing conflict: "${items[Math.floor(id / n)]!.id}" and "${items[id % n]!.id}" overlap at "${truth.get(id)}"`);
-  added.forEach((list, b) => list.forEach((a) => {
-    if (!addedListed.has(a * n + b)) fail(`added edge "${items[a]!.id}" → "${items[b]!.id}" orders no listed "added" conflict`);
-  }));
+  added.forEach((list, b) =>
+    list.forEach((a) => {
+      if (!addedListed.has(a * n + b)) fail(`added edge "${items[a]!.id}" → "${items[b]!.id}" orders no listed "added" conflict`);
+    }),
+  );
   const pairs = `${unordered} conflicting ${unordered === 1 ? "pair" : "pairs"}`;
   if (proof.ok !== (unordered === 0)) fail(`ok is ${proof.ok}, but ${pairs} ${unordered === 1 ? "is" : "are"} unordered`);
   if (unordered > 0) fail(`the plan is not safe: ${pairs} may run at the same time`);
@@ -138,9 +150,15 @@ function closures(declared: readonly number[][], added: readonly number[][]): { 
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
       const next = allOut[frame[0]]![frame[1]++];
-      if (next === undefined) { state[frame[0]] = 2; post.push(frame[0]); stack.pop(); }
-      else if (state[next] === 1) return null;
-      else if (state[next] === 0) { state[next] = 1; stack.push([next, 0]); }
+      if (next === undefined) {
+        state[frame[0]] = 2;
+        post.push(frame[0]);
+        stack.pop();
+      } else if (state[next] === 1) return null;
+      else if (state[next] === 0) {
+        state[next] = 1;
+        stack.push([next, 0]);
+      }
     }
   }
   const dec = new Array<bigint>(n).fill(0n);

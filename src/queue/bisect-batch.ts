@@ -55,7 +55,15 @@ export async function verifyWithBisection(input: BisectInput): Promise<BisectOut
   let tip = input.head;
   let tipRun: VerifyOutcome | null = null;
   // Candidates built so far, by what they hold: a confirmation reuses the suspect's candidate.
-  const built = new Map<string, Chain>([[key(tip.commit, input.items.map((i) => i.index)), input.first]]);
+  const built = new Map<string, Chain>([
+    [
+      key(
+        tip.commit,
+        input.items.map((i) => i.index),
+      ),
+      input.first,
+    ],
+  ]);
   // Every run of a candidate, in order: a culprit carries its last red, a flip all of them.
   const history = new Map<string, VerifyOutcome[]>();
   let runs = 0;

@@ -3,7 +3,12 @@ import { dropItems, nextBisectStep, recordVerify, redsNeeded, startBisect, type 
 import { seededRandom } from "../../test/support/seeded-random.ts";
 
 /** Runs the state machine against a verify that answers `green(candidate)` for each candidate. */
-function drive(n: number, green: (candidate: readonly number[], confirm: boolean) => boolean, options: BisectOptions = { confirmRuns: 1 }, drop: readonly number[] = []) {
+function drive(
+  n: number,
+  green: (candidate: readonly number[], confirm: boolean) => boolean,
+  options: BisectOptions = { confirmRuns: 1 },
+  drop: readonly number[] = [],
+) {
   let state: BisectState = dropItems(startBisect([...Array(n).keys()], options), drop);
   let runs = 0;
   let confirms = 0;
@@ -41,12 +46,14 @@ describe("bisect", () => {
   });
 
   describe.each([1, 2, 7, 16])("a batch of %i", (n) => {
-    it.each([
-      [1, 0],
-      [1, 1],
-      [2, 1],
-      [2, 3],
-    ].filter(([k]) => (k ?? 0) <= n))("isolates exactly %i culprit(s) at every position, confirmed with %i more run(s), within the bound", (k, confirmRuns) => {
+    it.each(
+      [
+        [1, 0],
+        [1, 1],
+        [2, 1],
+        [2, 3],
+      ].filter(([k]) => (k ?? 0) <= n),
+    )("isolates exactly %i culprit(s) at every position, confirmed with %i more run(s), within the bound", (k, confirmRuns) => {
       for (const set of culpritSets(n, k)) {
         const result = simulate(n, new Set(set), { confirmRuns });
         expect(result.failed).toEqual(set);

@@ -69,7 +69,10 @@ export async function mergeCheckpoint(req: MergeRequest): Promise<MergeOutcome> 
 
 async function baseIsOnlyMergeBase(req: MergeRequest): Promise<boolean> {
   const out = await req.git({ args: ["merge-base", "--all", req.ours, req.theirs], cwd: req.repoDir, okCodes: [1] });
-  const bases = out.stdout.toString("latin1").split("\n").filter((l) => l !== "");
+  const bases = out.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l !== "");
   return bases.length === 1 && bases[0] === req.base;
 }
 
@@ -83,7 +86,19 @@ async function applyThreeWay(req: MergeRequest): Promise<MergeOutcome> {
   try {
     await git({ args: [...PLAIN_INDEX, "read-tree", req.ours], cwd: repoDir, env });
     const patch = await git({
-      args: ["diff-tree", "-p", "--binary", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", req.base, req.theirs],
+      args: [
+        "diff-tree",
+        "-p",
+        "--binary",
+        "--full-index",
+        "--no-renames",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        req.base,
+        req.theirs,
+      ],
       cwd: repoDir,
     });
     const applied = await git({

@@ -77,7 +77,8 @@ describe("integrating disjoint checkpoints (property)", () => {
           expect(batch.results.every((r) => r.status === "integrated" && !r.merged)).toBe(true);
           expect(await repo.run("rev-list", "--count", `${base}..${ref}`)).toBe(String(s.checkpoints));
           const actual = await readWholeTree(repo.git, repo.dir, ref);
-          const plain = (m: ReadonlyMap<string, { mode: string; content: Buffer }>) => [...m].map(([p, f]) => ({ path: p, mode: f.mode, content: f.content.toString("hex") }));
+          const plain = (m: ReadonlyMap<string, { mode: string; content: Buffer }>) =>
+            [...m].map(([p, f]) => ({ path: p, mode: f.mode, content: f.content.toString("hex") }));
           const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1);
           expect(plain(actual).sort(byPath)).toEqual(plain(expected).sort(byPath));
         } finally {

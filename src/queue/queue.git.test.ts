@@ -6,8 +6,7 @@ import type { MergeEngineChoice } from "./merge.ts";
 import { createTreeCache } from "./read.ts";
 import { CheckpointInputError, type CheckpointResult } from "./types.ts";
 
-const lines = (n: number, change: Record<number, string> = {}) =>
-  `${Array.from({ length: n }, (_, i) => change[i + 1] ?? `line ${i + 1}`).join("\n")}\n`;
+const lines = (n: number, change: Record<number, string> = {}) => `${Array.from({ length: n }, (_, i) => change[i + 1] ?? `line ${i + 1}`).join("\n")}\n`;
 
 let repo: TestRepo;
 afterEach(async () => repo?.remove());
@@ -119,16 +118,18 @@ describe("integrate", () => {
     const binary = Buffer.from([0, 1, 2, 255, 254, 0, 10, 13]);
     const { base, ref } = await setup({ "old name.txt": "moved\n", "gone.txt": "bye\n", "tool.sh": "#!/bin/sh\n", "img.bin": binary });
     const checkpoints = await writeCheckpoints(repo.git, repo.dir, [
-      { base, item: "a", files: { "old name.txt": null, "new\nname \"q\".txt": "moved\n" } },
+      { base, item: "a", files: { "old name.txt": null, 'new\nname "q".txt': "moved\n" } },
       { base, item: "b", files: { "gone.txt": null, "tool.sh": { content: "#!/bin/sh\n", mode: "100755" } } },
-      { base, item: "c", files: { "img.bin": Buffer.concat([binary, binary]), "link": { content: "tool.sh", mode: "120000" } } },
+      { base, item: "c", files: { "img.bin": Buffer.concat([binary, binary]), link: { content: "tool.sh", mode: "120000" } } },
       { base, item: "d", files: { "dir with space/ü.md": "ü\n", "-leading dash": "x\n" } },
     ]);
     const batch = await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints });
     expect(statuses(batch.results)).toEqual(["integrated", "integrated", "integrated", "integrated"]);
-    expect(batch.results[0]).toMatchObject({ changed: ["new\nname \"q\".txt", "old name.txt"], merged: false });
+    expect(batch.results[0]).toMatchObject({ changed: ['new\nname "q".txt', "old name.txt"], merged: false });
     const tree = await readWholeTree(repo.git, repo.dir, batch.newHead);
-    expect([...tree.keys()].sort()).toEqual(["-leading dash", "README.md", "dir with space/ü.md", "img.bin", "link", "new\nname \"q\".txt", "tool.sh"].filter((p) => p !== "README.md").sort());
+    expect([...tree.keys()].sort()).toEqual(
+      ["-leading dash", "README.md", "dir with space/ü.md", "img.bin", "link", 'new\nname "q".txt', "tool.sh"].filter((p) => p !== "README.md").sort(),
+    );
     expect(tree.get("tool.sh")?.mode).toBe("100755");
     expect(tree.get("link")).toEqual({ mode: "120000", content: Buffer.from("tool.sh") });
     expect(tree.get("img.bin")?.content).toEqual(Buffer.concat([binary, binary]));

@@ -115,47 +115,47 @@ export async function integrate(input: IntegrateInput): Promise<BatchResult> {
   const verifier = check ? { verify: (commit: string) => verifyOnce(check, commit, input.judge) } : undefined;
   const maxAttempts = input.maxAttempts ?? 10;
   let verifyRuns = 0;
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      // With the head naruto wrote, the batch is built on that head without reading the ref: a
-      // ref found anywhere else fails the compare-and-swap below, and nothing built here lands.
-      const head = input.speculative?.onto ?? input.expectedHead ?? (await readRef(git, repoDir, queueRef));
-      if (head === null) throw new QueueMissingError(queueRef);
-      const base = { commit: head, tree: await readTree(git, repoDir, head, input.trees) };
-      const chain = await buildChain(ctx, base, items);
-      if (attempt === 1 && chain.tip.commit !== head) input.onCandidate?.({ commit: chain.tip.commit, tree: chain.tip.tree });
-      const integrable = new Set(chain.steps.flatMap((s) => (s.status === "integrated" ? [s.index] : [])));
-      const firstConflicts = new Map(chain.steps.flatMap((s) => (s.status === "conflicted" ? [[s.index, s.paths] as const] : [])));
-      let outcome: BisectOutcome;
-      if (verifier && integrable.size > 0) {
-        outcome = await verifyWithBisection({
-          head: base,
-          items: items.filter((i) => integrable.has(i.index)),
-          first: { tip: chain.tip, steps: chain.steps.filter((s) => s.status === "integrated") },
-          build: (from, some) => buildChain(ctx, from, some),
-          verify: (commit) => verifier.verify(commit),
-          ...(input.confirm ? { confirm: input.confirm } : {}),
-        });
-      } else {
-        const integrated = new Map(chain.steps.flatMap((s) => (s.status === "integrated" ? [[s.index, s] as const] : [])));
-        outcome = { tip: chain.tip, integrated, failed: new Map(), conflicted: new Map(), flaky: new Map(), runs: 0, tipRun: null };
-      }
-      verifyRuns += outcome.runs;
-      // Accounted for before the ref moves: a checkpoint without a result stops the batch.
-      const results = collectResults(input.checkpoints, { ...outcome, conflicted: new Map([...firstConflicts, ...outcome.conflicted]) });
-      const newHead = outcome.tip.commit;
-      if (input.speculative) {
-        const landed = await input.speculative.landed;
-        if (landed !== head) throw new SpeculationDroppedError(queueRef, head, landed);
-      }
-      const swap =
-        newHead === head
-          ? { ok: true as const }
-          : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
-      if (swap.ok) {
-        input.trees?.set(newHead, outcome.tip.tree);
-        return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1, report: outcome.tipRun?.report ?? null };
-      }
-      if (input.expectedHead !== undefined || input.speculative) throw new QueueTamperedError(queueRef, head, swap.current);
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    // With the head naruto wrote, the batch is built on that head without reading the ref: a
+    // ref found anywhere else fails the compare-and-swap below, and nothing built here lands.
+    const head = input.speculative?.onto ?? input.expectedHead ?? (await readRef(git, repoDir, queueRef));
+    if (head === null) throw new QueueMissingError(queueRef);
+    const base = { commit: head, tree: await readTree(git, repoDir, head, input.trees) };
+    const chain = await buildChain(ctx, base, items);
+    if (attempt === 1 && chain.tip.commit !== head) input.onCandidate?.({ commit: chain.tip.commit, tree: chain.tip.tree });
+    const integrable = new Set(chain.steps.flatMap((s) => (s.status === "integrated" ? [s.index] : [])));
+    const firstConflicts = new Map(chain.steps.flatMap((s) => (s.status === "conflicted" ? [[s.index, s.paths] as const] : [])));
+    let outcome: BisectOutcome;
+    if (verifier && integrable.size > 0) {
+      outcome = await verifyWithBisection({
+        head: base,
+        items: items.filter((i) => integrable.has(i.index)),
+        first: { tip: chain.tip, steps: chain.steps.filter((s) => s.status === "integrated") },
+        build: (from, some) => buildChain(ctx, from, some),
+        verify: (commit) => verifier.verify(commit),
+        ...(input.confirm ? { confirm: input.confirm } : {}),
+      });
+    } else {
+      const integrated = new Map(chain.steps.flatMap((s) => (s.status === "integrated" ? [[s.index, s] as const] : [])));
+      outcome = { tip: chain.tip, integrated, failed: new Map(), conflicted: new Map(), flaky: new Map(), runs: 0, tipRun: null };
     }
-    throw new QueueRaceError(queueRef, maxAttempts);
+    verifyRuns += outcome.runs;
+    // Accounted for before the ref moves: a checkpoint without a result stops the batch.
+    const results = collectResults(input.checkpoints, { ...outcome, conflicted: new Map([...firstConflicts, ...outcome.conflicted]) });
+    const newHead = outcome.tip.commit;
+    if (input.speculative) {
+      const landed = await input.speculative.landed;
+      if (landed !== head) throw new SpeculationDroppedError(queueRef, head, landed);
+    }
+    const swap =
+      newHead === head
+        ? { ok: true as const }
+        : await compareAndSwap({ git, repoDir, ref: queueRef, next: newHead, expected: head, reason: "naruto: integrate batch" });
+    if (swap.ok) {
+      input.trees?.set(newHead, outcome.tip.tree);
+      return { queueRef, oldHead: head, newHead, results, verifyRuns, raceRetries: attempt - 1, report: outcome.tipRun?.report ?? null };
+    }
+    if (input.expectedHead !== undefined || input.speculative) throw new QueueTamperedError(queueRef, head, swap.current);
+  }
+  throw new QueueRaceError(queueRef, maxAttempts);
 }

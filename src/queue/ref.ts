@@ -22,7 +22,8 @@ export function queueRefName(mission: string): string {
 
 function checkRef(ref: string): void {
   const parts = ref.split("/");
-  const ok = parts.length >= 3 && parts[0] === "refs" && parts.every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && !p.endsWith(".lock") && !p.includes(".."));
+  const ok =
+    parts.length >= 3 && parts[0] === "refs" && parts.every((p) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(p) && !p.endsWith(".lock") && !p.includes(".."));
   if (!ok) throw new QueueRefError(`${JSON.stringify(ref)} is not a full ref name naruto accepts (refs/…)`);
 }
 

@@ -24,7 +24,13 @@ export function collectResults(
     const flip = outcome.flaky.get(index);
     if (flip) {
       const lastRed = [...flip.runs].reverse().find((r) => !r.green);
-      return { status: "flaky", checkpoint, candidate: flip.commit, runs: flip.runs.map((r) => ({ green: r.green, exitCode: r.exitCode })), outputTail: lastRed?.outputTail ?? "" };
+      return {
+        status: "flaky",
+        checkpoint,
+        candidate: flip.commit,
+        runs: flip.runs.map((r) => ({ green: r.green, exitCode: r.exitCode })),
+        outputTail: lastRed?.outputTail ?? "",
+      };
     }
     throw new QueueAccountingError(`checkpoint ${checkpoint.item}#${checkpoint.attempt} has no result; nothing was integrated`);
   });

@@ -83,7 +83,10 @@ describe("the user's checkout", () => {
 describe("merge engine detection", () => {
   it("detects --merge-base by trying it, and agrees with the git version", async () => {
     await setup({ "a.txt": "a\n" });
-    const [major = 0, minor = 0] = (await repo.run("version")).replace(/^git version /, "").split(".").map(Number);
+    const [major = 0, minor = 0] = (await repo.run("version"))
+      .replace(/^git version /, "")
+      .split(".")
+      .map(Number);
     expect(await supportsMergeBase(repo.git, repo.dir, await repo.run("rev-parse", "HEAD"))).toBe(major > 2 || (major === 2 && minor >= 40));
   });
 

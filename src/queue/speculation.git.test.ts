@@ -20,18 +20,24 @@ async function setup(culprit: boolean) {
   const [a1, a2, b1, b2] = await writeCheckpoints(
     repo.git,
     repo.dir,
-    ["a1", "a2", "b1", "b2"].map((item) => ({ base, item, files: { [`src/${item}.txt`]: `${item}\n`, ...(culprit && item === "a2" ? { "fail-a2": "x\n" } : {}) } })),
+    ["a1", "a2", "b1", "b2"].map((item) => ({
+      base,
+      item,
+      files: { [`src/${item}.txt`]: `${item}\n`, ...(culprit && item === "a2" ? { "fail-a2": "x\n" } : {}) },
+    })),
   );
   if (!a1 || !a2 || !b1 || !b2) throw new Error("checkpoints");
   // The first batch's verify waits until the second one's has started: they overlap for certain.
   let secondStarted: () => void = () => undefined;
   const second = new Promise<void>((resolve) => (secondStarted = resolve));
-  const verify = (role: "first" | "second"): VerifyCandidate => async (commit) => {
-    if (role === "first") await second;
-    else secondStarted();
-    const failing = (await repo.run("ls-tree", "--name-only", commit)).split("\n").some((f) => f.startsWith("fail-"));
-    return { exitCode: failing ? 1 : 0, output: "" };
-  };
+  const verify =
+    (role: "first" | "second"): VerifyCandidate =>
+    async (commit) => {
+      if (role === "first") await second;
+      else secondStarted();
+      const failing = (await repo.run("ls-tree", "--name-only", commit)).split("\n").some((f) => f.startsWith("fail-"));
+      return { exitCode: failing ? 1 : 0, output: "" };
+    };
   return { base, ref, first: [a1, a2], next: [b1, b2], verify };
 }
 
@@ -41,15 +47,32 @@ describe("a speculative batch", () => {
     let candidate: string | null = null;
     let told: () => void = () => undefined;
     const known = new Promise<void>((resolve) => (told = resolve));
-    const a = integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: first, verify: verify("first"), expectedHead: base, onCandidate: (c) => ((candidate = c.commit), told()) });
+    const a = integrate({
+      git: repo.git,
+      repoDir: repo.dir,
+      queueRef: ref,
+      checkpoints: first,
+      verify: verify("first"),
+      expectedHead: base,
+      onCandidate: (c) => ((candidate = c.commit), told()),
+    });
     await known;
     if (candidate === null) throw new Error("no candidate");
-    const b = integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: next, verify: verify("second"), speculative: { onto: candidate, landed: a.then((r) => r.newHead) } });
+    const b = integrate({
+      git: repo.git,
+      repoDir: repo.dir,
+      queueRef: ref,
+      checkpoints: next,
+      verify: verify("second"),
+      speculative: { onto: candidate, landed: a.then((r) => r.newHead) },
+    });
     const [ra, rb] = await Promise.all([a, b]);
     expect(ra.newHead).toBe(candidate);
     expect(rb.oldHead).toBe(candidate);
     expect(await repo.run("rev-parse", ref)).toBe(rb.newHead);
-    expect((await repo.run("log", "--format=%s", `${base}..${ref}`)).split("\n").reverse()).toEqual(["a1", "a2", "b1", "b2"].map((i) => expect.stringContaining(i)));
+    expect((await repo.run("log", "--format=%s", `${base}..${ref}`)).split("\n").reverse()).toEqual(
+      ["a1", "a2", "b1", "b2"].map((i) => expect.stringContaining(i)),
+    );
   });
 
   it("is dropped when the batch before it does not land whole, and nothing of it lands", async () => {
@@ -57,10 +80,25 @@ describe("a speculative batch", () => {
     let candidate: string | null = null;
     let told: () => void = () => undefined;
     const known = new Promise<void>((resolve) => (told = resolve));
-    const a = integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: first, verify: verify("first"), expectedHead: base, onCandidate: (c) => ((candidate = c.commit), told()) });
+    const a = integrate({
+      git: repo.git,
+      repoDir: repo.dir,
+      queueRef: ref,
+      checkpoints: first,
+      verify: verify("first"),
+      expectedHead: base,
+      onCandidate: (c) => ((candidate = c.commit), told()),
+    });
     await known;
     if (candidate === null) throw new Error("no candidate");
-    const b = integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: next, verify: verify("second"), speculative: { onto: candidate, landed: a.then((r) => r.newHead) } });
+    const b = integrate({
+      git: repo.git,
+      repoDir: repo.dir,
+      queueRef: ref,
+      checkpoints: next,
+      verify: verify("second"),
+      speculative: { onto: candidate, landed: a.then((r) => r.newHead) },
+    });
     await expect(b).rejects.toBeInstanceOf(SpeculationDroppedError);
     const ra = await a;
     expect(ra.results.map((r) => r.status)).toEqual(["integrated", "verify_failed"]);

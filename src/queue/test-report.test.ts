@@ -2,13 +2,29 @@ import { describe, expect, it } from "vitest";
 import { mergeReports, parseJUnit, TestReportError, testsRun } from "./test-report.ts";
 import { judgeRun } from "./verify.ts";
 
-const suite = (name: string, cases: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${name}">${cases}</testsuite></testsuites>`;
+const suite = (name: string, cases: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="${name}">${cases}</testsuite></testsuites>`;
 
 describe("parseJUnit", () => {
   it.each([
-    ["passes, failures, errors and skips counted from the cases", suite("test/a.test.js", `<testcase name="a"/><testcase name="b"><failure message="x">boom</failure></testcase><testcase name="c"><error/></testcase><testcase name="d"><skipped/></testcase>`), { tests: 4, failed: 2, skipped: 1 }],
-    ["a lone <testsuite> root (pytest, gotestsum)", `<testsuite name="pkg" tests="2"><testcase classname="tests.test_a" name="t1" file="tests/test_a.py"/><testcase name="t2" file="tests/test_a.py"/></testsuite>`, { tests: 2, failed: 0, skipped: 0 }],
-    ["nested suites (JUnit 5, Maven)", `<testsuites><testsuite name="outer"><testsuite name="inner"><testcase name="x"/></testsuite><testcase name="y"/></testsuite></testsuites>`, { tests: 2, failed: 0, skipped: 0 }],
+    [
+      "passes, failures, errors and skips counted from the cases",
+      suite(
+        "test/a.test.js",
+        `<testcase name="a"/><testcase name="b"><failure message="x">boom</failure></testcase><testcase name="c"><error/></testcase><testcase name="d"><skipped/></testcase>`,
+      ),
+      { tests: 4, failed: 2, skipped: 1 },
+    ],
+    [
+      "a lone <testsuite> root (pytest, gotestsum)",
+      `<testsuite name="pkg" tests="2"><testcase classname="tests.test_a" name="t1" file="tests/test_a.py"/><testcase name="t2" file="tests/test_a.py"/></testsuite>`,
+      { tests: 2, failed: 0, skipped: 0 },
+    ],
+    [
+      "nested suites (JUnit 5, Maven)",
+      `<testsuites><testsuite name="outer"><testsuite name="inner"><testcase name="x"/></testsuite><testcase name="y"/></testsuite></testsuites>`,
+      { tests: 2, failed: 0, skipped: 0 },
+    ],
     ["a suite with totals only", `<testsuites><testsuite name="s" tests="5" failures="1" skipped="2"/></testsuites>`, { tests: 5, failed: 1, skipped: 2 }],
     ["an empty report", `<testsuites tests="0"/>`, { tests: 0, failed: 0, skipped: 0 }],
   ])("%s", (_name, xml, counts) => {
@@ -42,7 +58,10 @@ describe("parseJUnit", () => {
   });
 
   it("merges several reports (a glob) file by file", () => {
-    const merged = mergeReports([parseJUnit(suite("a.test.js", `<testcase name="1"/>`)), parseJUnit(suite("a.test.js", `<testcase name="2"><skipped/></testcase>`))]);
+    const merged = mergeReports([
+      parseJUnit(suite("a.test.js", `<testcase name="1"/>`)),
+      parseJUnit(suite("a.test.js", `<testcase name="2"><skipped/></testcase>`)),
+    ]);
     expect(merged).toMatchObject({ tests: 2, skipped: 1, files: [{ file: "a.test.js", tests: 2, skipped: 1 }] });
     expect(testsRun(merged)).toBe(1);
   });

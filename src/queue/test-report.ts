@@ -49,7 +49,8 @@ const parser = new XMLParser({
   parseTagValue: false,
   htmlEntities: false,
   // Elements only: `skipped="2"` on a suite is an attribute, `<skipped/>` in a case an element.
-  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && (name === "testsuite" || name === "testcase" || name === "failure" || name === "error" || name === "skipped"),
+  isArray: (name, _path, _leaf, isAttribute) =>
+    !isAttribute && (name === "testsuite" || name === "testcase" || name === "failure" || name === "error" || name === "skipped"),
 });
 
 type Node = Record<string, unknown>;
@@ -94,7 +95,9 @@ export function parseJUnit(xml: string, options: { readonly root?: string } = {}
     const cases = nodes(suite["testcase"]);
     for (const c of cases) {
       const classname = text(c["classname"]);
-      const file = fileName(text(c["file"]) ?? suiteFile ?? (classname !== null && PATHLIKE.test(classname) ? classname : null) ?? suiteName ?? "(unnamed suite)");
+      const file = fileName(
+        text(c["file"]) ?? suiteFile ?? (classname !== null && PATHLIKE.test(classname) ? classname : null) ?? suiteName ?? "(unnamed suite)",
+      );
       const failed = hasChild(c, "failure") || hasChild(c, "error");
       const skipped = !failed && (hasChild(c, "skipped") || c["status"] === "skipped" || c["status"] === "disabled");
       add(file, 1, failed ? 1 : 0, skipped ? 1 : 0);
@@ -123,7 +126,10 @@ export function mergeReports(reports: readonly TestReport[]): TestReport {
       files.set(f.file, { tests: had.tests + f.tests, failed: had.failed + f.failed, skipped: had.skipped + f.skipped });
     }
   }
-  const merged = summarize(files, reports.flatMap((r) => r.failures));
+  const merged = summarize(
+    files,
+    reports.flatMap((r) => r.failures),
+  );
   // Totals count every case, also those of files past the kept list.
   const sum = (k: "tests" | "failed" | "skipped") => reports.reduce((n, r) => n + r[k], 0);
   return { ...merged, tests: sum("tests"), failed: sum("failed"), skipped: sum("skipped") };

@@ -136,6 +136,8 @@ export class SpeculationDroppedError extends Error {
     readonly assumed: string,
     readonly landed: string | null,
   ) {
-    super(`${queueRef}: a batch was built on ${assumed.slice(0, 12)}, the candidate before it, which did not land (the queue is at ${landed?.slice(0, 12) ?? "no new head"}); it is dropped and built again`);
+    super(
+      `${queueRef}: a batch was built on ${assumed.slice(0, 12)}, the candidate before it, which did not land (the queue is at ${landed?.slice(0, 12) ?? "no new head"}); it is dropped and built again`,
+    );
   }
 }

@@ -80,7 +80,11 @@ describe("a queue naruto did not write", () => {
     const { base, ref, checkpoints } = await batchOf(2, []);
     const other = await repo.commit("someone else's", { "x.txt": "x\n" });
     await repo.run("update-ref", ref, other);
-    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, expectedHead: base })).rejects.toMatchObject({ name: "QueueTamperedError", expected: base, found: other });
+    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, expectedHead: base })).rejects.toMatchObject({
+      name: "QueueTamperedError",
+      expected: base,
+      found: other,
+    });
     expect(await repo.run("rev-parse", ref)).toBe(other);
 
     await repo.run("update-ref", ref, base);
@@ -88,7 +92,10 @@ describe("a queue naruto did not write", () => {
       await repo.run("update-ref", ref, other);
       return { exitCode: 0, output: "" };
     };
-    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify: moving, expectedHead: base })).rejects.toMatchObject({ name: "QueueTamperedError", found: other });
+    await expect(integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints, verify: moving, expectedHead: base })).rejects.toMatchObject({
+      name: "QueueTamperedError",
+      found: other,
+    });
     expect(await repo.run("rev-parse", ref)).toBe(other);
   });
 });

@@ -8,7 +8,10 @@
 import { testsRun, type TestReport } from "./test-report.ts";
 
 /** The test report of one run: none asked for, asked for but not usable (why), or read. */
-export type ReportRead = { readonly kind: "none" } | { readonly kind: "unreadable"; readonly reason: string } | { readonly kind: "read"; readonly report: TestReport };
+export type ReportRead =
+  | { readonly kind: "none" }
+  | { readonly kind: "unreadable"; readonly reason: string }
+  | { readonly kind: "read"; readonly report: TestReport };
 
 export interface ProcessResult {
   /** null when the command could not start or was killed. */
@@ -53,7 +56,12 @@ export function tail(text: string, maxChars = 4000): string {
 export function judgeRun(result: ProcessResult, policy: JudgePolicy = { baseline: null }): VerifyOutcome {
   const read = result.report ?? { kind: "none" };
   const report = read.kind === "read" ? read.report : null;
-  const red = (why: string): VerifyOutcome => ({ green: false, exitCode: result.exitCode, outputTail: tail(`${result.output}${result.output.endsWith("\n") || result.output === "" ? "" : "\n"}naruto: ${why}\n`), report });
+  const red = (why: string): VerifyOutcome => ({
+    green: false,
+    exitCode: result.exitCode,
+    outputTail: tail(`${result.output}${result.output.endsWith("\n") || result.output === "" ? "" : "\n"}naruto: ${why}\n`),
+    report,
+  });
   if (read.kind === "unreadable") return red(read.reason);
   if (report !== null && testsRun(report) === 0) {
     return red(`the verify ran no test (its report lists ${report.tests}, ${report.skipped} skipped): a green run that tested nothing proves nothing`);

@@ -26,7 +26,11 @@ export const FORMATS: readonly Format[] = [
   // A private key block, whole; cut off before its END line (a bounded output), to the end.
   { name: "private key", pattern: /-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$(?![\s\S]))/g },
   // An AWS secret key given by its name: `aws_secret_access_key = …`, `AWS_SECRET_ACCESS_KEY: "…"`.
-  { name: "aws secret key by name", pattern: /((?:aws_?)?secret_?access_?key["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi, replace: (_m, label: string) => `${label}${REDACTED}` },
+  {
+    name: "aws secret key by name",
+    pattern: /((?:aws_?)?secret_?access_?key["']?[ \t]{0,8}[:=][ \t]{0,8}["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    replace: (_m, label: string) => `${label}${REDACTED}`,
+  },
   { name: "aws access key id", pattern: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/g },
   // `ghp_` `gho_` `ghu_` `ghs_` `ghr_`: the classic 36 characters, and the long installation
   // token `ghs_<app id>_<JWT>` (about 520 characters, with dots).
@@ -38,8 +42,16 @@ export const FORMATS: readonly Format[] = [
   // A JSON web token: the Actions runtime and OIDC tokens, an installation token's body.
   { name: "jwt", pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // The password of a URL (`https://x-access-token:…@github.com/…`, as git prints a remote).
-  { name: "url password", pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/@:]{0,256}:)([^\s/@]{4,})(?=@)/gi, replace: (_m, head: string) => `${head}${REDACTED}` },
-  { name: "authorization header", pattern: /(\bauthorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token|basic)[ \t]{1,8})([A-Za-z0-9._~+/=-]{8,})/gi, replace: (_m, head: string) => `${head}${REDACTED}` },
+  {
+    name: "url password",
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/@:]{0,256}:)([^\s/@]{4,})(?=@)/gi,
+    replace: (_m, head: string) => `${head}${REDACTED}`,
+  },
+  {
+    name: "authorization header",
+    pattern: /(\bauthorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token|basic)[ \t]{1,8})([A-Za-z0-9._~+/=-]{8,})/gi,
+    replace: (_m, head: string) => `${head}${REDACTED}`,
+  },
 ];
 
 /** A 40-character AWS secret access key: base64 of 30 random bytes, mixed case (a hex commit id is not). */

@@ -32,7 +32,13 @@ describe("createRedactor: exact values", () => {
     ["in chunks of five on lines of their own", `key\n${SECRET.match(/.{1,5}/g)?.join("\n")}\ndone`],
     ["cut by CRLF and tabs", `key ${SECRET.slice(0, 4)}\r\n\t${SECRET.slice(4, 12)}\t${SECRET.slice(12)} done`],
     ["cut by \\n escapes in JSON", JSON.stringify({ key: `${SECRET.slice(0, 9)}\n${SECRET.slice(9)}` })],
-    ["in base64 wrapped at 8 columns, as base64 -w wraps it", Buffer.from(SECRET).toString("base64").match(/.{1,8}/g)?.join("\n") ?? ""],
+    [
+      "in base64 wrapped at 8 columns, as base64 -w wraps it",
+      Buffer.from(SECRET)
+        .toString("base64")
+        .match(/.{1,8}/g)
+        ?.join("\n") ?? "",
+    ],
   ])("redacts the value %s, with what lies between its pieces", (_, text) => {
     const out = r.redact(text);
     expect(out).toContain("[redacted]");

@@ -74,7 +74,14 @@ function walk(value: unknown, redactor: Redactor): unknown {
  * line), when long enough to be a secret.
  */
 function secretParts(value: string): string[] {
-  const parts = [value, value.trim(), ...value.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => !l.startsWith("-----"))];
+  const parts = [
+    value,
+    value.trim(),
+    ...value
+      .split(/\r\n|\r|\n/)
+      .map((l) => l.trim())
+      .filter((l) => !l.startsWith("-----")),
+  ];
   return [...new Set(parts)].filter((p) => p.length >= MIN_SECRET_LENGTH);
 }
 
@@ -85,7 +92,14 @@ function secretParts(value: string): string[] {
  */
 function formsOf(value: string): string[] {
   const bytes = Buffer.from(value, "utf8");
-  const forms = [value, JSON.stringify(value).slice(1, -1), markdownEscaped(value), encodeURIComponent(value), bytes.toString("hex"), bytes.toString("hex").toUpperCase()];
+  const forms = [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    markdownEscaped(value),
+    encodeURIComponent(value),
+    bytes.toString("hex"),
+    bytes.toString("hex").toUpperCase(),
+  ];
   const whole = bytes.toString("base64");
   forms.push(whole, whole.replace(/=+$/, ""));
   for (let offset = 0; offset < 3; offset++) {

@@ -11,7 +11,22 @@ import type { Config } from "../config/index.ts";
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Name parts (split on `_` and `-`) that mark a credential. */
-const SECRET_PARTS = new Set(["TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASSPHRASE", "KEY", "APIKEY", "CREDENTIAL", "CREDENTIALS", "AUTH", "PAT", "COOKIE"]);
+const SECRET_PARTS = new Set([
+  "TOKEN",
+  "TOKENS",
+  "SECRET",
+  "SECRETS",
+  "PASSWORD",
+  "PASSWD",
+  "PASSPHRASE",
+  "KEY",
+  "APIKEY",
+  "CREDENTIAL",
+  "CREDENTIALS",
+  "AUTH",
+  "PAT",
+  "COOKIE",
+]);
 
 /**
  * Passed to agents by the presets, but settings rather than secrets: a region, a project, a
@@ -40,7 +55,10 @@ const NOT_SECRET = new Set<string>([...BASIC_ENV_NAMES, ...NARUTO_ENV_NAMES, ...
 
 /** Whether a variable's name says it holds a credential. */
 export function isSecretName(name: string): boolean {
-  return name.toUpperCase().split(/[_-]/).some((part) => SECRET_PARTS.has(part));
+  return name
+    .toUpperCase()
+    .split(/[_-]/)
+    .some((part) => SECRET_PARTS.has(part));
 }
 
 /** Every name the config passes to an agent or to the queue's verify command (presets included). */

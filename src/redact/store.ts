@@ -25,7 +25,10 @@ export function redactingStore(store: MissionStore, redactor: Redactor): Mission
     save: (mission: Mission, expected) => {
       // Field by field, in the document's order: the stored text is the same as a whole redaction.
       const redacted = Object.fromEntries(
-        Object.entries(mission).map(([key, value]) => [key, key === "items" ? mission.items.map(once) : key === "proof" ? once(value) : redactJson(value, redactor)]),
+        Object.entries(mission).map(([key, value]) => [
+          key,
+          key === "items" ? mission.items.map(once) : key === "proof" ? once(value) : redactJson(value, redactor),
+        ]),
       ) as Mission;
       return store.save(redacted, expected);
     },

@@ -48,15 +48,17 @@ export function quoteBlock(text: string, { maxLines = 40, maxLineChars = 500 } =
 }
 
 function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/[\\`*_[\]|~]/g, "\\$&")
-    .replace(/([@#])/g, `$1${ZWSP}`)
-    // Nor may it become a link GitHub draws by itself (`https://…`, `www.…`).
-    .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`);
+  return (
+    text
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/[\\`*_[\]|~]/g, "\\$&")
+      .replace(/([@#])/g, `$1${ZWSP}`)
+      // Nor may it become a link GitHub draws by itself (`https://…`, `www.…`).
+      .replace(/:\/\//g, `:${ZWSP}//`)
+      .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}${ZWSP}.`)
+  );
 }
 
 /**
@@ -69,9 +71,7 @@ function escapeMarkdown(text: string): string {
  * @example escapeLineStart("1. first") → "1\\. first"
  */
 function escapeLineStart(line: string): string {
-  return line
-    .replace(/^([-+=])/, "\\$1")
-    .replace(/^(\d{1,9})([.)])/, "$1\\$2");
+  return line.replace(/^([-+=])/, "\\$1").replace(/^(\d{1,9})([.)])/, "$1\\$2");
 }
 
 /**

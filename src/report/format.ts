@@ -81,10 +81,11 @@ export interface Usage {
 export function usageOf(items: readonly MissionItem[]): Usage {
   const sum = (pick: (a: MissionItem["attempts"][number]) => number | null): number | null => {
     let total: number | null = null;
-    for (const item of items) for (const a of item.attempts) {
-      const v = pick(a);
-      if (v !== null) total = (total ?? 0) + v;
-    }
+    for (const item of items)
+      for (const a of item.attempts) {
+        const v = pick(a);
+        if (v !== null) total = (total ?? 0) + v;
+      }
     return total;
   };
   return { costUsd: sum((a) => a.cost_usd), tokensIn: sum((a) => a.tokens_in), tokensOut: sum((a) => a.tokens_out) };

@@ -56,7 +56,10 @@ describe.each(SCENARIOS)("$name", (scenario) => {
   it("user text becomes no markdown structure in the comments", () => {
     for (const r of rendered.slice(0, 3)) {
       const tokens = blockTokens(r.text);
-      expect(tokens.filter((t) => t.type === "hr"), r.name).toEqual([]);
+      expect(
+        tokens.filter((t) => t.type === "hr"),
+        r.name,
+      ).toEqual([]);
       const headings = tokens.filter((t) => t.type === "heading").map((t) => (t as { text: string }).text);
       for (const h of headings) expect(h, r.name).toMatch(/^(naruto|✋ naruto verdict|Request|Verdict|Items|No-overlap proof|Queue|Containment|Cost|Graph)/);
       // The only list is the checklist: the request and the summary (`- …`, `1. …`) stay text.
@@ -67,7 +70,10 @@ describe.each(SCENARIOS)("$name", (scenario) => {
       for (const line of r.text.split("\n").filter((l) => !l.startsWith("|"))) expect(line, r.name).not.toMatch(/`[^`]*\\\|[^`]*`/);
       for (const quote of tokens.filter((t) => t.type === "blockquote")) {
         const inside = (quote as { tokens: Token[] }).tokens.map((t) => t.type);
-        expect(inside.filter((k) => k !== "paragraph" && k !== "space"), r.name).toEqual([]);
+        expect(
+          inside.filter((k) => k !== "paragraph" && k !== "space"),
+          r.name,
+        ).toEqual([]);
       }
     }
   });

@@ -6,16 +6,7 @@
 import type { Mission, MissionItem } from "../mission/index.ts";
 import { cellCode, codeSpan, inlineText, quoteBlock } from "./escape.ts";
 import { assemble, COMMENT_LIMIT, type FlexibleList, type Part } from "./fit.ts";
-import {
-  formatDuration,
-  formatUsage,
-  itemBranch,
-  itemDurationMs,
-  progressOf,
-  shortSha,
-  STATUS_MARK,
-  usageOf,
-} from "./format.ts";
+import { formatDuration, formatUsage, itemBranch, itemDurationMs, progressOf, shortSha, STATUS_MARK, usageOf } from "./format.ts";
 import { mermaidBlock } from "./mermaid.ts";
 import { findingsTable, proofSection, queueLine, verdictHeadline } from "./sections.ts";
 import { queueCheckLines } from "./queue-checks.ts";
@@ -80,22 +71,30 @@ function containmentSection(mission: Mission, logs: string | null): string {
   const lines: string[] = [];
   const sandbox = mission.sandbox;
   if (sandbox === null) lines.push("The sandbox was not recorded for this mission.");
-  else if (sandbox.startsWith("none")) lines.push(`**Agents ran without a sandbox:** ${inlineText(sandbox, 200)}. They could reach anything your user can; the tamper record below is what naruto checked.`);
+  else if (sandbox.startsWith("none"))
+    lines.push(
+      `**Agents ran without a sandbox:** ${inlineText(sandbox, 200)}. They could reach anything your user can; the tamper record below is what naruto checked.`,
+    );
   else lines.push(`Agents, the planner, the review and verify commands ran in the sandbox: ${inlineText(sandbox, 100)}.`);
-  if (mission.tampering.length === 0) lines.push("", "The tamper record found no change to your refs, HEAD, git config, hooks or info, nor to naruto's own refs.");
+  if (mission.tampering.length === 0)
+    lines.push("", "The tamper record found no change to your refs, HEAD, git config, hooks or info, nor to naruto's own refs.");
   else {
     lines.push("", "The tamper record found:", "");
     for (const f of mission.tampering) {
       const change = `${codeSpan(f.what, 200)}: ${f.before === null ? "(absent)" : codeSpan(f.before, 80)} → ${f.after === null ? "(deleted)" : codeSpan(f.after, 80)}`;
       const who =
-        f.blame === "user" ? "agents could not reach the repository: taken for your own change"
-        : f.blame === "not_naruto" ? "naruto's own ref, moved by something other than naruto"
-        : f.blame === "forged_artifact" ? "a forgery: refused, nothing of it was used"
-        : `changed while ${f.attempts.map((a) => codeSpan(a, 80)).join(", ")} ran without the sandbox`;
+        f.blame === "user"
+          ? "agents could not reach the repository: taken for your own change"
+          : f.blame === "not_naruto"
+            ? "naruto's own ref, moved by something other than naruto"
+            : f.blame === "forged_artifact"
+              ? "a forgery: refused, nothing of it was used"
+              : `changed while ${f.attempts.map((a) => codeSpan(a, 80)).join(", ")} ran without the sandbox`;
       lines.push(`- ${change} — ${who}${f.action ? `; ${inlineText(f.action, 200)}` : ""}`);
     }
   }
-  if (logs !== null) lines.push("", `Each attempt's prompt, output (\`output.log\`, its last MiB) and result are kept under ${codeSpan(logs, 300)}\`/<item>/<attempt>/\`.`);
+  if (logs !== null)
+    lines.push("", `Each attempt's prompt, output (\`output.log\`, its last MiB) and result are kept under ${codeSpan(logs, 300)}\`/<item>/<attempt>/\`.`);
   return lines.join("\n");
 }
 

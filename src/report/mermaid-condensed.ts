@@ -33,7 +33,8 @@ export function condensedGraphOf(items: readonly GraphItem[]): { source: string;
   const bandOf = (i: number) => Math.floor((layer[i]! * bands) / layers);
 
   const critical = longestPath(reduced);
-  const urgent = items.flatMap((item, i) => (CLASS_OF[item.status] === "failed" ? [i] : []))
+  const urgent = items
+    .flatMap((item, i) => (CLASS_OF[item.status] === "failed" ? [i] : []))
     .concat(items.flatMap((item, i) => (CLASS_OF[item.status] === "running" ? [i] : [])))
     .slice(0, MAX_DRAWN);
   const drawn = new Set(urgent);
@@ -66,17 +67,23 @@ export function condensedGraphOf(items: readonly GraphItem[]): { source: string;
   });
   lines.push(...classLines([...[...drawn].sort((a, b) => a - b).map((i): [string, ItemStatus] => [`n${i}`, items[i]!.status]), ...groups]));
 
-  const shown = [
-    urgent.length === 0 ? "" : "failed and running items",
-    pathDrawn ? `the critical path (${count(critical.length)})` : "",
-  ].filter((s) => s !== "");
+  const shown = [urgent.length === 0 ? "" : "failed and running items", pathDrawn ? `the critical path (${count(critical.length)})` : ""].filter(
+    (s) => s !== "",
+  );
   const path = pathDrawn ? "" : ` The critical path is ${count(critical.length)} long.`;
   const note = `_${count(items.length)} in ${layers === 1 ? "1 dependency layer" : `${layers} dependency layers`}, condensed: counts by status per layer${shown.length === 0 ? "" : `; ${shown.join(" and ")} drawn on their own`}.${path}_`;
   return { source: lines.join("\n"), note };
 }
 
 /** Done first, then under way, then waiting, then what ended otherwise: "✅ 30 integrated · ⏳ 7 pending". */
-const TALLY_ORDER: readonly ItemStatus[] = ["integrated", "checkpointed", "running", "ready", "pending", ...ITEM_STATUSES.filter((s) => !["integrated", "checkpointed", "running", "ready", "pending"].includes(s))];
+const TALLY_ORDER: readonly ItemStatus[] = [
+  "integrated",
+  "checkpointed",
+  "running",
+  "ready",
+  "pending",
+  ...ITEM_STATUSES.filter((s) => !["integrated", "checkpointed", "running", "ready", "pending"].includes(s)),
+];
 
 function tally(statuses: readonly ItemStatus[]): string {
   return TALLY_ORDER.flatMap((s) => {

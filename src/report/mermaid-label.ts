@@ -44,7 +44,13 @@ const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
 export function mermaidLabel(text: string, max = 80): string {
   const clean = redactFormats(text).normalize("NFC").replace(/\s+/g, " ").replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
   const chars = [...graphemes.segment(clean)].map((s) => s.segment);
-  const cut = chars.length <= max ? clean : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+  const cut =
+    chars.length <= max
+      ? clean
+      : `${chars
+          .slice(0, max - 1)
+          .join("")
+          .trimEnd()}…`;
   return cut.replace(/["#%`<>&:]/g, (c) => ENTITY[c] ?? c);
 }
 

@@ -56,9 +56,15 @@ describe("planGraph", () => {
 
   it("draws the ordering of one shared path as a chain, not every pair", () => {
     const items = Array.from({ length: 64 }, (_, i) => ({
-      id: `s-${i}`, title: `Part ${i}`, after: [], added_after: Array.from({ length: i }, (_, j) => `s-${j}`), status: "pending" as const,
+      id: `s-${i}`,
+      title: `Part ${i}`,
+      after: [],
+      added_after: Array.from({ length: i }, (_, j) => `s-${j}`),
+      status: "pending" as const,
     }));
-    const edges = planGraphOf(items).split("\n").filter((l) => l.includes("->"));
+    const edges = planGraphOf(items)
+      .split("\n")
+      .filter((l) => l.includes("->"));
     expect(edges).toEqual(Array.from({ length: 63 }, (_, i) => `  n${i} -.->|ordered| n${i + 1}`));
   });
 
@@ -68,7 +74,11 @@ describe("planGraph", () => {
       { id: "b", title: "B", after: ["a"], added_after: [], status: "pending" as const },
       { id: "c", title: "C", after: ["a", "b"], added_after: [], status: "pending" as const },
     ];
-    expect(planGraphOf(items).split("\n").filter((l) => l.includes("->"))).toEqual(["  n0 --> n1", "  n1 --> n2"]);
+    expect(
+      planGraphOf(items)
+        .split("\n")
+        .filter((l) => l.includes("->")),
+    ).toEqual(["  n0 --> n1", "  n1 --> n2"]);
   });
 });
 
@@ -103,7 +113,9 @@ describe("mermaidBlock", () => {
   });
 
   it("condenses a graph over the item threshold, or one Mermaid would refuse", () => {
-    expect(mermaidBlock(hugeMission(31), { maxItems: 30 })).toMatch(/^_31 items in 31 dependency layers, condensed: [^\n]*_\n\n```mermaid\ngraph TD\n[\s\S]*\n```$/);
+    expect(mermaidBlock(hugeMission(31), { maxItems: 30 })).toMatch(
+      /^_31 items in 31 dependency layers, condensed: [^\n]*_\n\n```mermaid\ngraph TD\n[\s\S]*\n```$/,
+    );
     expect(mermaidBlock(hugeMission(30), { maxItems: 30 })).toMatch(/^```mermaid/);
     const large = mermaidBlock(hugeMission(600));
     expect(large).toMatch(/^_600 items in 600 dependency layers, condensed/);
@@ -114,11 +126,16 @@ describe("mermaidBlock", () => {
 describe("condensedGraphOf", () => {
   it("draws failed and running items and the short critical path, and counts the rest per band of layers", () => {
     const items = Array.from({ length: 100 }, (_, i) => ({
-      id: `p-${i}`, title: `Part ${i}`, after: i >= 10 ? [`p-${i - 10}`] : [], added_after: [],
+      id: `p-${i}`,
+      title: `Part ${i}`,
+      after: i >= 10 ? [`p-${i - 10}`] : [],
+      added_after: [],
       status: i < 20 ? ("integrated" as const) : i === 25 ? ("failed" as const) : i === 30 ? ("running" as const) : ("pending" as const),
     }));
     const { source, note } = condensedGraphOf(items);
     expect(source).toMatchSnapshot();
-    expect(note).toBe("_100 items in 10 dependency layers, condensed: counts by status per layer; failed and running items and the critical path (10 items) drawn on their own._");
+    expect(note).toBe(
+      "_100 items in 10 dependency layers, condensed: counts by status per layer; failed and running items and the critical path (10 items) drawn on their own._",
+    );
   });
 });

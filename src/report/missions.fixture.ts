@@ -57,19 +57,32 @@ const PROOF = {
   ],
 };
 
-const USERS_CHANGED = ["src/api/users.ts", "src/api/shared.ts", "test/api/users/validation.test.ts", "test/api/users/fixtures/a-very-long-fixture-name-for-users.json"];
+const USERS_CHANGED = [
+  "src/api/users.ts",
+  "src/api/shared.ts",
+  "test/api/users/validation.test.ts",
+  "test/api/users/fixtures/a-very-long-fixture-name-for-users.json",
+];
 
 /** The events of a mission with five items, up to the review. */
 export function richEvents(): MissionEvent[] {
   return [
     request("Validate input in every API handler.\n\nUse zod; add tests.", { max_attempts: 2 }),
-    planEvent("Validate input in every API handler", [
-      item("schema", [], { title: "Shared zod schemas", writes: ["src/api/schema.ts"] }),
-      item("users-api", ["schema"], { title: "Validate users handler input", writes: ["src/api/users.ts", "src/api/shared.ts", "test/api/users/"] }),
-      item("orders-api", ["schema"], { title: "Validate orders handler input", added_after: ["users-api"], writes: ["src/api/orders.ts", "src/api/shared.ts"] }),
-      item("docs", [], { title: "Document the validation errors", writes: ["docs/api.md"] }),
-      item("billing", ["orders-api"], { title: "Validate billing webhooks" }),
-    ], PROOF),
+    planEvent(
+      "Validate input in every API handler",
+      [
+        item("schema", [], { title: "Shared zod schemas", writes: ["src/api/schema.ts"] }),
+        item("users-api", ["schema"], { title: "Validate users handler input", writes: ["src/api/users.ts", "src/api/shared.ts", "test/api/users/"] }),
+        item("orders-api", ["schema"], {
+          title: "Validate orders handler input",
+          added_after: ["users-api"],
+          writes: ["src/api/orders.ts", "src/api/shared.ts"],
+        }),
+        item("docs", [], { title: "Document the validation errors", writes: ["docs/api.md"] }),
+        item("billing", ["orders-api"], { title: "Validate billing webhooks" }),
+      ],
+      PROOF,
+    ),
     started("schema", 1, 2),
     started("docs", 1, 2),
     ended("schema", 1, 5, checkpoint("schema", 1, ["src/api/schema.ts"]), { cost: 0.12, tin: 12_000, tout: 3_400 }),
@@ -91,7 +104,13 @@ export function richEvents(): MissionEvent[] {
 }
 
 const FINDINGS: Finding[] = [
-  { severity: "error", rule: "item_failed", message: 'item "orders-api" is out_of_scope: changed paths it may not change: README.md, package.json', path: null, line: null },
+  {
+    severity: "error",
+    rule: "item_failed",
+    message: 'item "orders-api" is out_of_scope: changed paths it may not change: README.md, package.json',
+    path: null,
+    line: null,
+  },
   { severity: "warning", rule: "item_skipped", message: 'item "billing" was skipped: dependency "orders-api" failed (out_of_scope)', path: null, line: null },
   { severity: "info", rule: "review", message: "Consider sharing the error format | and @team-review <b>bold</b>", path: "src/api/users.ts", line: 42 },
 ];
@@ -114,7 +133,11 @@ export function hostileMission(): Mission {
   const hostile = 'x"]; click n0 href "javascript:alert(1)" `rm -rf` <img src=x onerror=alert(1)> @everyone #1\nline2 | pipe [link](http://evil)';
   return missionAfter([
     request("<img src=x> @everyone please\n<script>alert(1)</script>\n```\n@org/team #12", { max_attempts: 1 }),
-    planEvent(hostile, [item("a", [], { title: hostile }), item("b", ["a"], { title: "]]]}}}\"\"\"```" })], { schema: "naruto.proof/v1", ok: true, conflicts: [] }),
+    planEvent(hostile, [item("a", [], { title: hostile }), item("b", ["a"], { title: ']]]}}}"""```' })], {
+      schema: "naruto.proof/v1",
+      ok: true,
+      conflicts: [],
+    }),
     started("a", 1, 2),
     ended("a", 1, 3, { kind: "failed", reason: "@everyone <img src=x> `code` | pipe" }),
   ]);

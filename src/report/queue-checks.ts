@@ -22,7 +22,9 @@ export function queueCheckLines(mission: Mission): string[] {
   }
   if (q.flips.length > 0) {
     const suspects = [...new Set(q.flips.map((f) => (f.item === null ? "the base" : f.item)))];
-    lines.push(`**Flaky verify:** flipped ${q.flips.length} time(s), red then green on the same candidate (${inlineText(suspects.join(", "), 120)}); no item was blamed for a flip.`);
+    lines.push(
+      `**Flaky verify:** flipped ${q.flips.length} time(s), red then green on the same candidate (${inlineText(suspects.join(", "), 120)}); no item was blamed for a flip.`,
+    );
   }
   if (q.report !== null) {
     const r = q.report;
@@ -30,12 +32,16 @@ export function queueCheckLines(mission: Mission): string[] {
   }
   if (q.test_findings.length > 0) {
     const items = [...new Set(q.test_findings.flatMap((f) => f.items))];
-    lines.push(`**Tests weakened:** ${q.test_findings.length} batch finding(s) of fewer tests run or more skipped, naming ${inlineText(items.join(", "), 120)}.`);
+    lines.push(
+      `**Tests weakened:** ${q.test_findings.length} batch finding(s) of fewer tests run or more skipped, naming ${inlineText(items.join(", "), 120)}.`,
+    );
   }
   const refresh = q.refreshes.at(-1);
   if (refresh !== undefined) {
     const out = refresh.dropped.length === 0 ? "" : `; not on the new queue: ${inlineText(refresh.dropped.map((d) => d.item).join(", "), 120)}`;
-    lines.push(`**Refreshed** onto ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(refresh.to))} (from ${codeSpan(shortSha(refresh.from))}): ${refresh.replayed} item(s) replayed and verified${out}.`);
+    lines.push(
+      `**Refreshed** onto ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(refresh.to))} (from ${codeSpan(shortSha(refresh.from))}): ${refresh.replayed} item(s) replayed and verified${out}.`,
+    );
   }
   return lines;
 }

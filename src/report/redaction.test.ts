@@ -31,9 +31,23 @@ async function leakedMission(): Promise<Mission> {
     requested({ max_attempts: 1 }),
     planned([item("leak", [], { title: `Use ${LEAKY.ghsClassic}` })]),
     { type: "attempt_started", at: at(2), item: "leak", attempt: 1, base: "b".repeat(40), runner: null },
-    { type: "attempt_finished", at: at(3), item: "leak", attempt: 1, outcome: { kind: "failed", reason: OUTPUT }, summary: `I used ${LEAKY.anthropic}`, model: LEAKY.openai },
+    {
+      type: "attempt_finished",
+      at: at(3),
+      item: "leak",
+      attempt: 1,
+      outcome: { kind: "failed", reason: OUTPUT },
+      summary: `I used ${LEAKY.anthropic}`,
+      model: LEAKY.openai,
+    },
   ]);
-  const policy = policyFindings({ mission: failed, changedPaths: [], protectedPaths: [], queue: { verifyConfigured: false, headVerified: false }, proofCheck: { ok: true } });
+  const policy = policyFindings({
+    mission: failed,
+    changedPaths: [],
+    protectedPaths: [],
+    queue: { verifyConfigured: false, headVerified: false },
+    proofCheck: { ok: true },
+  });
   const verdict = await reviewMission({ mission: failed, diff: "", policy });
   return step(failed, { type: "reviewed", at: at(4), ...verdict, summary: `${verdict.summary} (${LEAKY.ghsLong})` }).mission;
 }

@@ -47,14 +47,7 @@ const HOSTILE = [
   "- list item @everyone #1 [link](http://evil) **bold** <b>b</b>",
   "1. numbered\\ back\\slash ~~strike~~ :::cls ---> ==> -.->",
 ];
-const SCRIPTS = [
-  "नमस्ते दुनिया",
-  "مَرْحَبًا بالعالم",
-  "שָׁלוֹם עוֹלָם",
-  "สวัสดีครับ",
-  "cafe\u0301 de\u0301ja\u0300 vu",
-  "🚀 Ship it 🎉 👩‍💻 👍🏽 🇯🇵",
-];
+const SCRIPTS = ["नमस्ते दुनिया", "مَرْحَبًا بالعالم", "שָׁלוֹם עוֹלָם", "สวัสดีครับ", "cafe\u0301 de\u0301ja\u0300 vu", "🚀 Ship it 🎉 👩‍💻 👍🏽 🇯🇵"];
 
 function shared(n: number): PlanItemText[] {
   return Array.from({ length: n }, (_, i) => ({ id: `s-${i}`, title: `Change the shared file, part ${i}`, writes: ["src/shared.ts"] }));
@@ -72,14 +65,27 @@ export const SCENARIOS: Scenario[] = [
       { id: "billing", title: "Validate billing webhooks", writes: ["src/billing/"], after: ["orders-api"] },
     ],
   },
-  { name: "every item status", statuses: "every", items: ITEM_STATUSES.map((s, i) => ({ id: `st-${i}`, title: `An item left ${s}`, writes: [`src/st-${i}/`] })) },
+  {
+    name: "every item status",
+    statuses: "every",
+    items: ITEM_STATUSES.map((s, i) => ({ id: `st-${i}`, title: `An item left ${s}`, writes: [`src/st-${i}/`] })),
+  },
   { name: "hostile titles", statuses: "progress", items: HOSTILE.map((title, i) => ({ id: `h-${i}`, title, writes: ["src/h.ts"] })) },
-  { name: "titles in many scripts", statuses: "progress", items: SCRIPTS.map((title, i) => ({ id: `t-${i}`, title, writes: [`src/t-${i}/`], after: i > 0 ? [`t-${i - 1}`] : [] })) },
+  {
+    name: "titles in many scripts",
+    statuses: "progress",
+    items: SCRIPTS.map((title, i) => ({ id: `t-${i}`, title, writes: [`src/t-${i}/`], after: i > 0 ? [`t-${i - 1}`] : [] })),
+  },
   ...[33, 64, 120, 256].map((n): Scenario => ({ name: `${n} items sharing one path`, statuses: "progress", items: shared(n) })),
   {
     name: "40 items each after all earlier ones",
     statuses: "progress",
-    items: Array.from({ length: 40 }, (_, i) => ({ id: `a-${i}`, title: `Step ${i}`, writes: [`src/a-${i}/`], after: Array.from({ length: i }, (_, j) => `a-${j}`) })),
+    items: Array.from({ length: 40 }, (_, i) => ({
+      id: `a-${i}`,
+      title: `Step ${i}`,
+      writes: [`src/a-${i}/`],
+      after: Array.from({ length: i }, (_, j) => `a-${j}`),
+    })),
   },
 ];
 
@@ -100,15 +106,29 @@ export function missionOf(s: Scenario): Mission {
   const check = checkPlan(planText(s));
   if (!check.plan) throw new Error(`${s.name}: ${JSON.stringify(check.errors)}`);
   const added = new Map(check.items.map((i) => [i.id, [...i.added_after]]));
-  const items = check.plan.items.map((p) => item(p.id, [...p.after], { title: p.title, writes: p.writes.map((w) => w.path), added_after: added.get(p.id) ?? [] }));
+  const items = check.plan.items.map((p) =>
+    item(p.id, [...p.after], { title: p.title, writes: p.writes.map((w) => w.path), added_after: added.get(p.id) ?? [] }),
+  );
   let m = missionAfter([request(`- ${s.name}\n===\n1. and more\n---`), { type: "planned", at: at(1), title: s.name, items, proof: check.proof }]);
   if (s.statuses === "every") {
     m = { ...m, items: m.items.map((it, i) => ({ ...it, status: ITEM_STATUSES[i % ITEM_STATUSES.length]!, reason: i % 3 === 0 ? null : `reason ${i}` })) };
   } else {
     // The first item fails, the next one runs: a mission under way.
     const first = m.items[0]!.id;
-    m = step(m, { type: "attempt_started", at: at(2), item: first, attempt: 1, base: "b".repeat(40), runner: "https://github.com/acme/demo/actions/runs/7" }).mission;
-    m = { ...m, items: m.items.map((it, i) => (i === 0 ? { ...it, status: "failed" as const, reason: "the agent crashed" } : i === 1 ? { ...it, status: "running" as const } : it)) };
+    m = step(m, {
+      type: "attempt_started",
+      at: at(2),
+      item: first,
+      attempt: 1,
+      base: "b".repeat(40),
+      runner: "https://github.com/acme/demo/actions/runs/7",
+    }).mission;
+    m = {
+      ...m,
+      items: m.items.map((it, i) =>
+        i === 0 ? { ...it, status: "failed" as const, reason: "the agent crashed" } : i === 1 ? { ...it, status: "running" as const } : it,
+      ),
+    };
   }
   return { ...m, verdict: { verdict: "request_changes", summary: "1. Two items failed.\n---", findings: [] } };
 }
@@ -123,7 +143,13 @@ export interface Rendered {
 export function renderAll(s: Scenario): Rendered[] {
   const m = missionOf(s);
   return [
-    { name: "tracking comment", text: trackingComment(m, { links: { run: "https://github.com/acme/demo/actions/runs/7", report: "https://github.com/acme/demo/actions/runs/7#summary" } }), verdict: /^\*\*Verdict:\*\* ✋ \*\*request_changes\*\*/m },
+    {
+      name: "tracking comment",
+      text: trackingComment(m, {
+        links: { run: "https://github.com/acme/demo/actions/runs/7", report: "https://github.com/acme/demo/actions/runs/7#summary" },
+      }),
+      verdict: /^\*\*Verdict:\*\* ✋ \*\*request_changes\*\*/m,
+    },
     { name: "verdict comment", text: verdictComment(m), verdict: /^## ✋ naruto verdict: request_changes$/m },
     { name: "report", text: missionReport(m), verdict: /^✋ \*\*request_changes\*\*/m },
     { name: "naruto plan", text: formatPlanHuman(planReport(planText(s), PLAN_OPTIONS, null)), verdict: /^plan ok: proof naruto\.proof\/v1 checks/m },

@@ -9,7 +9,12 @@ import { verdictComment } from "./verdict-comment.ts";
 function reviewMission(verdict: boolean): Mission {
   const e = requested();
   if (e.type !== "requested") throw new Error("requested() must build a requested event");
-  const started = step(null, { ...e, task: "Review pull request #7: Add the users API — its changes from main (users-api).", base: { ref: "main", commit: "b".repeat(40) }, review: { head: "c".repeat(40) } }).mission;
+  const started = step(null, {
+    ...e,
+    task: "Review pull request #7: Add the users API — its changes from main (users-api).",
+    base: { ref: "main", commit: "b".repeat(40) },
+    review: { head: "c".repeat(40) },
+  }).mission;
   if (!verdict) return started;
   return step(started, {
     type: "reviewed",

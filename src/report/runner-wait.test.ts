@@ -29,7 +29,8 @@ describe("what parallelism a mission actually got", () => {
       const [from, to] = k < 2 ? [2, 5] : [5, 8];
       events.push(dispatched(id, 1, 1), started(id, 1, from), { type: "agent_exited", at: at(to), item: id, attempt: 1 });
     });
-    for (const id of ["i0", "i1", "i2", "i3"]) events.push(finished(id, 1, { kind: "checkpointed", commit: commitOf(id, 1), base: "b".repeat(40), changed: [`src/${id}/x.ts`] }, 20));
+    for (const id of ["i0", "i1", "i2", "i3"])
+      events.push(finished(id, 1, { kind: "checkpointed", commit: commitOf(id, 1), base: "b".repeat(40), changed: [`src/${id}/x.ts`] }, 20));
     expect(runnerWait(missionAfter(events))).toEqual({ peak: 2, waited: 2, longestMs: 4 * 60_000 });
   });
 

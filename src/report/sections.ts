@@ -19,9 +19,7 @@ export function findingsTable(findings: readonly Finding[]): FlexibleList | stri
   if (findings.length === 0) return "No findings.";
   return {
     head: ["| | rule | where | message |", "|---|---|---|---|"],
-    lines: findings.map(
-      (f) => `| ${SEVERITY_MARK[f.severity]} ${f.severity} | ${cellCode(f.rule, 64)} | ${where(f)} | ${inlineText(f.message, 500)} |`,
-    ),
+    lines: findings.map((f) => `| ${SEVERITY_MARK[f.severity]} ${f.severity} | ${cellCode(f.rule, 64)} | ${where(f)} | ${inlineText(f.message, 500)} |`),
     // A blank line first: a text line right after a table would be read as one more row.
     note: (hidden) => `\n_… and ${hidden} more findings — see the report._`,
     weight: 1,
@@ -38,8 +36,16 @@ export function proofSection(mission: Mission): FlexibleList | string {
   if (mission.proof === null) return "No proof: the mission has no plan yet.";
   const proof = readProof(mission.proof);
   if (proof === null) return "⚠️ The mission's proof is not a `naruto.proof/v1` document.";
-  const claim = proof.ok === false ? "❌ The proof does not hold: some items that may run together write the same path." : "✅ No two items that may run at the same time write the same path.";
-  const skipped = proof.unreadable === 0 ? "" : proof.unreadable === 1 ? " (1 conflict entry could not be read)" : ` (${proof.unreadable} conflict entries could not be read)`;
+  const claim =
+    proof.ok === false
+      ? "❌ The proof does not hold: some items that may run together write the same path."
+      : "✅ No two items that may run at the same time write the same path.";
+  const skipped =
+    proof.unreadable === 0
+      ? ""
+      : proof.unreadable === 1
+        ? " (1 conflict entry could not be read)"
+        : ` (${proof.unreadable} conflict entries could not be read)`;
   if (proof.conflicts.length === 0) return `${claim} No two items write overlapping paths${skipped}.`;
   const pairs = proof.conflicts.length === 1 ? "1 conflicting pair" : `${proof.conflicts.length} conflicting pairs`;
   if (proof.conflicts.length > MAX_PAIR_ROWS) return pathsTable(proof.conflicts, `${claim} ${pairs}${skipped}, each run one after the other:`);

@@ -27,7 +27,15 @@ describe("trackingComment", () => {
   });
 
   it("names each artifact refused as a forgery, at most five, before the checklist", () => {
-    const finding = (n: number) => ({ at: "2026-12-01T00:00:00Z", what: `artifact naruto-work-slow-${n} of run 41`, before: null, after: "sha256:ab", blame: "forged_artifact" as const, attempts: [], action: "slow#1's leg is still at work; nothing of it was used" });
+    const finding = (n: number) => ({
+      at: "2026-12-01T00:00:00Z",
+      what: `artifact naruto-work-slow-${n} of run 41`,
+      before: null,
+      after: "sha256:ab",
+      blame: "forged_artifact" as const,
+      attempts: [],
+      action: "slow#1's leg is still at work; nothing of it was used",
+    });
     const mission = { ...runningMission(), tampering: [1, 2, 3, 4, 5, 6].map(finding) };
     const lines = trackingComment(mission).split("\n");
     const refused = lines.filter((l) => l.startsWith("**Refused:**"));

@@ -43,11 +43,9 @@ export function markerId(missionId: string): string {
  */
 export function trackingComment(mission: Mission, { links = {}, ci }: { readonly links?: TrackingLinks; readonly ci?: ResultCi } = {}): string {
   const header = `${trackingMarker(mission.id)}\n### naruto ${codeSpan(mission.id)} · ${mission.status} · ${progressOf(mission)}`;
-  const linkLine = [
-    safeLink("pull request", links.pullRequest),
-    safeLink("run", links.run),
-    safeLink("full report", links.report),
-  ].filter((l): l is string => l !== null);
+  const linkLine = [safeLink("pull request", links.pullRequest), safeLink("run", links.run), safeLink("full report", links.report)].filter(
+    (l): l is string => l !== null,
+  );
   // The verdict and the links first, the long parts (checklist, graph) last: a cut only ever
   // shortens the checklist, whose note points to the report.
   return `${assemble(
@@ -64,10 +62,10 @@ export function trackingComment(mission: Mission, { links = {}, ci }: { readonly
       mission.items.length === 0
         ? `_${mission.kind === "review" ? "The arbiter reviews this pull request's changes; no agent changes any code." : mission.status === "planning" ? "Planning…" : "No items."}_`
         : {
-          lines: mission.items.map((item) => checklistLine(mission, item, links)),
-          // A blank line first: a text line right after a list item would continue it.
-          note: (hidden) => `\n_… and ${hidden} more items — see the report._`,
-        },
+            lines: mission.items.map((item) => checklistLine(mission, item, links)),
+            // A blank line first: a text line right after a list item would continue it.
+            note: (hidden) => `\n_… and ${hidden} more items — see the report._`,
+          },
       ...(mission.kind === "review" ? [] : [mermaidBlock(mission, { maxItems: COMMENT_GRAPH_ITEMS })]),
     ],
     COMMENT_LIMIT,
@@ -113,7 +111,9 @@ function trustLines(mission: Mission): string[] {
  */
 function refusedLines(mission: Mission): string[] {
   const forged = mission.tampering.filter((f) => f.blame === "forged_artifact");
-  const lines = forged.slice(0, 5).map((f) => `**Refused:** ${codeSpan(f.what, 120)} — ${inlineText(f.action ?? "not the work of the leg it is named for", 240)}`);
+  const lines = forged
+    .slice(0, 5)
+    .map((f) => `**Refused:** ${codeSpan(f.what, 120)} — ${inlineText(f.action ?? "not the work of the leg it is named for", 240)}`);
   if (forged.length > 5) lines.push(`_… and ${forged.length - 5} more refused artifacts — see the report._`);
   return lines;
 }

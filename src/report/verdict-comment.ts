@@ -22,11 +22,12 @@ export function verdictMarker(missionId: string): string {
 export function verdictComment(mission: Mission, { ci }: { readonly ci?: ResultCi } = {}): string {
   const v = mission.verdict;
   const title = v === null ? "⏳ naruto verdict: not reviewed yet" : `${VERDICT_MARK[v.verdict]} naruto verdict: ${v.verdict}`;
-  const merge = mission.kind === "review"
-    ? "naruto only reviewed this pull request: it pushed nothing and merges nothing."
-    : v?.verdict === "approve"
-      ? "The queue may be merged."
-      : "Not approved means not merged: naruto does not merge this queue into the base branch.";
+  const merge =
+    mission.kind === "review"
+      ? "naruto only reviewed this pull request: it pushed nothing and merges nothing."
+      : v?.verdict === "approve"
+        ? "The queue may be merged."
+        : "Not approved means not merged: naruto does not merge this queue into the base branch.";
   return `${assemble(
     [
       `${verdictMarker(mission.id)}\n## ${title}`,

@@ -42,7 +42,13 @@ export async function readAgentIndex(git: Git, view: GitView, dir: WorkDir, note
   }
   const present: RawPath[] = [];
   for (const path of new Set(fields(ignored.stdout))) {
-    if (await lstat(onDisk(dir, path)).then(() => true, () => false)) present.push(path);
+    if (
+      await lstat(onDisk(dir, path)).then(
+        () => true,
+        () => false,
+      )
+    )
+      present.push(path);
   }
   return { stagedIgnored: present, gitlinks: parseGitlinks(fields(staged.stdout)) };
 }
@@ -64,7 +70,10 @@ export function onDisk(dir: Pick<WorkDir, "path">, path: RawPath): Buffer {
 }
 
 function fields(out: Buffer): RawPath[] {
-  return out.toString("latin1").split("\0").filter((f) => f !== "");
+  return out
+    .toString("latin1")
+    .split("\0")
+    .filter((f) => f !== "");
 }
 
 async function sameBytes(a: string, b: string, size: number): Promise<boolean> {

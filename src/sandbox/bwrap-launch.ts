@@ -38,7 +38,8 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
   const env = { ...request.env, HOME: request.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
   const channels = net === null ? SHARED : OWN;
   const inner = bwrapArgs(request, setup, channels);
-  const args = net === null ? inner : outerLayer({ bwrap: input.binary, ip: net.ip, blocked: blockedDestinations(), pidFd: OUTER_PID, inner, root: setup.user !== null });
+  const args =
+    net === null ? inner : outerLayer({ bwrap: input.binary, ip: net.ip, blocked: blockedDestinations(), pidFd: OUTER_PID, inner, root: setup.user !== null });
 
   const attach = async (child: ChildProcess, stop: (hit: LimitHit) => void): Promise<Attachment> => {
     const pipe = (fd: number) => child.stdio[fd] as (Readable & Writable) | null | undefined;

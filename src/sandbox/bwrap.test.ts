@@ -29,7 +29,14 @@ async function contained(command: string | ((dir: Awaited<ReturnType<typeof bare
   const dir = await bareWorkDir();
   cleanup.push(() => dir.remove());
   const sandbox = await bwrapSandbox();
-  const run = await sandbox.run({ command: typeof command === "string" ? command : command(dir), workDir: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SECRET_OF_NARUTO: "not here" }, network: true, timeoutMs: 30_000, ...options });
+  const run = await sandbox.run({
+    command: typeof command === "string" ? command : command(dir),
+    workDir: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SECRET_OF_NARUTO: "not here" },
+    network: true,
+    timeoutMs: 30_000,
+    ...options,
+  });
   return { run, dir };
 }
 
@@ -40,7 +47,13 @@ describe("bwrapArgs", () => {
     const result = join(dir.io, "run-1", "result.json");
     const workDir = { ...dir, objects: { ...dir.objects, objects: ["/repo/.git/objects"] }, startObjects: ["/work/m-1/.objects/root-abc"] };
     const request: SandboxRun = { command: "true", workDir, env: {}, network: true, readOnly: ["/opt/agent"], outputs: [result], timeoutMs: 1 };
-    const args = bwrapArgs(request, { system: [{ path: "/usr", kind: "dir" }, { path: "/bin", kind: "symlink", target: "usr/bin" }], user: null });
+    const args = bwrapArgs(request, {
+      system: [
+        { path: "/usr", kind: "dir" },
+        { path: "/bin", kind: "symlink", target: "usr/bin" },
+      ],
+      user: null,
+    });
     const at = (flag: string, a: string) => args.findIndex((x, i) => x === flag && args[i + 1] === a);
     expect(args).toContain("--unshare-pid");
     expect(args).toContain("--die-with-parent");
@@ -69,8 +82,29 @@ describe("bwrapArgs", () => {
     const args = bwrapArgs(request, { system: [{ path: "/opt", kind: "dir" }], user: { uid: 64999, gid: 64999 } });
     // No user namespace mapped to root: root makes the mounts, then setpriv becomes the user.
     expect(args).not.toContain("--unshare-user");
-    expect(args.slice(args.indexOf("--"))).toEqual(["--", SETPRIV, "--reuid=64999", "--regid=64999", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--", "sh", "-c", "true"]);
-    expect(args.slice(args.indexOf("--cap-drop"), args.indexOf("--cap-drop") + 8)).toEqual(["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]);
+    expect(args.slice(args.indexOf("--"))).toEqual([
+      "--",
+      SETPRIV,
+      "--reuid=64999",
+      "--regid=64999",
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--",
+      "sh",
+      "-c",
+      "true",
+    ]);
+    expect(args.slice(args.indexOf("--cap-drop"), args.indexOf("--cap-drop") + 8)).toEqual([
+      "--cap-drop",
+      "ALL",
+      "--cap-add",
+      "CAP_SETUID",
+      "--cap-add",
+      "CAP_SETGID",
+      "--cap-add",
+      "CAP_SETPCAP",
+    ]);
     // The folders above its own are made crossable (bwrap makes them root's alone); the system's are left alone.
     const dirs = args.flatMap((a, i) => (a === "--dir" ? [args[i + 1]] : []));
     expect(dirs).toContain(dir.root);
@@ -93,7 +127,10 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     const outside = await mkdtemp(join(tmpdir(), "naruto-outside-"));
     cleanup.push(() => rm(outside, { recursive: true, force: true }));
     await writeFile(join(outside, "user-file"), "the user's\n");
-    const { run, dir } = await contained((d) => `ls ${outside} 2>&1; ls ${process.cwd()} 2>&1; ls /root 2>&1; ls $HOME; echo home=$HOME; test -w /usr && echo usr-writable; touch /etc/x 2>/dev/null || echo etc-read-only; echo ok > ${join(d.path, "w")}; echo done`);
+    const { run, dir } = await contained(
+      (d) =>
+        `ls ${outside} 2>&1; ls ${process.cwd()} 2>&1; ls /root 2>&1; ls $HOME; echo home=$HOME; test -w /usr && echo usr-writable; touch /etc/x 2>/dev/null || echo etc-read-only; echo ok > ${join(d.path, "w")}; echo done`,
+    );
     expect(run.exitCode).toBe(0);
     expect(run.output).toContain(`ls: cannot access '${outside}': No such file or directory`);
     expect(run.output).toContain(`ls: cannot access '${process.cwd()}': No such file or directory`);
@@ -105,7 +142,9 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
   });
 
   it("shows only its own processes: no /proc/<pid>/environ of naruto or anyone else", async () => {
-    const { run } = await contained(`ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/${process.pid}/environ 2>&1 | head -c 200; echo; cat /proc/self/environ | tr '\\0' '\\n' | grep -c SECRET_OF_NARUTO`);
+    const { run } = await contained(
+      `ls /proc | grep -E '^[0-9]+$' | wc -l; cat /proc/${process.pid}/environ 2>&1 | head -c 200; echo; cat /proc/self/environ | tr '\\0' '\\n' | grep -c SECRET_OF_NARUTO`,
+    );
     const lines = run.output.trim().split("\n");
     expect(Number(lines[0])).toBeLessThan(10);
     expect(lines[1]).toMatch(/No such file or directory/);
@@ -118,35 +157,46 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     expect(run.output.trim()).toBe("CapEff:\t0000000000000000");
   });
 
-  it.skipIf(netSkip !== null)(`keeps the host's loopback and abstract sockets out of reach by default; network: host reaches them, network: false nothing${netSkip ? ` (skipped: ${netSkip})` : ""}`, async () => {
-    const abstract = `naruto-test-${randomBytes(4).toString("hex")}`;
-    const answer = (what: string) => createServer((socket) => socket.on("error", () => undefined).end(`${what}\n`));
-    const servers = [answer("loopback"), answer("abstract")];
-    await new Promise<void>((r) => servers[0]?.listen(0, "127.0.0.1", () => r()));
-    await new Promise<void>((r) => servers[1]?.listen({ path: `\0${abstract}` }, () => r()));
-    cleanup.push(() => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined));
-    const port = (servers[0]!.address() as { port: number }).port;
-    const knock = (target: string) => `require("net").connect(${target}).on("data", d => { process.stdout.write(String(d)); done() }).on("error", e => { console.log(e.code); done() })`;
-    const both = `node -e 'let n = 0; const done = () => ++n === 2 && process.exit(0); ${knock(`${port}, "127.0.0.1"`)}; ${knock(`{ path: "\\0${abstract}" }`)}' | sort`;
-    const sandbox = await bwrapSandbox({ ownNetwork: true });
-    expect(sandbox.network).toMatchObject({ kind: "isolated", via: expect.stringMatching(/^slirp4netns/) });
-    const knocked = async (network: SandboxRun["network"]) => {
+  it.skipIf(netSkip !== null)(
+    `keeps the host's loopback and abstract sockets out of reach by default; network: host reaches them, network: false nothing${netSkip ? ` (skipped: ${netSkip})` : ""}`,
+    async () => {
+      const abstract = `naruto-test-${randomBytes(4).toString("hex")}`;
+      const answer = (what: string) => createServer((socket) => socket.on("error", () => undefined).end(`${what}\n`));
+      const servers = [answer("loopback"), answer("abstract")];
+      await new Promise<void>((r) => servers[0]?.listen(0, "127.0.0.1", () => r()));
+      await new Promise<void>((r) => servers[1]?.listen({ path: `\0${abstract}` }, () => r()));
+      cleanup.push(() => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))).then(() => undefined));
+      const port = (servers[0]!.address() as { port: number }).port;
+      const knock = (target: string) =>
+        `require("net").connect(${target}).on("data", d => { process.stdout.write(String(d)); done() }).on("error", e => { console.log(e.code); done() })`;
+      const both = `node -e 'let n = 0; const done = () => ++n === 2 && process.exit(0); ${knock(`${port}, "127.0.0.1"`)}; ${knock(`{ path: "\\0${abstract}" }`)}' | sort`;
+      const sandbox = await bwrapSandbox({ ownNetwork: true });
+      expect(sandbox.network).toMatchObject({ kind: "isolated", via: expect.stringMatching(/^slirp4netns/) });
+      const knocked = async (network: SandboxRun["network"]) => {
+        const dir = await bareWorkDir();
+        cleanup.push(() => dir.remove());
+        return (await sandbox.run({ command: both, workDir: dir, env: { PATH: process.env.PATH ?? "" }, network, timeoutMs: 30_000 })).output
+          .trim()
+          .split("\n");
+      };
+      for (const answer of await knocked(true)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
+      // Names resolve through slirp4netns's forwarder, in a file the command can read (as the sandbox user too).
       const dir = await bareWorkDir();
       cleanup.push(() => dir.remove());
-      return (await sandbox.run({ command: both, workDir: dir, env: { PATH: process.env.PATH ?? "" }, network, timeoutMs: 30_000 })).output.trim().split("\n");
-    };
-    for (const answer of await knocked(true)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
-    // Names resolve through slirp4netns's forwarder, in a file the command can read (as the sandbox user too).
-    const dir = await bareWorkDir();
-    cleanup.push(() => dir.remove());
-    expect((await sandbox.run({ command: "cat /etc/resolv.conf", workDir: dir, env: {}, network: true, timeoutMs: 30_000 })).output).toBe("nameserver 10.0.2.3\n");
-    expect(await knocked("host")).toEqual(["abstract", "loopback"]);
-    for (const answer of await knocked(false)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
-  });
+      expect((await sandbox.run({ command: "cat /etc/resolv.conf", workDir: dir, env: {}, network: true, timeoutMs: 30_000 })).output).toBe(
+        "nameserver 10.0.2.3\n",
+      );
+      expect(await knocked("host")).toEqual(["abstract", "loopback"]);
+      for (const answer of await knocked(false)) expect(answer).toMatch(/^(ECONNREFUSED|ENETUNREACH|ENOENT)$/);
+    },
+  );
 
   it("keeps /dev read-only, gives /tmp and /dev/shm their size, and ends a command at the file size limit, saying so", async () => {
     const limits = { ...DEFAULT_LIMITS, fileSize: 1024 * 1024, tmp: 2 * 1024 * 1024 };
-    const { run } = await contained(`(echo x > /dev/x) 2>/dev/null || echo dev-read-only; for d in /tmp /dev/shm; do head -c 3145728 /dev/zero > $d/big 2>/dev/null || echo "$d full at $(stat -c %s $d/big)"; rm $d/big; done`, { limits: { ...limits, fileSize: 8 * 1024 * 1024 } });
+    const { run } = await contained(
+      `(echo x > /dev/x) 2>/dev/null || echo dev-read-only; for d in /tmp /dev/shm; do head -c 3145728 /dev/zero > $d/big 2>/dev/null || echo "$d full at $(stat -c %s $d/big)"; rm $d/big; done`,
+      { limits: { ...limits, fileSize: 8 * 1024 * 1024 } },
+    );
     expect(run.output).toBe("dev-read-only\n/tmp full at 2097152\n/dev/shm full at 2097152\n");
     const huge = await contained('head -c 1048576 /dev/zero > "$HOME/ok"; exec head -c 2097152 /dev/zero > "$HOME/big"', { limits });
     expect(huge.run.limit).toEqual({ limit: "file_size", of: 1024 * 1024 });
@@ -163,7 +213,13 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     const sandbox = await bwrapSandbox();
-    const run = await sandbox.run({ command: `cat ${objects}/blob; (echo x > ${objects}/new) 2>/dev/null || echo refused`, workDir: { ...dir, startObjects: [objects] }, env: { PATH: process.env.PATH ?? "" }, network: true, timeoutMs: 10_000 });
+    const run = await sandbox.run({
+      command: `cat ${objects}/blob; (echo x > ${objects}/new) 2>/dev/null || echo refused`,
+      workDir: { ...dir, startObjects: [objects] },
+      env: { PATH: process.env.PATH ?? "" },
+      network: true,
+      timeoutMs: 10_000,
+    });
     expect(run.output).toBe("object\nrefused\n");
   });
 
@@ -196,7 +252,9 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
   });
 
   it("lets the command write its HOME, /tmp and /dev/shm, and naruto still read and change what it left, in a folder it locked too", async () => {
-    const { run, dir } = await contained(`echo home > "$HOME/h" && echo tmp > /tmp/t && echo shm > /dev/shm/s && cat "$HOME/h" /tmp/t /dev/shm/s; mkdir locked; echo mine > locked/f; chmod 0444 locked/f; chmod 0500 locked`);
+    const { run, dir } = await contained(
+      `echo home > "$HOME/h" && echo tmp > /tmp/t && echo shm > /dev/shm/s && cat "$HOME/h" /tmp/t /dev/shm/s; mkdir locked; echo mine > locked/f; chmod 0444 locked/f; chmod 0500 locked`,
+    );
     expect(run.output).toBe("home\ntmp\nshm\n");
     const locked = join(dir.path, "locked");
     // Its files are its user's: naruto's own, or as root the sandbox user's (root reads them all the same).
@@ -211,26 +269,42 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
   // mapping its uid). Root without capabilities cannot map its uid there ("setting up uid map:
   // Operation not permitted"); the sandbox user can, as any ordinary user's bwrap does.
   const asRoot = process.getuid?.() === 0;
-  it.skipIf(!asRoot)(`as root, runs the command as an unprivileged user who cannot read root's files, and can start a sandbox of its own${asRoot ? "" : " (skipped: naruto is not root here)"}`, async () => {
-    const secrets = await mkdtemp(join(tmpdir(), "naruto-root-only-"));
-    cleanup.push(() => rm(secrets, { recursive: true, force: true }));
-    await writeFile(join(secrets, "token"), "root's\n", { mode: 0o600 });
-    await chmod(secrets, 0o755);
-    const nested = "bwrap --unshare-user --unshare-pid --die-with-parent --ro-bind / / --dev /dev --bind \"$PWD\" \"$PWD\" -- sh -c 'id -u; echo nested > nested.txt; (echo x > /etc/nested) 2>/dev/null || echo etc-read-only'";
-    const { run, dir } = await contained(`id -u; id -G; grep -E 'Cap(Eff|Prm|Bnd)' /proc/self/status; cat /etc/shadow ${join(secrets, "token")} 2>&1 | sed 's/^.*: //'; ${nested}`, { readOnly: [secrets] });
-    expect(run.output).toBe(`${SANDBOX_USER.uid}\n${SANDBOX_USER.gid}\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nPermission denied\nPermission denied\n${SANDBOX_USER.uid}\netc-read-only\n`);
-    expect(run.exitCode).toBe(0);
-    expect(await readFile(join(dir.path, "nested.txt"), "utf8")).toBe("nested\n");
-    expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(SANDBOX_USER.uid);
-  });
+  it.skipIf(!asRoot)(
+    `as root, runs the command as an unprivileged user who cannot read root's files, and can start a sandbox of its own${asRoot ? "" : " (skipped: naruto is not root here)"}`,
+    async () => {
+      const secrets = await mkdtemp(join(tmpdir(), "naruto-root-only-"));
+      cleanup.push(() => rm(secrets, { recursive: true, force: true }));
+      await writeFile(join(secrets, "token"), "root's\n", { mode: 0o600 });
+      await chmod(secrets, 0o755);
+      const nested =
+        'bwrap --unshare-user --unshare-pid --die-with-parent --ro-bind / / --dev /dev --bind "$PWD" "$PWD" -- sh -c \'id -u; echo nested > nested.txt; (echo x > /etc/nested) 2>/dev/null || echo etc-read-only\'';
+      const { run, dir } = await contained(
+        `id -u; id -G; grep -E 'Cap(Eff|Prm|Bnd)' /proc/self/status; cat /etc/shadow ${join(secrets, "token")} 2>&1 | sed 's/^.*: //'; ${nested}`,
+        { readOnly: [secrets] },
+      );
+      expect(run.output).toBe(
+        `${SANDBOX_USER.uid}\n${SANDBOX_USER.gid}\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nPermission denied\nPermission denied\n${SANDBOX_USER.uid}\netc-read-only\n`,
+      );
+      expect(run.exitCode).toBe(0);
+      expect(await readFile(join(dir.path, "nested.txt"), "utf8")).toBe("nested\n");
+      expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(SANDBOX_USER.uid);
+    },
+  );
 
   const asUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
   it.skipIf(!asUser)(`works for an ordinary user too${asUser ? "" : " (skipped: needs root and setpriv to become one)"}`, async () => {
     const dir = await bareWorkDir();
     cleanup.push(() => dir.remove());
     spawnSync("chown", ["-R", "65534:65534", dir.root]);
-    const args = bwrapArgs({ command: "id -u; echo ok > out; cat out; grep CapEff /proc/self/status", workDir: dir, env: {}, network: false, timeoutMs: 1 }, { system: await readSystem(), user: null });
-    const result = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "bwrap", ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    const args = bwrapArgs(
+      { command: "id -u; echo ok > out; cat out; grep CapEff /proc/self/status", workDir: dir, env: {}, network: false, timeoutMs: 1 },
+      { system: await readSystem(), user: null },
+    );
+    const result = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "bwrap", ...args], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe("65534\nok\nCapEff:\t0000000000000000\n");
   });

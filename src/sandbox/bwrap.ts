@@ -91,7 +91,10 @@ function userArgs(user: { readonly uid: number; readonly gid: number } | null): 
  * (`info`), and in a network of the command's own, what it waits on before the command starts
  * (`block`) and where the command's resolv.conf comes from (`resolv`).
  */
-export type BwrapChannels = { readonly info: number } & ({ readonly network: "shared" } | { readonly network: "own"; readonly block: number; readonly resolv: number });
+export type BwrapChannels = { readonly info: number } & (
+  | { readonly network: "shared" }
+  | { readonly network: "own"; readonly block: number; readonly resolv: number }
+);
 
 /**
  * The bwrap arguments for one run (pure). Later binds are mounted over earlier ones, so the
@@ -119,8 +122,10 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup, channels: Bwra
     ...userArgs(ownUser),
     ...(request.network === false ? ["--unshare-net"] : []),
     ...capabilityArgs(setup.user),
-    "--hostname", "naruto",
-    "--info-fd", String(channels.info),
+    "--hostname",
+    "naruto",
+    "--info-fd",
+    String(channels.info),
   ];
   for (const entry of setup.system) {
     if (own && entry.kind === "dir" && entry.path === setup.resolv?.dir) continue;
@@ -138,11 +143,34 @@ export function bwrapArgs(request: SandboxRun, setup: BwrapSetup, channels: Bwra
   // /dev is read-only: its tmpfs held whatever the command wrote there, in memory, unbounded.
   // Root's tmpfs folders would be root's alone: the sandbox user gets them as anyone does.
   const open = setup.user === null ? [] : ["--perms", "01777"];
-  args.push("--proc", "/proc", "--dev", "/dev", ...open, ...size(limits.tmp), "--tmpfs", "/dev/shm", "--remount-ro", "/dev", ...open, ...size(limits.tmp), "--tmpfs", "/tmp");
+  args.push(
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    ...open,
+    ...size(limits.tmp),
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    ...open,
+    ...size(limits.tmp),
+    "--tmpfs",
+    "/tmp",
+  );
   if (setup.user !== null) {
     // bwrap makes the folders above a bind 0700, for root alone: the sandbox user must cross them.
     const shown = [...setup.system.filter((s) => !(own && s.path === setup.resolv?.dir)).map((s) => s.path), "/proc", "/dev"];
-    const bound = [...dir.startObjects, ...(request.readOnly ?? []), ...(request.links ?? []).map((l) => l.path), dir.path, dir.home, dir.io, ...(resolvFile === null ? [] : [resolvFile])];
+    const bound = [
+      ...dir.startObjects,
+      ...(request.readOnly ?? []),
+      ...(request.links ?? []).map((l) => l.path),
+      dir.path,
+      dir.home,
+      dir.io,
+      ...(resolvFile === null ? [] : [resolvFile]),
+    ];
     for (const parent of parentDirs(bound, shown)) args.push("--dir", parent);
   }
   // Before the read-only binds: a `read:` folder that holds one shows the real link instead.
@@ -210,7 +238,11 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   const network: NetworkSupport =
     net === null
       ? { kind: "host", reason: options.hostNetworkReason ?? "no network of its own was set up" }
-      : { kind: "isolated", via: `${net.version}, the internet without the host`, gap: net.ip === null ? "without `ip` (iproute2) the host's own addresses and the LAN stay in the agents' reach: install iproute2" : null };
+      : {
+          kind: "isolated",
+          via: `${net.version}, the internet without the host`,
+          gap: net.ip === null ? "without `ip` (iproute2) the host's own addresses and the LAN stay in the agents' reach: install iproute2" : null,
+        };
   return {
     kind: "bwrap",
     // The result's `sandbox` (and the report's) stays `bwrap 0.8.0`; what the network is, `network` says.
@@ -218,7 +250,10 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
     runsAsRoot: false,
     network,
     async run(request: SandboxRun): Promise<ProcessRun> {
-      ready ??= Promise.all([options.resolv ?? readResolvConf(), options.prlimit === undefined ? findProgram("prlimit", request.env.PATH).then(shownInside) : options.prlimit]).then(([r, p]) => setup(r, p));
+      ready ??= Promise.all([
+        options.resolv ?? readResolvConf(),
+        options.prlimit === undefined ? findProgram("prlimit", request.env.PATH).then(shownInside) : options.prlimit,
+      ]).then(([r, p]) => setup(r, p));
       const ran = await ready;
       const dir = request.workDir;
       const fresh = !handedOver.has(dir.root);
@@ -228,7 +263,13 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
         return notStarted(`its folders could not be given to the user it runs as: ${error instanceof Error ? error.message : String(error)}`);
       }
       handedOver.add(dir.root);
-      const launch = bwrapLaunch({ binary, request, setup: ran, net: request.network === true ? net : null, ...(options.deps?.kill ? { kill: options.deps.kill } : {}) });
+      const launch = bwrapLaunch({
+        binary,
+        request,
+        setup: ran,
+        net: request.network === true ? net : null,
+        ...(options.deps?.kill ? { kill: options.deps.kill } : {}),
+      });
       const run = await runProcess(launch, request, options.deps);
       const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
       return { ...run, limit };

@@ -64,7 +64,10 @@ describe("chooseSandbox without a working bubblewrap", () => {
     const { binary } = await fakeBwrap(false);
     const refused = chooseSandbox({ mode: "auto", binary, env, uid: 0, probe: () => probeBwrap({ binary, path: env.PATH, uid: 0 }) });
     await expect(refused).rejects.toThrow(SandboxUnavailableError);
-    await expect(refused).rejects.toMatchObject({ because: "root", message: expect.stringMatching(/as root.*setting up uid map: Permission denied.*apt-get install bubblewrap.*sandbox: none/) });
+    await expect(refused).rejects.toMatchObject({
+      because: "root",
+      message: expect.stringMatching(/as root.*setting up uid map: Permission denied.*apt-get install bubblewrap.*sandbox: none/),
+    });
   });
 
   it("as root, an explicit none runs commands as root, and says so to the arbiter", async () => {
@@ -92,8 +95,15 @@ describe("the agents' own network", () => {
     expect(sandbox.description).toBe("bwrap 0.8.0");
     expect(networkWarning(sandbox)).toBeNull();
     // Without `ip` the routes that keep the host's addresses and the LAN out cannot be made: said once.
-    const noIp = await chooseSandbox({ mode: "auto", env: { PATH: process.env.PATH }, probe: bwrapWorks, probeNet: async () => ({ ok: true, net: { ...net, ip: null } }) });
-    expect(networkWarning(noIp)).toMatch(/^agents have a network of their own, but without `ip` \(iproute2\) the host's own addresses and the LAN stay in the agents' reach: install iproute2$/);
+    const noIp = await chooseSandbox({
+      mode: "auto",
+      env: { PATH: process.env.PATH },
+      probe: bwrapWorks,
+      probeNet: async () => ({ ok: true, net: { ...net, ip: null } }),
+    });
+    expect(networkWarning(noIp)).toMatch(
+      /^agents have a network of their own, but without `ip` \(iproute2\) the host's own addresses and the LAN stay in the agents' reach: install iproute2$/,
+    );
   });
 
   it("where it does not, is the host's network, said once, like the sandbox itself; required refuses to run then", async () => {
@@ -112,30 +122,50 @@ describe("the agents' own network", () => {
   });
 
   it("is tried for real: a slirp4netns that does not run gives the host's network", async () => {
-    expect(await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, slirp: "/nonexistent/slirp4netns" })).toEqual({
+    expect(
+      await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, slirp: "/nonexistent/slirp4netns" }),
+    ).toEqual({
       ok: false,
       reason: "/nonexistent/slirp4netns does not run; install slirp4netns (Debian and Ubuntu: apt-get install slirp4netns) for a network without the host",
     });
   });
 
   const slirpHere = spawnSync("slirp4netns", ["--version"]).status === 0;
-  it.skipIf(!slirpHere)(`says so when naruto's user cannot open /dev/net/tun, which slirp4netns needs${slirpHere ? "" : " (skipped: slirp4netns is not installed)"}`, async () => {
-    const probe = await probeUserNet({ bwrap: "bwrap", version: "bubblewrap 0.8.0", system: [], user: null, path: process.env.PATH, tun: "/nonexistent/tun" });
-    expect(probe).toEqual({ ok: false, reason: expect.stringMatching(/^\/nonexistent\/tun, which slirp4netns opens, is not open to naruto's user: make it 0666/) });
-  });
+  it.skipIf(!slirpHere)(
+    `says so when naruto's user cannot open /dev/net/tun, which slirp4netns needs${slirpHere ? "" : " (skipped: slirp4netns is not installed)"}`,
+    async () => {
+      const probe = await probeUserNet({
+        bwrap: "bwrap",
+        version: "bubblewrap 0.8.0",
+        system: [],
+        user: null,
+        path: process.env.PATH,
+        tun: "/nonexistent/tun",
+      });
+      expect(probe).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^\/nonexistent\/tun, which slirp4netns opens, is not open to naruto's user: make it 0666/),
+      });
+    },
+  );
 });
 
 describe("chooseSandbox on a CI runner (issue 32)", () => {
   const off = async () => ({ ok: false as const, reason: "bwrap not found" });
   it("refuses sandbox: none, saying what to do", async () => {
-    await expect(chooseSandbox({ mode: "none", env: {}, runner: true })).rejects.toThrow(/only in the sandbox, and the config says sandbox: none: remove `sandbox: none`/);
+    await expect(chooseSandbox({ mode: "none", env: {}, runner: true })).rejects.toThrow(
+      /only in the sandbox, and the config says sandbox: none: remove `sandbox: none`/,
+    );
     await expect(chooseSandbox({ mode: "none", env: {}, uid: 1001 })).resolves.toMatchObject({ kind: "none" });
   });
 
   it("fails instead of running without a sandbox where bubblewrap does not work, whatever the mode", async () => {
     for (const mode of ["auto", "required"] as const) {
       for (const uid of [1001, 0]) {
-        await expect(chooseSandbox({ mode, env: {}, uid, runner: true, probe: off })).rejects.toMatchObject({ name: "SandboxRequiredOnRunnerError", reason: "bwrap not found" });
+        await expect(chooseSandbox({ mode, env: {}, uid, runner: true, probe: off })).rejects.toMatchObject({
+          name: "SandboxRequiredOnRunnerError",
+          reason: "bwrap not found",
+        });
       }
     }
     // Off a runner, an ordinary user's auto still falls back (as root it refuses: the root drop's rule).

@@ -52,7 +52,10 @@ export type { NetProbe } from "./probe-net.ts";
  */
 export class SandboxRequiredOnRunnerError extends Error {
   override readonly name = "SandboxRequiredOnRunnerError";
-  constructor(readonly reason: string, fix: string) {
+  constructor(
+    readonly reason: string,
+    fix: string,
+  ) {
     super(`on a GitHub Actions runner naruto runs agents and verify commands only in the sandbox, and ${reason}: ${fix}`);
   }
 }
@@ -79,7 +82,11 @@ export interface ChooseOptions {
   /** The slirp4netns executable (default `slirp4netns`). */
   readonly slirp?: string;
   /** Whether the agents' own network works here (default: try it once, see probe-net.ts). */
-  readonly probeNet?: (found: { readonly version: string; readonly user: SandboxUser; readonly system: Awaited<ReturnType<typeof readSystem>> }) => Promise<NetProbe>;
+  readonly probeNet?: (found: {
+    readonly version: string;
+    readonly user: SandboxUser;
+    readonly system: Awaited<ReturnType<typeof readSystem>>;
+  }) => Promise<NetProbe>;
   /** On a CI runner: only the sandbox (see {@link SandboxRequiredOnRunnerError}). */
   readonly runner?: boolean;
 }
@@ -92,7 +99,10 @@ export interface ChooseOptions {
 export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
   const uid = options.uid ?? process.getuid?.();
   if (options.mode === "none" && options.runner === true) {
-    throw new SandboxRequiredOnRunnerError("the config says sandbox: none", "remove `sandbox: none` from .github/naruto.yml (it is for your own machine); the workflow's naruto sandbox step prepares bubblewrap");
+    throw new SandboxRequiredOnRunnerError(
+      "the config says sandbox: none",
+      "remove `sandbox: none` from .github/naruto.yml (it is for your own machine); the workflow's naruto sandbox step prepares bubblewrap",
+    );
   }
   if (options.mode === "none") return createUnsandboxed({ reason: "sandbox: none was chosen", ...(uid === undefined ? {} : { uid }) });
   const binary = options.binary ?? "bwrap";
@@ -100,7 +110,17 @@ export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
   if (probe.ok) {
     const system = await readSystem();
     const found = { version: probe.version, user: probe.user, system };
-    const net = await (options.probeNet ?? ((f) => probeUserNet({ ...f, bwrap: binary, path: options.env.PATH, ...(options.slirp ? { slirp: options.slirp } : {}), ...(options.env.TMPDIR ? { tmp: options.env.TMPDIR } : {}) })))(found);
+    const net = await (
+      options.probeNet ??
+      ((f) =>
+        probeUserNet({
+          ...f,
+          bwrap: binary,
+          path: options.env.PATH,
+          ...(options.slirp ? { slirp: options.slirp } : {}),
+          ...(options.env.TMPDIR ? { tmp: options.env.TMPDIR } : {}),
+        }))
+    )(found);
     if (!net.ok && options.mode === "required") throw new SandboxUnavailableError(net.reason, "required", "network");
     return createBwrapSandbox({
       ...(options.binary ? { binary: options.binary } : {}),
@@ -111,7 +131,10 @@ export async function chooseSandbox(options: ChooseOptions): Promise<Sandbox> {
     });
   }
   if (options.runner === true) {
-    throw new SandboxRequiredOnRunnerError(probe.reason, "keep the workflow's naruto sandbox step before this one (templates/naruto.yml: it installs bubblewrap and allows its user namespaces); on a self-hosted runner install bubblewrap (docs/action.md)");
+    throw new SandboxRequiredOnRunnerError(
+      probe.reason,
+      "keep the workflow's naruto sandbox step before this one (templates/naruto.yml: it installs bubblewrap and allows its user namespaces); on a self-hosted runner install bubblewrap (docs/action.md)",
+    );
   }
   if (options.mode === "required") throw new SandboxUnavailableError(probe.reason);
   if (uid === 0) throw new SandboxUnavailableError(probe.reason, "root");
@@ -153,11 +176,33 @@ export function probeBwrap(options: ProbeOptions): Promise<Probe> {
   if (found === undefined) {
     found = (async (): Promise<Probe> => {
       const version = await execute(binary, ["--version"], env);
-      if (version.error !== null) return { ok: false, reason: version.error.includes("ENOENT") ? "bwrap not found" : `bwrap could not start: ${version.error}` };
-      if (user !== null && !(await access(SETPRIV, constants.X_OK).then(() => true, () => false))) {
+      if (version.error !== null)
+        return { ok: false, reason: version.error.includes("ENOENT") ? "bwrap not found" : `bwrap could not start: ${version.error}` };
+      if (
+        user !== null &&
+        !(await access(SETPRIV, constants.X_OK).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         return { ok: false, reason: `${SETPRIV} is not installed (util-linux), which naruto as root needs to run agents as an unprivileged user` };
       }
-      const args = [...capabilityArgs(user), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid", "--new-session", "--die-with-parent", "--", ...becomeUser(user), "true"];
+      const args = [
+        ...capabilityArgs(user),
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--unshare-pid",
+        "--new-session",
+        "--die-with-parent",
+        "--",
+        ...becomeUser(user),
+        "true",
+      ];
       const run = await execute(binary, args, env);
       if (run.error !== null || run.code !== 0) {
         const said = (run.error ?? run.output).trim().split("\n").at(-1) ?? "";

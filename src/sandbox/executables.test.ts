@@ -28,7 +28,12 @@ async function layout(files: Record<string, string>, executable: readonly string
   }
 }
 
-const options = (path: string, extra: Partial<ProgramViewOptions> = {}): ProgramViewOptions => ({ path: `${path}:/usr/bin:/bin`, home, hidden: [join(home, ".cache", "naruto")], ...extra });
+const options = (path: string, extra: Partial<ProgramViewOptions> = {}): ProgramViewOptions => ({
+  path: `${path}:/usr/bin:/bin`,
+  home,
+  hidden: [join(home, ".cache", "naruto")],
+  ...extra,
+});
 const h = (p: string) => join(home, p);
 const pkg = (name: string, deps: Record<string, Record<string, string>> = {}) => JSON.stringify({ name, version: "1.0.0", ...deps });
 
@@ -40,8 +45,14 @@ describe("executableMounts", () => {
 
   it("shows an npm package installed with the prefix in HOME (~/bin/claude → ~/lib/node_modules/…) as the package, with its name as a link", async () => {
     const root = "lib/node_modules/@anthropic-ai/claude-code";
-    await layout({ [`${root}/package.json`]: pkg("@anthropic-ai/claude-code"), [`${root}/cli.js`]: "#!/usr/bin/env node\n", "bin/claude": `link:../${root}/cli.js` }, [`${root}/cli.js`]);
-    expect(await executableMounts(["claude"], options(h("bin")))).toEqual({ readOnly: [h(root)], links: [{ path: h("bin/claude"), target: h(`${root}/cli.js`) }] });
+    await layout(
+      { [`${root}/package.json`]: pkg("@anthropic-ai/claude-code"), [`${root}/cli.js`]: "#!/usr/bin/env node\n", "bin/claude": `link:../${root}/cli.js` },
+      [`${root}/cli.js`],
+    );
+    expect(await executableMounts(["claude"], options(h("bin")))).toEqual({
+      readOnly: [h(root)],
+      links: [{ path: h("bin/claude"), target: h(`${root}/cli.js`) }],
+    });
   });
 
   it("shows a global npm install as the package, its dependencies nested in it, and the Node.js prefix of nvm", async () => {
@@ -49,7 +60,12 @@ describe("executableMounts", () => {
     const root = `${prefix}/lib/node_modules/@openai/codex`;
     await layout(
       {
-        [`${root}/package.json`]: pkg("@openai/codex", { optionalDependencies: { "@openai/codex-linux-x64": "npm:@openai/codex@1.0.0-linux-x64", "@openai/codex-darwin-arm64": "npm:@openai/codex@1.0.0-darwin-arm64" } }),
+        [`${root}/package.json`]: pkg("@openai/codex", {
+          optionalDependencies: {
+            "@openai/codex-linux-x64": "npm:@openai/codex@1.0.0-linux-x64",
+            "@openai/codex-darwin-arm64": "npm:@openai/codex@1.0.0-darwin-arm64",
+          },
+        }),
         [`${root}/bin/codex.js`]: "#!/usr/bin/env node\n",
         [`${root}/node_modules/@openai/codex-linux-x64/package.json`]: pkg("@openai/codex"),
         [`${prefix}/bin/codex`]: "link:../lib/node_modules/@openai/codex/bin/codex.js",
@@ -69,7 +85,12 @@ describe("executableMounts", () => {
     const modules = "work/app/node_modules";
     await layout(
       {
-        [`${modules}/@openai/codex/package.json`]: pkg("@openai/codex", { optionalDependencies: { "@openai/codex-linux-x64": "npm:@openai/codex@1.0.0-linux-x64", "@openai/codex-darwin-arm64": "npm:@openai/codex@1.0.0-darwin-arm64" } }),
+        [`${modules}/@openai/codex/package.json`]: pkg("@openai/codex", {
+          optionalDependencies: {
+            "@openai/codex-linux-x64": "npm:@openai/codex@1.0.0-linux-x64",
+            "@openai/codex-darwin-arm64": "npm:@openai/codex@1.0.0-darwin-arm64",
+          },
+        }),
         [`${modules}/@openai/codex/bin/codex.js`]: "#!/usr/bin/env node\n",
         [`${modules}/@openai/codex-linux-x64/package.json`]: pkg("@openai/codex"),
         [`${modules}/@openai/codex-linux-x64/vendor/codex`]: "\x7fELF",
@@ -92,7 +113,10 @@ describe("executableMounts", () => {
       },
       [".local/bin/aider"],
     );
-    expect(await executableMounts(["aider"], options(h(".local/bin")))).toEqual({ readOnly: [h(".local/bin/aider"), h(".local/lib/python3.11/site-packages")], links: [] });
+    expect(await executableMounts(["aider"], options(h(".local/bin")))).toEqual({
+      readOnly: [h(".local/bin/aider"), h(".local/lib/python3.11/site-packages")],
+      links: [],
+    });
   });
 
   it("shows aider installed by aider-install (a uv tool: ~/.local/bin/aider → a virtual environment) as that environment and its Python", async () => {
@@ -118,7 +142,13 @@ describe("executableMounts", () => {
     await layout({ "pyvenv.cfg": "home = /usr/bin\n", "bin/aider": "#!/usr/bin/python3\n" }, ["bin/aider"]);
     const refused = executableMounts(["aider"], options(h("bin")));
     await expect(refused).rejects.toThrow(ProgramNotShownError);
-    await expect(refused).rejects.toMatchObject({ program: "aider", folder: home, why: "your home folder", read: [h("bin")], message: expect.stringContaining(`read: [${h("bin")}]`) });
+    await expect(refused).rejects.toMatchObject({
+      program: "aider",
+      folder: home,
+      why: "your home folder",
+      read: [h("bin")],
+      message: expect.stringContaining(`read: [${h("bin")}]`),
+    });
   });
 
   it("refuses a program installed inside naruto's own folders", async () => {

@@ -123,7 +123,8 @@ async function unitsOf(real: string, options: ProgramViewOptions, depth: number)
     const resolved = found === null ? null : await realpath(found).catch(() => null);
     if (resolved !== null) units.push(...(await unitsOf(resolved, options, depth + 1)));
     // A script of a Python, in a prefix's bin/ (pip --user, pip --prefix): its packages are the prefix's.
-    if (basename(interpreter).startsWith("python") && prefix !== null) units.push(...(await sitePackages(prefix)).map((path) => ({ path, kind: "site-packages" as const })));
+    if (basename(interpreter).startsWith("python") && prefix !== null)
+      units.push(...(await sitePackages(prefix)).map((path) => ({ path, kind: "site-packages" as const })));
   }
   return units;
 }
@@ -228,7 +229,8 @@ function forbidden(unit: Unit, options: ProgramViewOptions): string | null {
   const home = options.home === "" || options.home === "/" ? null : options.home;
   if (home !== null && isWithin(home, path)) return path === home ? "your home folder" : "a folder holding your home folder";
   // A folder right inside HOME that is not a program's own holds far more than it (`~/.local`, `~/bin`).
-  if (home !== null && dirname(path) === home && (unit.kind === "prefix" || unit.kind === "site-packages")) return `a folder of your home folder that holds more than the program (${basename(path)})`;
+  if (home !== null && dirname(path) === home && (unit.kind === "prefix" || unit.kind === "site-packages"))
+    return `a folder of your home folder that holds more than the program (${basename(path)})`;
   for (const hidden of options.hidden) {
     if (isWithin(path, hidden)) return `inside ${hidden}, naruto's own`;
     if (isWithin(hidden, path)) return `a folder holding ${hidden}, naruto's own`;
@@ -257,7 +259,12 @@ export async function whichProgram(name: string, path: string | undefined): Prom
   for (const dir of (path ?? "").split(delimiter)) {
     if (dir === "" || !isAbsolute(dir)) continue;
     const candidate = join(dir, name);
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) {
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    ) {
       if ((await lstat(candidate).catch(() => null))?.isDirectory() === true) continue;
       return candidate;
     }
@@ -266,7 +273,10 @@ export async function whichProgram(name: string, path: string | undefined): Prom
 }
 
 function exists(path: string): Promise<boolean> {
-  return access(path).then(() => true, () => false);
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 function isSystem(path: string): boolean {

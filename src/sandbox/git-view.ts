@@ -33,21 +33,36 @@ export const NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-enc
 
 /** Config for every git naruto runs on a work directory, on top of the defaults. */
 const HARDENED = [
-  "-c", "core.fsmonitor=false",
-  "-c", "core.hooksPath=/dev/null",
-  "-c", "core.excludesFile=/dev/null",
-  "-c", "core.untrackedCache=false",
-  "-c", "core.symlinks=true",
-  "-c", "core.fileMode=true",
-  "-c", "core.ignoreCase=false",
-  "-c", "core.autocrlf=false",
-  "-c", "core.safecrlf=false",
-  "-c", "core.sparseCheckout=false",
-  "-c", "core.splitIndex=false",
-  "-c", "index.sparse=false",
-  "-c", "gc.auto=0",
-  "-c", "maintenance.auto=false",
-  "-c", "protocol.allow=never",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.excludesFile=/dev/null",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "core.symlinks=true",
+  "-c",
+  "core.fileMode=true",
+  "-c",
+  "core.ignoreCase=false",
+  "-c",
+  "core.autocrlf=false",
+  "-c",
+  "core.safecrlf=false",
+  "-c",
+  "core.sparseCheckout=false",
+  "-c",
+  "core.splitIndex=false",
+  "-c",
+  "index.sparse=false",
+  "-c",
+  "gc.auto=0",
+  "-c",
+  "maintenance.auto=false",
+  "-c",
+  "protocol.allow=never",
 ];
 
 /** Environment that keeps every config file and attributes file but naruto's own out. */
@@ -75,7 +90,11 @@ export interface GitView {
 }
 
 /** A git call in the view: the args after `git`, with the view's directories, config and environment. */
-export function viewCall(view: GitView, args: readonly string[], extra: { input?: string | Buffer; okCodes?: readonly number[]; index?: string } = {}): GitCall {
+export function viewCall(
+  view: GitView,
+  args: readonly string[],
+  extra: { input?: string | Buffer; okCodes?: readonly number[]; index?: string } = {},
+): GitCall {
   const [objects, ...alternates] = view.incoming === undefined ? view.objects.objects : [view.incoming, ...view.objects.objects];
   return {
     args: [...HARDENED, ...args],

@@ -15,5 +15,16 @@ export type { TamperRecord } from "./tamper-record.ts";
 export { createUnsandboxed } from "./unsandboxed.ts";
 export { createRunFiles, RunFilesError, type RunFiles } from "./run-files.ts";
 export { readAgentFile, readUntrusted, writeOwnFile } from "./untrusted-file.ts";
-export { WorkRootError, createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeEmptyMissionFolder, removeMissionFolder, removeWorkDir, retireWorkDir, workRepo } from "./work-dir.ts";
+export {
+  WorkRootError,
+  createWorkDir,
+  defaultWorkRoot,
+  listMissionWorkDirs,
+  missionWorkFolder,
+  removeEmptyMissionFolder,
+  removeMissionFolder,
+  removeWorkDir,
+  retireWorkDir,
+  workRepo,
+} from "./work-dir.ts";
 export type { WorkDir } from "./work-dir.ts";

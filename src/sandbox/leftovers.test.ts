@@ -34,7 +34,10 @@ describe("killLeftovers", () => {
       },
     });
     expect(killed.sort()).toEqual([101, 102]);
-    expect(signals).toEqual([[101, "SIGKILL"], [102, "SIGKILL"]]);
+    expect(signals).toEqual([
+      [101, "SIGKILL"],
+      [102, "SIGKILL"],
+    ]);
   });
 
   it("reads a large process table whole, a bounded number of processes at a time", async () => {

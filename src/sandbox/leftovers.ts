@@ -64,7 +64,10 @@ export async function killProcessesWithEnv(entry: string, deps: LeftoverDeps): P
   const killed: number[] = [];
   for (let round = 0; round < 5; round++) {
     let found = 0;
-    for (const pid of await processesWithEnv(entry, { ...(deps.proc === undefined ? {} : { proc: deps.proc }), ...(deps.elsewhere ? { elsewhere: true } : {}) })) {
+    for (const pid of await processesWithEnv(entry, {
+      ...(deps.proc === undefined ? {} : { proc: deps.proc }),
+      ...(deps.elsewhere ? { elsewhere: true } : {}),
+    })) {
       try {
         deps.kill(pid, "SIGKILL");
         found++;
@@ -116,7 +119,10 @@ export async function processesInside(dir: string, options: { proc?: string } = 
     const places = await Promise.all(["cwd", "root"].map((link) => readlink(`${proc}/${pid}/${link}`).catch(() => null)));
     if (!places.some((p) => p !== null && (p === dir || p.startsWith(prefix)))) return;
     if (await exited(proc, pid)) return;
-    const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+    const command = (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => ""))
+      .split("\0")
+      .filter((a) => a !== "")
+      .join(" ");
     found.push({ pid, command });
   });
   found.sort((a, b) => a.pid - b.pid);
@@ -126,5 +132,8 @@ export async function processesInside(dir: string, options: { proc?: string } = 
 /** The command line of a process, for a report ("" when it is gone). */
 export async function commandOf(pid: number, options: { proc?: string } = {}): Promise<string> {
   const proc = options.proc ?? "/proc";
-  return (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").filter((a) => a !== "").join(" ");
+  return (await readFile(`${proc}/${pid}/cmdline`, "utf8").catch(() => ""))
+    .split("\0")
+    .filter((a) => a !== "")
+    .join(" ");
 }

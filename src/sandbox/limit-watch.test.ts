@@ -37,16 +37,35 @@ describe("sample", () => {
   });
 
   it("waits while the sandbox's /proc is still the host's, and is done once it is gone", async () => {
-    expect(await sample({ pid: 500 }, fakeProc(() => ({ "1": { threads: 1 } }), () => false))).toBe("not_yet");
-    expect(await sample({ pid: 501 }, fakeProc(() => ({})))).toBeNull();
+    expect(
+      await sample(
+        { pid: 500 },
+        fakeProc(
+          () => ({ "1": { threads: 1 } }),
+          () => false,
+        ),
+      ),
+    ).toBe("not_yet");
+    expect(
+      await sample(
+        { pid: 501 },
+        fakeProc(() => ({})),
+      ),
+    ).toBeNull();
   });
 });
 
 describe("judge", () => {
   it.each([
     [{ tasks: 63, memory: LIMITS.memory }, null],
-    [{ tasks: 64, memory: 0 }, { limit: "processes", of: 64, seen: 64 }],
-    [{ tasks: 3, memory: LIMITS.memory + 1 }, { limit: "memory", of: LIMITS.memory, seen: LIMITS.memory + 1 }],
+    [
+      { tasks: 64, memory: 0 },
+      { limit: "processes", of: 64, seen: 64 },
+    ],
+    [
+      { tasks: 3, memory: LIMITS.memory + 1 },
+      { limit: "memory", of: LIMITS.memory, seen: LIMITS.memory + 1 },
+    ],
   ] as const)("%o → %o", (seen, hit) => {
     expect(judge(seen, LIMITS)).toEqual(hit);
   });

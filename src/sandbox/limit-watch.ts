@@ -96,7 +96,12 @@ export interface LimitWatch {
 }
 
 /** Watches `sandbox` until it is gone or the watch is stopped; calls `onHit` once. */
-export function watchLimits(options: { readonly sandbox: Sandboxed; readonly limits: SandboxLimits; readonly onHit: (hit: LimitHit) => void; readonly fs?: WatchFs }): LimitWatch {
+export function watchLimits(options: {
+  readonly sandbox: Sandboxed;
+  readonly limits: SandboxLimits;
+  readonly onHit: (hit: LimitHit) => void;
+  readonly fs?: WatchFs;
+}): LimitWatch {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let looks = 0;

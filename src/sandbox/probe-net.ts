@@ -54,19 +54,40 @@ async function tryUserNet(options: NetProbeOptions): Promise<NetProbe> {
   const said = await versionOf(slirp);
   if (said === null) return { ok: false, reason: `${slirp} does not run; ${INSTALL}` };
   // What slirp4netns opens as naruto's user; the trial run would only say "child failed".
-  if (!(await access(options.tun ?? TUN, constants.R_OK | constants.W_OK).then(() => true, () => false))) {
-    return { ok: false, reason: `${options.tun ?? TUN}, which slirp4netns opens, is not open to naruto's user: make it 0666 as Debian and Ubuntu do (in a container, give it the device: docker run --device /dev/net/tun)` };
+  if (
+    !(await access(options.tun ?? TUN, constants.R_OK | constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    return {
+      ok: false,
+      reason: `${options.tun ?? TUN}, which slirp4netns opens, is not open to naruto's user: make it 0666 as Debian and Ubuntu do (in a container, give it the device: docker run --device /dev/net/tun)`,
+    };
   }
   const net: UserNet = { slirp, version: said, ip: await findProgram("ip", options.path) };
   const root = await mkdtemp(join(options.tmp ?? tmpdir(), "naruto-net-probe-"));
   try {
-    const workDir = workDirLayout(root, { start: "0".repeat(40), objects: { commonDir: root, objects: [], format: "sha1" }, startObjects: [], label: "net-probe" });
+    const workDir = workDirLayout(root, {
+      start: "0".repeat(40),
+      objects: { commonDir: root, objects: [], format: "sha1" },
+      startObjects: [],
+      label: "net-probe",
+    });
     await makeWorkDirFolders(workDir);
     const sandbox = createBwrapSandbox({ binary: options.bwrap, version: options.version, system: options.system, user: options.user, net });
     // The command sees slirp4netns's interface, or the network is not its own.
-    const run = await sandbox.run({ command: "grep -q tap0 /proc/net/dev && echo naruto-net-ok", workDir, env: { PATH: options.path ?? "/usr/bin:/bin" }, network: true, timeoutMs: 20_000, killGraceMs: 1000 });
+    const run = await sandbox.run({
+      command: "grep -q tap0 /proc/net/dev && echo naruto-net-ok",
+      workDir,
+      env: { PATH: options.path ?? "/usr/bin:/bin" },
+      network: true,
+      timeoutMs: 20_000,
+      killGraceMs: 1000,
+    });
     if (run.startFailed !== null) return { ok: false, reason: run.startFailed };
-    if (run.exitCode !== 0 || !run.output.includes("naruto-net-ok")) return { ok: false, reason: `bwrap could not make a network namespace for it${lastLine(run.output)}` };
+    if (run.exitCode !== 0 || !run.output.includes("naruto-net-ok"))
+      return { ok: false, reason: `bwrap could not make a network namespace for it${lastLine(run.output)}` };
     return { ok: true, net };
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -74,14 +74,27 @@ export async function walkWorkTree(dir: WorkDir, options: { maxFileSize: number 
  * judges what was found; a file over the limit is asked about once more (`ls-files`), so that
  * one the start commit holds, unchanged, stays.
  */
-export async function findRefusedEntries(git: Git, view: GitView, dir: WorkDir, walked: WorkTreeWalk, options: { skip: ReadonlySet<RawPath>; maxFileSize: number }): Promise<RefusedEntry[]> {
+export async function findRefusedEntries(
+  git: Git,
+  view: GitView,
+  dir: WorkDir,
+  walked: WorkTreeWalk,
+  options: { skip: ReadonlySet<RawPath>; maxFileSize: number },
+): Promise<RefusedEntry[]> {
   const unchanged = unchangedTracked(git, view);
   const outside = (f: RefusedEntry) => ![...options.skip].some((s) => f.path === s || f.path.startsWith(`${s}/`));
   const defused = walked.defused.filter(outside);
   const quick = walked.quick === null ? null : await unchanged.without(walked.quick.filter(outside));
   if (quick !== null && quick.length === 0 && defused.length === 0) return [];
   const ignored = await git(viewCall(view, ["--no-optional-locks", "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]));
-  const pruned = new Set([...options.skip, ...ignored.stdout.toString("latin1").split("\0").filter((p) => p !== "").map((p) => p.replace(/\/$/, ""))]);
+  const pruned = new Set([
+    ...options.skip,
+    ...ignored.stdout
+      .toString("latin1")
+      .split("\0")
+      .filter((p) => p !== "")
+      .map((p) => p.replace(/\/$/, "")),
+  ]);
   const found = [...(await unchanged.without((await walk(dir, pruned, options.maxFileSize, Infinity, [])) ?? [])), ...defused];
   if (found.length === 0) return [];
   // Something refused inside an ignored folder that holds tracked files: git's ignore rules decide.
@@ -96,7 +109,12 @@ export async function findRefusedEntries(git: Git, view: GitView, dir: WorkDir, 
  * The named files (ignored ones the agent staged on purpose, which `git add -f` takes) that are
  * special or over the limit, by `lstat`; a file the start commit holds, unchanged, stays.
  */
-export async function refusedFiles(git: Git, view: GitView, dir: WorkDir, options: { paths: readonly RawPath[]; maxFileSize: number }): Promise<RefusedEntry[]> {
+export async function refusedFiles(
+  git: Git,
+  view: GitView,
+  dir: WorkDir,
+  options: { paths: readonly RawPath[]; maxFileSize: number },
+): Promise<RefusedEntry[]> {
   const found: RefusedEntry[] = [];
   for (const path of options.paths) {
     const info = lstatSync(onDisk(dir, path), { throwIfNoEntry: false });
@@ -127,7 +145,9 @@ async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, maxFileSize: num
       const light = seen > budget;
       await Promise.all(
         level.slice(i, i + PARALLEL).map(async (folder) => {
-          const entries = await readdir(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(() => []);
+          const entries = await readdir(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(
+            () => [],
+          );
           seen += entries.length;
           for (const entry of entries) {
             const name = entry.name.toString("latin1");
@@ -136,7 +156,12 @@ async function walk(dir: WorkDir, pruned: ReadonlySet<RawPath>, maxFileSize: num
             if (pruned.has(path)) continue;
             if (OPENED_BY_GIT.has(name) && isSpecial(entry)) {
               await unlink(onDisk(dir, path)).catch(() => undefined);
-              defused.push({ path, exclude: path, rule: "special_file", detail: `${specialProblem(entry).detail}; git opens a ${name} by name and would wait on it for ever, so naruto removed it` });
+              defused.push({
+                path,
+                exclude: path,
+                rule: "special_file",
+                detail: `${specialProblem(entry).detail}; git opens a ${name} by name and would wait on it for ever, so naruto removed it`,
+              });
               continue;
             }
             // Past the budget only what git would block on is looked for, and git walks no nested repository.
@@ -172,7 +197,15 @@ function entryProblem(dir: WorkDir, path: RawPath, entry: Dirent<Buffer>, maxFil
 }
 
 function specialProblem(entry: Pick<Dirent, "isFIFO" | "isSocket" | "isBlockDevice" | "isCharacterDevice">): Problem {
-  const what = entry.isFIFO() ? "a named pipe" : entry.isSocket() ? "a unix socket" : entry.isBlockDevice() ? "a block device" : entry.isCharacterDevice() ? "a character device" : "a special file";
+  const what = entry.isFIFO()
+    ? "a named pipe"
+    : entry.isSocket()
+      ? "a unix socket"
+      : entry.isBlockDevice()
+        ? "a block device"
+        : entry.isCharacterDevice()
+          ? "a character device"
+          : "a special file";
   return { rule: "special_file", detail: `${what}: git cannot store it, and naruto does not open it` };
 }
 

@@ -50,7 +50,10 @@ const FILE_NAMES: Readonly<Record<RunOutput, string>> = { result: "result.json",
  *
  * @example const files = await createRunFiles(workDir, { outputs: ["result"], prompt: () => text })
  */
-export async function createRunFiles(dir: Pick<WorkDir, "io">, input: { readonly outputs: readonly RunOutput[]; readonly prompt: (outputs: RunFiles["outputs"]) => string }): Promise<RunFiles> {
+export async function createRunFiles(
+  dir: Pick<WorkDir, "io">,
+  input: { readonly outputs: readonly RunOutput[]; readonly prompt: (outputs: RunFiles["outputs"]) => string },
+): Promise<RunFiles> {
   try {
     const io = await lstat(dir.io);
     if (!io.isDirectory()) throw new RunFilesError(`${dir.io} is not naruto's folder any more (it is not a folder)`);
@@ -67,7 +70,9 @@ export async function createRunFiles(dir: Pick<WorkDir, "io">, input: { readonly
     return { folder, prompt, outputs };
   } catch (error) {
     if (error instanceof RunFilesError) throw error;
-    throw new RunFilesError(`naruto could not make its files for the run in ${dir.io}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RunFilesError(`naruto could not make its files for the run in ${dir.io}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }
 

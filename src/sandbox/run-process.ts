@@ -13,7 +13,11 @@ import { createOutputBuffer } from "./output-buffer.ts";
 import type { Leftover, ProcessRun, SandboxRun } from "./sandbox.ts";
 
 export interface ProcessDeps {
-  readonly spawn?: (file: string, args: string[], options: { cwd: string; env: Record<string, string>; stdio: ["ignore", "pipe", "pipe", ...StdioPipe[]]; detached: true }) => ChildProcess;
+  readonly spawn?: (
+    file: string,
+    args: string[],
+    options: { cwd: string; env: Record<string, string>; stdio: ["ignore", "pipe", "pipe", ...StdioPipe[]]; detached: true },
+  ) => ChildProcess;
   /** Sends a signal; a negative pid is a process group. */
   readonly kill?: (pid: number, signal: NodeJS.Signals) => void;
   readonly now?: () => number;
@@ -44,7 +48,19 @@ export interface Attachment {
 
 /** A run whose command never started, for `reason`. */
 export function notStarted(reason: string): ProcessRun {
-  return { exitCode: null, signal: null, timedOut: false, cancelled: false, startFailed: reason, limit: null, durationMs: 0, output: "", outputBytes: 0, outputTruncated: false, leftovers: [] };
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    startFailed: reason,
+    limit: null,
+    durationMs: 0,
+    output: "",
+    outputBytes: 0,
+    outputTruncated: false,
+    leftovers: [],
+  };
 }
 
 // Longer timers overflow and fire at once.
@@ -61,7 +77,14 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
 
   // Set once the process started, when the adapter attaches to it.
   const attached: { promise: Promise<Attachment> | null } = { promise: null };
-  const end = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean; cancelled: boolean; startFailed: string | null; limit: LimitHit | null }>((resolve) => {
+  const end = await new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    timedOut: boolean;
+    cancelled: boolean;
+    startFailed: string | null;
+    limit: LimitHit | null;
+  }>((resolve) => {
     let timedOut = false;
     let cancelled = false;
     let startFailed: string | null = null;
@@ -105,11 +128,14 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
     };
 
     timers.push(
-      setTimeout(() => {
-        if (exit !== null || done) return;
-        timedOut = true;
-        stopGroup();
-      }, Math.min(request.timeoutMs, MAX_TIMER_MS)),
+      setTimeout(
+        () => {
+          if (exit !== null || done) return;
+          timedOut = true;
+          stopGroup();
+        },
+        Math.min(request.timeoutMs, MAX_TIMER_MS),
+      ),
     );
     request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
@@ -119,7 +145,10 @@ export async function runProcess(launch: Launch, request: SandboxRun, deps: Proc
         limit = hit;
         killGroup("SIGKILL");
       });
-      attached.promise = attachment.catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error), detach: async () => undefined }));
+      attached.promise = attachment.catch((error: unknown) => ({
+        failed: error instanceof Error ? error.message : String(error),
+        detach: async () => undefined,
+      }));
       void attached.promise.then((a) => {
         if (a.failed === null || exit !== null || done) return;
         startFailed = a.failed;

@@ -85,7 +85,10 @@ export async function handOver(user: SandboxUser, input: { readonly trees: reado
 /** `chown -R -h` (one process for a whole checkout: far fewer system calls than a walk from here). */
 function chownTrees(user: NonNullable<SandboxUser>, trees: readonly string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("chown", ["-R", "-h", `${user.uid}:${user.gid}`, "--", ...trees], { stdio: ["ignore", "ignore", "pipe"], env: { PATH: "/usr/bin:/bin" } });
+    const child = spawn("chown", ["-R", "-h", `${user.uid}:${user.gid}`, "--", ...trees], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { PATH: "/usr/bin:/bin" },
+    });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
     child.on("error", reject);

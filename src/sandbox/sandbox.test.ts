@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
-import { dirname, } from "node:path";
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, sandboxesHere } from "../../test/support/sandbox.ts";
 import { fakeAgentCommand, fakeAgentPath } from "../../test/support/agents/index.ts";
@@ -86,7 +86,9 @@ for (const [name, sandbox] of await sandboxesHere()) {
     });
 
     it("stops what the command left running in the background, in its group or in a session of its own", async () => {
-      const r = await run(`(trap '' TERM; exec sleep 1000) >/dev/null 2>&1 & setsid sh -c 'exec sleep 1001' >/dev/null 2>&1 < /dev/null & sleep 0.3; echo started`);
+      const r = await run(
+        `(trap '' TERM; exec sleep 1000) >/dev/null 2>&1 & setsid sh -c 'exec sleep 1001' >/dev/null 2>&1 < /dev/null & sleep 0.3; echo started`,
+      );
       expect(r.exitCode).toBe(0);
       expect(await survivors(r.marker)).toEqual([]);
     });
@@ -104,7 +106,10 @@ for (const [name, sandbox] of await sandboxesHere()) {
       const chunks: Buffer[] = [];
       // Words, so that the cut goes between two (a word the cut goes through is cut with the middle:
       // it could be half of a secret, see src/sandbox/output-buffer.ts).
-      const r = await run(`${NODE} -e 'process.stdout.write("START " + "word ".repeat(20000)); process.stderr.write("END")'`, { outputLimitBytes: 1000, onOutput: (c) => chunks.push(c) });
+      const r = await run(`${NODE} -e 'process.stdout.write("START " + "word ".repeat(20000)); process.stderr.write("END")'`, {
+        outputLimitBytes: 1000,
+        onOutput: (c) => chunks.push(c),
+      });
       expect(r).toMatchObject({ exitCode: 0, outputBytes: 100_009, outputTruncated: true });
       expect(r.output).toMatch(/^START (word ?)+\n\[naruto: 9\d{4} bytes of output cut\]\n\w* (word )*END$/);
       expect(Buffer.concat(chunks).length).toBe(100_009);
@@ -124,7 +129,14 @@ for (const [name, sandbox] of await sandboxesHere()) {
       const files = await createRunFiles(dir, { outputs: ["result"], prompt: () => "the prompt\n" });
       const out = files.outputs.result ?? "";
       const command = `echo '{"summary":"done"}' > "$OUT"; (echo x > "$IO/other") 2>/dev/null && echo wrote-io; (echo y > "$PROMPT") 2>/dev/null && echo wrote-prompt; (rm -f "$OUT" && ln -s /etc/passwd "$OUT") 2>/dev/null && echo replaced-result; true`;
-      const r = await sandbox.run({ command, workDir: dir, env: { PATH: process.env.PATH ?? "", OUT: out, IO: dir.io, PROMPT: files.prompt }, outputs: [out], network: true, timeoutMs: 10_000 });
+      const r = await sandbox.run({
+        command,
+        workDir: dir,
+        env: { PATH: process.env.PATH ?? "", OUT: out, IO: dir.io, PROMPT: files.prompt },
+        outputs: [out],
+        network: true,
+        timeoutMs: 10_000,
+      });
       expect(r.exitCode).toBe(0);
       if (name === "none") return;
       expect(r.output).toBe("");

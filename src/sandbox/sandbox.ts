@@ -90,7 +90,7 @@ export interface ProcessRun {
  */
 export type NetworkSupport =
   /** `via`: `slirp4netns 1.2.0, the internet without the host`, for the job log. */
-  | { readonly kind: "isolated"; readonly via: string; /** What it lets through here (said once), or null. */ readonly gap?: string | null }
+  | { readonly kind: "isolated"; readonly via: string /** What it lets through here (said once), or null. */; readonly gap?: string | null }
   | { readonly kind: "host"; readonly reason: string };
 
 export interface Sandbox {

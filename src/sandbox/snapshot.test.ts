@@ -54,7 +54,11 @@ describe("what an agent left in its work directory", () => {
   it("marks binary files", async () => {
     f = await createWorkerFixture({ "img.bin": Buffer.from([0, 1, 2, 3]), "text.txt": "t\n" });
     await f.agent.write({ "img.bin": Buffer.from([0, 9, 9, 9, 0]), "new.bin": Buffer.from([0xff, 0, 0xfe]), "text.txt": "u\n" });
-    expect((await changes()).map((c) => [c.path, c.binary])).toEqual([["img.bin", true], ["new.bin", true], ["text.txt", false]]);
+    expect((await changes()).map((c) => [c.path, c.binary])).toEqual([
+      ["img.bin", true],
+      ["new.bin", true],
+      ["text.txt", false],
+    ]);
   });
 
   it("lists untracked files but not ignored ones", async () => {
@@ -132,7 +136,10 @@ describe("what an agent left in its work directory", () => {
     // … and an agent's `-diff`, `filter` or `ident` cannot make a text change look binary or vanish.
     await f.agent.write({ ".gitattributes": "* -diff filter=hide ident\n", "b.bin": "changed $Id$\n" });
     const cs = await changes();
-    expect(cs.map((c) => [c.path, c.binary])).toEqual([[".gitattributes", false], ["b.bin", false]]);
+    expect(cs.map((c) => [c.path, c.binary])).toEqual([
+      [".gitattributes", false],
+      ["b.bin", false],
+    ]);
   });
 
   it("never runs what the agent planted in its own repository's config or hooks", async () => {
@@ -178,7 +185,11 @@ describe("what an agent staged that is not a file, and names git will not take",
     const s = await snapshotWorkDir(f.repo.git, f.workDir, LIMIT);
     // The snapshot's objects are in its view's quarantine: the view reads them.
     const listed = await f.repo.git(viewCall(s.view, ["ls-tree", "-r", "-z", s.tree]));
-    const entries = listed.stdout.toString("utf8").split("\0").filter((l) => l !== "").map((l) => `${l.split(" ")[0]} ${l.slice(l.indexOf("\t") + 1)}`);
+    const entries = listed.stdout
+      .toString("utf8")
+      .split("\0")
+      .filter((l) => l !== "")
+      .map((l) => `${l.split(" ")[0]} ${l.slice(l.indexOf("\t") + 1)}`);
     return { entries, refused: s.refused.map((r) => `${r.path} (${r.rule})`) };
   }
 
@@ -201,7 +212,15 @@ describe("what an agent staged that is not a file, and names git will not take",
   });
 
   it("keeps a submodule of the start commit as it is, and removes it with its folder", async () => {
-    f = await createWorkerFixture({ "a.txt": "a\n" }, { prepare: async (r) => { await r.run("update-index", "--add", "--cacheinfo", `160000,${SUB},sub`); await r.run("commit", "-qm", "sub"); } });
+    f = await createWorkerFixture(
+      { "a.txt": "a\n" },
+      {
+        prepare: async (r) => {
+          await r.run("update-index", "--add", "--cacheinfo", `160000,${SUB},sub`);
+          await r.run("commit", "-qm", "sub");
+        },
+      },
+    );
     await f.agent.write({ "a.txt": "b\n" });
     expect((await snapshot()).entries).toEqual(["100644 a.txt", "160000 sub"]);
     await f.agent.remove("sub");
@@ -211,7 +230,10 @@ describe("what an agent staged that is not a file, and names git will not take",
   it("refuses a planted .git folder and the spellings of .git by name, and takes the rest", async () => {
     f = await createWorkerFixture({ "a.txt": "a\n" });
     await f.agent.write({ "src/sub/.git/config": "[core]\n", "src/.GIT/hooks/x": "x\n", "git~1/x": "x\n", ".git. /x": "x\n", "src/ok.txt": "ok\n" });
-    expect(await snapshot()).toEqual({ entries: ["100644 a.txt", "100644 src/ok.txt"], refused: [".git.  (dotgit)", "git~1 (dotgit)", "src/.GIT (dotgit)", "src/sub/.git (dotgit)"] });
+    expect(await snapshot()).toEqual({
+      entries: ["100644 a.txt", "100644 src/ok.txt"],
+      refused: [".git.  (dotgit)", "git~1 (dotgit)", "src/.GIT (dotgit)", "src/sub/.git (dotgit)"],
+    });
   });
 
   it("refuses a nested repository, even one without a commit (where git add fails)", async () => {
@@ -239,7 +261,10 @@ describe("what an agent staged that is not a file, and names git will not take",
       { path: "git~1/hooks", mode: 0o160000, oid: SUB },
       { path: "ok.gen", mode: 0o100644, oid: blob },
     ]);
-    expect(await snapshot()).toEqual({ entries: ["100644 .gitignore", "100644 a.txt", "100644 ok.gen"], refused: ["git~1/hooks (dotgit)", ".GIT/x.gen (dotgit)"] });
+    expect(await snapshot()).toEqual({
+      entries: ["100644 .gitignore", "100644 a.txt", "100644 ok.gen"],
+      refused: ["git~1/hooks (dotgit)", ".GIT/x.gen (dotgit)"],
+    });
   });
 });
 
@@ -281,7 +306,14 @@ describe("what git must not be given, found before anything is hashed", () => {
   async function snapshot(limit = SMALL) {
     const s = await snapshotWorkDir(f.repo.git, f.workDir, limit);
     const listed = await f.repo.git(viewCall(s.view, ["ls-tree", "-r", "--name-only", "-z", s.tree]));
-    return { files: listed.stdout.toString("utf8").split("\0").filter((l) => l !== ""), refused: s.refused.map((r) => `${r.path} (${r.rule})`), snapshot: s };
+    return {
+      files: listed.stdout
+        .toString("utf8")
+        .split("\0")
+        .filter((l) => l !== ""),
+      refused: s.refused.map((r) => `${r.path} (${r.rule})`),
+      snapshot: s,
+    };
   }
 
   it("refuses a named pipe, a socket and a device by name, without opening them (a pipe would block)", async () => {
@@ -294,7 +326,12 @@ describe("what git must not be given, found before anything is hashed", () => {
     const server = createServer();
     await new Promise<void>((done) => server.listen(join(f.workDir.path, "src", "socket"), done));
     // Only root makes devices (CI runs as root); elsewhere the pipe and the socket stand for them.
-    const device = process.getuid?.() === 0 && (await promisify(execFile)("mknod", [join(f.workDir.path, "src", "null"), "c", "1", "3"]).then(() => true, () => false));
+    const device =
+      process.getuid?.() === 0 &&
+      (await promisify(execFile)("mknod", [join(f.workDir.path, "src", "null"), "c", "1", "3"]).then(
+        () => true,
+        () => false,
+      ));
     try {
       const { files, refused } = await snapshot();
       expect(files).toEqual(["a.txt", "src/ok.txt"]);
@@ -336,7 +373,9 @@ describe("what git must not be given, found before anything is hashed", () => {
     const { files, refused, snapshot: s } = await snapshot();
     expect(files).toEqual(["a.txt", "small.txt"]);
     expect(refused).toEqual(["big.bin (file_too_large)", "sparse.bin (file_too_large)"]);
-    expect(s.refused.find((r) => r.path === "sparse.bin")?.detail).toBe("68719476736 bytes, more than limits.max_file_size (1024 bytes); refused before anything read it");
+    expect(s.refused.find((r) => r.path === "sparse.bin")?.detail).toBe(
+      "68719476736 bytes, more than limits.max_file_size (1024 bytes); refused before anything read it",
+    );
     // Nothing of them was hashed: the blob of the 2 KiB file is nowhere, not even in the quarantine.
     const blob = (await f.repo.git({ args: ["hash-object", "--stdin"], cwd: f.repo.dir, input: Buffer.alloc(2048, 1) })).stdout.toString().trim();
     expect((await f.repo.git({ ...viewCall(s.view, ["cat-file", "-e", blob]), okCodes: [1, 128] })).code).not.toBe(0);

@@ -67,7 +67,8 @@ export async function snapshotWorkDir(git: Git, dir: WorkDir, options: { maxFile
   const notes: string[] = [];
   const agent = await readAgentIndex(git, view, dir, notes);
   const refused: ScopeViolation[] = [];
-  const refuse = (path: RawPath, problem: { rule: ScopeViolation["rule"]; detail: string }) => refused.push({ path: showPath(Buffer.from(path, "latin1")), rule: problem.rule, detail: problem.detail });
+  const refuse = (path: RawPath, problem: { rule: ScopeViolation["rule"]; detail: string }) =>
+    refused.push({ path: showPath(Buffer.from(path, "latin1")), rule: problem.rule, detail: problem.detail });
 
   const gitlinks = agent.gitlinks.filter((g) => {
     const problem = pathProblem(g.path);
@@ -92,7 +93,9 @@ export async function snapshotWorkDir(git: Git, dir: WorkDir, options: { maxFile
   const unfitPaths = new Set(unfit.map((f) => f.path));
   const forced = staged.filter((path) => !unfitPaths.has(path));
   if (forced.length > 0) {
-    await git(viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }));
+    await git(
+      viewCall(view, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: Buffer.from(forced.map((p) => `${p}\0`).join(""), "latin1") }),
+    );
   }
   if (gitlinks.length > 0) {
     // `--replace`: a gitlink takes the place of whatever files were under its folder.

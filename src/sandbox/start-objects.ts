@@ -99,7 +99,18 @@ async function pack(input: { git: Git; repoDir: string }, packs: string, target:
     await input.git({
       // No delta search, a fast compression: the objects are copied as the store holds them where it
       // can (a whole 50,000-file tree took a third of the CPU it took with git's usual search).
-      args: ["-c", "core.hooksPath=/dev/null", "-c", "pack.compression=1", "pack-objects", "--revs", "--quiet", "--delta-base-offset", "--window=0", join(aside, "pack", "pack")],
+      args: [
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "pack.compression=1",
+        "pack-objects",
+        "--revs",
+        "--quiet",
+        "--delta-base-offset",
+        "--window=0",
+        join(aside, "pack", "pack"),
+      ],
       cwd: input.repoDir,
       input: revs.map((r) => `${r}\n`).join(""),
     });
@@ -136,5 +147,8 @@ export async function linkStartObjects(folders: readonly string[], into: string)
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }

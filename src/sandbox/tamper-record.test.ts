@@ -20,7 +20,17 @@ beforeAll(async () => {
 });
 afterAll(async () => repo.remove());
 
-const record = (hashes: FileHashes) => recordRepository({ git: testGit(() => undefined), repoDir: repo.dir, commonDir: join(repo.dir, ".git"), mission: "m-rec", home: null, worktree: false, userRefs: {}, hashes });
+const record = (hashes: FileHashes) =>
+  recordRepository({
+    git: testGit(() => undefined),
+    repoDir: repo.dir,
+    commonDir: join(repo.dir, ".git"),
+    mission: "m-rec",
+    home: null,
+    worktree: false,
+    userRefs: {},
+    hashes,
+  });
 
 describe("the tamper record's watched files", () => {
   it("finds a hook rewritten in place with its size and modification time put back, after it was hashed", async () => {
@@ -33,7 +43,9 @@ describe("the tamper record's watched files", () => {
     await utimes(hook, 1_700_000_000, 1_700_000_000);
     expect(await lstat(hook, { bigint: true })).toMatchObject({ mtimeNs, size });
     const after = await record(hashes);
-    expect(compareRecords(before, after)).toEqual([{ kind: "file", what: ".git/hooks/pre-commit", before: before.files[".git/hooks/pre-commit"], after: after.files[".git/hooks/pre-commit"] }]);
+    expect(compareRecords(before, after)).toEqual([
+      { kind: "file", what: ".git/hooks/pre-commit", before: before.files[".git/hooks/pre-commit"], after: after.files[".git/hooks/pre-commit"] },
+    ]);
     expect(after.files[".git/hooks/pre-commit"]).not.toBe(before.files[".git/hooks/pre-commit"]);
   });
 

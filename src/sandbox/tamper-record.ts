@@ -175,7 +175,11 @@ const WORKTREE_CONTENT_LIMIT = 2000;
  * that was already dirty shows too.
  */
 async function recordWorktree(git: Git, repoDir: string): Promise<Record<string, string>> {
-  const { stdout, code } = await git({ args: ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none"], cwd: repoDir, okCodes: [128] });
+  const { stdout, code } = await git({
+    args: ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignore-submodules=none"],
+    cwd: repoDir,
+    okCodes: [128],
+  });
   const out: Record<string, string> = {};
   if (code !== 0) return out;
   const fields = stdout.toString("utf8").split("\0");
@@ -192,7 +196,8 @@ async function recordWorktree(git: Git, repoDir: string): Promise<Record<string,
     let content = "";
     const full = join(repoDir, path);
     const info = await lstat(full).catch(() => null);
-    if (info?.isFile()) content = hashed++ < WORKTREE_CONTENT_LIMIT && info.size <= 8 * 1024 * 1024 ? await contentHash(full, info.size) : `${info.size}@${info.mtimeMs}`;
+    if (info?.isFile())
+      content = hashed++ < WORKTREE_CONTENT_LIMIT && info.size <= 8 * 1024 * 1024 ? await contentHash(full, info.size) : `${info.size}@${info.mtimeMs}`;
     else if (info?.isSymbolicLink()) content = `link:${await readlink(full).catch(() => "")}`;
     out[path] = `${kind === "?" ? "untracked" : parts.slice(0, at).join(" ")}${content ? ` ${content}` : ""}`;
   }

@@ -36,22 +36,77 @@ describe("blockedDestinations", () => {
 
 describe("outerLayer", () => {
   it("makes a user and a network namespace, blocks the routes with ip, says its pid, and runs the inner bwrap", () => {
-    const args = outerLayer({ bwrap: "/usr/bin/bwrap", ip: "/usr/sbin/ip", blocked: ["10.0.0.0/8", "192.0.2.2/32"], pidFd: 3, inner: ["--unshare-pid", "--", "sh", "-c", "true"] });
-    expect(args.slice(0, args.indexOf("--"))).toEqual(["--unshare-user", "--unshare-net", "--uid", "0", "--gid", "0", "--cap-add", "ALL", "--die-with-parent", "--bind", "/", "/", "--dev-bind", "/dev", "/dev"]);
+    const args = outerLayer({
+      bwrap: "/usr/bin/bwrap",
+      ip: "/usr/sbin/ip",
+      blocked: ["10.0.0.0/8", "192.0.2.2/32"],
+      pidFd: 3,
+      inner: ["--unshare-pid", "--", "sh", "-c", "true"],
+    });
+    expect(args.slice(0, args.indexOf("--"))).toEqual([
+      "--unshare-user",
+      "--unshare-net",
+      "--uid",
+      "0",
+      "--gid",
+      "0",
+      "--cap-add",
+      "ALL",
+      "--die-with-parent",
+      "--bind",
+      "/",
+      "/",
+      "--dev-bind",
+      "/dev",
+      "/dev",
+    ]);
     const script = args[args.indexOf("--") + 3] ?? "";
     expect(script.split("\n").slice(-2)).toEqual(["echo $$ >&3; exec 3>&-", 'exec "$@"']);
-    expect(args.slice(args.indexOf("--") + 4)).toEqual(["naruto-network", "/usr/sbin/ip", "10.0.0.0/8", "192.0.2.2/32", "--", "/usr/bin/bwrap", "--unshare-pid", "--", "sh", "-c", "true"]);
+    expect(args.slice(args.indexOf("--") + 4)).toEqual([
+      "naruto-network",
+      "/usr/sbin/ip",
+      "10.0.0.0/8",
+      "192.0.2.2/32",
+      "--",
+      "/usr/bin/bwrap",
+      "--unshare-pid",
+      "--",
+      "sh",
+      "-c",
+      "true",
+    ]);
     expect(outerLayer({ bwrap: "bwrap", ip: null, blocked: ["10.0.0.0/8"], pidFd: 3, inner: [] }).slice(-4)).toEqual(["naruto-network", "", "--", "bwrap"]);
   });
 
   it("as root makes only the network namespace: the inner bwrap stays root's and drops to the sandbox user itself", () => {
     const args = outerLayer({ bwrap: "/usr/bin/bwrap", ip: "/usr/sbin/ip", blocked: ["10.0.0.0/8"], pidFd: 3, inner: ["--", "true"], root: true });
-    expect(args.slice(0, args.indexOf("--"))).toEqual(["--unshare-net", "--cap-add", "ALL", "--die-with-parent", "--bind", "/", "/", "--dev-bind", "/dev", "/dev"]);
+    expect(args.slice(0, args.indexOf("--"))).toEqual([
+      "--unshare-net",
+      "--cap-add",
+      "ALL",
+      "--die-with-parent",
+      "--bind",
+      "/",
+      "/",
+      "--dev-bind",
+      "/dev",
+      "/dev",
+    ]);
   });
 });
 
 describe("slirpArgs", () => {
   it("configures the link, keeps the host's loopback out, runs sandboxed and answers on its descriptors", () => {
-    expect(slirpArgs(4242)).toEqual(["--configure", "--mtu=65520", "--disable-host-loopback", "--enable-sandbox", "--enable-seccomp", "--ready-fd=3", "--exit-fd=4", "4242", "tap0"]);
+    expect(slirpArgs(4242)).toEqual([
+      "--configure",
+      "--mtu=65520",
+      "--disable-host-loopback",
+      "--enable-sandbox",
+      "--enable-seccomp",
+      "--ready-fd=3",
+      "--exit-fd=4",
+      "4242",
+      "tap0",
+    ]);
   });
 });

@@ -45,7 +45,18 @@ export interface UserNet {
 export const RESOLV_CONF = "nameserver 10.0.2.3\n";
 
 /** Never the internet: private, shared, link-local, reserved and multicast IPv4 ranges. */
-export const NOT_THE_INTERNET = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16", "198.18.0.0/15", "224.0.0.0/4", "240.0.0.0/4"] as const;
+export const NOT_THE_INTERNET = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.168.0.0/16",
+  "198.18.0.0/15",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+] as const;
 
 /**
  * Where the command's namespace must not lead: {@link NOT_THE_INTERNET}, and the host's own IPv4
@@ -79,7 +90,14 @@ export function networkOf(cidr: string): string {
  * earlier made bwrap's own setup fail) and the routes are in, it says its pid on `pidFd`, then
  * closes it so that nothing inside inherits it.
  */
-export function outerLayer(options: { readonly bwrap: string; readonly ip: string | null; readonly blocked: readonly string[]; readonly pidFd: number; readonly inner: readonly string[]; readonly root?: boolean }): string[] {
+export function outerLayer(options: {
+  readonly bwrap: string;
+  readonly ip: string | null;
+  readonly blocked: readonly string[];
+  readonly pidFd: number;
+  readonly inner: readonly string[];
+  readonly root?: boolean;
+}): string[] {
   const script = [
     'ip="$1"; shift; routes=""',
     'while [ "$1" != -- ]; do routes="${routes}route add unreachable $1\\n"; shift; done; shift',
@@ -89,10 +107,26 @@ export function outerLayer(options: { readonly bwrap: string; readonly ip: strin
   ].join("\n");
   return [
     // As root a network namespace needs no user namespace: the inner bwrap stays root's, and drops to the sandbox user itself.
-    ...(options.root ? ["--unshare-net"] : ["--unshare-user", "--unshare-net", "--uid", "0", "--gid", "0"]), "--cap-add", "ALL",
-    "--die-with-parent", "--bind", "/", "/", "--dev-bind", "/dev", "/dev",
-    "--", "sh", "-c", script, "naruto-network", options.ip ?? "", ...(options.ip === null ? [] : options.blocked), "--",
-    options.bwrap, ...options.inner,
+    ...(options.root ? ["--unshare-net"] : ["--unshare-user", "--unshare-net", "--uid", "0", "--gid", "0"]),
+    "--cap-add",
+    "ALL",
+    "--die-with-parent",
+    "--bind",
+    "/",
+    "/",
+    "--dev-bind",
+    "/dev",
+    "/dev",
+    "--",
+    "sh",
+    "-c",
+    script,
+    "naruto-network",
+    options.ip ?? "",
+    ...(options.ip === null ? [] : options.blocked),
+    "--",
+    options.bwrap,
+    ...options.inner,
   ];
 }
 
@@ -147,7 +181,12 @@ export function startSlirp(net: UserNet, pid: number, timeoutMs = 10_000): Promi
     await exited;
     clearTimeout(lingering);
   };
-  const lastWords = () => said.trim().split("\n").filter((l) => !/^WARNING: Support for seccomp is experimental/.test(l)).at(-1) ?? "";
+  const lastWords = () =>
+    said
+      .trim()
+      .split("\n")
+      .filter((l) => !/^WARNING: Support for seccomp is experimental/.test(l))
+      .at(-1) ?? "";
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       void stop().then(() => resolve({ ok: false, reason: `slirp4netns was not ready within ${timeoutMs / 1000} s${lastWords() ? `: ${lastWords()}` : ""}` }));

@@ -7,7 +7,17 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, testGit, type TestRepo } from "../../test/support/git-repo.ts";
-import { createWorkDir, defaultWorkRoot, listMissionWorkDirs, missionWorkFolder, removeEmptyMissionFolder, removeWorkDir, retireWorkDir, workRepo, WorkRootError } from "./work-dir.ts";
+import {
+  createWorkDir,
+  defaultWorkRoot,
+  listMissionWorkDirs,
+  missionWorkFolder,
+  removeEmptyMissionFolder,
+  removeWorkDir,
+  retireWorkDir,
+  workRepo,
+  WorkRootError,
+} from "./work-dir.ts";
 
 let repo: TestRepo;
 let root: string;
@@ -51,7 +61,11 @@ describe("a work directory", () => {
 
   it("is made side by side with others, none locking the repository, and listed from its record", async () => {
     const { info, folder, head } = await setup();
-    const dirs = await Promise.all(Array.from({ length: 8 }, (_, i) => createWorkDir({ git: repo.git, repo: info, folder, label: `i${i}.1`, commit: head, record: { mission: "m-test", purpose: `i${i}`, attempt: 1 } })));
+    const dirs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        createWorkDir({ git: repo.git, repo: info, folder, label: `i${i}.1`, commit: head, record: { mission: "m-test", purpose: `i${i}`, attempt: 1 } }),
+      ),
+    );
     expect(new Set(dirs.map((d) => d.root)).size).toBe(8);
     // The mission's folder can be crossed, not listed (as long as one is not root).
     expect((await stat(folder)).mode & 0o777).toBe(0o300);
@@ -119,14 +133,19 @@ describe("a work directory's objects", () => {
   async function packFiles(dir: { startObjects: readonly string[] }): Promise<string> {
     const found: string[] = [];
     for (const folder of dir.startObjects) {
-      for (const name of (await readdir(join(folder, "pack"))).filter((n) => n.endsWith(".pack"))) found.push(String((await stat(join(folder, "pack", name))).ino));
+      for (const name of (await readdir(join(folder, "pack"))).filter((n) => n.endsWith(".pack")))
+        found.push(String((await stat(join(folder, "pack", name))).ino));
     }
     return found.sort().join(",");
   }
   /** The objects of a commit and its tree (no history), as `<id> <type>`. */
   async function commitAndTree(commit: string): Promise<string[]> {
     const listed = await repo.run("ls-tree", "-r", "-t", commit);
-    return [`${commit} commit`, `${await repo.run("rev-parse", `${commit}^{tree}`)} tree`, ...listed.split("\n").map((l) => `${l.split(/\s/)[2]} ${l.split(/\s/)[1]}`)].sort();
+    return [
+      `${commit} commit`,
+      `${await repo.run("rev-parse", `${commit}^{tree}`)} tree`,
+      ...listed.split("\n").map((l) => `${l.split(/\s/)[2]} ${l.split(/\s/)[1]}`),
+    ].sort();
   }
 
   it("are its start commit and tree only: no history, nothing unreachable, however the agent asks", async () => {
@@ -152,7 +171,8 @@ describe("a work directory's objects", () => {
     let packs = 0;
     const git = testGit((args) => (packs += args.includes("pack-objects") ? 1 : 0));
     const info = await workRepo(git, repo.dir);
-    const make = (label: string, commit: string) => createWorkDir({ git, repo: info, folder, label, commit, record: { mission: "m-test", purpose: label.split(".")[0]!, attempt: 1 } });
+    const make = (label: string, commit: string) =>
+      createWorkDir({ git, repo: info, folder, label, commit, record: { mission: "m-test", purpose: label.split(".")[0]!, attempt: 1 } });
     const first = await Promise.all(Array.from({ length: 6 }, (_, i) => make(`i${i}.1`, head)));
     expect(packs).toBe(1);
     // Each directory links the one pack into a folder of its own (the sandbox shows nothing else).

@@ -105,7 +105,11 @@ async function readWorkRepo(git: Git, repoDir: string): Promise<WorkRepo> {
   const own = await realpath(layout.objectsDir);
   const alternates = await readAlternates(own);
   const topLevel = layout.bare ? null : await realpath(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
-  const name = basename(topLevel ?? commonDir).replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "repo";
+  const name =
+    basename(topLevel ?? commonDir)
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^[._-]+/, "")
+      .slice(0, 40) || "repo";
   const key = `${name}-${createHash("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
   return { repoDir, objects: { commonDir, objects: [own, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
 }
@@ -131,7 +135,9 @@ export function missionWorkFolder(root: string, repo: WorkRepo, mission: string)
   const absolute = resolve(root);
   for (const inside of [repo.topLevel, repo.objects.commonDir]) {
     if (inside !== null && isWithin(absolute, inside)) {
-      throw new WorkRootError(`the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`);
+      throw new WorkRootError(
+        `the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`,
+      );
     }
   }
   return join(absolute, repo.key, mission);
@@ -161,7 +167,14 @@ async function allDone(steps: readonly Promise<unknown>[]): Promise<void> {
  * A few files written directly and one `git read-tree -u`: no lock of the user's repository, so
  * any number are made at once.
  */
-export async function createWorkDir(input: { git: Git; repo: WorkRepo; folder: string; label: string; commit: string; record: Omit<WorkDirRecord, "schema" | "dir"> }): Promise<WorkDir> {
+export async function createWorkDir(input: {
+  git: Git;
+  repo: WorkRepo;
+  folder: string;
+  label: string;
+  commit: string;
+  record: Omit<WorkDirRecord, "schema" | "dir">;
+}): Promise<WorkDir> {
   if (!LABEL.test(input.label)) throw new RangeError(`work directory label ${JSON.stringify(input.label)}: use [a-z0-9._-]`);
   if (!/^[0-9a-f]{40,64}$/.test(input.commit)) throw new RangeError(`${JSON.stringify(input.commit)} is not a full commit id`);
   await mkdir(input.folder, { recursive: true, mode: 0o700 });
@@ -256,7 +269,10 @@ export async function removeWorkDir(dir: Pick<WorkDir, "root">): Promise<void> {
  */
 export async function retireWorkDir(dir: Pick<WorkDir, "root">): Promise<{ readonly removed: Promise<void> }> {
   const retired = `${dir.root}.removed`;
-  const moved = await rename(dir.root, retired).then(() => true, () => false);
+  const moved = await rename(dir.root, retired).then(
+    () => true,
+    () => false,
+  );
   if (!moved) await removeWorkDir(dir);
   return { removed: moved ? removeWorkDir({ root: retired }) : Promise.resolve() };
 }

@@ -9,7 +9,9 @@ const INVISIBLE_ONE = new RegExp(`^${INVISIBLE.source}$`, "u");
 const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
 /** The named references (HTML5) that stand for an invisible character. */
 const INVISIBLE_NAMES = new Set(
-  "shy zwnj zwj lrm rlm ZeroWidthSpace NegativeVeryThinSpace NegativeThinSpace NegativeMediumSpace NegativeThickSpace NoBreak ApplyFunction af InvisibleTimes it InvisibleComma ic".split(" "),
+  "shy zwnj zwj lrm rlm ZeroWidthSpace NegativeVeryThinSpace NegativeThinSpace NegativeMediumSpace NegativeThickSpace NoBreak ApplyFunction af InvisibleTimes it InvisibleComma ic".split(
+    " ",
+  ),
 );
 
 export function removeInvisibleReferences(text: string): string {

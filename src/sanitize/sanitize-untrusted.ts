@@ -66,7 +66,10 @@ function sanitizeOnce(text: string): string {
     const html = blocks.lines[start]!.html;
     let end = start + 1;
     while (end < blocks.lines.length && blocks.lines[end]!.html === html) end++;
-    const segment = blocks.lines.slice(start, end).map((line) => line.text).join("\n");
+    const segment = blocks.lines
+      .slice(start, end)
+      .map((line) => line.text)
+      .join("\n");
     const scanned = scanInline(segment, { html, links: blocks.links });
     out.push(scanned.text);
     if (scanned.cut) break;

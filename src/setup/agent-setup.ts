@@ -34,11 +34,35 @@ export const PINNED = {
 const npm = (p: { package: string; version: string }) => `npm install -g ${p.package}@${p.version}`;
 
 export const AGENT_SETUP: Readonly<Record<AgentChoice, AgentSetup>> = {
-  claude: { title: "Claude Code", install: npm(PINNED.claude), secrets: ["ANTHROPIC_API_KEY"], program: "claude", keyHint: "an Anthropic API key, from console.anthropic.com" },
-  codex: { title: "Codex CLI", install: npm(PINNED.codex), secrets: ["CODEX_API_KEY"], program: "codex", keyHint: "an OpenAI API key, from platform.openai.com" },
-  gemini: { title: "Gemini CLI", install: npm(PINNED.gemini), secrets: ["GEMINI_API_KEY"], program: "gemini", keyHint: "a Gemini API key, from aistudio.google.com" },
+  claude: {
+    title: "Claude Code",
+    install: npm(PINNED.claude),
+    secrets: ["ANTHROPIC_API_KEY"],
+    program: "claude",
+    keyHint: "an Anthropic API key, from console.anthropic.com",
+  },
+  codex: {
+    title: "Codex CLI",
+    install: npm(PINNED.codex),
+    secrets: ["CODEX_API_KEY"],
+    program: "codex",
+    keyHint: "an OpenAI API key, from platform.openai.com",
+  },
+  gemini: {
+    title: "Gemini CLI",
+    install: npm(PINNED.gemini),
+    secrets: ["GEMINI_API_KEY"],
+    program: "gemini",
+    keyHint: "a Gemini API key, from aistudio.google.com",
+  },
   // pipx is on GitHub's Ubuntu runners; the preset runs aider with --model sonnet (Anthropic's key).
-  aider: { title: "aider", install: `pipx install ${PINNED.aider.package}==${PINNED.aider.version}`, secrets: ["ANTHROPIC_API_KEY"], program: "aider", keyHint: "an Anthropic API key: the preset runs aider with --model sonnet" },
+  aider: {
+    title: "aider",
+    install: `pipx install ${PINNED.aider.package}==${PINNED.aider.version}`,
+    secrets: ["ANTHROPIC_API_KEY"],
+    program: "aider",
+    keyHint: "an Anthropic API key: the preset runs aider with --model sonnet",
+  },
   command: { title: "your own command", install: null, secrets: [], program: null, keyHint: null },
 };
 

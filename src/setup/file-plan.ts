@@ -14,7 +14,11 @@ export interface PlannedFile {
   readonly action: FileAction;
 }
 
-export function planFiles(wanted: ReadonlyArray<{ readonly path: string; readonly text: string }>, existing: Readonly<Record<string, string | null>>, force: boolean): PlannedFile[] {
+export function planFiles(
+  wanted: ReadonlyArray<{ readonly path: string; readonly text: string }>,
+  existing: Readonly<Record<string, string | null>>,
+  force: boolean,
+): PlannedFile[] {
   return wanted.map(({ path, text }) => {
     const before = existing[path] ?? null;
     const action: FileAction = before === null ? "create" : before === text ? "unchanged" : force ? "replace" : "differs";

@@ -6,4 +6,13 @@ export { unifiedDiff } from "./line-diff.ts";
 export { MarkedTemplateError, parseMarkedTemplate, renderMarkedTemplate, yoursBlocks, type MarkedTemplate, type Segment } from "./marked-template.ts";
 export { appInstallStep, botLoginStep, personSteps, pullRequestSettingStep, secretStep } from "./person-steps.ts";
 export { apiUrl, parseRemoteUrl, parseRepoFlag, webUrl, type GitHubRepository } from "./remote-url.ts";
-export { choiceOf, CONFIG_FILE_PATH, madeBy, renderWorkflow, upgradeWorkflow, WORKFLOW_PATH, type UpgradeResult, type WorkflowChoice } from "./workflow-text.ts";
+export {
+  choiceOf,
+  CONFIG_FILE_PATH,
+  madeBy,
+  renderWorkflow,
+  upgradeWorkflow,
+  WORKFLOW_PATH,
+  type UpgradeResult,
+  type WorkflowChoice,
+} from "./workflow-text.ts";

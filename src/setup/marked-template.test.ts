@@ -24,7 +24,9 @@ describe("marked templates", () => {
   it("come back byte for byte when nothing is changed, the repository's template too", () => {
     for (const text of [FILE, TEMPLATE]) {
       const parsed = parseMarkedTemplate(text, "x.yml");
-      expect(renderMarkedTemplate(parsed, { yours: {}, app: false, stamp: `${parsed.version ?? ""}${parsed.madeBy === null ? "" : ` (${parsed.madeBy})`}` })).toBe(text);
+      expect(
+        renderMarkedTemplate(parsed, { yours: {}, app: false, stamp: `${parsed.version ?? ""}${parsed.madeBy === null ? "" : ` (${parsed.madeBy})`}` }),
+      ).toBe(text);
     }
   });
 
@@ -48,7 +50,16 @@ jobs:
 
   it("holds the blocks naruto init fills and the parts the App takes over", () => {
     const parsed = parseMarkedTemplate(TEMPLATE, "templates/naruto.yml");
-    expect(Object.keys(yoursBlocks(parsed)).sort()).toEqual(["plan-env", "plan-install", "queue-env", "queue-install", "review-env", "review-install", "work-env", "work-install"]);
+    expect(Object.keys(yoursBlocks(parsed)).sort()).toEqual([
+      "plan-env",
+      "plan-install",
+      "queue-env",
+      "queue-install",
+      "review-env",
+      "review-install",
+      "work-env",
+      "work-install",
+    ]);
     expect(parsed.segments.flatMap((s) => (s.kind === "without-app" ? [s.name] : []))).toEqual(["issue_comment", "command", "watch"]);
     // doctor compares a repository's workflow with this version's: the stamp must say which.
     expect(parsed.version).toBe(PACKAGE.version);

@@ -28,7 +28,11 @@ export interface MarkedTemplate {
 /** A marker that does not pair up: the file cannot be taken apart safely. */
 export class MarkedTemplateError extends Error {
   override readonly name = "MarkedTemplateError";
-  constructor(readonly path: string, readonly line: number, problem: string) {
+  constructor(
+    readonly path: string,
+    readonly line: number,
+    problem: string,
+  ) {
     super(`${path}:${line}: ${problem}`);
   }
 }
@@ -55,7 +59,11 @@ export function parseMarkedTemplate(text: string, path: string): MarkedTemplate 
     }
     const marker = MARKER.exec(line.replace(/\r?\n$/, ""));
     if (marker === null && LOOKS_LIKE_MARKER.test(line)) {
-      throw new MarkedTemplateError(path, index + 1, `"${line.trim()}" is not a marker naruto reads: write "# >>> naruto yours: NAME" or "# <<< naruto yours: NAME" (NAME in a-z, 0-9, _ and -)`);
+      throw new MarkedTemplateError(
+        path,
+        index + 1,
+        `"${line.trim()}" is not a marker naruto reads: write "# >>> naruto yours: NAME" or "# <<< naruto yours: NAME" (NAME in a-z, 0-9, _ and -)`,
+      );
     }
     if (marker === null) {
       if (open !== null) open.body += line;
@@ -64,7 +72,8 @@ export function parseMarkedTemplate(text: string, path: string): MarkedTemplate 
     }
     const [, arrow, kind, name] = marker as unknown as [string, ">>>" | "<<<", "yours" | "without-app", string];
     if (arrow === ">>>") {
-      if (open !== null) throw new MarkedTemplateError(path, index + 1, `"${kind}: ${name}" opens inside "${open.kind}: ${open.name}" (line ${open.at}), which is not closed`);
+      if (open !== null)
+        throw new MarkedTemplateError(path, index + 1, `"${kind}: ${name}" opens inside "${open.kind}: ${open.name}" (line ${open.at}), which is not closed`);
       const key = `${kind}:${name}`;
       if (seen.has(key)) throw new MarkedTemplateError(path, index + 1, `"${kind}: ${name}" is marked twice`);
       seen.add(key);
@@ -74,7 +83,13 @@ export function parseMarkedTemplate(text: string, path: string): MarkedTemplate 
       return;
     }
     if (open === null || open.kind !== kind || open.name !== name) {
-      throw new MarkedTemplateError(path, index + 1, open === null ? `"${kind}: ${name}" closes a block that was not opened` : `"${kind}: ${name}" closes "${open.kind}: ${open.name}" (opened on line ${open.at})`);
+      throw new MarkedTemplateError(
+        path,
+        index + 1,
+        open === null
+          ? `"${kind}: ${name}" closes a block that was not opened`
+          : `"${kind}: ${name}" closes "${open.kind}: ${open.name}" (opened on line ${open.at})`,
+      );
     }
     segments.push({ kind, name, open: open.line, body: open.body, close: line });
     open = null;

@@ -18,13 +18,21 @@ export function secretStep(repo: GitHubRepository | null, name: string, hint: st
 }
 
 export function pullRequestSettingStep(repo: GitHubRepository | null): string {
-  const org = repo === null ? "" : `\n     (an organisation's repository: the organisation must allow it first, https://${repo.host}/organizations/${repo.owner}/settings/actions)`;
+  const org =
+    repo === null
+      ? ""
+      : `\n     (an organisation's repository: the organisation must allow it first, https://${repo.host}/organizations/${repo.owner}/settings/actions)`;
   return `Tick "Allow GitHub Actions to create and approve pull requests" under Workflow permissions, and Save: ${page(repo, "settings/actions", "Settings → Actions → General")}${org}\n     or: gh api -X PUT repos/${repo === null ? "OWNER/NAME" : `${repo.owner}/${repo.name}`}/actions/permissions/workflow -F can_approve_pull_request_reviews=true`;
 }
 
 export function appInstallStep(repo: GitHubRepository | null, slug: string | null): string {
   const host = repo?.host ?? "github.com";
-  const where = slug === null ? `https://${host}/settings/apps (your App → Install App)` : host === "github.com" ? `https://github.com/apps/${slug}/installations/new` : `https://${host}/github-apps/${slug}/installations/new`;
+  const where =
+    slug === null
+      ? `https://${host}/settings/apps (your App → Install App)`
+      : host === "github.com"
+        ? `https://github.com/apps/${slug}/installations/new`
+        : `https://${host}/github-apps/${slug}/installations/new`;
   return `Install your naruto App on this repository: ${where}\n     (no App yet? create it from naruto's app.yml and run its server: naruto's docs/app.md)`;
 }
 

@@ -16,22 +16,30 @@ afterAll(async () => {
   await Promise.all(repos.map((r) => r.remove()));
 });
 
-describeStoreConformance("local git ref store", async () => {
-  const repo = await createTestRepo();
-  repos.push(repo);
-  return createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
-  // Locally the writers are processes of one machine; 16 racing writers already retry hundreds of
-  // times (every lost race costs a few git processes), which is what the contract is about.
-}, { concurrent: 16 });
+describeStoreConformance(
+  "local git ref store",
+  async () => {
+    const repo = await createTestRepo();
+    repos.push(repo);
+    return createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+    // Locally the writers are processes of one machine; 16 racing writers already retry hundreds of
+    // times (every lost race costs a few git processes), which is what the contract is about.
+  },
+  { concurrent: 16 },
+);
 
 // A SHA-256 repository: fast-import writes the store's commits in either object format.
-describeStoreConformance("local git ref store (SHA-256 repository)", async () => {
-  const repo = await createTestRepo();
-  repos.push(repo);
-  const dir = `${repo.dir}/sha256`;
-  await repo.run("init", "-q", "--object-format=sha256", dir);
-  return createLocalMissionStore({ git: repo.git, repoDir: dir });
-}, { concurrent: 4 });
+describeStoreConformance(
+  "local git ref store (SHA-256 repository)",
+  async () => {
+    const repo = await createTestRepo();
+    repos.push(repo);
+    const dir = `${repo.dir}/sha256`;
+    await repo.run("init", "-q", "--object-format=sha256", dir);
+    return createLocalMissionStore({ git: repo.git, repoDir: dir });
+  },
+  { concurrent: 4 },
+);
 
 describe("local git ref store: one record per item", () => {
   async function fresh() {
@@ -68,7 +76,13 @@ describe("local git ref store: one record per item", () => {
     const blocked: string[] = [];
     for (let i = 0; i < 256; i++) {
       const folder = join(objects, i.toString(16).padStart(2, "0"));
-      if (await writeFile(folder, "", { flag: "wx" }).then(() => true, () => false)) blocked.push(folder);
+      if (
+        await writeFile(folder, "", { flag: "wx" }).then(
+          () => true,
+          () => false,
+        )
+      )
+        blocked.push(folder);
     }
     await rename(join(objects, "pack"), join(objects, "pack.aside"));
     await writeFile(join(objects, "pack"), "");
@@ -78,34 +92,38 @@ describe("local git ref store: one record per item", () => {
     expect(await repo.run("rev-parse", "refs/naruto/missions/m-test1")).toBe(before);
   });
 
-  it("loads every version back exactly, also from a store that never saw it (a resumed run)", async () => {
-    const { repo, store } = await fresh();
-    const saved: Mission[] = [];
-    await runSimulatedMission({
-      items: simulatedPlan(24),
-      apply: async (e) => {
-        const r = await applyEvent(store, "m-test1", e);
-        if (!r.duplicate) saved.push(r.mission);
-        return r;
-      },
-    });
-    const versions = (await repo.run("rev-list", "--reverse", "refs/naruto/missions/m-test1")).split("\n");
-    expect(versions).toHaveLength(saved.length);
-    const read: Mission[] = [];
-    for (const v of versions) read.push(await readMissionVersion(repo.git, repo.dir, v));
-    expect(read.map((m) => JSON.stringify(m))).toEqual(saved.map((m) => JSON.stringify(m)));
-    // Another process (resume after a crash) reads the last version and goes on from it.
-    const resumed = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
-    const loaded = await resumed.load("m-test1");
-    expect(loaded?.mission).toEqual(saved.at(-1));
-    const r = await applyEvent(resumed, "m-test1", {
-      type: "tampered",
-      at: at(100),
-      findings: [{ at: at(100), what: "refs/heads/main", before: null, after: "1".repeat(40), blame: "user", attempts: [], action: null }],
-    });
-    expect(r.duplicate).toBe(false);
-    expect(await readMissionVersion(repo.git, repo.dir, await repo.run("rev-parse", "refs/naruto/missions/m-test1"))).toEqual(r.mission);
-  }, HEAVY_TEST_TIMEOUT_MS);
+  it(
+    "loads every version back exactly, also from a store that never saw it (a resumed run)",
+    async () => {
+      const { repo, store } = await fresh();
+      const saved: Mission[] = [];
+      await runSimulatedMission({
+        items: simulatedPlan(24),
+        apply: async (e) => {
+          const r = await applyEvent(store, "m-test1", e);
+          if (!r.duplicate) saved.push(r.mission);
+          return r;
+        },
+      });
+      const versions = (await repo.run("rev-list", "--reverse", "refs/naruto/missions/m-test1")).split("\n");
+      expect(versions).toHaveLength(saved.length);
+      const read: Mission[] = [];
+      for (const v of versions) read.push(await readMissionVersion(repo.git, repo.dir, v));
+      expect(read.map((m) => JSON.stringify(m))).toEqual(saved.map((m) => JSON.stringify(m)));
+      // Another process (resume after a crash) reads the last version and goes on from it.
+      const resumed = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
+      const loaded = await resumed.load("m-test1");
+      expect(loaded?.mission).toEqual(saved.at(-1));
+      const r = await applyEvent(resumed, "m-test1", {
+        type: "tampered",
+        at: at(100),
+        findings: [{ at: at(100), what: "refs/heads/main", before: null, after: "1".repeat(40), blame: "user", attempts: [], action: null }],
+      });
+      expect(r.duplicate).toBe(false);
+      expect(await readMissionVersion(repo.git, repo.dir, await repo.run("rev-parse", "refs/naruto/missions/m-test1"))).toEqual(r.mission);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 
   it("detects a lost race even when it knows the version it saved (two stores, one ref)", async () => {
     const { repo, store } = await fresh();

@@ -13,7 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseMission, type Mission, } from "../mission/index.ts";
+import { parseMission, type Mission } from "../mission/index.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/index.ts";
 import { rawIdent, rawText, runFastImport, type ImportChange, type ImportCommit } from "../git/index.ts";
 import { DOCUMENT_FILE, documentText, itemPath, joinRecords, missionFiles, PROOF_FILE, recordText } from "../mission/index.ts";
@@ -78,7 +78,10 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
    * that version is still the stored one (a load while nothing changed, the driver's every tick).
    */
   const looseRefValue = async (ref: string): Promise<string | null> => {
-    const dir = await (commonDir ??= repoLayout(git, repoDir).then((l) => l.commonDir, () => null));
+    const dir = await (commonDir ??= repoLayout(git, repoDir).then(
+      (l) => l.commonDir,
+      () => null,
+    ));
     if (dir === null) return null;
     const text = await readFile(join(dir, ref), "latin1").catch(() => null);
     const value = text?.trim() ?? "";

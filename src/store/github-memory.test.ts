@@ -20,13 +20,15 @@ describe("mission memory", () => {
   it("runs the tasks of one mission one at a time, in order, past a failing one", async () => {
     const memory = createMissionMemory();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      await new Promise((r) => setImmediate(r));
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await new Promise((r) => setImmediate(r));
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([memory.serial("m-1", task("a")), memory.serial("m-1", task("b", true)), memory.serial("m-1", task("c"))]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);

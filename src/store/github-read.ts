@@ -19,7 +19,9 @@ const MAX_DEPTH = 3;
 export type VersionFiles = { readonly tree: string; readonly files: readonly CommittedFile[] } | null;
 
 /** Reads versions of missions, remembering which missions were too large for one answer. */
-export function createVersionReader(github: Pick<GitHubPort, "readCommitFiles" | "readTreeLevel">): (mission: string, version: string) => Promise<VersionFiles> {
+export function createVersionReader(
+  github: Pick<GitHubPort, "readCommitFiles" | "readTreeLevel">,
+): (mission: string, version: string) => Promise<VersionFiles> {
   const large = new Set<string>();
   return async (mission, version) => {
     if (!large.has(mission)) {

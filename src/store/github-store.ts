@@ -58,7 +58,8 @@ export interface GitHubMissionStoreOptions {
 }
 
 export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_PREFIX, nonce = randomUUID }: GitHubMissionStoreOptions): MissionStore {
-  if (!refPrefix.startsWith("refs/") || !refPrefix.endsWith("/")) throw new TypeError(`refPrefix ${JSON.stringify(refPrefix)}: a ref namespace such as refs/heads/naruto-state/`);
+  if (!refPrefix.startsWith("refs/") || !refPrefix.endsWith("/"))
+    throw new TypeError(`refPrefix ${JSON.stringify(refPrefix)}: a ref namespace such as refs/heads/naruto-state/`);
   const memory = createMissionMemory();
 
   const read = async (id: string): Promise<({ version: string } & StoredFiles) | null> => {
@@ -78,7 +79,9 @@ export function createGitHubMissionStore({ github, refPrefix = GITHUB_STATE_REF_
     const files = new Map<string, string>();
     for (const file of found?.files ?? []) files.set(file.path, file.text ?? (await github.readBlob(file.sha)));
     if (found === null || !(files.has(DOCUMENT_FILE) || files.has(WHOLE_DOCUMENT_FILE))) {
-      throw new CorruptMissionError(`${ref} at ${version} has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}: delete the ref or restore it from its history`);
+      throw new CorruptMissionError(
+        `${ref} at ${version} has neither ${DOCUMENT_FILE} nor ${WHOLE_DOCUMENT_FILE}: delete the ref or restore it from its history`,
+      );
     }
     return { tree: found.tree, files };
   };

@@ -68,7 +68,10 @@ describe("an agent printing workflow commands in its work job", () => {
     expect(step.log, shown).toContain("  | ::add-mask::naruto-mask-probe");
     expect(step.log).toContain("  | see # #[add-mask]naruto-old-mask-probe");
     const probes = (text: string) => text.includes("probe");
-    expect(step.commands.filter((c) => probes(c.name) || probes(c.data) || Object.values(c.properties).some(probes)), shown).toEqual([]);
+    expect(
+      step.commands.filter((c) => probes(c.name) || probes(c.data) || Object.values(c.properties).some(probes)),
+      shown,
+    ).toEqual([]);
     expect(step.annotations.filter((a) => probes(a.message))).toEqual([]);
     expect(Object.entries(step.outputs).filter(([k, v]) => probes(k) || probes(v))).toEqual([]);
     expect(step.conclusion, shown).toBe("success");

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => world.close());
 
-const PLAN = "version: 1\ntitle: Two files\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    prompt: |\n      create src/alpha.ts \"export const alpha = 1;\\n\"\n";
+const PLAN =
+  'version: 1\ntitle: Two files\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    prompt: |\n      create src/alpha.ts "export const alpha = 1;\\n"\n';
 
 async function command(event: Awaited<ReturnType<World["comment"]>>) {
   const job = await world.job("command");
@@ -38,7 +39,12 @@ describe("command mode", () => {
     expect(job.log.outputs["mission"]).toBe(id);
 
     const mission = await world.mission(id);
-    expect(mission).toMatchObject({ status: "planning", task: "make two files", plan_text: PLAN.trimEnd(), source: { kind: "github", repo: REPO, issue: 1, comment_id: event.comment.id, actor: "octo-maintainer" } });
+    expect(mission).toMatchObject({
+      status: "planning",
+      task: "make two files",
+      plan_text: PLAN.trimEnd(),
+      source: { kind: "github", repo: REPO, issue: 1, comment_id: event.comment.id, actor: "octo-maintainer" },
+    });
     expect(mission.base).toEqual({ ref: "main", commit: await world.ref("refs/heads/main") });
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.base.commit);
     const dispatches = world.fake.dispatches.filter((d) => d.inputs["mission"] === id);
@@ -102,8 +108,15 @@ describe("command mode", () => {
     const before = world.fake.requests.length;
     expect((await command(await world.comment("octo-maintainer", "/naruto status"))).outcome).toMatchObject({ kind: "mission", mission: outcome.mission });
     const read = world.fake.requests.slice(before).map((r) => r.path);
-    for (const other of others) expect(read.filter((p) => p.includes(other)), other).toEqual([]);
-    expect(read.filter((p) => decodeURIComponent(p).includes("matching-refs/heads/naruto-state/by-issue/1/")), read.join("\n")).toHaveLength(1);
+    for (const other of others)
+      expect(
+        read.filter((p) => p.includes(other)),
+        other,
+      ).toEqual([]);
+    expect(
+      read.filter((p) => decodeURIComponent(p).includes("matching-refs/heads/naruto-state/by-issue/1/")),
+      read.join("\n"),
+    ).toHaveLength(1);
   });
 
   it("approve starts a plan that waits for it: one workflow run whose matrix is every ready item", async () => {
@@ -111,13 +124,29 @@ describe("command mode", () => {
     const { job, outcome } = await command(start);
     if (outcome.kind !== "mission") throw new Error("no mission");
     // What the plan run's publish job records (see mission.git.test.ts for the whole way).
-    const planned = await applyEvent(job.deps.store, outcome.mission, plannedEvent(checkPlan((await world.mission(outcome.mission)).plan_text ?? ""), new Date().toISOString()));
+    const planned = await applyEvent(
+      job.deps.store,
+      outcome.mission,
+      plannedEvent(checkPlan((await world.mission(outcome.mission)).plan_text ?? ""), new Date().toISOString()),
+    );
     expect(planned.mission.status).toBe("awaiting_approval");
     const approve = await world.comment("octo-maintainer", "/naruto approve");
     const approved = await command(approve);
-    expect(approved.outcome).toMatchObject({ kind: "mission", mission: outcome.mission, dispatched: [{ item: "alpha", attempt: 1 }, { item: "beta", attempt: 1 }] });
+    expect(approved.outcome).toMatchObject({
+      kind: "mission",
+      mission: outcome.mission,
+      dispatched: [
+        { item: "alpha", attempt: 1 },
+        { item: "beta", attempt: 1 },
+      ],
+    });
     const runs = world.fake.dispatches.filter((d) => d.inputs["mission"] === outcome.mission && d.inputs["phase"] === "work");
-    expect(runs.map((d) => JSON.parse(d.inputs["items"] ?? "[]"))).toEqual([[{ item: "alpha", attempt: 1 }, { item: "beta", attempt: 1 }]]);
+    expect(runs.map((d) => JSON.parse(d.inputs["items"] ?? "[]"))).toEqual([
+      [
+        { item: "alpha", attempt: 1 },
+        { item: "beta", attempt: 1 },
+      ],
+    ]);
     const mission = await world.mission(outcome.mission);
     const url = `${world.fake.url}/${REPO}/actions/runs/${runs[0]?.runId}`;
     expect(mission.items.map((i) => i.attempts[0]?.runner)).toEqual([url, url]);

@@ -32,8 +32,21 @@ interface Run {
 /** One step of a job: a fresh runner folder (unless `dir` continues a job), the event file, the action as a process. */
 async function runAction(input: { inputs: Record<string, string>; event: { name: string; payload: unknown }; token: string; dir?: string }): Promise<Run> {
   // Every input of action.yml is set, defaults included, as the runner does.
-  const inputs = { mode: "", mission: "", items: "", "github-token": input.token, config: ".github/naruto.yml", artifacts: "", "bot-login": BOT, ...input.inputs };
-  return runStep({ ...input, argv: [DIST], env: Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replaceAll(" ", "_").toUpperCase()}`, v])) });
+  const inputs = {
+    mode: "",
+    mission: "",
+    items: "",
+    "github-token": input.token,
+    config: ".github/naruto.yml",
+    artifacts: "",
+    "bot-login": BOT,
+    ...input.inputs,
+  };
+  return runStep({
+    ...input,
+    argv: [DIST],
+    env: Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replaceAll(" ", "_").toUpperCase()}`, v])),
+  });
 }
 
 /** A step of a job as a process: the runner's variables, `env` on top, in the job's folder `dir`. */
@@ -83,7 +96,11 @@ describe("dist/index.js as the runner runs it", () => {
   it("command mode: a /naruto comment becomes a mission, with the mission output and a job summary", async () => {
     const event = await world.comment("octo-maintainer", "/naruto plan tidy up\n\n```naruto\nversion: 1\nitems:\n  - id: tidy\n    writes: [src/tidy.ts]\n```");
     const payload = world.fake.payloads.issueComment({ repo: REPO, commentId: event.comment.id });
-    const { token } = world.fake.issueAppToken({ owner: "acme", permissions: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write" }, bot: BOT });
+    const { token } = world.fake.issueAppToken({
+      owner: "acme",
+      permissions: { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write" },
+      bot: BOT,
+    });
     const run = await runAction({ inputs: { mode: "command" }, event: { name: "issue_comment", payload }, token });
     expect(run.code, run.stdout).toBe(0);
     const id = run.outputs["mission"];
@@ -111,7 +128,10 @@ describe("dist/index.js as the runner runs it", () => {
 
     const plan = await runStep({ argv: [stepEnv.NARUTO_CLI], env: stepEnv, event: dispatch, dir: prepare.dir });
     expect(plan.code, plan.stdout).toBe(0);
-    const artifact = JSON.parse(await readFile(join(prepare.outputs["artifact"]!, "plan.json"), "utf8")) as { mission: string; outcome: { kind: string; text: string } };
+    const artifact = JSON.parse(await readFile(join(prepare.outputs["artifact"]!, "plan.json"), "utf8")) as {
+      mission: string;
+      outcome: { kind: string; text: string };
+    };
     expect(artifact).toMatchObject({ mission: id, outcome: { kind: "plan" } });
     expect(artifact.outcome.text).toContain("id: tidy");
   });
@@ -120,6 +140,8 @@ describe("dist/index.js as the runner runs it", () => {
     const { token } = world.fake.issueAppToken({ owner: "acme", permissions: { metadata: "read" }, bot: BOT });
     const run = await runAction({ inputs: { mode: "deploy" }, event: { name: "workflow_dispatch", payload: {} }, token });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('::error::naruto: ModeInputError: input mode "deploy": expected one of command, plan, work, watch, review, queue, publish, sweep');
+    expect(run.stdout).toContain(
+      '::error::naruto: ModeInputError: input mode "deploy": expected one of command, plan, work, watch, review, queue, publish, sweep',
+    );
   });
 });

@@ -73,7 +73,16 @@ async function artifact(top: ForgedDir): Promise<{ folder: string; result: WorkR
   await mkdir(folder, { recursive: true });
   await run("bundle", "create", "-q", join(folder, "checkpoint.bundle"), BRANCH, `^${base}`);
   await run("update-ref", "-d", BRANCH);
-  const result: WorkResult = { schema: "naruto.work-result/v1", mission: MISSION, item: "alpha", attempt: 1, outcome: { kind: "checkpointed", commit, base, changed: ["src/alpha/x.ts"] }, commit, base, job: null };
+  const result: WorkResult = {
+    schema: "naruto.work-result/v1",
+    mission: MISSION,
+    item: "alpha",
+    attempt: 1,
+    outcome: { kind: "checkpointed", commit, base, changed: ["src/alpha/x.ts"] },
+    commit,
+    base,
+    job: null,
+  };
   await writeFile(join(folder, "result.json"), JSON.stringify(result));
   return { folder, result, commit };
 }
@@ -81,7 +90,17 @@ async function artifact(top: ForgedDir): Promise<{ folder: string; result: WorkR
 async function recheck(top: ForgedDir, cfg: Config = config()) {
   const { folder, result, commit } = await artifact(top);
   const alpha = mission.items.find((i) => i.id === "alpha")!;
-  const checked = await recheckCheckpoint({ git, repoDir: clone, folder, mission, item: alpha, attempt: 1, result, config: cfg, queueRef: "refs/naruto/queue" });
+  const checked = await recheckCheckpoint({
+    git,
+    repoDir: clone,
+    folder,
+    mission,
+    item: alpha,
+    attempt: 1,
+    result,
+    config: cfg,
+    queueRef: "refs/naruto/queue",
+  });
   return { checked, commit };
 }
 
@@ -97,17 +116,42 @@ const inAlpha = (...entries: ForgedDir): ForgedDir => [["src", [keep, ["alpha", 
 describe("the Action's re-check refuses forged checkpoints by path and rule", () => {
   it.each<[string, ForgedDir, string, boolean]>([
     ["a gitlink", inAlpha(["sub", { gitlink: "0123456789abcdef0123456789abcdef01234567" }]), "src/alpha/sub (gitlink)", false],
-    [".gitmodules under the subtree", inAlpha([".gitmodules", `[submodule "x"]\n\tpath = x\n\turl = https://example.test/x\n`]), "src/alpha/.gitmodules (gitmodules)", false],
-    ["src/alpha/x/.gitattributes", inAlpha(["x", [[".gitattributes", "* filter=lfs diff=lfs merge=lfs\n"]]]), "src/alpha/x/.gitattributes (gitattributes)", false],
+    [
+      ".gitmodules under the subtree",
+      inAlpha([".gitmodules", `[submodule "x"]\n\tpath = x\n\turl = https://example.test/x\n`]),
+      "src/alpha/.gitmodules (gitmodules)",
+      false,
+    ],
+    [
+      "src/alpha/x/.gitattributes",
+      inAlpha(["x", [[".gitattributes", "* filter=lfs diff=lfs merge=lfs\n"]]]),
+      "src/alpha/x/.gitattributes (gitattributes)",
+      false,
+    ],
     ["a 101 MiB blob", inAlpha(["huge.bin", Buffer.alloc(101 * 1024 * 1024, 1)]), "src/alpha/huge.bin (file_too_large)", false],
     ["src/alpha/sub/.git/config", inAlpha(["sub", [[".git", [["config", "[core]\n\tfsmonitor = touch /tmp/pwned\n"]]]]]), "src/alpha/sub/.git (dotgit)", true],
-    ["src/alpha/.GIT/hooks/post-checkout", inAlpha([".GIT", [["hooks", [["post-checkout", { content: "#!/bin/sh\n", mode: "100755" }]]]]]), "src/alpha/.GIT (dotgit)", true],
+    [
+      "src/alpha/.GIT/hooks/post-checkout",
+      inAlpha([".GIT", [["hooks", [["post-checkout", { content: "#!/bin/sh\n", mode: "100755" }]]]]]),
+      "src/alpha/.GIT (dotgit)",
+      true,
+    ],
     ["git~1/config", inAlpha(["git~1", [["config", "[core]\n"]]]), "src/alpha/git~1 (dotgit)", true],
     [".git with an HFS+-ignored code point", inAlpha([".gi\u200ct", [["config", "[core]\n"]]]), "src/alpha/.gi\u200ct (dotgit)", true],
-    ["src/../README.md as a tree entry", [["src", [keep, ["alpha", [["x.ts", "export {};\n"]]], ["../README.md", "# taken over\n"]]]], "src/../README.md (bad_name)", true],
+    [
+      "src/../README.md as a tree entry",
+      [["src", [keep, ["alpha", [["x.ts", "export {};\n"]]], ["../README.md", "# taken over\n"]]]],
+      "src/../README.md (bad_name)",
+      true,
+    ],
     ["a .. tree inside the writes", inAlpha(["..", [["alpha", [["evil.ts", "export const evil = 1;\n"]]]]]), "src/alpha/.. (bad_name)", true],
     ["a name twice", inAlpha(["y.ts", "one\n"], ["y.ts", "two\n"]), "src/alpha/y.ts (duplicate_name)", true],
-    ["README.md beside readme.md (one name on macOS and Windows)", inAlpha(["README.md", "a\n"], ["readme.md", "b\n"]), "src/alpha/readme.md (name_collision)", false],
+    [
+      "README.md beside readme.md (one name on macOS and Windows)",
+      inAlpha(["README.md", "a\n"], ["readme.md", "b\n"]),
+      "src/alpha/readme.md (name_collision)",
+      false,
+    ],
     ["\u00e9.txt in NFC beside NFD", inAlpha(["\u00e9.txt", "a\n"], ["e\u0301.txt", "b\n"]), '"src/alpha/e\\u0301.txt" (name_collision)', false],
   ])("%s", async (_name, top, refusal, gitRefusesIt) => {
     const { checked, commit } = await recheck(top);
@@ -129,7 +173,11 @@ describe("the Action's re-check refuses forged checkpoints by path and rule", ()
   });
 
   it("accepts a gitlink with its .gitmodules when config allows submodules, and a .gitattributes when it allows gitattributes", async () => {
-    const top = inAlpha(["sub", { gitlink: "0123456789abcdef0123456789abcdef01234567" }], [".gitmodules", `[submodule "sub"]\n\tpath = src/alpha/sub\n\turl = https://example.test/sub\n`], [".gitattributes", "*.bin binary\n"]);
+    const top = inAlpha(
+      ["sub", { gitlink: "0123456789abcdef0123456789abcdef01234567" }],
+      [".gitmodules", `[submodule "sub"]\n\tpath = src/alpha/sub\n\turl = https://example.test/sub\n`],
+      [".gitattributes", "*.bin binary\n"],
+    );
     const { checked } = await recheck(top, config("allow: [submodules, gitattributes]\n"));
     expect(checked).toMatchObject({ kind: "accepted" });
   });

@@ -11,7 +11,12 @@ import { missionIdFor, runIdOf } from "../../src/github-driver/mission-id.ts";
 const comment = (over: Record<string, unknown> = {}) => ({
   action: "created",
   repository: { full_name: "acme/demo", default_branch: "main" },
-  issue: { number: 7, body: "the issue", pull_request: { url: "https://api.github.com/repos/acme/demo/pulls/7" }, user: { login: "octo-author", id: 41, type: "User" } },
+  issue: {
+    number: 7,
+    body: "the issue",
+    pull_request: { url: "https://api.github.com/repos/acme/demo/pulls/7" },
+    user: { login: "octo-author", id: 41, type: "User" },
+  },
   comment: { id: 99, body: "/naruto go", user: { login: "octo", id: 42, type: "User" } },
   ...over,
 });
@@ -100,7 +105,15 @@ describe("the runner's context and what naruto passes on", () => {
       },
       "/cwd",
     );
-    expect(ctx).toMatchObject({ fullName: "acme/demo", serverUrl: "https://ghe.example", apiUrl: "https://ghe.example/api/v3", runUrl: "https://ghe.example/acme/demo/actions/runs/42", workflow: "agents.yml", ref: "trunk", workspace: "/cwd" });
+    expect(ctx).toMatchObject({
+      fullName: "acme/demo",
+      serverUrl: "https://ghe.example",
+      apiUrl: "https://ghe.example/api/v3",
+      runUrl: "https://ghe.example/acme/demo/actions/runs/42",
+      workflow: "agents.yml",
+      ref: "trunk",
+      workspace: "/cwd",
+    });
     expect(() => actionContext({}, "/cwd")).toThrow(/GITHUB_REPOSITORY is not set/);
   });
 
@@ -108,7 +121,15 @@ describe("the runner's context and what naruto passes on", () => {
     const remote = remoteFor("https://github.com", "acme/demo", "ghs_secret");
     expect(remote.url).toBe("https://github.com/acme/demo.git");
     expect(remote.env["GIT_CONFIG_VALUE_0"]).toBe(`AUTHORIZATION: basic ${Buffer.from("x-access-token:ghs_secret").toString("base64")}`);
-    const env = scrubbedEnv({ PATH: "/bin", HOME: "/home/runner", GITHUB_TOKEN: "t", "INPUT_GITHUB-TOKEN": "t", ACTIONS_RUNTIME_TOKEN: "t", ANTHROPIC_API_KEY: "k", CI: "true" });
+    const env = scrubbedEnv({
+      PATH: "/bin",
+      HOME: "/home/runner",
+      GITHUB_TOKEN: "t",
+      "INPUT_GITHUB-TOKEN": "t",
+      ACTIONS_RUNTIME_TOKEN: "t",
+      ANTHROPIC_API_KEY: "k",
+      CI: "true",
+    });
     expect(env).toEqual({ PATH: "/bin", HOME: "/home/runner", CI: "true" });
   });
 });
@@ -116,8 +137,18 @@ describe("the runner's context and what naruto passes on", () => {
 describe("the agent step's environment", () => {
   it("names every variable that carries a token, and passes the rest", () => {
     const env = {
-      PATH: "/bin", HOME: "/home/runner", NARUTO_CLI: "/a/dist/index.js", NARUTO_PREPARED: "/t/naruto-prepared.json", ANTHROPIC_API_KEY: "k",
-      GITHUB_TOKEN: "ghs_x", gh_token: "t", ACTIONS_RUNTIME_TOKEN: "eyJ", ACTIONS_ID_TOKEN_REQUEST_TOKEN: "i", "INPUT_GITHUB-TOKEN": "ghs_x", ACTIONS_RUNTIME_URL: "https://x", GH_ENTERPRISE_TOKEN: "",
+      PATH: "/bin",
+      HOME: "/home/runner",
+      NARUTO_CLI: "/a/dist/index.js",
+      NARUTO_PREPARED: "/t/naruto-prepared.json",
+      ANTHROPIC_API_KEY: "k",
+      GITHUB_TOKEN: "ghs_x",
+      gh_token: "t",
+      ACTIONS_RUNTIME_TOKEN: "eyJ",
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: "i",
+      "INPUT_GITHUB-TOKEN": "ghs_x",
+      ACTIONS_RUNTIME_URL: "https://x",
+      GH_ENTERPRISE_TOKEN: "",
     };
     expect(tokenVariables(env)).toEqual(["ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_RUNTIME_TOKEN", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "gh_token"]);
     expect(tokenVariables({ PATH: "/bin", NARUTO_PREPARED: "/t/p.json" })).toEqual([]);

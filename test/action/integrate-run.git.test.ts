@@ -1,4 +1,3 @@
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIdOf } from "../../src/github-driver/mission-id.ts";
 import { prepareWork } from "../../src/action/modes/work.ts";
@@ -11,9 +10,22 @@ beforeAll(async () => {
 });
 afterAll(async () => world.close());
 
-const item = (id: string, after: string | null) =>
-  [`  - id: ${id}`, `    writes: [src/${id}.ts]`, ...(after ? [`    after: [${after}]`] : []), "    prompt: |", `      create src/${id}.ts "export const ${id} = 1;\\n"`];
-const PLAN = ["version: 1", "title: Three files", "items:", ...item("alpha", null), ...item("gamma", null), ...item("delta", null), ...item("beta", "alpha")].join("\n");
+const item = (id: string, after: string | null) => [
+  `  - id: ${id}`,
+  `    writes: [src/${id}.ts]`,
+  ...(after ? [`    after: [${after}]`] : []),
+  "    prompt: |",
+  `      create src/${id}.ts "export const ${id} = 1;\\n"`,
+];
+const PLAN = [
+  "version: 1",
+  "title: Three files",
+  "items:",
+  ...item("alpha", null),
+  ...item("gamma", null),
+  ...item("delta", null),
+  ...item("beta", "alpha"),
+].join("\n");
 
 describe("an integrate run", () => {
   // A whole mission of jobs: ~25 s here, over a minute on a machine loaded twice over (a hang guard, not a time limit).
@@ -58,7 +70,11 @@ describe("an integrate run", () => {
     // Every leg of the run ended: its own queue and publish take what is left, alpha's artifact
     // is ignored (no longer in flight).
     await world.workRun(id, "gamma");
-    await world.integrate(id, { phase: "work", items: ["alpha", "gamma", "delta"].map((i) => ({ item: i, attempt: 1 })) }, await newFolder("naruto-artifacts-"));
+    await world.integrate(
+      id,
+      { phase: "work", items: ["alpha", "gamma", "delta"].map((i) => ({ item: i, attempt: 1 })) },
+      await newFolder("naruto-artifacts-"),
+    );
     mission = await world.mission(id);
     expect(mission.items.map((i) => [i.id, i.status])).toEqual([
       ["alpha", "integrated"],
@@ -72,7 +88,12 @@ describe("an integrate run", () => {
     // (no leg of the run is in flight), and it asks the API nothing.
     const before = world.fake.requests.length;
     const late = await world.integrate(id, integrate, await newFolder("naruto-artifacts-"));
-    expect(world.fake.requests.slice(before).filter((r) => r.kind === "rest").map((r) => r.operation)).toEqual([]);
+    expect(
+      world.fake.requests
+        .slice(before)
+        .filter((r) => r.kind === "rest")
+        .map((r) => r.operation),
+    ).toEqual([]);
     expect(late.queue.log.lines.join("\n")).toContain(`no leg of run ${run} is waiting`);
     expect(late.publish.log.lines.join("\n")).toContain("nothing to integrate");
     expect(await world.mission(id)).toEqual(mission);
@@ -94,7 +115,12 @@ describe("an integrate run", () => {
     const job = await world.job("agent", { checkout: `naruto/${id}` });
     const before = world.fake.requests.length;
     await prepareWork(job.deps, { mission: id, items: "alpha#1" });
-    expect(world.fake.requests.slice(before).filter((r) => r.kind === "rest").map((r) => r.operation)).toEqual([]);
+    expect(
+      world.fake.requests
+        .slice(before)
+        .filter((r) => r.kind === "rest")
+        .map((r) => r.operation),
+    ).toEqual([]);
     const prepared = await readPrepared(job.log.outputs["prepared"] ?? "");
     expect(prepared).toMatchObject({ kind: "work", item: "alpha", attempt: 1 });
     expect(prepared.kind === "work" ? prepared.configText : null).toBe(testConfig());

@@ -66,7 +66,10 @@ describe("a mission through the Action's jobs", () => {
     expect(JSON.parse(afterPlan.log.outputs["matrix"] ?? "")).toEqual([{ item: "alpha", attempt: 1 }]);
     let mission = await world.mission(id);
     expect(mission.status).toBe("running");
-    expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "running"], ["beta", "pending"]]);
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([
+      ["alpha", "running"],
+      ["beta", "pending"],
+    ]);
     // Dispatched: its run is known, its job has not started yet.
     expect(mission.items[0]?.attempts[0]).toMatchObject({ status: "dispatched", runner: expect.stringMatching(/\/actions\/runs\/\d+$/) });
     const workDispatch = world.fake.dispatches.at(-1);
@@ -75,7 +78,10 @@ describe("a mission through the Action's jobs", () => {
     await work(id, "alpha", 1);
     mission = await world.mission(id);
     const alphaCommit = mission.items[0]?.commit;
-    expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "integrated"], ["beta", "running"]]);
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([
+      ["alpha", "integrated"],
+      ["beta", "running"],
+    ]);
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.queue.head);
     expect(await world.ref(`refs/heads/naruto/${id}--alpha`)).toBe(mission.items[0]?.attempts[0]?.checkpoint);
     // The base first (green: no src yet), then alpha's batch.
@@ -121,7 +127,9 @@ describe("a mission through the Action's jobs", () => {
 describe("an attempt that times out in its work job", () => {
   it("keeps the work it left on a branch of its own, named in its reason, and tries again", async () => {
     const slow = `mkdir -p src && echo half > src/alpha.ts && exec sleep 30`;
-    const own = await startWorld({ config: `agents:\n  default:\n    command: "true"\n  slow:\n    command: ${JSON.stringify(slow)}\n    timeout: 2s\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n` });
+    const own = await startWorld({
+      config: `agents:\n  default:\n    command: "true"\n  slow:\n    command: ${JSON.stringify(slow)}\n    timeout: 2s\nlimits:\n  max_attempts: 2\n  item_timeout: 10m\n`,
+    });
     try {
       const plan = "version: 1\ntitle: One slow file\nitems:\n  - id: alpha\n    writes: [src/alpha.ts]\n    agent: slow\n";
       const id = await own.plannedMission(`/naruto one file\n\n\`\`\`naruto\n${plan}\`\`\``);
@@ -132,7 +140,10 @@ describe("an attempt that times out in its work job", () => {
       const [first, second] = mission.items[0]?.attempts ?? [];
       const branch = `naruto-attempts/${id}/alpha/1`;
       const kept = await own.ref(`refs/heads/${branch}`);
-      expect(first).toMatchObject({ status: "timed_out", reason: `timed out after 2 s; its partial work is kept at the branch ${branch} (${kept?.slice(0, 12)})` });
+      expect(first).toMatchObject({
+        status: "timed_out",
+        reason: `timed out after 2 s; its partial work is kept at the branch ${branch} (${kept?.slice(0, 12)})`,
+      });
       expect(second?.status).toBe("dispatched"); // tried again (its job not started yet)
       // The branch holds what the agent wrote before the timeout, on top of the attempt's base; the queue did not move.
       const clone = await newFolder("naruto-verify-");

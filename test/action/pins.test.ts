@@ -83,7 +83,10 @@ async function projectWorkflows(): Promise<WorkflowFile[]> {
 
 /** A workflow whose one job `build` has one step `fetch` with this `uses:` line. */
 function oneStep(usesLine: string): WorkflowFile {
-  return { file: "fixture.yml", text: `on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - name: fetch\n        uses: ${usesLine}\n        with:\n          fetch-depth: 0\n` };
+  return {
+    file: "fixture.yml",
+    text: `on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - name: fetch\n        uses: ${usesLine}\n        with:\n          fetch-depth: 0\n`,
+  };
 }
 
 describe("the pin rules", () => {
@@ -134,11 +137,24 @@ describe("the pin rules", () => {
   });
 
   it("wants one release per commit of an action, and one commit per release, across files", () => {
-    const twoReleases = workflowPinProblems([oneStep(`actions/checkout@${SHA_A} # v4.4.0`), { ...oneStep(`actions/checkout@${SHA_A} # v4.3.1`), file: "other.yml" }]);
-    expect(twoReleases.problems).toEqual([expect.stringMatching(/^other\.yml: job build, step 1 "fetch": uses: actions\/checkout@11d5\w+ # v4\.3\.1: the same commit is # v4\.4\.0 in fixture\.yml/)]);
-    const twoCommits = workflowPinProblems([oneStep(`actions/checkout@${SHA_A} # v4.4.0`), { ...oneStep(`actions/checkout/sub@${SHA_B} # v4.4.0`), file: "other.yml" }]);
+    const twoReleases = workflowPinProblems([
+      oneStep(`actions/checkout@${SHA_A} # v4.4.0`),
+      { ...oneStep(`actions/checkout@${SHA_A} # v4.3.1`), file: "other.yml" },
+    ]);
+    expect(twoReleases.problems).toEqual([
+      expect.stringMatching(
+        /^other\.yml: job build, step 1 "fetch": uses: actions\/checkout@11d5\w+ # v4\.3\.1: the same commit is # v4\.4\.0 in fixture\.yml/,
+      ),
+    ]);
+    const twoCommits = workflowPinProblems([
+      oneStep(`actions/checkout@${SHA_A} # v4.4.0`),
+      { ...oneStep(`actions/checkout/sub@${SHA_B} # v4.4.0`), file: "other.yml" },
+    ]);
     expect(twoCommits.problems).toEqual([expect.stringContaining("v4.4.0 is another commit in fixture.yml")]);
-    const twoActions = workflowPinProblems([oneStep(`actions/checkout@${SHA_A} # v4.4.0`), { ...oneStep(`actions/setup-node@${SHA_B} # v4.4.0`), file: "other.yml" }]);
+    const twoActions = workflowPinProblems([
+      oneStep(`actions/checkout@${SHA_A} # v4.4.0`),
+      { ...oneStep(`actions/setup-node@${SHA_B} # v4.4.0`), file: "other.yml" },
+    ]);
     expect(twoActions.problems).toEqual([]);
   });
 });
@@ -176,7 +192,10 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
     dir = await mkdtemp(join(tmpdir(), "naruto-pins-"));
     const template = await readFile(join(REPO_ROOT, "templates/naruto.yml"), "utf8");
     // The template as it was before it was pinned: every action by its major tag.
-    unpinned = template.replace(/^(\s*(?:-\s+)?uses:\s*)([\w.-]+\/[\w.-]+)@\S+(?:\s+#\s*(v\d+))?.*$/gm, (_, key: string, action: string, major: string | undefined) => `${key}${action}@${action === NARUTO ? "v0" : (major ?? "v0")}`);
+    unpinned = template.replace(
+      /^(\s*(?:-\s+)?uses:\s*)([\w.-]+\/[\w.-]+)@\S+(?:\s+#\s*(v\d+))?.*$/gm,
+      (_, key: string, action: string, major: string | undefined) => `${key}${action}@${action === NARUTO ? "v0" : (major ?? "v0")}`,
+    );
     await writeFile(copy(), unpinned);
     pinOutput = (await run(process.execPath, [PIN_SCRIPT, ...narutoArgs(), copy()], { cwd: dir })).stdout;
     pinned = await readFile(copy(), "utf8");
@@ -189,7 +208,9 @@ describe("the workflow template, pinned by scripts/pin-actions.mjs in a temporar
     const before = workflowPinProblems([{ file: "naruto.yml", text: unpinned }]);
     expect(before.entries.length).toBeGreaterThan(0);
     expect(before.problems).toHaveLength(before.entries.length);
-    expect(before.problems).toContain("naruto.yml: job plan, step 1: uses: actions/checkout@v5: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)");
+    expect(before.problems).toContain(
+      "naruto.yml: job plan, step 1: uses: actions/checkout@v5: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)",
+    );
     expect(pinOutput).toContain(`naruto.yml: pinned ${before.entries.length} uses:`);
   });
 
@@ -255,7 +276,10 @@ function runtimeProblems(entries: readonly UsesEntry[], pins: readonly ActionPin
 describe("the runtime of each pinned action", () => {
   it("is read from the pin list: an unknown commit and an older Node are named", () => {
     const pins: ActionPin[] = [{ action: "actions/checkout", version: "v4.4.0", sha: SHA_A, using: "node20" }];
-    const entries = [...workflowPinProblems([oneStep(`actions/checkout@${SHA_A} # v4.4.0`)]).entries, ...workflowPinProblems([{ ...oneStep(`actions/checkout@${SHA_B} # v4.9.9`), file: "other.yml" }]).entries];
+    const entries = [
+      ...workflowPinProblems([oneStep(`actions/checkout@${SHA_A} # v4.4.0`)]).entries,
+      ...workflowPinProblems([{ ...oneStep(`actions/checkout@${SHA_B} # v4.9.9`), file: "other.yml" }]).entries,
+    ];
     expect(runtimeProblems(entries, pins)).toEqual([
       `fixture.yml: job build, step 1 "fetch": uses: actions/checkout@${SHA_A}: actions/checkout v4.4.0 declares runs.using node20, not node24`,
       `other.yml: job build, step 1 "fetch": uses: actions/checkout@${SHA_B}: no release at this commit in scripts/action-pins.json: its runtime is unknown`,
@@ -267,7 +291,9 @@ describe("the runtime of each pinned action", () => {
     expect(pins.map((p) => `${p.action} ${p.version}: ${p.using}`)).toEqual(pins.map((p) => `${p.action} ${p.version}: ${RUNNER_NODE}`));
     const { entries } = workflowPinProblems(await projectWorkflows());
     const thirdParty = entries.filter((e) => pinnedCommit(e)?.repo !== NARUTO);
-    expect(new Set(thirdParty.map((e) => pinnedCommit(e)?.repo))).toEqual(new Set(["actions/checkout", "actions/upload-artifact", "actions/download-artifact"]));
+    expect(new Set(thirdParty.map((e) => pinnedCommit(e)?.repo))).toEqual(
+      new Set(["actions/checkout", "actions/upload-artifact", "actions/download-artifact"]),
+    );
     expect(runtimeProblems(entries, pins)).toEqual([]);
   });
 });

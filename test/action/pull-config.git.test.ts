@@ -23,11 +23,20 @@ let world: World;
 let pull = 0;
 beforeAll(async () => {
   world = await startWorld({ config: MAIN_CONFIG });
-  const github = createGitHub({ token: world.fake.tokenFor("octo-maintainer"), repo: { owner: "acme", repo: "demo" }, baseUrl: world.fake.url, userAgent: "naruto-tests" });
+  const github = createGitHub({
+    token: world.fake.tokenFor("octo-maintainer"),
+    repo: { owner: "acme", repo: "demo" },
+    baseUrl: world.fake.url,
+    userAgent: "naruto-tests",
+  });
   const main = (await github.getRef("refs/heads/main")) ?? "";
   const { tree } = await github.getCommit(main);
   const blob = await github.createBlob(HEAD_CONFIG);
-  const head = await github.createCommit({ message: "loosen the config", tree: await github.createTree({ entries: [{ path: ".github/naruto.yml", mode: "100644", sha: blob }], base: tree }), parents: [main] });
+  const head = await github.createCommit({
+    message: "loosen the config",
+    tree: await github.createTree({ entries: [{ path: ".github/naruto.yml", mode: "100644", sha: blob }], base: tree }),
+    parents: [main],
+  });
   await github.createRef({ ref: "refs/heads/loosen", sha: head });
   pull = (await github.createPullRequest({ head: "loosen", base: "main", title: "Loosen", body: "" })).number;
 });
@@ -48,7 +57,10 @@ describe("the config a pull request's mission runs under", () => {
     const { tree } = await github.getCommit(accepted ?? "");
     const later = await github.createCommit({
       message: "raise the attempts",
-      tree: await github.createTree({ entries: [{ path: ".github/naruto.yml", mode: "100644", sha: await github.createBlob(testConfig("approval: true\n")) }], base: tree }),
+      tree: await github.createTree({
+        entries: [{ path: ".github/naruto.yml", mode: "100644", sha: await github.createBlob(testConfig("approval: true\n")) }],
+        base: tree,
+      }),
       parents: [accepted ?? ""],
     });
     await github.updateRef({ ref: "refs/heads/main", sha: later, force: false });

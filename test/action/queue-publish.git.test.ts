@@ -17,13 +17,20 @@ import { newFolder, REPO, startWorld, testConfig, type Job, type World } from ".
 let world: World;
 beforeAll(async () => {
   // Enough attempts for one item to meet every forged queue result in turn.
-  world = await startWorld({ config: testConfig("queue:\n  verify: test ! -e src || test -f src/alpha.ts || test -f src/beta.ts\n").replace("max_attempts: 2", "max_attempts: 7") });
+  world = await startWorld({
+    config: testConfig("queue:\n  verify: test ! -e src || test -f src/alpha.ts || test -f src/beta.ts\n").replace("max_attempts: 2", "max_attempts: 7"),
+  });
 });
 afterAll(async () => world.close());
 
 const git = testGit();
 const plan = (ids: readonly string[]) =>
-  ["version: 1", "title: Files", "items:", ...ids.flatMap((id) => [`  - id: ${id}`, `    writes: [src/${id}.ts]`, "    prompt: |", `      create src/${id}.ts "export const ${id} = 1;\\n"`])].join("\n");
+  [
+    "version: 1",
+    "title: Files",
+    "items:",
+    ...ids.flatMap((id) => [`  - id: ${id}`, `    writes: [src/${id}.ts]`, "    prompt: |", `      create src/${id}.ts "export const ${id} = 1;\\n"`]),
+  ].join("\n");
 
 /** A mission through its plan run, with every item's first attempt dispatched. */
 const started = (ids: readonly string[]) => world.plannedMission(`/naruto files\n\n\`\`\`naruto\n${plan(ids)}\n\`\`\``);
@@ -49,18 +56,30 @@ async function forgeQueue(artifacts: string, queue: Job, mission: string, forge:
 }
 
 const commitTree = (dir: string, tree: string, parent: string, message: string) =>
-  gitText(git, { args: ["commit-tree", tree, "-p", parent, "-m", message], cwd: dir, env: { GIT_AUTHOR_NAME: "x", GIT_AUTHOR_EMAIL: "x@x", GIT_COMMITTER_NAME: "x", GIT_COMMITTER_EMAIL: "x@x" } });
+  gitText(git, {
+    args: ["commit-tree", tree, "-p", parent, "-m", message],
+    cwd: dir,
+    env: { GIT_AUTHOR_NAME: "x", GIT_AUTHOR_EMAIL: "x@x", GIT_COMMITTER_NAME: "x", GIT_COMMITTER_EMAIL: "x@x" },
+  });
 
 const FORGERIES: Readonly<Record<string, (head: string, dir: string) => Promise<string>>> = {
   "an extra commit": async (head, dir) => {
     const blob = await gitText(git, { args: ["hash-object", "-w", "--stdin"], cwd: dir, input: "evil\n" });
-    const tree = await gitText(git, { args: ["mktree"], cwd: dir, input: `${(await gitText(git, { args: ["ls-tree", head], cwd: dir }))}\n100644 blob ${blob}\tevil.sh\n` });
+    const tree = await gitText(git, {
+      args: ["mktree"],
+      cwd: dir,
+      input: `${await gitText(git, { args: ["ls-tree", head], cwd: dir })}\n100644 blob ${blob}\tevil.sh\n`,
+    });
     return commitTree(dir, tree, head, "naruto: nothing to see");
   },
   "a changed tree": async (head, dir) => {
     const message = await gitText(git, { args: ["log", "-1", "--format=%B", head], cwd: dir });
     const blob = await gitText(git, { args: ["hash-object", "-w", "--stdin"], cwd: dir, input: "evil\n" });
-    const tree = await gitText(git, { args: ["mktree"], cwd: dir, input: `${(await gitText(git, { args: ["ls-tree", `${head}^`], cwd: dir }))}\n100644 blob ${blob}\tevil.sh\n` });
+    const tree = await gitText(git, {
+      args: ["mktree"],
+      cwd: dir,
+      input: `${await gitText(git, { args: ["ls-tree", `${head}^`], cwd: dir })}\n100644 blob ${blob}\tevil.sh\n`,
+    });
     return commitTree(dir, tree, `${head}^`, message);
   },
   "a commit that differs by its message only": async (head, dir) => {
@@ -77,20 +96,32 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     const record = await readRecord(artifacts);
     const mission = await world.mission(id);
     expect(mission.items[0]?.status).toBe("integrated");
-    expect(record).toMatchObject({ start_head: mission.base.commit, head: mission.queue.head, verify: [{ commit: mission.base.commit, exit_code: 0 }, { commit: mission.queue.head, exit_code: 0 }] });
+    expect(record).toMatchObject({
+      start_head: mission.base.commit,
+      head: mission.queue.head,
+      verify: [
+        { commit: mission.base.commit, exit_code: 0 },
+        { commit: mission.queue.head, exit_code: 0 },
+      ],
+    });
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(record.head);
     // The verify command ran in the queue job's token-less step, and publish said nothing of running it.
     expect(queue.log.lines.join("\n")).toContain(`verify of ${record.head.slice(0, 12)}: green`);
     expect(publish.log.lines.join("\n")).not.toMatch(/sandbox|verify of/);
   });
 
-  it("refuses every result that is not the one it rebuilds: the queue does not move, nothing forged reaches GitHub, the item is tried again", { timeout: 240_000 }, async () => {
+  it("refuses every result that is not the one it rebuilds: the queue does not move, nothing forged reaches GitHub, the item is tried again", {
+    timeout: 240_000,
+  }, async () => {
     const id = await started(["alpha"]);
     const tampered: Readonly<Record<string, { tamper: (folder: string, queue: Job) => Promise<string | null>; reason: RegExp }>> = {
       ...Object.fromEntries(
         Object.entries(FORGERIES).map(([name, forge]) => [
           name,
-          { tamper: (folder: string, queue: Job) => forgeQueue(folder, queue, id, forge), reason: /its (queue head [0-9a-f]{12} is not [0-9a-f]{12}, the one rebuilt here from the checked checkpoints|bundle holds .*)/ },
+          {
+            tamper: (folder: string, queue: Job) => forgeQueue(folder, queue, id, forge),
+            reason: /its (queue head [0-9a-f]{12} is not [0-9a-f]{12}, the one rebuilt here from the checked checkpoints|bundle holds .*)/,
+          },
         ]),
       ),
       "green for a candidate it never verified": {
@@ -115,11 +146,17 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
       const mission = await world.mission(id);
       expect(await world.ref(`refs/heads/naruto/${id}`), name).toBe(mission.base.commit);
       if (forged !== null) {
-        const onGitHub = await gitText(git, { args: ["cat-file", "-e", `${forged}^{commit}`], cwd: world.fake.repo(REPO).dir }).then(() => true, () => false);
+        const onGitHub = await gitText(git, { args: ["cat-file", "-e", `${forged}^{commit}`], cwd: world.fake.repo(REPO).dir }).then(
+          () => true,
+          () => false,
+        );
         expect(onGitHub, `${name}: the forged commit is on GitHub`).toBe(false);
       }
       const attempts = mission.items[0]?.attempts ?? [];
-      expect(attempts.map((a) => a.status), name).toEqual([...Array.from({ length: n }, () => "verify_failed"), "dispatched"]);
+      expect(
+        attempts.map((a) => a.status),
+        name,
+      ).toEqual([...Array.from({ length: n }, () => "verify_failed"), "dispatched"]);
       const why = attempts[n - 1]?.reason ?? "";
       expect(why, name).toMatch(/^queue verification failed:\nthe queue job's result was refused: .*; nothing of it was pushed$/);
       expect(why, name).toMatch(reason);
@@ -150,7 +187,10 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     const { publishMode } = await import("../../src/action/modes/publish.ts");
     await publishMode(publish.deps, { mission: id, artifacts: beta, dispatch: { phase: "work", items: [{ item: "beta", attempt: 1 }] } });
     let mission = await world.mission(id);
-    expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([["alpha", "integrated"], ["beta", "integrating"]]);
+    expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([
+      ["alpha", "integrated"],
+      ["beta", "integrating"],
+    ]);
     expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(afterAlpha);
     expect(publish.log.lines.join("\n")).toMatch(/the queue job built on [0-9a-f]{12} .*the queue is now at [0-9a-f]{12}/);
     expect(world.fake.dispatches.slice(dispatches).map((d) => d.inputs)).toEqual([{ mission: id, phase: "work", items: "[]", run: "" }]);
@@ -158,7 +198,10 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     // The integrate-only run: its queue job builds beta on the queue as it is now.
     await world.integrate(id, { phase: "work", items: [] }, await newFolder("naruto-artifacts-"));
     mission = await world.mission(id);
-    expect(mission.items.map((i) => [i.id, i.status])).toEqual([["alpha", "integrated"], ["beta", "integrated"]]);
+    expect(mission.items.map((i) => [i.id, i.status])).toEqual([
+      ["alpha", "integrated"],
+      ["beta", "integrated"],
+    ]);
     expect(await gitText(git, { args: ["rev-parse", `refs/heads/naruto/${id}^`], cwd: world.fake.repo(REPO).dir })).toBe(afterAlpha);
   });
 
@@ -181,7 +224,10 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     const { publishMode } = await import("../../src/action/modes/publish.ts");
     await publishMode(publish.deps, { mission: id, artifacts: beta, dispatch: integrate });
     const mission = await world.mission(id);
-    expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([["alpha", "integrated"], ["beta", "integrating"]]);
+    expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([
+      ["alpha", "integrated"],
+      ["beta", "integrating"],
+    ]);
     expect(world.fake.dispatches.slice(dispatches).map((d) => d.inputs)).toEqual([{ mission: id, phase: "work", items: "[]", run: "" }]);
   });
 });
@@ -191,13 +237,16 @@ describe("a checkpoint GitHub refuses to take", () => {
     // The config lets items write workflows; GitHub does not let the job's token push them.
     const own = await startWorld({ config: testConfig("protected: []\nallow_protected: true\n") });
     try {
-      const plan = "version: 1\ntitle: A workflow\nitems:\n  - id: ci\n    writes: [.github/workflows/ci.yml]\n    prompt: |\n      create .github/workflows/ci.yml \"on: push\\n\"\n";
+      const plan =
+        'version: 1\ntitle: A workflow\nitems:\n  - id: ci\n    writes: [.github/workflows/ci.yml]\n    prompt: |\n      create .github/workflows/ci.yml "on: push\\n"\n';
       const id = await own.plannedMission(`/naruto a workflow\n\n\`\`\`naruto\n${plan}\`\`\``);
       await own.integrate(id, { phase: "work", items: [{ item: "ci", attempt: 1 }] }, await own.workRun(id, "ci"));
       const mission = await own.mission(id);
       const [first, second] = mission.items[0]?.attempts ?? [];
       expect(first?.status).toBe("failed");
-      expect(first?.reason).toMatch(/^the checkpoint could not be pushed: GitHub refused the push of refs\/heads\/naruto\/m-[0-9a-f]+--ci: .*refusing to allow a GitHub App to create or update workflow/);
+      expect(first?.reason).toMatch(
+        /^the checkpoint could not be pushed: GitHub refused the push of refs\/heads\/naruto\/m-[0-9a-f]+--ci: .*refusing to allow a GitHub App to create or update workflow/,
+      );
       // Tried again: dispatched, its job not started yet.
       expect(second?.status).toBe("dispatched");
       expect(await own.ref(`refs/heads/naruto/${id}`)).toBe(mission.base.commit);

@@ -96,12 +96,17 @@ describe("an agent that prints secrets in its work job", () => {
     // Every record of the stored version (src/mission/records.ts).
     const stateDoc = [...(await readMissionRecords(testGit(), repo.dir, `refs/heads/naruto-state/${id}`)).values()].join("\n");
     const places: Record<string, string> = {
-      "comments": JSON.stringify(comments),
-      "issues": JSON.stringify([...repo.issues.values()]),
+      comments: JSON.stringify(comments),
+      issues: JSON.stringify([...repo.issues.values()]),
       "pull requests": JSON.stringify([...repo.pulls.values()]),
       "check runs": JSON.stringify([...repo.checkRuns.values()]),
       "the mission document": stateDoc,
-      ...Object.fromEntries(jobs.flatMap((j, i) => [[`job ${i} log`, j.log.lines.join("\n")], [`job ${i} summary`, j.log.summaries.join("\n")]])),
+      ...Object.fromEntries(
+        jobs.flatMap((j, i) => [
+          [`job ${i} log`, j.log.lines.join("\n")],
+          [`job ${i} summary`, j.log.summaries.join("\n")],
+        ]),
+      ),
       ...Object.assign({}, ...(await Promise.all(artifacts.map(filesUnder)))),
     };
     const leaks = Object.entries(places).flatMap(([where, text]) => leaksIn(text).map((secret) => `${secret} in ${where}`));

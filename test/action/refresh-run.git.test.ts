@@ -27,7 +27,15 @@ const env = { GIT_AUTHOR_NAME: "x", GIT_AUTHOR_EMAIL: "x@x", GIT_COMMITTER_NAME:
 
 /** A mission whose one item is on the queue. */
 async function integrated(item: string): Promise<string> {
-  const plan = ["version: 1", "title: Files", "items:", `  - id: ${item}`, `    writes: [src/${item}.ts]`, "    prompt: |", `      create src/${item}.ts "export const ${item} = 1;\\n"`].join("\n");
+  const plan = [
+    "version: 1",
+    "title: Files",
+    "items:",
+    `  - id: ${item}`,
+    `    writes: [src/${item}.ts]`,
+    "    prompt: |",
+    `      create src/${item}.ts "export const ${item} = 1;\\n"`,
+  ].join("\n");
   const id = await world.plannedMission(`/naruto files\n\n\`\`\`naruto\n${plan}\n\`\`\``);
   await world.integrate(id, { phase: "work", items: [{ item, attempt: 1 }] }, await world.workRun(id, item));
   expect((await world.mission(id)).items[0]?.status).toBe("integrated");
@@ -39,7 +47,11 @@ async function moveMain(path: string): Promise<string> {
   const dir = world.fake.repo(REPO).dir;
   const head = await gitText(git, { args: ["rev-parse", "refs/heads/main"], cwd: dir });
   const blob = await gitText(git, { args: ["hash-object", "-w", "--stdin"], cwd: dir, input: `${path}\n` });
-  const tree = await gitText(git, { args: ["mktree"], cwd: dir, input: `${await gitText(git, { args: ["ls-tree", head], cwd: dir })}\n100644 blob ${blob}\t${path}\n` });
+  const tree = await gitText(git, {
+    args: ["mktree"],
+    cwd: dir,
+    input: `${await gitText(git, { args: ["ls-tree", head], cwd: dir })}\n100644 blob ${blob}\t${path}\n`,
+  });
   const commit = await gitText(git, { args: ["commit-tree", tree, "-p", head, "-m", `add ${path}`], cwd: dir, env });
   await gitText(git, { args: ["update-ref", "refs/heads/main", commit, head], cwd: dir });
   return commit;
@@ -65,7 +77,12 @@ describe("a refresh run", () => {
     expect(queue.log.lines.join("\n")).toContain(`replayed onto main at ${main.slice(0, 12)}: 1 item(s) replayed and verified`);
     expect(publish.log.lines.join("\n")).toContain(`on main at ${main.slice(0, 12)}`);
     expect(publish.log.lines.join("\n")).not.toMatch(/sandbox|verify of/);
-    expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id).map((d) => d.inputs["phase"]).at(-1)).toBe("review");
+    expect(
+      world.fake.dispatches
+        .filter((d) => d.inputs["mission"] === id)
+        .map((d) => d.inputs["phase"])
+        .at(-1),
+    ).toBe("review");
   });
 
   it("refuses a forged result: nothing moves on GitHub, and the issue says why", { timeout: 180_000 }, async () => {
@@ -94,15 +111,23 @@ describe("a refresh run", () => {
       const before = await world.mission(id);
       await moveMain(`${name.length}.md`);
       let forged: string | null = null;
-      await world.integrate(id, REFRESH, await newFolder("naruto-artifacts-"), { beforePublish: async (folder, queue) => void (forged = await forge(folder, queue)) });
+      await world.integrate(id, REFRESH, await newFolder("naruto-artifacts-"), {
+        beforePublish: async (folder, queue) => void (forged = await forge(folder, queue)),
+      });
       const after = await world.mission(id);
       expect(after.base, name).toEqual(before.base);
       expect(await world.ref(`refs/heads/naruto/${id}`), name).toBe(before.queue.head);
       if (forged !== null) {
-        const onGitHub = await gitText(git, { args: ["cat-file", "-e", `${forged}^{commit}`], cwd: world.fake.repo(REPO).dir }).then(() => true, () => false);
+        const onGitHub = await gitText(git, { args: ["cat-file", "-e", `${forged}^{commit}`], cwd: world.fake.repo(REPO).dir }).then(
+          () => true,
+          () => false,
+        );
         expect(onGitHub, `${name}: the forged commit is on GitHub`).toBe(false);
       }
-      expect(issueComments().some((b) => b.includes(`refresh: ${reason}`)), name).toBe(true);
+      expect(
+        issueComments().some((b) => b.includes(`refresh: ${reason}`)),
+        name,
+      ).toBe(true);
     }
     // Untouched, the refresh goes through.
     const main = await moveMain("last.md");

@@ -15,7 +15,7 @@ const DAY = 24 * 60 * MINUTE;
 const yesterday = new Date(Date.now() - 2 * DAY);
 const FIRING = new Date(Date.UTC(yesterday.getUTCFullYear(), yesterday.getUTCMonth(), yesterday.getUTCDate(), 3, 0));
 
-const PLAN = "version: 1\ntitle: Nightly docs\nitems:\n  - id: guide\n    writes: [docs/guide.md]\n    prompt: |\n      create docs/guide.md \"# Guide\\n\"\n";
+const PLAN = 'version: 1\ntitle: Nightly docs\nitems:\n  - id: guide\n    writes: [docs/guide.md]\n    prompt: |\n      create docs/guide.md "# Guide\\n"\n';
 const CONFIG = testConfig(`schedules:
   - name: nightly
     cron: "0 3 * * *"
@@ -70,7 +70,11 @@ describe("scheduled missions", () => {
     expect(summary).toContain(`schedule nightly: started ${id}`);
     // A plan file the config names but the branch does not hold: said, and nothing opened for it.
     expect(summary).toContain("schedule missing-plan: not started: its plan file .github/naruto/none.yml does not exist");
-    expect(issues().map((i) => i.title).filter((t) => t.includes("missing-plan"))).toEqual([]);
+    expect(
+      issues()
+        .map((i) => i.title)
+        .filter((t) => t.includes("missing-plan")),
+    ).toEqual([]);
     // `30 * * * *` fired at 02:30, 40 minutes before: inside the window, so it started too.
     const hourly = await world.mission(scheduledMissionId(REPO, "hourly-planned", new Date(FIRING.getTime() - 30 * MINUTE)));
     expect(hourly.status).toBe("planning");

@@ -31,9 +31,27 @@ const PLAN = "version: 1\ntitle: Two\nitems:\n  - id: one\n    writes: [src/one.
 async function startMission(id: string): Promise<void> {
   const job = await world.job("publish", { now });
   const base = (await world.ref("refs/heads/main"))!;
-  const settings = { max_parallel: 4, max_attempts: 3, item_timeout_ms: 10 * MINUTE, mission_timeout_ms: 24 * 60 * MINUTE, batch: 8, approval: false, max_cost_usd: null, strict: false };
+  const settings = {
+    max_parallel: 4,
+    max_attempts: 3,
+    item_timeout_ms: 10 * MINUTE,
+    mission_timeout_ms: 24 * 60 * MINUTE,
+    batch: 8,
+    approval: false,
+    max_cost_usd: null,
+    strict: false,
+  };
   const at = now().toISOString();
-  await applyEvent(job.deps.store, id, { type: "requested", at, id, task: "two files", source: { kind: "github", repo: REPO, issue: 1, comment_id: null, actor: "octo-maintainer" }, base: { ref: "main", commit: base }, queue_branch: `naruto/${id}`, settings });
+  await applyEvent(job.deps.store, id, {
+    type: "requested",
+    at,
+    id,
+    task: "two files",
+    source: { kind: "github", repo: REPO, issue: 1, comment_id: null, actor: "octo-maintainer" },
+    base: { ref: "main", commit: base },
+    queue_branch: `naruto/${id}`,
+    settings,
+  });
   await job.deps.github.createRef({ ref: `refs/heads/naruto/${id}`, sha: base });
   const planned = await applyEvent(job.deps.store, id, plannedEvent(checkPlan(PLAN), at));
   await carryOut(job.deps, planned);
@@ -247,7 +265,12 @@ describe("sweep mode", () => {
     const job = await world.job("publish", { now });
     await job.deps.github.addReaction({ target: { comment: refused.comment.id }, content: "eyes" });
     // As the workflow refusal leaves it: the reply keyed to the comment, the mission discarded.
-    await job.deps.github.upsertComment({ issue: 1, marker: markerFor(`reply:${refused.comment.id}`), body: "naruto did not start: …", author: ["github-actions[bot]"] });
+    await job.deps.github.upsertComment({
+      issue: 1,
+      marker: markerFor(`reply:${refused.comment.id}`),
+      body: "naruto did not start: …",
+      author: ["github-actions[bot]"],
+    });
     clock += 3 * MINUTE;
     await sweep();
     expect(await world.ref(`refs/heads/naruto-state/${missionIdFor(REPO, refused.comment.id)}`)).toBeNull();
@@ -263,7 +286,10 @@ describe("sweep mode", () => {
     const readsOfThem = async () => {
       const before = world.fake.requests.length;
       await sweep();
-      return world.fake.requests.slice(before).filter((r) => ids.some((id) => decodeURIComponent(r.path).includes(id))).map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
+      return world.fake.requests
+        .slice(before)
+        .filter((r) => ids.some((id) => decodeURIComponent(r.path).includes(id)))
+        .map((r) => `${r.method} ${decodeURIComponent(r.path)}`);
     };
     expect(await readsOfThem()).not.toEqual([]);
     expect(await world.ref("refs/heads/naruto-state/sweep/ended")).not.toBeNull();

@@ -29,9 +29,27 @@ const PLAN = "version: 1\ntitle: One file\nitems:\n  - id: alpha\n    writes: [s
 async function missionInFlight(id: string): Promise<string> {
   const job = await world.job("publish");
   const base = (await world.ref("refs/heads/main"))!;
-  const settings = { max_parallel: 4, max_attempts: 2, item_timeout_ms: 600_000, mission_timeout_ms: 3_600_000, batch: 8, approval: false, max_cost_usd: null, strict: false };
+  const settings = {
+    max_parallel: 4,
+    max_attempts: 2,
+    item_timeout_ms: 600_000,
+    mission_timeout_ms: 3_600_000,
+    batch: 8,
+    approval: false,
+    max_cost_usd: null,
+    strict: false,
+  };
   const at = new Date().toISOString();
-  await applyEvent(job.deps.store, id, { type: "requested", at, id, task: "one file", source: { kind: "github", repo: REPO, issue: 1, comment_id: null, actor: "octo-maintainer" }, base: { ref: "main", commit: base }, queue_branch: `naruto/${id}`, settings });
+  await applyEvent(job.deps.store, id, {
+    type: "requested",
+    at,
+    id,
+    task: "one file",
+    source: { kind: "github", repo: REPO, issue: 1, comment_id: null, actor: "octo-maintainer" },
+    base: { ref: "main", commit: base },
+    queue_branch: `naruto/${id}`,
+    settings,
+  });
   await job.deps.github.createRef({ ref: `refs/heads/naruto/${id}`, sha: base });
   await applyEvent(job.deps.store, id, plannedEvent(checkPlan(PLAN), at));
   return base;
@@ -45,18 +63,34 @@ interface Repo {
 
 const CASES: [string, Craft, RegExp | null][] = [
   ["an honest checkpoint (control)", async (r, base, t) => ({ commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n" }), base }), null],
-  ["a path outside the item's writes", async (r, base, t) => ({ commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n", "src/other.ts": "mine now\n" }), base }), /src\/other\.ts \(outside_writes\)/],
-  ["a parent that is not on the queue", async (r, _base, t) => {
-    await r.run("checkout", "-q", "--orphan", "elsewhere");
-    await r.run("rm", "-rq", "--cached", ".");
-    const orphan = await r.commit("unrelated history", { "unrelated.txt": "x\n" });
-    return { commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n" }), base: orphan };
-  }, /is not a commit of the queue/],
-  ["trailers naming another item", async (r, base, t) => ({ commit: await r.commit(`alpha\n\n${t.replace("Naruto-Item: alpha", "Naruto-Item: beta")}`, { "src/alpha.ts": "ok\n" }), base }), /trailer Naruto-Item must be "alpha"/],
-  ["two commits", async (r, base, t) => {
-    await r.commit("first half", { "src/alpha.ts": "half\n" });
-    return { commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n" }), base };
-  }, /one commit whose only parent is its base/],
+  [
+    "a path outside the item's writes",
+    async (r, base, t) => ({ commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n", "src/other.ts": "mine now\n" }), base }),
+    /src\/other\.ts \(outside_writes\)/,
+  ],
+  [
+    "a parent that is not on the queue",
+    async (r, _base, t) => {
+      await r.run("checkout", "-q", "--orphan", "elsewhere");
+      await r.run("rm", "-rq", "--cached", ".");
+      const orphan = await r.commit("unrelated history", { "unrelated.txt": "x\n" });
+      return { commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n" }), base: orphan };
+    },
+    /is not a commit of the queue/,
+  ],
+  [
+    "trailers naming another item",
+    async (r, base, t) => ({ commit: await r.commit(`alpha\n\n${t.replace("Naruto-Item: alpha", "Naruto-Item: beta")}`, { "src/alpha.ts": "ok\n" }), base }),
+    /trailer Naruto-Item must be "alpha"/,
+  ],
+  [
+    "two commits",
+    async (r, base, t) => {
+      await r.commit("first half", { "src/alpha.ts": "half\n" });
+      return { commit: await r.commit(`alpha\n\n${t}`, { "src/alpha.ts": "ok\n" }), base };
+    },
+    /one commit whose only parent is its base/,
+  ],
 ];
 
 describe("queue and publish re-check every work bundle", () => {
@@ -87,9 +121,14 @@ describe("queue and publish re-check every work bundle", () => {
     await mkdir(folder, { recursive: true });
     await repo.run("bundle", "create", join(folder, "checkpoint.bundle"), branch, ...(made.base === base ? [`^${base}`] : []));
     const result: WorkResult = {
-      schema: "naruto.work-result/v1", mission: id, item: "alpha", attempt: 1,
+      schema: "naruto.work-result/v1",
+      mission: id,
+      item: "alpha",
+      attempt: 1,
       outcome: { kind: "checkpointed", commit: made.commit, base: made.base, changed: ["src/alpha.ts"] },
-      commit: made.commit, base: made.base, job: await world.legJob(id, "alpha"),
+      commit: made.commit,
+      base: made.base,
+      job: await world.legJob(id, "alpha"),
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
     await world.uploadLeg(id, "alpha", 1, folder);
@@ -122,8 +161,18 @@ describe("queue and publish re-check every work bundle", () => {
 describe("publish keeps an unfinished attempt's work only after the same checks", () => {
   const PARTIAL: [string, Record<string, string>, boolean, RegExp | null][] = [
     ["honest partial work (control)", { "src/alpha.ts": "half\n" }, true, null],
-    ["partial work outside the item's writes", { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" }, true, /its partial work was not kept: it was refused: it changes paths it may not change: src\/other\.ts \(outside_writes\)/],
-    ["an outcome that claims work the result does not carry", { "src/alpha.ts": "half\n" }, false, /its partial work was not kept: the work job did not send the commit it says it kept/],
+    [
+      "partial work outside the item's writes",
+      { "src/alpha.ts": "half\n", "src/other.ts": "mine now\n" },
+      true,
+      /its partial work was not kept: it was refused: it changes paths it may not change: src\/other\.ts \(outside_writes\)/,
+    ],
+    [
+      "an outcome that claims work the result does not carry",
+      { "src/alpha.ts": "half\n" },
+      false,
+      /its partial work was not kept: the work job did not send the commit it says it kept/,
+    ],
   ];
 
   it.each(PARTIAL)("%s", async (name, files, sendCommit, refusal) => {
@@ -148,9 +197,14 @@ describe("publish keeps an unfinished attempt's work only after the same checks"
     const kept = `refs/heads/${partialWorkBranch(id, "alpha", 1)}`;
     const reason = `timed out after 1 min; its partial work is kept at the branch ${partialWorkBranch(id, "alpha", 1)} (${commit.slice(0, 12)})`;
     const result: WorkResult = {
-      schema: "naruto.work-result/v1", mission: id, item: "alpha", attempt: 1,
+      schema: "naruto.work-result/v1",
+      mission: id,
+      item: "alpha",
+      attempt: 1,
       outcome: { kind: "timed_out", reason: "timed out after 1 min", work: { kind: "kept", ref: kept, commit, outside: [] } },
-      commit: sendCommit ? commit : null, base, job: await world.legJob(id, "alpha"),
+      commit: sendCommit ? commit : null,
+      base,
+      job: await world.legJob(id, "alpha"),
     };
     await writeFile(join(folder, "result.json"), JSON.stringify(result));
     await world.uploadLeg(id, "alpha", 1, folder);

@@ -55,7 +55,10 @@ describe("the workflow template", () => {
     expect(appless.title).toBe("naruto issue_comment");
 
     const withApp = await commentRun({ NARUTO_APP: "true" });
-    expect(withApp.jobs.map((j) => `${j.job}:${j.result}`), formatRun(withApp)).toEqual(["command:skipped", "plan:skipped", "work:skipped", "watch:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
+    expect(
+      withApp.jobs.map((j) => `${j.job}:${j.result}`),
+      formatRun(withApp),
+    ).toEqual(["command:skipped", "plan:skipped", "work:skipped", "watch:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"]);
   });
 
   it("watches a work run of two legs or more, unless the App does or NARUTO_WATCH says not to", async () => {
@@ -115,11 +118,18 @@ describe("the workflow template", () => {
         const response = await fetch(`${fake.apiUrl}/repos/acme/demo/actions/workflows/naruto.yml/dispatches`, {
           method: "POST",
           headers: { authorization: `token ${maintainer}`, "content-type": "application/json" },
-          body: JSON.stringify({ ref: "main", inputs: { mission: "m-1a2b3c4d", phase: "work", items: '[{"item":"docs","attempt":1},{"item":"api","attempt":1}]' } }),
+          body: JSON.stringify({
+            ref: "main",
+            inputs: { mission: "m-1a2b3c4d", phase: "work", items: '[{"item":"docs","attempt":1},{"item":"api","attempt":1}]' },
+          }),
         });
         expect(response.status).toBe(204);
         const [run] = await runUntilQuiet({ fake, simulator: sim });
-        return Object.fromEntries((run?.jobs ?? []).filter((j) => j.result !== "skipped").map((j) => [j.name, `${(j.runsOn ?? []).join(",")}${j.reason?.includes("no runner has the labels") ? " (no runner)" : ""}`]));
+        return Object.fromEntries(
+          (run?.jobs ?? [])
+            .filter((j) => j.result !== "skipped")
+            .map((j) => [j.name, `${(j.runsOn ?? []).join(",")}${j.reason?.includes("no runner has the labels") ? " (no runner)" : ""}`]),
+        );
       } finally {
         await sim.close();
       }

@@ -103,7 +103,12 @@ export interface World {
    * step, then completes: what its own job would leave on GitHub, whatever the folder holds.
    */
   uploadLeg(mission: string, item: string, attempt: number, folder: string): Promise<void>;
-  integrate(mission: string, dispatch: DispatchInput, artifacts: string, options?: { now?: () => Date; beforePublish?: (artifacts: string, queue: Job) => Promise<void> }): Promise<{ queue: Job; publish: Job }>;
+  integrate(
+    mission: string,
+    dispatch: DispatchInput,
+    artifacts: string,
+    options?: { now?: () => Date; beforePublish?: (artifacts: string, queue: Job) => Promise<void> },
+  ): Promise<{ queue: Job; publish: Job }>;
   mission(id: string): Promise<Mission>;
   ref(name: string): Promise<string | null>;
   close(): Promise<void>;
@@ -132,7 +137,13 @@ export async function startWorld(input: { config?: string; files?: Record<string
   };
   const git = testGit();
   const unrecorded = new Map<string, number>();
-  const reader = createGitHub({ token: fake.issueAppToken({ owner: "acme" }).token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
+  const reader = createGitHub({
+    token: fake.issueAppToken({ owner: "acme" }).token,
+    repo: { owner: "acme", repo: "demo" },
+    baseUrl: fake.url,
+    userAgent: "naruto-tests",
+    ...FAST,
+  });
 
   const world: World = {
     fake,
@@ -149,27 +160,30 @@ export async function startWorld(input: { config?: string; files?: Record<string
       }
       const github = createGitHub({ token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
       const log = recordingLog();
-      const deps: ModeDeps = redactedModeDeps({
-        github,
-        store: createGitHubMissionStore({ github }),
-        now: options.now ?? (() => new Date()),
-        workflow: "naruto.yml",
-        ref: "main",
-        log,
-        botLogin: BOT,
-        runUrl: `${fake.url}/${REPO}/actions/runs/1`,
-        git,
-        env: { PATH: process.env["PATH"], HOME: dir, ...options.env },
-        repo: REPO,
-        workspace,
-        tempDir: join(dir, "temp"),
-        configPath: ".github/naruto.yml",
-        remote: remoteFor(fake.url, REPO, token),
-        run,
-        chooseSandbox: (mode) => chooseSandbox({ mode, env: process.env }),
-        nodePath: process.execPath,
-        sudoWorks: async () => false,
-      }, { secrets: [token] });
+      const deps: ModeDeps = redactedModeDeps(
+        {
+          github,
+          store: createGitHubMissionStore({ github }),
+          now: options.now ?? (() => new Date()),
+          workflow: "naruto.yml",
+          ref: "main",
+          log,
+          botLogin: BOT,
+          runUrl: `${fake.url}/${REPO}/actions/runs/1`,
+          git,
+          env: { PATH: process.env["PATH"], HOME: dir, ...options.env },
+          repo: REPO,
+          workspace,
+          tempDir: join(dir, "temp"),
+          configPath: ".github/naruto.yml",
+          remote: remoteFor(fake.url, REPO, token),
+          run,
+          chooseSandbox: (mode) => chooseSandbox({ mode, env: process.env }),
+          nodePath: process.execPath,
+          sudoWorks: async () => false,
+        },
+        { secrets: [token] },
+      );
       return { deps, log, token, dir };
     },
     async comment(user, body, issue = 1) {
@@ -211,7 +225,11 @@ export async function startWorld(input: { config?: string; files?: Record<string
       const key = `${mission} ${item}#${attempt}`;
       let made = unrecorded.get(key);
       if (made === undefined) {
-        const { runId } = await reader.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission, phase: "work", items: JSON.stringify([{ item, attempt }]) } });
+        const { runId } = await reader.dispatchWorkflow({
+          workflow: "naruto.yml",
+          ref: "main",
+          inputs: { mission, phase: "work", items: JSON.stringify([{ item, attempt }]) },
+        });
         if (runId === null) throw new Error("the fake answered the dispatch without its run");
         unrecorded.set(key, (made = runId));
       }
@@ -228,7 +246,11 @@ export async function startWorld(input: { config?: string; files?: Record<string
       const packed = await zipForUpload({ paths: [folder], includeHidden: false, within: dirname(folder) });
       if (packed !== null) {
         const runtime = fake.issueRuntimeToken({ repo: REPO, runId: run, jobId });
-        const answer = await fetch(`${fake.url}/_actions/results/artifacts?name=${workArtifactName(item, attempt)}&overwrite=true`, { method: "POST", headers: { authorization: `Bearer ${runtime}` }, body: new Uint8Array(packed.zip) });
+        const answer = await fetch(`${fake.url}/_actions/results/artifacts?name=${workArtifactName(item, attempt)}&overwrite=true`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${runtime}` },
+          body: new Uint8Array(packed.zip),
+        });
         fake.revokeRuntimeToken(runtime);
         if (answer.status !== 201) throw new Error(`the upload answered ${answer.status}`);
       }

@@ -21,7 +21,13 @@ afterEach(async () => {
 
 function request(prompt: string, answered: number) {
   const messages: unknown[] = [
-    { role: "user", content: [{ type: "text", text: "<system-reminder>gitStatus: clean</system-reminder>" }, { type: "text", text: prompt }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "<system-reminder>gitStatus: clean</system-reminder>" },
+        { type: "text", text: prompt },
+      ],
+    },
     { role: "system", content: [{ type: "text", text: "# Environment\n - Primary working directory: /w/work\n - Is a git repository: true" }] },
   ];
   for (let n = 0; n < answered; n++) {
@@ -32,7 +38,9 @@ function request(prompt: string, answered: number) {
 }
 
 async function events(s: ModelServer, body: unknown): Promise<SseEvent[]> {
-  return readSse(await fetch(`${s.url}/v1/messages?beta=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  return readSse(
+    await fetch(`${s.url}/v1/messages?beta=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+  );
 }
 
 describe("the scripted Anthropic Messages server", () => {
@@ -44,7 +52,14 @@ describe("the scripted Anthropic Messages server", () => {
   it("plays the scenario's steps one per turn: Write with an absolute path, Bash, then the final text", async () => {
     server = await startAnthropicServer([SCENARIO]);
     const first = await events(server, request("Do it. [agents-check:demo]", 0));
-    expect(first.map((e) => e.event)).toEqual(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]);
+    expect(first.map((e) => e.event)).toEqual([
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
     expect(first[1]?.data).toMatchObject({ content_block: { type: "tool_use", name: "Write", input: {} } });
     expect(JSON.parse(String((first[2]!.data.delta as { partial_json: string }).partial_json))).toEqual({ file_path: "/w/work/notes/a.txt", content: "A\n" });
     expect(first[4]?.data).toMatchObject({ delta: { stop_reason: "tool_use" } });
@@ -64,7 +79,9 @@ describe("the scripted Anthropic Messages server", () => {
   it("reports the scenario's usage where the API puts it: input and cache in message_start, output in message_delta", async () => {
     server = await startAnthropicServer([SCENARIO]);
     const stream = await events(server, request("[agents-check:demo]", 0));
-    expect(stream[0]?.data).toMatchObject({ message: { model: "claude-sonnet-5-5", usage: { input_tokens: 120, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 } } });
+    expect(stream[0]?.data).toMatchObject({
+      message: { model: "claude-sonnet-5-5", usage: { input_tokens: 120, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 } },
+    });
     expect(stream[4]?.data).toMatchObject({ usage: { output_tokens: 7 } });
   });
 
@@ -77,7 +94,10 @@ describe("the scripted Anthropic Messages server", () => {
 
   it("refuses a write step it cannot resolve (no working directory in the request) with an error the CLI shows", async () => {
     server = await startAnthropicServer([SCENARIO]);
-    const response = await fetch(`${server.url}/v1/messages`, { method: "POST", body: JSON.stringify({ stream: true, messages: [{ role: "user", content: "[agents-check:demo]" }] }) });
+    const response = await fetch(`${server.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ stream: true, messages: [{ role: "user", content: "[agents-check:demo]" }] }),
+    });
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("Primary working directory");
   });

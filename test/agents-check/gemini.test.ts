@@ -28,7 +28,10 @@ function contents(options: { prompt: string; answered: number }) {
     { role: "user", parts: [{ text: `${options.prompt}\n\n\nCarry out the task given on standard input.` }] },
   ];
   for (let n = 0; n < options.answered; n++) {
-    list.push({ role: "model", parts: [{ functionCall: { id: `c${n}`, name: "write_file", args: {} }, thoughtSignature: "skip_thought_signature_validator" }] });
+    list.push({
+      role: "model",
+      parts: [{ functionCall: { id: `c${n}`, name: "write_file", args: {} }, thoughtSignature: "skip_thought_signature_validator" }],
+    });
     list.push({ role: "user", parts: [{ functionResponse: { id: `c${n}`, name: "write_file", response: { output: "ok" } } }] });
   }
   return list;
@@ -38,12 +41,20 @@ function contents(options: { prompt: string; answered: number }) {
 const ROUTER_SCHEMAS = [
   {
     name: "numerical",
-    schema: { type: "OBJECT", properties: { complexity_reasoning: { type: "STRING" }, complexity_score: { type: "INTEGER" } }, required: ["complexity_reasoning", "complexity_score"] },
+    schema: {
+      type: "OBJECT",
+      properties: { complexity_reasoning: { type: "STRING" }, complexity_score: { type: "INTEGER" } },
+      required: ["complexity_reasoning", "complexity_score"],
+    },
     answer: { complexity_reasoning: "scripted", complexity_score: 1 },
   },
   {
     name: "classifier",
-    schema: { type: "object", properties: { reasoning: { type: "string" }, model_choice: { type: "string", enum: ["flash", "pro"] } }, required: ["reasoning", "model_choice"] },
+    schema: {
+      type: "object",
+      properties: { reasoning: { type: "string" }, model_choice: { type: "string", enum: ["flash", "pro"] } },
+      required: ["reasoning", "model_choice"],
+    },
     answer: { reasoning: "scripted", model_choice: "flash" },
   },
 ];
@@ -60,8 +71,14 @@ async function post(path: string, body: unknown): Promise<Response> {
 }
 
 /** The one `data:` event of a model turn. */
-async function turn(answered: number, prompt = `# Task\n\nFollow the scripted scenario ${SCENARIO.match}.`): Promise<{ candidates: { content: { parts: Record<string, unknown>[] } }[]; usageMetadata: unknown; modelVersion: string }> {
-  const response = await post("/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse", { contents: contents({ prompt, answered }), generationConfig: { temperature: 1 } });
+async function turn(
+  answered: number,
+  prompt = `# Task\n\nFollow the scripted scenario ${SCENARIO.match}.`,
+): Promise<{ candidates: { content: { parts: Record<string, unknown>[] } }[]; usageMetadata: unknown; modelVersion: string }> {
+  const response = await post("/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse", {
+    contents: contents({ prompt, answered }),
+    generationConfig: { temperature: 1 },
+  });
   expect(response.status).toBe(200);
   const events = await readSse(response);
   expect(events).toHaveLength(1);
@@ -83,10 +100,14 @@ describe("scripted Gemini API server", () => {
 
   it("plays the scenario's steps in order, counting the functionResponses, with its usage on every turn", async () => {
     const first = await turn(0);
-    expect(first.candidates[0]!.content.parts).toEqual([{ functionCall: { name: "write_file", args: { file_path: "/w/work/notes/a.txt", content: "A\nB\n" } } }]);
+    expect(first.candidates[0]!.content.parts).toEqual([
+      { functionCall: { name: "write_file", args: { file_path: "/w/work/notes/a.txt", content: "A\nB\n" } } },
+    ]);
     expect(first.usageMetadata).toEqual({ promptTokenCount: 150, candidatesTokenCount: 7, cachedContentTokenCount: 30, totalTokenCount: 157 });
     expect(first.modelVersion).toBe("gemini-3.8-flash");
-    expect((await turn(1)).candidates[0]!.content.parts).toEqual([{ functionCall: { name: "run_shell_command", args: { command: "git commit -qam x", description: "scripted step" } } }]);
+    expect((await turn(1)).candidates[0]!.content.parts).toEqual([
+      { functionCall: { name: "run_shell_command", args: { command: "git commit -qam x", description: "scripted step" } } },
+    ]);
     expect((await turn(2)).candidates[0]!.content.parts).toEqual([{ text: "all done" }]);
   });
 
@@ -96,9 +117,13 @@ describe("scripted Gemini API server", () => {
   });
 
   it("answers a prompt no scenario matches with an API error the CLI shows", async () => {
-    const response = await post("/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse", { contents: contents({ prompt: "something else", answered: 0 }) });
+    const response = await post("/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse", {
+      contents: contents({ prompt: "something else", answered: 0 }),
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { code: 400, message: expect.stringContaining("no scenario matches the prompt"), status: "INVALID_ARGUMENT" } });
+    expect(await response.json()).toEqual({
+      error: { code: 400, message: expect.stringContaining("no scenario matches the prompt"), status: "INVALID_ARGUMENT" },
+    });
   });
 
   it("refuses what the Gemini API does not serve", async () => {

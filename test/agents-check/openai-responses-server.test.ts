@@ -14,9 +14,19 @@ const SCENARIO: Scenario = {
   usage: { input: 120, output: 7, cacheRead: 30 },
 };
 
-const EXEC_TOOLS = [{ type: "namespace", name: "functions", description: "", tools: [{ type: "custom", name: "exec", description: "Run JavaScript code", format: { type: "grammar", syntax: "lark", definition: "start: SOURCE" } }] }];
+const EXEC_TOOLS = [
+  {
+    type: "namespace",
+    name: "functions",
+    description: "",
+    tools: [{ type: "custom", name: "exec", description: "Run JavaScript code", format: { type: "grammar", syntax: "lark", definition: "start: SOURCE" } }],
+  },
+];
 /** What Codex offers a model it has no metadata for: top-level tools, no apply_patch. */
-const UNKNOWN_MODEL_TOOLS = [{ type: "function", name: "exec_command", parameters: { type: "object" } }, { type: "function", name: "write_stdin", parameters: { type: "object" } }];
+const UNKNOWN_MODEL_TOOLS = [
+  { type: "function", name: "exec_command", parameters: { type: "object" } },
+  { type: "function", name: "write_stdin", parameters: { type: "object" } },
+];
 
 function request(options: { prompt: string; answered: number; tools?: "exec" | "unknown-model" }) {
   const tools = options.tools ?? "exec";
@@ -101,14 +111,18 @@ describe("the scripted OpenAI Responses server", () => {
 
     const write = await post(server, request({ prompt: "[agents-check:demo]", answered: 1, tools: "unknown-model" }));
     expect(write.status).toBe(400);
-    expect(await write.json()).toMatchObject({ error: { message: expect.stringContaining("offers neither exec nor apply_patch (offered: exec_command, write_stdin)") } });
+    expect(await write.json()).toMatchObject({
+      error: { message: expect.stringContaining("offers neither exec nor apply_patch (offered: exec_command, write_stdin)") },
+    });
   });
 
   it("answers a prompt no scenario matches with an error, not a made-up turn", async () => {
     server = await startOpenAiResponsesServer([SCENARIO]);
     const response = await post(server, request({ prompt: "something else", answered: 0 }));
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('no scenario matches this prompt (looked for "[agents-check:demo]")') } });
+    expect(await response.json()).toMatchObject({
+      error: { message: expect.stringContaining('no scenario matches this prompt (looked for "[agents-check:demo]")') },
+    });
     expect(server.requests).toHaveLength(1);
   });
 });

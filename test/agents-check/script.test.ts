@@ -7,8 +7,24 @@ const write = { write: { path: "a.txt", content: "A" } };
 
 describe("how a scripted model reads a scenario", () => {
   it.each<[string, Scenario["steps"], number, ReturnType<typeof turnAt>[]]>([
-    ["a tool step, then its final text", [write, { say: "bye" }], 2, [{ kind: "write", path: "a.txt", content: "A" }, { kind: "say", text: "bye" }]],
-    ["no say step: the model ends with done", [{ shell: "ls" }], 2, [{ kind: "shell", command: "ls" }, { kind: "say", text: "done" }]],
+    [
+      "a tool step, then its final text",
+      [write, { say: "bye" }],
+      2,
+      [
+        { kind: "write", path: "a.txt", content: "A" },
+        { kind: "say", text: "bye" },
+      ],
+    ],
+    [
+      "no say step: the model ends with done",
+      [{ shell: "ls" }],
+      2,
+      [
+        { kind: "shell", command: "ls" },
+        { kind: "say", text: "done" },
+      ],
+    ],
     ["a say step ends the conversation: later steps are never played", [{ say: "early" }, write], 1, [{ kind: "say", text: "early" }]],
   ])("%s", (_, steps, turns, played) => {
     const scenario: Scenario = { match: "m", steps, usage };

@@ -33,7 +33,12 @@ describe("the App on issue_comment", () => {
 
     const id = missionIdFor(REPO, commentId);
     const stored = await world.store.load(id);
-    expect(stored?.mission).toMatchObject({ status: "planning", task: "make a file", plan_text: PLAN.trimEnd(), source: { kind: "github", repo: REPO, issue: 1, comment_id: commentId, actor: "octo-maintainer" } });
+    expect(stored?.mission).toMatchObject({
+      status: "planning",
+      task: "make a file",
+      plan_text: PLAN.trimEnd(),
+      source: { kind: "github", repo: REPO, issue: 1, comment_id: commentId, actor: "octo-maintainer" },
+    });
     expect(dispatchesOf(id).map((d) => [d.ref, d.inputs["phase"]])).toEqual([["main", "plan"]]);
     const tracking = comments().filter((c) => c.body.startsWith(`<!-- naruto:tracking:${id} -->`));
     expect(tracking.map((c) => c.user.login)).toEqual([world.botLogin]);

@@ -19,7 +19,9 @@ async function openPullRequest(): Promise<{ number: number; sha: string }> {
   const repo = { owner: "acme", repo: "demo" };
   const main = (await octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
   const base = (await octokit.rest.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha;
-  const tree = (await octokit.rest.git.createTree({ ...repo, base_tree: base, tree: [{ path: "feature.txt", mode: "100644", type: "blob", content: "feature\n" }] })).data.sha;
+  const tree = (
+    await octokit.rest.git.createTree({ ...repo, base_tree: base, tree: [{ path: "feature.txt", mode: "100644", type: "blob", content: "feature\n" }] })
+  ).data.sha;
   const author = { name: "Octo", email: "octo@example.com", date: "2026-01-01T00:00:00Z" };
   const sha = (await octokit.rest.git.createCommit({ ...repo, message: "feature", tree, parents: [main], author, committer: author })).data.sha;
   await octokit.rest.git.createRef({ ...repo, ref: "refs/heads/feature", sha });

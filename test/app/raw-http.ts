@@ -49,7 +49,13 @@ export function openExchange(input: { port: number; head: string }): Exchange {
 
 /** The head of a POST with GitHub's headers; `signature` defaults to a well-formed one. */
 export function webhookHead(input: { path: string; length?: number; signature?: string | null; event?: string; chunked?: boolean }): string {
-  const lines = [`POST ${input.path} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", `X-GitHub-Event: ${input.event ?? "ping"}`, "X-GitHub-Delivery: d-raw"];
+  const lines = [
+    `POST ${input.path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    "Content-Type: application/json",
+    `X-GitHub-Event: ${input.event ?? "ping"}`,
+    "X-GitHub-Delivery: d-raw",
+  ];
   const signature = input.signature === undefined ? `sha256=${"ab".repeat(32)}` : input.signature;
   if (signature !== null) lines.push(`X-Hub-Signature-256: ${signature}`);
   lines.push(input.chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${input.length ?? 0}`);

@@ -20,7 +20,12 @@ afterAll(async () => world.close());
 describe("the App's writes", () => {
   it("show neither the secrets it holds nor a known format, in comments or in the mission document", async () => {
     const commentId = await world.comment("octo-maintainer", `/naruto plan fix the deploy: it printed ${SECRET} and ${LEAKY.ghsClassic}`);
-    const delivery = await world.fake.deliver({ event: "issue_comment", payload: world.fake.payloads.issueComment({ repo: REPO, commentId }), url: world.url, secret: SECRET });
+    const delivery = await world.fake.deliver({
+      event: "issue_comment",
+      payload: world.fake.payloads.issueComment({ repo: REPO, commentId }),
+      url: world.url,
+      secret: SECRET,
+    });
     expect(delivery.status).toBe(200);
     const id = missionIdFor(REPO, commentId);
     const repo = world.fake.repo(REPO);

@@ -73,7 +73,11 @@ describe("the App on workflow_run and workflow_job", () => {
     const job = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "in_progress" });
     expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
     const started = (await world.store.load(id))?.mission.items[0]?.attempts[0];
-    expect(started).toMatchObject({ status: "running", started_at: (job["workflow_job"] as { started_at: string }).started_at, runner: `${world.fake.url}/acme/demo/actions/runs/${runId}/job/${jobId}` });
+    expect(started).toMatchObject({
+      status: "running",
+      started_at: (job["workflow_job"] as { started_at: string }).started_at,
+      runner: `${world.fake.url}/acme/demo/actions/runs/${runId}/job/${jobId}`,
+    });
 
     // The same state again (the event redelivered): one read (the state ref), and the comment is left.
     trackingOf(id).body = `<!-- naruto:tracking:${id} -->\nstale again`;
@@ -83,7 +87,13 @@ describe("the App on workflow_run and workflow_job", () => {
     expect(trackingOf(id).body).toContain("stale again");
 
     // The state moved (the attempt's run was lost, as the sweep records it): the next event renders it.
-    await applyEvent(world.store, id, { type: "attempt_finished", at: new Date().toISOString(), item: "alpha", attempt: 1, outcome: { kind: "interrupted", reason: "its run was lost" } });
+    await applyEvent(world.store, id, {
+      type: "attempt_finished",
+      at: new Date().toISOString(),
+      item: "alpha",
+      attempt: 1,
+      outcome: { kind: "interrupted", reason: "its run was lost" },
+    });
     expect((await world.fake.deliver({ event: "workflow_job", payload: job, url: world.url, secret: SECRET })).status).toBe(200);
     expect(trackingOf(id).body).toContain("alpha");
     expect(trackingOf(id).body).not.toContain("stale again");

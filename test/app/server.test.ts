@@ -36,7 +36,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function post(body: string, headers: Record<string, string> = {}) {
   return fetch(url, {
     method: "POST",
-    headers: { "x-github-event": "issue_comment", "x-github-delivery": "d-1", "content-type": "application/json", "x-hub-signature-256": signWebhook(SECRET, body), ...headers },
+    headers: {
+      "x-github-event": "issue_comment",
+      "x-github-delivery": "d-1",
+      "content-type": "application/json",
+      "x-hub-signature-256": signWebhook(SECRET, body),
+      ...headers,
+    },
     body,
   });
 }
@@ -64,7 +70,11 @@ describe("createWebhookServer", () => {
     const before = seen.length;
     const target = path === "" ? url : new URL(path, url).href;
     const signed = { "x-hub-signature-256": signWebhook(SECRET, body), ...headers };
-    const response = await fetch(target, { method: "POST", headers: { "x-github-event": "ping", "x-github-delivery": "d-2", "content-type": "application/json", ...signed }, body });
+    const response = await fetch(target, {
+      method: "POST",
+      headers: { "x-github-event": "ping", "x-github-delivery": "d-2", "content-type": "application/json", ...signed },
+      body,
+    });
     expect(response.status).toBe(status);
     expect(response.headers.get("connection")).toBe("close");
     expect(seen.length).toBe(before);
@@ -96,7 +106,11 @@ describe("createWebhookServer", () => {
   });
 
   it("reads its limits from NARUTO_WEBHOOK_* and refuses what is not a positive whole number", () => {
-    expect(webhookLimitsFrom({ NARUTO_WEBHOOK_MAX_CONNECTIONS: "4", NARUTO_WEBHOOK_BODY_TIMEOUT_MS: "250" })).toEqual({ ...DEFAULT_WEBHOOK_LIMITS, maxConnections: 4, bodyIdleTimeoutMs: 250 });
+    expect(webhookLimitsFrom({ NARUTO_WEBHOOK_MAX_CONNECTIONS: "4", NARUTO_WEBHOOK_BODY_TIMEOUT_MS: "250" })).toEqual({
+      ...DEFAULT_WEBHOOK_LIMITS,
+      maxConnections: 4,
+      bodyIdleTimeoutMs: 250,
+    });
     expect(() => webhookLimitsFrom({ NARUTO_WEBHOOK_HEADERS_TIMEOUT_MS: "10s" })).toThrow(AppSettingsError);
   });
 });

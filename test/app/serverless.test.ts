@@ -18,7 +18,14 @@ beforeAll(async () => {
 afterAll(async () => world.close());
 
 async function handler() {
-  const probot = probotFrom({ APP_ID: String(world.fake.app.id), PRIVATE_KEY: world.fake.app.privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: new URL(world.fake.url).host, GHE_PROTOCOL: "http", LOG_LEVEL: "fatal" });
+  const probot = probotFrom({
+    APP_ID: String(world.fake.app.id),
+    PRIVATE_KEY: world.fake.app.privateKey,
+    WEBHOOK_SECRET: SECRET,
+    GHE_HOST: new URL(world.fake.url).host,
+    GHE_PROTOCOL: "http",
+    LOG_LEVEL: "fatal",
+  });
   await probot.load((app) => {
     narutoApp(app, appDepsFor(world.botLogin)).close();
   });
@@ -26,7 +33,15 @@ async function handler() {
 }
 
 function request(body: string, secret: string) {
-  return { headers: { "X-GitHub-Delivery": "d-1", "X-GitHub-Event": "issue_comment", "X-Hub-Signature-256": signWebhook(secret, body), "Content-Type": "application/json" }, body };
+  return {
+    headers: {
+      "X-GitHub-Delivery": "d-1",
+      "X-GitHub-Event": "issue_comment",
+      "X-Hub-Signature-256": signWebhook(secret, body),
+      "Content-Type": "application/json",
+    },
+    body,
+  };
 }
 
 describe("the serverless handler", () => {
@@ -52,7 +67,10 @@ describe("the serverless handler", () => {
     const payload = world.fake.payloads.issueComment({ repo: REPO, commentId });
     const body = JSON.stringify(payload);
     const replica = await handler();
-    const [server, fn] = await Promise.all([world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET }), replica(request(body, SECRET))]);
+    const [server, fn] = await Promise.all([
+      world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET }),
+      replica(request(body, SECRET)),
+    ]);
     expect([server.status, fn.status]).toEqual([200, 200]);
     const id = missionIdFor(REPO, commentId);
     expect(world.fake.dispatches.filter((d) => d.inputs["mission"] === id)).toHaveLength(1);
@@ -62,11 +80,19 @@ describe("the serverless handler", () => {
 
   it.each([
     ["no signature at all", { headers: {}, body: "{}" }, 401],
-    ["a signed body without GitHub's event header", { headers: { "X-GitHub-Delivery": "d-1", "X-Hub-Signature-256": signWebhook(SECRET, "{}") }, body: "{}" }, 400],
+    [
+      "a signed body without GitHub's event header",
+      { headers: { "X-GitHub-Delivery": "d-1", "X-Hub-Signature-256": signWebhook(SECRET, "{}") }, body: "{}" },
+      400,
+    ],
     ["an empty body with a signature", request("", SECRET), 400],
     ["a signed body that is not JSON", request("{ not json", SECRET), 400],
     ["a signed JSON array", request("[]", SECRET), 400],
-    ["a form-encoded body", { headers: { ...request("payload=%7B%7D", SECRET).headers, "Content-Type": "application/x-www-form-urlencoded" }, body: "payload=%7B%7D" }, 415],
+    [
+      "a form-encoded body",
+      { headers: { ...request("payload=%7B%7D", SECRET).headers, "Content-Type": "application/x-www-form-urlencoded" }, body: "payload=%7B%7D" },
+      415,
+    ],
   ])("answers %s with a 4xx, never 500", async (_, input, status) => {
     expect((await (await handler())(input)).status).toBe(status);
   });

@@ -11,7 +11,14 @@ let fake: FakeGitHub;
 let base: Env;
 beforeAll(async () => {
   fake = await startFakeGitHub();
-  base = { APP_ID: String(fake.app.id), PRIVATE_KEY: fake.app.privateKey, WEBHOOK_SECRET: "s", GHE_HOST: new URL(fake.url).host, GHE_PROTOCOL: "http", LOG_LEVEL: "fatal" };
+  base = {
+    APP_ID: String(fake.app.id),
+    PRIVATE_KEY: fake.app.privateKey,
+    WEBHOOK_SECRET: "s",
+    GHE_HOST: new URL(fake.url).host,
+    GHE_PROTOCOL: "http",
+    LOG_LEVEL: "fatal",
+  };
 });
 afterAll(async () => fake.close());
 
@@ -30,8 +37,12 @@ describe("the App's settings", () => {
   });
 
   it("spaces writes as the Action does: NARUTO_GITHUB_WRITE_INTERVAL_MS, else the client's defaults", async () => {
-    expect((await depsOf({ APP_SLUG: "n", NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" })).client).toEqual({ throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 } });
-    expect((await depsOf({ APP_SLUG: "n", NARUTO_GITHUB_WRITE_INTERVAL_MS: "250" })).client).toEqual({ throttle: { writeIntervalMs: 250, notificationIntervalMs: 250 } });
+    expect((await depsOf({ APP_SLUG: "n", NARUTO_GITHUB_WRITE_INTERVAL_MS: "0" })).client).toEqual({
+      throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 },
+    });
+    expect((await depsOf({ APP_SLUG: "n", NARUTO_GITHUB_WRITE_INTERVAL_MS: "250" })).client).toEqual({
+      throttle: { writeIntervalMs: 250, notificationIntervalMs: 250 },
+    });
     for (const value of [undefined, "", "-1", "soon"]) {
       expect((await depsOf({ APP_SLUG: "n", NARUTO_GITHUB_WRITE_INTERVAL_MS: value })).client).toBeUndefined();
     }

@@ -51,7 +51,9 @@ beforeAll(async () => {
   });
   [app, impatient, capped] = await Promise.all([
     startAppProcess({ env: env({}) }),
-    startAppProcess({ env: env({ NARUTO_WEBHOOK_HEADERS_TIMEOUT_MS: "500", NARUTO_WEBHOOK_BODY_TIMEOUT_MS: "500", NARUTO_WEBHOOK_REQUEST_TIMEOUT_MS: "1500" }) }),
+    startAppProcess({
+      env: env({ NARUTO_WEBHOOK_HEADERS_TIMEOUT_MS: "500", NARUTO_WEBHOOK_BODY_TIMEOUT_MS: "500", NARUTO_WEBHOOK_REQUEST_TIMEOUT_MS: "1500" }),
+    }),
     startAppProcess({ env: env({ NARUTO_WEBHOOK_MAX_CONNECTIONS: "4" }) }),
   ]);
 }, 120_000);
@@ -65,11 +67,21 @@ afterAll(async () => {
 function send(input: { port: number; body: Buffer; headers: Record<string, string> }): Promise<number | null> {
   return new Promise((resolve) => {
     let status: number | null = null;
-    const sent = request({ host: "127.0.0.1", port: input.port, path: PATH, method: "POST", agent: false, headers: { "content-length": String(input.body.length), ...input.headers } }, (response) => {
-      status = response.statusCode ?? null;
-      response.resume();
-      response.on("close", () => resolve(status));
-    });
+    const sent = request(
+      {
+        host: "127.0.0.1",
+        port: input.port,
+        path: PATH,
+        method: "POST",
+        agent: false,
+        headers: { "content-length": String(input.body.length), ...input.headers },
+      },
+      (response) => {
+        status = response.statusCode ?? null;
+        response.resume();
+        response.on("close", () => resolve(status));
+      },
+    );
     // The server may answer and close before the body is out: the write fails, the answer counts.
     sent.on("error", () => resolve(status));
     sent.end(input.body);
@@ -77,7 +89,13 @@ function send(input: { port: number; body: Buffer; headers: Record<string, strin
 }
 
 function deliveryHeaders(body: string | Buffer, more: Record<string, string> = {}): Record<string, string> {
-  return { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "d-1", "x-hub-signature-256": signWebhook(SECRET, body.toString()), ...more };
+  return {
+    "content-type": "application/json",
+    "x-github-event": "ping",
+    "x-github-delivery": "d-1",
+    "x-hub-signature-256": signWebhook(SECRET, body.toString()),
+    ...more,
+  };
 }
 
 async function status(pid: number): Promise<Record<string, number>> {
@@ -98,36 +116,50 @@ async function peakGrowth(process: AppProcess, burst: () => Promise<unknown>): P
 describe("the App's webhook server under unauthenticated load", () => {
   const big = Buffer.alloc(24 * MiB, "x");
 
-  it.runIf(linux)("does not keep eight 24 MiB unsigned bodies", async () => {
-    const headers = { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "d-1" };
-    const statuses: (number | null)[] = [];
-    const growth = await peakGrowth(app, async () => {
-      statuses.push(...(await Promise.all(Array.from({ length: 8 }, () => send({ port: app.port, body: big, headers })))));
-    });
-    expect(statuses).toEqual(Array(8).fill(401));
-    expect(growth).toBeLessThan(32 * MiB);
-  }, 120_000);
+  it.runIf(linux)(
+    "does not keep eight 24 MiB unsigned bodies",
+    async () => {
+      const headers = { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "d-1" };
+      const statuses: (number | null)[] = [];
+      const growth = await peakGrowth(app, async () => {
+        statuses.push(...(await Promise.all(Array.from({ length: 8 }, () => send({ port: app.port, body: big, headers })))));
+      });
+      expect(statuses).toEqual(Array(8).fill(401));
+      expect(growth).toBeLessThan(32 * MiB);
+    },
+    120_000,
+  );
 
-  it.runIf(linux)("keeps at most its buffer budget of eight 24 MiB bodies with well-formed signatures that are never finished", async () => {
-    // Whether a signature matches is known only at the end of the body, so these are kept (all
-    // but the last byte is sent): within the 64 MiB budget, and 503 for those that do not fit.
-    const body = big.subarray(0, big.length - 1);
-    const held = Array.from({ length: 8 }, () => openExchange({ port: app.port, head: webhookHead({ path: PATH, length: big.length }) }));
-    const growth = await peakGrowth(app, () =>
-      Promise.all(held.map((h) => new Promise<void>((resolve) => {
-        h.socket.write(body, () => resolve());
-        void h.closed.then(resolve);
-      }))),
-    );
-    for (const h of held) h.close();
-    expect(held.some((h) => h.status() === 503)).toBe(true);
-    expect(growth).toBeLessThan(64 * MiB + 64 * MiB);
-  }, 120_000);
+  it.runIf(linux)(
+    "keeps at most its buffer budget of eight 24 MiB bodies with well-formed signatures that are never finished",
+    async () => {
+      // Whether a signature matches is known only at the end of the body, so these are kept (all
+      // but the last byte is sent): within the 64 MiB budget, and 503 for those that do not fit.
+      const body = big.subarray(0, big.length - 1);
+      const held = Array.from({ length: 8 }, () => openExchange({ port: app.port, head: webhookHead({ path: PATH, length: big.length }) }));
+      const growth = await peakGrowth(app, () =>
+        Promise.all(
+          held.map(
+            (h) =>
+              new Promise<void>((resolve) => {
+                h.socket.write(body, () => resolve());
+                void h.closed.then(resolve);
+              }),
+          ),
+        ),
+      );
+      for (const h of held) h.close();
+      expect(held.some((h) => h.status() === 503)).toBe(true);
+      expect(growth).toBeLessThan(64 * MiB + 64 * MiB);
+    },
+    120_000,
+  );
 
   it("refuses a body over 25 MiB as it streams, and a Content-Length over 25 MiB at once", async () => {
     const streamed = openExchange({ port: app.port, head: webhookHead({ path: PATH, chunked: true }) });
     const chunk = Buffer.alloc(MiB, "x");
-    for (let i = 0; i < 26 && streamed.status() === null; i++) streamed.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
+    for (let i = 0; i < 26 && streamed.status() === null; i++)
+      streamed.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
     await streamed.closed;
     expect(streamed.status()).toBe(413);
 
@@ -194,7 +226,12 @@ describe("the App's webhook server on malformed deliveries: 4xx, never 500", () 
     ["JSON that is not an object, signed", "[1,2]", deliveryHeaders("[1,2]"), 400],
     ["no event header", ping, deliveryHeaders(ping, { "x-github-event": "" }), 400],
     ["no delivery header", ping, deliveryHeaders(ping, { "x-github-delivery": "" }), 400],
-    ["a form-encoded body", `payload=${encodeURIComponent(ping)}`, deliveryHeaders(`payload=${encodeURIComponent(ping)}`, { "content-type": "application/x-www-form-urlencoded" }), 415],
+    [
+      "a form-encoded body",
+      `payload=${encodeURIComponent(ping)}`,
+      deliveryHeaders(`payload=${encodeURIComponent(ping)}`, { "content-type": "application/x-www-form-urlencoded" }),
+      415,
+    ],
   ])("%s", async (_, body, headers, expected) => {
     const headersSent = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== ""));
     expect(await send({ port: app.port, body: Buffer.from(body), headers: headersSent })).toBe(expected);

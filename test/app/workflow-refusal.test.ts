@@ -23,7 +23,13 @@ async function openPullRequest(branch: string, files: Record<string, string>): P
   const repo = { owner: "acme", repo: "demo" };
   const main = (await octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
   const base = (await octokit.rest.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha;
-  const tree = (await octokit.rest.git.createTree({ ...repo, base_tree: base, tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644" as const, type: "blob" as const, content })) })).data.sha;
+  const tree = (
+    await octokit.rest.git.createTree({
+      ...repo,
+      base_tree: base,
+      tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644" as const, type: "blob" as const, content })),
+    })
+  ).data.sha;
   const sha = (await octokit.rest.git.createCommit({ ...repo, message: branch, tree, parents: [main] })).data.sha;
   await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${branch}`, sha });
   return (await octokit.rest.pulls.create({ ...repo, head: branch, base: "main", title: branch })).data.number;
@@ -71,7 +77,13 @@ describe("the App on a pull request that changes a workflow file", () => {
     const repo = { owner: "acme", repo: "demo" };
     const main = (await octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
     const base = (await octokit.rest.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha;
-    const tree = (await octokit.rest.git.createTree({ ...repo, base_tree: base, tree: [{ path: ".github/workflows/lint.yml", mode: "100644", type: "blob", content: "on: push\njobs: {}\n" }] })).data.sha;
+    const tree = (
+      await octokit.rest.git.createTree({
+        ...repo,
+        base_tree: base,
+        tree: [{ path: ".github/workflows/lint.yml", mode: "100644", type: "blob", content: "on: push\njobs: {}\n" }],
+      })
+    ).data.sha;
     const next = (await octokit.rest.git.createCommit({ ...repo, message: "lint in CI", tree, parents: [main] })).data.sha;
     await octokit.rest.git.updateRef({ ...repo, ref: "heads/main", sha: next });
     const before = await refs();
@@ -79,7 +91,9 @@ describe("the App on a pull request that changes a workflow file", () => {
     const commentId = await world.comment("octo-maintainer", "/naruto plan proofread the docs", pull);
     const payload = world.fake.payloads.issueComment({ repo: REPO, commentId });
     expect((await world.fake.deliver({ event: "issue_comment", payload, url: world.url, secret: SECRET })).status).toBe(200);
-    const replies = [...world.fake.repo(REPO).comments.values()].filter((c) => c.user.login === world.botLogin && c.body.includes(markerFor(`reply:${commentId}`)));
+    const replies = [...world.fake.repo(REPO).comments.values()].filter(
+      (c) => c.user.login === world.botLogin && c.body.includes(markerFor(`reply:${commentId}`)),
+    );
     expect(replies).toHaveLength(1);
     expect(replies[0]?.body).toContain("`.github/workflows/lint.yml`");
     expect(replies[0]?.body).toContain("update the branch if it lags behind the default branch");

@@ -69,7 +69,14 @@ export async function startAppWorld(input: { config?: string; trackingIntervalMs
   fake.addUser("octo-outsider", { permission: "read" });
 
   const host = new URL(fake.url).host;
-  const probot = probotFrom({ APP_ID: String(fake.app.id), PRIVATE_KEY: fake.app.privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http", LOG_LEVEL: process.env["TEST_LOG"] ?? "fatal" });
+  const probot = probotFrom({
+    APP_ID: String(fake.app.id),
+    PRIVATE_KEY: fake.app.privateKey,
+    WEBHOOK_SECRET: SECRET,
+    GHE_HOST: host,
+    GHE_PROTOCOL: "http",
+    LOG_LEVEL: process.env["TEST_LOG"] ?? "fatal",
+  });
   const botLogin = `${fake.app.slug}[bot]`;
   const deps = appDepsFor(botLogin, input.trackingIntervalMs ?? 0);
   let throttle: Throttle | null = null;
@@ -78,12 +85,22 @@ export async function startAppWorld(input: { config?: string; trackingIntervalMs
   await probot.load((app) => {
     throttle = narutoApp(app, deps);
   });
-  const server: Server = createWebhookServer({ handler: createHandler(probot, input.queue ? { queue: input.queue } : {}), path: "/api/github/webhooks", secret: SECRET });
+  const server: Server = createWebhookServer({
+    handler: createHandler(probot, input.queue ? { queue: input.queue } : {}),
+    path: "/api/github/webhooks",
+    secret: SECRET,
+  });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
 
-  const reader = createGitHub({ token: fake.issueAppToken({ owner: "acme" }).token, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.url, userAgent: "naruto-tests", ...FAST });
+  const reader = createGitHub({
+    token: fake.issueAppToken({ owner: "acme" }).token,
+    repo: { owner: "acme", repo: "demo" },
+    baseUrl: fake.url,
+    userAgent: "naruto-tests",
+    ...FAST,
+  });
   const commentWith = async (token: string, body: string, issue = 1) => {
     const response = await fetch(`${fake.url}/repos/${REPO}/issues/${issue}/comments`, {
       method: "POST",

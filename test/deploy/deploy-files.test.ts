@@ -16,7 +16,17 @@ const finalStage = DOCKERFILE.slice(DOCKERFILE.lastIndexOf("\nFROM "));
 
 describe("the Dockerfile", () => {
   it("has no problem the linter finds, with every check it has at its strictest", () => {
-    const all = { deprecatedMaintainer: ValidationSeverity.ERROR, directiveCasing: ValidationSeverity.ERROR, emptyContinuationLine: ValidationSeverity.ERROR, instructionCasing: ValidationSeverity.ERROR, instructionCmdMultiple: ValidationSeverity.ERROR, instructionEntrypointMultiple: ValidationSeverity.ERROR, instructionHealthcheckMultiple: ValidationSeverity.ERROR, instructionJSONInSingleQuotes: ValidationSeverity.ERROR, instructionWorkdirRelative: ValidationSeverity.ERROR };
+    const all = {
+      deprecatedMaintainer: ValidationSeverity.ERROR,
+      directiveCasing: ValidationSeverity.ERROR,
+      emptyContinuationLine: ValidationSeverity.ERROR,
+      instructionCasing: ValidationSeverity.ERROR,
+      instructionCmdMultiple: ValidationSeverity.ERROR,
+      instructionEntrypointMultiple: ValidationSeverity.ERROR,
+      instructionHealthcheckMultiple: ValidationSeverity.ERROR,
+      instructionJSONInSingleQuotes: ValidationSeverity.ERROR,
+      instructionWorkdirRelative: ValidationSeverity.ERROR,
+    };
     expect(validate(DOCKERFILE, all).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
   });
 

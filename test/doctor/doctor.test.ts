@@ -36,7 +36,16 @@ afterAll(async () => {
 let repos = 0;
 
 /** A repository of its own for each case: as init sets it up (claude), then `change` applied. */
-async function repository(input: { owner?: string; app?: boolean; files?: Record<string, string | null>; secrets?: string[]; canApprove?: boolean; variables?: Record<string, string> } = {}): Promise<string> {
+async function repository(
+  input: {
+    owner?: string;
+    app?: boolean;
+    files?: Record<string, string | null>;
+    secrets?: string[];
+    canApprove?: boolean;
+    variables?: Record<string, string>;
+  } = {},
+): Promise<string> {
   const owner = input.owner ?? "acme";
   const name = `demo-${++repos}`;
   const app = input.app ?? false;
@@ -105,7 +114,7 @@ describe("naruto doctor", () => {
   it("finds a stale template and says to run naruto upgrade", async () => {
     const old = workflow({ agent: "claude", app: false })
       .replace(`# naruto-template ${VERSION} `, "# naruto-template 0.0.9 ")
-      .replace("    - cron: \"*/15 * * * *\"", "    - cron: \"*/30 * * * *\"");
+      .replace('    - cron: "*/15 * * * *"', '    - cron: "*/30 * * * *"');
     const { code, out } = await doctor(await repository({ files: { ".github/workflows/naruto.yml": old } }));
     expect(out).toMatch(new RegExp(`^warn +template: the workflow is the template of naruto 0\\.0\\.9, not ${VERSION.replace(/\./g, "\\.")}'s`, "m"));
     expect(out).toMatch(/fix: run `naruto upgrade` in a clone/);
@@ -133,14 +142,23 @@ describe("naruto doctor", () => {
     const repo = await repository({ canApprove: false });
     const { code, out } = await doctor(repo);
     expect(out).toMatch(/^FAIL +pull requests: GitHub Actions may not create pull requests/m);
-    expect(out).toContain(`fix: Tick "Allow GitHub Actions to create and approve pull requests" under Workflow permissions, and Save: https://github.com/${repo}/settings/actions`);
+    expect(out).toContain(
+      `fix: Tick "Allow GitHub Actions to create and approve pull requests" under Workflow permissions, and Save: https://github.com/${repo}/settings/actions`,
+    );
     expect(code).toBe(1);
   });
 
   it("finds the App installed without a permission of app.yml", async () => {
     fake.addUser("octo-admin-beta", { permission: "admin" });
     const repo = await repository({ owner: "beta", app: true });
-    const { checks: _dropped, ...fewer } = { metadata: "read", contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" } as const;
+    const { checks: _dropped, ...fewer } = {
+      metadata: "read",
+      contents: "write",
+      issues: "write",
+      pull_requests: "write",
+      actions: "write",
+      checks: "write",
+    } as const;
     fake.setInstallation("beta", fewer);
     const { code, out } = await doctor(repo, appFlags());
     expect(out).toMatch(/^FAIL +App: naruto lacks checks: write \(has none\)/m);

@@ -47,8 +47,20 @@ async function startBox(input: { persist?: string } = {}): Promise<Box> {
   const checkout = join(boxDir, "work", "demo", "demo");
   const reports = join(boxDir, "reports");
   await mkdir(reports, { recursive: true });
-  await gitText(git, { args: ["clone", "-q", `${fake.url}/acme/demo.git`, checkout], cwd: boxDir, env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: `http.${fake.url}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${writeToken}`).toString("base64")}` } });
-  if (input.persist !== undefined) await gitText(git, { args: ["config", "--local", `http.${fake.url}/.extraheader`, `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${input.persist}`).toString("base64")}`], cwd: checkout });
+  await gitText(git, {
+    args: ["clone", "-q", `${fake.url}/acme/demo.git`, checkout],
+    cwd: boxDir,
+    env: {
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: `http.${fake.url}/.extraheader`,
+      GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${writeToken}`).toString("base64")}`,
+    },
+  });
+  if (input.persist !== undefined)
+    await gitText(git, {
+      args: ["config", "--local", `http.${fake.url}/.extraheader`, `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${input.persist}`).toString("base64")}`],
+      cwd: checkout,
+    });
   await writeFile(join(boxDir, "prompt.md"), `## Your work item\n\nhostile-report-dir: ${reports}\n`);
   const machine = await startMachine({ jobDir: boxDir, trackingId: "control", isolation: "namespace", readOnly: [join(fakeAgentPath("edit"), "..")] });
   // The machine's user must own its folders, as the runner user owns a job's.
@@ -76,7 +88,7 @@ afterEach(async () => {
 describe.skipIf(!canIsolate())("the hostile agents find a write token when there is one", () => {
   it("the token hunter reads another process's environment and writes a ref and a comment", async () => {
     const { machine, checkout, reports, env } = await startBox();
-    await machine.exec({ argv: ["sh", "-c", "GITHUB_TOKEN=\"$DECOY\" sleep 30 >/dev/null 2>&1 &"], cwd: checkout, env: env({ DECOY: writeToken }) });
+    await machine.exec({ argv: ["sh", "-c", 'GITHUB_TOKEN="$DECOY" sleep 30 >/dev/null 2>&1 &'], cwd: checkout, env: env({ DECOY: writeToken }) });
     const run = await machine.exec({ argv: [process.execPath, HOSTILE("token-hunter")], cwd: checkout, env: env() });
     expect(run.code, run.output).toBe(0);
     const [hunt] = await readReport(reports, "hunter");

@@ -30,7 +30,13 @@ describe("workflow dispatch", () => {
       actor: "octo-maintainer",
     });
     const run = await call("GET", `/repos/acme/demo/actions/runs/${record?.runId ?? 0}`);
-    expect(run.body).toMatchObject({ id: record?.runId, status: "queued", event: "workflow_dispatch", head_sha: demo.mainSha, path: ".github/workflows/naruto.yml" });
+    expect(run.body).toMatchObject({
+      id: record?.runId,
+      status: "queued",
+      event: "workflow_dispatch",
+      head_sha: demo.mainSha,
+      path: ".github/workflows/naruto.yml",
+    });
   });
 
   it("returns the run when asked (return_run_details)", async () => {
@@ -61,7 +67,9 @@ describe("workflow dispatch", () => {
     }
     const newer = await startDemo({ ghesVersion: "3.21" });
     try {
-      expect((await api(newer.github, newer.maintainer)("POST", DISPATCH, { ref: "main", inputs: { mission: "m-4" }, return_run_details: true })).status).toBe(200);
+      expect((await api(newer.github, newer.maintainer)("POST", DISPATCH, { ref: "main", inputs: { mission: "m-4" }, return_run_details: true })).status).toBe(
+        200,
+      );
     } finally {
       await newer.github.close();
     }
@@ -72,7 +80,13 @@ describe("workflow dispatch", () => {
     ["an unknown ref", DISPATCH, { ref: "nope", inputs: { mission: "m" } }, 422, "No ref found for: nope"],
     ["an input the workflow does not declare", DISPATCH, { ref: "main", inputs: { mission: "m", prompt: "x" } }, 422, 'Unexpected inputs provided: ["prompt"]'],
     ["a missing required input", DISPATCH, { ref: "main" }, 422, "Required input 'mission' not provided"],
-    ["a value outside a choice", DISPATCH, { ref: "main", inputs: { mission: "m", mode: "x" } }, 422, "Provided value 'x' for input 'mode' not in the list of allowed values"],
+    [
+      "a value outside a choice",
+      DISPATCH,
+      { ref: "main", inputs: { mission: "m", mode: "x" } },
+      422,
+      "Provided value 'x' for input 'mode' not in the list of allowed values",
+    ],
     ["inputs over 65,535 characters", DISPATCH, { ref: "main", inputs: { mission: "m".repeat(65_536) } }, 422, "inputs are too large."],
   ])("refuses %s", async (_, path, body, status, message) => {
     const before = demo.github.dispatches.length;

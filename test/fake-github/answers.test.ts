@@ -79,7 +79,10 @@ async function exchangeEverything(): Promise<void> {
   const linked = await github.createCommit({ message: "links", tree: links, parents: [main] });
   expect(await github.readFile({ path: "docs/readme-link", ref: linked })).toBe("# demo\n");
   expect((await octokit.rest.repos.getContent({ ...repo, path: "dangling", ref: linked })).data).toMatchObject({ type: "symlink", target: "nowhere.txt" });
-  expect((await octokit.rest.repos.getContent({ ...repo, path: "vendor/lib", ref: linked })).data).toMatchObject({ type: "submodule", submodule_git_url: "https://example.test/lib.git" });
+  expect((await octokit.rest.repos.getContent({ ...repo, path: "vendor/lib", ref: linked })).data).toMatchObject({
+    type: "submodule",
+    submodule_git_url: "https://example.test/lib.git",
+  });
   await octokit.rest.repos.getContent({ ...repo, path: "docs", ref: linked });
   await github.compareCommits({ base: main, head });
 
@@ -109,7 +112,11 @@ async function exchangeEverything(): Promise<void> {
   await github.listJobs({ runId });
   // An artifact uploaded with the job's runtime token, listed and downloaded over REST.
   const runtime = fake.issueRuntimeToken({ repo: "acme/demo", runId, jobId });
-  const uploaded = await fetch(`${fake.url}/_actions/results/artifacts?name=answers`, { method: "POST", headers: { authorization: `Bearer ${runtime}` }, body: new Uint8Array(EMPTY_ZIP) });
+  const uploaded = await fetch(`${fake.url}/_actions/results/artifacts?name=answers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${runtime}` },
+    body: new Uint8Array(EMPTY_ZIP),
+  });
   if (uploaded.status !== 201) throw new Error(`the results service answered the upload ${uploaded.status}`);
   const [artifact] = await github.listRunArtifacts({ runId });
   if (artifact === undefined) throw new Error("the upload is not listed");
@@ -125,8 +132,20 @@ async function exchangeEverything(): Promise<void> {
 
   // `naruto doctor`'s reads of the Actions settings (an admin's), through its own port.
   const admin = fake.addUser("octo-answers-admin", { permission: "admin" }).token;
-  fake.setActionsSettings({ repo: "acme/demo", secrets: ["ANTHROPIC_API_KEY"], variables: { NARUTO_BOT_LOGIN: "naruto[bot]" }, orgSecrets: ["SHARED_KEY"], orgVariables: { SHARED: "yes" } });
-  const doctor = createDoctorGitHub({ repo: { host: "127.0.0.1", owner: "acme", name: "demo" }, token: admin, baseUrl: fake.apiUrl, app: null, userAgent: "naruto-answers" });
+  fake.setActionsSettings({
+    repo: "acme/demo",
+    secrets: ["ANTHROPIC_API_KEY"],
+    variables: { NARUTO_BOT_LOGIN: "naruto[bot]" },
+    orgSecrets: ["SHARED_KEY"],
+    orgVariables: { SHARED: "yes" },
+  });
+  const doctor = createDoctorGitHub({
+    repo: { host: "127.0.0.1", owner: "acme", name: "demo" },
+    token: admin,
+    baseUrl: fake.apiUrl,
+    app: null,
+    userAgent: "naruto-answers",
+  });
   for (const read of [await doctor.secretNames(), await doctor.variables(), await doctor.workflowPermissions()]) expect(read.ok).toBe(true);
 }
 
@@ -144,13 +163,20 @@ describe("the fake's answers", () => {
 
   it("were given for every operation of the subset, at every success status GitHub documents", () => {
     const answered = new Set(fake.requests.map((r) => `${r.operation ?? ""} ${r.status}`));
-    const missing = OPERATIONS.flatMap((op) => successStatuses(operationKey(op)).map((status) => `${operationKey(op)} ${status}`)).filter((pair) => !answered.has(pair));
+    const missing = OPERATIONS.flatMap((op) => successStatuses(operationKey(op)).map((status) => `${operationKey(op)} ${status}`)).filter(
+      (pair) => !answered.has(pair),
+    );
     expect(missing).toEqual([]);
   });
 
   it("are judged: an answer without a required field, or with one GitHub does not describe, is reported", () => {
     const operation = "GET /repos/{owner}/{repo}/git/ref/{ref}";
-    const ref = { ref: "refs/heads/main", node_id: "MDM6UmVmMQ==", url: `${fake.apiUrl}/repos/acme/demo/git/refs/heads/main`, object: { type: "commit", sha: "a".repeat(40), url: `${fake.apiUrl}/x` } };
+    const ref = {
+      ref: "refs/heads/main",
+      node_id: "MDM6UmVmMQ==",
+      url: `${fake.apiUrl}/repos/acme/demo/git/refs/heads/main`,
+      object: { type: "commit", sha: "a".repeat(40), url: `${fake.apiUrl}/x` },
+    };
     expect(validateAnswer({ operation, status: 200, body: ref })).toEqual([]);
     const { node_id: _dropped, ...withoutNodeId } = ref;
     expect(validateAnswer({ operation, status: 200, body: withoutNodeId })).toEqual(["answer.node_id: is required"]);

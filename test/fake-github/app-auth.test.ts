@@ -53,7 +53,11 @@ describe("GitHub App authentication", () => {
     const app = api(demo.github, demo.github.appJwt());
     const path = `/app/installations/${demo.github.installationId("acme")}/access_tokens`;
     const narrowed = await app("POST", path, { permissions: { contents: "read", issues: "write" }, repositories: ["demo"] });
-    expect(narrowed.body).toMatchObject({ permissions: { contents: "read", issues: "write" }, repository_selection: "selected", repositories: [{ full_name: "acme/demo" }] });
+    expect(narrowed.body).toMatchObject({
+      permissions: { contents: "read", issues: "write" },
+      repository_selection: "selected",
+      repositories: [{ full_name: "acme/demo" }],
+    });
     const bot = api(demo.github, String(field(narrowed.body, "token")));
     expect((await bot("POST", "/repos/acme/demo/issues/1/comments", { body: "ok" })).status).toBe(201);
     const refused = await bot("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/x", sha: demo.mainSha });

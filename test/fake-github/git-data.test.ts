@@ -61,7 +61,12 @@ describe("Git Data API", () => {
   it("writes commits with the given author and reads them back", async () => {
     const base = await call("GET", `/repos/acme/demo/git/commits/${demo.mainSha}`);
     const author = { name: "Ada", email: "ada@example.test", date: "2026-02-03T04:05:06Z" };
-    const commit = await call("POST", "/repos/acme/demo/git/commits", { message: "exact message", tree: field(base.body, "tree", "sha"), parents: [demo.mainSha], author });
+    const commit = await call("POST", "/repos/acme/demo/git/commits", {
+      message: "exact message",
+      tree: field(base.body, "tree", "sha"),
+      parents: [demo.mainSha],
+      author,
+    });
     const read = await call("GET", `/repos/acme/demo/git/commits/${String(field(commit.body, "sha"))}`);
     expect(field(read.body, "message")).toBe("exact message");
     expect(field(read.body, "author")).toEqual(author);

@@ -71,7 +71,10 @@ describe("git over smart HTTP", () => {
 
   it("fetches what the REST API wrote", async () => {
     const call = api(demo.github, demo.maintainer);
-    const tree = await call("POST", "/repos/acme/demo/git/trees", { base_tree: await treeOf(demo.mainSha), tree: [{ path: "rest.txt", mode: "100644", type: "blob", content: "via REST\n" }] });
+    const tree = await call("POST", "/repos/acme/demo/git/trees", {
+      base_tree: await treeOf(demo.mainSha),
+      tree: [{ path: "rest.txt", mode: "100644", type: "blob", content: "via REST\n" }],
+    });
     const commit = await call("POST", "/repos/acme/demo/git/commits", { message: "via REST", tree: field(tree.body, "sha"), parents: [demo.mainSha] });
     await call("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/from-rest", sha: field(commit.body, "sha") });
     const dir = await clone("fetcher", demo.maintainer);

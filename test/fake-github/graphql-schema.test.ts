@@ -23,14 +23,38 @@ describe("the fake's GraphQL schema against GitHub's", () => {
 
   // The check itself, on small variations of the fake's schema: each must be caught.
   it.each<[string, [string, string], string]>([
-    ["a field GitHub does not have", ["    isResolved: Boolean!", "    isResolved: Boolean!\n    isResolvedd: Boolean!"], "PullRequestReviewThread.isResolvedd: GitHub has no such field"],
+    [
+      "a field GitHub does not have",
+      ["    isResolved: Boolean!", "    isResolved: Boolean!\n    isResolvedd: Boolean!"],
+      "PullRequestReviewThread.isResolvedd: GitHub has no such field",
+    ],
     ["a nullable field made non-null", ["    line: Int\n", "    line: Int!\n"], "PullRequestReviewThread.line: Int! in the fake, Int on GitHub"],
-    ["a non-null field made nullable", ["    headRefOid: GitObjectID!", "    headRefOid: GitObjectID"], "PullRequest.headRefOid: GitObjectID in the fake, GitObjectID! on GitHub"],
-    ["an argument GitHub does not take", ["pullRequest(number: Int!)", "pullRequest(number: Int!, draft: Boolean)"], "Repository.pullRequest(draft): GitHub has no such argument"],
-    ["an argument of another type", ["pullRequest(number: Int!)", "pullRequest(number: Int)"], "Repository.pullRequest(number): Int in the fake, Int! on GitHub"],
-    ["an argument default of its own", ["followRenames: Boolean = true", "followRenames: Boolean = false"], "Query.repository(followRenames): Boolean = false in the fake, Boolean = true on GitHub"],
+    [
+      "a non-null field made nullable",
+      ["    headRefOid: GitObjectID!", "    headRefOid: GitObjectID"],
+      "PullRequest.headRefOid: GitObjectID in the fake, GitObjectID! on GitHub",
+    ],
+    [
+      "an argument GitHub does not take",
+      ["pullRequest(number: Int!)", "pullRequest(number: Int!, draft: Boolean)"],
+      "Repository.pullRequest(draft): GitHub has no such argument",
+    ],
+    [
+      "an argument of another type",
+      ["pullRequest(number: Int!)", "pullRequest(number: Int)"],
+      "Repository.pullRequest(number): Int in the fake, Int! on GitHub",
+    ],
+    [
+      "an argument default of its own",
+      ["followRenames: Boolean = true", "followRenames: Boolean = false"],
+      "Query.repository(followRenames): Boolean = false in the fake, Boolean = true on GitHub",
+    ],
     ["an argument of GitHub's left out", [", skip: Int)", ")"], "PullRequestReviewThread.comments(skip): GitHub accepts this argument, the fake does not"],
-    ["an enum value GitHub does not have", ["    MERGED\n", "    MERGED\n    DRAFT\n"], "enum PullRequestState: CLOSED DRAFT MERGED OPEN in the fake, CLOSED MERGED OPEN on GitHub"],
+    [
+      "an enum value GitHub does not have",
+      ["    MERGED\n", "    MERGED\n    DRAFT\n"],
+      "enum PullRequestState: CLOSED DRAFT MERGED OPEN in the fake, CLOSED MERGED OPEN on GitHub",
+    ],
     ["a type GitHub does not have", ["  type PageInfo {", "  type Extra { x: Int }\n\n  type PageInfo {"], "type Extra: GitHub has no such type"],
   ])("catches %s", (_, [from, to], problem) => {
     expect(SDL).toContain(from);

@@ -46,7 +46,16 @@ beforeAll(async () => {
   const created = await call("POST", "/repos/acme/demo/pulls", { title: "Feature", head: "feature", base: "main" });
   pull = Number(field(created.body, "number"));
   const reviewer = "octo-maintainer";
-  demo.github.addReviewThread({ repo: "acme/demo", pull, path: "src/b.ts", line: 1, comments: [{ user: reviewer, body: "Rename `b`." }, { user: "octo-outsider", body: "+1" }] });
+  demo.github.addReviewThread({
+    repo: "acme/demo",
+    pull,
+    path: "src/b.ts",
+    line: 1,
+    comments: [
+      { user: reviewer, body: "Rename `b`." },
+      { user: "octo-outsider", body: "+1" },
+    ],
+  });
   const resolved = demo.github.addReviewThread({ repo: "acme/demo", pull, path: "src/a.ts", line: 1, comments: [{ user: reviewer, body: "done already" }] });
   demo.github.setReviewThread({ repo: "acme/demo", thread: resolved.id, resolved: true, by: reviewer });
   demo.github.addReviewThread({ repo: "acme/demo", pull, path: "README.md", line: 1, outdated: true, comments: [{ user: reviewer, body: "old line" }] });
@@ -74,7 +83,12 @@ describe("review threads", () => {
         path: "src/b.ts",
         line: 1,
         originalLine: 1,
-        comments: { nodes: [{ body: "Rename `b`.", author: { login: "octo-maintainer" } }, { body: "+1", author: { login: "octo-outsider" } }] },
+        comments: {
+          nodes: [
+            { body: "Rename `b`.", author: { login: "octo-maintainer" } },
+            { body: "+1", author: { login: "octo-outsider" } },
+          ],
+        },
       },
       expect.objectContaining({ isResolved: true, path: "src/a.ts" }),
     ]);
@@ -90,7 +104,7 @@ describe("review threads", () => {
     for (const baseUrl of [demo.github.url, demo.github.apiUrl]) {
       const octokit = new Octokit({ auth: demo.maintainer, baseUrl });
       const data = await octokit.graphql<{ repository: { pullRequest: { reviewThreads: { totalCount: number } } } }>(
-        "query ($n: Int!) { repository(owner: \"acme\", name: \"demo\") { pullRequest(number: $n) { reviewThreads(first: 1) { totalCount } } } }",
+        'query ($n: Int!) { repository(owner: "acme", name: "demo") { pullRequest(number: $n) { reviewThreads(first: 1) { totalCount } } } }',
         { n: pull },
       );
       expect(data.repository.pullRequest.reviewThreads.totalCount).toBe(3);
@@ -105,7 +119,11 @@ describe("review threads", () => {
     demo.github.addReviewComment({ repo: "acme/demo", thread: handle.id, user: "octo-outsider", body: "two" });
     const query = `query { repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { reviewThreads(last: 1) { nodes { id isResolved comments(first: 5) { totalCount } } } } } }`;
     const before = await graphql(demo.maintainer, query);
-    expect(field(before.body, "data", "repository", "pullRequest", "reviewThreads", "nodes", 0)).toEqual({ id: handle.id, isResolved: false, comments: { totalCount: 2 } });
+    expect(field(before.body, "data", "repository", "pullRequest", "reviewThreads", "nodes", 0)).toEqual({
+      id: handle.id,
+      isResolved: false,
+      comments: { totalCount: 2 },
+    });
     demo.github.setReviewThread({ repo: "acme/demo", thread: handle.id, resolved: true, by: "octo-maintainer" });
     const after = await graphql(demo.maintainer, query);
     expect(field(after.body, "data", "repository", "pullRequest", "reviewThreads", "nodes", 0, "isResolved")).toBe(true);
@@ -114,13 +132,23 @@ describe("review threads", () => {
 
 describe("errors as GitHub gives them", () => {
   it("fails validation of an unknown field with 200, `errors` and no data, and records a violation", async () => {
-    const answer = await graphql(demo.maintainer, `{ repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { reviewThreads(first: 1) { nodes { isResolvedd } } } } }`);
+    const answer = await graphql(
+      demo.maintainer,
+      `{ repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { reviewThreads(first: 1) { nodes { isResolvedd } } } } }`,
+    );
     expect(answer.status).toBe(200);
     expect(field(answer.body, "data")).toBeUndefined();
     expect(field(answer.body, "errors")).toEqual([
-      { extensions: { code: "undefinedField", typeName: "PullRequestReviewThread", fieldName: "isResolvedd" }, locations: [expect.any(Object)], message: "Field 'isResolvedd' doesn't exist on type 'PullRequestReviewThread'" },
+      {
+        extensions: { code: "undefinedField", typeName: "PullRequestReviewThread", fieldName: "isResolvedd" },
+        locations: [expect.any(Object)],
+        message: "Field 'isResolvedd' doesn't exist on type 'PullRequestReviewThread'",
+      },
     ]);
-    const unknownArgument = await graphql(demo.maintainer, `{ repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { reviewThreads(first: 1, unresolved: true) { totalCount } } } }`);
+    const unknownArgument = await graphql(
+      demo.maintainer,
+      `{ repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { reviewThreads(first: 1, unresolved: true) { totalCount } } } }`,
+    );
     expect(field(unknownArgument.body, "errors", 0, "message")).toBe("Field 'reviewThreads' doesn't accept argument 'unresolved'");
     expect(demo.github.violations.splice(0).map((v) => v.problems[0])).toEqual([
       "Field 'isResolvedd' doesn't exist on type 'PullRequestReviewThread'",
@@ -140,7 +168,9 @@ describe("errors as GitHub gives them", () => {
     const hidden = await graphql(demo.stranger, `{ repository(owner: "acme", name: "demo") { name } }`);
     expect(hidden.body).toEqual({
       data: { repository: null },
-      errors: [{ type: "NOT_FOUND", path: ["repository"], locations: [expect.any(Object)], message: "Could not resolve to a Repository with the name 'acme/demo'." }],
+      errors: [
+        { type: "NOT_FOUND", path: ["repository"], locations: [expect.any(Object)], message: "Could not resolve to a Repository with the name 'acme/demo'." },
+      ],
     });
     const missing = await graphql(demo.maintainer, `{ repository(owner: "acme", name: "demo") { pullRequest(number: 999) { number } } }`);
     expect(missing.body).toMatchObject({
@@ -165,15 +195,26 @@ describe("errors as GitHub gives them", () => {
   });
 
   it("asks for `first` or `last`, at most 100", async () => {
-    const page = (args: string) => `{ repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { number reviewThreads${args} { totalCount } } } }`;
+    const page = (args: string) =>
+      `{ repository(owner: "acme", name: "demo") { pullRequest(number: ${pull}) { number reviewThreads${args} { totalCount } } } }`;
     const none = await graphql(demo.maintainer, page(""));
-    expect(field(none.body, "errors", 0)).toMatchObject({ type: "MISSING_PAGINATION_BOUNDARIES", message: "You must provide a `first` or `last` value to properly paginate the `reviewThreads` connection." });
+    expect(field(none.body, "errors", 0)).toMatchObject({
+      type: "MISSING_PAGINATION_BOUNDARIES",
+      message: "You must provide a `first` or `last` value to properly paginate the `reviewThreads` connection.",
+    });
     const tooMany = await graphql(demo.maintainer, page("(first: 101)"));
-    expect(field(tooMany.body, "errors", 0)).toMatchObject({ type: "EXCESSIVE_PAGINATION", message: "Requesting 101 records on the `reviewThreads` connection exceeds the `first` limit of 100 records." });
+    expect(field(tooMany.body, "errors", 0)).toMatchObject({
+      type: "EXCESSIVE_PAGINATION",
+      message: "Requesting 101 records on the `reviewThreads` connection exceeds the `first` limit of 100 records.",
+    });
   });
 
   it("answers a body without a query with an error, and a malformed document with a parse error", async () => {
-    const noQuery = await fetch(`${demo.github.url}/graphql`, { method: "POST", headers: { authorization: `token ${demo.maintainer}` }, body: JSON.stringify({}) });
+    const noQuery = await fetch(`${demo.github.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: `token ${demo.maintainer}` },
+      body: JSON.stringify({}),
+    });
     expect(await noQuery.json()).toEqual({ errors: [{ message: "A query attribute must be specified and must be a string." }] });
     const broken = await graphql(demo.maintainer, "{ repository(owner: ");
     expect(field(broken.body, "errors", 0, "message")).toMatch(/^Parse error on /);

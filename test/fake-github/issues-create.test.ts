@@ -45,7 +45,10 @@ describe("issues", () => {
     const numbers = (all.body as { number: number }[]).map((i) => i.number);
     expect(numbers[0]).toBe(number);
     expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
-    const byBot = await api(demo.github, demo.maintainer)("GET", `/repos/acme/demo/issues?creator=${encodeURIComponent(String(field(field(botIssue.body, "user"), "login")))}`);
+    const byBot = await api(demo.github, demo.maintainer)(
+      "GET",
+      `/repos/acme/demo/issues?creator=${encodeURIComponent(String(field(field(botIssue.body, "user"), "login")))}`,
+    );
     expect((byBot.body as { number: number }[]).map((i) => i.number)).toEqual([number]);
     const future = await api(demo.github, demo.maintainer)("GET", `/repos/acme/demo/issues?since=${new Date(Date.now() + 3_600_000).toISOString()}`);
     expect(future.body).toEqual([]);

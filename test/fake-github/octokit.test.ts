@@ -28,7 +28,11 @@ describe("Octokit against the fake", () => {
     expect(demo.github.requests.at(-1)?.path).toBe("/repos/acme/demo/git/ref/heads%2Fnaruto-state%2Fm-1");
 
     const { data: base } = await octokit.rest.git.getCommit({ ...repo, commit_sha: demo.mainSha });
-    const { data: tree } = await octokit.rest.git.createTree({ ...repo, base_tree: base.tree.sha, tree: [{ path: "state.json", mode: "100644", type: "blob", content: "{}" }] });
+    const { data: tree } = await octokit.rest.git.createTree({
+      ...repo,
+      base_tree: base.tree.sha,
+      tree: [{ path: "state.json", mode: "100644", type: "blob", content: "{}" }],
+    });
     const { data: commit } = await octokit.rest.git.createCommit({ ...repo, message: "state", tree: tree.sha, parents: [demo.mainSha] });
     const { data: moved } = await octokit.rest.git.updateRef({ ...repo, ref: "heads/naruto-state/m-1", sha: commit.sha, force: false });
     expect(moved.object.sha).toBe(commit.sha);

@@ -21,7 +21,12 @@ describe("the small JSON Schema validator", () => {
     ["null where nullable", { type: "string", nullable: true }, null, []],
     ["a string over maxLength", { type: "string", maxLength: 3 }, "abcd", ["body: longer than 3 characters"]],
     ["an item of the wrong type", { type: "array", items: { type: "integer" } }, [1, "2"], ["body[1]: is string, expected integer"]],
-    ["no anyOf branch, with the closest one's problem", { anyOf: [{ required: ["a"] }, { required: ["a", "b"] }] }, {}, ["body: matches none of the allowed shapes (anyOf)", "  (closest shape) body.a: is required"]],
+    [
+      "no anyOf branch, with the closest one's problem",
+      { anyOf: [{ required: ["a"] }, { required: ["a", "b"] }] },
+      {},
+      ["body: matches none of the allowed shapes (anyOf)", "  (closest shape) body.a: is required"],
+    ],
   ])("reports %s", (_, schema, value, expected) => {
     expect(validateSchema(schema, value)).toEqual(expected);
   });
@@ -34,7 +39,12 @@ describe("the small JSON Schema validator", () => {
   const answer = (schema: Schema, value: unknown) => validateSchema(schema, value, { at: "answer", components, formats: true });
   it.each<[string, Schema, unknown, string[]]>([
     ["a $ref to a conforming component", { $ref: "#/components/schemas/user" }, { login: "octo", url: "http://127.0.0.1/users/octo" }, []],
-    ["a field missing inside a $ref", { type: "array", items: { $ref: "#/components/schemas/user" } }, [{ url: "http://x/" }], ["answer[0].login: is required"]],
+    [
+      "a field missing inside a $ref",
+      { type: "array", items: { $ref: "#/components/schemas/user" } },
+      [{ url: "http://x/" }],
+      ["answer[0].login: is required"],
+    ],
     ["null through a nullable component", { $ref: "#/components/schemas/nullable-user" }, null, []],
     ["a URL that is not one", { $ref: "#/components/schemas/user" }, { login: "octo", url: "/users/octo" }, ['answer.url: "/users/octo" is not a URI']],
     ["a date-time with milliseconds and an offset", { type: "string", format: "date-time" }, "2026-01-01T00:00:00.123+02:00", []],
@@ -89,7 +99,12 @@ describe("the server's validation", () => {
     expect(answer.status).toBe(422);
     expect(String(field(answer.body, "message"))).toContain("body.fast_forward_only: is not a documented field");
     expect(demo.github.violations).toEqual([
-      { method: "PATCH", path: "/repos/acme/demo/git/refs/heads/main", operation: "PATCH /repos/{owner}/{repo}/git/refs/{ref}", problems: ["body.fast_forward_only: is not a documented field"] },
+      {
+        method: "PATCH",
+        path: "/repos/acme/demo/git/refs/heads/main",
+        operation: "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
+        problems: ["body.fast_forward_only: is not a documented field"],
+      },
     ]);
     expect(() => demo.github.assertNoViolations()).toThrow(/fast_forward_only/);
     demo.github.violations.length = 0;
@@ -117,7 +132,14 @@ describe("the server's validation", () => {
     const before = demo.github.requests.length;
     await api(demo.github, demo.outsider)("GET", "/repos/acme/demo/issues/1?");
     expect(demo.github.requests.slice(before)).toEqual([
-      expect.objectContaining({ kind: "rest", method: "GET", operation: "GET /repos/{owner}/{repo}/issues/{issue_number}", status: 200, user: "octo-outsider", enterprise: true }),
+      expect.objectContaining({
+        kind: "rest",
+        method: "GET",
+        operation: "GET /repos/{owner}/{repo}/issues/{issue_number}",
+        status: 200,
+        user: "octo-outsider",
+        enterprise: true,
+      }),
     ]);
     demo.github.assertNoViolations();
   });

@@ -84,7 +84,12 @@ describe("pull requests", () => {
 
 describe("check runs", () => {
   it("are created and updated by an app, and listed by ref", async () => {
-    const created = await bot("POST", "/repos/acme/demo/check-runs", { name: "naruto/arbiter", head_sha: featureSha, status: "in_progress", external_id: "m-1" });
+    const created = await bot("POST", "/repos/acme/demo/check-runs", {
+      name: "naruto/arbiter",
+      head_sha: featureSha,
+      status: "in_progress",
+      external_id: "m-1",
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "naruto/arbiter", head_sha: featureSha, status: "in_progress", conclusion: null, app: { slug: "naruto" } });
     const id = Number(field(created.body, "id"));
@@ -102,6 +107,8 @@ describe("check runs", () => {
   it("refuses a summary over 65,535 characters (and records it: the client should have truncated)", async () => {
     const answer = await bot("POST", "/repos/acme/demo/check-runs", { name: "big", head_sha: featureSha, output: { title: "t", summary: "x".repeat(65_536) } });
     expect(answer.status).toBe(422);
-    expect(demo.github.violations.splice(0)).toEqual([expect.objectContaining({ problems: [expect.stringContaining("body.output.summary: longer than 65535")] })]);
+    expect(demo.github.violations.splice(0)).toEqual([
+      expect.objectContaining({ problems: [expect.stringContaining("body.output.summary: longer than 65535")] }),
+    ]);
   });
 });

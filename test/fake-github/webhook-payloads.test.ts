@@ -70,7 +70,14 @@ describe("GitHub's webhook schemas, translated for the fake's validator", () => 
   });
 
   it("follows a definition that refers to itself, and reports a broken nullable branch field by field", () => {
-    const lookup = translateWebhookSchemas({ node: { type: "object", properties: { next: { oneOf: [{ $ref: "#/definitions/node" }, { type: "null" }] }, v: { type: "integer" } }, required: ["v"], additionalProperties: false } });
+    const lookup = translateWebhookSchemas({
+      node: {
+        type: "object",
+        properties: { next: { oneOf: [{ $ref: "#/definitions/node" }, { type: "null" }] }, v: { type: "integer" } },
+        required: ["v"],
+        additionalProperties: false,
+      },
+    });
     const schema = lookup("node");
     if (schema === null) throw new Error("no schema for node");
     expect(validateSchema(schema, { v: 1, next: { v: 2, next: null } }, "payload")).toEqual([]);
@@ -143,9 +150,13 @@ describe("the fake's payload builders", () => {
   // GitHub's schema ties some actions to the object's state: a `closed` pull request is closed.
   it("build pull_request closed and workflow_run completed once the fake's objects are", async () => {
     await api(demo.github, demo.maintainer)("PATCH", `/repos/acme/demo/pulls/${pull}`, { state: "closed" });
-    expect(validateWebhook({ event: "pull_request", payload: await demo.github.payloads.pullRequest({ repo: "acme/demo", number: pull, action: "closed" }) })).toEqual([]);
+    expect(
+      validateWebhook({ event: "pull_request", payload: await demo.github.payloads.pullRequest({ repo: "acme/demo", number: pull, action: "closed" }) }),
+    ).toEqual([]);
     demo.github.setRunStatus(runId, { status: "completed", conclusion: "success" });
-    expect(validateWebhook({ event: "workflow_run", payload: demo.github.payloads.workflowRun({ repo: "acme/demo", runId, action: "completed" }) })).toEqual([]);
+    expect(validateWebhook({ event: "workflow_run", payload: demo.github.payloads.workflowRun({ repo: "acme/demo", runId, action: "completed" }) })).toEqual(
+      [],
+    );
   });
 
   it("name the fake's objects, not the recording's accounts", async () => {

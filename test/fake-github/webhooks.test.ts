@@ -126,6 +126,10 @@ describe("payload builders", () => {
     await call("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/pr", sha: field(commit.body, "sha") });
     const pull = await call("POST", "/repos/acme/demo/pulls", { title: "pr", head: "pr", base: "main" });
     const payload = await demo.github.payloads.pullRequest({ repo: "acme/demo", number: Number(field(pull.body, "number")), action: "opened" });
-    expect(payload).toMatchObject({ action: "opened", number: field(pull.body, "number"), pull_request: { head: { ref: "pr", sha: field(commit.body, "sha") } } });
+    expect(payload).toMatchObject({
+      action: "opened",
+      number: field(pull.body, "number"),
+      pull_request: { head: { ref: "pr", sha: field(commit.body, "sha") } },
+    });
   });
 });

@@ -39,7 +39,11 @@ async function commit(parent: string | null, files: Record<string, string>): Pro
     ...(base === undefined ? {} : { base_tree: base }),
     tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
   });
-  const made = await maintainer("POST", "/repos/acme/demo/git/commits", { message: "change", tree: field(tree.body, "sha"), parents: parent === null ? [] : [parent] });
+  const made = await maintainer("POST", "/repos/acme/demo/git/commits", {
+    message: "change",
+    tree: field(tree.body, "sha"),
+    parents: parent === null ? [] : [parent],
+  });
   return String(field(made.body, "sha"));
 }
 
@@ -141,7 +145,9 @@ describe("an App that has the workflows permission", () => {
         base_tree: field((await bot("GET", `/repos/acme/demo/git/commits/${main}`)).body, "tree", "sha"),
         tree: [{ path: ".github/workflows/x.yml", mode: "100644", type: "blob", content: "on: push\n" }],
       });
-      const adds = String(field((await bot("POST", "/repos/acme/demo/git/commits", { message: "ci", tree: field(tree.body, "sha"), parents: [main] })).body, "sha"));
+      const adds = String(
+        field((await bot("POST", "/repos/acme/demo/git/commits", { message: "ci", tree: field(tree.body, "sha"), parents: [main] })).body, "sha"),
+      );
       expect((await bot("POST", "/repos/acme/demo/git/refs", { ref: "refs/heads/ci", sha: adds })).status).toBe(201);
       expect((await bot("PATCH", "/repos/acme/demo/git/refs/heads/main", { sha: adds })).status).toBe(200);
     } finally {

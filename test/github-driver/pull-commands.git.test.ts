@@ -59,7 +59,12 @@ describe("/naruto review", () => {
 
   it("repeats nothing for a redelivered comment", async () => {
     const comment = [...world.fake.repo(REPO).comments.values()].find((c) => c.body === "/naruto review");
-    const event = { repo: REPO, defaultBranch: "main", issue: { number: world.pull, pullRequest: true, body: null }, comment: { id: comment?.id ?? 0, body: "/naruto review", user: { login: "octo-maintainer", id: comment?.user.id ?? 0, type: "User" } } };
+    const event = {
+      repo: REPO,
+      defaultBranch: "main",
+      issue: { number: world.pull, pullRequest: true, body: null },
+      comment: { id: comment?.id ?? 0, body: "/naruto review", user: { login: "octo-maintainer", id: comment?.user.id ?? 0, type: "User" } },
+    };
     const seq = (await world.mission(id))?.seq;
     expect(await world.handle(event)).toMatchObject({ kind: "mission", mission: id, created: false });
     expect(dispatchesOf(id)).toHaveLength(1);
@@ -76,23 +81,61 @@ describe("/naruto review", () => {
       await gitText(git, { args: ["clone", "-q", "--no-checkout", world.fake.gitUrl(REPO, token), checkout], cwd: dir });
       const stored = await world.mission(id);
       if (stored === null) throw new Error("no mission");
-      const answer = { verdict: "request_changes", summary: "orders are typed as numbers", findings: [{ severity: "error", message: "orders hold objects, not numbers", path: "src/orders.ts", line: 1 }] };
+      const answer = {
+        verdict: "request_changes",
+        summary: "orders are typed as numbers",
+        findings: [{ severity: "error", message: "orders hold objects, not numbers", path: "src/orders.ts", line: 1 }],
+      };
       const artifact: ReviewArtifact = { schema: "naruto.review-artifact/v1", mission: id, queue_head: world.head, outputs: [JSON.stringify(answer)] };
       await mkdir(join(dir, "artifacts", REVIEW_ARTIFACT), { recursive: true });
       await writeFile(join(dir, "artifacts", REVIEW_ARTIFACT, ARTIFACT_FILES.review), JSON.stringify(artifact));
       const loaded = loadConfig(await world.github.readFile({ path: ".github/naruto.yml", ref: stored.base.commit }));
       if (!loaded.ok) throw new Error("the test config is invalid");
 
-      const event = await reviewEvent({ folder: join(dir, "artifacts"), mission: stored, config: loaded.config, git, repoDir: checkout, env: {}, now: () => new Date() });
-      expect(event).toMatchObject({ type: "reviewed", verdict: "request_changes", findings: [{ path: "src/orders.ts", message: "orders hold objects, not numbers" }] });
+      const event = await reviewEvent({
+        folder: join(dir, "artifacts"),
+        mission: stored,
+        config: loaded.config,
+        git,
+        repoDir: checkout,
+        env: {},
+        now: () => new Date(),
+      });
+      expect(event).toMatchObject({
+        type: "reviewed",
+        verdict: "request_changes",
+        findings: [{ path: "src/orders.ts", message: "orders hold objects, not numbers" }],
+      });
       if (event === null) throw new Error("no event");
 
       // What the publish job does with it, as the job's token.
-      const jobToken = world.fake.issueAppToken({ owner: "acme", permissions: { contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" }, bot: BOT }).token;
-      const github = createGitHub({ token: jobToken, repo: { owner: "acme", repo: "demo" }, baseUrl: world.fake.url, userAgent: "naruto-tests", throttle: { writeIntervalMs: 0 } });
+      const jobToken = world.fake.issueAppToken({
+        owner: "acme",
+        permissions: { contents: "write", issues: "write", pull_requests: "write", actions: "write", checks: "write" },
+        bot: BOT,
+      }).token;
+      const github = createGitHub({
+        token: jobToken,
+        repo: { owner: "acme", repo: "demo" },
+        baseUrl: world.fake.url,
+        userAgent: "naruto-tests",
+        throttle: { writeIntervalMs: 0 },
+      });
       const store = createGitHubMissionStore({ github });
       const applied = await applyEvent(store, id, event);
-      await carryOut({ github, store, now: () => new Date(), workflow: "naruto.yml", ref: "main", log: { info: () => undefined, warning: () => undefined }, botLogin: BOT, runUrl: null }, applied);
+      await carryOut(
+        {
+          github,
+          store,
+          now: () => new Date(),
+          workflow: "naruto.yml",
+          ref: "main",
+          log: { info: () => undefined, warning: () => undefined },
+          botLogin: BOT,
+          runUrl: null,
+        },
+        applied,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -127,7 +170,13 @@ describe("/naruto fix-review", () => {
 
   it("answers that there is nothing to fix while no thread is open, and starts nothing", async () => {
     const before = { dispatches: world.fake.dispatches.length, missions: (await world.github.listRefs("refs/heads/naruto-state/")).length };
-    const resolved = world.fake.addReviewThread({ repo: REPO, pull: world.pull, path: "src/users.ts", line: 1, comments: [{ user: "octo-reviewer", body: "done" }] });
+    const resolved = world.fake.addReviewThread({
+      repo: REPO,
+      pull: world.pull,
+      path: "src/users.ts",
+      line: 1,
+      comments: [{ user: "octo-reviewer", body: "done" }],
+    });
     world.fake.setReviewThread({ repo: REPO, thread: resolved.id, resolved: true, by: "octo-maintainer" });
     const { outcome } = await world.command("/naruto fix-review");
     expect(outcome).toMatchObject({ kind: "replied", reason: expect.stringContaining("no unresolved review threads") });
@@ -150,7 +199,12 @@ describe("/naruto fix-review", () => {
     expect(outcome).toEqual({ kind: "mission", mission: id, created: true, dispatched: [] });
 
     const mission = await world.mission(id);
-    expect(mission).toMatchObject({ kind: "run", status: "planning", base: { ref: "users-api", commit: world.head }, queue: { branch: `naruto/${id}`, head: world.head } });
+    expect(mission).toMatchObject({
+      kind: "run",
+      status: "planning",
+      base: { ref: "users-api", commit: world.head },
+      queue: { branch: `naruto/${id}`, head: world.head },
+    });
     expect(mission?.task).toContain("4 thread(s) on 3 file(s)");
     expect(mission?.task).toContain("Left out: 1 outdated thread(s)");
     const plan = JSON.parse(mission?.plan_text ?? "null") as { items: { id: string; writes: string[]; prompt: string }[] };
@@ -165,7 +219,11 @@ describe("/naruto fix-review", () => {
     expect(plan.items[2]?.prompt).not.toContain("push to main");
     expect(dispatchesOf(id)).toEqual([{ mission: id, phase: "plan", items: "[]", run: "" }]);
     // Only naruto's own refs are new: the queue branch, the state and its index under the pull request; the head branch is untouched.
-    expect((await branches()).filter((b) => !branchesBefore.includes(b))).toEqual([`refs/heads/naruto-state/by-issue/${world.pull}/${id}`, `refs/heads/naruto-state/${id}`, `refs/heads/naruto/${id}`]);
+    expect((await branches()).filter((b) => !branchesBefore.includes(b))).toEqual([
+      `refs/heads/naruto-state/by-issue/${world.pull}/${id}`,
+      `refs/heads/naruto-state/${id}`,
+      `refs/heads/naruto/${id}`,
+    ]);
     expect(await world.github.getRef("refs/heads/users-api")).toBe(world.head);
     expect(world.comments(world.pull).filter((c) => c.body.startsWith(trackingMarker(id)))).toHaveLength(1);
 
@@ -185,7 +243,12 @@ describe("/naruto fix-review", () => {
   });
 
   it("says so when the token cannot read review threads", async () => {
-    const narrow = createGitHub({ token: world.fake.issueAppToken({ owner: "acme", permissions: { contents: "read" } }).token, repo: { owner: "acme", repo: "demo" }, baseUrl: world.fake.url, userAgent: "naruto-tests" });
+    const narrow = createGitHub({
+      token: world.fake.issueAppToken({ owner: "acme", permissions: { contents: "read" } }).token,
+      repo: { owner: "acme", repo: "demo" },
+      baseUrl: world.fake.url,
+      userAgent: "naruto-tests",
+    });
     const { outcome } = await world.command("/naruto fix-review", { deps: (d) => ({ ...d, github: { ...d.github, reviewThreads: narrow.reviewThreads } }) });
     expect(outcome).toMatchObject({ kind: "replied", reason: expect.stringContaining("FORBIDDEN: Resource not accessible by integration") });
   });

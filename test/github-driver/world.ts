@@ -42,7 +42,10 @@ export interface PullWorld {
   readonly mainNow: string;
   readonly head: string;
   /** Posts `body` as `user` on `issue` (default: the pull request) and handles it as the command job would. */
-  command(body: string, options?: { user?: string; issue?: number; deps?: (d: CommentDeps) => CommentDeps }): Promise<{ event: CommentEvent; outcome: CommentOutcome }>;
+  command(
+    body: string,
+    options?: { user?: string; issue?: number; deps?: (d: CommentDeps) => CommentDeps },
+  ): Promise<{ event: CommentEvent; outcome: CommentOutcome }>;
   /** Handles an event again (a redelivery). */
   handle(event: CommentEvent): Promise<CommentOutcome>;
   mission(id: string): Promise<Mission | null>;
@@ -81,7 +84,11 @@ export async function startPullWorld(input: { config?: string } = {}): Promise<P
   const head = await commitFiles(
     github,
     mainAtBranch,
-    { "src/users.ts": "export const users = [] as string[];\n", "src/orders.ts": "export const orders = [] as number[];\n", "docs/api.md": "# API\n\nUsers and orders.\n" },
+    {
+      "src/users.ts": "export const users = [] as string[];\n",
+      "src/orders.ts": "export const orders = [] as number[];\n",
+      "docs/api.md": "# API\n\nUsers and orders.\n",
+    },
     "users api",
   );
   await github.createRef({ ref: "refs/heads/users-api", sha: head });
@@ -90,7 +97,15 @@ export async function startPullWorld(input: { config?: string } = {}): Promise<P
   const pull = (await github.createPullRequest({ head: "users-api", base: "main", title: "Add the users API", body: "Types for users and orders." })).number;
   fake.addUser("octo-forker", { permission: "read" });
   const forkHead = await commitFiles(github, mainAtBranch, { "docs/api.md": "# The API\n" }, "fix a heading");
-  const forkPull = await fake.openForkPullRequest({ repo: REPO, forkOwner: "octo-forker", headRef: "typo", head: forkHead, base: "main", title: "Fix a heading", body: "From my fork." });
+  const forkPull = await fake.openForkPullRequest({
+    repo: REPO,
+    forkOwner: "octo-forker",
+    headRef: "typo",
+    head: forkHead,
+    base: "main",
+    title: "Fix a heading",
+    body: "From my fork.",
+  });
 
   const handle = (event: CommentEvent, extend?: (d: CommentDeps) => CommentDeps) => {
     const { token } = fake.issueAppToken({ owner: "acme", permissions: COMMAND_JOB, bot: BOT });

@@ -22,7 +22,8 @@ describe("conditional GETs", () => {
     const main = await github.getRef(`refs/heads/${target.defaultBranch}`);
     if (main === null) throw new Error("no default branch");
     await github.createRef({ ref, sha: main });
-    const statuses = () => fake.requests.filter((r) => r.operation === "GET /repos/{owner}/{repo}/git/ref/{ref}" && r.path.includes("etag")).map((r) => r.status);
+    const statuses = () =>
+      fake.requests.filter((r) => r.operation === "GET /repos/{owner}/{repo}/git/ref/{ref}" && r.path.includes("etag")).map((r) => r.status);
 
     expect(await github.getRef(ref)).toBe(main);
     expect(await github.getRef(ref)).toBe(main);

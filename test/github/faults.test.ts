@@ -28,7 +28,9 @@ afterAll(async () => {
 async function counting<T>(method: string, path: RegExp, run: () => Promise<T>): Promise<{ result: T; sent: number }> {
   const from = fake().requests.length;
   const result = await run();
-  const sent = fake().requests.slice(from).filter((r: RecordedRequest) => r.method === method && path.test(r.path)).length;
+  const sent = fake()
+    .requests.slice(from)
+    .filter((r: RecordedRequest) => r.method === method && path.test(r.path)).length;
   return { result, sent };
 }
 
@@ -110,7 +112,9 @@ describe("5xx answers", () => {
   it("never sends a dispatch twice: a 5xx answer is an unknown outcome for the sweep to settle", async () => {
     const before = fake().dispatches.length;
     fake().faults.push({ method: "POST", path: /\/dispatches$/, status: 502, after: true });
-    const { result, sent } = await counting("POST", /\/dispatches$/, () => t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: "m-1" } }).catch((e: unknown) => e));
+    const { result, sent } = await counting("POST", /\/dispatches$/, () =>
+      t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: "m-1" } }).catch((e: unknown) => e),
+    );
     expect(result).toBeInstanceOf(OutcomeUnknownError);
     expect(sent).toBe(1);
     expect(fake().dispatches.length).toBe(before + 1);
@@ -209,5 +213,9 @@ describe("request counts", () => {
 async function commitOn(parent: string, path: string): Promise<string> {
   const { tree } = await t.github.getCommit(parent);
   const blob = await t.github.createBlob(`${path}\n`);
-  return t.github.createCommit({ message: path, tree: await t.github.createTree({ base: tree, entries: [{ path, mode: "100644", sha: blob }] }), parents: [parent] });
+  return t.github.createCommit({
+    message: path,
+    tree: await t.github.createTree({ base: tree, entries: [{ path, mode: "100644", sha: blob }] }),
+    parents: [parent],
+  });
 }

@@ -12,13 +12,22 @@ import { FAKE_WORKFLOW } from "./target.ts";
 const FAST = { retry: { retries: 1, baseDelayMs: 1 }, throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 }, sleep: () => Promise.resolve() } as const;
 let fake: FakeGitHub | null = null;
 
-async function start(ghesVersion?: string): Promise<{ fake: FakeGitHub; token: string; port: (memory?: ReturnType<typeof createDispatchMemory>) => GitHubPort }> {
+async function start(
+  ghesVersion?: string,
+): Promise<{ fake: FakeGitHub; token: string; port: (memory?: ReturnType<typeof createDispatchMemory>) => GitHubPort }> {
   fake = await startFakeGitHub(ghesVersion === undefined ? {} : { ghesVersion });
   const started = fake;
   await started.createRepo({ owner: "acme", name: "demo", files: { "README.md": "# demo\n", ".github/workflows/naruto.yml": FAKE_WORKFLOW } });
   const { token } = started.issueAppToken({ owner: "acme", permissions: { actions: "write" } });
   const port = (memory?: ReturnType<typeof createDispatchMemory>) =>
-    createGitHub({ token, repo: { owner: "acme", repo: "demo" }, baseUrl: started.apiUrl, userAgent: "naruto-test", ...FAST, ...(memory ? { dispatch: memory } : {}) });
+    createGitHub({
+      token,
+      repo: { owner: "acme", repo: "demo" },
+      baseUrl: started.apiUrl,
+      userAgent: "naruto-test",
+      ...FAST,
+      ...(memory ? { dispatch: memory } : {}),
+    });
   return { fake: started, token, port };
 }
 
@@ -36,12 +45,19 @@ describe("dispatch on a server without return_run_details", () => {
     const memory = createDispatchMemory();
     const first = await port(memory).dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: "m-ghes1" } });
     expect(first).toEqual({ runId: null, runUrl: null });
-    expect(dispatches(f).map((r) => [r.status, (r.body as Record<string, unknown>)["return_run_details"] ?? null])).toEqual([[400, true], [204, null]]);
+    expect(dispatches(f).map((r) => [r.status, (r.body as Record<string, unknown>)["return_run_details"] ?? null])).toEqual([
+      [400, true],
+      [204, null],
+    ]);
     expect(f.dispatches.map((d) => d.inputs["mission"])).toEqual(["m-ghes1"]);
 
     // Another port of the same installation and repository (the App's next webhook).
     await port(memory).dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: "m-ghes2" } });
-    expect(dispatches(f).slice(2).map((r) => [r.status, (r.body as Record<string, unknown>)["return_run_details"] ?? null])).toEqual([[204, null]]);
+    expect(
+      dispatches(f)
+        .slice(2)
+        .map((r) => [r.status, (r.body as Record<string, unknown>)["return_run_details"] ?? null]),
+    ).toEqual([[204, null]]);
     expect(f.dispatches.map((d) => d.inputs["mission"])).toEqual(["m-ghes1", "m-ghes2"]);
   });
 
@@ -54,7 +70,9 @@ describe("dispatch on a server without return_run_details", () => {
 
   it("does not dispatch again for any other refusal", async () => {
     const { fake: f, port } = await start("3.20");
-    await expect(port().dispatchWorkflow({ workflow: "naruto.yml", ref: "no-such-branch", inputs: { mission: "m-x" } })).rejects.toThrow(/No ref found for: no-such-branch/);
+    await expect(port().dispatchWorkflow({ workflow: "naruto.yml", ref: "no-such-branch", inputs: { mission: "m-x" } })).rejects.toThrow(
+      /No ref found for: no-such-branch/,
+    );
     // The 400 named the field: once more without it, which GitHub then refuses for the ref (422), and no third time.
     expect(dispatches(f).map((r) => r.status)).toEqual([400, 422]);
     expect(f.dispatches).toEqual([]);

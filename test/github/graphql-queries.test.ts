@@ -80,10 +80,20 @@ describe("the GraphQL queries naruto sends", () => {
     if (main === null) throw new Error("no default branch");
     const { tree } = await t.github.getCommit(main);
     const blob = await t.github.createBlob("export const r = 1;\n");
-    const head = await t.github.createCommit({ message: "reviewed", tree: await t.github.createTree({ entries: [{ path: "src/r.ts", mode: "100644", sha: blob }], base: tree }), parents: [main] });
+    const head = await t.github.createCommit({
+      message: "reviewed",
+      tree: await t.github.createTree({ entries: [{ path: "src/r.ts", mode: "100644", sha: blob }], base: tree }),
+      parents: [main],
+    });
     await t.github.createRef({ ref: `${t.scratch}reviewed`, sha: head });
-    const { number } = await t.github.createPullRequest({ head: `${t.scratch.slice("refs/heads/".length)}reviewed`, base: t.defaultBranch, title: "reviewed", body: "threads" });
-    for (let i = 1; i <= 101; i++) fake.addReviewThread({ repo: "acme/demo", pull: number, path: `src/f${i}.ts`, line: 1, comments: [{ user: "octo-maintainer", body: `thread ${i}` }] });
+    const { number } = await t.github.createPullRequest({
+      head: `${t.scratch.slice("refs/heads/".length)}reviewed`,
+      base: t.defaultBranch,
+      title: "reviewed",
+      body: "threads",
+    });
+    for (let i = 1; i <= 101; i++)
+      fake.addReviewThread({ repo: "acme/demo", pull: number, path: `src/f${i}.ts`, line: 1, comments: [{ user: "octo-maintainer", body: `thread ${i}` }] });
 
     // Every port operation that sends GraphQL, on its paths: two pages, and a missing pull request.
     const threads = await t.github.reviewThreads({ pull: number }).catch((e: unknown) => e);
@@ -98,8 +108,12 @@ describe("the GraphQL queries naruto sends", () => {
     const problems = await Promise.all(sent.map(async (q) => ({ operation: q.operation, problems: await githubQueryProblems(q) })));
     expect(problems.filter((p) => p.problems.length > 0)).toEqual([]);
     const onTheWire = new Set(sent.map((q) => q.operation));
-    for (const { operations } of graphqlSenders()) for (const name of operations) expect(onTheWire, `${name} was never sent: drive it in this test`).toContain(name);
-    expect(sent.some((q) => q.variables?.["after"] !== null && q.variables?.["after"] !== undefined), "no second page was read").toBe(true);
+    for (const { operations } of graphqlSenders())
+      for (const name of operations) expect(onTheWire, `${name} was never sent: drive it in this test`).toContain(name);
+    expect(
+      sent.some((q) => q.variables?.["after"] !== null && q.variables?.["after"] !== undefined),
+      "no second page was read",
+    ).toBe(true);
     expect(Array.isArray(threads) ? threads.length : threads).toBe(101);
     expect(files?.files.find((f) => f.path === "src/r.ts")?.text).toBe("export const r = 1;\n");
     expect(root?.tree).toBe((await t.github.getCommit(head)).tree);
@@ -108,7 +122,7 @@ describe("the GraphQL queries naruto sends", () => {
 
   it("would be refused by GitHub's schema with a misspelt field or a variable of the wrong type", async () => {
     expect(await githubQueryProblems({ query: "query q { viewer { logn } }" })).toEqual([expect.stringContaining('Cannot query field "logn" on type "User"')]);
-    const typed = "query q($n: Int!) { repository(owner: \"a\", name: \"b\") { pullRequest(number: $n) { id } } }";
+    const typed = 'query q($n: Int!) { repository(owner: "a", name: "b") { pullRequest(number: $n) { id } } }';
     expect(await githubQueryProblems({ query: typed, variables: { n: 1 } })).toEqual([]);
     expect(await githubQueryProblems({ query: typed, variables: { n: "one" } })).toEqual([expect.stringContaining('Variable "$n" got invalid value "one"')]);
   });

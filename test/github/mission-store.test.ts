@@ -34,17 +34,16 @@ afterAll(async () => {
 
 /** The GraphQL operations the fake answered since request `from`, with their statuses. */
 function graphqlSent(fake: FakeGitHub, from: number): string[] {
-  return fake.requests.slice(from).filter((r) => r.kind === "graphql").map((r) => `${/query (naruto_\w+)/.exec((r.body as { query: string }).query)?.[1] ?? "?"} ${r.status}`);
+  return fake.requests
+    .slice(from)
+    .filter((r) => r.kind === "graphql")
+    .map((r) => `${/query (naruto_\w+)/.exec((r.body as { query: string }).query)?.[1] ?? "?"} ${r.status}`);
 }
 
 /** A namespace no other test uses: the store in it starts empty. */
 const freshPrefix = () => `${t.scratch}store-${++stores}/`;
 
-describeStoreConformance(
-  "GitHub",
-  async () => createGitHubMissionStore({ github: t.github, refPrefix: freshPrefix() }),
-  { concurrent: 50 },
-);
+describeStoreConformance("GitHub", async () => createGitHubMissionStore({ github: t.github, refPrefix: freshPrefix() }), { concurrent: 50 });
 
 describe("GitHub mission store", () => {
   it("keeps each mission on its own branch under naruto-state/, with the history of its saves", async () => {
@@ -85,33 +84,48 @@ describe("GitHub mission store", () => {
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
 
-  it("loses no update when 50 separate clients save different events while GitHub fails some requests", async (ctx) => {
-    const fake = t.fake;
-    if (fake === null) return ctx.skip();
-    const refPrefix = freshPrefix();
-    const store = createGitHubMissionStore({ github: t.github, refPrefix });
-    const ids = Array.from({ length: 50 }, (_, i) => `i${i}`);
-    await applyEvent(store, "m-test1", requested({ max_parallel: 50 }));
-    await applyEvent(store, "m-test1", planned(ids.map((id) => item(id))));
-    const stateRef = `/repos/acme/demo/git/refs/${encodeURIComponent(`${refPrefix.slice("refs/".length)}m-test1`)}`;
-    fake.faults.push(
-      { method: "PATCH", path: stateRef, status: 502, after: true, times: 5 }, // the move happened, its answer was lost
-      { method: "PATCH", path: stateRef, status: 503, times: 5 }, // the move did not happen
-      { method: "POST", path: /\/git\/commits$/, status: 500, times: 5 },
-      { method: "POST", path: "/graphql", status: 502, times: 5 }, // a load's read of the records
-    );
-    const from = fake.requests.length;
-    const events: MissionEvent[] = ids.map((id) => ({ type: "attempt_started", at: at(2), item: id, attempt: 1, base: "b".repeat(40), runner: `runner-${id}` }));
-    // A store per writer, as in separate jobs: nothing is coordinated in memory, only on GitHub.
-    await Promise.all(events.map((e) => applyEvent(createGitHubMissionStore({ github: t.makeGitHub(), refPrefix }), "m-test1", e, { attempts: 200, backoff: githubSaveBackoff })));
-    const final = (await store.load("m-test1"))?.mission;
-    expect(final?.items.map((i) => i.attempts.map((a) => a.runner))).toEqual(ids.map((id) => [`runner-${id}`]));
-    expect(final?.seq).toBe(2 + 50);
-    const sent = fake.requests.slice(from);
-    // Racing writers really met GitHub's 422, and the injected failures were all used.
-    expect(sent.filter((r) => r.method === "PATCH" && r.status === 422).length).toBeGreaterThan(0);
-    expect(fake.faults).toEqual([]);
-  }, HEAVY_TEST_TIMEOUT_MS);
+  it(
+    "loses no update when 50 separate clients save different events while GitHub fails some requests",
+    async (ctx) => {
+      const fake = t.fake;
+      if (fake === null) return ctx.skip();
+      const refPrefix = freshPrefix();
+      const store = createGitHubMissionStore({ github: t.github, refPrefix });
+      const ids = Array.from({ length: 50 }, (_, i) => `i${i}`);
+      await applyEvent(store, "m-test1", requested({ max_parallel: 50 }));
+      await applyEvent(store, "m-test1", planned(ids.map((id) => item(id))));
+      const stateRef = `/repos/acme/demo/git/refs/${encodeURIComponent(`${refPrefix.slice("refs/".length)}m-test1`)}`;
+      fake.faults.push(
+        { method: "PATCH", path: stateRef, status: 502, after: true, times: 5 }, // the move happened, its answer was lost
+        { method: "PATCH", path: stateRef, status: 503, times: 5 }, // the move did not happen
+        { method: "POST", path: /\/git\/commits$/, status: 500, times: 5 },
+        { method: "POST", path: "/graphql", status: 502, times: 5 }, // a load's read of the records
+      );
+      const from = fake.requests.length;
+      const events: MissionEvent[] = ids.map((id) => ({
+        type: "attempt_started",
+        at: at(2),
+        item: id,
+        attempt: 1,
+        base: "b".repeat(40),
+        runner: `runner-${id}`,
+      }));
+      // A store per writer, as in separate jobs: nothing is coordinated in memory, only on GitHub.
+      await Promise.all(
+        events.map((e) =>
+          applyEvent(createGitHubMissionStore({ github: t.makeGitHub(), refPrefix }), "m-test1", e, { attempts: 200, backoff: githubSaveBackoff }),
+        ),
+      );
+      const final = (await store.load("m-test1"))?.mission;
+      expect(final?.items.map((i) => i.attempts.map((a) => a.runner))).toEqual(ids.map((id) => [`runner-${id}`]));
+      expect(final?.seq).toBe(2 + 50);
+      const sent = fake.requests.slice(from);
+      // Racing writers really met GitHub's 422, and the injected failures were all used.
+      expect(sent.filter((r) => r.method === "PATCH" && r.status === 422).length).toBeGreaterThan(0);
+      expect(fake.faults).toEqual([]);
+    },
+    HEAVY_TEST_TIMEOUT_MS,
+  );
 
   it("sends only the records a save changed, on top of the version it is based on", async (ctx) => {
     const fake = t.fake;
@@ -132,7 +146,10 @@ describe("GitHub mission store", () => {
     // Another process reads the same mission, every record in one GraphQL request.
     const reads = fake.requests.length;
     const other = await createGitHubMissionStore({ github: t.makeGitHub(), refPrefix }).load("m-test1");
-    expect(fake.requests.slice(reads).map((r) => (r.kind === "graphql" ? "graphql" : r.operation))).toEqual(["GET /repos/{owner}/{repo}/git/ref/{ref}", "graphql"]);
+    expect(fake.requests.slice(reads).map((r) => (r.kind === "graphql" ? "graphql" : r.operation))).toEqual([
+      "GET /repos/{owner}/{repo}/git/ref/{ref}",
+      "graphql",
+    ]);
     expect(other?.mission).toEqual((await store.load("m-test1"))?.mission);
     expect(other?.mission.items[70]?.attempts[0]?.runner).toBe("runner-i70");
   });
@@ -202,7 +219,7 @@ describe("GitHub mission store", () => {
     const refPrefix = freshPrefix();
     const writer = createGitHubMissionStore({ github, refPrefix: freshPrefix() });
     await applyEvent(writer, "m-test1", requested());
-    const { mission } = (await applyEvent(writer, "m-test1", planned([item("a"), item("b")])));
+    const { mission } = await applyEvent(writer, "m-test1", planned([item("a"), item("b")]));
     const tree = await github.createTree({ entries: [{ path: "mission.json", mode: "100644", content: `${JSON.stringify(mission, null, 2)}\n` }] });
     await github.createRef({ ref: `${refPrefix}m-test1`, sha: await github.createCommit({ message: "m-test1: old layout", tree, parents: [] }) });
     const store = createGitHubMissionStore({ github, refPrefix });

@@ -11,9 +11,18 @@ import { ConflictError, createGitHub, RefExistsError, type CreateGitHubOptions }
 const API = "https://api.github.test";
 const SHA = "a".repeat(40);
 const FAST = { retry: { retries: 3, baseDelayMs: 1 }, throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 }, sleep: () => Promise.resolve() } as const;
-const github = (options: Partial<CreateGitHubOptions> = {}) => createGitHub({ token: "t0ken", repo: { owner: "acme", repo: "demo" }, baseUrl: API, userAgent: "naruto-tests", ...FAST, ...options });
+const github = (options: Partial<CreateGitHubOptions> = {}) =>
+  createGitHub({ token: "t0ken", repo: { owner: "acme", repo: "demo" }, baseUrl: API, userAgent: "naruto-tests", ...FAST, ...options });
 
-const checkRun = (id: number, externalId: string) => ({ id, name: "naruto", head_sha: SHA, status: "in_progress", conclusion: null, html_url: `https://github.test/acme/demo/runs/${id}`, external_id: externalId });
+const checkRun = (id: number, externalId: string) => ({
+  id,
+  name: "naruto",
+  head_sha: SHA,
+  status: "in_progress",
+  conclusion: null,
+  html_url: `https://github.test/acme/demo/runs/${id}`,
+  external_id: externalId,
+});
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -58,7 +67,9 @@ describe("answers that are never retried", () => {
 describe("rate limits GitHub does not name in the message", () => {
   it.each([429, 403])("waits out a %i with retry-after as a secondary rate limit, then retries once", async (status) => {
     nock(API).get("/repos/acme/demo/git/ref/heads%2Fmain").reply(status, { message: "Too Many Requests" }, { "retry-after": "1" });
-    nock(API).get("/repos/acme/demo/git/ref/heads%2Fmain").reply(200, { ref: "refs/heads/main", object: { sha: SHA, type: "commit" } });
+    nock(API)
+      .get("/repos/acme/demo/git/ref/heads%2Fmain")
+      .reply(200, { ref: "refs/heads/main", object: { sha: SHA, type: "commit" } });
     expect(await github().getRef("refs/heads/main")).toBe(SHA);
   });
 
@@ -75,21 +86,33 @@ describe("requests", () => {
     const record = function (this: { req: { headers: Record<string, string | string[] | undefined> } }) {
       seen.push(String(this.req.headers["authorization"]));
     };
-    nock(API).get("/repos/acme/demo/git/ref/heads%2Fnaruto%2Fm-1").reply(function () {
-      record.call(this);
-      return [502, { message: "Bad Gateway" }];
+    nock(API)
+      .get("/repos/acme/demo/git/ref/heads%2Fnaruto%2Fm-1")
+      .reply(function () {
+        record.call(this);
+        return [502, { message: "Bad Gateway" }];
+      });
+    nock(API)
+      .get("/repos/acme/demo/git/ref/heads%2Fnaruto%2Fm-1")
+      .reply(function () {
+        record.call(this);
+        return [200, { ref: "refs/heads/naruto/m-1", object: { sha: SHA, type: "commit" } }];
+      });
+    const client = createGitHub({
+      auth: async () => tokens.shift() ?? "none",
+      repo: { owner: "acme", repo: "demo" },
+      baseUrl: API,
+      userAgent: "naruto-tests",
+      ...FAST,
     });
-    nock(API).get("/repos/acme/demo/git/ref/heads%2Fnaruto%2Fm-1").reply(function () {
-      record.call(this);
-      return [200, { ref: "refs/heads/naruto/m-1", object: { sha: SHA, type: "commit" } }];
-    });
-    const client = createGitHub({ auth: async () => tokens.shift() ?? "none", repo: { owner: "acme", repo: "demo" }, baseUrl: API, userAgent: "naruto-tests", ...FAST });
     expect(await client.getRef("refs/heads/naruto/m-1")).toBe(SHA);
     expect(seen).toEqual(["token first", "token second"]);
   });
 
   it("talks to GitHub Enterprise Server under /api/v3", async () => {
-    nock("https://ghe.test").get("/api/v3/repos/acme/demo/collaborators/octo/permission").reply(200, { permission: "write", role_name: "maintain", user: { login: "octo", id: 583231 } });
+    nock("https://ghe.test")
+      .get("/api/v3/repos/acme/demo/collaborators/octo/permission")
+      .reply(200, { permission: "write", role_name: "maintain", user: { login: "octo", id: 583231 } });
     expect(await github({ baseUrl: "https://ghe.test/api/v3/" }).permission({ user: "octo" })).toEqual({ role: "maintain", id: 583231 });
   });
 

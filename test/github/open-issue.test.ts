@@ -57,9 +57,18 @@ describe("openIssue", () => {
 
 describe("marker comments by naruto's two identities", () => {
   it("the App and the workflow's jobs update one tracking comment, whichever of them made it", async () => {
-    const mission = { ...run([requested()]).at(-1)!.mission, source: { kind: "github" as const, repo: "acme/demo", issue: 1, comment_id: null, actor: "octo-maintainer" } };
+    const mission = {
+      ...run([requested()]).at(-1)!.mission,
+      source: { kind: "github" as const, repo: "acme/demo", issue: 1, comment_id: null, actor: "octo-maintainer" },
+    };
     const workflowToken = fake().issueAppToken({ owner: "acme", permissions: { issues: "write" }, bot: WORKFLOW_BOT }).token;
-    const asWorkflow = createGitHub({ token: workflowToken, repo: { owner: "acme", repo: "demo" }, baseUrl: fake().url, userAgent: "naruto-tests", throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 } });
+    const asWorkflow = createGitHub({
+      token: workflowToken,
+      repo: { owner: "acme", repo: "demo" },
+      baseUrl: fake().url,
+      userAgent: "naruto-tests",
+      throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 },
+    });
     const log = { info: () => undefined, warning: () => undefined };
     // A scheduled mission: the sweep (the workflow) made the tracking comment; then the App renders.
     await publishTracking({ github: asWorkflow, botLogin: "naruto[bot]", runUrl: null, log }, mission, null);
@@ -72,7 +81,11 @@ describe("marker comments by naruto's two identities", () => {
 
   it("still does not take a marker pasted by a person for naruto's", async () => {
     const marker = markerFor("pasted");
-    await fetch(`${fake().url}/repos/acme/demo/issues/1/comments`, { method: "POST", headers: { authorization: `token ${fake().tokenFor("octo-maintainer")}`, "content-type": "application/json" }, body: JSON.stringify({ body: `${marker}\nforged` }) });
+    await fetch(`${fake().url}/repos/acme/demo/issues/1/comments`, {
+      method: "POST",
+      headers: { authorization: `token ${fake().tokenFor("octo-maintainer")}`, "content-type": "application/json" },
+      body: JSON.stringify({ body: `${marker}\nforged` }),
+    });
     expect(await t.github.findComment({ issue: 1, marker, author: ["naruto[bot]", WORKFLOW_BOT] })).toBeNull();
   });
 });

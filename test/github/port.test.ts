@@ -17,7 +17,17 @@
  * pull requests (closed at the end), check runs and dispatched runs stay behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMENT_BODY_LIMIT, CHECK_TEXT_LIMIT, createGitHub, GitHubError, GraphqlError, InputLimitError, markerFor, NotFastForwardError, RefExistsError } from "../../src/github/index.ts";
+import {
+  COMMENT_BODY_LIMIT,
+  CHECK_TEXT_LIMIT,
+  createGitHub,
+  GitHubError,
+  GraphqlError,
+  InputLimitError,
+  markerFor,
+  NotFastForwardError,
+  RefExistsError,
+} from "../../src/github/index.ts";
 import { startTarget, type PortTarget } from "./target.ts";
 
 let t: PortTarget;
@@ -37,7 +47,9 @@ afterAll(async () => {
 /** A commit on top of `parent` that writes `files`, through the Git Data API. */
 async function commitFiles(parent: string, files: Record<string, string>, message = "test commit"): Promise<string> {
   const { tree } = await t.github.getCommit(parent);
-  const entries = await Promise.all(Object.entries(files).map(async ([path, text]) => ({ path, mode: "100644" as const, sha: await t.github.createBlob(text) })));
+  const entries = await Promise.all(
+    Object.entries(files).map(async ([path, text]) => ({ path, mode: "100644" as const, sha: await t.github.createBlob(text) })),
+  );
   return t.github.createCommit({ message, tree: await t.github.createTree({ entries, base: tree }), parents: [parent] });
 }
 
@@ -139,7 +151,9 @@ describe("workflow dispatch and runs", () => {
     const sent = t.fake?.requests.length ?? 0;
     const many = Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, "v"]));
     await expect(t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: t.defaultBranch, inputs: many })).rejects.toThrow(InputLimitError);
-    await expect(t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: t.defaultBranch, inputs: { mission: "p".repeat(65_536) } })).rejects.toThrow(InputLimitError);
+    await expect(t.github.dispatchWorkflow({ workflow: "naruto.yml", ref: t.defaultBranch, inputs: { mission: "p".repeat(65_536) } })).rejects.toThrow(
+      InputLimitError,
+    );
     if (t.fake) expect(t.fake.requests.length).toBe(sent);
   });
 });
@@ -154,7 +168,12 @@ describe("pull requests", () => {
     // Opening again returns the same pull request instead of failing or opening a second one.
     expect((await t.github.createPullRequest({ head, base: t.defaultBranch, title: "again", body: "again" })).number).toBe(opened.number);
     expect((await t.github.findPullRequest({ head, base: t.defaultBranch }))?.number).toBe(opened.number);
-    const updated = await t.github.updatePullRequest({ number: opened.number, title: "naruto: queue (2)", body: "y".repeat(COMMENT_BODY_LIMIT + 1), link: "https://example.test/report" });
+    const updated = await t.github.updatePullRequest({
+      number: opened.number,
+      title: "naruto: queue (2)",
+      body: "y".repeat(COMMENT_BODY_LIMIT + 1),
+      link: "https://example.test/report",
+    });
     expect(updated.title).toBe("naruto: queue (2)");
     const closed = await t.github.updatePullRequest({ number: opened.number, state: "closed" });
     expect(closed.state).toBe("closed");
@@ -195,7 +214,14 @@ describe("a pull request and its review threads", () => {
     if (!t.fake) return ctx.skip(); // Real GitHub: making a fork is beyond this suite.
     t.fake.addUser("octo-forker");
     const forkHead = await commitFiles(base, { "src/forked.ts": "export const f = 1;\n" });
-    const forked = await t.fake.openForkPullRequest({ repo: `${t.repo.owner}/${t.repo.repo}`, forkOwner: "octo-forker", headRef: "main", head: forkHead, base: t.defaultBranch, title: "naruto test: from a fork" });
+    const forked = await t.fake.openForkPullRequest({
+      repo: `${t.repo.owner}/${t.repo.repo}`,
+      forkOwner: "octo-forker",
+      headRef: "main",
+      head: forkHead,
+      base: t.defaultBranch,
+      title: "naruto test: from a fork",
+    });
     try {
       expect(await t.github.getPullRequest({ number: forked })).toEqual({
         number: forked,
@@ -220,7 +246,8 @@ describe("a pull request and its review threads", () => {
     }
     const fake = t.fake;
     const repo = `${t.repo.owner}/${t.repo.repo}`;
-    for (let i = 1; i <= 120; i++) fake.addReviewThread({ repo, pull: number, path: `src/f${i}.ts`, line: i, comments: [{ user: "octo-maintainer", body: `thread ${i}` }] });
+    for (let i = 1; i <= 120; i++)
+      fake.addReviewThread({ repo, pull: number, path: `src/f${i}.ts`, line: i, comments: [{ user: "octo-maintainer", body: `thread ${i}` }] });
     const long = fake.addReviewThread({ repo, pull: number, path: "src/long.ts", line: 2, comments: [{ user: "octo-maintainer", body: "first" }] });
     for (let i = 2; i <= 60; i++) fake.addReviewComment({ repo, thread: long.id, user: "octo-outsider", body: `reply ${i}` });
     fake.setReviewThread({ repo, thread: long.id, outdated: true });
@@ -255,7 +282,9 @@ describe("a pull request and its review threads", () => {
     const narrow = createGitHub({ token, repo: t.repo, baseUrl: t.fake.url, userAgent: "naruto-tests" });
     const refused = await narrow.reviewThreads({ pull: number }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(GraphqlError);
-    expect((refused as GraphqlError).errors).toEqual([{ type: "FORBIDDEN", message: "Resource not accessible by integration", path: ["repository", "pullRequest"] }]);
+    expect((refused as GraphqlError).errors).toEqual([
+      { type: "FORBIDDEN", message: "Resource not accessible by integration", path: ["repository", "pullRequest"] },
+    ]);
     expect((refused as GraphqlError).message).toContain("pull_requests: read");
   });
 });
@@ -263,7 +292,13 @@ describe("a pull request and its review threads", () => {
 describe("check runs", () => {
   it("creates a check run and completes it, cutting a long summary with the link", async (ctx) => {
     if (!t.checks) return ctx.skip();
-    const created = await t.github.createCheckRun({ name: "naruto", headSha: base, externalId: `${t.scratch}check`, status: "in_progress", output: { title: "Running", summary: "started" } });
+    const created = await t.github.createCheckRun({
+      name: "naruto",
+      headSha: base,
+      externalId: `${t.scratch}check`,
+      status: "in_progress",
+      output: { title: "Running", summary: "started" },
+    });
     expect(created).toMatchObject({ name: "naruto", headSha: base, status: "in_progress", externalId: `${t.scratch}check` });
     const done = await t.github.updateCheckRun({
       id: created.id,

@@ -40,9 +40,16 @@ jobs:
 `;
 
 // Fast settings for loopback: GitHub's own pacing (1 s between writes) would only slow tests.
-const FAST = { retry: { retries: 3, baseDelayMs: 5 }, throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 }, requestTimeoutMs: 10_000, sleep: () => Promise.resolve() } as const;
+const FAST = {
+  retry: { retries: 3, baseDelayMs: 5 },
+  throttle: { writeIntervalMs: 0, notificationIntervalMs: 0 },
+  requestTimeoutMs: 10_000,
+  sleep: () => Promise.resolve(),
+} as const;
 
-export function realGitHubEnv(env: NodeJS.ProcessEnv): { token: string; repo: RepoRef; issue: number; branch: string; workflow: string | null; checks: boolean } | null {
+export function realGitHubEnv(
+  env: NodeJS.ProcessEnv,
+): { token: string; repo: RepoRef; issue: number; branch: string; workflow: string | null; checks: boolean } | null {
   const token = env["NARUTO_TEST_GITHUB_TOKEN"];
   const full = env["NARUTO_TEST_GITHUB_REPO"];
   if (!token || !full) return null;

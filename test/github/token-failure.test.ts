@@ -26,7 +26,14 @@ const TOKENS = "POST /app/installations/{installation_id}/access_tokens";
 function portFor(installationId: number): GitHubPort {
   const app = new Octokit({ auth: fake.appJwt(), baseUrl: fake.apiUrl });
   const auth = async () => (await app.rest.apps.createInstallationAccessToken({ installation_id: installationId })).data.token;
-  return createGitHub({ auth, repo: { owner: "acme", repo: "demo" }, baseUrl: fake.apiUrl, userAgent: "naruto-tests", retry: { retries: 2, baseDelayMs: 1 }, sleep: () => Promise.resolve() });
+  return createGitHub({
+    auth,
+    repo: { owner: "acme", repo: "demo" },
+    baseUrl: fake.apiUrl,
+    userAgent: "naruto-tests",
+    retry: { retries: 2, baseDelayMs: 1 },
+    sleep: () => Promise.resolve(),
+  });
 }
 
 describe("a port whose token cannot be had", () => {

@@ -21,10 +21,14 @@ async function repo(): Promise<TestRepo> {
   return r;
 }
 
-describeStoreConformance("cached local store", async () => {
-  const r = await repo();
-  return cachedStore(createLocalMissionStore({ git: r.git, repoDir: r.dir }));
-}, { concurrent: 4 });
+describeStoreConformance(
+  "cached local store",
+  async () => {
+    const r = await repo();
+    return cachedStore(createLocalMissionStore({ git: r.git, repoDir: r.dir }));
+  },
+  { concurrent: 4 },
+);
 
 describe("cachedStore beside another writer", () => {
   it("answers loads from its last save until refreshed, and never saves over another writer", async () => {

@@ -45,7 +45,16 @@ describe("naruto cancel while naruto run runs", () => {
     const deadline = Date.now() + 20_000;
     const halves = async () => {
       const dirs = await missionWorkDirs(repo, running.id);
-      return (await Promise.all(dirs.map((d) => access(join(d.dir.path, "src", d.purpose, "half.txt")).then(() => true, () => false)))).filter(Boolean).length;
+      return (
+        await Promise.all(
+          dirs.map((d) =>
+            access(join(d.dir.path, "src", d.purpose, "half.txt")).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        )
+      ).filter(Boolean).length;
     };
     while ((await halves()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect((await missionProcesses(running.id)).length).toBeGreaterThan(0);
@@ -79,7 +88,15 @@ describe("naruto cancel while naruto run runs", () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }]));
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--read", FAKE_AGENTS_DIR, "--agent", `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`]);
+    const runner = startNaruto(repo.dir, [
+      "run",
+      "--plan",
+      ".git/plan.json",
+      "--read",
+      FAKE_AGENTS_DIR,
+      "--agent",
+      `NARUTO_FAKE_SLEEP_MS=60000 ${fakeAgentCommand("slow")}`,
+    ]);
     const running = await waitForMission(repo, (m) => m.items.some((i) => i.attempts.some((a) => a.status === "running"))).catch(async (e: unknown) => {
       runner.child.kill("SIGKILL");
       throw new Error(`${String(e)}\nrunner: ${JSON.stringify(await runner.exited)}`);
@@ -91,7 +108,9 @@ describe("naruto cancel while naruto run runs", () => {
     const ended = await runner.exited;
     expect(ended.code).toBe(1);
     // The stop message names the mission, and says its agents' unfinished work is kept.
-    expect(ended.stderr).toContain(`stopping: agents are being stopped, their unfinished work is kept; the mission can be resumed with \`naruto resume ${running.id}\``);
+    expect(ended.stderr).toContain(
+      `stopping: agents are being stopped, their unfinished work is kept; the mission can be resumed with \`naruto resume ${running.id}\``,
+    );
     expect(ended.stdout).toContain(`resume with: naruto resume ${running.id}`);
     const m = await waitForMission(repo, () => true);
     expect(m.status).toBe("running");
@@ -101,43 +120,59 @@ describe("naruto cancel while naruto run runs", () => {
     expect(JSON.parse(await readFile(paths.json, "utf8"))).toEqual(missionResult(m));
   });
 
-  it.each(bwrapSkipReason === null ? (["none", "auto"] as const) : (["none"] as const))("cancels a mission whose runner was killed, stops what it left running and keeps its work (sandbox: %s)", { timeout: 180_000 }, async (mode) => {
-    const repo = await createTestRepo({ "README.md": "# app\n" });
-    repos.push(repo);
-    await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
-    // Agents that write half of their work, then think for a minute.
-    const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent]);
-    try {
-      const running = await waitForMission(repo, (m) => count(m, "running") === 2, undefined, runner);
-      // Both agents wrote their half and sleep (each agent's shell became its sleeping node).
-      const deadline = Date.now() + 20_000;
-      const ready = async () => {
-        const dirs = await missionWorkDirs(repo, running.id);
-        const found = await Promise.all(dirs.map((d) => access(join(d.dir.path, "src", d.purpose, "half.txt")).then(() => true, () => false)));
-        return found.filter(Boolean).length === 2;
-      };
-      while (!(await ready()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    } finally {
-      runner.child.kill("SIGKILL");
-    }
-    expect((await runner.exited).signal).toBe("SIGKILL");
-    const id = (await waitForMission(repo, () => true)).id;
-    if (mode === "none") expect((await missionProcesses(id)).length).toBeGreaterThanOrEqual(2);
+  it.each(bwrapSkipReason === null ? (["none", "auto"] as const) : (["none"] as const))(
+    "cancels a mission whose runner was killed, stops what it left running and keeps its work (sandbox: %s)",
+    { timeout: 180_000 },
+    async (mode) => {
+      const repo = await createTestRepo({ "README.md": "# app\n" });
+      repos.push(repo);
+      await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
+      // Agents that write half of their work, then think for a minute.
+      const agent = `mkdir -p "src/$NARUTO_ITEM" && echo half > "src/$NARUTO_ITEM/half.txt" && NARUTO_FAKE_SLEEP_MS=60000 exec ${fakeAgentCommand("slow")}`;
+      const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent]);
+      try {
+        const running = await waitForMission(repo, (m) => count(m, "running") === 2, undefined, runner);
+        // Both agents wrote their half and sleep (each agent's shell became its sleeping node).
+        const deadline = Date.now() + 20_000;
+        const ready = async () => {
+          const dirs = await missionWorkDirs(repo, running.id);
+          const found = await Promise.all(
+            dirs.map((d) =>
+              access(join(d.dir.path, "src", d.purpose, "half.txt")).then(
+                () => true,
+                () => false,
+              ),
+            ),
+          );
+          return found.filter(Boolean).length === 2;
+        };
+        while (!(await ready()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        runner.child.kill("SIGKILL");
+      }
+      expect((await runner.exited).signal).toBe("SIGKILL");
+      const id = (await waitForMission(repo, () => true)).id;
+      if (mode === "none") expect((await missionProcesses(id)).length).toBeGreaterThanOrEqual(2);
 
-    const cli = fakeCli(repo.dir);
-    expect(await main(["cancel", id], cli.io)).toBe(0);
-    const stopped = mode === "none" ? "; stopped \\d+ processes its killed run had left running" : "(; stopped \\d+ processes its killed run had left running)?";
-    expect(cli.stdout()).toMatch(
-      new RegExp(`^mission ${id} cancelled${stopped}\n  a: its unfinished work is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  b: its unfinished work is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`),
-    );
-    expect(await missionProcesses(id)).toEqual([]);
-    expect((await waitForMission(repo, () => true)).status).toBe("cancelled");
-    expect(await repo.run("show", `refs/naruto/attempts/${id}/b/1:src/b/half.txt`)).toBe("half");
-    // The killed run's work directories are gone; the repository never had a work tree of naruto's.
-    expect(await missionWorkDirs(repo, id)).toEqual([]);
-    expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([`worktree ${await realpath(repo.dir)}`]);
-  });
+      const cli = fakeCli(repo.dir);
+      expect(await main(["cancel", id], cli.io)).toBe(0);
+      const stopped =
+        mode === "none" ? "; stopped \\d+ processes its killed run had left running" : "(; stopped \\d+ processes its killed run had left running)?";
+      expect(cli.stdout()).toMatch(
+        new RegExp(
+          `^mission ${id} cancelled${stopped}\n  a: its unfinished work is kept at refs/naruto/attempts/${id}/a/1 \\([0-9a-f]{12}\\)\n  b: its unfinished work is kept at refs/naruto/attempts/${id}/b/1 \\([0-9a-f]{12}\\)\n$`,
+        ),
+      );
+      expect(await missionProcesses(id)).toEqual([]);
+      expect((await waitForMission(repo, () => true)).status).toBe("cancelled");
+      expect(await repo.run("show", `refs/naruto/attempts/${id}/b/1:src/b/half.txt`)).toBe("half");
+      // The killed run's work directories are gone; the repository never had a work tree of naruto's.
+      expect(await missionWorkDirs(repo, id)).toEqual([]);
+      expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([
+        `worktree ${await realpath(repo.dir)}`,
+      ]);
+    },
+  );
 
   it("cancels a mission whose runner is gone, and writes its report", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
@@ -156,6 +191,6 @@ describe("naruto cancel while naruto run runs", () => {
     const again = fakeCli(repo.dir);
     expect(await main(["cancel", "m-test1"], again.io)).toBe(0);
     expect(again.stdout()).toContain("had already ended (cancelled)");
-    expect((await main(["cancel", "m-nosuch"], fakeCli(repo.dir).io))).toBe(2);
+    expect(await main(["cancel", "m-nosuch"], fakeCli(repo.dir).io)).toBe(2);
   });
 });

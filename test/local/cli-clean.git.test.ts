@@ -40,7 +40,14 @@ async function storedMission(repo: TestRepo, id: string, last: Parameters<typeof
   await repo.run("branch", `naruto/${id}--a`, head);
   await repo.run("update-ref", `refs/naruto/attempts/${id}/a/1`, head);
   const folder = missionWorkFolder(defaultWorkRoot(cliEnv(), { override: null, cwd: repo.dir }), await workRepo(repo.git, repo.dir), id);
-  await createWorkDir({ git: repo.git, repo: await workRepo(repo.git, repo.dir), folder, label: "a.1", commit: head, record: { mission: id, purpose: "a", attempt: 1 } });
+  await createWorkDir({
+    git: repo.git,
+    repo: await workRepo(repo.git, repo.dir),
+    folder,
+    label: "a.1",
+    commit: head,
+    record: { mission: id, purpose: "a", attempt: 1 },
+  });
   return mission;
 }
 

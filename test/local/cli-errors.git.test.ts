@@ -54,7 +54,11 @@ describe("naruto refuses what is not ready, in a line that says what to do", () 
 
   it("with a plan file that does not exist, for plan, run and verify-proof", async () => {
     const r = await repo();
-    for (const args of [["plan", "/nonexistent.yml"], ["run", "--plan", "/nonexistent.yml"], ["verify-proof", "/nonexistent.yml", "/nonexistent.json"]]) {
+    for (const args of [
+      ["plan", "/nonexistent.yml"],
+      ["run", "--plan", "/nonexistent.yml"],
+      ["verify-proof", "/nonexistent.yml", "/nonexistent.json"],
+    ]) {
       expectRefused(await naruto(r.dir, args), "cannot read the plan /nonexistent.yml: no such file");
     }
     expect(await refs(r.dir)).toBe("refs/heads/main");
@@ -84,7 +88,10 @@ describe("naruto refuses what is not ready, in a line that says what to do", () 
   it("when an --agent command is not found", async () => {
     const r = await repo();
     await writeFile(join(r.dir, ".git", "plan.yml"), PLAN);
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "nonexistent-cmd --flag"]), "`nonexistent-cmd`, which is not found on PATH");
+    expectRefused(
+      await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "nonexistent-cmd --flag"]),
+      "`nonexistent-cmd`, which is not found on PATH",
+    );
     expect(await refs(r.dir)).toBe("refs/heads/main");
   });
 

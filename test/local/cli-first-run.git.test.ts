@@ -104,7 +104,9 @@ describe("a failing agent's last words are on the terminal", () => {
     const agent = `echo 'starting'; echo "token ghp_${"Ab3".repeat(12)} leaked" >&2; echo 'Error: the model endpoint said 529 overloaded' >&2; exit 3`;
     const human = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", agent, "--sandbox", "none"]);
     expect(human.code).toBe(1);
-    expect(human.stdout).toMatch(/a: attempt 1 failed: exited with code 3\n {8}│ starting\n {8}│ token \[redacted\] leaked\n {8}│ Error: the model endpoint said 529 overloaded\n/);
+    expect(human.stdout).toMatch(
+      /a: attempt 1 failed: exited with code 3\n {8}│ starting\n {8}│ token \[redacted\] leaked\n {8}│ Error: the model endpoint said 529 overloaded\n/,
+    );
     expect(human.stdout + human.stderr).not.toContain("ghp_");
     const json = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", agent, "--sandbox", "none", "--json"]);
     const [a] = resultOf(json.stdout).items;
@@ -164,7 +166,10 @@ describe("an --agent command that names a file of this machine", () => {
     }
     if (process.getuid?.() === 0 && !alone.stdout.includes('"sandbox": "none')) {
       // As root, agents run as a user of their own: a folder only its owner may enter is refused, with the fix.
-      expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", dir]), `Let others read it (\`chmod o+rX ${dir}\`)`);
+      expectRefused(
+        await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", dir]),
+        `Let others read it (\`chmod o+rX ${dir}\`)`,
+      );
       await chmod(dir, 0o755);
     }
     await integrated(r, ["--agent", join(dir, "my-agent.sh"), "--read", dir]);
@@ -175,17 +180,30 @@ describe("an --agent command that names a file of this machine", () => {
     await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
     await writeFile(join(r.dir, "my-agent.sh"), "#!/bin/sh\nprintf x > a.txt\n");
     await chmod(join(r.dir, "my-agent.sh"), 0o755);
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "./my-agent.sh"]), "is in your work tree but not in the commit the mission starts from", "Commit my-agent.sh first");
+    expectRefused(
+      await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "./my-agent.sh"]),
+      "is in your work tree but not in the commit the mission starts from",
+      "Commit my-agent.sh first",
+    );
     expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", "./no-such-agent.sh"]), "is not in the commit the mission starts from");
     expect(await refs(r.dir)).toBe("refs/heads/main");
   });
 
   it("a --read path or a read: path that is not here: refused before anything is made", async () => {
-    const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": "version: 1\nagents:\n  default: { command: \"printf x > a.txt\", read: [/nonexistent/naruto-tools] }\n" });
+    const r = await repo({
+      "README.md": "# app\n",
+      ".github/naruto.yml": 'version: 1\nagents:\n  default: { command: "printf x > a.txt", read: [/nonexistent/naruto-tools] }\n',
+    });
     await writeFile(join(r.dir, ".git", "plan.yml"), ONE);
     const dir = await agentFolder();
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", "/nonexistent/naruto-read"]), "--read /nonexistent/naruto-read: no such file or folder here");
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"]), "the default agent reads /nonexistent/naruto-tools (--read, or read: in .github/naruto.yml), which is not here");
+    expectRefused(
+      await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--agent", join(dir, "my-agent.sh"), "--read", "/nonexistent/naruto-read"]),
+      "--read /nonexistent/naruto-read: no such file or folder here",
+    );
+    expectRefused(
+      await naruto(r.dir, ["run", "--plan", ".git/plan.yml"]),
+      "the default agent reads /nonexistent/naruto-tools (--read, or read: in .github/naruto.yml), which is not here",
+    );
     expect(await refs(r.dir)).toBe("refs/heads/main");
   });
 });
@@ -211,7 +229,7 @@ if [ "$1" = login ]; then [ -f "\${CODEX_HOME:-$HOME/.codex}/auth.json" ]; exit 
 cat > /dev/null
 if grep -q '"refresh_token":""' "$HOME/.codex/auth.json" 2>/dev/null; then echo "an access token alone" > a.txt; else echo "not that" > a.txt; fi
 `,
-    gemini: "#!/bin/sh\ncat > /dev/null\necho '{\"response\":\"ok\",\"stats\":{\"models\":{}}}'\n",
+    gemini: '#!/bin/sh\ncat > /dev/null\necho \'{"response":"ok","stats":{"models":{}}}\'\n',
     aider: "#!/bin/sh\nexit 0\n",
   };
   for (const [name, text] of Object.entries(scripts)) {
@@ -223,7 +241,6 @@ if grep -q '"refresh_token":""' "$HOME/.codex/auth.json" 2>/dev/null; then echo 
 
 describe("credentials are checked before the mission starts", () => {
   const ONE = "version: 1\ntitle: t\nitems:\n  - { id: a, title: A, writes: [a.txt] }\n";
-
 
   async function presetRepo(preset: string): Promise<TestRepo> {
     const r = await repo({ "README.md": "# app\n", ".github/naruto.yml": `version: 1\nagents:\n  default: { preset: ${preset} }\n` });
@@ -238,7 +255,10 @@ describe("credentials are checked before the mission starts", () => {
     ["aider", ["ANTHROPIC_API_KEY", "OPENROUTER_API_KEY"]],
   ])("%s with no key: refused before any mission or branch is made, naming the commands that fix it", async (preset, named) => {
     const [r, bin] = await Promise.all([presetRepo(preset), credentialStandIns()]);
-    for (const args of [["run", "--plan", ".git/plan.yml"], ["run", "--task", "add a.txt"]]) {
+    for (const args of [
+      ["run", "--plan", ".git/plan.yml"],
+      ["run", "--task", "add a.txt"],
+    ]) {
       expectRefused(await naruto(r.dir, args, { PATH: `${bin}:${BARE_PATH}` }), "has no credentials", ...named);
     }
     expect(await refs(r.dir)).toBe("refs/heads/main");
@@ -247,15 +267,24 @@ describe("credentials are checked before the mission starts", () => {
 
   it("codex with OPENAI_API_KEY only: refused, saying that codex exec reads CODEX_API_KEY", async () => {
     const [r, bin] = await Promise.all([presetRepo("codex"), credentialStandIns()]);
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, OPENAI_API_KEY: "sk-naruto-test-key-000" }), 'export CODEX_API_KEY="$OPENAI_API_KEY"');
+    expectRefused(
+      await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, OPENAI_API_KEY: "sk-naruto-test-key-000" }),
+      'export CODEX_API_KEY="$OPENAI_API_KEY"',
+    );
   });
 
   it("claude with a key: not refused, and the agent runs with it; a vendor variable it does not pass is named once, with the env: that passes it", async () => {
     const [r, bin] = await Promise.all([presetRepo("claude"), credentialStandIns()]);
-    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--json"], { PATH: `${bin}:${BARE_PATH}`, ANTHROPIC_API_KEY: "sk-ant-naruto-test-0000", ANTHROPIC_OTHER_BASE_URL: "https://gw.example", ANTHROPIC_BASE_URL: "https://gw.example" });
+    const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--json"], {
+      PATH: `${bin}:${BARE_PATH}`,
+      ANTHROPIC_API_KEY: "sk-ant-naruto-test-0000",
+      ANTHROPIC_OTHER_BASE_URL: "https://gw.example",
+      ANTHROPIC_BASE_URL: "https://gw.example",
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(await r.run("show", `naruto/${resultOf(run.stdout).mission}:a.txt`)).toBe("a key");
-    const named = "ANTHROPIC_OTHER_BASE_URL is set here, but the default agent (Claude Code) does not get it: pass it with env: in .github/naruto.yml — agents: { default: { preset: claude, env: [ANTHROPIC_OTHER_BASE_URL] } }";
+    const named =
+      "ANTHROPIC_OTHER_BASE_URL is set here, but the default agent (Claude Code) does not get it: pass it with env: in .github/naruto.yml — agents: { default: { preset: claude, env: [ANTHROPIC_OTHER_BASE_URL] } }";
     expect(run.stderr.split(named).length).toBe(2);
     expect(run.stderr).not.toContain("ANTHROPIC_BASE_URL is set here");
   });
@@ -270,7 +299,15 @@ describe("a logged-in CLI, opt-in (--login)", () => {
     const bin = await credentialStandIns();
     const home = await scratch("naruto-user-home-");
     await mkdir(join(home, ".claude"));
-    const login = JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat01-naruto-test-access", refreshToken: "sk-ant-ort01-naruto-test-refresh", expiresAt: Date.now() + 4 * 3600_000, scopes: ["user:inference"], subscriptionType: "max" } });
+    const login = JSON.stringify({
+      claudeAiOauth: {
+        accessToken: "sk-ant-oat01-naruto-test-access",
+        refreshToken: "sk-ant-ort01-naruto-test-refresh",
+        expiresAt: Date.now() + 4 * 3600_000,
+        scopes: ["user:inference"],
+        subscriptionType: "max",
+      },
+    });
     await writeFile(join(home, ".claude", ".credentials.json"), login);
     const env = { PATH: `${bin}:${BARE_PATH}`, HOME: home };
     expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], env), "has no credentials", "naruto run --login");
@@ -286,8 +323,16 @@ describe("a logged-in CLI, opt-in (--login)", () => {
     const bin = await credentialStandIns();
     const home = await scratch("naruto-user-home-");
     await mkdir(join(home, ".claude"));
-    await writeFile(join(home, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat01-x", refreshToken: "sk-ant-ort01-y", expiresAt: Date.now() + 10 * 60_000 } }));
-    expectRefused(await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, HOME: home }), "before an attempt could end", "never gives an agent the refresh token", "claude setup-token");
+    await writeFile(
+      join(home, ".claude", ".credentials.json"),
+      JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat01-x", refreshToken: "sk-ant-ort01-y", expiresAt: Date.now() + 10 * 60_000 } }),
+    );
+    expectRefused(
+      await naruto(r.dir, ["run", "--plan", ".git/plan.yml"], { PATH: `${bin}:${BARE_PATH}`, HOME: home }),
+      "before an attempt could end",
+      "never gives an agent the refresh token",
+      "claude setup-token",
+    );
     expect(await refs(r.dir)).toBe("refs/heads/main");
   });
 
@@ -298,7 +343,16 @@ describe("a logged-in CLI, opt-in (--login)", () => {
     const home = await scratch("naruto-user-home-");
     await mkdir(join(home, ".codex"));
     const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
-    const login = JSON.stringify({ auth_mode: "chatgpt", tokens: { id_token: jwt({ email: "u@example.com" }), access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3 * 86400 }), refresh_token: "naruto-test-refresh", account_id: "acct" }, last_refresh: new Date().toISOString() });
+    const login = JSON.stringify({
+      auth_mode: "chatgpt",
+      tokens: {
+        id_token: jwt({ email: "u@example.com" }),
+        access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3 * 86400 }),
+        refresh_token: "naruto-test-refresh",
+        account_id: "acct",
+      },
+      last_refresh: new Date().toISOString(),
+    });
     await writeFile(join(home, ".codex", "auth.json"), login);
     const run = await naruto(r.dir, ["run", "--plan", ".git/plan.yml", "--login", "--json"], { PATH: `${bin}:${BARE_PATH}`, HOME: home });
     expect(run.code, run.stderr).toBe(0);

@@ -34,7 +34,20 @@ describe("naruto resume after the runner was killed", () => {
     await writeFile(join(repo.dir, ".git", "plan.json"), planText(ids.map((id) => ({ id }))));
     // No .github/naruto.yml: the agent and the verify command come only from the command line.
     const agent = `NARUTO_FAKE_SLEEP_MS=600 ${fakeAgentCommand("slow")}`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--read", FAKE_AGENTS_DIR, "--agent", agent, "--verify", "test -e README.md", "--parallel", "2", "--json"]);
+    const runner = startNaruto(repo.dir, [
+      "run",
+      "--plan",
+      ".git/plan.json",
+      "--read",
+      FAKE_AGENTS_DIR,
+      "--agent",
+      agent,
+      "--verify",
+      "test -e README.md",
+      "--parallel",
+      "2",
+      "--json",
+    ]);
 
     const partial = await waitForMission(repo, (m) => count(m, "integrated") >= 1 && count(m, "integrated") < ids.length).catch(async (e: unknown) => {
       runner.child.kill("SIGKILL");
@@ -74,14 +87,29 @@ describe("naruto resume after the runner was killed", () => {
 const MODES: readonly ("none" | "auto")[] = bwrapSkipReason === null ? ["none", "auto"] : ["none"];
 
 describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode) => {
-  it("refuses while the runner lives; once it is killed, stops what it left, keeps the unfinished work and reruns the items", { timeout: 180_000 }, async () => {
+  it("refuses while the runner lives; once it is killed, stops what it left, keeps the unfinished work and reruns the items", {
+    timeout: 180_000,
+  }, async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
     await writeFile(join(repo.dir, ".git", "plan.json"), planText([{ id: "a" }, { id: "b" }]));
     // Attempt 1 writes half of its work, then hangs with a grandchild; the next attempt edits.
     const half = 'mkdir -p "src/$NARUTO_ITEM" && echo "half of $NARUTO_ITEM" > "src/$NARUTO_ITEM/half.txt"';
     const agent = `if [ "$NARUTO_ATTEMPT" = 1 ]; then ${half} && exec ${fakeAgentCommand("hang")}; else exec ${fakeAgentCommand("edit")}; fi`;
-    const runner = startNaruto(repo.dir, ["run", "--plan", ".git/plan.json", "--sandbox", mode, "--read", FAKE_AGENTS_DIR, "--agent", agent, "--parallel", "2", "--json"]);
+    const runner = startNaruto(repo.dir, [
+      "run",
+      "--plan",
+      ".git/plan.json",
+      "--sandbox",
+      mode,
+      "--read",
+      FAKE_AGENTS_DIR,
+      "--agent",
+      agent,
+      "--parallel",
+      "2",
+      "--json",
+    ]);
     const runnerPid = runner.child.pid ?? 0;
     try {
       const running = await waitForMission(repo, (m) => count(m, "running") === 2, undefined, runner);
@@ -93,7 +121,10 @@ describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode)
       expect(await main(["resume", running.id], refused.io)).toBe(2);
       expect(refused.stderr()).toContain(`mission ${running.id} is still being run by process ${runnerPid}`);
       const untouched = await waitForMission(repo, () => true);
-      expect(untouched.items.map((i) => [i.status, i.attempts.length])).toEqual([["running", 1], ["running", 1]]);
+      expect(untouched.items.map((i) => [i.status, i.attempts.length])).toEqual([
+        ["running", 1],
+        ["running", 1],
+      ]);
     } finally {
       runner.child.kill("SIGKILL");
     }
@@ -131,7 +162,11 @@ describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode)
     for (const id of ["a", "b"]) {
       const [first, second] = itemOf(after, id).attempts;
       expect(first?.status).toBe("interrupted");
-      expect(first?.reason).toMatch(new RegExp(`^the runner stopped while the agent ran${stopped}; its partial work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`));
+      expect(first?.reason).toMatch(
+        new RegExp(
+          `^the runner stopped while the agent ran${stopped}; its partial work is kept at refs/naruto/attempts/${after.id}/${id}/1 \\([0-9a-f]{12}\\)$`,
+        ),
+      );
       expect(second?.status).toBe("integrated");
       // The half-done work is kept on top of the attempt's base, not integrated.
       const kept = `refs/naruto/attempts/${after.id}/${id}/1`;
@@ -141,6 +176,8 @@ describe.each(MODES)("naruto resume after a killed runner (sandbox: %s)", (mode)
     }
     // No work directory of the killed run is left behind, and the repository never had a work tree of naruto's.
     expect(await missionWorkDirs(repo, after.id)).toEqual([]);
-    expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([`worktree ${await realpath(repo.dir)}`]);
+    expect((await repo.run("worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree "))).toEqual([
+      `worktree ${await realpath(repo.dir)}`,
+    ]);
   });
 });

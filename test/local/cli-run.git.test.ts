@@ -26,7 +26,12 @@ async function repoWithPlan(items: readonly ItemSpec[]): Promise<TestRepo> {
   const repo = await createTestRepo({ "README.md": "# app\n" });
   repos.push(repo);
   const config = {
-    ...fakeConfigFile({ verify: "true", maxAttempts: 1, agents: { planner: `${shellQuote(process.execPath)} ${shellQuote(PLANNER)}` }, read: [dirname(PLANNER)] }),
+    ...fakeConfigFile({
+      verify: "true",
+      maxAttempts: 1,
+      agents: { planner: `${shellQuote(process.execPath)} ${shellQuote(PLANNER)}` },
+      read: [dirname(PLANNER)],
+    }),
     planner: { agent: "planner" },
   };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config, null, 2) });
@@ -55,7 +60,11 @@ describe("naruto run --json", () => {
     const stored = await createLocalMissionStore({ git: repo.git, repoDir: repo.dir }).load(ids[0] ?? "");
     if (!stored) throw new Error("the mission was not stored");
     expect(printed).toEqual(missionResult(stored.mission));
-    expect(printed).toMatchObject({ status: "done", verdict: "approve", queue: { branch: `naruto/${stored.mission.id}`, head: await repo.run("rev-parse", `naruto/${stored.mission.id}`) } });
+    expect(printed).toMatchObject({
+      status: "done",
+      verdict: "approve",
+      queue: { branch: `naruto/${stored.mission.id}`, head: await repo.run("rev-parse", `naruto/${stored.mission.id}`) },
+    });
     expect(Object.keys(Object(printed))).toEqual(KEYS);
     for (const item of missionResult(stored.mission).items) expect(Object.keys(item)).toEqual(ITEM_KEYS);
     // Progress goes to stderr with --json, so stdout is one JSON document.
@@ -71,7 +80,9 @@ describe("naruto run --json", () => {
     // One mission's status says what the agents ran in and where their logs are.
     const one = await naruto(repo, ["status", stored.mission.id]);
     expect(one.stdout).toContain(`  sandbox: ${stored.mission.sandbox}`);
-    expect(one.stdout).toContain(`  logs: ${join(await realpath(join(repo.dir, ".git")), "naruto", "attempts", stored.mission.id)}/<item>/<attempt>/ (prompt.md, output.log, result.json)`);
+    expect(one.stdout).toContain(
+      `  logs: ${join(await realpath(join(repo.dir, ".git")), "naruto", "attempts", stored.mission.id)}/<item>/<attempt>/ (prompt.md, output.log, result.json)`,
+    );
     const log = await readFile(join(repo.dir, ".git", "naruto", "attempts", stored.mission.id, "a", "1", "output.log"), "utf8");
     expect(log).toContain("wrote src/a/a.txt");
   });
@@ -93,14 +104,20 @@ describe("naruto run --json", () => {
     const m = await loadOnly(repo);
     expect(m.task).toBe("add a and b");
     expect(m.plan_title).toBe("Planned by the fake planner");
-    expect(m.items.map((i) => [i.id, i.status])).toEqual([["a", "integrated"], ["b", "integrated"]]);
+    expect(m.items.map((i) => [i.id, i.status])).toEqual([
+      ["a", "integrated"],
+      ["b", "integrated"],
+    ]);
   });
 
   it("refuses an invalid plan before making anything: exit 2, the error named, no mission, no branch", async () => {
     const repo = await repoWithPlan([]);
     await writeFile(join(repo.dir, ".git", "bad.yml"), "version: 1\ntitle: bad\nitems:\n  - { id: a, title: A, writes: [../x] }\n");
     const refs = await repo.run("for-each-ref", "--format=%(refname)");
-    for (const args of [["run", "--plan", ".git/bad.yml", "--json"], ["run", "--plan", ".git/bad.yml"]]) {
+    for (const args of [
+      ["run", "--plan", ".git/bad.yml", "--json"],
+      ["run", "--plan", ".git/bad.yml"],
+    ]) {
       const r = await naruto(repo, args);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");

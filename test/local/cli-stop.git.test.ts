@@ -48,7 +48,9 @@ async function runningIn(repo: TestRepo, runner: Runner, state: (m: Mission) => 
 /** The runner's end, or a failure naming how long it was waited for. */
 async function endsWithin(runner: Runner, ms: number): Promise<Awaited<Runner["exited"]>> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the run did not end within ${ms} ms of being told to stop`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`the run did not end within ${ms} ms of being told to stop`)), ms)),
+  );
   try {
     return await Promise.race([runner.exited, late]);
   } finally {

@@ -10,5 +10,12 @@ if (!file) {
 }
 writeFileSync(
   file,
-  ["version: 1", "title: Planned by the fake planner", "items:", "  - { id: a, title: A, writes: [src/a/] }", "  - { id: b, title: B, writes: [src/b/], after: [a] }", ""].join("\n"),
+  [
+    "version: 1",
+    "title: Planned by the fake planner",
+    "items:",
+    "  - { id: a, title: A, writes: [src/a/] }",
+    "  - { id: b, title: B, writes: [src/b/], after: [a] }",
+    "",
+  ].join("\n"),
 );

@@ -44,7 +44,12 @@ async function mission(repo: TestRepo, verifyCommand: string, confirmRuns: numbe
   const checkpoints = await writeCheckpoints(
     repo.git,
     repo.dir,
-    ids.map((id) => ({ base, item: id, files: { [`src/${id}.js`]: `export const v = "${id}";\n` }, message: `${id}\n\nNaruto-Mission: ${m.id}\nNaruto-Item: ${id}\nNaruto-Attempt: 1\n` })),
+    ids.map((id) => ({
+      base,
+      item: id,
+      files: { [`src/${id}.js`]: `export const v = "${id}";\n` },
+      message: `${id}\n\nNaruto-Mission: ${m.id}\nNaruto-Item: ${id}\nNaruto-Attempt: 1\n`,
+    })),
   );
   const loaded = loadConfig(`queue: { verify: x, batch: 4, confirm_runs: ${confirmRuns} }\nsandbox: none\n`);
   if (!loaded.ok) throw new Error("config");
@@ -62,7 +67,13 @@ async function mission(repo: TestRepo, verifyCommand: string, confirmRuns: numbe
   };
   const pending: CheckpointOrder[] = [];
   for (const cp of checkpoints) {
-    const event: MissionEvent = { type: "attempt_finished", at: at(5), item: cp.item, attempt: 1, outcome: { kind: "checkpointed", commit: cp.commit, base: cp.base, changed: [`src/${cp.item}.js`] } };
+    const event: MissionEvent = {
+      type: "attempt_finished",
+      at: at(5),
+      item: cp.item,
+      attempt: 1,
+      outcome: { kind: "checkpointed", commit: cp.commit, base: cp.base, changed: [`src/${cp.item}.js`] },
+    };
     const r = step(m, event);
     m = r.mission;
     pending.push(...integrateOrders(r.commands));
@@ -90,8 +101,14 @@ describe("a verify that fails one run in five", () => {
       // 1 in 3,000 event per batch (bisect.test.ts measures it).
       const m = await mission(repo, command, 3);
       const where = `seed ${seed}: ${m.status} ${m.reason ?? ""}`;
-      expect(m.items.map((i) => i.status), where).toEqual(Array(ITEMS).fill("integrated"));
-      expect(m.items.flatMap((i) => i.attempts.map((a) => a.status)), where).toEqual(Array(ITEMS).fill("integrated"));
+      expect(
+        m.items.map((i) => i.status),
+        where,
+      ).toEqual(Array(ITEMS).fill("integrated"));
+      expect(
+        m.items.flatMap((i) => i.attempts.map((a) => a.status)),
+        where,
+      ).toEqual(Array(ITEMS).fill("integrated"));
       expect(await repo.run("rev-list", "--count", `${m.base.commit}..refs/heads/${m.queue.branch}`), where).toBe(String(ITEMS));
       flips += m.queue.flips.length;
       runs += m.queue.verify_runs;

@@ -28,16 +28,28 @@ const COMMIT = "git -c user.name=agent -c user.email=agent@example.test commit -
 
 /** Each row: an item of its own (writes `src/<id>/`), the agent's shell command, and the refusal. */
 const HOSTILE: readonly [id: string, command: string, refusal: string][] = [
-  ["planted", "mkdir -p src/planted/sub/.git && printf '[core]\\n\\thooksPath = /tmp\\n' > src/planted/sub/.git/config && echo ok > src/planted/ok.txt", "src/planted/sub/.git (dotgit)"],
+  [
+    "planted",
+    "mkdir -p src/planted/sub/.git && printf '[core]\\n\\thooksPath = /tmp\\n' > src/planted/sub/.git/config && echo ok > src/planted/ok.txt",
+    "src/planted/sub/.git (dotgit)",
+  ],
   ["upper", "mkdir -p src/upper/.GIT/hooks && printf '#!/bin/sh\\n' > src/upper/.GIT/hooks/post-checkout", "src/upper/.GIT (dotgit)"],
   ["short", "mkdir -p src/short/git~1 && echo x > src/short/git~1/config", "src/short/git~1 (dotgit)"],
   ["trailing", "mkdir -p 'src/trailing/.git. ' && echo x > 'src/trailing/.git. /config'", "src/trailing/.git.  (dotgit)"],
   ["hfs", "mkdir -p \"src/hfs/.g$(printf '\\342\\200\\214')it\" && echo x > \"src/hfs/.g$(printf '\\342\\200\\214')it/config\"", "src/hfs/.g\u200cit (dotgit)"],
   ["attrs", "mkdir -p src/attrs/x && echo '* filter=evil' > src/attrs/x/.gitattributes", "src/attrs/x/.gitattributes (gitattributes)"],
-  ["modules", "mkdir -p src/modules && printf '[submodule \"x\"]\\n\\tpath = x\\n\\turl = https://example.test/x\\n' > src/modules/.gitmodules", "src/modules/.gitmodules (gitmodules)"],
+  [
+    "modules",
+    "mkdir -p src/modules && printf '[submodule \"x\"]\\n\\tpath = x\\n\\turl = https://example.test/x\\n' > src/modules/.gitmodules",
+    "src/modules/.gitmodules (gitmodules)",
+  ],
   ["staged", `git update-index --add --cacheinfo 160000,${SUB},src/staged/sub`, "src/staged/sub (gitlink)"],
   ["committed", `git update-index --add --cacheinfo 160000,${SUB},src/committed/sub && ${COMMIT}`, "src/committed/sub (gitlink)"],
-  ["nested", "git init -q src/nested/lib && git -C src/nested/lib -c user.name=a -c user.email=a@example.test commit -q --allow-empty -m lib", "src/nested/lib/.git (dotgit)"],
+  [
+    "nested",
+    "git init -q src/nested/lib && git -C src/nested/lib -c user.name=a -c user.email=a@example.test commit -q --allow-empty -m lib",
+    "src/nested/lib/.git (dotgit)",
+  ],
   ["huge", "mkdir -p src/huge && dd if=/dev/zero of=src/huge/big.bin bs=1048576 count=101 status=none", "src/huge/big.bin (file_too_large)"],
 ];
 
@@ -93,7 +105,8 @@ diff --git a/src/hours.ts b/src/hours.ts
 describe("a submodule staged by git apply --index", () => {
   const item: ItemSpec = { id: "deno", agent: "replay", writes: [".gitmodules", "deno", "src/hours.ts"] };
   const agents = { replay: `printf '%s' ${shellQuote(PATCH)} | git apply --index` };
-  const start = () => createTestRepo({ "README.md": "# date-fns\n", "src/hours.ts": "export const hoursToMilliseconds = (hours: number) => hours * 3_600_000;\n" });
+  const start = () =>
+    createTestRepo({ "README.md": "# date-fns\n", "src/hours.ts": "export const hoursToMilliseconds = (hours: number) => hours * 3_600_000;\n" });
 
   it("ends with the gitlink on the queue, exactly, when config allows submodules", async () => {
     repo = await start();
@@ -115,7 +128,11 @@ describe("a submodule staged by git apply --index", () => {
   it("a gitlink alone is a change, not 'no changes'", async () => {
     repo = await start();
     const only: ItemSpec = { id: "deno", agent: "stage", writes: ["deno"] };
-    const m = await runMission(repo, [only], { agents: { stage: `git update-index --add --cacheinfo 160000,${DENO},deno` }, maxAttempts: 1, allow: ["submodules"] });
+    const m = await runMission(repo, [only], {
+      agents: { stage: `git update-index --add --cacheinfo 160000,${DENO},deno` },
+      maxAttempts: 1,
+      allow: ["submodules"],
+    });
     expect(itemOf(m, "deno").status, reasonOf(m, "deno")).toBe("integrated");
     expect(await repo.run("ls-tree", `refs/heads/${m.queue.branch}`, "deno")).toBe(`160000 commit ${DENO}\tdeno`);
   });

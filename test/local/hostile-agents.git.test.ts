@@ -47,7 +47,10 @@ interface Setup {
 async function setup(mode: "none" | "auto", attacks: readonly string[]): Promise<Setup> {
   const repo = await createTestRepo({ "README.md": "# app\n", "src/keep.txt": "keep\n" });
   const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
-  cleanups.push(() => repo.remove(), () => rm(home, { recursive: true, force: true }));
+  cleanups.push(
+    () => repo.remove(),
+    () => rm(home, { recursive: true, force: true }),
+  );
   await writeFile(join(home, ".bashrc"), "# the user's\n");
   const agents: Record<string, unknown> = { default: { command: fakeAgentCommand("edit"), read: [FAKE_AGENTS_DIR] } };
   for (const a of attacks) agents[`hostile-${a}`] = { command: `${HOSTILE} ${a}`, read: [FAKE_AGENTS_DIR] };
@@ -57,7 +60,13 @@ async function setup(mode: "none" | "auto", attacks: readonly string[]): Promise
   // The user's untracked secrets, beside the checkout (what Gemini CLI walked up to).
   await writeFile(join(repo.dir, ".env"), `GITHUB_TOKEN=${token}\n`);
   const items = [
-    ...attacks.map((a) => ({ id: `atk-${a}`, title: a, agent: `hostile-${a}`, writes: [`src/atk-${a}/`], prompt: `hostile-repo: ${repo.dir}\nhostile-home: ${home}\n` })),
+    ...attacks.map((a) => ({
+      id: `atk-${a}`,
+      title: a,
+      agent: `hostile-${a}`,
+      writes: [`src/atk-${a}/`],
+      prompt: `hostile-repo: ${repo.dir}\nhostile-home: ${home}\n`,
+    })),
     { id: "bystander", title: "honest work", writes: ["src/bystander/"] },
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "hostile agents", items }));
@@ -68,7 +77,10 @@ async function setup(mode: "none" | "auto", attacks: readonly string[]): Promise
 async function userState(s: Setup): Promise<Record<string, string>> {
   const out: Record<string, string> = { ...(await snapshotCheckout(s.repo.dir)) };
   const refs = await s.repo.run("for-each-ref", "--format=%(objectname) %(refname)");
-  out.refs = refs.split("\n").filter((l) => !/ refs\/(heads\/)?naruto\//.test(l)).join("\n");
+  out.refs = refs
+    .split("\n")
+    .filter((l) => !/ refs\/(heads\/)?naruto\//.test(l))
+    .join("\n");
   for (const dir of ["hooks", "info"]) {
     for (const name of await readdir(join(s.repo.dir, ".git", dir), { recursive: true })) {
       const path = join(s.repo.dir, ".git", dir, name);
@@ -87,7 +99,6 @@ async function run(s: Setup): Promise<{ mission: Mission; code: number | null; s
 }
 
 const summary = (m: Mission, id: string) => itemOf(m, id).attempts[0]?.summary ?? "";
-
 
 describe.skipIf(bwrapSkipReason !== null)(`hostile agents in the bubblewrap sandbox${bwrapSkipReason ? ` (skipped: ${bwrapSkipReason})` : ""}`, () => {
   it("contains every attack: the user's repository, refs, config, hooks, HEAD, index, work tree and home are byte-identical", async () => {
@@ -166,4 +177,3 @@ describe("hostile agents without a sandbox (sandbox: none)", () => {
     expect(itemOf(m, "atk-kill").attempts[0]?.reason ?? "").toMatch(/^the runner stopped while the agent ran/);
   });
 });
-

@@ -38,7 +38,12 @@ const IS_ROOT = process.getuid?.() === 0;
 /** The unprivileged user the attacks also run as when the tests run as root. */
 const OTHER = { uid: 4242, gid: 4242 } as const;
 type RunAs = typeof OTHER | null;
-const USERS: [string, RunAs][] = IS_ROOT ? [["root", null], [`an unprivileged user (uid ${OTHER.uid}, setpriv)`, OTHER]] : [["naruto's own user", null]];
+const USERS: [string, RunAs][] = IS_ROOT
+  ? [
+      ["root", null],
+      [`an unprivileged user (uid ${OTHER.uid}, setpriv)`, OTHER],
+    ]
+  : [["naruto's own user", null]];
 
 const cleanups: (() => Promise<void>)[] = [];
 vi.setConfig({ testTimeout: 240_000 });
@@ -72,13 +77,24 @@ interface AttackItem {
  * token, a `.bashrc`), and a plan of the attack items beside an honest bystander. For `as`, the
  * repository and HOME belong to that user.
  */
-async function setup(input: { agents: Record<string, unknown>; items: readonly AttackItem[]; sandbox?: "auto" | "none"; as?: RunAs; bin?: Record<string, string> }): Promise<Setup> {
+async function setup(input: {
+  agents: Record<string, unknown>;
+  items: readonly AttackItem[];
+  sandbox?: "auto" | "none";
+  as?: RunAs;
+  bin?: Record<string, string>;
+}): Promise<Setup> {
   const repo = await createTestRepo({ "README.md": "# app\n", "src/keep.txt": "keep\n" });
   const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
-  cleanups.push(() => repo.remove(), () => rm(home, { recursive: true, force: true }));
+  cleanups.push(
+    () => repo.remove(),
+    () => rm(home, { recursive: true, force: true }),
+  );
   await mkdir(join(home, ".ssh"), { mode: 0o700 });
   await writeFile(join(home, ".ssh", "authorized_keys"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIUserOwnKey user@laptop\n", { mode: 0o600 });
-  await writeFile(join(home, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n", { mode: 0o600 });
+  await writeFile(join(home, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n", {
+    mode: 0o600,
+  });
   await mkdir(join(home, ".config", "gh"), { recursive: true });
   await writeFile(join(home, ".config", "gh", "hosts.yml"), `github.com:\n    oauth_token: gho_${randomBytes(18).toString("hex")}\n`, { mode: 0o600 });
   await writeFile(join(home, ".bashrc"), "# the user's\n");
@@ -90,7 +106,14 @@ async function setup(input: { agents: Record<string, unknown>; items: readonly A
   const config = { version: 1, sandbox: input.sandbox ?? "auto", agents, limits: { max_parallel: 8, max_attempts: 1, item_timeout: "2m" } };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config) });
   const items = [
-    ...input.items.map((i) => ({ id: i.id, title: i.id, agent: i.agent, writes: [`src/${i.id}/`], prompt: i.prompt ?? i.id, ...(i.verify ? { verify: i.verify } : {}) })),
+    ...input.items.map((i) => ({
+      id: i.id,
+      title: i.id,
+      agent: i.agent,
+      writes: [`src/${i.id}/`],
+      prompt: i.prompt ?? i.id,
+      ...(i.verify ? { verify: i.verify } : {}),
+    })),
     { id: "bystander", title: "honest work", writes: ["src/bystander/"], verify: "test -f src/bystander/bystander.txt" },
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "hostile doors", items }));
@@ -98,9 +121,23 @@ async function setup(input: { agents: Record<string, unknown>; items: readonly A
   if (as !== null) {
     for (const dir of [repo.dir, home]) await chownTree(dir, as);
     // The index's stat data, as its new owner's git would record it: a refresh is no change.
-    await promisify(execFile)("setpriv", [`--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", "git", "update-index", "-q", "--refresh"], { cwd: repo.dir, env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } }).catch(() => undefined);
+    await promisify(execFile)("setpriv", [`--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", "git", "update-index", "-q", "--refresh"], {
+      cwd: repo.dir,
+      env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+    }).catch(() => undefined);
   }
-  const git = createGit({ env: { PATH: process.env.PATH, HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*", ...TEST_IDENTITY } });
+  const git = createGit({
+    env: {
+      PATH: process.env.PATH,
+      HOME: tmpdir(),
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "safe.directory",
+      GIT_CONFIG_VALUE_0: "*",
+      ...TEST_IDENTITY,
+    },
+  });
   return { repo, home, as, git };
 }
 
@@ -114,7 +151,10 @@ async function chownTree(path: string, as: NonNullable<RunAs>): Promise<void> {
 async function userState(s: Setup): Promise<{ files: Record<string, string>; objects: number }> {
   const files: Record<string, string> = { ...(await snapshotCheckout(s.repo.dir)) };
   const refs = await gitText(s.git, { args: ["for-each-ref", "--format=%(objectname) %(refname)"], cwd: s.repo.dir });
-  files.refs = refs.split("\n").filter((l) => !/ refs\/(heads\/)?naruto\//.test(l)).join("\n");
+  files.refs = refs
+    .split("\n")
+    .filter((l) => !/ refs\/(heads\/)?naruto\//.test(l))
+    .join("\n");
   for (const dir of ["hooks", "info"]) await tree(join(s.repo.dir, ".git", dir), `.git/${dir}`, files);
   files[".git/config"] = await readFile(join(s.repo.dir, ".git", "config"), "utf8");
   // HOME, but the work root naruto makes under it (~/.cache/naruto).
@@ -170,7 +210,10 @@ async function expectApproved(result: Awaited<ReturnType<typeof run>>): Promise<
   const m = result.mission;
   expect(m, result.stderr).not.toBeNull();
   if (m === null) throw new Error("no mission");
-  expect(m.items.map((i) => [i.id, i.status, i.reason]), result.stderr).toEqual(m.items.map((i) => [i.id, "integrated", null]));
+  expect(
+    m.items.map((i) => [i.id, i.status, i.reason]),
+    result.stderr,
+  ).toEqual(m.items.map((i) => [i.id, "integrated", null]));
   expect(m.verdict?.verdict, result.stderr).toBe("approve");
   expect(result.code).toBe(0);
   expect(await processesWithEnv(`NARUTO_MISSION=${m.id}`)).toEqual([]);
@@ -195,7 +238,9 @@ describe.skipIf(bwrapSkipReason !== null)(`naruto's own doors in the bubblewrap 
         ],
       });
       // The targets, named in the plan now that the paths are known.
-      const plan = (await readFile(join(s.repo.dir, ".git", "plan.json"), "utf8")).replace("SSH", join(s.home, ".ssh", "authorized_keys")).replace("README", join(s.repo.dir, "README.md"));
+      const plan = (await readFile(join(s.repo.dir, ".git", "plan.json"), "utf8"))
+        .replace("SSH", join(s.home, ".ssh", "authorized_keys"))
+        .replace("README", join(s.repo.dir, "README.md"));
       await writeFile(join(s.repo.dir, ".git", "plan.json"), plan);
       const before = await userState(s);
       const result = await run(s);
@@ -263,7 +308,11 @@ describe.skipIf(!IS_ROOT)("naruto as root without a working sandbox", () => {
   async function brokenBwrap(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), "naruto-broken-bwrap-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    await writeFile(join(dir, "bwrap"), '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 });
+    await writeFile(
+      join(dir, "bwrap"),
+      '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     return dir;
   }
 

@@ -41,7 +41,12 @@ const IS_ROOT = process.getuid?.() === 0;
 /** The unprivileged user the attacks also run as when the tests run as root. */
 const OTHER: { readonly uid: number; readonly gid: number } = { uid: 4343, gid: 4343 };
 type RunAs = typeof OTHER | null;
-const USERS: [string, RunAs][] = IS_ROOT ? [["root", null], [`an unprivileged user (uid ${OTHER.uid}, setpriv)`, OTHER]] : [["naruto's own user", null]];
+const USERS: [string, RunAs][] = IS_ROOT
+  ? [
+      ["root", null],
+      [`an unprivileged user (uid ${OTHER.uid}, setpriv)`, OTHER],
+    ]
+  : [["naruto's own user", null]];
 
 const cleanups: (() => Promise<void>)[] = [];
 vi.setConfig({ testTimeout: 300_000 });
@@ -75,7 +80,10 @@ const ATTACKS = [
 async function setup(as: RunAs): Promise<Setup> {
   const repo = await createTestRepo({ "README.md": "# app\n", "src/keep.txt": "keep\n" });
   const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
-  cleanups.push(() => repo.remove(), () => rm(home, { recursive: true, force: true }));
+  cleanups.push(
+    () => repo.remove(),
+    () => rm(home, { recursive: true, force: true }),
+  );
   // A secret committed by mistake, then reset away: nothing reaches it, its objects stay.
   const secret = `SECRET-${randomBytes(12).toString("hex")}`;
   await repo.commit("oops", { ".env.production": `API_KEY=${secret}\n` });
@@ -84,19 +92,44 @@ async function setup(as: RunAs): Promise<Setup> {
   const agents: Record<string, unknown> = { default: { command: fakeAgentCommand("edit"), read: [FAKE_AGENTS_DIR] } };
   for (const a of ATTACKS) agents[a.attack] = { command: `${GATE} ${a.attack}`, read: [FAKE_AGENTS_DIR] };
   // The sandbox's file size limit (1GiB by default) would stop a sparse file of more before the gate sees it: this is the gate's test, so at its largest (2GiB), with a 2 GiB file.
-  const config = { version: 1, sandbox: "auto", agents, limits: { max_parallel: 3, max_attempts: 1, item_timeout: "3m", max_file_size: "1MiB", agent_file_size: "2GiB" } };
+  const config = {
+    version: 1,
+    sandbox: "auto",
+    agents,
+    limits: { max_parallel: 3, max_attempts: 1, item_timeout: "3m", max_file_size: "1MiB", agent_file_size: "2GiB" },
+  };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config) });
   const items = [
-    ...ATTACKS.map((a) => ({ id: a.id, title: a.attack, agent: a.attack, writes: [`src/${a.id}/`], prompt: `${"prompt" in a ? a.prompt : a.attack}\nhostile-secret-prefix: SECRET-\n` })),
+    ...ATTACKS.map((a) => ({
+      id: a.id,
+      title: a.attack,
+      agent: a.attack,
+      writes: [`src/${a.id}/`],
+      prompt: `${"prompt" in a ? a.prompt : a.attack}\nhostile-secret-prefix: SECRET-\n`,
+    })),
     { id: "bystander", title: "honest work", writes: ["src/bystander/"] },
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "hostile gate", items }));
   if (as !== null) {
     for (const dir of [repo.dir, home]) await chownTree(dir, as);
     // The index's stat data as its new owner's git records it: a refresh is no change.
-    await promisify(execFile)("setpriv", [`--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", "git", "update-index", "-q", "--refresh"], { cwd: repo.dir, env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" } }).catch(() => undefined);
+    await promisify(execFile)("setpriv", [`--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", "git", "update-index", "-q", "--refresh"], {
+      cwd: repo.dir,
+      env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+    }).catch(() => undefined);
   }
-  const git = createGit({ env: { PATH: process.env.PATH, HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*", ...TEST_IDENTITY } });
+  const git = createGit({
+    env: {
+      PATH: process.env.PATH,
+      HOME: tmpdir(),
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "safe.directory",
+      GIT_CONFIG_VALUE_0: "*",
+      ...TEST_IDENTITY,
+    },
+  });
   return { repo, home, as, git, secret };
 }
 
@@ -110,10 +143,16 @@ async function chownTree(path: string, as: NonNullable<RunAs>): Promise<void> {
 async function userState(s: Setup): Promise<{ files: Record<string, string>; objects: number; unreachable: string[] }> {
   const files: Record<string, string> = { ...(await snapshotCheckout(s.repo.dir)) };
   const refs = await gitText(s.git, { args: ["for-each-ref", "--format=%(objectname) %(refname)"], cwd: s.repo.dir });
-  files.refs = refs.split("\n").filter((l) => !/ refs\/(heads\/)?naruto\//.test(l)).join("\n");
+  files.refs = refs
+    .split("\n")
+    .filter((l) => !/ refs\/(heads\/)?naruto\//.test(l))
+    .join("\n");
   files[".git/config"] = await readFile(join(s.repo.dir, ".git", "config"), "utf8");
   const fsck = await gitText(s.git, { args: ["fsck", "--unreachable", "--no-reflogs", "--no-progress"], cwd: s.repo.dir });
-  const unreachable = fsck.split("\n").filter((l) => l.startsWith("unreachable ")).sort();
+  const unreachable = fsck
+    .split("\n")
+    .filter((l) => l.startsWith("unreachable "))
+    .sort();
   return { files, objects: await sizeOf(join(s.repo.dir, ".git", "objects")), unreachable };
 }
 
@@ -146,51 +185,62 @@ async function run(s: Setup): Promise<{ mission: Mission | null; code: number | 
 
 const summary = (m: Mission, id: string) => itemOf(m, id).attempts[0]?.summary ?? "";
 
-describe.skipIf(bwrapSkipReason !== null)(`hostile agents against the gate and the object store${bwrapSkipReason ? ` (skipped: ${bwrapSkipReason})` : ""}`, () => {
-  describe.each(USERS)("naruto running as %s", (_who, as) => {
-    it("refuses big files, special files and colliding names by name before anything hashes them, and shows an agent only its start commit's objects", async () => {
-      const s = await setup(as);
-      const before = await userState(s);
-      const { mission: m, code, stderr } = await run(s);
-      if (s.as !== null) await chownTree(s.repo.dir, { uid: 0, gid: 0 }).catch(() => undefined);
-      expect(m, stderr).not.toBeNull();
-      if (m === null) return;
-      const reason = (id: string) => itemOf(m, id).reason ?? "";
-      if (process.env.HOSTILE_DEBUG) console.log(JSON.stringify(m.items.map((i) => ({ id: i.id, status: i.status, reason: i.reason, summary: summary(m, i.id) })), null, 1));
+describe.skipIf(bwrapSkipReason !== null)(
+  `hostile agents against the gate and the object store${bwrapSkipReason ? ` (skipped: ${bwrapSkipReason})` : ""}`,
+  () => {
+    describe.each(USERS)("naruto running as %s", (_who, as) => {
+      it("refuses big files, special files and colliding names by name before anything hashes them, and shows an agent only its start commit's objects", async () => {
+        const s = await setup(as);
+        const before = await userState(s);
+        const { mission: m, code, stderr } = await run(s);
+        if (s.as !== null) await chownTree(s.repo.dir, { uid: 0, gid: 0 }).catch(() => undefined);
+        expect(m, stderr).not.toBeNull();
+        if (m === null) return;
+        const reason = (id: string) => itemOf(m, id).reason ?? "";
+        if (process.env.HOSTILE_DEBUG)
+          console.log(
+            JSON.stringify(
+              m.items.map((i) => ({ id: i.id, status: i.status, reason: i.reason, summary: summary(m, i.id) })),
+              null,
+              1,
+            ),
+          );
 
-      // Too big, refused by name; the random file's blob never reached the user's store.
-      expect.soft(itemOf(m, "atk-big").status, stderr).toBe("out_of_scope");
-      expect.soft(reason("atk-big")).toContain("src/atk-big/big.bin (file_too_large)");
-      const blob = /blob ([0-9a-f]{40})/.exec(summary(m, "atk-big"))?.[1];
-      expect.soft(blob, summary(m, "atk-big")).toBeDefined();
-      expect.soft((await s.git({ args: ["cat-file", "-e", blob!], cwd: s.repo.dir, okCodes: [1, 128] })).code).not.toBe(0);
-      expect.soft(itemOf(m, "atk-sparse").status).toBe("out_of_scope");
-      expect.soft(reason("atk-sparse")).toContain("src/atk-sparse/sparse.bin (file_too_large)");
-      // A named pipe and a socket: refused by name, not dropped; naruto opened neither (it ended).
-      expect.soft(summary(m, "atk-special")).toMatch(/^special-files: did made /);
-      expect.soft(itemOf(m, "atk-special").status).toBe("out_of_scope");
-      expect.soft(reason("atk-special")).toContain("src/atk-special/pipe (special_file)");
-      expect.soft(reason("atk-special")).toContain("src/atk-special/socket (special_file)");
-      expect.soft(reason("atk-special")).toContain("src/atk-special/.gitignore (special_file)");
-      // One name on macOS and Windows: both names in the reason.
-      expect.soft(itemOf(m, "atk-collide").status).toBe("out_of_scope");
-      for (const name of ["README.md", "readme.md", "\u00e9.txt"]) expect.soft(reason("atk-collide")).toContain(`src/atk-collide/${name} (name_collision)`);
-      expect.soft(reason("atk-collide")).toContain('"src/atk-collide/e\\u0301.txt" (name_collision)');
-      // Only the start commit's objects: the reset-away secret is out of reach; its honest edit integrates.
-      expect.soft(summary(m, "atk-objects")).toMatch(/^objects: failed: no secret among/);
-      expect.soft(JSON.stringify(m)).not.toContain(s.secret);
-      expect.soft(itemOf(m, "atk-objects").status).toBe("integrated");
-      expect.soft(itemOf(m, "bystander").status).toBe("integrated");
+        // Too big, refused by name; the random file's blob never reached the user's store.
+        expect.soft(itemOf(m, "atk-big").status, stderr).toBe("out_of_scope");
+        expect.soft(reason("atk-big")).toContain("src/atk-big/big.bin (file_too_large)");
+        const blob = /blob ([0-9a-f]{40})/.exec(summary(m, "atk-big"))?.[1];
+        expect.soft(blob, summary(m, "atk-big")).toBeDefined();
+        expect.soft((await s.git({ args: ["cat-file", "-e", blob!], cwd: s.repo.dir, okCodes: [1, 128] })).code).not.toBe(0);
+        expect.soft(itemOf(m, "atk-sparse").status).toBe("out_of_scope");
+        expect.soft(reason("atk-sparse")).toContain("src/atk-sparse/sparse.bin (file_too_large)");
+        // A named pipe and a socket: refused by name, not dropped; naruto opened neither (it ended).
+        expect.soft(summary(m, "atk-special")).toMatch(/^special-files: did made /);
+        expect.soft(itemOf(m, "atk-special").status).toBe("out_of_scope");
+        expect.soft(reason("atk-special")).toContain("src/atk-special/pipe (special_file)");
+        expect.soft(reason("atk-special")).toContain("src/atk-special/socket (special_file)");
+        expect.soft(reason("atk-special")).toContain("src/atk-special/.gitignore (special_file)");
+        // One name on macOS and Windows: both names in the reason.
+        expect.soft(itemOf(m, "atk-collide").status).toBe("out_of_scope");
+        for (const name of ["README.md", "readme.md", "\u00e9.txt"]) expect.soft(reason("atk-collide")).toContain(`src/atk-collide/${name} (name_collision)`);
+        expect.soft(reason("atk-collide")).toContain('"src/atk-collide/e\\u0301.txt" (name_collision)');
+        // Only the start commit's objects: the reset-away secret is out of reach; its honest edit integrates.
+        expect.soft(summary(m, "atk-objects")).toMatch(/^objects: failed: no secret among/);
+        expect.soft(JSON.stringify(m)).not.toContain(s.secret);
+        expect.soft(itemOf(m, "atk-objects").status).toBe("integrated");
+        expect.soft(itemOf(m, "bystander").status).toBe("integrated");
 
-      const after = await userState(s);
-      if (process.env.HOSTILE_DEBUG) console.log(`objects: ${before.objects} → ${after.objects} bytes; unreachable: ${before.unreachable.length} → ${after.unreachable.length}`);
-      expect.soft(after.files).toEqual(before.files);
-      // The mission's own commits and state are all it adds (about 40 KiB here, the 4 MiB file alone
-      // would be more than all of it); nothing it refused is in the store, not even unreachable.
-      expect.soft(after.objects - before.objects).toBeLessThan(1024 * 1024);
-      expect.soft(after.unreachable).toEqual(before.unreachable);
-      expect.soft(code).not.toBe(0);
-      expect(await processesWithEnv(`NARUTO_MISSION=${m.id}`)).toEqual([]);
+        const after = await userState(s);
+        if (process.env.HOSTILE_DEBUG)
+          console.log(`objects: ${before.objects} → ${after.objects} bytes; unreachable: ${before.unreachable.length} → ${after.unreachable.length}`);
+        expect.soft(after.files).toEqual(before.files);
+        // The mission's own commits and state are all it adds (about 40 KiB here, the 4 MiB file alone
+        // would be more than all of it); nothing it refused is in the store, not even unreachable.
+        expect.soft(after.objects - before.objects).toBeLessThan(1024 * 1024);
+        expect.soft(after.unreachable).toEqual(before.unreachable);
+        expect.soft(code).not.toBe(0);
+        expect(await processesWithEnv(`NARUTO_MISSION=${m.id}`)).toEqual([]);
+      });
     });
-  });
-});
+  },
+);

@@ -45,8 +45,18 @@ async function setup(user: typeof NOBODY | null): Promise<Setup> {
   const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
   const knock = { command: fakeAgentCommand("hostile-net"), read: [FAKE_AGENTS_DIR] };
   const agents = { default: knock, "net-off": { ...knock, network: false }, "net-host": { ...knock, network: "host" } };
-  await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify({ version: 1, agents, limits: { max_parallel: 3, max_attempts: 1, item_timeout: "2m" } }) });
-  const targets = { modelApi: STAND_IN.modelApi, dns: STAND_IN.modelApiName, lan: STAND_IN.lan, metadata: STAND_IN.metadata, hostAddress: STAND_IN.hostAddress, loopback: STAND_IN.loopbackPort, abstract: net.abstract };
+  await repo.commit("naruto config", {
+    ".github/naruto.yml": JSON.stringify({ version: 1, agents, limits: { max_parallel: 3, max_attempts: 1, item_timeout: "2m" } }),
+  });
+  const targets = {
+    modelApi: STAND_IN.modelApi,
+    dns: STAND_IN.modelApiName,
+    lan: STAND_IN.lan,
+    metadata: STAND_IN.metadata,
+    hostAddress: STAND_IN.hostAddress,
+    loopback: STAND_IN.loopbackPort,
+    abstract: net.abstract,
+  };
   const prompt = `net-targets: ${JSON.stringify(targets)}\n`;
   const items = [
     { id: "knock", title: "knock", writes: ["src/knock/"], prompt },
@@ -104,7 +114,13 @@ describe.skipIf(skip !== null)(`an agent's network${skip ? ` (skipped: ${skip})`
 
       // The host's network, as chosen: everything the host reaches.
       const host = doors(m, "knock-host");
-      expect(host).toMatchObject({ modelApi: "ok:model-api", loopback: "ok:host-loopback", abstract: "ok:host-abstract", hostAddress: "ok:host-any-address", lan: "ok:lan-service" });
+      expect(host).toMatchObject({
+        modelApi: "ok:model-api",
+        loopback: "ok:host-loopback",
+        abstract: "ok:host-abstract",
+        hostAddress: "ok:host-any-address",
+        lan: "ok:lan-service",
+      });
       expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated"]);
     } finally {
       await s.remove();

@@ -41,7 +41,14 @@ describe("keepLeftoverWork", () => {
     // Side by side: nothing of the repository is locked to make them.
     await Promise.all(
       ["a", "b", "c", "d"].map(async (id) => {
-        dirs[id] = await createWorkDir({ git: repo.git, repo: info, folder, label: `${id}.1`, commit: head, record: { mission: mission.id, purpose: id, attempt: 1 } });
+        dirs[id] = await createWorkDir({
+          git: repo.git,
+          repo: info,
+          folder,
+          label: `${id}.1`,
+          commit: head,
+          record: { mission: mission.id, purpose: id, attempt: 1 },
+        });
       }),
     );
     // a: half-done work, tracked and untracked; b: nothing new; c: its record forged to name d's folder; d: work of its own.
@@ -49,13 +56,23 @@ describe("keepLeftoverWork", () => {
     await writeFile(join(dirs.a!.path, "src/a/half.txt"), "half\n");
     await writeFile(join(dirs.a!.path, "README.md"), "# app, edited\n");
     await writeFile(join(dirs.c!.path, "c.txt"), "c\n");
-    await writeFile(join(dirs.c!.private, "work-dir.json"), JSON.stringify({ schema: "naruto.work-dir/v1", mission: mission.id, purpose: "c", attempt: 1, dir: dirs.d }));
+    await writeFile(
+      join(dirs.c!.private, "work-dir.json"),
+      JSON.stringify({ schema: "naruto.work-dir/v1", mission: mission.id, purpose: "c", attempt: 1, dir: dirs.d }),
+    );
     await mkdir(join(dirs.d!.path, "src/d"), { recursive: true });
     await writeFile(join(dirs.d!.path, "src/d/d.txt"), "d\n");
     // What naruto never stores is named in the kept commit, not dropped unsaid.
     await promisify(execFile)("mkfifo", [join(dirs.d!.path, "src/d/pipe")]);
 
-    const kept = await keepLeftoverWork({ git: repo.git, repoDir: repo.dir, mission, workRoot, now: () => new Date("2026-11-30T00:00:00Z"), maxFileSize: DEFAULT_MAX_FILE_SIZE });
+    const kept = await keepLeftoverWork({
+      git: repo.git,
+      repoDir: repo.dir,
+      mission,
+      workRoot,
+      now: () => new Date("2026-11-30T00:00:00Z"),
+      maxFileSize: DEFAULT_MAX_FILE_SIZE,
+    });
 
     const ref = `refs/naruto/attempts/${mission.id}/a/1`;
     const commit = await repo.run("rev-parse", ref);
@@ -65,10 +82,14 @@ describe("keepLeftoverWork", () => {
     ]);
     expect(await repo.run("rev-parse", `refs/naruto/attempts/${mission.id}/d/1^`)).toBe(head);
     expect(await repo.run("show", `refs/naruto/attempts/${mission.id}/d/1:src/d/d.txt`)).toBe("d");
-    expect(await repo.run("log", "-1", "--format=%b", `refs/naruto/attempts/${mission.id}/d/1`)).toContain("Left out, as naruto never stores them: src/d/pipe (special_file).");
+    expect(await repo.run("log", "-1", "--format=%b", `refs/naruto/attempts/${mission.id}/d/1`)).toContain(
+      "Left out, as naruto never stores them: src/d/pipe (special_file).",
+    );
     expect(await repo.run("rev-parse", `${ref}^`)).toBe(head);
     expect((await repo.run("diff", "--name-only", head, ref)).split("\n")).toEqual(["README.md", "src/a/half.txt"]);
-    expect(await repo.run("log", "-1", "--format=%an <%ae>%n%s", ref)).toBe("naruto <naruto@users.noreply.github.com>\nnaruto: unfinished work of a, attempt 1");
+    expect(await repo.run("log", "-1", "--format=%an <%ae>%n%s", ref)).toBe(
+      "naruto <naruto@users.noreply.github.com>\nnaruto: unfinished work of a, attempt 1",
+    );
     expect(await repo.run("for-each-ref", "--format=%(refname)", `refs/naruto/attempts/${mission.id}/c/`)).toBe("");
     // Every work directory is gone, the mission's folder too; the repository has no work tree of naruto's.
     expect(await readdir(join(workRoot, info.key))).toEqual([]);

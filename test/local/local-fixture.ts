@@ -134,7 +134,12 @@ export function localDeps(repo: TestRepo, extra: Partial<LocalDeps> = {}): Local
 }
 
 /** Runs a whole mission of `items` on `repo` at HEAD; `deps` replaces parts of the outside world (a counting git). */
-export function runMission(repo: TestRepo, items: readonly ItemSpec[], options: FakeConfigOptions & { strict?: boolean } = {}, deps: Partial<LocalDeps> = {}): Promise<Mission> {
+export function runMission(
+  repo: TestRepo,
+  items: readonly ItemSpec[],
+  options: FakeConfigOptions & { strict?: boolean } = {},
+  deps: Partial<LocalDeps> = {},
+): Promise<Mission> {
   return runLocalMission(localDeps(repo, deps), {
     repoDir: repo.dir,
     planText: planText(items),

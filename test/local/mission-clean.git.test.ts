@@ -25,12 +25,7 @@ describe("a clean local mission", () => {
     repos.push(repo);
     const m = await runMission(
       repo,
-      [
-        { id: "a" },
-        { id: "b" },
-        { id: "c", after: ["a"], edits: { "src/c/c.txt": "after a\n" } },
-        { id: "d", writes: ["docs/guide.md"] },
-      ],
+      [{ id: "a" }, { id: "b" }, { id: "c", after: ["a"], edits: { "src/c/c.txt": "after a\n" } }, { id: "d", writes: ["docs/guide.md"] }],
       { verify: "test -e README.md" },
     );
 

@@ -35,7 +35,14 @@ async function missionWithFailingCheckpoint(r: TestRepo, times: number) {
     return r.git(call);
   };
   return runLocalMission(localDeps(r, { git }), {
-    repoDir: r.dir, planText: planText([{ id: "a" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: null, verify: null, strict: false,
+    repoDir: r.dir,
+    planText: planText([{ id: "a" }]),
+    task: null,
+    baseRef: "HEAD",
+    agentCommand: null,
+    parallel: null,
+    verify: null,
+    strict: false,
     config: fakeConfig({ maxAttempts: 1 }),
   });
 }
@@ -103,7 +110,9 @@ describe("local missions with failing agents", () => {
 
   it("refuses a change to a protected path even from an item that may write the whole repository", async () => {
     const r = await repo();
-    const m = await runMission(r, [{ id: "sneaky", writes: ["."], edits: { "notes.txt": "fine\n", ".github/workflows/ci.yml": "on: push\n" } }], { maxAttempts: 1 });
+    const m = await runMission(r, [{ id: "sneaky", writes: ["."], edits: { "notes.txt": "fine\n", ".github/workflows/ci.yml": "on: push\n" } }], {
+      maxAttempts: 1,
+    });
     const sneaky = itemOf(m, "sneaky");
     expect(sneaky.status).toBe("out_of_scope");
     expect(sneaky.reason).toContain(".github/workflows/ci.yml");
@@ -131,7 +140,14 @@ describe("local missions with failing agents", () => {
 
   it("fails an agent that changed nothing, but not a read-only item that changed nothing", async () => {
     const r = await repo();
-    const m = await runMission(r, [{ id: "idle", agent: "noop" }, { id: "reader", agent: "noop", readonly: true }], { maxAttempts: 1 });
+    const m = await runMission(
+      r,
+      [
+        { id: "idle", agent: "noop" },
+        { id: "reader", agent: "noop", readonly: true },
+      ],
+      { maxAttempts: 1 },
+    );
     expect(itemOf(m, "idle")).toMatchObject({ status: "failed", reason: expect.stringContaining("no changes") });
     expect(itemOf(m, "reader")).toMatchObject({ status: "integrated", commit: null, changed: [] });
     expect(await queueCommits(r, m)).toEqual([]);
@@ -139,16 +155,9 @@ describe("local missions with failing agents", () => {
 
   it("skips the dependents of an item that failed for good, naming it, and does not approve", async () => {
     const r = await repo();
-    const m = await runMission(
-      r,
-      [
-        { id: "base", agent: "crash" },
-        { id: "child", after: ["base"] },
-        { id: "grandchild", after: ["child"] },
-        { id: "other" },
-      ],
-      { maxAttempts: 2 },
-    );
+    const m = await runMission(r, [{ id: "base", agent: "crash" }, { id: "child", after: ["base"] }, { id: "grandchild", after: ["child"] }, { id: "other" }], {
+      maxAttempts: 2,
+    });
 
     expect(m.status).toBe("done");
     const base = itemOf(m, "base");

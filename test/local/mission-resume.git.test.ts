@@ -47,7 +47,10 @@ describe("resuming a local mission", () => {
     const m = await resumeMission(r, id);
     expect(m.plan_title).toBe("The stored plan");
     expect(m.status).toBe("done");
-    expect(m.items.map((i) => [i.id, i.status])).toEqual([["a", "integrated"], ["b", "integrated"]]);
+    expect(m.items.map((i) => [i.id, i.status])).toEqual([
+      ["a", "integrated"],
+      ["b", "integrated"],
+    ]);
   });
 
   it("stops the agents on Ctrl-C, keeps the mission resumable, and resume finishes it", async () => {
@@ -63,10 +66,21 @@ describe("resuming a local mission", () => {
       error() {},
       close() {},
     };
-    const items = [{ id: "a", agent: "slow" }, { id: "b", agent: "slow" }];
+    const items = [
+      { id: "a", agent: "slow" },
+      { id: "b", agent: "slow" },
+    ];
     const options = { slowMs: 20_000 };
     const stopped = await runLocalMission(localDeps(r, { progress, shutdown: shutdown.signal }), {
-      repoDir: r.dir, planText: planText(items), task: null, baseRef: "HEAD", agentCommand: null, parallel: null, verify: null, strict: false, config: fakeConfig(options),
+      repoDir: r.dir,
+      planText: planText(items),
+      task: null,
+      baseRef: "HEAD",
+      agentCommand: null,
+      parallel: null,
+      verify: null,
+      strict: false,
+      config: fakeConfig(options),
     });
 
     expect(stopped.id).toBe(id);
@@ -99,7 +113,15 @@ describe("resuming a local mission", () => {
     };
     // One agent at a time: when a stops, the engine dispatches b, which the stopping run does not start.
     const stopped = await runLocalMission(localDeps(r, { progress, shutdown: shutdown.signal }), {
-      repoDir: r.dir, planText: planText([{ id: "a", agent: "slow" }, { id: "b" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ slowMs: 20_000 }),
+      repoDir: r.dir,
+      planText: planText([{ id: "a", agent: "slow" }, { id: "b" }]),
+      task: null,
+      baseRef: "HEAD",
+      agentCommand: null,
+      parallel: 1,
+      verify: null,
+      strict: false,
+      config: fakeConfig({ slowMs: 20_000 }),
     });
     const never = stopped.items.flatMap((i) => i.attempts.filter((a) => a.started_at === null).map((a) => `${i.id}#${a.n}`));
     expect(never).toHaveLength(1);
@@ -108,6 +130,9 @@ describe("resuming a local mission", () => {
     expect(done.status).toBe("done");
     // Every attempt on record began; the one that never did was forgotten, and its number reused.
     expect(done.items.flatMap((i) => i.attempts.filter((a) => a.started_at === null))).toEqual([]);
-    expect(done.items.map((i) => [i.id, i.attempts.map((a) => a.status)])).toEqual([["a", ["interrupted", "integrated"]], ["b", ["integrated"]]]);
+    expect(done.items.map((i) => [i.id, i.attempts.map((a) => a.status)])).toEqual([
+      ["a", ["interrupted", "integrated"]],
+      ["b", ["integrated"]],
+    ]);
   });
 });

@@ -25,11 +25,11 @@ describe("a hanging agent in a local mission", () => {
 
     // Writes a file, then hangs: what it did before it hung is kept, not thrown away.
     const halfDone = `mkdir -p src/stuck && echo partial > src/stuck/partial.txt && ${mark} ${fakeAgentCommand("hang")}`;
-    const run = runMission(
-      repo,
-      [{ id: "stuck", agent: "half-done" }, { id: "needs-stuck", after: ["stuck"] }, { id: "free" }],
-      { itemTimeout: "3s", maxAttempts: 1, agents: { "half-done": halfDone } },
-    );
+    const run = runMission(repo, [{ id: "stuck", agent: "half-done" }, { id: "needs-stuck", after: ["stuck"] }, { id: "free" }], {
+      itemTimeout: "3s",
+      maxAttempts: 1,
+      agents: { "half-done": halfDone },
+    });
     let hanging: number[] = [];
     for (let waited = 0; waited < 20_000 && hanging.length < 2; waited += 50) {
       await new Promise((r) => setTimeout(r, 50));

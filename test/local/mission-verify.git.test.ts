@@ -30,12 +30,7 @@ describe("queue verification in a local mission", () => {
     const afterAnother = `until git -C ${inRepo} for-each-ref refs/naruto/attempts/ | grep -q .; do sleep 0.05; done; ${fakeAgentCommand("edit")}`;
     const m = await runMission(
       repo,
-      [
-        { id: "a" },
-        { id: "b" },
-        { id: "culprit", agent: "after-another", edits: { "src/culprit/poison.txt": "breaks the build\n" } },
-        { id: "d" },
-      ],
+      [{ id: "a" }, { id: "b" }, { id: "culprit", agent: "after-another", edits: { "src/culprit/poison.txt": "breaks the build\n" } }, { id: "d" }],
       {
         verify: `${shellQuote(process.execPath)} ${shellQuote(GATE)} ${inRepo} src/culprit/poison.txt`,
         maxAttempts: 1,
@@ -46,7 +41,10 @@ describe("queue verification in a local mission", () => {
 
     const culprit = itemOf(m, "culprit");
     expect(culprit.status).toBe("failed");
-    expect(culprit.attempts.map((a) => a.status), culprit.reason ?? "").toEqual(["verify_failed"]);
+    expect(
+      culprit.attempts.map((a) => a.status),
+      culprit.reason ?? "",
+    ).toEqual(["verify_failed"]);
     expect(culprit.reason).toContain("queue verification failed");
     expect(culprit.reason).toContain("src/culprit/poison.txt must not exist");
     for (const id of ["a", "b", "d"]) expect(itemOf(m, id).status).toBe("integrated");

@@ -25,9 +25,14 @@ export interface Ran {
 
 export function naruto(cwd: string, args: readonly string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, env: { ...cliEnv(), PATH: BARE_PATH, ...env } as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: { ...cliEnv(), PATH: BARE_PATH, ...env } as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        done({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 

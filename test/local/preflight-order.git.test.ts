@@ -33,7 +33,15 @@ describe("a refused local run", () => {
     const repo = await repository();
     const before = await refs(repo);
     const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
-      repoDir: repo.dir, planText: "{ not a plan", task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
+      repoDir: repo.dir,
+      planText: "{ not a plan",
+      task: null,
+      baseRef: "HEAD",
+      agentCommand: null,
+      parallel: 1,
+      verify: null,
+      strict: false,
+      config: fakeConfig({ sandbox: "required" }),
     });
     await expect(run).rejects.toThrow(/plan/i);
     await new Promise((r) => setTimeout(r, 100));
@@ -44,7 +52,15 @@ describe("a refused local run", () => {
     const repo = await repository();
     const before = await refs(repo);
     const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
-      repoDir: repo.dir, planText: planText([{ id: "a" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
+      repoDir: repo.dir,
+      planText: planText([{ id: "a" }]),
+      task: null,
+      baseRef: "HEAD",
+      agentCommand: null,
+      parallel: 1,
+      verify: null,
+      strict: false,
+      config: fakeConfig({ sandbox: "required" }),
     });
     await expect(run).rejects.toThrow(SandboxUnavailableError);
     expect(await refs(repo)).toEqual(before);
@@ -53,7 +69,15 @@ describe("a refused local run", () => {
   it("names a base that is not a commit first of all", async () => {
     const repo = await repository();
     const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
-      repoDir: repo.dir, planText: "{ not a plan", task: null, baseRef: "no-such-branch", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig({ sandbox: "required" }),
+      repoDir: repo.dir,
+      planText: "{ not a plan",
+      task: null,
+      baseRef: "no-such-branch",
+      agentCommand: null,
+      parallel: 1,
+      verify: null,
+      strict: false,
+      config: fakeConfig({ sandbox: "required" }),
     });
     await expect(run).rejects.toThrow(/"no-such-branch" is not a commit/);
   });
@@ -81,7 +105,15 @@ describe("a local run's start", () => {
       event: (e: MissionEvent) => void (e.type === "attempt_started" && order.push("agent started")),
     };
     const m = await runLocalMission(localDeps(repo, { git, progress }), {
-      repoDir: repo.dir, planText: planText([{ id: "a" }]), task: null, baseRef: "HEAD", agentCommand: null, parallel: 1, verify: null, strict: false, config: fakeConfig(),
+      repoDir: repo.dir,
+      planText: planText([{ id: "a" }]),
+      task: null,
+      baseRef: "HEAD",
+      agentCommand: null,
+      parallel: 1,
+      verify: null,
+      strict: false,
+      config: fakeConfig(),
     });
     expect(m.status).toBe("done");
     expect(order.filter((o) => o !== "other error")).toEqual(["record taken", "status read", "note said", "agent started"]);

@@ -36,7 +36,10 @@ describe("protected by default", () => {
   it("lets allow_protected override it, and the verdict then agrees with the run", async () => {
     const repo = await createTestRepo({ "README.md": "# app\n" });
     repos.push(repo);
-    const m = await runMission(repo, [{ id: "action", writes: [".github/workflows/"], edits: { ".github/workflows/ci.yml": "on: push\n" } }], { allowProtected: true, sandbox: "none" });
+    const m = await runMission(repo, [{ id: "action", writes: [".github/workflows/"], edits: { ".github/workflows/ci.yml": "on: push\n" } }], {
+      allowProtected: true,
+      sandbox: "none",
+    });
     expect(itemOf(m, "action").status).toBe("integrated");
     // As root (CI), agents without a sandbox ran as root: that finding is the only error.
     expect(m.verdict?.findings.filter((f) => f.severity === "error" && f.rule !== "agents_as_root")).toEqual([]);

@@ -77,11 +77,12 @@ describe("a queue that blames only the guilty", () => {
 
   it("a verify whose JUnit report lists no test is red: the item that removed every test is blamed, with why", async () => {
     const r = await repo();
-    const m = await runMission(
-      r,
-      [{ id: "gut", writes: ["test/"], edits: { "test/a.test.js": null, "test/b.test.js": null } }, { id: "fine" }],
-      { verify: verify("--report", "reports/junit.xml"), maxAttempts: 1, sandbox: "none", queue: { verify_report: "reports/junit.xml" } },
-    );
+    const m = await runMission(r, [{ id: "gut", writes: ["test/"], edits: { "test/a.test.js": null, "test/b.test.js": null } }, { id: "fine" }], {
+      verify: verify("--report", "reports/junit.xml"),
+      maxAttempts: 1,
+      sandbox: "none",
+      queue: { verify_report: "reports/junit.xml" },
+    });
     expect(m.queue.base_check).toMatchObject({ green: true, report: { tests: 4, skipped: 0 } });
     expect(itemOf(m, "fine").status).toBe("integrated");
     const gut = itemOf(m, "gut");

@@ -65,7 +65,9 @@ describe("naruto run with an agent that prints secrets", () => {
     const status = await naruto(repo, ["status", result.mission]);
     const store = createLocalMissionStore({ git: repo.git, repoDir: repo.dir });
     const stored = await Promise.all(
-      (await store.list()).map(async (id) => [...(await readMissionRecords(repo.git, repo.dir, await repo.run("rev-parse", `refs/naruto/missions/${id}`))).values()].join("\n")),
+      (await store.list()).map(async (id) =>
+        [...(await readMissionRecords(repo.git, repo.dir, await repo.run("rev-parse", `refs/naruto/missions/${id}`))).values()].join("\n"),
+      ),
     );
     const records = await filesUnder(join(repo.dir, ".git", "naruto"));
 
@@ -74,7 +76,7 @@ describe("naruto run with an agent that prints secrets", () => {
       "run --json stderr": json.stderr,
       "run (terminal) stdout": live.stdout,
       "run (terminal) stderr": live.stderr,
-      "status": status.stdout,
+      status: status.stdout,
       ...Object.fromEntries(stored.map((text, i) => [`stored mission ${i}`, text])),
       ...records,
     };

@@ -22,7 +22,12 @@ export interface Runner {
  * only root can do), for what naruto does when it is not root; `options.wrap` turns the command
  * line into the one to start (another network namespace), around `as`.
  */
-export function startNaruto(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { as?: { uid: number; gid: number }; readonly wrap?: (argv: string[]) => string[] } = {}): Runner {
+export function startNaruto(
+  cwd: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+  options: { as?: { uid: number; gid: number }; readonly wrap?: (argv: string[]) => string[] } = {},
+): Runner {
   const command = [process.execPath, BIN, ...args];
   const as = options.as;
   const asUser = as === undefined ? command : ["setpriv", `--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", ...command];
@@ -59,8 +64,12 @@ export async function waitForMission(repo: TestRepo, until: (m: Mission) => bool
   const deadline = Date.now() + limitMs;
   let last: Mission | null = null;
   let ended: Awaited<Runner["exited"]> | null = null;
-  void runner?.exited.then((e) => (ended = e), () => undefined);
-  const describe = () => `${last ? JSON.stringify(last.items.map((i) => [i.id, i.status])) : "none"}${runner ? `\nrunner (${ended ? `exited ${ended.code ?? ended.signal}` : "still running"}): stdout ${JSON.stringify(runnerOutput(runner).stdout)}, stderr ${JSON.stringify(runnerOutput(runner).stderr)}` : ""}`;
+  void runner?.exited.then(
+    (e) => (ended = e),
+    () => undefined,
+  );
+  const describe = () =>
+    `${last ? JSON.stringify(last.items.map((i) => [i.id, i.status])) : "none"}${runner ? `\nrunner (${ended ? `exited ${ended.code ?? ended.signal}` : "still running"}): stdout ${JSON.stringify(runnerOutput(runner).stdout)}, stderr ${JSON.stringify(runnerOutput(runner).stderr)}` : ""}`;
   while (Date.now() < deadline) {
     const exitedBefore = ended !== null;
     const [id] = await store.list();

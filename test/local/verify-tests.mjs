@@ -33,10 +33,16 @@ const report = option("--report")?.[0];
 if (report) {
   const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
   const body = cases
-    .map((c) => `    <testcase classname="${esc(c.file)}" name="${esc(c.title)}" file="${esc(c.file)}">${c.skipped ? "<skipped/>" : c.failed ? '<failure message="failed"/>' : ""}</testcase>`)
+    .map(
+      (c) =>
+        `    <testcase classname="${esc(c.file)}" name="${esc(c.title)}" file="${esc(c.file)}">${c.skipped ? "<skipped/>" : c.failed ? '<failure message="failed"/>' : ""}</testcase>`,
+    )
     .join("\n");
   mkdirSync(dirname(report), { recursive: true });
-  writeFileSync(report, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${cases.length}">\n  <testsuite name="tests">\n${body}\n  </testsuite>\n</testsuites>\n`);
+  writeFileSync(
+    report,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="${cases.length}">\n  <testsuite name="tests">\n${body}\n  </testsuite>\n</testsuites>\n`,
+  );
 }
 
 const red = option("--red-if-exists")?.[0];

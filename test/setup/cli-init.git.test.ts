@@ -54,9 +54,13 @@ describe("naruto init", () => {
     expect(first.code).toBe(0);
     expect(first.out).toContain(`wrote ${WORKFLOW} (naruto 0.1.0's template; Codex CLI in plan, work and review; without the App)`);
     expect(first.out).toContain(`wrote ${CONFIG}`);
-    expect(first.out).toContain("1. Add the repository secret CODEX_API_KEY (an OpenAI API key, from platform.openai.com): https://github.com/acme/widgets/settings/secrets/actions/new");
+    expect(first.out).toContain(
+      "1. Add the repository secret CODEX_API_KEY (an OpenAI API key, from platform.openai.com): https://github.com/acme/widgets/settings/secrets/actions/new",
+    );
     expect(first.out).toContain("or: gh secret set CODEX_API_KEY --repo acme/widgets");
-    expect(first.out).toContain('2. Tick "Allow GitHub Actions to create and approve pull requests" under Workflow permissions, and Save: https://github.com/acme/widgets/settings/actions');
+    expect(first.out).toContain(
+      '2. Tick "Allow GitHub Actions to create and approve pull requests" under Workflow permissions, and Save: https://github.com/acme/widgets/settings/actions',
+    );
     expect(first.out).toMatch(/3\. Commit .* and push them to main/);
     const workflow = await read(r, WORKFLOW);
     const config = await read(r, CONFIG);
@@ -84,7 +88,9 @@ describe("naruto init", () => {
     const dry = await naruto(r, ["init", "--agent", "gemini", "--dry-run", "--force"]);
     expect(dry.code).toBe(0);
     expect(dry.out).toContain(`--- a/${WORKFLOW}\n+++ b/${WORKFLOW}\n`);
-    expect(dry.out).toContain("-      - name: Install Claude Code\n-        run: npm install -g @anthropic-ai/claude-code@2.1.328\n+      - name: Install Gemini CLI\n+        run: npm install -g @google/gemini-cli@0.61.0\n");
+    expect(dry.out).toContain(
+      "-      - name: Install Claude Code\n-        run: npm install -g @anthropic-ai/claude-code@2.1.328\n+      - name: Install Gemini CLI\n+        run: npm install -g @google/gemini-cli@0.61.0\n",
+    );
     expect(await read(r, WORKFLOW)).toContain("@anthropic-ai/claude-code");
 
     const forced = await naruto(r, ["init", "--agent", "gemini", "--force"]);
@@ -145,7 +151,10 @@ describe("naruto upgrade", () => {
     const edited = written
       .replace("# naruto-template 0.1.0 (naruto init --agent claude)", "# naruto-template 0.0.9 (naruto init --agent claude)")
       .replace('    - cron: "*/15 * * * *"', '    - cron: "*/5 * * * *"')
-      .replace("          # Variables queue.verify needs (listed in queue.env of the config), never a GitHub token.\n", "          DATABASE_URL: ${{ secrets.DATABASE_URL }}\n");
+      .replace(
+        "          # Variables queue.verify needs (listed in queue.env of the config), never a GitHub token.\n",
+        "          DATABASE_URL: ${{ secrets.DATABASE_URL }}\n",
+      );
     await writeFile(join(r.dir, WORKFLOW), edited);
     const dry = await naruto(r, ["upgrade", "--dry-run"]);
     expect(dry.out).toContain('-    - cron: "*/5 * * * *"\n+    - cron: "*/15 * * * *"');
@@ -157,7 +166,12 @@ describe("naruto upgrade", () => {
     expect(done.out).toMatch(/kept as you left them: .*queue-env/);
     const upgraded = await read(r, WORKFLOW);
     expect(upgraded).toContain("DATABASE_URL: ${{ secrets.DATABASE_URL }}");
-    expect(upgraded).toBe(written.replace("          # Variables queue.verify needs (listed in queue.env of the config), never a GitHub token.\n", "          DATABASE_URL: ${{ secrets.DATABASE_URL }}\n"));
+    expect(upgraded).toBe(
+      written.replace(
+        "          # Variables queue.verify needs (listed in queue.env of the config), never a GitHub token.\n",
+        "          DATABASE_URL: ${{ secrets.DATABASE_URL }}\n",
+      ),
+    );
     expect((await naruto(r, ["upgrade"])).out).toContain("is already naruto 0.1.0's template: nothing to do");
   });
 

@@ -26,7 +26,13 @@ export const RUNNER_NODE = "node24";
 function isPin(value: unknown): value is ActionPin {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v["action"] === "string" && typeof v["version"] === "string" && typeof v["sha"] === "string" && /^[0-9a-f]{40}$/.test(v["sha"]) && typeof v["using"] === "string";
+  return (
+    typeof v["action"] === "string" &&
+    typeof v["version"] === "string" &&
+    typeof v["sha"] === "string" &&
+    /^[0-9a-f]{40}$/.test(v["sha"]) &&
+    typeof v["using"] === "string"
+  );
 }
 
 export function loadActionPins(file = ACTION_PINS_FILE): ActionPin[] {

@@ -62,7 +62,10 @@ export async function writeCommits(git: Git, repoDir: string, specs: readonly Co
   specs.forEach((_, i) => parts.push(Buffer.from(`get-mark :${i + 1}\n`)));
   parts.push(Buffer.from(`reset ${ref}\n\ndone\n`));
   const out = await git({ args: ["fast-import", "--quiet", "--date-format=raw", "--done"], cwd: repoDir, input: Buffer.concat(parts) });
-  return out.stdout.toString("latin1").split("\n").filter((l) => l !== "");
+  return out.stdout
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l !== "");
 }
 
 /** Writes checkpoint commits and returns them as the queue's input. */

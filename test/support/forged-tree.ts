@@ -41,8 +41,15 @@ export async function forgeTree(git: Git, dir: string, spec: ForgedDir, options:
  * A checkpoint-shaped commit on `base`: the base's top-level entries, with `top` added (an entry
  * of the same name replaces the base's).
  */
-export async function forgeCommit(git: Git, dir: string, input: { base: string; top: ForgedDir; message: string; keepOrder?: boolean }): Promise<{ commit: string; tree: string }> {
-  const listing = (await git({ args: ["ls-tree", "-z", input.base], cwd: dir })).stdout.toString("latin1").split("\0").filter((l) => l !== "");
+export async function forgeCommit(
+  git: Git,
+  dir: string,
+  input: { base: string; top: ForgedDir; message: string; keepOrder?: boolean },
+): Promise<{ commit: string; tree: string }> {
+  const listing = (await git({ args: ["ls-tree", "-z", input.base], cwd: dir })).stdout
+    .toString("latin1")
+    .split("\0")
+    .filter((l) => l !== "");
   const names = new Set(input.top.map(([name]) => Buffer.from(name).toString("latin1")));
   const kept: [Buffer, ForgedNode][] = [];
   for (const line of listing) {

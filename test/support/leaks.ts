@@ -44,7 +44,8 @@ export function leaksIn(text: string, secrets: Record<string, string> = leakySec
   const joined = plain.replace(/\s+|(?:\\[nrt])+/g, "");
   return Object.entries(secrets)
     .filter(([, secret]) => {
-      for (let i = 0; i + WINDOW <= secret.length; i++) if (plain.includes(secret.slice(i, i + WINDOW)) || joined.includes(secret.slice(i, i + WINDOW))) return true;
+      for (let i = 0; i + WINDOW <= secret.length; i++)
+        if (plain.includes(secret.slice(i, i + WINDOW)) || joined.includes(secret.slice(i, i + WINDOW))) return true;
       return false;
     })
     .map(([name]) => name);

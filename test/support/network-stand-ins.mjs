@@ -38,7 +38,8 @@ if (spec.dns) {
     query.copy(header, 0, 0, 2); // the query's id
     header.writeUInt16BE(0x8180 | (address === undefined ? 3 : 0), 2); // a response, recursion available; NXDOMAIN when unknown
     header.writeUInt16BE(1, 4);
-    const answer = address !== undefined && q.type === 1 ? Buffer.from([0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...address.split(".").map(Number)]) : Buffer.alloc(0);
+    const answer =
+      address !== undefined && q.type === 1 ? Buffer.from([0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...address.split(".").map(Number)]) : Buffer.alloc(0);
     header.writeUInt16BE(answer.length > 0 ? 1 : 0, 6);
     socket.send(Buffer.concat([header, query.subarray(12, q.end), answer]), from.port, from.address);
   });

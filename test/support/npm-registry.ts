@@ -43,7 +43,10 @@ export async function startNpmRegistry(packages: readonly RegistryPackage[]): Pr
     for (const [name, from] of Object.entries(pkg.extra ?? {})) await cp(from, join(dir, name));
     const manifest = { name: pkg.name, version: pkg.version, type: "module", bin: pkg.bin, license: "MIT" };
     await writeFile(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], { cwd: dir, env: { ...process.env, npm_config_update_notifier: "false" } });
+    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", work], {
+      cwd: dir,
+      env: { ...process.env, npm_config_update_notifier: "false" },
+    });
     const file = (JSON.parse(stdout) as Array<{ filename: string }>)[0]?.filename.replace(/^@/, "").replace(/\//g, "-") ?? "";
     const tarball = await readFile(join(work, file));
     const integrity = `sha512-${createHash("sha512").update(tarball).digest("base64")}`;

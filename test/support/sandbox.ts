@@ -39,7 +39,11 @@ export async function bwrapSandbox(options: { readonly ownNetwork?: boolean } = 
   if (!probe.ok) throw new Error(bwrapSkipReason ?? "no bwrap");
   const net = options.ownNetwork ? await userNetHere() : null;
   if (net !== null && !net.ok) throw new Error(`the agents' own network does not work here: ${net.reason}`);
-  return createBwrapSandbox({ version: probe.version, system: await readSystem(), ...(net?.ok ? { net: net.net } : { hostNetworkReason: "tests give agents the host's network unless they ask for their own" }) });
+  return createBwrapSandbox({
+    version: probe.version,
+    system: await readSystem(),
+    ...(net?.ok ? { net: net.net } : { hostNetworkReason: "tests give agents the host's network unless they ask for their own" }),
+  });
 }
 
 export function unsandboxed(): Sandbox {

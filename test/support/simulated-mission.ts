@@ -70,7 +70,13 @@ export async function runSimulatedMission(input: {
         at: now(),
         queue_head: hex(head),
         verify_runs: 1,
-        results: checkpoints.slice(i, i + batch).map((c) => ({ kind: "integrated" as const, item: c.item, attempt: c.attempt, commit: hex(1e9 + head * 1000 + i), changed: [`src/${c.item}/index.ts`] })),
+        results: checkpoints.slice(i, i + batch).map((c) => ({
+          kind: "integrated" as const,
+          item: c.item,
+          attempt: c.attempt,
+          commit: hex(1e9 + head * 1000 + i),
+          changed: [`src/${c.item}/index.ts`],
+        })),
       });
     }
   };
@@ -80,7 +86,8 @@ export async function runSimulatedMission(input: {
     mission = result.mission;
     if (events % 16 === 0) queue.push({ type: "tick", at: now() });
     for (const c of result.commands) {
-      if (c.type === "plan") queue.push({ type: "planned", at: now(), title: "A simulated plan", items: [...input.items], proof: { schema: "naruto.proof/v1" } });
+      if (c.type === "plan")
+        queue.push({ type: "planned", at: now(), title: "A simulated plan", items: [...input.items], proof: { schema: "naruto.proof/v1" } });
       else if (c.type === "start_attempts") {
         for (const o of c.attempts) {
           queue.push({ type: "attempt_started", at: now(), item: o.item, attempt: o.attempt, base: hex(head), runner: "pid 1" });

@@ -86,7 +86,13 @@ export async function createStandInNetwork(): Promise<StandInNetwork> {
     ip("netns", "add", host);
     ip("netns", "add", outside);
     ip("-n", host, "link", "add", "vh", "type", "veth", "peer", "name", "vo", "netns", outside);
-    for (const line of [["link", "set", "lo", "up"], ["addr", "add", "192.168.77.1/24", "dev", "vh"], ["link", "set", "vh", "up"], ["route", "add", "default", "via", "192.168.77.254"]]) ip("-n", host, ...line);
+    for (const line of [
+      ["link", "set", "lo", "up"],
+      ["addr", "add", "192.168.77.1/24", "dev", "vh"],
+      ["link", "set", "vh", "up"],
+      ["route", "add", "default", "via", "192.168.77.254"],
+    ])
+      ip("-n", host, ...line);
     for (const address of ["192.168.77.254/24", "192.168.77.20/24"]) ip("-n", outside, "addr", "add", address, "dev", "vo");
     for (const address of ["203.0.113.10/32", "203.0.113.53/32", "169.254.169.254/32"]) ip("-n", outside, "addr", "add", address, "dev", "lo");
     for (const link of ["lo", "vo"]) ip("-n", outside, "link", "set", link, "up");
@@ -117,7 +123,20 @@ export async function createStandInNetwork(): Promise<StandInNetwork> {
   return {
     abstract,
     inHost: (argv, user) => [
-      "ip", "netns", "exec", host, "unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", resolv, user ? "user" : "root",
+      "ip",
+      "netns",
+      "exec",
+      host,
+      "unshare",
+      "--mount",
+      "--propagation",
+      "private",
+      "sh",
+      "-c",
+      script,
+      "sh",
+      resolv,
+      user ? "user" : "root",
       ...(user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--"] : []),
       ...argv,
     ],

@@ -65,18 +65,29 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       expect((await applyEvent(store, "m-test1", requested())).duplicate).toBe(false);
     });
 
-    it(`loses no update when ${concurrent} writers save different events at once`, async () => {
-      const store = await makeStore();
-      const ids = Array.from({ length: concurrent }, (_, i) => `i${i}`);
-      await applyEvent(store, "m-test1", requested({ max_parallel: concurrent }));
-      await applyEvent(store, "m-test1", planned(ids.map((id) => item(id))));
-      const events: MissionEvent[] = ids.map((id) => ({ type: "attempt_started", at: at(2), item: id, attempt: 1, base: "b".repeat(40), runner: `runner-${id}` }));
-      await Promise.all(events.map((e) => applyEvent(store, "m-test1", e, { attempts: concurrent * 2 })));
-      const final = (await store.load("m-test1"))?.mission;
-      expect(final?.items.map((i) => i.attempts[0]?.runner)).toEqual(ids.map((id) => `runner-${id}`));
-      // requested + planned + one save per event: nothing applied twice, nothing lost.
-      expect(final?.seq).toBe(2 + concurrent);
-    }, HEAVY_TEST_TIMEOUT_MS);
+    it(
+      `loses no update when ${concurrent} writers save different events at once`,
+      async () => {
+        const store = await makeStore();
+        const ids = Array.from({ length: concurrent }, (_, i) => `i${i}`);
+        await applyEvent(store, "m-test1", requested({ max_parallel: concurrent }));
+        await applyEvent(store, "m-test1", planned(ids.map((id) => item(id))));
+        const events: MissionEvent[] = ids.map((id) => ({
+          type: "attempt_started",
+          at: at(2),
+          item: id,
+          attempt: 1,
+          base: "b".repeat(40),
+          runner: `runner-${id}`,
+        }));
+        await Promise.all(events.map((e) => applyEvent(store, "m-test1", e, { attempts: concurrent * 2 })));
+        const final = (await store.load("m-test1"))?.mission;
+        expect(final?.items.map((i) => i.attempts[0]?.runner)).toEqual(ids.map((id) => `runner-${id}`));
+        // requested + planned + one save per event: nothing applied twice, nothing lost.
+        expect(final?.seq).toBe(2 + concurrent);
+      },
+      HEAVY_TEST_TIMEOUT_MS,
+    );
   });
 }
 

@@ -83,7 +83,8 @@ export function pinProblem(entry: UsesEntry): string | null {
   if (LOCAL.test(entry.value) || DOCKER.test(entry.value)) return null;
   if (entry.value.startsWith("docker://")) return `${where(entry)}: an image must be pinned by digest (docker://…@sha256:<64 hex>)`;
   if (!REMOTE.test(entry.value)) return `${where(entry)}: not pinned to a full commit SHA (owner/repo[/path]@<40 lowercase hex>)`;
-  if (versionOf(entry) === null) return `${where(entry)}: the SHA needs its release on the same line, as \`# vX.Y.Z\` (found ${JSON.stringify(entry.rest.trim())})`;
+  if (versionOf(entry) === null)
+    return `${where(entry)}: the SHA needs its release on the same line, as \`# vX.Y.Z\` (found ${JSON.stringify(entry.rest.trim())})`;
   return null;
 }
 

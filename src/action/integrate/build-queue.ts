@@ -65,7 +65,14 @@ export function ordersAfter(mission: Mission, events: readonly MissionEvent[]): 
  * Fetches, with the job's token, the worker branches of the checkpoints whose commits this
  * checkout lacks (those an earlier run left waiting; this run's own arrive in bundles).
  */
-export async function fetchMissingCheckpoints(input: { git: Git; repoDir: string; remote: Remote; log: ActionLog; mission: string; orders: readonly CheckpointOrder[] }): Promise<void> {
+export async function fetchMissingCheckpoints(input: {
+  git: Git;
+  repoDir: string;
+  remote: Remote;
+  log: ActionLog;
+  mission: string;
+  orders: readonly CheckpointOrder[];
+}): Promise<void> {
   for (const c of input.orders) {
     if (await hasCommit(input.git, input.repoDir, c.commit)) continue;
     const branch = `refs/heads/${workerBranch(input.mission, c.item)}`;
@@ -80,7 +87,10 @@ export async function fetchMissingCheckpoints(input: { git: Git; repoDir: string
  * that are not: a checkpoint gone from GitHub cannot be integrated, so it fails with that reason
  * and is retried instead of waiting for ever.
  */
-export async function readyOrders(ctx: { git: Git; repoDir: string; at: string }, orders: readonly CheckpointOrder[]): Promise<{ ready: CheckpointOrder[]; gone: MissionEvent[] }> {
+export async function readyOrders(
+  ctx: { git: Git; repoDir: string; at: string },
+  orders: readonly CheckpointOrder[],
+): Promise<{ ready: CheckpointOrder[]; gone: MissionEvent[] }> {
   const ready: CheckpointOrder[] = [];
   const gone: MissionEvent[] = [];
   for (const c of orders) {
@@ -100,7 +110,11 @@ export async function readyOrders(ctx: { git: Git; repoDir: string; at: string }
  * (fast path, three-way merge, verify, bisection). Returns each batch's `integrated` event and
  * the queue head at the end.
  */
-export async function buildQueue(ctx: IntegratorContext & { log: ActionLog }, mission: Mission, ready: readonly CheckpointOrder[]): Promise<{ events: Integrated[]; head: string }> {
+export async function buildQueue(
+  ctx: IntegratorContext & { log: ActionLog },
+  mission: Mission,
+  ready: readonly CheckpointOrder[],
+): Promise<{ events: Integrated[]; head: string }> {
   const queueRef = queueRefName(mission.id);
   const events: Integrated[] = [];
   for (let i = 0; i < ready.length; i += mission.settings.batch) {

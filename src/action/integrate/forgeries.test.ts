@@ -7,7 +7,11 @@ const leg = (item: string, attempt = 1) => ({ item, attempt });
 describe("reconcileLegs: the queue job's record can never add a leg", () => {
   it("in an integrate run takes the legs both jobs found ended, leaves the later ones, and names the record's others", () => {
     const known = [leg("fast"), leg("mid")];
-    expect(reconcileLegs({ known, reported: [leg("fast"), leg("slow")], integrate: true })).toEqual({ take: [leg("fast")], left: [leg("mid")], unknown: [leg("slow")] });
+    expect(reconcileLegs({ known, reported: [leg("fast"), leg("slow")], integrate: true })).toEqual({
+      take: [leg("fast")],
+      left: [leg("mid")],
+      unknown: [leg("slow")],
+    });
   });
 
   it("in a work run takes every leg publish found ended, whatever the record says", () => {
@@ -20,7 +24,12 @@ describe("forgeryEvent", () => {
   const artifact: RunArtifact = { id: 9, name: "naruto-work-slow-1", sizeInBytes: 10, digest: "sha256:ab", createdAt: null, expired: false, runId: 41 };
 
   it("records each refused artifact and each unknown record line as a forgery in the tamper record, blaming no attempt", () => {
-    const event = forgeryEvent({ at: "2026-12-01T00:00:00Z", forgeries: [{ artifact, runId: 41, reason: "slow#1's leg is still at work" }], unknownEntries: [leg("slow")], runId: 50 });
+    const event = forgeryEvent({
+      at: "2026-12-01T00:00:00Z",
+      forgeries: [{ artifact, runId: 41, reason: "slow#1's leg is still at work" }],
+      unknownEntries: [leg("slow")],
+      runId: 50,
+    });
     expect(event).toMatchObject({ type: "tampered" });
     expect(event?.type === "tampered" ? event.findings.map((f) => [f.what, f.after, f.blame, f.attempts]) : null).toEqual([
       ["artifact naruto-work-slow-1 of run 41", "sha256:ab", "forged_artifact", []],

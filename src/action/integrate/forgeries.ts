@@ -20,7 +20,11 @@ const same = (a: LegRef) => (b: LegRef) => a.item === b.item && a.attempt === b.
  * these), in a work run all of them; the ones left to a later run; and the record's lines that
  * name a leg publish does not know (a forgery: never taken).
  */
-export function reconcileLegs<T extends LegRef>(input: { known: readonly T[]; reported: readonly LegRef[] | null; integrate: boolean }): { take: T[]; left: T[]; unknown: LegRef[] } {
+export function reconcileLegs<T extends LegRef>(input: {
+  known: readonly T[];
+  reported: readonly LegRef[] | null;
+  integrate: boolean;
+}): { take: T[]; left: T[]; unknown: LegRef[] } {
   const reported = input.reported ?? [];
   const take = input.integrate ? input.known.filter((k) => reported.some(same(k))) : [...input.known];
   const left = input.known.filter((k) => !take.some(same(k)));
@@ -33,7 +37,12 @@ export function describeForgery(f: Forgery): string {
 }
 
 /** The tamper findings for what was refused, as one `tampered` event; null when nothing was. */
-export function forgeryEvent(input: { at: string; forgeries: readonly Forgery[]; unknownEntries: readonly LegRef[]; runId: number | null }): MissionEvent | null {
+export function forgeryEvent(input: {
+  at: string;
+  forgeries: readonly Forgery[];
+  unknownEntries: readonly LegRef[];
+  runId: number | null;
+}): MissionEvent | null {
   const findings: TamperFinding[] = input.forgeries.map((f) => ({
     at: input.at,
     what: `artifact ${f.artifact.name} of run ${f.runId}`,

@@ -139,7 +139,11 @@ function bindLeg(input: LegsInput & { readonly item: string; readonly attempt: n
   const ended = `the work job ended (${found.conclusion ?? "no conclusion"})`;
   const see = job.url ? ` (see ${job.url})` : "";
   if (upload === undefined || upload.conclusion !== "success") {
-    if (artifact !== undefined) forged(artifact, `${leg}'s leg did not upload it: its upload step ${upload === undefined ? "never ran" : `ended ${upload.conclusion ?? "without a conclusion"}`}`);
+    if (artifact !== undefined)
+      forged(
+        artifact,
+        `${leg}'s leg did not upload it: its upload step ${upload === undefined ? "never ran" : `ended ${upload.conclusion ?? "without a conclusion"}`}`,
+      );
     return { kind: "missing", ...base, job, reason: `${ended} without uploading its result${see}` };
   }
   if (artifact === undefined) return { kind: "missing", ...base, job, reason: `${ended} without a result${see}` };
@@ -147,7 +151,10 @@ function bindLeg(input: LegsInput & { readonly item: string; readonly attempt: n
   const from = seconds(upload.startedAt);
   const to = seconds(upload.completedAt);
   if (created === null || from === null || to === null || created < from || created > to) {
-    forged(artifact, `it was created at ${artifact.createdAt ?? "an unknown time"}, not while ${leg}'s upload step ran (${upload.startedAt ?? "?"} to ${upload.completedAt ?? "?"})`);
+    forged(
+      artifact,
+      `it was created at ${artifact.createdAt ?? "an unknown time"}, not while ${leg}'s upload step ran (${upload.startedAt ?? "?"} to ${upload.completedAt ?? "?"})`,
+    );
     return { kind: "missing", ...base, job, reason: `${ended}, and the artifact under its name is not the one its upload step made${see}` };
   }
   return { kind: "ended", ...base, artifact, job };

@@ -18,7 +18,15 @@ import { readQueueRecord } from "./queue-record.ts";
 import { takeLegs, workRunOf } from "./take-legs.ts";
 import { failedLegEvents, workEvents, type BranchPush } from "./work-events.ts";
 
-export async function publishLegs(input: { deps: ModeDeps; mission: Mission; config: Config; queueRef: string; dispatch: DispatchInput; folder: string; at: string }): Promise<{ events: MissionEvent[]; pushes: BranchPush[] }> {
+export async function publishLegs(input: {
+  deps: ModeDeps;
+  mission: Mission;
+  config: Config;
+  queueRef: string;
+  dispatch: DispatchInput;
+  folder: string;
+  at: string;
+}): Promise<{ events: MissionEvent[]; pushes: BranchPush[] }> {
   const { deps, mission, dispatch, at } = input;
   const runId = workRunOf(dispatch, deps.run);
   if (runId === null) return { events: [], pushes: [] };
@@ -31,11 +39,34 @@ export async function publishLegs(input: { deps: ModeDeps; mission: Mission; con
   for (const f of legs.forgeries) deps.log.warning(`naruto: ${describeForgery(f)}`);
   const known = [...legs.taken.map((t) => ({ ...t, kind: "taken" as const })), ...legs.failed.map((f) => ({ ...f, kind: "failed" as const }))];
   const { take, left, unknown } = reconcileLegs({ known, reported: record?.entries ?? null, integrate });
-  if (left.length > 0) deps.log.info(`${left.map((l) => `${l.item}#${l.attempt}`).join(", ")}: ended after the queue job started; left to the next integrate run`);
-  for (const u of unknown) deps.log.warning(`naruto: the queue job's record names ${u.item}#${u.attempt}, which did not end as a leg of run ${runId}: refused (the record cannot add a leg)`);
-  const taken = take.flatMap((t) => (t.kind === "taken" ? [{ item: t.item, attempt: t.attempt, job: { runId, runAttempt: t.job.runAttempt, name: t.job.name } }] : []));
-  const { events, pushes } = await workEvents({ folder, mission, config: input.config, git: deps.git, repoDir: deps.workspace, queueRef: input.queueRef, entries: taken, at, runUrl: null, log: deps.log });
-  events.push(...failedLegEvents(mission, take.filter((t) => t.kind === "failed"), at));
+  if (left.length > 0)
+    deps.log.info(`${left.map((l) => `${l.item}#${l.attempt}`).join(", ")}: ended after the queue job started; left to the next integrate run`);
+  for (const u of unknown)
+    deps.log.warning(
+      `naruto: the queue job's record names ${u.item}#${u.attempt}, which did not end as a leg of run ${runId}: refused (the record cannot add a leg)`,
+    );
+  const taken = take.flatMap((t) =>
+    t.kind === "taken" ? [{ item: t.item, attempt: t.attempt, job: { runId, runAttempt: t.job.runAttempt, name: t.job.name } }] : [],
+  );
+  const { events, pushes } = await workEvents({
+    folder,
+    mission,
+    config: input.config,
+    git: deps.git,
+    repoDir: deps.workspace,
+    queueRef: input.queueRef,
+    entries: taken,
+    at,
+    runUrl: null,
+    log: deps.log,
+  });
+  events.push(
+    ...failedLegEvents(
+      mission,
+      take.filter((t) => t.kind === "failed"),
+      at,
+    ),
+  );
   const tampered = forgeryEvent({ at, forgeries: legs.forgeries, unknownEntries: unknown, runId: deps.run?.id ?? null });
   return { events: tampered === null ? events : [tampered, ...events], pushes };
 }

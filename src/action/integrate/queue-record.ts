@@ -20,7 +20,10 @@ export const queueRecordSchema = z.object({
   /** The committer time of every queue commit it wrote (seconds since the epoch). */
   committer_time: z.number().int().min(0),
   /** The work attempts whose artifacts it took (an integrate run's publish job takes these, no others). */
-  entries: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1) })).max(256).optional(),
+  entries: z
+    .array(z.object({ item: z.string(), attempt: z.number().int().min(1) }))
+    .max(256)
+    .optional(),
   /** The checkpoints it integrated, in order. */
   checkpoints: z.array(z.object({ item: z.string(), attempt: z.number().int().min(1), commit: sha, base: sha })).max(10_000),
   /**
@@ -56,7 +59,10 @@ export const queueRecordSchema = z.object({
     .object({
       onto: z.object({ ref: z.string(), commit: sha }),
       kind: z.enum(["unchanged", "halted", "refreshed"]),
-      reason: z.string().max(16 * 1024).nullable(),
+      reason: z
+        .string()
+        .max(16 * 1024)
+        .nullable(),
     })
     .optional(),
 });

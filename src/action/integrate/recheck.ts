@@ -53,7 +53,9 @@ export async function recheckCheckpoint(input: RecheckInput): Promise<Recheck> {
  * (`commit` over `base`): checked exactly as a checkpoint is, to be kept on a branch of its own,
  * never integrated. Accepted with the commit, or refused with why.
  */
-export async function recheckPartialWork(input: RecheckInput): Promise<{ readonly kind: "accepted"; readonly commit: string } | { readonly kind: "refused"; readonly reason: string }> {
+export async function recheckPartialWork(
+  input: RecheckInput,
+): Promise<{ readonly kind: "accepted"; readonly commit: string } | { readonly kind: "refused"; readonly reason: string }> {
   const { commit, base } = input.result;
   if (commit === null || base === null) return { kind: "refused", reason: "the result names no commit" };
   const checked = await recheckCommit(input, commit, base);

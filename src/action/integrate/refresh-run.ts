@@ -46,7 +46,12 @@ export async function refreshStep(
   const ctx = await engineContext(deps, input.config);
   const verify = input.config.queue.verify;
   const outcome = await refreshQueue(
-    { ...ctx, now: () => new Date(time * 1000), verify, ...(verify === null ? {} : { verifier: input.recorded(queueVerifier(ctx, mission.id, verify), runs) }) },
+    {
+      ...ctx,
+      now: () => new Date(time * 1000),
+      verify,
+      ...(verify === null ? {} : { verifier: input.recorded(queueVerifier(ctx, mission.id, verify), runs) }),
+    },
     mission,
     onto,
   );
@@ -65,7 +70,10 @@ export async function refreshStep(
   };
   await writeFile(join(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record, null, 2)}\n`);
   if (head !== input.start) {
-    await gitText(deps.git, { args: ["bundle", "create", join(job.artifact, ARTIFACT_FILES.queueBundle), queueRefName(mission.id), `^${onto.commit}`], cwd: deps.workspace });
+    await gitText(deps.git, {
+      args: ["bundle", "create", join(job.artifact, ARTIFACT_FILES.queueBundle), queueRefName(mission.id), `^${onto.commit}`],
+      cwd: deps.workspace,
+    });
   }
   deps.log.info(describe(outcome, mission));
   await deps.log.summary(`### naruto ${codeSpan(mission.id)} · refresh\n\n${describe(outcome, mission)}\n`);
@@ -78,7 +86,9 @@ export function describe(outcome: RefreshOutcome, mission: Mission): string {
   return `the queue of ${mission.id} was replayed onto ${e.base.ref} at ${e.base.commit.slice(0, 12)}: ${e.results.filter((r) => r.kind === "integrated").length} item(s) replayed and verified${out.length > 0 ? `, not on the new queue: ${out.join(", ")}` : ""}; queue at ${e.queue_head.slice(0, 12)}`;
 }
 
-export type PublishedRefresh = { readonly kind: "refreshed"; readonly event: Refreshed } | { readonly kind: "not"; readonly reason: string; readonly again: boolean };
+export type PublishedRefresh =
+  | { readonly kind: "refreshed"; readonly event: Refreshed }
+  | { readonly kind: "not"; readonly reason: string; readonly again: boolean };
 
 /**
  * The publish job's part: the queue job's refresh taken only as far as this job can check it
@@ -91,7 +101,8 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
   const { git, workspace: repoDir, remote } = deps;
   const not = (reason: string, again = false): PublishedRefresh => ({ kind: "not", reason, again });
   const read = await readArtifactJson(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
-  if (read.kind !== "ok" || read.value.mission !== mission.id || read.value.refresh === undefined) return not("the queue job left no refresh of this mission; nothing was refreshed");
+  if (read.kind !== "ok" || read.value.mission !== mission.id || read.value.refresh === undefined)
+    return not("the queue job left no refresh of this mission; nothing was refreshed");
   const record = read.value;
   const refresh = record.refresh;
   if (refresh === undefined) return not("no refresh");
@@ -101,8 +112,10 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
     return not(`the queue moved since the queue job read it (it is at ${start?.slice(0, 12) ?? "nothing"}): nothing was refreshed`, true);
   }
   const tip = await deps.github.getRef(`refs/heads/${mission.base.ref}`);
-  if (tip !== refresh.onto.commit) return not(`${mission.base.ref} moved again while the queue was replayed (it is at ${tip?.slice(0, 12) ?? "nothing"}): a new refresh follows`, true);
-  if (!(await hasCommit(git, repoDir, refresh.onto.commit))) await fetchRefs(git, repoDir, remote, [`+${refresh.onto.commit}:refs/naruto/refresh-base/${mission.id}`]);
+  if (tip !== refresh.onto.commit)
+    return not(`${mission.base.ref} moved again while the queue was replayed (it is at ${tip?.slice(0, 12) ?? "nothing"}): a new refresh follows`, true);
+  if (!(await hasCommit(git, repoDir, refresh.onto.commit)))
+    await fetchRefs(git, repoDir, remote, [`+${refresh.onto.commit}:refs/naruto/refresh-base/${mission.id}`]);
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   const time = record.committer_time <= nowSeconds + 600 && record.committer_time >= nowSeconds - 7 * 24 * 3600 ? record.committer_time : nowSeconds;
   const verify = input.config.queue.verify;
@@ -125,7 +138,9 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
   } catch (error) {
     if (!(error instanceof UnverifiedCandidateError)) throw error;
     await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
-    return not(`the queue job's refresh was refused: it has no verify result for the candidate ${error.commit.slice(0, 12)} the replay gives; nothing was refreshed`);
+    return not(
+      `the queue job's refresh was refused: it has no verify result for the candidate ${error.commit.slice(0, 12)} the replay gives; nothing was refreshed`,
+    );
   }
   if (outcome.kind !== refresh.kind) {
     await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
@@ -133,7 +148,10 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
   }
   if (outcome.kind !== "refreshed") return not(outcome.reason);
   const head = outcome.event.queue_head;
-  const problem = head !== record.head ? `its queue head ${record.head.slice(0, 12)} is not ${head.slice(0, 12)}, the one replayed here` : await bundleProblem(deps, join(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, head);
+  const problem =
+    head !== record.head
+      ? `its queue head ${record.head.slice(0, 12)} is not ${head.slice(0, 12)}, the one replayed here`
+      : await bundleProblem(deps, join(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, head);
   if (problem !== null) {
     await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
     return not(`the queue job's refresh was refused: ${problem}; nothing was refreshed`);

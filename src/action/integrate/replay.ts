@@ -54,10 +54,12 @@ export async function bundleProblem(deps: ModeDeps, bundle: string, queueRef: st
   if (!stat.isFile()) return `${ARTIFACT_FILES.queueBundle} is not a regular file`;
   const { code, stdout } = await deps.git({ args: ["bundle", "list-heads", bundle], cwd: deps.workspace, okCodes: [128] });
   if (code !== 0) return `git cannot read ${ARTIFACT_FILES.queueBundle}`;
-  const heads = stdout.toString("utf8").split("\n").filter((l) => l !== "");
+  const heads = stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   if (heads.length !== 1 || heads[0] !== `${head} ${queueRef}`) {
     return `its bundle holds ${heads.map((h) => h.slice(0, 12) + h.slice(40)).join(", ") || "nothing"}, not ${queueRef} at ${head.slice(0, 12)}, the head rebuilt here`;
   }
   return null;
 }
-

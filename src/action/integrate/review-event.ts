@@ -34,7 +34,8 @@ export async function reviewEvent(input: ReviewEventInput): Promise<MissionEvent
     let missing = "the review job left no answer";
     if (read.kind === "invalid") missing = read.reason;
     else if (read.kind === "ok" && read.value.mission !== mission.id) missing = `the review artifact is for ${JSON.stringify(read.value.mission)}`;
-    else if (read.kind === "ok" && read.value.queue_head !== mission.queue.head) missing = `the review job read ${read.value.queue_head.slice(0, 12)}, not the queue head`;
+    else if (read.kind === "ok" && read.value.queue_head !== mission.queue.head)
+      missing = `the review job read ${read.value.queue_head.slice(0, 12)}, not the queue head`;
     else if (read.kind === "ok") outputs = read.value.outputs;
     agent = replay(outputs, missing);
   }

@@ -17,14 +17,29 @@ const time = (s: number) => `2026-12-01T12:00:${String(s).padStart(2, "0")}Z`;
 const digest = (zip: Buffer) => `sha256:${createHash("sha256").update(zip).digest("hex")}`;
 
 const job = (id: string): WorkflowJob => ({
-  id: id.charCodeAt(0), name: `work m-test1 ${id}#1`, status: "completed", conclusion: "success", url: null, startedAt: time(0), completedAt: time(30), runAttempt: 1,
+  id: id.charCodeAt(0),
+  name: `work m-test1 ${id}#1`,
+  status: "completed",
+  conclusion: "success",
+  url: null,
+  startedAt: time(0),
+  completedAt: time(30),
+  runAttempt: 1,
   steps: [{ number: 5, name: UPLOAD_STEP, status: "completed", conclusion: "success", startedAt: time(10), completedAt: time(12) }],
 });
 
 /** A port answering the run's jobs and artifacts, counting downloads. */
 function github(zips: Record<string, Buffer>, listed: Record<string, string | null> = {}) {
   const downloads: number[] = [];
-  const artifacts: RunArtifact[] = Object.entries(zips).map(([name, zip], i) => ({ id: i + 1, name, sizeInBytes: zip.length, digest: name in listed ? (listed[name] ?? null) : digest(zip), createdAt: time(11), expired: false, runId: RUN }));
+  const artifacts: RunArtifact[] = Object.entries(zips).map(([name, zip], i) => ({
+    id: i + 1,
+    name,
+    sizeInBytes: zip.length,
+    digest: name in listed ? (listed[name] ?? null) : digest(zip),
+    createdAt: time(11),
+    expired: false,
+    runId: RUN,
+  }));
   return {
     downloads,
     port: {
@@ -39,7 +54,10 @@ function github(zips: Record<string, Buffer>, listed: Record<string, string | nu
   };
 }
 
-const good = writeZip([{ name: "result.json", data: "{}\n" }, { name: "checkpoint.bundle", data: "bundle" }]);
+const good = writeZip([
+  { name: "result.json", data: "{}\n" },
+  { name: "checkpoint.bundle", data: "bundle" },
+]);
 
 describe("takeLegs", () => {
   let dir: string;
@@ -63,7 +81,10 @@ describe("takeLegs", () => {
   });
 
   it("fails the attempt of a leg whose own artifact is refused, and names it; a zip that is not the listed one is refused", async () => {
-    const bad = writeZip([{ name: "result.json", data: "{}\n" }, { name: "../x", data: "x" }]);
+    const bad = writeZip([
+      { name: "result.json", data: "{}\n" },
+      { name: "../x", data: "x" },
+    ]);
     const gh = github({ "naruto-work-a-1": bad, "naruto-work-b-1": good }, { "naruto-work-b-1": `sha256:${"0".repeat(64)}` });
     const legs = await takeLegs({ github: gh.port, mission, runId: RUN, dispatched: null, folder: join(dir, "legs2") });
     expect(legs.taken).toEqual([]);
@@ -75,7 +96,17 @@ describe("takeLegs", () => {
   });
 
   it("asks GitHub nothing when no leg of the run is in flight", async () => {
-    const legs = await takeLegs({ github: { listJobs: () => Promise.reject(new Error("asked")), listRunArtifacts: () => Promise.reject(new Error("asked")), downloadArtifact: () => Promise.reject(new Error("asked")) }, mission, runId: 7, dispatched: null, folder: join(dir, "legs3") });
+    const legs = await takeLegs({
+      github: {
+        listJobs: () => Promise.reject(new Error("asked")),
+        listRunArtifacts: () => Promise.reject(new Error("asked")),
+        downloadArtifact: () => Promise.reject(new Error("asked")),
+      },
+      mission,
+      runId: 7,
+      dispatched: null,
+      folder: join(dir, "legs3"),
+    });
     expect(legs).toMatchObject({ taken: [], failed: [], forgeries: [] });
   });
 });

@@ -10,14 +10,30 @@ import { recordingLog } from "../log.ts";
 import type { WorkResult } from "../artifacts.ts";
 import { workEvents } from "./work-events.ts";
 
-const started = (attempt: number, run: number): MissionEvent => ({ type: "attempt_started", at: at(2 + attempt), item: "x", attempt, base: "b".repeat(40), runner: `https://github.test/acme/demo/actions/runs/${run}` });
+const started = (attempt: number, run: number): MissionEvent => ({
+  type: "attempt_started",
+  at: at(2 + attempt),
+  item: "x",
+  attempt,
+  base: "b".repeat(40),
+  runner: `https://github.test/acme/demo/actions/runs/${run}`,
+});
 /** x#1 ran in run 40 and failed; x#2 runs in run 41. */
 const mission = missionAfter([requested(), planned([item("x")]), started(1, 40), finished("x", 1, { kind: "failed", reason: "boom" }, 4), started(2, 41)]);
 const leg = (attempt: number, run: number) => ({ runId: run, runAttempt: 1, name: `work ${mission.id} x#${attempt}` });
 const noGit = (() => Promise.reject(new Error("no git: every case here is decided before git"))) as unknown as Git;
 
 function result(attempt: number, job: { runId: number; runAttempt: number; name: string } | null): WorkResult {
-  return { schema: "naruto.work-result/v1", mission: mission.id, item: "x", attempt, outcome: { kind: "no_changes" }, commit: null, base: null, job: job === null ? null : { run_id: job.runId, run_attempt: job.runAttempt, name: job.name } };
+  return {
+    schema: "naruto.work-result/v1",
+    mission: mission.id,
+    item: "x",
+    attempt,
+    outcome: { kind: "no_changes" },
+    commit: null,
+    base: null,
+    job: job === null ? null : { run_id: job.runId, run_attempt: job.runAttempt, name: job.name },
+  };
 }
 
 describe("workEvents: a leg's result is bound to its leg (issue 32)", () => {
@@ -31,7 +47,18 @@ describe("workEvents: a leg's result is bound to its leg (issue 32)", () => {
     const folder = join(dir, `${name}-${Math.random().toString(16).slice(2)}`);
     await mkdir(join(folder, name), { recursive: true });
     await writeFile(join(folder, name, "result.json"), JSON.stringify(written));
-    const { events, pushes } = await workEvents({ folder, mission, config: defaultConfig(), git: noGit, repoDir: dir, queueRef: `refs/heads/naruto/${mission.id}`, entries: [entry], at: at(9), runUrl: null, log: recordingLog() });
+    const { events, pushes } = await workEvents({
+      folder,
+      mission,
+      config: defaultConfig(),
+      git: noGit,
+      repoDir: dir,
+      queueRef: `refs/heads/naruto/${mission.id}`,
+      entries: [entry],
+      at: at(9),
+      runUrl: null,
+      log: recordingLog(),
+    });
     expect(pushes).toEqual([]);
     return events.map((e) => (e.type === "attempt_finished" ? [e.attempt, e.outcome] : e.type));
   }

@@ -70,7 +70,9 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
       item: item.id,
       attempt: entry.attempt,
       outcome,
-      ...(r ? { summary: r.summary ?? null, cost_usd: r.cost_usd ?? null, tokens_in: r.tokens_in ?? null, tokens_out: r.tokens_out ?? null, model: r.model ?? null } : {}),
+      ...(r
+        ? { summary: r.summary ?? null, cost_usd: r.cost_usd ?? null, tokens_in: r.tokens_in ?? null, tokens_out: r.tokens_out ?? null, model: r.model ?? null }
+        : {}),
     });
     if (read.kind === "missing") {
       events.push(finished({ kind: "failed", reason: `the work job ended without a result${input.runUrl ? ` (see ${input.runUrl})` : ""}` }));
@@ -88,7 +90,15 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
     const bound = entry.job;
     if (bound !== undefined && (r.job === null || r.job.run_id !== bound.runId || r.job.run_attempt !== bound.runAttempt || r.job.name !== bound.name)) {
       const named = r.job === null ? "no job" : `job ${JSON.stringify(r.job.name)} of run ${r.job.run_id} (attempt ${r.job.run_attempt})`;
-      events.push(finished({ kind: "failed", reason: `the work job's result was refused: it names ${named}, not its leg ${JSON.stringify(bound.name)} of run ${bound.runId} (attempt ${bound.runAttempt})` }, r));
+      events.push(
+        finished(
+          {
+            kind: "failed",
+            reason: `the work job's result was refused: it names ${named}, not its leg ${JSON.stringify(bound.name)} of run ${bound.runId} (attempt ${bound.runAttempt})`,
+          },
+          r,
+        ),
+      );
       continue;
     }
     const o = r.outcome;
@@ -121,11 +131,15 @@ export async function workEvents(input: WorkEventsInput): Promise<{ events: Miss
  * the work job sent that work and it passes the checkpoint's checks. The outcome says the work is
  * kept only if it is to be pushed: otherwise it says why it was not kept.
  */
-async function keepPartialWork(input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult }, pushes: BranchPush[]): Promise<AttemptOutcome> {
+async function keepPartialWork(
+  input: WorkEventsInput & { folder: string; item: MissionItem; attempt: number; result: WorkResult },
+  pushes: BranchPush[],
+): Promise<AttemptOutcome> {
   const o = input.result.outcome;
   if (o.kind === "checkpointed" || o.kind === "no_changes" || o.kind === "out_of_scope" || o.work?.kind !== "kept") return o;
   const notKept = (why: string): AttemptOutcome => ({ ...o, work: { kind: "not_kept", why } });
-  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return notKept("a work job keeps the work of a timed-out or failed attempt only");
+  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent")
+    return notKept("a work job keeps the work of a timed-out or failed attempt only");
   const branch = `refs/heads/${partialWorkBranch(input.mission.id, input.item.id, input.attempt)}`;
   const commit = input.result.commit;
   if (commit === null || o.work.ref !== branch || o.work.commit !== commit) return notKept("the work job did not send the commit it says it kept");
@@ -141,7 +155,11 @@ async function keepPartialWork(input: WorkEventsInput & { folder: string; item: 
 }
 
 /** The events of legs that ended without a result naruto takes (take-legs.ts): each attempt fails, still in flight. */
-export function failedLegEvents(mission: Mission, failed: readonly { readonly item: string; readonly attempt: number; readonly reason: string }[], at: string): MissionEvent[] {
+export function failedLegEvents(
+  mission: Mission,
+  failed: readonly { readonly item: string; readonly attempt: number; readonly reason: string }[],
+  at: string,
+): MissionEvent[] {
   return failed
     .filter((f) => {
       const a = mission.items.find((i) => i.id === f.item)?.attempts.find((x) => x.n === f.attempt);

@@ -171,9 +171,17 @@ async function refreshNotMade(deps: ModeDeps, mission: Mission, outcome: Extract
   deps.log.warning(`naruto: ${outcome.reason}`);
   const issue = issueOf(mission);
   if (issue !== null) {
-    await deps.github.upsertComment({ issue, marker: markerFor(`refresh:${mission.id}`), body: `**naruto** · mission ${codeSpan(mission.id)} · refresh: ${inlineText(outcome.reason, 3000)}`, ...(deps.runUrl ? { link: deps.runUrl } : {}) });
+    await deps.github.upsertComment({
+      issue,
+      marker: markerFor(`refresh:${mission.id}`),
+      body: `**naruto** · mission ${codeSpan(mission.id)} · refresh: ${inlineText(outcome.reason, 3000)}`,
+      ...(deps.runUrl ? { link: deps.runUrl } : {}),
+    });
   }
-  if (outcome.again) await requestRefresh(deps, mission).catch((error: unknown) => deps.log.warning(`could not ask for another refresh: ${error instanceof Error ? error.message : String(error)}`));
+  if (outcome.again)
+    await requestRefresh(deps, mission).catch((error: unknown) =>
+      deps.log.warning(`could not ask for another refresh: ${error instanceof Error ? error.message : String(error)}`),
+    );
 }
 
 /** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */
@@ -199,7 +207,13 @@ export type PublishOutcome =
  * The queue this run publishes, rebuilt here from `ready` (checked by this job) with the queue
  * job's verdicts; the local queue ref is put back wherever the result is not accepted.
  */
-export async function publishQueue(input: { deps: ModeDeps; config: Config; mission: Mission; ready: readonly CheckpointOrder[]; folder: string }): Promise<PublishOutcome> {
+export async function publishQueue(input: {
+  deps: ModeDeps;
+  config: Config;
+  mission: Mission;
+  ready: readonly CheckpointOrder[];
+  folder: string;
+}): Promise<PublishOutcome> {
   const { deps, config, mission, ready } = input;
   const { git, workspace: repoDir, log } = deps;
   const queueRef = queueRefName(mission.id);
@@ -214,11 +228,13 @@ export async function publishQueue(input: { deps: ModeDeps; config: Config; miss
   const record = read.kind === "ok" ? read.value : null;
   if (record !== null && record.mission !== mission.id) return refused(`it is for ${JSON.stringify(record.mission)}`);
   const verify = config.queue.verify;
-  if (verify !== null && record === null) return refused(`the queue job left no result${deps.runUrl ? ` (see ${deps.runUrl})` : ""}, so no candidate is verified`);
+  if (verify !== null && record === null)
+    return refused(`the queue job left no result${deps.runUrl ? ` (see ${deps.runUrl})` : ""}, so no candidate is verified`);
   const sameInputs = record !== null && record.start_head === start && sameOrders(record.checkpoints, ready);
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   // The queue job's clock, so that the commits are the same bytes; a time far off is not taken.
-  const time = record !== null && record.committer_time <= nowSeconds + 600 && record.committer_time >= nowSeconds - 7 * 24 * 3600 ? record.committer_time : nowSeconds;
+  const time =
+    record !== null && record.committer_time <= nowSeconds + 600 && record.committer_time >= nowSeconds - 7 * 24 * 3600 ? record.committer_time : nowSeconds;
   const ctx = {
     git,
     repoDir,
@@ -240,12 +256,16 @@ export async function publishQueue(input: { deps: ModeDeps; config: Config; miss
     if (!(error instanceof UnverifiedCandidateError)) throw error;
     await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
     if (record !== null && !sameInputs) {
-      return { kind: "moved", reason: `the queue job built on ${record.start_head.slice(0, 12)} with ${record.checkpoints.length} checkpoint(s); the queue is now at ${start.slice(0, 12)} with ${ready.length}: the checkpoints wait for a run that builds on it` };
+      return {
+        kind: "moved",
+        reason: `the queue job built on ${record.start_head.slice(0, 12)} with ${record.checkpoints.length} checkpoint(s); the queue is now at ${start.slice(0, 12)} with ${ready.length}: the checkpoints wait for a run that builds on it`,
+      };
     }
     return refused(`it has no verify result for the candidate ${error.commit.slice(0, 12)} that its own checkpoints give`);
   }
   if (record !== null && sameInputs) {
-    if (record.head !== built.head) return refused(`its queue head ${record.head.slice(0, 12)} is not ${built.head.slice(0, 12)}, the one rebuilt here from the checked checkpoints`);
+    if (record.head !== built.head)
+      return refused(`its queue head ${record.head.slice(0, 12)} is not ${built.head.slice(0, 12)}, the one rebuilt here from the checked checkpoints`);
     const problem = await bundleProblem(deps, join(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
     if (problem !== null) return refused(problem);
     const results = built.events.flatMap((e) => e.results);
@@ -258,9 +278,16 @@ function sameOrders(a: readonly CheckpointOrder[], b: readonly CheckpointOrder[]
   return a.length === b.length && a.every((c, i) => c.item === b[i]?.item && c.attempt === b[i]?.attempt && c.commit === b[i]?.commit && c.base === b[i]?.base);
 }
 
-function publishSummary(mission: Mission, dispatched: readonly { item: string; attempt: number; runUrl: string | null }[], outcome: PublishOutcome | null): string {
+function publishSummary(
+  mission: Mission,
+  dispatched: readonly { item: string; attempt: number; runUrl: string | null }[],
+  outcome: PublishOutcome | null,
+): string {
   const rows = mission.items.map((i) => `| ${codeSpan(i.id)} | ${i.status} | ${i.attempts.length} |`);
-  const started = dispatched.length === 0 ? "" : `\n\nStarted: ${dispatched.map((d) => `${codeSpan(`${d.item}#${d.attempt}`)}${d.runUrl?.startsWith("http") ? ` ([run](${d.runUrl}))` : ""}`).join(", ")}`;
+  const started =
+    dispatched.length === 0
+      ? ""
+      : `\n\nStarted: ${dispatched.map((d) => `${codeSpan(`${d.item}#${d.attempt}`)}${d.runUrl?.startsWith("http") ? ` ([run](${d.runUrl}))` : ""}`).join(", ")}`;
   const queue = outcome === null || outcome.kind === "accepted" ? "" : `\n\n**Queue not published:** ${outcome.reason.replace(/[<>*_`[\]\\|]/g, " ")}`;
   return `### naruto ${codeSpan(mission.id)} · ${mission.status}\n\nQueue \`${mission.queue.branch}\` at \`${mission.queue.head.slice(0, 12)}\`${started}${queue}\n\n| item | status | attempts |\n|---|---|---|\n${rows.join("\n")}\n`;
 }

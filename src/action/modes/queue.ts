@@ -57,7 +57,10 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; dis
   }
   const folder = join(deps.tempDir, "naruto-legs");
   const runId = workRunOf(input.dispatch, deps.run);
-  const legs = runId === null ? null : await takeLegs({ github: deps.github, mission, runId, dispatched: input.dispatch.phase === "work" ? input.dispatch.items : null, folder });
+  const legs =
+    runId === null
+      ? null
+      : await takeLegs({ github: deps.github, mission, runId, dispatched: input.dispatch.phase === "work" ? input.dispatch.items : null, folder });
   for (const f of legs?.forgeries ?? []) deps.log.warning(`naruto: ${describeForgery(f)}`);
   for (const t of legs?.taken ?? []) await writeFile(join(artifact, `${t.artifact}.zip`), t.zip);
   if (input.dispatch.phase === "integrate" && waitingCheckpoints(mission).length === 0 && (legs === null || legs.taken.length + legs.failed.length === 0)) {
@@ -84,7 +87,11 @@ export async function prepareQueue(deps: ModeDeps, input: { mission: string; dis
     artifacts: folder,
     dispatch: { phase: input.dispatch.phase, items: [...input.dispatch.items], ...(input.dispatch.run === undefined ? {} : { run: input.dispatch.run }) },
     ...(onto === null ? {} : { onto }),
-    legs: (legs?.taken ?? []).map((t) => ({ item: t.item, attempt: t.attempt, job: { runId: legs?.runId ?? 0, runAttempt: t.job.runAttempt, name: t.job.name } })),
+    legs: (legs?.taken ?? []).map((t) => ({
+      item: t.item,
+      attempt: t.attempt,
+      job: { runId: legs?.runId ?? 0, runAttempt: t.job.runAttempt, name: t.job.name },
+    })),
     failed: (legs?.failed ?? []).map((f) => ({ item: f.item, attempt: f.attempt, reason: f.reason })),
   });
   deps.log.info(`the queue of ${id} is ready: the next step builds and verifies it, without any token`);
@@ -120,21 +127,39 @@ export async function queueStep(deps: AgentStepDeps, job: PreparedOf<"queue">): 
     const ctx = await engineContext(deps, config);
     const verify = config.queue.verify;
     const built = await buildQueue(
-      { ...ctx, now: () => new Date(time * 1000), verify, ...(verify === null ? {} : { verifier: recorded(queueVerifier(ctx, mission.id, verify), runs, log) }), log },
+      {
+        ...ctx,
+        now: () => new Date(time * 1000),
+        verify,
+        ...(verify === null ? {} : { verifier: recorded(queueVerifier(ctx, mission.id, verify), runs, log) }),
+        log,
+      },
       mission,
       ready,
     );
     head = built.head;
     results = built.events.flatMap((e) => e.results);
   }
-  const record: QueueRecord = { schema: "naruto.queue/v1", mission: mission.id, start_head: start, committer_time: time, entries: [...entries], checkpoints: ready, verify: runs, head, results };
+  const record: QueueRecord = {
+    schema: "naruto.queue/v1",
+    mission: mission.id,
+    start_head: start,
+    committer_time: time,
+    entries: [...entries],
+    checkpoints: ready,
+    verify: runs,
+    head,
+    results,
+  };
   await writeFile(join(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record, null, 2)}\n`);
   if (head !== start) {
     await gitText(git, { args: ["bundle", "create", join(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
   }
   const lines = results.map((r) => `- ${codeSpan(`${r.item}#${r.attempt}`)}: ${r.kind.replace("_", " ")}`);
   log.info(`queue of ${mission.id}: ${start.slice(0, 12)} → ${head.slice(0, 12)}, ${ready.length} checkpoint(s), ${runs.length} verify run(s)`);
-  await log.summary(`### naruto ${codeSpan(mission.id)} · queue\n\nBuilt ${codeSpan(head.slice(0, 12))} on ${codeSpan(start.slice(0, 12))} with ${runs.length} verify run(s); the publish job rebuilds it before anything is pushed.\n\n${lines.join("\n")}\n`);
+  await log.summary(
+    `### naruto ${codeSpan(mission.id)} · queue\n\nBuilt ${codeSpan(head.slice(0, 12))} on ${codeSpan(start.slice(0, 12))} with ${runs.length} verify run(s); the publish job rebuilds it before anything is pushed.\n\n${lines.join("\n")}\n`,
+  );
 }
 
 /**
@@ -148,7 +173,9 @@ function recorded(verify: VerifyCandidate, runs: QueueRecord["verify"], log: Act
     const output = tail(result.output, 16 * 1024);
     runs.push({ commit, exit_code: result.exitCode, output, ...(result.report === undefined ? {} : { report: recordedReport(result.report) }) });
     const text = quoteUntrusted(output);
-    log.info(`verify of ${commit.slice(0, 12)}: ${result.exitCode === 0 ? "green" : `red (exit ${result.exitCode ?? "none"})`}${text === "" ? "" : `\n${text}`}`);
+    log.info(
+      `verify of ${commit.slice(0, 12)}: ${result.exitCode === 0 ? "green" : `red (exit ${result.exitCode ?? "none"})`}${text === "" ? "" : `\n${text}`}`,
+    );
     return { exitCode: result.exitCode, output, ...(result.report === undefined ? {} : { report: result.report }) };
   };
 }

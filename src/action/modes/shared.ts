@@ -88,7 +88,8 @@ export function configCommitOf(mission: Mission): string {
 /** The config as committed at {@link configCommitOf} (reviewed code). */
 export async function missionConfig(deps: ModeDeps, mission: Mission): Promise<Config> {
   const loaded = loadConfig(await missionConfigText(deps, mission));
-  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${configCommitOf(mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, deps.configPath)}`);
+  if (!loaded.ok)
+    throw new ConfigInvalidError(`the config at ${configCommitOf(mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, deps.configPath)}`);
   return loaded.config;
 }
 
@@ -104,7 +105,8 @@ export async function missionConfigText(deps: ModeDeps, mission: Mission): Promi
 /** {@link missionConfig} from the text the action's step read; throws {@link ConfigInvalidError}. */
 export function configFromText(input: { text: string | null; path: string; mission: Mission }): Config {
   const loaded = loadConfig(input.text);
-  if (!loaded.ok) throw new ConfigInvalidError(`the config at ${configCommitOf(input.mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, input.path)}`);
+  if (!loaded.ok)
+    throw new ConfigInvalidError(`the config at ${configCommitOf(input.mission).slice(0, 12)} is invalid:\n${formatConfigErrors(loaded.errors, input.path)}`);
   return loaded.config;
 }
 
@@ -135,7 +137,10 @@ export async function handOver(deps: Pick<ModeDeps, "tempDir" | "log">, job: Pre
 export async function engineContext(deps: AgentStepDeps, config: Config): Promise<EngineContext> {
   const sandbox = await deps.chooseSandbox(config.sandbox);
   if (sandbox.kind === "none") deps.log.warning(`naruto: agents and verify commands run without a sandbox: ${sandbox.description}`);
-  else deps.log.info(`naruto: agents and verify commands run in the sandbox: ${sandbox.description}${sandbox.network.kind === "isolated" ? `; network: ${sandbox.network.via}` : ""}`);
+  else
+    deps.log.info(
+      `naruto: agents and verify commands run in the sandbox: ${sandbox.description}${sandbox.network.kind === "isolated" ? `; network: ${sandbox.network.via}` : ""}`,
+    );
   const hostNetwork = networkWarning(sandbox);
   if (hostNetwork !== null) deps.log.warning(`naruto: ${hostNetwork}`);
   return {

@@ -29,7 +29,9 @@ describe("the sweep's memory of ended missions", () => {
     expect((await reading(null)).ended.size).toBe(0);
     expect((await reading("not json")).ended.size).toBe(0);
     expect((await reading("[1,2]")).ended.size).toBe(0);
-    const mixed = await reading(JSON.stringify({ "m-a": { version: "v", updated_at: "2026-12-01T00:00:00Z", cleaned: true }, "m-b": { version: 3 }, "m-c": null }));
+    const mixed = await reading(
+      JSON.stringify({ "m-a": { version: "v", updated_at: "2026-12-01T00:00:00Z", cleaned: true }, "m-b": { version: 3 }, "m-c": null }),
+    );
     expect([...mixed.ended.keys()]).toEqual(["m-a"]);
   });
 });

@@ -48,7 +48,11 @@ export function settled(memory: SweepMemory, id: string, version: string | undef
 }
 
 /** Writes `ended` (missions no longer listed are dropped by the caller) when it differs from what was read. */
-export async function rememberSweep(github: Pick<GitHubPort, "createTree" | "createCommit" | "createRef" | "updateRef">, memory: SweepMemory, ended: ReadonlyMap<string, EndedMission>): Promise<boolean> {
+export async function rememberSweep(
+  github: Pick<GitHubPort, "createTree" | "createCommit" | "createRef" | "updateRef">,
+  memory: SweepMemory,
+  ended: ReadonlyMap<string, EndedMission>,
+): Promise<boolean> {
   const entries = [...ended.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const text = `${JSON.stringify(Object.fromEntries(entries), null, 1)}\n`;
   if (text === memory.text || (memory.text === null && entries.length === 0)) return false;

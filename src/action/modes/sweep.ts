@@ -36,7 +36,11 @@ const QUIET_MS = 10 * 60 * 1000;
 export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number; scheduleWindowMs?: number } = {}): Promise<void> {
   const retentionMs = options.retentionMs ?? BRANCH_RETENTION_MS;
   // The state refs with their versions (the index refs `by-issue/…` have slashes; mission ids never do).
-  const versions = new Map((await deps.github.listRefs(GITHUB_STATE_REF_PREFIX)).map((r) => [r.ref.slice(GITHUB_STATE_REF_PREFIX.length), r.sha] as const).filter(([id]) => id !== "" && !id.includes("/")));
+  const versions = new Map(
+    (await deps.github.listRefs(GITHUB_STATE_REF_PREFIX))
+      .map((r) => [r.ref.slice(GITHUB_STATE_REF_PREFIX.length), r.sha] as const)
+      .filter(([id]) => id !== "" && !id.includes("/")),
+  );
   const ids = [...versions.keys()];
   const memory = await recallSweep(deps.github).catch((): SweepMemory => ({ ended: new Map(), text: null }));
   const ended = new Map<string, EndedMission>();
@@ -59,19 +63,29 @@ export async function sweepMode(deps: ModeDeps, options: { retentionMs?: number;
     }
   }
   // The runs are on the default branch (`GITHUB_REF_NAME` of a scheduled run): its config counts.
-  const scheduled = await startScheduledMissions(deps, { defaultBranch: deps.ref, ...(options.scheduleWindowMs === undefined ? {} : { windowMs: options.scheduleWindowMs }) }).catch((error: unknown) => {
+  const scheduled = await startScheduledMissions(deps, {
+    defaultBranch: deps.ref,
+    ...(options.scheduleWindowMs === undefined ? {} : { windowMs: options.scheduleWindowMs }),
+  }).catch((error: unknown) => {
     deps.log.warning(`schedules not started: ${message(error)}`);
     return [`schedules not started: ${message(error).split("\n")[0] ?? ""}`];
   });
   for (const line of scheduled) deps.log.info(line);
   // Commands the App took (answered 202) and then lost, in a crash before handling them.
   const selfLogins = [...new Set([deps.botLogin ?? WORKFLOW_BOT, WORKFLOW_BOT])];
-  const missed = await answerMissedCommands({ ...deps, selfLogins, pullRequestHead: pullRequestHeadVia(deps.github) }, { defaultBranch: deps.ref }).catch((error: unknown) => {
-    deps.log.warning(`unanswered commands not looked for: ${message(error)}`);
-    return [];
-  });
-  for (const m of missed) scheduled.push(`#${m.issue}: unanswered /naruto comment ${m.comment} handled (${m.outcome.kind === "mission" ? `mission ${m.outcome.mission}` : m.outcome.kind})`);
-  await rememberSweep(deps.github, memory, ended).catch((error: unknown) => deps.log.warning(`what the sweep found ended is not remembered: ${message(error)}`));
+  const missed = await answerMissedCommands({ ...deps, selfLogins, pullRequestHead: pullRequestHeadVia(deps.github) }, { defaultBranch: deps.ref }).catch(
+    (error: unknown) => {
+      deps.log.warning(`unanswered commands not looked for: ${message(error)}`);
+      return [];
+    },
+  );
+  for (const m of missed)
+    scheduled.push(
+      `#${m.issue}: unanswered /naruto comment ${m.comment} handled (${m.outcome.kind === "mission" ? `mission ${m.outcome.mission}` : m.outcome.kind})`,
+    );
+  await rememberSweep(deps.github, memory, ended).catch((error: unknown) =>
+    deps.log.warning(`what the sweep found ended is not remembered: ${message(error)}`),
+  );
   const scheduleLines = scheduled.length === 0 ? "" : `\n${scheduled.map((l) => `- ${l}`).join("\n")}\n`;
   await deps.log.summary(`### naruto sweep\n\n${ids.length} mission(s)\n${lines.join("\n")}\n${scheduleLines}`);
 }
@@ -88,7 +102,10 @@ async function sweepMission(deps: ModeDeps, id: string, retentionMs: number): Pr
   const now = deps.now();
   if (isMissionTerminal(stored.mission.status)) {
     const due = now.getTime() - Date.parse(stored.mission.updated_at) >= retentionMs;
-    return { line: due ? await deleteOldBranches(deps, stored.mission) : null, ended: { version: stored.version, updated_at: stored.mission.updated_at, cleaned: due } };
+    return {
+      line: due ? await deleteOldBranches(deps, stored.mission) : null,
+      ended: { version: stored.version, updated_at: stored.mission.updated_at, cleaned: due },
+    };
   }
   return { line: await sweepUnderWay(deps, id, stored.mission, stored.version, now), ended: null };
 }
@@ -194,7 +211,10 @@ async function indexOlderMission(deps: ModeDeps, mission: Mission, version: stri
 
 async function deleteOldBranches(deps: ModeDeps, mission: Mission): Promise<string | null> {
   // Worker branches, and the branches that keep unfinished attempts' work (artifacts.ts).
-  const refs = [...(await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`)), ...(await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`))];
+  const refs = [
+    ...(await deps.github.listRefs(`refs/heads/naruto/${mission.id}--`)),
+    ...(await deps.github.listRefs(`refs/heads/naruto-attempts/${mission.id}/`)),
+  ];
   for (const { ref } of refs) await deps.github.deleteRef(ref);
   return refs.length === 0 ? null : `deleted ${refs.length} worker branch(es)`;
 }

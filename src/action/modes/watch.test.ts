@@ -6,10 +6,27 @@ import type { DispatchInput } from "../deps.ts";
 import { STARVED_MS, WATCH_BASE_POLL_MS, WATCH_BUDGET_PER_HOUR, watchMode, watchPollMs } from "./watch.ts";
 
 const MISSION = "m-1a2b3c4d";
-const WORK: DispatchInput = { phase: "work", items: [{ item: "fast", attempt: 1 }, { item: "slow", attempt: 1 }, { item: "mid", attempt: 2 }] };
+const WORK: DispatchInput = {
+  phase: "work",
+  items: [
+    { item: "fast", attempt: 1 },
+    { item: "slow", attempt: 1 },
+    { item: "mid", attempt: 2 },
+  ],
+};
 
 function job(name: string, status: "queued" | "in_progress" | "completed", conclusion: string | null = null): WorkflowJob {
-  return { id: name.length, name: `${name.includes(" ") ? "" : `work ${MISSION} `}${name}`, status, conclusion, url: "", startedAt: null, completedAt: null, runAttempt: 1, steps: [] };
+  return {
+    id: name.length,
+    name: `${name.includes(" ") ? "" : `work ${MISSION} `}${name}`,
+    status,
+    conclusion,
+    url: "",
+    startedAt: null,
+    completedAt: null,
+    runAttempt: 1,
+    steps: [],
+  };
 }
 
 /** A port that answers each read of the jobs with the next list of `reads` (the last one again when they run out). */
@@ -34,7 +51,11 @@ function world(reads: readonly (WorkflowJob[] | Error)[], dispatchFails: (Error 
   const log = { info: (m: string) => lines.push(m), warning: (m: string) => lines.push(`warning: ${m}`) } as never;
   const sleeps: number[] = [];
   const run = (input: Partial<{ dispatch: DispatchInput; runId: number | null }> = {}) =>
-    watchMode({ github, workflow: "naruto.yml", ref: "main", log }, { mission: MISSION, runId: 77, dispatch: WORK, ...input }, { pollMs: 5, sleep: async (ms) => void sleeps.push(ms) });
+    watchMode(
+      { github, workflow: "naruto.yml", ref: "main", log },
+      { mission: MISSION, runId: 77, dispatch: WORK, ...input },
+      { pollMs: 5, sleep: async (ms) => void sleeps.push(ms) },
+    );
   return { run, dispatched, lines, reads: () => read, sleeps };
 }
 
@@ -91,7 +112,7 @@ describe("the watch job", () => {
     await expect(unknown.run()).resolves.toMatchObject({ dispatched: 1 });
     expect(unknown.lines.some((l) => l.startsWith(`warning: watch ${MISSION}: the integrate run for fast#1 may not have started`))).toBe(true);
 
-    const refused = world(lists, [new GitHubError({ operation: "dispatch", status: 422, message: "Unexpected inputs provided: [\"run\"]" })]);
+    const refused = world(lists, [new GitHubError({ operation: "dispatch", status: 422, message: 'Unexpected inputs provided: ["run"]' })]);
     const outcome = await refused.run();
     expect(outcome.dispatched).toBe(0);
     expect(outcome.reason).toMatch(/^no integrate run \(.*Unexpected inputs.*\): the run's queue job integrates the legs once all ended$/);
@@ -99,7 +120,10 @@ describe("the watch job", () => {
   });
 
   it("survives failed reads, and gives up after five in a row", async () => {
-    const flaky = world([new Error("502"), [job("fast#1", "completed", "success"), job("slow#1", "completed", "success"), job("mid#2", "completed", "success")]]);
+    const flaky = world([
+      new Error("502"),
+      [job("fast#1", "completed", "success"), job("slow#1", "completed", "success"), job("mid#2", "completed", "success")],
+    ]);
     await expect(flaky.run()).resolves.toMatchObject({ dispatched: 0 });
     const down = world([new Error("Bad credentials")]);
     expect((await down.run()).reason).toBe("5 reads failed in a row: the run's queue job integrates the legs once all ended");
@@ -123,7 +147,10 @@ describe("the watch job's budget", () => {
 
   it("waits between reads as long as its run's pages need", async () => {
     const legs = Array.from({ length: 256 }, (_, i) => ({ item: `i${i}`, attempt: 1 }));
-    const w = world([[job("i0#1", "completed", "success"), job("i1#1", "in_progress")], [job("i0#1", "completed", "success"), job(`queue ${MISSION}`, "queued")]]);
+    const w = world([
+      [job("i0#1", "completed", "success"), job("i1#1", "in_progress")],
+      [job("i0#1", "completed", "success"), job(`queue ${MISSION}`, "queued")],
+    ]);
     await w.run({ dispatch: { phase: "work", items: legs } });
     expect(w.sleeps).toEqual([12]);
   });
@@ -135,7 +162,10 @@ describe("the watch job's budget", () => {
     expect(outcome.reason).toMatch(/^3 leg\(s\) waited \d+ s for a runner while none worked: this job gives its runner back/);
     expect(w.reads()).toBe(Math.ceil(STARVED_MS / 5));
     // Any leg under way resets the wait.
-    const busy = world([[job("fast#1", "in_progress"), job("slow#1", "queued"), job("mid#2", "queued")], [job("fast#1", "completed", "success"), job("slow#1", "completed", "success"), job("mid#2", "completed", "success")]]);
+    const busy = world([
+      [job("fast#1", "in_progress"), job("slow#1", "queued"), job("mid#2", "queued")],
+      [job("fast#1", "completed", "success"), job("slow#1", "completed", "success"), job("mid#2", "completed", "success")],
+    ]);
     expect((await busy.run()).reason).toMatch(/^all 3 legs ended/);
   });
 });

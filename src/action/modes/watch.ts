@@ -93,7 +93,8 @@ export async function watchMode(
     } catch (error) {
       failedReads += 1;
       deps.log.warning(`watch ${mission}: reading the jobs of run ${input.runId} failed (${describe(error)})`);
-      if (failedReads >= MAX_FAILED_READS) return stop(dispatched, `${failedReads} reads failed in a row: the run's queue job integrates the legs once all ended`);
+      if (failedReads >= MAX_FAILED_READS)
+        return stop(dispatched, `${failedReads} reads failed in a row: the run's queue job integrates the legs once all ended`);
       await timing.sleep(pollMs);
       continue;
     }
@@ -109,7 +110,10 @@ export async function watchMode(
     const queued = ours.filter((j) => j.status !== "in_progress" && j.status !== "completed").length;
     starvedMs = working === 0 && queued > 0 ? starvedMs + pollMs : 0;
     if (starvedMs >= STARVED_MS) {
-      return stop(dispatched, `${queued} leg(s) waited ${Math.round(starvedMs / 1000)} s for a runner while none worked: this job gives its runner back, and the run's queue job integrates the legs once all ended`);
+      return stop(
+        dispatched,
+        `${queued} leg(s) waited ${Math.round(starvedMs / 1000)} s for a runner while none worked: this job gives its runner back, and the run's queue job integrates the legs once all ended`,
+      );
     }
     // A cancelled or skipped leg left no artifact: nothing of it to integrate.
     const fresh = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
@@ -119,7 +123,9 @@ export async function watchMode(
         await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: integrateRunInputs(mission, input.runId) });
         dispatched += 1;
         for (const j of fresh) taken.add(j.name);
-        deps.log.info(`watch ${mission}: ${names.join(", ")} ended; integrate run dispatched for the legs of run ${input.runId} ended so far (${legs.size - ended.length} still working)`);
+        deps.log.info(
+          `watch ${mission}: ${names.join(", ")} ended; integrate run dispatched for the legs of run ${input.runId} ended so far (${legs.size - ended.length} still working)`,
+        );
       } catch (error) {
         if (!(error instanceof OutcomeUnknownError)) {
           // An older workflow file without the integrate phase refuses it, and so would every

@@ -49,7 +49,13 @@ export async function prepareWork(deps: ModeDeps, input: { mission: string; item
   }
   const configText = await missionConfigText(deps, mission);
   const job = deps.run === null ? null : { runId: deps.run.id, runAttempt: deps.run.attempt, name: workLegName(id, item.id, entry.attempt) };
-  await handOver(deps, { kind: "work", ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }), item: item.id, attempt: entry.attempt, job });
+  await handOver(deps, {
+    kind: "work",
+    ...preparedCommon(mission, { configPath: deps.configPath, configText, artifact }),
+    item: item.id,
+    attempt: entry.attempt,
+    job,
+  });
   deps.log.info(`${item.id}#${entry.attempt} is ready: the next step runs the agent, without any token`);
 }
 
@@ -86,7 +92,10 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
   if (o.kind === "checkpointed" || partial.commit !== null) {
     // Only base..checkpoint travels: the queue and publish jobs have the queue already.
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
-    await gitText(deps.git, { args: ["bundle", "create", join(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`], cwd: deps.workspace });
+    await gitText(deps.git, {
+      args: ["bundle", "create", join(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`],
+      cwd: deps.workspace,
+    });
   }
   const result: WorkResult = {
     schema: "naruto.work-result/v1",
@@ -116,9 +125,15 @@ export async function workStep(deps: AgentStepDeps, job: PreparedOf<"work">, opt
 async function partialWork(deps: AgentStepDeps, mission: string, item: string, o: AttemptOutcome): Promise<{ outcome: AttemptOutcome; commit: string | null }> {
   if (o.kind === "checkpointed" || o.kind === "no_changes" || o.kind === "out_of_scope" || o.work?.kind !== "kept") return { outcome: o, commit: null };
   const notKept = (why: string) => ({ outcome: { ...o, work: { kind: "not_kept" as const, why } }, commit: null });
-  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent") return notKept("a work job keeps the work of a timed-out or failed attempt only");
-  if (o.work.outside.length > 0) return notKept(`it changed what the item may not: ${o.work.outside.slice(0, 5).join(", ")}${o.work.outside.length > 5 ? ", …" : ""}`);
-  const { code, stdout } = await deps.git({ args: ["rev-parse", "--verify", "--quiet", `refs/heads/${workerBranch(mission, item)}^{commit}`], cwd: deps.workspace, okCodes: [1] });
+  if (o.kind !== "timed_out" && o.kind !== "failed" && o.kind !== "permanent")
+    return notKept("a work job keeps the work of a timed-out or failed attempt only");
+  if (o.work.outside.length > 0)
+    return notKept(`it changed what the item may not: ${o.work.outside.slice(0, 5).join(", ")}${o.work.outside.length > 5 ? ", …" : ""}`);
+  const { code, stdout } = await deps.git({
+    args: ["rev-parse", "--verify", "--quiet", `refs/heads/${workerBranch(mission, item)}^{commit}`],
+    cwd: deps.workspace,
+    okCodes: [1],
+  });
   const tip = stdout.toString("utf8").trim();
   return code === 0 && tip === o.work.commit ? { outcome: o, commit: tip } : notKept("it is not on the worker branch the work job sends");
 }
@@ -156,8 +171,18 @@ function agentOutput(deps: AgentStepDeps): (item: string, chunk: Buffer) => void
 function workSummary(mission: Mission, item: MissionItem, r: WorkResult): string {
   const o = r.outcome;
   const detail =
-    o.kind === "checkpointed" ? `checkpoint \`${o.commit.slice(0, 12)}\` changing ${o.changed.length} path(s): ${o.changed.slice(0, 20).map((p) => codeSpan(p)).join(", ")}` :
-    o.kind === "out_of_scope" ? `out of scope: ${o.paths.slice(0, 20).map((p) => inlineText(p, 200)).join(", ")}` :
-    o.kind === "no_changes" ? "no changes" : inlineText(outcomeReason(o), 1000);
+    o.kind === "checkpointed"
+      ? `checkpoint \`${o.commit.slice(0, 12)}\` changing ${o.changed.length} path(s): ${o.changed
+          .slice(0, 20)
+          .map((p) => codeSpan(p))
+          .join(", ")}`
+      : o.kind === "out_of_scope"
+        ? `out of scope: ${o.paths
+            .slice(0, 20)
+            .map((p) => inlineText(p, 200))
+            .join(", ")}`
+        : o.kind === "no_changes"
+          ? "no changes"
+          : inlineText(outcomeReason(o), 1000);
   return `### naruto ${codeSpan(mission.id)} · ${codeSpan(item.id)} attempt ${r.attempt}\n\n**${o.kind}** — ${detail}\n\nThe queue and publish jobs re-check this result before anything of it is pushed.\n`;
 }

@@ -106,7 +106,9 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
       // Which window the kill hit, read off the fake: before the 👀, between it and the mission's first save, or after.
       const eyes = [...w.fake.repo(REPO).reactions.values()].some((r) => r.subject.kind === "comment" && r.subject.id === commentId && r.content === "eyes");
       const stored = (await w.bareGit("for-each-ref", "--format=%(refname)", `refs/heads/naruto-state/${id}`)) !== "";
-      story.push(`App killed ${delay} ms after the command's delivery (${eyes ? "after" : "before"} its 👀, ${stored ? "after" : "before"} the mission's first save)`);
+      story.push(
+        `App killed ${delay} ms after the command's delivery (${eyes ? "after" : "before"} its 👀, ${stored ? "after" : "before"} the mission's first save)`,
+      );
     } else {
       await w.deliverComment(commentId);
     }
@@ -166,7 +168,13 @@ export async function runSeed(input: SeedInput): Promise<SeedResult> {
     return { seed, failures, faults: injector.log, story, summary };
   } catch (error) {
     injector.stop();
-    return { seed, failures: [`the campaign itself failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n${w.appLogs()}`], faults: injector.log, story, summary: "error" };
+    return {
+      seed,
+      failures: [`the campaign itself failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n${w.appLogs()}`],
+      faults: injector.log,
+      story,
+      summary: "error",
+    };
   } finally {
     await w.close();
   }

@@ -60,7 +60,8 @@ async function queueCommits(world: AppWorld, m: Mission): Promise<string[]> {
     byItem.set(item, [...(byItem.get(item) ?? []), commit]);
     const changed = (await world.bareGit("diff-tree", "--no-commit-id", "--name-status", "-r", commit)).split("\n").filter((l) => l !== "");
     const want = `A\t${fileOf(item)}`;
-    if (changed.length !== 1 || changed[0] !== want) found.push(`commit ${commit.slice(0, 12)} of item ${item} changes ${JSON.stringify(changed)}, not only ${JSON.stringify(want)}`);
+    if (changed.length !== 1 || changed[0] !== want)
+      found.push(`commit ${commit.slice(0, 12)} of item ${item} changes ${JSON.stringify(changed)}, not only ${JSON.stringify(want)}`);
   }
   for (const i of m.items) {
     const commits = byItem.get(i.id) ?? [];
@@ -84,10 +85,13 @@ async function comments(world: AppWorld, m: Mission): Promise<string[]> {
   if (m.status === "done" && verdicts.length === 0) found.push("the mission is done, and no verdict comment was posted");
   const verdict = verdicts[0];
   if (verdict === undefined || m.verdict === null) return found;
-  if (!verdict.body.includes(`naruto verdict: ${m.verdict.verdict}`)) found.push(`the verdict comment does not say the mission's verdict (${m.verdict.verdict})`);
+  if (!verdict.body.includes(`naruto verdict: ${m.verdict.verdict}`))
+    found.push(`the verdict comment does not say the mission's verdict (${m.verdict.verdict})`);
   const head = await world.bareGit("rev-parse", "--verify", "--quiet", `refs/heads/${m.queue.branch}`).catch(() => m.base.commit);
   if (!verdict.body.includes(shortSha(head))) found.push(`the verdict comment does not name the queue head on GitHub (${shortSha(head)})`);
-  const onQueue = (await world.bareGit("log", "--format=%(trailers:key=Naruto-Item,valueonly)", `${m.base.commit}..${head}`)).split("\n").filter((l) => l.trim() !== "");
+  const onQueue = (await world.bareGit("log", "--format=%(trailers:key=Naruto-Item,valueonly)", `${m.base.commit}..${head}`))
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const said = `${new Set(onQueue).size} of ${m.items.length} integrated`;
   if (!verdict.body.includes(said)) found.push(`the verdict comment does not say "${said}", which the queue on GitHub holds`);
   return found;
@@ -130,8 +134,20 @@ function dispatches(world: AppWorld, id: string): string[] {
  * work, the sweep's record of ended missions; GitHub's own pull refs; and the default branch.
  */
 async function refs(world: AppWorld, id: string, items: readonly string[]): Promise<string[]> {
-  const allowed = new Set([`refs/heads/main`, SWEEP_MEMORY_REF, `refs/heads/naruto/${id}`, `refs/heads/naruto-state/${id}`, ...items.map((i) => `refs/heads/naruto/${id}--${i}`)]);
+  const allowed = new Set([
+    `refs/heads/main`,
+    SWEEP_MEMORY_REF,
+    `refs/heads/naruto/${id}`,
+    `refs/heads/naruto-state/${id}`,
+    ...items.map((i) => `refs/heads/naruto/${id}--${i}`),
+  ]);
   const all = (await world.bareGit("for-each-ref", "--format=%(refname)")).split("\n").filter((r) => r !== "");
-  const stray = all.filter((r) => !allowed.has(r) && !/^refs\/pull\/\d+\/(head|merge)$/.test(r) && !new RegExp(`^refs/heads/naruto-attempts/${id}/[^/]+/\\d+$`).test(r) && !new RegExp(`^refs/heads/naruto-state/by-issue/\\d+/${id}$`).test(r));
+  const stray = all.filter(
+    (r) =>
+      !allowed.has(r) &&
+      !/^refs\/pull\/\d+\/(head|merge)$/.test(r) &&
+      !new RegExp(`^refs/heads/naruto-attempts/${id}/[^/]+/\\d+$`).test(r) &&
+      !new RegExp(`^refs/heads/naruto-state/by-issue/\\d+/${id}$`).test(r),
+  );
   return stray.length === 0 ? [] : [`refs outside the documented ones: ${stray.join(", ")}`];
 }

@@ -27,7 +27,12 @@ export const actionNoBarrier: Scenario = {
       const mission = await world.mission(id);
       check(mission !== null, "the mission is not stored", runs);
       const result = missionResult(mission);
-      checkEqual(Object.fromEntries(result.items.map((i) => [i.id, i.status])), { fast: "integrated", slow: "integrated", "after-fast": "integrated" }, "item statuses", runs);
+      checkEqual(
+        Object.fromEntries(result.items.map((i) => [i.id, i.status])),
+        { fast: "integrated", slow: "integrated", "after-fast": "integrated" },
+        "item statuses",
+        runs,
+      );
       checkEqual(result.status, "done", "mission status", runs);
       for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
 
@@ -37,7 +42,11 @@ export const actionNoBarrier: Scenario = {
       checkEqual(item("after-fast")?.attempts[0]?.base, item("fast")?.commit, "after-fast started from the queue holding fast", runs);
       const watched = runs.find((r) => r.id === batch)?.jobs.find((j) => j.job === "watch");
       checkEqual(watched?.result, "success", "the work run's watch job", runs);
-      check(runs.some((r) => r.title === `naruto integrate ${id}`), "the watch job started an integrate run", runs);
+      check(
+        runs.some((r) => r.title === `naruto integrate ${id}`),
+        "the watch job started an integrate run",
+        runs,
+      );
       const files = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n");
       for (const f of ["src/fast.js", "src/slow.txt", "src/after.txt"]) check(files.includes(f), `${f} is on the queue`, runs);
       world.fake.assertNoViolations();

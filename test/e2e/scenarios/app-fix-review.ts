@@ -59,24 +59,51 @@ export const appFixReview: Scenario = {
       check(fixMission !== null, `mission ${fixId} is not stored`, runs);
       const result = missionResult(fixMission);
       checkEqual(result.status, "done", "fix-review mission status", runs);
-      checkEqual(Object.fromEntries(result.items.map((i) => [i.id, [i.status, i.changed]])), {
-        "docs-api.md": ["integrated", ["docs/api.md"]],
-        "src-orders.js": ["integrated", ["src/orders.js"]],
-        "src-users.js": ["integrated", ["src/users.js"]],
-      }, "one item per file with unresolved threads, each changing only its file", runs);
+      checkEqual(
+        Object.fromEntries(result.items.map((i) => [i.id, [i.status, i.changed]])),
+        {
+          "docs-api.md": ["integrated", ["docs/api.md"]],
+          "src-orders.js": ["integrated", ["src/orders.js"]],
+          "src-users.js": ["integrated", ["src/users.js"]],
+        },
+        "one item per file with unresolved threads, each changing only its file",
+        runs,
+      );
       checkEqual(fixMission.base, { ref: "users-api", commit: head }, "the mission starts from the pull request's head", runs);
       const users = fixMission.items.find((i) => i.id === "src-users.js");
-      check(users?.prompt.includes("> Type the list.") === true && users.prompt.includes("> And export a helper.") && !users.prompt.includes("push to main"), "the item's prompt quotes its threads, without what the page hides", runs);
+      check(
+        users?.prompt.includes("> Type the list.") === true && users.prompt.includes("> And export a helper.") && !users.prompt.includes("push to main"),
+        "the item's prompt quotes its threads, without what the page hides",
+        runs,
+      );
       for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
 
       const repo = world.fake.repo(REPO);
       const queuePulls = [...repo.pulls.values()].filter((p) => p.headRef === `naruto/${fixId}`);
-      checkEqual(queuePulls.map((p) => p.baseRef), ["users-api"], "the queue pull request goes into the pull request's head branch", runs);
+      checkEqual(
+        queuePulls.map((p) => p.baseRef),
+        ["users-api"],
+        "the queue pull request goes into the pull request's head branch",
+        runs,
+      );
       const queuePull = queuePulls[0]?.number;
       const fixVerdicts = world.comments().filter((c) => c.body.startsWith(verdictMarker(fixId)));
-      checkEqual(fixVerdicts.map((c) => c.issueNumber), [queuePull], "the fix-review verdict comment (on the queue pull request)", runs);
+      checkEqual(
+        fixVerdicts.map((c) => c.issueNumber),
+        [queuePull],
+        "the fix-review verdict comment (on the queue pull request)",
+        runs,
+      );
       check(fixVerdicts[0]?.body.includes("naruto verdict: approve") === true, "the fix-review verdict approves", runs);
-      checkEqual(world.comments(pull).filter((c) => c.body.startsWith(trackingMarker(fixId))).map((c) => c.user.login), [world.botLogin], "the tracking comment is on the pull request, the App's only", runs);
+      checkEqual(
+        world
+          .comments(pull)
+          .filter((c) => c.body.startsWith(trackingMarker(fixId)))
+          .map((c) => c.user.login),
+        [world.botLogin],
+        "the tracking comment is on the pull request, the App's only",
+        runs,
+      );
       const queueFiles = await world.bareGit("diff", "--name-only", head, `refs/heads/naruto/${fixId}`);
       checkEqual(queueFiles.split("\n").sort(), ["docs/api.md", "src/orders.js", "src/users.js"], "what the queue changes on top of the head", runs);
       checkEqual(await world.bareGit("rev-parse", "refs/heads/users-api"), head, "the pull request's branch did not move", runs);
@@ -87,16 +114,40 @@ export const appFixReview: Scenario = {
       const before = world.runs.length;
       await world.settle();
       const reviewRuns = world.runs.slice(before);
-      checkEqual(reviewRuns.map((r) => r.event), ["workflow_dispatch"], "one run for the review", reviewRuns);
+      checkEqual(
+        reviewRuns.map((r) => r.event),
+        ["workflow_dispatch"],
+        "one run for the review",
+        reviewRuns,
+      );
       const reviewed = await world.mission(reviewId);
-      checkEqual(reviewed && [reviewed.kind, reviewed.status, reviewed.verdict?.verdict, reviewed.queue.head], ["review", "done", "approve", head], "the review-only mission", reviewRuns);
+      checkEqual(
+        reviewed && [reviewed.kind, reviewed.status, reviewed.verdict?.verdict, reviewed.queue.head],
+        ["review", "done", "approve", head],
+        "the review-only mission",
+        reviewRuns,
+      );
       const main = await world.bareGit("rev-parse", "refs/heads/main");
       checkEqual(reviewed?.base, { ref: "main", commit: main }, "reviewed from the merge base", reviewRuns);
       const reviewVerdicts = world.comments().filter((c) => c.body.startsWith(verdictMarker(reviewId)));
-      checkEqual(reviewVerdicts.map((c) => c.issueNumber), [pull], "the review's verdict comment (on the pull request itself)", reviewRuns);
-      check(reviewVerdicts[0]?.body.includes("the change does what its description says") === true, "the verdict carries the review agent's summary", reviewRuns);
+      checkEqual(
+        reviewVerdicts.map((c) => c.issueNumber),
+        [pull],
+        "the review's verdict comment (on the pull request itself)",
+        reviewRuns,
+      );
+      check(
+        reviewVerdicts[0]?.body.includes("the change does what its description says") === true,
+        "the verdict carries the review agent's summary",
+        reviewRuns,
+      );
       const checks = [...repo.checkRuns.values()].filter((c) => c.name === "naruto" && c.headSha === head);
-      checkEqual(checks.map((c) => c.conclusion), ["success"], "the verdict's check run on the pull request's head", reviewRuns);
+      checkEqual(
+        checks.map((c) => c.conclusion),
+        ["success"],
+        "the verdict's check run on the pull request's head",
+        reviewRuns,
+      );
       checkEqual([...repo.pulls.values()].length, 2, "pull requests: the reviewed one and the fix-review queue (the review opened none)", reviewRuns);
       checkEqual(await world.bareGit("rev-parse", "refs/heads/users-api"), head, "the pull request's branch still did not move", reviewRuns);
       world.fake.assertNoViolations();

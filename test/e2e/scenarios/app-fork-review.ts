@@ -14,7 +14,11 @@ import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
 const FORKER = "octo-forker";
-const VERDICT = JSON.stringify({ verdict: "request_changes", summary: "the heading loses the product's name", findings: [{ severity: "warning", message: "keep the name in the heading", path: "docs/api.md", line: 1 }] });
+const VERDICT = JSON.stringify({
+  verdict: "request_changes",
+  summary: "the heading loses the product's name",
+  findings: [{ severity: "warning", message: "keep the name in the heading", path: "docs/api.md", line: 1 }],
+});
 
 const CONFIG = `version: 1
 agents:
@@ -33,7 +37,8 @@ export const appForkReview: Scenario = {
       const pull = await world.openPullRequest({ as: FORKER, branch: "heading", files: { "docs/api.md": "# API\n" }, title: "Shorter heading", fork: true });
       const head = await world.bareGit("rev-parse", `refs/pull/${pull}/head`);
       const refsBefore = await world.bareGit("for-each-ref", "--format=%(refname)");
-      const replies = (commentId: number) => world.comments(pull).filter((c) => c.user.login === world.botLogin && c.body.includes(markerFor(`reply:${commentId}`)));
+      const replies = (commentId: number) =>
+        world.comments(pull).filter((c) => c.user.login === world.botLogin && c.body.includes(markerFor(`reply:${commentId}`)));
 
       // The fork's author: one polite reply, nothing run.
       const byForker = await world.comment({ as: FORKER, body: "/naruto review", issue: pull });
@@ -51,18 +56,43 @@ export const appForkReview: Scenario = {
       const review = await world.comment({ as: MAINTAINER, body: "/naruto review", issue: pull });
       const id = missionIdFor(REPO, review.commentId);
       const runs = await world.settle();
-      checkEqual(runs.map((r) => r.event), ["workflow_dispatch"], "one run for the review", runs);
+      checkEqual(
+        runs.map((r) => r.event),
+        ["workflow_dispatch"],
+        "one run for the review",
+        runs,
+      );
       for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
       const reviewed = await world.mission(id);
-      checkEqual(reviewed && [reviewed.kind, reviewed.status, reviewed.verdict?.verdict, reviewed.queue.head], ["review", "done", "request_changes", head], "the review-only mission on the fork's head", runs);
+      checkEqual(
+        reviewed && [reviewed.kind, reviewed.status, reviewed.verdict?.verdict, reviewed.queue.head],
+        ["review", "done", "request_changes", head],
+        "the review-only mission on the fork's head",
+        runs,
+      );
       const verdicts = world.comments().filter((c) => c.body.startsWith(verdictMarker(id)));
-      checkEqual(verdicts.map((c) => c.issueNumber), [pull], "the verdict comment (on the fork's pull request)", runs);
+      checkEqual(
+        verdicts.map((c) => c.issueNumber),
+        [pull],
+        "the verdict comment (on the fork's pull request)",
+        runs,
+      );
       check(verdicts[0]?.body.includes("keep the name in the heading") === true, "the verdict carries the review agent's finding", runs);
       const repo = world.fake.repo(REPO);
       const checks = [...repo.checkRuns.values()].filter((c) => c.name === "naruto" && c.headSha === head);
-      checkEqual(checks.map((c) => c.conclusion), ["failure"], "the verdict's check run on the fork's head", runs);
+      checkEqual(
+        checks.map((c) => c.conclusion),
+        ["failure"],
+        "the verdict's check run on the fork's head",
+        runs,
+      );
 
-      checkEqual([...repo.pulls.values()].map((p) => p.number), [pull], "pull requests (the review opened none)", runs);
+      checkEqual(
+        [...repo.pulls.values()].map((p) => p.number),
+        [pull],
+        "pull requests (the review opened none)",
+        runs,
+      );
       const refsAfter = (await world.bareGit("for-each-ref", "--format=%(refname)")).split("\n").filter((r) => !refsBefore.split("\n").includes(r));
       check(
         refsAfter.every((r) => r === `refs/heads/naruto/${id}` || r.startsWith("refs/heads/naruto-state/")),

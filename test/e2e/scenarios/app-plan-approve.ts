@@ -22,15 +22,33 @@ export const appPlanApprove: Scenario = {
       await world.settle();
       checkEqual((await world.mission(id))?.status, "awaiting_approval", "mission status once planned", world.runs);
       checkEqual(phases(), ["plan"], "dispatches while the plan waits (nothing runs)", world.runs);
-      checkEqual(await world.bareGit("for-each-ref", "--format=%(refname)", `refs/heads/naruto/${id}--*`), "", "worker branches while the plan waits", world.runs);
+      checkEqual(
+        await world.bareGit("for-each-ref", "--format=%(refname)", `refs/heads/naruto/${id}--*`),
+        "",
+        "worker branches while the plan waits",
+        world.runs,
+      );
       const tracking = world.comments(1).filter((c) => c.body.startsWith(trackingMarker(id)));
-      check(tracking.some((c) => c.body.includes("guide")), "the plan is posted in the tracking comment", world.runs);
+      check(
+        tracking.some((c) => c.body.includes("guide")),
+        "the plan is posted in the tracking comment",
+        world.runs,
+      );
 
       const approval = await world.comment({ as: MAINTAINER, body: "/naruto approve" });
-      check([...world.fake.repo(REPO).reactions.values()].some((r) => r.content === "eyes" && r.subject.kind === "comment" && r.subject.id === approval.commentId), "the App reacted 👀 to the approval", world.runs);
+      check(
+        [...world.fake.repo(REPO).reactions.values()].some((r) => r.content === "eyes" && r.subject.kind === "comment" && r.subject.id === approval.commentId),
+        "the App reacted 👀 to the approval",
+        world.runs,
+      );
       checkEqual((await world.mission(id))?.status, "running", "mission status once approved", world.runs);
       const work = world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "work");
-      checkEqual(work.map((d) => [d.actor, d.inputs["items"]]), [[world.botLogin, JSON.stringify([{ item: "guide", attempt: 1 }])]], "work dispatched by the App on approval", world.runs);
+      checkEqual(
+        work.map((d) => [d.actor, d.inputs["items"]]),
+        [[world.botLogin, JSON.stringify([{ item: "guide", attempt: 1 }])]],
+        "work dispatched by the App on approval",
+        world.runs,
+      );
 
       await world.settle();
       await checkFinished(world, id, { items: ["guide"], files: ["docs/guide.md"] });

@@ -27,8 +27,16 @@ export const appRedelivery: Scenario = {
       const tracking = () => world.comments(1).filter((c) => c.body.startsWith(trackingMarker(id)));
       checkEqual(await world.missionIds(), [id], "missions");
       checkEqual(dispatches(), [`${id} plan`], "dispatches");
-      checkEqual(tracking().map((c) => c.user.login), [world.botLogin], "tracking comments");
-      checkEqual([...world.fake.repo(REPO).reactions.values()].filter((r) => r.subject.kind === "comment" && r.subject.id === commentId).map((r) => r.content), ["eyes"], "reactions on the command");
+      checkEqual(
+        tracking().map((c) => c.user.login),
+        [world.botLogin],
+        "tracking comments",
+      );
+      checkEqual(
+        [...world.fake.repo(REPO).reactions.values()].filter((r) => r.subject.kind === "comment" && r.subject.id === commentId).map((r) => r.content),
+        ["eyes"],
+        "reactions on the command",
+      );
 
       // Once the plan ran and work was dispatched, the same delivery must not start anything.
       await world.runPending();
@@ -41,7 +49,11 @@ export const appRedelivery: Scenario = {
       checkEqual((await world.mission(id))?.seq, seq, "mission seq after the late redelivery", world.runs);
       checkEqual(await world.bareGit("rev-parse", `refs/heads/naruto-state/${id}`), state, "the state ref after the late redelivery", world.runs);
       checkEqual(await world.missionIds(), [id], "missions after the late redelivery", world.runs);
-      check(tracking().length >= 1 && tracking().filter((c) => c.user.login === world.botLogin).length === 1, "still one tracking comment by the App", world.runs);
+      check(
+        tracking().length >= 1 && tracking().filter((c) => c.user.login === world.botLogin).length === 1,
+        "still one tracking comment by the App",
+        world.runs,
+      );
       world.fake.assertNoViolations();
     }),
 };

@@ -38,9 +38,18 @@ export const appRefusals: Scenario = {
         const replies = byApp.filter((c) => c.body.includes(markerFor(`reply:${refused.get(login) ?? 0}`)));
         checkEqual(replies.length, 1, `replies to ${login}`);
         const body = replies[0]?.body ?? "";
-        check(body.includes("Sorry, naruto did not start") && body.includes(`@${login}`) && body.includes("Nothing was changed"), `the reply to ${login} is polite and says why: ${body}`);
+        check(
+          body.includes("Sorry, naruto did not start") && body.includes(`@${login}`) && body.includes("Nothing was changed"),
+          `the reply to ${login} is polite and says why: ${body}`,
+        );
       }
-      check(world.comments().filter((c) => c.user.login === world.botLogin).every((c) => !ignored.some((id) => c.body.includes(markerFor(`reply:${id}`)))), "no reply to an ignored comment");
+      check(
+        world
+          .comments()
+          .filter((c) => c.user.login === world.botLogin)
+          .every((c) => !ignored.some((id) => c.body.includes(markerFor(`reply:${id}`)))),
+        "no reply to an ignored comment",
+      );
 
       checkEqual(await world.missionIds(), [], "missions");
       checkEqual(world.fake.dispatches.length, 0, "dispatches");

@@ -18,7 +18,12 @@ export const appRestart: Scenario = {
       const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Build the tiny library", TWO_ITEM_PLAN) });
       const id = missionIdFor(REPO, commentId);
       await world.runPending(); // the plan run: work on `schema` is dispatched
-      checkEqual(world.fake.dispatches.map((d) => d.inputs["phase"]), ["plan", "work"], "dispatches after the plan run", world.runs);
+      checkEqual(
+        world.fake.dispatches.map((d) => d.inputs["phase"]),
+        ["plan", "work"],
+        "dispatches after the plan run",
+        world.runs,
+      );
 
       const firstPid = world.app.pid;
       let killed = false;
@@ -39,7 +44,12 @@ export const appRestart: Scenario = {
       const sentBefore = world.runHooks.sent.length;
 
       await world.settle();
-      checkEqual(world.runHooks.sent.slice(sentBefore).filter((s) => s.result.status !== 202).length, 0, "run events the restarted App did not answer with 202", world.runs);
+      checkEqual(
+        world.runHooks.sent.slice(sentBefore).filter((s) => s.result.status !== 202).length,
+        0,
+        "run events the restarted App did not answer with 202",
+        world.runs,
+      );
       check(appUpdatesOf(world, tracking()?.id ?? 0) > before, "the restarted App updated the tracking comment", world.runs);
       await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
     });

@@ -19,26 +19,43 @@ const CALLS_PER_ITEM = 6;
 export const appScale: Scenario = {
   name: "app-scale",
   run: () =>
-    withAppWorld({ config: APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${ITEMS}`), appEnv: { NARUTO_TRACKING_INTERVAL_MS: "5000" } }, async (world) => {
-      const before = world.fake.requests.length;
-      const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan(`/naruto ${ITEMS} files`, independentPlan(ITEMS)) });
-      const id = missionIdFor(REPO, commentId);
-      await world.settle(ITEMS + 20);
-      await world.idle();
-      const mission = await world.mission(id);
-      check(mission !== null, "no mission", world.runs);
-      const result = missionResult(mission);
-      checkEqual(result.status, "done", "mission status", world.runs);
-      checkEqual(result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status}`), [], "items not integrated", world.runs);
-      const files = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n").filter((f) => f.startsWith("src/"));
-      checkEqual(files.length, ITEMS, "files on the queue", world.runs);
-      const workRuns = world.runs.filter((r) => r.title === `naruto work ${id}`);
-      checkEqual(workRuns.length, 1, "work runs (the 64 ready items start as one matrix)", world.runs);
+    withAppWorld(
+      { config: APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${ITEMS}`), appEnv: { NARUTO_TRACKING_INTERVAL_MS: "5000" } },
+      async (world) => {
+        const before = world.fake.requests.length;
+        const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan(`/naruto ${ITEMS} files`, independentPlan(ITEMS)) });
+        const id = missionIdFor(REPO, commentId);
+        await world.settle(ITEMS + 20);
+        await world.idle();
+        const mission = await world.mission(id);
+        check(mission !== null, "no mission", world.runs);
+        const result = missionResult(mission);
+        checkEqual(result.status, "done", "mission status", world.runs);
+        checkEqual(
+          result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status}`),
+          [],
+          "items not integrated",
+          world.runs,
+        );
+        const files = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n").filter((f) => f.startsWith("src/"));
+        checkEqual(files.length, ITEMS, "files on the queue", world.runs);
+        const workRuns = world.runs.filter((r) => r.title === `naruto work ${id}`);
+        checkEqual(workRuns.length, 1, "work runs (the 64 ready items start as one matrix)", world.runs);
 
-      const calls = apiCallsSince(world, before);
-      const counted = calls.total - calls.notModified;
-      const top = calls.byOperation.slice(0, 8).map(([op, n]) => `${op} ${n}`).join("; ");
-      check(counted <= CALLS_PER_ITEM * ITEMS, `${counted} API calls counted by the rate limit (${calls.total} with ${calls.notModified} 304s; App ${calls.app}, jobs ${calls.jobs}) for ${ITEMS} items: more than ${CALLS_PER_ITEM} per item; most: ${top}`, world.runs);
-      console.log(`e2e app-scale: ${ITEMS} items, ${counted} API calls counted by the rate limit (${(counted / ITEMS).toFixed(2)}/item), ${calls.notModified} 304s, ${world.runs.length} runs`);
-    }),
+        const calls = apiCallsSince(world, before);
+        const counted = calls.total - calls.notModified;
+        const top = calls.byOperation
+          .slice(0, 8)
+          .map(([op, n]) => `${op} ${n}`)
+          .join("; ");
+        check(
+          counted <= CALLS_PER_ITEM * ITEMS,
+          `${counted} API calls counted by the rate limit (${calls.total} with ${calls.notModified} 304s; App ${calls.app}, jobs ${calls.jobs}) for ${ITEMS} items: more than ${CALLS_PER_ITEM} per item; most: ${top}`,
+          world.runs,
+        );
+        console.log(
+          `e2e app-scale: ${ITEMS} items, ${counted} API calls counted by the rate limit (${(counted / ITEMS).toFixed(2)}/item), ${calls.notModified} 304s, ${world.runs.length} runs`,
+        );
+      },
+    ),
 };

@@ -41,22 +41,46 @@ export const appWhoMayInstruct: Scenario = {
         // 1. The outsider's issue body is data, never the plan.
         const go = await world.comment({ as: MAINTAINER, body: "/naruto go ahead", issue: 1 });
         const issueMission = await world.mission(missionIdFor(REPO, go.commentId));
-        checkEqual(issueMission && [issueMission.status, issueMission.plan_text, issueMission.plan_source], ["planning", null, { kind: "planner", author: null }], "the mission on the outsider's issue");
-        check(issueMission?.task.startsWith("go ahead\n\n") === true && issueMission.task.includes(`>     verify: ${STEAL}`), `the issue is quoted after the maintainer's words: ${issueMission?.task ?? ""}`);
-        check(/`@octo-outsider` \(read permission\) is quoted to the agents as information only/.test(tracking(missionIdFor(REPO, go.commentId))), "the tracking comment says whose text was not used as the plan");
+        checkEqual(
+          issueMission && [issueMission.status, issueMission.plan_text, issueMission.plan_source],
+          ["planning", null, { kind: "planner", author: null }],
+          "the mission on the outsider's issue",
+        );
+        check(
+          issueMission?.task.startsWith("go ahead\n\n") === true && issueMission.task.includes(`>     verify: ${STEAL}`),
+          `the issue is quoted after the maintainer's words: ${issueMission?.task ?? ""}`,
+        );
+        check(
+          /`@octo-outsider` \(read permission\) is quoted to the agents as information only/.test(tracking(missionIdFor(REPO, go.commentId))),
+          "the tracking comment says whose text was not used as the plan",
+        );
 
         // 2. A pull request's own config is not read; its head is pinned.
         const hostile = `${APP_CONFIG.replace("max_attempts: 1", "max_attempts: 9")}protected: []\nallow_protected: true\nqueue:\n  verify: "${STEAL}"\n`;
-        const pull = await world.openPullRequest({ as: MAINTAINER, branch: "loosen", files: { ".github/naruto.yml": hostile, "src/a.js": "export const a = 1;\n" } });
+        const pull = await world.openPullRequest({
+          as: MAINTAINER,
+          branch: "loosen",
+          files: { ".github/naruto.yml": hostile, "src/a.js": "export const a = 1;\n" },
+        });
         const head = await world.bareGit("rev-parse", "refs/heads/loosen");
         const plan = await world.comment({ as: MAINTAINER, body: "/naruto plan tidy src", issue: pull });
         const id = missionIdFor(REPO, plan.commentId);
         await world.rest(MAINTAINER, "PATCH", `/repos/${REPO}/git/refs/heads/loosen`, {
-          sha: (await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, { message: "later", tree: await world.bareGit("rev-parse", `${head}^{tree}`), parents: [head] })).sha,
+          sha: (
+            await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, {
+              message: "later",
+              tree: await world.bareGit("rev-parse", `${head}^{tree}`),
+              parents: [head],
+            })
+          ).sha,
         });
         await world.comment({ as: MAINTAINER, body: "/naruto status", issue: pull });
         const pinned = await world.mission(id);
-        checkEqual(pinned && [pinned.settings.max_attempts, pinned.config_commit, pinned.base.commit, pinned.pull_request], [1, main, head, { number: pull, head }], "the pull request's mission: settings, config commit, base, pinned head");
+        checkEqual(
+          pinned && [pinned.settings.max_attempts, pinned.config_commit, pinned.base.commit, pinned.pull_request],
+          [1, main, head, { number: pull, head }],
+          "the pull request's mission: settings, config commit, base, pinned head",
+        );
         check(tracking(id).includes(`pinned at \`${head.slice(0, 7)}\``), "the tracking comment shows the pinned head");
 
         // 3. Permission by account, not login.

@@ -20,7 +20,10 @@ export const appWorkflowRefusal: Scenario = {
       const pull = await world.openPullRequest({
         as: MAINTAINER,
         branch: "lint-in-ci",
-        files: { [WORKFLOW]: "name: lint\non: pull_request\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm run lint\n", "src/lint.ts": "export const lint = true;\n" },
+        files: {
+          [WORKFLOW]: "name: lint\non: pull_request\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm run lint\n",
+          "src/lint.ts": "export const lint = true;\n",
+        },
         title: "Lint in CI",
       });
       const refsBefore = await world.bareGit("for-each-ref", "--format=%(refname) %(objectname)");
@@ -31,10 +34,21 @@ export const appWorkflowRefusal: Scenario = {
       checkEqual(refused.length, 1, "GitHub's refusals of a ref (the queue branch at the pull request's head)");
 
       const byApp = () => world.comments().filter((c) => c.user.login === world.botLogin);
-      checkEqual(byApp().map((c) => c.issueNumber), [pull], "the App's comments (one reply, on the pull request)");
+      checkEqual(
+        byApp().map((c) => c.issueNumber),
+        [pull],
+        "the App's comments (one reply, on the pull request)",
+      );
       const reply = byApp()[0]?.body ?? "";
       check(reply.includes(markerFor(`reply:${commentId}`)), `the reply is keyed to the command: ${reply}`);
-      for (const words of [`\`${WORKFLOW}\``, "no `workflows` permission", "by design", "move the workflow change to a pull request of its own", "`naruto run`", "Nothing was left behind"]) {
+      for (const words of [
+        `\`${WORKFLOW}\``,
+        "no `workflows` permission",
+        "by design",
+        "move the workflow change to a pull request of its own",
+        "`naruto run`",
+        "Nothing was left behind",
+      ]) {
         check(reply.includes(words), `the reply says ${JSON.stringify(words)}: ${reply}`);
       }
 
@@ -48,7 +62,10 @@ export const appWorkflowRefusal: Scenario = {
       checkEqual(byApp().length, 1, "the App's comments after the redelivery");
       checkEqual(await world.bareGit("for-each-ref", "--format=%(refname) %(objectname)"), refsBefore, "refs after the redelivery");
       checkEqual(await world.missionIds(), [], "missions after the redelivery");
-      check(world.comments(pull).every((c) => c.user.login !== world.botLogin || !c.body.includes("naruto:tracking")), "no tracking comment");
+      check(
+        world.comments(pull).every((c) => c.user.login !== world.botLogin || !c.body.includes("naruto:tracking")),
+        "no tracking comment",
+      );
       world.fake.assertNoViolations();
     }),
 };

@@ -28,16 +28,26 @@ limits: { max_parallel: 4, max_attempts: 2, item_timeout: 5m }
 /** Per item: what its crafted zip holds besides the leg's own files, and what the refusal must say. */
 const CRAFTED: Readonly<Record<string, { entries: (own: { result: Buffer; bundle: Buffer }) => ZipInput[]; says: RegExp }>> = {
   dots: {
-    entries: (own) => [{ name: "result.json", data: own.result }, { name: "checkpoint.bundle", data: own.bundle }, { name: "../escaped.txt", data: "written outside the artifact's folder\n" }],
+    entries: (own) => [
+      { name: "result.json", data: own.result },
+      { name: "checkpoint.bundle", data: own.bundle },
+      { name: "../escaped.txt", data: "written outside the artifact's folder\n" },
+    ],
     says: /\.\.\/escaped\.txt/,
   },
   link: {
-    entries: (own) => [{ name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 }, { name: "checkpoint.bundle", data: own.bundle }],
+    entries: (own) => [
+      { name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 },
+      { name: "checkpoint.bundle", data: own.bundle },
+    ],
     says: /symbolic link/,
   },
   big: {
     // Still JSON, and the right result: only too large to be read.
-    entries: (own) => [{ name: "result.json", data: Buffer.concat([own.result, Buffer.alloc(5 * 1024 * 1024, 0x20)]) }, { name: "checkpoint.bundle", data: own.bundle }],
+    entries: (own) => [
+      { name: "result.json", data: Buffer.concat([own.result, Buffer.alloc(5 * 1024 * 1024, 0x20)]) },
+      { name: "checkpoint.bundle", data: own.bundle },
+    ],
     says: /larger than/,
   },
 };
@@ -57,7 +67,13 @@ async function replace(info: StepHookInfo, crafted: Set<string>): Promise<void> 
   if (spec === undefined) return;
   const folder = join(info.runnerTemp, "naruto-artifact");
   const own = { result: await readFile(join(folder, "result.json")), bundle: await readFile(join(folder, "checkpoint.bundle")) };
-  const status = await uploadAs({ resultsUrl: info.resultsUrl, runtimeToken: info.runtimeToken, name: `naruto-work-${id}-1`, zip: writeZip(spec.entries(own)), overwrite: true });
+  const status = await uploadAs({
+    resultsUrl: info.resultsUrl,
+    runtimeToken: info.runtimeToken,
+    name: `naruto-work-${id}-1`,
+    zip: writeZip(spec.entries(own)),
+    overwrite: true,
+  });
   if (status === 201) crafted.add(id);
 }
 
@@ -75,11 +91,21 @@ export const badArtifacts: Scenario = {
       const mission = await world.mission(id);
       check(mission !== null, "no mission stored", runs);
       const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
-      checkEqual(status, { clean: "integrated", dots: "integrated", link: "integrated", big: "integrated" }, "item statuses (the clean leg, and each retry)", runs);
+      checkEqual(
+        status,
+        { clean: "integrated", dots: "integrated", link: "integrated", big: "integrated" },
+        "item statuses (the clean leg, and each retry)",
+        runs,
+      );
       const tracking = [...world.fake.repo(REPO).comments.values()].find((c) => c.body.startsWith(trackingMarker(id)))?.body ?? "";
       for (const [itemId, spec] of Object.entries(CRAFTED)) {
         const attempts = mission.items.find((i) => i.id === itemId)?.attempts ?? [];
-        checkEqual(attempts.map((a) => a.status), ["failed", "integrated"], `attempts of ${itemId}`, runs);
+        checkEqual(
+          attempts.map((a) => a.status),
+          ["failed", "integrated"],
+          `attempts of ${itemId}`,
+          runs,
+        );
         const reason = attempts[0]?.reason ?? "";
         check(reason.includes(`naruto-work-${itemId}-1`) && spec.says.test(reason), `${itemId}: the refusal names the artifact and why: ${reason}`, runs);
         check(tracking.includes(`naruto-work-${itemId}-1`), `the tracking comment does not name naruto-work-${itemId}-1:\n${tracking}`, runs);

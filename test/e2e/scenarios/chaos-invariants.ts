@@ -14,8 +14,15 @@ async function breakState(world: AppWorld, id: string): Promise<void> {
   const queue = `refs/heads/naruto/${id}`;
   const head = await world.bareGit("rev-parse", queue);
   // f0's change again, as a second commit on the queue.
-  const tree = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/trees`, { base_tree: await world.bareGit("rev-parse", `${head}^{tree}`), tree: [{ path: "src/f0.txt", mode: "100644", type: "blob", content: "file 0 again\n" }] });
-  const commit = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, { message: `f0 again\n\nNaruto-Mission: ${id}\nNaruto-Item: f0\n`, tree: tree.sha, parents: [head] });
+  const tree = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/trees`, {
+    base_tree: await world.bareGit("rev-parse", `${head}^{tree}`),
+    tree: [{ path: "src/f0.txt", mode: "100644", type: "blob", content: "file 0 again\n" }],
+  });
+  const commit = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, {
+    message: `f0 again\n\nNaruto-Mission: ${id}\nNaruto-Item: f0\n`,
+    tree: tree.sha,
+    parents: [head],
+  });
   await world.bareGit("update-ref", queue, commit.sha, head);
   await world.rest(world.botLogin, "POST", `/repos/${REPO}/issues/1/comments`, { body: `${trackingMarker(id)}\na second tracking comment` });
   await world.bareGit("update-ref", `refs/heads/naruto/${id}--leftover`, head);
@@ -39,6 +46,10 @@ export const chaosInvariants: Scenario = {
       /^attempt f0#1 was dispatched twice \(runs \d+ and \d+\)$/,
       /^refs outside the documented ones: refs\/heads\/naruto\/m-[a-z0-9-]+--leftover$/,
     ];
-    for (const want of expected) check(broken.failures.some((f) => want.test(f)), `no failure matches ${want}; the failures: ${JSON.stringify(broken.failures, null, 2)}`);
+    for (const want of expected)
+      check(
+        broken.failures.some((f) => want.test(f)),
+        `no failure matches ${want}; the failures: ${JSON.stringify(broken.failures, null, 2)}`,
+      );
   },
 };

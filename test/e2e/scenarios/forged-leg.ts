@@ -63,7 +63,14 @@ function forger(variant: Variant, world: () => World, forged: { commit: string |
         ? info.job === "queue" && integrate && info.phase === "after" && info.step === "naruto queue"
         : info.job === "work" && info.matrix?.["item"] === "fast" && info.phase === "after" && info.step === "naruto agent";
     if (attack && forged.commit === null) {
-      const { zip, commit } = await forgedCheckpoint({ bareRepo: world().fake.repo(REPO).dir, mission, item: "slow", attempt: 1, path: "src/slow.txt", content: FORGED });
+      const { zip, commit } = await forgedCheckpoint({
+        bareRepo: world().fake.repo(REPO).dir,
+        mission,
+        item: "slow",
+        attempt: 1,
+        path: "src/slow.txt",
+        content: FORGED,
+      });
       forged.commit = commit;
       forged.upload = await uploadAs({ resultsUrl: info.resultsUrl, runtimeToken: info.runtimeToken, name: "naruto-work-slow-1", zip });
       if (variant === "queue") {
@@ -102,9 +109,20 @@ function forgedLeg(variant: Variant): Scenario {
         check(mission !== null, "no mission stored", runs);
         const slow = mission.items.find((i) => i.id === "slow");
         const onQueue = await world.bareGit("show", `refs/heads/naruto/${id}:src/slow.txt`).catch(() => "(none)");
-        check(onQueue === "slow", `the queue's src/slow.txt is ${JSON.stringify(onQueue)}, not slow's own work (slow: ${slow?.status}, commit ${slow?.commit?.slice(0, 12)}, forged ${forged.commit?.slice(0, 12)})`, runs);
-        const reached = await world.bareGit("cat-file", "-e", `${forged.commit ?? ""}^{commit}`).then(() => true, () => false);
-        check(!reached, `the forged checkpoint ${forged.commit?.slice(0, 12)} reached GitHub (worker branch: ${await world.bareGit("rev-parse", `refs/heads/naruto/${id}--slow`).catch(() => "none")})`, runs);
+        check(
+          onQueue === "slow",
+          `the queue's src/slow.txt is ${JSON.stringify(onQueue)}, not slow's own work (slow: ${slow?.status}, commit ${slow?.commit?.slice(0, 12)}, forged ${forged.commit?.slice(0, 12)})`,
+          runs,
+        );
+        const reached = await world.bareGit("cat-file", "-e", `${forged.commit ?? ""}^{commit}`).then(
+          () => true,
+          () => false,
+        );
+        check(
+          !reached,
+          `the forged checkpoint ${forged.commit?.slice(0, 12)} reached GitHub (worker branch: ${await world.bareGit("rev-parse", `refs/heads/naruto/${id}--slow`).catch(() => "none")})`,
+          runs,
+        );
         const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
         checkEqual(status, { fast: "integrated", slow: "integrated" }, "item statuses (slow's own work integrates when it ends)", runs);
         const publishLogs = runs.flatMap((r) => r.jobs.filter((j) => j.job === "publish").flatMap((j) => j.steps.map((s) => s.log))).join("\n");

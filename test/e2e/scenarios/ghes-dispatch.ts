@@ -33,8 +33,18 @@ export const ghesDispatch: Scenario = {
       await world.settle();
       await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
       const byApp = dispatchRequests(world.fake, (login) => login === world.botLogin);
-      checkEqual(byApp.slice(0, 2), ["400 with return_run_details", "204"], "the App's first dispatch: refused for the field, then sent without it", world.runs);
-      checkEqual(byApp.slice(2).filter((d) => d !== "204"), [], "the App's later dispatches on this installation and repository (without the field)", world.runs);
+      checkEqual(
+        byApp.slice(0, 2),
+        ["400 with return_run_details", "204"],
+        "the App's first dispatch: refused for the field, then sent without it",
+        world.runs,
+      );
+      checkEqual(
+        byApp.slice(2).filter((d) => d !== "204"),
+        [],
+        "the App's later dispatches on this installation and repository (without the field)",
+        world.runs,
+      );
       check(world.fake.dispatches.length >= 3, `a plan, work and review run were dispatched: ${world.fake.dispatches.length}`, world.runs);
     });
 
@@ -49,10 +59,19 @@ export const ghesDispatch: Scenario = {
       check(mission !== null, "the mission is not stored", runs);
       const result = missionResult(mission);
       checkEqual(result.status, "done", "mission status (workflow alone)", runs);
-      checkEqual(result.items.map((i) => i.status), ["integrated", "integrated"], "item statuses (workflow alone)", runs);
+      checkEqual(
+        result.items.map((i) => i.status),
+        ["integrated", "integrated"],
+        "item statuses (workflow alone)",
+        runs,
+      );
       const all = dispatchRequests(world.fake, () => true);
       checkEqual(all.filter((d) => d === "204").length, world.fake.dispatches.length, "every dispatch that went through was sent without the field", runs);
-      check(all.filter((d) => d !== "204").every((d) => d === "400 with return_run_details"), `only the field was ever refused: ${all.join(", ")}`, runs);
+      check(
+        all.filter((d) => d !== "204").every((d) => d === "400 with return_run_details"),
+        `only the field was ever refused: ${all.join(", ")}`,
+        runs,
+      );
       world.fake.assertNoViolations();
     } finally {
       await world.close();

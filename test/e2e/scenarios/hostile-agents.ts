@@ -52,7 +52,10 @@ export const hostileAgents: Scenario = {
   run: async () => {
     const world = await startWorld({ config: CONFIG });
     try {
-      check(world.sim.isolation === "namespace", "the hostile scenario needs jobs on machines of their own (Linux namespaces: run as root with unshare, nsenter and setpriv)");
+      check(
+        world.sim.isolation === "namespace",
+        "the hostile scenario needs jobs on machines of their own (Linux namespaces: run as root with unshare, nsenter and setpriv)",
+      );
       const mainBefore = await world.bareGit("rev-parse", "refs/heads/main");
       const command = await world.comment(`/naruto Let the hostile agents try\n\n\`\`\`naruto\n${plan(world.reports)}\`\`\`\n`);
       check(command !== null, "the workflow did not run for the /naruto comment");
@@ -62,10 +65,15 @@ export const hostileAgents: Scenario = {
       check(mission !== null, "no mission stored", runs);
       for (const item of mission.items) {
         checkEqual(item.status, "failed", `${item.id}'s status`, runs);
-        check(/only in the sandbox, and the config says sandbox: none/.test(item.reason ?? ""), `${item.id}'s reason says why its agent did not run: ${item.reason ?? ""}`, runs);
+        check(
+          /only in the sandbox, and the config says sandbox: none/.test(item.reason ?? ""),
+          `${item.id}'s reason says why its agent did not run: ${item.reason ?? ""}`,
+          runs,
+        );
       }
       // None of them ran: no report, no process left in any leg.
-      for (const agentName of ["hunter", "pusher", "lingerer"] as const) checkEqual(await readReport(world.reports, agentName), [], `what the ${agentName} reported`, runs);
+      for (const agentName of ["hunter", "pusher", "lingerer"] as const)
+        checkEqual(await readReport(world.reports, agentName), [], `what the ${agentName} reported`, runs);
       for (const item of ["hunt", "push", "linger"]) {
         const leg = runs.flatMap((r) => r.jobs).find((j) => isWorkLeg(j, item));
         check(leg !== undefined, `no work leg for ${item}`, runs);

@@ -50,7 +50,8 @@ export const hostileSandboxed: Scenario = {
 
       const jobs = runs.flatMap((r) => r.jobs);
       const log = (item: string) => jobs.find((j) => isWorkLeg(j, item))?.steps.find((s) => s.name === "naruto agent")?.log ?? "";
-      for (const item of ["hunt", "push", "linger"]) check(log(item).includes("run in the sandbox: bwrap"), `the work job of ${item} ran its agent in bubblewrap`, runs);
+      for (const item of ["hunt", "push", "linger"])
+        check(log(item).includes("run in the sandbox: bwrap"), `the work job of ${item} ran its agent in bubblewrap`, runs);
 
       const [hunt] = reportFromLog(log("hunt"), "hunter");
       check(hunt !== undefined, `the token hunter reported nothing; its step's log:\n${log("hunt").slice(-3000)}`, runs);

@@ -76,11 +76,18 @@ export const hostileVerify: Scenario = {
       const mission = await world.mission(id);
       check(mission !== null, "no mission stored", runs);
       const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
-      checkEqual(status, { tests: "integrated", alpha: "integrated", beta: "integrated" }, "item statuses (the honest items integrate, and so does the hunting test)", runs);
+      checkEqual(
+        status,
+        { tests: "integrated", alpha: "integrated", beta: "integrated" },
+        "item statuses (the honest items integrate, and so does the hunting test)",
+        runs,
+      );
 
       // Every run of the hunting test reported into the log of a queue job's token-less step.
       const jobs = runs.flatMap((r) => r.jobs);
-      const reports = jobs.flatMap((j) => j.steps.map((s) => ({ job: j.job, step: s.name, found: reportFromLog(s.log, "hunter") }))).filter((r) => r.found.length > 0);
+      const reports = jobs
+        .flatMap((j) => j.steps.map((s) => ({ job: j.job, step: s.name, found: reportFromLog(s.log, "hunter") })))
+        .filter((r) => r.found.length > 0);
       check(reports.length > 0, "the hunting test never ran as the queue's verify", runs);
       for (const r of reports) {
         checkEqual(`${r.job} / ${r.step}`, "queue / naruto queue", "where the queue's verify ran", runs);
@@ -92,7 +99,14 @@ export const hostileVerify: Scenario = {
         }
       }
       for (const j of jobs.filter((x) => x.job === "publish")) {
-        check(!j.steps.some((s) => s.log.includes("naruto-hostile-report")), `the publish job ran the repository's code:\n${j.steps.map((s) => s.log).join("\n").slice(-2000)}`, runs);
+        check(
+          !j.steps.some((s) => s.log.includes("naruto-hostile-report")),
+          `the publish job ran the repository's code:\n${j.steps
+            .map((s) => s.log)
+            .join("\n")
+            .slice(-2000)}`,
+          runs,
+        );
       }
 
       await checkNothingHostileLanded(world, runs, mainBefore);

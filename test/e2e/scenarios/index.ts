@@ -34,4 +34,34 @@ import { wholeMission } from "./whole-mission.ts";
 
 export type { Scenario } from "./scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [wholeMission, hostileAgents, hostileSandboxed, hostileVerify, tamperedBundle, tamperedQueue, forgedLegQueue, forgedLegSibling, lingerVerify, badArtifacts, scheduledMission, actionNoBarrier, appMission, appPlanApprove, appRefusals, appRedelivery, appRestart, appFixReview, appForkReview, appWhoMayInstruct, appWorkflowRefusal, appNoBarrier, appScale, refreshAfterBaseMoves, ghesDispatch, runnerQuota, resultCi, chaosInvariants, ...initAgents];
+export const SCENARIOS: readonly Scenario[] = [
+  wholeMission,
+  hostileAgents,
+  hostileSandboxed,
+  hostileVerify,
+  tamperedBundle,
+  tamperedQueue,
+  forgedLegQueue,
+  forgedLegSibling,
+  lingerVerify,
+  badArtifacts,
+  scheduledMission,
+  actionNoBarrier,
+  appMission,
+  appPlanApprove,
+  appRefusals,
+  appRedelivery,
+  appRestart,
+  appFixReview,
+  appForkReview,
+  appWhoMayInstruct,
+  appWorkflowRefusal,
+  appNoBarrier,
+  appScale,
+  refreshAfterBaseMoves,
+  ghesDispatch,
+  runnerQuota,
+  resultCi,
+  chaosInvariants,
+  ...initAgents,
+];

@@ -33,7 +33,11 @@ import { check, checkEqual, type Scenario } from "./scenario.ts";
 const STAND_IN = fileURLToPath(new URL("../../support/agents/stand-in-cli/", import.meta.url));
 const DEMO_AGENT = join(REPO_ROOT, "src/agent/demo-agent.mjs");
 const PRESETS = ["claude", "codex", "gemini"] as const;
-const KEYS: Readonly<Record<string, string>> = { ANTHROPIC_API_KEY: "sk-ant-stand-in-0123456789abcdef", CODEX_API_KEY: "codex-stand-in-0123456789abcdef", GEMINI_API_KEY: "gemini-stand-in-0123456789abcdef" };
+const KEYS: Readonly<Record<string, string>> = {
+  ANTHROPIC_API_KEY: "sk-ant-stand-in-0123456789abcdef",
+  CODEX_API_KEY: "codex-stand-in-0123456789abcdef",
+  GEMINI_API_KEY: "gemini-stand-in-0123456789abcdef",
+};
 
 /** The two files `naruto init` writes in a scratch repository of `acme/demo`, as written. */
 async function initFiles(args: string[]): Promise<{ workflow: string; config: string; out: string }> {
@@ -43,7 +47,11 @@ async function initFiles(args: string[]): Promise<{ workflow: string; config: st
     const cli = fakeCli(scratch.dir);
     const code = await main(["init", ...args], cli.io);
     check(code === 0, `naruto init ${args.join(" ")} exited ${code}: ${cli.stderr()}`);
-    return { workflow: await readFile(join(scratch.dir, ".github/workflows/naruto.yml"), "utf8"), config: await readFile(join(scratch.dir, ".github/naruto.yml"), "utf8"), out: cli.stdout() };
+    return {
+      workflow: await readFile(join(scratch.dir, ".github/workflows/naruto.yml"), "utf8"),
+      config: await readFile(join(scratch.dir, ".github/naruto.yml"), "utf8"),
+      out: cli.stdout(),
+    };
   } finally {
     await rm(scratch.dir, { recursive: true, force: true });
   }
@@ -51,7 +59,15 @@ async function initFiles(args: string[]): Promise<{ workflow: string; config: st
 
 /** The registry of stand-ins, and the runner's .env that points npm at it and puts its global folder on PATH. */
 async function runnerTools(): Promise<{ registry: NpmRegistry; tools: string; runnerEnv: Record<string, string>; close(): Promise<void> }> {
-  const registry = await startNpmRegistry(PRESETS.map((cli) => ({ name: PINNED[cli].package, version: PINNED[cli].version, dir: STAND_IN, bin: { [cli]: "stand-in-cli.mjs" }, extra: { "demo-agent.mjs": DEMO_AGENT } })));
+  const registry = await startNpmRegistry(
+    PRESETS.map((cli) => ({
+      name: PINNED[cli].package,
+      version: PINNED[cli].version,
+      dir: STAND_IN,
+      bin: { [cli]: "stand-in-cli.mjs" },
+      extra: { "demo-agent.mjs": DEMO_AGENT },
+    })),
+  );
   const tools = await mkdtemp(join(tmpdir(), "e2e-runner-tools-"));
   await chmod(tools, 0o777);
   const prefix = join(tools, "npm-global");
@@ -70,8 +86,17 @@ async function runnerTools(): Promise<{ registry: NpmRegistry; tools: string; ru
 function checkInstalled(runs: readonly RunResult[], agent: AgentChoice): void {
   const title = `Install ${AGENT_SETUP[agent].title}`;
   const agentJobs = runs.flatMap((r) => r.jobs).filter((j) => /^(plan|work|review)\b/.test(j.name) && j.result === "success");
-  check(agentJobs.some((j) => j.name.startsWith("work")), "a work job ran", runs);
-  for (const job of agentJobs) check(job.steps.some((s) => s.name === title && s.conclusion === "success"), `${job.name} ran "${title}"`, runs);
+  check(
+    agentJobs.some((j) => j.name.startsWith("work")),
+    "a work job ran",
+    runs,
+  );
+  for (const job of agentJobs)
+    check(
+      job.steps.some((s) => s.name === title && s.conclusion === "success"),
+      `${job.name} ran "${title}"`,
+      runs,
+    );
 }
 
 function presetScenario(agent: (typeof PRESETS)[number]): Scenario {
@@ -82,10 +107,21 @@ function presetScenario(agent: (typeof PRESETS)[number]): Scenario {
       check(files.workflow.includes(`npm install -g ${PINNED[agent].package}@${PINNED[agent].version}`), "the workflow installs the pinned CLI");
       const tools = await runnerTools();
       const secret = AGENT_SETUP[agent].secrets[0] ?? "";
-      const world = await startWorld({ config: files.config, workflow: files.workflow, secrets: { [secret]: KEYS[secret] ?? "" }, sharedDirs: [tools.tools], runnerEnv: tools.runnerEnv, legConcurrency: 1 });
+      const world = await startWorld({
+        config: files.config,
+        workflow: files.workflow,
+        secrets: { [secret]: KEYS[secret] ?? "" },
+        sharedDirs: [tools.tools],
+        runnerEnv: tools.runnerEnv,
+        legConcurrency: 1,
+      });
       try {
         await whole(world, agent);
-        check(tools.registry.requests.some((r) => r.startsWith(`GET /${PINNED[agent].package} 200`)) && tools.registry.requests.some((r) => r.includes("/-/tarballs/") && r.endsWith(" 200")), `npm installed ${PINNED[agent].package} from the registry: ${tools.registry.requests.join(", ")}`);
+        check(
+          tools.registry.requests.some((r) => r.startsWith(`GET /${PINNED[agent].package} 200`)) &&
+            tools.registry.requests.some((r) => r.includes("/-/tarballs/") && r.endsWith(" 200")),
+          `npm installed ${PINNED[agent].package} from the registry: ${tools.registry.requests.join(", ")}`,
+        );
       } finally {
         await world.close();
         await tools.close();
@@ -105,7 +141,15 @@ async function whole(world: Awaited<ReturnType<typeof startWorld>>, agent: Agent
   check(mission !== null, `mission ${id} is gone`, runs);
   const result = missionResult(mission);
   checkEqual([result.status, result.verdict], ["done", "approve"], "the mission's end", runs);
-  checkEqual(result.items.map((i) => [i.id, i.status]), [["schema", "integrated"], ["users", "integrated"]], "the items", runs);
+  checkEqual(
+    result.items.map((i) => [i.id, i.status]),
+    [
+      ["schema", "integrated"],
+      ["users", "integrated"],
+    ],
+    "the items",
+    runs,
+  );
   const queued = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n");
   for (const file of ["src/schema.js", "src/users.js"]) check(queued.includes(file), `${file} is on the queue`, runs);
   for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
@@ -132,14 +176,29 @@ const appScenario: Scenario = {
     check(files.out.includes("NARUTO_BOT_LOGIN = naruto[bot]"), `init named the App's login variable:\n${files.out}`);
     const tools = await runnerTools();
     try {
-      await withAppWorld({ config: files.config, workflow: files.workflow, secrets: { ANTHROPIC_API_KEY: KEYS["ANTHROPIC_API_KEY"] ?? "" }, sharedDirs: [tools.tools], runnerEnv: tools.runnerEnv, legConcurrency: 1 }, async (world) => {
-        const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Build the tiny library", TWO_ITEM_PLAN) });
-        const id = missionIdFor(APP_REPO, commentId);
-        await world.settle();
-        checkEqual(world.runs.filter((r) => r.jobs.some((j) => /^(command|watch)\b/.test(j.name))).length, 0, "runs with a command or watch job (init --app leaves them out)", world.runs);
-        await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
-        checkInstalled(world.runs, "claude");
-      });
+      await withAppWorld(
+        {
+          config: files.config,
+          workflow: files.workflow,
+          secrets: { ANTHROPIC_API_KEY: KEYS["ANTHROPIC_API_KEY"] ?? "" },
+          sharedDirs: [tools.tools],
+          runnerEnv: tools.runnerEnv,
+          legConcurrency: 1,
+        },
+        async (world) => {
+          const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Build the tiny library", TWO_ITEM_PLAN) });
+          const id = missionIdFor(APP_REPO, commentId);
+          await world.settle();
+          checkEqual(
+            world.runs.filter((r) => r.jobs.some((j) => /^(command|watch)\b/.test(j.name))).length,
+            0,
+            "runs with a command or watch job (init --app leaves them out)",
+            world.runs,
+          );
+          await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
+          checkInstalled(world.runs, "claude");
+        },
+      );
     } finally {
       await tools.close();
     }

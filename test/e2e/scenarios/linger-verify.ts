@@ -75,10 +75,23 @@ export const lingerVerify: Scenario = {
       check(command !== null, "the workflow did not run for the /naruto comment");
       const runs = [command, ...(await world.settle(20))];
       const jobs = runs.flatMap((r) => r.jobs);
-      const wrote = await access(join(world.reports, "lingerer-wrote")).then(() => true, () => false);
+      const wrote = await access(join(world.reports, "lingerer-wrote")).then(
+        () => true,
+        () => false,
+      );
       const steps = jobs.flatMap((j) => j.steps.map((s) => ({ job: j.name, step: s })));
-      const planted = steps.filter(({ step }) => step.outputs["artifact"] === "/etc" || step.envAdded["RT_INJECTED"] !== undefined || step.envAdded["BASH_ENV"] !== undefined || step.summary.includes("evil.example"));
-      check(planted.length === 0, `planted file-command lines: ${planted.map(({ job, step }) => `${job} / ${step.name}: outputs ${JSON.stringify(step.outputs)}, env ${JSON.stringify(step.envAdded)}, summary ${JSON.stringify(step.summary.slice(-200))}`).join("; ")}`, runs);
+      const planted = steps.filter(
+        ({ step }) =>
+          step.outputs["artifact"] === "/etc" ||
+          step.envAdded["RT_INJECTED"] !== undefined ||
+          step.envAdded["BASH_ENV"] !== undefined ||
+          step.summary.includes("evil.example"),
+      );
+      check(
+        planted.length === 0,
+        `planted file-command lines: ${planted.map(({ job, step }) => `${job} / ${step.name}: outputs ${JSON.stringify(step.outputs)}, env ${JSON.stringify(step.envAdded)}, summary ${JSON.stringify(step.summary.slice(-200))}`).join("; ")}`,
+        runs,
+      );
       const left = jobs.filter((j) => j.orphansKilled > 0);
       check(left.length === 0, `processes left when jobs ended: ${left.map((j) => `${j.name}: ${j.orphansKilled}`).join(", ")}`, runs);
       check(!wrote, "the lingering process ran and wrote the file commands", runs);

@@ -37,22 +37,38 @@ export const refreshAfterBaseMoves: Scenario = {
         base_tree: await world.bareGit("rev-parse", `${oldMain}^{tree}`),
         tree: [{ path: "NEWS.md", mode: "100644", type: "blob", content: "# News\n" }],
       });
-      const commit = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, { message: "News", tree: tree.sha, parents: [oldMain] });
+      const commit = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, {
+        message: "News",
+        tree: tree.sha,
+        parents: [oldMain],
+      });
       await world.rest(MAINTAINER, "PATCH", `/repos/${REPO}/git/refs/heads/main`, { sha: commit.sha });
       const newMain = commit.sha;
 
       const asked = await world.comment({ as: MAINTAINER, body: "/naruto refresh", issue: pull.number });
       const refreshes = () => world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "refresh");
-      checkEqual(refreshes().map((d) => d.actor), [world.botLogin], "refresh runs dispatched by the App on /naruto refresh");
+      checkEqual(
+        refreshes().map((d) => d.actor),
+        [world.botLogin],
+        "refresh runs dispatched by the App on /naruto refresh",
+      );
       const reply = world.comments(pull.number).find((c) => c.user.login === world.botLogin && c.body.includes("refreshing mission"));
-      check(reply?.body.includes(newMain.slice(0, 12)) === true, `the App answered that the queue is replayed onto main at ${newMain.slice(0, 12)} (comment ${asked.commentId})`);
+      check(
+        reply?.body.includes(newMain.slice(0, 12)) === true,
+        `the App answered that the queue is replayed onto main at ${newMain.slice(0, 12)} (comment ${asked.commentId})`,
+      );
 
       await world.settle();
       const after = await world.mission(id);
       if (after === null) throw new Error(`mission ${id} is not stored`);
       checkEqual(after.base, { ref: "main", commit: newMain }, "the mission's base after the refresh", world.runs);
       checkEqual([after.status, after.verdict?.verdict], ["done", "approve"], "the mission reviewed again on the new base", world.runs);
-      checkEqual(after.queue.refreshes.map((r) => [r.from, r.to, r.replayed, r.dropped.length]), [[before.base.commit, newMain, 1, 0]], "the refresh recorded", world.runs);
+      checkEqual(
+        after.queue.refreshes.map((r) => [r.from, r.to, r.replayed, r.dropped.length]),
+        [[before.base.commit, newMain, 1, 0]],
+        "the refresh recorded",
+        world.runs,
+      );
       check(after.queue.head !== before.queue.head, "the queue has a new head", world.runs);
       checkEqual(after.queue.base_check?.commit, newMain, "the new base was verified first", world.runs);
       // The queue branch on GitHub: the new head, on top of the new main, with the item's file.
@@ -61,18 +77,37 @@ export const refreshAfterBaseMoves: Scenario = {
       checkEqual(await world.bareGit("merge-base", newMain, head), newMain, "the queue stands on the new main", world.runs);
       checkEqual(await world.bareGit("rev-list", "--count", `${newMain}..${head}`), "1", "one replayed commit on the new main", world.runs);
       const files = (await world.bareGit("ls-tree", "-r", "--name-only", head)).split("\n");
-      check(files.includes("docs/guide.md") && files.includes("NEWS.md"), `the queue holds the item's file and main's new one: ${files.join(", ")}`, world.runs);
+      check(
+        files.includes("docs/guide.md") && files.includes("NEWS.md"),
+        `the queue holds the item's file and main's new one: ${files.join(", ")}`,
+        world.runs,
+      );
       // The checks re-ran: a verdict check run on the new head.
       const checks = [...world.fake.repo(REPO).checkRuns.values()].filter((c) => c.headSha === head);
-      check(checks.some((c) => c.status === "completed" && c.conclusion === "success"), `a finished verdict check on the new queue head: ${JSON.stringify(checks.map((c) => [c.name, c.status, c.conclusion]))}`, world.runs);
+      check(
+        checks.some((c) => c.status === "completed" && c.conclusion === "success"),
+        `a finished verdict check on the new queue head: ${JSON.stringify(checks.map((c) => [c.name, c.status, c.conclusion]))}`,
+        world.runs,
+      );
       const tracking = world.comments(1).filter((c) => c.body.startsWith(trackingMarker(id)));
-      check(tracking.length === 1 && tracking[0]?.body.includes(`**Refreshed** onto \`main\` at \`${newMain.slice(0, 7)}\``) === true, "the tracking comment says the queue was refreshed onto the new main", world.runs);
-      for (const r of world.runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, world.runs);
+      check(
+        tracking.length === 1 && tracking[0]?.body.includes(`**Refreshed** onto \`main\` at \`${newMain.slice(0, 7)}\``) === true,
+        "the tracking comment says the queue was refreshed onto the new main",
+        world.runs,
+      );
+      for (const r of world.runs)
+        for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, world.runs);
 
       // Nothing moved since: it says so and runs nothing.
       await world.comment({ as: MAINTAINER, body: "/naruto refresh", issue: pull.number });
       checkEqual(refreshes().length, 1, "refresh runs after a second /naruto refresh with nothing moved", world.runs);
-      check(world.comments(pull.number).some((c) => c.user.login === world.botLogin && c.body.includes(`nothing to refresh: \`main\` is still at \`${newMain.slice(0, 12)}\``)), "the App answered there is nothing to refresh", world.runs);
+      check(
+        world
+          .comments(pull.number)
+          .some((c) => c.user.login === world.botLogin && c.body.includes(`nothing to refresh: \`main\` is still at \`${newMain.slice(0, 12)}\``)),
+        "the App answered there is nothing to refresh",
+        world.runs,
+      );
       world.fake.assertNoViolations();
     }),
 };

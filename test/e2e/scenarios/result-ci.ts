@@ -41,11 +41,21 @@ const files = { ".github/workflows/ci.yml": CI_WORKFLOW };
 const protect = (fake: FakeGitHub) => fake.setRequiredChecks(REPO, "main", ["test"]);
 
 /** The queue pull request of mission `id` as GitHub shows it, with the check runs on its head. */
-async function queuePull(fake: FakeGitHub, token: string, id: string): Promise<{ number: number; author: string; head: string; mergeable: string; checks: string[] }> {
+async function queuePull(
+  fake: FakeGitHub,
+  token: string,
+  id: string,
+): Promise<{ number: number; author: string; head: string; mergeable: string; checks: string[] }> {
   const pull = [...fake.repo(REPO).pulls.values()].find((p) => p.headRef === `naruto/${id}`);
   if (pull === undefined) throw new Error(`no queue pull request for ${id}`);
-  const answer = (await (await fetch(`${fake.apiUrl}/repos/${REPO}/pulls/${pull.number}`, { headers: { authorization: `token ${token}` } })).json()) as { user: { login: string }; head: { sha: string }; mergeable_state: string };
-  const checks = [...fake.repo(REPO).checkRuns.values()].filter((c) => c.headSha === answer.head.sha && c.name !== "naruto").map((c) => `${c.name} ${c.conclusion ?? c.status}`);
+  const answer = (await (await fetch(`${fake.apiUrl}/repos/${REPO}/pulls/${pull.number}`, { headers: { authorization: `token ${token}` } })).json()) as {
+    user: { login: string };
+    head: { sha: string };
+    mergeable_state: string;
+  };
+  const checks = [...fake.repo(REPO).checkRuns.values()]
+    .filter((c) => c.headSha === answer.head.sha && c.name !== "naruto")
+    .map((c) => `${c.name} ${c.conclusion ?? c.status}`);
   return { number: pull.number, author: answer.user.login, head: answer.head.sha, mergeable: answer.mergeable_state, checks };
 }
 
@@ -74,14 +84,26 @@ async function workflowAlone(input: { ciToken: boolean }): Promise<void> {
       checkEqual(pull.author, MAINTAINER, "the queue pull request was opened with the CI token", runs);
       checkEqual(pull.checks, ["test success"], "the CI's check on the result", runs);
       checkEqual(pull.mergeable, "clean", "the queue pull request's state (its required check reported)", runs);
-      for (const text of [tracking, verdict]) check(text.includes("the token that starts workflows (`ci-token`)"), `the comments say the CI runs with the token:\n${text}`, runs);
-      check(runs.some((r) => r.event === "pull_request" && r.conclusion === "success"), "a pull_request run of ci.yml", runs);
+      for (const text of [tracking, verdict])
+        check(text.includes("the token that starts workflows (`ci-token`)"), `the comments say the CI runs with the token:\n${text}`, runs);
+      check(
+        runs.some((r) => r.event === "pull_request" && r.conclusion === "success"),
+        "a pull_request run of ci.yml",
+        runs,
+      );
     } else {
       checkEqual(pull.author, "github-actions[bot]", "the queue pull request was opened with the workflow's token", runs);
       checkEqual(pull.checks, [], "CI checks on the result (none: GITHUB_TOKEN starts no workflow)", runs);
       checkEqual(pull.mergeable, "blocked", "the queue pull request's state (its required check pending)", runs);
       for (const text of [tracking, verdict]) {
-        for (const words of ["No CI on the queue pull request", "GITHUB_TOKEN", "required checks stay pending", "close and reopen the pull request", "`ci-token`", "naruto App"]) {
+        for (const words of [
+          "No CI on the queue pull request",
+          "GITHUB_TOKEN",
+          "required checks stay pending",
+          "close and reopen the pull request",
+          "`ci-token`",
+          "naruto App",
+        ]) {
           check(text.includes(words), `the comments say ${JSON.stringify(words)}:\n${text}`, runs);
         }
       }
@@ -109,12 +131,19 @@ export const resultCi: Scenario = {
       checkEqual(pull.head, mission?.queue.head, "the queue pull request's head is the result", world.runs);
       checkEqual(pull.checks, ["test success"], "the CI's check on the result", world.runs);
       checkEqual(pull.mergeable, "clean", "the queue pull request's state (its required check reported)", world.runs);
-      const byApp = world.fake.repo(REPO).events.filter((e) => e.event === "pull_request" && e.actor.login === world.botLogin).map((e) => e.action);
+      const byApp = world.fake
+        .repo(REPO)
+        .events.filter((e) => e.event === "pull_request" && e.actor.login === world.botLogin)
+        .map((e) => e.action);
       check(byApp.includes("opened"), `the App opened the pull request: ${byApp.join(", ")}`, world.runs);
       const verdict = world.comments(pull.number).find((c) => c.body.startsWith(verdictMarker(id)))?.body ?? "";
       check(verdict.includes("**CI:** the naruto App opens the queue pull request"), `the verdict comment says the App starts CI:\n${verdict}`, world.runs);
       const tracking = world.comments(1).find((c) => c.body.startsWith(trackingMarker(id)))?.body ?? "";
-      check(tracking.includes("**CI:** the naruto App opens the queue pull request") && !tracking.includes("No CI"), `the tracking comment says the App starts CI:\n${tracking}`, world.runs);
+      check(
+        tracking.includes("**CI:** the naruto App opens the queue pull request") && !tracking.includes("No CI"),
+        `the tracking comment says the App starts CI:\n${tracking}`,
+        world.runs,
+      );
     });
     await workflowAlone({ ciToken: true });
     await workflowAlone({ ciToken: false });

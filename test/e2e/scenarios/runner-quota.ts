@@ -69,10 +69,20 @@ export const runnerQuota: Scenario = {
         check(mission !== null, "no mission", world.runs);
         const result = missionResult(mission);
         checkEqual(result.status, "done", "mission status", world.runs);
-        checkEqual(result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status} ${i.reason ?? ""}`), [], "items not integrated", world.runs);
+        checkEqual(
+          result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status} ${i.reason ?? ""}`),
+          [],
+          "items not integrated",
+          world.runs,
+        );
         const timedOut = mission.items.flatMap((i) => i.attempts.filter((a) => a.status === "timed_out").map((a) => `${i.id}#${a.n}: ${a.reason ?? ""}`));
         checkEqual(timedOut, [], "attempts timed out", world.runs);
-        checkEqual(mission.items.filter((i) => i.attempts.length !== 1).map((i) => `${i.id}: ${i.attempts.length} attempts`), [], "items with more than one attempt", world.runs);
+        checkEqual(
+          mission.items.filter((i) => i.attempts.length !== 1).map((i) => `${i.id}: ${i.attempts.length} attempts`),
+          [],
+          "items with more than one attempt",
+          world.runs,
+        );
 
         const legs = world.runs.flatMap((r) => r.jobs.filter((j) => j.job === "work" && j.result !== "skipped").map((j) => j.name));
         checkEqual(legs.length, ITEMS, `work legs run (${legs.length}: each leg once)`, world.runs);
@@ -80,14 +90,27 @@ export const runnerQuota: Scenario = {
         check(world.sim.runners.peak <= QUOTA, `at most ${QUOTA} jobs ran at once (peak ${world.sim.runners.peak})`, world.runs);
         check(world.sim.runners.peakWaiting >= ITEMS - QUOTA, `legs waited for a runner (at most ${world.sim.runners.peakWaiting} at once)`, world.runs);
         const fromDispatch = Math.max(...mission.items.flatMap((i) => i.attempts.map((a) => Date.parse(a.finished_at ?? "") - Date.parse(a.dispatched_at))));
-        check(fromDispatch > ITEM_TIMEOUT_MS, `some leg ended more than item_timeout after its dispatch (the longest ${Math.round(fromDispatch / 1000)} s): the scenario did not make legs wait long enough`, world.runs);
+        check(
+          fromDispatch > ITEM_TIMEOUT_MS,
+          `some leg ended more than item_timeout after its dispatch (the longest ${Math.round(fromDispatch / 1000)} s): the scenario did not make legs wait long enough`,
+          world.runs,
+        );
         // The item clock stops when a leg's job ends: its result is recorded later, by a job that waits for a runner too.
-        const afterExit = Math.max(0, ...mission.items.flatMap((i) => i.attempts.map((a) => (a.exited_at === null ? 0 : Date.parse(a.finished_at ?? "") - Date.parse(a.exited_at)))));
+        const afterExit = Math.max(
+          0,
+          ...mission.items.flatMap((i) => i.attempts.map((a) => (a.exited_at === null ? 0 : Date.parse(a.finished_at ?? "") - Date.parse(a.exited_at)))),
+        );
         check(sweeps >= 2, `the sweep ran while legs waited (${sweeps} times)`, world.runs);
         const tracking = world.comments(1).find((c) => c.body.startsWith(trackingMarker(id)));
-        check(tracking?.body.includes(`\`max_parallel\` is ${ITEMS}, but at most`) === true, `the tracking comment warns that the runs got less than max_parallel:\n${tracking?.body.slice(0, 1500) ?? "(none)"}`, world.runs);
+        check(
+          tracking?.body.includes(`\`max_parallel\` is ${ITEMS}, but at most`) === true,
+          `the tracking comment warns that the runs got less than max_parallel:\n${tracking?.body.slice(0, 1500) ?? "(none)"}`,
+          world.runs,
+        );
         world.fake.assertNoViolations();
-        console.log(`e2e runner-quota: ${ITEMS} legs, at most ${world.sim.runners.peak} jobs at once, ${world.sim.runners.peakWaiting} waiting at most, ${sweeps} sweeps, the longest attempt ended ${Math.round(fromDispatch / 1000)} s after its dispatch, the longest result arrived ${Math.round(afterExit / 1000)} s after its job ended`);
+        console.log(
+          `e2e runner-quota: ${ITEMS} legs, at most ${world.sim.runners.peak} jobs at once, ${world.sim.runners.peakWaiting} waiting at most, ${sweeps} sweeps, the longest attempt ended ${Math.round(fromDispatch / 1000)} s after its dispatch, the longest result arrived ${Math.round(afterExit / 1000)} s after its job ended`,
+        );
       },
     ),
 };

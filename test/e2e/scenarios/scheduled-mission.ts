@@ -61,7 +61,15 @@ schedules:
       const result = missionResult(mission);
       checkEqual(result.status, "done", "mission status", runs);
       checkEqual(result.verdict, "approve", "verdict", runs);
-      checkEqual(result.items.map((i) => [i.id, i.status]), [["notes", "integrated"], ["index", "integrated"]], "items", runs);
+      checkEqual(
+        result.items.map((i) => [i.id, i.status]),
+        [
+          ["notes", "integrated"],
+          ["index", "integrated"],
+        ],
+        "items",
+        runs,
+      );
 
       const repo = world.fake.repo(REPO);
       const issue = repo.issues.get(mission.source.issue);
@@ -69,10 +77,25 @@ schedules:
       check(issue.title.startsWith("naruto: nightly ("), `issue title ${issue.title}`, runs);
       checkEqual(issue.user.login, "github-actions[bot]", "the issue's author", runs);
       const comments = [...repo.comments.values()];
-      checkEqual(comments.filter((c) => c.issueNumber === issue.number && c.body.startsWith(trackingMarker(id))).length, 1, "tracking comments on the issue", runs);
+      checkEqual(
+        comments.filter((c) => c.issueNumber === issue.number && c.body.startsWith(trackingMarker(id))).length,
+        1,
+        "tracking comments on the issue",
+        runs,
+      );
       const pulls = [...repo.pulls.values()].filter((p) => p.headRef === `naruto/${id}`);
-      checkEqual(pulls.map((p) => p.baseRef), ["main"], "queue pull requests", runs);
-      checkEqual(comments.filter((c) => c.body.startsWith(verdictMarker(id))).map((c) => c.issueNumber), [pulls[0]?.number], "verdict comment on the queue pull request", runs);
+      checkEqual(
+        pulls.map((p) => p.baseRef),
+        ["main"],
+        "queue pull requests",
+        runs,
+      );
+      checkEqual(
+        comments.filter((c) => c.body.startsWith(verdictMarker(id))).map((c) => c.issueNumber),
+        [pulls[0]?.number],
+        "verdict comment on the queue pull request",
+        runs,
+      );
       const files = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n");
       for (const f of ["docs/notes.md", "docs/index.md"]) check(files.includes(f), `${f} is on the queue`, runs);
 
@@ -81,7 +104,12 @@ schedules:
       const dispatches = world.fake.dispatches.length;
       const again = await world.sim.trigger({ event: "schedule" });
       check(again !== null && jobs(again).join() === "sweep:success", "the second sweep ran", [again ?? sweep]);
-      checkEqual([repo.issues.size, world.fake.dispatches.length, (await world.missionIds()).length], [issues, dispatches, 1], "issues, dispatches and missions after a second sweep", [again]);
+      checkEqual(
+        [repo.issues.size, world.fake.dispatches.length, (await world.missionIds()).length],
+        [issues, dispatches, 1],
+        "issues, dispatches and missions after a second sweep",
+        [again],
+      );
       world.fake.assertNoViolations();
     } finally {
       await world.close();

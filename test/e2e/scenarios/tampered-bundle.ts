@@ -44,7 +44,8 @@ export const tamperedBundle: Scenario = {
         if (job !== "work" || phase !== "before" || !isUploadStep(step) || matrix?.["attempt"] !== 1) return;
         const id = String(matrix["item"]);
         const spec = TAMPERED[id];
-        if (spec !== undefined) forged.set(id, await tamperWorkArtifact({ folder: join(runnerTemp, "naruto-artifact"), bareRepo: world.fake.repo(REPO).dir, kind: spec.kind }));
+        if (spec !== undefined)
+          forged.set(id, await tamperWorkArtifact({ folder: join(runnerTemp, "naruto-artifact"), bareRepo: world.fake.repo(REPO).dir, kind: spec.kind }));
       },
     });
     try {
@@ -56,14 +57,27 @@ export const tamperedBundle: Scenario = {
       const mission = await world.mission(id);
       check(mission !== null, "no mission stored", runs);
       const status = Object.fromEntries(missionResult(mission).items.map((i) => [i.id, i.status]));
-      checkEqual(status, { clean: "integrated", outside: "integrated", offqueue: "integrated", trailers: "integrated" }, "item statuses (the untampered retry integrates)", runs);
+      checkEqual(
+        status,
+        { clean: "integrated", outside: "integrated", offqueue: "integrated", trailers: "integrated" },
+        "item statuses (the untampered retry integrates)",
+        runs,
+      );
       for (const [itemId, spec] of Object.entries(TAMPERED)) {
         const attempts = mission.items.find((i) => i.id === itemId)?.attempts ?? [];
-        checkEqual(attempts.map((a) => a.status), [spec.status, "integrated"], `attempts of ${itemId}`, runs);
+        checkEqual(
+          attempts.map((a) => a.status),
+          [spec.status, "integrated"],
+          `attempts of ${itemId}`,
+          runs,
+        );
         const reason = attempts[0]?.reason ?? "";
         check(reason.includes(spec.reason), `${itemId}: the refusal names why (${spec.reason}): ${reason}`, runs);
         const commit = forged.get(itemId) ?? "";
-        const onGitHub = await world.bareGit("cat-file", "-e", `${commit}^{commit}`).then(() => true, () => false);
+        const onGitHub = await world.bareGit("cat-file", "-e", `${commit}^{commit}`).then(
+          () => true,
+          () => false,
+        );
         check(!onGitHub, `the forged commit of ${itemId} (${commit.slice(0, 12)}) reached GitHub`, runs);
       }
       const everything = await world.bareGit("log", "--all", "--format=%H", "--", "evil.js", "unrelated.txt");

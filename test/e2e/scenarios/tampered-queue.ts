@@ -63,11 +63,19 @@ export const tamperedQueue: Scenario = {
       checkEqual(status, Object.fromEntries(ids.map((i) => [i, "integrated"])), "item statuses (the untampered retry integrates)", runs);
       for (const itemId of ids) {
         const attempts = mission.items.find((i) => i.id === itemId)?.attempts ?? [];
-        checkEqual(attempts.map((a) => a.status), ["verify_failed", "integrated"], `attempts of ${itemId}`, runs);
+        checkEqual(
+          attempts.map((a) => a.status),
+          ["verify_failed", "integrated"],
+          `attempts of ${itemId}`,
+          runs,
+        );
         const reason = attempts[0]?.reason ?? "";
         check(/the queue job's result was refused: .*nothing of it was pushed/.test(reason), `${itemId}: the refusal says why: ${reason}`, runs);
         const commit = forged.get(itemId) ?? "";
-        const onGitHub = await world.bareGit("cat-file", "-e", `${commit}^{commit}`).then(() => true, () => false);
+        const onGitHub = await world.bareGit("cat-file", "-e", `${commit}^{commit}`).then(
+          () => true,
+          () => false,
+        );
         check(!onGitHub, `the forged commit of ${itemId} (${commit.slice(0, 12)}) reached GitHub`, runs);
       }
       const publishLogs = runs.flatMap((r) => r.jobs.filter((j) => j.job === "publish").flatMap((j) => j.steps.map((s) => s.log))).join("\n");

@@ -79,7 +79,12 @@ export const wholeMission: Scenario = {
       const command = await world.comment(`/naruto Build the tiny library\n\n\`\`\`naruto\n${PLAN}\`\`\`\n`);
       check(command !== null, "the workflow did not run for the /naruto comment");
       const jobs = (r: typeof command) => r.jobs.map((j) => `${j.job}:${j.result}`);
-      checkEqual(jobs(command), ["command:success", "plan:skipped", "work:skipped", "watch:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"], "the comment's run", [command]);
+      checkEqual(
+        jobs(command),
+        ["command:success", "plan:skipped", "work:skipped", "watch:skipped", "review:skipped", "queue:skipped", "publish:skipped", "sweep:skipped"],
+        "the comment's run",
+        [command],
+      );
       const runs = [command, ...(await world.settle(80))];
 
       const ids = await world.missionIds();
@@ -89,9 +94,18 @@ export const wholeMission: Scenario = {
       check(mission !== null, `mission ${id} is not stored`, runs);
       const result = missionResult(mission);
       const status = Object.fromEntries(result.items.map((i) => [i.id, i.status]));
-      checkEqual(status, { schema: "integrated", users: "integrated", orders: "integrated", docs: "integrated", rogue: "out_of_scope", breaker: "failed" }, "item statuses", runs);
+      checkEqual(
+        status,
+        { schema: "integrated", users: "integrated", orders: "integrated", docs: "integrated", rogue: "out_of_scope", breaker: "failed" },
+        "item statuses",
+        runs,
+      );
       checkEqual(result.status, "done", "mission status", runs);
-      check(result.verdict !== null && result.verdict !== "approve", `verdict ${String(result.verdict)}: a mission with an out-of-scope and a failed item is not approved`, runs);
+      check(
+        result.verdict !== null && result.verdict !== "approve",
+        `verdict ${String(result.verdict)}: a mission with an out-of-scope and a failed item is not approved`,
+        runs,
+      );
       const reason = (item: string) => result.items.find((i) => i.id === item)?.reason ?? "";
       check(reason("rogue").includes("outside-rogue.txt"), `rogue's reason names the path outside: ${reason("rogue")}`, runs);
       check(reason("breaker").includes("verif"), `breaker's reason is the queue verification: ${reason("breaker")}`, runs);
@@ -103,7 +117,11 @@ export const wholeMission: Scenario = {
       const expectSandbox = bwrapSkipReason === null ? "run in the sandbox: bwrap" : "run without a sandbox";
       for (const j of workJobs) {
         const names = j.steps.map((s) => s.name);
-        check(names.indexOf("naruto sandbox") !== -1 && names.indexOf("naruto sandbox") < names.indexOf("naruto agent"), `${j.name}: the sandbox step comes before the agent's: ${names.join(", ")}`, runs);
+        check(
+          names.indexOf("naruto sandbox") !== -1 && names.indexOf("naruto sandbox") < names.indexOf("naruto agent"),
+          `${j.name}: the sandbox step comes before the agent's: ${names.join(", ")}`,
+          runs,
+        );
         check(j.steps.find((s) => s.name === "naruto agent")?.log.includes(expectSandbox) === true, `${j.name}: the agent step says "${expectSandbox}"`, runs);
       }
 
@@ -111,31 +129,64 @@ export const wholeMission: Scenario = {
       const queue = `refs/heads/naruto/${id}`;
       const head = await world.bareGit("rev-parse", queue);
       checkEqual(head, result.queue.head, "queue head on GitHub vs the state", runs);
-      const items = (await world.bareGit("log", "--reverse", "--format=%(trailers:key=Naruto-Item,valueonly,separator=)", `${mission.base.commit}..${queue}`)).split("\n").filter((l) => l !== "");
+      const items = (await world.bareGit("log", "--reverse", "--format=%(trailers:key=Naruto-Item,valueonly,separator=)", `${mission.base.commit}..${queue}`))
+        .split("\n")
+        .filter((l) => l !== "");
       checkEqual([...items].sort(), ["docs", "orders", "schema", "users"], "items on the queue", runs);
-      check(items.indexOf("schema") < items.indexOf("users") && items.indexOf("schema") < items.indexOf("orders"), `schema lands before its dependents: ${items.join(", ")}`, runs);
+      check(
+        items.indexOf("schema") < items.indexOf("users") && items.indexOf("schema") < items.indexOf("orders"),
+        `schema lands before its dependents: ${items.join(", ")}`,
+        runs,
+      );
       const files = (await world.bareGit("ls-tree", "-r", "--name-only", queue)).split("\n");
       for (const f of ["src/schema.js", "src/users.js", "src/orders.js", "docs/guide.md"]) check(files.includes(f), `${f} is on the queue`, runs);
       for (const f of ["src/breaker.js", "outside-rogue.txt", "src/rogue.js"]) check(!files.includes(f), `${f} must not be on the queue`, runs);
-      checkEqual(await world.bareGit("show", `${queue}:src/users.js`), 'import { fields } from "./schema.js";\nexport const users = fields;', "src/users.js", runs);
+      checkEqual(
+        await world.bareGit("show", `${queue}:src/users.js`),
+        'import { fields } from "./schema.js";\nexport const users = fields;',
+        "src/users.js",
+        runs,
+      );
       const usersBase = mission.items.find((i) => i.id === "users")?.attempts[0]?.base ?? "";
       const schemaCommit = result.items.find((i) => i.id === "schema")?.commit ?? "";
-      check((await world.bareGit("merge-base", "--is-ancestor", schemaCommit, usersBase).then(() => true, () => false)), "users started from a queue head that holds schema", runs);
+      check(
+        await world.bareGit("merge-base", "--is-ancestor", schemaCommit, usersBase).then(
+          () => true,
+          () => false,
+        ),
+        "users started from a queue head that holds schema",
+        runs,
+      );
 
       // The queue pull request, the tracking comment, the verdict comment and check.
       const repo = world.fake.repo(REPO);
       const pulls = [...repo.pulls.values()].filter((p) => p.headRef === `naruto/${id}`);
-      checkEqual(pulls.map((p) => p.baseRef), ["main"], "queue pull requests", runs);
+      checkEqual(
+        pulls.map((p) => p.baseRef),
+        ["main"],
+        "queue pull requests",
+        runs,
+      );
       const pull = pulls[0];
       const comments = [...repo.comments.values()];
       const tracking = comments.filter((c) => c.issueNumber === 1 && c.body.startsWith(trackingMarker(id)));
       checkEqual(tracking.length, 1, "tracking comments on the issue", runs);
       for (const item of Object.keys(status)) check(tracking[0]?.body.includes(item) === true, `the tracking comment shows ${item}`, runs);
       const verdict = comments.filter((c) => c.body.startsWith(verdictMarker(id)));
-      checkEqual(verdict.map((c) => c.issueNumber), [pull?.number], "verdict comments (on the queue pull request)", runs);
+      checkEqual(
+        verdict.map((c) => c.issueNumber),
+        [pull?.number],
+        "verdict comments (on the queue pull request)",
+        runs,
+      );
       check(verdict[0]?.body.includes(`naruto verdict: ${result.verdict}`) === true, "the verdict comment states the verdict", runs);
       const checks = [...repo.checkRuns.values()].filter((c) => c.headSha === head && c.name === "naruto");
-      checkEqual(checks.map((c) => c.conclusion), ["failure"], "verdict check runs on the queue head", runs);
+      checkEqual(
+        checks.map((c) => c.conclusion),
+        ["failure"],
+        "verdict check runs on the queue head",
+        runs,
+      );
       world.fake.assertNoViolations();
     } finally {
       await world.close();

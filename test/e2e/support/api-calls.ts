@@ -37,5 +37,11 @@ export function apiCallsSince(world: AppWorld, since: number): ApiCalls {
     const key = `${r.user === world.botLogin ? "app" : "job"} ${r.operation ?? `${r.method} ${r.path}`}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return { total: made.length, notModified: made.filter((r) => r.status === 304).length, app, jobs: made.length - app, byOperation: [...counts.entries()].sort((a, b) => b[1] - a[1]) };
+  return {
+    total: made.length,
+    notModified: made.filter((r) => r.status === 304).length,
+    app,
+    jobs: made.length - app,
+    byOperation: [...counts.entries()].sort((a, b) => b[1] - a[1]),
+  };
 }

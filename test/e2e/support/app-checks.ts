@@ -71,7 +71,12 @@ export async function checkFinished(world: AppWorld, id: string, input: { items:
   const result = missionResult(mission);
   checkEqual(result.status, "done", "mission status", runs);
   checkEqual(result.verdict, "approve", "verdict", runs);
-  checkEqual(Object.fromEntries(result.items.map((i) => [i.id, i.status])), Object.fromEntries(input.items.map((i) => [i, "integrated"])), "item statuses", runs);
+  checkEqual(
+    Object.fromEntries(result.items.map((i) => [i.id, i.status])),
+    Object.fromEntries(input.items.map((i) => [i, "integrated"])),
+    "item statuses",
+    runs,
+  );
   for (const r of runs) for (const j of r.jobs) check(j.result === "success" || j.result === "skipped", `${j.name} of run ${r.id}: ${j.result}`, runs);
 
   const queue = `refs/heads/naruto/${id}`;
@@ -80,21 +85,41 @@ export async function checkFinished(world: AppWorld, id: string, input: { items:
   for (const f of input.files) check(files.includes(f), `${f} is on the queue`, runs);
 
   const pulls = [...world.fake.repo(REPO).pulls.values()].filter((p) => p.headRef === `naruto/${id}`);
-  checkEqual(pulls.map((p) => p.baseRef), ["main"], "queue pull requests", runs);
+  checkEqual(
+    pulls.map((p) => p.baseRef),
+    ["main"],
+    "queue pull requests",
+    runs,
+  );
   const verdicts = world.comments().filter((c) => c.body.startsWith(verdictMarker(id)));
-  checkEqual(verdicts.map((c) => c.issueNumber), [pulls[0]?.number], "verdict comments (on the queue pull request)", runs);
+  checkEqual(
+    verdicts.map((c) => c.issueNumber),
+    [pulls[0]?.number],
+    "verdict comments (on the queue pull request)",
+    runs,
+  );
   check(verdicts[0]?.body.includes("naruto verdict: approve") === true, "the verdict comment states the verdict", runs);
 
   const tracking = world.comments().filter((c) => c.body.startsWith(trackingMarker(id)));
   const others = [...new Set(tracking.filter((c) => c.user.login !== world.botLogin).map((c) => c.user.login))];
   // The workflow's jobs trust (and update) only tracking comments by their `bot-login`.
-  const hint = others.length === 0 ? "" : ` (the workflow's jobs wrote as ${others.join(", ")}: with the App they need \`bot-login: <slug>[bot]\`, e.g. from vars.NARUTO_BOT_LOGIN, or they make their own tracking comment)`;
-  checkEqual(tracking.map((c) => [c.issueNumber, c.user.login]), [[input.issue ?? 1, world.botLogin]], `tracking comments (one, by the App, on the issue)${hint}`, runs);
+  const hint =
+    others.length === 0
+      ? ""
+      : ` (the workflow's jobs wrote as ${others.join(", ")}: with the App they need \`bot-login: <slug>[bot]\`, e.g. from vars.NARUTO_BOT_LOGIN, or they make their own tracking comment)`;
+  checkEqual(
+    tracking.map((c) => [c.issueNumber, c.user.login]),
+    [[input.issue ?? 1, world.botLogin]],
+    `tracking comments (one, by the App, on the issue)${hint}`,
+    runs,
+  );
   for (const item of input.items) check(tracking[0]?.body.includes(item) === true, `the tracking comment shows ${item}`, runs);
   world.fake.assertNoViolations();
 }
 
 /** The App's updates of a comment (PATCH by its bot, answered 200), in order. */
 export function appUpdatesOf(world: AppWorld, commentId: number): number {
-  return world.fake.requests.filter((r) => r.operation === REST_UPDATE_COMMENT && r.user === world.botLogin && r.status === 200 && r.path.endsWith(`/comments/${commentId}`)).length;
+  return world.fake.requests.filter(
+    (r) => r.operation === REST_UPDATE_COMMENT && r.user === world.botLogin && r.status === 200 && r.path.endsWith(`/comments/${commentId}`),
+  ).length;
 }

@@ -27,7 +27,15 @@ import { gitText } from "../../../src/git/run-git.ts";
 import { createGitHub, type GitHubPort } from "../../../src/github/index.ts";
 import { createGitHubMissionStore } from "../../../src/store/index.ts";
 import type { Mission } from "../../../src/mission/document.ts";
-import { createActionsSimulator, RunawayError, type ActionsSimulator, type JobHookInfo, type StepHookInfo, type RunResult, type SimulatorOptions } from "../../support/actions-sim/index.ts";
+import {
+  createActionsSimulator,
+  RunawayError,
+  type ActionsSimulator,
+  type JobHookInfo,
+  type StepHookInfo,
+  type RunResult,
+  type SimulatorOptions,
+} from "../../support/actions-sim/index.ts";
 import { runWebhooks, type RunWebhooks } from "../../support/actions-sim/webhooks.ts";
 import { startFakeGitHub, type DeliveryResult, type FakeGitHub, type Role } from "../../support/fake-github/index.ts";
 import type { RepoState } from "../../support/fake-github/index.ts";
@@ -260,7 +268,11 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
         base_tree: baseTree,
         tree: Object.entries(pull.files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
       });
-      const commit = await rest<{ sha: string }>(writer, "POST", `/repos/${REPO}/git/commits`, { message: pull.title ?? `Change ${pull.branch}`, tree: tree.sha, parents: [head] });
+      const commit = await rest<{ sha: string }>(writer, "POST", `/repos/${REPO}/git/commits`, {
+        message: pull.title ?? `Change ${pull.branch}`,
+        tree: tree.sha,
+        parents: [head],
+      });
       if (pull.fork === true) {
         return fake.openForkPullRequest({ repo: REPO, forkOwner: pull.as, headRef: pull.branch, head: commit.sha, base, title: pull.title ?? pull.branch });
       }
@@ -275,7 +287,8 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
         body: JSON.stringify({ body }),
       });
       const created = (await response.json()) as { id?: unknown; message?: unknown };
-      if (response.status !== 201 || typeof created.id !== "number") throw new Error(`the fake refused ${as}'s comment on #${issue}: ${response.status} ${String(created.message)}`);
+      if (response.status !== 201 || typeof created.id !== "number")
+        throw new Error(`the fake refused ${as}'s comment on #${issue}: ${response.status} ${String(created.message)}`);
       return created.id;
     };
     // The App answers a delivery at once and handles it after: what a scenario checks next is

@@ -29,7 +29,14 @@ export async function uploadAs(input: { resultsUrl: string; runtimeToken: string
  * it, writing `path` (inside the item's writes) with `content`, with the trailers of that
  * attempt; its bundle and result as the work job writes them. Returns the zip and the commit.
  */
-export async function forgedCheckpoint(input: { bareRepo: string; mission: string; item: string; attempt: number; path: string; content: string }): Promise<{ zip: Buffer; commit: string }> {
+export async function forgedCheckpoint(input: {
+  bareRepo: string;
+  mission: string;
+  item: string;
+  attempt: number;
+  path: string;
+  content: string;
+}): Promise<{ zip: Buffer; commit: string }> {
   const dir = await mkdtemp(join(tmpdir(), "e2e-forge-"));
   const git = testGit();
   const run = (...args: string[]) => gitText(git, { args, cwd: dir });

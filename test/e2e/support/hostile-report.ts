@@ -7,7 +7,13 @@ import type { JobResult, RunResult } from "../../support/actions-sim/index.ts";
 import { check, checkEqual } from "../scenarios/scenario.ts";
 import { REPO, type World } from "./world.ts";
 
-const Attempt = z.looseObject({ worked: z.boolean(), what: z.string().optional(), ref: z.string().optional(), token: z.string().optional(), status: z.number().optional() });
+const Attempt = z.looseObject({
+  worked: z.boolean(),
+  what: z.string().optional(),
+  ref: z.string().optional(),
+  token: z.string().optional(),
+  status: z.number().optional(),
+});
 const Entry = z.looseObject({
   label: z.string(),
   event: z.string(),
@@ -53,7 +59,12 @@ export async function checkNothingHostileLanded(world: World, runs: readonly Run
   checkEqual([...world.fake.repo(REPO).comments.values()].filter((c) => c.body.includes("hostile write")).length, 0, "hostile comments", runs);
   // The hostile code's own calls: refs named hostile-…, comments saying "hostile write …".
   const calls = world.fake.requests.filter((r) => /"(ref":"refs\/heads\/hostile-|body":"hostile write )/.test(JSON.stringify(r.body ?? null)));
-  checkEqual(calls.filter((r) => r.status < 400).map((r) => `${r.method} ${r.path} ${r.status}`), [], "hostile API calls GitHub accepted", runs);
+  checkEqual(
+    calls.filter((r) => r.status < 400).map((r) => `${r.method} ${r.path} ${r.status}`),
+    [],
+    "hostile API calls GitHub accepted",
+    runs,
+  );
   return calls;
 }
 

@@ -47,7 +47,8 @@ export function noBarrier(): { config: (reports: string) => string; stepHook: (i
       );
     },
     stepHook: async (info) => {
-      if (started !== null && info.job === "work" && info.matrix?.["item"] === "after-fast" && info.phase === "before" && info.step === "naruto agent") await writeFile(started, "started\n");
+      if (started !== null && info.job === "work" && info.matrix?.["item"] === "after-fast" && info.phase === "before" && info.step === "naruto agent")
+        await writeFile(started, "started\n");
     },
   };
 }

@@ -29,7 +29,8 @@ interface ResultFile {
 export async function tamperWorkArtifact(input: { folder: string; bareRepo: string; kind: Tamper }): Promise<string> {
   const resultPath = join(input.folder, "result.json");
   const result = JSON.parse(await readFile(resultPath, "utf8")) as ResultFile;
-  if (result.outcome.kind !== "checkpointed" || result.commit === null || result.base === null) throw new Error(`${input.folder}: not a checkpoint to tamper with (${result.outcome.kind})`);
+  if (result.outcome.kind !== "checkpointed" || result.commit === null || result.base === null)
+    throw new Error(`${input.folder}: not a checkpoint to tamper with (${result.outcome.kind})`);
   const branch = `refs/heads/${workerBranch(result.mission, result.item)}`;
   const dir = await mkdtemp(join(tmpdir(), "e2e-tamper-"));
   const git = testGit();

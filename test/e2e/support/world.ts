@@ -13,7 +13,14 @@ import { gitText } from "../../../src/git/run-git.ts";
 import { createGitHub, type GitHubPort } from "../../../src/github/index.ts";
 import { createGitHubMissionStore } from "../../../src/store/index.ts";
 import type { Mission } from "../../../src/mission/document.ts";
-import { createActionsSimulator, runUntilQuiet, type ActionsSimulator, type JobHookInfo, type StepHookInfo, type RunResult } from "../../support/actions-sim/index.ts";
+import {
+  createActionsSimulator,
+  runUntilQuiet,
+  type ActionsSimulator,
+  type JobHookInfo,
+  type StepHookInfo,
+  type RunResult,
+} from "../../support/actions-sim/index.ts";
 import { startFakeGitHub, type FakeGitHub } from "../../support/fake-github/index.ts";
 import { testGit } from "../../support/git-repo.ts";
 
@@ -29,14 +36,27 @@ export class NotReadyError extends Error {
 export async function requireAction(): Promise<void> {
   const missing: string[] = [];
   for (const path of ["action.yml", "templates/naruto.yml"]) {
-    if (!(await access(join(REPO_ROOT, path)).then(() => true, () => false))) missing.push(path);
+    if (
+      !(await access(join(REPO_ROOT, path)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      missing.push(path);
   }
   if (missing.length === 0) {
     const action = parse(await readFile(join(REPO_ROOT, "action.yml"), "utf8")) as { runs?: { main?: unknown } };
     const main = typeof action.runs?.main === "string" ? action.runs.main : "dist/index.js";
-    if (!(await access(join(REPO_ROOT, main)).then(() => true, () => false))) missing.push(main);
+    if (
+      !(await access(join(REPO_ROOT, main)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      missing.push(main);
   }
-  if (missing.length > 0) throw new NotReadyError(`the bundled Action is not there yet (missing ${missing.join(", ")}): build it with the Action's bundle script`);
+  if (missing.length > 0)
+    throw new NotReadyError(`the bundled Action is not there yet (missing ${missing.join(", ")}): build it with the Action's bundle script`);
 }
 
 export interface World {
@@ -140,7 +160,13 @@ export async function startWorld(input: WorldInput): Promise<World> {
         if (response.status !== 201 || typeof created.id !== "number") throw new Error(`posting the comment answered ${response.status}`);
         return sim.trigger({ event: "issue_comment", payload: fake.payloads.issueComment({ repo: REPO, commentId: created.id }) });
       },
-      settle: (maxRuns) => runUntilQuiet({ fake, simulator: sim, ...(maxRuns !== undefined ? { maxRuns } : {}), ...(input.parallelRuns !== undefined ? { parallelRuns: input.parallelRuns } : {}) }),
+      settle: (maxRuns) =>
+        runUntilQuiet({
+          fake,
+          simulator: sim,
+          ...(maxRuns !== undefined ? { maxRuns } : {}),
+          ...(input.parallelRuns !== undefined ? { parallelRuns: input.parallelRuns } : {}),
+        }),
       mission: async (id) => (await store.load(id))?.mission ?? null,
       missionIds: () => store.list(),
       bareGit: (...args) => gitText(git, { args, cwd: repo.dir }),

@@ -37,9 +37,11 @@ export async function readLocalAction(dir: string): Promise<LocalAction> {
   const diagnostics = parsed.context.errors.getErrors().map((e) => e.message);
   if (action?.runs === undefined || diagnostics.length > 0) throw new ActionDefinitionError(`${file} is not an action GitHub runs:\n${diagnostics.join("\n")}`);
   const runs = action.runs;
-  if (runs.using === "composite" || runs.using === "docker") throw new ActionDefinitionError(`${file}: the simulator runs JavaScript actions only (runs.using is ${runs.using})`);
+  if (runs.using === "composite" || runs.using === "docker")
+    throw new ActionDefinitionError(`${file}: the simulator runs JavaScript actions only (runs.using is ${runs.using})`);
   const inputs = new Map<string, { default?: ScalarToken; required: boolean }>();
-  for (const input of action.inputs ?? []) inputs.set(input.id, { required: input.required === true, ...(input.default !== undefined ? { default: input.default } : {}) });
+  for (const input of action.inputs ?? [])
+    inputs.set(input.id, { required: input.required === true, ...(input.default !== undefined ? { default: input.default } : {}) });
   return { dir, using: runs.using, main: runs.main, inputs };
 }
 
@@ -49,7 +51,11 @@ export function inputVariable(name: string): string {
 }
 
 /** The `INPUT_*` variables: `with:` values, then the action's defaults evaluated in `context`. */
-export function actionInputs(action: LocalAction, given: Readonly<Record<string, string>>, context: EvalContext): { env: Record<string, string>; problems: string[] } {
+export function actionInputs(
+  action: LocalAction,
+  given: Readonly<Record<string, string>>,
+  context: EvalContext,
+): { env: Record<string, string>; problems: string[] } {
   const env: Record<string, string> = {};
   const problems: string[] = [];
   for (const [name, spec] of action.inputs) {
@@ -85,7 +91,15 @@ export async function runScript(input: {
   await input.chown(file);
   const shell = input.shell ?? "bash";
   const template =
-    shell === "bash" ? "bash --noprofile --norc -eo pipefail {0}" : shell === "sh" ? "sh -e {0}" : shell === "python" ? "python3 {0}" : shell.includes("{0}") ? shell : `${shell} {0}`;
+    shell === "bash"
+      ? "bash --noprofile --norc -eo pipefail {0}"
+      : shell === "sh"
+        ? "sh -e {0}"
+        : shell === "python"
+          ? "python3 {0}"
+          : shell.includes("{0}")
+            ? shell
+            : `${shell} {0}`;
   const argv = template.split(/\s+/).map((word) => (word === "{0}" ? file : word));
   return input.machine.exec({ argv, cwd: input.cwd, env: input.env });
 }

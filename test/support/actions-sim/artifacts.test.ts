@@ -118,7 +118,11 @@ beforeAll(async () => {
     stepHook: async (info) => {
       if (info.job !== "up" || info.phase !== "after" || upToken !== "") return;
       upToken = info.runtimeToken;
-      const answer = await fetch(`${info.resultsUrl}artifacts?name=planted`, { method: "POST", headers: { authorization: `Bearer ${info.runtimeToken}` }, body: new Uint8Array(writeZip([{ name: "x.txt", data: "from any process" }])) });
+      const answer = await fetch(`${info.resultsUrl}artifacts?name=planted`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${info.runtimeToken}` },
+        body: new Uint8Array(writeZip([{ name: "x.txt", data: "from any process" }])),
+      });
       hookUpload = answer.status;
     },
   });
@@ -138,7 +142,11 @@ describe("artifacts in the simulator", () => {
   it("are uploaded by whoever holds the job's runtime token, while the job runs; one name per run unless overwritten", async () => {
     expect(first.conclusion, formatRun(first, { withLogs: true })).toBe("success");
     expect(hookUpload).toBe(201);
-    const after = await fetch(`${fake.url}/_actions/results/artifacts?name=late`, { method: "POST", headers: { authorization: `Bearer ${upToken}` }, body: new Uint8Array(writeZip([])) });
+    const after = await fetch(`${fake.url}/_actions/results/artifacts?name=late`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${upToken}` },
+      body: new Uint8Array(writeZip([])),
+    });
     expect(after.status).toBe(401);
     const up = first.jobs.find((j) => j.name === "up");
     expect(up?.steps.find((s) => s.id === "clash")?.outcome).toBe("failure");
@@ -151,7 +159,13 @@ describe("artifacts in the simulator", () => {
 
   it("show each job's steps with their times in the jobs API, and the job's id as job.check_run_id", async () => {
     const answer = await fetch(`${fake.apiUrl}/repos/acme/cross/actions/runs/${first.id}/jobs`, { headers: { authorization: `token ${maintainer}` } });
-    const { jobs } = (await answer.json()) as { jobs: { id: number; name: string; steps: { name: string; status: string; conclusion: string | null; started_at: string | null; completed_at: string | null }[] }[] };
+    const { jobs } = (await answer.json()) as {
+      jobs: {
+        id: number;
+        name: string;
+        steps: { name: string; status: string; conclusion: string | null; started_at: string | null; completed_at: string | null }[];
+      }[];
+    };
     const up = jobs.find((j) => j.name === "up");
     expect(up?.steps.map((s) => [s.name, s.status, s.conclusion])).toEqual([
       ["Set up job", "completed", "success"],
@@ -171,13 +185,20 @@ describe("artifacts in the simulator", () => {
     const second = await dispatch({ from: String(first.id) });
     const job = (name: string) => second.jobs.find((j) => j.name === name);
     expect(job("down")?.result, formatRun(second, { withLogs: true })).toBe("success");
-    expect(job("down")?.steps.map((s) => s.log).join("")).toContain("from the first run");
+    expect(
+      job("down")
+        ?.steps.map((s) => s.log)
+        .join(""),
+    ).toContain("from the first run");
     expect(job("denied")?.result).toBe("failure");
     expect(job("denied")?.steps[0]?.log).toMatch(/\((403|404)\)/);
     // Without a token, run-id does not count: this run's own artifacts (none).
     expect(job("own")?.result, formatRun(second, { withLogs: true })).toBe("success");
     // `down`: one page of the run's artifacts, then the one artifact the pattern takes.
-    const rest = fake.requests.slice(before).filter((r) => r.kind === "rest" && r.status === 200 || r.status === 302).map((r) => r.operation);
+    const rest = fake.requests
+      .slice(before)
+      .filter((r) => (r.kind === "rest" && r.status === 200) || r.status === 302)
+      .map((r) => r.operation);
     expect(rest.filter((op) => op === "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts")).toHaveLength(1);
     expect(rest.filter((op) => op === "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}")).toHaveLength(1);
   });

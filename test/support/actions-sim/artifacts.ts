@@ -45,8 +45,14 @@ function commonParent(paths: readonly string[]): string {
  * there is no file. The simulator reads as root outside the machine, so a file whose real path
  * is outside `within` (the job's folder) is left out.
  */
-export async function zipForUpload(input: { paths: readonly string[]; includeHidden: boolean; within: string }): Promise<{ zip: Buffer; files: string[] } | null> {
-  const existing = (await Promise.all(input.paths.map(async (p) => ((await stat(p).catch(() => null)) === null ? null : resolve(p))))).filter((p) => p !== null);
+export async function zipForUpload(input: {
+  paths: readonly string[];
+  includeHidden: boolean;
+  within: string;
+}): Promise<{ zip: Buffer; files: string[] } | null> {
+  const existing = (await Promise.all(input.paths.map(async (p) => ((await stat(p).catch(() => null)) === null ? null : resolve(p))))).filter(
+    (p) => p !== null,
+  );
   if (existing.length === 0) return null;
   const single = existing.length === 1 && existing[0] !== undefined && (await stat(existing[0])).isDirectory() ? existing[0] : null;
   const base = single ?? commonParent(existing);

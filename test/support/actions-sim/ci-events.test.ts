@@ -45,9 +45,11 @@ function token(who: string): string {
   if (!tokens.has(who)) {
     tokens.set(
       who,
-      who === "job" ? fake.issueAppToken({ owner: "acme", bot: "github-actions[bot]", workflowToken: true }).token
-      : who === "app" ? fake.issueAppToken({ owner: "acme" }).token
-      : fake.tokenFor(who),
+      who === "job"
+        ? fake.issueAppToken({ owner: "acme", bot: "github-actions[bot]", workflowToken: true }).token
+        : who === "app"
+          ? fake.issueAppToken({ owner: "acme" }).token
+          : fake.tokenFor(who),
     );
   }
   return tokens.get(who) ?? "";
@@ -67,13 +69,17 @@ async function call(who: string, method: string, path: string, body?: unknown): 
 
 /** A commit on main's tree with one more file, on a new branch, as `who`. */
 async function branch(who: string, name: string): Promise<string> {
-  const tree = await call(who, "POST", `/repos/${REPO}/git/trees`, { base_tree: (await call(who, "GET", `/repos/${REPO}/git/commits/${main}`)).tree.sha, tree: [{ path: `${name}.txt`, mode: "100644", type: "blob", content: name }] });
+  const tree = await call(who, "POST", `/repos/${REPO}/git/trees`, {
+    base_tree: (await call(who, "GET", `/repos/${REPO}/git/commits/${main}`)).tree.sha,
+    tree: [{ path: `${name}.txt`, mode: "100644", type: "blob", content: name }],
+  });
   const commit = await call(who, "POST", `/repos/${REPO}/git/commits`, { message: name, tree: tree.sha, parents: [main] });
   await call(who, "POST", `/repos/${REPO}/git/refs`, { ref: `refs/heads/${name}`, sha: commit.sha });
   return commit.sha;
 }
 
-const checksOn = (sha: string) => [...fake.repo(REPO).checkRuns.values()].filter((c) => c.headSha === sha).map((c) => `${c.name} ${c.status} ${c.conclusion ?? ""}`);
+const checksOn = (sha: string) =>
+  [...fake.repo(REPO).checkRuns.values()].filter((c) => c.headSha === sha).map((c) => `${c.name} ${c.status} ${c.conclusion ?? ""}`);
 
 describe("the repository's CI", () => {
   it("does not run for a branch and pull request a job's GITHUB_TOKEN made: the required check stays pending", async () => {

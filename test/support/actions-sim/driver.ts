@@ -12,8 +12,16 @@ import type { RunResult } from "./types.ts";
 /** The mission did not settle within `maxRuns` runs: a dispatch loop, or a bound set too low. */
 export class RunawayError extends Error {
   override readonly name = "RunawayError";
-  constructor(readonly runs: readonly RunResult[], maxRuns: number) {
-    super(`more than ${maxRuns} workflow runs without settling; last runs:\n${runs.slice(-3).map((r) => formatRun(r)).join("\n")}`);
+  constructor(
+    readonly runs: readonly RunResult[],
+    maxRuns: number,
+  ) {
+    super(
+      `more than ${maxRuns} workflow runs without settling; last runs:\n${runs
+        .slice(-3)
+        .map((r) => formatRun(r))
+        .join("\n")}`,
+    );
   }
 }
 

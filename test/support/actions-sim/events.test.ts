@@ -62,6 +62,12 @@ describe("a dispatch run's trigger", () => {
   it("types the inputs context from the workflow's declaration; the payload keeps GitHub's strings", () => {
     const trigger = dispatchTrigger({ record: dispatch, on, payloads: fake.payloads });
     expect(trigger.inputs).toEqual({ mission: "m-1", dry: true });
-    expect(trigger).toMatchObject({ event: "workflow_dispatch", ref: "refs/heads/main", sha: dispatch.sha, actor: "octo-maintainer", fakeRunId: dispatch.runId });
+    expect(trigger).toMatchObject({
+      event: "workflow_dispatch",
+      ref: "refs/heads/main",
+      sha: dispatch.sha,
+      actor: "octo-maintainer",
+      fakeRunId: dispatch.runId,
+    });
   });
 });

@@ -34,7 +34,10 @@ export interface EvalContext {
 /** An expression that does not parse or evaluate here; `cause` is the package's own error. */
 export class ExpressionFailure extends Error {
   override readonly name = "ExpressionFailure";
-  constructor(readonly expression: string, cause: unknown) {
+  constructor(
+    readonly expression: string,
+    cause: unknown,
+  ) {
     super(`${cause instanceof Error ? cause.message : String(cause)} in expression: ${expression}`, { cause });
   }
 }
@@ -42,7 +45,10 @@ export class ExpressionFailure extends Error {
 const ALL_WELL: StatusFacts = { success: true, failure: false, cancelled: false };
 
 function statusFunctions(status: StatusFacts): Map<string, FunctionDefinition> {
-  const answer = (name: string, value: boolean): [string, FunctionDefinition] => [name.toLowerCase(), { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(value) }];
+  const answer = (name: string, value: boolean): [string, FunctionDefinition] => [
+    name.toLowerCase(),
+    { name, minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(value) },
+  ];
   return new Map([
     answer("success", status.success && !status.cancelled),
     answer("failure", status.failure),

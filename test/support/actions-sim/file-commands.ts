@@ -60,7 +60,23 @@ export interface WorkflowCommands {
 }
 
 /** The commands the runner knows (actions/runner's ActionCommandManager and its extensions). */
-const REGISTERED = ["add-mask", "error", "warning", "notice", "debug", "set-output", "save-state", "set-env", "add-path", "group", "endgroup", "echo", "add-matcher", "remove-matcher", "stop-commands"];
+const REGISTERED = [
+  "add-mask",
+  "error",
+  "warning",
+  "notice",
+  "debug",
+  "set-output",
+  "save-state",
+  "set-env",
+  "add-path",
+  "group",
+  "endgroup",
+  "echo",
+  "add-matcher",
+  "remove-matcher",
+  "stop-commands",
+];
 // What .NET's TrimStart removes before a line is read as a `::` command (Char.IsWhiteSpace).
 const LEADING_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*/;
 
@@ -79,9 +95,17 @@ function parseV2(line: string, known: ReadonlySet<string>): ProcessedCommand | n
   if (!known.has(name)) return null;
   const properties: Record<string, string> = {};
   if (space > 0) {
-    for (const pair of info.slice(space + 1).trim().split(",").filter((p) => p !== "")) {
+    for (const pair of info
+      .slice(space + 1)
+      .trim()
+      .split(",")
+      .filter((p) => p !== "")) {
       const eq = pair.indexOf("=");
-      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescapeCommand(pair.slice(eq + 1), [["%3A", ":"], ["%2C", ","]]);
+      if (eq > 0 && eq < pair.length - 1)
+        properties[pair.slice(0, eq)] = unescapeCommand(pair.slice(eq + 1), [
+          ["%3A", ":"],
+          ["%2C", ","],
+        ]);
     }
   }
   return { name, properties, data: unescapeCommand(message.slice(end + 2)) };
@@ -99,12 +123,26 @@ function parseV1(line: string, known: ReadonlySet<string>): ProcessedCommand | n
   if (!known.has(name)) return null;
   const properties: Record<string, string> = {};
   if (space > 0) {
-    for (const pair of info.slice(space + 1).split(";").filter((p) => p !== "")) {
+    for (const pair of info
+      .slice(space + 1)
+      .split(";")
+      .filter((p) => p !== "")) {
       const eq = pair.indexOf("=");
-      if (eq > 0 && eq < pair.length - 1) properties[pair.slice(0, eq)] = unescapeCommand(pair.slice(eq + 1), [["%3B", ";"], ["%5D", "]"]]);
+      if (eq > 0 && eq < pair.length - 1)
+        properties[pair.slice(0, eq)] = unescapeCommand(pair.slice(eq + 1), [
+          ["%3B", ";"],
+          ["%5D", "]"],
+        ]);
     }
   }
-  return { name, properties, data: unescapeCommand(line.slice(close + 1), [["%3B", ";"], ["%5D", "]"]]) };
+  return {
+    name,
+    properties,
+    data: unescapeCommand(line.slice(close + 1), [
+      ["%3B", ";"],
+      ["%5D", "]"],
+    ]),
+  };
 }
 
 /**

@@ -7,7 +7,9 @@ function tail(text: string, lines: number): string {
 
 /** One line per job; `withLogs` adds the tail of each failed step's log. */
 export function formatRun(run: RunResult, options: { withLogs?: boolean } = {}): string {
-  const inputs = Object.entries(run.inputs).map(([k, v]) => `${k}=${v.length > 60 ? `${v.slice(0, 57)}...` : v}`).join(" ");
+  const inputs = Object.entries(run.inputs)
+    .map(([k, v]) => `${k}=${v.length > 60 ? `${v.slice(0, 57)}...` : v}`)
+    .join(" ");
   const head = `run ${run.id} "${run.title}" ${run.event} ${inputs} → ${run.conclusion}`;
   return [head, ...run.jobs.map((job) => formatJob(job, options.withLogs ?? false))].join("\n");
 }

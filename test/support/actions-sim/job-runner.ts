@@ -96,7 +96,9 @@ async function chown(path: string, user: { uid: number; gid: number } | null): P
   if (user === null) return;
   if (!(await stat(path)).isDirectory()) return lchown(path, user.uid, user.gid);
   return new Promise((resolve, reject) => {
-    spawn("chown", ["-R", `${user.uid}:${user.gid}`, path], { stdio: "ignore" }).on("close", (code) => (code === 0 ? resolve() : reject(new Error(`chown -R ${path} failed (${String(code)})`))));
+    spawn("chown", ["-R", `${user.uid}:${user.gid}`, path], { stdio: "ignore" }).on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`chown -R ${path} failed (${String(code)})`)),
+    );
   });
 }
 
@@ -107,7 +109,8 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const workspace = join(jobDir, "work", repoName, repoName);
   const runnerTemp = join(jobDir, "work", "_temp");
   const home = join(jobDir, "home");
-  for (const dir of [workspace, join(runnerTemp, "_runner_file_commands"), join(runnerTemp, "_github_workflow"), home, join(jobDir, "toolcache")]) await mkdir(dir, { recursive: true });
+  for (const dir of [workspace, join(runnerTemp, "_runner_file_commands"), join(runnerTemp, "_github_workflow"), home, join(jobDir, "toolcache")])
+    await mkdir(dir, { recursive: true });
   const eventPath = join(runnerTemp, "_github_workflow", "event.json");
   await writeFile(eventPath, JSON.stringify(run.trigger.payload, null, 2));
 
@@ -118,40 +121,107 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   const trackingId = `github_${randomUUID()}`;
   const machine = await startMachine({ jobDir, trackingId, isolation: run.isolation, readOnly: run.readOnly, shared: run.shared });
   // A job past its time limit loses its machine (the running step dies) and its later steps.
-  const minutes = Number(valueOfToken(job.timeoutMinutes, { contexts: { github: { event_name: run.trigger.event, event: run.trigger.payload }, inputs: run.trigger.inputs, vars: run.vars, needs: input.needs, strategy: input.strategy, matrix: input.matrix ?? {} } }) ?? 360);
+  const minutes = Number(
+    valueOfToken(job.timeoutMinutes, {
+      contexts: {
+        github: { event_name: run.trigger.event, event: run.trigger.payload },
+        inputs: run.trigger.inputs,
+        vars: run.vars,
+        needs: input.needs,
+        strategy: input.strategy,
+        matrix: input.matrix ?? {},
+      },
+    }) ?? 360,
+  );
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void machine.close();
-  }, Math.min(run.jobTimeoutMs, (Number.isFinite(minutes) ? minutes : 360) * 60_000));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      void machine.close();
+    },
+    Math.min(run.jobTimeoutMs, (Number.isFinite(minutes) ? minutes : 360) * 60_000),
+  );
   await chown(jobDir, machine.user);
 
   const branch = run.trigger.ref.replace(/^refs\/heads\//, "");
   const github = {
-    token, job: job.id, ref: run.trigger.ref, ref_name: branch, ref_type: "branch", sha: run.trigger.sha,
-    repository: run.repository.fullName, repository_owner: run.repository.owner, repository_id: String(run.repository.id),
-    run_id: String(run.id), run_number: String(run.runNumber), run_attempt: "1", actor: run.trigger.actor, triggering_actor: run.trigger.actor,
-    event_name: run.trigger.event, event: run.trigger.payload, event_path: eventPath, workspace, action: "", workflow: run.workflow.name,
-    workflow_ref: `${run.repository.fullName}/${run.workflow.path}@${run.trigger.ref}`, server_url: run.serverUrl, api_url: run.apiUrl,
-    graphql_url: `${run.serverUrl}/api/graphql`, retention_days: "90", secret_source: "Actions",
+    token,
+    job: job.id,
+    ref: run.trigger.ref,
+    ref_name: branch,
+    ref_type: "branch",
+    sha: run.trigger.sha,
+    repository: run.repository.fullName,
+    repository_owner: run.repository.owner,
+    repository_id: String(run.repository.id),
+    run_id: String(run.id),
+    run_number: String(run.runNumber),
+    run_attempt: "1",
+    actor: run.trigger.actor,
+    triggering_actor: run.trigger.actor,
+    event_name: run.trigger.event,
+    event: run.trigger.payload,
+    event_path: eventPath,
+    workspace,
+    action: "",
+    workflow: run.workflow.name,
+    workflow_ref: `${run.repository.fullName}/${run.workflow.path}@${run.trigger.ref}`,
+    server_url: run.serverUrl,
+    api_url: run.apiUrl,
+    graphql_url: `${run.serverUrl}/api/graphql`,
+    retention_days: "90",
+    secret_source: "Actions",
   };
   const runner = { os: "Linux", arch: "X64", name: `sim-${job.id}`, temp: runnerTemp, tool_cache: join(jobDir, "toolcache"), environment: "github-hosted" };
   const contexts = {
-    github, inputs: run.trigger.inputs, matrix: input.matrix ?? {}, needs: input.needs, runner, vars: run.vars,
-    secrets: { ...run.secrets, GITHUB_TOKEN: token }, strategy: input.strategy, job: { status: "success", ...(input.jobId === null ? {} : { check_run_id: input.jobId }) },
+    github,
+    inputs: run.trigger.inputs,
+    matrix: input.matrix ?? {},
+    needs: input.needs,
+    runner,
+    vars: run.vars,
+    secrets: { ...run.secrets, GITHUB_TOKEN: token },
+    strategy: input.strategy,
+    job: { status: "success", ...(input.jobId === null ? {} : { check_run_id: input.jobId }) },
   };
   const runnerEnv: Record<string, string> = {
     ...run.extraEnv,
     // A runner's .env may set PATH (its tool cache first); else this machine's.
-    CI: "true", GITHUB_ACTIONS: "true", HOME: home, PATH: run.extraEnv["PATH"] ?? process.env["PATH"] ?? "/usr/bin:/bin", LANG: "C.UTF-8",
-    GITHUB_ACTOR: github.actor, GITHUB_TRIGGERING_ACTOR: github.actor, GITHUB_API_URL: run.apiUrl, GITHUB_GRAPHQL_URL: github.graphql_url,
-    GITHUB_SERVER_URL: run.serverUrl, GITHUB_EVENT_NAME: github.event_name, GITHUB_EVENT_PATH: eventPath, GITHUB_JOB: job.id,
-    GITHUB_REF: github.ref, GITHUB_REF_NAME: branch, GITHUB_REF_TYPE: "branch", GITHUB_REPOSITORY: github.repository,
-    GITHUB_REPOSITORY_OWNER: github.repository_owner, GITHUB_REPOSITORY_ID: github.repository_id, GITHUB_RUN_ID: github.run_id,
-    GITHUB_RUN_NUMBER: github.run_number, GITHUB_RUN_ATTEMPT: "1", GITHUB_SHA: github.sha, GITHUB_WORKFLOW: github.workflow,
-    GITHUB_WORKFLOW_REF: github.workflow_ref, GITHUB_WORKSPACE: workspace, GITHUB_RETENTION_DAYS: "90",
-    RUNNER_OS: "Linux", RUNNER_ARCH: "X64", RUNNER_NAME: runner.name, RUNNER_ENVIRONMENT: "github-hosted", RUNNER_TEMP: runnerTemp,
-    RUNNER_TOOL_CACHE: runner.tool_cache, RUNNER_WORKSPACE: join(jobDir, "work", repoName), RUNNER_TRACKING_ID: trackingId,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    HOME: home,
+    PATH: run.extraEnv["PATH"] ?? process.env["PATH"] ?? "/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    GITHUB_ACTOR: github.actor,
+    GITHUB_TRIGGERING_ACTOR: github.actor,
+    GITHUB_API_URL: run.apiUrl,
+    GITHUB_GRAPHQL_URL: github.graphql_url,
+    GITHUB_SERVER_URL: run.serverUrl,
+    GITHUB_EVENT_NAME: github.event_name,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_JOB: job.id,
+    GITHUB_REF: github.ref,
+    GITHUB_REF_NAME: branch,
+    GITHUB_REF_TYPE: "branch",
+    GITHUB_REPOSITORY: github.repository,
+    GITHUB_REPOSITORY_OWNER: github.repository_owner,
+    GITHUB_REPOSITORY_ID: github.repository_id,
+    GITHUB_RUN_ID: github.run_id,
+    GITHUB_RUN_NUMBER: github.run_number,
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_SHA: github.sha,
+    GITHUB_WORKFLOW: github.workflow,
+    GITHUB_WORKFLOW_REF: github.workflow_ref,
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_RETENTION_DAYS: "90",
+    RUNNER_OS: "Linux",
+    RUNNER_ARCH: "X64",
+    RUNNER_NAME: runner.name,
+    RUNNER_ENVIRONMENT: "github-hosted",
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_TOOL_CACHE: runner.tool_cache,
+    RUNNER_WORKSPACE: join(jobDir, "work", repoName),
+    RUNNER_TRACKING_ID: trackingId,
   };
 
   const steps: StepResult[] = [];
@@ -169,7 +239,20 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   try {
     const jobEnv = { ...stringsOf(run.workflow.env, { contexts }), ...stringsOf(job.env, { contexts }) };
     const scope: JobScope = {
-      machine, workspace, jobDir, runnerTemp, token, runId: run.id, runtime: { token: runtimeToken, resultsUrl: run.runtime.resultsUrl }, runnerEnv, actionRuntimeEnv, jobEnv, addedEnv: {}, contexts, steps: {}, masks,
+      machine,
+      workspace,
+      jobDir,
+      runnerTemp,
+      token,
+      runId: run.id,
+      runtime: { token: runtimeToken, resultsUrl: run.runtime.resultsUrl },
+      runnerEnv,
+      actionRuntimeEnv,
+      jobEnv,
+      addedEnv: {},
+      contexts,
+      steps: {},
+      masks,
       github: { repository: github.repository, ref: github.ref, sha: github.sha, serverUrl: run.serverUrl, eventName: github.event_name },
       chown: (path) => chown(path, machine.user),
       resolveAction: (uses) => run.resolveAction(uses),
@@ -179,7 +262,19 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
     report?.({ number: 1, name: "Set up job", status: "in_progress" });
     report?.({ number: 1, name: "Set up job", status: "completed", conclusion: "success" });
     const hook = async (step: string, phase: "before" | "after") =>
-      run.stepHook?.({ runId: run.id, job: job.id, name: input.name, matrix: input.matrix, trigger: run.trigger, step, phase, runnerTemp, workspace, runtimeToken, resultsUrl: run.runtime.resultsUrl });
+      run.stepHook?.({
+        runId: run.id,
+        job: job.id,
+        name: input.name,
+        matrix: input.matrix,
+        trigger: run.trigger,
+        step,
+        phase,
+        runnerTemp,
+        workspace,
+        runtimeToken,
+        resultsUrl: run.runtime.resultsUrl,
+      });
     for (const [index, spec] of job.steps.entries()) {
       const number = index + 2;
       const result = await runStep(scope, spec, failed, async (name) => {
@@ -207,8 +302,18 @@ export async function runLeg(input: LegInput): Promise<JobResult> {
   // A cancel skips the remaining steps (their implicit success() is false).
   const cancelled = (run.isCancelled() || input.abort?.requested === true) && (failed || steps.some((s) => s.conclusion === "skipped"));
   return {
-    job: job.id, name: input.name, matrix: input.matrix, result: timedOut ? "failure" : cancelled ? "cancelled" : failed ? "failure" : "success",
-    reason: reason ?? (timedOut ? "the job has exceeded its maximum execution time" : null) ?? (failed ? `step "${steps.find((s) => s.conclusion === "failure")?.name ?? "?"}" failed` : null),
-    outputs, steps, permissions, orphansKilled, concurrencyGroup: input.concurrencyGroup,
+    job: job.id,
+    name: input.name,
+    matrix: input.matrix,
+    result: timedOut ? "failure" : cancelled ? "cancelled" : failed ? "failure" : "success",
+    reason:
+      reason ??
+      (timedOut ? "the job has exceeded its maximum execution time" : null) ??
+      (failed ? `step "${steps.find((s) => s.conclusion === "failure")?.name ?? "?"}" failed` : null),
+    outputs,
+    steps,
+    permissions,
+    orphansKilled,
+    concurrencyGroup: input.concurrencyGroup,
   };
 }

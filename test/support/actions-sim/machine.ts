@@ -62,7 +62,9 @@ let namespacesWork: boolean | undefined;
 export function canIsolate(): boolean {
   if (namespacesWork !== undefined) return namespacesWork;
   if (process.getuid?.() !== 0) return (namespacesWork = false);
-  const probe = spawnSync("unshare", ["--mount", "--pid", "--fork", "--mount-proc", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "true"], { stdio: "ignore" });
+  const probe = spawnSync("unshare", ["--mount", "--pid", "--fork", "--mount-proc", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "true"], {
+    stdio: "ignore",
+  });
   return (namespacesWork = probe.status === 0);
 }
 
@@ -131,7 +133,16 @@ export async function startMachine(input: {
     exec: ({ argv, cwd, env, input: stdin }) => {
       // nsenter's --wd would open the folder in the host's view (private parents): cd inside instead.
       const enter = ["--target", String(init), "--pid", "--mount", "--"];
-      const drop = ["setpriv", `--reuid=${NOBODY.uid}`, `--regid=${NOBODY.gid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"];
+      const drop = [
+        "setpriv",
+        `--reuid=${NOBODY.uid}`,
+        `--regid=${NOBODY.gid}`,
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+      ];
       const child = spawn("nsenter", [...enter, ...drop, "env", `--chdir=${cwd}`, ...argv], { env: { ...env }, stdio: ["pipe", "pipe", "pipe"] });
       return collect(child, stdin);
     },

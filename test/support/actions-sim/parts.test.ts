@@ -13,9 +13,33 @@ import { standardRelease } from "./step-runner.ts";
 
 describe("matrix", () => {
   it.each<[string, unknown, unknown]>([
-    ["include only", { include: [{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }] }, [{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }]],
-    ["a cross product minus exclude", { os: ["x", "y"], n: [1, 2], exclude: [{ os: "y", n: 2 }] }, [{ os: "x", n: 1 }, { os: "x", n: 2 }, { os: "y", n: 1 }]],
-    ["include extending matching legs and adding one", { os: ["x", "y"], include: [{ os: "x", extra: true }, { os: "z" }] }, [{ os: "x", extra: true }, { os: "y" }, { os: "z" }]],
+    [
+      "include only",
+      {
+        include: [
+          { item: "a", attempt: 1 },
+          { item: "b", attempt: 2 },
+        ],
+      },
+      [
+        { item: "a", attempt: 1 },
+        { item: "b", attempt: 2 },
+      ],
+    ],
+    [
+      "a cross product minus exclude",
+      { os: ["x", "y"], n: [1, 2], exclude: [{ os: "y", n: 2 }] },
+      [
+        { os: "x", n: 1 },
+        { os: "x", n: 2 },
+        { os: "y", n: 1 },
+      ],
+    ],
+    [
+      "include extending matching legs and adding one",
+      { os: ["x", "y"], include: [{ os: "x", extra: true }, { os: "z" }] },
+      [{ os: "x", extra: true }, { os: "y" }, { os: "z" }],
+    ],
   ])("%s", (_, matrix, expected) => {
     expect(expandMatrix(matrix)).toEqual(expected);
   });
@@ -65,7 +89,12 @@ describe("file commands", () => {
 });
 
 describe("concurrency groups", () => {
-  const member = () => ({ cancelled: false, cancel() { this.cancelled = true; } });
+  const member = () => ({
+    cancelled: false,
+    cancel() {
+      this.cancelled = true;
+    },
+  });
 
   it("queue: max runs every member in order", async () => {
     const groups = createConcurrencyGroups();
@@ -99,7 +128,11 @@ describe("token permissions", () => {
   it.each<[string, Parameters<typeof tokenPermissions>[0], Record<string, string>]>([
     ["the job's block wins", { job: { contents: "read" }, workflow: {}, fallback: "permissive" }, { metadata: "read", contents: "read" }],
     ["`{}` grants nothing but metadata", { job: undefined, workflow: {}, fallback: "permissive" }, { metadata: "read" }],
-    ["names are mapped, none and unmodelled scopes dropped", { job: { "pull-requests": "write", issues: "none", "id-token": "write" }, workflow: undefined, fallback: "restricted" }, { metadata: "read", pull_requests: "write" }],
+    [
+      "names are mapped, none and unmodelled scopes dropped",
+      { job: { "pull-requests": "write", issues: "none", "id-token": "write" }, workflow: undefined, fallback: "restricted" },
+      { metadata: "read", pull_requests: "write" },
+    ],
     ["restricted default", { job: undefined, workflow: undefined, fallback: "restricted" }, { metadata: "read", contents: "read" }],
   ])("%s", (_, input, expected) => {
     expect(tokenPermissions(input)).toEqual(expected);
@@ -130,7 +163,10 @@ describe("artifacts", () => {
   it("extract as @actions/artifact does: a path out of the folder fails, a link becomes a plain file", async () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), "sim-artifacts-")));
     try {
-      const escaping = writeZip([{ name: "ok.txt", data: "ok" }, { name: "../escaped.txt", data: "out" }]);
+      const escaping = writeZip([
+        { name: "ok.txt", data: "ok" },
+        { name: "../escaped.txt", data: "out" },
+      ]);
       await expect(extractArtifact(escaping, join(root, "x"))).rejects.toThrow(/Malformed extraction path/);
       await expect(readFile(join(root, "escaped.txt"), "utf8")).rejects.toThrow();
       const link = writeZip([{ name: "result.json", data: "/etc/passwd", mode: S_IFLNK | 0o777 }]);
@@ -147,7 +183,9 @@ describe("standard actions", () => {
   it("are imitated at the pinned releases only, whose runtime the pin list gives", () => {
     expect(standardRelease("actions/checkout@fbc6f3992d24b796d5a048ff273f7fcc4a7b6c09")).toMatchObject({ version: "v5.1.0", using: "node24" });
     expect(standardRelease("actions/upload-artifact@v6")).toMatchObject({ version: "v6.0.0", using: "node24" });
-    expect(standardRelease("actions/checkout@11d5960a326750d5838078e36cf38b85af677262")).toEqual(expect.stringContaining("only at the releases of scripts/action-pins.json"));
+    expect(standardRelease("actions/checkout@11d5960a326750d5838078e36cf38b85af677262")).toEqual(
+      expect.stringContaining("only at the releases of scripts/action-pins.json"),
+    );
     expect(standardRelease("actions/download-artifact@v4")).toEqual(expect.stringContaining("not @v4"));
   });
 });

@@ -12,9 +12,11 @@ export type PermissionsSpec = "read-all" | "write-all" | Readonly<Record<string,
 /** A `permissions:` value GitHub's workflow schema accepted, typed (the schema checked the names and levels). */
 export function readPermissions(value: unknown): PermissionsSpec {
   if (value === "read-all" || value === "write-all") return value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new TypeError(`permissions: ${JSON.stringify(value)} is neither read-all, write-all nor a mapping`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new TypeError(`permissions: ${JSON.stringify(value)} is neither read-all, write-all nor a mapping`);
   const levels = Object.entries(value).map(([scope, level]): [string, "read" | "write" | "none"] => {
-    if (level !== "read" && level !== "write" && level !== "none") throw new TypeError(`permissions.${scope}: ${JSON.stringify(level)} is not read, write or none`);
+    if (level !== "read" && level !== "write" && level !== "none")
+      throw new TypeError(`permissions.${scope}: ${JSON.stringify(level)} is not read, write or none`);
     return [scope, level];
   });
   return Object.fromEntries(levels);
@@ -53,12 +55,9 @@ export function tokenPermissions(input: {
   readonly workflow: PermissionsSpec | undefined;
   readonly fallback: DefaultPermissions;
 }): AppPermissions {
-  const spec: PermissionsSpec =
-    input.job ?? input.workflow ?? (input.fallback === "restricted" ? { contents: "read", packages: "read" } : "write-all");
+  const spec: PermissionsSpec = input.job ?? input.workflow ?? (input.fallback === "restricted" ? { contents: "read", packages: "read" } : "write-all");
   const entries: [string, PermissionLevel | "none"][] =
-    typeof spec === "string"
-      ? WORKFLOW_SCOPES.map((s) => [s, spec === "read-all" ? "read" : "write"])
-      : Object.entries(spec);
+    typeof spec === "string" ? WORKFLOW_SCOPES.map((s) => [s, spec === "read-all" ? "read" : "write"]) : Object.entries(spec);
   const out: Record<string, PermissionLevel> = { metadata: "read" };
   for (const [scope, level] of entries) {
     const name = scope.replaceAll("-", "_");

@@ -46,7 +46,15 @@ beforeAll(async () => {
   fake = await startFakeGitHub();
   dispatcher = fake.addUser("octo-maintainer", { permission: "write" }).token;
   await fake.createRepo({ owner: "acme", name: "quota", files: { ".github/workflows/naruto.yml": workflow(shared) } });
-  sim = await createActionsSimulator({ fake, repo: "acme/quota", actionDir: ACTION_DIR, sharedDirs: [shared], runnerQuota: 2, legConcurrency: LEGS, runnerLabels: ["ubuntu-latest", "naruto-arc"] });
+  sim = await createActionsSimulator({
+    fake,
+    repo: "acme/quota",
+    actionDir: ACTION_DIR,
+    sharedDirs: [shared],
+    runnerQuota: 2,
+    legConcurrency: LEGS,
+    runnerLabels: ["ubuntu-latest", "naruto-arc"],
+  });
 });
 afterAll(async () => {
   await sim?.close();
@@ -119,7 +127,12 @@ describe("the repository's runners", () => {
     const byStart = [...final].sort((a, b) => a.started_at.localeCompare(b.started_at)).map((j) => j.name);
     expect(byStart.slice(0, 2).sort()).toEqual(["leg 0", "leg 1"]);
     expect(final.every((j) => j.runner_name?.startsWith("sim-runner-") === true && j.labels.includes("ubuntu-latest"))).toBe(true);
-    expect(final[0]?.steps.map((s) => `${s.number} ${s.name} ${s.status}`)).toEqual(["1 Set up job completed", expect.stringMatching(/^2 Run .*touch .* completed$/), "3 Run echo second step completed", "4 Complete job completed"]);
+    expect(final[0]?.steps.map((s) => `${s.number} ${s.name} ${s.status}`)).toEqual([
+      "1 Set up job completed",
+      expect.stringMatching(/^2 Run .*touch .* completed$/),
+      "3 Run echo second step completed",
+      "4 Complete job completed",
+    ]);
 
     // The list changes as jobs and their steps move: each full answer differs from the one before
     // (a 304 only while nothing moved), and there were more of them than the legs' starts and ends.

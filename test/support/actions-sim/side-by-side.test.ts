@@ -59,7 +59,10 @@ describe("jobs of one run", () => {
     });
     expect(response.status).toBe(204);
     const [run] = await runUntilQuiet({ fake, simulator: sim });
-    expect(run?.jobs.map((j) => `${j.job}:${j.result}`), run === undefined ? "no run" : formatRun(run, { withLogs: true })).toEqual(["waiter:success", "maker:success", "after:success"]);
+    expect(
+      run?.jobs.map((j) => `${j.job}:${j.result}`),
+      run === undefined ? "no run" : formatRun(run, { withLogs: true }),
+    ).toEqual(["waiter:success", "maker:success", "after:success"]);
     expect(run?.jobs[2]?.steps[0]?.log).toContain("success success");
   });
 });

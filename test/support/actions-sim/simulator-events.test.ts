@@ -52,7 +52,10 @@ describe("events and limits", () => {
     });
     const { id } = (await response.json()) as { id: number };
     const run = await sim.trigger({ event: "issue_comment", payload: fake.payloads.issueComment({ repo: "acme/events", commentId: id }) });
-    expect(run?.jobs.map((j) => `${j.name}:${j.result}`), run === null ? "" : formatRun(run, { withLogs: true })).toEqual(["slow:skipped", "on-comment:success"]);
+    expect(
+      run?.jobs.map((j) => `${j.name}:${j.result}`),
+      run === null ? "" : formatRun(run, { withLogs: true }),
+    ).toEqual(["slow:skipped", "on-comment:success"]);
     expect(run?.jobs[1]?.steps[0]?.log).toContain("said /naruto hello; $(touch /tmp/pwned) by octo-maintainer");
     expect(await sim.trigger({ event: "schedule" })).toBeNull();
   });

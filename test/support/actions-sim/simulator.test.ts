@@ -62,7 +62,12 @@ afterAll(async () => {
 describe("a workflow run", () => {
   let run: RunResult;
   beforeAll(async () => {
-    run = await dispatch({ items: JSON.stringify([{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }]) });
+    run = await dispatch({
+      items: JSON.stringify([
+        { item: "a", attempt: 1 },
+        { item: "b", attempt: 2 },
+      ]),
+    });
   });
   const job = (name: string) => {
     const found = run.jobs.find((j) => j.name === name);
@@ -71,7 +76,10 @@ describe("a workflow run", () => {
   };
 
   it("runs the jobs in needs order, skipping the one whose if: is false", () => {
-    expect(run.jobs.map((j) => `${j.name}:${j.result}`), formatRun(run, { withLogs: true })).toEqual([
+    expect(
+      run.jobs.map((j) => `${j.name}:${j.result}`),
+      formatRun(run, { withLogs: true }),
+    ).toEqual([
       "prepare:success",
       "legs (a, 1):success",
       "legs (b, 2):success",
@@ -90,7 +98,12 @@ describe("a workflow run", () => {
   });
 
   it("titles the run with its run-name", () => {
-    expect(run.title).toBe(`sim legs ${JSON.stringify([{ item: "a", attempt: 1 }, { item: "b", attempt: 2 }])} by octo-maintainer`);
+    expect(run.title).toBe(
+      `sim legs ${JSON.stringify([
+        { item: "a", attempt: 1 },
+        { item: "b", attempt: 2 },
+      ])} by octo-maintainer`,
+    );
   });
 
   it("gives a JavaScript action the Actions runtime token, masked, and a run: step no token but what its env: passes", () => {

@@ -122,15 +122,31 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     const id = trigger.fakeRunId ?? nextLocalRun++;
     const fakeRun = trigger.fakeRunId === null ? undefined : repo.runs.get(trigger.fakeRunId);
     const scope: RunScope = {
-      id, runNumber: fakeRun?.runNumber ?? id, trigger, workflow,
+      id,
+      runNumber: fakeRun?.runNumber ?? id,
+      trigger,
+      workflow,
       repository: { fullName: repo.fullName, id: repo.id, owner: repo.owner.login },
-      serverUrl: fake.url, apiUrl: fake.apiUrl, root, isolation,
-      runtime: { issue: (jobId) => fake.issueRuntimeToken({ repo: options.repo, runId: id, jobId }), revoke: (token) => fake.revokeRuntimeToken(token), resultsUrl: `${fake.url}/_actions/results/` },
+      serverUrl: fake.url,
+      apiUrl: fake.apiUrl,
+      root,
+      isolation,
+      runtime: {
+        issue: (jobId) => fake.issueRuntimeToken({ repo: options.repo, runId: id, jobId }),
+        revoke: (token) => fake.revokeRuntimeToken(token),
+        resultsUrl: `${fake.url}/_actions/results/`,
+      },
       ...(options.stepHook !== undefined ? { stepHook: options.stepHook } : {}),
       defaultPermissions: options.defaultPermissions ?? "restricted",
-      secrets: options.secrets ?? {}, extraEnv: options.runnerEnv ?? {}, vars: options.vars ?? {}, readOnly: [actionDir], shared: options.sharedDirs ?? [], keepJobDirs: options.keepJobDirs ?? false,
+      secrets: options.secrets ?? {},
+      extraEnv: options.runnerEnv ?? {},
+      vars: options.vars ?? {},
+      readOnly: [actionDir],
+      shared: options.sharedDirs ?? [],
+      keepJobDirs: options.keepJobDirs ?? false,
       jobTimeoutMs: options.jobTimeoutMs ?? 15 * 60_000,
-      mint: (permissions) => fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]", workflowToken: true }).token,
+      mint: (permissions) =>
+        fake.issueAppToken({ owner: repo.owner.login, permissions, repositories: [repo.name], bot: "github-actions[bot]", workflowToken: true }).token,
       revoke: (token) => void fake.revokeToken(token),
       resolveAction: async (uses) => {
         if (standardAction(uses) !== null) return null;
@@ -215,19 +231,27 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       assertWebhookPayload({ event: event.event, payload });
       return payload;
     };
-    const base = event.event === "pull_request" ? repo.pulls.get(event.pull ?? 0)?.baseRef ?? repo.defaultBranch : event.ref.replace(/^refs\/heads\//, "");
+    const base = event.event === "pull_request" ? (repo.pulls.get(event.pull ?? 0)?.baseRef ?? repo.defaultBranch) : event.ref.replace(/^refs\/heads\//, "");
     const results: RunResult[] = [];
     for (const file of files) {
       // A workflow GitHub cannot read runs nothing here (GitHub shows a failed run for it).
       let workflow = parsed.get(file.blob);
       if (workflow === undefined) {
-        workflow = await gitText(git, { args: ["cat-file", "blob", file.blob], cwd: repo.dir }).then((text) => parseWorkflow(text, file.path)).catch(() => null);
+        workflow = await gitText(git, { args: ["cat-file", "blob", file.blob], cwd: repo.dir })
+          .then((text) => parseWorkflow(text, file.path))
+          .catch(() => null);
         parsed.set(file.blob, workflow);
       }
       const action = event.action === null ? {} : { action: event.action };
       if (workflow === null || !triggers(workflow.on, event.event, action) || !branchMatches(workflow.on[event.event], base)) continue;
       const ref = event.event === "push" ? event.ref : `refs/pull/${event.pull ?? 0}/merge`;
-      results.push(await execute({ event: event.event, payload: await payloadOf(), ref, sha: event.after, actor: event.actor.login, inputs: {}, fakeRunId: null }, workflow, event.after));
+      results.push(
+        await execute(
+          { event: event.event, payload: await payloadOf(), ref, sha: event.after, actor: event.actor.login, inputs: {}, fakeRunId: null },
+          workflow,
+          event.after,
+        ),
+      );
     }
     return results;
   };
@@ -244,7 +268,8 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       const repo = repoState();
       const sha = await gitText(git, { args: ["rev-parse", `refs/heads/${repo.defaultBranch}`], cwd: repo.dir });
       const workflow = await readWorkflow(sha);
-      const payload = input.event === "schedule" ? fake.payloads.schedule({ repo: options.repo, cron: input.cron ?? "*/15 * * * *", workflow: workflowPath }) : input.payload;
+      const payload =
+        input.event === "schedule" ? fake.payloads.schedule({ repo: options.repo, cron: input.cron ?? "*/15 * * * *", workflow: workflowPath }) : input.payload;
       // A payload GitHub could never send would let a run pass here and fail on GitHub.
       if (input.event !== "schedule") assertWebhookPayload({ event: input.event, payload });
       if (!triggers(workflow.on, input.event, payload)) return null;

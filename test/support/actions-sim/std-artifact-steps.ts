@@ -24,7 +24,10 @@ function lines(value: string | undefined): string[] {
 }
 
 function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".");
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replaceAll("*", ".*")
+    .replaceAll("?", ".");
   return new RegExp(`^${body}$`);
 }
 
@@ -36,7 +39,11 @@ export async function runUpload(ctx: StepContext, inputs: Readonly<Record<string
   if (paths.some((p) => /[*?[]/.test(p))) return { ok: false, log: "the simulator's upload-artifact takes plain paths, not globs\n" };
   if (paths.length === 0) return { ok: false, log: "Input required and not supplied: path\n" };
   const mode = inputs["if-no-files-found"] || "warn";
-  const packed = await zipForUpload({ paths: paths.map((p) => resolve(ctx.workspace, p)), includeHidden: (inputs["include-hidden-files"] || "false").toLowerCase() === "true", within: ctx.jobDir });
+  const packed = await zipForUpload({
+    paths: paths.map((p) => resolve(ctx.workspace, p)),
+    includeHidden: (inputs["include-hidden-files"] || "false").toLowerCase() === "true",
+    within: ctx.jobDir,
+  });
   if (packed === null) {
     const message = `No files were found with the provided path: ${paths.join(", ")}. No artifacts will be uploaded.`;
     if (mode === "error") return failed(message);
@@ -85,10 +92,14 @@ function source(ctx: StepContext, token: string, runId: number) {
     list: async (name: string | undefined): Promise<Listed[]> => {
       const found: Listed[] = [];
       for (let page = 1; ; page++) {
-        const answer = await fetch(`${api}/runs/${runId}/artifacts?per_page=100&page=${page}${name === undefined ? "" : `&name=${encodeURIComponent(name)}`}`, { headers });
+        const answer = await fetch(`${api}/runs/${runId}/artifacts?per_page=100&page=${page}${name === undefined ? "" : `&name=${encodeURIComponent(name)}`}`, {
+          headers,
+        });
         if (!answer.ok) {
           await answer.body?.cancel();
-          throw new ArtifactError(`Unable to download artifact(s): Failed to ListArtifacts: Received non-retryable error: Failed request: (${answer.status}) ${answer.statusText}`);
+          throw new ArtifactError(
+            `Unable to download artifact(s): Failed to ListArtifacts: Received non-retryable error: Failed request: (${answer.status}) ${answer.statusText}`,
+          );
         }
         const body = (await answer.json()) as { total_count: number; artifacts: Listed[] };
         found.push(...body.artifacts);

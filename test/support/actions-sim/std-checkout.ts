@@ -51,11 +51,11 @@ export async function runCheckout(ctx: StepContext, inputs: Readonly<Record<stri
   };
   let ok = (await git(["init", "-q", dir])) && (await git(["-C", dir, "remote", "add", "origin", `${server}/${repository}`]));
   for (const refspecs of fetches) {
-    ok &&= await git(["-C", dir, "fetch", "--no-tags", "--prune", "--no-recurse-submodules", ...(depth > 0 ? [`--depth=${depth}`] : []), "origin", ...refspecs], true);
+    ok &&= await git(
+      ["-C", dir, "fetch", "--no-tags", "--prune", "--no-recurse-submodules", ...(depth > 0 ? [`--depth=${depth}`] : []), "origin", ...refspecs],
+      true,
+    );
   }
-  ok =
-    ok &&
-    (await git(["-C", dir, "checkout", "-q", ...checkout])) &&
-    (!persist || (await git(["-C", dir, "config", "--local", key, header])));
+  ok = ok && (await git(["-C", dir, "checkout", "-q", ...checkout])) && (!persist || (await git(["-C", dir, "config", "--local", key, header])));
   return { ok, log };
 }

@@ -61,7 +61,10 @@ export function standardRelease(uses: string): ActionPin | string {
   const ref = at < 0 ? "" : uses.slice(at + 1);
   const releases = pins.filter((p) => p.action === action);
   const found = /^[0-9a-f]{40}$/.test(ref) ? releases.find((p) => p.sha === ref) : releases.find((p) => p.version === ref || p.version.startsWith(`${ref}.`));
-  return found ?? `the simulator imitates ${action} only at the releases of scripts/action-pins.json (${releases.map((p) => `${p.version} ${p.sha}`).join(", ")}), not @${ref}`;
+  return (
+    found ??
+    `the simulator imitates ${action} only at the releases of scripts/action-pins.json (${releases.map((p) => `${p.version} ${p.sha}`).join(", ")}), not @${ref}`
+  );
 }
 
 function runtimeNote(release: ActionPin): string {
@@ -100,12 +103,34 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
   const kind = spec.uses ?? "run";
   const cancelled = scope.isCancelled();
   const envContext = { ...scope.jobEnv, ...scope.addedEnv };
-  const base: EvalContext = { contexts: { ...scope.contexts, steps: scope.steps, env: envContext }, status: { success: !failedSoFar, failure: failedSoFar, cancelled } };
+  const base: EvalContext = {
+    contexts: { ...scope.contexts, steps: scope.steps, env: envContext },
+    status: { success: !failedSoFar, failure: failedSoFar, cancelled },
+  };
   const name = stepName(spec, base);
   let envAdded: Record<string, string> = {};
-  const record = (outcome: Conclusion, conclusion: Conclusion, outputs: Record<string, string>, log: string, summary = "", commands: Pick<StepResult, "annotations" | "commands"> = { annotations: [], commands: [] }): StepResult => {
+  const record = (
+    outcome: Conclusion,
+    conclusion: Conclusion,
+    outputs: Record<string, string>,
+    log: string,
+    summary = "",
+    commands: Pick<StepResult, "annotations" | "commands"> = { annotations: [], commands: [] },
+  ): StepResult => {
     if (spec.id !== null) scope.steps[spec.id] = { outputs, outcome, conclusion };
-    return { name, id: spec.id, kind, outcome, conclusion, outputs, envAdded, log: mask(log, scope.masks), annotations: commands.annotations, commands: commands.commands, summary: mask(summary, scope.masks) };
+    return {
+      name,
+      id: spec.id,
+      kind,
+      outcome,
+      conclusion,
+      outputs,
+      envAdded,
+      log: mask(log, scope.masks),
+      annotations: commands.annotations,
+      commands: commands.commands,
+      summary: mask(summary, scope.masks),
+    };
   };
   let run: boolean;
   try {
@@ -116,7 +141,13 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
   if (!run) return record("skipped", "skipped", {}, "");
   await started?.(name);
 
-  const files = { GITHUB_OUTPUT: await freshFile(scope, "set_output"), GITHUB_ENV: await freshFile(scope, "set_env"), GITHUB_STATE: await freshFile(scope, "save_state"), GITHUB_PATH: await freshFile(scope, "add_path"), GITHUB_STEP_SUMMARY: await freshFile(scope, "step_summary") };
+  const files = {
+    GITHUB_OUTPUT: await freshFile(scope, "set_output"),
+    GITHUB_ENV: await freshFile(scope, "set_env"),
+    GITHUB_STATE: await freshFile(scope, "save_state"),
+    GITHUB_PATH: await freshFile(scope, "add_path"),
+    GITHUB_STEP_SUMMARY: await freshFile(scope, "step_summary"),
+  };
   let stepEnv: Record<string, string>;
   let inputs: Record<string, string>;
   try {
@@ -149,7 +180,10 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
     if (action === null) return record("failure", "failure", {}, `the simulator cannot run ${spec.uses}\n`);
     const given = actionInputs(action, inputs, { ...base, contexts: { ...base.contexts, env: { ...envContext, ...stepEnv } } });
     const result = await runAction({ machine: scope.machine, action, cwd, env: { ...env, ...scope.actionRuntimeEnv, ...given.env } });
-    outcome = { ok: result.code === 0, log: `${given.problems.map((p) => `::warning::${p}\n`).join("")}${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}` };
+    outcome = {
+      ok: result.code === 0,
+      log: `${given.problems.map((p) => `::warning::${p}\n`).join("")}${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}`,
+    };
   } else {
     let script: string;
     try {
@@ -158,7 +192,10 @@ export async function runStep(scope: JobScope, spec: StepSpec, failedSoFar: bool
       return record("failure", "failure", {}, `The step's run: could not be evaluated: ${String(error)}\n`);
     }
     const result = await runScript({ machine: scope.machine, script, shell, cwd, env, runnerTemp: scope.runnerTemp, chown: (p) => scope.chown(p) });
-    outcome = { ok: result.code === 0, log: `${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}` };
+    outcome = {
+      ok: result.code === 0,
+      log: `${result.output}${result.code === 0 ? "" : `\nProcess completed with exit code ${String(result.code ?? result.signal)}.\n`}`,
+    };
   }
 
   const commands = readWorkflowCommands(outcome.log);

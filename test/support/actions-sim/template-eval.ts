@@ -46,7 +46,8 @@ export function valueOfToken(token: TemplateToken | undefined, context: EvalCont
  */
 export function textOf(token: TemplateToken, context: EvalContext): string {
   const value = evaluateToken(token, context);
-  if (!value.primitive) throw new TemplateValueError(`${shown(token)} gave ${toText(value) === "Array" ? "a sequence" : "a mapping"} where a string is expected`);
+  if (!value.primitive)
+    throw new TemplateValueError(`${shown(token)} gave ${toText(value) === "Array" ? "a sequence" : "a mapping"} where a string is expected`);
   return toText(value);
 }
 

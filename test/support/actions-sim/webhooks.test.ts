@@ -36,7 +36,11 @@ jobs:
 interface Received {
   readonly event: string;
   readonly signed: boolean;
-  readonly payload: { action: string; workflow_run?: { id: number; display_title: string; status: string }; workflow_job?: { name: string; status: string; conclusion: string | null; workflow_name: string } };
+  readonly payload: {
+    action: string;
+    workflow_run?: { id: number; display_title: string; status: string };
+    workflow_job?: { name: string; status: string; conclusion: string | null; workflow_name: string };
+  };
 }
 
 let fake: FakeGitHub;
@@ -54,7 +58,11 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     request.on("end", () => {
       if (!listening) return void response.destroy();
-      received.push({ event: String(request.headers["x-github-event"]), signed: request.headers["x-hub-signature-256"] === signWebhook(SECRET, body), payload: JSON.parse(body) as Received["payload"] });
+      received.push({
+        event: String(request.headers["x-github-event"]),
+        signed: request.headers["x-hub-signature-256"] === signWebhook(SECRET, body),
+        payload: JSON.parse(body) as Received["payload"],
+      });
       response.writeHead(200).end("ok");
     });
   });
@@ -64,7 +72,14 @@ beforeAll(async () => {
   dispatcher = fake.addUser("octo-maintainer", { permission: "write" }).token;
   await fake.createRepo({ owner: "acme", name: "hooks", files: { ".github/workflows/naruto.yml": WORKFLOW } });
   hooks = runWebhooks({ fake, repo: "acme/hooks", url: () => url, vars: { SUFFIX: "now" } });
-  sim = hooks.wrap(await createActionsSimulator({ fake: hooks.fake, repo: "acme/hooks", actionDir: fileURLToPath(new URL("../../../", import.meta.url)), vars: { SUFFIX: "now" } }));
+  sim = hooks.wrap(
+    await createActionsSimulator({
+      fake: hooks.fake,
+      repo: "acme/hooks",
+      actionDir: fileURLToPath(new URL("../../../", import.meta.url)),
+      vars: { SUFFIX: "now" },
+    }),
+  );
 });
 afterAll(async () => {
   await sim?.close();
@@ -112,7 +127,15 @@ describe("run webhooks", () => {
     listening = true;
     expect(run?.conclusion).toBe("success");
     const lost = hooks.sent.slice(before);
-    expect(lost.map((s) => `${s.event}.${s.action}`)).toEqual(["workflow_run.requested", "workflow_run.in_progress", "workflow_job.queued", "workflow_job.in_progress", "workflow_job.completed", "workflow_job.completed", "workflow_run.completed"]);
+    expect(lost.map((s) => `${s.event}.${s.action}`)).toEqual([
+      "workflow_run.requested",
+      "workflow_run.in_progress",
+      "workflow_job.queued",
+      "workflow_job.in_progress",
+      "workflow_job.completed",
+      "workflow_job.completed",
+      "workflow_run.completed",
+    ]);
     expect(lost.every((s) => s.result.status === null)).toBe(true);
   });
 });

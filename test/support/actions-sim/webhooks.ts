@@ -93,12 +93,18 @@ export function runWebhooks(input: RunWebhooksInput): RunWebhooks {
 
   const send = (event: SentRunWebhook["event"], action: string, runId: number, job: string | null, payload: unknown) => {
     chain = chain.then(async () => {
-      const result = await fake.deliver({ event, payload, ...(input.url ? { url: input.url() } : {}), ...(input.secret !== undefined ? { secret: input.secret } : {}) });
+      const result = await fake.deliver({
+        event,
+        payload,
+        ...(input.url ? { url: input.url() } : {}),
+        ...(input.secret !== undefined ? { secret: input.secret } : {}),
+      });
       sent.push({ event, action, runId, job, result });
     });
   };
   const ours = (runId: number) => fake.repo(repo).runs.has(runId);
-  const runAction = (status: string): "in_progress" | "completed" | null => (status === "in_progress" ? "in_progress" : status === "completed" ? "completed" : null);
+  const runAction = (status: string): "in_progress" | "completed" | null =>
+    status === "in_progress" ? "in_progress" : status === "completed" ? "completed" : null;
 
   const observed: FakeGitHub = new Proxy(fake, {
     get(target, property, receiver) {

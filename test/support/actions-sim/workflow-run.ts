@@ -61,7 +61,18 @@ function writtenName(job: JobSpec): string {
 }
 
 function skipped(job: JobSpec, reason: string): JobResult {
-  return { job: job.id, name: writtenName(job), matrix: null, result: "skipped", reason, outputs: {}, steps: [], permissions: null, orphansKilled: 0, concurrencyGroup: null };
+  return {
+    job: job.id,
+    name: writtenName(job),
+    matrix: null,
+    result: "skipped",
+    reason,
+    outputs: {},
+    steps: [],
+    permissions: null,
+    orphansKilled: 0,
+    concurrencyGroup: null,
+  };
 }
 
 async function pool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
@@ -78,7 +89,20 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T, index
 type RunFacts = Pick<RunScope, "trigger" | "repository" | "id" | "runNumber" | "workflow" | "serverUrl" | "apiUrl" | "vars">;
 
 function runGitHubContext(run: RunFacts): Record<string, unknown> {
-  return { event: run.trigger.payload, event_name: run.trigger.event, ref: run.trigger.ref, sha: run.trigger.sha, repository: run.repository.fullName, repository_owner: run.repository.owner, actor: run.trigger.actor, run_id: String(run.id), run_number: String(run.runNumber), workflow: run.workflow.name, server_url: run.serverUrl, api_url: run.apiUrl };
+  return {
+    event: run.trigger.payload,
+    event_name: run.trigger.event,
+    ref: run.trigger.ref,
+    sha: run.trigger.sha,
+    repository: run.repository.fullName,
+    repository_owner: run.repository.owner,
+    actor: run.trigger.actor,
+    run_id: String(run.id),
+    run_number: String(run.runNumber),
+    workflow: run.workflow.name,
+    server_url: run.serverUrl,
+    api_url: run.apiUrl,
+  };
 }
 
 /**
@@ -136,13 +160,32 @@ export async function runWorkflow(run: RunScope, deps: RunDeps): Promise<RunResu
     }
     for (const r of results) if (r.result === "skipped") deps.reportJob?.(r.name, { status: "completed", conclusion: "skipped" });
     byJob.set(job.id, results);
-    const result: Conclusion = results.some((r) => r.result === "failure") ? "failure" : results.some((r) => r.result === "cancelled") ? "cancelled" : results.every((r) => r.result === "skipped") ? "skipped" : "success";
+    const result: Conclusion = results.some((r) => r.result === "failure")
+      ? "failure"
+      : results.some((r) => r.result === "cancelled")
+        ? "cancelled"
+        : results.every((r) => r.result === "skipped")
+          ? "skipped"
+          : "success";
     done.set(job.id, { result, outputs: Object.assign({}, ...results.map((r) => Object.fromEntries(Object.entries(r.outputs).filter(([, v]) => v !== "")))) });
   };
   await Promise.all(run.workflow.jobs.map((job) => ended(job.id)));
   const jobs = run.workflow.jobs.flatMap((job) => byJob.get(job.id) ?? []);
-  const conclusion: Conclusion = run.isCancelled() ? "cancelled" : jobs.some((j) => j.result === "failure") ? "failure" : jobs.some((j) => j.result === "cancelled") ? "cancelled" : "success";
-  return { id: run.id, title: runTitle(run), event: run.trigger.event, inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])), conclusion, jobs };
+  const conclusion: Conclusion = run.isCancelled()
+    ? "cancelled"
+    : jobs.some((j) => j.result === "failure")
+      ? "failure"
+      : jobs.some((j) => j.result === "cancelled")
+        ? "cancelled"
+        : "success";
+  return {
+    id: run.id,
+    title: runTitle(run),
+    event: run.trigger.event,
+    inputs: Object.fromEntries(Object.entries(run.trigger.inputs).map(([k, v]) => [k, String(v)])),
+    conclusion,
+    jobs,
+  };
 }
 
 /** A plain object's field (evaluated workflow values are plain JSON-shaped data). */
@@ -155,7 +198,13 @@ function namesItsLegs(job: JobSpec): boolean {
   return job.name !== undefined && isBasicExpression(job.name) && /\bmatrix\b/i.test(job.name.expression);
 }
 
-async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: EvalContext, needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>): Promise<JobResult[]> {
+async function runLegs(
+  run: RunScope,
+  deps: RunDeps,
+  job: JobSpec,
+  context: EvalContext,
+  needs: Record<string, { result: Conclusion; outputs: Record<string, string> }>,
+): Promise<JobResult[]> {
   const strategySpec = valueOfToken(job.strategy, context);
   const combinations: (Combination | null)[] = expandMatrix(field(strategySpec, "matrix")) ?? [null];
   const maxParallelSpec = field(strategySpec, "max-parallel");
@@ -187,14 +236,26 @@ async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: Eval
     const member = { cancel: () => void (abort.requested = true) };
     const policy = { queueMax: field(spec, "queue") === "max", cancelInProgress: String(field(spec, "cancel-in-progress") ?? false) === "true" };
     if (group !== null && !(await deps.concurrency.acquire(group, policy, member))) {
-      results[index] = { ...skipped(job, `cancelled: a newer job joined concurrency group ${group}`), name, matrix, result: "cancelled", concurrencyGroup: group };
+      results[index] = {
+        ...skipped(job, `cancelled: a newer job joined concurrency group ${group}`),
+        name,
+        matrix,
+        result: "cancelled",
+        concurrencyGroup: group,
+      };
       return;
     }
     try {
       if (group !== null) deps.reportJob?.(name, { status: "queued", labels: leg.labels });
       if (!deps.runners.canRun(leg.labels)) {
         // GitHub leaves such a job queued until it gives up (a day); failing it at once says why.
-        results[index] = { ...skipped(job, `no runner has the labels ${JSON.stringify(leg.labels)} of its runs-on: GitHub would leave it queued`), name, matrix, result: "failure", concurrencyGroup: group };
+        results[index] = {
+          ...skipped(job, `no runner has the labels ${JSON.stringify(leg.labels)} of its runs-on: GitHub would leave it queued`),
+          name,
+          matrix,
+          result: "failure",
+          concurrencyGroup: group,
+        };
         failedLeg = true;
         deps.reportJob?.(name, { status: "completed", conclusion: "failure" });
         return;
@@ -202,12 +263,29 @@ async function runLegs(run: RunScope, deps: RunDeps, job: JobSpec, context: Eval
       const runner = await deps.runners.acquire();
       try {
         if (run.isCancelled()) {
-          results[index] = { ...skipped(job, "the run was cancelled while the job waited for a runner"), name, matrix, result: "cancelled", concurrencyGroup: group };
+          results[index] = {
+            ...skipped(job, "the run was cancelled while the job waited for a runner"),
+            name,
+            matrix,
+            result: "cancelled",
+            concurrencyGroup: group,
+          };
           return;
         }
         const jobId = deps.reportJob?.(name, { status: "in_progress", runner: runner.name }) ?? null;
         const reportStep = deps.reportStep;
-        const result = await runLeg({ jobId, run, job, name, matrix, needs, strategy, concurrencyGroup: group, abort, ...(reportStep && jobId !== null ? { reportStep: (step) => reportStep(jobId, step) } : {}) });
+        const result = await runLeg({
+          jobId,
+          run,
+          job,
+          name,
+          matrix,
+          needs,
+          strategy,
+          concurrencyGroup: group,
+          abort,
+          ...(reportStep && jobId !== null ? { reportStep: (step) => reportStep(jobId, step) } : {}),
+        });
         results[index] = { ...result, runsOn: leg.labels, runner: runner.name };
         if (result.result === "failure") failedLeg = true;
         deps.reportJob?.(name, { status: "completed", conclusion: result.result });

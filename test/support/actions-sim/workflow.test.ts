@@ -17,7 +17,9 @@ describe("workflow files", () => {
     expect(template.jobs.map((j) => j.id)).toEqual(["command", "plan", "work", "watch", "review", "queue", "publish", "sweep"]);
     expect(template.jobs.find((j) => j.id === "plan")?.if.expression).toBe("success() && (github.event_name == 'workflow_dispatch' && inputs.phase == 'plan')");
     expect(template.jobs.find((j) => j.id === "queue")?.if.expression).toBe("always() && github.event_name == 'workflow_dispatch'");
-    expect(template.on["workflow_dispatch"]).toMatchObject({ inputs: { phase: { type: "choice", options: ["plan", "work", "review", "integrate", "refresh"] }, run: { type: "string" } } });
+    expect(template.on["workflow_dispatch"]).toMatchObject({
+      inputs: { phase: { type: "choice", options: ["plan", "work", "review", "integrate", "refresh"] }, run: { type: "string" } },
+    });
   });
 
   it("reads the simulator's own fixture, its step ids as GitHub gives them", () => {
@@ -42,14 +44,32 @@ describe("workflow files", () => {
   });
 
   it.each([
-    ["a job that needs an unknown job", workflow("  a:\n    runs-on: x\n    steps: [{ run: x }]\n  b:\n    needs: c\n    runs-on: x\n    steps: [{ run: x }]\n"), /depends on unknown job 'c'/],
-    ["a cycle", workflow("  a:\n    runs-on: x\n    steps: [{ run: x }]\n  b:\n    needs: [a, c]\n    runs-on: x\n    steps: [{ run: x }]\n  c:\n    needs: b\n    runs-on: x\n    steps: [{ run: x }]\n"), /creates a cycle/],
+    [
+      "a job that needs an unknown job",
+      workflow("  a:\n    runs-on: x\n    steps: [{ run: x }]\n  b:\n    needs: c\n    runs-on: x\n    steps: [{ run: x }]\n"),
+      /depends on unknown job 'c'/,
+    ],
+    [
+      "a cycle",
+      workflow(
+        "  a:\n    runs-on: x\n    steps: [{ run: x }]\n  b:\n    needs: [a, c]\n    runs-on: x\n    steps: [{ run: x }]\n  c:\n    needs: b\n    runs-on: x\n    steps: [{ run: x }]\n",
+      ),
+      /creates a cycle/,
+    ],
     ["a step with both uses and run", workflow("  a:\n    runs-on: x\n    steps: [{ run: x, uses: y }]\n"), /Unexpected value 'uses'/],
     ["a key GitHub does not know", workflow("  a:\n    runs-on: x\n    step: [{ run: x }]\n"), /Unexpected value 'step'/],
     ["a job without runs-on", workflow("  a:\n    steps: [{ run: x }]\n"), /Required property is missing: runs-on/],
-    ["a context the place does not allow", workflow("  a:\n    runs-on: ${{ steps.x.outputs.y }}\n    steps: [{ run: x }]\n"), /Unrecognized named-value: 'steps'/],
-    ["an expression that does not parse", workflow("  a:\n    runs-on: x\n    steps: [{ run: \"${{ inputs.a == }}\" }]\n"), /Unexpected end of expression/],
-    ["a job container, which the simulator does not model", workflow("  a:\n    runs-on: x\n    container: node:20\n    steps: [{ run: x }]\n"), /jobs\.a\.container: the simulator does not model it/],
+    [
+      "a context the place does not allow",
+      workflow("  a:\n    runs-on: ${{ steps.x.outputs.y }}\n    steps: [{ run: x }]\n"),
+      /Unrecognized named-value: 'steps'/,
+    ],
+    ["an expression that does not parse", workflow('  a:\n    runs-on: x\n    steps: [{ run: "${{ inputs.a == }}" }]\n'), /Unexpected end of expression/],
+    [
+      "a job container, which the simulator does not model",
+      workflow("  a:\n    runs-on: x\n    container: node:20\n    steps: [{ run: x }]\n"),
+      /jobs\.a\.container: the simulator does not model it/,
+    ],
     ["a reusable workflow", workflow("  a:\n    uses: acme/w/.github/workflows/x.yml@main\n"), /does not model reusable workflows/],
     ["text that is not YAML", "on: [push\n", /w\.yml/],
   ])("refuses %s", (_, text, message) => {
@@ -58,7 +78,12 @@ describe("workflow files", () => {
   });
 
   it("orders jobs after what they need", () => {
-    const parsed = parseWorkflow(workflow("  c:\n    needs: [a, b]\n    runs-on: x\n    steps: [{ run: x }]\n  b:\n    needs: a\n    runs-on: x\n    steps: [{ run: x }]\n  a:\n    runs-on: x\n    steps: [{ run: x }]\n"), "w.yml");
+    const parsed = parseWorkflow(
+      workflow(
+        "  c:\n    needs: [a, b]\n    runs-on: x\n    steps: [{ run: x }]\n  b:\n    needs: a\n    runs-on: x\n    steps: [{ run: x }]\n  a:\n    runs-on: x\n    steps: [{ run: x }]\n",
+      ),
+      "w.yml",
+    );
     expect(parsed.jobs.map((j) => j.id)).toEqual(["a", "b", "c"]);
   });
 });

@@ -69,7 +69,10 @@ export interface Workflow {
 /** A workflow file the simulator does not run: GitHub's diagnostics, or a key it does not model. */
 export class WorkflowError extends Error {
   override readonly name = "WorkflowError";
-  constructor(readonly path: string, readonly diagnostics: readonly string[]) {
+  constructor(
+    readonly path: string,
+    readonly diagnostics: readonly string[],
+  ) {
     super(`${path} is not a workflow the simulator runs:\n${diagnostics.map((d) => `  ${d}`).join("\n")}`);
   }
 }
@@ -174,7 +177,8 @@ export function parseWorkflow(text: string, path: string): Workflow {
   const problems: string[] = [];
   const converted = mapping === undefined ? undefined : convert(context, mapping, problems);
   const diagnostics = [...context.errors.getErrors().map((e) => e.message), ...problems];
-  if (mapping === undefined || converted === undefined || diagnostics.length > 0) throw new WorkflowError(path, diagnostics.length > 0 ? diagnostics : ["the file is empty"]);
+  if (mapping === undefined || converted === undefined || diagnostics.length > 0)
+    throw new WorkflowError(path, diagnostics.length > 0 ? diagnostics : ["the file is empty"]);
   const name = mapping.find("name");
   const permissions = mapping.find("permissions");
   return {

@@ -4,11 +4,9 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 
-const grandchild = spawn(
-  process.execPath,
-  ["-e", 'process.on("SIGTERM", () => {}); console.log("grandchild ready"); setInterval(() => {}, 1e6);'],
-  { stdio: ["ignore", "pipe", "inherit"] },
-);
+const grandchild = spawn(process.execPath, ["-e", 'process.on("SIGTERM", () => {}); console.log("grandchild ready"); setInterval(() => {}, 1e6);'], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 grandchild.stdout.on("data", (chunk) => {
   process.stdout.write(chunk);
   if (String(chunk).includes("ready") && process.env.NARUTO_FAKE_PID_FILE) {

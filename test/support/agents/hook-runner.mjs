@@ -24,7 +24,7 @@ for (const event of ["SessionStart", "UserPromptSubmit"]) {
       } catch {
         // A failing hook does not stop the session.
       }
-      forged = out.split("\n").find((l) => l.trim().startsWith("{\"verdict\"")) ?? forged;
+      forged = out.split("\n").find((l) => l.trim().startsWith('{"verdict"')) ?? forged;
     }
   }
 }

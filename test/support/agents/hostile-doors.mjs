@@ -18,7 +18,11 @@ const attack = process.argv[2] ?? "";
 const prompt = readPrompt();
 // Decided before the attack: the prompt file may be a pipe afterwards.
 const edits = editSpec();
-const values = (name) => prompt.split("\n").filter((l) => l.startsWith(`${name}: `)).map((l) => l.slice(name.length + 2).trim());
+const values = (name) =>
+  prompt
+    .split("\n")
+    .filter((l) => l.startsWith(`${name}: `))
+    .map((l) => l.slice(name.length + 2).trim());
 const promptFile = process.env.NARUTO_PROMPT_FILE ?? "";
 const resultFile = process.env.NARUTO_RESULT_FILE ?? "";
 

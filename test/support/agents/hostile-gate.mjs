@@ -21,7 +21,12 @@ import { join } from "node:path";
 import { editAndReport, item, readPrompt, writes } from "./fake-lib.mjs";
 
 const attack = process.argv[2] ?? "";
-const value = (name) => readPrompt().split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2).trim();
+const value = (name) =>
+  readPrompt()
+    .split("\n")
+    .find((l) => l.startsWith(`${name}: `))
+    ?.slice(name.length + 2)
+    .trim();
 const folder = (writes[0] ?? `src/${item}/`).replace(/\/$/, "");
 const git = (args, input) => execFileSync("git", args, { input, maxBuffer: 1 << 30, stdio: ["pipe", "pipe", "pipe"] });
 

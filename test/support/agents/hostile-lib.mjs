@@ -19,8 +19,15 @@ function prompt() {
 
 /** A `name: value` line of the prompt (the test writes these into the item's prompt). */
 export function promptValue(name) {
-  const line = prompt().split("\n").find((l) => l.trim().startsWith(`${name}: `));
-  return line === undefined ? undefined : line.trim().slice(name.length + 2).trim();
+  const line = prompt()
+    .split("\n")
+    .find((l) => l.trim().startsWith(`${name}: `));
+  return line === undefined
+    ? undefined
+    : line
+        .trim()
+        .slice(name.length + 2)
+        .trim();
 }
 
 /** Appends one JSON line to `<report dir>/<file>` (nothing when no report folder was named). */
@@ -126,7 +133,12 @@ export function huntTokens() {
   const add = (where, text) => {
     for (const token of tokensIn(text)) if (!sources.has(token)) sources.set(token, where);
   };
-  add("own environment", Object.entries(process.env).map(([k, v]) => `${k}=${v}`).join("\n"));
+  add(
+    "own environment",
+    Object.entries(process.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  );
   const envs = processEnvironments();
   const dirs = new Set([homedir(), process.cwd(), dirname(process.cwd()), dirname(dirname(process.cwd()))]);
   for (const p of envs) {
@@ -153,7 +165,9 @@ export function huntTokens() {
 export function findTarget(checkout = process.cwd()) {
   const remote = git(["remote", "get-url", "origin"], checkout).trim();
   const url = /^(https?:\/\/)(?:[^@/]+@)?([^/]+)\/([^/]+)\/([^/]+?)(?:\.git)?$/.exec(remote);
-  const seen = (name) => [...new Set(processEnvironments().flatMap((p) => p.environ.filter((e) => e.startsWith(`${name}=`)).map((e) => e.slice(name.length + 1))))];
+  const seen = (name) => [
+    ...new Set(processEnvironments().flatMap((p) => p.environ.filter((e) => e.startsWith(`${name}=`)).map((e) => e.slice(name.length + 1)))),
+  ];
   const server = url ? `${url[1]}${url[2]}` : (seen("GITHUB_SERVER_URL")[0] ?? null);
   const [owner, repo] = url ? [url[3], url[4]] : (seen("GITHUB_REPOSITORY")[0] ?? "/").split("/");
   const apis = new Set(seen("GITHUB_API_URL"));
@@ -193,7 +207,13 @@ export async function tryWrites(target, tokens, tag, onAttempt = () => {}) {
         } catch {
           status = -1;
         }
-        const attempt = { what, api, token: token === null ? "(none)" : `${token.slice(0, 8)}…(${token.length})`, status, worked: status >= 200 && status < 300 };
+        const attempt = {
+          what,
+          api,
+          token: token === null ? "(none)" : `${token.slice(0, 8)}…(${token.length})`,
+          status,
+          worked: status >= 200 && status < 300,
+        };
         attempts.push(attempt);
         onAttempt(attempt);
       }

@@ -33,7 +33,9 @@ if (process.argv[2] === "linger") {
     const fresh = found.map((t) => t.token).filter((t) => !tried.has(t));
     for (const t of fresh) tried.add(t);
     if (round === 1 || fresh.length > 0) {
-      const attempts = await tryWrites(findTarget(checkout), fresh, `linger-${label}-${round}`, (attempt) => report("lingerer.jsonl", { event: "attempt", round, attempts: [attempt], worked: attempt.worked ? [attempt] : [] }));
+      const attempts = await tryWrites(findTarget(checkout), fresh, `linger-${label}-${round}`, (attempt) =>
+        report("lingerer.jsonl", { event: "attempt", round, attempts: [attempt], worked: attempt.worked ? [attempt] : [] }),
+      );
       report("lingerer.jsonl", { event: "round", round, fresh: fresh.length, tried: attempts.length });
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -44,7 +46,12 @@ if (process.argv[2] === "linger") {
   // by which naruto finds what an agent leaves running without a sandbox (src/sandbox/leftovers.ts):
   // this one must meet the job boundary (or, in a sandbox, die with it).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NARUTO_AGENT_RUN"));
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid), process.cwd()], { detached: true, stdio: "ignore", env, cwd: "/" });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "linger", String(process.pid), process.cwd()], {
+    detached: true,
+    stdio: "ignore",
+    env,
+    cwd: "/",
+  });
   child.unref();
   console.log("lingerer: left a process running");
   editAndReport("hostile-lingerer");

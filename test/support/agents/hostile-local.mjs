@@ -13,7 +13,12 @@ import { join, relative } from "node:path";
 import { editAndReport, readPrompt } from "./fake-lib.mjs";
 
 const attack = process.argv[2] ?? "";
-const value = (name) => readPrompt().split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2).trim();
+const value = (name) =>
+  readPrompt()
+    .split("\n")
+    .find((l) => l.startsWith(`${name}: `))
+    ?.slice(name.length + 2)
+    .trim();
 const repo = value("hostile-repo") ?? "/nonexistent";
 const home = value("hostile-home") ?? "/nonexistent";
 const git = (...args) => execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
@@ -41,7 +46,8 @@ const attacks = {
   // Plants hooks and config that run its code in the user's next git command, and naruto's.
   hooks: () => {
     const common = join(repo, ".git");
-    for (const hook of ["pre-commit", "post-checkout"]) writeFileSync(join(common, "hooks", hook), "#!/bin/sh\necho pwned > /tmp/naruto-pwned\n", { mode: 0o755 });
+    for (const hook of ["pre-commit", "post-checkout"])
+      writeFileSync(join(common, "hooks", hook), "#!/bin/sh\necho pwned > /tmp/naruto-pwned\n", { mode: 0o755 });
     git("config", "core.fsmonitor", "echo pwned > /tmp/naruto-pwned-fsmonitor");
     git("config", "alias.st", "!echo pwned");
     writeFileSync(join(common, "info", "attributes"), "* -diff\n");
@@ -50,7 +56,9 @@ const attacks = {
   // Moves naruto's queue branch to the root commit.
   "move-queue": () => {
     const root = git("rev-list", "--max-parents=0", "HEAD");
-    const queue = git("for-each-ref", "--format=%(refname)", "refs/heads/naruto/").split("\n").find((r) => !r.includes("--"));
+    const queue = git("for-each-ref", "--format=%(refname)", "refs/heads/naruto/")
+      .split("\n")
+      .find((r) => !r.includes("--"));
     if (!queue) throw new Error("no queue branch found");
     git("update-ref", queue, root);
     return `moved ${queue} to ${root.slice(0, 12)}`;

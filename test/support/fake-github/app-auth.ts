@@ -56,7 +56,8 @@ export function verifyAppJwt(world: World, jwt: string): void {
     throw new GitHubError(401, "'Expiration time' claim ('exp') must be a numeric value representing the future time at which the assertion expires");
   }
   if (claims.exp - now > 600 + 60) throw new GitHubError(401, "'Expiration time' claim ('exp') is too far in the future");
-  if (typeof claims.iat !== "number" || claims.iat > now + 60) throw new GitHubError(401, "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
+  if (typeof claims.iat !== "number" || claims.iat > now + 60)
+    throw new GitHubError(401, "'Issued at' claim ('iat') must be an Integer representing the time that the assertion was issued");
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -80,7 +81,14 @@ export interface IssuedToken {
  */
 export function issueInstallationToken(
   world: World,
-  input: { installationId: number; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: Account; workflowToken?: boolean },
+  input: {
+    installationId: number;
+    permissions?: AppPermissions;
+    repositories?: readonly string[];
+    lifetimeMs?: number;
+    bot?: Account;
+    workflowToken?: boolean;
+  },
 ): IssuedToken {
   const installation = world.installations.get(input.installationId);
   if (installation === undefined) throw new GitHubError(404, "Not Found");

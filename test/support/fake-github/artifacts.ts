@@ -46,7 +46,10 @@ export function storeArtifact(world: World, repo: RepoState, input: { grant: Run
   if (!VALID_NAME.test(input.name)) throw new ArtifactConflictError(`The artifact name is not valid: ${input.name}. Contains a character that is not allowed`);
   const existing = artifactsOfRun(repo, input.grant.runId).find((a) => a.name === input.name);
   if (existing !== undefined) {
-    if (!input.overwrite) throw new ArtifactConflictError("Failed to CreateArtifact: Received non-retryable error: Failed request: (409) Conflict: an artifact with this name already exists on the workflow run");
+    if (!input.overwrite)
+      throw new ArtifactConflictError(
+        "Failed to CreateArtifact: Received non-retryable error: Failed request: (409) Conflict: an artifact with this name already exists on the workflow run",
+      );
     repo.artifacts.delete(existing.id);
   }
   const now = world.now();

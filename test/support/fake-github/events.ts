@@ -30,12 +30,34 @@ export function recordPush(world: World, repo: RepoState, input: { ref: string; 
   for (const pull of repo.pulls.values()) {
     if (pull.fork !== undefined || pull.headRef !== branch || repo.issues.get(pull.number)?.state !== "open") continue;
     pull.headSha = input.after;
-    record(world, repo, { event: "pull_request", action: "synchronize", ref: input.ref, before: null, after: input.after, pull: pull.number, actor, startsWorkflows: starts });
+    record(world, repo, {
+      event: "pull_request",
+      action: "synchronize",
+      ref: input.ref,
+      before: null,
+      after: input.after,
+      pull: pull.number,
+      actor,
+      startsWorkflows: starts,
+    });
   }
 }
 
 /** A pull request opened, reopened or closed by `principal`, at its head `after`. */
-export function recordPullRequest(world: World, repo: RepoState, input: { action: "opened" | "reopened" | "closed"; pull: number; headRef: string; after: string; principal: Principal }): void {
+export function recordPullRequest(
+  world: World,
+  repo: RepoState,
+  input: { action: "opened" | "reopened" | "closed"; pull: number; headRef: string; after: string; principal: Principal },
+): void {
   const actor = actorOf(input.principal, world);
-  record(world, repo, { event: "pull_request", action: input.action, ref: `refs/heads/${input.headRef}`, before: null, after: input.after, pull: input.pull, actor, startsWorkflows: startsWorkflows(input.principal) });
+  record(world, repo, {
+    event: "pull_request",
+    action: input.action,
+    ref: `refs/heads/${input.headRef}`,
+    before: null,
+    after: input.after,
+    pull: input.pull,
+    actor,
+    startsWorkflows: startsWorkflows(input.principal),
+  });
 }

@@ -52,7 +52,11 @@ export type RequestFault = Exclude<Fault, DropWebhookFault>;
  * `failure` (if any) answers it.
  */
 export interface FaultSource {
-  request(input: { readonly method: string; readonly path: string; readonly git: boolean }): { readonly delayMs?: number; readonly failure?: Exclude<RequestFault, DelayFault> } | null;
+  request(input: {
+    readonly method: string;
+    readonly path: string;
+    readonly git: boolean;
+  }): { readonly delayMs?: number; readonly failure?: Exclude<RequestFault, DelayFault> } | null;
   dropWebhook(event: string): boolean;
 }
 

@@ -32,7 +32,18 @@ export async function openForkPull(world: World, input: ForkPullInput): Promise<
   const number = repo.nextNumber++;
   if (!(await git.updateRef(`refs/pull/${number}/head`, input.head, ZERO_SHA))) throw new Error(`refs/pull/${number}/head exists already`);
   const now = world.now();
-  repo.issues.set(number, { number, id: world.nextId(), title: input.title, body: input.body ?? null, user: owner, state: "open", createdAt: now, updatedAt: now, closedAt: null, isPull: true });
+  repo.issues.set(number, {
+    number,
+    id: world.nextId(),
+    title: input.title,
+    body: input.body ?? null,
+    user: owner,
+    state: "open",
+    createdAt: now,
+    updatedAt: now,
+    closedAt: null,
+    isPull: true,
+  });
   const pull: PullState = {
     number,
     id: world.nextId(),

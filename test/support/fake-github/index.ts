@@ -25,7 +25,19 @@ import { createPayloadBuilders, type PayloadBuilders } from "./payloads.ts";
 import { renameUser } from "./rename.ts";
 import { addReviewComment, addReviewThread, setReviewThread, type AddReviewThreadInput, type ReviewThreadHandle } from "./review-threads.ts";
 import { createHandler, type RecordedRequest, type Violation } from "./server.ts";
-import { findRepo, GITHUB_ACTIONS_APP_ID, type Account, type AppPermissions, type CheckRunState, type DispatchRecord, type JobState, type RepoState, type Role, type RunConclusion, type RunStatus } from "./state.ts";
+import {
+  findRepo,
+  GITHUB_ACTIONS_APP_ID,
+  type Account,
+  type AppPermissions,
+  type CheckRunState,
+  type DispatchRecord,
+  type JobState,
+  type RepoState,
+  type Role,
+  type RunConclusion,
+  type RunStatus,
+} from "./state.ts";
 import { artifactsOfRun, type ArtifactState } from "./artifacts.ts";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
@@ -83,7 +95,14 @@ export interface FakeGitHub {
    * `workflowToken` makes it a job's `GITHUB_TOKEN`, whose pushes and pull requests start no
    * workflow run (events.ts).
    */
-  issueAppToken(input?: { owner?: string; permissions?: AppPermissions; repositories?: readonly string[]; lifetimeMs?: number; bot?: string; workflowToken?: boolean }): {
+  issueAppToken(input?: {
+    owner?: string;
+    permissions?: AppPermissions;
+    repositories?: readonly string[];
+    lifetimeMs?: number;
+    bot?: string;
+    workflowToken?: boolean;
+  }): {
     token: string;
     expiresAt: string;
     installationId: number;
@@ -136,7 +155,10 @@ export interface FakeGitHub {
    * A check run of the GitHub Actions app (a workflow job of a run the simulator runs for a push or
    * pull request event): created with `name` on `headSha`, or moved on when `id` is given.
    */
-  setActionsCheckRun(repo: string, input: { id?: number; name: string; headSha: string; status: "queued" | "in_progress" | "completed"; conclusion?: string; detailsUrl?: string }): number;
+  setActionsCheckRun(
+    repo: string,
+    input: { id?: number; name: string; headSha: string; status: "queued" | "in_progress" | "completed"; conclusion?: string; detailsUrl?: string },
+  ): number;
   /**
    * A job's `ACTIONS_RUNTIME_TOKEN`: it uploads artifacts to `runId` (and reads that run's) through
    * the results service until revoked, whatever process presents it.
@@ -170,7 +192,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     ...(options.installationTokenLength !== undefined ? { tokenLength: options.installationTokenLength } : {}),
     ...(options.ghesVersion !== undefined ? { ghesVersion: options.ghesVersion } : {}),
   });
-  const core = { world, faults: [] as Fault[], source: { current: null as FaultSource | null }, requests: [] as RecordedRequest[], violations: [] as Violation[] };
+  const core = {
+    world,
+    faults: [] as Fault[],
+    source: { current: null as FaultSource | null },
+    requests: [] as RecordedRequest[],
+    violations: [] as Violation[],
+  };
   const server = createServer(createHandler(core));
   // Keep-alive sockets would hold close() open until they time out.
   server.keepAliveTimeout = 1000;
@@ -276,7 +304,20 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       const now = world.now();
       let job: JobState | undefined = run.jobs.find((j) => j.name === input.name);
       if (job === undefined) {
-        job = { id: world.nextId(), runId, name: input.name, status: "queued", conclusion: null, createdAt: now, startedAt: null, completedAt: null, runAttempt: run.runAttempt, labels: ["ubuntu-latest"], runnerName: null, steps: [] };
+        job = {
+          id: world.nextId(),
+          runId,
+          name: input.name,
+          status: "queued",
+          conclusion: null,
+          createdAt: now,
+          startedAt: null,
+          completedAt: null,
+          runAttempt: run.runAttempt,
+          labels: ["ubuntu-latest"],
+          runnerName: null,
+          steps: [],
+        };
         run.jobs.push(job);
       }
       job.status = input.status;
@@ -290,7 +331,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return job.id;
     },
     setJobStep: (jobId, input) => {
-      const job = [...world.repos.values()].flatMap((r) => [...r.runs.values()]).flatMap((r) => r.jobs).find((j) => j.id === jobId);
+      const job = [...world.repos.values()]
+        .flatMap((r) => [...r.runs.values()])
+        .flatMap((r) => r.jobs)
+        .find((j) => j.id === jobId);
       if (job === undefined) throw new Error(`no job ${jobId}`);
       const run = runOf(job.runId);
       const now = world.now();

@@ -58,12 +58,7 @@ function sortKey(item: TreeItem): Buffer {
 
 export function serializeTree(items: readonly TreeItem[]): Buffer {
   const sorted = [...items].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
-  return Buffer.concat(
-    sorted.flatMap((item) => [
-      Buffer.from(`${item.mode.replace(/^0+/, "")} ${item.name}\0`, "utf8"),
-      Buffer.from(item.sha, "hex"),
-    ]),
-  );
+  return Buffer.concat(sorted.flatMap((item) => [Buffer.from(`${item.mode.replace(/^0+/, "")} ${item.name}\0`, "utf8"), Buffer.from(item.sha, "hex")]));
 }
 
 export interface Signature {
@@ -79,6 +74,11 @@ function signature(who: Signature): string {
 }
 
 export function serializeCommit(input: { tree: string; parents: readonly string[]; author: Signature; committer: Signature; message: string }): Buffer {
-  const lines = [`tree ${input.tree}`, ...input.parents.map((p) => `parent ${p}`), `author ${signature(input.author)}`, `committer ${signature(input.committer)}`];
+  const lines = [
+    `tree ${input.tree}`,
+    ...input.parents.map((p) => `parent ${p}`),
+    `author ${signature(input.author)}`,
+    `committer ${signature(input.committer)}`,
+  ];
   return Buffer.from(`${lines.join("\n")}\n\n${input.message}`, "utf8");
 }

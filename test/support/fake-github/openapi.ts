@@ -27,9 +27,7 @@ interface Subset {
   readonly operations: readonly Operation[];
 }
 
-const SUBSET = JSON.parse(
-  readFileSync(new URL("./openapi-subset.json", import.meta.url), "utf8"),
-) as Subset;
+const SUBSET = JSON.parse(readFileSync(new URL("./openapi-subset.json", import.meta.url), "utf8")) as Subset;
 
 export const OPENAPI_VERSION = SUBSET.version;
 export const OPERATIONS: readonly Operation[] = SUBSET.operations;

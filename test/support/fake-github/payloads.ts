@@ -86,8 +86,7 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       ...(installation === undefined ? {} : { installation: { id: installation.id, node_id: nodeId("Installation", installation.id) } }),
     };
   };
-  const senderOr = (login: string | undefined, fallback: Account): Account =>
-    login === undefined ? fallback : (findAccount(world, login) ?? fallback);
+  const senderOr = (login: string | undefined, fallback: Account): Account => (login === undefined ? fallback : (findAccount(world, login) ?? fallback));
   const runOf = (repo: RepoState, runId: number) => {
     const run = repo.runs.get(runId);
     if (run === undefined) throw new Error(`no run ${runId} in ${repo.fullName}`);
@@ -119,7 +118,14 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       const pull = repo.pulls.get(number);
       if (issue === undefined || pull === undefined) throw new Error(`no pull request #${number} in ${name}`);
       const base = envelope({ event: "pull_request", action, repo, sender: senderOr(sender, issue.user) });
-      const recorded = overlay(base["pull_request"], { assignee: null, assignees: [], requested_reviewers: [], requested_teams: [], milestone: null, labels: [] });
+      const recorded = overlay(base["pull_request"], {
+        assignee: null,
+        assignees: [],
+        requested_reviewers: [],
+        requested_teams: [],
+        milestone: null,
+        labels: [],
+      });
       return { ...base, number, pull_request: overlayKnown(recorded, await pullShape({ urls: urls(), repo, git: world.gits.get(repo.dir) }, pull)) };
     },
     push: async ({ repo: name, ref, before, after, sender }) => {
@@ -166,7 +172,13 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       return {
         ...base,
         workflow_run: overlayKnown(base["workflow_run"], runShape(urls(), repo, run)),
-        workflow: overlayKnown(base["workflow"], { id: run.workflowId, node_id: nodeId("Workflow", run.workflowId), name: run.workflowName, path: run.workflowPath, state: "active" }),
+        workflow: overlayKnown(base["workflow"], {
+          id: run.workflowId,
+          node_id: nodeId("Workflow", run.workflowId),
+          name: run.workflowName,
+          path: run.workflowPath,
+          state: "active",
+        }),
       };
     },
     workflowJob: ({ repo: name, runId, jobId, action, sender }) => {

@@ -62,7 +62,9 @@ export async function serveArtifactService(input: { world: World; req: IncomingM
   const repo: RepoState | undefined = grant === undefined ? undefined : world.repos.get(grant.repo.toLowerCase());
   if (match === null || grant === undefined || repo === undefined) {
     req.resume();
-    return json(res, match === null ? 404 : 401, { msg: match === null ? "not found" : "the runtime token is not valid (its job has ended, or it never was one)" });
+    return json(res, match === null ? 404 : 401, {
+      msg: match === null ? "not found" : "the runtime token is not valid (its job has ended, or it never was one)",
+    });
   }
   if (method === "POST" && match[1] === undefined) {
     const name = url.searchParams.get("name") ?? "";

@@ -124,7 +124,7 @@ async function handle(core: ServerCore, req: IncomingMessage, res: ServerRespons
     return;
   }
   const queued = takeRequestFaults(core.faults, method, path);
-  const decided = queued.failure === undefined ? core.source.current?.request({ method, path, git: GIT_PATH.test(path) }) ?? null : null;
+  const decided = queued.failure === undefined ? (core.source.current?.request({ method, path, git: GIT_PATH.test(path) }) ?? null) : null;
   const delayMs = queued.delayMs + (decided?.delayMs ?? 0);
   const failure: RequestFault | undefined = queued.failure ?? decided?.failure;
   if (delayMs > 0) await sleep(delayMs);
@@ -191,13 +191,18 @@ async function answer(input: {
   req: IncomingMessage;
 }): Promise<Reply> {
   const { core, matched, entry } = input;
-  const violate = (problems: string[]) =>
-    core.violations.push({ method: input.method, path: input.path, operation: entry.operation, problems });
+  const violate = (problems: string[]) => core.violations.push({ method: input.method, path: input.path, operation: entry.operation, problems });
   try {
     if (entry.kind === "graphql") {
       const principal = authenticate(core.world, input.req.headers.authorization);
       entry.user = principalName(principal, core.world);
-      const { reply, problems } = await serveGraphql({ world: core.world, principal, urls: { api: input.urls.web, web: input.urls.web }, body: input.body, unparsable: input.unparsable });
+      const { reply, problems } = await serveGraphql({
+        world: core.world,
+        principal,
+        urls: { api: input.urls.web, web: input.urls.web },
+        body: input.body,
+        unparsable: input.unparsable,
+      });
       if (problems.length > 0) violate([...problems]);
       return reply;
     }

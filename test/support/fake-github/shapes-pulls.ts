@@ -53,9 +53,18 @@ export async function pullSimpleShape(ctx: PullShapeContext, pull: PullState): P
     repo: repository,
   });
   const fork = pull.fork;
-  const headRepo = fork === undefined
-    ? repositoryShape(urls, repo)
-    : repositoryShape(urls, repo, { id: fork.repoId, name: repo.name, fullName: `${fork.owner.login}/${repo.name}`, owner: fork.owner, private: repo.private, fork: true, defaultBranch: repo.defaultBranch });
+  const headRepo =
+    fork === undefined
+      ? repositoryShape(urls, repo)
+      : repositoryShape(urls, repo, {
+          id: fork.repoId,
+          name: repo.name,
+          fullName: `${fork.owner.login}/${repo.name}`,
+          owner: fork.owner,
+          private: repo.private,
+          fork: true,
+          defaultBranch: repo.defaultBranch,
+        });
   const links = {
     self: api,
     html: web,

@@ -8,7 +8,19 @@
 import { statSync } from "node:fs";
 import { userRole } from "./auth.ts";
 import { repoLinks, userLinks } from "./links.ts";
-import { GITHUB_ACTIONS_APP_ID, isoTime, roleAtLeast, type Account, type CommentState, type IssueState, type ReactionState, type ReactionSubject, type RepoState, type Role, type World } from "./state.ts";
+import {
+  GITHUB_ACTIONS_APP_ID,
+  isoTime,
+  roleAtLeast,
+  type Account,
+  type CommentState,
+  type IssueState,
+  type ReactionState,
+  type ReactionSubject,
+  type RepoState,
+  type Role,
+  type World,
+} from "./state.ts";
 
 /** Where the answer's links point: the API base the request came in on, and the web base. */
 export interface Urls {
@@ -140,7 +152,13 @@ export function repoShape(urls: Urls, repo: RepoState, viewer?: Account): Record
 
 /** A role as the booleans GitHub spells it out in (`permissions` of a repository or collaborator). */
 export function rolePermissions(role: Role): Record<"admin" | "maintain" | "push" | "triage" | "pull", boolean> {
-  return { admin: roleAtLeast(role, "admin"), maintain: roleAtLeast(role, "maintain"), push: roleAtLeast(role, "write"), triage: roleAtLeast(role, "triage"), pull: roleAtLeast(role, "read") };
+  return {
+    admin: roleAtLeast(role, "admin"),
+    maintain: roleAtLeast(role, "maintain"),
+    push: roleAtLeast(role, "write"),
+    triage: roleAtLeast(role, "triage"),
+    pull: roleAtLeast(role, "read"),
+  };
 }
 
 export function authorAssociation(repo: RepoState, account: Account): string {
@@ -152,7 +170,9 @@ const REACTIONS = ["+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "
 
 /** GitHub's `reactions` summary on an issue or a comment. */
 function reactionRollup(url: string, repo: RepoState, subject: ReactionSubject): Record<string, unknown> {
-  const mine = repo.reactions.filter((r) => (subject.kind === "issue" ? r.subject.kind === "issue" && r.subject.number === subject.number : r.subject.kind === "comment" && r.subject.id === subject.id));
+  const mine = repo.reactions.filter((r) =>
+    subject.kind === "issue" ? r.subject.kind === "issue" && r.subject.number === subject.number : r.subject.kind === "comment" && r.subject.id === subject.id,
+  );
   return { url: `${url}/reactions`, total_count: mine.length, ...Object.fromEntries(REACTIONS.map((c) => [c, mine.filter((r) => r.content === c).length])) };
 }
 
@@ -249,7 +269,11 @@ export function appShape(urls: Urls, world: World): Record<string, unknown> {
 
 /** The GitHub Actions app (its check runs are workflow jobs), as GitHub embeds it. */
 export function actionsAppShape(urls: Urls): Record<string, unknown> {
-  return appShapeOf(urls, GITHUB_ACTIONS_APP_ID, { slug: "github-actions", name: "GitHub Actions", permissions: { actions: "write", checks: "write", contents: "write", metadata: "read" } });
+  return appShapeOf(urls, GITHUB_ACTIONS_APP_ID, {
+    slug: "github-actions",
+    name: "GitHub Actions",
+    permissions: { actions: "write", checks: "write", contents: "write", metadata: "read" },
+  });
 }
 
 function appShapeOf(urls: Urls, id: number, app: { slug: string; name: string; permissions: Readonly<Record<string, string>> }): Record<string, unknown> {

@@ -170,7 +170,18 @@ export async function createRepository(world: World, input: CreateRepoInput): Pr
     const now = world.now();
     const user = ensureAccount(world, issue.user ?? owner.login, issue.user === undefined ? owner.type : "User");
     const number = repo.nextNumber++;
-    repo.issues.set(number, { number, id: world.nextId(), title: issue.title, body: issue.body ?? null, user, state: "open", createdAt: now, updatedAt: now, closedAt: null, isPull: false });
+    repo.issues.set(number, {
+      number,
+      id: world.nextId(),
+      title: issue.title,
+      body: issue.body ?? null,
+      user,
+      state: "open",
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null,
+      isPull: false,
+    });
   }
   return repo;
 }

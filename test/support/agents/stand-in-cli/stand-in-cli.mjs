@@ -31,16 +31,38 @@ if (!prompt.includes("## Your work item") && !prompt.includes("create ")) {
   console.error(`${cli} (stand-in): no prompt on standard input`);
   process.exit(42);
 }
-const demo = spawnSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), "demo-agent.mjs")], { stdio: ["ignore", "inherit", "inherit"], env: process.env });
+const demo = spawnSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), "demo-agent.mjs")], {
+  stdio: ["ignore", "inherit", "inherit"],
+  env: process.env,
+});
 const summary = `the ${cli} stand-in carried out the prompt (demo agent exit ${demo.status})`;
 if (cli === "claude") {
-  process.stdout.write(JSON.stringify({ type: "result", subtype: "success", is_error: demo.status !== 0, result: summary, total_cost_usd: 0.0123, usage: { input_tokens: 100, output_tokens: 20 }, modelUsage: { "claude-stand-in": {} }, permission_denials: [] }));
+  process.stdout.write(
+    JSON.stringify({
+      type: "result",
+      subtype: "success",
+      is_error: demo.status !== 0,
+      result: summary,
+      total_cost_usd: 0.0123,
+      usage: { input_tokens: 100, output_tokens: 20 },
+      modelUsage: { "claude-stand-in": {} },
+      permission_denials: [],
+    }),
+  );
 } else if (cli === "codex") {
   const out = process.argv.indexOf("-o");
   if (out > 0 && process.argv[out + 1] !== undefined) writeFileSync(process.argv[out + 1], summary);
-  const events = [{ type: "item.completed", item: { type: "file_change", status: demo.status === 0 ? "completed" : "failed", changes: [] } }, { type: "turn.completed", usage: { input_tokens: 100, output_tokens: 20 } }];
+  const events = [
+    { type: "item.completed", item: { type: "file_change", status: demo.status === 0 ? "completed" : "failed", changes: [] } },
+    { type: "turn.completed", usage: { input_tokens: 100, output_tokens: 20 } },
+  ];
   process.stdout.write(`${events.map((e) => JSON.stringify(e)).join("\n")}\n`);
 } else {
-  process.stdout.write(JSON.stringify({ response: summary, stats: { models: { "gemini-stand-in": { roles: { main: {} }, tokens: { prompt: 100, candidates: 20, total: 120 } } } } }));
+  process.stdout.write(
+    JSON.stringify({
+      response: summary,
+      stats: { models: { "gemini-stand-in": { roles: { main: {} }, tokens: { prompt: 100, candidates: 20, total: 120 } } } },
+    }),
+  );
 }
 process.exit(demo.status ?? 1);

@@ -46,14 +46,21 @@ export function connection<T>(items: readonly T[], args: ConnectionArgs, name: s
   if ((first === undefined || first === null) && (last === undefined || last === null)) {
     throw new FieldError("MISSING_PAGINATION_BOUNDARIES", `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`);
   }
-  for (const [arg, value] of [["first", first], ["last", last]] as const) {
+  for (const [arg, value] of [
+    ["first", first],
+    ["last", last],
+  ] as const) {
     if (value === undefined || value === null) continue;
     if (value < 0) throw new FieldError("INVALID_PAGINATION", `\`${arg}\` on the \`${name}\` connection cannot be less than zero.`);
     if (value > MAX_PAGE) {
-      throw new FieldError("EXCESSIVE_PAGINATION", `Requesting ${value} records on the \`${name}\` connection exceeds the \`${arg}\` limit of ${MAX_PAGE} records.`);
+      throw new FieldError(
+        "EXCESSIVE_PAGINATION",
+        `Requesting ${value} records on the \`${name}\` connection exceeds the \`${arg}\` limit of ${MAX_PAGE} records.`,
+      );
     }
   }
-  if (args.skip !== undefined && args.skip !== null && args.skip < 0) throw new FieldError("INVALID_PAGINATION", `\`skip\` on the \`${name}\` connection cannot be less than zero.`);
+  if (args.skip !== undefined && args.skip !== null && args.skip < 0)
+    throw new FieldError("INVALID_PAGINATION", `\`skip\` on the \`${name}\` connection cannot be less than zero.`);
   let start = (args.after ? indexOf(args.after) + 1 : 0) + (args.skip ?? 0);
   let end = args.before ? indexOf(args.before) : items.length;
   start = Math.min(start, items.length);

@@ -47,7 +47,13 @@ function gitObject(git: RepoGit, sha: string, type: string): Record<string, unkn
         ((await git.readTree(sha)) ?? []).map((item) => {
           const entryType = item.mode === "040000" ? "tree" : item.mode === "160000" ? "commit" : "blob";
           // A submodule's commit is not in this repository: GitHub gives no object for it.
-          return { name: item.name, type: entryType, mode: parseInt(item.mode, 8), oid: item.sha, object: () => (entryType === "commit" ? null : gitObject(git, item.sha, entryType)) };
+          return {
+            name: item.name,
+            type: entryType,
+            mode: parseInt(item.mode, 8),
+            oid: item.sha,
+            object: () => (entryType === "commit" ? null : gitObject(git, item.sha, entryType)),
+          };
         }),
     };
   }

@@ -34,7 +34,10 @@ export function schemaDifferences(fake: GraphQLSchema, github: GraphQLSchema): s
     }
     problems.push(...typeDifferences(type, theirs));
   }
-  for (const [root, ours, theirs] of [["query", fake.getQueryType(), github.getQueryType()], ["mutation", fake.getMutationType(), github.getMutationType()]] as const) {
+  for (const [root, ours, theirs] of [
+    ["query", fake.getQueryType(), github.getQueryType()],
+    ["mutation", fake.getMutationType(), github.getMutationType()],
+  ] as const) {
     if (ours && ours.name !== theirs?.name) problems.push(`${root} root: ${ours.name} in the fake, ${theirs?.name ?? "none"} on GitHub`);
   }
   return problems;
@@ -66,14 +69,20 @@ function typeDifferences(ours: GraphQLNamedType, theirs: GraphQLNamedType): stri
     for (const t of ours.getTypes()) if (!members.has(t.name)) problems.push(`union ${ours.name}: ${t.name} is not a member on GitHub`);
   }
   if (isEnumType(ours) && isEnumType(theirs)) {
-    const values = (t: typeof ours) => t.getValues().map((v) => v.name).sort().join(" ");
+    const values = (t: typeof ours) =>
+      t
+        .getValues()
+        .map((v) => v.name)
+        .sort()
+        .join(" ");
     if (values(ours) !== values(theirs)) problems.push(`enum ${ours.name}: ${values(ours)} in the fake, ${values(theirs)} on GitHub`);
   }
   if (isInputObjectType(ours) && isInputObjectType(theirs)) {
     const fields = theirs.getFields();
     for (const field of Object.values(ours.getFields())) {
       const type = fields[field.name]?.type.toString();
-      if (type !== field.type.toString()) problems.push(`input ${ours.name}.${field.name}: ${field.type.toString()} in the fake, ${type ?? "absent"} on GitHub`);
+      if (type !== field.type.toString())
+        problems.push(`input ${ours.name}.${field.name}: ${field.type.toString()} in the fake, ${type ?? "absent"} on GitHub`);
     }
   }
   return problems;

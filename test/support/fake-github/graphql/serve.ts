@@ -30,7 +30,10 @@ export async function serveGraphql(input: { world: World; principal: Principal; 
   const { principal } = input;
   if (principal.kind === "anonymous" || principal.kind === "app") {
     const reply = new GitHubError(401, "This endpoint requires you to be authenticated.").toReply();
-    return { reply: { ...reply, body: { ...(reply.body as object), documentation_url: `${DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql` } }, problems: [] };
+    return {
+      reply: { ...reply, body: { ...(reply.body as object), documentation_url: `${DOCS}/guides/forming-calls-with-graphql#authenticating-with-graphql` } },
+      problems: [],
+    };
   }
   if (input.unparsable) return { reply: new GitHubError(400, "Problems parsing JSON").toReply(), problems: ["the request body is not JSON"] };
   const body = (typeof input.body === "object" && input.body !== null ? input.body : {}) as Record<string, unknown>;
@@ -65,7 +68,8 @@ export async function serveGraphql(input: { world: World; principal: Principal; 
   if (result.errors !== undefined && result.errors.length > 0) out["errors"] = result.errors.map(githubFieldError);
   // A crash in a resolver is the fake's bug, not GitHub's answer: it fails the test.
   const crashes = (result.errors ?? []).filter((e) => e.originalError !== undefined && !(e.originalError instanceof FieldError) && e.path !== undefined);
-  if (input.world.graphqlAnswerLimit !== null && crashes.length === 0 && JSON.stringify(out).length > input.world.graphqlAnswerLimit) return { reply: unfinished(), problems: [] };
+  if (input.world.graphqlAnswerLimit !== null && crashes.length === 0 && JSON.stringify(out).length > input.world.graphqlAnswerLimit)
+    return { reply: unfinished(), problems: [] };
   return { reply: answer(out), problems: crashes.map((e) => `fake-github failed resolving ${e.path?.join(".")}: ${e.originalError?.stack ?? e.message}`) };
 }
 
@@ -88,7 +92,11 @@ function githubValidationError(e: GraphQLError): Record<string, unknown> {
   const locations = e.locations ?? [];
   const field = /^Cannot query field "([^"]+)" on type "([^"]+)"\./.exec(e.message);
   if (field) {
-    return { extensions: { code: "undefinedField", typeName: field[2], fieldName: field[1] }, locations, message: `Field '${field[1]}' doesn't exist on type '${field[2]}'` };
+    return {
+      extensions: { code: "undefinedField", typeName: field[2], fieldName: field[1] },
+      locations,
+      message: `Field '${field[1]}' doesn't exist on type '${field[2]}'`,
+    };
   }
   const argument = /^Unknown argument "([^"]+)" on field "([^".]+)\.([^"]+)"\./.exec(e.message);
   if (argument) {

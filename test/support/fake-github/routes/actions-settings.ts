@@ -14,7 +14,8 @@ function page<T extends Named>(ctx: RepoContext, key: string, items: T[]) {
 }
 
 const secretsOf = (map: Map<string, number>) => [...map].map(([name, at]) => ({ name, created_at: isoTime(at), updated_at: isoTime(at) }));
-const variablesOf = (map: Map<string, { value: string; at: number }>) => [...map].map(([name, v]) => ({ name, value: v.value, created_at: isoTime(v.at), updated_at: isoTime(v.at) }));
+const variablesOf = (map: Map<string, { value: string; at: number }>) =>
+  [...map].map(([name, v]) => ({ name, value: v.value, created_at: isoTime(v.at), updated_at: isoTime(v.at) }));
 
 export const actionsSettingsRoutes: readonly RepoRoute[] = [
   {

@@ -85,7 +85,11 @@ export const appRoutes: readonly SelfRoute[] = [
           repository_selection: issued.repositories === null ? "all" : "selected",
           ...(issued.repositories === null
             ? {}
-            : { repositories: issued.repositories.map((n) => findRepo(ctx.world, owner, n)).flatMap((r) => (r === undefined ? [] : [repositoryShape(ctx.urls, r)])) }),
+            : {
+                repositories: issued.repositories
+                  .map((n) => findRepo(ctx.world, owner, n))
+                  .flatMap((r) => (r === undefined ? [] : [repositoryShape(ctx.urls, r)])),
+              }),
         },
       };
     },

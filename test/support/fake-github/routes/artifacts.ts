@@ -25,7 +25,13 @@ function artifactShape(ctx: RepoContext, a: ArtifactState): Record<string, unkno
     expires_at: isoTime(a.expiresAt),
     updated_at: isoTime(a.createdAt),
     digest: a.digest,
-    workflow_run: { id: a.runId, repository_id: ctx.repo.id, head_repository_id: ctx.repo.id, head_branch: run?.headBranch ?? ctx.repo.defaultBranch, head_sha: run?.headSha ?? "0".repeat(40) },
+    workflow_run: {
+      id: a.runId,
+      repository_id: ctx.repo.id,
+      head_repository_id: ctx.repo.id,
+      head_branch: run?.headBranch ?? ctx.repo.defaultBranch,
+      head_sha: run?.headSha ?? "0".repeat(40),
+    },
   };
 }
 
@@ -40,7 +46,11 @@ export const artifactRoutes: readonly RepoRoute[] = [
       const all = artifactsOfRun(ctx.repo, runId).filter((a) => name === null || a.name === name);
       // Newest first unless asked otherwise (GitHub's default `direction` is desc).
       const ordered = ctx.query.get("direction") === "asc" ? all : [...all].reverse();
-      const page = paginate({ items: ordered.map((a) => artifactShape(ctx, a)), query: ctx.query, selfUrl: `${repoApi(ctx.urls, ctx.repo)}/actions/runs/${runId}/artifacts` });
+      const page = paginate({
+        items: ordered.map((a) => artifactShape(ctx, a)),
+        query: ctx.query,
+        selfUrl: `${repoApi(ctx.urls, ctx.repo)}/actions/runs/${runId}/artifacts`,
+      });
       return { ...page, body: { total_count: all.length, artifacts: page.body } };
     },
   },

@@ -78,7 +78,10 @@ export const gitRefRoutes: readonly RepoRoute[] = [
       await checkWorkflowChange(ctx, null, sha);
       if (!(await ctx.git.updateRef(ref, sha, ZERO_SHA))) throw unprocessable("Reference already exists");
       recordPush(ctx.world, ctx.repo, { ref, before: null, after: sha, principal: ctx.principal });
-      return { ...ok(refShape(ctx, ref, sha, (await ctx.git.objectType(sha)) ?? "commit"), 201), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/git/${ref}` } };
+      return {
+        ...ok(refShape(ctx, ref, sha, (await ctx.git.objectType(sha)) ?? "commit"), 201),
+        headers: { location: `${repoApi(ctx.urls, ctx.repo)}/git/${ref}` },
+      };
     },
   },
   {

@@ -76,7 +76,8 @@ export const issueRoutes: readonly RepoRoute[] = [
     // Pull requests are issues here too, as on GitHub (they carry a `pull_request` key).
     op: "GET /repos/{owner}/{repo}/issues",
     access: READ,
-    handle: (ctx) => paginate({ items: listIssues(ctx).map((i) => issueShape(ctx.urls, ctx.repo, i)), query: ctx.query, selfUrl: `${repoApi(ctx.urls, ctx.repo)}/issues` }),
+    handle: (ctx) =>
+      paginate({ items: listIssues(ctx).map((i) => issueShape(ctx.urls, ctx.repo, i)), query: ctx.query, selfUrl: `${repoApi(ctx.urls, ctx.repo)}/issues` }),
   },
   {
     op: "POST /repos/{owner}/{repo}/issues",

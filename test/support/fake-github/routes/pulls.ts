@@ -46,7 +46,10 @@ const queues = new WeakMap<RepoState, Promise<unknown>>();
  */
 function serialized<T>(repo: RepoState, work: () => Promise<T>): Promise<T> {
   const next = (queues.get(repo) ?? Promise.resolve()).then(work, work);
-  queues.set(repo, next.catch(() => undefined));
+  queues.set(
+    repo,
+    next.catch(() => undefined),
+  );
   return next;
 }
 
@@ -79,38 +82,50 @@ export const pullRoutes: readonly RepoRoute[] = [
   {
     op: "POST /repos/{owner}/{repo}/pulls",
     access: WRITE,
-    handle: (ctx) => serialized(ctx.repo, async () => {
-      const rawHead = String(ctx.body["head"]);
-      const colon = rawHead.indexOf(":");
-      if (colon !== -1 && rawHead.slice(0, colon).toLowerCase() !== ctx.repo.owner.login.toLowerCase()) {
-        throw validationFailed([{ resource: "PullRequest", field: "head", code: "invalid" }]);
-      }
-      const head = colon === -1 ? rawHead : rawHead.slice(colon + 1);
-      const base = String(ctx.body["base"]);
-      const title = ctx.body["title"];
-      if (typeof title !== "string" || title.trim() === "") {
-        throw validationFailed([{ resource: "PullRequest", field: "title", code: "missing_field" }]);
-      }
-      await checkPair(ctx, head, base);
-      const now = ctx.world.now();
-      const number = ctx.repo.nextNumber++;
-      const body = typeof ctx.body["body"] === "string" ? ctx.body["body"] : null;
-      const user = actorOf(ctx.principal, ctx.world);
-      ctx.repo.issues.set(number, { number, id: ctx.world.nextId(), title, body, user, state: "open", createdAt: now, updatedAt: now, closedAt: null, isPull: true });
-      const pull: PullState = {
-        number,
-        id: ctx.world.nextId(),
-        headRef: head,
-        headSha: (await ctx.git.readRef(`refs/heads/${head}`)) ?? "",
-        baseRef: base,
-        draft: ctx.body["draft"] === true,
-        maintainerCanModify: ctx.body["maintainer_can_modify"] !== false,
-        mergedAt: null,
-      };
-      ctx.repo.pulls.set(number, pull);
-      recordPullRequest(ctx.world, ctx.repo, { action: "opened", pull: number, headRef: head, after: pull.headSha, principal: ctx.principal });
-      return { status: 201, body: await pullShape(ctx, pull), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/pulls/${number}` } };
-    }),
+    handle: (ctx) =>
+      serialized(ctx.repo, async () => {
+        const rawHead = String(ctx.body["head"]);
+        const colon = rawHead.indexOf(":");
+        if (colon !== -1 && rawHead.slice(0, colon).toLowerCase() !== ctx.repo.owner.login.toLowerCase()) {
+          throw validationFailed([{ resource: "PullRequest", field: "head", code: "invalid" }]);
+        }
+        const head = colon === -1 ? rawHead : rawHead.slice(colon + 1);
+        const base = String(ctx.body["base"]);
+        const title = ctx.body["title"];
+        if (typeof title !== "string" || title.trim() === "") {
+          throw validationFailed([{ resource: "PullRequest", field: "title", code: "missing_field" }]);
+        }
+        await checkPair(ctx, head, base);
+        const now = ctx.world.now();
+        const number = ctx.repo.nextNumber++;
+        const body = typeof ctx.body["body"] === "string" ? ctx.body["body"] : null;
+        const user = actorOf(ctx.principal, ctx.world);
+        ctx.repo.issues.set(number, {
+          number,
+          id: ctx.world.nextId(),
+          title,
+          body,
+          user,
+          state: "open",
+          createdAt: now,
+          updatedAt: now,
+          closedAt: null,
+          isPull: true,
+        });
+        const pull: PullState = {
+          number,
+          id: ctx.world.nextId(),
+          headRef: head,
+          headSha: (await ctx.git.readRef(`refs/heads/${head}`)) ?? "",
+          baseRef: base,
+          draft: ctx.body["draft"] === true,
+          maintainerCanModify: ctx.body["maintainer_can_modify"] !== false,
+          mergedAt: null,
+        };
+        ctx.repo.pulls.set(number, pull);
+        recordPullRequest(ctx.world, ctx.repo, { action: "opened", pull: number, headRef: head, after: pull.headSha, principal: ctx.principal });
+        return { status: 201, body: await pullShape(ctx, pull), headers: { location: `${repoApi(ctx.urls, ctx.repo)}/pulls/${number}` } };
+      }),
   },
   {
     op: "GET /repos/{owner}/{repo}/pulls/{pull_number}",
@@ -120,31 +135,38 @@ export const pullRoutes: readonly RepoRoute[] = [
   {
     op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
     access: WRITE,
-    handle: (ctx) => serialized(ctx.repo, async () => {
-      const { pull, issue } = pullOf(ctx);
-      checkMayEdit(ctx, issue);
-      const b = ctx.body;
-      const reopening = b["state"] === "open" && issue.state === "closed";
-      const newBase = typeof b["base"] === "string" ? b["base"] : pull.baseRef;
-      if (reopening || newBase !== pull.baseRef) await checkPair(ctx, pull.headRef, newBase, pull.number);
-      const now = ctx.world.now();
-      if (typeof b["title"] === "string") issue.title = b["title"];
-      if (typeof b["body"] === "string") issue.body = b["body"];
-      if (b["state"] === "open" || b["state"] === "closed") {
-        issue.closedAt = b["state"] === "closed" ? (issue.state === "closed" ? issue.closedAt : now) : null;
-        issue.state = b["state"];
-      }
-      if (typeof b["maintainer_can_modify"] === "boolean") pull.maintainerCanModify = b["maintainer_can_modify"];
-      pull.baseRef = newBase;
-      issue.updatedAt = now;
-      if (reopening) {
-        pull.headSha = (await ctx.git.readRef(`refs/heads/${pull.headRef}`)) ?? pull.headSha;
-        recordPullRequest(ctx.world, ctx.repo, { action: "reopened", pull: pull.number, headRef: pull.headRef, after: pull.headSha, principal: ctx.principal });
-      } else if (b["state"] === "closed" && issue.closedAt === now) {
-        recordPullRequest(ctx.world, ctx.repo, { action: "closed", pull: pull.number, headRef: pull.headRef, after: pull.headSha, principal: ctx.principal });
-      }
-      return ok(await pullShape(ctx, pull));
-    }),
+    handle: (ctx) =>
+      serialized(ctx.repo, async () => {
+        const { pull, issue } = pullOf(ctx);
+        checkMayEdit(ctx, issue);
+        const b = ctx.body;
+        const reopening = b["state"] === "open" && issue.state === "closed";
+        const newBase = typeof b["base"] === "string" ? b["base"] : pull.baseRef;
+        if (reopening || newBase !== pull.baseRef) await checkPair(ctx, pull.headRef, newBase, pull.number);
+        const now = ctx.world.now();
+        if (typeof b["title"] === "string") issue.title = b["title"];
+        if (typeof b["body"] === "string") issue.body = b["body"];
+        if (b["state"] === "open" || b["state"] === "closed") {
+          issue.closedAt = b["state"] === "closed" ? (issue.state === "closed" ? issue.closedAt : now) : null;
+          issue.state = b["state"];
+        }
+        if (typeof b["maintainer_can_modify"] === "boolean") pull.maintainerCanModify = b["maintainer_can_modify"];
+        pull.baseRef = newBase;
+        issue.updatedAt = now;
+        if (reopening) {
+          pull.headSha = (await ctx.git.readRef(`refs/heads/${pull.headRef}`)) ?? pull.headSha;
+          recordPullRequest(ctx.world, ctx.repo, {
+            action: "reopened",
+            pull: pull.number,
+            headRef: pull.headRef,
+            after: pull.headSha,
+            principal: ctx.principal,
+          });
+        } else if (b["state"] === "closed" && issue.closedAt === now) {
+          recordPullRequest(ctx.world, ctx.repo, { action: "closed", pull: pull.number, headRef: pull.headRef, after: pull.headSha, principal: ctx.principal });
+        }
+        return ok(await pullShape(ctx, pull));
+      }),
   },
   {
     op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
