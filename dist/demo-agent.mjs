@@ -109,7 +109,10 @@ async function run(step, attempt) {
       if (before === null) throw new InstructionError(step.at, `${step.path} does not exist`, 1);
       const count = step.old === "" ? 0 : before.split(step.old).length - 1;
       if (count === 0) throw new InstructionError(step.at, `${JSON.stringify(step.old)} is not in ${step.path}`, 1);
-      writeFileSync(step.path, before.replaceAll(step.old, () => step.text));
+      writeFileSync(
+        step.path,
+        before.replaceAll(step.old, () => step.text),
+      );
       return `replaced ${count} occurrence${count === 1 ? "" : "s"} in ${step.path}`;
     }
     case "delete":
