@@ -127,7 +127,8 @@ describe("version, help, and what an ended mission says", () => {
     expect(run.code, run.stderr + run.stdout).toBe(asRoot ? 1 : 0);
     expect(run.stdout.match(/uncommitted file/g)).toEqual(["uncommitted file"]);
     expect(run.stdout).toContain("1 uncommitted file in your work tree is not part of the mission");
-    expect(run.stdout).toMatch(/\(1 verify run\)/);
+    // The base is verified first, then the batch (#37).
+    expect(run.stdout).toMatch(/\(2 verify runs\)/);
     const id = /mission (m-[a-z0-9]+)/.exec(run.stdout)?.[1] ?? "";
     const resume = await naruto(r.dir, ["resume", id]);
     expect(resume.code).toBe(asRoot ? 1 : 0);
