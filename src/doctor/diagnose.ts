@@ -20,17 +20,8 @@ import {
   type GitHubRepository,
 } from "../setup/index.ts";
 import type { Installation, Read } from "./doctor-github.ts";
+import { fail, type Finding, ok, warn } from "./finding.ts";
 import { workflowFacts, type WorkflowFacts } from "./workflow-facts.ts";
-
-export type Severity = "ok" | "warn" | "fail";
-
-export interface Finding {
-  readonly check: string;
-  readonly severity: Severity;
-  readonly message: string;
-  /** What to do, with the exact place; null when there is nothing to do. */
-  readonly fix: string | null;
-}
 
 export interface AppManifest {
   readonly permissions: Readonly<Record<string, string>>;
@@ -52,9 +43,6 @@ export interface DoctorFacts {
   readonly installation: Read<Installation | null>;
 }
 
-const ok = (check: string, message: string): Finding => ({ check, severity: "ok", message, fix: null });
-const warn = (check: string, message: string, fix: string | null): Finding => ({ check, severity: "warn", message, fix });
-const fail = (check: string, message: string, fix: string): Finding => ({ check, severity: "fail", message, fix });
 const unreadable = (r: { status: number; message: string }) => `GitHub answered ${r.status} (${r.message.split("\n")[0]})`;
 const LEVELS = ["read", "write", "admin"];
 

@@ -5,7 +5,8 @@
  */
 import { parse } from "yaml";
 import { CONFIG_FILE_PATH, WORKFLOW_PATH, type GitHubRepository } from "../setup/index.ts";
-import { diagnose, type AppManifest, type Finding } from "./diagnose.ts";
+import { diagnose, type AppManifest } from "./diagnose.ts";
+import type { Finding } from "./finding.ts";
 import type { DoctorGitHub } from "./doctor-github.ts";
 import { workflowDiagnostics } from "./workflow-check.ts";
 
