@@ -7,16 +7,34 @@ const leg = (item: string, attempt = 1) => ({ item, attempt });
 describe("reconcileLegs: the queue job's record can never add a leg", () => {
   it("in an integrate run takes the legs both jobs found ended, leaves the later ones, and names the record's others", () => {
     const known = [leg("fast"), leg("mid")];
-    expect(reconcileLegs({ known, reported: [leg("fast"), leg("slow")], integrate: true })).toEqual({
+    expect(reconcileLegs({ known, reported: [leg("fast"), leg("slow")], integrate: true, settled: [] })).toEqual({
       take: [leg("fast")],
       left: [leg("mid")],
+      stale: [],
       unknown: [leg("slow")],
     });
   });
 
   it("in a work run takes every leg publish found ended, whatever the record says", () => {
-    expect(reconcileLegs({ known: [leg("a"), leg("b")], reported: null, integrate: false })).toEqual({ take: [leg("a"), leg("b")], left: [], unknown: [] });
-    expect(reconcileLegs({ known: [leg("a")], reported: [leg("a"), leg("a", 2)], integrate: false }).unknown).toEqual([leg("a", 2)]);
+    expect(reconcileLegs({ known: [leg("a"), leg("b")], reported: null, integrate: false, settled: [] })).toEqual({
+      take: [leg("a"), leg("b")],
+      left: [],
+      stale: [],
+      unknown: [],
+    });
+    expect(reconcileLegs({ known: [leg("a")], reported: [leg("a"), leg("a", 2)], integrate: false, settled: [] }).unknown).toEqual([leg("a", 2)]);
+  });
+
+  it("takes nothing of a leg another run recorded meanwhile, and does not call its line a forgery", () => {
+    // The work run's own publish saved slow#1 while an integrate run's queue job took it too.
+    expect(reconcileLegs({ known: [], reported: [leg("slow")], integrate: true, settled: [leg("slow"), leg("fast")] })).toEqual({
+      take: [],
+      left: [],
+      stale: [leg("slow")],
+      unknown: [],
+    });
+    // A line naming a leg still at work stays a forgery.
+    expect(reconcileLegs({ known: [], reported: [leg("slow")], integrate: true, settled: [leg("fast")] }).unknown).toEqual([leg("slow")]);
   });
 });
 

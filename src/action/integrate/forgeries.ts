@@ -17,19 +17,26 @@ const same = (a: LegRef) => (b: LegRef) => a.item === b.item && a.attempt === b.
 
 /**
  * The legs to record: in an integrate run those the queue job took too (its verdicts are for
- * these), in a work run all of them; the ones left to a later run; and the record's lines that
- * name a leg publish does not know (a forgery: never taken).
+ * these), in a work run all of them; the ones left to a later run; the record's lines naming a
+ * leg another run of the mission recorded meanwhile (`settled`: the work run's own publish and
+ * an integrate run's can both find a leg ended, and the first to save records it — nothing of
+ * it is taken twice); and the record's lines that name a leg publish does not know (a forgery:
+ * never taken).
  */
 export function reconcileLegs<T extends LegRef>(input: {
   known: readonly T[];
   reported: readonly LegRef[] | null;
   integrate: boolean;
-}): { take: T[]; left: T[]; unknown: LegRef[] } {
+  /** Legs of this run the state already records as ended. */
+  settled: readonly LegRef[];
+}): { take: T[]; left: T[]; stale: LegRef[]; unknown: LegRef[] } {
   const reported = input.reported ?? [];
   const take = input.integrate ? input.known.filter((k) => reported.some(same(k))) : [...input.known];
   const left = input.known.filter((k) => !take.some(same(k)));
-  const unknown = reported.filter((r) => !input.known.some(same(r)));
-  return { take, left, unknown };
+  const other = reported.filter((r) => !input.known.some(same(r)));
+  const stale = other.filter((r) => input.settled.some(same(r)));
+  const unknown = other.filter((r) => !input.settled.some(same(r)));
+  return { take, left, stale, unknown };
 }
 
 export function describeForgery(f: Forgery): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { RunArtifact, WorkflowJob, WorkflowStep } from "../../github/index.ts";
-import { at as minutes, item, missionAfter, planned, requested } from "../../../test/support/mission-builders.ts";
+import { checkpointed, integrated, at as minutes, item, missionAfter, planned, requested } from "../../../test/support/mission-builders.ts";
 import type { MissionEvent } from "../../mission/index.ts";
-import { legsInFlight, UPLOAD_STEP, viewLegs } from "./legs.ts";
+import { legsInFlight, legsSettled, UPLOAD_STEP, viewLegs } from "./legs.ts";
 
 const RUN = 41;
 const MISSION = "m-test1";
@@ -139,5 +139,23 @@ describe("viewLegs: a leg's artifact is its own only if its upload step made it"
       { item: "slow", attempt: 1 },
     ]);
     expect(legsInFlight({ mission, runId: 7, dispatched: null })).toEqual([]);
+  });
+});
+
+describe("legsSettled", () => {
+  it("names the legs of the run the state already records as ended, whichever run recorded them", () => {
+    const later = missionAfter([
+      requested(),
+      planned([item("fast"), item("slow"), item("other")]),
+      started("fast", RUN),
+      started("slow", RUN),
+      started("other", 99),
+      checkpointed("slow"),
+      integrated("slow"),
+      checkpointed("other"),
+      integrated("other"),
+    ]);
+    expect(legsSettled(later, RUN)).toEqual([{ item: "slow", attempt: 1 }]);
+    expect(legsSettled(mission, RUN)).toEqual([]);
   });
 });

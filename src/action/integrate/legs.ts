@@ -85,6 +85,15 @@ export function legsInFlight(input: Pick<LegsInput, "mission" | "runId" | "dispa
   return found;
 }
 
+/** The legs of run `runId` the state already records as ended (taken, failed or timed out by some run of the mission). */
+export function legsSettled(mission: Mission, runId: number): { readonly item: string; readonly attempt: number }[] {
+  return mission.items.flatMap((item) =>
+    item.attempts
+      .filter((a) => a.status !== "dispatched" && a.status !== "running" && runIdOf(a.runner) === runId)
+      .map((a) => ({ item: item.id, attempt: a.n })),
+  );
+}
+
 export function viewLegs(input: LegsInput): { legs: LegView[]; forgeries: Forgery[] } {
   const { mission, runId } = input;
   const legs: LegView[] = [];

@@ -15,6 +15,7 @@ import { ARTIFACT_SPECS, QUEUE_ARTIFACT } from "../artifacts.ts";
 import type { DispatchInput, ModeDeps } from "../deps.ts";
 import { describeForgery, forgeryEvent, reconcileLegs } from "./forgeries.ts";
 import { readQueueRecord } from "./queue-record.ts";
+import { legsSettled } from "./legs.ts";
 import { takeLegs, workRunOf } from "./take-legs.ts";
 import { failedLegEvents, workEvents, type BranchPush } from "./work-events.ts";
 
@@ -38,9 +39,11 @@ export async function publishLegs(input: {
   const legs = await takeLegs({ github: deps.github, mission, runId, dispatched: integrate ? null : dispatch.items, folder, ...forwarded });
   for (const f of legs.forgeries) deps.log.warning(`naruto: ${describeForgery(f)}`);
   const known = [...legs.taken.map((t) => ({ ...t, kind: "taken" as const })), ...legs.failed.map((f) => ({ ...f, kind: "failed" as const }))];
-  const { take, left, unknown } = reconcileLegs({ known, reported: record?.entries ?? null, integrate });
-  if (left.length > 0)
-    deps.log.info(`${left.map((l) => `${l.item}#${l.attempt}`).join(", ")}: ended after the queue job started; left to the next integrate run`);
+  const settled = legsSettled(mission, runId);
+  const { take, left, stale, unknown } = reconcileLegs({ known, reported: record?.entries ?? null, integrate, settled });
+  const named = (legs: readonly { item: string; attempt: number }[]) => legs.map((l) => `${l.item}#${l.attempt}`).join(", ");
+  if (left.length > 0) deps.log.info(`${named(left)}: ended after the queue job started; left to the next integrate run`);
+  if (stale.length > 0) deps.log.info(`${named(stale)}: recorded by another run of the mission meanwhile; not taken again`);
   for (const u of unknown)
     deps.log.warning(
       `naruto: the queue job's record names ${u.item}#${u.attempt}, which did not end as a leg of run ${runId}: refused (the record cannot add a leg)`,

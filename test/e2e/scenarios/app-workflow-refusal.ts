@@ -3,7 +3,8 @@
  * exactly app.yml's permissions (no `workflows`, by design): GitHub refuses the mission's queue
  * branch at the pull request's head. The maintainer's `/naruto plan` gets one clear reply (what
  * happened, that the App has no `workflows` permission by design, how to go on), the delivery
- * is answered 2xx, and nothing is left behind: no branch, no mission state, no dispatch, no run;
+ * is answered 2xx, and nothing is left behind: no branch, no mission state, no dispatch, no run of
+ * naruto's (the pull request's own workflow runs on it, as on GitHub);
  * a redelivery changes none of that.
  */
 import { markerFor } from "../../../src/github/index.ts";
@@ -55,7 +56,12 @@ export const appWorkflowRefusal: Scenario = {
       checkEqual(await world.bareGit("for-each-ref", "--format=%(refname) %(objectname)"), refsBefore, "refs (nothing created, nothing moved)");
       checkEqual(await world.missionIds(), [], "missions");
       checkEqual(world.fake.dispatches.length, 0, "dispatches");
-      checkEqual((await world.settle()).length, 0, "runs");
+      // The pull request's own workflow runs on it, as on GitHub; naruto starts none.
+      checkEqual(
+        (await world.settle()).map((r) => `${r.event}: ${r.title}`),
+        ["pull_request: lint"],
+        "runs (the pull request's own CI only)",
+      );
 
       const again = await world.redeliver(delivery.id);
       checkEqual(again, 202, "the App's answer to the redelivery");
