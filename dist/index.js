@@ -76392,8 +76392,10 @@ function reconcileLegs(input2) {
   const reported = input2.reported ?? [];
   const take = input2.integrate ? input2.known.filter((k) => reported.some(same(k))) : [...input2.known];
   const left = input2.known.filter((k) => !take.some(same(k)));
-  const unknown2 = reported.filter((r) => !input2.known.some(same(r)));
-  return { take, left, unknown: unknown2 };
+  const other = reported.filter((r) => !input2.known.some(same(r)));
+  const stale = other.filter((r) => input2.settled.some(same(r)));
+  const unknown2 = other.filter((r) => !input2.settled.some(same(r)));
+  return { take, left, stale, unknown: unknown2 };
 }
 function describeForgery(f) {
   return `${f.artifact.name} of run ${f.runId} was refused: ${f.reason}`;
@@ -76423,12 +76425,6 @@ function forgeryEvent(input2) {
   return findings.length === 0 ? null : { type: "tampered", at: input2.at, findings };
 }
 
-// src/action/integrate/take-legs.ts
-import { createHash as createHash5 } from "node:crypto";
-import { open as open9 } from "node:fs/promises";
-import { constants as constants9 } from "node:fs";
-import { join as join27 } from "node:path";
-
 // src/action/integrate/legs.ts
 var UPLOAD_STEP = "naruto upload";
 var WORK_ARTIFACT = /^naruto-work-(.+)-([1-9][0-9]*)$/;
@@ -76448,6 +76444,11 @@ function legsInFlight(input2) {
     }
   }
   return found;
+}
+function legsSettled(mission, runId) {
+  return mission.items.flatMap(
+    (item) => item.attempts.filter((a) => a.status !== "dispatched" && a.status !== "running" && runIdOf(a.runner) === runId).map((a) => ({ item: item.id, attempt: a.n }))
+  );
 }
 function viewLegs(input2) {
   const { mission, runId } = input2;
@@ -76521,6 +76522,10 @@ function bindLeg(input2, forged) {
 }
 
 // src/action/integrate/take-legs.ts
+import { createHash as createHash5 } from "node:crypto";
+import { open as open9 } from "node:fs/promises";
+import { constants as constants9 } from "node:fs";
+import { join as join27 } from "node:path";
 function workRunOf(dispatch2, run) {
   if (dispatch2.phase === "integrate") return dispatch2.run ?? null;
   if (dispatch2.phase === "work" && dispatch2.items.length > 0) return run?.id ?? null;
@@ -76792,9 +76797,11 @@ async function publishLegs(input2) {
   const legs = await takeLegs({ github: deps.github, mission, runId, dispatched: integrate2 ? null : dispatch2.items, folder, ...forwarded });
   for (const f of legs.forgeries) deps.log.warning(`naruto: ${describeForgery(f)}`);
   const known = [...legs.taken.map((t) => ({ ...t, kind: "taken" })), ...legs.failed.map((f) => ({ ...f, kind: "failed" }))];
-  const { take, left, unknown: unknown2 } = reconcileLegs({ known, reported: record2?.entries ?? null, integrate: integrate2 });
-  if (left.length > 0)
-    deps.log.info(`${left.map((l) => `${l.item}#${l.attempt}`).join(", ")}: ended after the queue job started; left to the next integrate run`);
+  const settled2 = legsSettled(mission, runId);
+  const { take, left, stale, unknown: unknown2 } = reconcileLegs({ known, reported: record2?.entries ?? null, integrate: integrate2, settled: settled2 });
+  const named = (legs2) => legs2.map((l) => `${l.item}#${l.attempt}`).join(", ");
+  if (left.length > 0) deps.log.info(`${named(left)}: ended after the queue job started; left to the next integrate run`);
+  if (stale.length > 0) deps.log.info(`${named(stale)}: recorded by another run of the mission meanwhile; not taken again`);
   for (const u of unknown2)
     deps.log.warning(
       `naruto: the queue job's record names ${u.item}#${u.attempt}, which did not end as a leg of run ${runId}: refused (the record cannot add a leg)`
