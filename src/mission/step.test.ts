@@ -308,6 +308,16 @@ describe("step: review, time, cancel, retry", () => {
     expect(r.commands[0]).toEqual({ type: "cancel_attempts", attempts: [{ item: "a", attempt: 1 }] });
   });
 
+  it("times out at item_timeout an attempt whose dispatch was never recorded (its request failed): nothing waits for a runner", () => {
+    const m = missionAfter([requested({ queue_timeout_ms: 120 * 60_000, max_attempts: 1 }), planned([item("a")])]);
+    expect(step(m, { type: "tick", at: at(30) }).duplicate).toBe(true);
+    const r = step(m, { type: "tick", at: at(32) });
+    expect(statusOf(r.mission, "a")).toBe("timed_out");
+    expect(r.mission.items[0]?.reason).toBe("timed out: no run of it was recorded within 30 min (its dispatch failed or was lost)");
+    // Recorded, it waits for a runner against queue_timeout instead.
+    expect(step(step(m, dispatched("a", 1, 1)).mission, { type: "tick", at: at(32) }).duplicate).toBe(true);
+  });
+
   it("records a dispatch's run without starting the attempt's clock, once", () => {
     const m = missionAfter([requested(), planned([item("a")])]);
     const r = step(m, dispatched("a", 1, 1));

@@ -196,13 +196,19 @@ function tick(m: Mission, e: Of<"tick">, commands: MissionCommand[]): Applied {
 /**
  * Why an attempt in flight has run out of time at `now`, or null. Its clock starts with its job,
  * not its dispatch: a job waiting for a runner (beyond the account's quota) has only the longer
- * queue limit against it. It stops when its agent exited (`agent_exited`; on GitHub: its leg's
+ * queue limit against it — once its dispatch is recorded; before, the item's limit. It stops when its agent exited (`agent_exited`; on GitHub: its leg's
  * job ended): what is left, recording its result, is naruto's own jobs' work, which waits for a
  * runner like any job, so that wait is bounded by the queue limit, not by the item's.
  */
 function overdue(m: Mission, a: Attempt, now: number): string | null {
   const { item_timeout_ms: itemLimit, queue_timeout_ms: queueLimit } = m.settings;
   if (a.status === "dispatched" && a.started_at === null) {
+    // No dispatch recorded (`attempt_dispatched` sets the base): its request failed, or naruto
+    // stopped before saving it, so no job of it may be waiting for a runner: the item's own limit.
+    if (a.base === null) {
+      if (now - Date.parse(a.dispatched_at) <= itemLimit) return null;
+      return `timed out: no run of it was recorded within ${span(itemLimit)} (its dispatch failed or was lost)`;
+    }
     if (now - Date.parse(a.dispatched_at) <= queueLimit) return null;
     return `timed out: waited ${span(queueLimit)} for a runner and never started (limits.queue_timeout; at most the account's concurrent-job quota runs at once)`;
   }
