@@ -8,6 +8,7 @@
 import type { AgentRun } from "../agent/index.ts";
 import { formatFix, PRESET_AUTH, type AgentProfile } from "../config/index.ts";
 import type { AttemptOutcome, KeptWork, PermanentCause } from "../mission/index.ts";
+import { describeLimitHit } from "../sandbox/index.ts";
 
 export interface CrashInput {
   readonly run: AgentRun;
@@ -66,4 +67,21 @@ export function authFixOf(profile: Pick<AgentProfile, "preset">): string | null 
   if (profile.preset === null) return null;
   const auth = PRESET_AUTH[profile.preset];
   return `Give ${auth.cli} credentials it takes, then run the mission again:\n${formatFix(auth)}`;
+}
+
+const OUTPUT_TAIL = 3000;
+
+export function crashReason(run: AgentRun, who = "the agent"): string {
+  if (run.limit) return describeLimitHit(run.limit, who);
+  if (run.signal) return `killed by ${run.signal}`;
+  if (run.exitCode === null) return `could not start: ${run.notes.join("; ")}`;
+  return `exited with code ${run.exitCode}`;
+}
+
+export function outputTail(output: string): string {
+  return output.length <= OUTPUT_TAIL ? output : `…${output.slice(-OUTPUT_TAIL)}`;
+}
+
+export function minutes(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }

@@ -8,48 +8,25 @@
  */
 import { join } from "node:path";
 import { buildPrompt } from "../agent/index.ts";
-import { runAgent, type AgentRun } from "../agent/index.ts";
+import type { AgentRun } from "../agent/index.ts";
 import { outputTail as lastLines } from "../agent/index.ts";
-import type { AgentProfile } from "../config/index.ts";
 import { gatePolicy } from "../gate/index.ts";
 import { queueRefName, readRef } from "../queue/index.ts";
-import type { Mission, MissionItem } from "../mission/index.ts";
+import type { Mission } from "../mission/index.ts";
 import type { AttemptOrder, AttemptOutcome, KeptWork, MissionEvent } from "../mission/index.ts";
 import { normalizePath, type RepoPath } from "../plan/index.ts";
-import { createWorkDir, describeLimitHit, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, type WorkDir, writeOwnFile } from "../sandbox/index.ts";
-import { createAgentLog } from "./agent-log.ts";
-import { authFixOf, crashOutcome } from "./attempt-failure.ts";
+import { createWorkDir, missionWorkFolder, removeWorkDir, retireWorkDir, workRepo, writeOwnFile } from "../sandbox/index.ts";
+import { authFixOf, crashOutcome, crashReason, minutes, outputTail } from "./attempt-failure.ts";
 import { checkpointWorkDir } from "./checkpoint.ts";
-import { containmentOf, giveLogin, sandboxLimits } from "./contained.ts";
-import type { EngineContext } from "./context.ts";
-import { attemptRef, keepUnfinishedWork } from "./keep-work.ts";
+import { giveLogin } from "./contained.ts";
+import type { WorkerContext } from "./context.ts";
+import { attemptRef, keepWork } from "./keep-work.ts";
 import { attemptDir } from "./records.ts";
+import { runContained } from "./run-contained.ts";
 
 export { attemptRef } from "./keep-work.ts";
 
 export type AttemptFinished = Extract<MissionEvent, { type: "attempt_finished" }>;
-
-export interface WorkerContext extends EngineContext {
-  /** Each chunk of agent output, for a live view. */
-  readonly onOutput?: (item: string, chunk: Buffer) => void;
-  /**
-   * The ref the work of an attempt that did not finish ends up on, as its outcome says: the local
-   * ref it is kept at (default), or in a work job on GitHub the branch the publish job keeps it on.
-   */
-  readonly keptRef?: (kept: { readonly item: string; readonly attempt: number }) => string;
-  /**
-   * naruto's own value of a ref of its, where the driver keeps one (the local tamper record's
-   * ledger): the queue head an attempt starts from, without reading the ref. Null: unknown.
-   */
-  readonly expectedRef?: (ref: string) => string | null;
-  /**
-   * Takes work the attempt need not wait for (deleting its work directory) where the driver
-   * waits for it before it ends; without it, the attempt waits.
-   */
-  readonly inBackground?: (work: Promise<void>) => void;
-}
-
-const OUTPUT_TAIL = 3000;
 
 /**
  * naruto's own step failed during an attempt (git, the disk): the attempt ends with `message`,
@@ -266,122 +243,10 @@ export async function runAttempt(
   }
 }
 
-interface ContainedRun {
-  readonly profile: AgentProfile;
-  readonly command: string;
-  readonly workDir: WorkDir;
-  readonly prompt: string;
-  readonly mission: Mission;
-  readonly item: MissionItem;
-  readonly attempt: number;
-  readonly signal: AbortSignal;
-  /** The attempt's records folder: the log and the result file are kept there. */
-  readonly records: string;
-  readonly name: "agent" | "verify";
-}
-
-/**
- * Runs the agent, or the item's verify command, which a plan from a comment may set and which is
- * therefore treated like the agent itself (docs/architecture.md): same sandbox, same environment rules.
- */
-async function runContained(ctx: WorkerContext, r: ContainedRun): Promise<AgentRun> {
-  const log = createAgentLog(join(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
-  const containment = await containmentOf(r.profile, ctx);
-  const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
-  let run: AgentRun | null = null;
-  try {
-    run = await runAgent({
-      command: r.command,
-      sandbox: ctx.sandbox,
-      workDir: r.workDir,
-      prompt: r.prompt,
-      env: ctx.env,
-      allowEnv: r.profile.env,
-      network: containment.network,
-      readOnly: containment.readOnly,
-      links: containment.links,
-      limits: sandboxLimits(ctx.config.limits),
-      mission: r.mission.id,
-      item: r.item.id,
-      attempt: r.attempt,
-      writes: r.item.writes,
-      timeoutMs: r.profile.timeout,
-      signal: r.signal,
-      onOutput: (chunk: Buffer) => {
-        log.write(chunk);
-        ctx.onOutput?.(r.item.id, chunk);
-      },
-    });
-    return run;
-  } finally {
-    await log.close();
-    if (run?.resultText != null) await writeOwnFile(join(r.records, resultName), run.resultText);
-  }
-}
-
-/** Keeps what an attempt that did not finish left; says where (null: it had changed nothing). */
-async function keepWork(
-  ctx: WorkerContext,
-  a: { workDir: WorkDir; mission: Mission; item: MissionItem; attempt: number; why: string; writes: RepoPath[]; summary: string | null },
-): Promise<KeptWork | null> {
-  // Within the item's scope it becomes a checkpoint-shaped commit on the worker branch (the
-  // Action's work job carries it to the queue and publish jobs that way); otherwise a plain commit.
-  const outcome = await checkpointWorkDir({
-    git: ctx.git,
-    repoDir: ctx.repoDir,
-    workDir: a.workDir,
-    mission: a.mission.id,
-    item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
-    protected: ctx.config.protected,
-    allowProtected: ctx.config.allow_protected,
-    gate: gatePolicy(ctx.config),
-    attempt: a.attempt,
-    agent: a.item.agent,
-    ...(a.summary ? { summary: a.summary } : {}),
-    date: ctx.now(),
-    keepAt: attemptRef(a.mission.id, a.item.id, a.attempt),
-  });
-  let kept: { ref: string; commit: string } | null = null;
-  if (outcome.kind === "checkpointed") {
-    kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
-  } else if (outcome.kind === "out_of_scope") {
-    kept = await keepUnfinishedWork({
-      git: ctx.git,
-      repoDir: ctx.repoDir,
-      workDir: a.workDir,
-      mission: a.mission.id,
-      item: a.item.id,
-      attempt: a.attempt,
-      why: a.why,
-      now: ctx.now,
-      maxFileSize: ctx.config.limits.max_file_size,
-    });
-  }
-  if (kept === null) return null;
-  const ref = ctx.keptRef ? ctx.keptRef({ item: a.item.id, attempt: a.attempt }) : kept.ref;
-  const outside = outcome.kind === "out_of_scope" ? [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] : [];
-  return { kind: "kept", ref, commit: kept.commit, outside };
-}
-
 function paths(written: readonly string[]): RepoPath[] {
   return written.map((p) => {
     const r = normalizePath(p);
     if (!r.ok) throw new Error(`the stored plan has an invalid path ${JSON.stringify(p)}: ${r.message}`);
     return r.value;
   });
-}
-
-function crashReason(run: AgentRun, who = "the agent"): string {
-  if (run.limit) return describeLimitHit(run.limit, who);
-  if (run.signal) return `killed by ${run.signal}`;
-  if (run.exitCode === null) return `could not start: ${run.notes.join("; ")}`;
-  return `exited with code ${run.exitCode}`;
-}
-
-function outputTail(output: string): string {
-  return output.length <= OUTPUT_TAIL ? output : `…${output.slice(-OUTPUT_TAIL)}`;
-}
-
-function minutes(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }

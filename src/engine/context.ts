@@ -32,6 +32,27 @@ export interface EngineContext {
   readonly signal?: AbortSignal;
 }
 
+/** What an attempt needs besides: a driver's live view, and where it keeps and waits for what. */
+export interface WorkerContext extends EngineContext {
+  /** Each chunk of agent output, for a live view. */
+  readonly onOutput?: (item: string, chunk: Buffer) => void;
+  /**
+   * The ref the work of an attempt that did not finish ends up on, as its outcome says: the local
+   * ref it is kept at (default), or in a work job on GitHub the branch the publish job keeps it on.
+   */
+  readonly keptRef?: (kept: { readonly item: string; readonly attempt: number }) => string;
+  /**
+   * naruto's own value of a ref of its, where the driver keeps one (the local tamper record's
+   * ledger): the queue head an attempt starts from, without reading the ref. Null: unknown.
+   */
+  readonly expectedRef?: (ref: string) => string | null;
+  /**
+   * Takes work the attempt need not wait for (deleting its work directory) where the driver
+   * waits for it before it ends; without it, the attempt waits.
+   */
+  readonly inBackground?: (work: Promise<void>) => void;
+}
+
 /**
  * A fresh work directory at `commit` for `use`, removed afterwards whatever happened: for the
  * planner, the review agent and queue verification, whose changes are never kept.

@@ -5,11 +5,15 @@
  * item's scope or not — nothing of it is checked or integrated, it is only kept for a person to
  * look at (`git diff <ref>^ <ref>`).
  */
+import { gatePolicy } from "../gate/index.ts";
 import { gitText, type Git } from "../git/index.ts";
+import type { KeptWork, Mission, MissionItem } from "../mission/index.ts";
+import type { RepoPath } from "../plan/index.ts";
 import { viewCall } from "../sandbox/index.ts";
 import { acceptObjects, snapshotWorkDir } from "../sandbox/index.ts";
 import type { WorkDir } from "../sandbox/index.ts";
-import { commitTree } from "./checkpoint.ts";
+import { checkpointWorkDir, commitTree } from "./checkpoint.ts";
+import type { WorkerContext } from "./context.ts";
 import { NARUTO_COMMITTER } from "./integrate-batch.ts";
 
 /** Where an attempt's work is kept in the repository it ran in. */
@@ -47,4 +51,48 @@ export async function keepUnfinishedWork(input: {
   const ref = attemptRef(input.mission, input.item, input.attempt);
   await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input.repoDir });
   return { ref, commit };
+}
+
+/** Keeps what an attempt that did not finish left; says where (null: it had changed nothing). */
+export async function keepWork(
+  ctx: WorkerContext,
+  a: { workDir: WorkDir; mission: Mission; item: MissionItem; attempt: number; why: string; writes: RepoPath[]; summary: string | null },
+): Promise<KeptWork | null> {
+  // Within the item's scope it becomes a checkpoint-shaped commit on the worker branch (the
+  // Action's work job carries it to the queue and publish jobs that way); otherwise a plain commit.
+  const outcome = await checkpointWorkDir({
+    git: ctx.git,
+    repoDir: ctx.repoDir,
+    workDir: a.workDir,
+    mission: a.mission.id,
+    item: { id: a.item.id, title: a.item.title, writes: a.writes, readonly: a.item.readonly },
+    protected: ctx.config.protected,
+    allowProtected: ctx.config.allow_protected,
+    gate: gatePolicy(ctx.config),
+    attempt: a.attempt,
+    agent: a.item.agent,
+    ...(a.summary ? { summary: a.summary } : {}),
+    date: ctx.now(),
+    keepAt: attemptRef(a.mission.id, a.item.id, a.attempt),
+  });
+  let kept: { ref: string; commit: string } | null = null;
+  if (outcome.kind === "checkpointed") {
+    kept = { ref: attemptRef(a.mission.id, a.item.id, a.attempt), commit: outcome.commit };
+  } else if (outcome.kind === "out_of_scope") {
+    kept = await keepUnfinishedWork({
+      git: ctx.git,
+      repoDir: ctx.repoDir,
+      workDir: a.workDir,
+      mission: a.mission.id,
+      item: a.item.id,
+      attempt: a.attempt,
+      why: a.why,
+      now: ctx.now,
+      maxFileSize: ctx.config.limits.max_file_size,
+    });
+  }
+  if (kept === null) return null;
+  const ref = ctx.keptRef ? ctx.keptRef({ item: a.item.id, attempt: a.attempt }) : kept.ref;
+  const outside = outcome.kind === "out_of_scope" ? [...new Set(outcome.violations.map((v) => `${v.path} (${v.rule})`))] : [];
+  return { kind: "kept", ref, commit: kept.commit, outside };
 }
