@@ -1,31 +1,22 @@
 /**
- * Starting and resuming a mission on this machine: resolves the base, reads the config from the
- * base commit (reviewed code, not the dirty work tree), creates the queue branch, and hands the
- * mission to the driver. The user's branch, index and work tree are never touched.
+ * Starting a mission on this machine: resolves the base, reads the config from the base commit
+ * (reviewed code, not the dirty work tree), creates the queue branch, and hands the mission to
+ * the driver. The user's branch, index and work tree are never touched. Resuming one:
+ * resume-mission.ts.
  */
-import { PRESET_AUTH, type Config, type SandboxMode } from "../config/index.ts";
+import type { Config, SandboxMode } from "../config/index.ts";
 import { createQueueBranch } from "../queue/index.ts";
 import type { Git } from "../git/index.ts";
-import { createLocalMissionStore } from "../store/index.ts";
 import type { Mission } from "../mission/index.ts";
 import type { MissionEvent } from "../mission/index.ts";
-import { resumption } from "../mission/index.ts";
-import { MissionNotFoundError } from "../mission/index.ts";
-import { isMissionTerminal } from "../mission/index.ts";
-import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
-import type { EngineContext } from "../engine/index.ts";
-import { plannedEvent } from "../engine/index.ts";
-import { driveMission, type DriverContext } from "./driver.ts";
+import { driveMission } from "./driver.ts";
 import { gitCommonDir } from "../engine/index.ts";
 import { configAt } from "./config-at.ts";
-import { keepLeftoverWork } from "./leftover-work.ts";
+import { driverContext, pickSandbox, unsandboxedWarning, watchFor } from "./mission-context.ts";
 import { holdMission } from "./mission-lock.ts";
-import { stopOrphanAgents } from "./orphan-agents.ts";
-import { planCheckOptions, runPlanner } from "../engine/index.ts";
-import { PLANNER_OUTPUT, type Progress } from "./progress.ts";
-import { loadRunOverrides, saveRunOverrides } from "./run-overrides.ts";
-import { writeReports } from "./reports.ts";
-import { chooseSandbox, networkWarning } from "../sandbox/index.ts";
+import type { Progress } from "./progress.ts";
+import { saveRunOverrides, withOverrides } from "./run-overrides.ts";
+import { networkWarning } from "../sandbox/index.ts";
 import type { Sandbox } from "../sandbox/index.ts";
 import { defaultWorkRoot, sandboxUserFor, workRepo } from "../sandbox/index.ts";
 import { resolveAgentCommand } from "./agent-command.ts";
@@ -41,8 +32,6 @@ import {
   resolveBase,
   uncommittedNote,
 } from "./preflight.ts";
-import { createTamperWatch, type TamperWatch } from "./tamper-watch.ts";
-import { createRedactor, passedNames, redactingStore, secretValues } from "../redact/index.ts";
 
 export interface LocalDeps {
   readonly git: Git;
@@ -216,114 +205,10 @@ async function startMission(
   return driveMission(ctx, id, [requested]);
 }
 
-export async function resumeLocalMission(deps: LocalDeps, input: { repoDir: string; id: string; config?: Config; verify?: string | null }): Promise<Mission> {
-  const store = createLocalMissionStore({ git: deps.git, repoDir: input.repoDir });
-  const stored = await store.load(input.id);
-  if (!stored) throw new MissionNotFoundError(input.id);
-  if (isMissionTerminal(stored.mission.status)) return stored.mission;
-  deps.onMission?.(input.id);
-  // One driver at a time: a live run or resume of the mission holds it, and this one refuses.
-  const commonDir = await gitCommonDir(deps.git, input.repoDir);
-  const release = await holdMission(commonDir, input.id);
-  try {
-    // Read again under the lock: the holder that just let go may have moved it on.
-    const held = await store.load(input.id);
-    if (!held) throw new MissionNotFoundError(input.id);
-    if (isMissionTerminal(held.mission.status)) return held.mission;
-    return await resumeHeld(deps, { ...input, commonDir }, held.mission);
-  } finally {
-    await release();
-  }
-}
-
-/** Drives a mission whose driver lock the caller holds, from where it stands (resume, and after a refresh). */
-export async function resumeHeld(
-  deps: LocalDeps,
-  input: { repoDir: string; commonDir: string; config?: Config; verify?: string | null },
-  m: Mission,
-): Promise<Mission> {
-  // What the stopped run left: its agents, still running, and their unfinished work.
-  // The run's --agent, --verify, --sandbox and --workdir hold for the rest of the mission (see run-overrides.ts).
-  const overrides = await loadRunOverrides(input.commonDir, m.id);
-  const config = withOverrides(input.config ?? (await configAt(deps.git, input.repoDir, m.base.commit)), {
-    agentCommand: overrides.agent_command,
-    agentRead: overrides.agent_read,
-    parallel: null,
-    login: overrides.login,
-  });
-  const workRoot = overrides.workdir ?? defaultWorkRoot(deps.env, { override: config.workdir, cwd: deps.cwd });
-  const sandbox = await pickSandbox(deps, overrides.sandbox ?? config.sandbox);
-  const orphans = await stopOrphanAgents(m);
-  const work = await keepLeftoverWork({ git: deps.git, repoDir: input.repoDir, mission: m, workRoot, now: deps.now, maxFileSize: config.limits.max_file_size });
-  if (sandbox.kind === "none") deps.progress.error(new Error(unsandboxedWarning(sandbox)));
-  const hostNetwork = networkWarning(sandbox);
-  if (hostNetwork !== null) deps.progress.error(new Error(hostNetwork));
-  const tamper = await watchFor(deps, input, m.id, sandbox);
-  const ctx = driverContext(deps, input, {
-    config,
-    verify: input.verify ?? overrides.verify ?? config.queue.verify,
-    planText: m.plan_text,
-    sandbox,
-    workRoot,
-    tamper,
-  });
-  const r = resumption(m, deps.now().toISOString(), { stoppedProcesses: orphans.length, work });
-  const first: MissionEvent[] = [...r.events];
-  if (r.plan) {
-    const planned = await ctx.plan(m, deps.shutdown ?? new AbortController().signal);
-    if (planned !== null) first.push(planned);
-  }
-  return driveMission(ctx, m.id, first, { checkpoints: r.checkpoints, review: r.review });
-}
-
-/** What the terminal says of a run without the sandbox. */
-function unsandboxedWarning(sandbox: Sandbox): string {
-  if (!sandbox.runsAsRoot) return `agents run without a sandbox: ${sandbox.description}`;
-  return `agents run as root without a sandbox: ${sandbox.description}; the verdict cannot be approve (install bubblewrap and use sandbox: auto, where agents run as an unprivileged user)`;
-}
-
 /** A question asked ahead of its answer's use: a failure surfaces where it is awaited, never as unhandled. */
 function early<T>(answer: Promise<T>): Promise<T> {
   answer.catch(() => undefined);
   return answer;
-}
-
-/** The sandbox of a run (`deps.chooseSandbox` in tests, else bubblewrap when it works). */
-export function pickSandbox(deps: LocalDeps, mode: SandboxMode): Promise<Sandbox> {
-  return deps.chooseSandbox ? deps.chooseSandbox(mode) : chooseSandbox({ mode, env: deps.env });
-}
-
-/** The tamper record of a mission (tamper-watch.ts), taken now. */
-function watchFor(deps: LocalDeps, { repoDir, commonDir }: { repoDir: string; commonDir: string }, mission: string, sandbox: Sandbox): Promise<TamperWatch> {
-  return createTamperWatch({ git: deps.git, repoDir, commonDir, mission, home: deps.env.HOME ?? null, sandboxed: sandbox.kind === "bwrap", now: deps.now });
-}
-
-function driverContext(
-  deps: LocalDeps,
-  { repoDir, commonDir }: { repoDir: string; commonDir: string },
-  run: { config: Config; verify: string | null; planText: string | null; sandbox: Sandbox; workRoot: string; tamper: TamperWatch },
-): DriverContext {
-  // Every git of the mission goes through the tamper watch, which notes naruto's own ref writes.
-  const git = run.tamper.git;
-  const { config, verify, planText } = run;
-  const engine = { git, repoDir, commonDir, config, env: deps.env, now: deps.now, sandbox: run.sandbox, workRoot: run.workRoot, nodePath: deps.nodePath };
-  // What the mission writes (its state in refs, report.md, result.json) is redacted: the secrets
-  // are what the config passes to agents and every credential-named variable (docs/architecture.md).
-  const redactor = createRedactor({ secrets: secretValues({ env: deps.env, passed: passedNames(config) }) });
-  return {
-    ...engine,
-    tamper: run.tamper,
-    store: redactingStore(createLocalMissionStore({ git, repoDir }), redactor),
-    verify,
-    progress: deps.progress,
-    ...(deps.shutdown ? { shutdown: deps.shutdown } : {}),
-    ...(deps.onCancelled ? { onCancelled: deps.onCancelled } : {}),
-    ...(deps.tickMs ? { tickMs: deps.tickMs } : {}),
-    plan: (m, signal) => makePlan({ ctx: { ...engine, signal }, planText, mission: m, onOutput: (chunk) => deps.progress.output(PLANNER_OUTPUT, chunk) }),
-    report: async (m) => {
-      await writeReports(commonDir, m, redactor);
-    },
-  };
 }
 
 /**
@@ -338,42 +223,4 @@ export const BACKSTOP_MARGIN_MS = 60_000;
 function clockBackstop(config: Config): number {
   const longest = Math.max(config.limits.item_timeout, ...Object.values(config.agents).map((a) => a.timeout));
   return longest + BACKSTOP_MARGIN_MS;
-}
-
-/** The `planned` event for an explicit plan, or the planner agent's plan; null when the planner was stopped. */
-async function makePlan(input: {
-  ctx: EngineContext;
-  planText: string | null;
-  mission: Mission;
-  onOutput: (chunk: Buffer) => void;
-}): Promise<MissionEvent | null> {
-  const { ctx, mission } = input;
-  const { config } = ctx;
-  const at = () => ctx.now().toISOString();
-  let check: CheckResult;
-  if (input.planText !== null) {
-    check = checkPlan(input.planText, planCheckOptions(config, mission.settings.strict));
-    if (!check.ok) return { type: "planning_failed", at: at(), reason: check.errors.map(formatPlanError).join("\n") };
-  } else {
-    const result = await runPlanner(ctx, mission, { onOutput: input.onOutput });
-    if (!result.ok && "stopped" in result) return null;
-    if (!result.ok) return { type: "planning_failed", at: at(), reason: result.reason, ...(result.outputTail ? { output_tail: [...result.outputTail] } : {}) };
-    check = result.check;
-  }
-  return plannedEvent(check, at());
-}
-
-function withOverrides(config: Config, req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null; login: boolean }): Config {
-  const agents = { ...config.agents };
-  const base = agents["default"];
-  if (req.agentCommand !== null && base)
-    agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead], login: false };
-  // `--read` without `--agent`: what the default profile's own command needs (a CLI installed in a folder of its own).
-  else if (base && req.agentRead.length > 0) agents["default"] = { ...base, read: [...base.read, ...req.agentRead] };
-  // `--login`: every profile whose CLI has a login here uses it.
-  if (req.login)
-    for (const [name, profile] of Object.entries(agents))
-      if (profile.preset !== null && PRESET_AUTH[profile.preset].login !== null) agents[name] = { ...profile, login: true };
-  const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
-  return { ...config, agents, limits };
 }

@@ -11,7 +11,9 @@ import { applyEvent, isMissionTerminal, MissionNotFoundError, type Mission } fro
 import { defaultWorkRoot } from "../sandbox/index.ts";
 import { createLocalMissionStore } from "../store/index.ts";
 import { configAt } from "./config-at.ts";
-import { pickSandbox, resumeHeld, type LocalDeps } from "./local-mission.ts";
+import type { LocalDeps } from "./local-mission.ts";
+import { pickSandbox } from "./mission-context.ts";
+import { resumeHeld } from "./resume-mission.ts";
 import { holdMission } from "./mission-lock.ts";
 import { resolveBase, RunRefusedError } from "./preflight.ts";
 import { loadRunOverrides } from "./run-overrides.ts";

@@ -10,7 +10,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { SANDBOX_MODES } from "../config/index.ts";
+import { PRESET_AUTH, SANDBOX_MODES, type Config } from "../config/index.ts";
 import { missionDir } from "../engine/index.ts";
 
 const runOverridesSchema = z.object({
@@ -58,4 +58,23 @@ export async function loadRunOverrides(commonDir: string, mission: string): Prom
     throw new RunOverridesError(`${path} is not a naruto.local-run/v1 document: delete it to resume with the config's agent and verify command`);
   const { schema: _, ...overrides } = parsed.data;
   return overrides;
+}
+
+/** The config with the run's overrides: `--agent` and `--read` on the default profile, `--login`, `--parallel`. */
+export function withOverrides(
+  config: Config,
+  req: { agentCommand: string | null; agentRead: readonly string[]; parallel: number | null; login: boolean },
+): Config {
+  const agents = { ...config.agents };
+  const base = agents["default"];
+  if (req.agentCommand !== null && base)
+    agents["default"] = { ...base, command: req.agentCommand, preset: null, executables: [], read: [...base.read, ...req.agentRead], login: false };
+  // `--read` without `--agent`: what the default profile's own command needs (a CLI installed in a folder of its own).
+  else if (base && req.agentRead.length > 0) agents["default"] = { ...base, read: [...base.read, ...req.agentRead] };
+  // `--login`: every profile whose CLI has a login here uses it.
+  if (req.login)
+    for (const [name, profile] of Object.entries(agents))
+      if (profile.preset !== null && PRESET_AUTH[profile.preset].login !== null) agents[name] = { ...profile, login: true };
+  const limits = req.parallel !== null ? { ...config.limits, max_parallel: req.parallel } : config.limits;
+  return { ...config, agents, limits };
 }
