@@ -7,7 +7,9 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Sandbox } from "../src/sandbox/sandbox.ts";
-import { createWorkDir, missionWorkFolder, removeMissionFolder, workRepo, type WorkDir } from "../src/sandbox/work-dir.ts";
+import { createWorkDir, type WorkDir } from "../src/sandbox/work-dir.ts";
+import { missionWorkFolder, workRepo } from "../src/sandbox/work-root.ts";
+import { removeMissionFolder } from "../src/sandbox/remove-work-dir.ts";
 import { testGit, type TestRepo } from "../test/support/git-repo.ts";
 
 export async function agentsTogether(input: {

@@ -15,16 +15,7 @@ export type { TamperRecord } from "./tamper-record.ts";
 export { createUnsandboxed } from "./unsandboxed.ts";
 export { createRunFiles, RunFilesError, type RunFiles } from "./run-files.ts";
 export { readAgentFile, readUntrusted, writeOwnFile } from "./untrusted-file.ts";
-export {
-  WorkRootError,
-  createWorkDir,
-  defaultWorkRoot,
-  listMissionWorkDirs,
-  missionWorkFolder,
-  removeEmptyMissionFolder,
-  removeMissionFolder,
-  removeWorkDir,
-  retireWorkDir,
-  workRepo,
-} from "./work-dir.ts";
+export { createWorkDir } from "./work-dir.ts";
 export type { WorkDir } from "./work-dir.ts";
+export { WorkRootError, defaultWorkRoot, missionWorkFolder, workRepo } from "./work-root.ts";
+export { listMissionWorkDirs, removeEmptyMissionFolder, removeMissionFolder, removeWorkDir, retireWorkDir } from "./remove-work-dir.ts";

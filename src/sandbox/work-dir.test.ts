@@ -7,17 +7,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestRepo, testGit, type TestRepo } from "../../test/support/git-repo.ts";
-import {
-  createWorkDir,
-  defaultWorkRoot,
-  listMissionWorkDirs,
-  missionWorkFolder,
-  removeEmptyMissionFolder,
-  removeWorkDir,
-  retireWorkDir,
-  workRepo,
-  WorkRootError,
-} from "./work-dir.ts";
+import { createWorkDir } from "./work-dir.ts";
+import { defaultWorkRoot, missionWorkFolder, workRepo, WorkRootError } from "./work-root.ts";
+import { listMissionWorkDirs, removeEmptyMissionFolder, removeWorkDir, retireWorkDir } from "./remove-work-dir.ts";
 
 let repo: TestRepo;
 let root: string;

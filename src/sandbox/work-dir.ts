@@ -21,16 +21,17 @@
  * The mission's folder can be crossed but not listed (mode 0300), so that an agent running
  * without the sandbox does not find its siblings by listing `..`; it also holds the packs of the
  * mission's start commits (`.objects/`). Directories are created side by
- * side: nothing here takes a lock of the user's repository.
+ * side: nothing here takes a lock of the user's repository. Where the folders are: work-root.ts;
+ * their removal: remove-work-dir.ts.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rename, rm, rmdir, stat, utimes, writeFile } from "node:fs/promises";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { perRepository, repoLayout } from "../git/index.ts";
-import { gitText, type Git } from "../git/index.ts";
-import { readUntrusted } from "./untrusted-file.ts";
+import { randomBytes } from "node:crypto";
+import { chmod, copyFile, mkdir, stat, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Git } from "../git/index.ts";
 import { NEUTRAL_ATTRIBUTES, repoConfig, viewCall, type GitView, type RepoObjects } from "./git-view.ts";
-import { linkStartObjects, START_OBJECTS, startObjects } from "./start-objects.ts";
+import { removeWorkDir } from "./remove-work-dir.ts";
+import { linkStartObjects, startObjects } from "./start-objects.ts";
+import type { WorkRepo } from "./work-root.ts";
 
 /** One work directory, as plain data (JSON-safe: a later `naruto resume` reads it back). */
 export interface WorkDir {
@@ -65,83 +66,7 @@ export interface WorkDirRecord {
   readonly dir: WorkDir;
 }
 
-/** The work root is inside the repository, where agents would find the user's files by walking up. */
-export class WorkRootError extends Error {
-  override readonly name = "WorkRootError";
-}
-
 const LABEL = /^[a-z0-9][a-z0-9._-]{0,80}$/;
-
-/**
- * The per-user folder of work directories: `--workdir` or config `workdir` when given, else
- * `$XDG_CACHE_HOME/naruto`, else `~/.cache/naruto`. Relative paths and `~/` are resolved
- * against `cwd` and `HOME`.
- */
-export function defaultWorkRoot(env: Readonly<Record<string, string | undefined>>, given: { override: string | null; cwd: string }): string {
-  const home = env.HOME ?? "/tmp";
-  const expand = (p: string) => (p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : resolve(given.cwd, p));
-  if (given.override !== null && given.override !== "") return expand(given.override);
-  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(home, ".cache");
-  return join(cache, "naruto");
-}
-
-/** What a repository needs for work directories: its object store and its key in the work root. */
-export interface WorkRepo {
-  /** Where naruto runs the repository's own git (its long-running reads among them). */
-  readonly repoDir: string;
-  readonly objects: RepoObjects;
-  /** `<name>-<hash of the git directory's real path>`: two repositories never share a folder. */
-  readonly key: string;
-  /** The repository's top level (its work tree), or null for a bare one. */
-  readonly topLevel: string | null;
-}
-
-/** Reads (once per repository and process) what work directories of `repoDir` need. */
-export const workRepo: (git: Git, repoDir: string) => Promise<WorkRepo> = perRepository(readWorkRepo);
-
-async function readWorkRepo(git: Git, repoDir: string): Promise<WorkRepo> {
-  const layout = await repoLayout(git, repoDir);
-  const commonDir = await realpath(layout.commonDir);
-  const own = await realpath(layout.objectsDir);
-  const alternates = await readAlternates(own);
-  const topLevel = layout.bare ? null : await realpath(await gitText(git, { args: ["rev-parse", "--show-toplevel"], cwd: repoDir })).catch(() => null);
-  const name =
-    basename(topLevel ?? commonDir)
-      .replace(/[^A-Za-z0-9._-]+/g, "_")
-      .replace(/^[._-]+/, "")
-      .slice(0, 40) || "repo";
-  const key = `${name}-${createHash("sha256").update(commonDir).digest("hex").slice(0, 12)}`;
-  return { repoDir, objects: { commonDir, objects: [own, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key, topLevel };
-}
-
-/** The object folders a store borrows from, absolute (git resolves relative ones against the store). */
-async function readAlternates(objects: string): Promise<string[]> {
-  const text = await readFile(join(objects, "info", "alternates"), "utf8").catch(() => "");
-  const found: string[] = [];
-  for (const line of text.split("\n")) {
-    const entry = line.trim();
-    if (entry === "" || entry.startsWith("#")) continue;
-    const path = await realpath(isAbsolute(entry) ? entry : resolve(objects, entry)).catch(() => null);
-    if (path !== null) found.push(path, ...(await readAlternates(path)));
-  }
-  return found;
-}
-
-/**
- * The folder of one mission's work directories: `<root>/<repository key>/<mission>/`. Refuses a
- * root inside the repository (its work tree or git directory).
- */
-export function missionWorkFolder(root: string, repo: WorkRepo, mission: string): string {
-  const absolute = resolve(root);
-  for (const inside of [repo.topLevel, repo.objects.commonDir]) {
-    if (inside !== null && isWithin(absolute, inside)) {
-      throw new WorkRootError(
-        `the work folder ${absolute} is inside the repository (${inside}), where agents would find its files: choose a folder outside it with --workdir or \`workdir:\` in the config`,
-      );
-    }
-  }
-  return join(absolute, repo.key, mission);
-}
 
 /** The folders of a work directory rooted at `root` (see the header); nothing is created. */
 export function workDirLayout(root: string, of: Pick<WorkDir, "start" | "objects" | "startObjects" | "label">): WorkDir {
@@ -247,90 +172,4 @@ async function makeThrowawayRepo(dir: WorkDir): Promise<void> {
     writeFile(join(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
     writeFile(join(g, "info", "exclude"), ""),
   ]);
-}
-
-/**
- * Removes a work directory, whatever the agent left: folders it made unreadable or unwritable
- * are opened up first. Safe to call twice.
- */
-export async function removeWorkDir(dir: Pick<WorkDir, "root">): Promise<void> {
-  try {
-    await rm(dir.root, { recursive: true, force: true });
-  } catch {
-    await openUp(dir.root);
-    await rm(dir.root, { recursive: true, force: true });
-  }
-}
-
-/**
- * Removes a work directory without waiting for it: renamed at once (a later run that finds it
- * takes it for a folder without a record, never for unfinished work, and removes it), deleted in
- * the background. Returns the deletion; where the rename fails, the deletion is done first.
- */
-export async function retireWorkDir(dir: Pick<WorkDir, "root">): Promise<{ readonly removed: Promise<void> }> {
-  const retired = `${dir.root}.removed`;
-  const moved = await rename(dir.root, retired).then(
-    () => true,
-    () => false,
-  );
-  if (!moved) await removeWorkDir(dir);
-  return { removed: moved ? removeWorkDir({ root: retired }) : Promise.resolve() };
-}
-
-async function openUp(path: string): Promise<void> {
-  const info = await lstat(path).catch(() => null);
-  if (info === null || !info.isDirectory()) return;
-  await chmod(path, 0o700).catch(() => undefined);
-  for (const name of await readdir(path).catch(() => [] as string[])) await openUp(join(path, name));
-}
-
-/**
- * The work directories left in a mission's folder (a run that was killed leaves them), each with
- * its record; folders without a readable record are returned with `record: null`.
- */
-export async function listMissionWorkDirs(folder: string): Promise<{ root: string; record: WorkDirRecord | null }[]> {
-  await chmod(folder, 0o700).catch(() => undefined);
-  try {
-    // The start commits' packs are the mission's, not a work directory.
-    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n !== START_OBJECTS);
-    const found: { root: string; record: WorkDirRecord | null }[] = [];
-    for (const name of names.sort()) {
-      const root = join(folder, name);
-      // Read as an agent's file: without the sandbox an agent could have reached it.
-      const read = await readUntrusted(join(root, "naruto", "work-dir.json"), 1024 * 1024);
-      const text = read.kind === "ok" ? read.bytes.toString("utf8") : null;
-      let record: WorkDirRecord | null = null;
-      try {
-        const parsed = text === null ? null : (JSON.parse(text) as WorkDirRecord);
-        if (parsed?.schema === "naruto.work-dir/v1" && parsed.dir.root === root) record = parsed;
-      } catch {
-        record = null;
-      }
-      found.push({ root, record });
-    }
-    return found;
-  } finally {
-    await chmod(folder, 0o300).catch(() => undefined);
-  }
-}
-
-/**
- * Removes a mission's folder when no work directory is left in it (a run's end), with the packs
- * of its start commits; one that still holds some (another run of the mission's, a killed one's)
- * stays, packs and all. Safe when absent.
- */
-export async function removeEmptyMissionFolder(folder: string): Promise<void> {
-  if ((await listMissionWorkDirs(folder)).length === 0) await rm(join(folder, START_OBJECTS), { recursive: true, force: true });
-  await rmdir(folder).catch(() => undefined);
-}
-
-/** Removes a mission's folder once its work directories are gone (or kept); safe when absent. */
-export async function removeMissionFolder(folder: string): Promise<void> {
-  await openUp(folder);
-  await rm(folder, { recursive: true, force: true });
-}
-
-function isWithin(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

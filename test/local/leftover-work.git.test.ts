@@ -12,7 +12,8 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_FILE_SIZE } from "../../src/gate/index.ts";
 import { keepLeftoverWork } from "../../src/local/leftover-work.ts";
-import { createWorkDir, missionWorkFolder, workRepo, type WorkDir } from "../../src/sandbox/work-dir.ts";
+import { createWorkDir, type WorkDir } from "../../src/sandbox/work-dir.ts";
+import { missionWorkFolder, workRepo } from "../../src/sandbox/work-root.ts";
 import { at, item, missionAfter, planned, requested } from "../support/mission-builders.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 

@@ -13,7 +13,9 @@ import { silentProgress } from "../../src/local/progress.ts";
 import type { Mission } from "../../src/mission/document.ts";
 import { readMissionVersion } from "../../src/store/git-store.ts";
 import { fakeAgentCommand, fakeAgentPath, type FakeAgent } from "../support/agents/index.ts";
-import { listMissionWorkDirs, missionWorkFolder, workRepo, type WorkDirRecord } from "../../src/sandbox/work-dir.ts";
+import type { WorkDirRecord } from "../../src/sandbox/work-dir.ts";
+import { missionWorkFolder, workRepo } from "../../src/sandbox/work-root.ts";
+import { listMissionWorkDirs } from "../../src/sandbox/remove-work-dir.ts";
 import { TEST_CACHE } from "./cli-io.ts";
 import type { TestRepo } from "../support/git-repo.ts";
 

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { workRepo } from "../../src/sandbox/work-dir.ts";
+import { workRepo } from "../../src/sandbox/work-root.ts";
 import { TEST_CACHE } from "./cli-io.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitCommonDir } from "../../src/engine/records.ts";

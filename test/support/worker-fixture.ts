@@ -2,7 +2,9 @@ import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gitText } from "../../src/git/run-git.ts";
-import { createWorkDir, missionWorkFolder, removeWorkDir, workRepo, type WorkDir } from "../../src/sandbox/work-dir.ts";
+import { createWorkDir, type WorkDir } from "../../src/sandbox/work-dir.ts";
+import { missionWorkFolder, workRepo } from "../../src/sandbox/work-root.ts";
+import { removeWorkDir } from "../../src/sandbox/remove-work-dir.ts";
 import { createTestRepo, type TestRepo } from "./git-repo.ts";
 
 /** What a fake agent does in its work directory: plain file-system edits and git commands. */
