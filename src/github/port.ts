@@ -7,198 +7,22 @@
  * `test/support/fake-github/`, which the same adapter talks to over real HTTP.
  */
 import type { DispatchInputs } from "./limits.ts";
+import type { RunArtifact, DispatchResult, WorkflowJob, WorkflowRun } from "./port-actions.ts";
 import type { CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
+import type { Authors, Comment, IssueFacts, Reaction, RecentComment, UserPermission } from "./port-issues.ts";
+import type { CheckConclusion, CheckOutput, CheckRun, CheckStatus, PullRequest, PullRequestInfo, ReviewThread } from "./port-pulls.ts";
 
+export type { DispatchResult, RunArtifact, WorkflowJob, WorkflowRun, WorkflowStep } from "./port-actions.ts";
 export type { ChangeStatus, ChangedFile, CommittedFile, Commit, Comparison, GitRef, TreeEntry, TreeLevel } from "./port-git.ts";
+export { byAuthor } from "./port-issues.ts";
+export type { Account, Authors, Comment, IssueFacts, Permission, Reaction, RecentComment, UserPermission } from "./port-issues.ts";
+export { REVIEW_COMMENTS_PER_THREAD } from "./port-pulls.ts";
+export type { CheckConclusion, CheckOutput, CheckRun, CheckStatus, PullRequest, PullRequestInfo, ReviewComment, ReviewThread } from "./port-pulls.ts";
 
 export interface RepoRef {
   readonly owner: string;
   readonly repo: string;
 }
-
-/** Repository roles as the collaborator-permission API names them, weakest last. */
-export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
-
-/** A login's role and the numeric id of the account the login names (see `permission`). */
-export interface UserPermission {
-  readonly role: Permission;
-  readonly id: number | null;
-}
-
-export type Reaction = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
-
-export interface Comment {
-  readonly id: number;
-  readonly body: string;
-  readonly url: string;
-  /** Login of the author (for the app, `name[bot]`). */
-  readonly author: string | null;
-}
-
-/** An account as GitHub writes it: the login may change (renames), the numeric id never does. */
-export interface Account {
-  readonly login: string;
-  readonly id: number;
-  readonly type: string;
-}
-
-/** A comment on an issue or pull request, as the repository's list of comments gives it. */
-export interface RecentComment {
-  readonly id: number;
-  /** The number of its issue or pull request. */
-  readonly issue: number;
-  readonly body: string;
-  /** Null for a deleted account ("ghost"). */
-  readonly user: Account | null;
-  readonly createdAt: string;
-  /** 👀 reactions on it, whoever gave them. */
-  readonly eyes: number;
-}
-
-/** An issue or pull request, as far as a `/naruto` comment on it needs. */
-export interface IssueFacts {
-  readonly number: number;
-  readonly pullRequest: boolean;
-  readonly body: string | null;
-  readonly user: Account | null;
-}
-
-export interface WorkflowRun {
-  readonly id: number;
-  readonly status: string | null;
-  readonly conclusion: string | null;
-  readonly url: string;
-  readonly headSha: string;
-  readonly attempt: number;
-}
-
-export interface WorkflowJob {
-  readonly id: number;
-  readonly name: string;
-  readonly status: string;
-  readonly conclusion: string | null;
-  readonly url: string | null;
-  readonly startedAt: string | null;
-  readonly completedAt: string | null;
-  /** The run attempt the job belongs to (GitHub's re-runs make new attempts). */
-  readonly runAttempt: number;
-  /** Its steps as GitHub shows them: the ones started or done so far, with their times. */
-  readonly steps: readonly WorkflowStep[];
-}
-
-export interface WorkflowStep {
-  readonly number: number;
-  readonly name: string;
-  readonly status: string;
-  readonly conclusion: string | null;
-  readonly startedAt: string | null;
-  readonly completedAt: string | null;
-}
-
-/** One artifact of a workflow run, as the REST API lists it. */
-export interface RunArtifact {
-  readonly id: number;
-  readonly name: string;
-  readonly sizeInBytes: number;
-  /** `sha256:<hex>` of its zip as upload-artifact v4 reported it; null for older uploads. */
-  readonly digest: string | null;
-  readonly createdAt: string | null;
-  readonly expired: boolean;
-  /** The run it belongs to, as GitHub says. */
-  readonly runId: number | null;
-}
-
-export interface PullRequest {
-  readonly number: number;
-  readonly url: string;
-  readonly state: "open" | "closed";
-  readonly head: string;
-  readonly base: string;
-  readonly headSha: string;
-  readonly title: string;
-}
-
-/** A pull request as `/naruto` on it needs it: both sides, and where the head lives. */
-export interface PullRequestInfo {
-  readonly number: number;
-  readonly url: string;
-  readonly title: string;
-  readonly state: "open" | "closed";
-  readonly head: {
-    readonly ref: string;
-    readonly sha: string;
-    /** `owner/name` of the head's repository; null when that repository was deleted. */
-    readonly repo: string | null;
-  };
-  readonly base: { readonly ref: string; readonly sha: string };
-  /** The head lives in another repository (a fork, or a deleted one). */
-  readonly fromFork: boolean;
-}
-
-/** One comment of a review thread. */
-export interface ReviewComment {
-  /** Login of the author; null for a deleted account ("ghost"). */
-  readonly author: string | null;
-  readonly body: string;
-}
-
-/** A review thread on a pull request: comments on one line (or the whole) of one file. */
-export interface ReviewThread {
-  readonly id: string;
-  readonly path: string;
-  /** The line in the pull request's current diff; null when outdated or on the whole file. */
-  readonly line: number | null;
-  /** The line the thread was started on. */
-  readonly originalLine: number | null;
-  readonly isResolved: boolean;
-  /** The lines it was on changed since (a later push). */
-  readonly isOutdated: boolean;
-  /** The first comments, oldest first (at most {@link REVIEW_COMMENTS_PER_THREAD}). */
-  readonly comments: readonly ReviewComment[];
-  /** How many comments the thread has in all. */
-  readonly commentCount: number;
-}
-
-/** Comments read per review thread; a longer thread says how many more it has. */
-export const REVIEW_COMMENTS_PER_THREAD = 50;
-
-export type CheckStatus = "queued" | "in_progress" | "completed";
-export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
-
-export interface CheckOutput {
-  readonly title: string;
-  /** Cut to 65,535 characters with a note and `link` before sending. */
-  readonly summary: string;
-  readonly text?: string;
-}
-
-export interface CheckRun {
-  readonly id: number;
-  readonly name: string;
-  readonly headSha: string;
-  readonly status: string;
-  readonly conclusion: string | null;
-  readonly url: string | null;
-  readonly externalId: string | null;
-  /** The slug of the app that made it (`github-actions` for workflow jobs and `GITHUB_TOKEN`'s); null when not given. */
-  readonly app?: string | null;
-}
-
-export interface DispatchResult {
-  /** The run started, when GitHub returns it (`return_run_details`); null on older servers. */
-  readonly runId: number | null;
-  readonly runUrl: string | null;
-}
-
-/** Whose marker comments count: one login, or any of several (naruto's App and its workflow). */
-export type Authors = string | readonly string[];
-
-/** Whether `login` is one of `authors` (anyone when `authors` is undefined). */
-export function byAuthor(authors: Authors | undefined, login: string | null | undefined): boolean {
-  if (authors === undefined) return true;
-  return typeof authors === "string" ? login === authors : login !== null && login !== undefined && authors.includes(login);
-}
-
 export interface GitHubPort {
   readonly repo: RepoRef;
 
