@@ -1,8 +1,9 @@
 /**
  * The layout of src/ is the architecture (CONTRIBUTING.md, "where does a change go"), and these
  * rules keep it so: a folder is a room with one door (other folders import it only through its
- * index.ts), the arrows between rooms never close a circle, and no shared room imports a driver.
- * The rules are read from the sources' own import statements.
+ * index.ts), the arrows between rooms never close a circle, no shared room imports a driver, and
+ * no source file grows past one idea's length. The rules are read from the sources' own import
+ * statements and line counts.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -14,6 +15,12 @@ const SRC = fileURLToPath(new URL("../src/", import.meta.url));
 /** The drivers: the entry points and the local driver. Only entry points may import them. */
 const DRIVERS = new Set(["action", "app", "cli", "local"]);
 const ENTRY_POINTS = new Set(["action", "app", "cli"]);
+/**
+ * The most lines a source file may have (CONTRIBUTING.md: files of one idea). Suites (`*.test.ts`)
+ * do not count: a suite is a list of cases read one at a time, and the exemplary one
+ * (src/mission/step.test.ts) is longer; fixtures are source and count.
+ */
+const MAX_LINES = 300;
 
 interface Import {
   readonly from: string;
@@ -49,6 +56,9 @@ function readImports(files: readonly string[]): Import[] {
   return imports;
 }
 
+/** Lines as `wc -l` counts them: newlines, plus a last line without one. */
+const lineCount = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+
 const room = (path: string) => path.split("/")[0] ?? path;
 const isTestOnly = (path: string) => /\.(test|fixture)\.ts$/.test(path);
 
@@ -71,7 +81,8 @@ function findCircles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][
   return circles;
 }
 
-const imports = readImports(sourceFiles(SRC));
+const files = sourceFiles(SRC);
+const imports = readImports(files);
 const where = (i: Import) => `src/${i.from}:${i.line} imports src/${i.to}`;
 
 describe("the rooms of src/", () => {
@@ -91,6 +102,14 @@ describe("the rooms of src/", () => {
       edges.set(room(i.from), (edges.get(room(i.from)) ?? new Set()).add(room(i.to)));
     }
     expect(findCircles(edges).map((c) => c.join(" → "))).toEqual([]);
+  });
+
+  it(`have no source file over ${MAX_LINES} lines`, () => {
+    const long = files
+      .filter((f) => !f.endsWith(".test.ts"))
+      .map((f) => ({ file: relative(SRC, f), lines: lineCount(readFileSync(f, "utf8")) }))
+      .filter((f) => f.lines > MAX_LINES);
+    expect(long.map((f) => `src/${f.file}: ${f.lines} lines`)).toEqual([]);
   });
 
   it("finds a circle where there is one (the check can fail)", () => {

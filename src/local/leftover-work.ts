@@ -3,7 +3,7 @@
  * directory when its attempt ends; a run killed outright leaves them, with whatever its agents
  * had done so far. Before `naruto resume` starts those items again, or `naruto cancel` ends the
  * mission, that work is kept as a commit under `refs/naruto/attempts/<mission>/<item>/<n>`, as a
- * timed-out attempt's partial work is (src/engine/attempt.ts), and then every work directory of
+ * timed-out attempt's partial work is (src/engine/keep-work.ts), and then every work directory of
  * the mission is removed. Only for a mission no live run drives any more (its driver lock is
  * held, mission-lock.ts).
  */
