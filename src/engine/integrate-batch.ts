@@ -170,7 +170,8 @@ export async function integrateBatch(
   };
 }
 
-function integrationResult(r: CheckpointResult): IntegrationResult {
+/** A checkpoint's result on the queue as the mission records it: in a batch's `integrated`, and in `refreshed`. */
+export function integrationResult(r: CheckpointResult): IntegrationResult {
   const { item, attempt } = r.checkpoint;
   switch (r.status) {
     case "integrated":

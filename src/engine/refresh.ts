@@ -10,7 +10,7 @@ import { compareAndSwap, integrate, queueRefName, readRef, type CheckpointResult
 import { gitText } from "../git/index.ts";
 import type { BaseCheck, Mission, MissionEvent } from "../mission/index.ts";
 import { checkBase, flakyVerifyReason, policyOnBase, reportRecord } from "./base-check.ts";
-import { NARUTO_COMMITTER, type BatchContext } from "./integrate-batch.ts";
+import { integrationResult, NARUTO_COMMITTER, type BatchContext } from "./integrate-batch.ts";
 import { queueVerifier } from "./queue-verify.ts";
 
 export type Refreshed = Extract<MissionEvent, { type: "refreshed" }>;
@@ -140,7 +140,7 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
       from: mission.base.commit,
       queue_head: head,
       verify_runs: verifyRuns,
-      results: results.map(refreshResult),
+      results: results.map(integrationResult),
       skipped,
       base_check: baseCheck,
       report,
@@ -148,19 +148,5 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
     return { kind: "refreshed", event };
   } finally {
     await gitText(ctx.git, { args: ["update-ref", "-d", scratch], cwd: ctx.repoDir }).catch(() => "");
-  }
-}
-
-function refreshResult(r: CheckpointResult): Refreshed["results"][number] {
-  const { item, attempt } = r.checkpoint;
-  switch (r.status) {
-    case "integrated":
-      return { kind: "integrated", item, attempt, commit: r.commit, changed: [...r.changed] };
-    case "conflicted":
-      return { kind: "conflicted", item, attempt, paths: [...r.paths] };
-    case "verify_failed":
-      return { kind: "verify_failed", item, attempt, output: `exit ${r.exitCode ?? "none"}\n${r.outputTail}` };
-    case "flaky":
-      return { kind: "flaky", item, attempt, candidate: r.candidate, runs: r.runs.map((run) => run.green), output: r.outputTail };
   }
 }
