@@ -15,35 +15,24 @@
  * object store before and after. As root (CI), the attacks run twice: as root, and as an
  * unprivileged user (`setpriv`) who owns the repository and HOME.
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createGit, gitText, type Git } from "../../src/git/run-git.ts";
-import { createLocalMissionStore } from "../../src/store/git-store.ts";
+import { gitText, type Git } from "../../src/git/run-git.ts";
 import type { Mission } from "../../src/mission/document.ts";
 import { processesWithEnv } from "../../src/sandbox/leftovers.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
-import { createTestRepo, TEST_IDENTITY, type TestRepo } from "../support/git-repo.ts";
+import type { TestRepo } from "../support/git-repo.ts";
+import { anyOwnerGit, attackedUsers, giveTo, IS_ROOT, type RunAs, sizeOf, storedMission, userRepo, userRepoFiles } from "../support/hostile-user.ts";
 import { bwrapSkipReason } from "../support/sandbox.ts";
-import { snapshotCheckout } from "../support/worker-fixture.ts";
 import { FAKE_AGENTS_DIR, itemOf } from "./local-fixture.ts";
 import { startNaruto } from "./runner-process.ts";
 
 const DOORS = fakeAgentCommand("hostile-doors");
-const IS_ROOT = process.getuid?.() === 0;
 /** The unprivileged user the attacks also run as when the tests run as root. */
-const OTHER = { uid: 4242, gid: 4242 } as const;
-type RunAs = typeof OTHER | null;
-const USERS: [string, RunAs][] = IS_ROOT
-  ? [
-      ["root", null],
-      [`an unprivileged user (uid ${OTHER.uid}, setpriv)`, OTHER],
-    ]
-  : [["naruto's own user", null]];
+const USERS = attackedUsers({ uid: 4242, gid: 4242 });
 
 const cleanups: (() => Promise<void>)[] = [];
 vi.setConfig({ testTimeout: 240_000 });
@@ -84,12 +73,7 @@ async function setup(input: {
   as?: RunAs;
   bin?: Record<string, string>;
 }): Promise<Setup> {
-  const repo = await createTestRepo({ "README.md": "# app\n", "src/keep.txt": "keep\n" });
-  const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
-  cleanups.push(
-    () => repo.remove(),
-    () => rm(home, { recursive: true, force: true }),
-  );
+  const { repo, home } = await userRepo(cleanups);
   await mkdir(join(home, ".ssh"), { mode: 0o700 });
   await writeFile(join(home, ".ssh", "authorized_keys"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIUserOwnKey user@laptop\n", { mode: 0o600 });
   await writeFile(join(home, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n", {
@@ -118,48 +102,17 @@ async function setup(input: {
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "hostile doors", items }));
   const as = input.as ?? null;
-  if (as !== null) {
-    for (const dir of [repo.dir, home]) await chownTree(dir, as);
-    // The index's stat data, as its new owner's git would record it: a refresh is no change.
-    await promisify(execFile)("setpriv", [`--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", "git", "update-index", "-q", "--refresh"], {
-      cwd: repo.dir,
-      env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    }).catch(() => undefined);
-  }
-  const git = createGit({
-    env: {
-      PATH: process.env.PATH,
-      HOME: tmpdir(),
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_COUNT: "1",
-      GIT_CONFIG_KEY_0: "safe.directory",
-      GIT_CONFIG_VALUE_0: "*",
-      ...TEST_IDENTITY,
-    },
-  });
-  return { repo, home, as, git };
-}
-
-async function chownTree(path: string, as: NonNullable<RunAs>): Promise<void> {
-  const info = await lstat(path);
-  if (info.isDirectory()) for (const name of await readdir(path)) await chownTree(join(path, name), as);
-  if (!info.isSymbolicLink()) await chown(path, as.uid, as.gid);
+  if (as !== null) await giveTo(as, repo.dir, home);
+  return { repo, home, as, git: anyOwnerGit() };
 }
 
 /** Every byte of the user's that an agent could touch: HOME (with `~/.ssh`), checkout, refs, git files; and the object store's size. */
 async function userState(s: Setup): Promise<{ files: Record<string, string>; objects: number }> {
-  const files: Record<string, string> = { ...(await snapshotCheckout(s.repo.dir)) };
-  const refs = await gitText(s.git, { args: ["for-each-ref", "--format=%(objectname) %(refname)"], cwd: s.repo.dir });
-  files.refs = refs
-    .split("\n")
-    .filter((l) => !/ refs\/(heads\/)?naruto\//.test(l))
-    .join("\n");
+  const files = await userRepoFiles(s.git, s.repo.dir);
   for (const dir of ["hooks", "info"]) await tree(join(s.repo.dir, ".git", dir), `.git/${dir}`, files);
-  files[".git/config"] = await readFile(join(s.repo.dir, ".git", "config"), "utf8");
   // HOME, but the work root naruto makes under it (~/.cache/naruto).
   await tree(s.home, "~", files, (p) => p === "~/.cache");
-  return { files, objects: await objectsSize(join(s.repo.dir, ".git", "objects")) };
+  return { files, objects: await sizeOf(join(s.repo.dir, ".git", "objects")) };
 }
 
 async function tree(dir: string, label: string, into: Record<string, string>, skip: (p: string) => boolean = () => false): Promise<void> {
@@ -172,14 +125,6 @@ async function tree(dir: string, label: string, into: Record<string, string>, sk
     else if (info.isDirectory()) await tree(path, key, into, skip);
     else into[key] = `${info.mode.toString(8)}:${info.isFile() ? (await readFile(path)).toString("hex") : "special"}`;
   }
-}
-
-async function objectsSize(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name))).size;
-  }
-  return total;
 }
 
 /** `naruto run` of the plan as a process (as `as`, through setpriv), its HOME the test's; its mission as stored. */
@@ -198,9 +143,7 @@ async function run(s: Setup, env: Record<string, string> = {}): Promise<{ missio
     clearTimeout(kill);
   });
   if (stopped !== "") exited.stderr += `\n(test) ${stopped}`;
-  const store = createLocalMissionStore({ git: s.git, repoDir: s.repo.dir });
-  const [id] = await store.list();
-  return { mission: id === undefined ? null : ((await store.load(id))?.mission ?? null), ...exited };
+  return { mission: await storedMission(s.git, s.repo.dir), ...exited };
 }
 
 const summary = (m: Mission, id: string) => itemOf(m, id).attempts[0]?.summary ?? "";

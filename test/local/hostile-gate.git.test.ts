@@ -18,35 +18,25 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chown, lstat, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createGit, gitText, type Git } from "../../src/git/run-git.ts";
+import { gitText, type Git } from "../../src/git/run-git.ts";
 import type { Mission } from "../../src/mission/document.ts";
 import { processesWithEnv } from "../../src/sandbox/leftovers.ts";
-import { createLocalMissionStore } from "../../src/store/git-store.ts";
 import { fakeAgentCommand } from "../support/agents/index.ts";
-import { createTestRepo, TEST_IDENTITY, type TestRepo } from "../support/git-repo.ts";
+import type { TestRepo } from "../support/git-repo.ts";
+import { anyOwnerGit, attackedUsers, chownTree, giveTo, type RunAs, sizeOf, storedMission, userRepo, userRepoFiles } from "../support/hostile-user.ts";
 import { bwrapSkipReason } from "../support/sandbox.ts";
-import { snapshotCheckout } from "../support/worker-fixture.ts";
 import { cliEnv } from "./cli-io.ts";
 import { FAKE_AGENTS_DIR, itemOf } from "./local-fixture.ts";
 
 const GATE = fakeAgentCommand("hostile-gate");
 const BIN = fileURLToPath(new URL("../../bin/naruto.js", import.meta.url));
-const IS_ROOT = process.getuid?.() === 0;
 /** The unprivileged user the attacks also run as when the tests run as root. */
-const OTHER: { readonly uid: number; readonly gid: number } = { uid: 4343, gid: 4343 };
-type RunAs = typeof OTHER | null;
-const USERS: [string, RunAs][] = IS_ROOT
-  ? [
-      ["root", null],
-      [`an unprivileged user (uid ${OTHER.uid}, setpriv)`, OTHER],
-    ]
-  : [["naruto's own user", null]];
+const USERS = attackedUsers({ uid: 4343, gid: 4343 });
 
 const cleanups: (() => Promise<void>)[] = [];
 vi.setConfig({ testTimeout: 300_000 });
@@ -78,12 +68,7 @@ const ATTACKS = [
 ] as const;
 
 async function setup(as: RunAs): Promise<Setup> {
-  const repo = await createTestRepo({ "README.md": "# app\n", "src/keep.txt": "keep\n" });
-  const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
-  cleanups.push(
-    () => repo.remove(),
-    () => rm(home, { recursive: true, force: true }),
-  );
+  const { repo, home } = await userRepo(cleanups);
   // A secret committed by mistake, then reset away: nothing reaches it, its objects stay.
   const secret = `SECRET-${randomBytes(12).toString("hex")}`;
   await repo.commit("oops", { ".env.production": `API_KEY=${secret}\n` });
@@ -110,58 +95,19 @@ async function setup(as: RunAs): Promise<Setup> {
     { id: "bystander", title: "honest work", writes: ["src/bystander/"] },
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "hostile gate", items }));
-  if (as !== null) {
-    for (const dir of [repo.dir, home]) await chownTree(dir, as);
-    // The index's stat data as its new owner's git records it: a refresh is no change.
-    await promisify(execFile)("setpriv", [`--reuid=${as.uid}`, `--regid=${as.gid}`, "--clear-groups", "--", "git", "update-index", "-q", "--refresh"], {
-      cwd: repo.dir,
-      env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
-    }).catch(() => undefined);
-  }
-  const git = createGit({
-    env: {
-      PATH: process.env.PATH,
-      HOME: tmpdir(),
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_COUNT: "1",
-      GIT_CONFIG_KEY_0: "safe.directory",
-      GIT_CONFIG_VALUE_0: "*",
-      ...TEST_IDENTITY,
-    },
-  });
-  return { repo, home, as, git, secret };
-}
-
-async function chownTree(path: string, as: NonNullable<RunAs>): Promise<void> {
-  const info = await lstat(path);
-  if (info.isDirectory()) for (const name of await readdir(path)) await chownTree(join(path, name), as);
-  if (!info.isSymbolicLink()) await chown(path, as.uid, as.gid);
+  if (as !== null) await giveTo(as, repo.dir, home);
+  return { repo, home, as, git: anyOwnerGit(), secret };
 }
 
 /** What an agent could change of the user's: checkout, refs (naruto's own aside), git files; the object store's size and unreachable objects. */
 async function userState(s: Setup): Promise<{ files: Record<string, string>; objects: number; unreachable: string[] }> {
-  const files: Record<string, string> = { ...(await snapshotCheckout(s.repo.dir)) };
-  const refs = await gitText(s.git, { args: ["for-each-ref", "--format=%(objectname) %(refname)"], cwd: s.repo.dir });
-  files.refs = refs
-    .split("\n")
-    .filter((l) => !/ refs\/(heads\/)?naruto\//.test(l))
-    .join("\n");
-  files[".git/config"] = await readFile(join(s.repo.dir, ".git", "config"), "utf8");
+  const files = await userRepoFiles(s.git, s.repo.dir);
   const fsck = await gitText(s.git, { args: ["fsck", "--unreachable", "--no-reflogs", "--no-progress"], cwd: s.repo.dir });
   const unreachable = fsck
     .split("\n")
     .filter((l) => l.startsWith("unreachable "))
     .sort();
   return { files, objects: await sizeOf(join(s.repo.dir, ".git", "objects")), unreachable };
-}
-
-async function sizeOf(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await lstat(join(entry.parentPath, entry.name))).size;
-  }
-  return total;
 }
 
 /** `naruto run` of the plan as a process (as `as`, through setpriv); the mission as stored. */
@@ -178,9 +124,7 @@ async function run(s: Setup): Promise<{ mission: Mission | null; code: number | 
   const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
   clearTimeout(term);
   clearTimeout(kill);
-  const store = createLocalMissionStore({ git: s.git, repoDir: s.repo.dir });
-  const [id] = await store.list();
-  return { mission: id === undefined ? null : ((await store.load(id))?.mission ?? null), code, stderr };
+  return { mission: await storedMission(s.git, s.repo.dir), code, stderr };
 }
 
 const summary = (m: Mission, id: string) => itemOf(m, id).attempts[0]?.summary ?? "";
