@@ -41,67 +41,53 @@ async function setup(culprit: boolean) {
   return { base, ref, first: [a1, a2], next: [b1, b2], verify };
 }
 
+/**
+ * The first batch integrating, and the next one built on the first's candidate as soon as it is
+ * told: speculatively, while the first still verifies.
+ */
+async function pipeline({ base, ref, first, next, verify }: Awaited<ReturnType<typeof setup>>) {
+  let told: (commit: string) => void = () => undefined;
+  const known = new Promise<string>((resolve) => (told = resolve));
+  const a = integrate({
+    git: repo.git,
+    repoDir: repo.dir,
+    queueRef: ref,
+    checkpoints: first,
+    verify: verify("first"),
+    expectedHead: base,
+    onCandidate: (c) => told(c.commit),
+  });
+  const candidate = await known;
+  const b = integrate({
+    git: repo.git,
+    repoDir: repo.dir,
+    queueRef: ref,
+    checkpoints: next,
+    verify: verify("second"),
+    speculative: { onto: candidate, landed: a.then((r) => r.newHead) },
+  });
+  return { candidate, a, b };
+}
+
 describe("a speculative batch", () => {
   it("is verified while the batch before it verifies, and lands on top of it", async () => {
-    const { base, ref, first, next, verify } = await setup(false);
-    let candidate: string | null = null;
-    let told: () => void = () => undefined;
-    const known = new Promise<void>((resolve) => (told = resolve));
-    const a = integrate({
-      git: repo.git,
-      repoDir: repo.dir,
-      queueRef: ref,
-      checkpoints: first,
-      verify: verify("first"),
-      expectedHead: base,
-      onCandidate: (c) => ((candidate = c.commit), told()),
-    });
-    await known;
-    if (candidate === null) throw new Error("no candidate");
-    const b = integrate({
-      git: repo.git,
-      repoDir: repo.dir,
-      queueRef: ref,
-      checkpoints: next,
-      verify: verify("second"),
-      speculative: { onto: candidate, landed: a.then((r) => r.newHead) },
-    });
+    const s = await setup(false);
+    const { candidate, a, b } = await pipeline(s);
     const [ra, rb] = await Promise.all([a, b]);
     expect(ra.newHead).toBe(candidate);
     expect(rb.oldHead).toBe(candidate);
-    expect(await repo.run("rev-parse", ref)).toBe(rb.newHead);
-    expect((await repo.run("log", "--format=%s", `${base}..${ref}`)).split("\n").reverse()).toEqual(
+    expect(await repo.run("rev-parse", s.ref)).toBe(rb.newHead);
+    expect((await repo.run("log", "--format=%s", `${s.base}..${s.ref}`)).split("\n").reverse()).toEqual(
       ["a1", "a2", "b1", "b2"].map((i) => expect.stringContaining(i)),
     );
   });
 
   it("is dropped when the batch before it does not land whole, and nothing of it lands", async () => {
-    const { base, ref, first, next, verify } = await setup(true);
-    let candidate: string | null = null;
-    let told: () => void = () => undefined;
-    const known = new Promise<void>((resolve) => (told = resolve));
-    const a = integrate({
-      git: repo.git,
-      repoDir: repo.dir,
-      queueRef: ref,
-      checkpoints: first,
-      verify: verify("first"),
-      expectedHead: base,
-      onCandidate: (c) => ((candidate = c.commit), told()),
-    });
-    await known;
-    if (candidate === null) throw new Error("no candidate");
-    const b = integrate({
-      git: repo.git,
-      repoDir: repo.dir,
-      queueRef: ref,
-      checkpoints: next,
-      verify: verify("second"),
-      speculative: { onto: candidate, landed: a.then((r) => r.newHead) },
-    });
+    const s = await setup(true);
+    const { a, b } = await pipeline(s);
     await expect(b).rejects.toBeInstanceOf(SpeculationDroppedError);
     const ra = await a;
     expect(ra.results.map((r) => r.status)).toEqual(["integrated", "verify_failed"]);
-    expect(await repo.run("rev-parse", ref)).toBe(ra.newHead);
+    expect(await repo.run("rev-parse", s.ref)).toBe(ra.newHead);
   });
 });
