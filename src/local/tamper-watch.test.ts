@@ -14,10 +14,10 @@ import { createTamperWatch, refWriteOf, refWritesOf } from "./tamper-watch.ts";
 let repo: TestRepo;
 afterEach(() => repo?.remove());
 
-async function watch(sandboxed: boolean) {
-  repo = await createTestRepo({ "README.md": "# app\n" });
-  const w = await createTamperWatch({
-    git: repo.git,
+/** Mission m-test1's tamper watch on `repo`, its git calls made through `git`. */
+function watchWith(git: TestRepo["git"], sandboxed: boolean) {
+  return createTamperWatch({
+    git,
     repoDir: repo.dir,
     commonDir: `${repo.dir}/.git`,
     mission: "m-test1",
@@ -25,7 +25,11 @@ async function watch(sandboxed: boolean) {
     sandboxed,
     now: () => new Date("2026-12-01T00:00:00Z"),
   });
-  return w;
+}
+
+async function watch(sandboxed: boolean) {
+  repo = await createTestRepo({ "README.md": "# app\n" });
+  return watchWith(repo.git, sandboxed);
 }
 
 /** A watch whose reads of the refs (`for-each-ref`) are counted from after its first record. */
@@ -36,15 +40,7 @@ async function countingWatch(sandboxed: boolean) {
     if (call.args.includes("for-each-ref")) reads++;
     return repo.git(call);
   };
-  const w = await createTamperWatch({
-    git,
-    repoDir: repo.dir,
-    commonDir: `${repo.dir}/.git`,
-    mission: "m-test1",
-    home: null,
-    sandboxed,
-    now: () => new Date("2026-12-01T00:00:00Z"),
-  });
+  const w = await watchWith(git, sandboxed);
   reads = 0;
   return { w, reads: () => reads };
 }
@@ -111,15 +107,7 @@ describe("the tamper watch", () => {
       if (call.args.includes("naruto: put back (tampered)")) await appendFile(config, "[alias]\n\tst = !echo pwned\n");
       return repo.git(call);
     };
-    const w = await createTamperWatch({
-      git,
-      repoDir: repo.dir,
-      commonDir: `${repo.dir}/.git`,
-      mission: "m-test1",
-      home: null,
-      sandboxed: false,
-      now: () => new Date("2026-12-01T00:00:00Z"),
-    });
+    const w = await watchWith(git, false);
     const head = await repo.run("rev-parse", "HEAD");
     await w.git({ args: ["update-ref", "refs/heads/naruto/m-test1", head, ""], cwd: repo.dir });
     w.attemptStarted("a#1");
@@ -228,15 +216,7 @@ describe("the tamper watch", () => {
       if (call.args.includes("for-each-ref")) lines.push(result.stdout.toString().split("\n").filter(Boolean).length);
       return result;
     };
-    const w = await createTamperWatch({
-      git,
-      repoDir: repo.dir,
-      commonDir: `${repo.dir}/.git`,
-      mission: "m-test1",
-      home: null,
-      sandboxed: true,
-      now: () => new Date("2026-12-01T00:00:00Z"),
-    });
+    const w = await watchWith(git, true);
     expect(lines).toEqual([earlier.length + mine.length + 3]); // and main, v1 and m-test10
     await repo.run("update-ref", "refs/heads/naruto/m-test1--b/deep", "refs/heads/main~0");
     await repo.commit("the user's own", { "y.txt": "y\n" });
