@@ -7,7 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { formatConfigErrors, loadConfig, type Config } from "../../src/config/index.ts";
-import { runLocalMission, type LocalDeps } from "../../src/local/local-mission.ts";
+import { runLocalMission, type LocalDeps, type RunRequest } from "../../src/local/local-mission.ts";
 import { resumeLocalMission } from "../../src/local/resume-mission.ts";
 import { silentProgress } from "../../src/local/progress.ts";
 import type { Mission } from "../../src/mission/document.ts";
@@ -136,6 +136,11 @@ export function localDeps(repo: TestRepo, extra: Partial<LocalDeps> = {}): Local
   };
 }
 
+/** What `naruto run` on `repo` is asked: at HEAD, the planner to plan, nothing else on its command line but `overrides`. */
+export function runRequest(repo: TestRepo, overrides: Partial<RunRequest> = {}): RunRequest {
+  return { repoDir: repo.dir, planText: null, task: null, baseRef: "HEAD", agentCommand: null, parallel: null, verify: null, strict: false, ...overrides };
+}
+
 /** Runs a whole mission of `items` on `repo` at HEAD; `deps` replaces parts of the outside world (a counting git). */
 export function runMission(
   repo: TestRepo,
@@ -143,17 +148,7 @@ export function runMission(
   options: FakeConfigOptions & { strict?: boolean } = {},
   deps: Partial<LocalDeps> = {},
 ): Promise<Mission> {
-  return runLocalMission(localDeps(repo, deps), {
-    repoDir: repo.dir,
-    planText: planText(items),
-    task: null,
-    baseRef: "HEAD",
-    agentCommand: null,
-    parallel: null,
-    verify: null,
-    strict: options.strict ?? false,
-    config: fakeConfig(options),
-  });
+  return runLocalMission(localDeps(repo, deps), runRequest(repo, { planText: planText(items), strict: options.strict ?? false, config: fakeConfig(options) }));
 }
 
 export function resumeMission(repo: TestRepo, id: string, options: FakeConfigOptions = {}): Promise<Mission> {

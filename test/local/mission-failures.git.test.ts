@@ -10,8 +10,7 @@ import { attemptDir, gitCommonDir } from "../../src/engine/records.ts";
 import { missionResult } from "../../src/report/index.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import type { Git } from "../../src/git/run-git.ts";
-import { runLocalMission } from "../../src/local/local-mission.ts";
-import { fakeConfig, itemOf, localDeps, planText, queueCommits, queueFiles, runMission } from "./local-fixture.ts";
+import { itemOf, queueCommits, queueFiles, runMission } from "./local-fixture.ts";
 
 const repos: TestRepo[] = [];
 afterEach(async () => {
@@ -34,17 +33,7 @@ async function missionWithFailingCheckpoint(r: TestRepo, times: number) {
     }
     return r.git(call);
   };
-  return runLocalMission(localDeps(r, { git }), {
-    repoDir: r.dir,
-    planText: planText([{ id: "a" }]),
-    task: null,
-    baseRef: "HEAD",
-    agentCommand: null,
-    parallel: null,
-    verify: null,
-    strict: false,
-    config: fakeConfig({ maxAttempts: 1 }),
-  });
+  return runMission(r, [{ id: "a" }], { maxAttempts: 1 }, { git });
 }
 
 describe("local missions with failing agents", () => {

@@ -11,7 +11,7 @@ import type { Progress } from "../../src/local/progress.ts";
 import { applyEvent } from "../../src/mission/store.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { settings } from "../support/mission-builders.ts";
-import { fakeConfig, itemOf, localDeps, missionProcesses, planText, queueCommits, resumeMission } from "./local-fixture.ts";
+import { fakeConfig, itemOf, localDeps, missionProcesses, planText, queueCommits, resumeMission, runMission, runRequest } from "./local-fixture.ts";
 
 const repos: TestRepo[] = [];
 afterEach(async () => {
@@ -71,17 +71,7 @@ describe("resuming a local mission", () => {
       { id: "b", agent: "slow" },
     ];
     const options = { slowMs: 20_000 };
-    const stopped = await runLocalMission(localDeps(r, { progress, shutdown: shutdown.signal }), {
-      repoDir: r.dir,
-      planText: planText(items),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: null,
-      verify: null,
-      strict: false,
-      config: fakeConfig(options),
-    });
+    const stopped = await runMission(r, items, options, { progress, shutdown: shutdown.signal });
 
     expect(stopped.id).toBe(id);
     expect(stopped.status).toBe("running");
@@ -112,17 +102,10 @@ describe("resuming a local mission", () => {
       close() {},
     };
     // One agent at a time: when a stops, the engine dispatches b, which the stopping run does not start.
-    const stopped = await runLocalMission(localDeps(r, { progress, shutdown: shutdown.signal }), {
-      repoDir: r.dir,
-      planText: planText([{ id: "a", agent: "slow" }, { id: "b" }]),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig({ slowMs: 20_000 }),
-    });
+    const stopped = await runLocalMission(
+      localDeps(r, { progress, shutdown: shutdown.signal }),
+      runRequest(r, { planText: planText([{ id: "a", agent: "slow" }, { id: "b" }]), parallel: 1, config: fakeConfig({ slowMs: 20_000 }) }),
+    );
     const never = stopped.items.flatMap((i) => i.attempts.filter((a) => a.started_at === null).map((a) => `${i.id}#${a.n}`));
     expect(never).toHaveLength(1);
 

@@ -10,7 +10,7 @@ import { silentProgress } from "../../src/local/progress.ts";
 import type { MissionEvent } from "../../src/mission/events.ts";
 import { SandboxUnavailableError } from "../../src/sandbox/choose.ts";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
-import { fakeConfig, localDeps, planText } from "./local-fixture.ts";
+import { fakeConfig, localDeps, planText, runRequest } from "./local-fixture.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -28,21 +28,18 @@ const missingSandbox = () => new Promise<never>((_, reject) => setTimeout(() => 
 
 const refs = async (repo: TestRepo) => (await repo.git({ args: ["for-each-ref", "--format=%(refname)"], cwd: repo.dir })).stdout.toString().trim().split("\n");
 
+/** A run of `planText` at `baseRef` whose config requires the sandbox that cannot be had. */
+const runWithoutSandbox = (repo: TestRepo, planText: string, baseRef = "HEAD") =>
+  runLocalMission(
+    localDeps(repo, { chooseSandbox: missingSandbox }),
+    runRequest(repo, { planText, baseRef, parallel: 1, config: fakeConfig({ sandbox: "required" }) }),
+  );
+
 describe("a refused local run", () => {
   it("names its invalid plan before a missing sandbox, and the sandbox's failure is not left unhandled", async () => {
     const repo = await repository();
     const before = await refs(repo);
-    const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
-      repoDir: repo.dir,
-      planText: "{ not a plan",
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig({ sandbox: "required" }),
-    });
+    const run = runWithoutSandbox(repo, "{ not a plan");
     await expect(run).rejects.toThrow(/plan/i);
     await new Promise((r) => setTimeout(r, 100));
     expect(await refs(repo)).toEqual(before);
@@ -51,34 +48,14 @@ describe("a refused local run", () => {
   it("with a valid plan, fails on the missing sandbox before it makes anything", async () => {
     const repo = await repository();
     const before = await refs(repo);
-    const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
-      repoDir: repo.dir,
-      planText: planText([{ id: "a" }]),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig({ sandbox: "required" }),
-    });
+    const run = runWithoutSandbox(repo, planText([{ id: "a" }]));
     await expect(run).rejects.toThrow(SandboxUnavailableError);
     expect(await refs(repo)).toEqual(before);
   });
 
   it("names a base that is not a commit first of all", async () => {
     const repo = await repository();
-    const run = runLocalMission(localDeps(repo, { chooseSandbox: missingSandbox }), {
-      repoDir: repo.dir,
-      planText: "{ not a plan",
-      task: null,
-      baseRef: "no-such-branch",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig({ sandbox: "required" }),
-    });
+    const run = runWithoutSandbox(repo, "{ not a plan", "no-such-branch");
     await expect(run).rejects.toThrow(/"no-such-branch" is not a commit/);
   });
 });
@@ -104,17 +81,10 @@ describe("a local run's start", () => {
       error: (e: unknown) => void order.push(e instanceof Error && e.message.includes("uncommitted file") ? "note said" : "other error"),
       event: (e: MissionEvent) => void (e.type === "attempt_started" && order.push("agent started")),
     };
-    const m = await runLocalMission(localDeps(repo, { git, progress }), {
-      repoDir: repo.dir,
-      planText: planText([{ id: "a" }]),
-      task: null,
-      baseRef: "HEAD",
-      agentCommand: null,
-      parallel: 1,
-      verify: null,
-      strict: false,
-      config: fakeConfig(),
-    });
+    const m = await runLocalMission(
+      localDeps(repo, { git, progress }),
+      runRequest(repo, { planText: planText([{ id: "a" }]), parallel: 1, config: fakeConfig() }),
+    );
     expect(m.status).toBe("done");
     expect(order.filter((o) => o !== "other error")).toEqual(["record taken", "status read", "note said", "agent started"]);
   });
