@@ -3,7 +3,8 @@
  * when a limit hits"): whatever its work directory holds that differs from the start commit is
  * kept as a commit under `refs/naruto/attempts/<mission>/<item>/<n>`, whether it is within the
  * item's scope or not — nothing of it is checked or integrated, it is only kept for a person to
- * look at (`git diff <ref>^ <ref>`).
+ * look at (`git diff <ref>^ <ref>`). An attempt that ends unfinished keeps its work with
+ * `keepWork`, which says where as its outcome's `work`.
  */
 import { gatePolicy } from "../gate/index.ts";
 import { gitText, type Git } from "../git/index.ts";
