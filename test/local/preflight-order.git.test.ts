@@ -65,15 +65,25 @@ describe("a local run's start", () => {
     const repo = await repository();
     await repo.write({ "README.md": "# app, edited\n" });
     const order: string[] = [];
+    // A large work tree: its status answers only once the mission's record was taken. A naruto
+    // that waited for the status first would wait here until the fallback, and the order shows it.
+    let recordTaken = () => {};
+    const taken = new Promise<void>((resolve) => {
+      recordTaken = resolve;
+    });
     const git = async (call: GitCall) => {
       if (call.args.includes("status")) {
-        // A large work tree: its status takes a while.
-        await new Promise((r) => setTimeout(r, 400));
+        let fallback: NodeJS.Timeout | undefined;
+        await Promise.race([taken, new Promise((r) => (fallback = setTimeout(r, 20_000)))]);
+        clearTimeout(fallback);
         const done = await repo.git(call);
         order.push("status read");
         return done;
       }
-      if (call.args.includes("for-each-ref") && !order.includes("record taken")) order.push("record taken");
+      if (call.args.includes("for-each-ref") && !order.includes("record taken")) {
+        order.push("record taken");
+        recordTaken();
+      }
       return repo.git(call);
     };
     const progress = {
