@@ -6,6 +6,7 @@
  */
 import { BASIC_ENV_NAMES } from "../config/index.ts";
 import { gitText, type Git } from "../git/index.ts";
+import { WorkflowPermissionError, workflowRefusedPath } from "../github/index.ts";
 
 export interface Remote {
   readonly url: string;
@@ -52,6 +53,10 @@ export async function hasCommit(git: Git, repoDir: string, commit: string): Prom
 /**
  * Pushes `commit` to `ref`. With `expected`, a compare-and-swap: `--force-with-lease` on the
  * value read, so a ref someone else moved meanwhile is left alone and the push fails.
+ *
+ * @throws {WorkflowPermissionError} when GitHub refused the ref for its workflow files (the
+ *   token has no `workflows` permission, and the ref would differ under `.github/workflows/`
+ *   from what it was, or, for a new branch, from the default branch).
  */
 export async function pushRef(
   git: Git,
@@ -61,9 +66,15 @@ export async function pushRef(
 ): Promise<void> {
   const lease = input.expected === undefined ? [] : [`--force-with-lease=${input.ref}:${input.expected ?? ""}`];
   const refspec = `${input.force ? "+" : ""}${input.commit}:${input.ref}`;
-  await gitText(git, {
-    args: ["-c", "core.hooksPath=/dev/null", "push", "--quiet", "--porcelain", ...lease, remote.url, refspec],
-    cwd: repoDir,
-    env: remote.env,
-  });
+  try {
+    await gitText(git, {
+      args: ["-c", "core.hooksPath=/dev/null", "push", "--quiet", "--porcelain", ...lease, remote.url, refspec],
+      cwd: repoDir,
+      env: remote.env,
+    });
+  } catch (error) {
+    const path = error instanceof Error ? workflowRefusedPath(error.message) : null;
+    if (path === null) throw error;
+    throw new WorkflowPermissionError({ operation: `push ${input.ref}`, status: null, message: (error as Error).message, cause: error, path });
+  }
 }

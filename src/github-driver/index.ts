@@ -26,3 +26,4 @@ export { message } from "./publish.ts";
 export { startScheduledMissions } from "./schedules.ts";
 export { jobEndedAt, jobStartedAt, legEventsOf, legsByRun, readLegJobs } from "./job-starts.ts";
 export { requestRefresh, type RefreshRequest } from "./refresh.ts";
+export { workflowChangeText } from "./workflow-refusal.ts";

@@ -153,7 +153,12 @@ export async function ensureQueueBranch(github: GitHubPort, mission: Mission, op
   try {
     await github.createRef({ ref, sha: mission.queue.head });
   } catch (error) {
-    if (!(error instanceof RefExistsError)) throw error;
+    // Whether GitHub weighs a new ref's workflow files before it finds the ref exists is not
+    // documented: once the default branch changed `.github/workflows/` mid-mission, creating the
+    // queue branch at its lagging head is refused (403) whether it exists or not. Only a
+    // refusal of a branch that is not there is one.
+    const exists = error instanceof RefExistsError || (error instanceof WorkflowPermissionError && (await github.getRef(ref)) !== null);
+    if (!exists) throw error;
     if (!options.reset || mission.queue.head !== mission.base.commit) return;
     if ((await github.getRef(ref)) !== mission.base.commit) await github.updateRef({ ref, sha: mission.base.commit, force: true });
   }

@@ -64,3 +64,24 @@ async function removeQuietly(ctx: CommentContext, what: string, remove: () => Pr
     return false;
   }
 }
+
+/**
+ * The reply when GitHub refused a worker branch mid-mission because the default branch changed
+ * a workflow file since the mission's base (src/action/integrate/push-legs.ts): what happened,
+ * why, what naruto did about it, and the ways on. `/naruto refresh` is not one: moving the queue
+ * branch onto the new default branch changes its workflow files, which GitHub refuses too.
+ */
+export function workflowChangeText(input: { readonly mission: Mission; readonly branch: string; readonly path: string }): string {
+  const { mission } = input;
+  const queue = `\`${mission.queue.branch}\``;
+  const integrated = mission.items.filter((i) => i.status === "integrated").length;
+  const base = mission.pull_request === null ? `\`${mission.base.ref}\`` : "the default branch";
+  return [
+    `**naruto** · mission \`${mission.id}\` stopped: GitHub refused to create the branch \`${input.branch}\`, because its workflow file \`${input.path}\` differs from the default branch's. ${base} changed \`.github/workflows/\` after this mission started from \`${mission.base.commit.slice(0, 12)}\`, and GitHub lets a token without the \`workflows\` permission (naruto's App and the workflow's \`GITHUB_TOKEN\` have none) create no branch whose workflow files differ from the default branch's.`,
+    `Every item still to run would be refused the same way, so naruto starts nothing more: the items not integrated are cancelled, and what is integrated (${integrated} of ${mission.items.length} items) stays on ${queue} and is reviewed as usual.`,
+    `\`/naruto refresh\` cannot help: moving ${queue} onto the default branch as it is now changes its workflow files, which GitHub refuses too.`,
+    "To go on, either:",
+    `- merge the queue pull request as it is (or close it), then ask again for what is left: a new \`/naruto\` request starts from the default branch as it is now; or`,
+    "- run naruto yourself, where workflow changes may be pushed: `naruto run` on a checkout of the default branch.",
+  ].join("\n\n");
+}

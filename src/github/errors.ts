@@ -172,6 +172,15 @@ const KNOWN_422: ReadonlyArray<readonly [RegExp, new (init: GitHubErrorInit) => 
 // (the same words after a push's `remote rejected`); the file it names is the first one found.
 const WORKFLOW_REFUSAL = /refusing to allow a GitHub App to create or update workflow `([^`]+)` without `workflows` permission/i;
 
+/**
+ * The workflow file GitHub named when it refused a ref for workflow files, or null: the words of
+ * {@link WorkflowPermissionError}, which a `git push` meets after `[remote rejected]`. The one
+ * place besides {@link toGitHubError} that reads them, for the pushes naruto makes with git.
+ */
+export function workflowRefusedPath(text: string): string | null {
+  return WORKFLOW_REFUSAL.exec(text)?.[1] ?? null;
+}
+
 // An older server's refusal of the dispatch field it does not know ("return_run_details" is not a
 // permitted key), as 400 or as a 422 validation error.
 const RUN_DETAILS = /\breturn_run_details\b/;

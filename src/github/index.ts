@@ -49,6 +49,7 @@ export {
   RunDetailsUnsupportedError,
   TokenUnavailableError,
   WorkflowPermissionError,
+  workflowRefusedPath,
 } from "./errors.ts";
 export { CHECK_TEXT_LIMIT, COMMENT_BODY_LIMIT, DISPATCH_MAX_CHARS, DISPATCH_MAX_INPUTS, checkDispatchInputs, truncate, type DispatchInputs } from "./limits.ts";
 export { hasMarker, isMarker, markerFor, withMarker } from "./marker.ts";

@@ -190,6 +190,8 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return `cancelled${e.by ? ` by ${e.by}` : ""}`;
     case "retry_requested":
       return `retry requested: ${e.target}`;
+    case "stopped":
+      return `stopped: ${e.reason}`;
     case "tampered":
       return e.findings
         .map(

@@ -21,9 +21,10 @@ const agentReport = {
 
 /**
  * Why an attempt failed in a way a retry would only repeat: a program it runs is not found (exit
- * 127), its CLI refused its credentials, or its agent profile is not one naruto can run.
+ * 127), its CLI refused its credentials, its agent profile is not one naruto can run, or GitHub
+ * refused to take its work by a rule of the repository that the next push would meet too.
  */
-export const PERMANENT_CAUSES = ["not_found", "authentication", "config"] as const;
+export const PERMANENT_CAUSES = ["not_found", "authentication", "config", "refused"] as const;
 export type PermanentCause = (typeof PERMANENT_CAUSES)[number];
 
 /**
@@ -219,6 +220,13 @@ export const missionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("tampered"), at, findings: z.array(tamperFindingSchema).min(1) }),
   z.object({ type: z.literal("cancelled"), at, by: z.string().nullable() }),
   z.object({ type: z.literal("retry_requested"), at, target: z.string() }),
+  /**
+   * Nothing more can be done for the mission where it runs (GitHub refuses every new worker
+   * branch: its default branch changed `.github/workflows/` since the mission's base): nothing new
+   * starts, attempts in flight are cancelled, checkpoints already pushed still integrate, and what
+   * is integrated is reviewed as usual. `reason` becomes the mission's.
+   */
+  z.object({ type: z.literal("stopped"), at, reason: z.string() }),
 ]);
 export type MissionEvent = z.infer<typeof missionEventSchema>;
 export type MissionEventType = MissionEvent["type"];

@@ -102,6 +102,8 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
       return cancel(m, e, commands);
     case "retry_requested":
       return retry(m, e);
+    case "stopped":
+      return stop(m, e, commands);
   }
 }
 
@@ -226,6 +228,14 @@ function cancel(m: Mission, e: Of<"cancelled">, commands: MissionCommand[]): App
   Object.assign(m, { status: "cancelled", reason });
   if (stop.length > 0) commands.push({ type: "cancel_attempts", attempts: stop });
   commands.push({ type: "report" }, { type: "finish", status: "cancelled" });
+}
+
+/** Like a cap: nothing new starts and what is in flight is cancelled; the integrated work is still reviewed. */
+function stop(m: Mission, e: Of<"stopped">, commands: MissionCommand[]): Applied {
+  if ((m.status !== "running" && m.status !== "reviewing") || m.reason === e.reason) return DUPLICATE;
+  const cancel = cancelOpenItems(m, e.reason, e.at);
+  if (cancel.length > 0) commands.push({ type: "cancel_attempts", attempts: cancel });
+  m.reason = e.reason;
 }
 
 function retry(m: Mission, e: Of<"retry_requested">): Applied {

@@ -38,6 +38,8 @@ import { reviewEvent } from "../integrate/review-event.ts";
 import { publishLegs } from "../integrate/publish-legs.ts";
 import type { BranchPush } from "../integrate/work-events.ts";
 import { fetchRefs, hasCommit, pushRef, scrubbedEnv } from "../remote.ts";
+import { pushLegs } from "../integrate/push-legs.ts";
+import { replyStopped } from "../integrate/workflow-stop.ts";
 import { bundleProblem, NOTHING_RUNS, replay, UnverifiedCandidateError } from "../integrate/replay.ts";
 import { ConfigInvalidError, loadMission, missionConfig, missionInput } from "./shared.ts";
 import { gitCommonDir } from "../../engine/index.ts";
@@ -111,21 +113,10 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
     case null:
       break;
   }
-  // Checked here, so pushed before the events that name them are recorded: the state never names
-  // a checkpoint GitHub does not have.
-  // A push GitHub refuses (its own object checks, a rule of the repository) fails that attempt
-  // with GitHub's words instead of failing the job, which would leave it in flight until the sweep.
-  for (const p of pushes) {
-    try {
-      await pushRef(git, repoDir, remote, { commit: p.commit, ref: p.ref, force: true });
-      log.info(`${p.item}#${p.attempt}: ${p.kind === "checkpoint" ? "checkpoint" : "partial work"} ${p.commit.slice(0, 12)} pushed to ${p.ref}`);
-    } catch (error) {
-      const why = `GitHub refused the push of ${p.ref}: ${lastLines(error instanceof Error ? error.message : String(error))}`;
-      log.warning(`${p.item}#${p.attempt}: ${why}`);
-      events = events.map((e) => (e.type === "attempt_finished" && e.item === p.item && e.attempt === p.attempt ? refusedPush(e, p, why) : e));
-    }
-  }
-  await apply(events);
+  // Pushed before the events that name them are recorded (push-legs.ts).
+  const pushed = await pushLegs({ deps, mission, pushes, events, at });
+  await apply(pushed.events);
+  if (pushed.stop !== null) await replyStopped(deps, mission, pushed.stop);
 
   // A refresh run integrates nothing itself: what its event leaves waiting goes to an integrate run.
   const orders = input.dispatch.phase === "refresh" ? [] : integrateOrders(waitingCheckpoints(loaded), commands);
@@ -182,18 +173,6 @@ async function refreshNotMade(deps: ModeDeps, mission: Mission, outcome: Extract
     await requestRefresh(deps, mission).catch((error: unknown) =>
       deps.log.warning(`could not ask for another refresh: ${error instanceof Error ? error.message : String(error)}`),
     );
-}
-
-/** The attempt's event once GitHub refused its push: a checkpoint fails; kept work is said not kept. */
-function refusedPush(event: Extract<MissionEvent, { type: "attempt_finished" }>, push: BranchPush, why: string): MissionEvent {
-  if (push.kind === "checkpoint") return { ...event, outcome: { kind: "failed", reason: `the checkpoint could not be pushed: ${why}` } };
-  const o = event.outcome;
-  if (o.kind !== "failed" && o.kind !== "timed_out" && o.kind !== "permanent") return event;
-  return { ...event, outcome: { ...o, work: { kind: "not_kept", why } } };
-}
-
-function lastLines(text: string): string {
-  return text.trim().split("\n").slice(-3).join(" ").slice(0, 500);
 }
 
 export type PublishOutcome =

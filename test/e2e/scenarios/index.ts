@@ -16,6 +16,7 @@ import { appWhoMayInstruct } from "./app-who-may-instruct.ts";
 import { appWorkflowRefusal } from "./app-workflow-refusal.ts";
 import { badArtifacts } from "./bad-artifacts.ts";
 import { chaosInvariants } from "./chaos-invariants.ts";
+import { defaultBranchWorkflowChange } from "./default-branch-workflow-change.ts";
 import { ghesDispatch } from "./ghes-dispatch.ts";
 import { resultCi } from "./result-ci.ts";
 import { runnerQuota } from "./runner-quota.ts";
@@ -62,6 +63,7 @@ export const SCENARIOS: readonly Scenario[] = [
   ghesDispatch,
   runnerQuota,
   resultCi,
+  defaultBranchWorkflowChange,
   chaosInvariants,
   ...initAgents,
 ];
