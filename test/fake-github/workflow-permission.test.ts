@@ -125,6 +125,58 @@ describe("refs that touch workflow files, without the workflows permission", () 
   });
 });
 
+describe("the default branch changes a workflow file during a mission (issue 33)", () => {
+  // Already GitHub's rule in the fake before the mission-side fix; these pin the cases a mission meets.
+  it("refuses new branches on the old base and moving a branch onto the new one, and lets existing branches move on the old base", async () => {
+    await demo.github.createRepo({ owner: "acme", name: "midway", files: { ".github/workflows/ci.yml": "on: push\n" } });
+    const rest = api(demo.github, demo.maintainer);
+    const bot = demo.github.issueAppToken({ owner: "acme" }).token;
+    const asBot = api(demo.github, bot);
+    const make = async (parent: string, files: Record<string, string>) => {
+      const tree = await rest("POST", "/repos/acme/midway/git/trees", {
+        base_tree: field((await rest("GET", `/repos/acme/midway/git/commits/${parent}`)).body, "tree", "sha"),
+        tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
+      });
+      return String(
+        field((await rest("POST", "/repos/acme/midway/git/commits", { message: "c", tree: field(tree.body, "sha"), parents: [parent] })).body, "sha"),
+      );
+    };
+    const base = String(field((await rest("GET", "/repos/acme/midway/git/ref/heads/main")).body, "object", "sha"));
+    // The mission starts: its queue branch and a first worker branch, at or on the base.
+    expect((await asBot("POST", "/repos/acme/midway/git/refs", { ref: "refs/heads/naruto/m-1", sha: base })).status).toBe(201);
+    const first = await make(base, { "src/a.ts": "a\n" });
+    expect((await asBot("POST", "/repos/acme/midway/git/refs", { ref: "refs/heads/naruto/m-1--a", sha: first })).status).toBe(201);
+    // A maintainer changes the workflow on main.
+    const main = await make(base, { ".github/workflows/ci.yml": "on: pull_request\n" });
+    expect((await rest("PATCH", "/repos/acme/midway/git/refs/heads/main", { sha: main })).status).toBe(200);
+
+    // The queue branch still moves on the old base (compared with its old commit) ...
+    expect((await asBot("PATCH", "/repos/acme/midway/git/refs/heads/naruto/m-1", { sha: first })).status).toBe(200);
+    // ... but a new worker branch on it is refused (compared with main), by REST and by push ...
+    const second = await make(first, { "src/b.ts": "b\n" });
+    const refused = await asBot("POST", "/repos/acme/midway/git/refs", { ref: "refs/heads/naruto/m-1--b", sha: second });
+    expect([refused.status, field(refused.body, "message")]).toEqual([403, REFUSAL(".github/workflows/ci.yml")]);
+    const dir = join(work.dir, "midway");
+    await work.git(work.dir, "clone", "-q", demo.github.gitUrl("acme/midway", bot), dir);
+    await work.git(dir, "checkout", "-q", "--detach", "origin/naruto/m-1--a");
+    await writeFile(join(dir, "c.ts"), "c\n");
+    await work.git(dir, "add", "c.ts");
+    await work.git(dir, "-c", "user.name=t", "-c", "user.email=t@example.test", "commit", "-q", "-m", "c");
+    expect(await pushFails(dir, "HEAD:refs/heads/naruto/m-1--c")).toContain(REFUSAL(".github/workflows/ci.yml"));
+    // ... creating the existing queue branch again is refused the same way (before "Reference already exists"),
+    const again = await asBot("POST", "/repos/acme/midway/git/refs", { ref: "refs/heads/naruto/m-1", sha: first });
+    expect(again.status).toBe(403);
+    // an existing worker branch may be force-pushed on the old base,
+    await work.git(dir, "push", "-q", "--force", "origin", "HEAD:refs/heads/naruto/m-1--a");
+    // and moving the queue onto the new main (a refresh) is refused.
+    const replayed = await make(main, { "src/a.ts": "a\n" });
+    const refresh = await asBot("PATCH", "/repos/acme/midway/git/refs/heads/naruto/m-1", { sha: replayed, force: true });
+    expect([refresh.status, field(refresh.body, "message")]).toEqual([403, REFUSAL(".github/workflows/ci.yml")]);
+    // A person may do all of it.
+    expect((await rest("POST", "/repos/acme/midway/git/refs", { ref: "refs/heads/naruto/m-1--b", sha: second })).status).toBe(201);
+  });
+});
+
 async function pushFails(dir: string, refspec: string): Promise<string> {
   const error: unknown = await work.git(dir, "push", "-q", "origin", refspec).then(
     () => null,

@@ -9,6 +9,28 @@
  *
  * One rule for every way a ref moves: the REST refs routes call {@link workflowRefusal}, and the
  * pre-receive hook (pre-receive.ts) applies the same comparison to a `git push`.
+ *
+ * What GitHub does, as users report it (checked December 2026; GitHub documents the permission,
+ * not the comparison):
+ * - Who: a GitHub App's installation token without `workflows: write`, and a job's
+ *   `GITHUB_TOKEN`, which is one and can never have it (`permissions: workflows: write` is
+ *   invalid workflow syntax: nextcloud/spreed#16336), both get "refusing to allow a GitHub App to
+ *   create or update workflow `…` without `workflows` permission" (a push: after
+ *   `[remote rejected]`; REST: 403, e.g. `PUT …/pulls/{n}/update-branch`, acts-project/acts#3234).
+ *   A classic personal access token without the `workflow` scope gets "refusing to allow a
+ *   Personal Access Token to create or update workflow `…` without `workflow` scope" (and an OAuth
+ *   App "an OAuth App"); fine-grained tokens need "Workflows: write". A person's own push passes.
+ * - New branches: compared with the default branch. When the default branch changes a workflow
+ *   file, every new branch built on an older commit is refused (wildfly/wildfly.org#549 after a
+ *   workflow change merged to main; DataDog/datadog-agent#49532 for backport branches), though
+ *   the same file exists on another branch: the scopes page's "same file on another branch"
+ *   exception does not save them. For a mission: every worker branch made after such a change.
+ * - Updates: compared with the ref's old commit. A branch that lags keeps moving on its old base;
+ *   bringing the default branch's workflow change into it (a merge of main, a rebase onto it) is
+ *   refused (chdsbd/kodiak#853: "works as it should", GitHub Support). For a mission: the queue
+ *   branch moves on, but a refresh onto the new default branch is refused.
+ * - Creating a ref that exists: whether GitHub answers 422 "Reference already exists" or this
+ *   403 first is not known; the fake weighs workflows first, so naruto must take either.
  */
 import { GitHubError } from "./errors.ts";
 import type { RepoGit } from "./git-store.ts";
