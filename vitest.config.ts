@@ -36,6 +36,7 @@ export const SLOW_SUITES = [
   "test/local/queue-trust.git.test.ts",
   "test/local/flaky-verify.git.test.ts",
   "test/action/refresh-run.git.test.ts",
+  "test/action/workflow-change.git.test.ts",
 ];
 
 /**

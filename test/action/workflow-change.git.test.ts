@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gitText } from "../../src/git/run-git.ts";
 import { workflowStopMarker } from "../../src/action/integrate/workflow-stop.ts";
 import { testGit } from "../support/git-repo.ts";
-import { REPO, startWorld, testConfig, type World } from "./world.ts";
+import { newFolder, REPO, startWorld, testConfig, type World } from "./world.ts";
 
 const WORKFLOW = ".github/workflows/lint.yml";
 const git = testGit();
@@ -33,10 +33,10 @@ const plan = ["version: 1", "title: Files", "items:"]
   .join("\n");
 
 /** A maintainer's push to main adding a workflow file (a person may: the rule binds tokens without the permission). */
-async function addWorkflowOnMain(): Promise<string> {
+async function addWorkflowOnMain(content = "on: workflow_dispatch\n"): Promise<string> {
   const dir = world.fake.repo(REPO).dir;
   const main = await gitText(git, { args: ["rev-parse", "refs/heads/main"], cwd: dir });
-  const blob = await gitText(git, { args: ["hash-object", "-w", "--stdin"], cwd: dir, input: "on: workflow_dispatch\n" });
+  const blob = await gitText(git, { args: ["hash-object", "-w", "--stdin"], cwd: dir, input: content });
   const index = { GIT_INDEX_FILE: `${dir}/lint.index` };
   await gitText(git, { args: ["read-tree", main], cwd: dir, env: index });
   await gitText(git, { args: ["update-index", "--add", "--cacheinfo", `100644,${blob},${WORKFLOW}`], cwd: dir, env: index });
@@ -93,5 +93,31 @@ describe("a workflow change on the default branch mid-mission", () => {
     expect((await world.mission(id)).seq).toBe(before.seq);
     expect(replies().map((c) => [c.id, c.body])).toEqual(comments);
     expect(world.fake.dispatches.length).toBe(dispatches);
+  });
+
+  it("answers a refresh onto the changed main once, and moves nothing", { timeout: 180_000 }, async () => {
+    const plan1 = [
+      "version: 1",
+      "title: One",
+      "items:",
+      "  - id: one",
+      "    writes: [src/one.ts]",
+      "    prompt: |",
+      '      create src/one.ts "export const one = 1;\\n"',
+    ].join("\n");
+    const other = await world.plannedMission(`/naruto one\n\n\`\`\`naruto\n${plan1}\n\`\`\``);
+    await world.integrate(other, { phase: "work", items: [{ item: "one", attempt: 1 }] }, await world.workRun(other, "one"));
+    const before = await world.mission(other);
+    expect(before.items[0]?.status).toBe("integrated");
+    await addWorkflowOnMain("on: pull_request\n");
+    await world.integrate(other, { phase: "refresh", items: [] }, await newFolder("naruto-artifacts-"));
+    const after = await world.mission(other);
+    expect(after.base).toEqual(before.base);
+    expect(await world.ref(`refs/heads/naruto/${other}`)).toBe(before.queue.head);
+    const said = [...world.fake.repo(REPO).comments.values()].filter((c) =>
+      c.body.includes(`mission \`${other}\` · refresh: GitHub refused to move naruto/${other} onto main`),
+    );
+    expect(said).toHaveLength(1);
+    expect(said[0]?.body).toContain(`changed its workflow file ${WORKFLOW}`);
   });
 });

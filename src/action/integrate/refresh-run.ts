@@ -19,6 +19,7 @@ import { ARTIFACT_FILES, QUEUE_ARTIFACT, readArtifactJson } from "../artifacts.t
 import type { AgentStepDeps, ModeDeps } from "../deps.ts";
 import type { PreparedOf } from "../prepared.ts";
 import { fetchRefs, hasCommit, pushRef } from "../remote.ts";
+import { WorkflowPermissionError } from "../../github/index.ts";
 import { engineContext } from "../modes/shared.ts";
 import { queueRecordSchema, type QueueRecord } from "./queue-record.ts";
 import { bundleProblem, NOTHING_RUNS, replay, UnverifiedCandidateError } from "./replay.ts";
@@ -157,7 +158,17 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
     return not(`the queue job's refresh was refused: ${problem}; nothing was refreshed`);
   }
   // Not a fast-forward: the queue now stands on the new base. The lease is the head it replaces.
-  await pushRef(git, repoDir, remote, { commit: head, ref: queueRef, expected: start, force: true });
+  try {
+    await pushRef(git, repoDir, remote, { commit: head, ref: queueRef, expected: start, force: true });
+  } catch (error) {
+    if (!(error instanceof WorkflowPermissionError)) throw error;
+    // GitHub refuses a branch update that changes workflow files to a token without the
+    // `workflows` permission: the new base changed one since the mission's (workflow-rule.ts).
+    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    return not(
+      `GitHub refused to move ${mission.queue.branch} onto ${refresh.onto.ref} at ${refresh.onto.commit.slice(0, 12)}: ${refresh.onto.ref} changed its workflow file ${error.path} since the mission's base, and naruto's token has no workflows permission. The queue stays on ${mission.base.commit.slice(0, 12)}: merge its pull request as it is (a person may update its branch, workflow files included), or ask naruto again once it is merged; nothing was refreshed`,
+    );
+  }
   deps.log.info(`pushed ${mission.queue.branch}: ${start.slice(0, 12)} → ${head.slice(0, 12)} on ${refresh.onto.ref} at ${refresh.onto.commit.slice(0, 12)}`);
   return { kind: "refreshed", event: outcome.event };
 }
