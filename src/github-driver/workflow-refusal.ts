@@ -78,7 +78,7 @@ export function workflowChangeText(input: { readonly mission: Mission; readonly 
   const base = mission.pull_request === null ? `\`${mission.base.ref}\`` : "the default branch";
   return [
     `**naruto** · mission \`${mission.id}\` stopped: GitHub refused to create the branch \`${input.branch}\`, because its workflow file \`${input.path}\` differs from the default branch's. ${base} changed \`.github/workflows/\` after this mission started from \`${mission.base.commit.slice(0, 12)}\`, and GitHub lets a token without the \`workflows\` permission (naruto's App and the workflow's \`GITHUB_TOKEN\` have none) create no branch whose workflow files differ from the default branch's.`,
-    `Every item still to run would be refused the same way, so naruto starts nothing more: the items not integrated are cancelled, and what is integrated (${integrated} of ${mission.items.length} items) stays on ${queue} and is reviewed as usual.`,
+    `Every item still to run would be refused the same way, so naruto starts nothing more: the refused item is not retried, the items still to run are cancelled, checkpoints already pushed still integrate, and what is integrated (${integrated} of ${mission.items.length} items so far) stays on ${queue} and is reviewed as usual.`,
     `\`/naruto refresh\` cannot help: moving ${queue} onto the default branch as it is now changes its workflow files, which GitHub refuses too.`,
     "To go on, either:",
     `- merge the queue pull request as it is (or close it), then ask again for what is left: a new \`/naruto\` request starts from the default branch as it is now; or`,
