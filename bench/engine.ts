@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createLocalMissionStore } from "../src/store/git-store.ts";
 import { rawIdent, runFastImport } from "../src/git/fast-import.ts";
-import { GitError, gitText } from "../src/git/run-git.ts";
+import { GitError } from "../src/git/run-git.ts";
+import { refUpdate, updateRefs } from "../src/git/ref-sessions.ts";
 import { cachedStore } from "../src/local/cached-store.ts";
 import { parseMission, type Mission } from "../src/mission/document.ts";
 import { applyEvent, type MissionStore } from "../src/mission/store.ts";
@@ -64,7 +65,7 @@ function wholeDocumentStore(repo: TestRepo): MissionStore {
         ],
       });
       try {
-        await gitText(repo.git, { args: ["update-ref", prefix + mission.id, commit, expected ?? ""], cwd: repo.dir });
+        await repo.git(updateRefs(repo.dir, [refUpdate(prefix + mission.id, commit, expected ?? null)]));
       } catch (e) {
         if (e instanceof GitError) return { ok: false, reason: "conflict" };
         throw e;

@@ -5,7 +5,8 @@
  * no source file grows past one idea's length. The rules are read from the sources' own import
  * statements and line counts.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -112,6 +113,14 @@ describe("the rooms of src/", () => {
     expect(long.map((f) => `src/${f.file}: ${f.lines} lines`)).toEqual([]);
   });
 
+  it("have no circle between the files of src/git/, the plumbing every other room stands on", () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of imports.filter((i) => room(i.from) === "git" && room(i.to) === "git" && !isTestOnly(i.from))) {
+      edges.set(i.from, (edges.get(i.from) ?? new Set()).add(i.to));
+    }
+    expect(findCircles(edges).map((c) => c.join(" → "))).toEqual([]);
+  });
+
   it("finds a circle where there is one (the check can fail)", () => {
     const edges = new Map([
       ["a", new Set(["b"])],
@@ -119,5 +128,50 @@ describe("the rooms of src/", () => {
       ["c", new Set(["a"])],
     ]);
     expect(findCircles(edges)).toEqual([["a", "b", "c", "a"]]);
+  });
+});
+
+/**
+ * The arguments a long-running git process answers (src/git/: readObjects, checkObjects,
+ * diffTrees, updateRefs), as they may appear in an array literal of a call: a call spelled so
+ * outside src/git/ runs a process of its own, since the runner never matches arguments.
+ */
+function sessionCallsSpelledOut(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isArrayLiteralExpression(node)) {
+      const words = node.elements.map((e) => (ts.isStringLiteral(e) ? e.text : null));
+      const at = (i: number, word: string) => words[i] === word;
+      const spelled =
+        words.includes("update-ref") ||
+        (words.includes("diff-tree") && words.includes("--stdin")) ||
+        words.some((w, i) => w === "cat-file" && at(i - 1, "--no-optional-locks") && (at(i + 1, "--batch") || at(i + 1, "--batch-check")));
+      if (spelled) found.push(`src/${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText()}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("git calls", () => {
+  it("that a long-running process answers (ref writes, batch object and change reads) are named operations of src/git/, never spelled as arguments", () => {
+    const files = sourceFiles(SRC).filter((f) => room(relative(SRC, f)) !== "git" && !isTestOnly(relative(SRC, f)));
+    expect(files.flatMap(sessionCallsSpelledOut)).toEqual([]);
+  });
+
+  it("are found spelled as arguments where they are (the check can fail)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "naruto-architecture-"));
+    try {
+      const file = join(dir, "spelled.ts");
+      writeFileSync(
+        file,
+        'await git({ args: ["update-ref", ref, next], cwd });\nawait git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd, input });\n',
+      );
+      expect(sessionCallsSpelledOut(file)).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

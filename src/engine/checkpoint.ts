@@ -13,7 +13,7 @@
  */
 import { changedPaths, type Change } from "../gate/index.ts";
 import { DEFAULT_AUTHOR, formatCheckpointMessage, type Identity } from "../gate/index.ts";
-import { writeTreeCommit, type Git } from "../git/index.ts";
+import { refUpdate, updateRefs, writeTreeCommit, type Git } from "../git/index.ts";
 import { checkGate, STRICT_GATE, type GatePolicy } from "../gate/index.ts";
 import { checkScope, type ScopeViolation } from "../gate/index.ts";
 import { workerBranch } from "../gate/index.ts";
@@ -121,11 +121,13 @@ export async function checkpointWorkDir(options: CheckpointOptions): Promise<Che
   });
   const branch = `refs/heads/${workerBranch(options.mission, item.id)}`;
   const refs = [branch, ...(options.keepAt ? [options.keepAt] : [])];
-  await git({
-    args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: checkpoint", "--stdin"],
-    cwd: options.repoDir,
-    input: refs.map((r) => `update ${r} ${commit}\n`).join(""),
-  });
+  await git(
+    updateRefs(
+      options.repoDir,
+      refs.map((r) => refUpdate(r, commit)),
+      { message: "naruto: checkpoint", config: ["core.hooksPath=/dev/null"] },
+    ),
+  );
   return { kind: "checkpointed", commit, base: workDir.start, branch, changed, changes, notes };
 }
 

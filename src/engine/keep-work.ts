@@ -7,7 +7,7 @@
  * `keepWork`, which says where as its outcome's `work`.
  */
 import { gatePolicy } from "../gate/index.ts";
-import { gitText, type Git } from "../git/index.ts";
+import { gitText, refUpdate, updateRefs, type Git } from "../git/index.ts";
 import type { KeptWork, Mission, MissionItem } from "../mission/index.ts";
 import type { RepoPath } from "../plan/index.ts";
 import { viewCall } from "../sandbox/index.ts";
@@ -50,7 +50,7 @@ export async function keepUnfinishedWork(input: {
   await acceptObjects(snapshot.view);
   const commit = await commitTree({ git, repoDir: input.repoDir, workDir, tree: snapshot.tree, message, author: NARUTO_COMMITTER, date: input.now() });
   const ref = attemptRef(input.mission, input.item, input.attempt);
-  await git({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "-m", "naruto: keep unfinished work", ref, commit], cwd: input.repoDir });
+  await git(updateRefs(input.repoDir, [refUpdate(ref, commit)], { message: "naruto: keep unfinished work", config: ["core.hooksPath=/dev/null"] }));
   return { ref, commit };
 }
 

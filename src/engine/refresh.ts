@@ -7,7 +7,7 @@
  * so are its dependents (they were built on it); each is named with why.
  */
 import { compareAndSwap, integrate, queueRefName, readRef, type CheckpointResult, type JudgePolicy } from "../queue/index.ts";
-import { gitText } from "../git/index.ts";
+import { gitText, refUpdate, updateRefs } from "../git/index.ts";
 import type { BaseCheck, Mission, MissionEvent } from "../mission/index.ts";
 import { checkBase, flakyVerifyReason, policyOnBase, reportRecord } from "./base-check.ts";
 import { integrationResult, NARUTO_COMMITTER, type BatchContext } from "./integrate-batch.ts";
@@ -67,7 +67,7 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
 
   // The new queue is built on a scratch ref; nothing of it is seen until it is whole.
   const scratch = `refs/naruto/refresh/${mission.id}`;
-  await gitText(ctx.git, { args: ["update-ref", scratch, onto.commit], cwd: ctx.repoDir });
+  await ctx.git(updateRefs(ctx.repoDir, [refUpdate(scratch, onto.commit)]));
   try {
     const results: CheckpointResult[] = [];
     const skipped: { item: string; reason: string }[] = [];
@@ -147,6 +147,6 @@ export async function refreshQueue(ctx: BatchContext, mission: Mission, onto: { 
     };
     return { kind: "refreshed", event };
   } finally {
-    await gitText(ctx.git, { args: ["update-ref", "-d", scratch], cwd: ctx.repoDir }).catch(() => "");
+    await ctx.git(updateRefs(ctx.repoDir, [{ verb: "delete", ref: scratch }])).catch(() => undefined);
   }
 }

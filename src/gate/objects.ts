@@ -10,7 +10,7 @@
 import { GitOutputError, type GitCallFor } from "./changes.ts";
 import { collidingNames } from "./collisions.ts";
 import { GITLINK_MODE, parseTree, TREE_MODE, treeProblems, type RawTreeEntry, type TreeRule } from "./tree.ts";
-import type { Git } from "../git/index.ts";
+import { checkObjects, readObjects, type Git } from "../git/index.ts";
 
 export type ObjectRule = TreeRule | "file_too_large";
 
@@ -121,11 +121,8 @@ async function readByCommands(git: Git, call: GitCallFor, commands: readonly str
  * The tip's tree: the tip itself, or the tree its commit names (a second read).
  */
 async function readInSessions(git: Git, repoDir: string, tip: string, trees: readonly string[], blobs: readonly string[]): Promise<(BatchObject | null)[]> {
-  const batch = async (args: string, ids: readonly string[]) =>
-    ids.length === 0
-      ? Buffer.alloc(0)
-      : (await git({ args: ["--no-optional-locks", "cat-file", args], cwd: repoDir, input: ids.map((id) => `${id}\n`).join("") })).stdout;
-  const [contents, infos] = await Promise.all([batch("--batch", [tip, ...trees]), batch("--batch-check", blobs)]);
+  const batch = async (read: typeof readObjects, ids: readonly string[]) => (ids.length === 0 ? Buffer.alloc(0) : (await git(read(repoDir, ids))).stdout);
+  const [contents, infos] = await Promise.all([batch(readObjects, [tip, ...trees]), batch(checkObjects, blobs)]);
   const read = parseBatchCommand(
     contents,
     [tip, ...trees].map((id) => `contents ${id}`),
@@ -133,7 +130,7 @@ async function readInSessions(git: Git, repoDir: string, tip: string, trees: rea
   const first = read[0];
   if (first?.type === "commit") {
     const tree = /^tree ([0-9a-f]{40}(?:[0-9a-f]{24})?)\n/.exec(first.content.toString("latin1"))?.[1];
-    read[0] = tree === undefined ? null : (parseBatchCommand(await batch("--batch", [tree]), [`contents ${tree}`])[0] ?? null);
+    read[0] = tree === undefined ? null : (parseBatchCommand(await batch(readObjects, [tree]), [`contents ${tree}`])[0] ?? null);
   }
   return [
     ...read,

@@ -2,45 +2,37 @@
  * Object reads through a long-running `git cat-file --batch` (git-session.ts): the repository's
  * own reads of commits and records (the queue's checkpoints, the mission store), one process per
  * repository instead of one per read; and through a long-running `git cat-file --batch-check`
- * (type and size only: the gate's blobs, the queue's). git looks an object up afresh each time
+ * (type and size only: the gate's blobs). git looks an object up afresh each time
  * (a pack written since is found: it rescans the packs before it answers "missing"), so a read
  * answers what a new process would.
  */
-import { requestLines, type SessionRead } from "./git-session.ts";
 import type { GitCall } from "./run-git.ts";
 
-const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const ARGS = ["--no-optional-locks", "cat-file", "--batch"];
-const CHECK_ARGS = ["--no-optional-locks", "cat-file", "--batch-check"];
-
-/** The object ids a call reads, when it is `--no-optional-locks cat-file --batch` of object ids and nothing else; else null. */
-export function catFileRequestOf(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): readonly string[] | null {
-  return requestLines(call, ARGS, OBJECT_ID);
+/**
+ * The named operation that reads objects (`cat-file --batch`) in the repository at `cwd`: its
+ * output is one answer per id, `<oid> <type> <size>\n<content>\n` or `<id> missing\n` (parse it
+ * with parseCatFileBatch), from the repository's long-running process.
+ */
+export function readObjects(cwd: string, ids: readonly string[]): GitCall {
+  const args = ["--no-optional-locks", "cat-file", "--batch"];
+  const input = ids.map((id) => `${id}\n`).join("");
+  return { args, cwd, input, session: { process: args, input, answered: catFileAnswered(ids.length), stdout: (answer) => answer } };
 }
 
-/** The call as a read of the long-running process, when it is one (see {@link catFileRequestOf}); else null. */
-export function catFileRead(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): SessionRead | null {
-  const ids = catFileRequestOf(call);
-  return ids === null ? null : { input: `${ids.join("\n")}\n`, answered: catFileAnswered(ids.length), stdout: (answer) => answer };
-}
-
-/** The call as a read of the long-running `cat-file --batch-check` (object ids in, a line each out); else null. */
-export function catFileCheckRead(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): SessionRead | null {
-  const ids = requestLines(call, CHECK_ARGS, OBJECT_ID);
-  if (ids === null) return null;
-  return {
-    input: `${ids.join("\n")}\n`,
-    answered: (out) => {
-      let at = 0;
-      for (let answered = 0; answered < ids.length; answered++) {
-        const eol = out.indexOf(10, at);
-        if (eol < 0) return null;
-        at = eol + 1;
-      }
-      return at;
-    },
-    stdout: (answer) => answer,
+/** The named operation that asks the type and size of objects (`cat-file --batch-check`): a line each, from a long-running process. */
+export function checkObjects(cwd: string, ids: readonly string[]): GitCall {
+  const args = ["--no-optional-locks", "cat-file", "--batch-check"];
+  const input = ids.map((id) => `${id}\n`).join("");
+  const answered = (out: Buffer): number | null => {
+    let at = 0;
+    for (let answered = 0; answered < ids.length; answered++) {
+      const eol = out.indexOf(10, at);
+      if (eol < 0) return null;
+      at = eol + 1;
+    }
+    return at;
   };
+  return { args, cwd, input, session: { process: args, input, answered, stdout: (answer) => answer } };
 }
 
 /**

@@ -8,38 +8,26 @@
  * answers what a new process would.
  */
 import { randomBytes } from "node:crypto";
-import { requestLines, type SessionRead } from "./git-session.ts";
 import type { GitCall } from "./run-git.ts";
 
-/** The one diff-tree call that goes through a long-running process: raw, NUL-separated, no renames, no user diff drivers. */
-export const DIFF_TREE_STDIN_ARGS: readonly string[] = [
-  "--no-optional-locks",
-  "diff-tree",
-  "--stdin",
-  "-r",
-  "--raw",
-  "-z",
-  "--no-renames",
-  "--no-ext-diff",
-  "--no-textconv",
-];
-
-const PAIR = /^[0-9a-f]{40}([0-9a-f]{24})? [0-9a-f]{40}([0-9a-f]{24})?$/;
+/** Raw, NUL-separated, no renames, no user diff drivers: output that no config of the user's changes. */
+const ARGS: readonly string[] = ["--no-optional-locks", "diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
 
 /**
- * The call as a read of the long-running process, when it is {@link DIFF_TREE_STDIN_ARGS} over
- * `<commit> <base>` lines and nothing else; else null. The request ends with a line of its own
- * (random, and never an object id: it starts with `n`), which diff-tree writes back after the
- * request's diffs; the answer is what came before it.
+ * The named operation that reads what each `[commit, base]` pair changed (`diff-tree --stdin`),
+ * from the repository's long-running process: parse its output with parseRawDiff. The request
+ * ends with a line of its own (random, and never an object id: it starts with `n`), which
+ * diff-tree writes back after the request's diffs; the answer is what came before it.
  */
-export function diffTreeRead(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">): SessionRead | null {
-  const pairs = requestLines(call, DIFF_TREE_STDIN_ARGS, PAIR);
-  if (pairs === null) return null;
+export function diffTrees(cwd: string, pairs: readonly (readonly [string, string])[]): GitCall {
+  const lines = pairs.map(([commit, base]) => `${commit} ${base}\n`).join("");
   const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
+  const request = `${lines}${marker}\n`;
   return {
-    input: `${pairs.join("\n")}\n${marker}\n`,
-    answered: diffTreeAnswered(marker),
-    stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1),
+    args: [...ARGS],
+    cwd,
+    input: lines,
+    session: { process: ARGS, input: request, answered: diffTreeAnswered(marker), stdout: (answer) => answer.subarray(0, answer.length - marker.length - 1) },
   };
 }
 

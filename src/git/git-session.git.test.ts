@@ -10,10 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
-import { catFileRequestOf } from "./cat-file-session.ts";
-import { DIFF_TREE_STDIN_ARGS, diffTreeAnswered, diffTreeRead } from "./diff-tree-session.ts";
-import { refTransactionOf } from "./ref-sessions.ts";
+import { readObjects } from "./cat-file-session.ts";
+import { diffTreeAnswered, diffTrees } from "./diff-tree-session.ts";
+import { refUpdate, updateRefs, type RefLine } from "./ref-sessions.ts";
 import { createGit, GitError, type Git } from "./run-git.ts";
+
+/** A ref write as the named operation makes it (reflog message `m`). */
+const write = (lines: RefLine[], message = "m") => updateRefs(repo.dir, lines, { message });
 
 let repo: TestRepo;
 let head: string;
@@ -36,13 +39,18 @@ const refOf = (name: string) => repo.run("for-each-ref", "--format=%(objectname)
 describe("ref writes through a long-running process", () => {
   it("writes many refs, one transaction each, with one process", async () => {
     const { git, spawned } = counted();
-    for (let i = 0; i < 12; i++) await git({ args: ["update-ref", "-m", "naruto: test", `refs/naruto/s/one-${i}`, head, ""], cwd: repo.dir });
-    await git({
-      args: ["update-ref", "-m", "naruto: test", "--stdin"],
-      cwd: repo.dir,
-      input: `update refs/naruto/s/one-0 ${second} ${head}\ndelete refs/naruto/s/one-1 ${head}\ncreate refs/heads/s-logged ${head}\n`,
-    });
-    await git({ args: ["update-ref", "-m", "naruto: test", "refs/heads/s-logged", second, head], cwd: repo.dir });
+    for (let i = 0; i < 12; i++) await git(write([refUpdate(`refs/naruto/s/one-${i}`, head, null)], "naruto: test"));
+    await git(
+      write(
+        [
+          refUpdate("refs/naruto/s/one-0", second, head),
+          { verb: "delete", ref: "refs/naruto/s/one-1", expected: head },
+          refUpdate("refs/heads/s-logged", head, null),
+        ],
+        "naruto: test",
+      ),
+    );
+    await git(write([refUpdate("refs/heads/s-logged", second, head)], "naruto: test"));
     expect(spawned).toEqual([["update-ref", "-m", "naruto: test", "--stdin"]]);
     expect(await refOf("refs/naruto/s/one-0")).toBe(second);
     expect(await refOf("refs/naruto/s/one-1")).toBe("");
@@ -53,41 +61,41 @@ describe("ref writes through a long-running process", () => {
 
   it("fails a lost compare-and-swap as the one-shot command does, and the next write still works", async () => {
     const { git, spawned } = counted();
-    await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, ""], cwd: repo.dir });
+    await git(write([refUpdate("refs/naruto/s/cas", head, null)]));
     // Moved by someone else since.
     await repo.run("update-ref", "refs/naruto/s/cas", second);
-    const lost = await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, head], cwd: repo.dir }).catch((e: unknown) => e);
+    const lost = await git(write([refUpdate("refs/naruto/s/cas", head, head)])).catch((e: unknown) => e);
     expect(lost).toBeInstanceOf(GitError);
     expect((lost as GitError).stderr).toMatch(/cannot lock ref 'refs\/naruto\/s\/cas'/);
-    expect((lost as GitError).args).toEqual(["update-ref", "-m", "m", "refs/naruto/s/cas", head, head]);
-    const exists = await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, ""], cwd: repo.dir }).catch((e: unknown) => e);
+    expect((lost as GitError).args).toEqual(["update-ref", "-m", "m", "--stdin"]);
+    const exists = await git(write([refUpdate("refs/naruto/s/cas", head, null)])).catch((e: unknown) => e);
     expect(exists).toBeInstanceOf(GitError);
     expect(await refOf("refs/naruto/s/cas")).toBe(second);
-    await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/cas", head, second], cwd: repo.dir });
+    await git(write([refUpdate("refs/naruto/s/cas", head, second)]));
     expect(await refOf("refs/naruto/s/cas")).toBe(head);
     // A failed transaction ends its process: the next write starts another.
     expect(spawned.length).toBe(3);
   });
 
   it("writes a process per call with a git that has no transactions on --stdin (before 2.27)", async () => {
-    // Such a git refuses `start` as old git's update-ref does; everything else is the real one.
+    // Such a git takes `--stdin` lines as one transaction per process, and refuses `start` (its
+    // first line) as old git's update-ref does; everything else is the real one.
     const dir = await mkdtemp(join(tmpdir(), "naruto-old-git-"));
     const old = join(dir, "git");
-    await writeFile(old, `#!/bin/sh\ncase " $* " in *" update-ref "*" --stdin "*) echo "fatal: unknown command: start" >&2; exit 128;; esac\nexec git "$@"\n`, {
-      mode: 0o755,
-    });
+    const refuseStart = `IFS= read -r first; case "$first" in start) echo "fatal: unknown command: start" >&2; exit 128;; esac; { printf '%s\\n' "$first"; cat; } | exec git "$@"`;
+    await writeFile(old, `#!/bin/sh\ncase " $* " in *" update-ref "*" --stdin "*) ${refuseStart};; esac\nexec git "$@"\n`, { mode: 0o755 });
     try {
       const spawned: string[][] = [];
       const git = createGit({ env: { PATH: process.env.PATH }, binary: old, onSpawn: (args) => spawned.push([...args]) });
-      await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/old-1", head, ""], cwd: repo.dir });
-      await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/old-2", head, ""], cwd: repo.dir });
+      await git(write([refUpdate("refs/naruto/s/old-1", head, null)]));
+      await git(write([refUpdate("refs/naruto/s/old-2", head, null)]));
       expect(await refOf("refs/naruto/s/old-1")).toBe(head);
       expect(await refOf("refs/naruto/s/old-2")).toBe(head);
-      // One try of a session, then the calls as they are.
+      // One try of a session, then a process per call.
       expect(spawned).toEqual([
         ["update-ref", "-m", "m", "--stdin"],
-        ["update-ref", "-m", "m", "refs/naruto/s/old-1", head, ""],
-        ["update-ref", "-m", "m", "refs/naruto/s/old-2", head, ""],
+        ["update-ref", "-m", "m", "--stdin"],
+        ["update-ref", "-m", "m", "--stdin"],
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -96,12 +104,14 @@ describe("ref writes through a long-running process", () => {
 
   it("applies a transaction whole or not at all", async () => {
     const { git } = counted();
-    await git({ args: ["update-ref", "-m", "m", "refs/naruto/s/t1", head, ""], cwd: repo.dir });
-    const failed = await git({
-      args: ["update-ref", "-m", "m", "--stdin"],
-      cwd: repo.dir,
-      input: `update refs/naruto/s/t1 ${second}\ncreate refs/naruto/s/t1-new ${head}\nverify refs/naruto/s/t1 ${second}\n`,
-    }).catch((e: unknown) => e);
+    await git(write([refUpdate("refs/naruto/s/t1", head, null)]));
+    const failed = await git(
+      write([
+        refUpdate("refs/naruto/s/t1", second),
+        refUpdate("refs/naruto/s/t1-new", head, null),
+        { verb: "verify", ref: "refs/naruto/s/t1", expected: second },
+      ]),
+    ).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(GitError);
     expect(await refOf("refs/naruto/s/t1")).toBe(head);
     expect(await refOf("refs/naruto/s/t1-new")).toBe("");
@@ -109,7 +119,7 @@ describe("ref writes through a long-running process", () => {
 
   it("serialises concurrent writes and runs other calls as they are", async () => {
     const { git, spawned } = counted();
-    await Promise.all(Array.from({ length: 20 }, (_, i) => git({ args: ["update-ref", "-m", "c", `refs/naruto/s/c-${i}`, head, ""], cwd: repo.dir })));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => git(write([refUpdate(`refs/naruto/s/c-${i}`, head, null)], "c"))));
     const listed = await git({ args: ["for-each-ref", "--format=%(refname)", "refs/naruto/s/"], cwd: repo.dir });
     expect(
       listed.stdout
@@ -123,9 +133,10 @@ describe("ref writes through a long-running process", () => {
   it("leaves nothing running: a program that wrote refs exits at once", async () => {
     const script = `
       const { createGit } = await import(${JSON.stringify(new URL("./run-git.ts", import.meta.url).pathname)});
+      const { updateRefs } = await import(${JSON.stringify(new URL("./ref-sessions.ts", import.meta.url).pathname)});
       const git = createGit({ env: { PATH: process.env.PATH } });
       const before = process.getActiveResourcesInfo().sort().join();
-      await git({ args: ["update-ref", "-m", "x", "refs/naruto/s/exit", ${JSON.stringify(head)}, ""], cwd: ${JSON.stringify(repo.dir)} });
+      await git(updateRefs(${JSON.stringify(repo.dir)}, [{ verb: "create", ref: "refs/naruto/s/exit", next: ${JSON.stringify(head)} }], { message: "x" }));
       // What would keep it running: the same as before it wrote (no pipe, no process of git's).
       console.log(process.getActiveResourcesInfo().sort().join() === before ? "wrote" : "held: " + process.getActiveResourcesInfo().join());`;
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
@@ -139,8 +150,7 @@ describe("ref writes through a long-running process", () => {
 });
 
 describe("object reads through a long-running process", () => {
-  const read = (git: Git, ids: readonly string[]) =>
-    git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repo.dir, input: ids.map((id) => `${id}\n`).join("") });
+  const read = (git: Git, ids: readonly string[]) => git(readObjects(repo.dir, ids));
 
   it("answers what a process per read answers, objects written since included, with one process", async () => {
     const { git, spawned } = counted();
@@ -175,8 +185,7 @@ describe("object reads through a long-running process", () => {
 });
 
 describe("change reads through a long-running process", () => {
-  const read = (git: Git, pairs: readonly (readonly [string, string])[]) =>
-    git({ args: [...DIFF_TREE_STDIN_ARGS], cwd: repo.dir, input: pairs.map(([c, b]) => `${c} ${b}\n`).join("") });
+  const read = (git: Git, pairs: readonly (readonly [string, string])[]) => git(diffTrees(repo.dir, pairs));
 
   it("answers what a process per batch answers, commits written since and paths like its end line included, with one process", async () => {
     const { git, spawned } = counted();
@@ -205,7 +214,7 @@ describe("change reads through a long-running process", () => {
     });
     const later = await repo.run("rev-parse", "refs/naruto/s/later");
     expect((await read(git, [[later, changed]])).stdout).toEqual((await read(plain, [[later, changed]])).stdout);
-    expect(spawned.filter((a) => a.includes("diff-tree"))).toEqual([[...DIFF_TREE_STDIN_ARGS]]);
+    expect(spawned.filter((a) => a.includes("diff-tree"))).toEqual([diffTrees(repo.dir, []).args]);
   });
 
   it("serves reads asked for at once, each its own answer", async () => {
@@ -224,17 +233,7 @@ describe("change reads through a long-running process", () => {
   });
 });
 
-describe("which calls are long-running reads", () => {
-  it("takes diff-tree --stdin of commit pairs with naruto's options, and nothing else", () => {
-    const [a, b] = ["a".repeat(40), "b".repeat(40)];
-    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n${b} ${a}\n` }) !== null).toBe(true);
-    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}` }) !== null).toBe(false);
-    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a}\n` }) !== null).toBe(false);
-    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\nnaruto-end-1\n` }) !== null).toBe(false);
-    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS.filter((x) => x !== "--no-renames")], input: `${a} ${b}\n` }) !== null).toBe(false);
-    expect(diffTreeRead({ args: [...DIFF_TREE_STDIN_ARGS], input: `${a} ${b}\n`, env: { GIT_DIR: "/x" } }) !== null).toBe(false);
-  });
-
+describe("which calls go to a long-running process", () => {
   it("finds a diff-tree answer's end only at its own end line, alone or after a NUL or a newline", () => {
     const answered = diffTreeAnswered("naruto-end-ab");
     expect(answered(Buffer.from("naruto-end-ab\n"))).toBe(14);
@@ -246,48 +245,37 @@ describe("which calls are long-running reads", () => {
     expect(answered(Buffer.from("c\0:1 2 A\0xnaruto-end-ab\n"))).toBeNull();
   });
 
-  it("takes cat-file --batch of object ids, and nothing else", () => {
+  it("only those the operation sends there: a call that spells the same arguments runs as it is", async () => {
+    const { git, spawned } = counted();
+    const call = readObjects(repo.dir, [head]);
+    const { session: _, ...plain } = call;
+    await git(plain);
+    await git(plain);
+    await git(call);
+    await git(call);
+    // Two processes for the plain calls, one long-running for the operation's.
+    expect(spawned).toEqual([call.args, call.args, call.args]);
+  });
+
+  it("writes ref lines as git reads them, and refuses what is not a ref or an object id", () => {
     const oid = "a".repeat(40);
-    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: `${oid}\n${oid}\n` })).toEqual([oid, oid]);
-    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: "HEAD\n" })).toBeNull();
-    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch-check"], input: `${oid}\n` })).toBeNull();
-    expect(catFileRequestOf({ args: ["cat-file", "--batch"], input: `${oid}\n`, env: { GIT_DIR: "/x" } })).toBeNull();
-    expect(catFileRequestOf({ args: ["--no-optional-locks", "cat-file", "--batch"], input: `${oid}` })).toBeNull();
-  });
-});
-
-describe("which calls are ref transactions", () => {
-  const oid = "a".repeat(40);
-  const other = "b".repeat(40);
-  it("takes the plain forms of update-ref", () => {
-    expect(refTransactionOf({ args: ["update-ref", "-m", "m", "refs/x", oid] })).toEqual({ options: [], message: "m", lines: `update refs/x ${oid}\n` });
-    expect(refTransactionOf({ args: ["-c", "core.hooksPath=/dev/null", "update-ref", "refs/x", oid, ""] })).toEqual({
-      options: ["-c", "core.hooksPath=/dev/null"],
-      message: null,
-      lines: `create refs/x ${oid}\n`,
-    });
-    expect(refTransactionOf({ args: ["update-ref", "refs/x", oid, other] })?.lines).toBe(`update refs/x ${oid} ${other}\n`);
-    expect(refTransactionOf({ args: ["update-ref", "-d", "refs/x"] })?.lines).toBe("delete refs/x\n");
-    expect(refTransactionOf({ args: ["update-ref", "-d", "refs/x", oid] })?.lines).toBe(`delete refs/x ${oid}\n`);
-    expect(refTransactionOf({ args: ["update-ref", "--stdin"], input: `update refs/x ${oid}\ndelete refs/y\n` })?.lines).toBe(
-      `update refs/x ${oid}\ndelete refs/y\n`,
+    const other = "b".repeat(40);
+    const lines = (l: RefLine[]) => updateRefs("/r", l).input;
+    expect(lines([refUpdate("refs/x", oid)])).toBe(`update refs/x ${oid}\n`);
+    expect(lines([refUpdate("refs/x", oid, null)])).toBe(`create refs/x ${oid}\n`);
+    expect(lines([refUpdate("refs/x", oid, other), { verb: "delete", ref: "refs/y" }, { verb: "delete", ref: "refs/z", expected: oid }])).toBe(
+      `update refs/x ${oid} ${other}\ndelete refs/y\ndelete refs/z ${oid}\n`,
     );
-  });
-
-  it("leaves every other call to a process of its own", () => {
-    for (const call of [
-      { args: ["rev-parse", "HEAD"] },
-      { args: ["update-ref", "refs/x", "HEAD"] }, // a revision, not an object id
-      { args: ["update-ref", "--no-deref", "refs/x", oid] },
-      { args: ["update-ref", "-d", "refs/x", ""] },
-      { args: ["--git-dir", "/x", "update-ref", "refs/x", oid] },
-      { args: ["update-ref", "refs/x", oid], okCodes: [1] },
-      { args: ["update-ref", "--stdin"], input: "start\ncommit\n" },
-      { args: ["update-ref", "--stdin"], input: `update refs/x ${oid}\nupdate refs/y HEAD\n` },
-      { args: ["update-ref", "--stdin", "-z"], input: `update refs/x ${oid}\n` },
-      { args: ["update-ref", "-m", "two\nlines", "refs/x", oid] },
-    ]) {
-      expect(refTransactionOf(call), JSON.stringify(call)).toBeNull();
-    }
+    expect(updateRefs("/r", [refUpdate("refs/x", oid)], { message: "m", config: ["core.hooksPath=/dev/null"] }).args).toEqual([
+      "-c",
+      "core.hooksPath=/dev/null",
+      "update-ref",
+      "-m",
+      "m",
+      "--stdin",
+    ]);
+    expect(() => lines([refUpdate("refs/x", "HEAD")])).toThrow(RangeError);
+    expect(() => lines([refUpdate("-refs/x", oid)])).toThrow(RangeError);
+    expect(() => lines([refUpdate("refs/x y", oid)])).toThrow(RangeError);
   });
 });

@@ -6,7 +6,6 @@
  * naruto running.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import type { GitCall } from "./run-git.ts";
 
 /** How a request ended: its answer, or the process ended first (its exit code and stderr). */
 export type SessionResult =
@@ -25,25 +24,19 @@ export interface GitSession {
 }
 
 /**
- * A read a long-running process answers in place of a one-shot call: what to write to it, where
- * its answer ends, and the one-shot call's stdout from that answer.
+ * How a long-running process answers a call in place of a process of its own: which process (its
+ * arguments), what to write to it, where its answer ends, and the one-shot call's stdout from that
+ * answer. A named operation (readObjects, checkObjects, diffTrees, updateRefs) carries it in its
+ * call; the runner never infers it from a call's arguments.
  */
-export interface SessionRead {
+export interface SessionRequest {
+  /** The long-running process's arguments: one process per repository, environment and these. */
+  readonly process: readonly string[];
   readonly input: string;
   readonly answered: (out: Buffer) => number | null;
   readonly stdout: (answer: Buffer) => Buffer;
-}
-
-/**
- * The lines of a call that is exactly `args` (no environment or accepted exit codes of its own)
- * with standard input of newline-ended lines each matching `line`; else null. Pure.
- */
-export function requestLines(call: Pick<GitCall, "args" | "input" | "env" | "okCodes">, args: readonly string[], line: RegExp): string[] | null {
-  if (call.env !== undefined || call.okCodes !== undefined || call.args.length !== args.length || call.args.some((a, i) => a !== args[i])) return null;
-  const input = typeof call.input === "string" ? call.input : call.input?.toString("latin1");
-  if (input === undefined || !input.endsWith("\n")) return null;
-  const lines = input.slice(0, -1).split("\n");
-  return lines.every((l) => line.test(l)) ? lines : null;
+  /** Whether the process's failure says it cannot take such requests (an old git): then every call runs one-shot. */
+  readonly unsupported?: (stderr: string) => boolean;
 }
 
 /** How long an idle process stays. */

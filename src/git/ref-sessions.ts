@@ -1,11 +1,11 @@
 /**
- * naruto's ref writes through long-running `git update-ref --stdin` processes: one per
- * repository, git options, environment (the reflog's identity) and reflog message, each write
- * one transaction (`start`, its lines, `prepare`, `commit`). A mission writes its refs several
- * times an item (every save of its state, every checkpoint, every integration); a process each
- * cost more than the rest of its git.
+ * naruto's ref writes (the named operation `updateRefs`) through long-running `git update-ref
+ * --stdin` processes: one per repository, git options, environment (the reflog's identity) and
+ * reflog message, each write one transaction (`start`, its lines, `prepare`, `commit`). A mission
+ * writes its refs several times an item (every save of its state, every checkpoint, every
+ * integration); a process each cost more than the rest of its git.
  *
- * A transaction is what the one-shot command was: its compare-and-swap is checked under the
+ * A transaction is what a process per write would do: its compare-and-swap is checked under the
  * ref's lock at `prepare`, from the ref as it is then (git reads it afresh), and when it fails,
  * git ends the process with the message the one-shot command would have printed: the call fails
  * with the same GitError, and the next write starts a new process (git-session.ts: an idle
@@ -13,80 +13,60 @@
  */
 import type { GitCall } from "./run-git.ts";
 
-/** One write of refs as `update-ref --stdin` lines, and what its process is keyed by. */
-export interface RefTransaction {
-  /** The git options before `update-ref` (`-c core.hooksPath=/dev/null`). */
-  readonly options: readonly string[];
-  /** The reflog message (`-m`); null: git's own. */
-  readonly message: string | null;
-  /** `update`, `create`, `delete` and `verify` lines, each ending in a newline. */
-  readonly lines: string;
-}
+/** One line of a ref transaction: `update`, `create`, `delete` or `verify`, a ref and object ids. */
+export type RefLine =
+  | { readonly verb: "update"; readonly ref: string; readonly next: string; readonly expected?: string }
+  | { readonly verb: "create"; readonly ref: string; readonly next: string }
+  | { readonly verb: "delete"; readonly ref: string; readonly expected?: string }
+  | { readonly verb: "verify"; readonly ref: string; readonly expected: string };
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const REF = /^[^\s-][^\s]*$/;
-const VERBS = new Set(["update", "create", "delete", "verify"]);
 
-/**
- * The transaction a call to `git update-ref` is (pure): `update-ref [-m M] REF NEW [OLD]`
- * (OLD "": the ref must not exist), `update-ref [-m M] -d REF [OLD]`, or `update-ref [-m M]
- * --stdin` with plain lines. Null for every other call, which runs as it is.
- */
-export function refTransactionOf(call: Pick<GitCall, "args" | "input" | "okCodes">): RefTransaction | null {
-  if (call.okCodes !== undefined) return null;
-  const args = call.args;
-  const at = args.indexOf("update-ref");
-  if (at < 0) return null;
-  const options = args.slice(0, at);
-  // Only `-c key=value` before it: anything else changes where or how git runs.
-  for (let i = 0; i < options.length; i += 2) if (options[i] !== "-c" || options[i + 1] === undefined) return null;
-  let message: string | null = null;
-  let del = false;
-  let stdin = false;
-  const rest: string[] = [];
-  for (let i = at + 1; i < args.length; i++) {
-    const arg = args[i] ?? "";
-    if (arg === "-m" && args[i + 1] !== undefined && !args[i + 1]?.includes("\n")) message = args[++i] ?? null;
-    else if (arg === "-d") del = true;
-    else if (arg === "--stdin") stdin = true;
-    else if (arg.startsWith("-") && arg !== "") return null;
-    else rest.push(arg);
-  }
-  if (stdin) {
-    if (del || rest.length > 0) return null;
-    const input = typeof call.input === "string" ? call.input : call.input?.toString("utf8");
-    if (input === undefined) return null;
-    const lines = input.split("\n").filter((l) => l !== "");
-    if (lines.length === 0 || !lines.every(plainLine)) return null;
-    return { options, message, lines: lines.map((l) => `${l}\n`).join("") };
-  }
-  if (call.input !== undefined) return null;
-  const [ref, a, b, ...more] = rest;
-  if (ref === undefined || !REF.test(ref) || more.length > 0) return null;
-  if (del) {
-    if (b !== undefined) return null;
-    if (a === undefined) return { options, message, lines: `delete ${ref}\n` };
-    return OBJECT_ID.test(a) ? { options, message, lines: `delete ${ref} ${a}\n` } : null;
-  }
-  if (a === undefined || !OBJECT_ID.test(a)) return null;
-  if (b === undefined) return { options, message, lines: `update ${ref} ${a}\n` };
-  if (b === "") return { options, message, lines: `create ${ref} ${a}\n` };
-  return OBJECT_ID.test(b) ? { options, message, lines: `update ${ref} ${a} ${b}\n` } : null;
+/** Moves `ref` to `next`: from `expected` when given (null: the ref must not exist yet), else from whatever it holds. */
+export function refUpdate(ref: string, next: string, expected?: string | null): RefLine {
+  if (expected === null) return { verb: "create", ref, next };
+  return expected === undefined ? { verb: "update", ref, next } : { verb: "update", ref, next, expected };
 }
 
-/** A line of `update-ref --stdin` naruto may send: a verb, a ref, object ids. */
-function plainLine(line: string): boolean {
-  const [verb, ref, ...values] = line.split(" ");
-  return verb !== undefined && VERBS.has(verb) && ref !== undefined && REF.test(ref) && values.length <= 2 && values.every((v) => OBJECT_ID.test(v));
+function lineOf(line: RefLine): string {
+  if (!REF.test(line.ref)) throw new RangeError(`not a ref name naruto writes: ${JSON.stringify(line.ref)}`);
+  const values = line.verb === "update" ? [line.next, line.expected] : line.verb === "create" ? [line.next] : [line.expected];
+  const ids = values.filter((v): v is string => v !== undefined);
+  for (const id of ids) if (!OBJECT_ID.test(id)) throw new RangeError(`not an object id: ${JSON.stringify(id)}`);
+  return `${[line.verb, line.ref, ...ids].join(" ")}\n`;
+}
+
+/**
+ * The named operation that writes refs as one transaction (`update-ref --stdin`): all of `lines`
+ * or none, each compare-and-swap checked under the ref's lock. `options` are git's own (`-c
+ * key=value`) and `message` the reflog's. A long-running process answers it (`start`, the lines,
+ * `prepare`, `commit`); a git without transactions there (before 2.27) runs a process per call.
+ */
+export function updateRefs(cwd: string, lines: readonly RefLine[], options: { message?: string; config?: readonly string[] } = {}): GitCall {
+  const body = lines.map(lineOf).join("");
+  const args = [
+    ...(options.config ?? []).flatMap((c) => ["-c", c]),
+    "update-ref",
+    ...(options.message === undefined ? [] : ["-m", options.message]),
+    "--stdin",
+  ];
+  return {
+    args,
+    cwd,
+    input: body,
+    session: {
+      process: args,
+      input: `start\n${body}prepare\ncommit\n`,
+      answered: transactionAnswered,
+      stdout: () => Buffer.alloc(0),
+      unsupported: (stderr) => /unknown command: start/.test(stderr),
+    },
+  };
 }
 
 /** Where the answer to a transaction ends in a session's output (null: not yet). */
 export function transactionAnswered(out: Buffer): number | null {
   const at = out.indexOf("commit: ok\n");
   return at < 0 ? null : at + "commit: ok\n".length;
-}
-
-/** What a transaction writes to the session: the lines between `start` and `prepare`, `commit`. */
-export function transactionInput(transaction: RefTransaction): string {
-  return `start\n${transaction.lines}prepare\ncommit\n`;
 }

@@ -1,8 +1,5 @@
 import { spawn } from "node:child_process";
-import { catFileCheckRead, catFileRead } from "./cat-file-session.ts";
-import { diffTreeRead } from "./diff-tree-session.ts";
-import { createGitSession, type GitSession } from "./git-session.ts";
-import { refTransactionOf, transactionAnswered, transactionInput } from "./ref-sessions.ts";
+import { createGitSession, type GitSession, type SessionRequest } from "./git-session.ts";
 
 /** How one git command is run: always an argument array, never a shell. */
 export interface GitCall {
@@ -15,6 +12,11 @@ export interface GitCall {
   readonly env?: Readonly<Record<string, string>>;
   /** Exit codes that are answers, not failures (e.g. `diff --quiet` exits 1 for "different"). */
   readonly okCodes?: readonly number[];
+  /**
+   * How a long-running process may answer the call instead (set by a named operation:
+   * readObjects, checkObjects, diffTrees, updateRefs). Absent: a process of its own.
+   */
+  readonly session?: SessionRequest;
 }
 
 export interface GitOutput {
@@ -48,9 +50,8 @@ export interface GitRunnerOptions {
   /** The git executable. */
   readonly binary?: string;
   /**
-   * Ref writes (`update-ref`), the repository's object reads (`cat-file --batch`) and the queue's
-   * change reads (`diff-tree --stdin`) through long-running processes (git-session.ts); default
-   * true. False: a process per call.
+   * Calls that carry a session request (the named operations: ref writes, object and change
+   * reads) go to long-running processes (git-session.ts); default true. False: a process per call.
    */
   readonly sessions?: boolean;
   /** Told every git process started (its arguments): for counting. */
@@ -82,8 +83,8 @@ export function createGit(options: GitRunnerOptions = {}): Git {
   const once = oneShot(binary, environment, options.onSpawn);
   if (options.sessions === false) return once;
   const sessions = new Map<string, GitSession>();
-  // A git without transactions on `update-ref --stdin` (before 2.27) writes a process per call.
-  let transactions = true;
+  // Processes that cannot take requests here (`update-ref --stdin` without transactions, before git 2.27): a process per call.
+  const unsupported = new Set<string>();
   /** Asks the long-running `args` in the call's repository and environment; a process that had ended is replaced once. */
   const ask = async (call: GitCall, args: readonly string[], input: string, answered: (out: Buffer) => number | null) => {
     const key = JSON.stringify([call.cwd, call.env ?? {}, args]);
@@ -101,19 +102,13 @@ export function createGit(options: GitRunnerOptions = {}): Git {
     }
   };
   return async (call) => {
-    const read = catFileRead(call) ?? catFileCheckRead(call) ?? diffTreeRead(call);
-    if (read !== null) {
-      const result = await ask(call, call.args, read.input, read.answered);
-      if (result.ok) return { code: 0, stdout: read.stdout(result.out), stderr: "" };
-      throw new GitError(call.args, result.code, result.stderr);
-    }
-    const transaction = transactions ? refTransactionOf(call) : null;
-    if (transaction === null) return once(call);
-    const args = [...transaction.options, "update-ref", ...(transaction.message === null ? [] : ["-m", transaction.message]), "--stdin"];
-    const result = await ask(call, args, transactionInput(transaction), transactionAnswered);
-    if (result.ok) return { code: 0, stdout: Buffer.alloc(0), stderr: "" };
-    if (/unknown command: start/.test(result.stderr)) {
-      transactions = false;
+    const request = call.session;
+    const kind = request === undefined ? "" : JSON.stringify(request.process);
+    if (request === undefined || unsupported.has(kind)) return once(call);
+    const result = await ask(call, request.process, request.input, request.answered);
+    if (result.ok) return { code: 0, stdout: request.stdout(result.out), stderr: "" };
+    if (request.unsupported?.(result.stderr) === true) {
+      unsupported.add(kind);
       return once(call);
     }
     throw new GitError(call.args, result.code, result.stderr);

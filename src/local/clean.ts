@@ -8,7 +8,7 @@
  * holds, is never touched. The mission's record and reports stay: `naruto status` still lists it.
  */
 import type { Git } from "../git/index.ts";
-import { gitText } from "../git/index.ts";
+import { gitText, updateRefs } from "../git/index.ts";
 import { createLocalMissionStore } from "../store/index.ts";
 import type { Mission } from "../mission/index.ts";
 import { isMissionTerminal } from "../mission/index.ts";
@@ -96,7 +96,13 @@ export async function cleanMissions(deps: CleanDeps, options: CleanOptions): Pro
       continue;
     }
     try {
-      if (refs.length > 0) await gitText(deps.git, { args: ["update-ref", "--stdin"], cwd: deps.repoDir, input: refs.map((r) => `delete ${r}\n`).join("") });
+      if (refs.length > 0)
+        await deps.git(
+          updateRefs(
+            deps.repoDir,
+            refs.map((ref) => ({ verb: "delete", ref })),
+          ),
+        );
       await removeMissionFolder(folder);
       cleaned.push({ id, status: m.status, refs, workDirs, skipped: null });
     } finally {

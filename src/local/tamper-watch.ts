@@ -18,7 +18,7 @@
  *   same however many refs other missions (and the user) have.
  */
 import type { Git, GitCall } from "../git/index.ts";
-import { gitText } from "../git/index.ts";
+import { gitText, refUpdate, updateRefs, type RefLine } from "../git/index.ts";
 import { MISSION_REF_PREFIX, readMissionVersion } from "../store/index.ts";
 import type { TamperFinding } from "../mission/index.ts";
 import { compareRecords, createFileHashes, missionRefPatterns, recordRepository, type TamperRecord } from "../sandbox/index.ts";
@@ -227,12 +227,10 @@ export async function createTamperWatch(input: TamperWatchInput): Promise<Tamper
 
 /** Puts naruto's value of its ref back (compare-and-swap from what it found); says what it did. */
 async function putBack(git: Git, repoDir: string, ref: string, value: string | null, found: string | null): Promise<string> {
-  const args =
-    value === null
-      ? ["update-ref", "-m", "naruto: put back (tampered)", "-d", ref, found ?? ""]
-      : ["update-ref", "-m", "naruto: put back (tampered)", ref, value, found ?? ""];
+  // found null: the ref must still be absent (naruto's value null and nothing found is no tampering).
+  const line: RefLine = value === null ? { verb: "delete", ref, ...(found === null ? {} : { expected: found }) } : refUpdate(ref, value, found);
   try {
-    await git({ args: ["-c", "core.hooksPath=/dev/null", ...args], cwd: repoDir });
+    await git(updateRefs(repoDir, [line], { message: "naruto: put back (tampered)", config: ["core.hooksPath=/dev/null"] }));
     return value === null ? `naruto deleted it again` : `naruto put it back to ${value.slice(0, 12)}`;
   } catch {
     return "naruto could not put it back (it moved again)";

@@ -3,8 +3,7 @@
  * size: the checkpoints' commit objects (`cat-file --batch`), all their changes (`diff-tree
  * --stdin`), and a head's whole tree (`ls-tree -r`).
  */
-import { DIFF_TREE_STDIN_ARGS } from "../git/index.ts";
-import type { Git } from "../git/index.ts";
+import { diffTrees as changesOf, readObjects, type Git } from "../git/index.ts";
 import { CheckpointInputError, type Checkpoint } from "./types.ts";
 import { parseCatFileBatch, parseCommit, parseLsTree, parseRawDiff, type CommitObject } from "../git/index.ts";
 import { VirtualTree, type PathChange } from "../git/index.ts";
@@ -30,13 +29,14 @@ export async function readCheckpoints(git: Git, repoDir: string, checkpoints: re
   // Both reads at once (they are independent); the commit objects are checked first so that a
   // bad input is reported as such rather than as diff-tree's failure.
   const [objects, diff] = await Promise.allSettled([
-    git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: unique.map(([id]) => `${id}\n`).join("") }),
-    git({
-      // One long-running process per repository answers these (diff-tree-session.ts).
-      args: [...DIFF_TREE_STDIN_ARGS],
-      cwd: repoDir,
-      input: unique.map(([id, base]) => `${id} ${base}\n`).join(""),
-    }),
+    // One long-running process per repository answers each (cat-file-session.ts, diff-tree-session.ts).
+    git(
+      readObjects(
+        repoDir,
+        unique.map(([id]) => id),
+      ),
+    ),
+    git(changesOf(repoDir, unique)),
   ]);
   if (objects.status === "rejected") throw objects.reason;
   const metas = new Map<string, CommitObject>();

@@ -3,7 +3,7 @@
  * still holds OLD, atomically; a failure is told apart from a lost race by reading the ref
  * again, never by the text of git's message.
  */
-import { GitError, type Git } from "../git/index.ts";
+import { GitError, refUpdate, updateRefs, type Git } from "../git/index.ts";
 
 /** Thrown for a mission id or ref name that is not safe to put into a ref. */
 export class QueueRefError extends Error {
@@ -54,7 +54,7 @@ export async function compareAndSwap(input: {
   checkRef(ref);
   for (let attempt = 1; ; attempt++) {
     try {
-      await git({ args: ["update-ref", "-m", input.reason, ref, input.next, input.expected ?? ""], cwd: repoDir });
+      await git(updateRefs(repoDir, [refUpdate(ref, input.next, input.expected)], { message: input.reason }));
       return { ok: true };
     } catch (error) {
       if (!(error instanceof GitError)) throw error;

@@ -43,7 +43,8 @@ describe("the queue under concurrency", () => {
     ]);
     let raced = false;
     const racing: Git = async (call) => {
-      if (!raced && call.args.includes("update-ref") && call.args.includes(ref)) {
+      // The queue's compare-and-swap: a ref transaction (updateRefs) naming the queue.
+      if (!raced && call.args.includes("update-ref") && String(call.input ?? "").includes(` ${ref} `)) {
         raced = true;
         await integrate({ git: repo.git, repoDir: repo.dir, queueRef: ref, checkpoints: [theirs!] });
       }

@@ -24,7 +24,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, copyFile, link, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { parseCatFileBatch, parseCommit, type Git } from "../git/index.ts";
+import { parseCatFileBatch, parseCommit, readObjects, type Git } from "../git/index.ts";
 
 /** The folder of a mission's start-commit packs, beside its work directories (never a work directory's label). */
 export const START_OBJECTS = ".objects";
@@ -69,7 +69,8 @@ async function packedAncestor(git: Git, repoDir: string, commit: string, roots: 
   const seen = new Set<string>([commit]);
   let level = [commit];
   while (level.length > 0 && seen.size <= MAX_WALK) {
-    const { stdout } = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: level.map((c) => `${c}\n`).join("") });
+    // The repository's long-running `cat-file --batch` answers each level: no process per level.
+    const { stdout } = await git(readObjects(repoDir, level));
     const next: string[] = [];
     for (const object of parseCatFileBatch(stdout.toString("latin1"))) {
       if (!("oid" in object) || object.type !== "commit") continue;

@@ -15,15 +15,13 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseMission, type Mission } from "../mission/index.ts";
 import type { MissionStore, SaveResult, StoredMission } from "../mission/index.ts";
-import { rawIdent, rawText, runFastImport, type ImportChange, type ImportCommit } from "../git/index.ts";
+import { rawIdent, rawText, readObjects, refUpdate, runFastImport, updateRefs, type ImportChange, type ImportCommit } from "../git/index.ts";
 import { DOCUMENT_FILE, documentText, itemPath, joinRecords, missionFiles, PROOF_FILE, recordText } from "../mission/index.ts";
 import { parseCatFileBatch, parseLsTree } from "../git/index.ts";
 import { repoLayout } from "../git/index.ts";
 import { GitError, gitText, type Git } from "../git/index.ts";
 
 export const MISSION_REF_PREFIX = "refs/naruto/missions/";
-/** As the old value of `update-ref`: the ref must not exist yet (in SHA-1 and SHA-256 repositories alike). */
-const MISSING = "";
 const IDENTITY = { name: "naruto", email: "naruto@localhost" };
 
 /** What the store knows of one stored version: the mission its records hold. */
@@ -50,7 +48,12 @@ export async function readMissionRecords(git: Git, repoDir: string, commit: stri
 async function readFiles(git: Git, repoDir: string, commit: string): Promise<{ files: Map<string, string> }> {
   const listed = await git({ args: ["--no-optional-locks", "ls-tree", "-r", "-z", "--full-tree", commit], cwd: repoDir });
   const entries = parseLsTree(listed.stdout.toString("utf8"));
-  const objects = await git({ args: ["--no-optional-locks", "cat-file", "--batch"], cwd: repoDir, input: entries.map(([, e]) => `${e.oid}\n`).join("") });
+  const objects = await git(
+    readObjects(
+      repoDir,
+      entries.map(([, e]) => e.oid),
+    ),
+  );
   const contents = new Map<string, string>();
   for (const o of parseCatFileBatch(objects.stdout.toString("latin1"))) {
     if ("oid" in o) contents.set(o.oid, Buffer.from(o.content, "latin1").toString("utf8"));
@@ -128,7 +131,7 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
       const base = known.get(mission.id);
       const written = await writeVersion(mission, expected, base?.version === expected ? base : undefined);
       try {
-        await run(["update-ref", "-m", "naruto: save mission", MISSION_REF_PREFIX + mission.id, written.version, expected ?? MISSING]);
+        await git(updateRefs(repoDir, [refUpdate(MISSION_REF_PREFIX + mission.id, written.version, expected)], { message: "naruto: save mission" }));
       } catch (e) {
         // update-ref refuses when the ref is no longer `expected`: another writer won the race.
         if (e instanceof GitError) return { ok: false, reason: "conflict" };
@@ -145,8 +148,8 @@ export function createLocalMissionStore({ git, repoDir }: { git: Git; repoDir: s
 
     async discard(id: string): Promise<void> {
       known.delete(id);
-      // Without an old value `update-ref -d` deletes whatever is there, and a missing ref is fine.
-      await run(["update-ref", "-m", "naruto: discard mission", "-d", MISSION_REF_PREFIX + id]);
+      // Without an old value a delete takes whatever is there, and a missing ref is fine.
+      await git(updateRefs(repoDir, [{ verb: "delete", ref: MISSION_REF_PREFIX + id }], { message: "naruto: discard mission" }));
     },
   };
 }

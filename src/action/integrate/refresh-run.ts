@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
 import type { Config } from "../../config/index.ts";
 import { gitCommonDir, queueVerifier, refreshQueue, type RefreshOutcome, type Refreshed } from "../../engine/index.ts";
-import { gitText } from "../../git/index.ts";
+import { gitText, refUpdate, updateRefs } from "../../git/index.ts";
 import type { Mission } from "../../mission/index.ts";
 import { queueRefName, readRef, type VerifyCandidate } from "../../queue/index.ts";
 import { codeSpan } from "../../report/index.ts";
@@ -138,13 +138,13 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
     outcome = await refreshQueue(ctx, mission, refresh.onto);
   } catch (error) {
     if (!(error instanceof UnverifiedCandidateError)) throw error;
-    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     return not(
       `the queue job's refresh was refused: it has no verify result for the candidate ${error.commit.slice(0, 12)} the replay gives; nothing was refreshed`,
     );
   }
   if (outcome.kind !== refresh.kind) {
-    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     return not(`the queue job's refresh was refused: it says ${refresh.kind}, the replay here ${outcome.kind}; nothing was refreshed`);
   }
   if (outcome.kind !== "refreshed") return not(outcome.reason);
@@ -154,7 +154,7 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
       ? `its queue head ${record.head.slice(0, 12)} is not ${head.slice(0, 12)}, the one replayed here`
       : await bundleProblem(deps, join(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, head);
   if (problem !== null) {
-    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     return not(`the queue job's refresh was refused: ${problem}; nothing was refreshed`);
   }
   // Not a fast-forward: the queue now stands on the new base. The lease is the head it replaces.

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import type { Config } from "../../config/index.ts";
 import type { Integrated } from "../../engine/index.ts";
 import { queueRefName, readRef } from "../../queue/index.ts";
-import { gitText } from "../../git/index.ts";
+import { refUpdate, updateRefs } from "../../git/index.ts";
 import { carryOut } from "../../github-driver/index.ts";
 import { ensureQueueBranch, issueOf, requestRefresh } from "../../github-driver/index.ts";
 import { markerFor } from "../../github/index.ts";
@@ -199,7 +199,7 @@ export async function publishQueue(input: {
   const start = await readRef(git, repoDir, queueRef);
   if (start === null) throw new Error(`${queueRef} is missing locally: it is fetched before integrating`);
   const refused = async (why: string): Promise<PublishOutcome> => {
-    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     return { kind: "refused", reason: `the queue job's result was refused: ${why}; nothing of it was pushed` };
   };
   const read = await readArtifactJson(input.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queue, queueRecordSchema);
@@ -233,7 +233,7 @@ export async function publishQueue(input: {
     built = await buildQueue(ctx, mission, ready);
   } catch (error) {
     if (!(error instanceof UnverifiedCandidateError)) throw error;
-    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     if (record !== null && !sameInputs) {
       return {
         kind: "moved",

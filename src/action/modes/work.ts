@@ -9,7 +9,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { workerBranch } from "../../gate/index.ts";
-import { gitText } from "../../git/index.ts";
+import { gitText, refUpdate, updateRefs } from "../../git/index.ts";
 import { queueRefName } from "../../queue/index.ts";
 import { AttemptStepError, runAttempt, type AttemptFinished } from "../../engine/index.ts";
 import type { Mission, MissionItem } from "../../mission/index.ts";
@@ -146,7 +146,7 @@ async function queueHead(deps: AgentStepDeps, mission: Mission): Promise<string>
   const head = await gitText(deps.git, { args: ["rev-parse", "--verify", "HEAD^{commit}"], cwd: deps.workspace });
   const { code } = await deps.git({ args: ["merge-base", "--is-ancestor", mission.base.commit, head], cwd: deps.workspace, okCodes: [1] });
   if (code !== 0) throw new ModeInputError(`the checkout (${head.slice(0, 12)}) is not on the queue of ${mission.id}: check out naruto/${mission.id}`);
-  await gitText(deps.git, { args: ["update-ref", queueRefName(mission.id), head], cwd: deps.workspace });
+  await deps.git(updateRefs(deps.workspace, [refUpdate(queueRefName(mission.id), head)]));
   return head;
 }
 

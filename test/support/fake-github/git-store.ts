@@ -7,6 +7,7 @@
  */
 import { tmpdir } from "node:os";
 import { createGit, GitError, gitText, splitNul, type Git } from "../../../src/git/run-git.ts";
+import { refUpdate, updateRefs, type RefLine } from "../../../src/git/ref-sessions.ts";
 import { startCatFile, type CatFile } from "./cat-file.ts";
 import { parseTree, serializeCommit, typeOfMode, writeLooseObject, type Signature, type TreeItem } from "./objects.ts";
 
@@ -153,6 +154,17 @@ export function repoGit(dir: string): RepoGit {
       throw error;
     }
   };
+  /** A ref transaction through the repository's long-running `update-ref` (updateRefs); false when git (or the names) refuse it. */
+  const writeRefs = async (lines: RefLine[], message?: string): Promise<boolean> => {
+    try {
+      await git(updateRefs(dir, lines, { config: ["core.filesRefLockTimeout=5000"], ...(message === undefined ? {} : { message }) }));
+      return true;
+    } catch (error) {
+      // RangeError: not a ref name or object id git would take (git refuses those as well).
+      if (error instanceof GitError || error instanceof RangeError) return false;
+      throw error;
+    }
+  };
   const safeRev = (rev: string) => rev !== "" && !rev.startsWith("-") && !/[\s\0]/.test(rev);
   const readCommit = async (sha: string): Promise<CommitObject | null> => {
     const object = /^[0-9a-f]{40}$/.test(sha) ? await cat.contents(sha) : null;
@@ -191,9 +203,8 @@ export function repoGit(dir: string): RepoGit {
         })
         .filter((r) => r.ref.startsWith(prefix));
     },
-    updateRef: async (ref, next, expected) =>
-      (await attempt(["update-ref", "-m", "fake-github", ref, next, ...(expected === null ? [] : [expected])])) !== null,
-    deleteRef: async (ref) => (await attempt(["update-ref", "-d", ref])) !== null,
+    updateRef: async (ref, next, expected) => writeRefs([refUpdate(ref, next, expected ?? undefined)], "fake-github"),
+    deleteRef: async (ref) => writeRefs([{ verb: "delete", ref }]),
     isAncestor: async (ancestor, descendant) => {
       // Walk back from the descendant in-process; compare-and-swap histories are short.
       const seen = new Set<string>();
