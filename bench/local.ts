@@ -40,6 +40,11 @@ const SIZES = (process.env["NARUTO_BENCH_SIZES"] ?? "16,64,256")
   .split(",")
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
+/**
+ * `NARUTO_BENCH_COST_ONLY=1` skips the parallelism section (its speedups need an idle machine)
+ * and measures naruto's own cost per item only: the trivial items and the 2,500-file missions.
+ */
+const COST_ONLY = process.env["NARUTO_BENCH_COST_ONLY"] === "1";
 const TRIVIAL = 'mkdir -p "src/$NARUTO_ITEM" && echo "$NARUTO_ITEM" > "src/$NARUTO_ITEM/done.txt"';
 
 function config(command: string, parallel: number): Config {
@@ -323,44 +328,7 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
   const sleeping = `NARUTO_FAKE_SLEEP_MS=1000 ${fakeAgentCommand("slow")}`;
   const small = await createTestRepo({ "README.md": "# bench\n" });
   try {
-    const nodeAgents = await speedupOf(small, sleeping, cacheHome);
-    console.log(
-      `16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`,
-    );
-    console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
-    // The ratio's ceiling: with these fixed costs, 16 items one at a time against 4 waves of 4
-    // in which each item takes what it took alone (its agent's own start-up included: a
-    // Node.js agent in the sandbox takes 1.1-1.25 s to sleep 1 s).
-    const ceiling = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * nodeAgents.alone);
-    console.log(
-      `  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`,
-    );
-    console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
-    console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
-    console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
-    // What four of these agents cost each other whatever runs them: each wave of 4 loses that much.
-    const agents = await agentsTogether({
-      sandbox,
-      repo: small,
-      command: sleeping,
-      workRoot: join(cacheHome, "naruto"),
-      readOnly: JSON.parse(TEST_AGENT_READ) as string[],
-    });
-    const lost = Math.max(0, agents.together - agents.alone);
-    const ceilingWithAgents = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * (nodeAgents.alone + lost));
-    console.log(
-      `  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`,
-    );
-    console.log(`bench local agents_alone_seconds=${agents.alone.toFixed(2)}`);
-    console.log(`bench local agents_together_seconds=${agents.together.toFixed(2)}`);
-    console.log(`bench local speedup_ceiling_with_agents=${ceilingWithAgents.toFixed(2)}`);
-    // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
-    // agent's start-up (about 0.1 CPU s each) competing for the same cores.
-    const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
-    console.log(
-      `16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`,
-    );
-    console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
+    if (!COST_ONLY) await parallelism(small, sandbox, sleeping, cacheHome);
     // What naruto itself costs per item: trivial agents on a one-file repository (no checkout to speak of).
     const fileCost = fileCreateMicros(cacheHome);
     const trivialMission = await mission(small, 16, 1, TRIVIAL, cacheHome);
@@ -374,6 +342,8 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
     );
     console.log(`bench local trivial_cpu_seconds_per_item=${trivial.cpu.toFixed(3)}`);
     console.log(`bench local trivial_git_processes_per_item=${trivial.git.toFixed(1)}`);
+    const bySubcommand = [...(trivialMission.bySubcommand ?? [])].sort((a, b) => b[1] - a[1]).map(([sub, n]) => `${sub} ${(n / 16).toFixed(2)}`);
+    console.log(`  git processes per item by subcommand: ${bySubcommand.join(", ")}`);
     // The disk's part in it (_file-system.ts): what one file costs to make where the work directories are.
     console.log(
       `  making an empty file where the work directories are cost ${fileCost.toFixed(0)} µs of CPU right before (the item makes about a hundred files and folders)`,
@@ -382,4 +352,46 @@ async function parallelismAndOwnCost(sandbox: Sandbox, cacheHome: string): Promi
   } finally {
     await small.remove();
   }
+}
+
+/** 16 items whose agents each sleep 1 s, 4 at once against one at a time; what the agents cost each other. */
+async function parallelism(small: TestRepo, sandbox: Sandbox, sleeping: string, cacheHome: string): Promise<void> {
+  const nodeAgents = await speedupOf(small, sleeping, cacheHome);
+  console.log(
+    `16 items sleeping 1 s: ${nodeAgents.parallel.toFixed(2)} s with 4 at once, ${nodeAgents.serial.toFixed(2)} s one at a time (means of 2; in the order 4, 1, 1, 4: ${nodeAgents.each} s): speedup ${nodeAgents.speedup.toFixed(2)}× (ideal 4×)`,
+  );
+  console.log(`bench local speedup=${nodeAgents.speedup.toFixed(2)}`);
+  // The ratio's ceiling: with these fixed costs, 16 items one at a time against 4 waves of 4
+  // in which each item takes what it took alone (its agent's own start-up included: a
+  // Node.js agent in the sandbox takes 1.1-1.25 s to sleep 1 s).
+  const ceiling = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * nodeAgents.alone);
+  console.log(
+    `  fixed cost of a mission (start to its first agent, last agent's exit to its end): ${nodeAgents.fixed.toFixed(2)} s; an item one at a time: ${nodeAgents.alone.toFixed(2)} s; with these, the best speedup 4 slots allow is ${ceiling.toFixed(2)}×`,
+  );
+  console.log(`bench local fixed_seconds=${nodeAgents.fixed.toFixed(2)}`);
+  console.log(`bench local item_alone_seconds=${nodeAgents.alone.toFixed(2)}`);
+  console.log(`bench local speedup_ceiling=${ceiling.toFixed(2)}`);
+  // What four of these agents cost each other whatever runs them: each wave of 4 loses that much.
+  const agents = await agentsTogether({
+    sandbox,
+    repo: small,
+    command: sleeping,
+    workRoot: join(cacheHome, "naruto"),
+    readOnly: JSON.parse(TEST_AGENT_READ) as string[],
+  });
+  const lost = Math.max(0, agents.together - agents.alone);
+  const ceilingWithAgents = (nodeAgents.fixed + 16 * nodeAgents.alone) / (nodeAgents.fixed + 4 * (nodeAgents.alone + lost));
+  console.log(
+    `  the same agent in the sandbox without naruto: ${agents.alone.toFixed(2)} s alone, ${agents.together.toFixed(2)} s for 4 at once (means of 2, in the order 1, 4, 4, 1); with the ${lost.toFixed(2)} s each wave of 4 loses to that, the best speedup is ${ceilingWithAgents.toFixed(2)}×`,
+  );
+  console.log(`bench local agents_alone_seconds=${agents.alone.toFixed(2)}`);
+  console.log(`bench local agents_together_seconds=${agents.together.toFixed(2)}`);
+  console.log(`bench local speedup_ceiling_with_agents=${ceilingWithAgents.toFixed(2)}`);
+  // The same with agents that are a shell sleeping 1 s: naruto's own cost, without a Node.js
+  // agent's start-up (about 0.1 CPU s each) competing for the same cores.
+  const shell = await speedupOf(small, `sleep 1 && ${TRIVIAL}`, cacheHome);
+  console.log(
+    `16 shell agents sleeping 1 s: ${shell.parallel.toFixed(2)} s with 4 at once, ${shell.serial.toFixed(2)} s one at a time (${shell.each} s): speedup ${shell.speedup.toFixed(2)}×`,
+  );
+  console.log(`bench local shell_speedup=${shell.speedup.toFixed(2)}`);
 }
