@@ -6,12 +6,13 @@
  */
 import fc from "fast-check";
 import { stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestRepo, type TestRepo } from "../../test/support/git-repo.ts";
+import { createTestRepo, testGit, type TestRepo } from "../../test/support/git-repo.ts";
 import { writeCommits, type FileSpec } from "../../test/support/checkpoint-builder.ts";
 import { runFastImport, writeTreeCommit, type ImportChange, type ImportCommit } from "./fast-import.ts";
-import { gitText } from "./run-git.ts";
+import { createGit, gitText } from "./run-git.ts";
 
 // Paths that are folders of one another, sort next to a folder ("a-b", "a.b" against "a/"), and
 // hold spaces, quotes, newlines and bytes above 0x7f (latin1: one character per byte).
@@ -198,5 +199,36 @@ describe("writeTreeCommit", () => {
     } finally {
       await repo.remove();
     }
+  });
+});
+
+describe("writeCommits through the repository's long-running fast-import", () => {
+  it("writes chain after chain with one process: each the commits a process of its own writes, on disk before the answer, no ref left", async () => {
+    const spawned: string[] = [];
+    const session = testGit((args) => spawned.push(args[0] ?? ""));
+    const env = { PATH: process.env.PATH, HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+    const oneShot = createGit({ env, sessions: false });
+    let head: string | null = await mine.run("rev-parse", "HEAD");
+    for (let i = 0; i < 8; i++) {
+      const who = `n\u00c3\u00bc <n@x> ${1_796_018_400 + i} +0000`;
+      const commits: ImportCommit[] = [0, 1].map((j) => ({
+        author: who,
+        committer: who,
+        encoding: null,
+        message: `save ${i}.${j} \u00c3\u00bc\n`,
+        changes: [{ path: `m/\u00c3\u00bc ${j}.json`, after: { mode: "100644", content: Buffer.from(`{"seq":${i}} \u00fc\n`, "utf8") } }],
+        ...(i === 3 ? { deleteAll: true } : {}),
+      }));
+      // A root chain now and then: the long-running process starts it on nothing, not on its last write.
+      const from: string | null = i === 5 ? null : head;
+      const ids = await runFastImport({ git: session, repoDir: mine.dir, from, commits });
+      expect(ids).toEqual(await runFastImport({ git: oneShot, repoDir: mine.dir, from, commits }));
+      // Another process reads them at once, and a ref may point at them.
+      expect(await gitText(oneShot, { args: ["cat-file", "-t", ids[1]!], cwd: mine.dir })).toBe("commit");
+      if (from === null) expect(await gitText(oneShot, { args: ["rev-list", "--count", ids[1]!], cwd: mine.dir })).toBe("2");
+      head = ids[1]!;
+    }
+    expect(spawned.filter((a) => a === "fast-import")).toEqual(["fast-import"]);
+    expect(await mine.run("for-each-ref", "refs/naruto/")).toBe("");
   });
 });

@@ -1,14 +1,16 @@
 /**
  * naruto's one way to write commits (the queue's chain, a checkpoint, kept work, a mission's
- * saves): ONE `git fast-import` process per chain, whatever its length. git itself writes the
- * objects, so the repository's own settings hold (`core.sharedRepository`, fsync, compression,
- * the object format), and the same stream gives the same commits in every job that writes it
- * (the Action's publish job rebuilds the queue job's chain and compares the heads). Changes name
- * blobs that already exist (`M <mode> <oid> <path>`), so no content is re-sent, or carry small
- * content of their own (`inline`); a commit may also take a whole tree the repository holds.
+ * saves): `git fast-import`, one long-running process per repository (writeCommits), each chain
+ * one request whatever its length (a mission saves its state several times an item: a process
+ * per save was most of its git processes). git itself writes the objects, so the repository's
+ * own settings hold (`core.sharedRepository`, fsync, compression, the object format), and the
+ * same stream gives the same commits in every job that writes it (the Action's publish job
+ * rebuilds the queue job's chain and compares the heads). Changes name blobs that already exist
+ * (`M <mode> <oid> <path>`), so no content is re-sent, or carry small content of their own
+ * (`inline`); a commit may also take a whole tree the repository holds.
  */
 import { randomBytes } from "node:crypto";
-import type { Git } from "./run-git.ts";
+import type { Git, GitCall } from "./run-git.ts";
 import { GitParseError } from "./parse-objects.ts";
 import { rawText, type RawPath } from "./tree-model.ts";
 
@@ -80,6 +82,47 @@ export function formatFastImport(input: { ref: string; from: string | null; comm
   return Buffer.from(parts.join(""), "latin1");
 }
 
+/** The commits of one write: ids come back through `get-mark`, and `ref` is reset at the end, so no ref is left. */
+function commitsStream(ref: string, from: string | null, commits: readonly ImportCommit[]): string {
+  return formatFastImport({ ref, from, commits })
+    .toString("latin1")
+    .replace(/^feature done\n/, "")
+    .replace(/done\n$/, "");
+}
+
+// One ref per naruto process for the long-running fast-import: its writes wait for each other,
+// and each ends by resetting it, so the process's table of branches holds this one only.
+const SESSION_REF = `refs/naruto/fast-import/${randomBytes(8).toString("hex")}`;
+const SESSION_PROCESS: readonly string[] = ["fast-import", "--quiet", "--date-format=raw"];
+
+/**
+ * The named operation that writes a chain of commits on top of `from` (null: the first has no
+ * parent): its output is the commits' ids, a line each. A long-running `git fast-import` per
+ * repository answers it: the same commits, then a `checkpoint` (the objects are on disk, loose
+ * when few, as a process of their own leaves them, before the answer comes) and a `progress`
+ * line of its own that ends the answer. No ref is created or moved.
+ */
+export function writeCommits(cwd: string, input: { from: string | null; commits: readonly ImportCommit[] }): GitCall {
+  const stream = formatFastImport({ ref: `refs/naruto/fast-import/${randomBytes(8).toString("hex")}`, from: input.from, commits: input.commits });
+  const marker = `naruto-end-${randomBytes(12).toString("hex")}`;
+  const end = Buffer.from(`progress ${marker}\n`, "latin1");
+  const request = Buffer.from(`${commitsStream(SESSION_REF, input.from, input.commits)}checkpoint\n\nprogress ${marker}\n\n`, "latin1");
+  return {
+    args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
+    cwd,
+    input: stream,
+    session: {
+      process: SESSION_PROCESS,
+      input: request,
+      answered: (out) => {
+        const at = out.indexOf(end);
+        return at < 0 ? null : at + end.length;
+      },
+      stdout: (answer) => answer.subarray(0, answer.length - end.length),
+    },
+  };
+}
+
 /**
  * Writes the commits and returns their ids in order. No ref is created or moved: the caller
  * moves the queue ref (by compare-and-swap) once the chain is verified.
@@ -92,13 +135,7 @@ export async function runFastImport(input: {
   commits: readonly ImportCommit[];
 }): Promise<string[]> {
   if (input.commits.length === 0) return [];
-  const ref = `refs/naruto/fast-import/${randomBytes(8).toString("hex")}`;
-  const stream = formatFastImport({ ref, from: input.from, commits: input.commits });
-  const { stdout } = await input.git({
-    args: ["fast-import", "--quiet", "--date-format=raw", "--done"],
-    cwd: input.repoDir,
-    input: stream,
-  });
+  const { stdout } = await input.git(writeCommits(input.repoDir, input));
   const ids = stdout
     .toString("latin1")
     .split("\n")

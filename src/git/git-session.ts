@@ -20,7 +20,7 @@ export interface GitSession {
    * Writes `input` and waits until `answered` finds the whole answer in what came back (the
    * bytes it takes; null: not yet). Requests wait for the one before.
    */
-  run(input: string, answered: (out: Buffer) => number | null): Promise<SessionResult>;
+  run(input: string | Buffer, answered: (out: Buffer) => number | null): Promise<SessionResult>;
 }
 
 /**
@@ -32,7 +32,8 @@ export interface GitSession {
 export interface SessionRequest {
   /** The long-running process's arguments: one process per repository, environment and these. */
   readonly process: readonly string[];
-  readonly input: string;
+  /** Text is written as UTF-8; bytes as they are (fast-import's latin1 stream). */
+  readonly input: string | Buffer;
   readonly answered: (out: Buffer) => number | null;
   readonly stdout: (answer: Buffer) => Buffer;
   /** Whether the process's failure says it cannot take such requests (an old git): then every call runs one-shot. */
@@ -101,7 +102,7 @@ export function createGitSession(start: () => ChildProcessWithoutNullStreams, id
   child.on("close", (code) => ended(code));
   hold(false);
 
-  const ask = (input: string, answered: (out: Buffer) => number | null) =>
+  const ask = (input: string | Buffer, answered: (out: Buffer) => number | null) =>
     new Promise<SessionResult>((resolve) => {
       if (!alive) return resolve({ ok: false, code: null, stderr: "the git process had ended", unsent: true });
       if (idle !== null) clearTimeout(idle);

@@ -1,15 +1,15 @@
 /**
  * The public face of `src/git/`: the git plumbing port (the runner; the named operations that
- * choose its long-running processes: readObjects, checkObjects, diffTrees, updateRefs; object
- * parsing, the tree model, and fast-import, the one commit writer). Other folders import it only
- * through this file.
+ * choose its long-running processes: readObjects, checkObjects, diffTrees, updateRefs,
+ * writeCommits; object parsing, the tree model, and fast-import, the one commit writer). Other
+ * folders import it only through this file.
  */
 export { GitParseError } from "./parse-objects.ts";
 export { checkObjects, readObjects } from "./cat-file-session.ts";
 export { diffTrees } from "./diff-tree-session.ts";
 export { refUpdate, updateRefs } from "./ref-sessions.ts";
 export type { RefLine } from "./ref-sessions.ts";
-export { rawIdent, runFastImport, writeTreeCommit } from "./fast-import.ts";
+export { rawIdent, runFastImport, writeCommits, writeTreeCommit } from "./fast-import.ts";
 export type { ImportChange, ImportCommit, ImportEntry } from "./fast-import.ts";
 export { parseCatFileBatch, parseCommit, parseLsTree, parseRawDiff, parseUnmergedPaths } from "./parse-objects.ts";
 export type { CommitObject } from "./parse-objects.ts";

@@ -86,7 +86,7 @@ export function createGit(options: GitRunnerOptions = {}): Git {
   // Processes that cannot take requests here (`update-ref --stdin` without transactions, before git 2.27): a process per call.
   const unsupported = new Set<string>();
   /** Asks the long-running `args` in the call's repository and environment; a process that had ended is replaced once. */
-  const ask = async (call: GitCall, args: readonly string[], input: string, answered: (out: Buffer) => number | null) => {
+  const ask = async (call: GitCall, args: readonly string[], input: string | Buffer, answered: (out: Buffer) => number | null) => {
     const key = JSON.stringify([call.cwd, call.env ?? {}, args]);
     for (let tries = 0; ; tries++) {
       let session = sessions.get(key);
