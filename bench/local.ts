@@ -26,6 +26,7 @@ import { performance } from "node:perf_hooks";
 import { loadConfig, formatConfigErrors, type Config } from "../src/config/index.ts";
 import { runLocalMission } from "../src/local/local-mission.ts";
 import { silentProgress } from "../src/local/progress.ts";
+import { SESSION_IDLE_MS } from "../src/git/git-session.ts";
 import type { MissionEvent } from "../src/mission/events.ts";
 import { chooseSandbox } from "../src/sandbox/choose.ts";
 import type { Sandbox } from "../src/sandbox/sandbox.ts";
@@ -168,6 +169,9 @@ async function mission(repo: TestRepo, items: number, parallel: number, command:
   );
   const end = performance.now();
   const seconds = (end - start) / 1000;
+  // The long-running git processes (src/git/git-session.ts) end once idle: their CPU counts
+  // (a finished child's only) when they are gone, so the mission is charged for them.
+  await new Promise((resolve) => setTimeout(resolve, SESSION_IDLE_MS + 1000));
   const cpuEnd = cpuSplit();
   const split = { user: cpuEnd.user - cpuStart.user, system: cpuEnd.system - cpuStart.system, children: cpuEnd.children - cpuStart.children };
   const cpu = split.user + split.system + split.children;
