@@ -164,7 +164,7 @@ export async function publishRefresh(deps: ModeDeps, input: { config: Config; mi
     if (!(error instanceof WorkflowPermissionError)) throw error;
     // GitHub refuses a branch update that changes workflow files to a token without the
     // `workflows` permission: the new base changed one since the mission's (workflow-rule.ts).
-    await gitText(git, { args: ["update-ref", queueRef, start], cwd: repoDir });
+    await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     return not(
       `GitHub refused to move ${mission.queue.branch} onto ${refresh.onto.ref} at ${refresh.onto.commit.slice(0, 12)}: ${refresh.onto.ref} changed its workflow file ${error.path} since the mission's base, and naruto's token has no workflows permission. The queue stays on ${mission.base.commit.slice(0, 12)}: merge its pull request as it is (a person may update its branch, workflow files included), or ask naruto again once it is merged; nothing was refreshed`,
     );
