@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { S_IFLNK, writeZip } from "../zip.ts";
 import { extractArtifact, zipForUpload } from "./artifacts.ts";
-import { createConcurrencyGroups } from "./concurrency.ts";
+import { createConcurrencyGroups, MAX_PENDING } from "./concurrency.ts";
 import { FileCommandError, mask, parseKeyValueFile, readWorkflowCommands } from "./file-commands.ts";
 import { expandMatrix, legName, MatrixError } from "./matrix.ts";
 import { tokenPermissions } from "./permissions.ts";
@@ -100,7 +100,7 @@ describe("concurrency groups", () => {
     const groups = createConcurrencyGroups();
     const [a, b, c] = [member(), member(), member()];
     const policy = { queueMax: true, cancelInProgress: false };
-    expect(await groups.acquire("g", policy, a)).toBe(true);
+    expect(await groups.acquire("g", policy, a)).toBe("admitted");
     const order: string[] = [];
     const pb = groups.acquire("g", policy, b).then((ok) => order.push(`b:${ok}`));
     const pc = groups.acquire("g", policy, c).then((ok) => order.push(`c:${ok}`));
@@ -108,7 +108,33 @@ describe("concurrency groups", () => {
     await pb;
     groups.release("g", b);
     await pc;
-    expect(order).toEqual(["b:true", "c:true"]);
+    expect(order).toEqual(["b:admitted", "c:admitted"]);
+  });
+
+  it("queue: max holds 100 pending members: the 101st is cancelled, the oldest keep their places (GitHub's docs)", async () => {
+    const groups = createConcurrencyGroups();
+    const policy = { queueMax: true, cancelInProgress: false };
+    const running = member();
+    expect(await groups.acquire("naruto-m-1", policy, running)).toBe("admitted");
+    const waiting = Array.from({ length: MAX_PENDING }, () => member());
+    const admitted: number[] = [];
+    const pending = waiting.map((m, i) => groups.acquire("naruto-m-1", policy, m).then((a) => a === "admitted" && admitted.push(i)));
+    expect(MAX_PENDING).toBe(100);
+    expect(groups.pending("naruto-m-1")).toBe(100);
+    expect(await groups.acquire("Naruto-M-1", policy, member())).toBe("queue-full");
+    expect(groups.pending("naruto-m-1")).toBe(100);
+    // Below the cap again, a newcomer waits.
+    groups.release("naruto-m-1", running);
+    await pending[0];
+    expect(admitted).toEqual([0]);
+    const late = groups.acquire("naruto-m-1", policy, member());
+    expect(groups.pending("naruto-m-1")).toBe(100);
+    for (let i = 0; i < MAX_PENDING; i++) {
+      groups.release("naruto-m-1", waiting[i] as (typeof waiting)[number]);
+      await pending[i];
+    }
+    expect(admitted).toEqual(waiting.map((_, i) => i));
+    expect(await late).toBe("admitted");
   });
 
   it("without queue: max a newer pending member cancels the older; cancel-in-progress cancels the running one", async () => {
@@ -117,10 +143,10 @@ describe("concurrency groups", () => {
     await groups.acquire("g", { queueMax: false, cancelInProgress: false }, a);
     const pb = groups.acquire("g", { queueMax: false, cancelInProgress: false }, b);
     const pc = groups.acquire("g", { queueMax: false, cancelInProgress: true }, c);
-    expect(await pb).toBe(false);
+    expect(await pb).toBe("replaced");
     expect(a.cancelled).toBe(true);
     groups.release("g", a);
-    expect(await pc).toBe(true);
+    expect(await pc).toBe("admitted");
   });
 });
 

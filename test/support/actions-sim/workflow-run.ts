@@ -5,7 +5,7 @@
  * the fake GitHub's jobs API shows them.
  */
 import { isBasicExpression, isString } from "@actions/workflow-parser";
-import type { ConcurrencyGroups } from "./concurrency.ts";
+import { type ConcurrencyGroups, MAX_PENDING } from "./concurrency.ts";
 import type { EvalContext } from "./expressions.ts";
 import { runLeg, type RunScope } from "./job-runner.ts";
 import { runsOnLabels, type RunnerPool } from "./runners.ts";
@@ -235,9 +235,11 @@ async function runLegs(
     const abort = { requested: false };
     const member = { cancel: () => void (abort.requested = true) };
     const policy = { queueMax: field(spec, "queue") === "max", cancelInProgress: String(field(spec, "cancel-in-progress") ?? false) === "true" };
-    if (group !== null && !(await deps.concurrency.acquire(group, policy, member))) {
+    const admission = group === null ? "admitted" : await deps.concurrency.acquire(group, policy, member);
+    if (group !== null && admission !== "admitted") {
+      const why = admission === "queue-full" ? `its queue already held ${MAX_PENDING} pending jobs` : "a newer job joined it";
       results[index] = {
-        ...skipped(job, `cancelled: a newer job joined concurrency group ${group}`),
+        ...skipped(job, `cancelled by concurrency group ${group}: ${why}`),
         name,
         matrix,
         result: "cancelled",
