@@ -14,6 +14,8 @@
  *   personal token): every queue push and the pull request run CI; the result's `test` reports.
  * - The workflow alone, without one: no CI; the pull request stays blocked, and the tracking and
  *   verdict comments say so and how to start it.
+ * - Without the App, naruto's own comments are its jobs' `GITHUB_TOKEN`'s and start no
+ *   `issue_comment` run: the mission never needs one (it goes on by `workflow_dispatch`).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -74,6 +76,11 @@ async function workflowAlone(input: { ciToken: boolean }): Promise<void> {
     check(id !== undefined, "no mission", runs);
     const mission = await world.mission(id);
     check(mission !== null && missionResult(mission).status === "done", `the mission is done: ${mission?.status ?? "none"}`, runs);
+    // naruto's own comments (tracking, verdict) are its jobs' GITHUB_TOKEN's: on GitHub they start
+    // no issue_comment run, and the mission above finished without one (it goes on by dispatches).
+    const own = world.fake.repo(REPO).events.filter((e) => e.event === "issue_comment" && e.actor.login === "github-actions[bot]");
+    check(own.length > 0 && own.every((e) => !e.startsWorkflows), `naruto's comments start no workflow: ${own.length} comments`, runs);
+    checkEqual(await world.sim.runEvents({ events: ["issue_comment"] }), [], "issue_comment runs after the mission", runs);
     checkEqual(mission.queue.head, await world.bareGit("rev-parse", `refs/heads/naruto/${id}`), "queue head", runs);
     const pull = await queuePull(world.fake, world.maintainer, id);
     checkEqual(pull.head, mission.queue.head, "the queue pull request's head is the result", runs);

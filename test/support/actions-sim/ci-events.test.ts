@@ -3,7 +3,8 @@
  * events made with an App installation token or a user's token, never for those made with a
  * workflow job's `GITHUB_TOKEN` (GitHub's rule against runs that start runs); each of its jobs
  * is a check run of the GitHub Actions app on the event's commit, and a pull request whose base
- * requires that check stays `blocked` until it reports success.
+ * requires that check stays `blocked` until it reports success. Comments likewise: a comment a
+ * job made with its `GITHUB_TOKEN` starts no `issue_comment` workflow, an App's or a user's does.
  */
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,17 @@ jobs:
       - run: echo "\${{ github.event_name }} \${{ github.sha }}"
 `;
 
+const ON_COMMENT = `name: on-comment
+on:
+  issue_comment:
+    types: [created]
+jobs:
+  answer:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "comment by \${{ github.event.comment.user.login }}"
+`;
+
 let fake: FakeGitHub;
 let sim: ActionsSimulator;
 let main = "";
@@ -30,7 +42,7 @@ const REPO = "acme/ci";
 beforeAll(async () => {
   fake = await startFakeGitHub();
   fake.addUser("octo-maintainer", { permission: "write" });
-  await fake.createRepo({ owner: "acme", name: "ci", files: { "README.md": "# ci\n", ".github/workflows/ci.yml": CI } });
+  await fake.createRepo({ owner: "acme", name: "ci", files: { "README.md": "# ci\n", ".github/workflows/ci.yml": CI, ".github/workflows/on-comment.yml": ON_COMMENT } });
   fake.setRequiredChecks(REPO, "main", ["test"]);
   sim = await createActionsSimulator({ fake, repo: REPO, actionDir: fileURLToPath(new URL("../../../", import.meta.url)) });
   main = (await call("octo-maintainer", "GET", `/repos/${REPO}/git/ref/heads%2Fmain`)).object.sha;
@@ -116,5 +128,25 @@ describe("the repository's CI", () => {
     expect(checksOn(head)).toEqual(["test completed success"]);
     expect(checksOn(ignored)).toEqual([]);
     fake.assertNoViolations();
+  });
+
+  it("runs no issue_comment workflow for a comment a job's GITHUB_TOKEN made, and runs it for an App's and a user's", async () => {
+    const issue = await call("octo-maintainer", "POST", `/repos/${REPO}/issues`, { title: "a mission" });
+    const said = (who: string) => call(who, "POST", `/repos/${REPO}/issues/${issue.number}/comments`, { body: `/naruto said by ${who}` });
+    await said("job");
+    await said("app");
+    await said("octo-maintainer");
+    const comments = fake.repo(REPO).events.filter((e) => e.event === "issue_comment");
+    expect(comments.map((e) => `${e.actor.login} ${e.startsWorkflows}`)).toEqual([
+      "github-actions[bot] false",
+      expect.stringMatching(/\[bot\] true$/),
+      "octo-maintainer true",
+    ]);
+    // The repository's CI (push and pull_request) is the default: comments are asked for by name.
+    expect(await sim.runEvents()).toEqual([]);
+    const runs = await sim.runEvents({ events: ["issue_comment"] });
+    expect(runs.map((r) => `${r.event} ${r.title} ${r.conclusion}`)).toEqual(["issue_comment on-comment success", "issue_comment on-comment success"]);
+    expect(runs.map((r) => r.jobs[0]?.steps[0]?.log.trim())).toEqual([`comment by ${comments[1]?.actor.login}`, "comment by octo-maintainer"]);
+    expect(await sim.runEvents({ events: ["issue_comment"] })).toEqual([]);
   });
 });

@@ -13,8 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gitText } from "../../../src/git/run-git.ts";
-import { assertWebhookPayload, type DispatchRecord, type FakeGitHub, type RepoEventState } from "../fake-github/index.ts";
-import { branchMatches } from "./branch-filter.ts";
+import { assertWebhookPayload, type DispatchRecord, type FakeGitHub } from "../fake-github/index.ts";
 import { testGit } from "../git-repo.ts";
 import { readLocalAction, type LocalAction } from "./action-steps.ts";
 import { createConcurrencyGroups } from "./concurrency.ts";
@@ -25,6 +24,7 @@ import { canIsolate, type Isolation } from "./machine.ts";
 import type { DefaultPermissions } from "./permissions.ts";
 import { standardAction } from "./step-runner.ts";
 import type { RunResult } from "./types.ts";
+import { createRepoEventRunner, type RepoEventKind } from "./repo-events.ts";
 import { parseWorkflow, type Workflow } from "./workflow.ts";
 import { runTitle, runWorkflow, type JobHookInfo, type JobReport } from "./workflow-run.ts";
 
@@ -90,12 +90,15 @@ export interface ActionsSimulator {
   /** Dispatches of this repository's workflow recorded by the fake and not run yet (marks them taken). */
   takeDispatches(): DispatchRecord[];
   /**
-   * Runs the repository's `push` and `pull_request` workflows (every file of `.github/workflows/`
-   * at the event's commit) for the events the fake recorded since the last call that start
-   * workflows (not those made with a job's `GITHUB_TOKEN`); each job reports a check run of the
-   * GitHub Actions app on the event's commit, as required status checks read them.
+   * Runs the repository's workflows (every file of `.github/workflows/`: at the event's commit
+   * for `push` and `pull_request`, the default branch's head for `issue_comment`) for the events
+   * of those kinds (default `push` and `pull_request`: its CI) the fake recorded and no call ran
+   * yet that start workflows (not those made with a job's `GITHUB_TOKEN`); each job of a push or
+   * pull request run reports a check run of the GitHub Actions app on the event's commit, as
+   * required status checks read them. `issue_comment` is asked for by name: test worlds feed
+   * their users' comments through `trigger` (not run twice here).
    */
-  runEvents(): Promise<RunResult[]>;
+  runEvents(input?: { events?: readonly RepoEventKind[] }): Promise<RunResult[]>;
   close(): Promise<void>;
 }
 
@@ -210,52 +213,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
     checkIds.set(key, id);
   };
 
-  let eventsTaken = 0;
-  /** Workflow files by blob: the same file is read once however many events it is checked for. */
-  const parsed = new Map<string, Workflow | null>();
-  const runEvent = async (event: RepoEventState): Promise<RunResult[]> => {
-    const repo = repoState();
-    const listing = await gitText(git, { args: ["ls-tree", `${event.after}:.github/workflows`], cwd: repo.dir }).catch(() => "");
-    const files = listing
-      .split("\n")
-      .map((line) => /^\d+ blob ([0-9a-f]+)\t(.+\.ya?ml)$/.exec(line))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => ({ blob: m[1] ?? "", path: `.github/workflows/${m[2] ?? ""}` }));
-    // The payload describes the pull request as it is now (the simulator runs events after the fact).
-    let payload: Record<string, unknown> | null = null;
-    const payloadOf = async (): Promise<Record<string, unknown>> => {
-      payload ??=
-        event.event === "push"
-          ? await fake.payloads.push({ repo: options.repo, ref: event.ref, before: event.before, after: event.after, sender: event.actor.login })
-          : await fake.payloads.pullRequest({ repo: options.repo, number: event.pull ?? 0, action: event.action ?? "opened", sender: event.actor.login });
-      assertWebhookPayload({ event: event.event, payload });
-      return payload;
-    };
-    const base = event.event === "pull_request" ? (repo.pulls.get(event.pull ?? 0)?.baseRef ?? repo.defaultBranch) : event.ref.replace(/^refs\/heads\//, "");
-    const results: RunResult[] = [];
-    for (const file of files) {
-      // A workflow GitHub cannot read runs nothing here (GitHub shows a failed run for it).
-      let workflow = parsed.get(file.blob);
-      if (workflow === undefined) {
-        workflow = await gitText(git, { args: ["cat-file", "blob", file.blob], cwd: repo.dir })
-          .then((text) => parseWorkflow(text, file.path))
-          .catch(() => null);
-        parsed.set(file.blob, workflow);
-      }
-      const action = event.action === null ? {} : { action: event.action };
-      if (workflow === null || !triggers(workflow.on, event.event, action) || !branchMatches(workflow.on[event.event], base)) continue;
-      const ref = event.event === "push" ? event.ref : `refs/pull/${event.pull ?? 0}/merge`;
-      results.push(
-        await execute(
-          { event: event.event, payload: await payloadOf(), ref, sha: event.after, actor: event.actor.login, inputs: {}, fakeRunId: null },
-          workflow,
-          event.after,
-        ),
-      );
-    }
-    return results;
-  };
-
+  const repoEvents = createRepoEventRunner({ fake, repo: options.repo, git, execute });
   return {
     isolation,
     runs,
@@ -272,6 +230,8 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
         input.event === "schedule" ? fake.payloads.schedule({ repo: options.repo, cron: input.cron ?? "*/15 * * * *", workflow: workflowPath }) : input.payload;
       // A payload GitHub could never send would let a run pass here and fail on GitHub.
       if (input.event !== "schedule") assertWebhookPayload({ event: input.event, payload });
+      // A comment the test feeds here is not run again from the fake's record of it.
+      if (input.event === "issue_comment") repoEvents.takeComment((payload["comment"] as { id?: unknown } | undefined)?.id);
       if (!triggers(workflow.on, input.event, payload)) return null;
       const sender = (payload["sender"] as { login?: unknown } | undefined)?.login;
       const actor = typeof sender === "string" ? sender : repo.owner.login;
@@ -282,14 +242,7 @@ export async function createActionsSimulator(options: SimulatorOptions): Promise
       taken = fake.dispatches.length;
       return fresh.filter((d) => `${d.owner}/${d.repo}`.toLowerCase() === options.repo.toLowerCase() && d.workflow === workflowPath);
     },
-    runEvents: async () => {
-      const repo = repoState();
-      const fresh = repo.events.slice(eventsTaken).filter((e) => e.startsWorkflows);
-      eventsTaken = repo.events.length;
-      const results: RunResult[] = [];
-      for (const event of fresh) results.push(...(await runEvent(event)));
-      return results;
-    },
+    runEvents: (input) => repoEvents.run(input?.events ?? ["push", "pull_request"]),
     close: () => rm(root, { recursive: true, force: true }),
   };
 }

@@ -1,19 +1,19 @@
 /**
- * What a push or a pull request's activity starts, as GitHub decides it: every such event is
- * recorded (`repo.events`, for the Actions simulator to run the repository's `push` and
- * `pull_request` workflows), and it starts workflow runs unless it was made with a workflow
- * job's `GITHUB_TOKEN` ("events triggered by the GITHUB_TOKEN, with the exception of
+ * What a push, a pull request's activity or a new comment starts, as GitHub decides it: every
+ * such event is recorded (`repo.events`, for the Actions simulator to run the repository's
+ * `push`, `pull_request` and `issue_comment` workflows), and it starts workflow runs unless it
+ * was made with a workflow job's `GITHUB_TOKEN` ("events triggered by the GITHUB_TOKEN, with the exception of
  * workflow_dispatch and repository_dispatch, will not create a new workflow run"). An App
  * installation token's events and a user's do start them.
  */
 import { actorOf, type Principal } from "./auth.ts";
-import type { RepoEventState, RepoState, World } from "./state.ts";
+import type { CodeEventState, CommentEventState, RepoState, World } from "./state.ts";
 
 export function startsWorkflows(principal: Principal): boolean {
   return !(principal.kind === "installation" && principal.workflowToken);
 }
 
-function record(world: World, repo: RepoState, event: Omit<RepoEventState, "id" | "at">): void {
+function record(world: World, repo: RepoState, event: Omit<CodeEventState, "id" | "at"> | Omit<CommentEventState, "id" | "at">): void {
   repo.events.push({ ...event, id: world.nextId(), at: world.now() });
 }
 
@@ -60,4 +60,14 @@ export function recordPullRequest(
     actor,
     startsWorkflows: startsWorkflows(input.principal),
   });
+}
+
+/**
+ * A comment created on an issue or a pull request by `principal`: an `issue_comment` event. A
+ * comment a job made with its `GITHUB_TOKEN` starts no workflow, as its pushes do not (a
+ * workflow's own comments would otherwise start it again); an App's or a user's does.
+ */
+export function recordComment(world: World, repo: RepoState, input: { comment: number; issue: number; principal: Principal }): void {
+  const actor = actorOf(input.principal, world);
+  record(world, repo, { event: "issue_comment", action: "created", comment: input.comment, issue: input.issue, actor, startsWorkflows: startsWorkflows(input.principal) });
 }

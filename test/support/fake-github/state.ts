@@ -196,12 +196,20 @@ export interface DispatchRecord {
 
 /**
  * Something done to a repository that may start workflow runs: a branch pushed (git or REST ref
- * writes), a pull request opened, reopened, or its head branch pushed (`synchronize`). Events
- * made with a workflow job's `GITHUB_TOKEN` start none (`startsWorkflows` false); those made with
- * an App installation token or a user's token do.
+ * writes), a pull request opened, reopened, or its head branch pushed (`synchronize`), a comment
+ * made on an issue or pull request. Events made with a workflow job's `GITHUB_TOKEN` start none
+ * (`startsWorkflows` false); those made with an App installation token or a user's token do.
  */
-export interface RepoEventState {
+export type RepoEventState = CodeEventState | CommentEventState;
+
+interface EventCommon {
   readonly id: number;
+  readonly actor: Account;
+  readonly startsWorkflows: boolean;
+  readonly at: number;
+}
+
+export interface CodeEventState extends EventCommon {
   readonly event: "push" | "pull_request";
   /** `opened`, `reopened`, `synchronize`, `closed` for `pull_request`; null for `push`. */
   readonly action: string | null;
@@ -212,9 +220,15 @@ export interface RepoEventState {
   /** The branch's (or the pull request's head) commit after. */
   readonly after: string;
   readonly pull: number | null;
-  readonly actor: Account;
-  readonly startsWorkflows: boolean;
-  readonly at: number;
+}
+
+/** An `issue_comment` `created` (GitHub runs its workflows from the default branch). */
+export interface CommentEventState extends EventCommon {
+  readonly event: "issue_comment";
+  readonly action: "created";
+  readonly comment: number;
+  /** The issue's or pull request's number. */
+  readonly issue: number;
 }
 
 export interface RepoState {

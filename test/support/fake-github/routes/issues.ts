@@ -1,6 +1,7 @@
 /** Issues (list, create, read), issue comments (list, create, read, edit, delete) and reactions. */
 import { actorOf, userRole } from "../auth.ts";
 import { GitHubError, notFound, validationFailed } from "../errors.ts";
+import { recordComment } from "../events.ts";
 import { noContent, ok, paginate, type RepoContext, type RepoRoute } from "../route.ts";
 import { commentShape, issueShape, reactionShape, repoApi } from "../shapes.ts";
 import { roleAtLeast, type CommentState, type IssueState, type ReactionSubject } from "../state.ts";
@@ -155,6 +156,7 @@ export const issueRoutes: readonly RepoRoute[] = [
       };
       ctx.repo.comments.set(comment.id, comment);
       issue.updatedAt = now;
+      recordComment(ctx.world, ctx.repo, { comment: comment.id, issue: issue.number, principal: ctx.principal });
       return {
         status: 201,
         body: commentShape(ctx.urls, ctx.world, ctx.repo, comment),
