@@ -155,10 +155,13 @@ function narutoHooks(octokit: Pick<Octokit, "hook" | "request">): Record<string,
     try {
       const response = await request(options);
       const etag = (response.headers as Record<string, string | undefined>)["etag"];
-      if (etag !== undefined && response.status === 200) etags.set(key, { etag, response });
+      // Kept and handed out as copies: `octokit.paginate` reshapes the answer it is given in place
+      // (a run's `{ total_count, jobs }` becomes the list), so a 304 answered with the object a
+      // first read reshaped came back as one job instead of a page (every later page lost).
+      if (etag !== undefined && response.status === 200) etags.set(key, { etag, response: structuredClone(response) });
       return response;
     } catch (error) {
-      if (seen !== undefined && (error as { status?: unknown }).status === 304) return seen.response as Awaited<ReturnType<typeof request>>;
+      if (seen !== undefined && (error as { status?: unknown }).status === 304) return structuredClone(seen.response) as Awaited<ReturnType<typeof request>>;
       throw error;
     }
   });

@@ -37,6 +37,27 @@ describe("conditional GETs", () => {
     expect(statuses()).toEqual([200, 304, 200, 304]);
   });
 
+  it("return every page of a list read again unchanged (a run's jobs: GitHub's answer is an object around the list)", async (ctx) => {
+    const fake = target.fake;
+    if (fake === null || target.workflow === null) return ctx.skip();
+    const github = target.makeGitHub({ etags: createEtagCache() });
+    const { runId } = await github.dispatchWorkflow({ workflow: target.workflow, ref: target.defaultBranch, inputs: { mission: "m-etag1234" } });
+    if (runId === null) throw new Error("no run id");
+    const names = Array.from({ length: 150 }, (_, i) => `leg ${i}`);
+    for (const name of names) fake.setJob(runId, { name, status: "queued" });
+    const statuses = () => fake.requests.filter((r) => r.path.endsWith(`/runs/${runId}/jobs`)).map((r) => r.status);
+
+    expect((await github.listJobs({ runId })).map((j) => j.name)).toEqual(names);
+    expect((await github.listJobs({ runId })).map((j) => j.name)).toEqual(names);
+    expect(statuses()).toEqual([200, 200, 304, 304]);
+    // One page changed, the other not: the list is whole.
+    fake.setJob(runId, { name: "leg 0", status: "in_progress" });
+    const jobs = await github.listJobs({ runId });
+    expect(jobs.map((j) => j.name)).toEqual(names);
+    expect(jobs[0]?.status).toBe("in_progress");
+    expect(statuses()).toEqual([200, 200, 304, 304, 200, 304]);
+  });
+
   it("sends no If-None-Match without a cache", async (ctx) => {
     const fake = target.fake;
     if (fake === null) return ctx.skip();
