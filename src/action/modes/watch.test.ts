@@ -30,8 +30,15 @@ function job(name: string, status: "queued" | "in_progress" | "completed", concl
 }
 
 /** A port that answers each read of the jobs with the next list of `reads` (the last one again when they run out). */
-function world(reads: readonly (WorkflowJob[] | Error)[], dispatchFails: (Error | null)[] = []) {
+function world(
+  reads: readonly (WorkflowJob[] | Error)[],
+  dispatchFails: (Error | null)[] = [],
+  integrate: { runIds?: number[]; statuses?: string[] } = {},
+) {
   const dispatched: DispatchInputs[] = [];
+  const runIds = [...(integrate.runIds ?? [])];
+  const runStatuses = [...(integrate.statuses ?? [])];
+  const checked: number[] = [];
   const lines: string[] = [];
   let read = 0;
   const github = {
@@ -45,7 +52,11 @@ function world(reads: readonly (WorkflowJob[] | Error)[], dispatchFails: (Error 
       const failure = dispatchFails.shift();
       if (failure) throw failure;
       dispatched.push(inputs);
-      return { runId: null, runUrl: null };
+      return { runId: runIds.shift() ?? null, runUrl: null };
+    },
+    getRun: async ({ runId }: { runId: number }) => {
+      checked.push(runId);
+      return { id: runId, status: runStatuses.shift() ?? "completed", conclusion: null, url: "", headSha: "", attempt: 1 };
     },
   } as unknown as GitHubPort;
   const log = { info: (m: string) => lines.push(m), warning: (m: string) => lines.push(`warning: ${m}`) } as never;
@@ -56,7 +67,7 @@ function world(reads: readonly (WorkflowJob[] | Error)[], dispatchFails: (Error 
       { mission: MISSION, runId: 77, dispatch: WORK, ...input },
       { pollMs: 5, sleep: async (ms) => void sleeps.push(ms) },
     );
-  return { run, dispatched, lines, reads: () => read, sleeps };
+  return { run, dispatched, lines, reads: () => read, sleeps, checked };
 }
 
 const INTEGRATE = { mission: MISSION, phase: "integrate", run: "77" };
@@ -76,6 +87,19 @@ describe("the watch job", () => {
     expect(w.reads()).toBe(5);
     expect(w.sleeps).toEqual([5, 5, 5, 5]);
     expect(w.lines[0]).toBe(`watch ${MISSION}: fast#1 ended; integrate run dispatched for the legs of run 77 ended so far (2 still working)`);
+  });
+
+  it("keeps one integrate run of its run in flight: a leg that ends meanwhile waits for it to finish (the mission's publish jobs queue in one concurrency group of at most 100)", async () => {
+    const legs = ["fast#1", "mid#2", "slow#1"];
+    const ended = (n: number) => legs.map((l, i) => job(l, i < n ? "completed" : "in_progress", i < n ? "success" : null));
+    const w = world([ended(1), ended(2), ended(2), ended(2), ended(3)], [], { runIds: [901, 902], statuses: ["queued", "in_progress", "completed"] });
+    const outcome = await w.run();
+    // Read 1: fast ended, dispatched (run 901). Reads 2 and 3: mid ended, 901 still queued then in
+    // progress: nothing dispatched. Read 4: 901 completed: one for mid. Read 5: all ended.
+    expect(w.dispatched).toEqual([INTEGRATE, INTEGRATE]);
+    expect(w.checked).toEqual([901, 901, 901]);
+    expect(outcome.dispatched).toBe(2);
+    expect(w.lines.filter((l) => l.includes("waits for integrate run 901"))).toHaveLength(2);
   });
 
   it("dispatches nothing for a cancelled leg, which left no artifact", async () => {

@@ -15,6 +15,13 @@
  * of every leg, so while legs work nearly every read is a full answer, a page of 100 jobs each.
  * The watch therefore reads less often the more pages its run's list has ({@link watchPollMs}):
  * at most {@link WATCH_BUDGET_PER_HOUR} requests an hour at the default 15 s, whatever the legs.
+ * It keeps one integrate run of its run in flight: every run of a mission ends in a publish job
+ * of the concurrency group `naruto-<mission>` (`queue: max`), which GitHub caps at 100 pending
+ * jobs and cancels any beyond; an integrate run per leg of a 256-leg run, each waiting for a
+ * runner behind the legs, would pile up there and the run's own publish, last in line, be
+ * cancelled. One in flight loses nothing: an integrate run takes every leg ended by the time its
+ * queue job reads, and a second one's queue job, built while the first publishes, would not be
+ * taken anyway (the queue head moved under it).
  * And it holds a runner: when for {@link STARVED_MS} no leg of its run has a runner while some
  * wait for one, the watch is the job keeping them waiting (a quota of one, a small self-hosted
  * pool), and it ends to give its runner back.
@@ -85,6 +92,8 @@ export async function watchMode(
   let failedReads = 0;
   const pollMs = watchPollMs(timing.pollMs, legs.size);
   let starvedMs = 0;
+  // The integrate run dispatched last, until GitHub shows it completed (null: none, or unknown).
+  let integrating: number | null = null;
   for (;;) {
     let jobs: WorkflowJob[];
     try {
@@ -117,10 +126,20 @@ export async function watchMode(
     }
     // A cancelled or skipped leg left no artifact: nothing of it to integrate.
     const fresh = ended.filter((j) => (j.conclusion === "success" || j.conclusion === "failure") && !taken.has(j.name));
-    if (fresh.length > 0) {
+    if (fresh.length > 0 && integrating !== null) {
+      const status = await deps.github.getRun({ runId: integrating }).then(
+        (run) => run.status,
+        () => null,
+      );
+      if (status === "completed") integrating = null;
+      else deps.log.info(`watch ${mission}: ${fresh.length} leg(s) ended; waits for integrate run ${integrating} (${status ?? "unread"}) before another`);
+    }
+    if (fresh.length > 0 && integrating === null) {
       const names = fresh.map((j) => legs.get(j.name) ?? j.name);
       try {
-        await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: integrateRunInputs(mission, input.runId) });
+        const started = await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: integrateRunInputs(mission, input.runId) });
+        // A server that gives no run id (GitHub Enterprise Server without run details): untracked.
+        integrating = started.runId;
         dispatched += 1;
         for (const j of fresh) taken.add(j.name);
         deps.log.info(
