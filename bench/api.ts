@@ -9,20 +9,46 @@
  * The naive way beside it is what the issue measured on the design before: one workflow run
  * per attempt and the App searching every stored mission for a run's (121 + 85·N calls).
  *
- * `NARUTO_BENCH_API_SIZES=4,16` measures fewer sizes (default 4,16,64,256; 256 takes long).
- * The App runs with its default tracking interval (5 s), as deployed.
+ * `NARUTO_BENCH_API_SIZES=4,16` measures fewer sizes (default 4,16,64,256; 256 takes long; empty:
+ * none). The App runs with its default tracking interval (5 s), as deployed.
+ *
+ * First, without the App: the watch job's requests counted against the `GITHUB_TOKEN`'s 1,000
+ * an hour per repository, at 16, 64 and 256 legs (`NARUTO_BENCH_API_WATCH_LEGS`), on legs whose
+ * steps move as a runner's do, beside the naive way (every page every 15 s): _watch-budget.ts.
  */
 import { performance } from "node:perf_hooks";
 import { missionIdFor } from "../src/github-driver/mission-id.ts";
 import { APP_CONFIG, withPlan } from "../test/e2e/support/app-checks.ts";
 import { apiCallsSince, independentPlan as plan } from "../test/e2e/support/api-calls.ts";
 import { MAINTAINER, REPO, startAppWorld, type AppWorld } from "../test/e2e/support/app-world.ts";
+import { measureWatch, naiveWatch, theWatch } from "./_watch-budget.ts";
 
 const SIZES = (process.env["NARUTO_BENCH_API_SIZES"] ?? "4,16,64,256")
   .split(",")
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
+const WATCH_LEGS = (process.env["NARUTO_BENCH_API_WATCH_LEGS"] ?? "16,64,256")
+  .split(",")
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 1);
 const STORED = 20;
+/** What a workflow's `GITHUB_TOKEN` may make in an hour, per repository, on github.com. */
+const TOKEN_PER_HOUR = 1_000;
+
+/** The watch job's counted requests an hour, and the naive way's on the same legs. */
+async function watchBudget(): Promise<void> {
+  for (const legs of WATCH_LEGS) {
+    const w = await measureWatch({ legs, watcher: theWatch });
+    const n = await measureWatch({ legs, watcher: naiveWatch });
+    const share = (perHour: number) => `${Math.round(perHour)}/h (${((100 * perHour) / TOKEN_PER_HOUR).toFixed(0)}% of ${TOKEN_PER_HOUR})`;
+    console.log(
+      `watch ${String(legs).padStart(3)} legs: ${share(w.perHour)} counted, ${w.peakHour} in its busiest hour; ${w.reads} reads over ${w.minutes.toFixed(0)} min, ${w.quietReads} of them all 304, ${w.dispatches} integrate runs, ${w.checks} checks of one; naive ${share(n.perHour)}, ${n.peakHour} in its busiest hour, ${n.reads} reads, ${n.dispatches} integrate runs; ratio ${(n.perHour / Math.max(1, w.perHour)).toFixed(2)}x`,
+    );
+    console.log(`bench api watch_requests_per_hour_${legs}=${Math.round(w.perHour)}`);
+    console.log(`bench api watch_busiest_hour_${legs}=${w.peakHour}`);
+    console.log(`bench api watch_ratio_vs_naive_${legs}=${(n.perHour / Math.max(1, w.perHour)).toFixed(2)}`);
+  }
+}
 
 const config = (parallel: number) => APP_CONFIG.replace("max_parallel: 4", `max_parallel: ${parallel}`);
 
@@ -109,6 +135,8 @@ async function mission(items: number, stored: number): Promise<Measured> {
 }
 
 export async function run(): Promise<void> {
+  await watchBudget();
+  if (SIZES.length === 0) return;
   const rows: Measured[] = [];
   for (const items of SIZES) {
     const m = await mission(items, 0);
