@@ -113,7 +113,14 @@ type Watcher = (input: { github: GitHubPort; runId: number; dispatch: DispatchIn
 /** naruto's watch job. */
 export const theWatch: Watcher = ({ github, runId, dispatch, sleep }) =>
   watchMode(
-    { github, workflow: "naruto.yml", ref: "main", log: process.env["NARUTO_BENCH_WATCH_LOG"] ? { ...recordingLog(), info: (m: string) => console.log(m), warning: (m: string) => console.log(m) } : recordingLog() },
+    {
+      github,
+      workflow: "naruto.yml",
+      ref: "main",
+      log: process.env["NARUTO_BENCH_WATCH_LOG"]
+        ? { ...recordingLog(), info: (m: string) => console.log(m), warning: (m: string) => console.log(m) }
+        : recordingLog(),
+    },
     { mission: MISSION, runId, dispatch },
     { pollMs: WATCH_BASE_POLL_MS, sleep },
   );
@@ -149,12 +156,21 @@ export async function measureWatch(input: { legs: number; watcher: Watcher; seed
       etags: createEtagCache(),
     });
     const items = Array.from({ length: input.legs }, (_, i) => ({ item: `f${i}`, attempt: 1 }));
-    const { runId } = await github.dispatchWorkflow({ workflow: "naruto.yml", ref: "main", inputs: { mission: MISSION, phase: "work", items: JSON.stringify(items) } });
+    const { runId } = await github.dispatchWorkflow({
+      workflow: "naruto.yml",
+      ref: "main",
+      inputs: { mission: MISSION, phase: "work", items: JSON.stringify(items) },
+    });
     if (runId === null) throw new Error("the fake gave no run id for the work run's dispatch");
     fake.setRunStatus(runId, { status: "in_progress" });
     fake.setJob(runId, { name: `plan ${MISSION}`, status: "completed", conclusion: "skipped" });
     fake.setJob(runId, { name: `watch ${MISSION}`, status: "in_progress", runner: "runner-watch" });
-    const pending = legTimeline(fake, runId, items.map((i) => workLegName(MISSION, i.item, i.attempt)), input.seed ?? 33);
+    const pending = legTimeline(
+      fake,
+      runId,
+      items.map((i) => workLegName(MISSION, i.item, i.attempt)),
+      input.seed ?? 33,
+    );
     const since = fake.requests.length;
     // Every request stamped with the virtual time it was made at.
     const stamped: { at: number; status: number; method: string; path: string }[] = [];
@@ -163,7 +179,8 @@ export async function measureWatch(input: { legs: number; watcher: Watcher; seed
     // An integrate run the watch dispatched runs its queue and publish jobs: done 2 minutes later.
     let dispatchesSeen = fake.dispatches.length;
     const stamp = () => {
-      for (const r of fake.requests.slice(taken)) if (r.kind === "rest" && r.user === "github-actions[bot]") stamped.push({ at: now, status: r.status, method: r.method, path: r.path });
+      for (const r of fake.requests.slice(taken))
+        if (r.kind === "rest" && r.user === "github-actions[bot]") stamped.push({ at: now, status: r.status, method: r.method, path: r.path });
       taken = fake.requests.length;
       for (const d of fake.dispatches.slice(dispatchesSeen)) {
         pending.push({ at: now + 10_000, apply: () => fake.setRunStatus(d.runId, { status: "in_progress" }) });

@@ -30,11 +30,7 @@ function job(name: string, status: "queued" | "in_progress" | "completed", concl
 }
 
 /** A port that answers each read of the jobs with the next list of `reads` (the last one again when they run out). */
-function world(
-  reads: readonly (WorkflowJob[] | Error)[],
-  dispatchFails: (Error | null)[] = [],
-  integrate: { runIds?: number[]; statuses?: string[] } = {},
-) {
+function world(reads: readonly (WorkflowJob[] | Error)[], dispatchFails: (Error | null)[] = [], integrate: { runIds?: number[]; statuses?: string[] } = {}) {
   const dispatched: DispatchInputs[] = [];
   const runIds = [...(integrate.runIds ?? [])];
   const runStatuses = [...(integrate.statuses ?? [])];

@@ -42,7 +42,11 @@ const REPO = "acme/ci";
 beforeAll(async () => {
   fake = await startFakeGitHub();
   fake.addUser("octo-maintainer", { permission: "write" });
-  await fake.createRepo({ owner: "acme", name: "ci", files: { "README.md": "# ci\n", ".github/workflows/ci.yml": CI, ".github/workflows/on-comment.yml": ON_COMMENT } });
+  await fake.createRepo({
+    owner: "acme",
+    name: "ci",
+    files: { "README.md": "# ci\n", ".github/workflows/ci.yml": CI, ".github/workflows/on-comment.yml": ON_COMMENT },
+  });
   fake.setRequiredChecks(REPO, "main", ["test"]);
   sim = await createActionsSimulator({ fake, repo: REPO, actionDir: fileURLToPath(new URL("../../../", import.meta.url)) });
   main = (await call("octo-maintainer", "GET", `/repos/${REPO}/git/ref/heads%2Fmain`)).object.sha;

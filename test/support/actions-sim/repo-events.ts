@@ -67,7 +67,15 @@ export function createRepoEventRunner(deps: {
       assertWebhookPayload({ event: "issue_comment", payload });
       for (const workflow of await workflowsAt(sha)) {
         if (!triggers(workflow.on, "issue_comment", payload)) continue;
-        const trigger: RunTrigger = { event: "issue_comment", payload, ref: `refs/heads/${repo.defaultBranch}`, sha, actor: event.actor.login, inputs: {}, fakeRunId: null };
+        const trigger: RunTrigger = {
+          event: "issue_comment",
+          payload,
+          ref: `refs/heads/${repo.defaultBranch}`,
+          sha,
+          actor: event.actor.login,
+          inputs: {},
+          fakeRunId: null,
+        };
         results.push(await deps.execute(trigger, workflow, null));
       }
       return results;
@@ -87,7 +95,15 @@ export function createRepoEventRunner(deps: {
       const action = event.action === null ? {} : { action: event.action };
       if (!triggers(workflow.on, event.event, action) || !branchMatches(workflow.on[event.event], base)) continue;
       const ref = event.event === "push" ? event.ref : `refs/pull/${event.pull ?? 0}/merge`;
-      const trigger: RunTrigger = { event: event.event, payload: await payloadOf(), ref, sha: event.after, actor: event.actor.login, inputs: {}, fakeRunId: null };
+      const trigger: RunTrigger = {
+        event: event.event,
+        payload: await payloadOf(),
+        ref,
+        sha: event.after,
+        actor: event.actor.login,
+        inputs: {},
+        fakeRunId: null,
+      };
       results.push(await deps.execute(trigger, workflow, event.after));
     }
     return results;

@@ -69,5 +69,12 @@ export function recordPullRequest(
  */
 export function recordComment(world: World, repo: RepoState, input: { comment: number; issue: number; principal: Principal }): void {
   const actor = actorOf(input.principal, world);
-  record(world, repo, { event: "issue_comment", action: "created", comment: input.comment, issue: input.issue, actor, startsWorkflows: startsWorkflows(input.principal) });
+  record(world, repo, {
+    event: "issue_comment",
+    action: "created",
+    comment: input.comment,
+    issue: input.issue,
+    actor,
+    startsWorkflows: startsWorkflows(input.principal),
+  });
 }
