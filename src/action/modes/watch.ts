@@ -12,9 +12,11 @@
  *
  * Its reads count against the repository's `GITHUB_TOKEN` budget (1,000 requests an hour on
  * github.com): they are conditional (ETags, main.ts), but a run's job list changes with every step
- * of every leg, so while legs work nearly every read is a full answer, a page of 100 jobs each.
+ * of every leg, so a page (100 jobs) holding a leg that moved is a full answer.
  * The watch therefore reads less often the more pages its run's list has ({@link watchPollMs}):
- * at most {@link WATCH_BUDGET_PER_HOUR} requests an hour at the default 15 s, whatever the legs.
+ * at most {@link WATCH_BUDGET_PER_HOUR} page reads an hour at the default 15 s, whatever the legs
+ * (`npm run bench -- api` measures what a run costs with its checks and dispatches).
+ *
  * It keeps one integrate run of its run in flight: every run of a mission ends in a publish job
  * of the concurrency group `naruto-<mission>` (`queue: max`), which GitHub caps at 100 pending
  * jobs and cancels any beyond; an integrate run per leg of a 256-leg run, each waiting for a
