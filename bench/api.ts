@@ -42,7 +42,7 @@ async function watchBudget(): Promise<void> {
     const n = await measureWatch({ legs, watcher: naiveWatch });
     const share = (perHour: number) => `${Math.round(perHour)}/h (${((100 * perHour) / TOKEN_PER_HOUR).toFixed(0)}% of ${TOKEN_PER_HOUR})`;
     console.log(
-      `watch ${String(legs).padStart(3)} legs: ${share(w.perHour)} counted, ${w.peakHour} in its busiest hour; ${w.reads} reads over ${w.minutes.toFixed(0)} min, ${w.quietReads} of them all 304, ${w.dispatches} integrate runs, ${w.checks} checks of one; naive ${share(n.perHour)}, ${n.peakHour} in its busiest hour, ${n.reads} reads, ${n.dispatches} integrate runs; ratio ${(n.perHour / Math.max(1, w.perHour)).toFixed(2)}x`,
+      `watch ${String(legs).padStart(3)} legs: ${share(w.perHour)} counted, ${w.peakHour} in its busiest hour; ${w.reads} reads over ${w.minutes.toFixed(0)} min, ${w.quietReads} of them all 304, ${w.dispatches} integrate runs, ${w.checks} checks of the one in flight; naive ${share(n.perHour)}, ${n.peakHour} in its busiest hour, ${n.reads} reads, ${n.dispatches} integrate runs; ratio ${(n.perHour / Math.max(1, w.perHour)).toFixed(2)}x`,
     );
     console.log(`bench api watch_requests_per_hour_${legs}=${Math.round(w.perHour)}`);
     console.log(`bench api watch_busiest_hour_${legs}=${w.peakHour}`);
