@@ -205,32 +205,57 @@ describe("publish takes the queue job's result only as it rebuilds it", () => {
     expect(await gitText(git, { args: ["rev-parse", `refs/heads/naruto/${id}^`], cwd: world.fake.repo(REPO).dir })).toBe(afterAlpha);
   });
 
-  // Known flaky when the slow suites run side by side (beta ended integrated in 2 of 3 full
-  // runs of test:slow on 2 cores, never alone): retried until the cause is found.
-  it("asks for an integrate-only run when an integrate run lost the race too", { timeout: 180_000, retry: 2 }, async () => {
+  /**
+   * The integrate run the App started when beta's leg ended: its queue job takes both legs and
+   * reads the queue before alpha's own work run publishes alpha; then its publish. Queue commits
+   * are the same bytes whenever the same checkpoints go onto the same head in the same second
+   * (the committer line holds the queue job's clock, in seconds): each queue job's clock is given.
+   */
+  async function integrateRunAfterAlpha(clocks: { integrate: number; alpha: number }) {
     const id = await started(["alpha", "beta"]);
     const run = runIdOf((await world.mission(id)).items[0]?.attempts[0]?.runner ?? null)!;
     const alpha = await worked(id, "alpha");
     const beta = await worked(id, "beta");
-    // The integrate run the App started when beta's leg ended reads the queue before alpha's publishes.
     const integrate = { phase: "integrate" as const, items: [], run };
-    const betaQueue = await world.job("queue", { checkout: "main" });
+    const betaQueue = await world.job("queue", { checkout: "main", now: () => new Date(clocks.integrate) });
     const { prepareQueue } = await import("../../src/action/modes/queue.ts");
     await prepareQueue(betaQueue.deps, { mission: id, dispatch: integrate });
     await world.agentStep(betaQueue);
     await world.upload(betaQueue, beta, "naruto-queue");
-    await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, alpha);
+    await world.integrate(id, { phase: "work", items: [{ item: "alpha", attempt: 1 }] }, alpha, { now: () => new Date(clocks.alpha) });
 
     const dispatches = world.fake.dispatches.length;
     const publish = await world.job("publish", { checkout: "main" });
     const { publishMode } = await import("../../src/action/modes/publish.ts");
     await publishMode(publish.deps, { mission: id, artifacts: beta, dispatch: integrate });
-    const mission = await world.mission(id);
+    return { id, mission: await world.mission(id), record: await readRecord(beta), dispatched: world.fake.dispatches.slice(dispatches).map((d) => d.inputs) };
+  }
+
+  it("asks for an integrate-only run when an integrate run lost the race too", { timeout: 180_000 }, async () => {
+    // alpha's run a second later: its queue commit for alpha is not the one the integrate run built beta on.
+    const now = Date.now();
+    const { id, mission, record, dispatched } = await integrateRunAfterAlpha({ integrate: now - 1000, alpha: now });
     expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([
       ["alpha", "integrated"],
       ["beta", "integrating"],
     ]);
-    expect(world.fake.dispatches.slice(dispatches).map((d) => d.inputs)).toEqual([{ mission: id, phase: "work", items: "[]", run: "" }]);
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(mission.queue.head);
+    expect(mission.queue.head).not.toBe(record.head);
+    expect(dispatched).toEqual([{ mission: id, phase: "work", items: "[]", run: "" }]);
+  });
+
+  it("takes an integrate run's result when the run that won the race wrote the very queue commits it built on", { timeout: 180_000 }, async () => {
+    // Both queue jobs in the same second: alpha's queue commit is the integrate run's, and so is
+    // beta's on it, which the integrate run verified: nothing is built again.
+    const now = Date.now();
+    const { id, mission, record, dispatched } = await integrateRunAfterAlpha({ integrate: now, alpha: now });
+    expect(mission.items.map((i) => [i.id, i.attempts.at(-1)?.status])).toEqual([
+      ["alpha", "integrated"],
+      ["beta", "integrated"],
+    ]);
+    expect(mission.queue.head).toBe(record.head);
+    expect(await world.ref(`refs/heads/naruto/${id}`)).toBe(record.head);
+    expect(dispatched.map((d) => d["phase"])).toEqual(["review"]);
   });
 });
 
