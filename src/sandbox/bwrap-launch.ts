@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { bwrapArgs, type BwrapChannels, type BwrapSetup } from "./bwrap.ts";
 import { killProcessesWithEnv, newTrackingValue, TRACKING_ENV } from "./leftovers.ts";
-import { watchLimits } from "./limit-watch.ts";
+import { ceilingHit, watchLimits, type LimitWatch } from "./limit-watch.ts";
 import { DEFAULT_LIMITS, SIGXFSZ_EXIT, type LimitHit } from "./limits.ts";
 import type { Attachment, Launch } from "./run-process.ts";
 import type { SandboxRun } from "./sandbox.ts";
@@ -37,6 +37,7 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
   const tracking = newTrackingValue();
   const env = { ...request.env, HOME: request.workDir.home, TMPDIR: "/tmp", [TRACKING_ENV]: tracking };
   const channels = net === null ? SHARED : OWN;
+  let watch: LimitWatch | null = null;
   const inner = bwrapArgs(request, setup, channels);
   const args =
     net === null ? inner : outerLayer({ bwrap: input.binary, ip: net.ip, blocked: blockedDestinations(), pidFd: OUTER_PID, inner, root: setup.user !== null });
@@ -51,7 +52,6 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
       for (let fd = 3; fd <= 6; fd++) pipe(fd)?.destroy();
       await slirp?.stop();
     };
-    let watch: { stop(): void } | null = null;
     if (channels.network === "own" && net !== null) {
       pipe(channels.resolv)?.end(RESOLV_CONF);
       const outer = await readPid(pipe(OUTER_PID) as Readable, child, PID_LINE);
@@ -89,7 +89,8 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
     sweep,
     channels: channels.network === "own" ? 4 : 1,
     attach,
-    // bwrap ends with 128 + the signal that ended the command: SIGXFSZ is the file size limit.
-    ended: (exitCode) => (exitCode === SIGXFSZ_EXIT ? { limit: "file_size", of: limits.fileSize } : null),
+    // bwrap ends with 128 + the signal that ended the command: SIGXFSZ is the file size limit; a
+    // failure right after the watch saw memory past half the limit is the memory limit's ceiling.
+    ended: (exitCode) => (exitCode === SIGXFSZ_EXIT ? { limit: "file_size", of: limits.fileSize } : ceilingHit(watch?.last() ?? null, exitCode, limits)),
   };
 }

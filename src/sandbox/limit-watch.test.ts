@@ -4,7 +4,7 @@
  * (before the sandbox has its own) for the sandbox's.
  */
 import { describe, expect, it } from "vitest";
-import { judge, nextDelay, sample, watchLimits, type WatchFs } from "./limit-watch.ts";
+import { ceilingHit, judge, nextDelay, sample, watchLimits, type WatchFs } from "./limit-watch.ts";
 import type { LimitHit, SandboxLimits } from "./limits.ts";
 
 const LIMITS: SandboxLimits = { processes: 64, memory: 128 * 1024 ** 2, fileSize: 16 * 1024 ** 2, tmp: 1024 ** 2 };
@@ -64,7 +64,7 @@ describe("judge", () => {
     ],
     [
       { tasks: 3, memory: LIMITS.memory + 1 },
-      { limit: "memory", of: LIMITS.memory, seen: LIMITS.memory + 1 },
+      { limit: "memory", of: LIMITS.memory, seen: LIMITS.memory + 1, by: "watch" },
     ],
   ] as const)("%o → %o", (seen, hit) => {
     expect(judge(seen, LIMITS)).toEqual(hit);
@@ -82,7 +82,46 @@ describe("nextDelay", () => {
   });
 });
 
+describe("ceilingHit", () => {
+  const MiB = 1024 ** 2;
+  const looks = (before: number | null, seen: number) => ({
+    seen: { tasks: 3, memory: seen * MiB },
+    before: before === null ? null : { tasks: 3, memory: before * MiB },
+  });
+
+  it("names the memory limit when a run fails right after its memory was seen growing past half the limit", () => {
+    // A hog at 640 MiB/s seen at 100 MiB, then refused at 256 MiB (RLIMIT_DATA): Node aborts.
+    expect(ceilingHit(looks(80, 100), 134, LIMITS)).toEqual({ limit: "memory", of: LIMITS.memory, seen: 100 * MiB, by: "ceiling" });
+    expect(ceilingHit(looks(60, 65), 1, LIMITS)?.limit).toBe("memory");
+  });
+
+  it("names nothing for a success, a failure below half the limit, memory that stood still or shrank, or a single look", () => {
+    expect(ceilingHit(looks(80, 100), 0, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(80, 100), null, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(40, 64), 134, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(100, 100), 1, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(120, 100), 1, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(null, 100), 134, LIMITS)).toBeNull();
+    expect(ceilingHit(null, 134, LIMITS)).toBeNull();
+  });
+});
+
 describe("watchLimits", () => {
+  it("keeps its last two looks, for how a run that ended by itself ended", async () => {
+    let rss = 1000;
+    const watch = watchLimits({
+      sandbox: { pid: 500 },
+      limits: LIMITS,
+      onHit: () => undefined,
+      fs: fakeProc(() => ({ "1": { threads: 1, rssKb: (rss += 1000) } })),
+    });
+    expect(watch.last()).toBeNull();
+    for (let waited = 0; waited < 5000 && (watch.last()?.before ?? null) === null; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    watch.stop();
+    const last = watch.last();
+    expect(last?.before?.memory).toBeLessThan(last?.seen.memory ?? 0);
+  });
+
   it("stops the run once, when its processes reach the limit", async () => {
     let processes: Record<string, { threads: number }> = { "1": { threads: 1 } };
     const hits: LimitHit[] = [];

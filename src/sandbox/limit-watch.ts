@@ -8,7 +8,7 @@
  * writes gigabytes a second, and the kernel's own per-process ceiling (`RLIMIT_DATA`, twice the
  * limit) is there for what grows faster than the watch looks.
  */
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { LimitHit, SandboxLimits } from "./limits.ts";
 
 /** What one look saw, summed over the sandbox's processes. */
@@ -25,7 +25,18 @@ export interface WatchFs {
   readonly readlink: (path: string) => Promise<string>;
 }
 
-const realFs: WatchFs = { readdir: (p) => readdir(p), readFile: (p) => readFile(p, "utf8"), readlink: (p) => readlink(p) };
+/**
+ * `/proc` is read synchronously: each file is made by the kernel as it is read, in microseconds,
+ * while an asynchronous read waits its turn in libuv's four threads behind naruto's other file
+ * work. Measured under load (hostile-limits), looks that waited there took up to 370 ms, time
+ * enough for a hog to grow from its limit to the RLIMIT_DATA ceiling at twice it before the look
+ * ended; read at once, at most 76 ms.
+ */
+const realFs: WatchFs = {
+  readdir: async (p) => readdirSync(p),
+  readFile: async (p) => readFileSync(p, "utf8"),
+  readlink: async (p) => readlinkSync(p),
+};
 
 /** Where to look: the sandbox's pid 1, as naruto sees it. */
 export interface Sandboxed {
@@ -73,7 +84,7 @@ function field(status: string, name: string): number | null {
 /** The limit a sample reached, if any. */
 export function judge(seen: Sample, limits: SandboxLimits): LimitHit | null {
   if (seen.tasks >= limits.processes) return { limit: "processes", of: limits.processes, seen: seen.tasks };
-  if (seen.memory > limits.memory) return { limit: "memory", of: limits.memory, seen: seen.memory };
+  if (seen.memory > limits.memory) return { limit: "memory", of: limits.memory, seen: seen.memory, by: "watch" };
   return null;
 }
 
@@ -93,6 +104,29 @@ export function nextDelay(seen: Sample, limits: SandboxLimits, looks: number): n
 
 export interface LimitWatch {
   stop(): void;
+  /** What the latest two looks saw (null before the first): how near a limit the run was when it was last seen. */
+  last(): LastLooks | null;
+}
+
+export interface LastLooks {
+  readonly seen: Sample;
+  readonly before: Sample | null;
+}
+
+/**
+ * A run that ended on its own, failing, right after the watch saw its memory growing past half the
+ * limit: the memory limit, reached at the kernel's per-process ceiling (`RLIMIT_DATA`, twice the
+ * limit). Past half the limit the watch looks every 20 ms, so memory seen growing there that ends
+ * the run before the next look grew faster than the watch looks, which is what the ceiling is
+ * for: an allocation past it was refused and that ended the run (a Node process aborts, exit 134;
+ * others exit as they do when memory is refused). null for every other end, and for a run that
+ * failed while its memory stood still or shrank.
+ */
+export function ceilingHit(last: LastLooks | null, exitCode: number | null, limits: SandboxLimits): LimitHit | null {
+  if (last === null || last.before === null || exitCode === null || exitCode === 0) return null;
+  const { seen, before } = last;
+  if (seen.memory * 2 <= limits.memory || seen.memory <= before.memory) return null;
+  return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
 }
 
 /** Watches `sandbox` until it is gone or the watch is stopped; calls `onHit` once. */
@@ -105,6 +139,7 @@ export function watchLimits(options: {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let looks = 0;
+  let last: LastLooks | null = null;
   const look = async () => {
     const seen = await sample(options.sandbox, options.fs);
     if (stopped || seen === null) return;
@@ -112,6 +147,7 @@ export function watchLimits(options: {
       timer = setTimeout(() => void look(), FAST_MS);
       return;
     }
+    last = { seen, before: last?.seen ?? null };
     const hit = judge(seen, options.limits);
     if (hit !== null) {
       stopped = true;
@@ -126,5 +162,6 @@ export function watchLimits(options: {
       stopped = true;
       if (timer !== null) clearTimeout(timer);
     },
+    last: () => last,
   };
 }

@@ -10,7 +10,9 @@
  * - **memory** — naruto adds up the private memory resident in the sandbox's processes
  *   (limit-watch.ts) and stops the run when it passes the limit; no one process may commit more
  *   than twice the limit (`RLIMIT_DATA`), so a single giant allocation fails at once instead of
- *   outrunning the watch. `/tmp` and `/dev/shm` are memory too: each is a tmpfs of `tmp` bytes.
+ *   outrunning the watch. A run that grows from past half the limit to that ceiling between two
+ *   looks, and fails there, reached the memory limit too, and says so (limit-watch.ts,
+ *   `ceilingHit`). `/tmp` and `/dev/shm` are memory too: each is a tmpfs of `tmp` bytes.
  * - **file size** — `RLIMIT_FSIZE`: a write past it fails and sends SIGXFSZ, which ends the
  *   writer unless it ignores the signal (Node and Python do, and see `EFBIG`). A run whose command
  *   SIGXFSZ ended reports the limit. In the work tree, a file cut at the limit is larger than
@@ -39,7 +41,17 @@ export const DEFAULT_LIMITS: SandboxLimits = { processes: 1024, memory: 8 * 1024
 /** A limit a run reached; it ended the run. */
 export type LimitHit =
   | { readonly limit: "processes"; readonly of: number; readonly seen: number }
-  | { readonly limit: "memory"; readonly of: number; readonly seen: number }
+  | {
+      readonly limit: "memory";
+      readonly of: number;
+      readonly seen: number;
+      /**
+       * `watch`: naruto saw `seen` past the limit and stopped the run; `ceiling`: the run ended at
+       * the per-process ceiling (`RLIMIT_DATA`) right after naruto saw `seen`, past half the limit
+       * (limit-watch.ts, `ceilingHit`).
+       */
+      readonly by: "watch" | "ceiling";
+    }
   | { readonly limit: "file_size"; readonly of: number };
 
 /** The config field that sets each limit, for messages. */
@@ -66,6 +78,8 @@ export function describeLimitHit(hit: LimitHit, who = "the agent"): string {
     case "processes":
       return `${who} reached its process limit (${field}: ${hit.of}; it had ${hit.seen} processes and threads): ${raise}`;
     case "memory":
+      if (hit.by === "ceiling")
+        return `${who} reached its memory limit (${field}: ${formatSize(hit.of)}; its processes held ${gib(hit.seen)} when naruto last looked and grew on faster than it looks: the kernel refused memory past twice the limit, each process's ceiling, and that ended it): if the work needs more, raise ${field} in .github/naruto.yml`;
       return `${who} reached its memory limit (${field}: ${formatSize(hit.of)}; its processes held ${gib(hit.seen)}): ${raise}`;
     case "file_size":
       return `${who} reached its file size limit (${field}: ${formatSize(hit.of)}): a file it wrote grew past it and SIGXFSZ ended it; if the work needs larger files, raise ${field} in .github/naruto.yml`;

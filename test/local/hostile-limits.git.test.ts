@@ -44,13 +44,16 @@ async function setup(user: typeof NOBODY | null): Promise<Setup> {
     default: { command: fakeAgentCommand("edit"), read },
     "fork-bomb": { command: `${limits} fork-bomb 400`, read },
     "memory-hog": { command: `${limits} memory-hog 512`, read },
+    // 640 MiB a second: from its limit to the RLIMIT_DATA backstop at twice it in 200 ms, which a
+    // late watch (a loaded machine) misses: the backstop ends it, and that is the memory limit too.
+    "fast-memory-hog": { command: `${limits} memory-hog 512 640`, read },
     // The edit first, then a file that never ends (256 MiB where nothing stops it).
     "huge-file": { command: `${fakeAgentCommand("edit")} && exec dd if=/dev/zero of="$HOME/huge.bin" bs=1M count=256 status=none`, read },
   };
-  const config = { version: 1, agents, limits: { max_parallel: 4, max_attempts: 1, item_timeout: "2m", ...LIMITS } };
+  const config = { version: 1, agents, limits: { max_parallel: 5, max_attempts: 1, item_timeout: "2m", ...LIMITS } };
   await repo.commit("naruto config", { ".github/naruto.yml": JSON.stringify(config) });
   const items = [
-    ...["fork-bomb", "memory-hog", "huge-file"].map((a) => ({ id: a, title: a, agent: a, writes: [`src/${a}/`] })),
+    ...["fork-bomb", "memory-hog", "fast-memory-hog", "huge-file"].map((a) => ({ id: a, title: a, agent: a, writes: [`src/${a}/`] })),
     { id: "bystander", title: "honest work", writes: ["src/bystander/"] },
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "hostile limits", items }));
@@ -89,6 +92,8 @@ describe.skipIf(bwrapSkipReason !== null)(`per-agent limits in the sandbox${bwra
       expect(reason("fork-bomb")).toMatch(/^the agent reached its process limit \(limits\.agent_processes: 64; /);
       expect(itemOf(m, "memory-hog").status).toBe("failed");
       expect(reason("memory-hog")).toMatch(/^the agent reached its memory limit \(limits\.agent_memory: 128MiB; /);
+      expect(itemOf(m, "fast-memory-hog").status).toBe("failed");
+      expect(reason("fast-memory-hog")).toMatch(/^the agent reached its memory limit \(limits\.agent_memory: 128MiB; /);
       expect(itemOf(m, "huge-file").status).toBe("failed");
       expect(reason("huge-file")).toMatch(/^the agent reached its file size limit \(limits\.agent_file_size: 16MiB\)/);
       expect(itemOf(m, "bystander").status).toBe("integrated");

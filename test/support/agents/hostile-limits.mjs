@@ -5,8 +5,8 @@
 // - `fork-bomb N`: starts processes until it has N of them (default 400), trying again whenever
 //   the system refuses one, as a fork bomb does (bounded, so that on a machine without limits it
 //   ends by itself);
-// - `memory-hog MIB`: takes memory 16 MiB at a time, every byte written, until it holds MIB
-//   (default 512).
+// - `memory-hog MIB [RATE]`: takes memory 16 MiB at a time, every byte written, until it holds MIB
+//   (default 512), at RATE MiB a second (default 160; 0: as fast as it can).
 //
 // It then says what it got in its result summary ("ATTACK: did …") and exits; what it started
 // dies with its sandbox.
@@ -15,6 +15,7 @@ import { editAndReport, sleep } from "./fake-lib.mjs";
 
 const attack = process.argv[2] ?? "";
 const amount = Number(process.argv[3] ?? (attack === "fork-bomb" ? 400 : 512));
+const rate = Number(process.argv[4] ?? 160);
 
 async function forkBomb() {
   let started = 0;
@@ -34,10 +35,9 @@ async function memoryHog() {
   const held = [];
   while (held.length * 16 < amount) {
     held.push(Buffer.alloc(16 * 1024 * 1024, held.length + 1));
-    // 160 MiB a second: past its limit the watch looks every 20 ms, but on a loaded machine its
-    // timer can be late by more than the 200 ms a faster hog needs from the limit to the RLIMIT_DATA
-    // backstop at twice it, which then ends it as a crash (exit 134) rather than by name.
-    await sleep(100);
+    // At 160 MiB a second the watch, which looks every 20 ms past half the limit, sees it past the
+    // limit even when late; a faster hog can reach the RLIMIT_DATA backstop (twice the limit) first.
+    if (rate > 0) await sleep((16 * 1000) / rate);
   }
   return `held ${held.length * 16} MiB`;
 }
