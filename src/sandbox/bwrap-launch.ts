@@ -91,6 +91,6 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
     attach,
     // bwrap ends with 128 + the signal that ended the command: SIGXFSZ is the file size limit; a
     // failure right after the watch saw memory past half the limit is the memory limit's ceiling.
-    ended: (exitCode) => (exitCode === SIGXFSZ_EXIT ? { limit: "file_size", of: limits.fileSize } : ceilingHit(watch?.last() ?? null, exitCode, limits)),
+    ended: (exitCode) => (exitCode === SIGXFSZ_EXIT ? { limit: "file_size", of: limits.fileSize } : ceilingHit(watch?.last() ?? [], exitCode, limits)),
   };
 }

@@ -204,6 +204,21 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
     expect(describeLimitHit(huge.run.limit!)).toMatch(/^the agent reached its file size limit \(limits\.agent_file_size: 1MiB\)/);
   });
 
+  it("names the memory limit when a process seen past half of it is ended at its ceiling (RLIMIT_DATA, twice the limit)", async () => {
+    const MiB = 1024 ** 2;
+    const limits = { ...DEFAULT_LIMITS, memory: 256 * MiB };
+    // 160 MiB a MiB at a time, so that the watch sees it past half the limit (and under it), then
+    // one allocation past the ceiling of 512 MiB, faster than any look: refused, the process ends.
+    const grow = `const held = []; const step = () => { for (let i = 0; i < 4; i++) held.push(Buffer.alloc(1 << 20, 1)); if (held.length < 160) setTimeout(step, 10); else setTimeout(() => { held.push(Buffer.alloc(600 << 20, 1)); console.log("not refused"); }, 200); }; step();`;
+    const { run } = await contained(`exec ${JSON.stringify(process.execPath)} -e '${grow}'`, { limits });
+    expect(run.output).not.toContain("not refused");
+    expect(run.exitCode).not.toBe(0);
+    expect(run.limit).toMatchObject({ limit: "memory", of: limits.memory, by: "ceiling" });
+    expect(describeLimitHit(run.limit!)).toMatch(
+      /^the agent reached its memory limit \(limits\.agent_memory: 256MiB; its processes held \d+ MiB when naruto last looked/,
+    );
+  });
+
   it("reads the start commit's objects but cannot write them", async () => {
     const objects = await mkdtemp(join(tmpdir(), "naruto-objects-"));
     cleanup.push(() => rm(objects, { recursive: true, force: true }));

@@ -84,30 +84,30 @@ describe("nextDelay", () => {
 
 describe("ceilingHit", () => {
   const MiB = 1024 ** 2;
-  const looks = (before: number | null, seen: number) => ({
-    seen: { tasks: 3, memory: seen * MiB },
-    before: before === null ? null : { tasks: 3, memory: before * MiB },
-  });
+  const looks = (...mib: number[]) => mib.map((m) => ({ tasks: 3, memory: m * MiB }));
 
-  it("names the memory limit when a run fails right after its memory was seen growing past half the limit", () => {
+  it("names the memory limit when a run fails right after its memory was seen past half the limit, not falling", () => {
     // A hog at 640 MiB/s seen at 100 MiB, then refused at 256 MiB (RLIMIT_DATA): Node aborts.
     expect(ceilingHit(looks(80, 100), 134, LIMITS)).toEqual({ limit: "memory", of: LIMITS.memory, seen: 100 * MiB, by: "ceiling" });
     expect(ceilingHit(looks(60, 65), 1, LIMITS)?.limit).toBe("memory");
+    expect(ceilingHit(looks(100, 100), 1, LIMITS)?.limit).toBe("memory");
+    // The latest look came after the hog had ended (its sandbox's pid 1 still there): the one before counts.
+    expect(ceilingHit(looks(90, 110, 0.2), 1, LIMITS)).toEqual({ limit: "memory", of: LIMITS.memory, seen: 110 * MiB, by: "ceiling" });
   });
 
-  it("names nothing for a success, a failure below half the limit, memory that stood still or shrank, or a single look", () => {
+  it("names nothing for a success, a failure below half the limit or while memory fell, or after a single look", () => {
     expect(ceilingHit(looks(80, 100), 0, LIMITS)).toBeNull();
     expect(ceilingHit(looks(80, 100), null, LIMITS)).toBeNull();
     expect(ceilingHit(looks(40, 64), 134, LIMITS)).toBeNull();
-    expect(ceilingHit(looks(100, 100), 1, LIMITS)).toBeNull();
     expect(ceilingHit(looks(120, 100), 1, LIMITS)).toBeNull();
-    expect(ceilingHit(looks(null, 100), 134, LIMITS)).toBeNull();
-    expect(ceilingHit(null, 134, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(100), 134, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(), 134, LIMITS)).toBeNull();
+    expect(ceilingHit(looks(110, 90, 0.2), 1, LIMITS)).toBeNull();
   });
 });
 
 describe("watchLimits", () => {
-  it("keeps its last two looks, for how a run that ended by itself ended", async () => {
+  it("keeps its last three looks, for how a run that ended by itself ended", async () => {
     let rss = 1000;
     const watch = watchLimits({
       sandbox: { pid: 500 },
@@ -115,11 +115,13 @@ describe("watchLimits", () => {
       onHit: () => undefined,
       fs: fakeProc(() => ({ "1": { threads: 1, rssKb: (rss += 1000) } })),
     });
-    expect(watch.last()).toBeNull();
-    for (let waited = 0; waited < 5000 && (watch.last()?.before ?? null) === null; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(watch.last()).toEqual([]);
+    for (let waited = 0; waited < 5000 && watch.last().length < 3; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
     watch.stop();
-    const last = watch.last();
-    expect(last?.before?.memory).toBeLessThan(last?.seen.memory ?? 0);
+    const memory = watch.last().map((l) => l.memory);
+    expect(memory).toHaveLength(3);
+    expect(memory).toEqual([...memory].sort((a, b) => a - b));
   });
 
   it("stops the run once, when its processes reach the limit", async () => {

@@ -104,29 +104,30 @@ export function nextDelay(seen: Sample, limits: SandboxLimits, looks: number): n
 
 export interface LimitWatch {
   stop(): void;
-  /** What the latest two looks saw (null before the first): how near a limit the run was when it was last seen. */
-  last(): LastLooks | null;
-}
-
-export interface LastLooks {
-  readonly seen: Sample;
-  readonly before: Sample | null;
+  /** What the latest three looks saw, oldest first: how near a limit the run was when it was last seen. */
+  last(): readonly Sample[];
 }
 
 /**
- * A run that ended on its own, failing, right after the watch saw its memory growing past half the
- * limit: the memory limit, reached at the kernel's per-process ceiling (`RLIMIT_DATA`, twice the
- * limit). Past half the limit the watch looks every 20 ms, so memory seen growing there that ends
- * the run before the next look grew faster than the watch looks, which is what the ceiling is
- * for: an allocation past it was refused and that ended the run (a Node process aborts, exit 134;
- * others exit as they do when memory is refused). null for every other end, and for a run that
- * failed while its memory stood still or shrank.
+ * A run that ended on its own, failing, right after the watch saw its memory past half the limit
+ * and not falling: the memory limit, reached at the kernel's per-process ceiling (`RLIMIT_DATA`,
+ * twice the limit). Past half the limit the watch looks every 20 ms, so memory seen there that
+ * ends the run before the next look grew faster than the watch looks, which is what the ceiling
+ * is for: an allocation past it was refused and that ended the run (a Node process aborts, exit
+ * 134; others exit as they do when memory is refused). The look that counts is the latest, or the
+ * one before it when the latest came after the process had ended (the sandbox's pid 1 outlives
+ * its command a moment). null for every other end, and for a run that failed while its memory was
+ * falling.
  */
-export function ceilingHit(last: LastLooks | null, exitCode: number | null, limits: SandboxLimits): LimitHit | null {
-  if (last === null || last.before === null || exitCode === null || exitCode === 0) return null;
-  const { seen, before } = last;
-  if (seen.memory * 2 <= limits.memory || seen.memory <= before.memory) return null;
-  return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
+export function ceilingHit(looks: readonly Sample[], exitCode: number | null, limits: SandboxLimits): LimitHit | null {
+  if (exitCode === null || exitCode === 0) return null;
+  for (const i of [looks.length - 1, looks.length - 2]) {
+    const seen = looks[i];
+    const before = looks[i - 1];
+    if (seen === undefined || before === undefined) continue;
+    if (seen.memory * 2 > limits.memory && seen.memory >= before.memory) return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
+  }
+  return null;
 }
 
 /** Watches `sandbox` until it is gone or the watch is stopped; calls `onHit` once. */
@@ -139,7 +140,7 @@ export function watchLimits(options: {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let looks = 0;
-  let last: LastLooks | null = null;
+  const last: Sample[] = [];
   const look = async () => {
     const seen = await sample(options.sandbox, options.fs);
     if (stopped || seen === null) return;
@@ -147,7 +148,7 @@ export function watchLimits(options: {
       timer = setTimeout(() => void look(), FAST_MS);
       return;
     }
-    last = { seen, before: last?.seen ?? null };
+    if (last.push(seen) > 3) last.shift();
     const hit = judge(seen, options.limits);
     if (hit !== null) {
       stopped = true;

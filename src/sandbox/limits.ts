@@ -10,9 +10,9 @@
  * - **memory** — naruto adds up the private memory resident in the sandbox's processes
  *   (limit-watch.ts) and stops the run when it passes the limit; no one process may commit more
  *   than twice the limit (`RLIMIT_DATA`), so a single giant allocation fails at once instead of
- *   outrunning the watch. A run that grows from past half the limit to that ceiling between two
- *   looks, and fails there, reached the memory limit too, and says so (limit-watch.ts,
- *   `ceilingHit`). `/tmp` and `/dev/shm` are memory too: each is a tmpfs of `tmp` bytes.
+ *   outrunning the watch. A run that fails right after the watch saw its memory past half the
+ *   limit (and not falling) grew to that ceiling between two looks: it reached the memory limit
+ *   too, and says so (limit-watch.ts, `ceilingHit`). `/tmp` and `/dev/shm` are memory too: each is a tmpfs of `tmp` bytes.
  * - **file size** — `RLIMIT_FSIZE`: a write past it fails and sends SIGXFSZ, which ends the
  *   writer unless it ignores the signal (Node and Python do, and see `EFBIG`). A run whose command
  *   SIGXFSZ ended reports the limit. In the work tree, a file cut at the limit is larger than
