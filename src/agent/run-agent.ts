@@ -10,6 +10,7 @@ import {
   type SandboxRun,
 } from "../sandbox/index.ts";
 import { buildAgentEnv, type AttemptVars } from "./agent-env.ts";
+import { agentEndpoints } from "./endpoints.ts";
 import { parseAgentResult, type AgentResult } from "./agent-result.ts";
 import { createRedactingStream, createRedactor, secretValues, type Redactor } from "../redact/index.ts";
 
@@ -117,7 +118,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRun> {
   let raw: ProcessRun;
   try {
     const outputs = [resultFile, ...(planFile === null ? [] : [planFile])];
-    raw = await sandbox.run({ ...request, env, outputs, ...(stream === null ? {} : { onOutput: (chunk: Buffer) => stream.push(chunk) }) });
+    const reach = request.network === true ? await agentEndpoints(env) : [];
+    raw = await sandbox.run({ ...request, env, outputs, reach, ...(stream === null ? {} : { onOutput: (chunk: Buffer) => stream.push(chunk) }) });
   } finally {
     stream?.end();
   }

@@ -12,6 +12,7 @@ import { killProcessesWithEnv, newTrackingValue, TRACKING_ENV } from "./leftover
 import { ceilingHit, watchLimits, type LimitWatch } from "./limit-watch.ts";
 import { DEFAULT_LIMITS, SIGXFSZ_EXIT, type LimitHit } from "./limits.ts";
 import type { Attachment, Launch } from "./run-process.ts";
+import { HOST_NETWORK_FIX, type RelaySpec } from "./reach.ts";
 import type { SandboxRun } from "./sandbox.ts";
 import { blockedDestinations, BWRAP_INFO, outerLayer, PID_LINE, readPid, RESOLV_CONF, startSlirp, type SlirpRun, type UserNet } from "./user-net.ts";
 
@@ -19,6 +20,8 @@ import { blockedDestinations, BWRAP_INFO, outerLayer, PID_LINE, readPid, RESOLV_
 const SHARED: BwrapChannels = { info: 3, network: "shared" };
 const OUTER_PID = 3;
 const OWN: BwrapChannels = { info: 4, network: "own", block: 5, resolv: 6 };
+/** The relay's exit pipe (reach.ts): it ends when naruto closes its end. */
+const RELAY_EXIT = 7;
 
 export interface BwrapLaunchInput {
   readonly binary: string;
@@ -26,6 +29,8 @@ export interface BwrapLaunchInput {
   readonly setup: BwrapSetup;
   /** The command's own network; null: the host's (or none, with `network: false`). */
   readonly net: UserNet | null;
+  /** The endpoints carried into the command's own network (reach.ts), or none. */
+  readonly relay?: RelaySpec | null;
   readonly kill?: (pid: number, signal: NodeJS.Signals) => void;
 }
 
@@ -40,22 +45,33 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
   let watch: LimitWatch | null = null;
   const inner = bwrapArgs(request, setup, channels);
   const args =
-    net === null ? inner : outerLayer({ bwrap: input.binary, ip: net.ip, blocked: blockedDestinations(), pidFd: OUTER_PID, inner, root: setup.user !== null });
+    net === null
+      ? inner
+      : outerLayer({
+          bwrap: input.binary,
+          ip: net.ip,
+          blocked: blockedDestinations(),
+          pidFd: OUTER_PID,
+          inner,
+          root: setup.user !== null,
+          relay: input.relay ? { spec: input.relay, exitFd: RELAY_EXIT } : null,
+        });
 
   const attach = async (child: ChildProcess, stop: (hit: LimitHit) => void): Promise<Attachment> => {
     const pipe = (fd: number) => child.stdio[fd] as (Readable & Writable) | null | undefined;
     // A bwrap that ended early closes its ends: what is written then is lost, and that is all.
-    for (let fd = 3; fd <= 6; fd++) pipe(fd)?.on("error", () => undefined);
+    for (let fd = 3; fd <= RELAY_EXIT; fd++) pipe(fd)?.on("error", () => undefined);
     let slirp: SlirpRun | null = null;
     const detach = async () => {
       watch?.stop();
-      for (let fd = 3; fd <= 6; fd++) pipe(fd)?.destroy();
+      for (let fd = 3; fd <= RELAY_EXIT; fd++) pipe(fd)?.destroy();
       await slirp?.stop();
     };
     if (channels.network === "own" && net !== null) {
       pipe(channels.resolv)?.end(RESOLV_CONF);
       const outer = await readPid(pipe(OUTER_PID) as Readable, child, PID_LINE);
-      if (outer === null) return { failed: null, detach };
+      // A relay that could not listen ended the outer layer; its words are in the output.
+      if (outer === null) return { failed: input.relay ? `the endpoints given to the agent could not be carried into its own network: ${HOST_NETWORK_FIX.replace(/^or /, "")}` : null, detach };
       const started = await startSlirp(net, outer);
       if (!started.ok) return { failed: `the sandbox's network could not be set up: ${started.reason}`, detach };
       slirp = started.run;
@@ -87,7 +103,7 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
     cwd: request.workDir.path,
     env,
     sweep,
-    channels: channels.network === "own" ? 4 : 1,
+    channels: channels.network === "own" ? RELAY_EXIT - 2 : 1,
     attach,
     // bwrap ends with 128 + the signal that ended the command: SIGXFSZ is the file size limit; a
     // failure right after the watch saw memory past half the limit is the memory limit's ceiling.

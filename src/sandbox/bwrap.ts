@@ -28,7 +28,8 @@ import { DEFAULT_LIMITS, prlimitArgs } from "./limits.ts";
 import { notStarted, runProcess, type ProcessDeps } from "./run-process.ts";
 import { becomeUser, capabilityArgs, handOver, parentDirs, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
 import type { NetworkSupport, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
-import type { UserNet } from "./user-net.ts";
+import { reachFor } from "./reach.ts";
+import { blockedDestinations, type UserNet } from "./user-net.ts";
 
 /** Folders of the system a command may need, shown read-only where they exist. */
 export const SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"] as const;
@@ -263,16 +264,18 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
         return notStarted(`its folders could not be given to the user it runs as: ${error instanceof Error ? error.message : String(error)}`);
       }
       handedOver.add(dir.root);
-      const launch = bwrapLaunch({
-        binary,
-        request,
-        setup: ran,
-        net: request.network === true ? net : null,
-        ...(options.deps?.kill ? { kill: options.deps.kill } : {}),
-      });
-      const run = await runProcess(launch, request, options.deps);
-      const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
-      return { ...run, limit };
+      const own = request.network === true ? net : null;
+      // The endpoints it was given that its own network cannot reach, carried in (reach.ts).
+      const reach = own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], { ip: own.ip !== null, blocked: blockedDestinations() });
+      if (!reach.ok) return notStarted(reach.reason);
+      try {
+        const launch = bwrapLaunch({ binary, request, setup: ran, net: own, relay: reach.host?.spec ?? null, ...(options.deps?.kill ? { kill: options.deps.kill } : {}) });
+        const run = await runProcess(launch, request, options.deps);
+        const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
+        return { ...run, limit };
+      } finally {
+        await reach.host?.stop();
+      }
     },
   };
 }

@@ -26,6 +26,12 @@ export interface SandboxRun {
   readonly env: Readonly<Record<string, string>>;
   /** What the command may reach of the network (agents call their model). */
   readonly network: NetworkChoice;
+  /**
+   * The endpoints (URLs) the command was given to call: its model API, a gateway, a proxy. In a
+   * network of its own, one on this machine or its LAN is carried in, that host:port alone
+   * (reach.ts); elsewhere they change nothing.
+   */
+  readonly reach?: readonly string[];
   /** More absolute paths the command sees, read-only (where an agent's CLI is installed). */
   readonly readOnly?: readonly string[];
   /**

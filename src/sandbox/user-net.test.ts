@@ -65,8 +65,12 @@ describe("outerLayer", () => {
     expect(args.slice(args.indexOf("--") + 4)).toEqual([
       "naruto-network",
       "/usr/sbin/ip",
+      "",
+      "",
+      "",
       "10.0.0.0/8",
       "192.0.2.2/32",
+      "--",
       "--",
       "/usr/bin/bwrap",
       "--unshare-pid",
@@ -75,7 +79,30 @@ describe("outerLayer", () => {
       "-c",
       "true",
     ]);
-    expect(outerLayer({ bwrap: "bwrap", ip: null, blocked: ["10.0.0.0/8"], pidFd: 3, inner: [] }).slice(-4)).toEqual(["naruto-network", "", "--", "bwrap"]);
+    expect(outerLayer({ bwrap: "bwrap", ip: null, blocked: ["10.0.0.0/8"], pidFd: 3, inner: [] }).slice(-7)).toEqual(["naruto-network", "", "", "", "", "--", "--", "bwrap"].slice(-7));
+  });
+
+  it("starts the relay of the endpoints carried in before it says its pid, and adds a LAN endpoint's address to the loopback", () => {
+    const spec = {
+      node: "/usr/bin/node",
+      listeners: [
+        { listen: "127.0.0.1", port: 4000, socket: "/tmp/naruto-reach-x/0.sock", alias: false },
+        { listen: "192.168.1.5", port: 443, socket: "/tmp/naruto-reach-x/1.sock", alias: true },
+      ],
+    };
+    const args = outerLayer({ bwrap: "bwrap", ip: "/usr/sbin/ip", blocked: ["192.168.0.0/16"], pidFd: 3, inner: [], relay: { spec, exitFd: 7 } });
+    const script = args[args.indexOf("--") + 3] ?? "";
+    const lines = script.split("\n");
+    // The relay listens before the pid is said (and so before slirp4netns and the command start).
+    expect(lines.findIndex((l) => l.includes("ready=$("))).toBeLessThan(lines.findIndex((l) => l.startsWith("echo $$")));
+    expect(script).toContain("0<&7 7<&- 3>&-");
+    const rest = args.slice(args.indexOf("--") + 4);
+    expect(rest[2]).toBe("/usr/bin/node");
+    expect(JSON.parse(rest[4] ?? "")).toEqual([
+      ["127.0.0.1", 4000, "/tmp/naruto-reach-x/0.sock"],
+      ["192.168.1.5", 443, "/tmp/naruto-reach-x/1.sock"],
+    ]);
+    expect(rest.slice(5)).toEqual(["192.168.0.0/16", "--", "192.168.1.5/32", "--", "bwrap"]);
   });
 
   it("as root makes only the network namespace: the inner bwrap stays root's and drops to the sandbox user itself", () => {

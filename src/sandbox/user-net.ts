@@ -32,6 +32,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { networkInterfaces, type NetworkInterfaceInfo } from "node:os";
+import { RELAY_SCRIPT, type RelaySpec } from "./reach.ts";
 
 /** slirp4netns as found here, and `ip` for the routes (null: the host's addresses and the LAN stay in reach). */
 export interface UserNet {
@@ -97,11 +98,25 @@ export function outerLayer(options: {
   readonly pidFd: number;
   readonly inner: readonly string[];
   readonly root?: boolean;
+  /** The endpoints carried in (reach.ts), and the pipe whose end ends their relay. */
+  readonly relay?: { readonly spec: RelaySpec; readonly exitFd: number } | null;
 }): string[] {
+  const relay = options.relay ?? null;
+  const aliases = relay === null ? [] : relay.spec.listeners.filter((l) => l.alias).map((l) => `${l.listen}/${l.listen.includes(":") ? 128 : 32}`);
+  const exitFd = relay?.exitFd ?? null;
   const script = [
-    'ip="$1"; shift; routes=""',
+    'ip="$1"; node="$2"; code="$3"; relay="$4"; shift 4; routes=""',
     'while [ "$1" != -- ]; do routes="${routes}route add unreachable $1\\n"; shift; done; shift',
-    'if [ -n "$ip" ]; then printf "$routes" | "$ip" -batch - || exit 125; fi',
+    // A LAN endpoint's address, on the loopback: a local address wins over its "unreachable" route.
+    'while [ "$1" != -- ]; do routes="${routes}address add $1 dev lo\\n"; shift; done; shift',
+    'if [ -n "$routes" ]; then printf "$routes" | "$ip" -batch - || exit 125; fi',
+    // The relay says `ok` and closes its descriptor 9 once it listens; it ends when naruto closes its exit pipe.
+    ...(exitFd === null
+      ? []
+      : [
+          `if [ -n "$relay" ]; then ready=$(env -i "$node" -e "$code" "$relay" 9>&1 >/dev/null 0<&${exitFd} ${exitFd}<&- ${options.pidFd}>&- &); [ "$ready" = ok ] || exit 125; fi`,
+          `exec ${exitFd}<&-`,
+        ]),
     `echo $$ >&${options.pidFd}; exec ${options.pidFd}>&-`,
     'exec "$@"',
   ].join("\n");
@@ -123,7 +138,12 @@ export function outerLayer(options: {
     script,
     "naruto-network",
     options.ip ?? "",
+    relay?.spec.node ?? "",
+    relay === null ? "" : RELAY_SCRIPT,
+    relay === null ? "" : JSON.stringify(relay.spec.listeners.map((l) => [l.listen, l.port, l.socket])),
     ...(options.ip === null ? [] : options.blocked),
+    "--",
+    ...(options.ip === null ? [] : aliases),
     "--",
     options.bwrap,
     ...options.inner,
