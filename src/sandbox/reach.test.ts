@@ -5,8 +5,9 @@
  * carried in is refused before the command starts. Skipped, saying why, where the agents' own
  * network does not work.
  */
+import { readdir, readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
-import { networkInterfaces } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, bwrapSandbox, userNetHere } from "../../test/support/sandbox.ts";
 import { planReach, unreachable } from "./reach.ts";
@@ -42,6 +43,31 @@ function knock(targets: readonly (readonly [string, number])[]): string {
   return `node -e 'const k=${each};(async()=>{for(const [h,p] of ${list})console.log(await k(h,p))})()'`;
 }
 
+/** The relay folders in the host's /tmp now (other runs' too). */
+async function relayFolders(): Promise<Set<string>> {
+  return new Set((await readdir(tmpdir()).catch(() => [])).filter((f) => f.startsWith("naruto-reach-")));
+}
+
+/** Relays still running that no run before `before` started (this test's), and folders of its left behind. */
+async function relaysLeft(before: Set<string>): Promise<string[]> {
+  // It ends on its exit pipe's end, a moment after the run: given a few seconds.
+  for (let tries = 0; tries < 100; tries++) {
+    if ((await relays(before)).length === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return relays(before);
+}
+
+async function relays(before: Set<string>): Promise<string[]> {
+  const left = [...(await relayFolders())].filter((f) => !before.has(f));
+  for (const pid of await readdir("/proc").catch(() => [])) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    const folder = /naruto-reach-\w+/.exec(cmdline)?.[0];
+    if (/^\d+$/.test(pid) && folder !== undefined && !before.has(folder) && cmdline.includes("-e")) left.push(`${pid}: ${folder}`);
+  }
+  return left;
+}
+
 async function runIn(request: Omit<SandboxRun, "workDir" | "timeoutMs" | "network">) {
   const sandbox = await bwrapSandbox({ ownNetwork: true });
   const dir = await bareWorkDir();
@@ -54,6 +80,7 @@ describe.skipIf(netSkip !== null)(`the endpoints an agent was given, in its own 
     const model = await answering("model", "127.0.0.1");
     const other = await answering("other", "127.0.0.1");
     const url = `http://127.0.0.1:${model}`;
+    const before = await relayFolders();
     const run = await runIn({
       command: `${knock([
         ["127.0.0.1", model],
@@ -64,6 +91,8 @@ describe.skipIf(netSkip !== null)(`the endpoints an agent was given, in its own 
     });
     expect(run.startFailed).toBeNull();
     expect(run.output.trim().split("\n")).toEqual(["model", "ECONNREFUSED", url]);
+    // The relay ended with the run, and its folder is gone.
+    expect(await relaysLeft(before)).toEqual([]);
   });
 
   it("reaches `localhost` by name", async () => {
