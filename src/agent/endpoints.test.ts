@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PRESETS } from "../config/presets.ts";
+import { PRESETS } from "../config/index.ts";
 import { agentEndpoints, codexBaseUrls, ENDPOINT_VARIABLE } from "./endpoints.ts";
 
 describe("agentEndpoints", () => {
@@ -20,7 +20,10 @@ describe("agentEndpoints", () => {
   it("reads the endpoint variables' values, and Codex's providers from its config.toml", async () => {
     const home = await mkdtemp(join(tmpdir(), "naruto-endpoints-"));
     try {
-      await writeFile(join(home, "config.toml"), `model_provider = "x"\n[model_providers.x]\nbase_url = "http://127.0.0.1:4000/v1"\n[model_providers.y]\n base_url='http://10.1.2.3:8080'\n`);
+      await writeFile(
+        join(home, "config.toml"),
+        `model_provider = "x"\n[model_providers.x]\nbase_url = "http://127.0.0.1:4000/v1"\n[model_providers.y]\n base_url='http://10.1.2.3:8080'\n`,
+      );
       const urls = await agentEndpoints({
         ANTHROPIC_BASE_URL: "http://localhost:4000",
         OLLAMA_API_BASE: "http://127.0.0.1:11434",
@@ -29,7 +32,13 @@ describe("agentEndpoints", () => {
         ANTHROPIC_API_KEY: "http://not-an-endpoint",
         CODEX_HOME: home,
       });
-      expect(urls.sort()).toEqual(["http://10.1.2.3:8080", "http://127.0.0.1:11434", "http://127.0.0.1:3128", "http://127.0.0.1:4000/v1", "http://localhost:4000"]);
+      expect(urls.sort()).toEqual([
+        "http://10.1.2.3:8080",
+        "http://127.0.0.1:11434",
+        "http://127.0.0.1:3128",
+        "http://127.0.0.1:4000/v1",
+        "http://localhost:4000",
+      ]);
     } finally {
       await rm(home, { recursive: true, force: true });
     }

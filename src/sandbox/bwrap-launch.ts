@@ -71,7 +71,11 @@ export function bwrapLaunch(input: BwrapLaunchInput): Launch & { readonly ended:
       pipe(channels.resolv)?.end(RESOLV_CONF);
       const outer = await readPid(pipe(OUTER_PID) as Readable, child, PID_LINE);
       // A relay that could not listen ended the outer layer; its words are in the output.
-      if (outer === null) return { failed: input.relay ? `the endpoints given to the agent could not be carried into its own network: ${HOST_NETWORK_FIX.replace(/^or /, "")}` : null, detach };
+      if (outer === null)
+        return {
+          failed: input.relay ? `the endpoints given to the agent could not be carried into its own network: ${HOST_NETWORK_FIX.replace(/^or /, "")}` : null,
+          detach,
+        };
       const started = await startSlirp(net, outer);
       if (!started.ok) return { failed: `the sandbox's network could not be set up: ${started.reason}`, detach };
       slirp = started.run;

@@ -266,10 +266,18 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
       handedOver.add(dir.root);
       const own = request.network === true ? net : null;
       // The endpoints it was given that its own network cannot reach, carried in (reach.ts).
-      const reach = own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], { ip: own.ip !== null, blocked: blockedDestinations() });
+      const reach =
+        own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], { ip: own.ip !== null, blocked: blockedDestinations() });
       if (!reach.ok) return notStarted(reach.reason);
       try {
-        const launch = bwrapLaunch({ binary, request, setup: ran, net: own, relay: reach.host?.spec ?? null, ...(options.deps?.kill ? { kill: options.deps.kill } : {}) });
+        const launch = bwrapLaunch({
+          binary,
+          request,
+          setup: ran,
+          net: own,
+          relay: reach.host?.spec ?? null,
+          ...(options.deps?.kill ? { kill: options.deps.kill } : {}),
+        });
         const run = await runProcess(launch, request, options.deps);
         const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
         return { ...run, limit };

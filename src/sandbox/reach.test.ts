@@ -36,11 +36,8 @@ async function answering(what: string, host: string): Promise<number> {
 
 /** A node one-liner that prints what each `host:port` answers, or its error code, one line each in order. */
 function knock(targets: readonly (readonly [string, number])[]): string {
-  const each = targets
-    .map(([host, port]) => `(h,p)=>new Promise(r=>require("net").connect(p,h).on("data",d=>r(String(d).trim())).on("error",e=>r(e.code)))`)
-    .at(0);
-  const list = JSON.stringify(targets);
-  return `node -e 'const k=${each};(async()=>{for(const [h,p] of ${list})console.log(await k(h,p))})()'`;
+  const one = `(h,p)=>new Promise(r=>require("net").connect(p,h).on("data",d=>r(String(d).trim())).on("error",e=>r(e.code)))`;
+  return `node -e 'const k=${one};(async()=>{for(const [h,p] of ${JSON.stringify(targets)})console.log(await k(h,p))})()'`;
 }
 
 /** The relay folders in the host's /tmp now (other runs' too). */

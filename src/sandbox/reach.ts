@@ -66,7 +66,7 @@ function inRange(address: string, cidr: string): boolean {
   const value = (a: string) => a.split(".").reduce((n, part) => n * 256 + Number(part), 0);
   const prefix = Number(bits);
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return ((value(address) & mask) >>> 0) === ((value(base) & mask) >>> 0);
+  return (value(address) & mask) >>> 0 === (value(base) & mask) >>> 0;
 }
 
 /**
@@ -87,7 +87,10 @@ export async function planReach(
       continue;
     }
     if (url.protocol.includes("unix") || url.hostname === "") {
-      return { ok: false, reason: `${raw} is a unix socket of this machine, which no relay carries into the agents' own network: use a TCP address, ${HOST_NETWORK_FIX}` };
+      return {
+        ok: false,
+        reason: `${raw} is a unix socket of this machine, which no relay carries into the agents' own network: use a TCP address, ${HOST_NETWORK_FIX}`,
+      };
     }
     const port = url.port === "" ? DEFAULT_PORT[url.protocol] : Number(url.port);
     if (port === undefined) continue;
@@ -165,9 +168,9 @@ export const RELAY_SCRIPT = [
   "let left = specs.length;",
   'const ready = () => { if (--left === 0) { fs.writeSync(9, "ok\\n"); fs.closeSync(9); } };',
   "for (const [host, port, socket] of specs) {",
-  "  const server = net.createServer((c) => { const u = net.connect(socket); c.pipe(u).pipe(c); c.on(\"error\", () => u.destroy()); u.on(\"error\", () => c.destroy()); });",
+  '  const server = net.createServer((c) => { const u = net.connect(socket); c.pipe(u).pipe(c); c.on("error", () => u.destroy()); u.on("error", () => c.destroy()); });',
   '  server.on("error", (e) => { if (host === "::1" && e.code === "EADDRNOTAVAIL") return ready(); process.stderr.write("naruto relay: " + host + ":" + port + ": " + e.message + "\\n"); process.exit(1); });',
-  "  server.listen({ host, port, ipv6Only: host.includes(\":\") }, ready);",
+  '  server.listen({ host, port, ipv6Only: host.includes(":") }, ready);',
   "}",
   'process.stdin.on("data", () => undefined).on("end", () => process.exit(0)).on("error", () => process.exit(0));',
 ].join("\n");
@@ -177,9 +180,10 @@ export const RELAY_SCRIPT = [
  * carrying in; the refusal (with the way out) when one cannot be. `ip`: whether the command's
  * network has `ip`, which blocks the LAN (`blocked`) and adds a LAN endpoint's address.
  */
-export async function reachFor(urls: readonly string[], net: { readonly ip: boolean; readonly blocked: readonly string[] }): Promise<
-  { readonly ok: true; readonly host: ReachHost | null } | { readonly ok: false; readonly reason: string }
-> {
+export async function reachFor(
+  urls: readonly string[],
+  net: { readonly ip: boolean; readonly blocked: readonly string[] },
+): Promise<{ readonly ok: true; readonly host: ReachHost | null } | { readonly ok: false; readonly reason: string }> {
   const plan = await planReach(urls, net.ip ? net.blocked : []);
   if (!plan.ok) return plan;
   if (plan.targets.length === 0) return { ok: true, host: null };

@@ -79,7 +79,9 @@ describe("outerLayer", () => {
       "-c",
       "true",
     ]);
-    expect(outerLayer({ bwrap: "bwrap", ip: null, blocked: ["10.0.0.0/8"], pidFd: 3, inner: [] }).slice(-7)).toEqual(["naruto-network", "", "", "", "", "--", "--", "bwrap"].slice(-7));
+    expect(outerLayer({ bwrap: "bwrap", ip: null, blocked: ["10.0.0.0/8"], pidFd: 3, inner: [] }).slice(-7)).toEqual(
+      ["naruto-network", "", "", "", "", "--", "--", "bwrap"].slice(-7),
+    );
   });
 
   it("starts the relay of the endpoints carried in before it says its pid, and adds a LAN endpoint's address to the loopback", () => {
