@@ -44,7 +44,9 @@ async function setup(user: typeof NOBODY | null): Promise<Setup> {
   const repo = await createTestRepo({ "README.md": "# app\n" });
   const home = await mkdtemp(join(tmpdir(), "naruto-home-"));
   const knock = { command: fakeAgentCommand("hostile-net"), read: [FAKE_AGENTS_DIR] };
-  const agents = { default: knock, "net-off": { ...knock, network: false }, "net-host": { ...knock, network: "host" } };
+  // An agent whose model endpoint is on this machine: its variable names the host's loopback port.
+  const endpoint = { ...knock, env: ["ANTHROPIC_BASE_URL"] };
+  const agents = { default: knock, "net-off": { ...knock, network: false }, "net-host": { ...knock, network: "host" }, "net-endpoint": endpoint };
   await repo.commit("naruto config", {
     ".github/naruto.yml": JSON.stringify({ version: 1, agents, limits: { max_parallel: 3, max_attempts: 1, item_timeout: "2m" } }),
   });
@@ -62,6 +64,7 @@ async function setup(user: typeof NOBODY | null): Promise<Setup> {
     { id: "knock", title: "knock", writes: ["src/knock/"], prompt },
     { id: "knock-off", title: "knock without a network", agent: "net-off", writes: ["src/knock-off/"], prompt },
     { id: "knock-host", title: "knock on the host's network", agent: "net-host", writes: ["src/knock-host/"], prompt },
+    { id: "knock-endpoint", title: "knock with a loopback endpoint", agent: "net-endpoint", writes: ["src/knock-endpoint/"], prompt },
   ];
   await writeFile(join(repo.dir, ".git", "plan.json"), JSON.stringify({ version: 1, title: "doors", items }));
   if (user) spawnSync("chown", ["-R", `${user.uid}:${user.gid}`, repo.dir, home]);
@@ -76,7 +79,7 @@ async function setup(user: typeof NOBODY | null): Promise<Setup> {
 }
 
 async function run(s: Setup, user: typeof NOBODY | null): Promise<Mission> {
-  const env = { HOME: s.home, XDG_CACHE_HOME: join(s.home, ".cache") };
+  const env = { HOME: s.home, XDG_CACHE_HOME: join(s.home, ".cache"), ANTHROPIC_BASE_URL: `http://127.0.0.1:${STAND_IN.loopbackPort}` };
   const start = () => startNaruto(s.repo.dir, ["run", "--plan", ".git/plan.json", "--json"], env, { wrap: (argv) => net.inHost(argv, user ?? undefined) });
   let exited = await start().exited;
   // The stand-in network's own door: `ip netns exec` can fail to enter the test's namespace
@@ -125,7 +128,12 @@ describe.skipIf(skip !== null)(`an agent's network${skip ? ` (skipped: ${skip})`
         hostAddress: "ok:host-any-address",
         lan: "ok:lan-service",
       });
-      expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated"]);
+      // The endpoint its variable names, carried in: that loopback port alone, nothing else of the host.
+      const endpoint = doors(m, "knock-endpoint");
+      expect(endpoint.loopback).toBe("ok:host-loopback");
+      expect(endpoint.modelApi).toBe("ok:model-api");
+      for (const door of ["abstract", "hostAddress", "lan", "metadata"]) expect(endpoint[door], door).not.toMatch(/^ok/);
+      expect(m.items.map((i) => i.status)).toEqual(["integrated", "integrated", "integrated", "integrated"]);
     } finally {
       await s.remove();
     }
