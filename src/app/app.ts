@@ -12,6 +12,7 @@
  */
 import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
+import { onPush } from "./push.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLegStarts, createRenderedVersions, isNarutoWorkflow, onRunEvent, onWorkLegEnded, onWorkLegStarted } from "./run-events.ts";
 import { createStartedCi, onPublishEnded } from "./result-ci.ts";
@@ -31,6 +32,11 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
   // Only `created`: an edited comment must never start anything twice.
   app.on("issue_comment.created", async (context) => {
     await unlessTokenFails(context, () => onComment(deps, context));
+  });
+
+  // A base branch moved: finished missions on it refresh when their config opts in (push.ts).
+  app.on("push", async (context) => {
+    await unlessTokenFails(context, () => onPush(deps, context));
   });
 
   app.on("workflow_run", async (context) => {

@@ -38,7 +38,7 @@ describe("loadConfig defaults", () => {
       agent_file_size: 1024 ** 3,
       agent_tmp_size: 1024 ** 3,
     });
-    expect(config.queue).toEqual({ verify: null, batch: 8, env: [], verify_report: null, red_base: "stop", confirm_runs: 1, max_flips: 10 });
+    expect(config.queue).toEqual({ verify: null, batch: 8, env: [], verify_report: null, red_base: "stop", confirm_runs: 1, max_flips: 10, refresh: "manual" });
     expect(config).toMatchObject({ sandbox: "auto", workdir: null });
     expect(config.planner).toEqual({ agent: "default" });
     expect(config.arbiter).toEqual({ agent: null });
@@ -247,7 +247,16 @@ describe("loadConfig other fields", () => {
       agent_tmp_size: 512 * 1024 ** 2,
     });
     expect(config.allow).toEqual(["submodules", "gitattributes"]);
-    expect(config.queue).toEqual({ verify: "npm test", batch: 4, env: [], verify_report: null, red_base: "stop", confirm_runs: 1, max_flips: 10 });
+    expect(config.queue).toEqual({
+      verify: "npm test",
+      batch: 4,
+      env: [],
+      verify_report: null,
+      red_base: "stop",
+      confirm_runs: 1,
+      max_flips: 10,
+      refresh: "manual",
+    });
     expect(config.limits).toMatchObject({ max_parallel: 256, max_cost_usd: 12.5, min_permission: "maintain" });
     expect(config).toMatchObject({ allow_protected: true, approval: true });
   });

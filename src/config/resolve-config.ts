@@ -55,6 +55,7 @@ export function resolveConfig(file: ConfigFile): LoadConfigResult {
       red_base: file.queue.red_base,
       confirm_runs: file.queue.confirm_runs,
       max_flips: file.queue.max_flips,
+      refresh: file.queue.refresh,
     },
     limits: {
       max_parallel: file.limits.max_parallel,

@@ -62,6 +62,8 @@ const SandboxPath = z
 
 export const SANDBOX_MODES = ["auto", "required", "none"] as const;
 export const RED_BASE_MODES = ["stop", "compare"] as const;
+/** When the App replays a queue onto its moved base: only when asked (`/naruto refresh`), or on every push to it too. */
+export const REFRESH_MODES = ["manual", "on_push"] as const;
 
 /** What `allow:` may let through the gate (docs/architecture.md), each refused by default. */
 export const ALLOW_NAMES = ["submodules", "gitattributes"] as const;
@@ -180,6 +182,12 @@ export const ConfigSchema = z
             "runs, after a checkpoint's first red, that must all be red before the checkpoint is blamed; a green one among them is a flip (the verify is flaky there)",
           ),
         max_flips: z.number().int().min(0).max(1000).default(10).describe("flips a mission tolerates; one more stops integration, saying the verify is flaky"),
+        refresh: z
+          .enum(REFRESH_MODES)
+          .default("manual")
+          .describe(
+            "when a finished mission's queue is replayed onto its moved base branch: manual (`/naruto refresh`, `naruto refresh`) or on_push (with the App, also on every push to that branch while the queue pull request is open)",
+          ),
       })
       .check((ctx) => {
         if (ctx.value.red_base === "compare" && ctx.value.verify_report === undefined) {

@@ -57,6 +57,8 @@ export interface Config {
     readonly red_base: "stop" | "compare";
     readonly confirm_runs: number;
     readonly max_flips: number;
+    /** `on_push`: the App also refreshes a finished mission's queue when its base branch moves (issue 37). */
+    readonly refresh: "manual" | "on_push";
   };
   readonly limits: {
     readonly max_parallel: number;

@@ -5,7 +5,7 @@
  * (no write token), its publish job rebuilds the same commits, moves the queue branch with a lease,
  * records the `refreshed` event, and updates the pull request and the tracking comment.
  */
-import type { Mission } from "../mission/index.ts";
+import { applyEvent, IllegalEventError, type Mission } from "../mission/index.ts";
 import { codeSpan } from "../report/index.ts";
 import { carryOut } from "./carry-out.ts";
 import type { CommentContext, CommentOutcome } from "./comment-types.ts";
@@ -17,6 +17,8 @@ const QUEUE_BRANCH = /^naruto\/(m-[a-z0-9]{4,32})$/;
 export type RefreshRequest =
   | { readonly kind: "unchanged"; readonly message: string }
   | { readonly kind: "refused"; readonly message: string }
+  /** Another refresh run of the mission is under way (or was asked for by this same request already). */
+  | { readonly kind: "under_way"; readonly message: string }
   | { readonly kind: "dispatched"; readonly message: string; readonly runUrl: string | null };
 
 /** Whether the mission's queue can be refreshed, and why not. */
@@ -29,8 +31,14 @@ function refusal(mission: Mission): string | null {
   return null;
 }
 
-/** Reads the base branch's head and, when it moved, dispatches the refresh run. */
-export async function requestRefresh(deps: DriverDeps, mission: Mission): Promise<RefreshRequest> {
+/**
+ * Reads the base branch's head and, when it moved, takes the mission's refresh lease (the
+ * `refresh_requested` event, saved with the state's compare-and-swap) and dispatches the refresh
+ * run. `handover` (the default: a person's command, the ending refresh run asking for the next)
+ * takes the lease even while another refresh is under way; a push does not, so that a burst of
+ * pushes, a redelivered one or two App replicas never start two refresh runs of one mission.
+ */
+export async function requestRefresh(deps: DriverDeps, mission: Mission, options: { readonly handover?: boolean } = {}): Promise<RefreshRequest> {
   const refused = refusal(mission);
   if (refused !== null) return { kind: "refused", message: refused };
   const tip = await deps.github.getRef(`refs/heads/${mission.base.ref}`);
@@ -41,7 +49,23 @@ export async function requestRefresh(deps: DriverDeps, mission: Mission): Promis
       message: `nothing to refresh: ${codeSpan(mission.base.ref)} is still at ${codeSpan(tip.slice(0, 12))}, the base of mission ${codeSpan(mission.id)}`,
     };
   }
-  const run = await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission: mission.id, phase: "refresh" } });
+  const at = deps.now().toISOString();
+  try {
+    const claimed = await applyEvent(deps.store, mission.id, { type: "refresh_requested", at, onto: tip, handover: options.handover ?? true });
+    if (claimed.duplicate)
+      return { kind: "under_way", message: `a refresh of mission ${codeSpan(mission.id)} onto ${codeSpan(tip.slice(0, 12))} was asked for already` };
+  } catch (error) {
+    if (!(error instanceof IllegalEventError)) throw error;
+    return { kind: "under_way", message: error.message };
+  }
+  let run: Awaited<ReturnType<DriverDeps["github"]["dispatchWorkflow"]>>;
+  try {
+    run = await deps.github.dispatchWorkflow({ workflow: deps.workflow, ref: deps.ref, inputs: { mission: mission.id, phase: "refresh" } });
+  } catch (error) {
+    // No run holds the lease: give it back, so that the next push or command can ask again.
+    await releaseRefresh(deps, mission.id).catch(() => undefined);
+    throw error;
+  }
   deps.log.info(`dispatched refresh for ${mission.id}${run.runUrl ? `: ${run.runUrl}` : ""}`);
   const runUrl = run.runUrl ?? null;
   return {
@@ -49,6 +73,11 @@ export async function requestRefresh(deps: DriverDeps, mission: Mission): Promis
     runUrl,
     message: `refreshing mission ${codeSpan(mission.id)}: its queue is replayed onto ${codeSpan(mission.base.ref)} at ${codeSpan(tip.slice(0, 12))} (from ${codeSpan(mission.base.commit.slice(0, 12))}) and verified${runUrl?.startsWith("http") ? ` ([run](${runUrl}))` : ""}; the tracking comment shows the result`,
   };
+}
+
+/** The refresh run asked for last ended without landing: the lease is free again. */
+export async function releaseRefresh(deps: Pick<DriverDeps, "store" | "now">, id: string): Promise<void> {
+  await applyEvent(deps.store, id, { type: "refresh_requested", at: deps.now().toISOString(), onto: null, handover: true });
 }
 
 /** `/naruto refresh`: the mission of the queue pull request it is on, else the issue's newest. */

@@ -11,7 +11,7 @@ import type { CheckOutput, CheckRun, GitHubPort, PullRequest } from "./port.ts";
 
 type PullsPart = Pick<
   GitHubPort,
-  "findPullRequest" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun" | "listCheckRuns"
+  "findPullRequest" | "listPullRequests" | "createPullRequest" | "updatePullRequest" | "getPullRequest" | "createCheckRun" | "updateCheckRun" | "listCheckRuns"
 >;
 
 interface PullData {
@@ -60,6 +60,14 @@ export function pullsPart(ctx: AdapterContext): PullsPart {
 
   return {
     findPullRequest,
+
+    listPullRequests: ({ base }) =>
+      call(`list pull requests into ${base}`, async () => {
+        const pulls = await octokit.paginate(octokit.rest.pulls.list, { ...repo, base, state: "open", per_page: 100 });
+        // A fork's branch may carry any name: only this repository's own branches count.
+        const own = `${repo.owner}/${repo.repo}`.toLowerCase();
+        return pulls.filter((p) => p.base.ref === base && p.head.repo?.full_name.toLowerCase() === own).map(toPull);
+      }),
 
     listCheckRuns: ({ ref }) =>
       call(`list check runs of ${ref}`, async () => {

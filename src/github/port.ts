@@ -72,6 +72,8 @@ export interface GitHubPort {
 
   /** The open pull request from branch `head` (into `base`, when given). */
   findPullRequest(p: { head: string; base?: string }): Promise<PullRequest | null>;
+  /** The open pull requests into `base` from this repository's own branches (each page of 100: one call per page). */
+  listPullRequests(p: { base: string }): Promise<PullRequest[]>;
   /** Opens a pull request; returns the open one for the same head and base if it exists. */
   createPullRequest(p: { head: string; base: string; title: string; body: string; draft?: boolean; link?: string }): Promise<PullRequest>;
   updatePullRequest(p: { number: number; title?: string; body?: string; state?: "open" | "closed"; link?: string }): Promise<PullRequest>;

@@ -192,6 +192,8 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return `retry requested: ${e.target}`;
     case "stopped":
       return `stopped: ${e.reason}`;
+    case "refresh_requested":
+      return e.onto === null ? null : `refresh requested onto ${e.onto.slice(0, 12)}`;
     case "tampered":
       return e.findings
         .map(

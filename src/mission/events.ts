@@ -227,6 +227,13 @@ export const missionEventSchema = z.discriminatedUnion("type", [
    * is integrated is reviewed as usual. `reason` becomes the mission's.
    */
   z.object({ type: z.literal("stopped"), at, reason: z.string() }),
+  /**
+   * A refresh run was asked for (issue 37): onto `onto`, the base branch's head then; null: the
+   * run asked for last ended without landing a refresh. Only one is under way per mission: while
+   * one is, another is refused unless `handover` (the ending run asking for the next, a person
+   * asking by command). refresh-event.ts.
+   */
+  z.object({ type: z.literal("refresh_requested"), at, onto: z.string().nullable(), handover: z.boolean() }),
 ]);
 export type MissionEvent = z.infer<typeof missionEventSchema>;
 export type MissionEventType = MissionEvent["type"];

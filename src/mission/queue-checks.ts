@@ -90,4 +90,6 @@ export const queueChecksShape = {
   report: testReportSchema.nullable().default(null),
   test_findings: z.array(testFindingSchema).default([]),
   refreshes: z.array(refreshRecordSchema).default([]),
+  /** The refresh run asked for last, until it lands or ends (refresh-event.ts). */
+  refresh_requested: z.object({ onto: z.string(), at: z.string() }).nullable().default(null),
 };

@@ -69,6 +69,8 @@ export function applyRefreshed(m: Mission, e: Refreshed): Applied {
     m.queue.base_check = e.base_check;
   }
   m.queue.head = e.queue_head;
+  // The run asked for landed: no refresh is under way any more.
+  if (m.queue.refresh_requested?.onto === e.base.commit) m.queue.refresh_requested = null;
   m.queue.verify_runs += e.verify_runs;
   m.queue.report = e.report;
   m.queue.refreshes = [
@@ -78,4 +80,40 @@ export function applyRefreshed(m: Mission, e: Refreshed): Applied {
   // The verdict judged the old queue. A finished mission works again (retries, waiting
   // checkpoints) or goes to review once more (advance decides).
   if (m.status === "done" || m.status === "reviewing") Object.assign(m, { status: "running", verdict: null, reason: null });
+}
+
+/**
+ * How long an asked-for refresh run counts as under way when it never lands or says it ended
+ * (its runner lost, its run cancelled before its publish job): two jobs of at most 6 h each.
+ */
+export const REFRESH_LEASE_MS = 12 * 3600 * 1000;
+
+/** The refresh run under way at `at`, if any: asked for, not landed, not ended, not expired. */
+export function refreshUnderWay(m: Mission, at: string): { readonly onto: string; readonly at: string } | null {
+  const asked = m.queue.refresh_requested;
+  if (asked === null || asked.onto === m.base.commit) return null;
+  return Date.parse(at) - Date.parse(asked.at) < REFRESH_LEASE_MS ? asked : null;
+}
+
+type RefreshRequested = Extract<MissionEvent, { type: "refresh_requested" }>;
+
+/**
+ * `refresh_requested`: the mission's one refresh lease, taken with the state's compare-and-swap
+ * before a refresh run is dispatched. The same request again (a redelivered push, a second App
+ * replica) is a duplicate; another while one is under way is refused unless it is a handover.
+ */
+export function applyRefreshRequested(m: Mission, e: RefreshRequested): Applied {
+  if (e.onto === null) {
+    if (m.queue.refresh_requested === null) return DUPLICATE;
+    m.queue.refresh_requested = null;
+    return;
+  }
+  if (!e.handover && m.queue.refresh_requested?.onto === e.onto) return DUPLICATE;
+  if (m.kind !== "run" || m.status === "planning" || m.status === "awaiting_approval" || m.status === "failed" || m.status === "cancelled")
+    throw new IllegalEventError(e.type, `mission ${m.id} is ${m.kind === "run" ? m.status : "a review"}: it has no queue to refresh`);
+  if (e.onto === m.base.commit) throw new IllegalEventError(e.type, `mission ${m.id} is on ${e.onto.slice(0, 12)} already`);
+  const under = refreshUnderWay(m, e.at);
+  if (under !== null && !e.handover)
+    throw new IllegalEventError(e.type, `a refresh of mission ${m.id} onto ${under.onto.slice(0, 12)} is under way (asked for at ${under.at})`);
+  m.queue.refresh_requested = { onto: e.onto, at: e.at };
 }

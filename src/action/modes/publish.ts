@@ -22,7 +22,7 @@ import type { Integrated } from "../../engine/index.ts";
 import { queueRefName, readRef } from "../../queue/index.ts";
 import { refUpdate, updateRefs } from "../../git/index.ts";
 import { carryOut } from "../../github-driver/index.ts";
-import { ensureQueueBranch, issueOf, requestRefresh } from "../../github-driver/index.ts";
+import { ensureQueueBranch, issueOf, releaseRefresh, requestRefresh } from "../../github-driver/index.ts";
 import { markerFor } from "../../github/index.ts";
 import { publishRefresh, type PublishedRefresh } from "../integrate/refresh-run.ts";
 import type { Mission } from "../../mission/index.ts";
@@ -54,6 +54,8 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
     const record = await readQueueRecord(input.artifacts, id);
     if (record === null || (record.checkpoints.length === 0 && (record.entries ?? []).length === 0 && record.refresh === undefined)) {
       log.info(`nothing to integrate for ${id}: the queue job took no leg and no waiting checkpoint`);
+      // A refresh run whose queue job left nothing (it failed, or was cancelled) ends its lease.
+      if (input.dispatch.phase === "refresh") await releaseRefresh(deps, id);
       return;
     }
   }
@@ -169,10 +171,13 @@ async function refreshNotMade(deps: ModeDeps, mission: Mission, outcome: Extract
       ...(deps.runUrl ? { link: deps.runUrl } : {}),
     });
   }
-  if (outcome.again)
-    await requestRefresh(deps, mission).catch((error: unknown) =>
-      deps.log.warning(`could not ask for another refresh: ${error instanceof Error ? error.message : String(error)}`),
-    );
+  // The next run takes the lease over; else this run's lease ends here.
+  const next = outcome.again
+    ? await requestRefresh(deps, mission, { handover: true }).catch((error: unknown) =>
+        deps.log.warning(`could not ask for another refresh: ${error instanceof Error ? error.message : String(error)}`),
+      )
+    : undefined;
+  if (next?.kind !== "dispatched") await releaseRefresh(deps, mission.id);
 }
 
 export type PublishOutcome =

@@ -21,9 +21,14 @@ function record(world: World, repo: RepoState, event: Omit<CodeEventState, "id" 
  * A branch moved (created or updated; deletions start nothing naruto models): a `push`, and a
  * `synchronize` of each open pull request whose head it is.
  */
-export function recordPush(world: World, repo: RepoState, input: { ref: string; before: string | null; after: string; principal: Principal }): void {
+export function recordPush(
+  world: World,
+  repo: RepoState,
+  input: { ref: string; before: string | null; after: string; principal: Principal; forced?: boolean },
+): void {
   if (!input.ref.startsWith("refs/heads/") || input.before === input.after) return;
   const actor = actorOf(input.principal, world);
+  world.onBranchMove?.(repo, { ref: input.ref, before: input.before, after: input.after, forced: input.forced ?? false, actor });
   const starts = startsWorkflows(input.principal);
   record(world, repo, { event: "push", action: null, ref: input.ref, before: input.before, after: input.after, pull: null, actor, startsWorkflows: starts });
   const branch = input.ref.slice("refs/heads/".length);
@@ -41,6 +46,15 @@ export function recordPush(world: World, repo: RepoState, input: { ref: string; 
       startsWorkflows: starts,
     });
   }
+}
+
+/**
+ * A branch deleted: GitHub sends the App a `push` with `deleted: true`; no workflow run starts
+ * (a `delete` event would, which naruto's workflows do not use).
+ */
+export function recordDelete(world: World, repo: RepoState, input: { ref: string; before: string; principal: Principal }): void {
+  if (!input.ref.startsWith("refs/heads/")) return;
+  world.onBranchMove?.(repo, { ref: input.ref, before: input.before, after: null, forced: false, actor: actorOf(input.principal, world) });
 }
 
 /** A pull request opened, reopened or closed by `principal`, at its head `after`. */

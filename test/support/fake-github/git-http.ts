@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { recordPush } from "./events.ts";
+import { recordDelete, recordPush } from "./events.ts";
 import { authenticate, hasAppPermission, userRole, type Principal } from "./auth.ts";
 import { GitHubError } from "./errors.ts";
 import { findRepo, roleAtLeast, type RepoState, type World } from "./state.ts";
@@ -97,7 +97,11 @@ export async function serveGit(input: {
     await rm(dirname(pushLog), { recursive: true, force: true });
     for (const line of moved.split("\n")) {
       const [before = "", after = "", ref = ""] = line.trim().split(" ");
-      if (ref === "" || /^0+$/.test(after)) continue;
+      if (ref === "") continue;
+      if (/^0+$/.test(after)) {
+        recordDelete(world, repo, { ref, before, principal });
+        continue;
+      }
       recordPush(world, repo, { ref, before: /^0+$/.test(before) ? null : before, after, principal });
     }
   }

@@ -40,6 +40,7 @@ import {
 } from "./state.ts";
 import { artifactsOfRun, type ArtifactState } from "./artifacts.ts";
 import { randomBytes, randomUUID } from "node:crypto";
+import { APP_EVENTS } from "./shapes.ts";
 import { createWebhookSender, type DeliverInput, type Delivery, type DeliveryResult } from "./webhooks.ts";
 import { setActionsSettings, type ActionsSettingsInput } from "./actions-settings.ts";
 import { addUser, createRepository, createWorld, type AppOptions, type CreateRepoInput } from "./world.ts";
@@ -135,6 +136,14 @@ export interface FakeGitHub {
   readonly deliveries: readonly Delivery[];
   deliver(input: DeliverInput): Promise<DeliveryResult>;
   redeliver(deliveryId: string): Promise<DeliveryResult>;
+  /**
+   * The App's `push` webhooks: from now on every branch created, moved or deleted in a repository
+   * the App is installed on is delivered to `url()` (asked at each delivery), one at a time in the
+   * order the pushes happened, after the push was answered, as GitHub does. Null: no more.
+   */
+  sendPushWebhooks(input: { url: () => string } | null): void;
+  /** Resolves once every `push` webhook so far was answered (or failed). */
+  pushWebhooksIdle(): Promise<void>;
   readonly payloads: PayloadBuilders;
   /** Moves a run on; `title` sets its `display_title` (the `run-name` the runner evaluated). */
   setRunStatus(runId: number, input: { status: RunStatus; conclusion?: RunConclusion; title?: string }): void;
@@ -206,6 +215,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const webhooks = createWebhookSender({ defaults: options.webhook ?? {}, faults: core.faults, source: core.source, appId: world.app.id });
   const userTokens = new Map<string, string>();
+  const payloads = createPayloadBuilders(world, () => ({ api: url, web: url }));
+  let pushChain: Promise<void> = Promise.resolve();
 
   const repoOf = (fullName: string): RepoState => {
     const repo = world.repos.get(fullName.toLowerCase());
@@ -289,9 +300,36 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     },
     dispatches: world.dispatches,
     deliveries: webhooks.deliveries,
+    sendPushWebhooks: (input) => {
+      world.onBranchMove =
+        input === null
+          ? null
+          : (repo, move) => {
+              const installed = [...world.installations.values()].some((i) => i.account.id === repo.owner.id);
+              if (!installed || !APP_EVENTS.includes("push")) return;
+              pushChain = pushChain.then(async () => {
+                const payload = await payloads.push({
+                  repo: repo.fullName,
+                  ref: move.ref,
+                  before: move.before,
+                  after: move.after,
+                  sender: move.actor.login,
+                  forced: move.forced,
+                });
+                await webhooks.deliver({ event: "push", payload, url: input.url() }).catch(() => undefined);
+              });
+            };
+    },
+    pushWebhooksIdle: async () => {
+      // A delivery's handler may push again (naruto's own state saves): wait until none is left.
+      for (let last: Promise<void> | null = null; last !== pushChain; ) {
+        last = pushChain;
+        await last;
+      }
+    },
     deliver: (input) => webhooks.deliver(input),
     redeliver: (id) => webhooks.redeliver(id),
-    payloads: createPayloadBuilders(world, () => ({ api: url, web: url })),
+    payloads,
     setRunStatus: (runId, input) => {
       const run = runOf(runId);
       run.status = input.status;

@@ -16,8 +16,11 @@ export { example } from "./payload-examples.ts";
 export interface PayloadBuilders {
   issueComment(input: { repo: string; commentId: number; action?: "created" | "edited" | "deleted"; sender?: string }): Payload;
   pullRequest(input: { repo: string; number: number; action: string; sender?: string }): Promise<Payload>;
-  /** A branch pushed (`before` null: created): what a `push` workflow run finds at `GITHUB_EVENT_PATH`. */
-  push(input: { repo: string; ref: string; before: string | null; after: string; sender: string }): Promise<Payload>;
+  /**
+   * A branch pushed (`before` null: created; `after` null: deleted): what a `push` workflow run
+   * finds at `GITHUB_EVENT_PATH`, and the App's `push` webhook.
+   */
+  push(input: { repo: string; ref: string; before: string | null; after: string | null; sender: string; forced?: boolean }): Promise<Payload>;
   workflowRun(input: { repo: string; runId: number; action: "requested" | "in_progress" | "completed"; sender?: string }): Payload;
   workflowJob(input: { repo: string; runId: number; jobId: number; action: "queued" | "in_progress" | "completed" | "waiting"; sender?: string }): Payload;
   /** What a run started by `dispatch` finds at `GITHUB_EVENT_PATH` (and an app gets as `workflow_dispatch`). */
@@ -128,13 +131,30 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
       });
       return { ...base, number, pull_request: overlayKnown(recorded, await pullShape({ urls: urls(), repo, git: world.gits.get(repo.dir) }, pull)) };
     },
-    push: async ({ repo: name, ref, before, after, sender }) => {
+    push: async ({ repo: name, ref, before, after, sender, forced }) => {
       const repo = repoOf(name);
       const account = findAccount(world, sender) ?? repo.owner;
       const base = envelope({ event: "push", action: null, repo, sender: account });
+      const zero = "0".repeat(40);
+      if (after === null) {
+        // A deletion: no commit, nothing compared (GitHub's `compare` then names the old head).
+        return {
+          ...base,
+          ref,
+          before: before ?? zero,
+          after: zero,
+          created: false,
+          deleted: true,
+          forced: false,
+          base_ref: null,
+          compare: `${urls().web}/${repo.fullName}/compare/${(before ?? zero).slice(0, 12)}...000000000000`,
+          commits: [],
+          head_commit: null,
+          pusher: { name: account.login, email: null },
+        };
+      }
       const commit = await world.gits.get(repo.dir).readCommit(after);
       if (commit === null) throw new Error(`no commit ${after} in ${name}`);
-      const zero = "0".repeat(40);
       const headCommit = {
         id: commit.sha,
         tree_id: commit.tree,
@@ -155,7 +175,7 @@ export function createPayloadBuilders(world: World, urls: () => Urls): PayloadBu
         after,
         created: before === null,
         deleted: false,
-        forced: false,
+        forced: forced ?? false,
         base_ref: null,
         compare: `${urls().web}/${repo.fullName}/compare/${(before ?? zero).slice(0, 12)}...${after.slice(0, 12)}`,
         commits: [headCommit],

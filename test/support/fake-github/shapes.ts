@@ -256,7 +256,7 @@ export function reactionShape(urls: Urls, reaction: ReactionState): Record<strin
 export const APP_CREATED = "2026-01-01T00:00:00Z";
 
 /** The webhook events the fake's App subscribes to, as `GET /app` and installations list them. */
-export const APP_EVENTS = ["check_run", "issue_comment", "issues", "pull_request", "workflow_job", "workflow_run"] as const;
+export const APP_EVENTS = ["check_run", "issue_comment", "issues", "pull_request", "push", "workflow_job", "workflow_run"] as const;
 
 /**
  * The fake's App as GitHub embeds it (`integration`: `GET /app`, a check run's `app`, a

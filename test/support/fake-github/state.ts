@@ -321,6 +321,17 @@ export interface World {
   readonly runtimeTokens: Map<string, RuntimeGrant>;
   /** Signed download links of artifacts. */
   readonly blobs: BlobLinks;
+  /** Where a branch's move goes as the App's `push` webhook (index.ts `sendPushWebhooks`); null: nowhere. */
+  onBranchMove: ((repo: RepoState, move: BranchMove) => void) | null;
+}
+
+/** A branch created, moved or deleted (`after` null), as a `push` webhook reports it. */
+export interface BranchMove {
+  readonly ref: string;
+  readonly before: string | null;
+  readonly after: string | null;
+  readonly forced: boolean;
+  readonly actor: Account;
 }
 
 /** Whether the server knows `return_run_details` (github.com since 2026-02-19; GHES from 3.21). */

@@ -61,6 +61,7 @@ export function createWorld(input: { root: string; app?: AppOptions; tokenLifeti
     ghesVersion: input.ghesVersion ?? null,
     runtimeTokens: new Map(),
     blobs: createBlobLinks(() => world.now()),
+    onBranchMove: null,
   };
   return world;
 }

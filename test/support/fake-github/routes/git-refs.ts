@@ -2,7 +2,7 @@
  * Git references. Moves are compare-and-swap on the real bare repository
  * (`git update-ref REF NEW OLD`), so concurrent PATCHes and pushes cannot both win.
  */
-import { recordPush } from "../events.ts";
+import { recordDelete, recordPush } from "../events.ts";
 import { hasAppPermission } from "../auth.ts";
 import { notFound, unprocessable } from "../errors.ts";
 import { ZERO_SHA } from "../git-store.ts";
@@ -97,7 +97,7 @@ export const gitRefRoutes: readonly RepoRoute[] = [
         // Either not a descendant, or the ref moved since it was read: both are GitHub's 422.
         throw unprocessable("Update is not a fast forward");
       }
-      recordPush(ctx.world, ctx.repo, { ref: full, before: current, after: next, principal: ctx.principal });
+      recordPush(ctx.world, ctx.repo, { ref: full, before: current, after: next, principal: ctx.principal, forced: ctx.body["force"] === true });
       return ok(refShape(ctx, full, next, (await ctx.git.objectType(next)) ?? "commit"));
     },
   },
@@ -105,8 +105,9 @@ export const gitRefRoutes: readonly RepoRoute[] = [
     op: "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
     access: WRITE,
     handle: async (ctx) => {
-      const { full } = await existingRef(ctx);
+      const { full, sha } = await existingRef(ctx);
       if (!(await ctx.git.deleteRef(full))) throw unprocessable("Reference does not exist");
+      recordDelete(ctx.world, ctx.repo, { ref: full, before: sha, principal: ctx.principal });
       return noContent();
     },
   },
