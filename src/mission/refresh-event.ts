@@ -69,8 +69,9 @@ export function applyRefreshed(m: Mission, e: Refreshed): Applied {
     m.queue.base_check = e.base_check;
   }
   m.queue.head = e.queue_head;
-  // The run asked for landed: no refresh is under way any more.
-  if (m.queue.refresh_requested?.onto === e.base.commit) m.queue.refresh_requested = null;
+  // A refresh landed: the run under way did its work (onto the base as it found it, which may be
+  // newer than the one it was asked for).
+  m.queue.refresh_requested = null;
   m.queue.verify_runs += e.verify_runs;
   m.queue.report = e.report;
   m.queue.refreshes = [

@@ -26,6 +26,7 @@ import { initAgents } from "./init-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
 import { refreshAfterBaseMoves } from "./refresh-after-base-moves.ts";
+import { refreshOnPush } from "./refresh-on-push.ts";
 import { lingerVerify } from "./linger-verify.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
 import type { Scenario } from "./scenario.ts";
@@ -60,6 +61,7 @@ export const SCENARIOS: readonly Scenario[] = [
   appNoBarrier,
   appScale,
   refreshAfterBaseMoves,
+  refreshOnPush,
   ghesDispatch,
   runnerQuota,
   resultCi,

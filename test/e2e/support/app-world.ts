@@ -73,6 +73,11 @@ export interface AppWorldInput {
    * (the App takes the comments) and NARUTO_BOT_LOGIN (the login of naruto's comments).
    */
   readonly vars?: Readonly<Record<string, string>>;
+  /**
+   * Whether the App gets a `push` webhook for every branch moved (as app.yml subscribes it; default
+   * false: the scenarios written before the subscription do not need them).
+   */
+  readonly pushWebhooks?: boolean;
   /** Whether runs announce themselves to the App with workflow_run/workflow_job webhooks (default true). */
   readonly runWebhooks?: boolean;
   readonly beforeJob?: (info: JobHookInfo) => Promise<void> | void;
@@ -215,6 +220,7 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
       for (const a of apps) await a.close();
     });
 
+    if (input.pushWebhooks === true) fake.sendPushWebhooks({ url: () => app.url });
     const botLogin = `${fake.app.slug}[bot]`;
     const vars = { NARUTO_APP: "true", NARUTO_BOT_LOGIN: botLogin, ...input.vars };
     const runHooks = runWebhooks({ fake, repo: REPO, url: () => app.url, vars });
@@ -294,7 +300,11 @@ export async function startAppWorld(input: AppWorldInput): Promise<AppWorld> {
     // The App answers a delivery at once and handles it after: what a scenario checks next is
     // what the App did, so every delivery of the world waits until every App process is idle.
     const idle = async () => {
-      for (const a of apps) await a.idle();
+      // A push webhook's handler saves state (a push, whose webhook it then gets): twice round.
+      for (let round = 0; round < 2; round++) {
+        await fake.pushWebhooksIdle();
+        for (const a of apps) await a.idle();
+      }
     };
     const deliverComment = async (commentId: number, options: { url?: string; action?: "created" | "edited" } = {}) => {
       const delivered = await fake.deliver({
