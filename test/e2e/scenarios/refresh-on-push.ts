@@ -25,7 +25,11 @@ async function pushFile(world: AppWorld, branch: string, path: string, content: 
     base_tree: await world.bareGit("rev-parse", `${parent}^{tree}`),
     tree: [{ path, mode: "100644", type: "blob", content }],
   });
-  const commit = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, { message: `Change ${path}`, tree: tree.sha, parents: [parent] });
+  const commit = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/commits`, {
+    message: `Change ${path}`,
+    tree: tree.sha,
+    parents: [parent],
+  });
   await world.rest(MAINTAINER, "PATCH", `/repos/${REPO}/git/refs/heads/${branch}`, { sha: commit.sha });
   await world.idle();
   return commit.sha;
@@ -95,7 +99,11 @@ export const refreshOnPush: Scenario = {
         checkEqual(refreshes().length, 2, "refresh runs in all", world.runs);
         const refreshRuns = world.runs.filter((r) => refreshes().some((d) => d.runId === r.id));
         checkEqual(refreshRuns.length, 2, "refresh runs run", world.runs);
-        check(refreshes()[1]?.actor !== world.botLogin, `the second refresh run was asked for by the first's publish job (${refreshes()[1]?.actor})`, world.runs);
+        check(
+          refreshes()[1]?.actor !== world.botLogin,
+          `the second refresh run was asked for by the first's publish job (${refreshes()[1]?.actor})`,
+          world.runs,
+        );
         const head = await world.bareGit("rev-parse", `refs/heads/naruto/${id}`);
         checkEqual(head, after.queue.head, "the queue branch on GitHub vs the state", world.runs);
         checkEqual(await world.bareGit("merge-base", secondMain, head), secondMain, "the queue stands on the newest main", world.runs);
