@@ -81,11 +81,7 @@ async function setup(user: typeof NOBODY | null): Promise<Setup> {
 async function run(s: Setup, user: typeof NOBODY | null): Promise<Mission> {
   const env = { HOME: s.home, XDG_CACHE_HOME: join(s.home, ".cache"), ANTHROPIC_BASE_URL: `http://127.0.0.1:${STAND_IN.loopbackPort}` };
   const start = () => startNaruto(s.repo.dir, ["run", "--plan", ".git/plan.json", "--json"], env, { wrap: (argv) => net.inHost(argv, user ?? undefined) });
-  let exited = await start().exited;
-  // The stand-in network's own door: `ip netns exec` can fail to enter the test's namespace
-  // (setns: EINVAL) while other suites add and delete namespaces at the same moment; naruto never
-  // started then, so the test enters again (at most twice) rather than judge a run that did not happen.
-  for (let again = 0; again < 2 && exited.code === 255 && /setting the network namespace .* failed/.test(exited.stderr); again++) exited = await start().exited;
+  const exited = await start().exited;
   // Read back as root: git refuses a repository another user owns.
   if (user) spawnSync("chown", ["-R", "0:0", s.repo.dir]);
   return waitForMission(s.repo, () => true, 10_000).catch((e: unknown) => {

@@ -28,6 +28,7 @@ function skipReason(): string | null {
   if (process.getuid?.() !== 0) return "making network namespaces needs root (CI runs as root)";
   if (spawnSync("ip", ["-V"]).status !== 0) return "`ip` (iproute2) is not installed";
   if (spawnSync("unshare", ["--version"]).status !== 0) return "`unshare` (util-linux) is not installed";
+  if (spawnSync("nsenter", ["--version"]).status !== 0) return "`nsenter` (util-linux) is not installed";
   return null;
 }
 
@@ -46,7 +47,7 @@ export const STAND_IN = {
 export interface StandInNetwork {
   /** The name of the abstract unix socket listening in the host. */
   readonly abstract: string;
-  /** The command line (`ip netns exec …`) that runs `argv` in the host namespace, as root or as `user`. */
+  /** The command line (`nsenter …`) that runs `argv` in the host namespace, as root or as `user`. */
   inHost(argv: readonly string[], user?: { readonly uid: number; readonly gid: number }): string[];
   remove(): Promise<void>;
 }
@@ -76,6 +77,7 @@ export async function createStandInNetwork(): Promise<StandInNetwork> {
   const resolv = join(folder, "resolv.conf");
   await writeFile(resolv, "nameserver 203.0.113.53\n");
   const servers: ChildProcess[] = [];
+  let hostServers: ChildProcess | null = null;
   const remove = async () => {
     for (const s of servers) s.kill("SIGKILL");
     spawnSync("ip", ["netns", "del", host]);
@@ -103,16 +105,17 @@ export async function createStandInNetwork(): Promise<StandInNetwork> {
         dns: { host: "203.0.113.53", names: { [STAND_IN.modelApiName]: STAND_IN.modelApi.split(":")[0] } },
       }),
     );
-    servers.push(
-      await startServers(host, {
-        tcp: [says("host-loopback", `127.0.0.1:${STAND_IN.loopbackPort}`), says("host-any-address", `0.0.0.0:${STAND_IN.hostAddress.split(":")[1]}`)],
-        abstract: [{ name: abstract, says: "host-abstract" }],
-      }),
-    );
+    hostServers = await startServers(host, {
+      tcp: [says("host-loopback", `127.0.0.1:${STAND_IN.loopbackPort}`), says("host-any-address", `0.0.0.0:${STAND_IN.hostAddress.split(":")[1]}`)],
+      abstract: [{ name: abstract, says: "host-abstract" }],
+    });
+    servers.push(hostServers);
   } catch (error) {
     await remove();
     throw error;
   }
+  const hostPid = hostServers?.pid;
+  if (hostPid === undefined) throw new Error("the stand-in host's servers did not start");
   const script = [
     "set -e",
     'mount --bind "$1" /etc/resolv.conf',
@@ -122,11 +125,11 @@ export async function createStandInNetwork(): Promise<StandInNetwork> {
   ].join("\n");
   return {
     abstract,
+    // Entered through the host servers' own namespace, not `ip netns exec`'s /run/netns file: that
+    // bind mount was seen to stop being a namespace (setns: EINVAL) while other suites ran beside.
     inHost: (argv, user) => [
-      "ip",
-      "netns",
-      "exec",
-      host,
+      "nsenter",
+      `--net=/proc/${hostPid}/ns/net`,
       "unshare",
       "--mount",
       "--propagation",
