@@ -282,7 +282,7 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
 
   // Codex CLI runs every command of its own in a bubblewrap sandbox of its own (a user namespace
   // mapping its uid). Root without capabilities cannot map its uid there ("setting up uid map:
-  // Operation not permitted"); the sandbox user can, as any ordinary user's bwrap does.
+  // Operation not permitted"); the sandbox user can, like every ordinary user's bwrap.
   const asRoot = process.getuid?.() === 0;
   it.skipIf(!asRoot)(
     `as root, runs the command as an unprivileged user who cannot read root's files, and can start a sandbox of its own${asRoot ? "" : " (skipped: naruto is not root here)"}`,

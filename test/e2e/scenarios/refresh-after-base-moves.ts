@@ -9,7 +9,7 @@
  */
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
 import { trackingMarker } from "../../../src/report/index.ts";
-import { APP_CONFIG, ONE_ITEM_PLAN, checkFinished, withPlan } from "../support/app-checks.ts";
+import { APP_CONFIG, ONE_ITEM_PLAN, checkFinished, checkRefreshedOnto, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -59,22 +59,9 @@ export const refreshAfterBaseMoves: Scenario = {
       );
 
       await world.settle();
-      const after = await world.mission(id);
-      if (after === null) throw new Error(`mission ${id} is not stored`);
-      checkEqual(after.base, { ref: "main", commit: newMain }, "the mission's base after the refresh", world.runs);
-      checkEqual([after.status, after.verdict?.verdict], ["done", "approve"], "the mission reviewed again on the new base", world.runs);
-      checkEqual(
-        after.queue.refreshes.map((r) => [r.from, r.to, r.replayed, r.dropped.length]),
-        [[before.base.commit, newMain, 1, 0]],
-        "the refresh recorded",
-        world.runs,
-      );
+      const { mission: after, head } = await checkRefreshedOnto(world, id, { from: before.base.commit, onto: newMain });
       check(after.queue.head !== before.queue.head, "the queue has a new head", world.runs);
-      checkEqual(after.queue.base_check?.commit, newMain, "the new base was verified first", world.runs);
       // The queue branch on GitHub: the new head, on top of the new main, with the item's file.
-      const head = await world.bareGit("rev-parse", `refs/heads/naruto/${id}`);
-      checkEqual(head, after.queue.head, "the queue branch on GitHub vs the state", world.runs);
-      checkEqual(await world.bareGit("merge-base", newMain, head), newMain, "the queue stands on the new main", world.runs);
       checkEqual(await world.bareGit("rev-list", "--count", `${newMain}..${head}`), "1", "one replayed commit on the new main", world.runs);
       const files = (await world.bareGit("ls-tree", "-r", "--name-only", head)).split("\n");
       check(

@@ -4,6 +4,7 @@
  */
 import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
+import type { Mission } from "../../../src/mission/index.ts";
 import { missionResult, trackingMarker, verdictMarker } from "../../../src/report/index.ts";
 import { check, checkEqual } from "../scenarios/scenario.ts";
 import { REPO, type AppWorld } from "./app-world.ts";
@@ -122,4 +123,27 @@ export function appUpdatesOf(world: AppWorld, commentId: number): number {
   return world.fake.requests.filter(
     (r) => r.operation === REST_UPDATE_COMMENT && r.user === world.botLogin && r.status === 200 && r.path.endsWith(`/comments/${commentId}`),
   ).length;
+}
+
+/**
+ * A mission refreshed onto `onto` and reviewed again (the refresh scenarios): its base, status and
+ * verdict, its one recorded refresh from `from` (one item replayed, none dropped), the new base
+ * verified first, and the queue branch on GitHub standing on `onto` at the state's head.
+ */
+export async function checkRefreshedOnto(world: AppWorld, id: string, input: { from: string; onto: string }): Promise<{ mission: Mission; head: string }> {
+  const mission = await world.mission(id);
+  if (mission === null) throw new Error(`mission ${id} is not stored`);
+  checkEqual(mission.base, { ref: "main", commit: input.onto }, "the mission's base after the refresh", world.runs);
+  checkEqual([mission.status, mission.verdict?.verdict], ["done", "approve"], "the mission reviewed again on the new base", world.runs);
+  checkEqual(
+    mission.queue.refreshes.map((r) => [r.from, r.to, r.replayed, r.dropped.length]),
+    [[input.from, input.onto, 1, 0]],
+    "the refresh recorded (a run overtaken by a newer base lands nothing)",
+    world.runs,
+  );
+  checkEqual(mission.queue.base_check?.commit, input.onto, "the new base was verified first", world.runs);
+  const head = await world.bareGit("rev-parse", `refs/heads/naruto/${id}`);
+  checkEqual(head, mission.queue.head, "the queue branch on GitHub vs the state", world.runs);
+  checkEqual(await world.bareGit("merge-base", input.onto, head), input.onto, "the queue stands on the new base", world.runs);
+  return { mission, head };
 }

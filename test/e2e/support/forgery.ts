@@ -13,7 +13,7 @@ import { workerBranch } from "../../../src/gate/worker-branch.ts";
 import { testGit } from "../../support/git-repo.ts";
 import { writeZip } from "../../support/zip.ts";
 
-/** Uploads `zip` as artifact `name` of the token's run, as any process of that job could. */
+/** Uploads `zip` as artifact `name` of the token's run, which every process of that job could do. */
 export async function uploadAs(input: { resultsUrl: string; runtimeToken: string; name: string; zip: Buffer; overwrite?: boolean }): Promise<number> {
   const answer = await fetch(`${input.resultsUrl}artifacts?name=${encodeURIComponent(input.name)}${input.overwrite === true ? "&overwrite=true" : ""}`, {
     method: "POST",
