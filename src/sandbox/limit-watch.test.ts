@@ -100,6 +100,8 @@ describe("ceilingHit", () => {
     expect(ceilingHit(looks(80, 100), null, LIMITS)).toBeNull();
     expect(ceilingHit(looks(40, 64), 134, LIMITS)).toBeNull();
     expect(ceilingHit(looks(120, 100), 1, LIMITS)).toBeNull();
+    // Standing still, give or take the collector's pages, is not falling.
+    expect(ceilingHit(looks(100, 99.9), 1, LIMITS)).toMatchObject({ limit: "memory", by: "ceiling" });
     expect(ceilingHit(looks(100), 134, LIMITS)).toBeNull();
     expect(ceilingHit(looks(), 134, LIMITS)).toBeNull();
     expect(ceilingHit(looks(110, 90, 0.2), 1, LIMITS)).toBeNull();

@@ -125,7 +125,9 @@ export function ceilingHit(looks: readonly Sample[], exitCode: number | null, li
     const seen = looks[i];
     const before = looks[i - 1];
     if (seen === undefined || before === undefined) continue;
-    if (seen.memory * 2 > limits.memory && seen.memory >= before.memory) return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
+    // Falling is more than a collector's breath (a 64th of the limit): a Node process holding its memory still moves by a few pages.
+    const falling = seen.memory < before.memory - limits.memory / 64;
+    if (seen.memory * 2 > limits.memory && !falling) return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
   }
   return null;
 }
