@@ -70872,7 +70872,8 @@ function ceilingHit(looks, exitCode, limits) {
     const seen = looks[i];
     const before = looks[i - 1];
     if (seen === void 0 || before === void 0) continue;
-    if (seen.memory * 2 > limits.memory && seen.memory >= before.memory) return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
+    const falling = seen.memory < before.memory - limits.memory / 64;
+    if (seen.memory * 2 > limits.memory && !falling) return { limit: "memory", of: limits.memory, seen: seen.memory, by: "ceiling" };
   }
   return null;
 }
