@@ -12,7 +12,7 @@ import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { commandProgram } from "../agent/index.ts";
-import { executableMounts, ProgramNotShownError, whichProgram, type SandboxUser } from "../sandbox/index.ts";
+import { executableMounts, ProgramNotShownError, SANDBOX_UIDS, whichProgram, type SandboxUser } from "../sandbox/index.ts";
 
 /** A run refused before anything was made: input the user can fix. The CLI exits 2. */
 export class RunRefusedError extends Error {
@@ -125,7 +125,7 @@ export async function checkReadPaths(config: Config, names: readonly string[], h
       if (info === null) missing.push(`${label(name)} reads ${named} (--read, or read: in .github/naruto.yml), which is not here: fix or remove the path.`);
       else if (user !== null && !othersMay(info)) {
         missing.push(
-          `${label(name)} reads ${named}, which the agents cannot read: naruto runs as root, and agents run as a user of their own (uid ${user.uid}), never as root. ` +
+          `${label(name)} reads ${named}, which the agents cannot read: naruto runs as root, and agents run as users of their own (uids ${SANDBOX_UIDS.first}–${SANDBOX_UIDS.first + SANDBOX_UIDS.count - 1}), never as root. ` +
             `Let others read it (\`chmod o+rX ${here}\`), or run naruto as an ordinary user.`,
         );
       }

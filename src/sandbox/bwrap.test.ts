@@ -11,11 +11,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bareWorkDir, bwrapSandbox, bwrapSkipReason, userNetHere } from "../../test/support/sandbox.ts";
-import { bwrapArgs, readSystem } from "./bwrap.ts";
+import { bwrapArgs } from "./bwrap.ts";
+import { readSystem } from "./system-paths.ts";
 import { SANDBOX_USER, sandboxUserFor, SETPRIV } from "./sandbox-user.ts";
 import { processesWithEnv } from "./leftovers.ts";
 import { DEFAULT_LIMITS, describeLimitHit } from "./limits.ts";
 import type { SandboxRun } from "./sandbox.ts";
+import { SANDBOX_UIDS } from "./user-pool.ts";
+
+/** Whether `uid` is one of the users sandboxes run as when naruto is root. */
+const isSandboxUid = (uid: number) => uid >= SANDBOX_UIDS.first && uid < SANDBOX_UIDS.first + SANDBOX_UIDS.count;
 
 const net = await userNetHere();
 const netSkip = net.ok ? null : `the agents' own network does not work here (${net.reason}); .ci/run installs slirp4netns`;
@@ -272,8 +277,9 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
     );
     expect(run.output).toBe("home\ntmp\nshm\n");
     const locked = join(dir.path, "locked");
-    // Its files are its user's: naruto's own, or as root the sandbox user's (root reads them all the same).
-    const owner = sandboxUserFor(process.getuid?.())?.uid ?? process.getuid?.();
+    // Its files are its user's: naruto's own, or as root its sandbox user's (root reads them all the same).
+    const owner = (await stat(dir.path)).uid;
+    expect(process.getuid?.() === 0 ? isSandboxUid(owner) : owner === process.getuid?.()).toBe(true);
     for (const path of [locked, join(locked, "f"), join(dir.home, "h")]) expect((await stat(path)).uid, path).toBe(owner);
     expect(await readFile(join(locked, "f"), "utf8")).toBe("mine\n");
     await chmod(locked, 0o700);
@@ -297,12 +303,49 @@ await s.run({ command: "setsid sh -c 'exec sleep 1000' < /dev/null > /dev/null 2
         `id -u; id -G; grep -E 'Cap(Eff|Prm|Bnd)' /proc/self/status; cat /etc/shadow ${join(secrets, "token")} 2>&1 | sed 's/^.*: //'; ${nested}`,
         { readOnly: [secrets] },
       );
+      const uid = Number(run.output.split("\n")[0]);
+      expect(isSandboxUid(uid), String(uid)).toBe(true);
       expect(run.output).toBe(
-        `${SANDBOX_USER.uid}\n${SANDBOX_USER.gid}\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nPermission denied\nPermission denied\n${SANDBOX_USER.uid}\netc-read-only\n`,
+        `${uid}\n${uid}\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nPermission denied\nPermission denied\n${uid}\netc-read-only\n`,
       );
       expect(run.exitCode).toBe(0);
       expect(await readFile(join(dir.path, "nested.txt"), "utf8")).toBe("nested\n");
-      expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(SANDBOX_USER.uid);
+      expect((await stat(join(dir.path, "nested.txt"))).uid).toBe(uid);
+    },
+  );
+
+  // RLIMIT_NPROC counts a user's processes machine-wide: one user for all would let one agent's
+  // fork bomb take every other agent's threads (user-pool.ts).
+  it.skipIf(!asRoot)(
+    `as root, runs each sandbox at work as a user of its own, whose processes count apart, and a work directory again as the user it had${asRoot ? "" : " (skipped: naruto is not root here)"}`,
+    async () => {
+      const sandbox = await bwrapSandbox();
+      const dirs = [await bareWorkDir(), await bareWorkDir()] as const;
+      for (const d of dirs) cleanup.push(() => d.remove());
+      const idIn = async (dir: (typeof dirs)[number], command: string) => {
+        const limits = { ...DEFAULT_LIMITS, processes: 16 };
+        const run = await sandbox.run({ command, workDir: dir, env: { PATH: "/usr/bin:/bin" }, network: false, timeoutMs: 30_000, limits });
+        expect(run.exitCode, run.output).toBe(0);
+        return Number(run.output.trim().split("\n").at(-1));
+      };
+      // Each holds 13 of its 16 processes until a go that comes once both hold them: as one user
+      // they would be 26 of 16, and the second could not fork.
+      const holding = `for i in $(seq 12); do sleep 60 & held="$held $!"; done; touch started; while ! test -e go; do sleep 0.05; done; kill $held; wait; id -u`;
+      const runs = Promise.all(dirs.map((d) => idIn(d, holding)));
+      const started = (d: (typeof dirs)[number]) =>
+        stat(join(d.path, "started")).then(
+          () => true,
+          () => false,
+        );
+      for (let waited = 0; !((await started(dirs[0])) && (await started(dirs[1]))); waited += 50) {
+        if (waited > 20_000) throw new Error("the two sandboxes did not both start");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      for (const d of dirs) await writeFile(join(d.path, "go"), "");
+      const [a = 0, b = 0] = await runs;
+      expect([isSandboxUid(a), isSandboxUid(b)]).toEqual([true, true]);
+      expect(a).not.toBe(b);
+      expect(await idIn(dirs[0], "id -u")).toBe(a);
     },
   );
 

@@ -20,8 +20,6 @@
  * unprivileged host user of its own, never as root (sandbox-user.ts): root-only files stay
  * unreadable, and its own sandbox (Codex CLI's nested bwrap) still starts.
  */
-import { lstat, readlink, realpath } from "node:fs/promises";
-import { dirname, isAbsolute, resolve } from "node:path";
 import { bwrapLaunch } from "./bwrap-launch.ts";
 import { findProgram } from "./find-program.ts";
 import { DEFAULT_LIMITS, prlimitArgs } from "./limits.ts";
@@ -29,44 +27,9 @@ import { notStarted, runProcess, type ProcessDeps } from "./run-process.ts";
 import { becomeUser, capabilityArgs, handOver, parentDirs, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
 import type { NetworkSupport, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
 import { reachFor } from "./reach.ts";
+import { sharedUserPool, type UserLease, type UserPool } from "./user-pool.ts";
 import { blockedDestinations, type UserNet } from "./user-net.ts";
-
-/** Folders of the system a command may need, shown read-only where they exist. */
-export const SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"] as const;
-
-/** What a system path is on this machine: a folder to bind, a symlink to recreate, or absent. */
-export type SystemEntry = { readonly path: string; readonly kind: "dir" } | { readonly path: string; readonly kind: "symlink"; readonly target: string };
-
-/** Reads what each system path is here (once per process: the system does not change under naruto). */
-export async function readSystem(paths: readonly string[] = SYSTEM_PATHS): Promise<SystemEntry[]> {
-  const entries: SystemEntry[] = [];
-  for (const path of paths) {
-    const info = await lstat(path).catch(() => null);
-    if (info === null) continue;
-    if (info.isSymbolicLink()) entries.push({ path, kind: "symlink", target: await readlink(path) });
-    else if (info.isDirectory()) entries.push({ path, kind: "dir" });
-  }
-  // Ubuntu's /etc/resolv.conf points into /run: name resolution needs that folder too.
-  const resolv = await readlink("/etc/resolv.conf").catch(() => null);
-  if (resolv !== null) {
-    const target = isAbsolute(resolv) ? resolv : resolve("/etc", resolv);
-    if (!target.startsWith("/etc/")) entries.push({ path: dirname(target), kind: "dir" });
-  }
-  return entries;
-}
-
-/** Where the command's resolver file is, after symlinks: bound from the host, or replaced in its own network. */
-export interface ResolvConf {
-  readonly file: string;
-  /** The folder outside /etc that holds it (Ubuntu's /run/systemd/resolve), or null. */
-  readonly dir: string | null;
-}
-
-/** Reads where /etc/resolv.conf leads (once per process: the system does not change under naruto). */
-export async function readResolvConf(): Promise<ResolvConf> {
-  const file = await realpath("/etc/resolv.conf").catch(() => "/etc/resolv.conf");
-  return { file, dir: file.startsWith("/etc/") ? null : dirname(file) };
-}
+import { readResolvConf, shownInside, type ResolvConf, type SystemEntry } from "./system-paths.ts";
 
 /** What bwrapArgs needs of the machine: its system paths, and who the command runs as (see sandbox-user.ts). */
 export interface BwrapSetup {
@@ -200,6 +163,8 @@ export interface BwrapOptions {
    * else naruto's own user, null).
    */
   readonly user?: SandboxUser;
+  /** As root without `user`: where each run's own user comes from (default this process's pool, user-pool.ts). */
+  readonly users?: UserPool;
   /** Where the command's resolver file is (default: read once). */
   readonly resolv?: ResolvConf;
   /**
@@ -224,9 +189,11 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   const [major, minor] = bwrapVersion(options.version);
   const self = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   const net = options.net ?? null;
+  const fixed = options.user === undefined ? sandboxUserFor(process.getuid?.()) : options.user;
+  const pool = options.user === undefined && fixed !== null ? (options.users ?? sharedUserPool()) : null;
   const setup = (resolv: ResolvConf, prlimit: string | null): BwrapSetup => ({
     system: options.system,
-    user: options.user === undefined ? sandboxUserFor(process.getuid?.()) : options.user,
+    user: fixed,
     self,
     resolv,
     tmpfsSize: major > 0 || minor >= 7,
@@ -234,8 +201,8 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
   });
   // Read once, on the first run.
   let ready: Promise<BwrapSetup> | null = null;
-  // Work directories already given to the sandbox user: an attempt's verify runs where its agent did.
-  const handedOver = new Set<string>();
+  // Work directories already given to a sandbox user, and to which: an attempt's verify runs where its agent did.
+  const handedOver = new Map<string, number>();
   const network: NetworkSupport =
     net === null
       ? { kind: "host", reason: options.hostNetworkReason ?? "no network of its own was set up" }
@@ -255,40 +222,49 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
         options.resolv ?? readResolvConf(),
         options.prlimit === undefined ? findProgram("prlimit", request.env.PATH).then(shownInside) : options.prlimit,
       ]).then(([r, p]) => setup(r, p));
-      const ran = await ready;
       const dir = request.workDir;
-      const fresh = !handedOver.has(dir.root);
+      let lease: UserLease | null = null;
       try {
-        await handOver(ran.user, { trees: fresh ? [dir.path, dir.home] : [], files: request.outputs ?? [] });
+        lease = pool === null ? null : await pool.lease(handedOver.get(dir.root));
       } catch (error) {
-        return notStarted(`its folders could not be given to the user it runs as: ${error instanceof Error ? error.message : String(error)}`);
+        return notStarted(error instanceof Error ? error.message : String(error));
       }
-      handedOver.add(dir.root);
-      const own = request.network === true ? net : null;
-      // The endpoints it was given that its own network cannot reach, carried in (reach.ts).
-      const reach =
-        own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], { ip: own.ip !== null, blocked: blockedDestinations() });
-      if (!reach.ok) return notStarted(reach.reason);
       try {
-        const launch = bwrapLaunch({
-          binary,
-          request,
-          setup: ran,
-          net: own,
-          relay: reach.host?.spec ?? null,
-          ...(options.deps?.kill ? { kill: options.deps.kill } : {}),
-        });
-        const run = await runProcess(launch, request, options.deps);
-        const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
-        return { ...run, limit };
+        return await runAs({ ...(await ready), user: lease?.user ?? fixed }, request);
       } finally {
-        await reach.host?.stop();
+        await lease?.release();
       }
     },
   };
-}
 
-/** A system program the sandbox shows (under a system path), or null. */
-function shownInside(program: string | null): string | null {
-  return program !== null && SYSTEM_PATHS.some((s) => program.startsWith(`${s}/`)) ? program : null;
+  async function runAs(ran: BwrapSetup, request: SandboxRun): Promise<ProcessRun> {
+    const dir = request.workDir;
+    const fresh = ran.user !== null && handedOver.get(dir.root) !== ran.user.uid;
+    try {
+      await handOver(ran.user, { trees: fresh ? [dir.path, dir.home] : [], files: request.outputs ?? [] });
+    } catch (error) {
+      return notStarted(`its folders could not be given to the user it runs as: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (ran.user !== null) handedOver.set(dir.root, ran.user.uid);
+    const own = request.network === true ? net : null;
+    // The endpoints it was given that its own network cannot reach, carried in (reach.ts).
+    const reach =
+      own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], { ip: own.ip !== null, blocked: blockedDestinations() });
+    if (!reach.ok) return notStarted(reach.reason);
+    try {
+      const launch = bwrapLaunch({
+        binary,
+        request,
+        setup: ran,
+        net: own,
+        relay: reach.host?.spec ?? null,
+        ...(options.deps?.kill ? { kill: options.deps.kill } : {}),
+      });
+      const run = await runProcess(launch, request, options.deps);
+      const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
+      return { ...run, limit };
+    } finally {
+      await reach.host?.stop();
+    }
+  }
 }

@@ -24,7 +24,7 @@
 import { constants } from "node:fs";
 import { access, lstat, open, readdir, readFile, realpath } from "node:fs/promises";
 import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from "node:path";
-import { SYSTEM_PATHS } from "./bwrap.ts";
+import { SYSTEM_PATHS } from "./system-paths.ts";
 
 /** What the sandbox shows for a set of programs. */
 export interface ProgramView {

@@ -9,6 +9,7 @@ export { acceptObjects } from "./quarantine.ts";
 export { DEFAULT_LIMITS, describeLimitHit, type LimitHit, type SandboxLimits } from "./limits.ts";
 export { snapshotWorkDir } from "./snapshot.ts";
 export { SANDBOX_USER, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
+export { SANDBOX_UIDS } from "./user-pool.ts";
 export { sudoWorks } from "./sudo.ts";
 export { compareRecords, createFileHashes, missionRefPatterns, recordRepository } from "./tamper-record.ts";
 export type { TamperRecord } from "./tamper-record.ts";

@@ -46,9 +46,6 @@ async function setup(user: typeof NOBODY | null, attacks: readonly string[]): Pr
     "memory-hog": { command: `${limits} memory-hog 512`, read },
     // 640 MiB a second: from its limit to the RLIMIT_DATA backstop at twice it in 200 ms, which a
     // late watch (a loaded machine) can miss: the backstop ends it, and that is the memory limit too.
-    // In a mission of its own: as root every sandbox runs as one user, whose processes and
-    // threads RLIMIT_NPROC counts together, and a fifth Node agent beside the fork bomb could
-    // not start its threads.
     "fast-memory-hog": { command: `${limits} memory-hog 512 640`, read },
     // The edit first, then a file that never ends (256 MiB where nothing stops it).
     "huge-file": { command: `${fakeAgentCommand("edit")} && exec dd if=/dev/zero of="$HOME/huge.bin" bs=1M count=256 status=none`, read },

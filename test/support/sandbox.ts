@@ -6,7 +6,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createBwrapSandbox, readSystem } from "../../src/sandbox/bwrap.ts";
+import { createBwrapSandbox } from "../../src/sandbox/bwrap.ts";
+import { readSystem } from "../../src/sandbox/system-paths.ts";
 import { probeBwrap } from "../../src/sandbox/choose.ts";
 import { probeUserNet, type NetProbe } from "../../src/sandbox/probe-net.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
