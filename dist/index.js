@@ -31816,16 +31816,16 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open11 = tokens[token.tokensIndex];
-          open11.type = "text";
-          open11.value = literal2;
-          open11.output = safeOutput || utils.escapeRegex(literal2);
+          const open12 = tokens[token.tokensIndex];
+          open12.type = "text";
+          open12.value = literal2;
+          open12.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open11.output;
+          state.output = token.output + open12.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
@@ -32045,15 +32045,15 @@ var require_parse2 = __commonJS({
         }
         if (value === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open11 = {
+          const open12 = {
             type: "brace",
             value,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open11);
-          push(open11);
+          braces.push(open12);
+          push(open12);
           continue;
         }
         if (value === "}") {
@@ -54002,9 +54002,9 @@ function findFencedPlan(markdown) {
       while (end < 0 && i + 1 < lines.length) end = (lines[++i] ?? "").indexOf("-->");
       continue;
     }
-    const open11 = OPEN.exec(lines[i] ?? "");
-    if (!open11) continue;
-    const [, indent = "", fence4 = "", rest = ""] = open11;
+    const open12 = OPEN.exec(lines[i] ?? "");
+    if (!open12) continue;
+    const [, indent = "", fence4 = "", rest = ""] = open12;
     if (fence4[0] === "`" && rest.includes("`")) continue;
     const isPlan = (rest.trim().split(/\s+/)[0] ?? "").toLowerCase() === "naruto";
     const body = [];
@@ -63425,8 +63425,8 @@ function closeLink(source, at2, textStart, links) {
   if (destination === void 0) return null;
   return { destination, end: label === null ? at2 + 1 : LABEL.lastIndex };
 }
-function inlineTail(source, open11) {
-  let i = skipSpace(source, open11 + 1);
+function inlineTail(source, open12) {
+  let i = skipSpace(source, open12 + 1);
   const start = i;
   if (source[i] === "<") {
     const angle = /<(?:[^<>\n\\]|\\.)*>/y;
@@ -63968,20 +63968,20 @@ function assemble(parts, limit = COMMENT_LIMIT) {
   const heads = lists.reduce((n, l) => n + sizeOf(l.head ?? []), 0);
   let room = Math.max(limit - MARGIN - separators - heads - fixed.reduce((n, p) => n + p.length, 0), 0);
   const budget = /* @__PURE__ */ new Map();
-  let open11 = lists.filter((l) => l.lines.length > 0);
+  let open12 = lists.filter((l) => l.lines.length > 0);
   for (const l of lists) if (l.lines.length === 0) budget.set(l, 0);
-  while (open11.length > 0) {
-    const weights = open11.reduce((n, l) => n + (l.weight ?? 1), 0);
-    const small = open11.filter((l) => sizeOf(l.lines) <= room * (l.weight ?? 1) / weights);
+  while (open12.length > 0) {
+    const weights = open12.reduce((n, l) => n + (l.weight ?? 1), 0);
+    const small = open12.filter((l) => sizeOf(l.lines) <= room * (l.weight ?? 1) / weights);
     if (small.length === 0) {
-      for (const l of open11) budget.set(l, Math.floor(room * (l.weight ?? 1) / weights));
+      for (const l of open12) budget.set(l, Math.floor(room * (l.weight ?? 1) / weights));
       break;
     }
     for (const l of small) {
       budget.set(l, sizeOf(l.lines));
       room -= sizeOf(l.lines);
     }
-    open11 = open11.filter((l) => !small.includes(l));
+    open12 = open12.filter((l) => !small.includes(l));
   }
   const render = (l) => [...l.head ?? [], ...fitLines(l, budget.get(l) ?? 0)].join("\n");
   const text3 = parts.map((p) => typeof p === "string" ? p : render(p)).join("\n\n");
@@ -64761,11 +64761,11 @@ function pick2(missions, kind) {
 // src/github-driver/fix-review-plan.ts
 var THREADS_BUDGET = 56e3;
 function fixReviewPlan(input2) {
-  const open11 = input2.threads.filter((t) => !t.isResolved && !t.isOutdated);
+  const open12 = input2.threads.filter((t) => !t.isResolved && !t.isOutdated);
   const byFile = /* @__PURE__ */ new Map();
   const invalid = /* @__PURE__ */ new Set();
   const protectedFiles = /* @__PURE__ */ new Map();
-  for (const thread of open11) {
+  for (const thread of open12) {
     const normalized = normalizePath(thread.path);
     if (!normalized.ok || normalized.value.subtree) {
       invalid.add(thread.path);
@@ -65789,7 +65789,7 @@ function redactedStepDeps(deps) {
 }
 
 // src/action/run-mode.ts
-import { mkdir as mkdir15 } from "node:fs/promises";
+import { mkdir as mkdir16 } from "node:fs/promises";
 
 // src/action/modes/command.ts
 async function commandMode(deps, input2) {
@@ -65812,7 +65812,7 @@ ${line}
 }
 
 // src/action/modes/publish.ts
-import { join as join36 } from "node:path";
+import { join as join37 } from "node:path";
 
 // src/queue/merge.ts
 import { rm as rm2 } from "node:fs/promises";
@@ -70663,11 +70663,11 @@ async function integrate(input2) {
 }
 
 // src/action/integrate/refresh-run.ts
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 import { writeFile as writeFile6 } from "node:fs/promises";
 
 // src/engine/attempt.ts
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/sandbox/output-buffer.ts
 function createOutputBuffer(limitBytes) {
@@ -70739,10 +70739,6 @@ function brokenWordStart(text3) {
 import { spawn as spawn6 } from "node:child_process";
 import { constants as constants6 } from "node:fs";
 import { access as access4 } from "node:fs/promises";
-
-// src/sandbox/bwrap.ts
-import { lstat as lstat3, readlink as readlink3, realpath as realpath2 } from "node:fs/promises";
-import { dirname as dirname5, isAbsolute as isAbsolute3, resolve as resolve2 } from "node:path";
 
 // src/sandbox/leftovers.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
@@ -70991,7 +70987,7 @@ async function planReach(urls, blocked, resolve4 = async (host) => (await lookup
 async function openReach(targets, node2 = process.execPath) {
   const dir = await mkdtemp(join5(tmpdir2(), "naruto-reach-"));
   const servers = [];
-  const open11 = /* @__PURE__ */ new Set();
+  const open12 = /* @__PURE__ */ new Set();
   const listeners = [];
   try {
     for (const [i, target] of targets.entries()) {
@@ -70999,8 +70995,8 @@ async function openReach(targets, node2 = process.execPath) {
       const server = createServer((inside) => {
         const outside = connect({ host: target.connect, port: target.port });
         for (const s of [inside, outside]) {
-          open11.add(s);
-          s.once("close", () => open11.delete(s));
+          open12.add(s);
+          s.once("close", () => open12.delete(s));
         }
         inside.pipe(outside).pipe(inside);
         inside.on("error", () => outside.destroy());
@@ -71014,14 +71010,14 @@ async function openReach(targets, node2 = process.execPath) {
       listeners.push({ listen: target.listen, port: target.port, socket, alias: target.alias });
     }
   } catch (error63) {
-    await close(servers, open11, dir);
+    await close(servers, open12, dir);
     throw error63;
   }
-  return { spec: { node: node2, listeners }, stop: () => close(servers, open11, dir) };
+  return { spec: { node: node2, listeners }, stop: () => close(servers, open12, dir) };
 }
-async function close(servers, open11, dir) {
+async function close(servers, open12, dir) {
   for (const server of servers) server.close();
-  for (const socket of open11) socket.destroy();
+  for (const socket of open12) socket.destroy();
   await rm3(dir, { recursive: true, force: true });
 }
 var RELAY_SCRIPT = [
@@ -71267,8 +71263,37 @@ import { delimiter as delimiter3 } from "node:path";
 
 // src/sandbox/executables.ts
 import { constants as constants3 } from "node:fs";
-import { access as access2, lstat as lstat2, open as open3, readdir as readdir3, readFile as readFile3, realpath } from "node:fs/promises";
-import { basename as basename4, delimiter as delimiter2, dirname as dirname3, isAbsolute as isAbsolute2, join as join6, relative as relative2, sep as sep4 } from "node:path";
+import { access as access2, lstat as lstat3, open as open3, readdir as readdir3, readFile as readFile3, realpath as realpath2 } from "node:fs/promises";
+import { basename as basename4, delimiter as delimiter2, dirname as dirname4, isAbsolute as isAbsolute3, join as join6, relative as relative2, sep as sep4 } from "node:path";
+
+// src/sandbox/system-paths.ts
+import { lstat as lstat2, readlink as readlink3, realpath } from "node:fs/promises";
+import { dirname as dirname3, isAbsolute as isAbsolute2, resolve as resolve2 } from "node:path";
+var SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"];
+async function readSystem(paths2 = SYSTEM_PATHS) {
+  const entries = [];
+  for (const path4 of paths2) {
+    const info2 = await lstat2(path4).catch(() => null);
+    if (info2 === null) continue;
+    if (info2.isSymbolicLink()) entries.push({ path: path4, kind: "symlink", target: await readlink3(path4) });
+    else if (info2.isDirectory()) entries.push({ path: path4, kind: "dir" });
+  }
+  const resolv = await readlink3("/etc/resolv.conf").catch(() => null);
+  if (resolv !== null) {
+    const target = isAbsolute2(resolv) ? resolv : resolve2("/etc", resolv);
+    if (!target.startsWith("/etc/")) entries.push({ path: dirname3(target), kind: "dir" });
+  }
+  return entries;
+}
+async function readResolvConf() {
+  const file2 = await realpath("/etc/resolv.conf").catch(() => "/etc/resolv.conf");
+  return { file: file2, dir: file2.startsWith("/etc/") ? null : dirname3(file2) };
+}
+function shownInside(program) {
+  return program !== null && SYSTEM_PATHS.some((s) => program.startsWith(`${s}/`)) ? program : null;
+}
+
+// src/sandbox/executables.ts
 var ProgramNotShownError = class extends Error {
   constructor(program, folder, why, read) {
     super(
@@ -71299,7 +71324,7 @@ async function executableMounts(programs, options2) {
 async function programView(program, options2) {
   const found = await whichProgram(program, options2.path);
   if (found === null) return NOTHING;
-  const real = await realpath(found).catch(() => null);
+  const real = await realpath2(found).catch(() => null);
   if (real === null) return NOTHING;
   const units = await unitsOf(real, options2, 0);
   const links = found !== real && !isSystem(found) ? [{ path: found, target: real }] : [];
@@ -71318,13 +71343,13 @@ async function unitsOf(real, options2, depth) {
     const base = await basePythonOf(venv);
     return [{ path: venv, kind: "venv" }, ...base === null || isSystem(base) ? [] : [{ path: base, kind: "prefix" }]];
   }
-  const prefix = basename4(dirname3(real)) === "bin" ? dirname3(dirname3(real)) : null;
+  const prefix = basename4(dirname4(real)) === "bin" ? dirname4(dirname4(real)) : null;
   if (prefix !== null && forbidden({ path: prefix, kind: "prefix" }, options2) === null) return [{ path: prefix, kind: "prefix" }];
   const units = [{ path: real, kind: "file" }];
   const interpreter = await interpreterOf(real);
   if (interpreter !== null) {
     const found = await whichProgram(interpreter, options2.path);
-    const resolved = found === null ? null : await realpath(found).catch(() => null);
+    const resolved = found === null ? null : await realpath2(found).catch(() => null);
     if (resolved !== null) units.push(...await unitsOf(resolved, options2, depth + 1));
     if (basename4(interpreter).startsWith("python") && prefix !== null)
       units.push(...(await sitePackages(prefix)).map((path4) => ({ path: path4, kind: "site-packages" })));
@@ -71340,7 +71365,7 @@ function packageRootOf(path4) {
   return end <= parts.length - 1 ? parts.slice(0, end).join(sep4) : null;
 }
 async function npmClosure(root) {
-  const found = /* @__PURE__ */ new Set([await realpath(root)]);
+  const found = /* @__PURE__ */ new Set([await realpath2(root)]);
   const queue = [...found];
   while (queue.length > 0 && found.size < 1e4) {
     const pkg = queue.shift();
@@ -71364,26 +71389,26 @@ async function dependenciesOf(pkg) {
   }
 }
 async function resolvePackage(from, name) {
-  for (let dir = from; ; dir = dirname3(dir)) {
+  for (let dir = from; ; dir = dirname4(dir)) {
     if (basename4(dir) !== "node_modules") {
       const candidate = join6(dir, "node_modules", name);
-      if (await exists2(join6(candidate, "package.json"))) return realpath(candidate).catch(() => null);
+      if (await exists2(join6(candidate, "package.json"))) return realpath2(candidate).catch(() => null);
     }
-    if (dirname3(dir) === dir) return null;
+    if (dirname4(dir) === dir) return null;
   }
 }
 async function venvOf(path4) {
-  const bin = dirname3(path4);
+  const bin = dirname4(path4);
   if (basename4(bin) !== "bin" && basename4(bin) !== "Scripts") return null;
-  const root = dirname3(bin);
+  const root = dirname4(bin);
   return await exists2(join6(root, "pyvenv.cfg")) ? root : null;
 }
 async function basePythonOf(venv) {
   const text3 = await readFile3(join6(venv, "pyvenv.cfg"), "utf8").catch(() => "");
   const home = /^\s*home\s*=\s*(.+?)\s*$/m.exec(text3)?.[1];
-  if (home === void 0 || !isAbsolute2(home)) return null;
-  const real = await realpath(home).catch(() => null);
-  return real === null ? null : basename4(real) === "bin" ? dirname3(real) : real;
+  if (home === void 0 || !isAbsolute3(home)) return null;
+  const real = await realpath2(home).catch(() => null);
+  return real === null ? null : basename4(real) === "bin" ? dirname4(real) : real;
 }
 async function interpreterOf(path4) {
   const handle = await open3(path4, constants3.O_RDONLY | constants3.O_NONBLOCK).catch(() => null);
@@ -71394,7 +71419,7 @@ async function interpreterOf(path4) {
     const line = head.subarray(0, bytesRead).toString("utf8").split("\n")[0] ?? "";
     if (!line.startsWith("#!")) return null;
     const [interpreter, ...args] = line.slice(2).trim().split(/\s+/);
-    if (interpreter === void 0 || !isAbsolute2(interpreter)) return null;
+    if (interpreter === void 0 || !isAbsolute3(interpreter)) return null;
     return (basename4(interpreter) === "env" ? args.find((a) => !a.startsWith("-")) : interpreter) ?? null;
   } finally {
     await handle.close();
@@ -71414,7 +71439,7 @@ function forbidden(unit, options2) {
   const { path: path4 } = unit;
   const home = options2.home === "" || options2.home === "/" ? null : options2.home;
   if (home !== null && isWithin(home, path4)) return path4 === home ? "your home folder" : "a folder holding your home folder";
-  if (home !== null && dirname3(path4) === home && (unit.kind === "prefix" || unit.kind === "site-packages"))
+  if (home !== null && dirname4(path4) === home && (unit.kind === "prefix" || unit.kind === "site-packages"))
     return `a folder of your home folder that holds more than the program (${basename4(path4)})`;
   for (const hidden of options2.hidden) {
     if (isWithin(path4, hidden)) return `inside ${hidden}, naruto's own`;
@@ -71424,22 +71449,22 @@ function forbidden(unit, options2) {
 }
 function suggestedRead(unit, real, options2) {
   if (options2.hidden.some((h) => isWithin(real, h) || isWithin(h, real))) return [];
-  const folder = dirname3(real);
+  const folder = dirname4(real);
   return [forbidden({ path: folder, kind: "file" }, options2) === null && unit.path !== folder ? folder : real];
 }
 function outermost(paths2) {
   return paths2.filter((p) => !paths2.some((q) => q !== p && isWithin(p, q)));
 }
 async function whichProgram(name, path4) {
-  if (name.includes("/")) return isAbsolute2(name) ? name : null;
+  if (name.includes("/")) return isAbsolute3(name) ? name : null;
   for (const dir of (path4 ?? "").split(delimiter2)) {
-    if (dir === "" || !isAbsolute2(dir)) continue;
+    if (dir === "" || !isAbsolute3(dir)) continue;
     const candidate = join6(dir, name);
     if (await access2(candidate, constants3.X_OK).then(
       () => true,
       () => false
     )) {
-      if ((await lstat2(candidate).catch(() => null))?.isDirectory() === true) continue;
+      if ((await lstat3(candidate).catch(() => null))?.isDirectory() === true) continue;
       return candidate;
     }
   }
@@ -71456,7 +71481,7 @@ function isSystem(path4) {
 }
 function isWithin(path4, dir) {
   const rel = relative2(dir, path4);
-  return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute2(rel);
+  return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute3(rel);
 }
 
 // src/sandbox/find-program.ts
@@ -71599,7 +71624,7 @@ async function runProcess(launch, request3, deps = {}) {
 // src/sandbox/sandbox-user.ts
 import { spawn as spawn4 } from "node:child_process";
 import { chmod as chmod2, lchown } from "node:fs/promises";
-import { dirname as dirname4 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 var SANDBOX_USER = { uid: 64999, gid: 64999 };
 function sandboxUserFor(uid) {
   return uid === 0 ? SANDBOX_USER : null;
@@ -71616,7 +71641,7 @@ function parentDirs(paths2, shown) {
   const dirs = /* @__PURE__ */ new Set();
   for (const path4 of paths2) {
     const chain = [];
-    for (let dir = dirname4(path4); dir !== "/" && dir !== "."; dir = dirname4(dir)) chain.unshift(dir);
+    for (let dir = dirname5(path4); dir !== "/" && dir !== "."; dir = dirname5(dir)) chain.unshift(dir);
     for (const dir of chain) if (!shown.some((s) => dir === s || dir.startsWith(`${s}/`))) dirs.add(dir);
   }
   return [...dirs];
@@ -71640,27 +71665,96 @@ function chownTrees(user, trees) {
   });
 }
 
+// src/sandbox/user-pool.ts
+import { mkdir as mkdir4, open as open4, readdir as readdir4, unlink as unlink2 } from "node:fs/promises";
+import { join as join7 } from "node:path";
+var SANDBOX_UIDS = { first: 64e3, count: 999 };
+var LEASE_DIR = "/run/naruto/sandbox-users";
+var NoSandboxUserError = class extends Error {
+  constructor(range) {
+    super(`every sandbox user (uids ${range.first}–${range.first + range.count - 1}) is in use by a running sandbox: lower limits.max_parallel`);
+    this.name = "NoSandboxUserError";
+  }
+};
+function createUserPool(options2 = {}) {
+  const first = options2.first ?? SANDBOX_UIDS.first;
+  const count7 = options2.count ?? SANDBOX_UIDS.count;
+  const dir = options2.dir === void 0 ? LEASE_DIR : options2.dir;
+  const alive = options2.alive ?? processAlive;
+  const held = /* @__PURE__ */ new Set();
+  let made = null;
+  const folderReady = () => {
+    if (dir === null) return Promise.resolve(false);
+    made ??= mkdir4(dir, { recursive: true, mode: 448 }).then(
+      () => true,
+      () => false
+    );
+    return made;
+  };
+  async function claim2(uid) {
+    if (dir === null || !await folderReady()) return true;
+    const mine = `${uid}.${process.pid}`;
+    try {
+      await (await open4(join7(dir, mine), "wx", 384)).close();
+    } catch (error63) {
+      if (error63.code !== "EEXIST") return true;
+    }
+    for (const name of await readdir4(dir).catch(() => [])) {
+      const [owner, pid] = name.split(".").map(Number);
+      if (owner !== uid || name === mine || pid === void 0 || !Number.isInteger(pid)) continue;
+      if (!alive(pid)) {
+        await unlink2(join7(dir, name)).catch(() => void 0);
+        continue;
+      }
+      await unlink2(join7(dir, mine)).catch(() => void 0);
+      return false;
+    }
+    return true;
+  }
+  return {
+    async lease(prefer) {
+      const start = options2.start?.() ?? Math.floor(Math.random() * count7);
+      const order = [
+        ...prefer !== void 0 && prefer >= first && prefer < first + count7 ? [prefer] : [],
+        ...Array.from({ length: count7 }, (_, i) => first + (start + i) % count7)
+      ];
+      for (const uid of order) {
+        if (held.has(uid)) continue;
+        held.add(uid);
+        if (!await claim2(uid)) {
+          held.delete(uid);
+          continue;
+        }
+        let released = false;
+        return {
+          user: { uid, gid: uid },
+          async release() {
+            if (released) return;
+            released = true;
+            if (dir !== null && await folderReady()) await unlink2(join7(dir, `${uid}.${process.pid}`)).catch(() => void 0);
+            held.delete(uid);
+          }
+        };
+      }
+      throw new NoSandboxUserError({ first, count: count7 });
+    }
+  };
+}
+var processPool = null;
+function sharedUserPool() {
+  processPool ??= createUserPool();
+  return processPool;
+}
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error63) {
+    return error63.code === "EPERM";
+  }
+}
+
 // src/sandbox/bwrap.ts
-var SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store"];
-async function readSystem(paths2 = SYSTEM_PATHS) {
-  const entries = [];
-  for (const path4 of paths2) {
-    const info2 = await lstat3(path4).catch(() => null);
-    if (info2 === null) continue;
-    if (info2.isSymbolicLink()) entries.push({ path: path4, kind: "symlink", target: await readlink3(path4) });
-    else if (info2.isDirectory()) entries.push({ path: path4, kind: "dir" });
-  }
-  const resolv = await readlink3("/etc/resolv.conf").catch(() => null);
-  if (resolv !== null) {
-    const target = isAbsolute3(resolv) ? resolv : resolve2("/etc", resolv);
-    if (!target.startsWith("/etc/")) entries.push({ path: dirname5(target), kind: "dir" });
-  }
-  return entries;
-}
-async function readResolvConf() {
-  const file2 = await realpath2("/etc/resolv.conf").catch(() => "/etc/resolv.conf");
-  return { file: file2, dir: file2.startsWith("/etc/") ? null : dirname5(file2) };
-}
 function userArgs(user) {
   return user === null ? [] : ["--unshare-user", "--uid", String(user.uid), "--gid", String(user.gid)];
 }
@@ -71697,19 +71791,19 @@ function bwrapArgs(request3, setup, channels = { info: 3, network: "shared" }) {
     resolvFile = resolv.file;
     args.push("--perms", "0644", "--ro-bind-data", String(channels.resolv), resolv.file, "--block-fd", String(channels.block));
   }
-  const open11 = setup.user === null ? [] : ["--perms", "01777"];
+  const open12 = setup.user === null ? [] : ["--perms", "01777"];
   args.push(
     "--proc",
     "/proc",
     "--dev",
     "/dev",
-    ...open11,
+    ...open12,
     ...size(limits.tmp),
     "--tmpfs",
     "/dev/shm",
     "--remount-ro",
     "/dev",
-    ...open11,
+    ...open12,
     ...size(limits.tmp),
     "--tmpfs",
     "/tmp"
@@ -71747,16 +71841,18 @@ function createBwrapSandbox(options2) {
   const [major, minor] = bwrapVersion(options2.version);
   const self2 = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
   const net = options2.net ?? null;
+  const fixed = options2.user === void 0 ? sandboxUserFor(process.getuid?.()) : options2.user;
+  const pool = options2.user === void 0 && fixed !== null ? options2.users ?? sharedUserPool() : null;
   const setup = (resolv, prlimit) => ({
     system: options2.system,
-    user: options2.user === void 0 ? sandboxUserFor(process.getuid?.()) : options2.user,
+    user: fixed,
     self: self2,
     resolv,
     tmpfsSize: major > 0 || minor >= 7,
     prlimit
   });
   let ready = null;
-  const handedOver = /* @__PURE__ */ new Set();
+  const handedOver = /* @__PURE__ */ new Map();
   const network = net === null ? { kind: "host", reason: options2.hostNetworkReason ?? "no network of its own was set up" } : {
     kind: "isolated",
     via: `${net.version}, the internet without the host`,
@@ -71773,38 +71869,48 @@ function createBwrapSandbox(options2) {
         options2.resolv ?? readResolvConf(),
         options2.prlimit === void 0 ? findProgram("prlimit", request3.env.PATH).then(shownInside) : options2.prlimit
       ]).then(([r, p]) => setup(r, p));
-      const ran = await ready;
       const dir = request3.workDir;
-      const fresh2 = !handedOver.has(dir.root);
+      let lease = null;
       try {
-        await handOver(ran.user, { trees: fresh2 ? [dir.path, dir.home] : [], files: request3.outputs ?? [] });
+        lease = pool === null ? null : await pool.lease(handedOver.get(dir.root));
       } catch (error63) {
-        return notStarted(`its folders could not be given to the user it runs as: ${error63 instanceof Error ? error63.message : String(error63)}`);
+        return notStarted(error63 instanceof Error ? error63.message : String(error63));
       }
-      handedOver.add(dir.root);
-      const own3 = request3.network === true ? net : null;
-      const reach = own3 === null ? { ok: true, host: null } : await reachFor(request3.reach ?? [], { ip: own3.ip !== null, blocked: blockedDestinations() });
-      if (!reach.ok) return notStarted(reach.reason);
       try {
-        const launch = bwrapLaunch({
-          binary,
-          request: request3,
-          setup: ran,
-          net: own3,
-          relay: reach.host?.spec ?? null,
-          ...options2.deps?.kill ? { kill: options2.deps.kill } : {}
-        });
-        const run = await runProcess(launch, request3, options2.deps);
-        const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
-        return { ...run, limit };
+        return await runAs({ ...await ready, user: lease?.user ?? fixed }, request3);
       } finally {
-        await reach.host?.stop();
+        await lease?.release();
       }
     }
   };
-}
-function shownInside(program) {
-  return program !== null && SYSTEM_PATHS.some((s) => program.startsWith(`${s}/`)) ? program : null;
+  async function runAs(ran, request3) {
+    const dir = request3.workDir;
+    const fresh2 = ran.user !== null && handedOver.get(dir.root) !== ran.user.uid;
+    try {
+      await handOver(ran.user, { trees: fresh2 ? [dir.path, dir.home] : [], files: request3.outputs ?? [] });
+    } catch (error63) {
+      return notStarted(`its folders could not be given to the user it runs as: ${error63 instanceof Error ? error63.message : String(error63)}`);
+    }
+    if (ran.user !== null) handedOver.set(dir.root, ran.user.uid);
+    const own3 = request3.network === true ? net : null;
+    const reach = own3 === null ? { ok: true, host: null } : await reachFor(request3.reach ?? [], { ip: own3.ip !== null, blocked: blockedDestinations() });
+    if (!reach.ok) return notStarted(reach.reason);
+    try {
+      const launch = bwrapLaunch({
+        binary,
+        request: request3,
+        setup: ran,
+        net: own3,
+        relay: reach.host?.spec ?? null,
+        ...options2.deps?.kill ? { kill: options2.deps.kill } : {}
+      });
+      const run = await runProcess(launch, request3, options2.deps);
+      const limit = run.limit ?? (run.timedOut || run.cancelled ? null : launch.ended(run.exitCode));
+      return { ...run, limit };
+    } finally {
+      await reach.host?.stop();
+    }
+  }
 }
 
 // src/sandbox/probe-net.ts
@@ -71812,16 +71918,16 @@ import { spawn as spawn5 } from "node:child_process";
 import { constants as constants5 } from "node:fs";
 import { access as access3, mkdtemp as mkdtemp2, rm as rm7 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 
 // src/sandbox/work-dir.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
-import { chmod as chmod5, copyFile as copyFile3, mkdir as mkdir7, stat as stat3, utimes, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { chmod as chmod5, copyFile as copyFile3, mkdir as mkdir8, stat as stat3, utimes, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join11 } from "node:path";
 
 // src/sandbox/git-view.ts
-import { mkdir as mkdir4, rm as rm4, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { mkdir as mkdir5, rm as rm4, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join8 } from "node:path";
 var NEUTRAL_ATTRIBUTES = "* -text !eol -filter -ident -working-tree-encoding !diff !merge !whitespace\n";
 var HARDENED = [
   "-c",
@@ -71873,7 +71979,7 @@ function viewCall(view, args, extra = {}) {
       GIT_DIR: view.gitDir,
       GIT_WORK_TREE: view.workTree,
       GIT_INDEX_FILE: extra.index ?? view.index,
-      GIT_OBJECT_DIRECTORY: objects ?? join7(view.objects.commonDir, "objects"),
+      GIT_OBJECT_DIRECTORY: objects ?? join8(view.objects.commonDir, "objects"),
       ...alternates.length > 0 ? { GIT_ALTERNATE_OBJECT_DIRECTORIES: alternates.join(":") } : {}
     },
     ...extra.input !== void 0 ? { input: extra.input } : {},
@@ -71895,26 +72001,26 @@ ${checkStat}`;
 }
 async function makeViewGitDir(gitDir2, format) {
   await rm4(gitDir2, { recursive: true, force: true });
-  await mkdir4(join7(gitDir2, "refs"), { recursive: true, mode: 448 });
-  await mkdir4(join7(gitDir2, "info"), { recursive: true });
-  await writeFile3(join7(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
-  await writeFile3(join7(gitDir2, "config"), repoConfig(format, { bare: false }));
-  await writeFile3(join7(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  await mkdir5(join8(gitDir2, "refs"), { recursive: true, mode: 448 });
+  await mkdir5(join8(gitDir2, "info"), { recursive: true });
+  await writeFile3(join8(gitDir2, "HEAD"), "ref: refs/heads/naruto-view\n");
+  await writeFile3(join8(gitDir2, "config"), repoConfig(format, { bare: false }));
+  await writeFile3(join8(gitDir2, "info", "attributes"), NEUTRAL_ATTRIBUTES);
 }
 
 // src/sandbox/remove-work-dir.ts
-import { chmod as chmod4, lstat as lstat4, readdir as readdir5, rename as rename3, rm as rm6, rmdir as rmdir2 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { chmod as chmod4, lstat as lstat4, readdir as readdir6, rename as rename3, rm as rm6, rmdir as rmdir2 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 
 // src/sandbox/start-objects.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { chmod as chmod3, copyFile as copyFile2, link, mkdir as mkdir5, readdir as readdir4, rename as rename2, rm as rm5, stat as stat2 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { chmod as chmod3, copyFile as copyFile2, link, mkdir as mkdir6, readdir as readdir5, rename as rename2, rm as rm5, stat as stat2 } from "node:fs/promises";
+import { join as join9 } from "node:path";
 var START_OBJECTS = ".objects";
 var MAX_WALK = 2e3;
 var inFlight = /* @__PURE__ */ new Map();
 async function startObjects(input2) {
-  const packs = join8(input2.folder, START_OBJECTS);
+  const packs = join9(input2.folder, START_OBJECTS);
   const key2 = `${packs}\0${input2.commit}`;
   let made = inFlight.get(key2);
   if (made === void 0) {
@@ -71924,14 +72030,14 @@ async function startObjects(input2) {
   return made;
 }
 async function find(input2, packs) {
-  const root = join8(packs, `root-${input2.commit}`);
+  const root = join9(packs, `root-${input2.commit}`);
   if (await exists3(root)) return [root];
-  const roots = (await readdir4(packs).catch(() => [])).filter((n) => n.startsWith("root-")).map((n) => n.slice(5));
+  const roots = (await readdir5(packs).catch(() => [])).filter((n) => n.startsWith("root-")).map((n) => n.slice(5));
   const ancestor = roots.length === 0 ? null : await packedAncestor(input2.git, input2.repoDir, input2.commit, new Set(roots));
   if (ancestor === null) return [await pack(input2, packs, root, [`--shallow ${input2.commit}`, input2.commit])];
-  const added = join8(packs, `${ancestor}..${input2.commit}`);
+  const added = join9(packs, `${ancestor}..${input2.commit}`);
   if (!await exists3(added)) await pack(input2, packs, added, [input2.commit, `^${ancestor}`]);
-  return [join8(packs, `root-${ancestor}`), added];
+  return [join9(packs, `root-${ancestor}`), added];
 }
 async function packedAncestor(git, repoDir, commit, roots) {
   const seen = /* @__PURE__ */ new Set([commit]);
@@ -71954,9 +72060,9 @@ async function packedAncestor(git, repoDir, commit, roots) {
   return null;
 }
 async function pack(input2, packs, target, revs) {
-  await mkdir5(packs, { recursive: true, mode: 448 });
-  const aside = join8(packs, `tmp-${randomBytes5(6).toString("hex")}`);
-  await mkdir5(join8(aside, "pack"), { recursive: true });
+  await mkdir6(packs, { recursive: true, mode: 448 });
+  const aside = join9(packs, `tmp-${randomBytes5(6).toString("hex")}`);
+  await mkdir6(join9(aside, "pack"), { recursive: true });
   try {
     await input2.git({
       // No delta search, a fast compression: the objects are copied as the store holds them where it
@@ -71971,14 +72077,14 @@ async function pack(input2, packs, target, revs) {
         "--quiet",
         "--delta-base-offset",
         "--window=0",
-        join8(aside, "pack", "pack")
+        join9(aside, "pack", "pack")
       ],
       cwd: input2.repoDir,
       input: revs.map((r) => `${r}
 `).join("")
     });
-    for (const name of await readdir4(join8(aside, "pack"))) await chmod3(join8(aside, "pack", name), 292);
-    for (const dir of [aside, join8(aside, "pack")]) await chmod3(dir, 493);
+    for (const name of await readdir5(join9(aside, "pack"))) await chmod3(join9(aside, "pack", name), 292);
+    for (const dir of [aside, join9(aside, "pack")]) await chmod3(dir, 493);
     await rename2(aside, target).catch(async (error63) => {
       if (!await exists3(target)) throw error63;
     });
@@ -71988,10 +72094,10 @@ async function pack(input2, packs, target, revs) {
   return target;
 }
 async function linkStartObjects(folders, into) {
-  await mkdir5(join8(into, "pack"), { recursive: true });
+  await mkdir6(join9(into, "pack"), { recursive: true });
   const files = [];
   for (const folder of folders) {
-    for (const name of await readdir4(join8(folder, "pack"))) files.push({ from: join8(folder, "pack", name), to: join8(into, "pack", name) });
+    for (const name of await readdir5(join9(folder, "pack"))) files.push({ from: join9(folder, "pack", name), to: join9(into, "pack", name) });
   }
   const order = (f) => f.to.endsWith(".idx") ? 1 : 0;
   for (const f of files.sort((a, b) => order(a) - order(b))) {
@@ -72000,7 +72106,7 @@ async function linkStartObjects(folders, into) {
       await copyFile2(f.from, f.to);
     });
   }
-  for (const dir of [into, join8(into, "pack")]) await chmod3(dir, 493);
+  for (const dir of [into, join9(into, "pack")]) await chmod3(dir, 493);
 }
 async function exists3(path4) {
   return stat2(path4).then(
@@ -72011,7 +72117,7 @@ async function exists3(path4) {
 
 // src/sandbox/untrusted-file.ts
 import { constants as constants4 } from "node:fs";
-import { mkdir as mkdir6, open as open4 } from "node:fs/promises";
+import { mkdir as mkdir7, open as open5 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
 async function readAgentFile(path4, what, limit) {
   const read = await readUntrusted(path4, limit);
@@ -72033,7 +72139,7 @@ async function readAgentFile(path4, what, limit) {
 async function readUntrusted(path4, limit) {
   let handle;
   try {
-    handle = await open4(path4, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOFOLLOW);
+    handle = await open5(path4, constants4.O_RDONLY | constants4.O_NONBLOCK | constants4.O_NOFOLLOW);
   } catch (error63) {
     const code = error63.code;
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
@@ -72058,8 +72164,8 @@ async function readUntrusted(path4, limit) {
   }
 }
 async function writeOwnFile(path4, data) {
-  await mkdir6(dirname6(path4), { recursive: true });
-  const handle = await open4(path4, constants4.O_WRONLY | constants4.O_CREAT | constants4.O_TRUNC | constants4.O_NOFOLLOW | constants4.O_NONBLOCK, 420);
+  await mkdir7(dirname6(path4), { recursive: true });
+  const handle = await open5(path4, constants4.O_WRONLY | constants4.O_CREAT | constants4.O_TRUNC | constants4.O_NOFOLLOW | constants4.O_NONBLOCK, 420);
   try {
     if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${path4} is not a regular file`), { code: "EINVAL" });
     await handle.writeFile(data);
@@ -72090,16 +72196,16 @@ async function openUp(path4) {
   const info2 = await lstat4(path4).catch(() => null);
   if (info2 === null || !info2.isDirectory()) return;
   await chmod4(path4, 448).catch(() => void 0);
-  for (const name of await readdir5(path4).catch(() => [])) await openUp(join9(path4, name));
+  for (const name of await readdir6(path4).catch(() => [])) await openUp(join10(path4, name));
 }
 
 // src/sandbox/work-dir.ts
 var LABEL2 = /^[a-z0-9][a-z0-9._-]{0,80}$/;
 function workDirLayout(root, of) {
-  return { root, path: join10(root, "work"), home: join10(root, "home"), tmp: join10(root, "tmp"), io: join10(root, "io"), private: join10(root, "naruto"), ...of };
+  return { root, path: join11(root, "work"), home: join11(root, "home"), tmp: join11(root, "tmp"), io: join11(root, "io"), private: join11(root, "naruto"), ...of };
 }
 async function makeWorkDirFolders(dir) {
-  await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir7(d, { mode: 448 })));
+  await allDone([dir.path, dir.home, dir.tmp, dir.io, dir.private].map((d) => mkdir8(d, { mode: 448 })));
   await chmod5(dir.io, 493);
 }
 async function allDone(steps) {
@@ -72109,27 +72215,27 @@ async function allDone(steps) {
 async function createWorkDir(input2) {
   if (!LABEL2.test(input2.label)) throw new RangeError(`work directory label ${JSON.stringify(input2.label)}: use [a-z0-9._-]`);
   if (!/^[0-9a-f]{40,64}$/.test(input2.commit)) throw new RangeError(`${JSON.stringify(input2.commit)} is not a full commit id`);
-  await mkdir7(input2.folder, { recursive: true, mode: 448 });
+  await mkdir8(input2.folder, { recursive: true, mode: 448 });
   await chmod5(input2.folder, 192);
-  const root = join10(input2.folder, `${input2.label}-${randomBytes6(6).toString("hex")}`);
-  await mkdir7(root, { mode: 448 });
+  const root = join11(input2.folder, `${input2.label}-${randomBytes6(6).toString("hex")}`);
+  await mkdir8(root, { mode: 448 });
   const shown = startObjects({ git: input2.git, repoDir: input2.repo.repoDir, folder: input2.folder, commit: input2.commit });
   shown.catch(() => void 0);
   let dir = workDirLayout(root, { start: input2.commit, objects: input2.repo.objects, startObjects: [], label: input2.label });
   try {
     await makeWorkDirFolders(dir);
     await makeThrowawayRepo(dir);
-    const agentGit = join10(dir.path, ".git");
-    const view = { gitDir: agentGit, workTree: dir.path, index: join10(agentGit, "index"), objects: dir.objects };
+    const agentGit = join11(dir.path, ".git");
+    const view = { gitDir: agentGit, workTree: dir.path, index: join11(agentGit, "index"), objects: dir.objects };
     const checkedOut = input2.git(viewCall(view, ["read-tree", "--reset", "-u", input2.commit])).then(() => copyIndex(view.index, seedIndex(dir)));
-    const objects = join10(root, "objects");
+    const objects = join11(root, "objects");
     await allDone([checkedOut, shown.then((folders) => linkStartObjects(folders, objects))]);
     dir = { ...dir, startObjects: [objects] };
     const record2 = { schema: "naruto.work-dir/v1", ...input2.record, dir };
     await allDone([
-      writeFile4(join10(dir.private, "work-dir.json"), `${JSON.stringify(record2, null, 2)}
+      writeFile4(join11(dir.private, "work-dir.json"), `${JSON.stringify(record2, null, 2)}
 `),
-      writeFile4(join10(agentGit, "objects", "info", "alternates"), dir.startObjects.map((o) => `${o}
+      writeFile4(join11(agentGit, "objects", "info", "alternates"), dir.startObjects.map((o) => `${o}
 `).join(""))
     ]);
   } catch (error63) {
@@ -72145,20 +72251,20 @@ async function copyIndex(from, to) {
   await utimes(to, seconds2(atimeNs), seconds2(mtimeNs));
 }
 function seedIndex(dir) {
-  return join10(dir.private, "seed-index");
+  return join11(dir.private, "seed-index");
 }
 async function makeThrowawayRepo(dir) {
-  const g = join10(dir.path, ".git");
-  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir7(join10(g, d), { recursive: true })));
+  const g = join11(dir.path, ".git");
+  await allDone(["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"].map((d) => mkdir8(join11(g, d), { recursive: true })));
   await allDone([
-    ...["HEAD", "shallow"].map((name) => writeFile4(join10(g, name), `${dir.start}
+    ...["HEAD", "shallow"].map((name) => writeFile4(join11(g, name), `${dir.start}
 `)),
     // The index naruto checked out with records naruto's uid; as root, the sandbox runs the agent
     // as another uid (src/sandbox/bwrap.ts), whose git would then take every file for changed
     // without reading it (`git apply --index`: "does not match index"). Size and mtime decide.
-    writeFile4(join10(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
-    writeFile4(join10(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
-    writeFile4(join10(g, "info", "exclude"), "")
+    writeFile4(join11(g, "config"), repoConfig(dir.objects.format, { bare: false, checkStat: "minimal" })),
+    writeFile4(join11(g, "info", "attributes"), NEUTRAL_ATTRIBUTES),
+    writeFile4(join11(g, "info", "exclude"), "")
   ]);
 }
 
@@ -72190,7 +72296,7 @@ async function tryUserNet(options2) {
     };
   }
   const net = { slirp, version: said, ip: await findProgram("ip", options2.path) };
-  const root = await mkdtemp2(join11(options2.tmp ?? tmpdir3(), "naruto-net-probe-"));
+  const root = await mkdtemp2(join12(options2.tmp ?? tmpdir3(), "naruto-net-probe-"));
   try {
     const workDir = workDirLayout(root, {
       start: "0".repeat(40),
@@ -72403,8 +72509,8 @@ function execute(file2, args, env) {
 
 // src/sandbox/quarantine.ts
 import { randomBytes as randomBytes7 } from "node:crypto";
-import { copyFile as copyFile4, link as link2, mkdir as mkdir8, readdir as readdir6, rename as rename4, rm as rm8 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { copyFile as copyFile4, link as link2, mkdir as mkdir9, readdir as readdir7, rename as rename4, rm as rm8 } from "node:fs/promises";
+import { join as join13 } from "node:path";
 async function acceptObjects(view) {
   const { incoming, ...direct } = view;
   const [store] = view.objects.objects;
@@ -72414,19 +72520,19 @@ async function acceptObjects(view) {
   return direct;
 }
 async function migrate(from, to) {
-  for (const entry of await readdir6(from, { withFileTypes: true })) {
+  for (const entry of await readdir7(from, { withFileTypes: true })) {
     if (!entry.isDirectory() || !/^[0-9a-f]{2}$/.test(entry.name)) continue;
-    const files = await readdir6(join12(from, entry.name));
+    const files = await readdir7(join13(from, entry.name));
     if (files.length === 0) continue;
-    await mkdir8(join12(to, entry.name), { recursive: true });
-    await Promise.all(files.map((f) => place(join12(from, entry.name, f), join12(to, entry.name, f))));
+    await mkdir9(join13(to, entry.name), { recursive: true });
+    await Promise.all(files.map((f) => place(join13(from, entry.name, f), join13(to, entry.name, f))));
   }
-  const packs = await readdir6(join12(from, "pack")).catch(() => []);
+  const packs = await readdir7(join13(from, "pack")).catch(() => []);
   if (packs.length === 0) return;
-  await mkdir8(join12(to, "pack"), { recursive: true });
+  await mkdir9(join13(to, "pack"), { recursive: true });
   const order = (name) => name.endsWith(".idx") ? 1 : 0;
   for (const name of [...packs].sort((a, b) => order(a) - order(b))) {
-    if (/^pack-[0-9a-f]+\.[a-z]+$/.test(name)) await place(join12(from, "pack", name), join12(to, "pack", name));
+    if (/^pack-[0-9a-f]+\.[a-z]+$/.test(name)) await place(join13(from, "pack", name), join13(to, "pack", name));
   }
 }
 async function place(from, to) {
@@ -72436,7 +72542,7 @@ async function place(from, to) {
   } catch (error63) {
     if (codeOf(error63) === "EEXIST") return;
   }
-  const temp = join12(to, "..", `tmp_naruto_${randomBytes7(6).toString("hex")}`);
+  const temp = join13(to, "..", `tmp_naruto_${randomBytes7(6).toString("hex")}`);
   await copyFile4(from, temp);
   await rename4(temp, to);
 }
@@ -72445,8 +72551,8 @@ function codeOf(error63) {
 }
 
 // src/sandbox/snapshot.ts
-import { mkdir as mkdir9 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { mkdir as mkdir10 } from "node:fs/promises";
+import { join as join16 } from "node:path";
 
 // src/gate/worker-branch.ts
 var BranchNameError = class extends Error {
@@ -72886,7 +72992,7 @@ async function checkNewObjects(input2) {
     for (const entry of entries) {
       const found = types.get(entry.oid);
       if (found === void 0 || entry.mode === GITLINK_MODE) continue;
-      const path4 = join13(next.path, entry.name);
+      const path4 = join14(next.path, entry.name);
       const wanted = isTreeMode(entry.mode) ? "tree" : "blob";
       if (found.type !== wanted)
         violations.push({ path: showPath(path4), rule: "bad_tree", detail: `mode ${entry.mode} names a ${found.type}, not a ${wanted}` });
@@ -72945,7 +73051,7 @@ function judgeTree(object2, path4, idBytes, violations) {
   }
   const parsed = parseTree(object2.content, idBytes);
   if (!parsed.ok) violations.push({ path: where2, rule: "bad_tree", detail: parsed.detail });
-  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join13(path4, p.name)), rule: p.rule, detail: p.detail });
+  for (const p of treeProblems(parsed.entries)) violations.push({ path: showPath(join14(path4, p.name)), rule: p.rule, detail: p.detail });
   return parsed.entries;
 }
 async function walkAllTrees(input2) {
@@ -72967,7 +73073,7 @@ async function walkAllTrees(input2) {
       for (const entry of judgeTree(read.get(oid), path4, input2.idBytes, violations)) {
         if (isTreeMode(entry.mode) && !visited.has(entry.oid)) {
           visited.add(entry.oid);
-          next.push({ oid: entry.oid, path: join13(path4, entry.name) });
+          next.push({ oid: entry.oid, path: join14(path4, entry.name) });
         }
       }
     }
@@ -73017,7 +73123,7 @@ function parseBatch(out, asked = []) {
 function isTreeMode(mode) {
   return parseInt(mode, 8) === parseInt(TREE_MODE, 8);
 }
-function join13(dir, name) {
+function join14(dir, name) {
   return dir.length === 0 ? name : Buffer.concat([dir, Buffer.from("/"), name]);
 }
 function showPath(path4) {
@@ -73067,7 +73173,7 @@ function collisionViolations(collisions, changes, trees) {
   ]);
   const out = [];
   for (const { dir, names } of collisions) {
-    const paths2 = names.map((name) => join13(dir, name));
+    const paths2 = names.map((name) => join14(dir, name));
     if (!paths2.some((p) => brought.has(p.toString("utf8")))) continue;
     const all = names.map((n) => showDistinctPath(n)).join(" and ");
     for (const path4 of paths2) {
@@ -73172,10 +73278,10 @@ function oneLine2(text3) {
 
 // src/sandbox/agent-index.ts
 import { lstat as lstat5 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var NOTHING2 = { stagedIgnored: [], gitlinks: [] };
 async function readAgentIndex(git, view, dir, notes) {
-  const agentIndex = join14(dir.path, ".git", "index");
+  const agentIndex = join15(dir.path, ".git", "index");
   const info2 = await lstat5(agentIndex).catch(() => null);
   if (info2 === null || !info2.isFile()) return NOTHING2;
   if (await sameBytes(agentIndex, seedIndex(dir), info2.size)) return NOTHING2;
@@ -73219,7 +73325,7 @@ async function sameBytes(a, b, size) {
 
 // src/sandbox/refused-entries.ts
 import { lstatSync } from "node:fs";
-import { open as open5, readdir as readdir7, unlink as unlink2 } from "node:fs/promises";
+import { open as open6, readdir as readdir8, unlink as unlink3 } from "node:fs/promises";
 var NESTED_GIT = {
   rule: "dotgit",
   detail: "a git directory inside the work (a nested repository, or one planted): git never takes it; a submodule is staged as a gitlink"
@@ -73270,7 +73376,7 @@ async function walk2(dir, pruned, maxFileSize, budget, defused) {
       const light = seen > budget;
       await Promise.all(
         level.slice(i, i + PARALLEL).map(async (folder) => {
-          const entries = await readdir7(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(
+          const entries = await readdir8(folder === "" ? Buffer.from(dir.path) : onDisk(dir, folder), { withFileTypes: true, encoding: "buffer" }).catch(
             () => []
           );
           seen += entries.length;
@@ -73280,7 +73386,7 @@ async function walk2(dir, pruned, maxFileSize, budget, defused) {
             const path4 = folder === "" ? name : `${folder}/${name}`;
             if (pruned.has(path4)) continue;
             if (OPENED_BY_GIT.has(name) && isSpecial(entry)) {
-              await unlink2(onDisk(dir, path4)).catch(() => void 0);
+              await unlink3(onDisk(dir, path4)).catch(() => void 0);
               defused.push({
                 path: path4,
                 exclude: path4,
@@ -73339,7 +73445,7 @@ function unchangedTracked(git, view) {
   };
 }
 async function checkedOutEntries(dir) {
-  const file2 = await open5(seedIndex(dir), "r").catch(() => null);
+  const file2 = await open6(seedIndex(dir), "r").catch(() => null);
   if (file2 === null) return 0;
   try {
     const header = Buffer.alloc(12);
@@ -73352,11 +73458,11 @@ async function checkedOutEntries(dir) {
 
 // src/sandbox/snapshot.ts
 async function freshView(git, dir) {
-  const gitDir2 = join15(dir.private, "git");
+  const gitDir2 = join16(dir.private, "git");
   await makeViewGitDir(gitDir2, dir.objects.format);
-  const incoming = join15(gitDir2, "objects");
-  await mkdir9(incoming, { mode: 448 });
-  const view = { gitDir: gitDir2, workTree: dir.path, index: join15(gitDir2, "index"), objects: dir.objects, incoming };
+  const incoming = join16(gitDir2, "objects");
+  await mkdir10(incoming, { mode: 448 });
+  const view = { gitDir: gitDir2, workTree: dir.path, index: join16(gitDir2, "index"), objects: dir.objects, incoming };
   await copyIndex(seedIndex(dir), view.index).catch(async () => {
     await git(viewCall(view, ["read-tree", dir.start]));
   });
@@ -73438,8 +73544,8 @@ function sudoWorks(env) {
 // src/sandbox/run-files.ts
 import { randomBytes as randomBytes8 } from "node:crypto";
 import { constants as constants7 } from "node:fs";
-import { lstat as lstat6, mkdir as mkdir10, open as open6 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { lstat as lstat6, mkdir as mkdir11, open as open7 } from "node:fs/promises";
+import { join as join17 } from "node:path";
 var RunFilesError = class extends Error {
   name = "RunFilesError";
 };
@@ -73448,14 +73554,14 @@ async function createRunFiles(dir, input2) {
   try {
     const io = await lstat6(dir.io);
     if (!io.isDirectory()) throw new RunFilesError(`${dir.io} is not naruto's folder any more (it is not a folder)`);
-    const folder = join16(dir.io, `run-${randomBytes8(6).toString("hex")}`);
-    await mkdir10(folder, { mode: 493 });
+    const folder = join17(dir.io, `run-${randomBytes8(6).toString("hex")}`);
+    await mkdir11(folder, { mode: 493 });
     const outputs = { result: null, plan: null };
     for (const name of input2.outputs) {
-      outputs[name] = join16(folder, FILE_NAMES[name]);
+      outputs[name] = join17(folder, FILE_NAMES[name]);
       await createFresh(outputs[name], "", 384);
     }
-    const prompt = join16(folder, "prompt.md");
+    const prompt = join17(folder, "prompt.md");
     await createFresh(prompt, input2.prompt(outputs), 420);
     return { folder, prompt, outputs };
   } catch (error63) {
@@ -73466,7 +73572,7 @@ async function createRunFiles(dir, input2) {
   }
 }
 async function createFresh(path4, text3, mode) {
-  const handle = await open6(path4, constants7.O_WRONLY | constants7.O_CREAT | constants7.O_EXCL | constants7.O_NOFOLLOW, mode);
+  const handle = await open7(path4, constants7.O_WRONLY | constants7.O_CREAT | constants7.O_EXCL | constants7.O_NOFOLLOW, mode);
   try {
     if (text3 !== "") await handle.writeFile(text3);
     await handle.chmod(mode);
@@ -73478,7 +73584,7 @@ async function createFresh(path4, text3, mode) {
 // src/sandbox/work-root.ts
 import { createHash as createHash4 } from "node:crypto";
 import { readFile as readFile4, realpath as realpath3 } from "node:fs/promises";
-import { basename as basename5, isAbsolute as isAbsolute4, join as join17, relative as relative3, resolve as resolve3, sep as sep5 } from "node:path";
+import { basename as basename5, isAbsolute as isAbsolute4, join as join18, relative as relative3, resolve as resolve3, sep as sep5 } from "node:path";
 var WorkRootError = class extends Error {
   name = "WorkRootError";
 };
@@ -73494,7 +73600,7 @@ async function readWorkRepo(git, repoDir) {
   return { repoDir, objects: { commonDir, objects: [own3, ...alternates], format: layout.format === "sha256" ? "sha256" : "sha1" }, key: key2, topLevel };
 }
 async function readAlternates(objects) {
-  const text3 = await readFile4(join17(objects, "info", "alternates"), "utf8").catch(() => "");
+  const text3 = await readFile4(join18(objects, "info", "alternates"), "utf8").catch(() => "");
   const found = [];
   for (const line of text3.split("\n")) {
     const entry = line.trim();
@@ -73513,7 +73619,7 @@ function missionWorkFolder(root, repo, mission) {
       );
     }
   }
-  return join17(absolute, repo.key, mission);
+  return join18(absolute, repo.key, mission);
 }
 function isWithin2(path4, dir) {
   const rel = relative3(dir, path4);
@@ -73549,15 +73655,15 @@ function buildCommandEnv(input2) {
 }
 
 // src/agent/endpoints.ts
-import { open as open7 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { open as open8 } from "node:fs/promises";
+import { join as join19 } from "node:path";
 import { constants as constants8 } from "node:fs";
 var ENDPOINT_VARIABLE = /(_BASE_URL|_API_BASE|^(HTTPS|HTTP|ALL)_PROXY)$/i;
 var CONFIG_LIMIT = 256 * 1024;
 async function agentEndpoints(env) {
   const urls = Object.entries(env).filter(([name, value]) => ENDPOINT_VARIABLE.test(name) && value.trim() !== "").map(([, value]) => value.trim());
   const codexHome = env.CODEX_HOME;
-  if (codexHome !== void 0 && codexHome !== "") urls.push(...codexBaseUrls(await readSmall(join18(codexHome, "config.toml"))));
+  if (codexHome !== void 0 && codexHome !== "") urls.push(...codexBaseUrls(await readSmall(join19(codexHome, "config.toml"))));
   return [...new Set(urls)];
 }
 function codexBaseUrls(toml) {
@@ -73576,7 +73682,7 @@ function unescaped(body) {
   }
 }
 async function readSmall(path4) {
-  const file2 = await open7(path4, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK).catch(() => null);
+  const file2 = await open8(path4, constants8.O_RDONLY | constants8.O_NOFOLLOW | constants8.O_NONBLOCK).catch(() => null);
   if (file2 === null) return "";
   try {
     const info2 = await file2.stat();
@@ -74001,16 +74107,16 @@ function commandNamed(command) {
 }
 
 // src/agent/cli-login.ts
-import { chmod as chmod6, mkdir as mkdir11, readFile as readFile5, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { chmod as chmod6, mkdir as mkdir12, readFile as readFile5, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join20 } from "node:path";
 var CODEX_REFRESH_DAYS = 8;
 var CLAUDE_REFRESH_MARGIN_MS = 5 * 6e4;
 var LOGIN_FILE_LIMIT = 1024 * 1024;
 function loginPath(login, env) {
   const named = login.dirVariable === null ? void 0 : env[login.dirVariable];
-  if (named) return join19(named, login.file);
+  if (named) return join20(named, login.file);
   const home = (login.underVariable === void 0 ? void 0 : env[login.underVariable]) || env.HOME || "/";
-  return join19(home, login.homeDir, login.file);
+  return join20(home, login.homeDir, login.file);
 }
 async function readLogin(input2) {
   const { login, cli } = input2;
@@ -74030,15 +74136,15 @@ async function readLogin(input2) {
   }
   const extras = [];
   for (const name of login.extras) {
-    const extra = await readFile5(join19(source, "..", name), "utf8").catch(() => null);
-    if (extra !== null && extra.length <= LOGIN_FILE_LIMIT) extras.push({ path: join19(login.target, name), text: extra });
+    const extra = await readFile5(join20(source, "..", name), "utf8").catch(() => null);
+    if (extra !== null && extra.length <= LOGIN_FILE_LIMIT) extras.push({ path: join20(login.target, name), text: extra });
   }
   return {
     ok: true,
     files: [
-      { path: join19(login.target, login.file), text: copy.text },
+      { path: join20(login.target, login.file), text: copy.text },
       ...extras,
-      ...copy.more.map((m) => ({ path: join19(login.target, m.name), text: m.text }))
+      ...copy.more.map((m) => ({ path: join20(login.target, m.name), text: m.text }))
     ],
     validUntil: copy.validUntil,
     source
@@ -74047,8 +74153,8 @@ async function readLogin(input2) {
 async function placeLogin(copy, home, keep = /* @__PURE__ */ new Set()) {
   for (const file2 of copy.files) {
     if (keep.has(file2.path)) continue;
-    const path4 = join19(home, file2.path);
-    await mkdir11(join19(path4, ".."), { recursive: true, mode: 448 });
+    const path4 = join20(home, file2.path);
+    await mkdir12(join20(path4, ".."), { recursive: true, mode: 448 });
     await writeFile5(path4, file2.text, { mode: 384 });
     await chmod6(path4, 384);
   }
@@ -74214,13 +74320,13 @@ async function commitTree(input2) {
 
 // src/engine/contained.ts
 import { stat as stat4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join20, relative as relative4, sep as sep6 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join21, relative as relative4, sep as sep6 } from "node:path";
 function sandboxLimits(limits) {
   return { processes: limits.agent_processes, memory: limits.agent_memory, fileSize: limits.agent_file_size, tmp: limits.agent_tmp_size };
 }
 async function containmentOf(profile, ctx) {
   const home = ctx.env.HOME ?? "/";
-  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join20(home, p.slice(2)) : p;
+  const expand2 = (p) => p === "~" ? home : p.startsWith("~/") ? join21(home, p.slice(2)) : p;
   const read = new Set((profile?.read ?? []).map(expand2));
   const hidden = [ctx.workRoot, ctx.commonDir];
   const programs = [...shownPrograms(profile), ...ctx.nodePath === null ? [] : [ctx.nodePath]];
@@ -74349,8 +74455,8 @@ async function withWorkDir(ctx, at2, use) {
 
 // src/engine/report-files.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
-import { lstat as lstat7, readdir as readdir8, unlink as unlink3 } from "node:fs/promises";
-import { join as join21, posix } from "node:path";
+import { lstat as lstat7, readdir as readdir9, unlink as unlink4 } from "node:fs/promises";
+import { join as join22, posix } from "node:path";
 var MAX_ENTRIES = 5e4;
 var MAX_FILES2 = 64;
 var MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -74361,13 +74467,13 @@ async function matching(root, pattern) {
   const scan = import_picomatch.default.scan(pattern);
   const isMatch = (0, import_picomatch.default)(pattern, { dot: true });
   if (!scan.isGlob) {
-    const stat5 = await lstat7(join21(root, pattern)).catch(() => null);
+    const stat5 = await lstat7(join22(root, pattern)).catch(() => null);
     return stat5 !== null && (stat5.isFile() || stat5.isSymbolicLink()) ? [pattern] : [];
   }
   const found = [];
   let seen = 0;
   const walk3 = async (dir) => {
-    const entries = await readdir8(join21(root, dir), { withFileTypes: true }).catch(() => []);
+    const entries = await readdir9(join22(root, dir), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (++seen > MAX_ENTRIES) throw new TooManyEntriesError();
       const path4 = dir === "" ? entry.name : posix.join(dir, entry.name);
@@ -74383,7 +74489,7 @@ async function matching(root, pattern) {
 }
 async function clearReports(root, pattern) {
   try {
-    for (const path4 of await matching(root, pattern)) await unlink3(join21(root, path4)).catch(() => void 0);
+    for (const path4 of await matching(root, pattern)) await unlink4(join22(root, path4)).catch(() => void 0);
   } catch (error63) {
     if (!(error63 instanceof TooManyEntriesError)) throw error63;
   }
@@ -74404,7 +74510,7 @@ async function readReports(root, pattern) {
     };
   const reports = [];
   for (const path4 of paths2) {
-    const read = await readAgentFile(join21(root, path4), `test report ${path4}`, MAX_FILE_BYTES);
+    const read = await readAgentFile(join22(root, path4), `test report ${path4}`, MAX_FILE_BYTES);
     if (read.text === null) return { kind: "unreadable", reason: read.notes[0] ?? `the test report ${path4} could not be read` };
     try {
       reports.push(parseJUnit(read.text, { root }));
@@ -74659,19 +74765,19 @@ async function keepWork(ctx, a) {
 }
 
 // src/engine/records.ts
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 async function gitCommonDir(git, repoDir) {
   return (await repoLayout(git, repoDir)).commonDir;
 }
 function missionDir(commonDir, mission) {
-  return join22(commonDir, "naruto", "missions", mission);
+  return join23(commonDir, "naruto", "missions", mission);
 }
 function attemptDir(commonDir, mission, item, attempt) {
-  return join22(commonDir, "naruto", "attempts", mission, item, String(attempt));
+  return join23(commonDir, "naruto", "attempts", mission, item, String(attempt));
 }
 
 // src/engine/run-contained.ts
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/engine/agent-log.ts
 var AGENT_LOG_LIMIT = 1024 * 1024;
@@ -74708,7 +74814,7 @@ function createAgentLog(path4, options2 = {}) {
 
 // src/engine/run-contained.ts
 async function runContained(ctx, r) {
-  const log = createAgentLog(join23(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
+  const log = createAgentLog(join24(r.records, r.name === "agent" ? "output.log" : "verify-output.log"));
   const containment2 = await containmentOf(r.profile, ctx);
   const resultName = r.name === "agent" ? "result.json" : "verify-result.json";
   let run = null;
@@ -74738,7 +74844,7 @@ async function runContained(ctx, r) {
     return run;
   } finally {
     await log.close();
-    if (run?.resultText != null) await writeOwnFile(join23(r.records, resultName), run.resultText);
+    if (run?.resultText != null) await writeOwnFile(join24(r.records, resultName), run.resultText);
   }
 }
 
@@ -74790,7 +74896,7 @@ async function runAttempt(ctx, mission, order, hooks) {
     await hooks.started(head, `pid ${process.pid}; sandbox ${ctx.sandbox.description}`);
     const records = attemptDir(ctx.commonDir, mission.id, item.id, order.attempt);
     const prompt = buildPrompt({ task: mission.task, item: { ...item, writes: item.writes, reads: item.reads }, previousFailure: order.previousFailure });
-    const promptKept = writeOwnFile(join24(records, "prompt.md"), prompt);
+    const promptKept = writeOwnFile(join25(records, "prompt.md"), prompt);
     promptKept.catch(() => void 0);
     const refused2 = await giveLogin(profile, workDir.home, ctx);
     if (refused2 !== null) {
@@ -75050,7 +75156,7 @@ async function refreshQueue(ctx, mission, onto) {
 }
 
 // src/engine/planner.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 function planCheckOptions(config2, strict) {
   return {
     limits: { maxItems: config2.limits.max_items, maxPromptChars: 65536, protected: config2.protected, allowProtected: config2.allow_protected },
@@ -75061,7 +75167,7 @@ async function runPlanner(ctx, mission, options2 = {}) {
   const { config: config2 } = ctx;
   const profile = config2.agents[config2.planner.agent];
   if (!profile) return { ok: false, reason: `the planner's agent profile "${config2.planner.agent}" is not defined`, attempts: 0 };
-  const records = join25(missionDir(ctx.commonDir, mission.id), "planner");
+  const records = join26(missionDir(ctx.commonDir, mission.id), "planner");
   const containment2 = await containmentOf(profile, ctx);
   return planWithAgent({
     task: mission.task,
@@ -75069,7 +75175,7 @@ async function runPlanner(ctx, mission, options2 = {}) {
     run: ({ prompt, attempt }) => withWorkDir(ctx, { mission: mission.id, label: `planner.${attempt}`, purpose: "planner", attempt, commit: mission.base.commit }, async (workDir) => {
       const refused2 = await giveLogin(profile, workDir.home, ctx);
       if (refused2 !== null) return { ok: false, detail: `its login could not be given to it: ${refused2}`, planFile: "", plan: null, permanent: true };
-      const log = createAgentLog(join25(records, `output-${attempt}.log`));
+      const log = createAgentLog(join26(records, `output-${attempt}.log`));
       let planFile = "";
       const run = await runAgent({
         command: profile.command,
@@ -75094,9 +75200,9 @@ async function runPlanner(ctx, mission, options2 = {}) {
         }
       });
       await log.close();
-      await writeOwnFile(join25(records, `prompt-${attempt}.md`), run.prompt);
+      await writeOwnFile(join26(records, `prompt-${attempt}.md`), run.prompt);
       const plan = run.planText;
-      if (plan !== null) await writeOwnFile(join25(records, `plan-${attempt}.yml`), plan);
+      if (plan !== null) await writeOwnFile(join26(records, `plan-${attempt}.yml`), plan);
       const said = run.files === null ? run.notes.join("; ") : run.output.slice(-2e3);
       const detail = `${run.outcome} (exit ${run.exitCode ?? run.signal ?? "?"}): ${said}`;
       const tail3 = outputTail(run.output);
@@ -75139,8 +75245,8 @@ function plannedEvent(check2, at2) {
 }
 
 // src/engine/review.ts
-import { mkdir as mkdir12, mkdtemp as mkdtemp3, rm as rm10 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { mkdir as mkdir13, mkdtemp as mkdtemp3, rm as rm10 } from "node:fs/promises";
+import { join as join28 } from "node:path";
 
 // src/arbiter/rules.ts
 var RULES = {
@@ -75786,7 +75892,7 @@ function mergeReviews(parts) {
 // src/engine/startup-config.ts
 import { randomBytes as randomBytes9 } from "node:crypto";
 import { rm as rm9 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var NARUTO = { name: "naruto", email: "naruto@users.noreply.github.com" };
 function pathspecs() {
   return AGENT_STARTUP_PATHS.map((p) => p.replace(/\/$/, ""));
@@ -75797,7 +75903,7 @@ async function withBaseStartupConfig(input2) {
   const call = (args, extra = {}) => gitText(git, { args: ["--literal-pathspecs", "--no-optional-locks", ...args], cwd: repoDir, ...extra });
   const differs = await call(["diff-tree", "-r", "--no-renames", "--name-only", base, head, "--", ...pathspecs()]);
   if (differs === "") return head;
-  const index = join26(input2.tmpDir, `startup-index-${randomBytes9(6).toString("hex")}`);
+  const index = join27(input2.tmpDir, `startup-index-${randomBytes9(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index };
   try {
     await call(["read-tree", head], { env });
@@ -75844,11 +75950,11 @@ async function reviewLocally(ctx, mission, options2) {
 async function integratedDiff(ctx, mission) {
   const range = [mission.base.commit, mission.queue.head];
   const repo = await workRepo(ctx.git, ctx.repoDir);
-  await mkdir12(join27(ctx.commonDir, "naruto", "tmp"), { recursive: true });
-  const gitDir2 = await mkdtemp3(join27(ctx.commonDir, "naruto", "tmp", "review-"));
+  await mkdir13(join28(ctx.commonDir, "naruto", "tmp"), { recursive: true });
+  const gitDir2 = await mkdtemp3(join28(ctx.commonDir, "naruto", "tmp", "review-"));
   try {
     await makeViewGitDir(gitDir2, repo.objects.format);
-    const view = { gitDir: gitDir2, workTree: gitDir2, index: join27(gitDir2, "index"), objects: repo.objects };
+    const view = { gitDir: gitDir2, workTree: gitDir2, index: join28(gitDir2, "index"), objects: repo.objects };
     const [changed, diff, patches] = await Promise.all([
       gitText(ctx.git, viewCall(view, ["diff", "--name-only", "--no-renames", ...range])),
       gitText(ctx.git, viewCall(view, ["diff", "--no-color", "--text", "--no-textconv", "--no-ext-diff", ...range])),
@@ -75917,24 +76023,24 @@ function reviewAgentFor(ctx, mission) {
   let start = null;
   return async (prompt) => {
     n += 1;
-    start ??= mkdir12(join27(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(
+    start ??= mkdir13(join28(ctx.commonDir, "naruto", "tmp"), { recursive: true }).then(
       () => withBaseStartupConfig({
         git: ctx.git,
         repoDir: ctx.repoDir,
-        tmpDir: join27(ctx.commonDir, "naruto", "tmp"),
+        tmpDir: join28(ctx.commonDir, "naruto", "tmp"),
         head: mission.queue.head,
         base: mission.base.commit
       })
     );
     const commit = await start;
     const attempt = n;
-    const records = join27(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
-    await writeOwnFile(join27(records, "prompt.md"), prompt);
+    const records = join28(missionDir(ctx.commonDir, mission.id), "review", String(attempt));
+    await writeOwnFile(join28(records, "prompt.md"), prompt);
     const containment2 = await containmentOf(profile, ctx);
     return withWorkDir(ctx, { mission: mission.id, label: `review.${attempt}`, purpose: "review", attempt, commit }, async (workDir) => {
       const refused2 = await giveLogin(profile, workDir.home, ctx);
       if (refused2 !== null) return `naruto: the review agent's login could not be given to it: ${refused2}`;
-      const log = createAgentLog(join27(records, "output.log"));
+      const log = createAgentLog(join28(records, "output.log"));
       const run = await runAgent({
         command: profile.command,
         sandbox: ctx.sandbox,
@@ -75955,7 +76061,7 @@ function reviewAgentFor(ctx, mission) {
         ...ctx.signal ? { signal: ctx.signal } : {}
       });
       await log.close();
-      if (run.resultText !== null) await writeOwnFile(join27(records, "result.json"), run.resultText);
+      if (run.resultText !== null) await writeOwnFile(join28(records, "result.json"), run.resultText);
       return `${run.output}
 ${run.resultText ?? ""}`;
     });
@@ -75963,13 +76069,13 @@ ${run.resultText ?? ""}`;
 }
 
 // src/action/artifacts.ts
-import { lstat as lstat8, open as open9 } from "node:fs/promises";
-import { join as join29 } from "node:path";
+import { lstat as lstat8, open as open10 } from "node:fs/promises";
+import { join as join30 } from "node:path";
 
 // src/action/artifact-checks.ts
-import { mkdir as mkdir13, open as open8, readdir as readdir9, rm as rm11 } from "node:fs/promises";
+import { mkdir as mkdir14, open as open9, readdir as readdir10, rm as rm11 } from "node:fs/promises";
 import { constants as constants9 } from "node:fs";
-import { join as join28, posix as posix2 } from "node:path";
+import { join as join29, posix as posix2 } from "node:path";
 
 // src/action/artifact-zip.ts
 import { crc32, inflateRawSync } from "node:zlib";
@@ -76101,9 +76207,9 @@ function unpackArtifact(zip, spec) {
 }
 async function writeUnpacked(folder, files) {
   await rm11(folder, { recursive: true, force: true });
-  await mkdir13(folder, { recursive: true });
+  await mkdir14(folder, { recursive: true });
   for (const [name, data] of files) {
-    const handle = await open8(join28(folder, name), constants9.O_WRONLY | constants9.O_CREAT | constants9.O_EXCL | constants9.O_NOFOLLOW, 420);
+    const handle = await open9(join29(folder, name), constants9.O_WRONLY | constants9.O_CREAT | constants9.O_EXCL | constants9.O_NOFOLLOW, 420);
     try {
       await handle.writeFile(data);
     } finally {
@@ -76112,7 +76218,7 @@ async function writeUnpacked(folder, files) {
   }
 }
 async function checkArtifactFolder(folder, spec) {
-  const entries = await readdir9(folder, { withFileTypes: true }).catch((error63) => {
+  const entries = await readdir10(folder, { withFileTypes: true }).catch((error63) => {
     if (error63.code === "ENOENT") return null;
     throw error63;
   });
@@ -76125,7 +76231,7 @@ async function checkArtifactFolder(folder, spec) {
     const cap = capOf(spec, entry.name);
     if (cap === null) return refuse(`${JSON.stringify(entry.name)} is not a file this artifact holds (${allowed(spec)})`);
     if (spec.files[entry.name] === void 0 && ++more > (spec.more?.maxCount ?? 0)) return refuse("it holds too many files");
-    const handle = await open8(join28(folder, entry.name), constants9.O_RDONLY | constants9.O_NOFOLLOW | constants9.O_NONBLOCK).catch(() => null);
+    const handle = await open9(join29(folder, entry.name), constants9.O_RDONLY | constants9.O_NOFOLLOW | constants9.O_NONBLOCK).catch(() => null);
     if (handle === null) return refuse(`${entry.name} cannot be opened as a regular file`);
     try {
       const stat5 = await handle.stat();
@@ -76217,14 +76323,14 @@ function artifactSpecOf(name) {
   return ARTIFACT_SPECS.work;
 }
 async function readArtifactJson(folder, artifact, file2, schema) {
-  const checked = await checkArtifactFolder(join29(folder, artifact), artifactSpecOf(artifact));
+  const checked = await checkArtifactFolder(join30(folder, artifact), artifactSpecOf(artifact));
   if (checked.kind === "refused") return { kind: "invalid", reason: `${artifact} was refused: ${checked.reason}` };
-  const path4 = join29(folder, artifact, file2);
+  const path4 = join30(folder, artifact, file2);
   const stat5 = await lstat8(path4).catch(() => null);
   if (stat5 === null) return { kind: "missing" };
   if (!stat5.isFile()) return { kind: "invalid", reason: `${artifact}/${file2} is not a regular file` };
   if (stat5.size > MAX_JSON_BYTES) return { kind: "invalid", reason: `${artifact}/${file2} is larger than ${MAX_JSON_BYTES} bytes` };
-  const handle = await open9(path4, "r");
+  const handle = await open10(path4, "r");
   let text3;
   try {
     text3 = (await handle.readFile()).subarray(0, MAX_JSON_BYTES).toString("utf8");
@@ -76246,8 +76352,8 @@ async function readArtifactJson(folder, artifact, file2, schema) {
 }
 
 // src/action/modes/shared.ts
-import { mkdir as mkdir14, rm as rm12 } from "node:fs/promises";
-import { join as join30 } from "node:path";
+import { mkdir as mkdir15, rm as rm12 } from "node:fs/promises";
+import { join as join31 } from "node:path";
 var ModeInputError = class extends Error {
   name = "ModeInputError";
 };
@@ -76312,9 +76418,9 @@ ${formatConfigErrors(loaded.errors, input2.path)}`);
   return loaded.config;
 }
 async function artifactFolder(deps) {
-  const dir = join30(deps.tempDir, "naruto-artifact");
+  const dir = join31(deps.tempDir, "naruto-artifact");
   await rm12(dir, { recursive: true, force: true });
-  await mkdir14(dir, { recursive: true });
+  await mkdir15(dir, { recursive: true });
   deps.log.setOutput("artifact", dir);
   return dir;
 }
@@ -76340,7 +76446,7 @@ async function engineContext(deps, config2) {
     env: deps.env,
     now: deps.now,
     sandbox,
-    workRoot: join30(deps.tempDir, "naruto-work"),
+    workRoot: join31(deps.tempDir, "naruto-work"),
     nodePath: deps.nodePath
   };
 }
@@ -76476,11 +76582,11 @@ async function refreshStep(deps, job, input2) {
     results: [],
     refresh: { onto, kind: outcome.kind, reason: outcome.kind === "refreshed" ? null : outcome.reason }
   };
-  await writeFile6(join31(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record2, null, 2)}
+  await writeFile6(join32(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record2, null, 2)}
 `);
   if (head !== input2.start) {
     await gitText(deps.git, {
-      args: ["bundle", "create", join31(job.artifact, ARTIFACT_FILES.queueBundle), queueRefName(mission.id), `^${onto.commit}`],
+      args: ["bundle", "create", join32(job.artifact, ARTIFACT_FILES.queueBundle), queueRefName(mission.id), `^${onto.commit}`],
       cwd: deps.workspace
     });
   }
@@ -76527,7 +76633,7 @@ async function publishRefresh(deps, input2) {
     env: {},
     now: () => new Date(time3 * 1e3),
     sandbox: NOTHING_RUNS,
-    workRoot: join31(deps.tempDir, "naruto-work"),
+    workRoot: join32(deps.tempDir, "naruto-work"),
     nodePath: null,
     verify,
     ...verify === null ? {} : { verifier: replay(record2) }
@@ -76548,7 +76654,7 @@ async function publishRefresh(deps, input2) {
   }
   if (outcome.kind !== "refreshed") return not(outcome.reason);
   const head = outcome.event.queue_head;
-  const problem = head !== record2.head ? `its queue head ${record2.head.slice(0, 12)} is not ${head.slice(0, 12)}, the one replayed here` : await bundleProblem(deps, join31(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, head);
+  const problem = head !== record2.head ? `its queue head ${record2.head.slice(0, 12)} is not ${head.slice(0, 12)}, the one replayed here` : await bundleProblem(deps, join32(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, head);
   if (problem !== null) {
     await git(updateRefs(repoDir, [refUpdate(queueRef, start)]));
     return not(`the queue job's refresh was refused: ${problem}; nothing was refreshed`);
@@ -76689,7 +76795,7 @@ function replay2(outputs, missing) {
 }
 
 // src/action/integrate/publish-legs.ts
-import { join as join35 } from "node:path";
+import { join as join36 } from "node:path";
 
 // src/action/integrate/forgeries.ts
 var same = (a) => (b) => a.item === b.item && a.attempt === b.attempt;
@@ -76828,9 +76934,9 @@ function bindLeg(input2, forged) {
 
 // src/action/integrate/take-legs.ts
 import { createHash as createHash5 } from "node:crypto";
-import { open as open10 } from "node:fs/promises";
+import { open as open11 } from "node:fs/promises";
 import { constants as constants10 } from "node:fs";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 function workRunOf(dispatch2, run) {
   if (dispatch2.phase === "integrate") return dispatch2.run ?? null;
   if (dispatch2.phase === "work" && dispatch2.items.length > 0) return run?.id ?? null;
@@ -76872,7 +76978,7 @@ async function takeLegs(input2) {
       fail3(unpacked.reason);
       continue;
     }
-    await writeUnpacked(join32(input2.folder, artifact.name), unpacked.files);
+    await writeUnpacked(join33(input2.folder, artifact.name), unpacked.files);
     taken.push({ item: leg.item, attempt: leg.attempt, artifact: artifact.name, job: leg.job, zip });
   }
   return { runId: input2.runId, taken, failed, forgeries: refused2, working };
@@ -76882,7 +76988,7 @@ function digestOf(zip) {
 }
 async function forwardedZip(folder, name, digest) {
   if (folder === void 0 || digest === null) return null;
-  const handle = await open10(join32(folder, `${name}.zip`), constants10.O_RDONLY | constants10.O_NOFOLLOW | constants10.O_NONBLOCK).catch(() => null);
+  const handle = await open11(join33(folder, `${name}.zip`), constants10.O_RDONLY | constants10.O_NOFOLLOW | constants10.O_NONBLOCK).catch(() => null);
   if (handle === null) return null;
   try {
     const stat5 = await handle.stat();
@@ -76896,7 +77002,7 @@ async function forwardedZip(folder, name, digest) {
 
 // src/action/integrate/recheck.ts
 import { lstat as lstat10 } from "node:fs/promises";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 async function recheckCheckpoint(input2) {
   const o = input2.result.outcome;
   if (o.kind !== "checkpointed") throw new TypeError("recheckCheckpoint takes a checkpointed result");
@@ -76942,7 +77048,7 @@ async function findProblem(input2, commit, base) {
   const sha2 = /^[0-9a-f]{40}$/;
   if (!sha2.test(commit) || !sha2.test(base)) return "the result names commits that are not object ids";
   if (input2.result.commit !== commit || input2.result.base !== base) return "the result's commit and base disagree with its outcome";
-  const bundle = join33(input2.folder, ARTIFACT_FILES.bundle);
+  const bundle = join34(input2.folder, ARTIFACT_FILES.bundle);
   const stat5 = await lstat10(bundle).catch(() => null);
   if (stat5 === null) return "the artifact has no checkpoint.bundle";
   if (!stat5.isFile()) return "checkpoint.bundle is not a regular file";
@@ -76994,7 +77100,7 @@ async function gitDir(input2) {
 }
 
 // src/action/integrate/work-events.ts
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 async function workEvents(input2) {
   const events2 = [];
   const pushes = [];
@@ -77048,10 +77154,10 @@ async function workEvents(input2) {
       continue;
     }
     if (o.kind !== "checkpointed") {
-      events2.push(finished(await keepPartialWork({ ...input2, folder: join34(input2.folder, name), item, attempt: entry.attempt, result: r }, pushes), r));
+      events2.push(finished(await keepPartialWork({ ...input2, folder: join35(input2.folder, name), item, attempt: entry.attempt, result: r }, pushes), r));
       continue;
     }
-    const checked = await recheckCheckpoint({ ...input2, folder: join34(input2.folder, name), item, attempt: entry.attempt, result: r });
+    const checked = await recheckCheckpoint({ ...input2, folder: join35(input2.folder, name), item, attempt: entry.attempt, result: r });
     if (checked.kind === "refused") {
       input2.log.warning(`${item.id}#${entry.attempt}: ${checked.reason}`);
       events2.push(finished(checked.outcome, r));
@@ -77096,9 +77202,9 @@ async function publishLegs(input2) {
   if (runId === null) return { events: [], pushes: [] };
   const integrate2 = dispatch2.phase === "integrate";
   const record2 = await readQueueRecord(input2.folder, mission.id);
-  const queueFolder = join35(input2.folder, QUEUE_ARTIFACT);
+  const queueFolder = join36(input2.folder, QUEUE_ARTIFACT);
   const forwarded = (await checkArtifactFolder(queueFolder, ARTIFACT_SPECS.queue)).kind === "ok" ? { forwarded: queueFolder } : {};
-  const folder = join35(deps.tempDir, "naruto-legs");
+  const folder = join36(deps.tempDir, "naruto-legs");
   const legs = await takeLegs({ github: deps.github, mission, runId, dispatched: integrate2 ? null : dispatch2.items, folder, ...forwarded });
   for (const f of legs.forgeries) deps.log.warning(`naruto: ${describeForgery(f)}`);
   const known = [...legs.taken.map((t) => ({ ...t, kind: "taken" })), ...legs.failed.map((f) => ({ ...f, kind: "failed" }))];
@@ -77340,7 +77446,7 @@ async function publishQueue(input2) {
     env: {},
     now: () => new Date(time3 * 1e3),
     sandbox: NOTHING_RUNS,
-    workRoot: join36(deps.tempDir, "naruto-work"),
+    workRoot: join37(deps.tempDir, "naruto-work"),
     nodePath: null,
     verify,
     ...record2 === null || verify === null ? {} : { verifier: replay(record2) },
@@ -77363,7 +77469,7 @@ async function publishQueue(input2) {
   if (record2 !== null && sameInputs) {
     if (record2.head !== built.head)
       return refused2(`its queue head ${record2.head.slice(0, 12)} is not ${built.head.slice(0, 12)}, the one rebuilt here from the checked checkpoints`);
-    const problem = await bundleProblem(deps, join36(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
+    const problem = await bundleProblem(deps, join37(input2.folder, QUEUE_ARTIFACT, ARTIFACT_FILES.queueBundle), queueRef, start, built.head);
     if (problem !== null) return refused2(problem);
     const results = built.events.flatMap((e) => e.results);
     if (JSON.stringify(record2.results) !== JSON.stringify(results)) return refused2("its outcome per checkpoint is not the one rebuilt here");
@@ -77392,7 +77498,7 @@ ${rows.join("\n")}
 }
 
 // src/action/modes/queue.ts
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 import { writeFile as writeFile7 } from "node:fs/promises";
 async function prepareQueue(deps, input2) {
   const id = missionInput(input2.mission);
@@ -77406,11 +77512,11 @@ async function prepareQueue(deps, input2) {
     deps.log.info(reason);
     return;
   }
-  const folder = join37(deps.tempDir, "naruto-legs");
+  const folder = join38(deps.tempDir, "naruto-legs");
   const runId = workRunOf(input2.dispatch, deps.run);
   const legs = runId === null ? null : await takeLegs({ github: deps.github, mission, runId, dispatched: input2.dispatch.phase === "work" ? input2.dispatch.items : null, folder });
   for (const f of legs?.forgeries ?? []) deps.log.warning(`naruto: ${describeForgery(f)}`);
-  for (const t of legs?.taken ?? []) await writeFile7(join37(artifact, `${t.artifact}.zip`), t.zip);
+  for (const t of legs?.taken ?? []) await writeFile7(join38(artifact, `${t.artifact}.zip`), t.zip);
   if (input2.dispatch.phase === "integrate" && waitingCheckpoints(mission).length === 0 && (legs === null || legs.taken.length + legs.failed.length === 0)) {
     const reason = `nothing to integrate for ${id}: no leg of run ${runId ?? "?"} is waiting, and no checkpoint`;
     await handOver2(deps, { kind: "skip", phase: "queue", mission: id, reason });
@@ -77489,10 +77595,10 @@ async function queueStep(deps, job) {
     head,
     results
   };
-  await writeFile7(join37(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record2, null, 2)}
+  await writeFile7(join38(job.artifact, ARTIFACT_FILES.queue), `${JSON.stringify(record2, null, 2)}
 `);
   if (head !== start) {
-    await gitText(git, { args: ["bundle", "create", join37(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
+    await gitText(git, { args: ["bundle", "create", join38(job.artifact, ARTIFACT_FILES.queueBundle), queueRef, `^${start}`], cwd: repoDir });
   }
   const lines = results.map((r) => `- ${codeSpan(`${r.item}#${r.attempt}`)}: ${r.kind.replace("_", " ")}`);
   log.info(`queue of ${mission.id}: ${start.slice(0, 12)} → ${head.slice(0, 12)}, ${ready.length} checkpoint(s), ${runs.length} verify run(s)`);
@@ -77526,7 +77632,7 @@ function recordedReport(read) {
 
 // src/action/modes/plan.ts
 import { writeFile as writeFile8 } from "node:fs/promises";
-import { join as join38 } from "node:path";
+import { join as join39 } from "node:path";
 async function preparePlan(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -77559,7 +77665,7 @@ async function planStep(deps, job) {
     outcome = { kind: "failed", reason: error63.message };
   }
   const artifact = { schema: "naruto.plan-artifact/v1", mission: mission.id, outcome };
-  await writeFile8(join38(job.artifact, ARTIFACT_FILES.plan), `${JSON.stringify(artifact, null, 2)}
+  await writeFile8(join39(job.artifact, ARTIFACT_FILES.plan), `${JSON.stringify(artifact, null, 2)}
 `);
   const line = outcome.kind === "plan" ? "a plan is ready for the publish job to check" : `planning failed: ${outcome.reason}`;
   deps.log.info(line);
@@ -77571,7 +77677,7 @@ ${line.split("\n")[0]}
 
 // src/action/modes/review.ts
 import { writeFile as writeFile9 } from "node:fs/promises";
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 async function prepareReview(deps, input2) {
   const id = missionInput(input2.mission);
   deps.log.setOutput("mission", id);
@@ -77608,7 +77714,7 @@ async function reviewStep(deps, job) {
     await deps.log.group("review agent", () => reviewLocally(ctx, mission, { agent: recorder }));
   }
   const artifact = { schema: "naruto.review-artifact/v1", mission: mission.id, queue_head: mission.queue.head, outputs };
-  await writeFile9(join39(job.artifact, ARTIFACT_FILES.review), `${JSON.stringify(artifact, null, 2)}
+  await writeFile9(join40(job.artifact, ARTIFACT_FILES.review), `${JSON.stringify(artifact, null, 2)}
 `);
   const line = agent === null ? "no review agent is configured: the policy rules decide" : `the review agent answered ${outputs.length} part(s)`;
   deps.log.info(line);
@@ -77924,7 +78030,7 @@ function describe4(error63) {
 
 // src/action/modes/work.ts
 import { writeFile as writeFile10 } from "node:fs/promises";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 var ENTRY = /^([a-z0-9][a-z0-9._-]{0,62})#([1-9][0-9]{0,3})$/;
 function parseWorkEntry(value) {
   const match = ENTRY.exec(value.trim());
@@ -77989,7 +78095,7 @@ async function workStep(deps, job, options2 = {}) {
   if (o.kind === "checkpointed" || partial2.commit !== null) {
     const branch = `refs/heads/${workerBranch(id, item.id)}`;
     await gitText(deps.git, {
-      args: ["bundle", "create", join40(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`],
+      args: ["bundle", "create", join41(out, ARTIFACT_FILES.bundle), branch, `^${o.kind === "checkpointed" ? o.base : head}`],
       cwd: deps.workspace
     });
   }
@@ -78008,7 +78114,7 @@ async function workStep(deps, job, options2 = {}) {
     base: o.kind === "checkpointed" ? o.base : head,
     job: job.job === null ? null : { run_id: job.job.runId, run_attempt: job.job.runAttempt, name: job.job.name }
   };
-  await writeFile10(join40(out, ARTIFACT_FILES.result), `${JSON.stringify(result, null, 2)}
+  await writeFile10(join41(out, ARTIFACT_FILES.result), `${JSON.stringify(result, null, 2)}
 `);
   deps.log.info(`${item.id}#${job.attempt}: ${o.kind}`);
   await deps.log.summary(workSummary(mission, item, result));
@@ -78133,7 +78239,7 @@ async function runAgentStep(deps, job, options2 = {}) {
     deps.log.info(job.reason);
     return;
   }
-  await mkdir15(job.artifact, { recursive: true });
+  await mkdir16(job.artifact, { recursive: true });
   switch (job.kind) {
     case "plan":
       return planStep(deps, job);
