@@ -10,7 +10,7 @@
  *   stand-in at 203.0.113.53, documentation addresses that no real network routes) and a cloud's
  *   metadata service at 169.254.169.254.
  *
- * Making namespaces needs root; {@link standInNetworkSkipReason} says why a test cannot run.
+ * Each namespace is held by a process of its own ({@link holdNamespace}). Making them needs root; {@link standInNetworkSkipReason} says why a test cannot run.
  * {@link StandInNetwork.inHost} wraps a command line to run in the host, as root or as an
  * ordinary user; its mount namespace gets the stand-in's resolv.conf and, for an ordinary user,
  * a `/dev/net/tun` anyone may open, as Debian and Ubuntu have it (this machine's is root's only).
@@ -52,70 +52,79 @@ export interface StandInNetwork {
   remove(): Promise<void>;
 }
 
-function ip(...args: string[]): void {
-  const r = spawnSync("ip", args, { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`ip ${args.join(" ")}: ${r.stderr.trim()}`);
+/** Runs `ip` in the network namespace `pid` is in. */
+function ipIn(pid: number, ...args: string[]): void {
+  const r = spawnSync("nsenter", [`--net=/proc/${pid}/ns/net`, "ip", ...args], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`ip ${args.join(" ")} (in the namespace of ${pid}): ${r.stderr.trim()}`);
 }
 
-function startServers(ns: string, spec: unknown): Promise<ChildProcess> {
-  const child = spawn("ip", ["netns", "exec", ns, process.execPath, SERVERS, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * A new network namespace, held by a process that sleeps in it until killed: namespaces are
+ * named by that process, never by `ip netns add`'s /run/netns file, whose bind mount was seen to
+ * stop being a namespace (setns: EINVAL) midway through setting it up while other suites ran.
+ */
+function holdNamespace(): Promise<ChildProcess & { readonly pid: number }> {
+  const child = spawn("unshare", ["--net", "--", "sh", "-c", "echo ready; exec sleep 86400"], { stdio: ["ignore", "pipe", "pipe"] });
+  let said = "";
+  child.stderr.on("data", (c: Buffer) => (said += c.toString("utf8")));
+  return new Promise((resolve, reject) => {
+    child.stdout.once("data", () => (child.pid === undefined ? reject(new Error("no pid")) : resolve(child as ChildProcess & { readonly pid: number })));
+    child.once("exit", (code) => reject(new Error(`unshare --net exited (${code}): ${said}`)));
+  });
+}
+
+function startServers(pid: number, spec: unknown): Promise<ChildProcess> {
+  const child = spawn("nsenter", [`--net=/proc/${pid}/ns/net`, process.execPath, SERVERS, JSON.stringify(spec)], { stdio: ["ignore", "pipe", "pipe"] });
   let said = "";
   child.stderr.on("data", (c: Buffer) => (said += c.toString("utf8")));
   return new Promise((resolve, reject) => {
     child.stdout.once("data", () => resolve(child));
-    child.once("exit", (code) => reject(new Error(`the stand-in servers in ${ns} exited (${code}): ${said}`)));
+    child.once("exit", (code) => reject(new Error(`the stand-in servers in the namespace of ${pid} exited (${code}): ${said}`)));
   });
 }
 
 export async function createStandInNetwork(): Promise<StandInNetwork> {
   if (standInNetworkSkipReason !== null) throw new Error(standInNetworkSkipReason);
-  const id = randomBytes(3).toString("hex");
-  const host = `naruto-h-${id}`;
-  const outside = `naruto-o-${id}`;
-  const abstract = `naruto-test-${id}`;
+  const abstract = `naruto-test-${randomBytes(3).toString("hex")}`;
   const folder = await mkdtemp(join(tmpdir(), "naruto-net-"));
   const resolv = join(folder, "resolv.conf");
   await writeFile(resolv, "nameserver 203.0.113.53\n");
-  const servers: ChildProcess[] = [];
-  let hostServers: ChildProcess | null = null;
+  const processes: ChildProcess[] = [];
   const remove = async () => {
-    for (const s of servers) s.kill("SIGKILL");
-    spawnSync("ip", ["netns", "del", host]);
-    spawnSync("ip", ["netns", "del", outside]);
+    for (const p of processes) p.kill("SIGKILL");
     await rm(folder, { recursive: true, force: true });
   };
+  let hostPid: number;
   try {
-    ip("netns", "add", host);
-    ip("netns", "add", outside);
-    ip("-n", host, "link", "add", "vh", "type", "veth", "peer", "name", "vo", "netns", outside);
+    const [host, outside] = [await holdNamespace(), await holdNamespace()];
+    processes.push(host, outside);
+    hostPid = host.pid;
+    ipIn(host.pid, "link", "add", "vh", "type", "veth", "peer", "name", "vo", "netns", String(outside.pid));
     for (const line of [
       ["link", "set", "lo", "up"],
       ["addr", "add", "192.168.77.1/24", "dev", "vh"],
       ["link", "set", "vh", "up"],
       ["route", "add", "default", "via", "192.168.77.254"],
     ])
-      ip("-n", host, ...line);
-    for (const address of ["192.168.77.254/24", "192.168.77.20/24"]) ip("-n", outside, "addr", "add", address, "dev", "vo");
-    for (const address of ["203.0.113.10/32", "203.0.113.53/32", "169.254.169.254/32"]) ip("-n", outside, "addr", "add", address, "dev", "lo");
-    for (const link of ["lo", "vo"]) ip("-n", outside, "link", "set", link, "up");
+      ipIn(host.pid, ...line);
+    for (const address of ["192.168.77.254/24", "192.168.77.20/24"]) ipIn(outside.pid, "addr", "add", address, "dev", "vo");
+    for (const address of ["203.0.113.10/32", "203.0.113.53/32", "169.254.169.254/32"]) ipIn(outside.pid, "addr", "add", address, "dev", "lo");
+    for (const link of ["lo", "vo"]) ipIn(outside.pid, "link", "set", link, "up");
     const says = (what: string, address: string) => ({ host: address.split(":")[0], port: Number(address.split(":")[1]), says: what });
-    servers.push(
-      await startServers(outside, {
+    processes.push(
+      await startServers(outside.pid, {
         tcp: [says("model-api", STAND_IN.modelApi), says("lan-service", STAND_IN.lan), says("metadata", STAND_IN.metadata)],
         dns: { host: "203.0.113.53", names: { [STAND_IN.modelApiName]: STAND_IN.modelApi.split(":")[0] } },
       }),
+      await startServers(host.pid, {
+        tcp: [says("host-loopback", `127.0.0.1:${STAND_IN.loopbackPort}`), says("host-any-address", `0.0.0.0:${STAND_IN.hostAddress.split(":")[1]}`)],
+        abstract: [{ name: abstract, says: "host-abstract" }],
+      }),
     );
-    hostServers = await startServers(host, {
-      tcp: [says("host-loopback", `127.0.0.1:${STAND_IN.loopbackPort}`), says("host-any-address", `0.0.0.0:${STAND_IN.hostAddress.split(":")[1]}`)],
-      abstract: [{ name: abstract, says: "host-abstract" }],
-    });
-    servers.push(hostServers);
   } catch (error) {
     await remove();
     throw error;
   }
-  const hostPid = hostServers?.pid;
-  if (hostPid === undefined) throw new Error("the stand-in host's servers did not start");
   const script = [
     "set -e",
     'mount --bind "$1" /etc/resolv.conf',
@@ -125,8 +134,6 @@ export async function createStandInNetwork(): Promise<StandInNetwork> {
   ].join("\n");
   return {
     abstract,
-    // Entered through the host servers' own namespace, not `ip netns exec`'s /run/netns file: that
-    // bind mount was seen to stop being a namespace (setns: EINVAL) while other suites ran beside.
     inHost: (argv, user) => [
       "nsenter",
       `--net=/proc/${hostPid}/ns/net`,
