@@ -23,6 +23,7 @@ export const SLOW_SUITES = [
   "test/github/mission-store.test.ts",
   "src/gate/gate.git.test.ts",
   "test/local/cli-errors.git.test.ts",
+  "test/local/cli-endpoints.git.test.ts",
   "test/local/cli-stop.git.test.ts",
   "test/local/cli-first-run.git.test.ts",
   "src/report/github-render.svg.test.ts",

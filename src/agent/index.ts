@@ -9,4 +9,5 @@ export { planWithAgent } from "./planner.ts";
 export type { PlannerResult } from "./planner.ts";
 export { outputTail, TAIL_LINES, TAIL_WIDTH } from "./output-tail.ts";
 export { commandNamed, commandProgram, commandWords, replaceWords, SHELL_WORDS, type CommandWord } from "./command-words.ts";
+export { agentEndpoints } from "./endpoints.ts";
 export { jwtExpiry, loginPath, placeLogin, readLogin, safeCopy, type LoginCopy } from "./cli-login.ts";

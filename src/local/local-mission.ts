@@ -25,6 +25,7 @@ import { unpassedVariables } from "./unpassed-variables.ts";
 import {
   checkAgentsInstalled,
   checkedPlan,
+  checkEndpointsCarried,
   checkGivenReadPaths,
   checkProgramsShown,
   checkReadPaths,
@@ -111,6 +112,7 @@ export async function runLocalMission(deps: LocalDeps, req: RunRequest): Promise
   const chosen = await sandbox.catch(() => null);
   await checkReadPaths(config, profiles, deps.env.HOME, chosen?.kind === "bwrap" ? sandboxUserFor(process.getuid?.()) : null);
   await checkProgramsShown(config, profiles, deps.env, [await commonDirAnswer]);
+  await checkEndpointsCarried(config, profiles, deps.env, chosen);
   await checkAgentsAuthenticated(config, profiles, { env: deps.env, now: deps.now, ...(deps.probe ? { probe: deps.probe } : {}) });
   const id = `m-${deps.randomId()}`;
   deps.onMission?.(id);

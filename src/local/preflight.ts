@@ -11,8 +11,8 @@ import { planCheckOptions, shownPrograms } from "../engine/index.ts";
 import { checkPlan, formatPlanError, type CheckResult } from "../plan/index.ts";
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import { commandProgram } from "../agent/index.ts";
-import { executableMounts, ProgramNotShownError, SANDBOX_UIDS, whichProgram, type SandboxUser } from "../sandbox/index.ts";
+import { agentEndpoints, buildCommandEnv, commandProgram } from "../agent/index.ts";
+import { executableMounts, ProgramNotShownError, SANDBOX_UIDS, whichProgram, type Sandbox, type SandboxUser } from "../sandbox/index.ts";
 
 /** A run refused before anything was made: input the user can fix. The CLI exits 2. */
 export class RunRefusedError extends Error {
@@ -95,6 +95,31 @@ export async function checkProgramsShown(
       if (!(error instanceof ProgramNotShownError)) throw error;
       refused.push(`${label(profile.name)}: ${error.message}`);
     }
+  }
+  if (refused.length > 0) throw new RunRefusedError(`${refused.join("\n")}\nNothing was started.`);
+}
+
+/**
+ * Refuses the run when an endpoint a profile's agent is given (a `*_BASE_URL`, a proxy, Codex's
+ * `base_url`: src/agent/endpoints.ts) cannot be carried into the network of its own that
+ * `network: true` gives it here: every attempt would fail before its agent starts. The sandbox
+ * decides, with the words it would refuse each attempt with (src/sandbox/reach.ts). `sandbox`:
+ * the one the run will use (null: none could be had, refused elsewhere).
+ */
+export async function checkEndpointsCarried(
+  config: Config,
+  names: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  sandbox: Pick<Sandbox, "refusedReach"> | null,
+): Promise<void> {
+  if (sandbox === null) return;
+  const refused: string[] = [];
+  for (const name of names) {
+    const profile = config.agents[name];
+    if (profile === undefined || profile.network !== true) continue;
+    // The environment the agent gets, less naruto's own variables (which name no endpoint).
+    const why = await sandbox.refusedReach(await agentEndpoints(buildCommandEnv({ from: env, allow: profile.env }).env));
+    if (why !== null) refused.push(`${label(name)}: ${why}`);
   }
   if (refused.length > 0) throw new RunRefusedError(`${refused.join("\n")}\nNothing was started.`);
 }

@@ -26,7 +26,7 @@ import { DEFAULT_LIMITS, prlimitArgs } from "./limits.ts";
 import { notStarted, runProcess, type ProcessDeps } from "./run-process.ts";
 import { becomeUser, capabilityArgs, handOver, parentDirs, sandboxUserFor, type SandboxUser } from "./sandbox-user.ts";
 import type { NetworkSupport, ProcessRun, Sandbox, SandboxRun } from "./sandbox.ts";
-import { reachFor } from "./reach.ts";
+import { decideReach, reachFor, type ReachNet } from "./reach.ts";
 import { sharedUserPool, type UserLease, type UserPool } from "./user-pool.ts";
 import { blockedDestinations, type UserNet } from "./user-net.ts";
 import { readResolvConf, shownInside, type ResolvConf, type SystemEntry } from "./system-paths.ts";
@@ -217,6 +217,10 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
     description: options.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
     runsAsRoot: false,
     network,
+    async refusedReach(urls) {
+      const decided = net === null ? null : await decideReach(urls, ownNet(net));
+      return decided === null || decided.ok ? null : decided.reason;
+    },
     async run(request: SandboxRun): Promise<ProcessRun> {
       ready ??= Promise.all([
         options.resolv ?? readResolvConf(),
@@ -248,8 +252,7 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
     if (ran.user !== null) handedOver.set(dir.root, ran.user.uid);
     const own = request.network === true ? net : null;
     // The endpoints it was given that its own network cannot reach, carried in (reach.ts).
-    const reach =
-      own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], { ip: own.ip !== null, blocked: blockedDestinations() });
+    const reach = own === null ? { ok: true as const, host: null } : await reachFor(request.reach ?? [], ownNet(own));
     if (!reach.ok) return notStarted(reach.reason);
     try {
       const launch = bwrapLaunch({
@@ -267,4 +270,9 @@ export function createBwrapSandbox(options: BwrapOptions): Sandbox {
       await reach.host?.stop();
     }
   }
+}
+
+/** What reach.ts needs of the command's own network. */
+function ownNet(net: UserNet): ReachNet {
+  return { ip: net.ip !== null, blocked: blockedDestinations() };
 }

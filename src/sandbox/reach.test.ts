@@ -127,13 +127,12 @@ describe.skipIf(netSkip !== null)(`the endpoints an agent was given, in its own 
   });
 
   it("refuses, before the command starts, an endpoint it cannot carry in, saying how to give the host's network", async () => {
-    const run = await runIn({
-      command: "echo started",
-      env: { PATH: process.env.PATH ?? "" },
-      reach: ["http+unix://%2Frun%2Follama.sock/api"],
-    });
+    const reach = ["http+unix://%2Frun%2Follama.sock/api"];
+    const run = await runIn({ command: "echo started", env: { PATH: process.env.PATH ?? "" }, reach });
     expect(run.output).not.toContain("started");
-    expect(run.startFailed).toMatch(/network: host/);
+    expect(run.startFailed).toMatch(/`network: host` in its profile, under `agents:` in .github\/naruto.yml/);
+    // What `naruto run` asks before it makes anything is the same decision, in the same words.
+    expect(await (await bwrapSandbox({ ownNetwork: true })).refusedReach(reach)).toBe(run.startFailed);
   });
 });
 
@@ -161,7 +160,7 @@ describe("planReach", () => {
 
   it("refuses a unix socket, with the way out", async () => {
     const plan = await planReach(["http+unix://%2Frun%2Follama.sock"], blocked, resolve);
-    expect(plan).toMatchObject({ ok: false, reason: expect.stringContaining("`sandbox.network: host`") });
+    expect(plan).toMatchObject({ ok: false, reason: expect.stringContaining("`network: host` in its profile") });
   });
 
   it("knows what the command's network cannot reach", () => {

@@ -16,8 +16,10 @@
  *   command can neither see nor write;
  * - naruto, on its side, connects each one to the real host:port.
  *
- * What cannot be carried (a unix-socket URL, a relay that could not be set up) is refused before
- * the command starts, with the way out: `network: host`, which gives the host's whole network.
+ * What cannot be carried (a unix-socket URL, a LAN endpoint without `ip`, a relay that could not
+ * be set up) is refused with the way out (`network: host`, which gives the host's whole network):
+ * by `naruto run` before it makes anything (decideReach, through Sandbox.refusedReach), and again
+ * before each command starts (reachFor), the backstop for a run that did not ask first.
  */
 import { lookup } from "node:dns/promises";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -44,9 +46,9 @@ export interface RelaySpec {
 
 export type ReachPlan = { readonly ok: true; readonly targets: readonly ReachTarget[] } | { readonly ok: false; readonly reason: string };
 
-/** The way out, said with every refusal. */
+/** The way out, said with every refusal (`network:` is an agent profile's key: src/config/schema.ts). */
 export const HOST_NETWORK_FIX =
-  "or give the agents the host's network (`sandbox.network: host` in .naruto.yml, `--network host`), which lets them reach everything on this machine and its LAN";
+  "or give the agent the host's network (`network: host` in its profile, under `agents:` in .github/naruto.yml), which lets it reach everything on this machine and its LAN";
 
 const DEFAULT_PORT: Readonly<Record<string, number>> = { "http:": 80, "https:": 443, "ws:": 80, "wss:": 443, "socks5:": 1080, "socks5h:": 1080 };
 
@@ -175,21 +177,38 @@ export const RELAY_SCRIPT = [
   'process.stdin.on("data", () => undefined).on("end", () => process.exit(0)).on("error", () => process.exit(0));',
 ].join("\n");
 
+/** What the command's own network is here: whether it has `ip` (iproute2), and the ranges it blocks. */
+export interface ReachNet {
+  readonly ip: boolean;
+  readonly blocked: readonly string[];
+}
+
 /**
- * naruto's side for one run whose command has a network of its own: null when no endpoint needs
- * carrying in; the refusal (with the way out) when one cannot be. `ip`: whether the command's
- * network has `ip`, which blocks the LAN (`blocked`) and adds a LAN endpoint's address.
+ * The one decision on what can be carried in (or why not), taken both before a run starts
+ * anything (Sandbox.refusedReach: `naruto run`'s pre-run check) and at each run (reachFor, the
+ * backstop), so that both say the same words. `ip`: whether the command's network has `ip`,
+ * which blocks the LAN (`blocked`) and adds a LAN endpoint's address.
  */
-export async function reachFor(
-  urls: readonly string[],
-  net: { readonly ip: boolean; readonly blocked: readonly string[] },
-): Promise<{ readonly ok: true; readonly host: ReachHost | null } | { readonly ok: false; readonly reason: string }> {
+export async function decideReach(urls: readonly string[], net: ReachNet): Promise<ReachPlan> {
   const plan = await planReach(urls, net.ip ? net.blocked : []);
   if (!plan.ok) return plan;
-  if (plan.targets.length === 0) return { ok: true, host: null };
   const alias = plan.targets.find((t) => t.alias);
   if (alias !== undefined && !net.ip)
     return { ok: false, reason: `${alias.listen} cannot be carried into the agents' own network without \`ip\` (iproute2): install it, ${HOST_NETWORK_FIX}` };
+  return plan;
+}
+
+/**
+ * naruto's side for one run whose command has a network of its own: null when no endpoint needs
+ * carrying in; the refusal (with the way out) when one cannot be (decideReach).
+ */
+export async function reachFor(
+  urls: readonly string[],
+  net: ReachNet,
+): Promise<{ readonly ok: true; readonly host: ReachHost | null } | { readonly ok: false; readonly reason: string }> {
+  const plan = await decideReach(urls, net);
+  if (!plan.ok) return plan;
+  if (plan.targets.length === 0) return { ok: true, host: null };
   try {
     return { ok: true, host: await openReach(plan.targets) };
   } catch (error) {

@@ -115,4 +115,10 @@ export interface Sandbox {
   /** What `network: true` gets (without the sandbox: the host's network). */
   readonly network: NetworkSupport;
   run(request: SandboxRun): Promise<ProcessRun>;
+  /**
+   * Why `network: true` here could not carry these endpoints (SandboxRun.reach) into the command's
+   * network: the refusal `run` would start with, asked before anything is made; null when they
+   * can be, or need not be (no network of its own).
+   */
+  refusedReach(urls: readonly string[]): Promise<string | null>;
 }

@@ -29,6 +29,8 @@ export function createUnsandboxed(options: UnsandboxedOptions): Sandbox {
     description: `none (${options.reason})`,
     runsAsRoot: (options.uid ?? process.getuid?.()) === 0,
     network: { kind: "host", reason: "no sandbox" },
+    // The host's network reaches every endpoint as it is: nothing to carry in.
+    refusedReach: async () => null,
     async run(request: SandboxRun): Promise<ProcessRun> {
       const tracking = newTrackingValue();
       const env = { ...request.env, HOME: request.workDir.home, TMPDIR: request.workDir.tmp, [TRACKING_ENV]: tracking };

@@ -12,6 +12,7 @@ import { probeBwrap } from "../../src/sandbox/choose.ts";
 import { probeUserNet, type NetProbe } from "../../src/sandbox/probe-net.ts";
 import type { Sandbox } from "../../src/sandbox/sandbox.ts";
 import { createUnsandboxed } from "../../src/sandbox/unsandboxed.ts";
+import type { UserNet } from "../../src/sandbox/user-net.ts";
 import { makeWorkDirFolders, workDirLayout, type WorkDir } from "../../src/sandbox/work-dir.ts";
 
 const probe = await probeBwrap({ binary: "bwrap", path: process.env.PATH });
@@ -45,6 +46,14 @@ export async function bwrapSandbox(options: { readonly ownNetwork?: boolean } = 
     system: await readSystem(),
     ...(net?.ok ? { net: net.net } : { hostNetworkReason: "tests give agents the host's network unless they ask for their own" }),
   });
+}
+
+/**
+ * Bubblewrap as it would be made on a machine whose agents' own network is `net` (null: none),
+ * for what it decides before running anything (Sandbox.refusedReach); it is never run.
+ */
+export function bwrapDeciding(net: UserNet | null): Sandbox {
+  return createBwrapSandbox({ version: "bubblewrap 0.8.0", system: [], net, hostNetworkReason: "a test" });
 }
 
 export function unsandboxed(): Sandbox {
