@@ -51,6 +51,11 @@ export interface LoginFiles {
   readonly target: string;
   /** How a user logs the CLI in on this machine. */
   readonly signIn: string;
+  /**
+   * What stands in for the login on a GitHub runner, which has none: the secrets to store (its
+   * preset passes them to the agent), for the refusal of a mission there (src/github-driver/).
+   */
+  readonly onRunner: string;
 }
 
 const LOGIN_FLAG = "naruto run --login …";
@@ -77,6 +82,8 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
       extras: [],
       target: ".claude",
       signIn: "claude auth login",
+      onRunner:
+        "`CLAUDE_CODE_OAUTH_TOKEN` for your Claude subscription (`claude setup-token` on your machine prints one, valid for a year), or `ANTHROPIC_API_KEY`",
     },
     fix: [
       ["export ANTHROPIC_API_KEY=sk-ant-…", "an API key (console.anthropic.com)"],
@@ -91,7 +98,16 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
     // `codex login status` reads the stored login only (not CODEX_API_KEY), offline; exit 1: none.
     probe: ["codex", "login", "status"],
     related: /^(CODEX|OPENAI)_\w*(BASE_URL|API_BASE|API_KEY)$/,
-    login: { kind: "codex", dirVariable: "CODEX_HOME", homeDir: ".codex", file: "auth.json", extras: [], target: ".codex", signIn: "codex login" },
+    login: {
+      kind: "codex",
+      dirVariable: "CODEX_HOME",
+      homeDir: ".codex",
+      file: "auth.json",
+      extras: [],
+      target: ".codex",
+      signIn: "codex login",
+      onRunner: "`CODEX_API_KEY`, an OpenAI API key (a ChatGPT sign-in lives only in a login file)",
+    },
     fix: [
       ["export CODEX_API_KEY=sk-…", "an OpenAI API key (codex exec reads CODEX_API_KEY)"],
       ["printenv OPENAI_API_KEY | codex login --with-api-key", `then ${LOGIN_FLAG}: the key stored as Codex's login`],
@@ -122,6 +138,7 @@ export const PRESET_AUTH: Readonly<Record<PresetName, PresetAuth>> = {
       extras: ["google_accounts.json"],
       target: ".gemini",
       signIn: "gemini (Login with Google)",
+      onRunner: "`GEMINI_API_KEY` (aistudio.google.com/apikey), or Vertex AI's `GOOGLE_GENAI_USE_VERTEXAI` with `GOOGLE_API_KEY`",
     },
     fix: [
       ["export GEMINI_API_KEY=…", "a Gemini API key (aistudio.google.com/apikey)"],

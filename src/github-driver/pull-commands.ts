@@ -21,6 +21,7 @@ import type { CommentContext, CommentOutcome, PullRequestHead } from "./comment-
 import { missionIdFor } from "./mission-id.ts";
 import { message } from "./publish.ts";
 import { invalidConfig, requestMission } from "./start-mission.ts";
+import { refuseLoginOnRunner } from "./runner-login.ts";
 import { quoteLines } from "./who-may-instruct.ts";
 
 type PullCommand = "review" | "fix-review";
@@ -36,6 +37,8 @@ export async function reviewPullRequest(ctx: CommentContext): Promise<CommentOut
   const { mergeBase } = await github.compareCommits({ base: pr.base.sha, head: head.sha });
   if (mergeBase === head.sha) return reply(ctx, `pull request #${pr.number} has no commits that ${pr.base.ref} does not have: there is nothing to review`);
   if (ctx.config === null) return invalidConfig(ctx);
+  const refused = await refuseLoginOnRunner(ctx, ctx.config);
+  if (refused !== null) return refused;
   if (ctx.config.arbiter.agent === null) {
     return reply(
       ctx,
@@ -72,6 +75,8 @@ export async function fixReview(ctx: CommentContext): Promise<CommentOutcome> {
     return reply(ctx, `naruto could not read the review threads of #${pr.number}: ${message(error)}`);
   }
   if (ctx.config === null) return invalidConfig(ctx);
+  const refused = await refuseLoginOnRunner(ctx, ctx.config);
+  if (refused !== null) return refused;
   const cfg = ctx.config;
   const built = fixReviewPlan({ pull: { number: pr.number, title: pr.title }, threads, protectedPaths: cfg.protected, allowProtected: cfg.allow_protected });
   if (built.kind === "nothing") return reply(ctx, built.reason);

@@ -19,6 +19,7 @@ import { narutoAuthors, type DriverDeps } from "./deps.ts";
 import { message } from "./publish.ts";
 import { missionSettings, readConfigAt } from "./settings.ts";
 import { ensureQueueBranch } from "./start-mission.ts";
+import { loginOnRunner } from "./runner-login.ts";
 
 /**
  * How late a sweep may run and still start a firing it finds: GitHub delays scheduled runs under
@@ -55,6 +56,8 @@ export async function startScheduledMissions(deps: ScheduleDeps, input: { defaul
     // A broken config must be seen: the sweep's summary says why nothing was scheduled.
     return [`schedules not read: the config is invalid\n\n\`\`\`\n${formatConfigErrors(loaded.errors, deps.configPath)}\n\`\`\``];
   }
+  const login = loaded.config.schedules.length === 0 ? null : loginOnRunner(loaded.config, deps.configPath);
+  if (login !== null) return [`schedules not started: ${login}`];
   const now = deps.now();
   const lines: string[] = [];
   let running: Map<string, string> | null = null;

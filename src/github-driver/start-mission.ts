@@ -14,6 +14,7 @@ import { missionIdFor } from "./mission-id.ts";
 import { missionSettings } from "./settings.ts";
 import { requestOf, type RequestInput } from "./who-may-instruct.ts";
 import { refuseWorkflowChange } from "./workflow-refusal.ts";
+import { refuseLoginOnRunner } from "./runner-login.ts";
 import type { Config } from "../config/index.ts";
 
 export async function startMission(ctx: CommentContext, command: { kind: "run" | "plan"; task: string; plan: string | null }): Promise<CommentOutcome> {
@@ -35,6 +36,8 @@ export async function startMission(ctx: CommentContext, command: { kind: "run" |
   }
   // The mission's settings come from the default branch's config: reviewed code, as its jobs read it.
   if (ctx.config === null) return invalidConfig(ctx);
+  const refused = await refuseLoginOnRunner(ctx, ctx.config);
+  if (refused !== null) return refused;
   const request = requestOf({ task: command.task, sender: event.comment.user.login, commentPlan: command.plan, issue: await issueOf(ctx) });
   return requestMission(ctx, {
     id,

@@ -152,3 +152,31 @@ describe("command mode", () => {
     expect(mission.items.map((i) => i.attempts[0]?.runner)).toEqual([url, url]);
   });
 });
+
+describe("command mode, with a profile that asks for this machine's login", () => {
+  // `login: true` copies a logged-in CLI's files from the machine naruto runs on: a runner has none.
+  let loginWorld: World;
+  beforeAll(async () => {
+    loginWorld = await startWorld({ config: `agents:\n  default: { preset: claude }\n  mine: { preset: codex, login: true }\n` });
+  });
+  afterAll(async () => loginWorld.close());
+
+  it("refuses the mission before anything is made, with a reply that names the profile and the secret to give it instead", async () => {
+    const event = await loginWorld.comment("octo-maintainer", "/naruto add input validation");
+    const job = await loginWorld.job("command");
+    const outcome = await commandMode(job.deps, { event, selfLogins: [BOT], pullRequestHead: async () => null });
+    expect(outcome).toEqual({ kind: "replied", reason: "login on a runner" });
+    const id = missionIdFor(REPO, event.comment.id);
+    expect(loginWorld.fake.dispatches).toHaveLength(0);
+    expect(await loginWorld.ref(`refs/heads/naruto/${id}`)).toBeNull();
+    const replies = [...loginWorld.fake.repo(REPO).comments.values()].filter((c) => c.body.startsWith(`<!-- naruto:reply:${event.comment.id} -->`));
+    expect(replies).toHaveLength(1);
+    const body = replies[0]?.body ?? "";
+    expect(body).toContain('naruto did not start: agent profile "mine" (Codex CLI) has `login: true` in .github/naruto.yml');
+    expect(body).toContain("a GitHub runner has no login to copy");
+    expect(body).toContain("`CODEX_API_KEY`");
+    expect(body).toContain("work-env");
+    expect(body).toContain("naruto run --login");
+    expect(body).not.toContain('"default"');
+  });
+});

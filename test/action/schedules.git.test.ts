@@ -115,3 +115,24 @@ describe("scheduled missions", () => {
     await expect(world.mission(scheduledMissionId(REPO, "nightly", new Date(FIRING.getTime() + 2 * DAY)))).rejects.toThrow(/no mission/);
   });
 });
+
+describe("scheduled missions with a profile that asks for this machine's login", () => {
+  let loginWorld: World;
+  beforeAll(async () => {
+    loginWorld = await startWorld({
+      config: `agents:\n  default: { preset: claude, login: true }\nschedules:\n  - name: nightly\n    cron: "0 3 * * *"\n    task: Tidy the changelog\n`,
+    });
+  });
+  afterAll(async () => loginWorld.close());
+
+  it("start none: the sweep's summary says why and what to give the agent instead; no issue, mission or dispatch", async () => {
+    const job = await loginWorld.job("publish", { now: () => new Date(FIRING.getTime() + 10 * MINUTE) });
+    await sweepMode(job.deps);
+    const summary = job.log.summaries.join("\n");
+    expect(summary).toContain("schedules not started: the default agent (Claude Code) has `login: true` in .github/naruto.yml");
+    expect(summary).toContain("`CLAUDE_CODE_OAUTH_TOKEN`");
+    await expect(loginWorld.mission(scheduledMissionId(REPO, "nightly", FIRING))).rejects.toThrow();
+    expect([...loginWorld.fake.repo(REPO).issues.values()].filter((i) => i.title.includes("nightly"))).toEqual([]);
+    expect(loginWorld.fake.dispatches).toHaveLength(0);
+  });
+});
