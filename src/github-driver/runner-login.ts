@@ -15,18 +15,19 @@ import type { CommentContext, CommentOutcome } from "./comment-types.ts";
 
 /** Why no mission on GitHub may start with `config`, and what to do; null when no profile asks for a login. */
 export function loginOnRunner(config: Config, configPath: string): string | null {
-  const asking = Object.values(config.agents).filter((profile) => profile.login && profile.preset !== null);
-  if (asking.length === 0) return null;
-  const lines = asking.map((profile) => {
-    const auth = profile.preset === null ? null : PRESET_AUTH[profile.preset];
-    const who = `${profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`} (${auth?.cli ?? "its CLI"})`;
-    return { who, secret: auth?.login?.onRunner ?? "its CLI's API key" };
+  // The schema allows `login: true` only with a preset that has a login (src/config/schema.ts).
+  const lines = Object.values(config.agents).flatMap((profile) => {
+    const auth = profile.login && profile.preset !== null ? PRESET_AUTH[profile.preset] : null;
+    if (auth === null) return [];
+    const who = `${profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`} (${auth.cli})`;
+    return [{ who, secret: auth.login?.onRunner ?? "its CLI's API key" }];
   });
-  const named = lines.map((l) => l.who).join(", ");
+  if (lines.length === 0) return null;
+  const one = lines.length === 1;
   return [
-    `${named} ${asking.length === 1 ? "has" : "have"} \`login: true\` in ${configPath}, which copies a logged-in CLI's login from the machine naruto runs on, and a GitHub runner has no login to copy: every attempt would fail.`,
+    `${lines.map((l) => l.who).join(", ")} ${one ? "has" : "have"} \`login: true\` in ${configPath}, which copies a logged-in CLI's login from the machine naruto runs on, and a GitHub runner has no login to copy: every attempt would fail.`,
     "",
-    `Give ${asking.length === 1 ? "it" : "each"} a repository secret instead, and remove \`login: true\` from ${configPath} (on your own machine, \`naruto run --login\` gives the login without it):`,
+    `Give ${one ? "it" : "each"} a repository secret instead, and remove \`login: true\` from ${configPath} (on your own machine, \`naruto run --login\` gives the login without it):`,
     ...lines.map((l) => `- ${l.who}: ${l.secret}`),
     "",
     "Pass the secret in the workflow's agent steps, as the template passes `ANTHROPIC_API_KEY`: the `plan-env`, `work-env` and `review-env` blocks of .github/workflows/naruto.yml (`NAME: ${{ secrets.NAME }}`). The preset passes it on to the agent; a variable of your own goes in the profile's `env:` too.",
