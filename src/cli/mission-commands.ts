@@ -245,6 +245,11 @@ function summary(m: Mission, report: string): string {
     `  queue: ${m.queue.branch} at ${m.queue.head.slice(0, 12)} (${m.queue.verify_runs} verify run${m.queue.verify_runs === 1 ? "" : "s"}) — review it with \`git log ${m.queue.branch}\``,
     `  report: ${report}`,
   ];
+  const moved = m.queue.base_moved;
+  if (moved !== null && moved.commit !== m.base.commit)
+    lines.push(
+      `  base moved: ${m.base.ref} is at ${moved.commit.slice(0, 12)}, past the queue's base ${m.base.commit.slice(0, 12)}: naruto refresh ${m.id} replays it`,
+    );
   if (m.status !== "done" && m.status !== "cancelled" && m.status !== "failed") lines.push(`  resume with: naruto resume ${m.id}`);
   return `${lines.join("\n")}\n`;
 }

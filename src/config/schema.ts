@@ -186,7 +186,7 @@ export const ConfigSchema = z
           .enum(REFRESH_MODES)
           .default("manual")
           .describe(
-            "when a finished mission's queue is replayed onto its moved base branch: manual (`/naruto refresh`, `naruto refresh`) or on_push (with the App, also on every push to that branch while the queue pull request is open)",
+            "when a finished mission's queue is replayed onto its moved base branch: manual (`/naruto refresh`, `naruto refresh`; a mission that ends on a moved base says so) or on_push (also by itself when a mission ends on a moved base, and with the App on every push to that branch while the queue pull request is open)",
           ),
       })
       .check((ctx) => {

@@ -25,6 +25,7 @@ export { integrateRunInputs, workLegName } from "./mission-id.ts";
 export { message } from "./publish.ts";
 export { startScheduledMissions } from "./schedules.ts";
 export { jobEndedAt, jobStartedAt, legEventsOf, legsByRun, readLegJobs } from "./job-starts.ts";
+export { catchUpBase, type BaseCatchUp } from "./moved-base.ts";
 export { releaseRefresh, requestRefresh, type RefreshRequest } from "./refresh.ts";
 export { pushedBase, refreshOnPush, type PushEvent, type PushOutcome } from "./refresh-on-push.ts";
 export { workflowChangeText } from "./workflow-refusal.ts";

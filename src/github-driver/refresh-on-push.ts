@@ -17,8 +17,8 @@
  * is still moving: its integrate runs and a refresh run both move the queue branch with a lease
  * on the head they read, so each would make the other's work void (the refresh is refused when
  * the queue moved, the integrate leaves its checkpoints waiting) and a busy base would keep both
- * redoing work. Such a mission is caught up when it finishes (publish: the review's verdict on an
- * old base asks for a refresh), or by `/naruto refresh`.
+ * redoing work. Such a mission is caught up when it finishes (moved-base.ts: the publish job that
+ * records its verdict reads the base branch and asks for the refresh itself), or by `/naruto refresh`.
  */
 import type { Mission } from "../mission/index.ts";
 import type { DriverDeps } from "./deps.ts";

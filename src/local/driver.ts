@@ -15,6 +15,7 @@ import { cachedStore } from "./cached-store.ts";
 import { createInbox } from "./inbox.ts";
 import { createStartsFirst } from "./starts-first.ts";
 import { createQueuePipeline } from "./queue-pipeline.ts";
+import { recordMovedBase } from "./moved-base.ts";
 import type { Progress } from "./progress.ts";
 import { reviewAgentFor, reviewLocally } from "../engine/index.ts";
 import { AttemptStepError, runAttempt, type WorkerContext } from "../engine/index.ts";
@@ -243,10 +244,11 @@ export async function driveMission(ctx: DriverContext, id: string, first: readon
   store.refresh(id);
   const stored = await store.load(id);
   if (!stored) throw new Error(`mission ${id} disappeared from the store`);
+  const ended = await recordMovedBase(ctx, store, stored.mission);
   // Stopped before the end (Ctrl-C), or amended after its report (a cancelled attempt's kept
   // work): the report shows the mission as it stands.
-  await ctx.report(stored.mission);
-  return stored.mission;
+  await ctx.report(ended);
+  return ended;
 }
 
 /**

@@ -194,6 +194,8 @@ function describe(e: MissionEvent, m: Mission): string | null {
       return `stopped: ${e.reason}`;
     case "refresh_requested":
       return e.onto === null ? null : `refresh requested onto ${e.onto.slice(0, 12)}`;
+    case "base_moved":
+      return `the base branch moved to ${e.commit.slice(0, 12)}: the queue stands on the old base`;
     case "tampered":
       return e.findings
         .map(

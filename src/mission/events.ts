@@ -234,6 +234,12 @@ export const missionEventSchema = z.discriminatedUnion("type", [
    * asking by command). refresh-event.ts.
    */
   z.object({ type: z.literal("refresh_requested"), at, onto: z.string().nullable(), handover: z.boolean() }),
+  /**
+   * The mission ended and its base branch is no longer at its base: `commit` is the branch's head
+   * then. Recorded, not acted on: the driver asks for a refresh (`queue.refresh: on_push`) or the
+   * comments name `/naruto refresh`. Cleared when a refresh lands. refresh-event.ts.
+   */
+  z.object({ type: z.literal("base_moved"), at, commit: z.string() }),
 ]);
 export type MissionEvent = z.infer<typeof missionEventSchema>;
 export type MissionEventType = MissionEvent["type"];

@@ -92,4 +92,9 @@ export const queueChecksShape = {
   refreshes: z.array(refreshRecordSchema).default([]),
   /** The refresh run asked for last, until it lands or ends (refresh-event.ts). */
   refresh_requested: z.object({ onto: z.string(), at: z.string() }).nullable().default(null),
+  /**
+   * The base branch's head when the mission ended past its base (`base_moved`), until a refresh
+   * lands: what the tracking comment and the verdict say of a queue left on an old base.
+   */
+  base_moved: z.object({ commit: z.string(), at: z.string() }).nullable().default(null),
 };

@@ -72,6 +72,7 @@ export function applyRefreshed(m: Mission, e: Refreshed): Applied {
   // A refresh landed: the run under way did its work (onto the base as it found it, which may be
   // newer than the one it was asked for).
   m.queue.refresh_requested = null;
+  m.queue.base_moved = null;
   m.queue.verify_runs += e.verify_runs;
   m.queue.report = e.report;
   m.queue.refreshes = [
@@ -117,4 +118,15 @@ export function applyRefreshRequested(m: Mission, e: RefreshRequested): Applied 
   if (under !== null && !e.handover)
     throw new IllegalEventError(e.type, `a refresh of mission ${m.id} onto ${under.onto.slice(0, 12)} is under way (asked for at ${under.at})`);
   m.queue.refresh_requested = { onto: e.onto, at: e.at };
+}
+
+type BaseMoved = Extract<MissionEvent, { type: "base_moved" }>;
+
+/** `base_moved`: the mission ended while its base branch stood elsewhere (its head: `commit`). */
+export function applyBaseMoved(m: Mission, e: BaseMoved): Applied {
+  if (m.queue.base_moved?.commit === e.commit) return DUPLICATE;
+  if (m.kind !== "run" || m.status !== "done")
+    throw new IllegalEventError(e.type, `mission ${m.id} is ${m.kind === "run" ? m.status : "a review"}: only a finished mission's base is checked`);
+  if (e.commit === m.base.commit) throw new IllegalEventError(e.type, `mission ${m.id} is on ${e.commit.slice(0, 12)}: its base did not move`);
+  m.queue.base_moved = { commit: e.commit, at: e.at };
 }

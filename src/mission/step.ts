@@ -15,7 +15,7 @@ import {
   DUPLICATE,
   type Applied,
 } from "./attempt-events.ts";
-import { applyRefreshRequested, applyRefreshed } from "./refresh-event.ts";
+import { applyBaseMoved, applyRefreshRequested, applyRefreshed } from "./refresh-event.ts";
 import { attemptsLeft, attemptsUsed, MISSION_SCHEMA, missionSchema, type Attempt, type Mission, type MissionItem } from "./document.ts";
 import { adopt, beginDraft, endDraft, findItem, own } from "./draft.ts";
 import { IllegalEventError } from "./errors.ts";
@@ -106,6 +106,8 @@ function apply(m: Mission, e: MissionEvent, commands: MissionCommand[]): Applied
       return stop(m, e, commands);
     case "refresh_requested":
       return applyRefreshRequested(m, e);
+    case "base_moved":
+      return applyBaseMoved(m, e);
   }
 }
 

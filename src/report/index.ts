@@ -6,6 +6,7 @@
 export { missionResult, type MissionResult, type MissionResultItem } from "./result-json.ts";
 export { missionReport, type ReportOptions } from "./markdown.ts";
 export { trackingComment, trackingMarker, type TrackingLinks } from "./tracking-comment.ts";
+export { baseMovedLine, queueCheckLines } from "./queue-checks.ts";
 export { verdictComment, verdictMarker } from "./verdict-comment.ts";
 export { COMMENT_GRAPH_ITEMS, graphMarkdown, MERMAID_MAX_EDGES, MERMAID_MAX_TEXT, mermaidBlock, mermaidLabel, planGraph } from "./mermaid.ts";
 export { COMMENT_LIMIT } from "./fit.ts";

@@ -2,7 +2,7 @@
  * What the queue learned about its verify (issue 37), as lines for the tracking comment and the
  * report: the base's own verification, flips (red, then green on the same candidate: flaky, and
  * blamed on nobody), what the tests did at the queue head, tests that stopped running, and the
- * last refresh onto a base that moved. Nothing when there is nothing to say.
+ * last refresh onto a base that moved, and a base that moved since. Nothing when there is nothing to say.
  */
 import type { Mission } from "../mission/index.ts";
 import { codeSpan, inlineText } from "./escape.ts";
@@ -43,5 +43,22 @@ export function queueCheckLines(mission: Mission): string[] {
       `**Refreshed** onto ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(refresh.to))} (from ${codeSpan(shortSha(refresh.from))}): ${refresh.replayed} item(s) replayed and verified${out}.`,
     );
   }
+  const moved = baseMovedLine(mission);
+  if (moved !== null) lines.push(moved);
   return lines;
+}
+
+/**
+ * The base branch moved past the finished mission's base (`base_moved`): the queue stands on the
+ * old base. Says whether naruto is replaying it (a refresh under way) or how to ask for that.
+ */
+export function baseMovedLine(mission: Mission): string | null {
+  const moved = mission.queue.base_moved;
+  if (moved === null || moved.commit === mission.base.commit) return null;
+  const head = `**Base moved:** ${codeSpan(mission.base.ref)} is at ${codeSpan(shortSha(moved.commit))}, past this mission's base ${codeSpan(shortSha(mission.base.commit))}`;
+  const asked = mission.queue.refresh_requested;
+  if (asked !== null && asked.onto !== mission.base.commit)
+    return `${head}: naruto is replaying the queue onto it (${codeSpan(shortSha(asked.onto))}), verifying it and reviewing it again.`;
+  const command = mission.source.kind === "github" ? "comment `/naruto refresh`" : `run ${codeSpan(`naruto refresh ${mission.id}`)}`;
+  return `${head}: the queue still stands on the old base. To replay it onto the new one, ${command} (or set \`queue.refresh: on_push\` to have naruto do it).`;
 }

@@ -7,6 +7,7 @@ import type { Mission } from "../mission/index.ts";
 import { codeSpan, inlineText } from "./escape.ts";
 import { assemble, COMMENT_LIMIT } from "./fit.ts";
 import { progressOf, VERDICT_MARK } from "./format.ts";
+import { baseMovedLine } from "./queue-checks.ts";
 import { findingsTable, queueLine, verdictHeadline } from "./sections.ts";
 import { markerId } from "./tracking-comment.ts";
 
@@ -34,6 +35,7 @@ export function verdictComment(mission: Mission, { ci }: { readonly ci?: ResultC
       v === null ? verdictHeadline(v) : inlineText(v.summary, 2000),
       findingsTable(v?.findings ?? []),
       `Mission ${codeSpan(mission.id)} · ${progressOf(mission)}\n\n${queueLine(mission)}`,
+      baseMovedLine(mission) ?? "",
       v === null ? "" : merge,
       (ci === undefined ? null : resultCiNote(mission, ci)) ?? "",
     ].filter((p) => p !== ""),

@@ -9,6 +9,8 @@ import { shellQuote } from "../../src/agent/shell-quote.ts";
 import { main } from "../../src/cli/main.ts";
 import type { Mission } from "../../src/mission/index.ts";
 import { refreshLocalMission } from "../../src/local/index.ts";
+import { queueCheckLines } from "../../src/report/index.ts";
+import { execFileSync } from "node:child_process";
 import { createTestRepo, type TestRepo } from "../support/git-repo.ts";
 import { fakeCli } from "./cli-io.ts";
 import { fakeConfig, itemOf, localDeps, queueCommits, queueFiles, runMission, type FakeConfigOptions } from "./local-fixture.ts";
@@ -98,5 +100,43 @@ describe("naruto refresh", () => {
     expect(refreshed.kind).toBe("halted");
     expect(refreshed.message).toContain("the queue was not refreshed: the base is red");
     expect(await repo.run("rev-parse", `refs/heads/${m.queue.branch}`)).toBe(m.queue.head);
+  });
+
+  it("says so when the base branch moved while the mission ran, names `naruto refresh`, and the refresh clears it", async () => {
+    const repo = await createTestRepo({ "README.md": "# app\n" });
+    repos.push(repo);
+    const options: FakeConfigOptions = { verify: [process.execPath, VERIFY, "--red-if-exists", "BROKEN"].map(shellQuote).join(" "), sandbox: "none" };
+    let moved = "";
+    // The user commits on main while the mission's item is being integrated.
+    const progress = {
+      event(e: { type: string }) {
+        if (e.type !== "integrated" || moved !== "") return;
+        execFileSync("git", ["-C", repo.dir, "commit", "-q", "--allow-empty", "-m", "meanwhile on main"]);
+        moved = execFileSync("git", ["-C", repo.dir, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
+      },
+      output() {},
+      error() {},
+      close() {},
+    };
+    const m = await runMission(repo, [{ id: "a" }], options, { progress });
+    expect(moved).not.toBe("");
+    expect(m.status).toBe("done");
+    expect(m.base.ref).toBe("main");
+    expect(m.base.commit).not.toBe(moved);
+    expect(m.queue.base_moved).toMatchObject({ commit: moved });
+    const line = queueCheckLines(m).find((l) => l.startsWith("**Base moved:**")) ?? "";
+    expect(line).toContain(`\`naruto refresh ${m.id}\``);
+
+    const cli = fakeCli(repo.dir);
+    await main(["status", m.id], cli.io);
+    expect(cli.stdout()).toContain(
+      `base moved: main is at ${moved.slice(0, 12)}, past the queue's base ${m.base.commit.slice(0, 12)}: naruto refresh ${m.id} replays it`,
+    );
+
+    const refreshed = await refreshLocalMission(localDeps(repo), { repoDir: repo.dir, id: m.id, onto: null, config: fakeConfig(options) });
+    expect(refreshed.kind).toBe("refreshed");
+    expect(refreshed.mission.base.commit).toBe(moved);
+    expect(refreshed.mission.queue.base_moved).toBeNull();
+    expect(queueCheckLines(refreshed.mission).some((l) => l.startsWith("**Base moved:**"))).toBe(false);
   });
 });

@@ -22,7 +22,7 @@ import type { Integrated } from "../../engine/index.ts";
 import { queueRefName, readRef } from "../../queue/index.ts";
 import { refUpdate, updateRefs } from "../../git/index.ts";
 import { carryOut } from "../../github-driver/index.ts";
-import { ensureQueueBranch, issueOf, releaseRefresh, requestRefresh } from "../../github-driver/index.ts";
+import { catchUpBase, ensureQueueBranch, issueOf, releaseRefresh, requestRefresh } from "../../github-driver/index.ts";
 import { markerFor } from "../../github/index.ts";
 import { publishRefresh, type PublishedRefresh } from "../integrate/refresh-run.ts";
 import type { Mission } from "../../mission/index.ts";
@@ -152,6 +152,11 @@ export async function publishMode(deps: ModeDeps, input: { mission: string; arti
         await apply(ready.map((c) => ({ type: "verify_failed", at, item: c.item, attempt: c.attempt, output: reason })));
       }
     }
+  }
+  // Ended here: a base branch that moved meanwhile is said, and refreshed with `on_push` (moved-base.ts).
+  if (loaded.status !== "done" && mission.status === "done") {
+    const caught = await catchUpBase(deps, mission);
+    if (caught.kind !== "unmoved") mission = caught.mission;
   }
   // Without an integrator, an `integrate` command left here becomes an integrate-only run.
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });

@@ -26,6 +26,7 @@ import { initAgents } from "./init-agents.ts";
 import { hostileSandboxed } from "./hostile-sandboxed.ts";
 import { hostileVerify } from "./hostile-verify.ts";
 import { refreshAfterBaseMoves } from "./refresh-after-base-moves.ts";
+import { refreshAtEnd } from "./refresh-at-end.ts";
 import { refreshOnPush } from "./refresh-on-push.ts";
 import { lingerVerify } from "./linger-verify.ts";
 import { scheduledMission } from "./scheduled-mission.ts";
@@ -62,6 +63,7 @@ export const SCENARIOS: readonly Scenario[] = [
   appScale,
   refreshAfterBaseMoves,
   refreshOnPush,
+  refreshAtEnd,
   ghesDispatch,
   runnerQuota,
   resultCi,

@@ -19,7 +19,7 @@ const ON_PUSH = `${APP_CONFIG}${QUEUE}  refresh: on_push
 `;
 
 /** A commit on `branch` (REST, as a person's push) adding or changing `path`; returns its sha. */
-async function pushFile(world: AppWorld, branch: string, path: string, content: string): Promise<string> {
+export async function pushFile(world: AppWorld, branch: string, path: string, content: string): Promise<string> {
   const parent = await world.bareGit("rev-parse", `refs/heads/${branch}`);
   const tree = await world.rest<{ sha: string }>(MAINTAINER, "POST", `/repos/${REPO}/git/trees`, {
     base_tree: await world.bareGit("rev-parse", `${parent}^{tree}`),
