@@ -26,7 +26,8 @@ export type BaseCatchUp =
  * what could not be done is logged, and the next push or `/naruto refresh` still can.
  */
 export async function catchUpBase(deps: DriverDeps & { readonly configPath: string }, mission: Mission): Promise<BaseCatchUp> {
-  if (mission.kind !== "run" || mission.status !== "done") return { kind: "unmoved" };
+  // An empty queue (nothing integrated) stands on nothing: there is nothing to replay.
+  if (mission.kind !== "run" || mission.status !== "done" || mission.queue.head === mission.base.commit) return { kind: "unmoved" };
   try {
     const tip = await deps.github.getRef(`refs/heads/${mission.base.ref}`);
     if (tip === null || tip === mission.base.commit) return { kind: "unmoved" };

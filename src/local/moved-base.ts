@@ -13,8 +13,10 @@ const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** The finished mission as stored, with `base_moved` recorded when its base branch moved. */
 export async function recordMovedBase(ctx: Pick<EngineContext, "git" | "repoDir" | "now">, store: MissionStore, mission: Mission): Promise<Mission> {
-  // A commit as the base never moves; a detached HEAD is wherever the user went, not a branch.
-  if (mission.kind !== "run" || mission.status !== "done" || mission.base.ref === "HEAD" || FULL_SHA.test(mission.base.ref)) return mission;
+  // A commit as the base never moves; a detached HEAD is wherever the user went, not a branch; an
+  // empty queue has nothing to replay.
+  if (mission.kind !== "run" || mission.status !== "done" || mission.queue.head === mission.base.commit) return mission;
+  if (mission.base.ref === "HEAD" || FULL_SHA.test(mission.base.ref)) return mission;
   const tip = await gitText(ctx.git, {
     args: ["rev-parse", "--verify", "--quiet", "--end-of-options", `${mission.base.ref}^{commit}`],
     cwd: ctx.repoDir,
