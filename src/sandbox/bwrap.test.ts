@@ -212,9 +212,10 @@ describe.skipIf(bwrapSkipReason !== null)(`the bubblewrap sandbox${bwrapSkipReas
   it("names the memory limit when a process seen past half of it is ended at its ceiling (RLIMIT_DATA, twice the limit)", async () => {
     const MiB = 1024 ** 2;
     const limits = { ...DEFAULT_LIMITS, memory: 256 * MiB };
-    // 160 MiB a MiB at a time, so that the watch sees it past half the limit (and under it), then
-    // one allocation past the ceiling of 512 MiB, faster than any look: refused, the process ends.
-    const grow = `const held = []; const step = () => { for (let i = 0; i < 4; i++) held.push(Buffer.alloc(1 << 20, 1)); if (held.length < 160) setTimeout(step, 10); else setTimeout(() => { held.push(Buffer.alloc(600 << 20, 1)); console.log("not refused"); }, 200); }; step();`;
+    // 160 MiB a MiB at a time, held for 2 s (four of the watch's slowest intervals, so that a
+    // loaded machine's watch still sees it past half the limit, and under it), then one
+    // allocation past the ceiling of 512 MiB, faster than any look: refused, the process ends.
+    const grow = `const held = []; const step = () => { for (let i = 0; i < 4; i++) held.push(Buffer.alloc(1 << 20, 1)); if (held.length < 160) setTimeout(step, 10); else setTimeout(() => { held.push(Buffer.alloc(600 << 20, 1)); console.log("not refused"); }, 2000); }; step();`;
     const { run } = await contained(`exec ${JSON.stringify(process.execPath)} -e '${grow}'`, { limits });
     expect(run.output).not.toContain("not refused");
     expect(run.exitCode).not.toBe(0);
