@@ -14,7 +14,8 @@ import type { Probot } from "probot";
 import { onComment } from "./comment.ts";
 import { onPush } from "./push.ts";
 import type { AppDeps } from "./deps.ts";
-import { createLegStarts, createRenderedVersions, isNarutoWorkflow, onRunEvent, onWorkLegEnded, onWorkLegStarted } from "./run-events.ts";
+import { createIntegrateFlights } from "./integrate-flights.ts";
+import { createLegStarts, createRenderedVersions, isNarutoWorkflow, onRunCompleted, onRunEvent, onWorkLegEnded, onWorkLegStarted } from "./run-events.ts";
 import { createStartedCi, onPublishEnded } from "./result-ci.ts";
 import { unlessTokenFails } from "./token-failure.ts";
 import { createThrottle, type Throttle } from "./throttle.ts";
@@ -27,7 +28,13 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     now: () => deps.now().getTime(),
     onError: (error) => app.log.warn({ err: error }, "a deferred tracking-comment update failed; the next event renders it again"),
   });
-  const memory = { throttle, rendered: createRenderedVersions(), starts: createLegStarts(), ci: createStartedCi() };
+  const memory = {
+    throttle,
+    rendered: createRenderedVersions(),
+    starts: createLegStarts(),
+    ci: createStartedCi(),
+    flights: createIntegrateFlights({ now: () => deps.now().getTime() }),
+  };
 
   // Only `created`: an edited comment must never start anything twice.
   app.on("issue_comment.created", async (context) => {
@@ -44,7 +51,10 @@ export function narutoApp(app: Probot, deps: AppDeps): Throttle {
     if (!isNarutoWorkflow(deps, run.path)) return;
     // `display_title` is missing from some older payload types; it is the run's `run-name`.
     const title = (run as { display_title?: string | null }).display_title ?? null;
-    await unlessTokenFails(context, () => onRunEvent(deps, memory, context, { id: run.id, title, headBranch: run.head_branch ?? null }));
+    const ref = { id: run.id, title, headBranch: run.head_branch ?? null };
+    await unlessTokenFails(context, () => onRunEvent(deps, memory, context, ref));
+    // An integrate run completed: the next one of its work run may go (integrate-flights.ts).
+    if (context.payload.action === "completed") await unlessTokenFails(context, () => onRunCompleted(deps, memory, context, ref));
   });
 
   app.on("workflow_job", async (context) => {

@@ -13,6 +13,7 @@ import { createLru } from "../github/index.ts";
 import { GITHUB_STATE_REF_PREFIX } from "../store/index.ts";
 import type { AppDeps } from "./deps.ts";
 import { installationDeps } from "./installation.ts";
+import type { FlightIo, IntegrateFlights } from "./integrate-flights.ts";
 import type { Throttle } from "./throttle.ts";
 
 const MISSION_ID = /^m-[a-z0-9]{4,32}$/;
@@ -97,29 +98,45 @@ export interface EndedJob {
  * A work leg ended (with its artifact uploaded, as its last step): an integrate run takes the
  * legs of its work run that ended so far (templates/naruto.yml, phase `integrate`), so that a
  * fast item is integrated, and what waits for it starts, without waiting for the slowest leg of
- * its matrix (docs/architecture.md, no barriers). One dispatch, no read; legs that end within the
- * throttle's interval share one run. Whatever this misses (a lost event, a restart) the work
- * run's own queue and publish jobs integrate once all its legs ended.
+ * its matrix (docs/architecture.md, no barriers). At most one integrate run per work run is in
+ * flight (integrate-flights.ts): a leg that ends meanwhile waits for it to complete. Whatever this
+ * misses (a lost event, a restart) the work run's own queue and publish jobs integrate once all
+ * its legs ended.
  */
-export async function onWorkLegEnded(deps: AppDeps, memory: { throttle: Throttle }, context: Context<"workflow_job">, job: EndedJob): Promise<void> {
+export async function onWorkLegEnded(deps: AppDeps, memory: { flights: IntegrateFlights }, context: Context<"workflow_job">, job: EndedJob): Promise<void> {
   // A cancelled or skipped leg left no artifact; an integrate-only run's work job is skipped.
   if (job.conclusion !== "success" && job.conclusion !== "failure") return;
   const [phase, id] = job.name.split(/\s+/);
   if (phase !== "work" || id === undefined || !MISSION_ID.test(id)) return;
   const { repository } = context.payload;
-  const driver = installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
-  const inputs = integrateRunInputs(id, job.runId);
-  const dispatch = async () => {
-    try {
-      await driver.github.dispatchWorkflow({ workflow: driver.workflow, ref: driver.ref, inputs });
-      context.log.info(`integrate run dispatched for ${id}: the ended legs of run ${job.runId}`);
-    } catch (error) {
-      // An older workflow file without the integrate phase refuses it: its work runs integrate
-      // their legs themselves, once all ended.
-      context.log.warn(`no integrate run for ${id} (run ${job.runId}): ${error instanceof Error ? error.message : String(error)}`);
-    }
+  await memory.flights.legEnded({ repo: repository.full_name, mission: id, workRunId: job.runId }, flightIo(deps, context));
+}
+
+/**
+ * A run of naruto's workflow completed (`workflow_run` `completed`): the integrate run in flight
+ * for a work run lets the next one go, if legs ended meanwhile; a work run's end ends its flight.
+ */
+export async function onRunCompleted(deps: AppDeps, memory: { flights: IntegrateFlights }, context: Context<"workflow_run">, run: RunRef): Promise<void> {
+  await memory.flights.runCompleted({ repo: context.payload.repository.full_name, runId: run.id, title: run.title }, flightIo(deps, context));
+}
+
+/** The flights' GitHub: the installation that sent the event (built only when a dispatch or read needs it). */
+function flightIo(deps: AppDeps, context: RunContext): FlightIo {
+  const { repository } = context.payload;
+  let driver: ReturnType<typeof installationDeps> | null = null;
+  const github = () => {
+    driver ??= installationDeps(deps, context, { owner: repository.owner.login, repo: repository.name, defaultBranch: repository.default_branch });
+    return driver;
   };
-  await memory.throttle.request(`integrate:${repository.full_name.toLowerCase()}:${id}:${job.runId}`, dispatch);
+  return {
+    dispatch: async (scope) => {
+      const d = github();
+      return (await d.github.dispatchWorkflow({ workflow: d.workflow, ref: d.ref, inputs: integrateRunInputs(scope.mission, scope.workRunId) })).runId;
+    },
+    runStatus: async (runId) => (await github().github.getRun({ runId })).status,
+    info: (message) => context.log.info(message),
+    warn: (message) => context.log.warn(message),
+  };
 }
 
 /** A work leg a runner took or that ended, as a `workflow_job` `in_progress` or `completed` event shows it. */

@@ -156,9 +156,53 @@ describe("the App on workflow_run and workflow_job", () => {
     expect(integrateRuns()).toEqual([]);
     await ended(`work ${id} alpha#1`, "success");
     expect(integrateRuns().map((d) => d.inputs)).toEqual([{ mission: id, phase: "integrate", run: String(runId), items: "[]" }]);
-    // A failed leg has a result to record as well (its failure, its kept work).
+    // A failed leg has a result to record as well (its failure, its kept work): once the first
+    // integrate run completed, it gets one of its own.
+    const first = integrateRuns()[0]?.runId ?? 0;
+    world.fake.setRunStatus(first, { status: "completed", conclusion: "success" });
+    const done = titled(world.fake.payloads.workflowRun({ repo: REPO, runId: first, action: "completed" }), `naruto integrate ${id}`);
+    expect((await world.fake.deliver({ event: "workflow_run", payload: done, url: world.url, secret: SECRET })).status).toBe(200);
     await ended(`work ${id} alpha#1`, "failure");
     expect(integrateRuns()).toHaveLength(2);
+  });
+
+  it("holds one integrate run of a work run in flight: legs that end while it waits for a runner get one more once it completed, and none when none ended", async () => {
+    const { id, runId } = await approvedMission();
+    const integrateRuns = () => world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "integrate");
+    const ended = async (name: string) => {
+      const jobId = world.fake.setJob(runId, { name, status: "completed", conclusion: "success" });
+      const payload = world.fake.payloads.workflowJob({ repo: REPO, runId, jobId, action: "completed" });
+      expect((await world.fake.deliver({ event: "workflow_job", payload, url: world.url, secret: SECRET })).status).toBe(200);
+    };
+    const completed = async (run: number, title: string) => {
+      world.fake.setRunStatus(run, { status: "completed", conclusion: "success" });
+      const payload = titled(world.fake.payloads.workflowRun({ repo: REPO, runId: run, action: "completed" }), title);
+      expect((await world.fake.deliver({ event: "workflow_run", payload, url: world.url, secret: SECRET })).status).toBe(200);
+    };
+    // Eight legs end one after the other (no render interval: each event on its own) while the
+    // first integrate run waits, queued, for a runner the legs hold (the account's job quota).
+    for (const leg of ["a", "b", "c", "d", "e", "f", "g", "h"]) await ended(`work ${id} ${leg}#1`);
+    expect(integrateRuns()).toHaveLength(1);
+    const [first] = integrateRuns();
+    expect(world.fake.repo(REPO).runs.get(first?.runId ?? 0)?.status).toBe("queued");
+    // Another mission's run, and the work run's other jobs, change nothing.
+    await ended(`queue ${id}`);
+    expect(integrateRuns()).toHaveLength(1);
+    // It completed: one more for the legs that ended since its dispatch, for the same work run.
+    await completed(first?.runId ?? 0, `naruto integrate ${id}`);
+    expect(integrateRuns().map((d) => d.inputs)).toEqual([
+      { mission: id, phase: "integrate", run: String(runId), items: "[]" },
+      { mission: id, phase: "integrate", run: String(runId), items: "[]" },
+    ]);
+    // The same event again (a redelivery) dispatches nothing more.
+    await completed(first?.runId ?? 0, `naruto integrate ${id}`);
+    expect(integrateRuns()).toHaveLength(2);
+    // The second completed with no leg ended meanwhile: none more; the next leg's end starts one.
+    await completed(integrateRuns()[1]?.runId ?? 0, `naruto integrate ${id}`);
+    expect(integrateRuns()).toHaveLength(2);
+    await ended(`work ${id} i#1`);
+    expect(integrateRuns()).toHaveLength(3);
+    world.fake.assertNoViolations();
   });
 
   it("lets legs that end within the interval share one integrate run", async () => {
@@ -173,8 +217,7 @@ describe("the App on workflow_run and workflow_job", () => {
       await ended(`work ${id} alpha#1`);
       await ended(`work ${id} beta#1`);
       await ended(`work ${id} gamma#1`);
-      // The first at once; the others wait for the interval's end, together (the throttle's test
-      // covers the trailing call).
+      // The first at once; the others wait for it to complete (integrate-flights.test.ts).
       expect(own.fake.dispatches.filter((d) => d.inputs["phase"] === "integrate")).toHaveLength(1);
     } finally {
       await own.close();
