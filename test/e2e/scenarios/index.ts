@@ -6,6 +6,7 @@ import { actionNoBarrier } from "./action-no-barrier.ts";
 import { appFixReview } from "./app-fix-review.ts";
 import { appForkReview } from "./app-fork-review.ts";
 import { appMission } from "./app-mission.ts";
+import { appIntegrateInFlight } from "./app-integrate-in-flight.ts";
 import { appNoBarrier } from "./app-no-barrier.ts";
 import { appScale } from "./app-scale.ts";
 import { appPlanApprove } from "./app-plan-approve.ts";
@@ -60,6 +61,7 @@ export const SCENARIOS: readonly Scenario[] = [
   appWhoMayInstruct,
   appWorkflowRefusal,
   appNoBarrier,
+  appIntegrateInFlight,
   appScale,
   refreshAfterBaseMoves,
   refreshOnPush,
