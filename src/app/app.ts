@@ -5,7 +5,9 @@
  * dispatch) so webhooks are answered well within GitHub's 10 s; long work runs in Actions.
  *
  * The App keeps nothing in memory that matters: the mission state is in the repository, a
- * redelivered comment maps to the same mission id, and the render throttle only saves writes.
+ * redelivered comment maps to the same mission id, the render throttle only saves writes, and
+ * the integrate runs in flight (integrate-flights.ts) only save runs: forgotten, the next leg's
+ * end dispatches one.
  *
  * @example
  * const middleware = await createNodeMiddleware((app) => narutoApp(app, deps), { probot });
