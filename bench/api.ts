@@ -61,6 +61,8 @@ interface Measured {
   readonly app: number;
   readonly jobs: number;
   readonly runs: number;
+  /** Integrate runs the App dispatched for the mission. */
+  readonly integrateRuns: number;
   readonly runWebhooks: number;
   readonly appPerWebhook: number;
   readonly status: string;
@@ -98,7 +100,9 @@ async function mission(items: number, stored: number): Promise<Measured> {
       .slice(0, detail ? 100 : 6)
       .map(([op, n]) => `${op} ${n}`)
       .join(detail ? "\n        " : "; ");
-    const final = await world.mission(missionIdFor(REPO, commentId));
+    const id = missionIdFor(REPO, commentId);
+    const final = await world.mission(id);
+    const integrateRuns = world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "integrate").length;
     const status = final?.status ?? "missing";
     const saves = world.fake.requests
       .slice(before)
@@ -119,6 +123,7 @@ async function mission(items: number, stored: number): Promise<Measured> {
       app: calls.app,
       jobs: calls.jobs,
       runs: world.runs.length,
+      integrateRuns,
       runWebhooks,
       appPerWebhook: runWebhooks === 0 ? 0 : appOnRuns / runWebhooks,
       status,
@@ -142,7 +147,7 @@ export async function run(): Promise<void> {
     const m = await mission(items, 0);
     rows.push(m);
     console.log(
-      `${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}; ${m.notModified} of them 304), ${(m.total / items).toFixed(1)}/item, ${((m.total - m.notModified) / items).toFixed(1)}/item counted by the rate limit, naive ${121 + 85 * items}; ${m.runs} runs, ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`,
+      `${String(items).padStart(4)} items: ${m.total} calls (App ${m.app}, jobs ${m.jobs}; ${m.notModified} of them 304), ${(m.total / items).toFixed(1)}/item, ${((m.total - m.notModified) / items).toFixed(1)}/item counted by the rate limit, naive ${121 + 85 * items}; ${m.runs} runs (${m.integrateRuns} integrate), ${m.runWebhooks} run webhooks, App ${m.appPerWebhook.toFixed(2)}/webhook; mission ${m.status}; ${m.seconds.toFixed(0)} s`,
     );
     console.log(`      most: ${m.top}`);
     console.log(
