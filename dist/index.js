@@ -55251,7 +55251,7 @@ var ConfigSchema = external_exports.strictObject({
     ),
     max_flips: external_exports.number().int().min(0).max(1e3).default(10).describe("flips a mission tolerates; one more stops integration, saying the verify is flaky"),
     refresh: external_exports.enum(REFRESH_MODES).default("manual").describe(
-      "when a finished mission's queue is replayed onto its moved base branch: manual (`/naruto refresh`, `naruto refresh`) or on_push (with the App, also on every push to that branch while the queue pull request is open)"
+      "when a finished mission's queue is replayed onto its moved base branch: manual (`/naruto refresh`, `naruto refresh`; a mission that ends on a moved base says so) or on_push (also by itself when a mission ends on a moved base, and with the App on every push to that branch while the queue pull request is open)"
     )
   }).check((ctx) => {
     if (ctx.value.red_base === "compare" && ctx.value.verify_report === void 0) {
@@ -55612,7 +55612,8 @@ var PRESET_AUTH = {
       file: ".credentials.json",
       extras: [],
       target: ".claude",
-      signIn: "claude auth login"
+      signIn: "claude auth login",
+      onRunner: "`CLAUDE_CODE_OAUTH_TOKEN` for your Claude subscription (`claude setup-token` on your machine prints one, valid for a year), or `ANTHROPIC_API_KEY`"
     },
     fix: [
       ["export ANTHROPIC_API_KEY=sk-ant-…", "an API key (console.anthropic.com)"],
@@ -55627,7 +55628,16 @@ var PRESET_AUTH = {
     // `codex login status` reads the stored login only (not CODEX_API_KEY), offline; exit 1: none.
     probe: ["codex", "login", "status"],
     related: /^(CODEX|OPENAI)_\w*(BASE_URL|API_BASE|API_KEY)$/,
-    login: { kind: "codex", dirVariable: "CODEX_HOME", homeDir: ".codex", file: "auth.json", extras: [], target: ".codex", signIn: "codex login" },
+    login: {
+      kind: "codex",
+      dirVariable: "CODEX_HOME",
+      homeDir: ".codex",
+      file: "auth.json",
+      extras: [],
+      target: ".codex",
+      signIn: "codex login",
+      onRunner: "`CODEX_API_KEY`, an OpenAI API key (a ChatGPT sign-in lives only in a login file)"
+    },
     fix: [
       ["export CODEX_API_KEY=sk-…", "an OpenAI API key (codex exec reads CODEX_API_KEY)"],
       ["printenv OPENAI_API_KEY | codex login --with-api-key", `then ${LOGIN_FLAG}: the key stored as Codex's login`],
@@ -55656,7 +55666,8 @@ var PRESET_AUTH = {
       file: "oauth_creds.json",
       extras: ["google_accounts.json"],
       target: ".gemini",
-      signIn: "gemini (Login with Google)"
+      signIn: "gemini (Login with Google)",
+      onRunner: "`GEMINI_API_KEY` (aistudio.google.com/apikey), or Vertex AI's `GOOGLE_GENAI_USE_VERTEXAI` with `GOOGLE_API_KEY`"
     },
     fix: [
       ["export GEMINI_API_KEY=…", "a Gemini API key (aistudio.google.com/apikey)"],
@@ -61662,7 +61673,12 @@ var queueChecksShape = {
   test_findings: external_exports.array(testFindingSchema).default([]),
   refreshes: external_exports.array(refreshRecordSchema).default([]),
   /** The refresh run asked for last, until it lands or ends (refresh-event.ts). */
-  refresh_requested: external_exports.object({ onto: external_exports.string(), at: external_exports.string() }).nullable().default(null)
+  refresh_requested: external_exports.object({ onto: external_exports.string(), at: external_exports.string() }).nullable().default(null),
+  /**
+   * The base branch's head when the mission ended past its base (`base_moved`), until a refresh
+   * lands: what the tracking comment and the verdict say of a queue left on an old base.
+   */
+  base_moved: external_exports.object({ commit: external_exports.string(), at: external_exports.string() }).nullable().default(null)
 };
 
 // src/mission/document.ts
@@ -62088,7 +62104,13 @@ var missionEventSchema = external_exports.discriminatedUnion("type", [
    * one is, another is refused unless `handover` (the ending run asking for the next, a person
    * asking by command). refresh-event.ts.
    */
-  external_exports.object({ type: external_exports.literal("refresh_requested"), at, onto: external_exports.string().nullable(), handover: external_exports.boolean() })
+  external_exports.object({ type: external_exports.literal("refresh_requested"), at, onto: external_exports.string().nullable(), handover: external_exports.boolean() }),
+  /**
+   * The mission ended and its base branch is no longer at its base: `commit` is the branch's head
+   * then. Recorded, not acted on: the driver asks for a refresh (`queue.refresh: on_push`) or the
+   * comments name `/naruto refresh`. Cleared when a refresh lands. refresh-event.ts.
+   */
+  external_exports.object({ type: external_exports.literal("base_moved"), at, commit: external_exports.string() })
 ]);
 
 // src/mission/records.ts
@@ -62577,6 +62599,7 @@ ${r.output}`);
   }
   m.queue.head = e.queue_head;
   m.queue.refresh_requested = null;
+  m.queue.base_moved = null;
   m.queue.verify_runs += e.verify_runs;
   m.queue.report = e.report;
   m.queue.refreshes = [
@@ -62605,6 +62628,13 @@ function applyRefreshRequested(m, e) {
   if (under !== null && !e.handover)
     throw new IllegalEventError(e.type, `a refresh of mission ${m.id} onto ${under.onto.slice(0, 12)} is under way (asked for at ${under.at})`);
   m.queue.refresh_requested = { onto: e.onto, at: e.at };
+}
+function applyBaseMoved(m, e) {
+  if (m.queue.base_moved?.commit === e.commit) return DUPLICATE;
+  if (m.kind !== "run" || m.status !== "done")
+    throw new IllegalEventError(e.type, `mission ${m.id} is ${m.kind === "run" ? m.status : "a review"}: only a finished mission's base is checked`);
+  if (e.commit === m.base.commit) throw new IllegalEventError(e.type, `mission ${m.id} is on ${e.commit.slice(0, 12)}: its base did not move`);
+  m.queue.base_moved = { commit: e.commit, at: e.at };
 }
 
 // src/mission/step.ts
@@ -62675,6 +62705,8 @@ function apply(m, e, commands) {
       return stop(m, e, commands);
     case "refresh_requested":
       return applyRefreshRequested(m, e);
+    case "base_moved":
+      return applyBaseMoved(m, e);
   }
 }
 function request2(mission, e) {
@@ -64317,7 +64349,19 @@ function queueCheckLines(mission) {
       `**Refreshed** onto ${codeSpan(mission.base.ref)} at ${codeSpan(shortSha(refresh.to))} (from ${codeSpan(shortSha(refresh.from))}): ${refresh.replayed} item(s) replayed and verified${out}.`
     );
   }
+  const moved = baseMovedLine(mission);
+  if (moved !== null) lines.push(moved);
   return lines;
+}
+function baseMovedLine(mission) {
+  const moved = mission.queue.base_moved;
+  if (moved === null || moved.commit === mission.base.commit) return null;
+  const head = `**Base moved:** ${codeSpan(mission.base.ref)} is at ${codeSpan(shortSha(moved.commit))}, past this mission's base ${codeSpan(shortSha(mission.base.commit))}`;
+  const asked = mission.queue.refresh_requested;
+  if (asked !== null && asked.onto !== mission.base.commit)
+    return `${head}: naruto is replaying the queue onto it (${codeSpan(shortSha(asked.onto))}), verifying it and reviewing it again.`;
+  const command = mission.source.kind === "github" ? "comment `/naruto refresh`" : `run ${codeSpan(`naruto refresh ${mission.id}`)}`;
+  return `${head}: the queue still stands on the old base. To replay it onto the new one, ${command} (or set \`queue.refresh: on_push\` to have naruto do it).`;
 }
 
 // src/report/result-ci.ts
@@ -64482,6 +64526,7 @@ function verdictComment(mission, { ci } = {}) {
       `Mission ${codeSpan(mission.id)} · ${progressOf(mission)}
 
 ${queueLine(mission)}`,
+      baseMovedLine(mission) ?? "",
       v === null ? "" : merge3,
       (ci === void 0 ? null : resultCiNote(mission, ci)) ?? ""
     ].filter((p) => p !== ""),
@@ -64998,6 +65043,32 @@ function workflowChangeText(input2) {
   ].join("\n\n");
 }
 
+// src/github-driver/runner-login.ts
+function loginOnRunner(config2, configPath) {
+  const lines = Object.values(config2.agents).flatMap((profile) => {
+    const auth2 = profile.login && profile.preset !== null ? PRESET_AUTH[profile.preset] : null;
+    if (auth2 === null) return [];
+    const who = `${profile.name === "default" ? "the default agent" : `agent profile ${JSON.stringify(profile.name)}`} (${auth2.cli})`;
+    return [{ who, secret: auth2.login?.onRunner ?? "its CLI's API key" }];
+  });
+  if (lines.length === 0) return null;
+  const one = lines.length === 1;
+  return [
+    `${lines.map((l) => l.who).join(", ")} ${one ? "has" : "have"} \`login: true\` in ${configPath}, which copies a logged-in CLI's login from the machine naruto runs on, and a GitHub runner has no login to copy: every attempt would fail.`,
+    "",
+    `Give ${one ? "it" : "each"} a repository secret instead, and remove \`login: true\` from ${configPath} (on your own machine, \`naruto run --login\` gives the login without it):`,
+    ...lines.map((l) => `- ${l.who}: ${l.secret}`),
+    "",
+    "Pass the secret in the workflow's agent steps, as the template passes `ANTHROPIC_API_KEY`: the `plan-env`, `work-env` and `review-env` blocks of .github/workflows/naruto.yml (`NAME: ${{ secrets.NAME }}`). The preset passes it on to the agent; a variable of your own goes in the profile's `env:` too."
+  ].join("\n");
+}
+async function refuseLoginOnRunner(ctx, config2) {
+  const refusal2 = loginOnRunner(config2, ctx.deps.configPath);
+  if (refusal2 === null) return null;
+  await ctx.reply(`naruto did not start: ${refusal2}`);
+  return { kind: "replied", reason: "login on a runner" };
+}
+
 // src/github-driver/start-mission.ts
 async function startMission(ctx, command) {
   const { deps, event } = ctx;
@@ -65015,6 +65086,8 @@ async function startMission(ctx, command) {
     return { kind: "replied", reason };
   }
   if (ctx.config === null) return invalidConfig(ctx);
+  const refused2 = await refuseLoginOnRunner(ctx, ctx.config);
+  if (refused2 !== null) return refused2;
   const request3 = requestOf({ task: command.task, sender: event.comment.user.login, commentPlan: command.plan, issue: await issueOf2(ctx) });
   return requestMission(ctx, {
     id,
@@ -65107,6 +65180,8 @@ async function reviewPullRequest(ctx) {
   const { mergeBase } = await github.compareCommits({ base: pr.base.sha, head: head.sha });
   if (mergeBase === head.sha) return reply(ctx, `pull request #${pr.number} has no commits that ${pr.base.ref} does not have: there is nothing to review`);
   if (ctx.config === null) return invalidConfig(ctx);
+  const refused2 = await refuseLoginOnRunner(ctx, ctx.config);
+  if (refused2 !== null) return refused2;
   if (ctx.config.arbiter.agent === null) {
     return reply(
       ctx,
@@ -65142,6 +65217,8 @@ async function fixReview(ctx) {
     return reply(ctx, `naruto could not read the review threads of #${pr.number}: ${message(error63)}`);
   }
   if (ctx.config === null) return invalidConfig(ctx);
+  const refused2 = await refuseLoginOnRunner(ctx, ctx.config);
+  if (refused2 !== null) return refused2;
   const cfg = ctx.config;
   const built = fixReviewPlan({ pull: { number: pr.number, title: pr.title }, threads, protectedPaths: cfg.protected, allowProtected: cfg.allow_protected });
   if (built.kind === "nothing") return reply(ctx, built.reason);
@@ -65450,6 +65527,8 @@ async function startScheduledMissions(deps, input2) {
 ${formatConfigErrors(loaded.errors, deps.configPath)}
 \`\`\``];
   }
+  const login = loaded.config.schedules.length === 0 ? null : loginOnRunner(loaded.config, deps.configPath);
+  if (login !== null) return [`schedules not started: ${login}`];
   const now = deps.now();
   const lines = [];
   let running = null;
@@ -65569,6 +65648,35 @@ async function readLegJobs(github, mission) {
   const events2 = [];
   for (const [runId, legs] of legsByRun(mission)) events2.push(...legEventsOf(mission, legs, await github.listJobs({ runId })));
   return events2;
+}
+
+// src/github-driver/moved-base.ts
+async function catchUpBase(deps, mission) {
+  if (mission.kind !== "run" || mission.status !== "done" || mission.queue.head === mission.base.commit) return { kind: "unmoved" };
+  try {
+    const tip = await deps.github.getRef(`refs/heads/${mission.base.ref}`);
+    if (tip === null || tip === mission.base.commit) return { kind: "unmoved" };
+    const recorded2 = (await applyEvent(deps.store, mission.id, { type: "base_moved", at: deps.now().toISOString(), commit: tip })).mission;
+    const loaded = await readConfigAt(deps.github, deps.configPath, tip);
+    const mode = loaded.ok ? loaded.config.queue.refresh : null;
+    if (mode !== "on_push") {
+      const why = mode === null ? `${deps.configPath} at ${tip.slice(0, 12)} is not valid` : `queue.refresh is ${mode}`;
+      deps.log.info(
+        `mission ${mission.id} ended on ${mission.base.commit.slice(0, 12)}; ${mission.base.ref} is at ${tip.slice(0, 12)} (${why}: not refreshed)`
+      );
+      return { kind: "recorded", mission: recorded2, why };
+    }
+    const request3 = await requestRefresh(deps, recorded2, { handover: false });
+    deps.log.info(`mission ${mission.id} ended on a base that moved: ${request3.message}`);
+    const stored = (await deps.store.load(mission.id))?.mission ?? recorded2;
+    return { kind: "refresh", mission: stored, request: request3 };
+  } catch (error63) {
+    const why = message(error63);
+    if (error63 instanceof IllegalEventError) deps.log.info(`base of ${mission.id} not recorded: ${why}`);
+    else deps.log.warning(`could not check whether the base of ${mission.id} moved, or ask for its refresh: ${why}`);
+    const stored = (await deps.store.load(mission.id).catch(() => null))?.mission ?? mission;
+    return { kind: "recorded", mission: stored, why };
+  }
 }
 
 // src/action/context.ts
@@ -70935,7 +71043,7 @@ import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import { createServer, connect, isIP } from "node:net";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join5 } from "node:path";
-var HOST_NETWORK_FIX = "or give the agents the host's network (`sandbox.network: host` in .naruto.yml, `--network host`), which lets them reach everything on this machine and its LAN";
+var HOST_NETWORK_FIX = "or give the agent the host's network (`network: host` in its profile, under `agents:` in .github/naruto.yml), which lets it reach everything on this machine and its LAN";
 var DEFAULT_PORT = { "http:": 80, "https:": 443, "ws:": 80, "wss:": 443, "socks5:": 1080, "socks5h:": 1080 };
 function unreachable(address, blocked) {
   if (isIP(address) === 6) {
@@ -71032,13 +71140,18 @@ var RELAY_SCRIPT = [
   "}",
   'process.stdin.on("data", () => undefined).on("end", () => process.exit(0)).on("error", () => process.exit(0));'
 ].join("\n");
-async function reachFor(urls, net) {
+async function decideReach(urls, net) {
   const plan = await planReach(urls, net.ip ? net.blocked : []);
   if (!plan.ok) return plan;
-  if (plan.targets.length === 0) return { ok: true, host: null };
   const alias = plan.targets.find((t) => t.alias);
   if (alias !== void 0 && !net.ip)
     return { ok: false, reason: `${alias.listen} cannot be carried into the agents' own network without \`ip\` (iproute2): install it, ${HOST_NETWORK_FIX}` };
+  return plan;
+}
+async function reachFor(urls, net) {
+  const plan = await decideReach(urls, net);
+  if (!plan.ok) return plan;
+  if (plan.targets.length === 0) return { ok: true, host: null };
   try {
     return { ok: true, host: await openReach(plan.targets) };
   } catch (error63) {
@@ -71864,6 +71977,10 @@ function createBwrapSandbox(options2) {
     description: options2.version.replace(/^bubblewrap/, "bwrap").trim() || "bwrap",
     runsAsRoot: false,
     network,
+    async refusedReach(urls) {
+      const decided = net === null ? null : await decideReach(urls, ownNet(net));
+      return decided === null || decided.ok ? null : decided.reason;
+    },
     async run(request3) {
       ready ??= Promise.all([
         options2.resolv ?? readResolvConf(),
@@ -71893,7 +72010,7 @@ function createBwrapSandbox(options2) {
     }
     if (ran.user !== null) handedOver.set(dir.root, ran.user.uid);
     const own3 = request3.network === true ? net : null;
-    const reach = own3 === null ? { ok: true, host: null } : await reachFor(request3.reach ?? [], { ip: own3.ip !== null, blocked: blockedDestinations() });
+    const reach = own3 === null ? { ok: true, host: null } : await reachFor(request3.reach ?? [], ownNet(own3));
     if (!reach.ok) return notStarted(reach.reason);
     try {
       const launch = bwrapLaunch({
@@ -71911,6 +72028,9 @@ function createBwrapSandbox(options2) {
       await reach.host?.stop();
     }
   }
+}
+function ownNet(net) {
+  return { ip: net.ip !== null, blocked: blockedDestinations() };
 }
 
 // src/sandbox/probe-net.ts
@@ -72349,6 +72469,8 @@ function createUnsandboxed(options2) {
     description: `none (${options2.reason})`,
     runsAsRoot: (options2.uid ?? process.getuid?.()) === 0,
     network: { kind: "host", reason: "no sandbox" },
+    // The host's network reaches every endpoint as it is: nothing to carry in.
+    refusedReach: async () => null,
     async run(request3) {
       const tracking = newTrackingValue();
       const env = { ...request3.env, HOME: request3.workDir.home, TMPDIR: request3.workDir.tmp, [TRACKING_ENV]: tracking };
@@ -76515,6 +76637,7 @@ var NOTHING_RUNS = {
   runsAsRoot: false,
   description: "none (the publish job runs no process of the repository)",
   network: { kind: "host", reason: "no sandbox" },
+  refusedReach: async () => null,
   run: () => Promise.reject(new Error("the publish job runs nothing of the repository: this is a bug in naruto"))
 };
 function replay(record2) {
@@ -77397,6 +77520,10 @@ async function publishMode(deps, input2) {
         await apply2(ready.map((c) => ({ type: "verify_failed", at: at3, item: c.item, attempt: c.attempt, output: reason })));
       }
     }
+  }
+  if (loaded.status !== "done" && mission.status === "done") {
+    const caught = await catchUpBase(deps, mission);
+    if (caught.kind !== "unmoved") mission = caught.mission;
   }
   const done = await carryOut(deps, { mission, commands: [...later, ...commands] });
   log.setOutput("matrix", JSON.stringify(done.dispatched.map((d) => ({ item: d.item, attempt: d.attempt }))));
