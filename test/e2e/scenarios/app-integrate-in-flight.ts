@@ -12,9 +12,8 @@
  * legs; at most 3 jobs at once.
  */
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
-import { missionResult } from "../../../src/report/index.ts";
 import { independentPlan } from "../support/api-calls.ts";
-import { APP_CONFIG, withPlan } from "../support/app-checks.ts";
+import { APP_CONFIG, checkAllIntegrated, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { integrateFlightsSeen } from "../support/integrate-flights.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
@@ -37,16 +36,7 @@ export const appIntegrateInFlight: Scenario = {
         const id = missionIdFor(REPO, commentId);
         await world.settle(ITEMS * 3);
         await world.idle();
-        const mission = await world.mission(id);
-        check(mission !== null, "no mission", world.runs);
-        const result = missionResult(mission);
-        checkEqual(result.status, "done", "mission status", world.runs);
-        checkEqual(
-          result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status} ${i.reason ?? ""}`),
-          [],
-          "items not integrated",
-          world.runs,
-        );
+        const mission = await checkAllIntegrated(world, id);
         checkEqual(
           mission.items.filter((i) => i.attempts.length !== 1).map((i) => i.id),
           [],

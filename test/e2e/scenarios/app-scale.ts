@@ -6,9 +6,8 @@
  * counts (a 304 to a conditional request is not counted). A count, never a time.
  */
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
-import { missionResult } from "../../../src/report/index.ts";
 import { apiCallsSince, independentPlan } from "../support/api-calls.ts";
-import { APP_CONFIG, withPlan } from "../support/app-checks.ts";
+import { APP_CONFIG, checkAllIntegrated, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
 
@@ -27,16 +26,7 @@ export const appScale: Scenario = {
         const id = missionIdFor(REPO, commentId);
         await world.settle(ITEMS + 20);
         await world.idle();
-        const mission = await world.mission(id);
-        check(mission !== null, "no mission", world.runs);
-        const result = missionResult(mission);
-        checkEqual(result.status, "done", "mission status", world.runs);
-        checkEqual(
-          result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status}`),
-          [],
-          "items not integrated",
-          world.runs,
-        );
+        await checkAllIntegrated(world, id);
         const files = (await world.bareGit("ls-tree", "-r", "--name-only", `refs/heads/naruto/${id}`)).split("\n").filter((f) => f.startsWith("src/"));
         checkEqual(files.length, ITEMS, "files on the queue", world.runs);
         const workRuns = world.runs.filter((r) => r.title === `naruto work ${id}`);

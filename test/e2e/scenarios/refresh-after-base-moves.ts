@@ -25,9 +25,7 @@ export const refreshAfterBaseMoves: Scenario = {
       const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Write a guide", ONE_ITEM_PLAN) });
       const id = missionIdFor(REPO, commentId);
       await world.settle();
-      await checkFinished(world, id, { items: ["guide"], files: ["docs/guide.md"] });
-      const before = await world.mission(id);
-      if (before === null) throw new Error(`mission ${id} is not stored`);
+      const before = await checkFinished(world, id, { items: ["guide"], files: ["docs/guide.md"] });
       const pull = [...world.fake.repo(REPO).pulls.values()].find((p) => p.headRef === `naruto/${id}`);
       if (pull === undefined) throw new Error("no queue pull request");
 

@@ -55,9 +55,7 @@ export const refreshOnPush: Scenario = {
         const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Write a guide", ONE_ITEM_PLAN) });
         const id = missionIdFor(REPO, commentId);
         await world.settle();
-        await checkFinished(world, id, { items: ["guide"], files: ["docs/guide.md"] });
-        const before = await world.mission(id);
-        if (before === null) throw new Error(`mission ${id} is not stored`);
+        const before = await checkFinished(world, id, { items: ["guide"], files: ["docs/guide.md"] });
         const refreshes = () => world.fake.dispatches.filter((d) => d.inputs["mission"] === id && d.inputs["phase"] === "refresh");
         checkEqual(refreshes().length, 0, "refresh runs while the mission ran (naruto's own pushes all along)", world.runs);
 

@@ -131,11 +131,10 @@ export const resultCi: Scenario = {
       const { commentId } = await world.comment({ as: MAINTAINER, body: withPlan("/naruto Build the tiny library", TWO_ITEM_PLAN) });
       const id = missionIdFor(REPO, commentId);
       await world.settle();
-      await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
-      const mission = await world.mission(id);
+      const mission = await checkFinished(world, id, { items: ["schema", "users"], files: ["src/schema.js", "src/users.js"] });
       const pull = await queuePull(world.fake, world.tokenOf(MAINTAINER), id);
       checkEqual(pull.author, world.botLogin, "the queue pull request was opened by the App", world.runs);
-      checkEqual(pull.head, mission?.queue.head, "the queue pull request's head is the result", world.runs);
+      checkEqual(pull.head, mission.queue.head, "the queue pull request's head is the result", world.runs);
       checkEqual(pull.checks, ["test success"], "the CI's check on the result", world.runs);
       checkEqual(pull.mergeable, "clean", "the queue pull request's state (its required check reported)", world.runs);
       const byApp = world.fake

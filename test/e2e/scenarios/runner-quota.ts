@@ -14,10 +14,10 @@
  */
 import { shellQuote } from "../../../src/agent/shell-quote.ts";
 import { missionIdFor } from "../../../src/github-driver/mission-id.ts";
-import { missionResult, trackingMarker } from "../../../src/report/index.ts";
+import { trackingMarker } from "../../../src/report/index.ts";
 import { TEST_AGENT_READ } from "../../support/agents/index.ts";
 import { independentPlan } from "../support/api-calls.ts";
-import { withPlan } from "../support/app-checks.ts";
+import { checkAllIntegrated, withPlan } from "../support/app-checks.ts";
 import { MAINTAINER, REPO, withAppWorld } from "../support/app-world.ts";
 import { REPO_ROOT } from "../support/world.ts";
 import { check, checkEqual, type Scenario } from "./scenario.ts";
@@ -65,16 +65,7 @@ export const runnerQuota: Scenario = {
           settled = true;
           await schedule;
         }
-        const mission = await world.mission(id);
-        check(mission !== null, "no mission", world.runs);
-        const result = missionResult(mission);
-        checkEqual(result.status, "done", "mission status", world.runs);
-        checkEqual(
-          result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status} ${i.reason ?? ""}`),
-          [],
-          "items not integrated",
-          world.runs,
-        );
+        const mission = await checkAllIntegrated(world, id);
         const timedOut = mission.items.flatMap((i) => i.attempts.filter((a) => a.status === "timed_out").map((a) => `${i.id}#${a.n}: ${a.reason ?? ""}`));
         checkEqual(timedOut, [], "attempts timed out", world.runs);
         checkEqual(

@@ -65,7 +65,11 @@ export const REST_UPDATE_COMMENT = "PATCH /repos/{owner}/{repo}/issues/comments/
  * with the items' files, the queue pull request with the one verdict comment, and exactly one
  * tracking comment on the issue, written by the App and showing the end state.
  */
-export async function checkFinished(world: AppWorld, id: string, input: { items: readonly string[]; files: readonly string[]; issue?: number }): Promise<void> {
+export async function checkFinished(
+  world: AppWorld,
+  id: string,
+  input: { items: readonly string[]; files: readonly string[]; issue?: number },
+): Promise<Mission> {
   const runs = world.runs;
   const mission = await world.mission(id);
   check(mission !== null, `mission ${id} is not stored`, runs);
@@ -116,6 +120,22 @@ export async function checkFinished(world: AppWorld, id: string, input: { items:
   );
   for (const item of input.items) check(tracking[0]?.body.includes(item) === true, `the tracking comment shows ${item}`, runs);
   world.fake.assertNoViolations();
+  return mission;
+}
+
+/** A mission of many items that ended `done` with every item integrated (the scale scenarios): the stored mission. */
+export async function checkAllIntegrated(world: Pick<AppWorld, "mission" | "runs">, id: string): Promise<Mission> {
+  const mission = await world.mission(id);
+  check(mission !== null, `mission ${id} is not stored`, world.runs);
+  const result = missionResult(mission);
+  checkEqual(result.status, "done", "mission status", world.runs);
+  checkEqual(
+    result.items.filter((i) => i.status !== "integrated").map((i) => `${i.id}: ${i.status} ${i.reason ?? ""}`),
+    [],
+    "items not integrated",
+    world.runs,
+  );
+  return mission;
 }
 
 /** The App's updates of a comment (PATCH by its bot, answered 200), in order. */
