@@ -111,18 +111,10 @@ export async function runAttempt(
         reason: `its login could not be given to it: ${refused}. naruto does not retry it: it would fail the same way.\n${authFixOf(profile) ?? ""}`.trimEnd(),
       });
     }
-    const run = await runContained(ctx, {
-      profile,
-      command: profile.command,
-      workDir,
-      prompt,
-      mission,
-      item,
-      attempt: order.attempt,
-      signal: hooks.signal,
-      records,
-      name: "agent",
-    });
+    // The agent, then its item's verify: each contained the same way, in the same work directory.
+    const contained = (name: "agent" | "verify", command: string) =>
+      runContained(ctx, { profile, command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name });
+    const run = await contained("agent", profile.command);
     await promptKept;
     // Only an agent that exited on its own is followed by its item's verify.
     if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
@@ -182,18 +174,7 @@ export async function runAttempt(
         break;
     }
     if (item.verify) {
-      const verify = await runContained(ctx, {
-        profile,
-        command: item.verify,
-        workDir,
-        prompt,
-        mission,
-        item,
-        attempt: order.attempt,
-        signal: hooks.signal,
-        records,
-        name: "verify",
-      });
+      const verify = await contained("verify", item.verify);
       await hooks.exited?.();
       if (verify.outcome === "cancelled")
         return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
