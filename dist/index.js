@@ -75030,18 +75030,8 @@ async function runAttempt(ctx, mission, order, hooks) {
 ${authFixOf(profile) ?? ""}`.trimEnd()
       });
     }
-    const run = await runContained(ctx, {
-      profile,
-      command: profile.command,
-      workDir,
-      prompt,
-      mission,
-      item,
-      attempt: order.attempt,
-      signal: hooks.signal,
-      records,
-      name: "agent"
-    });
+    const contained = (name, command) => runContained(ctx, { profile, command, workDir, prompt, mission, item, attempt: order.attempt, signal: hooks.signal, records, name });
+    const run = await contained("agent", profile.command);
     await promptKept;
     if (!item.verify || run.outcome !== "exited") await hooks.exited?.();
     const writes = paths(item.writes);
@@ -75092,18 +75082,7 @@ ${authFixOf(profile) ?? ""}`.trimEnd()
         break;
     }
     if (item.verify) {
-      const verify = await runContained(ctx, {
-        profile,
-        command: item.verify,
-        workDir,
-        prompt,
-        mission,
-        item,
-        attempt: order.attempt,
-        signal: hooks.signal,
-        records,
-        name: "verify"
-      });
+      const verify = await contained("verify", item.verify);
       await hooks.exited?.();
       if (verify.outcome === "cancelled")
         return finished({ kind: "interrupted", reason: "stopped during the item's verify: the mission was cancelled or naruto is shutting down" }, run);
