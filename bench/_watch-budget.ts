@@ -22,6 +22,7 @@ import { WATCH_BASE_POLL_MS, watchMode } from "../src/action/modes/watch.ts";
 import { createEtagCache, createGitHub, type GitHubPort } from "../src/github/index.ts";
 import { integrateRunInputs, workLegName } from "../src/github-driver/index.ts";
 import { type FakeGitHub, startFakeGitHub } from "../test/support/fake-github/index.ts";
+import { seededRandom } from "../test/support/seeded-random.ts";
 
 const MISSION = "m-0b5e7ca7";
 const QUOTA = 20;
@@ -58,18 +59,6 @@ function workSteps(): { count: number; agent: number } {
   return { count: steps.length, agent };
 }
 
-/** A seeded generator (mulberry32): the same legs for the watch and the naive way. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Change {
   readonly at: number;
   readonly apply: () => void;
@@ -81,7 +70,7 @@ interface Change {
  * others 2 to 10 seconds.
  */
 function legTimeline(fake: FakeGitHub, runId: number, names: readonly string[], seed: number): Change[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const { count, agent } = workSteps();
   const free: number[] = Array.from({ length: QUOTA - 1 }, () => 0); // the watch job holds one runner
   const changes: Change[] = [];
